@@ -1,0 +1,46 @@
+// @ts-check
+import js from '@eslint/js';
+import prettier from 'eslint-config-prettier';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['**/dist/**', '**/node_modules/**', 'coverage/**', 'data/**', 'test-artifacts/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-console': 'off',
+    },
+  },
+  {
+    // The dependency rule: the core is pure and knows no adapter, store or framework.
+    files: ['packages/core/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(?!zod$|zod/|node:crypto$|\\.)',
+              message: 'core depends on zod (and node:crypto for hashing) only.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Only the composition root may know inversify.
+    files: ['packages/**/src/**/*.ts'],
+    ignores: ['packages/adapter-cli/src/container.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'inversify', message: 'Only adapter-cli/src/container.ts imports inversify.' }] },
+      ],
+    },
+  },
+  prettier,
+);

@@ -1,0 +1,21 @@
+import type { ServiceConfig } from './config.js';
+import type { AccountStore, Clock, LinkStore, RandomSource, VisitStore } from './ports.js';
+
+/** What the use cases run on: the ports and the settings. */
+export interface CoreDeps {
+  readonly links: LinkStore;
+  readonly visits: VisitStore;
+  readonly accounts: AccountStore;
+  readonly clock: Clock;
+  readonly random: RandomSource;
+  readonly config: ServiceConfig;
+}
+
+/** Who is asking: an authenticated account (API key) and/or an edit token, either may be absent. */
+export interface Caller {
+  readonly accountId: string | null;
+  readonly editToken: string | null;
+}
+
+/** A caller with no credentials. */
+export const ANONYMOUS: Caller = { accountId: null, editToken: null };

@@ -1,0 +1,121 @@
+import type { Caller, CoreDeps } from '../deps.js';
+import { domainError } from '../errors.js';
+import type { Result } from '../result.js';
+import { err, ok } from '../result.js';
+import type { CreateLinkInput } from '../schemas.js';
+import { UTM_FIELD_NAMES } from '../schemas.js';
+import { generateSecret, hashPassword, randomUuid, sha256Hex } from '../secrets.js';
+import { mergeUtm } from '../urls/utm.js';
+import type { UrlPolicy } from '../urls/validate-url.js';
+import { MAX_URL_LENGTH, validateTargetUrl } from '../urls/validate-url.js';
+import type { ServiceConfig } from '../config.js';
+import type { LinkRecord } from './link.js';
+import { resolveDomain } from './references.js';
+import { RESERVED_SLUGS, randomSlug, slugLengthForAttempt, validateAlias } from './slug.js';
+import { expiryFromDays } from './status.js';
+
+/** A new link and, for an anonymous one, its edit token (shown once, stored only as a hash). */
+export interface CreatedLink {
+  readonly link: LinkRecord;
+  readonly editToken: string | null;
+}
+
+const RANDOM_SLUG_ATTEMPTS = 12;
+
+/** The URL rules' view of the settings: every short host and the base URL's host are "self". */
+export function urlPolicyOf(config: ServiceConfig): UrlPolicy {
+  const shortHosts = config.shortDomains.map((d) => d.host);
+  return {
+    shortHosts: [...shortHosts, new URL(config.baseUrl).host.toLowerCase()],
+    blocklist: config.blocklist,
+    allowPrivateHosts: config.allowPrivateHosts,
+  };
+}
+
+/** The destination after the URL rules (decisions §5), with UTM parameters merged in. */
+export function destinationOf(
+  config: ServiceConfig,
+  input: Pick<CreateLinkInput, 'url'> & Partial<CreateLinkInput>,
+) {
+  const checked = validateTargetUrl(input.url, urlPolicyOf(config));
+  if (!checked.ok) return checked;
+  const utm: Partial<Record<(typeof UTM_FIELD_NAMES)[number], string>> = {};
+  for (const name of UTM_FIELD_NAMES) {
+    const value = input[name];
+    if (typeof value === 'string' && value !== '') utm[name] = value;
+  }
+  if (Object.keys(utm).length === 0) return checked;
+  const merged = mergeUtm(checked.value, utm);
+  return merged.length > MAX_URL_LENGTH ? err(domainError('invalid_url', undefined, 'url')) : ok(merged);
+}
+
+/** `expires_in_days` / `expires_at` of a creation to an absolute expiry (decisions §3). */
+export function creationExpiry(
+  input: Pick<CreateLinkInput, 'expires_in_days' | 'expires_at'>,
+  now: number,
+): Result<number | null> {
+  const days = input.expires_in_days ?? null;
+  const at = input.expires_at ?? null;
+  if (days !== null && at !== null) {
+    return err(domainError('invalid_request', 'Give expires_in_days or expires_at, not both.', 'expires_at'));
+  }
+  if (days !== null) return ok(expiryFromDays(days, now));
+  if (at === null) return ok(null);
+  const ms = Date.parse(at);
+  if (!(ms > now)) return err(domainError('invalid_request', 'expires_at is in the past.', 'expires_at'));
+  return ok(ms);
+}
+
+/** Creates one link (interface §2.2): the domain, URL, alias and expiry rules, then the insert. */
+export async function createLink(
+  deps: CoreDeps,
+  input: CreateLinkInput,
+  caller: Caller,
+): Promise<Result<CreatedLink>> {
+  const { config, clock, random } = deps;
+  const domain = resolveDomain(config, input.domain);
+  if (!domain.ok) return domain;
+  const url = destinationOf(config, input);
+  if (!url.ok) return url;
+  const alias =
+    input.alias === null || input.alias === undefined
+      ? null
+      : validateAlias(input.alias, config.extraReservedSlugs);
+  if (alias !== null && !alias.ok) return alias;
+  const now = clock.now();
+  const expiresAt = creationExpiry(input, now);
+  if (!expiresAt.ok) return expiresAt;
+
+  const editToken = caller.accountId === null ? generateSecret(random, 'et_') : null;
+  const draft: LinkRecord = {
+    id: randomUuid(random),
+    domain: domain.value.host,
+    slug: alias?.value ?? '',
+    url: url.value,
+    title: input.title ?? null,
+    passwordHash: input.password ? await hashPassword(input.password, random) : null,
+    publicStats: input.public_stats ?? true,
+    expiresAt: expiresAt.value,
+    maxClicks: input.max_clicks ?? null,
+    clicks: 0,
+    lastClickAt: null,
+    disabled: false,
+    accountId: caller.accountId,
+    editTokenHash: editToken === null ? null : sha256Hex(editToken),
+    createdAt: now,
+    updatedAt: now,
+  };
+  const inserted = alias === null ? await insertWithRandomSlug(deps, draft) : await deps.links.insert(draft);
+  return inserted.ok ? ok({ link: inserted.value, editToken }) : inserted;
+}
+
+async function insertWithRandomSlug(deps: CoreDeps, draft: LinkRecord): Promise<Result<LinkRecord>> {
+  const reserved = new Set([...RESERVED_SLUGS, ...deps.config.extraReservedSlugs]);
+  for (let attempt = 0; attempt < RANDOM_SLUG_ATTEMPTS; attempt++) {
+    const slug = randomSlug(deps.random, slugLengthForAttempt(attempt));
+    if (reserved.has(slug)) continue;
+    const result = await deps.links.insert({ ...draft, slug });
+    if (result.ok || result.error.code !== 'slug_taken') return result;
+  }
+  throw new Error('no free random slug found');
+}

@@ -1,0 +1,64 @@
+import type { ServiceConfig, ShortDomain } from '../config.js';
+import { findShortDomain, parseShortDomain } from '../config.js';
+import { domainError } from '../errors.js';
+import type { Result } from '../result.js';
+import { err, ok } from '../result.js';
+import type { LinkStore } from '../ports.js';
+import type { LinkRecord } from './link.js';
+import { normalizeSlug } from './slug.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Whether the text has the shape of a link id (so malformed ids never reach a store). */
+export const isLinkId = (text: string): boolean => UUID.test(text);
+
+/**
+ * The short domain named by `domain` (a host like `s.example`, or an origin), the default when
+ * absent; `domain_invalid` when it is not one of the short domains.
+ */
+export function resolveDomain(config: ServiceConfig, domain: string | null | undefined): Result<ShortDomain> {
+  if (domain === null || domain === undefined || domain.trim() === '') return ok(config.shortDomains[0]!);
+  const byHost =
+    findShortDomain(config, domain) ?? findShortDomain(config, parseShortDomain(domain)?.host ?? '');
+  return byHost ? ok(byHost) : err(domainError('domain_invalid', undefined, 'domain'));
+}
+
+/**
+ * Finds a link by what a person would paste: its id, its short URL (`https://s.example/abc`), `host/slug`,
+ * or a bare slug on the default domain (or on `domain` when given).
+ */
+export async function findLinkByReference(
+  links: LinkStore,
+  config: ServiceConfig,
+  reference: string,
+  domain?: string,
+): Promise<Result<LinkRecord>> {
+  const text = reference.trim();
+  if (isLinkId(text)) {
+    const byId = await links.findById(text.toLowerCase());
+    if (byId) return ok(byId);
+  }
+  const target = locateSlug(config, text, domain);
+  if (!target.ok) return target;
+  const found = await links.findBySlug(target.value.host, target.value.slug);
+  return found ? ok(found) : err(domainError('not_found'));
+}
+
+function locateSlug(
+  config: ServiceConfig,
+  text: string,
+  domain: string | undefined,
+): Result<{ host: string; slug: string }> {
+  const withScheme = /^https?:\/\//i.test(text) ? text : text.includes('/') ? `https://${text}` : null;
+  if (withScheme === null) {
+    const chosen = resolveDomain(config, domain);
+    return chosen.ok ? ok({ host: chosen.value.host, slug: normalizeSlug(text) }) : chosen;
+  }
+  try {
+    const url = new URL(withScheme);
+    const slug = normalizeSlug(decodeURIComponent(url.pathname.slice(1)).replace(/[+]$/, ''));
+    return ok({ host: url.host.toLowerCase(), slug });
+  } catch {
+    return err(domainError('not_found'));
+  }
+}

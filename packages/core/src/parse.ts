@@ -1,0 +1,25 @@
+import type { z } from 'zod';
+import { domainError } from './errors.js';
+import type { Result } from './result.js';
+import { err, ok } from './result.js';
+
+/**
+ * Parses raw edge input (a body, a query, tool arguments) with a schema: the value, or one
+ * `invalid_request` naming the first field at fault and what is wrong with it.
+ */
+export function parseInput<S extends z.ZodType>(schema: S, raw: unknown): Result<z.output<S>> {
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return ok(parsed.data);
+  const issue = parsed.error.issues[0];
+  const path = issue?.path.map(String).join('.') ?? '';
+  const field = issue?.code === 'unrecognized_keys' ? issue.keys.join(', ') : path;
+  const detail = issue === undefined ? 'Invalid input.' : describeIssue(issue, field);
+  return err(domainError('invalid_request', detail, field === '' ? undefined : field));
+}
+
+function describeIssue(issue: z.core.$ZodIssue, field: string): string {
+  if (issue.code === 'unrecognized_keys') return `Unknown field: ${field}.`;
+  const where = field === '' ? 'The request' : field;
+  if (issue.code === 'invalid_type' && issue.input === undefined) return `${where} is required.`;
+  return `${where}: ${issue.message}`;
+}

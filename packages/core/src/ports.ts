@@ -1,0 +1,188 @@
+import type { Account, ApiKeyRecord } from './accounts/account.js';
+import type { Result } from './result.js';
+import type { LinkChanges, LinkRecord } from './links/link.js';
+
+/** Where new links begin in a newest-first listing: the last link of the previous page. */
+export interface LinkCursor {
+  readonly createdAt: number;
+  readonly id: string;
+}
+
+/** One page request of an account's links, newest first (createdAt desc, then id desc). */
+export interface LinkListQuery {
+  readonly accountId: string;
+  readonly limit: number;
+  /** Return only links strictly after this one in newest-first order. */
+  readonly after?: LinkCursor;
+  /** Case-insensitive substring of slug, title or url. */
+  readonly q?: string;
+}
+
+/** A batch of human clicks on one uncapped link, applied by the buffered recorder. */
+export interface ClickIncrement {
+  readonly linkId: string;
+  readonly count: number;
+  readonly lastClickAt: number;
+}
+
+/**
+ * Storage of links. Domains and slugs are compared case-insensitively (stores keep them lower-case).
+ * Implementations translate their uniqueness violation into `slug_taken`.
+ */
+export interface LinkStore {
+  /** Inserts a new link; fails with `slug_taken` when (domain, slug) exists. */
+  insert(link: LinkRecord): Promise<Result<LinkRecord>>;
+  /** Inserts many links in one transaction; one result per input, in order (duplicates fail alone). */
+  insertMany(links: readonly LinkRecord[]): Promise<Result<LinkRecord>[]>;
+  findById(id: string): Promise<LinkRecord | null>;
+  findBySlug(domain: string, slug: string): Promise<LinkRecord | null>;
+  /** Applies the changes; null when the link does not exist. Never touches clicks. */
+  update(id: string, changes: LinkChanges): Promise<LinkRecord | null>;
+  /** Deletes the link and its visit data; false when it did not exist. */
+  delete(id: string): Promise<boolean>;
+  /** One page of an account's links, newest first. */
+  list(query: LinkListQuery): Promise<LinkRecord[]>;
+  /**
+   * Atomically counts one click when `maxClicks` is null or `clicks < maxClicks` (one statement, exact
+   * under concurrency) and sets `lastClickAt`. Returns whether the click was counted.
+   */
+  tryConsumeClick(id: string, at: number): Promise<boolean>;
+  /** Attaches the anonymous links whose edit-token hash is listed to the account; returns how many. */
+  claim(editTokenHashes: readonly string[], accountId: string, at: number): Promise<number>;
+}
+
+/** The dimensions of visit counters. `total`, `bots` and `unique` use the key `''`. */
+export type VisitDimension = 'total' | 'bots' | 'unique' | 'country' | 'referrer' | 'device' | 'browser';
+
+/** An increment of one per-link, per-day, per-dimension counter. `day` is `YYYY-MM-DD` (UTC). */
+export interface CounterIncrement {
+  readonly linkId: string;
+  readonly day: string;
+  readonly dimension: VisitDimension;
+  readonly key: string;
+  readonly count: number;
+}
+
+/** A salted visitor hash seen on a day (never an IP). */
+export interface VisitorSighting {
+  readonly linkId: string;
+  readonly day: string;
+  readonly hash: string;
+}
+
+/** Everything one flush of the visit buffer writes, applied in a single transaction. */
+export interface VisitBatch {
+  /** Added to the links' `clicks` (links counted already at request time are not listed). */
+  readonly clicks: readonly ClickIncrement[];
+  readonly counters: readonly CounterIncrement[];
+  /** Each hash not yet seen for (link, day) is kept and adds one to that day's `unique` counter. */
+  readonly visitors: readonly VisitorSighting[];
+}
+
+/** A count per key: a day for by-day series, a country/referrer/... otherwise. */
+export interface KeyCount {
+  readonly key: string;
+  readonly count: number;
+}
+
+/** A summed counter over a window, per dimension and key. */
+export interface DimensionCount extends KeyCount {
+  readonly dimension: VisitDimension;
+}
+
+/** Aggregated visit statistics: counters per link, day and dimension, never one row per visit. */
+export interface VisitStore {
+  /** Applies a flush atomically. Increments of links that no longer exist are dropped. */
+  record(batch: VisitBatch): Promise<void>;
+  /** Per-day sums of one dimension (all keys) for days in [fromDay, toDay], ascending, days without data omitted. */
+  countsByDay(linkId: string, dimension: VisitDimension, fromDay: string, toDay: string): Promise<KeyCount[]>;
+  /** Sums per (dimension, key) over days in [fromDay, toDay]. */
+  countsByKey(linkId: string, fromDay: string, toDay: string): Promise<DimensionCount[]>;
+  /** The secret salt of `day`: the stored one, or `candidate` stored now when there is none. */
+  salt(day: string, candidate: string): Promise<string>;
+  /** Deletes salts of days before `day`. */
+  pruneSalts(beforeDay: string): Promise<void>;
+  /** Deletes visitor hashes of days before `day` (their counts stay in the `unique` counters). */
+  pruneVisitors(beforeDay: string): Promise<void>;
+}
+
+/** Accounts and API keys. Only key hashes are stored. */
+export interface AccountStore {
+  /** Creates an account; fails with `invalid_request` (field `name`) when the name is taken. */
+  createAccount(account: Account): Promise<Result<Account>>;
+  findAccountById(id: string): Promise<Account | null>;
+  findAccountByName(name: string): Promise<Account | null>;
+  listAccounts(): Promise<Account[]>;
+  addApiKey(key: ApiKeyRecord): Promise<void>;
+  findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | null>;
+  findApiKeyById(id: string): Promise<ApiKeyRecord | null>;
+  /** The account's keys, oldest first, revoked ones included. */
+  listApiKeys(accountId: string): Promise<ApiKeyRecord[]>;
+  /** Marks a key revoked; false when it does not exist or was revoked already. */
+  revokeApiKey(id: string, at: number): Promise<boolean>;
+}
+
+/** One rolling window of a rate limit. */
+export interface RateWindow {
+  readonly windowMs: number;
+  readonly limit: number;
+}
+
+/** The answer of a rate limiter, for the tightest window. */
+export interface RateDecision {
+  readonly allowed: boolean;
+  /** The limit of the tightest window. */
+  readonly limit: number;
+  /** Units left in the tightest window after this hit (0 when refused). */
+  readonly remaining: number;
+  /** Milliseconds until the tightest window has room for one more unit. */
+  readonly resetMs: number;
+  /** Milliseconds until a hit of this cost could pass (0 when allowed). */
+  readonly retryAfterMs: number;
+}
+
+/** Rolling-window rate limiting. A hit that does not fit every window is refused whole and consumes nothing. */
+export interface RateLimiter {
+  hit(key: string, windows: readonly RateWindow[], cost: number, now: number): Promise<RateDecision>;
+}
+
+/** The time source. */
+export interface Clock {
+  /** Epoch milliseconds. */
+  now(): number;
+}
+
+/** The randomness source: keys, tokens, slugs, ids and salts are drawn from it. */
+export interface RandomSource {
+  /** `size` cryptographically strong random bytes. */
+  bytes(size: number): Uint8Array;
+}
+
+/** Offline country look-up of an IP address (used, then dropped; never stored). */
+export interface GeoLookup {
+  /** ISO 3166-1 alpha-2 code, or null when unknown. */
+  country(ip: string): string | null;
+}
+
+/** The stores of one backend, opened together (they may share a connection and transactions). */
+export interface Stores {
+  readonly links: LinkStore;
+  readonly visits: VisitStore;
+  readonly accounts: AccountStore;
+  /** Resolves true when the backend answers (health checks). */
+  ping(): Promise<boolean>;
+  /** Releases the backend; the stores must not be used afterwards. */
+  close(): Promise<void>;
+}
+
+/** What a User-Agent says about the visitor's device and browser (never stored per visit). */
+export interface VisitorDescription {
+  readonly device: 'desktop' | 'mobile' | 'tablet' | 'other';
+  /** Browser family, e.g. `Chrome`, `Firefox`, `Safari`, or `other`. */
+  readonly browser: string;
+}
+
+/** Parses User-Agent strings (bot detection happens on the request; this runs off it). */
+export interface UserAgentParser {
+  describe(userAgent: string): VisitorDescription;
+}

@@ -1,0 +1,105 @@
+import { z } from 'zod';
+
+/** Output schemas: documentation for `/openapi.json` and the MCP output schemas. */
+
+const statusEnum = z.enum(['active', 'expired', 'disabled']);
+
+/** The Link response object (interface §2.1). */
+export const LinkSchema = z
+  .object({
+    id: z.uuid(),
+    domain: z.string(),
+    slug: z.string(),
+    short_url: z.url(),
+    url: z.url(),
+    title: z.string().nullable(),
+    status: statusEnum,
+    clicks: z.number().int(),
+    has_password: z.boolean(),
+    public_stats: z.boolean(),
+    expires_at: z.iso.datetime().nullable(),
+    max_clicks: z.number().int().nullable(),
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+    last_click_at: z.iso.datetime().nullable(),
+    preview_url: z.url(),
+    qr_svg_url: z.url(),
+    qr_png_url: z.url(),
+    stats_url: z.url(),
+    edit_token: z.string().optional().describe('Only for anonymous links, returned once on creation.'),
+  })
+  .meta({ id: 'Link' });
+export type LinkView = z.infer<typeof LinkSchema>;
+
+const keyCounts = z.array(z.object({ key: z.string(), count: z.number().int() }));
+
+/** The statistics object (interface §2.4). */
+export const StatsSchema = z
+  .object({
+    total: z.number().int(),
+    unique: z.number().int(),
+    bots: z.number().int(),
+    days: z.number().int(),
+    by_day: keyCounts,
+    countries: keyCounts,
+    referrers: keyCounts,
+    devices: keyCounts,
+    browsers: keyCounts,
+  })
+  .meta({ id: 'Stats' });
+export type StatsView = z.infer<typeof StatsSchema>;
+
+/** The alias check result (interface §2.5). */
+export const AliasCheckSchema = z
+  .object({
+    slug: z.string(),
+    domain: z.string(),
+    status: z.enum(['free', 'taken', 'reserved', 'invalid']),
+    alternative: z.string().nullable().describe('The other domain where the alias is free.'),
+  })
+  .meta({ id: 'AliasCheck' });
+export type AliasCheckView = z.infer<typeof AliasCheckSchema>;
+
+/** The error object (interface §2.6). */
+export const ErrorSchema = z
+  .object({
+    error: z.object({ code: z.string(), message: z.string(), field: z.string().optional() }),
+  })
+  .meta({ id: 'Error' });
+
+/** The public `/{slug}.json` object. */
+export const PublicLinkSchema = z
+  .object({
+    short_url: z.url(),
+    url: z.url().optional().describe('Omitted when the link is password protected.'),
+    status: statusEnum,
+    created_at: z.iso.datetime(),
+    clicks: z.number().int().optional().describe('Only when statistics are public.'),
+  })
+  .meta({ id: 'PublicLink' });
+export type PublicLinkView = z.infer<typeof PublicLinkSchema>;
+
+/** One item of a bulk response. */
+export const BulkResultSchema = z
+  .object({
+    results: z.array(
+      z.union([
+        z.object({ index: z.number().int(), input: z.string(), ok: z.literal(true), link: LinkSchema }),
+        z.object({
+          index: z.number().int(),
+          input: z.string(),
+          ok: z.literal(false),
+          error: z.object({ code: z.string(), message: z.string() }),
+        }),
+      ]),
+    ),
+  })
+  .meta({ id: 'BulkResponse' });
+
+/** `GET /api/v1/links` response. */
+export const LinkListSchema = z
+  .object({ links: z.array(LinkSchema), next_cursor: z.string().nullable() })
+  .meta({ id: 'LinkList' });
+
+/** `POST /api/v1/links/claim` response. */
+export const ClaimResultSchema = z.object({ claimed: z.number().int() }).meta({ id: 'ClaimResult' });

@@ -1,0 +1,133 @@
+import { z } from 'zod';
+
+/**
+ * The zod schemas of every input and output of the interface. Edges parse raw input with them once;
+ * the same schemas generate `/openapi.json` and the MCP tool schemas. State-dependent rules (taken,
+ * expired, reserved, URL safety) are use-case logic and produce their own error codes.
+ */
+
+const UTM_FIELDS = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content'] as const;
+
+/** The UTM parameters merged into the destination at creation. */
+export type UtmField = (typeof UTM_FIELDS)[number];
+
+const utmShape = Object.fromEntries(
+  UTM_FIELDS.map((name) => [
+    name,
+    z.string().max(200).nullish().describe(`Sets \`${name}\` on the destination.`),
+  ]),
+) as Record<UtmField, z.ZodOptional<z.ZodNullable<z.ZodString>>>;
+
+const dateTime = z.iso.datetime({ offset: true });
+
+/** The destination as given: checked by the URL rules (missing scheme means https). */
+export const TargetUrlField = z
+  .string()
+  .min(1)
+  .describe('Destination http(s) URL; a missing scheme means https://. Max 4096 characters.');
+
+/** A requested alias: normalised (trimmed, lower-cased) and checked by the slug rules. */
+export const AliasField = z.string().describe('Custom slug: 2-40 characters of a-z, 0-9, - and _.');
+
+/** One of the short domains' hosts. */
+export const DomainField = z.string().describe('Short domain host; defaults to the first short domain.');
+
+/** Body of `POST /api/v1/links` (interface §2.2). */
+export const CreateLinkInput = z
+  .strictObject({
+    url: TargetUrlField,
+    alias: AliasField.nullish(),
+    domain: DomainField.nullish(),
+    title: z.string().max(200).nullish(),
+    expires_in_days: z.number().min(0.01).max(3650).nullish().describe('Expires this many days from now.'),
+    expires_at: dateTime.nullish().describe('Expiry as an ISO 8601 date-time with offset.'),
+    max_clicks: z.number().int().min(1).nullish().describe('The link expires after this many human clicks.'),
+    password: z.string().min(4).max(64).nullish().describe('Visitors must enter it before the redirect.'),
+    public_stats: z.boolean().nullish().describe('Anyone may read the statistics (default true).'),
+    ...utmShape,
+  })
+  .meta({ id: 'CreateLink' });
+export type CreateLinkInput = z.infer<typeof CreateLinkInput>;
+
+/** Body of `PATCH /api/v1/links/{id}` (interface §2.3). `null` removes a setting. */
+export const UpdateLinkInput = z
+  .strictObject({
+    url: TargetUrlField.optional(),
+    title: z.string().max(200).nullable().optional(),
+    expires_in_days: z.number().min(0.01).max(3650).nullable().optional(),
+    expires_at: dateTime.nullable().optional(),
+    max_clicks: z.number().int().min(1).nullable().optional(),
+    password: z
+      .union([z.literal(''), z.string().min(4).max(64)])
+      .nullable()
+      .optional()
+      .describe('Empty string or null removes the password.'),
+    public_stats: z.boolean().optional(),
+  })
+  .meta({ id: 'UpdateLink' });
+export type UpdateLinkInput = z.infer<typeof UpdateLinkInput>;
+
+/** Body of `POST /api/v1/bulk`. */
+export const BulkInput = z
+  .strictObject({
+    urls: z
+      .union([z.array(z.string()), z.string()])
+      .describe('An array of URLs, or one string with one URL per line (blank lines ignored).'),
+    domain: DomainField.nullish(),
+    expires_in_days: z.number().min(0.01).max(3650).nullish(),
+  })
+  .meta({ id: 'BulkRequest' });
+export type BulkInput = z.infer<typeof BulkInput>;
+
+/** Query of `GET /api/v1/check`. */
+export const CheckAliasInput = z
+  .strictObject({ slug: z.string().describe('The alias to check.'), domain: DomainField.optional() })
+  .meta({ id: 'CheckAliasQuery' });
+export type CheckAliasInput = z.infer<typeof CheckAliasInput>;
+
+/** Body of `POST /api/v1/links/claim`. */
+export const ClaimInput = z
+  .strictObject({ edit_tokens: z.array(z.string()).describe('Edit tokens of anonymous links (max 1000).') })
+  .meta({ id: 'ClaimRequest' });
+export type ClaimInput = z.infer<typeof ClaimInput>;
+
+/** Query of `GET /api/v1/links`. */
+export const ListLinksQuery = z
+  .strictObject({
+    limit: z.coerce.number().int().min(1).max(200).default(50),
+    cursor: z.string().max(200).optional().describe('`next_cursor` of the previous page.'),
+    q: z.string().max(200).optional().describe('Matches slug, title or url, case-insensitively.'),
+  })
+  .meta({ id: 'ListLinksQuery' });
+export type ListLinksQuery = z.infer<typeof ListLinksQuery>;
+
+/** Query of `GET /api/v1/links/{id}/stats`. */
+export const StatsQuery = z
+  .strictObject({ days: z.coerce.number().int().min(1).max(365).default(30) })
+  .meta({ id: 'StatsQuery' });
+export type StatsQuery = z.infer<typeof StatsQuery>;
+
+const color = z
+  .string()
+  .regex(/^#?([0-9a-f]{3}|[0-9a-f]{6}|[0-9a-f]{8})$/i)
+  .describe('#rgb, #rrggbb or #rrggbbaa, with or without #.');
+
+/** Query of `/{slug}.png`. */
+export const QrPngQuery = z
+  .strictObject({
+    size: z.coerce.number().int().min(64).max(2048).default(512),
+    fg: color.optional(),
+    bg: color.optional(),
+    margin: z.coerce.number().int().min(0).max(8).default(4),
+  })
+  .meta({ id: 'QrPngQuery' });
+export type QrPngQuery = z.infer<typeof QrPngQuery>;
+
+/** Query of `/{slug}.svg`. */
+export const QrSvgQuery = z
+  .strictObject({ fg: color.optional(), bg: color.optional() })
+  .meta({ id: 'QrSvgQuery' });
+export type QrSvgQuery = z.infer<typeof QrSvgQuery>;
+
+/** The UTM field names, in order. */
+export const UTM_FIELD_NAMES: readonly UtmField[] = UTM_FIELDS;

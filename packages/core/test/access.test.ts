@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { linkAccess } from '../src/links/access.js';
+import { sha256Hex } from '../src/secrets.js';
+
+const token = 'et_abcdefghijklmnopqrstuvwxyz012345';
+const anonymous = { accountId: null, editTokenHash: sha256Hex(token), publicStats: true };
+const owned = { accountId: 'acc-1', editTokenHash: null, publicStats: false };
+
+describe('link access rules', () => {
+  it('lets the edit token of an anonymous link read, edit and delete it', () => {
+    const caller = { accountId: null, editToken: token };
+    for (const rule of [linkAccess.read, linkAccess.edit, linkAccess.delete])
+      expect(rule(anonymous, caller)).toBe(true);
+  });
+
+  it('refuses a wrong edit token', () => {
+    const caller = { accountId: null, editToken: 'et_wrongwrongwrongwrongwrongwrong00' };
+    expect(linkAccess.edit(anonymous, caller)).toBe(false);
+  });
+
+  it('lets the owning account manage its link and refuses other accounts', () => {
+    expect(linkAccess.delete(owned, { accountId: 'acc-1', editToken: null })).toBe(true);
+    expect(linkAccess.delete(owned, { accountId: 'acc-2', editToken: null })).toBe(false);
+  });
+
+  it('stops accepting the edit token once the link is claimed', () => {
+    const claimed = { ...anonymous, accountId: 'acc-1' };
+    expect(linkAccess.read(claimed, { accountId: null, editToken: token })).toBe(false);
+  });
+
+  it('opens public statistics to anyone and private ones to the owner only', () => {
+    const nobody = { accountId: null, editToken: null };
+    expect(linkAccess.stats(anonymous, nobody)).toBe(true);
+    expect(linkAccess.stats(owned, nobody)).toBe(false);
+    expect(linkAccess.stats(owned, { accountId: 'acc-1', editToken: null })).toBe(true);
+  });
+
+  it('never lets an anonymous caller without a token manage a link', () => {
+    expect(linkAccess.read(anonymous, { accountId: null, editToken: null })).toBe(false);
+  });
+});

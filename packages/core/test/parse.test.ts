@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { parseInput } from '../src/parse.js';
+import {
+  BulkInput,
+  CreateLinkInput,
+  ListLinksQuery,
+  QrPngQuery,
+  StatsQuery,
+  UpdateLinkInput,
+} from '../src/schemas.js';
+
+const codeOf = (r: ReturnType<typeof parseInput>) => (r.ok ? 'ok' : r.error.code);
+const fieldOf = (r: ReturnType<typeof parseInput>) => (r.ok ? undefined : r.error.field);
+
+describe('input schemas', () => {
+  it.each([
+    [{ url: 'https://a.example' }, 'ok', undefined],
+    [{}, 'invalid_request', 'url'],
+    [{ url: 42 }, 'invalid_request', 'url'],
+    [{ url: 'x', title: 't'.repeat(201) }, 'invalid_request', 'title'],
+    [{ url: 'x', title: 't'.repeat(200) }, 'ok', undefined],
+    [{ url: 'x', password: 'abc' }, 'invalid_request', 'password'],
+    [{ url: 'x', password: 'p'.repeat(65) }, 'invalid_request', 'password'],
+    [{ url: 'x', expires_in_days: 0.001 }, 'invalid_request', 'expires_in_days'],
+    [{ url: 'x', expires_in_days: 3651 }, 'invalid_request', 'expires_in_days'],
+    [{ url: 'x', max_clicks: 0 }, 'invalid_request', 'max_clicks'],
+    [{ url: 'x', max_clicks: 1.5 }, 'invalid_request', 'max_clicks'],
+    [{ url: 'x', expires_at: 'tomorrow' }, 'invalid_request', 'expires_at'],
+    [{ url: 'x', public_stats: 'yes' }, 'invalid_request', 'public_stats'],
+    [{ url: 'x', maxClicks: 3 }, 'invalid_request', 'maxClicks'],
+    [{ url: 'x', title: null, alias: null }, 'ok', undefined],
+  ])('CreateLink %j gives %s', (body, code, field) => {
+    const result = parseInput(CreateLinkInput, body);
+    expect(codeOf(result)).toBe(code);
+    expect(fieldOf(result)).toBe(field);
+  });
+
+  it('accepts null removals and the empty password in an update', () => {
+    const result = parseInput(UpdateLinkInput, {
+      title: null,
+      expires_at: null,
+      max_clicks: null,
+      password: '',
+    });
+    expect(result.ok).toBe(true);
+  });
+
+  it('refuses a short password in an update', () => {
+    expect(codeOf(parseInput(UpdateLinkInput, { password: 'ab' }))).toBe('invalid_request');
+  });
+
+  it('takes bulk URLs as an array or as lines', () => {
+    expect(codeOf(parseInput(BulkInput, { urls: ['a', 'b'] }))).toBe('ok');
+    expect(codeOf(parseInput(BulkInput, { urls: 'a\nb' }))).toBe('ok');
+    expect(codeOf(parseInput(BulkInput, { urls: 3 }))).toBe('invalid_request');
+  });
+
+  it('coerces and bounds query parameters', () => {
+    expect(parseInput(ListLinksQuery, {})).toEqual({ ok: true, value: { limit: 50 } });
+    expect(codeOf(parseInput(ListLinksQuery, { limit: '201' }))).toBe('invalid_request');
+    expect(codeOf(parseInput(ListLinksQuery, { limit: 'ten' }))).toBe('invalid_request');
+    expect(parseInput(StatsQuery, { days: '7' })).toEqual({ ok: true, value: { days: 7 } });
+    expect(codeOf(parseInput(StatsQuery, { days: '0' }))).toBe('invalid_request');
+    expect(codeOf(parseInput(StatsQuery, { days: '366' }))).toBe('invalid_request');
+    expect(codeOf(parseInput(StatsQuery, { dayz: '3' }))).toBe('invalid_request');
+  });
+
+  it.each([
+    [{ size: '64', fg: '#000', bg: 'ffffff', margin: '0' }, 'ok'],
+    [{ size: '2048', fg: '#11223344' }, 'ok'],
+    [{ size: '63' }, 'invalid_request'],
+    [{ size: '2049' }, 'invalid_request'],
+    [{ margin: '9' }, 'invalid_request'],
+    [{ fg: 'red' }, 'invalid_request'],
+    [{ bg: '#12345' }, 'invalid_request'],
+  ])('QR PNG query %j gives %s', (query, code) => {
+    expect(codeOf(parseInput(QrPngQuery, query))).toBe(code);
+  });
+});

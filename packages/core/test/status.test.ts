@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { expiryFromDays, goneReason, linkStatus } from '../src/links/status.js';
+
+const NOW = Date.parse('2026-06-01T12:00:00Z');
+const base = { disabled: false, expiresAt: null, maxClicks: null, clicks: 0 };
+
+describe('link status', () => {
+  it.each([
+    ['a plain link is active', base, 'active', null],
+    ['an expiry in the future keeps it active', { ...base, expiresAt: NOW + 1 }, 'active', null],
+    ['it expires at the exact expiry instant', { ...base, expiresAt: NOW }, 'expired', 'expired'],
+    ['a past expiry means expired', { ...base, expiresAt: NOW - 1 }, 'expired', 'expired'],
+    ['clicks below the cap keep it active', { ...base, maxClicks: 3, clicks: 2 }, 'active', null],
+    ['reaching the cap expires it', { ...base, maxClicks: 3, clicks: 3 }, 'expired', 'click_limit'],
+    [
+      'disabled wins over everything',
+      { ...base, disabled: true, expiresAt: NOW - 1 },
+      'disabled',
+      'disabled',
+    ],
+  ] as const)('%s', (_name, link, status, reason) => {
+    expect(linkStatus(link, NOW)).toBe(status);
+    expect(goneReason(link, NOW)).toBe(reason);
+  });
+
+  it('re-activates when the expiry moves into the future or is removed', () => {
+    const expired = { ...base, expiresAt: NOW - 1 };
+    expect(linkStatus(expired, NOW)).toBe('expired');
+    expect(linkStatus({ ...expired, expiresAt: NOW + 1000 }, NOW)).toBe('active');
+    expect(linkStatus({ ...expired, expiresAt: null }, NOW)).toBe('active');
+  });
+
+  it('re-activates when the cap is raised above the clicks or removed', () => {
+    const capped = { ...base, maxClicks: 2, clicks: 2 };
+    expect(linkStatus({ ...capped, maxClicks: 3 }, NOW)).toBe('active');
+    expect(linkStatus({ ...capped, maxClicks: null }, NOW)).toBe('active');
+  });
+
+  it('converts expires_in_days to an absolute time', () => {
+    expect(expiryFromDays(1, NOW)).toBe(NOW + 86_400_000);
+    expect(expiryFromDays(0.01, NOW)).toBe(NOW + 864_000);
+  });
+});

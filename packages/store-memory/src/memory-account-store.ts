@@ -1,0 +1,60 @@
+import { domainError, err, ok } from '@shortener/core';
+import type { Account, AccountStore, ApiKeyRecord } from '@shortener/core';
+
+/** Creates an AccountStore in memory. Records are copied in and out. */
+export function createMemoryAccountStore(): AccountStore {
+  const accounts = new Map<string, Account>();
+  const accountIdsByName = new Map<string, string>();
+  const keys = new Map<string, ApiKeyRecord>();
+  const keyIdsByHash = new Map<string, string>();
+
+  const keyById = (id: string | undefined): ApiKeyRecord | null => {
+    const key = id === undefined ? undefined : keys.get(id);
+    return key === undefined ? null : { ...key };
+  };
+
+  return {
+    createAccount: async (account) => {
+      if (accountIdsByName.has(account.name)) {
+        return err(domainError('invalid_request', 'An account with this name exists already.', 'name'));
+      }
+      if (accounts.has(account.id)) throw new Error(`Duplicate account id ${account.id}`);
+      accounts.set(account.id, { ...account });
+      accountIdsByName.set(account.name, account.id);
+      return ok({ ...account });
+    },
+    findAccountById: async (id) => copyAccount(accounts.get(id)),
+    findAccountByName: async (name) => {
+      const id = accountIdsByName.get(name);
+      return id === undefined ? null : copyAccount(accounts.get(id));
+    },
+    listAccounts: async () => [...accounts.values()].sort(oldestFirst).map((account) => ({ ...account })),
+    addApiKey: async (key) => {
+      if (keys.has(key.id) || keyIdsByHash.has(key.keyHash)) throw new Error(`Duplicate API key ${key.id}`);
+      keys.set(key.id, { ...key });
+      keyIdsByHash.set(key.keyHash, key.id);
+    },
+    findApiKeyByHash: async (keyHash) => keyById(keyIdsByHash.get(keyHash)),
+    findApiKeyById: async (id) => keyById(id),
+    listApiKeys: async (accountId) =>
+      [...keys.values()]
+        .filter((key) => key.accountId === accountId)
+        .sort(oldestFirst)
+        .map((key) => ({ ...key })),
+    revokeApiKey: async (id, at) => {
+      const key = keys.get(id);
+      if (key === undefined || key.revokedAt !== null) return false;
+      keys.set(id, { ...key, revokedAt: at });
+      return true;
+    },
+  };
+}
+
+function copyAccount(account: Account | undefined): Account | null {
+  return account === undefined ? null : { ...account };
+}
+
+function oldestFirst(a: { createdAt: number; id: string }, b: { createdAt: number; id: string }): number {
+  if (a.createdAt !== b.createdAt) return a.createdAt - b.createdAt;
+  return a.id === b.id ? 0 : a.id < b.id ? -1 : 1;
+}

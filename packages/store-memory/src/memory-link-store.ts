@@ -1,0 +1,115 @@
+import { domainError, err, ok } from '@shortener/core';
+import type { LinkChanges, LinkCursor, LinkListQuery, LinkRecord, LinkStore, Result } from '@shortener/core';
+import { latest, slugKey } from './memory-state.js';
+import type { MemoryState } from './memory-state.js';
+
+/** The fields an update may change; anything else a caller slips in is ignored. */
+const CHANGEABLE = [
+  'url',
+  'title',
+  'passwordHash',
+  'publicStats',
+  'expiresAt',
+  'maxClicks',
+  'disabled',
+  'accountId',
+  'editTokenHash',
+  'updatedAt',
+] as const satisfies readonly (keyof LinkChanges)[];
+
+/**
+ * Creates a LinkStore over shared in-memory state. Every method runs synchronously inside its
+ * promise, so each one is atomic; records are copied in and out, so callers never hold internal objects.
+ */
+export function createMemoryLinkStore(state: MemoryState): LinkStore {
+  const insertOne = (link: LinkRecord): Result<LinkRecord> => {
+    const stored = { ...link, domain: link.domain.toLowerCase(), slug: link.slug.toLowerCase() };
+    const key = slugKey(stored.domain, stored.slug);
+    if (state.slugs.has(key)) return err(domainError('slug_taken'));
+    if (state.links.has(stored.id)) throw new Error(`Duplicate link id ${stored.id}`);
+    state.links.set(stored.id, stored);
+    state.slugs.set(key, stored.id);
+    return ok({ ...stored });
+  };
+
+  return {
+    insert: async (link) => insertOne(link),
+    insertMany: async (links) => links.map(insertOne),
+    findById: async (id) => copy(state.links.get(id)),
+    findBySlug: async (domain, slug) => {
+      const id = state.slugs.get(slugKey(domain, slug));
+      return id === undefined ? null : copy(state.links.get(id));
+    },
+    update: async (id, changes) => {
+      const link = state.links.get(id);
+      if (link === undefined) return null;
+      const updated = applyChanges(link, changes);
+      state.links.set(id, updated);
+      return { ...updated };
+    },
+    delete: async (id) => {
+      const link = state.links.get(id);
+      if (link === undefined) return false;
+      state.links.delete(id);
+      state.slugs.delete(slugKey(link.domain, link.slug));
+      state.counters.delete(id);
+      state.visitors.delete(id);
+      return true;
+    },
+    list: async (query) => listLinks([...state.links.values()], query).map((link) => ({ ...link })),
+    tryConsumeClick: async (id, at) => {
+      const link = state.links.get(id);
+      if (link === undefined || (link.maxClicks !== null && link.clicks >= link.maxClicks)) return false;
+      state.links.set(id, { ...link, clicks: link.clicks + 1, lastClickAt: latest(link.lastClickAt, at) });
+      return true;
+    },
+    claim: async (editTokenHashes, accountId, at) => {
+      const wanted = new Set(editTokenHashes);
+      let claimed = 0;
+      for (const link of state.links.values()) {
+        if (link.accountId !== null || link.editTokenHash === null || !wanted.has(link.editTokenHash))
+          continue;
+        state.links.set(link.id, { ...link, accountId, editTokenHash: null, updatedAt: at });
+        claimed += 1;
+      }
+      return claimed;
+    },
+  };
+}
+
+function copy(link: LinkRecord | undefined): LinkRecord | null {
+  return link === undefined ? null : { ...link };
+}
+
+function applyChanges(link: LinkRecord, changes: LinkChanges): LinkRecord {
+  const picked = CHANGEABLE.filter((field) => changes[field] !== undefined).map((field) => [
+    field,
+    changes[field],
+  ]);
+  return { ...link, ...Object.fromEntries(picked) };
+}
+
+/** One page of the account's links matching `q`, newest first (createdAt desc, then id desc). */
+function listLinks(links: readonly LinkRecord[], query: LinkListQuery): LinkRecord[] {
+  const { accountId, after, limit } = query;
+  const needle = query.q?.toLowerCase();
+  return links
+    .filter((link) => link.accountId === accountId)
+    .filter((link) => after === undefined || isAfter(link, after))
+    .filter((link) => needle === undefined || matches(link, needle))
+    .sort(newestFirst)
+    .slice(0, limit);
+}
+
+function newestFirst(a: LinkRecord, b: LinkRecord): number {
+  if (a.createdAt !== b.createdAt) return b.createdAt - a.createdAt;
+  return a.id === b.id ? 0 : a.id > b.id ? -1 : 1;
+}
+
+function isAfter(link: LinkRecord, cursor: LinkCursor): boolean {
+  return link.createdAt < cursor.createdAt || (link.createdAt === cursor.createdAt && link.id < cursor.id);
+}
+
+function matches(link: LinkRecord, needle: string): boolean {
+  return [link.slug, link.title ?? '', link.url].some((text) => text.toLowerCase().includes(needle));
+}

@@ -1,0 +1,21 @@
+import type { Stores } from '@shortener/core';
+import { createMemoryAccountStore } from './memory-account-store.js';
+import { createMemoryLinkStore } from './memory-link-store.js';
+import { createMemoryState } from './memory-state.js';
+import { createMemoryVisitStore } from './memory-visit-store.js';
+
+/**
+ * Creates empty in-memory stores (for `STORE=memory` and tests). The link and visit stores share
+ * state: batched clicks land on links, and deleting a link drops its visit data. Nothing survives
+ * a restart.
+ */
+export function createMemoryStores(): Stores {
+  const state = createMemoryState();
+  return {
+    links: createMemoryLinkStore(state),
+    visits: createMemoryVisitStore(state),
+    accounts: createMemoryAccountStore(),
+    ping: async () => true,
+    close: async () => {},
+  };
+}

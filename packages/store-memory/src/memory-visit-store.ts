@@ -1,0 +1,83 @@
+import type { CounterIncrement, DimensionCount, KeyCount, VisitBatch, VisitStore } from '@shortener/core';
+import { latest } from './memory-state.js';
+import type { MemoryCounter, MemoryState } from './memory-state.js';
+
+/**
+ * Creates a VisitStore over the state shared with the link store: batched clicks land on the links,
+ * and increments for links that no longer exist are dropped. `record` is synchronous, hence atomic.
+ */
+export function createMemoryVisitStore(state: MemoryState): VisitStore {
+  const addToCounter = (increment: CounterIncrement): void => {
+    if (!state.links.has(increment.linkId)) return;
+    const { linkId, day, dimension, key, count } = increment;
+    const counters = getOrCreate(state.counters, linkId, () => new Map<string, MemoryCounter>());
+    const counter = getOrCreate(counters, `${day} ${dimension} ${key}`, () => ({
+      day,
+      dimension,
+      key,
+      count: 0,
+    }));
+    counter.count += count;
+  };
+
+  const record = (batch: VisitBatch): void => {
+    for (const { linkId, count, lastClickAt } of batch.clicks) {
+      const link = state.links.get(linkId);
+      if (link === undefined) continue;
+      state.links.set(linkId, {
+        ...link,
+        clicks: link.clicks + count,
+        lastClickAt: latest(link.lastClickAt, lastClickAt),
+      });
+    }
+    batch.counters.forEach(addToCounter);
+    for (const { linkId, day, hash } of batch.visitors) {
+      if (!state.links.has(linkId)) continue;
+      const days = getOrCreate(state.visitors, linkId, () => new Map<string, Set<string>>());
+      const seen = getOrCreate(days, day, () => new Set<string>());
+      if (seen.has(hash)) continue;
+      seen.add(hash);
+      addToCounter({ linkId, day, dimension: 'unique', key: '', count: 1 });
+    }
+  };
+
+  const countersIn = (linkId: string, fromDay: string, toDay: string): MemoryCounter[] =>
+    [...(state.counters.get(linkId)?.values() ?? [])].filter((c) => c.day >= fromDay && c.day <= toDay);
+
+  return {
+    record: async (batch) => record(batch),
+    countsByDay: async (linkId, dimension, fromDay, toDay) => {
+      const sums = new Map<string, number>();
+      for (const { day, count } of countersIn(linkId, fromDay, toDay).filter(
+        (c) => c.dimension === dimension,
+      )) {
+        sums.set(day, (sums.get(day) ?? 0) + count);
+      }
+      return [...sums].sort(([a], [b]) => (a < b ? -1 : 1)).map(([key, count]): KeyCount => ({ key, count }));
+    },
+    countsByKey: async (linkId, fromDay, toDay) => {
+      const sums = new Map<string, { -readonly [K in keyof DimensionCount]: DimensionCount[K] }>();
+      for (const { dimension, key, count } of countersIn(linkId, fromDay, toDay)) {
+        getOrCreate(sums, `${dimension} ${key}`, () => ({ dimension, key, count: 0 })).count += count;
+      }
+      return [...sums.values()].map((sum) => ({ ...sum }));
+    },
+    salt: async (day, candidate) => getOrCreate(state.salts, day, () => candidate),
+    pruneSalts: async (beforeDay) => {
+      for (const day of state.salts.keys()) if (day < beforeDay) state.salts.delete(day);
+    },
+    pruneVisitors: async (beforeDay) => {
+      for (const days of state.visitors.values()) {
+        for (const day of days.keys()) if (day < beforeDay) days.delete(day);
+      }
+    },
+  };
+}
+
+function getOrCreate<K, V>(map: Map<K, V>, key: K, create: () => V): V {
+  const existing = map.get(key);
+  if (existing !== undefined) return existing;
+  const created = create();
+  map.set(key, created);
+  return created;
+}

@@ -1,0 +1,86 @@
+import {
+  aLink,
+  anAccount,
+  anApiKey,
+  describeAccountStoreContract,
+  describeLinkStoreContract,
+  describeRateLimiterContract,
+  describeVisitStoreContract,
+  FIXTURE_TIME,
+} from '@shortener/testkit';
+import { describe, expect, it } from 'vitest';
+import { createMemoryRateLimiter, createMemoryStores } from '../src/index.js';
+
+const open = async () => createMemoryStores();
+
+describeLinkStoreContract('memory', open);
+describeVisitStoreContract('memory', open);
+describeAccountStoreContract('memory', open);
+describeRateLimiterContract('memory', createMemoryRateLimiter);
+
+describe('memory stores', () => {
+  it('keeps its state when a caller mutates a record it passed in or got back', async () => {
+    const stores = createMemoryStores();
+    const link = { ...aLink({ title: 'Original' }) };
+    await stores.links.insert(link);
+    Object.assign(link, { title: 'Changed by the caller' });
+    const found = await stores.links.findById(link.id);
+    Object.assign(found ?? {}, { clicks: 1000 });
+    const stored = await stores.links.findBySlug(link.domain, link.slug);
+    expect(stored).toMatchObject({ title: 'Original', clicks: 0 });
+  });
+
+  it('keeps accounts and keys safe from mutation of returned records', async () => {
+    const stores = createMemoryStores();
+    const account = anAccount();
+    await stores.accounts.createAccount(account);
+    const key = anApiKey({ accountId: account.id });
+    await stores.accounts.addApiKey(key);
+    Object.assign((await stores.accounts.findApiKeyById(key.id)) ?? {}, { revokedAt: 1 });
+    Object.assign((await stores.accounts.findAccountById(account.id)) ?? {}, { name: 'mallory' });
+    expect(await stores.accounts.findApiKeyById(key.id)).toStrictEqual(key);
+    expect(await stores.accounts.findAccountByName(account.name)).toStrictEqual(account);
+  });
+
+  it('shares nothing between two sets of stores', async () => {
+    const [first, second] = [createMemoryStores(), createMemoryStores()];
+    const link = aLink();
+    await first.links.insert(link);
+    expect(await second.links.findById(link.id)).toBeNull();
+  });
+
+  it('answers ping while open', async () => {
+    const stores = createMemoryStores();
+    expect(await stores.ping()).toBe(true);
+    await stores.close();
+  });
+});
+
+describe('memory rate limiter', () => {
+  it('forgets keys whose hits all left their windows', async () => {
+    const limiter = createMemoryRateLimiter();
+    const windows = [{ windowMs: 1000, limit: 5 }];
+    for (let i = 0; i < 500; i += 1) await limiter.hit(`old-${i}`, windows, 1, FIXTURE_TIME);
+    expect(limiter.keyCount()).toBe(500);
+    for (let i = 0; i < 600; i += 1) await limiter.hit('busy', windows, 1, FIXTURE_TIME + 2000 + i * 300);
+    expect(limiter.keyCount()).toBe(1);
+  });
+
+  it('keeps no key for a peek or a refused hit', async () => {
+    const limiter = createMemoryRateLimiter();
+    await limiter.hit('peek', [{ windowMs: 1000, limit: 5 }], 0, FIXTURE_TIME);
+    await limiter.hit('too-big', [{ windowMs: 1000, limit: 5 }], 6, FIXTURE_TIME);
+    expect(limiter.keyCount()).toBe(0);
+  });
+
+  it('keeps hits for the longest window a key was checked against', async () => {
+    const limiter = createMemoryRateLimiter();
+    const hourAndDay = [
+      { windowMs: 3_600_000, limit: 10 },
+      { windowMs: 86_400_000, limit: 2 },
+    ];
+    await limiter.hit('k', hourAndDay, 2, FIXTURE_TIME);
+    await limiter.hit('k', [{ windowMs: 1000, limit: 10 }], 1, FIXTURE_TIME + 7_200_000);
+    expect((await limiter.hit('k', hourAndDay, 1, FIXTURE_TIME + 7_200_001)).allowed).toBe(false);
+  });
+});

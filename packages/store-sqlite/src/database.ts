@@ -1,0 +1,41 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import type { Database } from 'better-sqlite3';
+import { migrate } from './migrations/index.js';
+
+/** True for the paths SQLite keeps in memory (or in a private temporary file) rather than at that path. */
+export function isMemoryPath(path: string): boolean {
+  return path === '' || path === ':memory:';
+}
+
+/**
+ * Opens (creating when needed, folder included) the SQLite database at `path`, sets the pragmas the
+ * stores rely on and applies pending migrations. `:memory:` gives a private in-memory database.
+ */
+export function openSqliteDatabase(path: string): Database {
+  if (!isMemoryPath(path)) mkdirSync(dirname(path), { recursive: true });
+  const db = new BetterSqlite3(path);
+  try {
+    configure(db, path);
+    migrate(db);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+function configure(db: Database, path: string): void {
+  // busy_timeout first: switching to WAL needs a lock another connection may hold.
+  db.pragma('busy_timeout = 5000');
+  if (!isMemoryPath(path)) db.pragma('journal_mode = WAL');
+  // NORMAL is durable in WAL mode except for the last commits before a power loss.
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+}
+
+/** Whether `error` is better-sqlite3's report of a violated constraint of the given kind, e.g. `UNIQUE`. */
+export function isConstraintError(error: unknown, kind: 'UNIQUE' | 'PRIMARYKEY' | 'FOREIGNKEY'): boolean {
+  return error instanceof BetterSqlite3.SqliteError && error.code === `SQLITE_CONSTRAINT_${kind}`;
+}

@@ -1,0 +1,95 @@
+import type { LinkChanges, LinkRecord } from '@shortener/core';
+
+/** A row of the `links` table as better-sqlite3 returns it. */
+export interface LinkRow {
+  readonly id: string;
+  readonly domain: string;
+  readonly slug: string;
+  readonly url: string;
+  readonly title: string | null;
+  readonly password_hash: string | null;
+  readonly public_stats: number;
+  readonly expires_at: number | null;
+  readonly max_clicks: number | null;
+  readonly clicks: number;
+  readonly last_click_at: number | null;
+  readonly disabled: number;
+  readonly account_id: string | null;
+  readonly edit_token_hash: string | null;
+  readonly created_at: number;
+  readonly updated_at: number;
+}
+
+/** Turns a row into a record. */
+export function toLinkRecord(row: LinkRow): LinkRecord {
+  return {
+    id: row.id,
+    domain: row.domain,
+    slug: row.slug,
+    url: row.url,
+    title: row.title,
+    passwordHash: row.password_hash,
+    publicStats: row.public_stats === 1,
+    expiresAt: row.expires_at,
+    maxClicks: row.max_clicks,
+    clicks: row.clicks,
+    lastClickAt: row.last_click_at,
+    disabled: row.disabled === 1,
+    accountId: row.account_id,
+    editTokenHash: row.edit_token_hash,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** Turns a record into a row (the insert parameters); domain and slug are stored lower-case. */
+export function toLinkRow(link: LinkRecord): LinkRow {
+  return {
+    id: link.id,
+    domain: link.domain.toLowerCase(),
+    slug: link.slug.toLowerCase(),
+    url: link.url,
+    title: link.title,
+    password_hash: link.passwordHash,
+    public_stats: link.publicStats ? 1 : 0,
+    expires_at: link.expiresAt,
+    max_clicks: link.maxClicks,
+    clicks: link.clicks,
+    last_click_at: link.lastClickAt,
+    disabled: link.disabled ? 1 : 0,
+    account_id: link.accountId,
+    edit_token_hash: link.editTokenHash,
+    created_at: link.createdAt,
+    updated_at: link.updatedAt,
+  };
+}
+
+/** The columns `update` may write, by the record field that feeds them. */
+export const CHANGEABLE_COLUMNS = {
+  url: 'url',
+  title: 'title',
+  passwordHash: 'password_hash',
+  publicStats: 'public_stats',
+  expiresAt: 'expires_at',
+  maxClicks: 'max_clicks',
+  disabled: 'disabled',
+  accountId: 'account_id',
+  editTokenHash: 'edit_token_hash',
+} as const satisfies Record<Exclude<keyof LinkChanges, 'updatedAt'>, keyof LinkRow>;
+
+/** Turns changes into the update statement's parameters: absent fields keep their column. */
+export function toChangeParams(id: string, changes: LinkChanges): Record<string, string | number | null> {
+  const params: Record<string, string | number | null> = { id, updated_at: changes.updatedAt };
+  for (const [field, column] of Object.entries(CHANGEABLE_COLUMNS)) {
+    const value: unknown = changes[field as keyof typeof CHANGEABLE_COLUMNS];
+    params[`set_${column}`] = value === undefined ? 0 : 1;
+    params[column] = toSqlValue(value);
+  }
+  return params;
+}
+
+function toSqlValue(value: unknown): string | number | null {
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (typeof value === 'string' || typeof value === 'number') return value;
+  return null;
+}

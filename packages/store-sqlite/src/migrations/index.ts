@@ -1,0 +1,39 @@
+import type { Database } from 'better-sqlite3';
+import { INITIAL_SCHEMA } from './001-initial.js';
+
+/** One schema step. Versions start at 1 and increase by one; `PRAGMA user_version` holds the last applied. */
+export interface Migration {
+  readonly version: number;
+  readonly sql: string;
+}
+
+/** Every migration, in order. Append new ones; never edit an applied one. */
+export const MIGRATIONS: readonly Migration[] = [{ version: 1, sql: INITIAL_SCHEMA }];
+
+/**
+ * Applies the migrations newer than the database's `user_version`, all in one immediate transaction,
+ * so two processes opening the same new file cannot both migrate it. Returns the resulting version.
+ * Throws when the database is newer than the code.
+ */
+export function migrate(db: Database, migrations: readonly Migration[] = MIGRATIONS): number {
+  const latest = migrations.at(-1)?.version ?? 0;
+  const apply = db.transaction(() => {
+    const current = userVersion(db);
+    if (current > latest) {
+      throw new Error(`The database is at schema version ${current}; this build knows up to ${latest}.`);
+    }
+    for (const migration of migrations) {
+      if (migration.version <= current) continue;
+      db.exec(migration.sql);
+      // user_version takes no bound parameter; the version is a number we own.
+      db.pragma(`user_version = ${Math.trunc(migration.version)}`);
+    }
+    return userVersion(db);
+  });
+  return apply.immediate();
+}
+
+/** The schema version recorded in the database header. */
+export function userVersion(db: Database): number {
+  return Number(db.pragma('user_version', { simple: true }));
+}

@@ -1,0 +1,97 @@
+import { domainError, err, ok } from '@shortener/core';
+import type { Account, AccountStore, ApiKeyRecord, Result } from '@shortener/core';
+import type { Database } from 'better-sqlite3';
+import { isConstraintError } from './database.js';
+
+interface AccountRow {
+  readonly id: string;
+  readonly name: string;
+  readonly created_at: number;
+}
+
+interface ApiKeyRow {
+  readonly id: string;
+  readonly account_id: string;
+  readonly key_hash: string;
+  readonly prefix: string;
+  readonly created_at: number;
+  readonly revoked_at: number | null;
+}
+
+/** The AccountStore on a better-sqlite3 connection (already migrated). Statements are prepared once, here. */
+export function createSqliteAccountStore(db: Database): AccountStore {
+  const insertAccount = db.prepare<AccountRow>(
+    'INSERT INTO accounts (id, name, created_at) VALUES (@id, @name, @created_at)',
+  );
+  const accountById = db.prepare<[string], AccountRow>('SELECT * FROM accounts WHERE id = ?');
+  const accountByName = db.prepare<[string], AccountRow>('SELECT * FROM accounts WHERE name = ?');
+  const allAccounts = db.prepare<[], AccountRow>('SELECT * FROM accounts ORDER BY created_at, id');
+  const insertKey = db.prepare<ApiKeyRow>(
+    `INSERT INTO api_keys (id, account_id, key_hash, prefix, created_at, revoked_at)
+     VALUES (@id, @account_id, @key_hash, @prefix, @created_at, @revoked_at)`,
+  );
+  const keyByHash = db.prepare<[string], ApiKeyRow>('SELECT * FROM api_keys WHERE key_hash = ?');
+  const keyById = db.prepare<[string], ApiKeyRow>('SELECT * FROM api_keys WHERE id = ?');
+  const keysOf = db.prepare<[string], ApiKeyRow>(
+    'SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at, id',
+  );
+  const revoke = db.prepare<[number, string]>(
+    'UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL',
+  );
+
+  const createAccount = (account: Account): Result<Account> => {
+    try {
+      insertAccount.run({ id: account.id, name: account.name, created_at: account.createdAt });
+      return ok({ id: account.id, name: account.name, createdAt: account.createdAt });
+    } catch (error) {
+      // accounts.name is the table's only UNIQUE constraint; a duplicate id stays a thrown bug.
+      if (isConstraintError(error, 'UNIQUE')) {
+        return err(domainError('invalid_request', 'An account with this name exists.', 'name'));
+      }
+      throw error;
+    }
+  };
+
+  return {
+    createAccount: async (account) => createAccount(account),
+    findAccountById: async (id) => toAccount(accountById.get(id)),
+    findAccountByName: async (name) => toAccount(accountByName.get(name)),
+    listAccounts: async () => allAccounts.all().map((row) => toAccount(row)),
+    addApiKey: async (key) => void insertKey.run(toApiKeyRow(key)),
+    findApiKeyByHash: async (keyHash) => toApiKey(keyByHash.get(keyHash)),
+    findApiKeyById: async (id) => toApiKey(keyById.get(id)),
+    listApiKeys: async (accountId) => keysOf.all(accountId).map((row) => toApiKey(row)),
+    revokeApiKey: async (id, at) => revoke.run(at, id).changes === 1,
+  };
+}
+
+function toAccount(row: AccountRow): Account;
+function toAccount(row: AccountRow | undefined): Account | null;
+function toAccount(row: AccountRow | undefined): Account | null {
+  return row === undefined ? null : { id: row.id, name: row.name, createdAt: row.created_at };
+}
+
+function toApiKey(row: ApiKeyRow): ApiKeyRecord;
+function toApiKey(row: ApiKeyRow | undefined): ApiKeyRecord | null;
+function toApiKey(row: ApiKeyRow | undefined): ApiKeyRecord | null {
+  if (row === undefined) return null;
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    keyHash: row.key_hash,
+    prefix: row.prefix,
+    createdAt: row.created_at,
+    revokedAt: row.revoked_at,
+  };
+}
+
+function toApiKeyRow(key: ApiKeyRecord): ApiKeyRow {
+  return {
+    id: key.id,
+    account_id: key.accountId,
+    key_hash: key.keyHash,
+    prefix: key.prefix,
+    created_at: key.createdAt,
+    revoked_at: key.revokedAt,
+  };
+}

@@ -1,0 +1,46 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Stores } from '@shortener/core';
+import type { Database } from 'better-sqlite3';
+import { openSqliteDatabase } from './database.js';
+import { createSqliteAccountStore } from './sqlite-account-store.js';
+import { createSqliteLinkStore } from './sqlite-link-store.js';
+import { createSqliteVisitStore } from './sqlite-visit-store.js';
+
+/** The SQLite stores, sharing one connection, plus an online backup. */
+export interface SqliteStores extends Stores {
+  /** Copies the live database to `destPath` (folder created) while the stores keep serving. */
+  backup(destPath: string): Promise<void>;
+}
+
+/**
+ * Opens the SQLite database at `path` (folder created, pragmas set, migrations applied) and returns
+ * its stores. `:memory:` gives a private in-memory database that lives until `close()`.
+ */
+export function openSqliteStores(path: string): SqliteStores {
+  return createSqliteStores(openSqliteDatabase(path));
+}
+
+/** The stores on an open, migrated connection; they own it from now on and close it in `close()`. */
+export function createSqliteStores(db: Database): SqliteStores {
+  const ping = db.prepare('SELECT 1').pluck();
+  return {
+    links: createSqliteLinkStore(db),
+    visits: createSqliteVisitStore(db),
+    accounts: createSqliteAccountStore(db),
+    ping: async () => {
+      try {
+        return ping.get() === 1;
+      } catch {
+        return false;
+      }
+    },
+    close: async () => {
+      if (db.open) db.close();
+    },
+    backup: async (destPath) => {
+      mkdirSync(dirname(destPath), { recursive: true });
+      await db.backup(destPath);
+    },
+  };
+}

@@ -1,0 +1,143 @@
+import { createHash } from 'node:crypto';
+import BetterSqlite3 from 'better-sqlite3';
+import { aLink, anAccount, anApiKey } from '@shortener/testkit';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MIGRATIONS, openSqliteDatabase, openSqliteStores, userVersion } from '../src/index.js';
+import type { SqliteStores } from '../src/index.js';
+import { useTempDbPaths } from './temp-files.js';
+
+const nextPath = useTempDbPaths();
+const opened: SqliteStores[] = [];
+
+function open(path: string): SqliteStores {
+  const stores = openSqliteStores(path);
+  opened.push(stores);
+  return stores;
+}
+
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((stores) => stores.close()));
+});
+
+const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+describe('openSqliteStores on a file', () => {
+  it('keeps links, counters, accounts and keys when the file is reopened', async () => {
+    const path = nextPath();
+    const first = open(path);
+    const account = anAccount();
+    const key = anApiKey({ accountId: account.id });
+    const link = aLink({ accountId: account.id, title: 'Kept', maxClicks: 3 });
+    await first.accounts.createAccount(account);
+    await first.accounts.addApiKey(key);
+    await first.links.insert(link);
+    await first.links.tryConsumeClick(link.id, 1000);
+    await first.visits.record({
+      clicks: [],
+      counters: [{ linkId: link.id, day: '2026-01-01', dimension: 'country', key: 'DE', count: 2 }],
+      visitors: [{ linkId: link.id, day: '2026-01-01', hash: 'h1' }],
+    });
+    await first.close();
+
+    const second = open(path);
+    expect(await second.links.findById(link.id)).toEqual({ ...link, clicks: 1, lastClickAt: 1000 });
+    expect(await second.visits.countsByKey(link.id, '2026-01-01', '2026-01-01')).toEqual([
+      { dimension: 'country', key: 'DE', count: 2 },
+      { dimension: 'unique', key: '', count: 1 },
+    ]);
+    expect(await second.accounts.findAccountByName(account.name)).toEqual(account);
+    expect(await second.accounts.findApiKeyByHash(key.keyHash)).toEqual(key);
+  });
+
+  it('applies the migrations once and leaves user_version alone on reopen', async () => {
+    const path = nextPath();
+    await open(path).close();
+    const latest = MIGRATIONS.at(-1)?.version;
+    const db = openSqliteDatabase(path);
+    try {
+      expect(userVersion(db)).toBe(latest);
+      expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, index) => index + 1));
+    } finally {
+      db.close();
+    }
+    await open(path).close();
+  });
+
+  it('sets WAL, synchronous NORMAL, a busy timeout and foreign keys', () => {
+    const db = openSqliteDatabase(nextPath());
+    try {
+      expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+      expect(db.pragma('synchronous', { simple: true })).toBe(1);
+      expect(db.pragma('busy_timeout', { simple: true })).toBe(5000);
+      expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('counts exactly max_clicks of 50 interleaved clicks from two connections', async () => {
+    const path = nextPath();
+    const [a, b] = [open(path), open(path)];
+    const link = aLink({ maxClicks: 17 });
+    await a.links.insert(link);
+    const attempts = Array.from({ length: 50 }, (_, i) =>
+      (i % 2 === 0 ? a : b).links.tryConsumeClick(link.id, 1000 + i),
+    );
+    const counted = (await Promise.all(attempts)).filter(Boolean);
+    expect(counted).toHaveLength(17);
+    expect((await b.links.findById(link.id))?.clicks).toBe(17);
+  });
+
+  it('stores secrets only in columns named as hashes', async () => {
+    const path = nextPath();
+    const stores = open(path);
+    const account = anAccount();
+    await stores.accounts.createAccount(account);
+    await stores.accounts.addApiKey(anApiKey({ accountId: account.id, keyHash: sha256('shk_plain') }));
+    await stores.links.insert(aLink({ passwordHash: 'scrypt$abc', editTokenHash: sha256('et_plain') }));
+    await stores.close();
+
+    const db = new BetterSqlite3(path, { readonly: true });
+    try {
+      const tables = db
+        .prepare<[], string>("SELECT name FROM sqlite_schema WHERE type = 'table'")
+        .pluck()
+        .all();
+      const columns = tables.flatMap((table) =>
+        db.prepare<[], string>(`SELECT name FROM pragma_table_info('${table}')`).pluck().all(),
+      );
+      const secretish = columns.filter((name) => /password|token|secret|api_?key|^key_/.test(name));
+      expect(secretish.sort()).toEqual(['edit_token_hash', 'key_hash', 'password_hash']);
+      const dump = JSON.stringify(tables.map((table) => db.prepare(`SELECT * FROM ${table}`).all()));
+      expect(dump).not.toContain('shk_plain');
+      expect(dump).not.toContain('et_plain');
+    } finally {
+      db.close();
+    }
+  });
+
+  it('backs up the live database to a file that opens with the same data', async () => {
+    const stores = open(nextPath());
+    const link = aLink();
+    await stores.links.insert(link);
+    const copy = nextPath();
+    await stores.backup(copy);
+    expect(await open(copy).links.findById(link.id)).toEqual(link);
+  });
+});
+
+describe('openSqliteStores in memory', () => {
+  it('answers ping while open and not after close, and closes twice without error', async () => {
+    const stores = open(':memory:');
+    expect(await stores.ping()).toBe(true);
+    await stores.close();
+    await stores.close();
+    expect(await stores.ping()).toBe(false);
+  });
+
+  it('keeps each in-memory database private to its stores', async () => {
+    const link = aLink();
+    await open(':memory:').links.insert(link);
+    expect(await open(':memory:').links.findById(link.id)).toBeNull();
+  });
+});

@@ -1,0 +1,112 @@
+import type { Stores } from '@shortener/core';
+import { describe, expect, it } from 'vitest';
+import { anAccount, anApiKey, FIXTURE_TIME } from './fixtures.js';
+import { givenAccount, useFreshStores } from './fresh-stores.js';
+
+const UNKNOWN_ID = '00000000-0000-4000-a000-ffffffffffff';
+
+/**
+ * Registers the AccountStore contract: every AccountStore must pass it. Each test gets stores from
+ * `open` and closes them afterwards.
+ */
+export function describeAccountStoreContract(name: string, open: () => Promise<Stores>): void {
+  describe(`${name}: AccountStore contract`, () => {
+    const stores = useFreshStores(open);
+    describeAccounts(stores);
+    describeApiKeys(stores);
+  });
+}
+
+function describeAccounts(stores: () => Stores): void {
+  describe('accounts', () => {
+    it('finds a created account by id and by name', async () => {
+      const account = anAccount({ name: 'alice', createdAt: FIXTURE_TIME + 1 });
+      expect(await stores().accounts.createAccount(account)).toStrictEqual({ ok: true, value: account });
+      expect(await stores().accounts.findAccountById(account.id)).toStrictEqual(account);
+      expect(await stores().accounts.findAccountByName('alice')).toStrictEqual(account);
+    });
+
+    it('returns null for an unknown account id or name', async () => {
+      await givenAccount(stores(), { name: 'alice' });
+      expect(await stores().accounts.findAccountById(UNKNOWN_ID)).toBeNull();
+      expect(await stores().accounts.findAccountByName('bob')).toBeNull();
+    });
+
+    it('refuses a taken name with invalid_request on the field name', async () => {
+      const first = await givenAccount(stores(), { name: 'alice' });
+      const result = await stores().accounts.createAccount(anAccount({ name: 'alice' }));
+      expect(result.ok ? null : { code: result.error.code, field: result.error.field }).toEqual({
+        code: 'invalid_request',
+        field: 'name',
+      });
+      expect(await stores().accounts.listAccounts()).toStrictEqual([first]);
+    });
+
+    it('treats names as case-sensitive', async () => {
+      const lower = await givenAccount(stores(), { name: 'alice' });
+      const upper = await givenAccount(stores(), { name: 'Alice' });
+      expect(await stores().accounts.findAccountByName('alice')).toStrictEqual(lower);
+      expect(await stores().accounts.findAccountByName('Alice')).toStrictEqual(upper);
+      expect(await stores().accounts.findAccountByName('ALICE')).toBeNull();
+    });
+
+    it('lists every account', async () => {
+      const accounts = [
+        await givenAccount(stores()),
+        await givenAccount(stores()),
+        await givenAccount(stores()),
+      ];
+      const listed = await stores().accounts.listAccounts();
+      expect(listed).toHaveLength(3);
+      expect(listed).toEqual(expect.arrayContaining(accounts));
+    });
+  });
+}
+
+function describeApiKeys(stores: () => Stores): void {
+  describe('API keys', () => {
+    it('finds an added key by hash and by id', async () => {
+      const { id: accountId } = await givenAccount(stores());
+      const key = anApiKey({ accountId, createdAt: FIXTURE_TIME + 1 });
+      await stores().accounts.addApiKey(key);
+      expect(await stores().accounts.findApiKeyByHash(key.keyHash)).toStrictEqual(key);
+      expect(await stores().accounts.findApiKeyById(key.id)).toStrictEqual(key);
+    });
+
+    it('returns null for an unknown key hash or id', async () => {
+      const { id: accountId } = await givenAccount(stores());
+      await stores().accounts.addApiKey(anApiKey({ accountId }));
+      expect(await stores().accounts.findApiKeyByHash('0'.repeat(63) + 'f')).toBeNull();
+      expect(await stores().accounts.findApiKeyById('00000000-0000-4000-b000-ffffffffffff')).toBeNull();
+    });
+
+    it("lists the account's keys oldest first, revoked ones included", async () => {
+      const { id: accountId } = await givenAccount(stores());
+      const other = await givenAccount(stores());
+      const newest = anApiKey({ accountId, createdAt: FIXTURE_TIME + 2 });
+      const revoked = anApiKey({ accountId, createdAt: FIXTURE_TIME, revokedAt: FIXTURE_TIME + 5 });
+      const middle = anApiKey({ accountId, createdAt: FIXTURE_TIME + 1 });
+      for (const key of [newest, revoked, middle, anApiKey({ accountId: other.id })]) {
+        await stores().accounts.addApiKey(key);
+      }
+      expect(await stores().accounts.listApiKeys(accountId)).toStrictEqual([revoked, middle, newest]);
+    });
+
+    it('revokes a key once and records when', async () => {
+      const { id: accountId } = await givenAccount(stores());
+      const key = anApiKey({ accountId });
+      await stores().accounts.addApiKey(key);
+      expect(await stores().accounts.revokeApiKey(key.id, FIXTURE_TIME + 9)).toBe(true);
+      expect(await stores().accounts.revokeApiKey(key.id, FIXTURE_TIME + 10)).toBe(false);
+      const revoked = { ...key, revokedAt: FIXTURE_TIME + 9 };
+      expect(await stores().accounts.findApiKeyById(key.id)).toStrictEqual(revoked);
+      expect(await stores().accounts.findApiKeyByHash(key.keyHash)).toStrictEqual(revoked);
+    });
+
+    it('answers false when revoking an unknown key', async () => {
+      expect(await stores().accounts.revokeApiKey('00000000-0000-4000-b000-ffffffffffff', FIXTURE_TIME)).toBe(
+        false,
+      );
+    });
+  });
+}

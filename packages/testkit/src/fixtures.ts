@@ -1,0 +1,106 @@
+import type { Account, ApiKeyRecord, Clock, LinkRecord, RandomSource } from '@shortener/core';
+
+/** The fixed time of every fixture: 2026-01-01T00:00:00Z in epoch milliseconds. */
+export const FIXTURE_TIME = Date.UTC(2026, 0, 1);
+
+let linkCount = 0;
+let accountCount = 0;
+let apiKeyCount = 0;
+
+/** A uuid-like id whose last group is `n` in hex; `kind` keeps links, accounts and keys apart. */
+function fixtureId(kind: string, n: number): string {
+  return `00000000-0000-4000-${kind}-${n.toString(16).padStart(12, '0')}`;
+}
+
+/**
+ * Builds a link: an uncapped, never-expiring, anonymous link on `sho.rt` with public stats.
+ * Ids (`…-8000-000000000001`) and slugs (`slug1`) count up with each call, so ids sort in creation order.
+ */
+export function aLink(overrides: Partial<LinkRecord> = {}): LinkRecord {
+  linkCount += 1;
+  return {
+    id: fixtureId('8000', linkCount),
+    domain: 'sho.rt',
+    slug: `slug${linkCount}`,
+    url: 'https://example.com/page',
+    title: null,
+    passwordHash: null,
+    publicStats: true,
+    expiresAt: null,
+    maxClicks: null,
+    clicks: 0,
+    lastClickAt: null,
+    disabled: false,
+    accountId: null,
+    editTokenHash: null,
+    createdAt: FIXTURE_TIME,
+    updatedAt: FIXTURE_TIME,
+    ...overrides,
+  };
+}
+
+/** Builds an account named `account1`, `account2`, … created at {@link FIXTURE_TIME}. */
+export function anAccount(overrides: Partial<Account> = {}): Account {
+  accountCount += 1;
+  return {
+    id: fixtureId('a000', accountCount),
+    name: `account${accountCount}`,
+    createdAt: FIXTURE_TIME,
+    ...overrides,
+  };
+}
+
+/** Builds an unrevoked API key with a unique 64-hex-digit hash; pass `accountId` to attach it. */
+export function anApiKey(overrides: Partial<ApiKeyRecord> = {}): ApiKeyRecord {
+  apiKeyCount += 1;
+  const serial = apiKeyCount.toString(16);
+  return {
+    id: fixtureId('b000', apiKeyCount),
+    accountId: fixtureId('a000', 0),
+    keyHash: serial.padStart(64, '0'),
+    prefix: `shk_${serial.padStart(4, '0')}`,
+    createdAt: FIXTURE_TIME,
+    revokedAt: null,
+    ...overrides,
+  };
+}
+
+/** A clock the test moves by hand. */
+export interface FakeClock extends Clock {
+  /** Jumps to `ms` (epoch milliseconds). */
+  set(ms: number): void;
+  /** Moves forward by `ms`. */
+  advance(ms: number): void;
+}
+
+/** Creates a {@link FakeClock} that starts at `start` ({@link FIXTURE_TIME} by default). */
+export function createFakeClock(start: number = FIXTURE_TIME): FakeClock {
+  let current = start;
+  return {
+    now: () => current,
+    set: (ms) => {
+      current = ms;
+    },
+    advance: (ms) => {
+      current += ms;
+    },
+  };
+}
+
+/**
+ * Creates a deterministic, NOT cryptographically strong {@link RandomSource} (mulberry32):
+ * the same seed yields the same bytes, so generated slugs, tokens and ids are reproducible.
+ */
+export function createSeededRandom(seed = 1): RandomSource {
+  let state = seed >>> 0;
+  const nextByte = (): number => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) & 0xff;
+  };
+  return {
+    bytes: (size) => Uint8Array.from({ length: size }, nextByte),
+  };
+}

@@ -1,0 +1,86 @@
+import type { Stores } from '@shortener/core';
+import { describe, expect, it } from 'vitest';
+import { FIXTURE_TIME } from './fixtures.js';
+import { givenAccount, givenLink } from './fresh-stores.js';
+
+const UNKNOWN_ID = '00000000-0000-4000-8000-ffffffffffff';
+
+/** The click part of the LinkStore contract: counting, and the exact cap under concurrency. */
+export function describeLinkClicks(stores: () => Stores): void {
+  describe('tryConsumeClick', () => {
+    it('counts every click of an uncapped link and records the last click time', async () => {
+      const link = await givenLink(stores());
+      for (let i = 1; i <= 3; i += 1) {
+        expect(await stores().links.tryConsumeClick(link.id, FIXTURE_TIME + i)).toBe(true);
+      }
+      const after = await stores().links.findById(link.id);
+      expect(after).toStrictEqual({ ...link, clicks: 3, lastClickAt: FIXTURE_TIME + 3 });
+    });
+
+    it('counts exactly maxClicks of 50 concurrent clicks on a capped link', async () => {
+      const link = await givenLink(stores(), { maxClicks: 5 });
+      const attempts = Array.from({ length: 50 }, (_, i) =>
+        stores().links.tryConsumeClick(link.id, FIXTURE_TIME + i),
+      );
+      const counted = (await Promise.all(attempts)).filter(Boolean);
+      expect(counted).toHaveLength(5);
+      expect((await stores().links.findById(link.id))?.clicks).toBe(5);
+    });
+
+    it('refuses a click on a used-up link and leaves it unchanged', async () => {
+      const link = await givenLink(stores(), { maxClicks: 2, clicks: 2, lastClickAt: FIXTURE_TIME });
+      expect(await stores().links.tryConsumeClick(link.id, FIXTURE_TIME + 1)).toBe(false);
+      expect(await stores().links.findById(link.id)).toStrictEqual(link);
+    });
+
+    it('refuses a click on an unknown link', async () => {
+      expect(await stores().links.tryConsumeClick(UNKNOWN_ID, FIXTURE_TIME)).toBe(false);
+    });
+  });
+}
+
+/** The claim part of the LinkStore contract: anonymous links move to an account by edit-token hash. */
+export function describeLinkClaims(stores: () => Stores): void {
+  describe('claim', () => {
+    it('attaches only the anonymous links whose edit-token hash is listed', async () => {
+      const account = await givenAccount(stores());
+      const owner = await givenAccount(stores());
+      const first = await givenLink(stores(), { editTokenHash: hash('1') });
+      const second = await givenLink(stores(), { editTokenHash: hash('2') });
+      const unlisted = await givenLink(stores(), { editTokenHash: hash('3') });
+      const owned = await givenLink(stores(), { editTokenHash: hash('4'), accountId: owner.id });
+      const listed = [hash('1'), hash('2'), hash('4'), hash('9')];
+      expect(await stores().links.claim(listed, account.id, FIXTURE_TIME + 7)).toBe(2);
+      for (const link of [first, second]) {
+        expect(await stores().links.findById(link.id)).toStrictEqual({
+          ...link,
+          accountId: account.id,
+          editTokenHash: null,
+          updatedAt: FIXTURE_TIME + 7,
+        });
+      }
+      expect(await stores().links.findById(unlisted.id)).toStrictEqual(unlisted);
+      expect(await stores().links.findById(owned.id)).toStrictEqual(owned);
+    });
+
+    it('skips links claimed already', async () => {
+      const account = await givenAccount(stores());
+      const other = await givenAccount(stores());
+      await givenLink(stores(), { editTokenHash: hash('1') });
+      expect(await stores().links.claim([hash('1')], account.id, FIXTURE_TIME + 1)).toBe(1);
+      expect(await stores().links.claim([hash('1')], other.id, FIXTURE_TIME + 2)).toBe(0);
+      expect(await stores().links.list({ accountId: other.id, limit: 50 })).toEqual([]);
+    });
+
+    it('claims nothing for an empty list of hashes', async () => {
+      const account = await givenAccount(stores());
+      await givenLink(stores(), { editTokenHash: hash('1') });
+      expect(await stores().links.claim([], account.id, FIXTURE_TIME)).toBe(0);
+    });
+  });
+}
+
+/** A SHA-256-hex-shaped edit-token hash. */
+function hash(digit: string): string {
+  return digit.repeat(64);
+}

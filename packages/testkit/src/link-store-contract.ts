@@ -1,0 +1,183 @@
+import type { LinkChanges, Stores } from '@shortener/core';
+import { describe, expect, it } from 'vitest';
+import { aLink, FIXTURE_TIME } from './fixtures.js';
+import { givenAccount, givenLink, useFreshStores } from './fresh-stores.js';
+import { describeLinkClaims, describeLinkClicks } from './link-store-contract-clicks.js';
+import { describeLinkListing } from './link-store-contract-list.js';
+
+/**
+ * Registers the LinkStore contract: every LinkStore must pass it. Each test gets stores from `open`
+ * and closes them afterwards.
+ */
+export function describeLinkStoreContract(name: string, open: () => Promise<Stores>): void {
+  describe(`${name}: LinkStore contract`, () => {
+    const stores = useFreshStores(open);
+    describeInsertAndFind(stores);
+    describeInsertMany(stores);
+    describeUpdateAndDelete(stores);
+    describeLinkListing(stores);
+    describeLinkClicks(stores);
+    describeLinkClaims(stores);
+  });
+}
+
+function describeInsertAndFind(stores: () => Stores): void {
+  describe('insert and find', () => {
+    it('returns every field unchanged when every optional field is set', async () => {
+      const account = await givenAccount(stores());
+      const link = aLink({
+        title: 'A title',
+        passwordHash: 'scrypt$16384$8$1$c2FsdA$aGFzaA',
+        publicStats: false,
+        expiresAt: FIXTURE_TIME + 86_400_000 + 123,
+        maxClicks: 10,
+        clicks: 3,
+        lastClickAt: FIXTURE_TIME + 5,
+        disabled: true,
+        accountId: account.id,
+        editTokenHash: 'e'.repeat(64),
+        createdAt: FIXTURE_TIME + 1,
+        updatedAt: FIXTURE_TIME + 2,
+      });
+      expect(await stores().links.insert(link)).toStrictEqual({ ok: true, value: link });
+      expect(await stores().links.findById(link.id)).toStrictEqual(link);
+      expect(await stores().links.findBySlug(link.domain, link.slug)).toStrictEqual(link);
+    });
+
+    it('returns every field unchanged when every optional field is null', async () => {
+      const link = aLink({ publicStats: true, disabled: false });
+      await stores().links.insert(link);
+      expect(await stores().links.findById(link.id)).toStrictEqual(link);
+      expect(await stores().links.findBySlug(link.domain, link.slug)).toStrictEqual(link);
+    });
+
+    it('returns null for an unknown id or slug', async () => {
+      await givenLink(stores(), { slug: 'known' });
+      expect(await stores().links.findById('00000000-0000-4000-8000-ffffffffffff')).toBeNull();
+      expect(await stores().links.findBySlug('sho.rt', 'unknown')).toBeNull();
+      expect(await stores().links.findBySlug('other.example', 'known')).toBeNull();
+    });
+
+    it('refuses a second link with the same domain and slug with slug_taken', async () => {
+      const first = await givenLink(stores(), { slug: 'taken' });
+      const result = await stores().links.insert(aLink({ slug: 'taken', url: 'https://other.example/' }));
+      expect(result.ok ? null : result.error.code).toBe('slug_taken');
+      const again = await stores().links.insert(aLink({ slug: 'TAKEN', domain: 'SHO.RT' }));
+      expect(again.ok ? null : again.error.code).toBe('slug_taken');
+      expect(await stores().links.findBySlug('sho.rt', 'taken')).toStrictEqual(first);
+    });
+
+    it('accepts the same slug on another domain', async () => {
+      const a = await givenLink(stores(), { slug: 'shared', domain: 'sho.rt' });
+      const b = await givenLink(stores(), { slug: 'shared', domain: 'localhost:3000' });
+      expect(await stores().links.findBySlug('sho.rt', 'shared')).toStrictEqual(a);
+      expect(await stores().links.findBySlug('localhost:3000', 'shared')).toStrictEqual(b);
+    });
+
+    it('stores domain and slug lower-case and finds them in any case', async () => {
+      const link = aLink({ slug: 'MiXed', domain: 'Sho.RT' });
+      const stored = { ...link, slug: 'mixed', domain: 'sho.rt' };
+      expect(await stores().links.insert(link)).toStrictEqual({ ok: true, value: stored });
+      expect(await stores().links.findById(link.id)).toStrictEqual(stored);
+      expect(await stores().links.findBySlug('sho.rt', 'mixed')).toStrictEqual(stored);
+      expect(await stores().links.findBySlug('SHO.rt', 'MIXED')).toStrictEqual(stored);
+    });
+  });
+}
+
+function describeInsertMany(stores: () => Stores): void {
+  describe('insertMany', () => {
+    it('inserts every link of a batch but the duplicate, answering in input order', async () => {
+      await givenLink(stores(), { slug: 'existing' });
+      const batch = [aLink({ slug: 'first' }), aLink({ slug: 'existing' }), aLink({ slug: 'last' })];
+      const results = await stores().links.insertMany(batch);
+      expect(results.map((r) => (r.ok ? r.value.id : r.error.code))).toEqual([
+        batch[0]?.id,
+        'slug_taken',
+        batch[2]?.id,
+      ]);
+      expect(await stores().links.findBySlug('sho.rt', 'first')).toStrictEqual(batch[0]);
+      expect(await stores().links.findBySlug('sho.rt', 'last')).toStrictEqual(batch[2]);
+      expect(await stores().links.findById(batch[1]?.id ?? '')).toBeNull();
+    });
+
+    it('refuses the second of two links with the same slug in one batch', async () => {
+      const batch = [aLink({ slug: 'twice' }), aLink({ slug: 'Twice' })];
+      const results = await stores().links.insertMany(batch);
+      expect(results.map((r) => (r.ok ? 'ok' : r.error.code))).toEqual(['ok', 'slug_taken']);
+      expect(await stores().links.findBySlug('sho.rt', 'twice')).toStrictEqual(batch[0]);
+    });
+
+    it('answers an empty batch with no results', async () => {
+      expect(await stores().links.insertMany([])).toEqual([]);
+    });
+  });
+}
+
+function describeUpdateAndDelete(stores: () => Stores): void {
+  describe('update and delete', () => {
+    it('changes only the given fields and updatedAt', async () => {
+      const link = await givenLink(stores(), { title: 'Old', clicks: 4, lastClickAt: FIXTURE_TIME });
+      const changes = { title: 'New', maxClicks: 9, disabled: true, updatedAt: FIXTURE_TIME + 1 };
+      const expected = { ...link, ...changes };
+      expect(await stores().links.update(link.id, changes)).toStrictEqual(expected);
+      expect(await stores().links.findById(link.id)).toStrictEqual(expected);
+    });
+
+    it('sets fields to null when the changes say null', async () => {
+      const account = await givenAccount(stores());
+      const link = await givenLink(stores(), {
+        title: 'T',
+        passwordHash: 'scrypt$x',
+        expiresAt: FIXTURE_TIME + 10,
+        maxClicks: 3,
+        accountId: account.id,
+        editTokenHash: 'f'.repeat(64),
+      });
+      const changes = {
+        title: null,
+        passwordHash: null,
+        expiresAt: null,
+        maxClicks: null,
+        accountId: null,
+        editTokenHash: null,
+        updatedAt: FIXTURE_TIME + 1,
+      };
+      expect(await stores().links.update(link.id, changes)).toStrictEqual({ ...link, ...changes });
+    });
+
+    it('never changes clicks, id, domain or slug', async () => {
+      const link = await givenLink(stores(), { slug: 'fixed' });
+      await stores().links.tryConsumeClick(link.id, FIXTURE_TIME + 1);
+      await stores().links.tryConsumeClick(link.id, FIXTURE_TIME + 2);
+      const sneaky = { url: 'https://new.example/', updatedAt: FIXTURE_TIME + 3, clicks: 99, slug: 'moved' };
+      const updated = await stores().links.update(link.id, sneaky as LinkChanges);
+      const expected = {
+        ...link,
+        url: 'https://new.example/',
+        clicks: 2,
+        lastClickAt: FIXTURE_TIME + 2,
+        updatedAt: FIXTURE_TIME + 3,
+      };
+      expect(updated).toStrictEqual(expected);
+      expect(await stores().links.findBySlug('sho.rt', 'fixed')).toStrictEqual(expected);
+    });
+
+    it('answers null when updating an unknown link', async () => {
+      const result = await stores().links.update('00000000-0000-4000-8000-ffffffffffff', {
+        title: 'x',
+        updatedAt: FIXTURE_TIME,
+      });
+      expect(result).toBeNull();
+    });
+
+    it('deletes a link once, after which it is gone and its slug is free', async () => {
+      const link = await givenLink(stores(), { slug: 'gone' });
+      expect(await stores().links.delete(link.id)).toBe(true);
+      expect(await stores().links.delete(link.id)).toBe(false);
+      expect(await stores().links.findById(link.id)).toBeNull();
+      expect(await stores().links.findBySlug('sho.rt', 'gone')).toBeNull();
+      expect((await stores().links.insert(aLink({ slug: 'gone' }))).ok).toBe(true);
+    });
+  });
+}

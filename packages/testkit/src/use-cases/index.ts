@@ -1,0 +1,13 @@
+import type { Stores } from '@shortener/core';
+import { describeAccountsSuite } from './accounts-suite.js';
+import { describeCreateLinkSuite } from './create-link-suite.js';
+import { describeManageLinksSuite } from './manage-links-suite.js';
+import { describeVisitsSuite } from './visits-suite.js';
+
+/** Runs every core use case against one store backend, so core and store are proven together. */
+export function describeUseCaseSuites(name: string, open: () => Promise<Stores>): void {
+  describeCreateLinkSuite(name, open);
+  describeManageLinksSuite(name, open);
+  describeVisitsSuite(name, open);
+  describeAccountsSuite(name, open);
+}
