@@ -135,7 +135,7 @@ export interface RateDecision {
   readonly limit: number;
   /** Units left in the tightest window after this hit (0 when refused). */
   readonly remaining: number;
-  /** Milliseconds until the tightest window has room for one more unit. */
+  /** Milliseconds until the oldest unit of the tightest window leaves it (0 when it holds none). */
   readonly resetMs: number;
   /** Milliseconds until a hit of this cost could pass (0 when allowed). */
   readonly retryAfterMs: number;

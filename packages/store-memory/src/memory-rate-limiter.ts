@@ -103,7 +103,11 @@ function allowedDecision(states: readonly WindowState[], cost: number, now: numb
   const judged = states.map(({ window, hits, used }) => {
     const after = cost > 0 ? [...hits, { at: now, cost }] : hits;
     const remaining = window.limit - used - cost;
-    return { window, remaining, resetMs: msUntilFreed(after, 1 - remaining, window.windowMs, now) };
+    return {
+      window,
+      remaining,
+      resetMs: after.length === 0 ? 0 : msUntilFreed(after, 1, window.windowMs, now),
+    };
   });
   const tightest = judged.reduce((a, b) =>
     b.remaining < a.remaining || (b.remaining === a.remaining && b.resetMs > a.resetMs) ? b : a,
@@ -117,7 +121,7 @@ function refusedDecision(states: readonly WindowState[], cost: number, now: numb
   const judged = states.map(({ window, hits, used }) => ({
     window,
     retryAfterMs: msUntilFreed(hits, used + cost - window.limit, window.windowMs, now),
-    resetMs: msUntilFreed(hits, used + 1 - window.limit, window.windowMs, now),
+    resetMs: msUntilFreed(hits, 1, window.windowMs, now),
   }));
   const tightest = judged.reduce((a, b) => (b.retryAfterMs > a.retryAfterMs ? b : a));
   const { window, retryAfterMs, resetMs } = tightest;

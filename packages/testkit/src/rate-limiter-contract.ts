@@ -30,8 +30,8 @@ export function describeRateLimiterContract(name: string, make: () => RateLimite
     });
 
     it('allows limit hits in a window and refuses the next with a retry time', async () => {
-      expect(await hit(T)).toEqual(decision(true, 3, 2, 0, 0));
-      expect(await hit(T + 100)).toEqual(decision(true, 3, 1, 0, 0));
+      expect(await hit(T)).toEqual(decision(true, 3, 2, 1000, 0));
+      expect(await hit(T + 100)).toEqual(decision(true, 3, 1, 900, 0));
       expect(await hit(T + 200)).toEqual(decision(true, 3, 0, 800, 0));
       expect(await hit(T + 500)).toEqual(decision(false, 3, 0, 500, 500));
     });
@@ -51,12 +51,12 @@ export function describeRateLimiterContract(name: string, make: () => RateLimite
     it('consumes nothing for refused hits', async () => {
       for (let i = 0; i < 3; i += 1) await hit(T);
       for (let i = 0; i < 5; i += 1) expect((await hit(T + 500)).allowed).toBe(false);
-      expect(await hit(T + 1000)).toEqual(decision(true, 3, 2, 0, 0));
+      expect(await hit(T + 1000)).toEqual(decision(true, 3, 2, 1000, 0));
     });
 
     it('refuses a cost above what is left whole and consumes nothing', async () => {
       const windows = [{ windowMs: 1000, limit: 5 }];
-      expect(await hit(T, 3, windows)).toEqual(decision(true, 5, 2, 0, 0));
+      expect(await hit(T, 3, windows)).toEqual(decision(true, 5, 2, 1000, 0));
       expect(await hit(T + 100, 3, windows)).toMatchObject({
         allowed: false,
         remaining: 0,
@@ -65,11 +65,15 @@ export function describeRateLimiterContract(name: string, make: () => RateLimite
       expect(await hit(T + 200, 2, windows)).toEqual(decision(true, 5, 0, 800, 0));
     });
 
+    it('reports no reset time for an empty window', async () => {
+      expect(await hit(T, 0)).toEqual(decision(true, 3, 3, 0, 0));
+    });
+
     it('peeks without consuming when the cost is 0', async () => {
       await hit(T);
       await hit(T + 100);
-      expect(await hit(T + 200, 0)).toEqual(decision(true, 3, 1, 0, 0));
-      expect(await hit(T + 300, 0)).toEqual(decision(true, 3, 1, 0, 0));
+      expect(await hit(T + 200, 0)).toEqual(decision(true, 3, 1, 800, 0));
+      expect(await hit(T + 300, 0)).toEqual(decision(true, 3, 1, 700, 0));
       expect(await hit(T + 400)).toEqual(decision(true, 3, 0, 600, 0));
       expect(await hit(T + 500, 0)).toMatchObject({ limit: 3, remaining: 0, resetMs: 500 });
       expect((await hit(T + 600)).allowed).toBe(false);
@@ -78,7 +82,7 @@ export function describeRateLimiterContract(name: string, make: () => RateLimite
     it('keeps separate keys independent', async () => {
       for (let i = 0; i < 3; i += 1) await hit(T, 1, THREE_PER_SECOND, 'a');
       expect((await hit(T, 1, THREE_PER_SECOND, 'a')).allowed).toBe(false);
-      expect(await hit(T, 1, THREE_PER_SECOND, 'b')).toEqual(decision(true, 3, 2, 0, 0));
+      expect(await hit(T, 1, THREE_PER_SECOND, 'b')).toEqual(decision(true, 3, 2, 1000, 0));
     });
 
     it('reports the tightest of several windows', async () => {
@@ -86,8 +90,8 @@ export function describeRateLimiterContract(name: string, make: () => RateLimite
         { windowMs: DAY, limit: 4 },
         { windowMs: HOUR, limit: 3 },
       ];
-      expect(await hit(T, 1, windows)).toEqual(decision(true, 3, 2, 0, 0));
-      expect(await hit(T, 1, windows)).toEqual(decision(true, 3, 1, 0, 0));
+      expect(await hit(T, 1, windows)).toEqual(decision(true, 3, 2, HOUR, 0));
+      expect(await hit(T, 1, windows)).toEqual(decision(true, 3, 1, HOUR, 0));
       expect(await hit(T, 1, windows)).toEqual(decision(true, 3, 0, HOUR, 0));
       expect(await hit(T + 1000, 1, windows)).toEqual(decision(false, 3, 0, HOUR - 1000, HOUR - 1000));
       expect(await hit(T + HOUR, 1, windows)).toEqual(decision(true, 4, 0, DAY - HOUR, 0));

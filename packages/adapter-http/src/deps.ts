@@ -1,0 +1,27 @@
+import type { CoreDeps, RateLimiter, VisitRecorder } from '@shortener/core';
+
+/** Structured logging; implementations write one JSON object per line and never receive an IP. */
+export interface Logger {
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+/** HTTP-only settings (decisions §1). */
+export interface HttpOptions {
+  /** Client IP from `X-Forwarded-For`, scheme from `X-Forwarded-Proto`. */
+  readonly trustProxy: boolean;
+  /** Lower-case name of a trusted header carrying the visitor's ISO country code, if any. */
+  readonly countryHeader: string | null;
+}
+
+/** What the HTTP adapter needs: core, the recorder, the limiter and a few edge helpers. */
+export interface HttpDeps {
+  readonly core: CoreDeps;
+  readonly recorder: VisitRecorder;
+  readonly rateLimiter: RateLimiter;
+  readonly logger: Logger;
+  readonly options: HttpOptions;
+  /** Whether the store answers (`/healthz`). */
+  readonly health: () => Promise<boolean>;
+}

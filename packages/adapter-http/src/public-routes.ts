@@ -1,0 +1,69 @@
+import type Router from '@koa/router';
+import {
+  domainError,
+  findRedirectLink,
+  followLink,
+  redirectState,
+  toPublicLinkView,
+  verifyPassword,
+} from '@shortener/core';
+import type { HttpDeps } from './deps.js';
+import { sendError, setHeaders, stateOf } from './koa-helpers.js';
+import { rateLimitHeaders } from './rate-limit.js';
+import { sendOutcome, serveRedirect, slugOfPath, visitOf } from './redirect.js';
+import { readBody } from './request.js';
+
+const PASSWORD_TRIES = [{ windowMs: 15 * 60_000, limit: 10 }];
+
+/** The public link routes Koa serves: `/{slug}.json`, the password POST, and GET/HEAD `/{slug}` as a fallback. */
+export function addPublicRoutes(router: Router, deps: HttpDeps): void {
+  const { core } = deps;
+
+  router.get('/:slug.json', async (ctx) => {
+    const link = await findRedirectLink(core, ctx.host, ctx.params.slug ?? '');
+    if (link === null) return sendError(ctx, domainError('not_found'));
+    ctx.set('Cache-Control', 'no-cache');
+    ctx.body = toPublicLinkView(link, core.config, core.clock.now());
+  });
+
+  router.get('/:slug', async (ctx, next) => {
+    const target = slugOfPath(ctx.url);
+    if (target === null) return next();
+    ctx.respond = false;
+    await serveRedirect(deps, ctx.req, ctx.res, target.slug, target.query);
+  });
+
+  router.post('/:slug', async (ctx, next) => {
+    const target = slugOfPath(ctx.url);
+    if (target === null) return next();
+    const { language, ip } = stateOf(ctx);
+    const link = await findRedirectLink(core, ctx.host, target.slug);
+    const state = redirectState(link, core.clock.now());
+    if (state.kind !== 'password') {
+      ctx.respond = false;
+      return sendOutcome(ctx.req, ctx.res, language, state);
+    }
+    const throttleKey = `password:${state.link.id}:${ip}`;
+    const left = await deps.rateLimiter.hit(throttleKey, PASSWORD_TRIES, 0, core.clock.now());
+    if (left.remaining === 0) {
+      setHeaders(ctx, rateLimitHeaders({ ...left, allowed: false, retryAfterMs: left.resetMs }));
+      return sendError(ctx, domainError('rate_limited', 'Too many wrong passwords; try again later.'));
+    }
+    const body = await readBody(ctx.req);
+    const password =
+      typeof body === 'object' && body !== null ? (body as Record<string, unknown>).password : undefined;
+    const passes =
+      typeof password === 'string' && (await verifyPassword(password, state.link.passwordHash ?? ''));
+    ctx.respond = false;
+    if (!passes) {
+      await deps.rateLimiter.hit(throttleKey, PASSWORD_TRIES, 1, core.clock.now());
+      return sendOutcome(ctx.req, ctx.res, language, state, true);
+    }
+    sendOutcome(
+      ctx.req,
+      ctx.res,
+      language,
+      await followLink(core, deps.recorder, state.link, visitOf(deps, ctx.req)),
+    );
+  });
+}
