@@ -1,1 +1,4 @@
-export {};
+export { createHttpApp, createHttpServer } from './app.js';
+export type { HttpDeps, HttpOptions, Logger } from './deps.js';
+export { HTTP_STATUS } from './errors.js';
+export { createUserAgentParser, isBotUserAgent } from './user-agent.js';
