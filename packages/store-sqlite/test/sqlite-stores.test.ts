@@ -1,6 +1,13 @@
 import { createHash } from 'node:crypto';
 import BetterSqlite3 from 'better-sqlite3';
-import { aLink, anAccount, anApiKey } from '@shortener/testkit';
+import {
+  aLink,
+  anAccount,
+  anApiKey,
+  describeAccountStoreContract,
+  describeLinkStoreContract,
+  describeVisitStoreContract,
+} from '@shortener/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS, openSqliteDatabase, openSqliteStores, userVersion } from '../src/index.js';
 import type { SqliteStores } from '../src/index.js';
@@ -18,6 +25,16 @@ function open(path: string): SqliteStores {
 afterEach(async () => {
   await Promise.all(opened.splice(0).map((stores) => stores.close()));
 });
+
+const backends = {
+  'SQLite in memory': async () => openSqliteStores(':memory:'),
+  'SQLite in a file': async () => openSqliteStores(nextPath()),
+};
+for (const [name, openStores] of Object.entries(backends)) {
+  describeLinkStoreContract(name, openStores);
+  describeVisitStoreContract(name, openStores);
+  describeAccountStoreContract(name, openStores);
+}
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
