@@ -27,6 +27,8 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import type { HttpDeps } from './deps.js';
 import { errorBody } from './errors.js';
+import { buildLlmsTxt } from './llms-txt.js';
+import { buildOpenApiDocument } from './openapi.js';
 import { sendError, sendResult, setHeaders, stateOf } from './koa-helpers.js';
 import { consumeCreations, rateLimitHeaders } from './rate-limit.js';
 import { callerOf, queryOf, readBody } from './request.js';
@@ -152,6 +154,17 @@ export function addApiRoutes(router: Router, deps: HttpDeps): void {
     ctx.status = 201;
     ctx.type = 'text/plain; charset=utf-8';
     ctx.body = view(created.value.link).short_url;
+  });
+
+  const openApi = JSON.stringify(buildOpenApiDocument(core.config));
+  const llmsTxt = buildLlmsTxt(core.config);
+  router.get('/openapi.json', (ctx) => {
+    ctx.type = 'application/json; charset=utf-8';
+    ctx.body = openApi;
+  });
+  router.get('/llms.txt', (ctx) => {
+    ctx.type = 'text/markdown; charset=utf-8';
+    ctx.body = llmsTxt;
   });
 
   router.get('/healthz', async (ctx) => {

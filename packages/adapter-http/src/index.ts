@@ -2,3 +2,5 @@ export { createHttpApp, createHttpServer } from './app.js';
 export type { HttpDeps, HttpOptions, Logger } from './deps.js';
 export { HTTP_STATUS } from './errors.js';
 export { createUserAgentParser, isBotUserAgent } from './user-agent.js';
+export { buildLlmsTxt } from './llms-txt.js';
+export { buildOpenApiDocument } from './openapi.js';

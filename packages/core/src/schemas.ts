@@ -109,7 +109,7 @@ export type StatsQuery = z.infer<typeof StatsQuery>;
 
 const color = z
   .string()
-  .regex(/^#?([0-9a-f]{3}|[0-9a-f]{6}|[0-9a-f]{8})$/i)
+  .regex(/^#?([0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/)
   .describe('#rgb, #rrggbb or #rrggbbaa, with or without #.');
 
 /** Query of `/{slug}.png`. */

@@ -1,0 +1,121 @@
+import { ERROR_CODES } from '@shortener/core';
+import type { ServiceConfig } from '@shortener/core';
+
+const code = (values: readonly string[]): string => values.map((v) => `\`${v}\``).join(', ');
+
+function intro(config: ServiceConfig): string[] {
+  const hosts = config.shortDomains.map((d) => d.host);
+  const example = config.shortDomains[0]?.origin ?? config.baseUrl;
+  return [
+    '# shortener',
+    '',
+    `> Self-hosted URL shortener at ${config.baseUrl}: turns long http(s) URLs into short links on ` +
+      `${code(hosts)}, with QR codes, cookie-free click statistics, a JSON API and an MCP endpoint for agents.`,
+    '',
+    `A short link looks like \`${example}/abc123\`. Links can have a custom alias, a title, an expiry, a click ` +
+      'cap, a password, public or private statistics and UTM parameters. Anonymous use is allowed and ' +
+      'rate-limited per IP address; an API key saves links to an account. JSON API paths are relative to ' +
+      `${config.baseUrl}; the public pages (\`/{slug}…\`) live on the short domains ` +
+      `(${config.shortDomains.map((d) => d.origin).join(', ')}).`,
+  ];
+}
+
+function endpoints(config: ServiceConfig): string[] {
+  const base = config.baseUrl;
+  return [
+    '## Endpoints',
+    '',
+    '- `POST /api/v1/links`: create a link (JSON body: `url` required; `alias`, `domain`, `title`, ' +
+      '`expires_in_days` or `expires_at`, `max_clicks`, `password`, `public_stats`, `utm_*`). 201 Link.',
+    '- `GET /api/v1/links`: the API key’s links, newest first (`limit` ≤ 200, `cursor` = `next_cursor`, `q`).',
+    '- `GET /api/v1/links/{id}`: one link (API key or edit token).',
+    '- `PATCH /api/v1/links/{id}`: edit a link; `null` removes expiry, click cap, title or password.',
+    '- `DELETE /api/v1/links/{id}`: delete a link. 204.',
+    '- `GET /api/v1/links/{id}/stats`: click statistics (`days` 1-365, default 30); public unless the owner hid them.',
+    '- `GET /api/v1/check?slug=…&domain=…`: whether an alias is `free`, `taken`, `reserved` or `invalid`.',
+    '- `POST /api/v1/bulk`: create many links (`urls`: array, or one string with one URL per line); ' +
+      'one result per URL in input order.',
+    '- `POST /api/v1/links/claim`: attach anonymous links to the account (`edit_tokens`: array).',
+    '- `GET /api/shorten?url=…&alias=…&domain=…`: 201 `text/plain` with only the short URL; ' +
+      'an anonymous link’s edit token is in the `X-Edit-Token` response header.',
+    '- `GET /{slug}`: redirect (302); a password form for protected links; `POST /{slug}` submits the password.',
+    '- `GET /{slug}+`: preview page showing the destination without redirecting.',
+    '- `GET /{slug}.json`: public facts (`short_url`, `url` unless password protected, `status`, `created_at`, `clicks` if public).',
+    '- `GET /{slug}.png?size=512&fg=%23000000&bg=%23ffffff&margin=4` and `GET /{slug}.svg?fg=…&bg=…`: QR codes.',
+    '- `POST /mcp`: the MCP endpoint (see below).',
+    '- `GET /healthz`: `{"status":"ok"}` when the service and its store answer.',
+    '- `GET /openapi.json`: the OpenAPI 3.1 description; `GET /llms.txt`: this file.',
+    '',
+    '```sh',
+    `curl -X POST ${base}/api/v1/links -H 'Content-Type: application/json' \\`,
+    `  -d '{"url": "https://example.com/a/long/path", "alias": "my-link", "expires_in_days": 30}'`,
+    '',
+    `curl "${base}/api/shorten?url=https://example.com/a/long/path"`,
+    '```',
+  ];
+}
+
+function rules(config: ServiceConfig): string[] {
+  const { limits } = config;
+  return [
+    '## Authentication',
+    '',
+    '- API key: `Authorization: Bearer shk_…`, issued by the operator. Saves links to the account, raises the ' +
+      'rate limit, is required to list and claim links, and grants detail, edit, delete and stats of its links.',
+    '- Edit token: `X-Edit-Token: et_…`, returned once when an anonymous link is created (body field ' +
+      '`edit_token`, or the `X-Edit-Token` header of `/api/shorten`). Grants detail, edit, delete and stats of that link.',
+    '- Everything else (creation, bulk, alias check, public stats, public pages) needs no credentials.',
+    '',
+    '## Limits',
+    '',
+    `- Creation: ${limits.anonPerHour} per hour and ${limits.anonPerDay} per day per IP anonymously; ` +
+      `${limits.keyPerHour} per hour with an API key (rolling windows). Over the limit: 429 with ` +
+      '`Retry-After`; creation, bulk and `/api/shorten` send `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset`.',
+    `- Bulk: at most ${limits.bulkAnonymous} URLs anonymously, ${limits.bulkWithKey} with a key; ` +
+      `claim: at most ${limits.claimMax} tokens. Request bodies: at most 1 MiB.`,
+    '- Alias: 2-40 characters of a-z, 0-9, `-`, `_`. Title: at most 200 characters. Password: 4-64 characters.',
+    '- `expires_in_days`: 0.01 to 3650. `max_clicks`: at least 1. QR PNG `size`: 64-2048 (default 512); `margin`: 0-8.',
+    '- Unique visitors are counted over the last 30 days with a daily-salted hash; no IP address is stored.',
+    '',
+    '## Errors',
+    '',
+    'Every error is `{"error": {"code": "…", "message": "…"}}` (sometimes with `field`). Messages follow `lang` ' +
+      '(`en`, `de`, `fr`, `es`) or `Accept-Language`; act on `code`, never on the message.',
+    '',
+    `Codes: ${code(ERROR_CODES)}.`,
+    '',
+    'Statuses: 400 for validation codes, `too_many` and `invalid_request`; 401 `unauthorized`; 403 `forbidden`; ' +
+      '404 `not_found`; 413 `invalid_request` for bodies over 1 MiB; 429 `rate_limited`; 500 `internal_error`.',
+  ];
+}
+
+function agents(config: ServiceConfig): string[] {
+  const base = config.baseUrl;
+  return [
+    '## MCP',
+    '',
+    `Model Context Protocol at \`${base}/mcp\`: stateless Streamable HTTP, JSON-RPC 2.0 over \`POST\` ` +
+      '(send `Accept: application/json, text/event-stream`); methods `initialize`, `tools/list`, `tools/call`. ' +
+      'An `Authorization: Bearer shk_…` header saves created links to the account.',
+    '',
+    '- `shorten_url`: url, alias?, domain?, title?, expires_in_days?, max_clicks?, password? → Link.',
+    '- `check_alias`: slug, domain? → alias check result.',
+    '- `get_link_info`: short_url or slug (+ domain?) → public facts, plus stats when public.',
+    '- `qr_code`: short_url or slug (+ domain?), format `png` or `svg`, size? → the image and its URL.',
+    '',
+    '## Docs',
+    '',
+    `- [OpenAPI 3.1 document](${base}/openapi.json): every endpoint, schema, status and header.`,
+    `- [llms.txt](${base}/llms.txt): this summary.`,
+  ];
+}
+
+/**
+ * Builds `/llms.txt`: a Markdown summary of the service for AI clients, per the llms.txt
+ * convention (title, one-line summary, then sections), using the configured base URL, short
+ * domains and limits.
+ */
+export function buildLlmsTxt(config: ServiceConfig): string {
+  const sections = [intro(config), endpoints(config), rules(config), agents(config)];
+  return `${sections.map((lines) => lines.join('\n')).join('\n\n')}\n`;
+}

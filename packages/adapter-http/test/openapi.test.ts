@@ -1,0 +1,163 @@
+import { compileErrors, validate } from '@readme/openapi-parser';
+import { DEFAULT_LIMITS } from '@shortener/core';
+import type { ServiceConfig } from '@shortener/core';
+import { describe, expect, it } from 'vitest';
+import { buildOpenApiDocument } from '../src/openapi.js';
+
+const config: ServiceConfig = {
+  shortDomains: [
+    { origin: 'https://s.example', host: 's.example' },
+    { origin: 'http://localhost:3000', host: 'localhost:3000' },
+  ],
+  baseUrl: 'https://short.example',
+  extraReservedSlugs: [],
+  blocklist: [],
+  allowPrivateHosts: false,
+  limits: DEFAULT_LIMITS,
+};
+const hosts = ['s.example', 'localhost:3000'];
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+const doc = buildOpenApiDocument(config) as Json;
+const schemas = doc.components.schemas as Json;
+
+/** The non-null branch of a nullish property. */
+const branch = (property: Json): Json =>
+  property.anyOf ? property.anyOf.find((b: Json) => b.type !== 'null') : property;
+
+/** Every schema reachable in the document with a `domain` property, and every `domain` parameter. */
+function domainSchemas(node: unknown, found: Json[] = []): Json[] {
+  if (Array.isArray(node)) for (const item of node) domainSchemas(item, found);
+  else if (typeof node === 'object' && node !== null) {
+    const object = node as Json;
+    if (object.properties?.domain) found.push(object.properties.domain);
+    if (object.in === 'query' && object.name === 'domain') found.push(object.schema);
+    for (const value of Object.values(object)) domainSchemas(value, found);
+  }
+  return found;
+}
+
+const PATHS: Record<string, string[]> = {
+  '/api/v1/links': ['get', 'post'],
+  '/api/v1/links/{id}': ['delete', 'get', 'patch'],
+  '/api/v1/links/{id}/stats': ['get'],
+  '/api/v1/check': ['get'],
+  '/api/v1/bulk': ['post'],
+  '/api/v1/links/claim': ['post'],
+  '/api/shorten': ['get'],
+  '/healthz': ['get'],
+  '/openapi.json': ['get'],
+  '/llms.txt': ['get'],
+  '/{slug}': ['get', 'post'],
+  '/{slug}+': ['get'],
+  '/{slug}.json': ['get'],
+  '/{slug}.png': ['get'],
+  '/{slug}.svg': ['get'],
+  '/mcp': ['delete', 'get', 'post'],
+};
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+describe('buildOpenApiDocument', () => {
+  it('produces a document that validates against the OpenAPI 3.1 schema', async () => {
+    const result = await validate(structuredClone(doc) as never);
+    expect(result.valid, result.valid ? '' : compileErrors(result)).toBe(true);
+    expect(result.warnings).toEqual([]);
+  });
+
+  it('is OpenAPI 3.1.0, version 1.0.0, served from the base URL', () => {
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.info).toMatchObject({ title: 'shortener', version: '1.0.0' });
+    expect(doc.servers).toEqual([{ url: 'https://short.example' }]);
+  });
+
+  it('describes every endpoint with exactly its methods', () => {
+    expect(Object.keys(doc.paths).sort()).toEqual(Object.keys(PATHS).sort());
+    for (const [path, methods] of Object.entries(PATHS)) {
+      const item = doc.paths[path] as Json;
+      expect(
+        Object.keys(item)
+          .filter((k) => METHODS.includes(k))
+          .sort(),
+        path,
+      ).toEqual(methods);
+    }
+  });
+
+  it('gives every operation an id, a summary and a description', () => {
+    for (const item of Object.values(doc.paths as Json)) {
+      for (const method of METHODS.filter((m) => m in item)) {
+        expect(item[method]).toMatchObject({
+          operationId: expect.any(String),
+          summary: expect.any(String),
+          description: expect.any(String),
+        });
+      }
+    }
+  });
+
+  it('puts the spec limits on the CreateLink request schema', () => {
+    const create = schemas.CreateLink as Json;
+    const props = create.properties as Json;
+    expect(create.additionalProperties).toBe(false);
+    expect(create.required).toEqual(['url']);
+    expect(branch(props.title)).toMatchObject({ type: 'string', maxLength: 200 });
+    expect(branch(props.password)).toMatchObject({ type: 'string', minLength: 4, maxLength: 64 });
+    expect(branch(props.expires_in_days)).toMatchObject({ type: 'number', minimum: 0.01, maximum: 3650 });
+    expect(branch(props.max_clicks)).toMatchObject({ type: 'integer', minimum: 1 });
+  });
+
+  it('lists every field of the Link response object', () => {
+    const fields = ['id', 'domain', 'slug', 'short_url', 'url', 'title', 'status', 'clicks', 'has_password'];
+    fields.push('public_stats', 'expires_at', 'max_clicks', 'created_at', 'updated_at', 'last_click_at');
+    fields.push('preview_url', 'qr_svg_url', 'qr_png_url', 'stats_url', 'edit_token');
+    expect(Object.keys(schemas.Link.properties).sort()).toEqual([...fields].sort());
+    expect(schemas.Link.required).not.toContain('edit_token');
+  });
+
+  it('references the named schemas from the operations', () => {
+    const post = doc.paths['/api/v1/links'].post as Json;
+    expect(post.requestBody.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/CreateLink',
+    });
+    expect(post.responses[201].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/Link',
+    });
+    expect(schemas.LinkList.properties.links.items).toEqual({ $ref: '#/components/schemas/Link' });
+  });
+
+  it('enumerates the configured hosts in every domain field', () => {
+    const found = domainSchemas(doc);
+    expect(found.length).toBeGreaterThanOrEqual(6);
+    for (const domain of found) expect(branch(domain).enum).toEqual(hosts);
+  });
+
+  it('answers rate limits with 429, Retry-After and RateLimit headers', () => {
+    const limited = doc.components.responses.RateLimited as Json;
+    expect(Object.keys(limited.headers)).toEqual([
+      'Retry-After',
+      'RateLimit-Limit',
+      'RateLimit-Remaining',
+      'RateLimit-Reset',
+    ]);
+    for (const [path, method] of [
+      ['/api/v1/links', 'post'],
+      ['/api/v1/bulk', 'post'],
+      ['/api/shorten', 'get'],
+    ]) {
+      expect(doc.paths[path!][method!].responses[429]).toEqual({
+        $ref: '#/components/responses/RateLimited',
+      });
+    }
+  });
+
+  it('declares the API key and edit token security schemes', () => {
+    expect(doc.components.securitySchemes.apiKey).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(doc.components.securitySchemes.editToken).toMatchObject({
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-Edit-Token',
+    });
+    expect(doc.paths['/api/v1/links/{id}'].get.security).toEqual([{ apiKey: [] }, { editToken: [] }]);
+    expect(doc.paths['/api/v1/links'].get.security).toEqual([{ apiKey: [] }]);
+  });
+});
