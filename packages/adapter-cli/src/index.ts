@@ -1,1 +1,13 @@
-export {};
+export type { CliIo } from './cli-io.js';
+export { CliError } from './cli-io.js';
+export { createProgram, runCli } from './cli.js';
+export { ConfigError, loadConfig } from './config.js';
+export type { AppConfig, Environment } from './config.js';
+export { TOKENS, createContainer, resolve, resolveApp } from './container.js';
+export type { App, AppContainer, Services } from './container.js';
+export { LOG_LEVELS, createJsonLogger } from './logger.js';
+export type { AppLogger, JsonLoggerOptions, LogLevel, TextSink } from './logger.js';
+export { startServer } from './serve.js';
+export type { RunningServer } from './serve.js';
+export { VARIABLE_HELP, VARIABLE_NAMES, flagOf } from './variables.js';
+export type { RawSettings, VariableHelp, VariableName } from './variables.js';

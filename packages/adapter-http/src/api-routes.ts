@@ -24,7 +24,7 @@ import {
   updateLink,
 } from '@shortener/core';
 import type { Context } from 'koa';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { HttpDeps } from './deps.js';
 import { errorBody } from './errors.js';
 import { buildLlmsTxt } from './llms-txt.js';
