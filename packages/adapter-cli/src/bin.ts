@@ -1,0 +1,9 @@
+#!/usr/bin/env node
+import { runCli } from './cli.js';
+
+// exitCode rather than process.exit(): output written to a pipe (a new key on stdout) is flushed first.
+process.exitCode = await runCli(process.argv.slice(2), {
+  stdout: process.stdout,
+  stderr: process.stderr,
+  env: process.env,
+});

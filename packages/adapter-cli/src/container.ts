@@ -1,0 +1,139 @@
+import { randomBytes } from 'node:crypto';
+import { createUserAgentParser } from '@shortener/adapter-http';
+import type { HttpDeps } from '@shortener/adapter-http';
+import { createVisitRecorder } from '@shortener/core';
+import type {
+  Clock,
+  CoreDeps,
+  RandomSource,
+  RateLimiter,
+  Stores,
+  UserAgentParser,
+  VisitRecorder,
+} from '@shortener/core';
+import { createMemoryRateLimiter, createMemoryStores } from '@shortener/store-memory';
+import { openSqliteStores } from '@shortener/store-sqlite';
+import { Container } from 'inversify';
+import type { AppConfig } from './config.js';
+import { createJsonLogger } from './logger.js';
+import type { AppLogger } from './logger.js';
+
+// The composition root: the only file that knows every package, and the only one importing inversify.
+
+/** Every binding of the container, by name. */
+export interface Services {
+  readonly config: AppConfig;
+  readonly logger: AppLogger;
+  readonly clock: Clock;
+  readonly random: RandomSource;
+  readonly stores: Stores;
+  readonly rateLimiter: RateLimiter;
+  readonly userAgents: UserAgentParser;
+  readonly recorder: VisitRecorder;
+  readonly coreDeps: CoreDeps;
+  readonly httpDeps: HttpDeps;
+}
+
+/** The service identifier of each binding. */
+export const TOKENS: { readonly [K in keyof Services]: symbol } = {
+  config: Symbol('config'),
+  logger: Symbol('logger'),
+  clock: Symbol('clock'),
+  random: Symbol('random'),
+  stores: Symbol('stores'),
+  rateLimiter: Symbol('rateLimiter'),
+  userAgents: Symbol('userAgents'),
+  recorder: Symbol('recorder'),
+  coreDeps: Symbol('coreDeps'),
+  httpDeps: Symbol('httpDeps'),
+};
+
+/** The container built by {@link createContainer}. */
+export type AppContainer = Container;
+
+/**
+ * Wires the application for `config`. Every binding is a lazy singleton, so resolving `coreDeps` (the
+ * operator commands) opens the stores without building the HTTP side. `overrides` replace bindings
+ * with constants (tests: a fake clock, a logger writing to a buffer, stores of their own).
+ */
+export function createContainer(config: AppConfig, overrides: Partial<Services> = {}): AppContainer {
+  const c = new Container({ defaultScope: 'Singleton' });
+  const t = TOKENS;
+  c.bind<AppConfig>(t.config).toConstantValue(config);
+  c.bind<AppLogger>(t.logger).toResolvedValue(
+    (cfg: AppConfig) => createJsonLogger({ level: cfg.logLevel }),
+    [t.config],
+  );
+  c.bind<Clock>(t.clock).toConstantValue({ now: Date.now });
+  c.bind<RandomSource>(t.random).toConstantValue({ bytes: (size) => new Uint8Array(randomBytes(size)) });
+  c.bind<Stores>(t.stores).toResolvedValue(openStores, [t.config]);
+  c.bind<RateLimiter>(t.rateLimiter).toResolvedValue(() => createMemoryRateLimiter());
+  c.bind<UserAgentParser>(t.userAgents).toResolvedValue(() => createUserAgentParser());
+  c.bind<VisitRecorder>(t.recorder).toResolvedValue(
+    (stores: Stores, clock: Clock, random: RandomSource, userAgents: UserAgentParser) =>
+      createVisitRecorder({ visits: stores.visits, clock, random, userAgents, geo: null }),
+    [t.stores, t.clock, t.random, t.userAgents],
+  );
+  c.bind<CoreDeps>(t.coreDeps).toResolvedValue(
+    (stores: Stores, clock: Clock, random: RandomSource, cfg: AppConfig) => ({
+      links: stores.links,
+      visits: stores.visits,
+      accounts: stores.accounts,
+      clock,
+      random,
+      config: cfg.service,
+    }),
+    [t.stores, t.clock, t.random, t.config],
+  );
+  c.bind<HttpDeps>(t.httpDeps).toResolvedValue(
+    (
+      core: CoreDeps,
+      recorder: VisitRecorder,
+      rateLimiter: RateLimiter,
+      logger: AppLogger,
+      stores: Stores,
+      cfg: AppConfig,
+    ) => ({
+      core,
+      recorder,
+      rateLimiter,
+      logger,
+      options: cfg.http,
+      health: () => stores.ping(),
+    }),
+    [t.coreDeps, t.recorder, t.rateLimiter, t.logger, t.stores, t.config],
+  );
+  for (const key of Object.keys(overrides) as (keyof Services)[]) {
+    c.rebind(t[key]).toConstantValue(overrides[key]);
+  }
+  return c;
+}
+
+function openStores(config: AppConfig): Stores {
+  return config.store.kind === 'memory' ? createMemoryStores() : openSqliteStores(config.store.dbPath);
+}
+
+/** Resolves one binding, typed by its name. */
+export function resolve<K extends keyof Services>(container: AppContainer, key: K): Services[K] {
+  return container.get<Services[K]>(TOKENS[key]);
+}
+
+/** What `serve` runs on. */
+export interface App {
+  readonly config: AppConfig;
+  readonly logger: AppLogger;
+  readonly stores: Stores;
+  readonly recorder: VisitRecorder;
+  readonly httpDeps: HttpDeps;
+}
+
+/** Resolves everything `serve` needs (this opens the stores). */
+export function resolveApp(container: AppContainer): App {
+  return {
+    config: resolve(container, 'config'),
+    logger: resolve(container, 'logger'),
+    stores: resolve(container, 'stores'),
+    recorder: resolve(container, 'recorder'),
+    httpDeps: resolve(container, 'httpDeps'),
+  };
+}

@@ -1,0 +1,115 @@
+import { execFileSync, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from './helpers.js';
+
+const root = fileURLToPath(new URL('../../..', import.meta.url));
+const bin = join(root, 'packages/adapter-cli/dist/src/bin.js');
+const launcher = join(root, 'packages/adapter-cli/bin/shortener.js');
+
+beforeAll(() => {
+  // Always build: `tsc -b` is quick when dist is current, and a stale dist would test old code. It still
+  // emits when some file has a type error; those are `npm run typecheck`'s to report, not this test's.
+  try {
+    execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-b'], {
+      cwd: root,
+      stdio: 'pipe',
+    });
+  } catch (error) {
+    if (!existsSync(bin)) throw error;
+  }
+}, 180_000);
+
+/** A clean environment: nothing of the test runner's leaks into the child's configuration. */
+const envOf = (vars: Record<string, string>) => ({ PATH: process.env.PATH ?? '', ...vars });
+
+interface Finished {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function collect(child: ChildProcess): { done: Promise<Finished>; stderr: () => string } {
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const done = new Promise<Finished>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+  return { done, stderr: () => stderr };
+}
+
+function runBin(script: string, args: string[], vars: Record<string, string>): Promise<Finished> {
+  return collect(spawn(process.execPath, [script, ...args], { env: envOf(vars) })).done;
+}
+
+async function listeningUrl(stderr: () => string): Promise<string> {
+  for (let waited = 0; waited < 10_000; waited += 50) {
+    const match = /"msg":"listening","url":"([^"]+)"/.exec(stderr());
+    if (match?.[1] !== undefined) return match[1];
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`no listening line; stderr: ${stderr()}`);
+}
+
+describe('the shortener binary', () => {
+  it('serves /healthz on a free port, keeps stdout clean and exits 0 on SIGTERM', async () => {
+    const dbPath = join(tempDir(), 'shortener.db');
+    const child = spawn(process.execPath, [bin, 'serve'], { env: envOf({ PORT: '0', DB_PATH: dbPath }) });
+    const { done, stderr } = collect(child);
+    const url = await listeningUrl(stderr);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:[1-9]\d*$/);
+
+    const response = await fetch(`${url}/healthz`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: 'ok' });
+
+    const started = Date.now();
+    child.kill('SIGTERM');
+    const finished = await done;
+    expect(finished.code).toBe(0);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(finished.stdout).toBe('');
+    expect(finished.stderr).toMatch(/"msg":"stopped"/);
+  }, 20_000);
+
+  it('stops start-up with one line naming a bad variable and exit code 2', async () => {
+    const finished = await runBin(bin, ['serve'], { PORT: 'abc' });
+    expect(finished.code).toBe(2);
+    expect(finished.stderr).toBe('error: PORT must be an integer from 0 to 65535 (got "abc")\n');
+  });
+
+  it('prints a new key alone on stdout through the npm launcher', async () => {
+    const vars = { DB_PATH: join(tempDir(), 'shortener.db') };
+    expect((await runBin(launcher, ['accounts', 'create', 'alice'], vars)).code).toBe(0);
+    const created = await runBin(launcher, ['keys', 'create', 'alice'], vars);
+    expect(created.code).toBe(0);
+    expect(created.stdout).toMatch(/^shk_[0-9A-Za-z]{32}\n$/);
+    expect(created.stderr).toMatch(/shown once/);
+  }, 20_000);
+
+  it('closes open connections on a second signal and still exits 0', async () => {
+    const child = spawn(process.execPath, [bin, 'serve'], { env: envOf({ PORT: '0', STORE: 'memory' }) });
+    const { done, stderr } = collect(child);
+    const { hostname, port } = new URL(await listeningUrl(stderr));
+    const socket = connect(Number(port), hostname);
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write('GET /healthz HTTP/1.1\r\nHost: localhost\r\n'); // in flight until the drain cap
+    socket.on('error', () => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+
+    child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    child.kill('SIGINT');
+    const finished = await done;
+    expect(finished.code).toBe(0);
+    expect(finished.stderr).toMatch(/"msg":"closing open connections now"/);
+    expect(finished.stderr).toMatch(/"msg":"stopped"/);
+  }, 20_000);
+});

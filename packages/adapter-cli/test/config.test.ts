@@ -1,0 +1,165 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DEFAULT_LIMITS } from '@shortener/core';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, VARIABLE_NAMES, loadConfig } from '../src/index.js';
+import type { VariableName } from '../src/index.js';
+import { tempDir } from './helpers.js';
+
+const dir = tempDir();
+const geoip = join(dir, 'country.mmdb');
+writeFileSync(geoip, 'not really a database');
+const blocklistFile = join(dir, 'blocklist.txt');
+writeFileSync(blocklistFile, '# bad hosts\nEvil.Example\n0.0.0.0 *.phish.example # hosts-file style\n');
+mkdirSync(join(dir, 'folder'));
+
+function configError(run: () => unknown): ConfigError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  it('uses the documented defaults when no variable is set', () => {
+    const config = loadConfig({});
+    expect(config.listen).toEqual({ port: 3000, host: '127.0.0.1' });
+    expect(config.service.baseUrl).toBe('http://localhost:3000');
+    expect(config.service.shortDomains).toEqual([
+      { origin: 'http://localhost:3000', host: 'localhost:3000' },
+      { origin: 'http://127.0.0.1:3000', host: '127.0.0.1:3000' },
+    ]);
+    expect(config.store).toEqual({ kind: 'sqlite', dbPath: './data/shortener.db' });
+    expect(config.http).toEqual({ trustProxy: false, countryHeader: null });
+    expect(config.geoipDb).toBeNull();
+    expect(config.service.limits).toEqual(DEFAULT_LIMITS);
+    expect(config.service.allowPrivateHosts).toBe(false);
+    expect(config.service.blocklist).toEqual([]);
+    expect(config.service.extraReservedSlugs).toEqual([]);
+    expect(config.logLevel).toBe('info');
+  });
+
+  it('derives the default base URL and short domains from PORT', () => {
+    const config = loadConfig({ PORT: '8080' });
+    expect(config.service.baseUrl).toBe('http://localhost:8080');
+    expect(config.service.shortDomains.map((d) => d.origin)).toEqual([
+      'http://localhost:8080',
+      'http://127.0.0.1:8080',
+    ]);
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig({
+      PORT: '0',
+      HOST: '0.0.0.0',
+      PUBLIC_BASE_URL: 'https://sho.example/',
+      SHORT_DOMAINS: 's.example, http://t.example:8080',
+      DB_PATH: ':memory:',
+      STORE: 'memory',
+      TRUST_PROXY: 'yes',
+      COUNTRY_HEADER: 'CF-IPCountry',
+      GEOIP_DB: geoip,
+      RATE_LIMIT_ANON_HOUR: '10',
+      RATE_LIMIT_ANON_DAY: '20',
+      RATE_LIMIT_KEY_HOUR: '30',
+      ALLOW_PRIVATE_HOSTS: '1',
+      BLOCKLIST_FILE: blocklistFile,
+      RESERVED_SLUGS: 'Pricing, blog,,',
+      LOG_LEVEL: 'DEBUG',
+    });
+    expect(config.listen).toEqual({ port: 0, host: '0.0.0.0' });
+    expect(config.service.baseUrl).toBe('https://sho.example');
+    expect(config.service.shortDomains).toEqual([
+      { origin: 'https://s.example', host: 's.example' },
+      { origin: 'http://t.example:8080', host: 't.example:8080' },
+    ]);
+    expect(config.store).toEqual({ kind: 'memory', dbPath: ':memory:' });
+    expect(config.http).toEqual({ trustProxy: true, countryHeader: 'cf-ipcountry' });
+    expect(config.geoipDb).toBe(geoip);
+    expect(config.service.limits).toMatchObject({ anonPerHour: 10, anonPerDay: 20, keyPerHour: 30 });
+    expect(config.service.allowPrivateHosts).toBe(true);
+    expect(config.service.blocklist).toEqual(['evil.example', '0.0.0.0', 'phish.example']);
+    expect(config.service.extraReservedSlugs).toEqual(['pricing', 'blog']);
+    expect(config.logLevel).toBe('debug');
+  });
+
+  it('accepts true/false, 1/0 and yes/no for switches', () => {
+    for (const [raw, value] of [
+      ['true', true],
+      ['FALSE', false],
+      ['1', true],
+      ['0', false],
+      ['Yes', true],
+      ['no', false],
+    ] as const) {
+      expect(loadConfig({ TRUST_PROXY: raw, ALLOW_PRIVATE_HOSTS: raw }).http.trustProxy).toBe(value);
+    }
+  });
+
+  it('treats blank values as unset', () => {
+    expect(loadConfig({ PORT: ' ', SHORT_DOMAINS: '', LOG_LEVEL: '' }).listen.port).toBe(3000);
+  });
+
+  it('lets serve flags win over the environment', () => {
+    const config = loadConfig(
+      { PORT: '1234', DB_PATH: 'env.db', TRUST_PROXY: 'false' },
+      { PORT: '5678', DB_PATH: 'flag.db', TRUST_PROXY: 'true' },
+    );
+    expect(config.listen.port).toBe(5678);
+    expect(config.store.dbPath).toBe('flag.db');
+    expect(config.http.trustProxy).toBe(true);
+  });
+
+  const bad: readonly (readonly [VariableName, string])[] = [
+    ['PORT', 'abc'],
+    ['PORT', '65536'],
+    ['HOST', 'not a host'],
+    ['PUBLIC_BASE_URL', 'ftp://sho.example'],
+    ['PUBLIC_BASE_URL', 'https://sho.example/?q=1'],
+    ['SHORT_DOMAINS', 'mailto:x@example.com'],
+    ['SHORT_DOMAINS', 's.example,https://S.example'],
+    ['SHORT_DOMAINS', ', ,'],
+    ['DB_PATH', join(dir, 'folder')],
+    ['STORE', 'postgres'],
+    ['TRUST_PROXY', 'maybe'],
+    ['COUNTRY_HEADER', 'cf ipcountry'],
+    ['GEOIP_DB', join(dir, 'missing.mmdb')],
+    ['RATE_LIMIT_ANON_HOUR', '0'],
+    ['RATE_LIMIT_ANON_DAY', '1.5'],
+    ['RATE_LIMIT_KEY_HOUR', 'lots'],
+    ['ALLOW_PRIVATE_HOSTS', 'sure'],
+    ['BLOCKLIST_FILE', join(dir, 'missing.txt')],
+    ['RESERVED_SLUGS', 'pricing,a/b'],
+    ['LOG_LEVEL', 'verbose'],
+  ];
+
+  it.each(bad)('refuses %s=%j with one line naming the variable', (name, value) => {
+    const error = configError(() => loadConfig({ [name]: value }));
+    expect(error.variable).toBe(name);
+    expect(error.message.startsWith(`${name} `)).toBe(true);
+    expect(error.message).not.toMatch(/\n/);
+    expect(error.message).toContain(JSON.stringify(value));
+  });
+
+  it('has a bad-value case for every variable', () => {
+    expect(new Set(bad.map(([name]) => name))).toEqual(new Set(VARIABLE_NAMES));
+  });
+
+  it('words a bad port the documented way', () => {
+    expect(configError(() => loadConfig({ PORT: 'abc' })).message).toBe(
+      'PORT must be an integer from 0 to 65535 (got "abc")',
+    );
+  });
+
+  it('names the flag value when a flag is bad', () => {
+    expect(configError(() => loadConfig({ PORT: '80' }, { PORT: 'x' })).message).toContain('"x"');
+  });
+
+  it('shortens very long values in the message', () => {
+    const error = configError(() => loadConfig({ STORE: 'x'.repeat(500) }));
+    expect(error.message.length).toBeLessThan(200);
+  });
+});
