@@ -116,7 +116,9 @@ export function addApiRoutes(router: Router, deps: HttpDeps): void {
   });
 
   router.get('/api/v1/check', async (ctx) => {
-    const input = parse(ctx, CheckAliasInput, queryOf(ctx.query));
+    // needs no credentials, but a bad or revoked key is refused here too (decisions §6)
+    const caller = await authenticate(ctx);
+    const input = caller && parse(ctx, CheckAliasInput, queryOf(ctx.query));
     if (input) sendResult(ctx, await checkAlias(core, input), (c) => c);
   });
 

@@ -21,7 +21,11 @@ export function createHttpApp(deps: HttpDeps): Koa {
     try {
       await next();
     } catch (error) {
-      if (error instanceof HttpInputError) return sendError(ctx, error.domainError, error.status);
+      if (error instanceof HttpInputError) {
+        // A refused oversize body is left unread: close the connection, or keep-alive reuse would hang.
+        if (error.status === 413) ctx.set('Connection', 'close');
+        return sendError(ctx, error.domainError, error.status);
+      }
       deps.logger.error('request failed', { method: ctx.method, path: ctx.path, error: String(error) });
       sendError(ctx, domainError('internal_error'), 500);
     }

@@ -17,10 +17,18 @@ export function slugOfPath(url: string | undefined): { slug: string; query: stri
   return { slug: match[1], query: match[2] ?? '' };
 }
 
-/** Whether the client prefers the JSON error object to an HTML page (decisions §4). */
+/** Whether the client prefers the JSON error object to an HTML page (decisions §4), by q-value. */
 export function wantsJson(req: IncomingMessage): boolean {
-  const accept = req.headers.accept ?? '';
-  return accept.includes('application/json') && !accept.includes('text/html');
+  let json = 0;
+  let html = 0;
+  for (const part of (req.headers.accept ?? '').toLowerCase().split(',')) {
+    const [type = '', ...params] = part.split(';').map((p) => p.trim());
+    const q = params.find((p) => p.startsWith('q='));
+    const weight = q === undefined ? 1 : Number(q.slice(2)) || 0;
+    if (type === 'application/json') json = Math.max(json, weight);
+    if (type === 'text/html') html = Math.max(html, weight);
+  }
+  return json > html;
 }
 
 /** The visit of a request, as the recorder needs it; the IP lives only in memory until the next flush. */
