@@ -55,7 +55,7 @@ export function top(counts: readonly DimensionCount[], dimension: DimensionCount
   const sorted = counts
     .filter((c) => c.dimension === dimension && c.count > 0)
     .map(({ key, count }) => ({ key, count }))
-    .sort((a, b) => b.count - a.count || a.key.localeCompare(b.key));
+    .sort((a, b) => b.count - a.count || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   if (sorted.length <= TOP) return sorted;
   const head = sorted.slice(0, TOP);
   const rest = sorted.slice(TOP);
