@@ -4,6 +4,7 @@ import { CliError } from './cli-io.js';
 import type { CliIo } from './cli-io.js';
 import { createJsonLogger } from './logger.js';
 import type { AppLogger } from './logger.js';
+import { addMcpCommand } from './mcp-command.js';
 import { addOperatorCommands } from './operator-commands.js';
 import { startServer } from './serve.js';
 import type { RunningServer } from './serve.js';
@@ -16,10 +17,11 @@ Examples:
   $ shortener accounts create alice
   $ shortener keys create alice
   $ shortener links disable https://s.example/abc123
+  $ SHORTENER_API_KEY=shk_… shortener mcp
 `;
 
 /**
- * The `shortener` program: `serve` and the operator commands (`accounts`, `keys`, `links`). Output goes
+ * The `shortener` program: `serve`, the operator commands (`accounts`, `keys`, `links`) and `mcp`. Output goes
  * to `io`; usage errors reject with commander's `CommanderError` (exitOverride), failures with
  * {@link CliError} or {@link ConfigError}. {@link runCli} turns those into exit codes.
  */
@@ -32,6 +34,7 @@ export function createProgram(io: CliIo): Command {
     .addHelpText('after', EXAMPLES);
   addServeCommand(program, io);
   addOperatorCommands(program, io);
+  addMcpCommand(program, io);
   return program;
 }
 

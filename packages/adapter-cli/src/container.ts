@@ -1,10 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { createUserAgentParser } from '@shortener/adapter-http';
+import { consumeCreations, createUserAgentParser } from '@shortener/adapter-http';
 import type { HttpDeps } from '@shortener/adapter-http';
+import { createMcpHttpHandler } from '@shortener/adapter-mcp';
+import type { McpDeps } from '@shortener/adapter-mcp';
 import { createVisitRecorder } from '@shortener/core';
 import type {
   Clock,
   CoreDeps,
+  GeoLookup,
   RandomSource,
   RateLimiter,
   Stores,
@@ -29,8 +32,11 @@ export interface Services {
   readonly stores: Stores;
   readonly rateLimiter: RateLimiter;
   readonly userAgents: UserAgentParser;
+  /** Country look-up; null until `startServer` opens the database (operator commands need none). */
+  readonly geo: GeoLookup | null;
   readonly recorder: VisitRecorder;
   readonly coreDeps: CoreDeps;
+  readonly mcpDeps: McpDeps;
   readonly httpDeps: HttpDeps;
 }
 
@@ -43,8 +49,10 @@ export const TOKENS: { readonly [K in keyof Services]: symbol } = {
   stores: Symbol('stores'),
   rateLimiter: Symbol('rateLimiter'),
   userAgents: Symbol('userAgents'),
+  geo: Symbol('geo'),
   recorder: Symbol('recorder'),
   coreDeps: Symbol('coreDeps'),
+  mcpDeps: Symbol('mcpDeps'),
   httpDeps: Symbol('httpDeps'),
 };
 
@@ -69,10 +77,16 @@ export function createContainer(config: AppConfig, overrides: Partial<Services> 
   c.bind<Stores>(t.stores).toResolvedValue(openStores, [t.config]);
   c.bind<RateLimiter>(t.rateLimiter).toResolvedValue(() => createMemoryRateLimiter());
   c.bind<UserAgentParser>(t.userAgents).toResolvedValue(() => createUserAgentParser());
+  c.bind<GeoLookup | null>(t.geo).toConstantValue(null);
   c.bind<VisitRecorder>(t.recorder).toResolvedValue(
-    (stores: Stores, clock: Clock, random: RandomSource, userAgents: UserAgentParser) =>
-      createVisitRecorder({ visits: stores.visits, clock, random, userAgents, geo: null }),
-    [t.stores, t.clock, t.random, t.userAgents],
+    (
+      stores: Stores,
+      clock: Clock,
+      random: RandomSource,
+      userAgents: UserAgentParser,
+      geo: GeoLookup | null,
+    ) => createVisitRecorder({ visits: stores.visits, clock, random, userAgents, geo }),
+    [t.stores, t.clock, t.random, t.userAgents, t.geo],
   );
   c.bind<CoreDeps>(t.coreDeps).toResolvedValue(
     (stores: Stores, clock: Clock, random: RandomSource, cfg: AppConfig) => ({
@@ -85,6 +99,7 @@ export function createContainer(config: AppConfig, overrides: Partial<Services> 
     }),
     [t.stores, t.clock, t.random, t.config],
   );
+  c.bind<McpDeps>(t.mcpDeps).toResolvedValue(createMcpDeps, [t.coreDeps, t.rateLimiter, t.logger]);
   c.bind<HttpDeps>(t.httpDeps).toResolvedValue(
     (
       core: CoreDeps,
@@ -93,6 +108,7 @@ export function createContainer(config: AppConfig, overrides: Partial<Services> 
       logger: AppLogger,
       stores: Stores,
       cfg: AppConfig,
+      mcpDeps: McpDeps,
     ) => ({
       core,
       recorder,
@@ -100,13 +116,29 @@ export function createContainer(config: AppConfig, overrides: Partial<Services> 
       logger,
       options: cfg.http,
       health: () => stores.ping(),
+      mcp: createMcpHttpHandler(mcpDeps),
     }),
-    [t.coreDeps, t.recorder, t.rateLimiter, t.logger, t.stores, t.config],
+    [t.coreDeps, t.recorder, t.rateLimiter, t.logger, t.stores, t.config, t.mcpDeps],
   );
   for (const key of Object.keys(overrides) as (keyof Services)[]) {
     c.rebind(t[key]).toConstantValue(overrides[key]);
   }
   return c;
+}
+
+/** The MCP tools' deps: `shorten_url` spends the same creation budget as the JSON API. */
+function createMcpDeps(core: CoreDeps, rateLimiter: RateLimiter, logger: AppLogger): McpDeps {
+  return {
+    core,
+    logger,
+    admitCreation: async ({ accountId, ip }) => {
+      const decision = await consumeCreations({ core, rateLimiter }, { accountId, editToken: null }, ip, 1);
+      return {
+        allowed: decision.allowed,
+        retryAfterSeconds: Math.max(1, Math.ceil(decision.retryAfterMs / 1000)),
+      };
+    },
+  };
 }
 
 function openStores(config: AppConfig): Stores {

@@ -4,6 +4,7 @@ import { createHttpServer } from '@shortener/adapter-http';
 import type { AppConfig } from './config.js';
 import { createContainer, resolveApp } from './container.js';
 import type { Services } from './container.js';
+import { openGeoLookup } from './geo.js';
 import type { AppLogger } from './logger.js';
 
 /** How often buffered visits are written. */
@@ -32,7 +33,8 @@ export async function startServer(
   config: AppConfig,
   overrides: Partial<Services> = {},
 ): Promise<RunningServer> {
-  const app = resolveApp(createContainer(config, overrides));
+  const geo = 'geo' in overrides ? (overrides.geo ?? null) : await openGeoLookup(config.geoipDb ?? undefined);
+  const app = resolveApp(createContainer(config, { geo, ...overrides }));
   const { logger, recorder, stores } = app;
   let server: Server;
   try {
@@ -70,7 +72,6 @@ export async function startServer(
 }
 
 function logStart(logger: AppLogger, config: AppConfig, url: string): void {
-  if (config.geoipDb !== null) logger.warn('GEOIP_DB is set but country look-up is not available yet');
   logger.info('listening', {
     url,
     public_base_url: config.service.baseUrl,

@@ -7,6 +7,7 @@ import { addApiRoutes } from './api-routes.js';
 import type { HttpDeps } from './deps.js';
 import { HttpInputError } from './errors.js';
 import { sendError } from './koa-helpers.js';
+import { addMcpRoutes } from './mcp-routes.js';
 import { addPublicRoutes } from './public-routes.js';
 import { respond, serveRedirect, slugOfPath } from './redirect.js';
 import { clientIp, languageOf } from './request.js';
@@ -43,6 +44,7 @@ export function createHttpApp(deps: HttpDeps): Koa {
     }
   });
   const router = new Router();
+  addMcpRoutes(router, deps);
   addApiRoutes(router, deps);
   addPublicRoutes(router, deps);
   app.use(router.routes());

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CoreDeps, RateLimiter, VisitRecorder } from '@shortener/core';
 
 /** Structured logging; implementations write one JSON object per line and never receive an IP. */
@@ -15,6 +16,18 @@ export interface HttpOptions {
   readonly countryHeader: string | null;
 }
 
+/**
+ * Answers one `POST /mcp` on the raw request and response: `body` is the parsed JSON and `ip` the client
+ * address by this adapter's proxy settings. Provided by the composition root (adapter-mcp), so this
+ * package never imports the MCP adapter.
+ */
+export type McpEndpoint = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: unknown,
+  ip: string,
+) => Promise<void>;
+
 /** What the HTTP adapter needs: core, the recorder, the limiter and a few edge helpers. */
 export interface HttpDeps {
   readonly core: CoreDeps;
@@ -24,4 +37,6 @@ export interface HttpDeps {
   readonly options: HttpOptions;
   /** Whether the store answers (`/healthz`). */
   readonly health: () => Promise<boolean>;
+  /** The MCP endpoint at `/mcp`; without it `/mcp` is 404. */
+  readonly mcp?: McpEndpoint;
 }

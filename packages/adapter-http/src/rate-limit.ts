@@ -5,7 +5,7 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
 /** The creation windows of a caller: per IP when anonymous, per account with a key (interface §8). */
-function windowsFor(deps: HttpDeps, caller: Caller): { key: string; windows: RateWindow[] } {
+function windowsFor(deps: Pick<HttpDeps, 'core'>, caller: Caller): { key: string; windows: RateWindow[] } {
   const { limits } = deps.core.config;
   return caller.accountId === null
     ? {
@@ -32,10 +32,11 @@ export function rateLimitHeaders(decision: RateDecision): Record<string, string>
 
 /**
  * Consumes `cost` creation units for the caller (one per link; bulk consumes one per URL, refused whole
- * when it does not fit). The IP is only a key of the in-memory limiter, never written anywhere.
+ * when it does not fit). MCP's `shorten_url` goes through it too, so both share one budget. The IP is
+ * only a key of the in-memory limiter, never written anywhere.
  */
 export async function consumeCreations(
-  deps: HttpDeps,
+  deps: Pick<HttpDeps, 'core' | 'rateLimiter'>,
   caller: Caller,
   ip: string,
   cost: number,

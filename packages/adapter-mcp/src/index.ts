@@ -1,1 +1,11 @@
-export {};
+export type { Admission, McpCaller, McpDeps, McpLogger } from './deps.js';
+export { UNAUTHORIZED_RPC_CODE, createMcpHttpHandler } from './http.js';
+export type { McpHttpHandler } from './http.js';
+export { QR_DEFAULTS, renderQr } from './qr.js';
+export type { QrImage, QrOptions } from './qr.js';
+export { ToolErrorSchema, toolError, toolResult, withErrorBranch } from './results.js';
+export type { ToolError } from './results.js';
+export { SERVER_INFO, createMcpServer } from './server.js';
+export type { Guard } from './server.js';
+export { serveMcpOverStdio } from './stdio.js';
+export type { McpStdioSession } from './stdio.js';

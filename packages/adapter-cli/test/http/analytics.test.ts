@@ -104,6 +104,20 @@ describe('click analytics', () => {
     expect(detail.last_click_at).not.toBeNull();
   });
 
+  it('finds the country in the bundled DB-IP database when no proxy header names it', async () => {
+    const link = await createLink(server, { url: 'https://example.com/geo' });
+    for (const ip of ['8.8.8.8', '81.2.69.142', '2a00:1450:4001::1', '10.1.2.3']) {
+      expect((await visit(link, ip, FIREFOX)).status).toBe(302);
+    }
+    const stats = await eventually(async () => {
+      const s = await statsOf(link);
+      expect(s.total).toBe(4);
+      return s;
+    });
+    const countries = Object.fromEntries((stats.countries as Json[]).map((c) => [c.key, c.count]));
+    expect(countries).toEqual({ US: 1, GB: 1, DE: 1, unknown: 1 });
+  });
+
   it('keeps no visitor IP anywhere: database, WAL, data folder or logs, in any encoding', async () => {
     const link = await createLink(server, { url: 'https://example.com/privacy' });
     for (const ip of [...IPV4, ...IPV6]) expect((await visit(link, ip, FIREFOX)).status).toBe(302);

@@ -1,0 +1,182 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jsonOf, startTestServer, uniqueAlias } from './http/harness.js';
+import type { Json, TestServer } from './http/harness.js';
+
+// The MCP endpoint of the real server (SQLite, composition root, Koa) through the SDK's own Client.
+
+type Result = CallToolResult & { structuredContent?: Json };
+
+let server: TestServer;
+let limited: TestServer;
+const clients: Client[] = [];
+
+beforeAll(async () => {
+  [server, limited] = await Promise.all([startTestServer(), startTestServer({ RATE_LIMIT_ANON_HOUR: '2' })]);
+});
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.close()));
+  await Promise.all([server.close(), limited.close()]);
+});
+
+async function connect(target: TestServer = server, key?: string): Promise<Client> {
+  const headers = key === undefined ? {} : { authorization: `Bearer ${key}` };
+  const transport = new StreamableHTTPClientTransport(new URL(`${target.origin}/mcp`), {
+    requestInit: { headers },
+  });
+  const client = new Client({ name: 'mcp-http-test', version: '1.0.0' });
+  await client.connect(transport);
+  clients.push(client);
+  await client.listTools(); // the Client validates structuredContent against the listed output schemas
+  return client;
+}
+
+const call = async (client: Client, name: string, args: Json) =>
+  (await client.callTool({ name, arguments: args })) as Result;
+
+const rpc = (method: string, id: number | null = 1) => ({
+  jsonrpc: '2.0',
+  ...(id === null ? {} : { id }),
+  method,
+  params:
+    method === 'initialize'
+      ? { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } }
+      : {},
+});
+const MCP_HEADERS = { accept: 'application/json, text/event-stream' };
+
+describe('POST /mcp with the SDK client', () => {
+  it('initializes and lists exactly the four tools, each with input and output schemas', async () => {
+    const client = await connect();
+    expect(client.getServerVersion()?.name).toBe('shortener');
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      'check_alias',
+      'get_link_info',
+      'qr_code',
+      'shorten_url',
+    ]);
+    for (const tool of tools) {
+      expect(tool.inputSchema.type).toBe('object');
+      expect(tool.outputSchema?.type).toBe('object');
+    }
+  });
+
+  it('shortens a URL, then checks its alias, inspects it and draws its QR codes', async () => {
+    const client = await connect();
+    const alias = uniqueAlias('mcp');
+    const link = (await call(client, 'shorten_url', { url: 'https://example.com/mcp', alias }))
+      .structuredContent!;
+    expect(link).toMatchObject({ slug: alias, short_url: `http://localhost:${server.port}/${alias}` });
+    expect(link.edit_token).toMatch(/^et_/);
+    const redirect = await server.visit(link.short_url);
+    expect([redirect.status, redirect.headers.get('location')]).toEqual([302, 'https://example.com/mcp']);
+
+    expect((await call(client, 'check_alias', { slug: alias })).structuredContent).toMatchObject({
+      status: 'taken',
+      alternative: server.hostB,
+    });
+    const info = (await call(client, 'get_link_info', { short_url: link.short_url })).structuredContent!;
+    expect(info).toMatchObject({ url: 'https://example.com/mcp', status: 'active', stats: { days: 30 } });
+
+    const png = await call(client, 'qr_code', { slug: alias });
+    expect(png.structuredContent).toEqual({
+      short_url: link.short_url,
+      format: 'png',
+      url: `${link.short_url}.png`,
+    });
+    const image = png.content.find((c) => c.type === 'image');
+    expect(image?.mimeType).toBe('image/png');
+    expect(Buffer.from(image?.data ?? '', 'base64').subarray(0, 4)).toEqual(
+      Buffer.from([0x89, 0x50, 0x4e, 0x47]),
+    );
+    const svg = await call(client, 'qr_code', { short_url: link.short_url, format: 'svg' });
+    expect(svg.content.some((c) => c.type === 'text' && c.text.startsWith('<svg'))).toBe(true);
+  });
+
+  it('answers a taken alias and an invalid URL as tool errors with their codes', async () => {
+    const client = await connect();
+    const alias = uniqueAlias('dup');
+    await call(client, 'shorten_url', { url: 'https://example.com/1', alias });
+    const taken = await call(client, 'shorten_url', { url: 'https://example.com/2', alias });
+    expect([taken.isError, taken.structuredContent?.error.code]).toEqual([true, 'slug_taken']);
+    const invalid = await call(client, 'shorten_url', { url: 'https://exa mple.com' });
+    expect([invalid.isError, invalid.structuredContent?.error.code]).toEqual([true, 'invalid_url']);
+  });
+
+  it('saves links made with an API key to its account, as GET /api/v1/links shows', async () => {
+    const account = await server.createAccount(uniqueAlias('acct'));
+    const client = await connect(server, account.key);
+    const link = (await call(client, 'shorten_url', { url: 'https://example.com/keyed' })).structuredContent!;
+    expect(link.edit_token).toBeUndefined();
+    const listed = await jsonOf(await server.api('/api/v1/links', { key: account.key }));
+    expect(listed.links.map((l: Json) => l.id)).toEqual([link.id]);
+  });
+
+  it('refuses a bad API key with 401 and a JSON-RPC error the client reports', async () => {
+    await expect(connect(server, 'shk_00000000000000000000000000000000')).rejects.toThrow(/unauthorized/);
+    const response = await server.api('/mcp', {
+      json: rpc('initialize', 7),
+      key: 'shk_nope',
+      headers: MCP_HEADERS,
+    });
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toMatch(/^Bearer /);
+    expect(await response.json()).toMatchObject({
+      jsonrpc: '2.0',
+      id: 7,
+      error: { code: -32001, data: { code: 'unauthorized' } },
+    });
+  });
+
+  it('shares the anonymous creation limit with the JSON API', async () => {
+    await jsonOf(await limited.api('/api/v1/links', { json: { url: 'https://example.com/1' } }), 201);
+    const client = await connect(limited);
+    const second = await call(client, 'shorten_url', { url: 'https://example.com/2' });
+    expect(second.isError).toBeFalsy();
+    const third = await call(client, 'shorten_url', { url: 'https://example.com/3' });
+    expect(third.structuredContent?.error).toMatchObject({
+      code: 'rate_limited',
+      retry_after_seconds: expect.any(Number),
+    });
+    expect((await limited.api('/api/v1/links', { json: { url: 'https://example.com/4' } })).status).toBe(429);
+  });
+});
+
+describe('/mcp over raw HTTP', () => {
+  it.each(['GET', 'DELETE'])('answers %s with 405 and Allow: POST', async (method) => {
+    const response = await server.api('/mcp', { method, headers: MCP_HEADERS });
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('POST');
+  });
+
+  it('answers malformed JSON with a JSON-RPC parse error', async () => {
+    const response = await server.api('/mcp', {
+      method: 'POST',
+      body: '{"jsonrpc": "2.0", "method": ',
+      headers: { ...MCP_HEADERS, 'content-type': 'application/json' },
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32700, message: expect.any(String) },
+    });
+  });
+
+  it('answers a valid JSON body that is no JSON-RPC message with a JSON-RPC error', async () => {
+    const response = await server.api('/mcp', { json: { hello: 'world' }, headers: MCP_HEADERS });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as Json).error.code).toEqual(expect.any(Number));
+  });
+
+  it('answers in plain JSON without a session id', async () => {
+    const response = await server.api('/mcp', { json: rpc('initialize'), headers: MCP_HEADERS });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(response.headers.get('mcp-session-id')).toBeNull();
+    expect(((await response.json()) as Json).result.serverInfo.name).toBe('shortener');
+  });
+});

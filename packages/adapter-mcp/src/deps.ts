@@ -1,0 +1,31 @@
+import type { CoreDeps } from '@shortener/core';
+
+/** Who calls the tools: the account of a presented API key (null when anonymous) and the client's IP. */
+export interface McpCaller {
+  readonly accountId: string | null;
+  /** The limiter's key for anonymous creation: the client IP over HTTP, `stdio` for a local process. */
+  readonly ip: string;
+}
+
+/** The rate limiter's verdict on one creation. */
+export interface Admission {
+  readonly allowed: boolean;
+  /** When refused: seconds until a creation fits again. */
+  readonly retryAfterSeconds: number;
+}
+
+/** Where the MCP adapter reports failures it did not expect (a thrown store error, say). */
+export interface McpLogger {
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+/** What the MCP adapter needs: the core, and the creation limits of the JSON API as a hook. */
+export interface McpDeps {
+  readonly core: CoreDeps;
+  /**
+   * Consumes one creation for the caller, with the same windows and counters as `POST /api/v1/links`
+   * (per IP when anonymous, per account with a key). Provided by the composition root.
+   */
+  readonly admitCreation: (caller: McpCaller) => Promise<Admission>;
+  readonly logger: McpLogger;
+}

@@ -1,0 +1,77 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { authenticateApiKey, domainError, err, ok } from '@shortener/core';
+import type { CoreDeps, DomainError, Result } from '@shortener/core';
+import type { McpDeps } from './deps.js';
+import { createMcpServer } from './server.js';
+
+/**
+ * Answers one `POST /mcp`: `body` is the parsed JSON-RPC message (or batch) and `ip` the client address
+ * the HTTP adapter determined (it owns the proxy settings); the creation limits are keyed by it.
+ */
+export type McpHttpHandler = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: unknown,
+  ip: string,
+) => Promise<void>;
+
+/** JSON-RPC's "server error" range code this adapter uses for a refused API key. */
+export const UNAUTHORIZED_RPC_CODE = -32001;
+
+/**
+ * The Streamable HTTP endpoint, stateless (stack.md): every request gets a new server and transport,
+ * answered with plain JSON rather than SSE, and both are closed when the response closes.
+ *
+ * Auth: `Authorization: Bearer shk_…` makes the calls act for the key's account; no header means
+ * anonymous. A malformed, unknown or revoked key is refused before any JSON-RPC handling with HTTP 401,
+ * `WWW-Authenticate: Bearer error="invalid_token"` and a JSON-RPC error body (code -32001, the request's
+ * id when there is one, `data.code` `unauthorized`): MCP clients show that body as the failure's text.
+ * Anything thrown is logged and answered 500 with JSON-RPC -32603.
+ */
+export function createMcpHttpHandler(deps: McpDeps): McpHttpHandler {
+  return async (req, res, body, ip) => {
+    try {
+      const account = await accountOf(deps.core, req.headers.authorization);
+      if (!account.ok) return answer(res, 401, rpcError(UNAUTHORIZED_RPC_CODE, account.error, body), REFUSED);
+      const server = createMcpServer(deps, { accountId: account.value, ip });
+      // No sessionIdGenerator: stateless mode, no Mcp-Session-Id.
+      const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
+      res.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      await server.connect(transport);
+      await transport.handleRequest(req, res, body);
+    } catch (error) {
+      deps.logger.error('mcp request failed', { error });
+      if (res.headersSent) return void res.destroy();
+      answer(res, 500, rpcError(-32603, domainError('internal_error'), body));
+    }
+  };
+}
+
+const REFUSED = { 'WWW-Authenticate': 'Bearer error="invalid_token"' };
+
+async function accountOf(core: CoreDeps, header: string | undefined): Promise<Result<string | null>> {
+  if (header === undefined || header.trim() === '') return ok(null);
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match?.[1]) return err(domainError('unauthorized', 'Use Authorization: Bearer <API key>.'));
+  const key = await authenticateApiKey(core, match[1]);
+  return key.ok ? ok(key.value.accountId) : key;
+}
+
+function rpcError(code: number, error: DomainError, body: unknown) {
+  const detail = { code, message: `${error.message} (${error.code})`, data: { code: error.code } };
+  return { jsonrpc: '2.0', error: detail, id: idOf(body) };
+}
+
+function answer(res: ServerResponse, status: number, payload: unknown, headers: Record<string, string> = {}) {
+  res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
+  res.end(JSON.stringify(payload));
+}
+
+function idOf(body: unknown): string | number | null {
+  const id = typeof body === 'object' && body !== null && 'id' in body ? body.id : null;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}

@@ -1,0 +1,53 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { domainError } from '@shortener/core';
+import type { McpCaller, McpDeps } from './deps.js';
+import { addLookupTools } from './lookup-tools.js';
+import { toolError } from './results.js';
+import { toolSchemas } from './schemas.js';
+import { addShortenTools } from './shorten-tools.js';
+
+/** The server's name and version in `initialize`. */
+export const SERVER_INFO = { name: 'shortener', version: '0.1.0' } as const;
+
+/**
+ * Wraps a tool handler: anything thrown (a store failure, a bug) is logged and answered as
+ * `internal_error`, instead of the SDK's default of showing the exception's own message to the client.
+ */
+export type Guard = <A>(
+  tool: string,
+  handler: (args: A) => Promise<CallToolResult>,
+) => (args: A) => Promise<CallToolResult>;
+
+function instructionsOf(deps: McpDeps, caller: McpCaller): string {
+  const hosts = deps.core.config.shortDomains.map((d) => d.host).join(', ');
+  const who =
+    caller.accountId === null
+      ? 'You are anonymous: links you create are not saved to an account; keep their edit_token.'
+      : 'You are authenticated with an API key: links you create are saved to its account.';
+  return [
+    `A URL shortener. Short domains: ${hosts}. Use shorten_url to create a short link (check_alias first`,
+    'when you want a custom alias), get_link_info to inspect one, qr_code for its QR code.',
+    `Failed calls have isError and structuredContent.error.code. ${who}`,
+  ].join(' ');
+}
+
+/**
+ * A new MCP server with the four tools of decisions §8 (`shorten_url`, `check_alias`, `get_link_info`,
+ * `qr_code`) acting for `caller`. Stateless: the HTTP transport creates one per request.
+ */
+export function createMcpServer(deps: McpDeps, caller: McpCaller): McpServer {
+  const server = new McpServer(SERVER_INFO, { instructions: instructionsOf(deps, caller) });
+  const guard: Guard = (tool, handler) => async (args) => {
+    try {
+      return await handler(args);
+    } catch (error) {
+      deps.logger.error('tool failed', { tool, error });
+      return toolError(domainError('internal_error'));
+    }
+  };
+  const schemas = toolSchemas(deps.core.config);
+  addShortenTools(server, deps, caller, schemas, guard);
+  addLookupTools(server, deps, caller, schemas, guard);
+  return server;
+}

@@ -1,0 +1,110 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { checkAlias, createLink, domainError, toLinkView } from '@shortener/core';
+import type { AliasCheckView, LinkView } from '@shortener/core';
+import type { McpCaller, McpDeps } from './deps.js';
+import { toolError, toolResult } from './results.js';
+import type { ToolSchemas } from './schemas.js';
+import type { Guard } from './server.js';
+
+const URL_ERRORS = 'invalid_url, unsupported_scheme, private_host, self_reference, unsafe_url';
+
+function shortenDescription(deps: McpDeps): string {
+  const { anonPerHour, anonPerDay, keyPerHour } = deps.core.config.limits;
+  return [
+    'Create a short link that redirects to a web page. Returns the Link: short_url (share this),',
+    'preview_url (shows the destination without redirecting), qr_png_url, qr_svg_url, stats_url, status and',
+    'the settings. Without an API key the link is anonymous and the result carries edit_token, shown only',
+    'once: keep it to edit or delete the link later (HTTP API, header X-Edit-Token). With an API key the',
+    'link is saved to that account.',
+    'Rules: url must be http(s), at most 4096 characters (no scheme means https://); private or local',
+    "addresses and this service's own short links are refused. alias: 2-40 of a-z 0-9 - _ (see",
+    'check_alias). expires_in_days: 0.01-3650. max_clicks: at least 1 (human clicks; the link then expires).',
+    'password: 4-64 characters, asked before the redirect.',
+    `Limits: ${anonPerHour} links per hour and ${anonPerDay} per day per client without a key,`,
+    `${keyPerHour} per hour with one; over it the error is rate_limited with retry_after_seconds.`,
+    `Errors (isError, structuredContent.error.code): ${URL_ERRORS}, slug_invalid, slug_reserved,`,
+    'slug_taken, domain_invalid, invalid_request, rate_limited.',
+  ].join(' ');
+}
+
+const CHECK_DESCRIPTION = [
+  'Check whether a custom alias (slug) can be used on a short domain, before calling shorten_url.',
+  'status: free (usable now), taken (in use on that domain; alternative names another short domain',
+  'where it is free, else null), reserved (a path the service itself uses, such as api or mcp), invalid',
+  '(not 2-40 characters of a-z, 0-9, - and _). Aliases are case-insensitive; slug is returned',
+  'lower-cased. free is not a reservation: shorten_url can still fail with slug_taken.',
+  'Errors: domain_invalid.',
+].join(' ');
+
+function linkText(link: LinkView): string[] {
+  const lines = [`Short URL: ${link.short_url}`, `Destination: ${link.url}`, `Status: ${link.status}`];
+  if (link.expires_at !== null) lines.push(`Expires: ${link.expires_at}`);
+  if (link.max_clicks !== null) lines.push(`Click limit: ${link.max_clicks}`);
+  if (link.has_password) lines.push('Password protected: yes');
+  lines.push(`Preview: ${link.preview_url}`, `QR code: ${link.qr_png_url}`);
+  if (link.edit_token !== undefined) {
+    lines.push(`Edit token (shown once; keep it to edit or delete this link): ${link.edit_token}`);
+  }
+  return lines;
+}
+
+function aliasText(check: AliasCheckView): string {
+  const alternative = check.alternative === null ? '' : ` (free on ${check.alternative})`;
+  return `Alias "${check.slug}" on ${check.domain}: ${check.status}${alternative}`;
+}
+
+/** Registers `shorten_url` and `check_alias`. */
+export function addShortenTools(
+  server: McpServer,
+  deps: McpDeps,
+  caller: McpCaller,
+  schemas: ToolSchemas,
+  guard: Guard,
+): void {
+  const { core } = deps;
+  server.registerTool(
+    'shorten_url',
+    {
+      title: 'Shorten a URL',
+      description: shortenDescription(deps),
+      inputSchema: schemas.shortenInput,
+      outputSchema: schemas.linkOutput,
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: false,
+      },
+    },
+    guard('shorten_url', async (input) => {
+      const admission = await deps.admitCreation(caller);
+      if (!admission.allowed) {
+        const message = `Too many links created; try again in ${admission.retryAfterSeconds} s.`;
+        return toolError({
+          ...domainError('rate_limited', message),
+          retryAfterSeconds: admission.retryAfterSeconds,
+        });
+      }
+      const created = await createLink(core, input, { accountId: caller.accountId, editToken: null });
+      if (!created.ok) return toolError(created.error);
+      const { link, editToken } = created.value;
+      const view = toLinkView(link, core.config, core.clock.now(), editToken ?? undefined);
+      return toolResult(view, ...linkText(view));
+    }),
+  );
+
+  server.registerTool(
+    'check_alias',
+    {
+      title: 'Check an alias',
+      description: CHECK_DESCRIPTION,
+      inputSchema: schemas.checkInput,
+      outputSchema: schemas.aliasOutput,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    guard('check_alias', async (input) => {
+      const checked = await checkAlias(core, input);
+      return checked.ok ? toolResult(checked.value, aliasText(checked.value)) : toolError(checked.error);
+    }),
+  );
+}

@@ -1,0 +1,97 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { DEFAULT_LIMITS, createAccount, createApiKey } from '@shortener/core';
+import type { CoreDeps, ServiceConfig } from '@shortener/core';
+import { createMemoryStores } from '@shortener/store-memory';
+import { createFakeClock, createSeededRandom } from '@shortener/testkit';
+import type { FakeClock } from '@shortener/testkit';
+import jsQRModule from 'jsqr';
+import { PNG } from 'pngjs';
+import type { Admission, McpCaller, McpDeps } from '../src/index.js';
+import { createMcpServer } from '../src/index.js';
+
+/** JSON as the tests read it. */
+export type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** Two short domains; the first is the default. */
+export const CONFIG: ServiceConfig = {
+  shortDomains: [
+    { origin: 'https://s.example', host: 's.example' },
+    { origin: 'https://go.example', host: 'go.example' },
+  ],
+  baseUrl: 'https://short.example',
+  extraReservedSlugs: [],
+  blocklist: [],
+  allowPrivateHosts: false,
+  limits: DEFAULT_LIMITS,
+};
+
+/** The core on memory stores with a fake clock and seeded randomness. */
+export function memoryCore(): CoreDeps & { clock: FakeClock } {
+  return { ...createMemoryStores(), clock: createFakeClock(), random: createSeededRandom(7), config: CONFIG };
+}
+
+/** A connected SDK client and what the server runs on. */
+export interface Connected {
+  readonly client: Client;
+  readonly core: CoreDeps & { clock: FakeClock };
+  /** Every caller `admitCreation` was asked about. */
+  readonly admitted: McpCaller[];
+  /** Messages of `logger.error`. */
+  readonly errors: string[];
+  /** Calls a tool and returns the result. */
+  call(name: string, args: Json): Promise<CallToolResult & { structuredContent?: Json }>;
+}
+
+/** Options of {@link connect}. */
+export interface ConnectOptions {
+  readonly core?: CoreDeps & { clock: FakeClock };
+  readonly accountId?: string | null;
+  readonly admission?: Admission;
+}
+
+/** Creates the server for a caller and connects the SDK's Client to it over an in-memory pair. */
+export async function connect(options: ConnectOptions = {}): Promise<Connected> {
+  const core = options.core ?? memoryCore();
+  const admitted: McpCaller[] = [];
+  const errors: string[] = [];
+  const deps: McpDeps = {
+    core,
+    admitCreation: async (caller) => {
+      admitted.push(caller);
+      return options.admission ?? { allowed: true, retryAfterSeconds: 0 };
+    },
+    logger: { error: (message) => errors.push(message) },
+  };
+  const server = createMcpServer(deps, { accountId: options.accountId ?? null, ip: '192.0.2.1' });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const client = new Client({ name: 'test', version: '1.0.0' });
+  await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+  await client.listTools(); // the Client validates structuredContent only for tools it has listed
+  const call = async (name: string, args: Json) =>
+    (await client.callTool({ name, arguments: args })) as CallToolResult & { structuredContent?: Json };
+  return { client, core, admitted, errors, call };
+}
+
+/** An account with an API key on `core`; returns the account id. */
+export async function anAccountId(core: CoreDeps, name = 'alice'): Promise<string> {
+  const account = await createAccount(core, name);
+  if (!account.ok) throw new Error(account.error.message);
+  const key = await createApiKey(core, name);
+  if (!key.ok) throw new Error(key.error.message);
+  return account.value.id;
+}
+
+/** The text of a result's first content block. */
+export function textOf(result: CallToolResult): string {
+  const first = result.content[0];
+  return first?.type === 'text' ? first.text : '';
+}
+
+/** The text a PNG's QR code encodes (jsqr + pngjs), or undefined when none is found. */
+export function decodeQrPng(png: Buffer): string | undefined {
+  const image = PNG.sync.read(png);
+  // jsqr is CommonJS with a `default` export: under NodeNext the default import is the module object.
+  return jsQRModule.default(new Uint8ClampedArray(image.data), image.width, image.height)?.data;
+}
