@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { consumeCreations, createUserAgentParser } from '@shortener/adapter-http';
 import type { HttpDeps } from '@shortener/adapter-http';
-import { createMcpHttpHandler } from '@shortener/adapter-mcp';
+import { createMcpHttpHandler, renderQr } from '@shortener/adapter-mcp';
 import type { McpDeps } from '@shortener/adapter-mcp';
 import { createVisitRecorder } from '@shortener/core';
 import type {
@@ -117,6 +117,7 @@ export function createContainer(config: AppConfig, overrides: Partial<Services> 
       options: cfg.http,
       health: () => stores.ping(),
       mcp: createMcpHttpHandler(mcpDeps),
+      qr: renderQr,
     }),
     [t.coreDeps, t.recorder, t.rateLimiter, t.logger, t.stores, t.config, t.mcpDeps],
   );

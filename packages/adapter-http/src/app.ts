@@ -9,6 +9,7 @@ import { HttpInputError } from './errors.js';
 import { sendError } from './koa-helpers.js';
 import { addMcpRoutes } from './mcp-routes.js';
 import { addPublicRoutes } from './public-routes.js';
+import { addQrRoutes } from './qr-routes.js';
 import { respond, serveRedirect, slugOfPath } from './redirect.js';
 import { clientIp, languageOf } from './request.js';
 
@@ -46,6 +47,7 @@ export function createHttpApp(deps: HttpDeps): Koa {
   const router = new Router();
   addMcpRoutes(router, deps);
   addApiRoutes(router, deps);
+  addQrRoutes(router, deps);
   addPublicRoutes(router, deps);
   app.use(router.routes());
   app.use(router.allowedMethods());

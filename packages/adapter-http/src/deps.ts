@@ -28,6 +28,18 @@ export type McpEndpoint = (
   ip: string,
 ) => Promise<void>;
 
+/** Draws a QR code of `text` (PNG bytes or SVG markup). Provided by the composition root. */
+export type QrRenderer = (
+  text: string,
+  format: 'png' | 'svg',
+  options: {
+    readonly size?: number | undefined;
+    readonly margin?: number | undefined;
+    readonly fg?: string | undefined;
+    readonly bg?: string | undefined;
+  },
+) => Promise<{ readonly mimeType: string; readonly data: Buffer | string }>;
+
 /** What the HTTP adapter needs: core, the recorder, the limiter and a few edge helpers. */
 export interface HttpDeps {
   readonly core: CoreDeps;
@@ -39,4 +51,6 @@ export interface HttpDeps {
   readonly health: () => Promise<boolean>;
   /** The MCP endpoint at `/mcp`; without it `/mcp` is 404. */
   readonly mcp?: McpEndpoint;
+  /** The QR images `/{slug}.png` and `/{slug}.svg`; without it they are 404. */
+  readonly qr?: QrRenderer;
 }

@@ -3,11 +3,11 @@ import QRCode from 'qrcode';
 /** How to draw a QR code. Colors are hex (`#rgb`, `#rrggbb`, `#rrggbbaa`, with or without `#`). */
 export interface QrOptions {
   /** PNG width in pixels (64-2048, interface §8); SVGs scale freely and ignore it. */
-  readonly size?: number;
+  readonly size?: number | undefined;
   /** Quiet zone in modules (0-8). */
-  readonly margin?: number;
-  readonly fg?: string;
-  readonly bg?: string;
+  readonly margin?: number | undefined;
+  readonly fg?: string | undefined;
+  readonly bg?: string | undefined;
 }
 
 /** A rendered QR code: PNG bytes, or SVG markup. */
@@ -16,7 +16,7 @@ export type QrImage =
   | { readonly format: 'svg'; readonly mimeType: 'image/svg+xml'; readonly data: string };
 
 /** Defaults of the `/{slug}.png` query (interface §4). */
-export const QR_DEFAULTS = { size: 512, margin: 4, fg: '#000000', bg: '#ffffff' } as const;
+export const QR_DEFAULTS = { size: 512, margin: 2, fg: '#000000', bg: '#ffffff' } as const;
 
 const PNG_CACHE_SIZE = 256;
 const pngCache = new Map<string, Promise<Buffer>>();

@@ -118,7 +118,13 @@ export const QrPngQuery = z
     size: z.coerce.number().int().min(64).max(2048).default(512),
     fg: color.optional(),
     bg: color.optional(),
-    margin: z.coerce.number().int().min(0).max(8).default(4),
+    margin: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(8)
+      .default(2)
+      .describe('Quiet zone in modules; 2 keeps a 64 px code readable.'),
   })
   .meta({ id: 'QrPngQuery' });
 export type QrPngQuery = z.infer<typeof QrPngQuery>;
