@@ -42,5 +42,18 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // The benchmark scripts are plain JavaScript run by Node.
+    files: ['bench/**/*.mjs'],
+    languageOptions: {
+      globals: {
+        URL: 'readonly',
+        clearInterval: 'readonly',
+        fetch: 'readonly',
+        performance: 'readonly',
+        setInterval: 'readonly',
+      },
+    },
+  },
   prettier,
 );

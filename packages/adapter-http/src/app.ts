@@ -7,14 +7,19 @@ import { addApiRoutes } from './api-routes.js';
 import type { HttpDeps } from './deps.js';
 import { HttpInputError } from './errors.js';
 import { sendError } from './koa-helpers.js';
+import { createLinkCache } from './link-cache.js';
+import type { LinkCache } from './link-cache.js';
 import { addMcpRoutes } from './mcp-routes.js';
 import { addPublicRoutes } from './public-routes.js';
 import { addQrRoutes } from './qr-routes.js';
-import { respond, serveRedirect, slugOfPath } from './redirect.js';
+import { handleRedirect, slugOfPath } from './redirect.js';
 import { clientIp, languageOf } from './request.js';
 
-/** The Koa application: every route but the hot redirect path lives here. It never listens. */
-export function createHttpApp(deps: HttpDeps): Koa {
+/**
+ * The Koa application: every route but the hot redirect path lives here. It never listens. `linkCache`
+ * is the redirect path's, which the routes changing links invalidate.
+ */
+export function createHttpApp(deps: HttpDeps, linkCache: LinkCache = createLinkCache()): Koa {
   const app = new Koa({ proxy: deps.options.trustProxy });
   app.silent = true;
   app.use(async (ctx, next) => {
@@ -46,9 +51,9 @@ export function createHttpApp(deps: HttpDeps): Koa {
   });
   const router = new Router();
   addMcpRoutes(router, deps);
-  addApiRoutes(router, deps);
+  addApiRoutes(router, deps, linkCache);
   addQrRoutes(router, deps);
-  addPublicRoutes(router, deps);
+  addPublicRoutes(router, deps, linkCache);
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;
@@ -59,17 +64,12 @@ export function createHttpApp(deps: HttpDeps): Koa {
  * context (Koa costs about half the throughput, stack.md); everything else goes to the Koa app.
  */
 export function createHttpServer(deps: HttpDeps): Server {
-  const callback = createHttpApp(deps).callback();
+  const { links } = deps.core;
+  const cache = createLinkCache({ externalVersion: links.externalVersion?.bind(links) });
+  const callback = createHttpApp(deps, cache).callback();
   return createServer((req, res) => {
     const target = req.method === 'GET' || req.method === 'HEAD' ? slugOfPath(req.url) : null;
     if (target === null) return void callback(req, res);
-    serveRedirect(deps, req, res, target.slug, target.query).catch((error: unknown) => {
-      deps.logger.error('redirect failed', { error: String(error) });
-      if (res.headersSent) return res.destroy();
-      const body = JSON.stringify({
-        error: { code: 'internal_error', message: 'Something went wrong on our side.' },
-      });
-      respond(req, res, 500, { 'Content-Type': 'application/json' }, body);
-    });
+    handleRedirect(deps, cache, req, res, target);
   });
 }

@@ -9,6 +9,7 @@ import {
 } from '@shortener/core';
 import type { HttpDeps } from './deps.js';
 import { sendError, setHeaders, stateOf } from './koa-helpers.js';
+import type { LinkCache } from './link-cache.js';
 import { rateLimitHeaders } from './rate-limit.js';
 import { sendOutcome, serveRedirect, slugOfPath, visitOf } from './redirect.js';
 import { readBody } from './request.js';
@@ -16,7 +17,7 @@ import { readBody } from './request.js';
 const PASSWORD_TRIES = [{ windowMs: 15 * 60_000, limit: 10 }];
 
 /** The public link routes Koa serves: `/{slug}.json`, the password POST, and GET/HEAD `/{slug}` as a fallback. */
-export function addPublicRoutes(router: Router, deps: HttpDeps): void {
+export function addPublicRoutes(router: Router, deps: HttpDeps, linkCache: LinkCache): void {
   const { core } = deps;
 
   router.get('/:slug.json', async (ctx) => {
@@ -30,7 +31,7 @@ export function addPublicRoutes(router: Router, deps: HttpDeps): void {
     const target = slugOfPath(ctx.url);
     if (target === null) return next();
     ctx.respond = false;
-    await serveRedirect(deps, ctx.req, ctx.res, target.slug, target.query);
+    await serveRedirect(deps, linkCache, ctx.req, ctx.res, target.slug, target.query);
   });
 
   router.post('/:slug', async (ctx, next) => {

@@ -1,8 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GoneReason, Language, LinkRecord, RedirectOutcome, Visit } from '@shortener/core';
-import { RESERVED_SLUGS, domainError, findRedirectLink, followLink, redirectState } from '@shortener/core';
+import {
+  RESERVED_SLUGS,
+  domainError,
+  followLink,
+  followLinkNow,
+  redirectKey,
+  redirectState,
+} from '@shortener/core';
 import type { HttpDeps } from './deps.js';
 import { HTTP_STATUS, errorBody } from './errors.js';
+import type { LinkCache } from './link-cache.js';
 import { gonePage, notFoundPage, passwordPage } from './pages/basic-pages.js';
 import { clientIp, languageOf } from './request.js';
 import { isBotUserAgent, isPrefetch } from './user-agent.js';
@@ -54,12 +62,25 @@ export function respond(
   headers: Record<string, string>,
   body = '',
 ): void {
-  const head = { 'Cache-Control': 'private, max-age=0', ...headers };
+  const head = { 'Cache-Control': NO_STORE, ...headers };
   res.writeHead(
     status,
     req.method === 'HEAD' ? head : { ...head, 'Content-Length': String(Buffer.byteLength(body)) },
   );
   res.end(req.method === 'HEAD' ? undefined : body);
+}
+
+const NO_STORE = 'private, max-age=0';
+
+/** The 302 itself, with no allocation beyond the header object. */
+function sendRedirect(req: IncomingMessage, res: ServerResponse, location: string): void {
+  res.writeHead(
+    302,
+    req.method === 'HEAD'
+      ? { 'Cache-Control': NO_STORE, Location: location }
+      : { 'Cache-Control': NO_STORE, Location: location, 'Content-Length': '0' },
+  );
+  res.end();
 }
 
 const HTML = 'text/html; charset=utf-8';
@@ -102,7 +123,7 @@ export function sendOutcome(
 ): void {
   switch (outcome.kind) {
     case 'redirect':
-      respond(req, res, 302, { Location: outcome.link.url });
+      sendRedirect(req, res, outcome.link.url);
       return;
     case 'password':
       respond(
@@ -121,26 +142,71 @@ export function sendOutcome(
   }
 }
 
-/**
- * `GET|HEAD /{slug}` on the raw request (before Koa, the hot path): one look-up, the decision, the answer;
- * the click is buffered by the recorder and written later.
- */
-export async function serveRedirect(
+/** Answers an outcome; the language (`?lang=`, `Accept-Language`) is worked out only for a page. */
+function finish(req: IncomingMessage, res: ServerResponse, query: string, outcome: RedirectOutcome): void {
+  if (outcome.kind === 'redirect') return sendRedirect(req, res, outcome.link.url);
+  const lang = query === '' ? undefined : (new URLSearchParams(query).get('lang') ?? undefined);
+  sendOutcome(req, res, languageOf(lang, req.headers['accept-language']), outcome);
+}
+
+/** The decision on a link as found (or not): gone, password, or followed, and the answer. */
+function answer(
   deps: HttpDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  query: string,
+  link: LinkRecord | null,
+): Promise<void> | undefined {
+  const now = deps.core.clock.now();
+  const state = redirectState(link, now);
+  if (state.kind !== 'redirect') return void finish(req, res, query, state);
+  const visit = visitOf(deps, req);
+  const outcome = followLinkNow(deps.recorder, state.link, visit, now);
+  if (outcome !== null) return void finish(req, res, query, outcome);
+  // a human click on a capped link: the store counts it atomically before the answer
+  return followLink(deps.core, deps.recorder, state.link, visit).then((o) => finish(req, res, query, o));
+}
+
+/**
+ * `GET|HEAD /{slug}` on the raw request (before Koa, the hot path): the link from the hot-link cache
+ * (or one store look-up), the decision, the answer; the click is buffered by the recorder and written
+ * later. A cached, uncapped link is answered synchronously; a promise is returned otherwise.
+ */
+export function serveRedirect(
+  deps: HttpDeps,
+  cache: LinkCache,
   req: IncomingMessage,
   res: ServerResponse,
   slug: string,
   query: string,
-) {
-  const language = languageOf(
-    new URLSearchParams(query).get('lang') ?? undefined,
-    req.headers['accept-language'],
-  );
-  const link: LinkRecord | null = await findRedirectLink(deps.core, req.headers.host, slug);
-  const state = redirectState(link, deps.core.clock.now());
-  if (state.kind !== 'redirect') {
-    sendOutcome(req, res, language, state);
-    return;
+): Promise<void> | undefined {
+  const key = redirectKey(deps.core.config, req.headers.host, slug);
+  const cached = cache.get(key.domain, key.slug);
+  if (cached !== undefined) return answer(deps, req, res, query, cached);
+  return cache
+    .load(key.domain, key.slug, () => deps.core.links.findBySlug(key.domain, key.slug))
+    .then((link) => answer(deps, req, res, query, link));
+}
+
+/** {@link serveRedirect} for the request listener: a failure is logged and answered with a 500. */
+export function handleRedirect(
+  deps: HttpDeps,
+  cache: LinkCache,
+  req: IncomingMessage,
+  res: ServerResponse,
+  target: { slug: string; query: string },
+): void {
+  const failed = (error: unknown) => {
+    deps.logger.error('redirect failed', { error: String(error) });
+    if (res.headersSent) return void res.destroy();
+    const body = JSON.stringify({
+      error: { code: 'internal_error', message: 'Something went wrong on our side.' },
+    });
+    respond(req, res, 500, { 'Content-Type': 'application/json' }, body);
+  };
+  try {
+    serveRedirect(deps, cache, req, res, target.slug, target.query)?.catch(failed);
+  } catch (error) {
+    failed(error);
   }
-  sendOutcome(req, res, language, await followLink(deps.core, deps.recorder, state.link, visitOf(deps, req)));
 }

@@ -33,7 +33,7 @@ export {
   updateLink,
 } from './links/manage-links.js';
 export type { LinkPage } from './links/manage-links.js';
-export { findRedirectLink, followLink, redirectState } from './links/redirect.js';
+export { findRedirectLink, followLink, followLinkNow, redirectKey, redirectState } from './links/redirect.js';
 export type { RedirectOutcome, Visit } from './links/redirect.js';
 export { findLinkByReference, isLinkId, resolveDomain } from './links/references.js';
 export { RESERVED_SLUGS, normalizeSlug, randomSlug, validateAlias } from './links/slug.js';
@@ -103,7 +103,8 @@ export { isPrivateAddress } from './urls/ip.js';
 export { mergeUtm } from './urls/utm.js';
 export { validateTargetUrl } from './urls/validate-url.js';
 export type { UrlPolicy } from './urls/validate-url.js';
-export { countryCode, createVisitRecorder, referrerHost } from './visits/recorder.js';
+export { countryCode, referrerHost } from './visits/classify.js';
+export { createVisitRecorder } from './visits/recorder.js';
 export type { TrackedVisit, VisitRecorder, VisitRecorderDeps } from './visits/recorder.js';
 export { getStats, top } from './visits/stats.js';
 export { addDays, dayOf, hashVisitor } from './visits/visitor-hash.js';

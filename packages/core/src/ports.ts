@@ -49,6 +49,13 @@ export interface LinkStore {
   tryConsumeClick(id: string, at: number): Promise<boolean>;
   /** Attaches the anonymous links whose edit-token hash is listed to the account; returns how many. */
   claim(editTokenHashes: readonly string[], accountId: string, at: number): Promise<number>;
+  /**
+   * A number that changes whenever another connection (another process, such as the `shortener links`
+   * commands) has committed to the store since the last call; this connection's own writes leave it
+   * alone (SQLite's `PRAGMA data_version`). Synchronous because caches of links read it on the request
+   * path; absent when nothing else can write to the store.
+   */
+  externalVersion?(): number;
 }
 
 /** The dimensions of visit counters. `total`, `bots` and `unique` use the key `''`. */

@@ -1,4 +1,4 @@
-import { createHash, scrypt, timingSafeEqual } from 'node:crypto';
+import { hash, scrypt, timingSafeEqual } from 'node:crypto';
 import type { RandomSource } from './ports.js';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -26,7 +26,7 @@ export function generateSecret(random: RandomSource, prefix: string): string {
 
 /** The SHA-256 hex digest: how keys and edit tokens are stored. */
 export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+  return hash('sha256', text, 'hex');
 }
 
 /** Compares two hex digests in constant time. */

@@ -6,22 +6,23 @@ export interface MemoryRateLimiter extends RateLimiter {
   keyCount(): number;
 }
 
-interface Hit {
-  readonly at: number;
-  readonly cost: number;
-}
-
+/**
+ * The hits of one key, oldest first, from `head` on: their times and the running total of their costs
+ * (`total[i]` sums every cost up to and including hit i). Hits at the same millisecond share one entry.
+ * A window's usage is then a binary search and a subtraction, however many hits the key holds.
+ */
 interface Bucket {
-  /** Oldest first. */
-  readonly hits: Hit[];
+  readonly at: number[];
+  readonly total: number[];
+  head: number;
   /** The longest window this key was checked against: older hits can be forgotten. */
   spanMs: number;
 }
 
+/** The live hits of a bucket inside one window: indexes [from, bucket.at.length). */
 interface WindowState {
   readonly window: RateWindow;
-  /** The hits inside the window, oldest first. */
-  readonly hits: readonly Hit[];
+  readonly from: number;
   readonly used: number;
 }
 
@@ -39,7 +40,7 @@ export function createMemoryRateLimiter(): MemoryRateLimiter {
   const sweep = (now: number): void => {
     for (const [key, bucket] of buckets) {
       forgetExpired(bucket, now);
-      if (bucket.hits.length === 0) buckets.delete(key);
+      if (size(bucket) === 0) buckets.delete(key);
     }
   };
 
@@ -51,15 +52,18 @@ export function createMemoryRateLimiter(): MemoryRateLimiter {
       sweep(now);
     }
     const spanMs = Math.max(...windows.map((w) => w.windowMs));
-    const bucket = buckets.get(key) ?? { hits: [], spanMs };
+    const bucket = buckets.get(key) ?? { at: [], total: [], head: 0, spanMs };
     bucket.spanMs = Math.max(bucket.spanMs, spanMs);
     forgetExpired(bucket, now);
-    const states = windows.map((window) => windowState(bucket.hits, window, now));
+    const states = windows.map((window) => windowState(bucket, window, now));
     const allowed = states.every((s) => s.used + cost <= s.window.limit);
-    if (allowed && cost > 0) insertHit(bucket.hits, { at: now, cost });
-    if (bucket.hits.length > 0) buckets.set(key, bucket);
+    const decision = allowed
+      ? allowedDecision(bucket, states, cost, now)
+      : refusedDecision(bucket, states, cost, now);
+    if (allowed && cost > 0) insertHit(bucket, now, cost);
+    if (size(bucket) > 0) buckets.set(key, bucket);
     else buckets.delete(key);
-    return allowed ? allowedDecision(states, cost, now) : refusedDecision(states, cost, now);
+    return decision;
   };
 
   return {
@@ -68,46 +72,70 @@ export function createMemoryRateLimiter(): MemoryRateLimiter {
   };
 }
 
-function forgetExpired(bucket: Bucket, now: number): void {
-  const firstLive = bucket.hits.findIndex((h) => now - h.at < bucket.spanMs);
-  bucket.hits.splice(0, firstLive === -1 ? bucket.hits.length : firstLive);
+const size = (b: Bucket) => b.at.length - b.head;
+
+/** The running total before hit `i` (0 for the first). */
+const totalBefore = (b: Bucket, i: number) => (i > 0 ? (b.total[i - 1] ?? 0) : 0);
+
+/** The first index from `lo` whose hit satisfies `inside`, hits being ordered so that it holds for a suffix. */
+function firstWhere(b: Bucket, lo: number, inside: (i: number) => boolean): number {
+  let hi = b.at.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (inside(mid)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+function forgetExpired(b: Bucket, now: number): void {
+  b.head = firstWhere(b, b.head, (i) => now - (b.at[i] ?? 0) < b.spanMs);
+  if (b.head > 64 && b.head * 2 > b.at.length) {
+    // compact: drop the forgotten hits and rebase the running totals
+    const base = totalBefore(b, b.head);
+    b.at.splice(0, b.head);
+    b.total.splice(0, b.head);
+    for (let i = 0; i < b.total.length; i++) b.total[i] = (b.total[i] ?? 0) - base;
+    b.head = 0;
+  }
 }
 
 /** Keeps hits oldest first even when callers pass times slightly out of order. */
-function insertHit(hits: Hit[], hit: Hit): void {
-  const index = hits.findLastIndex((h) => h.at <= hit.at);
-  hits.splice(index + 1, 0, hit);
+function insertHit(b: Bucket, at: number, cost: number): void {
+  let index = b.at.length;
+  while (index > b.head && (b.at[index - 1] ?? 0) > at) index--;
+  if (index > b.head && b.at[index - 1] === at) index--;
+  else {
+    b.at.splice(index, 0, at);
+    b.total.splice(index, 0, totalBefore(b, index));
+  }
+  for (let i = index; i < b.total.length; i++) b.total[i] = (b.total[i] ?? 0) + cost;
 }
 
-function windowState(hits: readonly Hit[], window: RateWindow, now: number): WindowState {
-  const inside = hits.filter((h) => now - h.at < window.windowMs);
-  return { window, hits: inside, used: inside.reduce((sum, h) => sum + h.cost, 0) };
+function windowState(b: Bucket, window: RateWindow, now: number): WindowState {
+  const from = firstWhere(b, b.head, (i) => now - (b.at[i] ?? 0) < window.windowMs);
+  const last = b.at.length - 1;
+  return { window, from, used: last < from ? 0 : (b.total[last] ?? 0) - totalBefore(b, from) };
 }
 
 /**
- * Milliseconds until `units` of the window's hits have left it, oldest first (0 when none need to).
- * A need larger than the whole window can never be met; the window's length is the honest best guess.
+ * Milliseconds until `units` of the window's hits (indexes `from` on) have left it, oldest first (0 when
+ * none need to). A need larger than the whole window can never be met; the window's length is the
+ * honest best guess (it is also the answer for a hit just added at `now`).
  */
-function msUntilFreed(hits: readonly Hit[], units: number, windowMs: number, now: number): number {
+function msUntilFreed(b: Bucket, from: number, units: number, windowMs: number, now: number): number {
   if (units <= 0) return 0;
-  let freed = 0;
-  for (const hit of hits) {
-    freed += hit.cost;
-    if (freed >= units) return hit.at + windowMs - now;
-  }
-  return windowMs;
+  const base = totalBefore(b, from);
+  const index = firstWhere(b, from, (i) => (b.total[i] ?? 0) - base >= units);
+  return index < b.at.length ? (b.at[index] ?? 0) + windowMs - now : windowMs;
 }
 
 /** The tightest window is the one with the fewest units left, then the longest wait for one more. */
-function allowedDecision(states: readonly WindowState[], cost: number, now: number): RateDecision {
-  const judged = states.map(({ window, hits, used }) => {
-    const after = cost > 0 ? [...hits, { at: now, cost }] : hits;
+function allowedDecision(b: Bucket, states: readonly WindowState[], cost: number, now: number): RateDecision {
+  const judged = states.map(({ window, from, used }) => {
     const remaining = window.limit - used - cost;
-    return {
-      window,
-      remaining,
-      resetMs: after.length === 0 ? 0 : msUntilFreed(after, 1, window.windowMs, now),
-    };
+    const empty = used === 0 && cost === 0;
+    return { window, remaining, resetMs: empty ? 0 : msUntilFreed(b, from, 1, window.windowMs, now) };
   });
   const tightest = judged.reduce((a, b) =>
     b.remaining < a.remaining || (b.remaining === a.remaining && b.resetMs > a.resetMs) ? b : a,
@@ -117,11 +145,11 @@ function allowedDecision(states: readonly WindowState[], cost: number, now: numb
 }
 
 /** The tightest window is the refusing one that keeps the hit out the longest. */
-function refusedDecision(states: readonly WindowState[], cost: number, now: number): RateDecision {
-  const judged = states.map(({ window, hits, used }) => ({
+function refusedDecision(b: Bucket, states: readonly WindowState[], cost: number, now: number): RateDecision {
+  const judged = states.map(({ window, from, used }) => ({
     window,
-    retryAfterMs: msUntilFreed(hits, used + cost - window.limit, window.windowMs, now),
-    resetMs: msUntilFreed(hits, 1, window.windowMs, now),
+    retryAfterMs: msUntilFreed(b, from, used + cost - window.limit, window.windowMs, now),
+    resetMs: msUntilFreed(b, from, 1, window.windowMs, now),
   }));
   const tightest = judged.reduce((a, b) => (b.retryAfterMs > a.retryAfterMs ? b : a));
   const { window, retryAfterMs, resetMs } = tightest;

@@ -73,6 +73,29 @@ describe('memory rate limiter', () => {
     expect(limiter.keyCount()).toBe(0);
   });
 
+  it('counts hits at the same millisecond and slightly out of order exactly', async () => {
+    const limiter = createMemoryRateLimiter();
+    const windows = [{ windowMs: 1000, limit: 4 }];
+    const t = FIXTURE_TIME;
+    await limiter.hit('k', windows, 1, t + 10);
+    await limiter.hit('k', windows, 1, t + 5);
+    await limiter.hit('k', windows, 1, t + 5);
+    expect(await limiter.hit('k', windows, 0, t + 20)).toMatchObject({ remaining: 1, resetMs: 985 });
+    expect(await limiter.hit('k', windows, 0, t + 1005)).toMatchObject({ remaining: 3, resetMs: 5 });
+    expect(await limiter.hit('k', windows, 0, t + 1010)).toMatchObject({ remaining: 4, resetMs: 0 });
+  });
+
+  it('keeps exact counts over many thousands of hits of one key', async () => {
+    const limiter = createMemoryRateLimiter();
+    const windows = [{ windowMs: 10_000, limit: 1_000_000 }];
+    for (let i = 0; i < 20_000; i += 1) await limiter.hit('busy', windows, 1, FIXTURE_TIME + i);
+    // the hits of the last 10 s (10,000 of them) count; the older ones have left the window
+    expect(await limiter.hit('busy', windows, 0, FIXTURE_TIME + 20_000)).toMatchObject({
+      remaining: 1_000_000 - 9_999,
+      resetMs: 1,
+    });
+  });
+
   it('keeps hits for the longest window a key was checked against', async () => {
     const limiter = createMemoryRateLimiter();
     const hourAndDay = [

@@ -49,6 +49,7 @@ export function createSqliteLinkStore(db: Database): LinkStore {
   );
   const consumeClick = db.prepare<[number, string]>(TRY_CONSUME_CLICK);
   const claimOne = db.prepare<[string, number, string]>(CLAIM);
+  const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
 
   const insertOne = (link: LinkRecord): Result<LinkRecord> => {
     const row = toLinkRow(link);
@@ -85,6 +86,7 @@ export function createSqliteLinkStore(db: Database): LinkStore {
     list: async (query) => list(query),
     tryConsumeClick: async (id, at) => consumeClick.run(at, id).changes === 1,
     claim: async (hashes, accountId, at) => (hashes.length === 0 ? 0 : claimAll(hashes, accountId, at)),
+    externalVersion: () => dataVersion.get() ?? 0,
   };
 }
 

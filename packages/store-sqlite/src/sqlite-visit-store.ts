@@ -1,18 +1,13 @@
 import type { DimensionCount, KeyCount, VisitBatch, VisitDimension, VisitStore } from '@shortener/core';
 import type { Database } from 'better-sqlite3';
 
-const ADD_CLICKS = `UPDATE links SET clicks = clicks + @count,
-  last_click_at = MAX(COALESCE(last_click_at, 0), @lastClickAt) WHERE id = @linkId`;
+const ADD_CLICKS = `UPDATE links SET clicks = clicks + ?,
+  last_click_at = MAX(COALESCE(last_click_at, 0), ?) WHERE id = ?`;
 
-// The EXISTS guard drops increments of deleted links instead of failing the whole flush on the foreign key.
-const LINK_EXISTS = 'WHERE EXISTS (SELECT 1 FROM links WHERE id = @linkId)';
-
-const ADD_COUNT = `INSERT INTO visit_counters (link_id, day, dimension, key, count)
-  SELECT @linkId, @day, @dimension, @key, @count ${LINK_EXISTS}
+const ADD_COUNT = `INSERT INTO visit_counters (link_id, day, dimension, key, count) VALUES (?, ?, ?, ?, ?)
   ON CONFLICT (link_id, day, dimension, key) DO UPDATE SET count = count + excluded.count`;
 
-const ADD_VISITOR = `INSERT OR IGNORE INTO visitor_hashes (link_id, day, hash)
-  SELECT @linkId, @day, @hash ${LINK_EXISTS}`;
+const ADD_VISITOR = 'INSERT OR IGNORE INTO visitor_hashes (link_id, day, hash) VALUES (?, ?, ?)';
 
 const COUNTS_BY_DAY = `SELECT day AS key, SUM(count) AS count FROM visit_counters
   WHERE link_id = ? AND dimension = ? AND day BETWEEN ? AND ? GROUP BY day ORDER BY day`;
@@ -20,19 +15,12 @@ const COUNTS_BY_DAY = `SELECT day AS key, SUM(count) AS count FROM visit_counter
 const COUNTS_BY_KEY = `SELECT dimension, key, SUM(count) AS count FROM visit_counters
   WHERE link_id = ? AND day BETWEEN ? AND ? GROUP BY dimension, key ORDER BY dimension, count DESC, key`;
 
-interface CountParams {
-  linkId: string;
-  day: string;
-  dimension: VisitDimension;
-  key: string;
-  count: number;
-}
-
 /** The VisitStore on a better-sqlite3 connection (already migrated). Statements are prepared once, here. */
 export function createSqliteVisitStore(db: Database): VisitStore {
-  const addClicks = db.prepare<{ linkId: string; count: number; lastClickAt: number }>(ADD_CLICKS);
-  const addCount = db.prepare<CountParams>(ADD_COUNT);
-  const addVisitor = db.prepare<{ linkId: string; day: string; hash: string }>(ADD_VISITOR);
+  const addClicks = db.prepare<[number, number, string]>(ADD_CLICKS);
+  const addCount = db.prepare<[string, string, VisitDimension, string, number]>(ADD_COUNT);
+  const addVisitor = db.prepare<[string, string, string]>(ADD_VISITOR);
+  const linkExists = db.prepare<[string], number>('SELECT 1 FROM links WHERE id = ?').pluck();
   const byDay = db.prepare<[string, VisitDimension, string, string], KeyCount>(COUNTS_BY_DAY);
   const byKey = db.prepare<[string, string, string], DimensionCount>(COUNTS_BY_KEY);
   const keepSalt = db.prepare<[string, string]>('INSERT OR IGNORE INTO salts (day, salt) VALUES (?, ?)');
@@ -40,12 +28,22 @@ export function createSqliteVisitStore(db: Database): VisitStore {
   const pruneSalts = db.prepare<[string]>('DELETE FROM salts WHERE day < ?');
   const pruneVisitors = db.prepare<[string]>('DELETE FROM visitor_hashes WHERE day < ?');
 
+  // Increments of links deleted since the visits were tracked are dropped (one look-up per link, not
+  // per row), instead of failing the whole flush on the foreign key.
   const record = db.transaction((batch: VisitBatch) => {
-    for (const click of batch.clicks) addClicks.run(click);
-    for (const counter of batch.counters) addCount.run(counter);
-    for (const visitor of batch.visitors) {
-      if (addVisitor.run(visitor).changes === 1) {
-        addCount.run({ linkId: visitor.linkId, day: visitor.day, dimension: 'unique', key: '', count: 1 });
+    const existing = new Map<string, boolean>();
+    const exists = (linkId: string) => {
+      let known = existing.get(linkId);
+      if (known === undefined) existing.set(linkId, (known = linkExists.get(linkId) !== undefined));
+      return known;
+    };
+    for (const c of batch.clicks) addClicks.run(c.count, c.lastClickAt, c.linkId);
+    for (const c of batch.counters) {
+      if (exists(c.linkId)) addCount.run(c.linkId, c.day, c.dimension, c.key, c.count);
+    }
+    for (const v of batch.visitors) {
+      if (exists(v.linkId) && addVisitor.run(v.linkId, v.day, v.hash).changes === 1) {
+        addCount.run(v.linkId, v.day, 'unique', '', 1);
       }
     }
   });

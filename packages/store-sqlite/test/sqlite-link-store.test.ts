@@ -3,10 +3,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqliteStores } from '../src/index.js';
 import type { SqliteStores } from '../src/index.js';
 import { toLikePattern } from '../src/sqlite-link-store.js';
+import { useTempDbPaths } from './temp-files.js';
 
 // The LinkStore contract runs in sqlite-stores.test.ts; these are the SQLite-only details.
 
 let stores: SqliteStores;
+const dbPath = useTempDbPaths();
 
 beforeEach(() => {
   stores = openSqliteStores(':memory:');
@@ -35,6 +37,22 @@ describe('the SQLite link store', () => {
     const batch = [aLink(), { ...existing, slug: 'other' }];
     await expect(stores.links.insertMany(batch)).rejects.toThrow(/constraint/i);
     expect(await stores.links.findById(batch[0]?.id ?? '')).toBeNull();
+  });
+
+  it('changes its external version on commits of other connections only', async () => {
+    const path = dbPath();
+    const server = openSqliteStores(path);
+    const other = openSqliteStores(path);
+    try {
+      const before = server.links.externalVersion?.();
+      await server.links.insert(aLink({ slug: 'own' }));
+      expect(server.links.externalVersion?.()).toBe(before);
+      await other.links.insert(aLink({ slug: 'theirs' }));
+      expect(server.links.externalVersion?.()).not.toBe(before);
+    } finally {
+      await other.close();
+      await server.close();
+    }
   });
 
   it('escapes the LIKE wildcards and the escape character itself', () => {

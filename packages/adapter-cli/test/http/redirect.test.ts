@@ -197,6 +197,61 @@ describe('GET /{slug}', () => {
   });
 });
 
+describe('GET /{slug} from the hot-link cache', () => {
+  const location = async (url: string) => {
+    const response = await server.visit(url);
+    return { status: response.status, location: response.headers.get('location') };
+  };
+
+  it('follows a PATCH of a link visited just before at once', async () => {
+    const link = await createLink(server, { url: 'https://example.com/before' });
+    expect(await location(link.short_url)).toEqual({ status: 302, location: 'https://example.com/before' });
+    const patch = { url: 'https://example.com/after' };
+    await jsonOf(
+      await server.api(`/api/v1/links/${link.id}`, { method: 'PATCH', json: patch, token: link.edit_token }),
+    );
+    expect(await location(link.short_url)).toEqual({ status: 302, location: 'https://example.com/after' });
+  });
+
+  it('answers 404 right after a DELETE of a link visited just before', async () => {
+    const link = await createLink(server, { url: 'https://example.com/deleted' });
+    expect((await server.visit(link.short_url)).status).toBe(302);
+    const deleted = await server.api(`/api/v1/links/${link.id}`, {
+      method: 'DELETE',
+      token: link.edit_token,
+    });
+    expect(deleted.status).toBe(204);
+    expect((await server.visit(link.short_url)).status).toBe(404);
+  });
+
+  it('answers 410 right after another process disables a link visited just before', async () => {
+    const link = await createLink(server, { url: 'https://example.com/operator' });
+    expect((await server.visit(link.short_url)).status).toBe(302);
+    await server.cli('links', 'disable', link.id);
+    expect((await server.visit(link.short_url)).status).toBe(410);
+    await server.cli('links', 'enable', link.id);
+    expect((await server.visit(link.short_url)).status).toBe(302);
+  });
+
+  it('answers 410 as soon as a link visited moments before expires', async () => {
+    const expiresAt = Date.now() + 1000;
+    const link = await createLink(server, {
+      url: 'https://example.com/soon',
+      expires_at: new Date(expiresAt).toISOString(),
+    });
+    expect((await server.visit(link.short_url)).status).toBe(302);
+    await new Promise((resolve) => setTimeout(resolve, expiresAt - Date.now() + 20));
+    expect((await server.visit(link.short_url)).status).toBe(410);
+  });
+
+  it('finds an alias created right after a request for it missed', async () => {
+    const alias = uniqueAlias('late');
+    expect((await server.visit(`http://${server.hostA}/${alias}`)).status).toBe(404);
+    const link = await createLink(server, { url: 'https://example.com/late', alias });
+    expect((await server.visit(link.short_url)).status).toBe(302);
+  });
+});
+
 describe('password-protected links', () => {
   const post = (link: Json, password: string) =>
     server.visit(link.short_url, {

@@ -26,13 +26,23 @@ export interface Visit {
   readonly country: string | null;
 }
 
+/** Where a request for `/{slug}` on `host` points: the short domain's host (decisions §1) and the slug. */
+export function redirectKey(
+  config: CoreDeps['config'],
+  host: string | undefined,
+  slug: string,
+): { readonly domain: string; readonly slug: string } {
+  return { domain: shortDomainForHost(config, host).host, slug: normalizeSlug(slug) };
+}
+
 /** The link a request for `/{slug}` on `host` means: resolved among the short domains (decisions §1). */
 export async function findRedirectLink(
   deps: Pick<CoreDeps, 'links' | 'config'>,
   host: string | undefined,
   slug: string,
 ) {
-  return deps.links.findBySlug(shortDomainForHost(deps.config, host).host, normalizeSlug(slug));
+  const key = redirectKey(deps.config, host, slug);
+  return deps.links.findBySlug(key.domain, key.slug);
 }
 
 /** What a GET of the link would do, counting nothing: gone, the password form, or the redirect. */
@@ -41,6 +51,25 @@ export function redirectState(link: LinkRecord | null, now: number): RedirectOut
   const reason = goneReason(link, now);
   if (reason !== null) return { kind: 'gone', link, reason };
   return link.passwordHash === null ? { kind: 'redirect', link } : { kind: 'password', link };
+}
+
+/**
+ * Follows an active link when that needs no store write, at `now`: gone, a visit that never counts, a
+ * bot, or an uncapped link (the visit is handed to the recorder and written later, off the request).
+ * Returns null for a human click on a capped link: only the store can count that one exactly.
+ */
+export function followLinkNow(
+  recorder: Pick<VisitRecorder, 'track'>,
+  link: LinkRecord,
+  visit: Visit,
+  now: number,
+): RedirectOutcome | null {
+  const reason = goneReason(link, now);
+  if (reason !== null) return { kind: 'gone', link, reason };
+  if (!visit.countable) return { kind: 'redirect', link };
+  if (!visit.bot && link.maxClicks !== null) return null;
+  recorder.track({ linkId: link.id, at: now, counted: false, ...visit });
+  return { kind: 'redirect', link };
 }
 
 /**
@@ -55,15 +84,9 @@ export async function followLink(
   visit: Visit,
 ): Promise<RedirectOutcome> {
   const now = deps.clock.now();
-  const reason = goneReason(link, now);
-  if (reason !== null) return { kind: 'gone', link, reason };
-  if (!visit.countable) return { kind: 'redirect', link };
-  let counted = false;
-  if (!visit.bot && link.maxClicks !== null) {
-    if (!(await deps.links.tryConsumeClick(link.id, now)))
-      return { kind: 'gone', link, reason: 'click_limit' };
-    counted = true;
-  }
-  recorder.track({ linkId: link.id, at: now, counted, ...visit });
+  const outcome = followLinkNow(recorder, link, visit, now);
+  if (outcome !== null) return outcome;
+  if (!(await deps.links.tryConsumeClick(link.id, now))) return { kind: 'gone', link, reason: 'click_limit' };
+  recorder.track({ linkId: link.id, at: now, counted: true, ...visit });
   return { kind: 'redirect', link };
 }

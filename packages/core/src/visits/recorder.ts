@@ -1,16 +1,8 @@
 import type { Visit } from '../links/redirect.js';
-import type {
-  ClickIncrement,
-  Clock,
-  CounterIncrement,
-  GeoLookup,
-  RandomSource,
-  UserAgentParser,
-  VisitBatch,
-  VisitDimension,
-  VisitStore,
-} from '../ports.js';
-import { addDays, dayOf, hashVisitor } from './visitor-hash.js';
+import type { Clock, GeoLookup, RandomSource, UserAgentParser, VisitStore } from '../ports.js';
+import { createClassifier, createDayCache } from './classify.js';
+import { createVisitAggregate } from './visit-aggregate.js';
+import { addDays, dayOf } from './visitor-hash.js';
 
 /** A followed link waiting to be recorded. */
 export interface TrackedVisit extends Visit {
@@ -37,45 +29,93 @@ export interface VisitRecorderDeps {
   readonly random: RandomSource;
   readonly userAgents: UserAgentParser;
   readonly geo: GeoLookup | null;
-  /** A flush starts by itself when this many visits are queued (default 5000). */
-  readonly batchSize?: number;
+  /**
+   * A flush starts by itself once the waiting counters would write this many rows (default 10,000), so
+   * one transaction stays short whatever the traffic; otherwise the caller flushes every second.
+   */
+  readonly flushAtRows?: number;
 }
 
-/** Creates the buffered recorder. The caller flushes it on a timer and at shutdown. */
+/**
+ * Creates the buffered recorder. The caller flushes it every second and at shutdown. Each visit is
+ * classified and folded into per-link, per-day counters right after the answer (in a microtask), so a
+ * flush writes one row per counter, not per visit: a hot link costs the same few rows a second at 10
+ * or 10,000 visits a second.
+ */
 export function createVisitRecorder(deps: VisitRecorderDeps): VisitRecorder {
-  const batchSize = deps.batchSize ?? 5000;
-  let queue: TrackedVisit[] = [];
+  const flushAtRows = deps.flushAtRows ?? 10_000;
+  const salts = createSaltCache(deps);
+  const dayOfVisit = createDayCache();
+  let aggregate = createVisitAggregate();
+  let classify = createClassifier(deps);
+  let incoming: TrackedVisit[] = []; // tracked, folded in the next microtask
+  let unsalted: TrackedVisit[] = []; // their day's salt is being read from the store
+  const awaitedDays = new Set<string>();
+  let folded = 0; // visits in `aggregate`
+  let queued = 0; // visits tracked and not written
+  let foldScheduled = false;
+  let autoFlush: 'idle' | 'running' | 'failed' = 'idle'; // after a failure, only the caller's timer retries
   let running: Promise<unknown> = Promise.resolve();
-  let prunedDay = '';
-  const salts = new Map<string, string>();
 
-  const saltFor = async (day: string): Promise<string> => {
-    const known = salts.get(day);
-    if (known !== undefined) return known;
-    const candidate = Buffer.from(deps.random.bytes(32)).toString('hex');
-    const salt = await deps.visits.salt(day, candidate);
-    salts.set(day, salt);
-    return salt;
+  const fold = (visit: TrackedVisit): void => {
+    const day = dayOfVisit(visit.at);
+    if (visit.bot) aggregate.addBot(visit.linkId, day);
+    else {
+      const salt = salts.known(day);
+      if (salt === undefined) {
+        // the first visits of a day wait for its salt, then are folded (or by the flush, which retries)
+        if (!awaitedDays.has(day)) {
+          awaitedDays.add(day);
+          salts.load(day).then(foldUnsalted, () => undefined);
+        }
+        unsalted.push(visit);
+        return;
+      }
+      aggregate.addHuman(classify(visit, day, salt));
+    }
+    folded++;
+    if (autoFlush === 'idle' && aggregate.rows() >= flushAtRows) {
+      autoFlush = 'running';
+      flush().then(
+        () => (autoFlush = 'idle'),
+        () => (autoFlush = 'failed'),
+      );
+    }
   };
-
-  const prune = async (): Promise<void> => {
-    const today = dayOf(deps.clock.now());
-    if (today === prunedDay) return;
-    for (const day of salts.keys()) if (day < addDays(today, -1)) salts.delete(day);
-    await deps.visits.pruneSalts(addDays(today, -1));
-    await deps.visits.pruneVisitors(addDays(today, -1));
-    prunedDay = today;
+  const foldIncoming = (): void => {
+    foldScheduled = false;
+    const visits = incoming;
+    incoming = [];
+    for (const visit of visits) fold(visit);
+  };
+  const foldUnsalted = (): void => {
+    awaitedDays.clear();
+    const visits = unsalted;
+    unsalted = [];
+    for (const visit of visits) fold(visit);
   };
 
   const writeQueued = async (): Promise<number> => {
-    const events = queue;
-    queue = [];
+    foldIncoming();
+    await Promise.all([...new Set(unsalted.map((v) => dayOfVisit(v.at)))].map(salts.load));
+    foldUnsalted();
+    foldIncoming();
+    const batch = aggregate.toBatch();
+    const count = folded;
+    aggregate = createVisitAggregate();
+    classify = createClassifier(deps);
+    folded = 0;
+    queued -= count;
     try {
-      if (events.length > 0) await deps.visits.record(await aggregate(events, deps, saltFor));
-      await prune();
-      return events.length;
+      if (count > 0) await deps.visits.record(batch);
+      await salts.prune(deps.clock.now());
+      if (autoFlush === 'failed') autoFlush = 'idle';
+      return count;
     } catch (error) {
-      queue = events.concat(queue); // keep them for the next flush: nothing lost on a failed write
+      // keep them for the next flush: nothing lost on a failed write
+      aggregate.addBatch(batch);
+      folded += count;
+      queued += count;
       throw error;
     }
   };
@@ -88,73 +128,54 @@ export function createVisitRecorder(deps: VisitRecorderDeps): VisitRecorder {
 
   return {
     track(visit) {
-      queue.push(visit);
-      if (queue.length === batchSize) flush().catch(() => undefined);
+      incoming.push(visit);
+      if (!foldScheduled) {
+        foldScheduled = true;
+        queueMicrotask(foldIncoming);
+      }
+      queued++;
     },
     flush,
-    pending: () => queue.length,
+    pending: () => queued,
   };
 }
 
-async function aggregate(
-  events: readonly TrackedVisit[],
-  deps: VisitRecorderDeps,
-  saltFor: (day: string) => Promise<string>,
-): Promise<VisitBatch> {
-  const counters = new Map<string, CounterIncrement>();
-  const clicks = new Map<string, ClickIncrement>();
-  const visitors = new Map<string, { linkId: string; day: string; hash: string }>();
-  const described = new Map<string, ReturnType<UserAgentParser['describe']>>();
-  const add = (linkId: string, day: string, dimension: VisitDimension, key: string) => {
-    const id = `${linkId}\u0000${day}\u0000${dimension}\u0000${key}`;
-    const prior = counters.get(id);
-    counters.set(id, { linkId, day, dimension, key, count: (prior?.count ?? 0) + 1 });
+/** The daily salts: kept in memory once read, loaded once per day, forgotten (and deleted) after it. */
+function createSaltCache(deps: VisitRecorderDeps) {
+  const salts = new Map<string, string>();
+  const loading = new Map<string, Promise<string>>();
+  let prunedDay = '';
+  const load = (day: string): Promise<string> => {
+    const known = salts.get(day);
+    if (known !== undefined) return Promise.resolve(known);
+    let pending = loading.get(day);
+    if (pending === undefined) {
+      const candidate = Buffer.from(deps.random.bytes(32)).toString('hex');
+      pending = deps.visits.salt(day, candidate).then(
+        (salt) => {
+          salts.set(day, salt);
+          loading.delete(day);
+          return salt;
+        },
+        (error: unknown) => {
+          loading.delete(day);
+          throw error;
+        },
+      );
+      loading.set(day, pending);
+    }
+    return pending;
   };
-  for (const e of events) {
-    const day = dayOf(e.at);
-    if (e.bot) {
-      add(e.linkId, day, 'bots', '');
-      continue;
-    }
-    add(e.linkId, day, 'total', '');
-    if (!e.counted) {
-      const prior = clicks.get(e.linkId);
-      clicks.set(e.linkId, {
-        linkId: e.linkId,
-        count: (prior?.count ?? 0) + 1,
-        lastClickAt: Math.max(prior?.lastClickAt ?? 0, e.at),
-      });
-    }
-    let description = described.get(e.userAgent);
-    if (description === undefined)
-      described.set(e.userAgent, (description = deps.userAgents.describe(e.userAgent)));
-    add(e.linkId, day, 'device', description.device);
-    add(e.linkId, day, 'browser', description.browser);
-    add(e.linkId, day, 'referrer', referrerHost(e.referrer));
-    add(
-      e.linkId,
-      day,
-      'country',
-      countryCode(e.country) ?? countryCode(deps.geo?.country(e.ip) ?? null) ?? 'unknown',
-    );
-    const hash = hashVisitor(await saltFor(day), e.linkId, e.ip, e.userAgent);
-    visitors.set(`${e.linkId}\u0000${day}\u0000${hash}`, { linkId: e.linkId, day, hash });
-  }
-  return { clicks: [...clicks.values()], counters: [...counters.values()], visitors: [...visitors.values()] };
-}
-
-/** The referrer's host only; `direct` when absent or unreadable (decisions §7). */
-export function referrerHost(referrer: string | null): string {
-  if (!referrer) return 'direct';
-  try {
-    return new URL(referrer).hostname.toLowerCase() || 'direct';
-  } catch {
-    return 'direct';
-  }
-}
-
-/** An ISO 3166-1 alpha-2 code, upper-case, or null (Cloudflare's `XX` and `T1` mean unknown). */
-export function countryCode(raw: string | null): string | null {
-  const code = raw?.trim().toUpperCase() ?? '';
-  return /^[A-Z]{2}$/.test(code) && code !== 'XX' && code !== 'T1' ? code : null;
+  return {
+    known: (day: string) => salts.get(day),
+    load,
+    async prune(now: number): Promise<void> {
+      const today = dayOf(now);
+      if (today === prunedDay) return;
+      for (const day of salts.keys()) if (day < addDays(today, -1)) salts.delete(day);
+      await deps.visits.pruneSalts(addDays(today, -1));
+      await deps.visits.pruneVisitors(addDays(today, -1));
+      prunedDay = today;
+    },
+  };
 }

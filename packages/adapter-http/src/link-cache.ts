@@ -1,0 +1,132 @@
+import type { LinkRecord } from '@shortener/core';
+
+/** Settings of the hot-link cache; every field has a default. */
+export interface LinkCacheOptions {
+  /** Entries kept at most (default 20,000, a few MB); the least recently used go first. */
+  readonly maxEntries?: number;
+  /**
+   * How long a found link is served from memory (default 10 s). Changes made through this process and,
+   * with `externalVersion`, by other processes invalidate at once: the time limit is only a backstop.
+   */
+  readonly ttlMs?: number;
+  /** How long an unknown slug is remembered (default 500 ms). */
+  readonly missTtlMs?: number;
+  /** See `LinkStore.externalVersion`: when it changes, another process wrote and everything is dropped. */
+  readonly externalVersion?: (() => number) | undefined;
+  readonly now?: () => number;
+}
+
+/**
+ * The links of `GET /{slug}` kept in memory by (domain, slug), so a hot link costs no store look-up.
+ * Only the record is cached: status is still derived from it at request time, so expiry is exact. Capped
+ * links are never cached (their click count decides), so they always go to the store.
+ */
+export interface LinkCache {
+  /** The link of (domain, lower-case slug), null for a known miss, undefined when not cached. */
+  get(domain: string, slug: string): LinkRecord | null | undefined;
+  /**
+   * Reads (domain, slug) through `find` (the store) and remembers the answer, unless the cache was
+   * invalidated while the read was under way.
+   */
+  load(domain: string, slug: string, find: () => Promise<LinkRecord | null>): Promise<LinkRecord | null>;
+  /** Drops a link after this process changed or deleted it. */
+  invalidate(linkId: string): void;
+  /** Drops what is known of (domain, slug), e.g. a miss, after this process created a link there. */
+  forget(domain: string, slug: string): void;
+  clear(): void;
+  readonly size: number;
+}
+
+interface Entry {
+  readonly link: LinkRecord | null;
+  readonly expiresAt: number;
+  /** Read since it was (re)inserted: spared once by eviction (second chance, an LRU approximation). */
+  used: boolean;
+}
+
+/** How many recently used entries one eviction may move back before it evicts regardless. */
+const SECOND_CHANCES = 8;
+
+/** A bounded cache with a time to live; changes of other processes are seen within a millisecond. */
+export function createLinkCache(options: LinkCacheOptions = {}): LinkCache {
+  const { ttlMs = 10_000, missTtlMs = 500, externalVersion, now = Date.now } = options;
+  const maxEntries = Math.max(1, options.maxEntries ?? 20_000);
+  const entries = new Map<string, Entry>();
+  const keysById = new Map<string, string>();
+  let version = externalVersion?.();
+  let checkedAt = -1;
+  // Bumped by every invalidation, so a read that started before one is not remembered.
+  let generation = 0;
+
+  const evict = (key: string) => {
+    const link = entries.get(key)?.link;
+    if (link) keysById.delete(link.id);
+    entries.delete(key);
+  };
+  const drop = (key: string) => {
+    generation++;
+    evict(key);
+  };
+  const clear = () => {
+    generation++;
+    entries.clear();
+    keysById.clear();
+  };
+  // Map order is insertion order: the oldest entry is first, unless it was read since (moved back once).
+  const makeRoom = () => {
+    for (let spared = 0; entries.size >= maxEntries; spared++) {
+      const [key, entry] = entries.entries().next().value as [string, Entry];
+      entries.delete(key);
+      if (entry.used && spared < SECOND_CHANCES) entries.set(key, { ...entry, used: false });
+      else if (entry.link) keysById.delete(entry.link.id);
+    }
+  };
+  const remember = (key: string, link: LinkRecord | null) => {
+    if (link !== null && link.maxClicks !== null) return;
+    evict(key);
+    makeRoom();
+    entries.set(key, { link, expiresAt: now() + (link === null ? missTtlMs : ttlMs), used: false });
+    if (link !== null) keysById.set(link.id, key);
+  };
+  // Another process's commit is seen by the first look-up in a later millisecond: at most one
+  // `PRAGMA data_version` per millisecond, however many requests arrive.
+  const checkVersion = (at: number) => {
+    if (externalVersion === undefined || at === checkedAt) return;
+    checkedAt = at;
+    const current = externalVersion();
+    if (current !== version) clear();
+    version = current;
+  };
+
+  return {
+    get(domain, slug) {
+      const at = now();
+      checkVersion(at);
+      const key = `${domain}/${slug}`;
+      const entry = entries.get(key);
+      if (entry === undefined) return undefined;
+      if (entry.expiresAt > at) {
+        entry.used = true;
+        return entry.link;
+      }
+      evict(key);
+      return undefined;
+    },
+    async load(domain, slug, find) {
+      const started = generation;
+      const link = await find();
+      if (generation === started) remember(`${domain}/${slug}`, link);
+      return link;
+    },
+    invalidate(linkId) {
+      generation++;
+      const key = keysById.get(linkId);
+      if (key !== undefined) evict(key);
+    },
+    forget: (domain, slug) => drop(`${domain}/${slug}`),
+    clear,
+    get size() {
+      return entries.size;
+    },
+  };
+}

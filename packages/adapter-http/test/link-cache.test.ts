@@ -1,0 +1,163 @@
+import type { LinkRecord } from '@shortener/core';
+import { describe, expect, it } from 'vitest';
+import { createLinkCache } from '../src/link-cache.js';
+import type { LinkCacheOptions } from '../src/link-cache.js';
+
+let made = 0;
+function aLink(overrides: Partial<LinkRecord> = {}): LinkRecord {
+  made += 1;
+  return {
+    id: `00000000-0000-4000-8000-${String(made).padStart(12, '0')}`,
+    domain: 's.example',
+    slug: `slug${made}`,
+    url: 'https://example.com/page',
+    title: null,
+    passwordHash: null,
+    publicStats: true,
+    expiresAt: null,
+    maxClicks: null,
+    clicks: 0,
+    lastClickAt: null,
+    disabled: false,
+    accountId: null,
+    editTokenHash: null,
+    createdAt: 0,
+    updatedAt: 0,
+    ...overrides,
+  };
+}
+
+/** A cache on a hand-moved clock, with a store of one link per slug that counts its reads. */
+function setup(options: Partial<LinkCacheOptions> = {}) {
+  let time = 1_000_000;
+  const store = new Map<string, LinkRecord>();
+  let reads = 0;
+  const cache = createLinkCache({ now: () => time, ...options });
+  const find = (slug: string) => async () => {
+    reads += 1;
+    return store.get(slug) ?? null;
+  };
+  /** What the redirect path does: the cached answer, else one store read remembered. */
+  const lookUp = async (slug: string) => {
+    const cached = cache.get('s.example', slug);
+    return cached !== undefined ? cached : cache.load('s.example', slug, find(slug));
+  };
+  const add = (link: LinkRecord) => store.set(link.slug, link);
+  return {
+    cache,
+    store,
+    add,
+    lookUp,
+    find,
+    reads: () => reads,
+    advance: (ms: number) => (time += ms),
+  };
+}
+
+describe('the hot-link cache', () => {
+  it('serves a found link from memory until its time to live runs out', async () => {
+    const t = setup({ ttlMs: 10_000 });
+    const link = aLink();
+    t.add(link);
+    expect(await t.lookUp(link.slug)).toEqual(link);
+    t.advance(9_999);
+    expect(await t.lookUp(link.slug)).toEqual(link);
+    expect(t.reads()).toBe(1);
+    t.advance(1);
+    await t.lookUp(link.slug);
+    expect(t.reads()).toBe(2);
+  });
+
+  it('remembers an unknown slug for the shorter miss time only', async () => {
+    const t = setup({ ttlMs: 10_000, missTtlMs: 500 });
+    expect(await t.lookUp('nothing')).toBeNull();
+    expect(t.cache.get('s.example', 'nothing')).toBeNull();
+    t.advance(500);
+    expect(t.cache.get('s.example', 'nothing')).toBeUndefined();
+  });
+
+  it('never keeps a capped link, whose click count decides each request', async () => {
+    const t = setup();
+    const capped = aLink({ maxClicks: 3 });
+    t.add(capped);
+    await t.lookUp(capped.slug);
+    await t.lookUp(capped.slug);
+    expect(t.reads()).toBe(2);
+    expect(t.cache.size).toBe(0);
+  });
+
+  it('drops a link by id when this process changes or deletes it', async () => {
+    const t = setup();
+    const link = aLink();
+    t.add(link);
+    await t.lookUp(link.slug);
+    t.store.set(link.slug, { ...link, url: 'https://example.com/new' });
+    t.cache.invalidate(link.id);
+    expect((await t.lookUp(link.slug))?.url).toBe('https://example.com/new');
+  });
+
+  it('forgets a remembered miss when this process creates a link there', async () => {
+    const t = setup();
+    expect(await t.lookUp('fresh')).toBeNull();
+    const link = aLink({ slug: 'fresh' });
+    t.add(link);
+    t.cache.forget(link.domain, link.slug);
+    expect(await t.lookUp('fresh')).toEqual(link);
+  });
+
+  it('does not remember a read that was under way when the link was invalidated', async () => {
+    const t = setup();
+    const link = aLink();
+    t.add(link);
+    const reading = t.cache.load('s.example', link.slug, t.find(link.slug));
+    t.cache.invalidate(link.id);
+    expect(await reading).toEqual(link);
+    expect(t.cache.get('s.example', link.slug)).toBeUndefined();
+  });
+
+  it('drops everything once the store reports a write by another process, checking once a millisecond', async () => {
+    let version = 1;
+    let checks = 0;
+    const t = setup({
+      externalVersion: () => {
+        checks += 1;
+        return version;
+      },
+    });
+    const link = aLink();
+    t.add(link);
+    await t.lookUp(link.slug);
+    t.advance(1);
+    await t.lookUp(link.slug);
+    await t.lookUp(link.slug);
+    expect(t.reads()).toBe(1);
+    const checksSoFar = checks;
+    version = 2; // e.g. `shortener links disable` committed
+    t.advance(1);
+    await t.lookUp(link.slug);
+    expect(checks).toBe(checksSoFar + 1);
+    expect(t.reads()).toBe(2);
+  });
+
+  it('keeps at most maxEntries, evicting the least recently used first', async () => {
+    const t = setup({ maxEntries: 3 });
+    const [a, b, c, d] = [aLink(), aLink(), aLink(), aLink()];
+    for (const link of [a, b, c, d]) t.add(link);
+    for (const link of [a, b, c]) await t.lookUp(link.slug);
+    await t.lookUp(a.slug); // a is read again: b is now the least recently used
+    await t.lookUp(d.slug);
+    expect(t.cache.size).toBe(3);
+    expect(t.cache.get('s.example', a.slug)).toEqual(a);
+    expect(t.cache.get('s.example', b.slug)).toBeUndefined();
+    expect(t.cache.get('s.example', d.slug)).toEqual(d);
+  });
+
+  it('clears everything on request', async () => {
+    const t = setup();
+    const link = aLink();
+    t.add(link);
+    await t.lookUp(link.slug);
+    t.cache.clear();
+    expect(t.cache.size).toBe(0);
+  });
+});

@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { createVisitRecorder } from '../src/index.js';
+import type { TrackedVisit, VisitBatch, VisitStore } from '../src/index.js';
+
+const NOW = Date.parse('2026-03-01T12:00:00Z');
+
+/** A VisitStore keeping the batches it is given; `failing` makes `record` throw. */
+function fakeVisits() {
+  const batches: VisitBatch[] = [];
+  const state = { failing: false };
+  const store: VisitStore = {
+    record: async (batch) => {
+      if (state.failing) throw new Error('disk full');
+      batches.push(batch);
+    },
+    countsByDay: async () => [],
+    countsByKey: async () => [],
+    salt: async (_day, candidate) => candidate,
+    pruneSalts: async () => undefined,
+    pruneVisitors: async () => undefined,
+  };
+  return { store, batches, state };
+}
+
+function recorderWith(visits: VisitStore, flushAtRows?: number) {
+  return createVisitRecorder({
+    visits,
+    clock: { now: () => NOW },
+    random: { bytes: (size) => new Uint8Array(size).fill(7) },
+    userAgents: { describe: () => ({ device: 'desktop', browser: 'Firefox' }) },
+    geo: null,
+    ...(flushAtRows === undefined ? {} : { flushAtRows }),
+  });
+}
+
+const visit = (overrides: Partial<TrackedVisit> = {}): TrackedVisit => ({
+  linkId: 'link-1',
+  at: NOW,
+  counted: false,
+  bot: false,
+  countable: true,
+  ip: '192.0.2.1',
+  userAgent: 'Mozilla/5.0 Firefox/140.0',
+  referrer: null,
+  country: 'DE',
+  ...overrides,
+});
+
+const total = (batches: VisitBatch[]) =>
+  batches.flatMap((b) => b.counters).reduce((sum, c) => sum + (c.dimension === 'total' ? c.count : 0), 0);
+
+describe('the visit recorder', () => {
+  it('writes one row per counter however many visits it folded', async () => {
+    const { store, batches } = fakeVisits();
+    const recorder = recorderWith(store);
+    for (let i = 0; i < 1000; i += 1) recorder.track(visit());
+    expect(recorder.pending()).toBe(1000);
+    expect(await recorder.flush()).toBe(1000);
+    const [batch] = batches;
+    expect(batch?.clicks).toEqual([{ linkId: 'link-1', count: 1000, lastClickAt: NOW }]);
+    expect(batch?.counters.map((c) => [c.dimension, c.key, c.count])).toEqual([
+      ['total', '', 1000],
+      ['device', 'desktop', 1000],
+      ['browser', 'Firefox', 1000],
+      ['referrer', 'direct', 1000],
+      ['country', 'DE', 1000],
+    ]);
+    expect(batch?.visitors).toHaveLength(1);
+    expect(recorder.pending()).toBe(0);
+  });
+
+  it('starts a flush by itself once the waiting counters reach flushAtRows', async () => {
+    const { store, batches } = fakeVisits();
+    const recorder = recorderWith(store, 50);
+    // each visit of a new link adds 8 rows: 5 counters, a visitor hash and its unique count, the clicks
+    for (let i = 0; i < 7; i += 1) recorder.track(visit({ linkId: `link-${i}` }));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(batches).toHaveLength(1);
+    expect(recorder.pending()).toBe(0);
+  });
+
+  it('keeps a batch whose write failed and writes it once with the next flush', async () => {
+    const { store, batches, state } = fakeVisits();
+    const recorder = recorderWith(store);
+    recorder.track(visit());
+    recorder.track(visit({ bot: true }));
+    state.failing = true;
+    await expect(recorder.flush()).rejects.toThrow('disk full');
+    expect(recorder.pending()).toBe(2);
+    recorder.track(visit());
+    state.failing = false;
+    expect(await recorder.flush()).toBe(3);
+    expect(total(batches)).toBe(2);
+    expect(batches[0]?.counters.find((c) => c.dimension === 'bots')?.count).toBe(1);
+    expect(batches[0]?.clicks).toEqual([{ linkId: 'link-1', count: 2, lastClickAt: NOW }]);
+  });
+
+  it('does not add clicks for visits a capped link counted at request time', async () => {
+    const { store, batches } = fakeVisits();
+    const recorder = recorderWith(store);
+    recorder.track(visit({ counted: true }));
+    await recorder.flush();
+    expect(batches[0]?.clicks).toEqual([]);
+    expect(total(batches)).toBe(1);
+  });
+});
