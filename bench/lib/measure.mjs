@@ -1,0 +1,96 @@
+// The measurements besides the redirect rounds: creation, statistics, QR codes, store commits.
+import { openSqliteDatabase } from '@shortener/store-sqlite';
+import { BROWSER_UA, loadRound } from './load.mjs';
+
+/** Link creation through `POST /api/v1/links` (one link per request) and `POST /api/v1/bulk` (200). */
+export async function measureCreation(url, key, amount) {
+  const headers = { 'content-type': 'application/json', authorization: `Bearer ${key}` };
+  const single = await loadRound({
+    url,
+    amount,
+    requests: [
+      { method: 'POST', path: '/api/v1/links', headers, body: '{"url":"https://example.com/created"}' },
+    ],
+  });
+  const bulkBody = JSON.stringify({
+    urls: Array.from({ length: 200 }, (_, i) => `https://example.com/bulk/${i}`),
+  });
+  const bulk = await loadRound({
+    url,
+    amount: Math.max(50, Math.round(amount / 200)),
+    connections: 10,
+    requests: [{ method: 'POST', path: '/api/v1/bulk', headers, body: bulkBody }],
+  });
+  return {
+    single: { ...single, linksPerSecond: ((single.statuses[201] ?? 0) / single.responses) * single.rps },
+    bulk: { ...bulk, linksPerSecond: ((bulk.statuses[200] ?? 0) / bulk.responses) * bulk.rps * 200 },
+  };
+}
+
+/** Sequential `GET /api/v1/links/{id}/stats?days=30` on one connection: latency percentiles. */
+export async function measureStats(url, key, linkId, amount) {
+  const headers = { authorization: `Bearer ${key}` };
+  const first = await fetch(`${url}/api/v1/links/${linkId}/stats?days=30`, { headers });
+  const body = await first.json();
+  const round = await loadRound({
+    url,
+    amount,
+    connections: 1,
+    requests: [{ method: 'GET', path: `/api/v1/links/${linkId}/stats?days=30`, headers }],
+  });
+  return { ...round, total: body.total, status: first.status };
+}
+
+/** QR PNG and SVG throughput, or a note when the routes do not exist (404). */
+export async function measureQr(url, host, slug, amount) {
+  const results = {};
+  for (const format of ['png', 'svg']) {
+    const path = `/${slug}.${format}`;
+    const probe = await fetch(`${url}${path}`, { headers: { host } });
+    await probe.arrayBuffer();
+    if (probe.status !== 200) {
+      results[format] = { skipped: `GET ${path} answered ${probe.status}` };
+      continue;
+    }
+    const headers = { host, 'user-agent': BROWSER_UA };
+    results[format] = await loadRound({
+      url,
+      amount,
+      connections: 10,
+      requests: [{ method: 'GET', path, headers }],
+    });
+  }
+  return results;
+}
+
+/**
+ * Watches the database from a connection of its own: `PRAGMA data_version` changes whenever another
+ * connection commits, so polling it every 2 ms counts the server's write transactions (a lower bound if
+ * two commits fall within one poll; with one write per redirect it would change at every poll).
+ */
+export function openObserver(dbPath) {
+  const db = openSqliteDatabase(dbPath);
+  const version = db.prepare('PRAGMA data_version').pluck();
+  const clicks = db.prepare('SELECT COALESCE(SUM(clicks), 0) FROM links WHERE id != ?').pluck();
+  let commits = 0;
+  let last = version.get();
+  let timer = null;
+  return {
+    start() {
+      commits = 0;
+      last = version.get();
+      timer = setInterval(() => {
+        const now = version.get();
+        if (now !== last) commits++;
+        last = now;
+      }, 2);
+    },
+    stop() {
+      clearInterval(timer);
+      return commits;
+    },
+    /** Clicks recorded on every link but `exceptId`. */
+    clicks: (exceptId) => clicks.get(exceptId),
+    close: () => db.close(),
+  };
+}

@@ -1,0 +1,103 @@
+// Child processes of the benchmark: the real server, the bare baseline, seeding and CLI commands.
+import { execFile, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import process from 'node:process';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const BIN = 'packages/adapter-cli/bin/shortener.js';
+
+/** Runs a command in the repository root; resolves with its stdout, rejects with its stderr. */
+export function run(file, args, env = {}) {
+  return new Promise((resolve, reject) => {
+    execFile(
+      file,
+      args,
+      { cwd: ROOT, env: { ...process.env, ...env }, maxBuffer: 1 << 24 },
+      (error, out, err) =>
+        error ? reject(new Error(`${file} ${args.join(' ')} failed: ${err || error.message}`)) : resolve(out),
+    );
+  });
+}
+
+/** `shortener <args> --json` against the database at `dbPath`; the parsed output. */
+export async function cli(dbPath, ...args) {
+  return JSON.parse(await run(process.execPath, [BIN, ...args, '--json'], { DB_PATH: dbPath }));
+}
+
+/** `bench/seed.mjs <args>`; its JSON report. */
+export async function seed(...args) {
+  return JSON.parse(await run(process.execPath, ['bench/seed.mjs', ...args.map(String)]));
+}
+
+/** A free loopback port. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** A running child: its pid, exit promise and stderr so far. */
+function child(args, env) {
+  const proc = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  proc.stderr.on('data', (chunk) => (stderr += chunk));
+  const exited = new Promise((resolve) => proc.once('exit', (code, signal) => resolve({ code, signal })));
+  return { proc, exited, stderr: () => stderr };
+}
+
+/** Starts `shortener serve` with `env` (and node flags); resolves once `/healthz` answers. */
+export async function startServer(env, nodeFlags = []) {
+  const server = child([...nodeFlags, BIN, 'serve'], env);
+  const url = `http://127.0.0.1:${env.PORT}`;
+  for (let tries = 0; ; tries++) {
+    const ok = await fetch(`${url}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) break;
+    if (tries > 100 || server.proc.exitCode !== null)
+      throw new Error(`server did not start: ${server.stderr()}`);
+    await sleep(100);
+  }
+  return { ...server, url, pid: server.proc.pid };
+}
+
+/** Starts the bare node:http baseline; resolves with its URL once it listens. */
+export async function startBaseline() {
+  const baseline = child(['bench/baseline-server.mjs'], {});
+  const port = await new Promise((resolve, reject) => {
+    baseline.proc.stdout.once('data', (chunk) => resolve(Number(String(chunk).trim())));
+    baseline.exited.then(() => reject(new Error(`baseline exited: ${baseline.stderr()}`)));
+  });
+  return { ...baseline, url: `http://127.0.0.1:${port}`, pid: baseline.proc.pid };
+}
+
+/** Sends SIGTERM and waits for the exit (graceful shutdown). */
+export async function stop(running) {
+  running.proc.kill('SIGTERM');
+  return running.exited;
+}
+
+/** Resident set size of a process in MB (VmRSS). */
+export function rssMb(pid) {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmRSS:\s+(\d+) kB/m);
+  return line ? Number(line[1]) / 1024 : NaN;
+}
+
+/** CPU seconds (user + system) a process has used so far. */
+export function cpuSeconds(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}

@@ -1,0 +1,101 @@
+// Seeding a size and loading `GET /{slug}` at it: a warm-up per target, then alternating server and
+// baseline rounds over the same rotating slugs, each printed with its ratio to the baseline round after it.
+import { loadRound, median, rotation } from './load.mjs';
+import { cpuSeconds, seed } from './processes.mjs';
+import { printSection } from './report.mjs';
+
+const HOT_SLUGS = 1000;
+
+/** The slug of the i-th seeded link (as bench/seed.mjs names them). */
+const slugOf = (i) => `b${i.toString(36)}`;
+
+/** `count` slugs spread evenly over links [0, size), shuffled with a fixed seed. */
+export function spreadSlugs(size, count) {
+  const paths = Array.from({ length: count }, (_, i) => `/${slugOf(Math.floor((i * size) / count))}`);
+  let state = 42;
+  for (let i = paths.length - 1; i > 0; i--) {
+    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+    const j = state % (i + 1);
+    [paths[i], paths[j]] = [paths[j], paths[i]];
+  }
+  return paths;
+}
+
+/** Seeds links [from, to) and runs the rounds at `to` links. */
+export async function seedAndLoad(ctx, from, to) {
+  const { plan, log, results } = ctx;
+  printSection(log, `redirects at ${to.toLocaleString('en')} links`);
+  const seeded = await seed('links', ctx.dbPath, ctx.host, from, to - from);
+  results.seeding.push({ from, to, count: to - from, ms: seeded.ms });
+  log(`  seeded ${(to - from).toLocaleString('en')} links in ${Math.round(seeded.ms)} ms`);
+  const requests = rotation(spreadSlugs(to, HOT_SLUGS), ctx.host);
+  const rounds = await alternate(ctx, { links: to, slugs: HOT_SLUGS, requests, rounds: plan.rounds });
+  summarize(log, rounds);
+}
+
+/** The cache-miss case at `size` links: `count` distinct slugs in turn, more than the link cache holds. */
+export async function loadCold(ctx, size, count) {
+  ctx.log(`  cache-miss case: ${count.toLocaleString('en')} distinct slugs, more than the link cache holds`);
+  const requests = rotation(spreadSlugs(size, count), ctx.host);
+  summarize(ctx.log, await alternate(ctx, { links: size, slugs: count, requests, rounds: 1 }));
+}
+
+async function alternate(ctx, { links, slugs, requests, rounds }) {
+  const { server, baseline, plan, log, results, observer } = ctx;
+  const rates = {};
+  for (const target of [server, baseline]) {
+    const warm = await measured(ctx, target, requests, plan.warmup);
+    rates[target.pid] = warm.rps;
+    if (target === server)
+      results.redirects.push({ target: 'server', links, warmup: true, served: warm.served });
+  }
+  const rows = [];
+  for (let round = 1; round <= rounds; round++) {
+    const row = { links, slugs, round };
+    for (const [name, target] of [
+      ['server', server],
+      ['baseline', baseline],
+    ]) {
+      const amount = Math.round(rates[target.pid] * plan.seconds);
+      if (target === server) observer.start();
+      const r = await measured(ctx, target, requests, amount);
+      if (target === server) r.commits = observer.stop();
+      row[name] = r;
+      results.redirects.push({ target: name, links, slugs, round, ...r });
+    }
+    row.ratio = row.server.rps / row.baseline.rps;
+    rows.push(row);
+    log(
+      `  round ${round}: server ${line(row.server)} | baseline ${line(row.baseline)} | ratio ${row.ratio.toFixed(2)}`,
+    );
+  }
+  return rows;
+}
+
+async function measured(ctx, target, requests, amount) {
+  const cpu = cpuSeconds(target.pid);
+  const r = await loadRound({ url: target.url, requests, amount });
+  const unexpected = Object.keys(r.statuses).filter((s) => s !== '302');
+  if (unexpected.length > 0 || r.errors > 0)
+    throw new Error(
+      `unexpected answers from ${target.url}: ${JSON.stringify(r.statuses)}, errors ${JSON.stringify(r.errorKinds)}`,
+    );
+  return {
+    ...r,
+    served: r.statuses[302] ?? 0,
+    cpu: (cpuSeconds(target.pid) - cpu) / r.seconds,
+  };
+}
+
+const line = (r) =>
+  `${Math.round(r.rps).toLocaleString('en')} req/s p50 ${r.p50.toFixed(2)} p99 ${r.p99.toFixed(2)} ms ` +
+  `cpu ${Math.round(r.cpu * 100)}% (client ${Math.round(r.clientCpu * 100)}%)` +
+  (r.commits === undefined ? '' : ` commits ${r.commits}`);
+
+function summarize(log, rows) {
+  const m = (pick) => median(rows.map(pick));
+  log(
+    `  median: server ${Math.round(m((r) => r.server.rps)).toLocaleString('en')} req/s, p99 ${m((r) => r.server.p99).toFixed(2)} ms; ` +
+      `baseline ${Math.round(m((r) => r.baseline.rps)).toLocaleString('en')} req/s; ratio ${m((r) => r.ratio).toFixed(3)}`,
+  );
+}

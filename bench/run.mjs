@@ -1,0 +1,135 @@
+// `npm run bench [-- --quick] [-- --out file.md]`: the benchmark of issue 8. Starts the real server
+// (SQLite, analytics on, a temporary database) and a bare node:http baseline in the same run, seeds
+// links, loads `GET /{slug}` in alternating server/baseline rounds, measures creation, statistics and QR
+// codes, then checks after a graceful shutdown that every redirect served was recorded as a click.
+// Never part of `npm test`. See docs/benchmarks.md for the method and the last full run.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import process from 'node:process';
+import { loadCold, seedAndLoad } from './lib/redirects.mjs';
+import { measureCreation, measureQr, measureStats, openObserver } from './lib/measure.mjs';
+import { cli, freePort, rssMb, run, seed, startBaseline, startServer, stop } from './lib/processes.mjs';
+import { machine, printSection, writeReport } from './lib/report.mjs';
+
+const quick = process.argv.includes('--quick');
+const outIndex = process.argv.indexOf('--out');
+const out = outIndex > 0 ? process.argv[outIndex + 1] : quick ? null : 'docs/benchmarks.md';
+
+/** The knobs of a full and a quick run. */
+const PLAN = quick
+  ? { sizes: [1_000, 100_000], rounds: 2, seconds: 3, warmup: 20_000, creations: 5_000, cold: 0 }
+  : { sizes: [1_000, 1_000_000], rounds: 3, seconds: 10, warmup: 50_000, creations: 20_000, cold: 50_000 };
+const SHORT_HOST = 's.bench';
+const STATS_VISITS = 1_000_000;
+
+const log = (line) => process.stdout.write(`${line}\n`);
+
+async function main() {
+  const started = Date.now();
+  log(`benchmark (${quick ? 'quick' : 'full'}) on ${machine().summary}`);
+  await run(process.execPath, ['node_modules/typescript/bin/tsc', '-b']);
+  const dir = mkdtempSync(join(tmpdir(), 'shortener-bench-'));
+  const dbPath = join(dir, 'bench.db');
+  const results = { plan: PLAN, quick, machine: machine(), seeding: [], redirects: [] };
+  let server = null;
+  let baseline = null;
+  try {
+    await cli(dbPath, 'accounts', 'create', 'bench');
+    const { key } = await cli(dbPath, 'keys', 'create', 'bench');
+    const port = await freePort();
+    server = await startServer({
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DB_PATH: dbPath,
+      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      SHORT_DOMAINS: `http://${SHORT_HOST}`,
+      RATE_LIMIT_ANON_HOUR: '1000000000',
+      RATE_LIMIT_ANON_DAY: '1000000000',
+      RATE_LIMIT_KEY_HOUR: '1000000000',
+      LOG_LEVEL: 'warn',
+    });
+    baseline = await startBaseline();
+    results.rssStartMb = rssMb(server.pid);
+    const observer = openObserver(dbPath);
+    const ctx = { server, baseline, observer, plan: PLAN, host: SHORT_HOST, dbPath, log, results };
+
+    // 1. redirects at the first size
+    await seedAndLoad(ctx, 0, PLAN.sizes[0]);
+    results.rssSmallMb = rssMb(server.pid);
+
+    // 2. creation, statistics of a link with 1M visits, QR codes
+    printSection(log, 'creation (API key, limits raised)');
+    results.creation = await measureCreation(server.url, key, PLAN.creations);
+    log(`  POST /api/v1/links, 50 connections: ${fmt(results.creation.single.linksPerSecond)} links/s`);
+    log(
+      `  POST /api/v1/bulk (200 URLs), 10 connections: ${fmt(results.creation.bulk.linksPerSecond)} links/s`,
+    );
+
+    printSection(log, `statistics of a link with ${STATS_VISITS.toLocaleString('en')} visits`);
+    const statsLink = await createOwnedLink(server.url, key);
+    results.statsSeed = await seed('visits', dbPath, statsLink.id, STATS_VISITS);
+    log(`  recorded ${STATS_VISITS} visits through VisitStore.record in ${fmt(results.statsSeed.ms)} ms`);
+    results.stats = await measureStats(server.url, key, statsLink.id, quick ? 200 : 1000);
+    log(`  total ${results.stats.total}; p50 ${ms(results.stats.p50)}, p99 ${ms(results.stats.p99)}`);
+
+    printSection(log, 'QR codes');
+    results.qr = await measureQr(server.url, SHORT_HOST, 'b0', quick ? 500 : 2000);
+    for (const [format, r] of Object.entries(results.qr))
+      log(`  ${format}: ${r.skipped ?? `${fmt(r.rps)} req/s, p99 ${ms(r.p99)}`}`);
+
+    // 3. redirects at the large size, then the memory it takes
+    await seedAndLoad(ctx, PLAN.sizes[0], PLAN.sizes[1]);
+    results.rssLargeMb = rssMb(server.pid);
+    if (PLAN.cold > 0) {
+      await loadCold(ctx, PLAN.sizes[1], PLAN.cold);
+      results.rssColdMb = rssMb(server.pid);
+    }
+    log(
+      `  server RSS: start ${fmt(results.rssStartMb)} MB, ${fmt(results.rssLargeMb)} MB at ${PLAN.sizes[1]} links`,
+    );
+
+    // 4. graceful shutdown: every redirect served is a recorded click
+    const exit = await stop(server);
+    server = null;
+    results.exit = exit;
+    results.clicksRecorded = observer.clicks(statsLink.id);
+    observer.close();
+    results.redirectsServed = results.redirects.reduce(
+      (sum, r) => sum + (r.target === 'server' ? r.served : 0),
+      0,
+    );
+    printSection(log, 'clicks after SIGTERM');
+    log(
+      `  302s served ${results.redirectsServed}, clicks recorded ${results.clicksRecorded}, exit ${exit.code}`,
+    );
+    results.seconds = (Date.now() - started) / 1000;
+    log(`\nfinished in ${fmt(results.seconds)} s`);
+    if (out) {
+      writeReport(out, results);
+      log(`written to ${out}`);
+    }
+  } finally {
+    if (server) await stop(server);
+    if (baseline) await stop(baseline);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function createOwnedLink(url, key) {
+  const response = await fetch(`${url}/api/v1/links`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    body: JSON.stringify({ url: 'https://example.com/popular', alias: 'popular' }),
+  });
+  if (response.status !== 201) throw new Error(`creating the stats link: ${response.status}`);
+  return response.json();
+}
+
+const fmt = (n) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en') : String(n));
+const ms = (n) => `${n.toFixed(2)} ms`;
+
+main().catch((error) => {
+  process.stderr.write(`${error.stack ?? error}\n`);
+  process.exitCode = 1;
+});
