@@ -9,7 +9,10 @@ export interface LinkCacheOptions {
    * with `externalVersion`, by other processes invalidate at once: the time limit is only a backstop.
    */
   readonly ttlMs?: number;
-  /** How long an unknown slug is remembered (default 500 ms). */
+  /**
+   * How long an unknown slug is remembered (default 0: not at all, since a link created by another
+   * adapter of this process, such as MCP, would not clear it).
+   */
   readonly missTtlMs?: number;
   /** See `LinkStore.externalVersion`: when it changes, another process wrote and everything is dropped. */
   readonly externalVersion?: (() => number) | undefined;
@@ -49,7 +52,7 @@ const SECOND_CHANCES = 8;
 
 /** A bounded cache with a time to live; changes of other processes are seen within a millisecond. */
 export function createLinkCache(options: LinkCacheOptions = {}): LinkCache {
-  const { ttlMs = 10_000, missTtlMs = 500, externalVersion, now = Date.now } = options;
+  const { ttlMs = 10_000, missTtlMs = 0, externalVersion, now = Date.now } = options;
   const maxEntries = Math.max(1, options.maxEntries ?? 20_000);
   const entries = new Map<string, Entry>();
   const keysById = new Map<string, string>();
@@ -83,6 +86,7 @@ export function createLinkCache(options: LinkCacheOptions = {}): LinkCache {
   };
   const remember = (key: string, link: LinkRecord | null) => {
     if (link !== null && link.maxClicks !== null) return;
+    if (link === null && missTtlMs <= 0) return;
     evict(key);
     makeRoom();
     entries.set(key, { link, expiresAt: now() + (link === null ? missTtlMs : ttlMs), used: false });
