@@ -1,31 +1,8 @@
 import type { LinkRecord } from '@shortener/core';
+import { aLink } from '@shortener/testkit';
 import { describe, expect, it } from 'vitest';
 import { createLinkCache } from '../src/link-cache.js';
 import type { LinkCacheOptions } from '../src/link-cache.js';
-
-let made = 0;
-function aLink(overrides: Partial<LinkRecord> = {}): LinkRecord {
-  made += 1;
-  return {
-    id: `00000000-0000-4000-8000-${String(made).padStart(12, '0')}`,
-    domain: 's.example',
-    slug: `slug${made}`,
-    url: 'https://example.com/page',
-    title: null,
-    passwordHash: null,
-    publicStats: true,
-    expiresAt: null,
-    maxClicks: null,
-    clicks: 0,
-    lastClickAt: null,
-    disabled: false,
-    accountId: null,
-    editTokenHash: null,
-    createdAt: 0,
-    updatedAt: 0,
-    ...overrides,
-  };
-}
 
 /** A cache on a hand-moved clock, with a store of one link per slug that counts its reads. */
 function setup(options: Partial<LinkCacheOptions> = {}) {
@@ -39,8 +16,8 @@ function setup(options: Partial<LinkCacheOptions> = {}) {
   };
   /** What the redirect path does: the cached answer, else one store read remembered. */
   const lookUp = async (slug: string) => {
-    const cached = cache.get('s.example', slug);
-    return cached !== undefined ? cached : cache.load('s.example', slug, find(slug));
+    const cached = cache.get('sho.rt', slug);
+    return cached !== undefined ? cached : cache.load('sho.rt', slug, find(slug));
   };
   const add = (link: LinkRecord) => store.set(link.slug, link);
   return {
@@ -71,9 +48,9 @@ describe('the hot-link cache', () => {
   it('remembers an unknown slug for the shorter miss time only', async () => {
     const t = setup({ ttlMs: 10_000, missTtlMs: 500 });
     expect(await t.lookUp('nothing')).toBeNull();
-    expect(t.cache.get('s.example', 'nothing')).toBeNull();
+    expect(t.cache.get('sho.rt', 'nothing')).toBeNull();
     t.advance(500);
-    expect(t.cache.get('s.example', 'nothing')).toBeUndefined();
+    expect(t.cache.get('sho.rt', 'nothing')).toBeUndefined();
   });
 
   it('never keeps a capped link, whose click count decides each request', async () => {
@@ -109,10 +86,10 @@ describe('the hot-link cache', () => {
     const t = setup();
     const link = aLink();
     t.add(link);
-    const reading = t.cache.load('s.example', link.slug, t.find(link.slug));
+    const reading = t.cache.load('sho.rt', link.slug, t.find(link.slug));
     t.cache.invalidate(link.id);
     expect(await reading).toEqual(link);
-    expect(t.cache.get('s.example', link.slug)).toBeUndefined();
+    expect(t.cache.get('sho.rt', link.slug)).toBeUndefined();
   });
 
   it('drops everything once the store reports a write by another process, checking once a millisecond', async () => {
@@ -147,9 +124,9 @@ describe('the hot-link cache', () => {
     await t.lookUp(a.slug); // a is read again: b is now the least recently used
     await t.lookUp(d.slug);
     expect(t.cache.size).toBe(3);
-    expect(t.cache.get('s.example', a.slug)).toEqual(a);
-    expect(t.cache.get('s.example', b.slug)).toBeUndefined();
-    expect(t.cache.get('s.example', d.slug)).toEqual(d);
+    expect(t.cache.get('sho.rt', a.slug)).toEqual(a);
+    expect(t.cache.get('sho.rt', b.slug)).toBeUndefined();
+    expect(t.cache.get('sho.rt', d.slug)).toEqual(d);
   });
 
   it('clears everything on request', async () => {
