@@ -55,5 +55,30 @@ export default tseslint.config(
       },
     },
   },
+  {
+    // The pages' one script runs in the browser as a plain ES module.
+    files: ['packages/adapter-http/assets/**/*.js'],
+    languageOptions: {
+      sourceType: 'module',
+      globals: Object.fromEntries(
+        [
+          'document',
+          'navigator',
+          'fetch',
+          'setTimeout',
+          'clearTimeout',
+          'URLSearchParams',
+          'FormData',
+          'HTMLElement',
+          'HTMLFormElement',
+          'HTMLButtonElement',
+          'HTMLInputElement',
+          'HTMLSelectElement',
+          'HTMLAnchorElement',
+          'HTMLImageElement',
+        ].map((name) => [name, 'readonly']),
+      ),
+    },
+  },
   prettier,
 );

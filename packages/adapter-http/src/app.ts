@@ -10,6 +10,7 @@ import { sendError } from './koa-helpers.js';
 import { createLinkCache } from './link-cache.js';
 import type { LinkCache } from './link-cache.js';
 import { addMcpRoutes } from './mcp-routes.js';
+import { addPageRoutes } from './page-routes.js';
 import { addPublicRoutes } from './public-routes.js';
 import { addQrRoutes } from './qr-routes.js';
 import { handleRedirect, slugOfPath } from './redirect.js';
@@ -53,6 +54,7 @@ export function createHttpApp(deps: HttpDeps, linkCache: LinkCache = createLinkC
   addMcpRoutes(router, deps);
   addApiRoutes(router, deps, linkCache);
   addQrRoutes(router, deps);
+  addPageRoutes(router, deps, linkCache);
   addPublicRoutes(router, deps, linkCache);
   app.use(router.routes());
   app.use(router.allowedMethods());

@@ -12,6 +12,7 @@ import type { HttpDeps } from './deps.js';
 import { HTTP_STATUS, errorBody } from './errors.js';
 import type { LinkCache } from './link-cache.js';
 import { gonePage, notFoundPage, passwordPage } from './pages/basic-pages.js';
+import { LINK_PAGE_HEADERS } from './pages/layout.js';
 import { clientIp, languageOf } from './request.js';
 import { isBotUserAgent, isPrefetch } from './user-agent.js';
 
@@ -83,8 +84,6 @@ function sendRedirect(req: IncomingMessage, res: ServerResponse, location: strin
   res.end();
 }
 
-const HTML = 'text/html; charset=utf-8';
-
 /** Renders the 404 and 410 answers: an HTML page, or the error object for JSON clients. */
 export function sendMissing(
   req: IncomingMessage,
@@ -105,7 +104,7 @@ export function sendMissing(
     return;
   }
   const page = reason === null ? notFoundPage(language) : gonePage(reason, language);
-  respond(req, res, reason === null ? HTTP_STATUS.not_found : 410, { 'Content-Type': HTML }, page);
+  respond(req, res, reason === null ? HTTP_STATUS.not_found : 410, LINK_PAGE_HEADERS, page);
 }
 
 function linkGoneMessage(reason: GoneReason): string {
@@ -126,13 +125,7 @@ export function sendOutcome(
       sendRedirect(req, res, outcome.link.url);
       return;
     case 'password':
-      respond(
-        req,
-        res,
-        wrongPassword ? 401 : 200,
-        { 'Content-Type': HTML },
-        passwordPage(language, wrongPassword),
-      );
+      respond(req, res, wrongPassword ? 401 : 200, LINK_PAGE_HEADERS, passwordPage(language, wrongPassword));
       return;
     case 'gone':
       sendMissing(req, res, language, outcome.reason);

@@ -1,0 +1,107 @@
+import type Router from '@koa/router';
+import type { DomainError } from '@shortener/core';
+import {
+  ANONYMOUS,
+  CreateLinkInput,
+  createLink,
+  domainError,
+  findRedirectLink,
+  getStats,
+  linkStatus,
+  parseInput,
+  toLinkView,
+} from '@shortener/core';
+import type { Context } from 'koa';
+import type { HttpDeps } from './deps.js';
+import { HTTP_STATUS, errorBody } from './errors.js';
+import { setHeaders, stateOf } from './koa-helpers.js';
+import type { LinkCache } from './link-cache.js';
+import { assets } from './pages/assets.js';
+import { notFoundPage } from './pages/basic-pages.js';
+import { formToCreateInput } from './pages/form-input.js';
+import type { FormValues } from './pages/home-page.js';
+import { createdPage, homePage } from './pages/home-page.js';
+import { LINK_PAGE_HEADERS, contentSecurityPolicy } from './pages/layout.js';
+import { previewPage } from './pages/preview-page.js';
+import { consumeCreations, rateLimitHeaders } from './rate-limit.js';
+import { readBody } from './request.js';
+
+const PREVIEW_PATH = /^\/([A-Za-z0-9_-]{1,64})(?:\+|%2[Bb])$/;
+const YEAR = 365 * 24 * 3600;
+
+/** The pages: the home form (`GET /`, and `POST /` for browsers without script), `/{slug}+`, `/assets/*`. */
+export function addPageRoutes(router: Router, deps: HttpDeps, linkCache: LinkCache): void {
+  const { core } = deps;
+  const domains = core.config.shortDomains.map((d) => d.host);
+  const homeHeaders = {
+    ...LINK_PAGE_HEADERS,
+    'Content-Security-Policy': contentSecurityPolicy(core.config.shortDomains.map((d) => d.origin)),
+    'Cache-Control': 'no-store',
+  };
+  const sendPage = (ctx: Context, status: number, body: string, headers = LINK_PAGE_HEADERS) => {
+    setHeaders(ctx, { 'Cache-Control': 'no-cache', ...headers });
+    ctx.status = status;
+    ctx.body = body;
+  };
+
+  router.get('/assets/:file', (ctx) => {
+    const asset = assets().find(ctx.params.file ?? '');
+    if (asset === undefined) return; // the app's 404
+    setHeaders(ctx, { 'Cache-Control': `public, max-age=${YEAR}, immutable`, ETag: asset.etag });
+    if (ctx.get('if-none-match') === asset.etag) return void (ctx.status = 304);
+    ctx.type = asset.contentType;
+    ctx.body = asset.body;
+  });
+
+  router.get('/', (ctx) => {
+    sendPage(ctx, 200, homePage({ language: stateOf(ctx).language, domains }), homeHeaders);
+  });
+
+  router.post('/', async (ctx) => {
+    const { language, ip } = stateOf(ctx);
+    const values = formValues(await readBody(ctx.req));
+    const failed = (error: DomainError, status = HTTP_STATUS[error.code]) => {
+      const shown = { ...error, message: errorBody(error, language).error.message };
+      sendPage(ctx, status, homePage({ language, domains, values, error: shown }), homeHeaders);
+    };
+    const input = parseInput(CreateLinkInput, formToCreateInput(values));
+    if (!input.ok) return failed(input.error);
+    const decision = await consumeCreations(deps, ANONYMOUS, ip, 1);
+    setHeaders(ctx, rateLimitHeaders(decision));
+    if (!decision.allowed) return failed(domainError('rate_limited'));
+    const created = await createLink(core, input.value, ANONYMOUS);
+    if (!created.ok) return failed(created.error);
+    linkCache.forget(created.value.link.domain, created.value.link.slug);
+    const view = toLinkView(
+      created.value.link,
+      core.config,
+      core.clock.now(),
+      created.value.editToken ?? undefined,
+    );
+    sendPage(ctx, 201, createdPage(language, view), homeHeaders);
+  });
+
+  router.get('/:slug', async (ctx, next) => {
+    const match = PREVIEW_PATH.exec(ctx.path);
+    if (!match?.[1]) return next();
+    const { language } = stateOf(ctx);
+    const link = await findRedirectLink(core, ctx.host, match[1]);
+    if (link === null) return sendPage(ctx, 404, notFoundPage(language));
+    const now = core.clock.now();
+    const stats = link.publicStats ? await getStats(core, link.id, { days: 30 }, ANONYMOUS) : null;
+    const view = toLinkView(link, core.config, now);
+    const shown =
+      link.passwordHash === null && linkStatus(link, now) !== 'disabled' ? view : { ...view, url: '' };
+    sendPage(ctx, 200, previewPage({ language, link: shown, stats: stats?.ok ? stats.value : null }));
+  });
+}
+
+/** The posted form as strings (a JSON or non-object body gives an empty form, which fails on `url`). */
+function formValues(body: unknown): FormValues {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return {};
+  return Object.fromEntries(
+    Object.entries(body as Record<string, unknown>).filter(
+      (e): e is [string, string] => typeof e[1] === 'string',
+    ),
+  );
+}

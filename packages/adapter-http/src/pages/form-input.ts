@@ -1,0 +1,39 @@
+import type { FormValues } from './home-page.js';
+
+const TEXT_FIELDS = [
+  'url',
+  'alias',
+  'domain',
+  'title',
+  'password',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'utm_term',
+  'utm_content',
+] as const;
+const NUMBER_FIELDS = ['expires_in_days', 'max_clicks'] as const;
+
+/**
+ * The creation input of a form post (the same mapping as `assets/app.js`): empty fields are left out,
+ * numbers become numbers, the "private statistics" box sets `public_stats: false`, and a
+ * `datetime-local` expiry without a zone is read as UTC (the script sends the browser's local time).
+ */
+export function formToCreateInput(form: FormValues): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  for (const name of TEXT_FIELDS) {
+    const value = name === 'password' ? form[name] : form[name]?.trim();
+    if (value) input[name] = value;
+  }
+  for (const name of NUMBER_FIELDS) {
+    const value = form[name]?.trim();
+    if (value) input[name] = Number(value);
+  }
+  const expiresAt = form.expires_at?.trim();
+  if (expiresAt)
+    input.expires_at = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d)?$/.test(expiresAt)
+      ? `${expiresAt}${expiresAt.length === 16 ? ':00' : ''}Z`
+      : expiresAt;
+  if (form.private_stats) input.public_stats = false;
+  return input;
+}

@@ -1,0 +1,143 @@
+import type { DomainError, Language, LinkView } from '@shortener/core';
+import type { SafeHtml } from './layout.js';
+import { html, renderPage } from './layout.js';
+import { resultSection } from './result-section.js';
+import type { PageText } from './text.js';
+import { textOf } from './text.js';
+
+/** The raw text fields of the form, as posted. */
+export type FormValues = Readonly<Record<string, string>>;
+
+/** What the home page shows: the form (with what was typed and the error, after a failed post). */
+export interface HomeView {
+  readonly language: Language;
+  readonly domains: readonly string[];
+  readonly values?: FormValues;
+  readonly error?: DomainError;
+}
+
+const UTM = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content'] as const;
+
+/** The home page: the form, and the (hidden) result section the script fills in. */
+export function homePage(view: HomeView): string {
+  const t = textOf(view.language);
+  return renderPage({
+    language: view.language,
+    title: t.home,
+    script: true,
+    main: html`${linkForm(t, view)} ${resultSection(t, null)}`,
+  });
+}
+
+/** The page after a form post without JavaScript: the new link. */
+export function createdPage(language: Language, link: LinkView): string {
+  const t = textOf(language);
+  return renderPage({ language, title: t.resultTitle, main: resultSection(t, link) });
+}
+
+function linkForm(t: PageText, view: HomeView): SafeHtml {
+  const values = view.values ?? {};
+  const field = (name: string) => ({
+    value: values[name] ?? '',
+    invalid: view.error?.field === name ? html` aria-invalid="true" aria-describedby="form-error"` : '',
+  });
+  const input = (name: string, label: string, attributes: SafeHtml, hint?: string) => {
+    const f = field(name);
+    return html`<div class="field">
+      <label for="${name}">${label}</label>
+      <input id="${name}" name="${name}" value="${f.value}" ${attributes}${f.invalid} />
+      ${hint === undefined ? '' : html`<small class="hint">${hint}</small>`}
+    </div>`;
+  };
+  const optionsOpen = Object.entries(values).some(
+    ([k, v]) => v !== '' && !['url', 'alias', 'domain'].includes(k),
+  );
+  return html`<section class="card" aria-labelledby="form-title">
+    <h1 id="form-title">${t.home}</h1>
+    <p class="intro">${t.intro}</p>
+    <form id="link-form" class="stack" method="post" action="/" novalidate>
+      <p
+        id="form-error"
+        class="error"
+        role="alert"
+        data-failed="${t.failed}"
+        data-network="${t.networkError}"
+        ${view.error ? '' : html` hidden`}
+      >
+        ${view.error ? `${t.failed} ${view.error.message}` : ''}
+      </p>
+      ${input('url', t.urlLabel, html` type="text" inputmode="url" autocomplete="url" required autofocus placeholder="https://example.com/a/long/path"`, t.urlHint)}
+      <div class="row">${aliasField(t, field('alias'))} ${domainField(t, view.domains, values.domain)}</div>
+      <details class="options" ${optionsOpen ? html` open` : ''}>
+        <summary>${t.options}</summary>
+        ${input('title', t.titleLabel, html` type="text" maxlength="200"`)}
+        <div class="row">
+          ${input('expires_in_days', t.expiresInLabel, html` type="number" min="0.01" max="3650" step="any" inputmode="decimal"`, t.expiryHint)}
+          ${input('expires_at', t.expiresAtLabel, html` type="datetime-local"`)}
+        </div>
+        <div class="row">
+          ${input('max_clicks', t.maxClicksLabel, html` type="number" min="1" step="1" inputmode="numeric"`)}
+          ${input('password', t.passwordLabel, html` type="password" minlength="4" maxlength="64" autocomplete="new-password"`, t.passwordHint)}
+        </div>
+        <div class="field check">
+          <input
+            id="private_stats"
+            name="private_stats"
+            type="checkbox"
+            value="on"
+            ${values.private_stats ? html` checked` : ''}
+          />
+          <label for="private_stats">${t.privateStatsLabel}</label>
+          <small class="hint">${t.privateStatsHint}</small>
+        </div>
+        <fieldset class="utm">
+          <legend>${t.utm}</legend>
+          ${UTM.map((name) => input(name, name, html` type="text" autocomplete="off"`))}
+        </fieldset>
+      </details>
+      <button type="submit" class="primary">${t.submit}</button>
+    </form>
+  </section>`;
+}
+
+function aliasField(t: PageText, f: { value: string; invalid: SafeHtml | string }): SafeHtml {
+  return html`<div class="field grow">
+    <label for="alias">${t.aliasLabel}</label>
+    <input
+      id="alias"
+      name="alias"
+      type="text"
+      value="${f.value}"
+      maxlength="40"
+      autocomplete="off"
+      autocapitalize="none"
+      spellcheck="false"
+      aria-describedby="alias-hint alias-status"
+      ${f.invalid}
+    />
+    <small class="hint" id="alias-hint">${t.aliasHint}</small>
+    <p
+      id="alias-status"
+      class="alias-status"
+      role="status"
+      aria-live="polite"
+      data-checking="${t.aliasChecking}"
+      data-free="${t.aliasFree}"
+      data-taken="${t.aliasTaken}"
+      data-reserved="${t.aliasReserved}"
+      data-invalid="${t.aliasInvalid}"
+      data-alternative="${t.aliasAlternative}"
+      data-use="${t.useDomain}"
+    ></p>
+  </div>`;
+}
+
+function domainField(t: PageText, domains: readonly string[], chosen: string | undefined): SafeHtml {
+  const selected = chosen !== undefined && domains.includes(chosen) ? chosen : domains[0];
+  return html`<div class="field">
+    <label for="domain">${t.domainLabel}</label>
+    <select id="domain" name="domain">
+      ${domains.map((d) => html`<option value="${d}" ${d === selected ? html` selected` : ''}>${d}</option>`)}
+    </select>
+  </div>`;
+}

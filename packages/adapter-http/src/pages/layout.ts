@@ -1,0 +1,112 @@
+import type { Language } from '@shortener/core';
+import { LANGUAGES } from '@shortener/core';
+import { assets } from './assets.js';
+import { textOf } from './text.js';
+
+/** Escapes text for HTML element content and attribute values. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** Marks a string as already-escaped HTML, so the `html` tag keeps it as is. */
+export class SafeHtml {
+  constructor(readonly value: string) {}
+  toString(): string {
+    return this.value;
+  }
+}
+
+type Part = string | number | SafeHtml | null | undefined | false | readonly Part[];
+
+function render(part: Part): string {
+  if (part === null || part === undefined || part === false) return '';
+  if (part instanceof SafeHtml) return part.value;
+  if (Array.isArray(part)) return part.map(render).join('');
+  return escapeHtml(String(part as string | number));
+}
+
+/** A template tag that escapes every interpolated value unless it is {@link SafeHtml} (or a list of them). */
+export function html(strings: TemplateStringsArray, ...values: Part[]): SafeHtml {
+  let out = strings[0] ?? '';
+  values.forEach((value, i) => (out += render(value) + (strings[i + 1] ?? '')));
+  return new SafeHtml(out);
+}
+
+const NAMES: Record<Language, string> = { en: 'English', de: 'Deutsch', fr: 'Français', es: 'Español' };
+
+/** What a page is made of. */
+export interface PageParts {
+  readonly language: Language;
+  readonly title: string;
+  readonly main: SafeHtml;
+  /** `noindex` for pages about one link (preview, password, 404, 410). */
+  readonly noindex?: boolean;
+  /** Load the form script (home page only). */
+  readonly script?: boolean;
+}
+
+/** The whole HTML document around a page's main content. */
+export function renderPage(parts: PageParts): string {
+  const t = textOf(parts.language);
+  const files = assets();
+  const languageLinks = LANGUAGES.map((code) =>
+    code === parts.language
+      ? html`<li><span aria-current="true">${NAMES[code]}</span></li>`
+      : html`<li><a href="?lang=${code}" hreflang="${code}" lang="${code}">${NAMES[code]}</a></li>`,
+  );
+  return html`<!doctype html>
+    <html lang="${parts.language}">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        ${parts.noindex ? new SafeHtml('<meta name="robots" content="noindex">\n') : ''}
+        <title>${parts.title} · shortener</title>
+        <link rel="icon" href="${files.pathOf('icon.svg')}" type="image/svg+xml" />
+        <link rel="stylesheet" href="${files.pathOf('app.css')}" />
+        ${parts.script ? html`<script type="module" src="${files.pathOf('app.js')}"></script> ` : ''}
+      </head>
+      <body>
+        <a class="skip" href="#main">${t.skip}</a>
+        <header class="bar">
+          <a class="brand" href="/">shortener</a><a href="/openapi.json">${t.apiDocs}</a>
+        </header>
+        <main id="main">${parts.main}</main>
+        <footer class="bar">
+          <nav aria-label="${t.languages}">
+            <ul class="languages">
+              ${languageLinks}
+            </ul>
+          </nav>
+        </footer>
+      </body>
+    </html> `.value;
+}
+
+const BASE_POLICY = ["default-src 'none'", "style-src 'self'", "base-uri 'none'", "frame-ancestors 'none'"];
+
+/**
+ * The Content-Security-Policy of a page: no inline script or style anywhere. Link pages may post their
+ * password form, whose answer redirects to the destination (`form-action` covers redirects, so any http(s)
+ * target); the home page may also run its own script, call the API, and show QR images from the short
+ * domains.
+ */
+export function contentSecurityPolicy(shortOrigins?: readonly string[]): string {
+  if (shortOrigins === undefined) {
+    return [...BASE_POLICY, "img-src 'self'", "form-action 'self' http: https:"].join('; ');
+  }
+  return [
+    ...BASE_POLICY,
+    "script-src 'self'",
+    "connect-src 'self'",
+    ['img-src', "'self'", ...shortOrigins].join(' '),
+    "form-action 'self'",
+  ].join('; ');
+}
+
+/** Headers of every link page (404, 410, password form, preview). */
+export const LINK_PAGE_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Type': 'text/html; charset=utf-8',
+  'Content-Security-Policy': contentSecurityPolicy(),
+  'Referrer-Policy': 'strict-origin-when-cross-origin',
+  'X-Content-Type-Options': 'nosniff',
+};

@@ -1,0 +1,116 @@
+import type { KeyCount, Language, LinkView, StatsView } from '@shortener/core';
+import type { SafeHtml } from './layout.js';
+import { html, renderPage } from './layout.js';
+import type { PageText } from './text.js';
+import { fill, textOf } from './text.js';
+
+/** What the preview shows: the link (its `url` only when it may be shown) and its stats when public. */
+export interface PreviewView {
+  readonly language: Language;
+  readonly link: LinkView;
+  readonly stats: StatsView | null;
+}
+
+/** The `/{slug}+` page: where a link leads, without following it. */
+export function previewPage({ language, link, stats }: PreviewView): string {
+  const t = textOf(language);
+  const date = (iso: string) =>
+    html`<time datetime="${iso}"
+      >${new Intl.DateTimeFormat(language, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(new Date(iso))}
+      UTC</time
+    >`;
+  const row = (label: string, value: SafeHtml | string) =>
+    html`<div>
+      <dt>${label}</dt>
+      <dd>${value}</dd>
+    </div>`;
+  return renderPage({
+    language,
+    title: t.previewTitle,
+    noindex: true,
+    main: html`<section class="card preview" aria-labelledby="preview-title">
+        <h1 id="preview-title">${link.title ?? t.previewTitle}</h1>
+        <p class="short-url">${link.short_url}</p>
+        <dl class="facts">
+          ${row(t.destination, destination(t, link))} ${row(t.domain, link.domain)}
+          ${row(t.created, date(link.created_at))}
+          ${row(t.status, html`<span class="status status-${link.status}">${t[link.status]}</span>`)}
+          ${link.expires_at ? row(t.expires, date(link.expires_at)) : ''}
+          ${link.max_clicks === null ? '' : row(t.clickLimit, String(link.max_clicks))}
+          ${stats ? row(t.clicks, String(link.clicks)) : ''}
+        </dl>
+        ${link.status === 'active' ? html`<p><a class="button primary" href="${link.short_url}" rel="nofollow">${t.continue}</a></p>` : ''}
+      </section>
+      ${stats ? statsSection(t, language, stats) : html`<section class="card"><p>${t.statsPrivate}</p></section>`}`,
+  });
+}
+
+function destination(t: PageText, link: LinkView): SafeHtml | string {
+  if (link.has_password) return t.destinationHidden;
+  if (link.status === 'disabled') return t.destinationDisabled;
+  return html`<span class="destination">${link.url}</span>`;
+}
+
+function statsSection(t: PageText, language: Language, stats: StatsView): SafeHtml {
+  const regions = new Intl.DisplayNames([language], { type: 'region' });
+  const country = (code: string) => {
+    if (!/^[A-Z]{2}$/.test(code)) return code;
+    return regions.of(code) ?? code;
+  };
+  return html`<section class="card" aria-labelledby="chart-title">
+    <h2 id="chart-title">${t.chartTitle}</h2>
+    ${dayChart(t, stats.by_day)}
+    <div class="tops">
+      ${topList(t.countries, stats.countries, country, t.noClicks)}
+      ${topList(t.referrers, stats.referrers, (key) => key, t.noClicks)}
+    </div>
+  </section>`;
+}
+
+function topList(
+  title: string,
+  rows: readonly KeyCount[],
+  name: (key: string) => string,
+  empty: string,
+): SafeHtml {
+  const shown = rows.slice(0, 5);
+  return html`<div class="top">
+    <h3>${title}</h3>
+    ${
+      shown.length === 0
+        ? html`<p class="muted">${empty}</p>`
+        : html`<ol>
+            ${shown.map((r) => html`<li><span>${name(r.key)}</span> <span class="count">${r.count}</span></li>`)}
+          </ol>`
+    }
+  </div>`;
+}
+
+const WIDTH = 600;
+const HEIGHT = 160;
+const AXIS = 20;
+
+/** Clicks per day as bars in inline SVG: readable without script, each bar titled with its day and count. */
+export function dayChart(t: PageText, days: readonly KeyCount[]): SafeHtml {
+  const max = Math.max(1, ...days.map((d) => d.count));
+  const total = days.reduce((sum, d) => sum + d.count, 0);
+  const step = WIDTH / Math.max(1, days.length);
+  const plot = HEIGHT - AXIS;
+  const bars = days.map((d, i) => {
+    const h = Math.round((d.count / max) * (plot - 4) * 100) / 100;
+    const x = Math.round((i * step + 1) * 100) / 100;
+    const w = Math.max(1, Math.round((step - 2) * 100) / 100);
+    return html`<rect class="bar" x="${x}" y="${plot - h}" width="${w}" height="${h}"
+      ><title>${d.key}: ${d.count}</title></rect
+    >`;
+  });
+  const summary = fill(t.chartSummary, { count: total, max: total === 0 ? 0 : max });
+  return html`<svg class="chart" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="chart-desc">
+      <desc id="chart-desc">${summary}</desc>
+      <line class="axis" x1="0" y1="${plot}" x2="${WIDTH}" y2="${plot}" />
+      ${bars}
+      <text class="label" x="0" y="${HEIGHT - 4}">${days[0]?.key ?? ''}</text>
+      <text class="label" x="${WIDTH}" y="${HEIGHT - 4}" text-anchor="end">${days.at(-1)?.key ?? ''}</text>
+    </svg>
+    <p class="chart-summary">${summary}</p>`;
+}
