@@ -15,6 +15,8 @@ import { sendOutcome, serveRedirect, slugOfPath, visitOf } from './redirect.js';
 import { readBody } from './request.js';
 
 const PASSWORD_TRIES = [{ windowMs: 15 * 60_000, limit: 10 }];
+/** One-segment paths served to GET only: a POST there is 405, not a missing link. */
+const GET_ONLY = new Set(['/healthz', '/openapi.json', '/llms.txt']);
 
 /** The public link routes Koa serves: `/{slug}.json`, the password POST, and GET/HEAD `/{slug}` as a fallback. */
 export function addPublicRoutes(router: Router, deps: HttpDeps, linkCache: LinkCache): void {
@@ -36,6 +38,10 @@ export function addPublicRoutes(router: Router, deps: HttpDeps, linkCache: LinkC
 
   router.post('/:slug', async (ctx, next) => {
     const target = slugOfPath(ctx.url);
+    if (target === null && GET_ONLY.has(ctx.path)) {
+      ctx.set('Allow', 'GET, HEAD');
+      return void (ctx.status = 405);
+    }
     if (target === null) return next();
     const { language, ip } = stateOf(ctx);
     const link = await findRedirectLink(core, ctx.host, target.slug);

@@ -174,6 +174,9 @@ describe('routing', () => {
     ['POST', '/api/v1/check'],
     ['GET', '/api/v1/bulk'],
     ['POST', '/api/shorten'],
+    ['POST', '/healthz'],
+    ['POST', '/openapi.json'],
+    ['POST', '/llms.txt'],
   ])('answers %s %s with 405 and the error object', async (method, path) => {
     const response = await server.api(path, { method });
     expect(response.status).toBe(405);
