@@ -1,11 +1,19 @@
+import type { Result } from '@shortener/core';
 import type { Environment } from './config.js';
 import type { TextSink } from './logger.js';
 
+/** An output stream, and whether it is a terminal (progress bars, the QR code, `shorten`'s summary). */
+export interface CliSink extends TextSink {
+  readonly isTTY?: boolean;
+}
+
 /** The process surroundings of the CLI, injectable for tests. */
 export interface CliIo {
-  readonly stdout: TextSink;
-  readonly stderr: TextSink;
+  readonly stdout: CliSink;
+  readonly stderr: CliSink;
   readonly env: Environment;
+  /** Read by `bulk -` and `import -`; absent means no standard input. */
+  readonly stdin?: AsyncIterable<string | Uint8Array>;
 }
 
 /** A failure the CLI reports as `error: message` with this exit code (1: domain error, 2: usage). */
@@ -18,4 +26,18 @@ export class CliError extends Error {
   ) {
     super(message);
   }
+}
+
+/** Exit code of a usage error: bad flags, or a command that cannot run in this mode. */
+export const USAGE = 2;
+
+/** A usage error reported as `error: message (code)`, exit code 2. */
+export function usageError(message: string, code = 'usage'): CliError {
+  return new CliError(`${message} (${code})`, USAGE);
+}
+
+/** The value of a result, or a {@link CliError} `message (code)` with `exitCode` (1 by default). */
+export function unwrap<T>(result: Result<T>, exitCode = 1): T {
+  if (result.ok) return result.value;
+  throw new CliError(`${result.error.message} (${result.error.code})`, exitCode);
 }

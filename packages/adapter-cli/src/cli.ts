@@ -1,6 +1,9 @@
 import { Command, CommanderError, Option } from 'commander';
 import { ConfigError, loadConfig } from './config.js';
 import { CliError } from './cli-io.js';
+import { addBatchCommands } from './commands/batch-commands.js';
+import { addInspectCommands } from './commands/inspect-commands.js';
+import { addLinkCommands } from './commands/link-commands.js';
 import type { CliIo } from './cli-io.js';
 import { createJsonLogger } from './logger.js';
 import type { AppLogger } from './logger.js';
@@ -12,29 +15,40 @@ import { VARIABLE_HELP, VARIABLE_NAMES, flagOf } from './variables.js';
 import type { RawSettings, VariableName } from './variables.js';
 
 const EXAMPLES = `
+Link commands work on the database of DB_PATH by default (local mode), or on a server's API with
+--server URL and --key KEY (or SHORTENER_URL and SHORTENER_API_KEY). Every command takes --json.
+Exit codes: 0 ok, 1 failed (error: message (code) on stderr), 2 usage.
+
 Examples:
   $ shortener serve --port 8080
+  $ shortener shorten https://example.com/a/long/page --alias hello
+  $ shortener stats hello
+  $ shortener qr hello --out hello.png
+  $ shortener backup backups/shortener.db
+  $ shortener links list --server https://sho.example --key shk_…
   $ shortener accounts create alice
-  $ shortener keys create alice
-  $ shortener links disable https://s.example/abc123
   $ SHORTENER_API_KEY=shk_… shortener mcp
 `;
 
 /**
- * The `shortener` program: `serve`, the operator commands (`accounts`, `keys`, `links`) and `mcp`. Output goes
+ * The `shortener` program: `serve`, `mcp`, the link commands (`shorten`, `bulk`, `links`, `stats`, `qr`,
+ * `check`, `claim`, `import`, `export`, `backup`) and the operator's `accounts` and `keys`. Output goes
  * to `io`; usage errors reject with commander's `CommanderError` (exitOverride), failures with
  * {@link CliError} or {@link ConfigError}. {@link runCli} turns those into exit codes.
  */
 export function createProgram(io: CliIo): Command {
   const program = new Command('shortener')
-    .description('A self-hosted URL shortener: HTTP API, pages, MCP server and operator commands.')
+    .description('A self-hosted URL shortener: the server, and its links from the terminal.')
     .exitOverride()
     .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })
     .showHelpAfterError('(add --help for usage)')
     .addHelpText('after', EXAMPLES);
   addServeCommand(program, io);
-  addOperatorCommands(program, io);
   addMcpCommand(program, io);
+  addLinkCommands(program, io);
+  addInspectCommands(program, io);
+  addBatchCommands(program, io);
+  addOperatorCommands(program, io);
   return program;
 }
 

@@ -16,6 +16,7 @@ import type {
 } from '@shortener/core';
 import { createMemoryRateLimiter, createMemoryStores } from '@shortener/store-memory';
 import { openSqliteStores } from '@shortener/store-sqlite';
+import type { SqliteStores } from '@shortener/store-sqlite';
 import { Container } from 'inversify';
 import type { AppConfig } from './config.js';
 import { createJsonLogger } from './logger.js';
@@ -38,6 +39,8 @@ export interface Services {
   readonly coreDeps: CoreDeps;
   readonly mcpDeps: McpDeps;
   readonly httpDeps: HttpDeps;
+  /** The SQLite online backup to a file, safe while serving; null for the memory store. */
+  readonly backup: ((destination: string) => Promise<void>) | null;
 }
 
 /** The service identifier of each binding. */
@@ -54,6 +57,7 @@ export const TOKENS: { readonly [K in keyof Services]: symbol } = {
   coreDeps: Symbol('coreDeps'),
   mcpDeps: Symbol('mcpDeps'),
   httpDeps: Symbol('httpDeps'),
+  backup: Symbol('backup'),
 };
 
 /** The container built by {@link createContainer}. */
@@ -121,6 +125,10 @@ export function createContainer(config: AppConfig, overrides: Partial<Services> 
     }),
     [t.coreDeps, t.recorder, t.rateLimiter, t.logger, t.stores, t.config, t.mcpDeps],
   );
+  c.bind<Services['backup']>(t.backup).toResolvedValue(
+    (stores: Stores | SqliteStores) => ('backup' in stores ? (to: string) => stores.backup(to) : null),
+    [t.stores],
+  );
   for (const key of Object.keys(overrides) as (keyof Services)[]) {
     c.rebind(t[key]).toConstantValue(overrides[key]);
   }
@@ -142,7 +150,7 @@ function createMcpDeps(core: CoreDeps, rateLimiter: RateLimiter, logger: AppLogg
   };
 }
 
-function openStores(config: AppConfig): Stores {
+function openStores(config: AppConfig): Stores | SqliteStores {
   return config.store.kind === 'memory' ? createMemoryStores() : openSqliteStores(config.store.dbPath);
 }
 

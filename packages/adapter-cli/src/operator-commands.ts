@@ -1,17 +1,10 @@
 import type { Command } from 'commander';
-import {
-  createAccount,
-  createApiKey,
-  listApiKeys,
-  revokeApiKey,
-  setLinkDisabled,
-  toLinkView,
-} from '@shortener/core';
-import type { Account, ApiKeyRecord, CoreDeps, Result } from '@shortener/core';
-import { CliError } from './cli-io.js';
+import { createAccount, createApiKey, listApiKeys, revokeApiKey } from '@shortener/core';
+import type { Account, ApiKeyRecord, CoreDeps } from '@shortener/core';
+import { unwrap } from './cli-io.js';
 import type { CliIo } from './cli-io.js';
-import { ConfigError, loadConfig } from './config.js';
-import { createContainer, resolve } from './container.js';
+import { withLocalStore } from './local-store.js';
+import { table } from './render.js';
 
 /** Options every operator command takes. */
 interface OperatorOptions {
@@ -29,7 +22,7 @@ interface Run {
 }
 
 interface OperatorCommand {
-  readonly group: 'accounts' | 'keys' | 'links';
+  readonly group: 'accounts' | 'keys';
   readonly spec: string;
   readonly description: string;
   readonly example: string;
@@ -39,11 +32,6 @@ interface OperatorCommand {
 const GROUPS = {
   accounts: ['Manage the accounts that API keys belong to.', 'accounts create alice', 'accounts list'],
   keys: ['Manage API keys (shown once, stored as SHA-256 hashes).', 'keys create alice', 'keys list alice'],
-  links: [
-    'Disable or re-enable links by id or short URL.',
-    'links disable https://s.example/abc123',
-    'links enable abc123',
-  ],
 } as const;
 
 const COMMANDS: readonly OperatorCommand[] = [
@@ -101,23 +89,10 @@ const COMMANDS: readonly OperatorCommand[] = [
       print({ id: argument.trim(), revoked: true }, `revoked ${argument.trim()}`);
     },
   },
-  ...[true, false].map((disabled): OperatorCommand => ({
-    group: 'links',
-    spec: `${disabled ? 'disable' : 'enable'} <id-or-short-url>`,
-    description: disabled
-      ? 'Disable a link: it answers 410 until enabled again. Owners cannot change this.'
-      : 'Enable a disabled link again; prints its short URL, id and status.',
-    example: `links ${disabled ? 'disable' : 'enable'} https://s.example/abc123`,
-    run: async ({ core, argument, print }) => {
-      const link = unwrap(await setLinkDisabled(core, argument, disabled));
-      const view = toLinkView(link, core.config, core.clock.now());
-      print(view, `${view.short_url}\t${view.id}\t${view.status}`);
-    },
-  })),
 ];
 
 /**
- * Adds `accounts`, `keys` and `links` (decisions §2 and §3). They open the SQLite database of `DB_PATH`
+ * Adds `accounts` and `keys` (decisions §2). They open the SQLite database of `DB_PATH`
  * (or `--db-path`) directly; WAL and a busy timeout make that safe while the server runs.
  */
 export function addOperatorCommands(program: Command, io: CliIo): void {
@@ -143,36 +118,8 @@ function addLeaf(parent: Command, spec: OperatorCommand, io: CliIo): void {
       io.stdout.write(options.json === true ? `${JSON.stringify(json, null, 2)}\n` : `${text}\n`);
     };
     const argument = String(command.processedArgs[0] ?? '');
-    await withCore(io, options, (core) => spec.run({ core, argument, print, io }));
+    await withLocalStore(io, options.dbPath, ({ core }) => spec.run({ core, argument, print, io }));
   });
-}
-
-async function withCore(io: CliIo, options: OperatorOptions, run: (core: CoreDeps) => Promise<void>) {
-  const config = loadConfig(io.env, options.dbPath === undefined ? {} : { DB_PATH: options.dbPath });
-  if (config.store.kind !== 'sqlite') {
-    throw new ConfigError('STORE', 'STORE must be sqlite for operator commands (got "memory")');
-  }
-  const container = createContainer(config);
-  try {
-    await run(resolve(container, 'coreDeps'));
-  } finally {
-    await resolve(container, 'stores').close();
-  }
-}
-
-function unwrap<T>(result: Result<T>): T {
-  if (result.ok) return result.value;
-  throw new CliError(`${result.error.message} (${result.error.code})`, 1);
-}
-
-function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]?.length ?? 0)));
-  const line = (cells: readonly string[]) =>
-    cells
-      .map((cell, i) => cell.padEnd(widths[i] ?? 0))
-      .join('  ')
-      .trimEnd();
-  return [header, ...rows].map(line).join('\n');
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString();

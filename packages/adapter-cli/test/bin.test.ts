@@ -1,53 +1,11 @@
-import { execFileSync, spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { bin, buildBinary, collect, envOf, launcher, runBin } from './bin-helpers.js';
 import { tempDir } from './helpers.js';
 
-const root = fileURLToPath(new URL('../../..', import.meta.url));
-const bin = join(root, 'packages/adapter-cli/dist/src/bin.js');
-const launcher = join(root, 'packages/adapter-cli/bin/shortener.js');
-
-beforeAll(() => {
-  // Always build: `tsc -b` is quick when dist is current, and a stale dist would test old code. It still
-  // emits when some file has a type error; those are `npm run typecheck`'s to report, not this test's.
-  try {
-    execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-b'], {
-      cwd: root,
-      stdio: 'pipe',
-    });
-  } catch (error) {
-    if (!existsSync(bin)) throw error;
-  }
-}, 180_000);
-
-/** A clean environment: nothing of the test runner's leaks into the child's configuration. */
-const envOf = (vars: Record<string, string>) => ({ PATH: process.env.PATH ?? '', ...vars });
-
-interface Finished {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-function collect(child: ChildProcess): { done: Promise<Finished>; stderr: () => string } {
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const done = new Promise<Finished>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-  return { done, stderr: () => stderr };
-}
-
-function runBin(script: string, args: string[], vars: Record<string, string>): Promise<Finished> {
-  return collect(spawn(process.execPath, [script, ...args], { env: envOf(vars) })).done;
-}
+beforeAll(buildBinary, 180_000);
 
 async function listeningUrl(stderr: () => string): Promise<string> {
   for (let waited = 0; waited < 10_000; waited += 50) {

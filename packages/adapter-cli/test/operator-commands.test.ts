@@ -117,7 +117,7 @@ describe('operator commands', () => {
     expect((await exitCodeOf('links', 'disable', 'nothing-here')).code).toBe(1);
   });
 
-  it('shows an example in the help of every command', async () => {
+  it('shows examples in the help of every command', async () => {
     for (const path of [
       ['serve'],
       ['accounts', 'create'],
@@ -127,10 +127,23 @@ describe('operator commands', () => {
       ['keys', 'revoke'],
       ['links', 'disable'],
       ['links', 'enable'],
+      ['links', 'list'],
+      ['links', 'show'],
+      ['links', 'update'],
+      ['links', 'delete'],
+      ['shorten'],
+      ['bulk'],
+      ['stats'],
+      ['qr'],
+      ['check'],
+      ['claim'],
+      ['backup'],
+      ['export'],
+      ['import'],
     ]) {
       const { code, io } = await exitCodeOf(...path, '--help');
       expect(code, path.join(' ')).toBe(0);
-      expect(io.stdoutText(), path.join(' ')).toMatch(/Example:\n {2}\$ shortener /);
+      expect(io.stdoutText(), path.join(' ')).toMatch(/Examples?:\n {2}\$ shortener /);
     }
   });
 });

@@ -15,6 +15,11 @@ export interface CoreDeps {
 export interface Caller {
   readonly accountId: string | null;
   readonly editToken: string | null;
+  /**
+   * The operator at the database (the `shortener` CLI without `--server`): may read, change and delete
+   * every link. Never set by a network adapter.
+   */
+  readonly operator?: boolean;
 }
 
 /** A caller with no credentials. */

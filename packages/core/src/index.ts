@@ -28,6 +28,7 @@ export {
   deleteLink,
   encodeCursor,
   getLink,
+  listAllLinks,
   listLinks,
   loadLinkFor,
   updateLink,
@@ -35,7 +36,7 @@ export {
 export type { LinkPage } from './links/manage-links.js';
 export { findRedirectLink, followLink, followLinkNow, redirectKey, redirectState } from './links/redirect.js';
 export type { RedirectOutcome, Visit } from './links/redirect.js';
-export { findLinkByReference, isLinkId, resolveDomain } from './links/references.js';
+export { findLinkByReference, isLinkId, locateSlug, resolveDomain } from './links/references.js';
 export { RESERVED_SLUGS, normalizeSlug, randomSlug, validateAlias } from './links/slug.js';
 export { expiryFromDays, goneReason, linkStatus } from './links/status.js';
 export type { GoneReason } from './links/status.js';

@@ -8,7 +8,7 @@ import { err, ok } from './result.js';
  * `invalid_request` naming the first field at fault and what is wrong with it.
  */
 export function parseInput<S extends z.ZodType>(schema: S, raw: unknown): Result<z.output<S>> {
-  const parsed = schema.safeParse(raw);
+  const parsed = schema.safeParse(raw, { reportInput: true });
   if (parsed.success) return ok(parsed.data);
   const issue = parsed.error.issues[0];
   const path = issue?.path.map(String).join('.') ?? '';

@@ -43,6 +43,11 @@ export interface LinkStore {
   /** One page of an account's links, newest first. */
   list(query: LinkListQuery): Promise<LinkRecord[]>;
   /**
+   * One page of every link, whoever owns it (anonymous ones included), in the same order and with the
+   * same filter as {@link LinkStore.list}: the operator's listing and export. Absent when unsupported.
+   */
+  listAll?(query: Omit<LinkListQuery, 'accountId'>): Promise<LinkRecord[]>;
+  /**
    * Atomically counts one click when `maxClicks` is null or `clicks < maxClicks` (one statement, exact
    * under concurrency) and sets `lastClickAt`. Returns whether the click was counted.
    */

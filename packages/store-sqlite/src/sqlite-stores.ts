@@ -4,6 +4,7 @@ import type { Stores } from '@shortener/core';
 import type { Database } from 'better-sqlite3';
 import { openSqliteDatabase } from './database.js';
 import { createSqliteAccountStore } from './sqlite-account-store.js';
+import { createSqliteLinkListing } from './sqlite-link-listing.js';
 import { createSqliteLinkStore } from './sqlite-link-store.js';
 import { createSqliteVisitStore } from './sqlite-visit-store.js';
 
@@ -25,7 +26,7 @@ export function openSqliteStores(path: string): SqliteStores {
 export function createSqliteStores(db: Database): SqliteStores {
   const ping = db.prepare('SELECT 1').pluck();
   return {
-    links: createSqliteLinkStore(db),
+    links: { ...createSqliteLinkStore(db), listAll: createSqliteLinkListing(db) },
     visits: createSqliteVisitStore(db),
     accounts: createSqliteAccountStore(db),
     ping: async () => {

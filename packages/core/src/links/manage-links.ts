@@ -1,6 +1,6 @@
 import type { Caller, CoreDeps } from '../deps.js';
 import { domainError } from '../errors.js';
-import type { LinkCursor } from '../ports.js';
+import type { LinkCursor, LinkListQuery } from '../ports.js';
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
 import type { ListLinksQuery, UpdateLinkInput } from '../schemas.js';
@@ -96,15 +96,33 @@ export async function listLinks(
   caller: Caller,
 ): Promise<Result<LinkPage>> {
   if (caller.accountId === null) return err(domainError('unauthorized', 'An API key is required.'));
+  const accountId = caller.accountId;
+  return pageOf(query, (page) => deps.links.list({ accountId, ...page }));
+}
+
+/**
+ * Every link, whoever owns it, newest first, paged like {@link listLinks}: the operator's listing and
+ * export. Only the operator may; `invalid_request` when the store cannot list across accounts.
+ */
+export async function listAllLinks(
+  deps: CoreDeps,
+  query: ListLinksQuery,
+  caller: Caller,
+): Promise<Result<LinkPage>> {
+  if (caller.operator !== true) return err(domainError('forbidden'));
+  const { listAll } = deps.links;
+  if (listAll === undefined) return err(domainError('invalid_request', 'This store cannot list every link.'));
+  return pageOf(query, (page) => listAll(page));
+}
+
+async function pageOf(
+  query: ListLinksQuery,
+  fetch: (page: Omit<LinkListQuery, 'accountId'>) => Promise<LinkRecord[]>,
+): Promise<Result<LinkPage>> {
   const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
   if (after === null) return err(domainError('invalid_request', 'The cursor is not valid.', 'cursor'));
   const q = query.q?.trim();
-  const rows = await deps.links.list({
-    accountId: caller.accountId,
-    limit: query.limit + 1,
-    ...(after ? { after } : {}),
-    ...(q ? { q } : {}),
-  });
+  const rows = await fetch({ limit: query.limit + 1, ...(after ? { after } : {}), ...(q ? { q } : {}) });
   const links = rows.slice(0, query.limit);
   const last = links.at(-1);
   const nextCursor = rows.length > query.limit && last ? encodeCursor(last) : null;

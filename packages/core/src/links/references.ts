@@ -38,27 +38,37 @@ export async function findLinkByReference(
     const byId = await links.findById(text.toLowerCase());
     if (byId) return ok(byId);
   }
-  const target = locateSlug(config, text, domain);
+  const target = locateReference(config, text, domain);
   if (!target.ok) return target;
   const found = await links.findBySlug(target.value.host, target.value.slug);
   return found ? ok(found) : err(domainError('not_found'));
 }
 
-function locateSlug(
+function locateReference(
   config: ServiceConfig,
   text: string,
   domain: string | undefined,
 ): Result<{ host: string; slug: string }> {
-  const withScheme = /^https?:\/\//i.test(text) ? text : text.includes('/') ? `https://${text}` : null;
-  if (withScheme === null) {
-    const chosen = resolveDomain(config, domain);
-    return chosen.ok ? ok({ host: chosen.value.host, slug: normalizeSlug(text) }) : chosen;
-  }
+  const chosen = isBareSlug(text) ? resolveDomain(config, domain) : ok(config.shortDomains[0]!);
+  if (!chosen.ok) return chosen;
+  const located = locateSlug(text, chosen.value.host);
+  return located ? ok(located) : err(domainError('not_found'));
+}
+
+const isBareSlug = (text: string): boolean => !/^https?:\/\//i.test(text) && !text.includes('/');
+
+/**
+ * Where a short URL (`https://s.example/abc`, a preview URL's trailing `+` dropped), `host/slug` or a
+ * bare slug (on `defaultHost`) points: the host and the normalised slug; null when it is no URL.
+ */
+export function locateSlug(reference: string, defaultHost: string): { host: string; slug: string } | null {
+  const text = reference.trim();
+  if (isBareSlug(text)) return { host: defaultHost.toLowerCase(), slug: normalizeSlug(text) };
   try {
-    const url = new URL(withScheme);
+    const url = new URL(/^https?:\/\//i.test(text) ? text : `https://${text}`);
     const slug = normalizeSlug(decodeURIComponent(url.pathname.slice(1)).replace(/[+]$/, ''));
-    return ok({ host: url.host.toLowerCase(), slug });
+    return { host: url.host.toLowerCase(), slug };
   } catch {
-    return err(domainError('not_found'));
+    return null;
   }
 }

@@ -1,0 +1,53 @@
+import type {
+  AliasCheckView,
+  DomainError,
+  CheckAliasInput,
+  CreateLinkInput,
+  LinkView,
+  ListLinksQuery,
+  Result,
+  StatsQuery,
+  StatsView,
+  UpdateLinkInput,
+} from '@shortener/core';
+
+/** A page of links, as `GET /api/v1/links` answers. */
+export interface LinkListView {
+  readonly links: LinkView[];
+  readonly next_cursor: string | null;
+}
+
+/**
+ * What the commands call, so each is written once: {@link createLocalClient} runs the core on the
+ * database of `DB_PATH`, {@link createRemoteClient} calls a server's HTTP API. A `reference` is a link
+ * id, a short URL, `host/slug` or a bare slug on the default short domain. Operations a mode cannot do
+ * throw a usage error.
+ */
+export interface ShortenerClient {
+  create(input: CreateLinkInput): Promise<Result<LinkView>>;
+  list(query: ListLinksQuery): Promise<Result<LinkListView>>;
+  get(reference: string): Promise<Result<LinkView>>;
+  update(reference: string, input: UpdateLinkInput): Promise<Result<LinkView>>;
+  /** Deletes the link; returns it as it was. */
+  remove(reference: string): Promise<Result<LinkView>>;
+  /** The operator's switch (local only). */
+  setDisabled(reference: string, disabled: boolean): Promise<Result<LinkView>>;
+  stats(reference: string, query: StatsQuery): Promise<Result<StatsView>>;
+  check(input: CheckAliasInput): Promise<Result<AliasCheckView>>;
+  /** Attaches anonymous links to the caller's account; returns how many. */
+  claim(tokens: readonly string[]): Promise<Result<number>>;
+  /** The short URL of an existing link. */
+  shortUrl(reference: string): Promise<Result<string>>;
+  /** Copies the database to `destination` while it keeps serving (local only). */
+  backup(destination: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** `next` applied to the value of `result`, or its error as it is (a flat map of results). */
+export async function andThen<T, U>(
+  result: Promise<Result<T>>,
+  next: (value: T) => Promise<Result<U>>,
+): Promise<Result<U, DomainError>> {
+  const settled = await result;
+  return settled.ok ? next(settled.value) : settled;
+}

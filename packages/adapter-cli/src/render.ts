@@ -1,0 +1,91 @@
+import type { AliasCheckView, LinkView, StatsView } from '@shortener/core';
+import type { CliSink } from './cli-io.js';
+
+/** Left-aligned columns separated by two spaces, header first; trailing blanks trimmed. */
+export function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]?.length ?? 0)));
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((cell, i) => cell.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
+  return [header, ...rows].map(line).join('\n');
+}
+
+const BARS = '▁▂▃▄▅▆▇█';
+
+/** One bar per value, scaled to the largest; zeros are the lowest bar. */
+export function sparkline(values: readonly number[]): string {
+  const max = Math.max(0, ...values);
+  return values.map((v) => (max === 0 ? BARS[0] : BARS[Math.round((v / max) * (BARS.length - 1))])).join('');
+}
+
+/** `text` cut to `max` characters with an ellipsis. */
+export const clip = (text: string, max: number): string =>
+  text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+
+/** A link as `key  value` lines, the short URL first. */
+export function linkText(link: LinkView): string {
+  const rows: [string, string][] = [
+    ['url', link.url],
+    ['id', link.id],
+    ['status', link.status],
+    ['title', link.title ?? '-'],
+    ['clicks', link.max_clicks === null ? String(link.clicks) : `${link.clicks} of ${link.max_clicks}`],
+    ['expires', link.expires_at ?? 'never'],
+    ['password', link.has_password ? 'yes' : 'no'],
+    ['stats', link.public_stats ? 'public' : 'private'],
+    ['created', link.created_at],
+    ['preview', link.preview_url],
+  ];
+  return [link.short_url, ...rows.map(([key, value]) => `  ${key.padEnd(9)}${value}`)].join('\n');
+}
+
+/** Links as a table: short URL, status, clicks, created, destination. */
+export function linksTable(links: readonly LinkView[]): string {
+  const rows = links.map((l) => [
+    l.short_url,
+    l.status,
+    String(l.clicks),
+    l.created_at.slice(0, 10),
+    clip(l.url, 60),
+  ]);
+  return table(['SHORT URL', 'STATUS', 'CLICKS', 'CREATED', 'URL'], rows);
+}
+
+/** Statistics: the totals, the by-day sparkline and one table of the top lists. */
+export function statsText(stats: StatsView): string {
+  const first = stats.by_day[0]?.key ?? '';
+  const last = stats.by_day.at(-1)?.key ?? '';
+  const lists = [
+    ['country', stats.countries],
+    ['referrer', stats.referrers],
+    ['device', stats.devices],
+    ['browser', stats.browsers],
+  ] as const;
+  const rows = lists.flatMap(([name, counts]) => counts.map((c) => [name, c.key, String(c.count)]));
+  return [
+    `clicks ${stats.total}   unique visitors ${stats.unique} (30 days)   bots ${stats.bots}   last ${stats.days} days`,
+    `by day  ${sparkline(stats.by_day.map((d) => d.count))}  ${first} … ${last}`,
+    '',
+    rows.length === 0 ? 'no clicks yet' : table(['DIMENSION', 'KEY', 'CLICKS'], rows),
+  ].join('\n');
+}
+
+/** An alias check as one line. */
+export function checkText(check: AliasCheckView): string {
+  const also = check.alternative === null ? '' : ` (free on ${check.alternative})`;
+  return `${check.status}\t${check.slug} on ${check.domain}${also}`;
+}
+
+/** A progress bar on `sink`, redrawn in place; silent unless the sink is a terminal. */
+export function progressBar(sink: CliSink, total: number): { tick(done: number): void; end(): void } {
+  if (sink.isTTY !== true || total === 0) return { tick: () => undefined, end: () => undefined };
+  const width = 30;
+  const draw = (done: number): void => {
+    const filled = Math.round((done / total) * width);
+    sink.write(`\r[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${done}/${total}`);
+  };
+  draw(0);
+  return { tick: draw, end: () => sink.write('\r\x1b[2K') };
+}

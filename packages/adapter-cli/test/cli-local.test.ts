@@ -1,0 +1,202 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import jsQRModule from 'jsqr';
+import { PNG } from 'pngjs';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { tempDir } from './helpers.js';
+import { runIn } from './cli-run.js';
+
+let env: Record<string, string>;
+let dir: string;
+const run = (...args: string[]) => runIn(env, args);
+
+beforeEach(() => {
+  dir = tempDir();
+  env = { DB_PATH: join(dir, 'shortener.db') };
+});
+
+describe('shortener link commands on the local database', () => {
+  it('prints only the short URL when piped, the edit token on stderr, and the Link with --json', async () => {
+    const piped = await run('shorten', 'https://example.com/a/long/page', '--alias', 'hello');
+    expect(piped).toMatchObject({ code: 0, stdout: 'http://localhost:3000/hello\n' });
+    expect(piped.stderr).toMatch(/edit token .*: et_[0-9A-Za-z]{32}\n$/);
+
+    const json = await run('shorten', 'example.com', '--max-clicks', '3', '--utm-source', 'cli', '--json');
+    expect(json.json()).toMatchObject({ url: 'https://example.com/?utm_source=cli', max_clicks: 3 });
+    expect(json.json().edit_token).toMatch(/^et_/);
+    expect(json.stderr).toBe('');
+  });
+
+  it('shows a summary of the new link on a terminal', async () => {
+    const tty = await runIn(env, ['shorten', 'https://example.com/', '--title', 'Hi', '--private-stats'], {
+      tty: true,
+    });
+    expect(tty.stdout).toMatch(/^http:\/\/localhost:3000\/[a-z0-9]{6}\n {2}url +https:\/\/example\.com\//);
+    expect(tty.stdout).toMatch(/stats +private/);
+  });
+
+  it('exits 2 on bad flags and 1 on domain errors, with error: message (code) on stderr', async () => {
+    const flag = await run('shorten', 'https://example.com/', '--max-clicks', 'many');
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toMatch(/^error: max_clicks: .+ \(invalid_request\)\n$/);
+    const scheme = await run('shorten', 'ftp://example.com/');
+    expect({ code: scheme.code, stderr: scheme.stderr }).toEqual({
+      code: 1,
+      stderr: 'error: Only http and https URLs can be shortened. (unsupported_scheme)\n',
+    });
+    expect((await run('shorten')).code).toBe(2);
+    expect((await run('links', 'update', 'hello')).code).toBe(2);
+  });
+
+  it('shows, updates and deletes a link named by slug, short URL or id', async () => {
+    const { id } = (await run('shorten', 'https://example.com/', '--alias', 'promo', '--json')).json();
+    expect((await run('links', 'show', 'http://localhost:3000/promo+', '--json')).json().id).toBe(id);
+    const updated = await run('links', 'update', 'promo', '--title', 'Promo', '--max-clicks', '5', '--json');
+    expect(updated.json()).toMatchObject({ id, title: 'Promo', max_clicks: 5 });
+    const removed = await run('links', 'update', id, '--no-title', '--no-max-clicks', '--json');
+    expect(removed.json()).toMatchObject({ title: null, max_clicks: null });
+    expect((await run('links', 'delete', 'promo')).stdout).toBe('deleted http://localhost:3000/promo\n');
+    const gone = await run('links', 'show', id);
+    expect({ code: gone.code, stderr: gone.stderr }).toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/\(not_found\)\n$/),
+    });
+  });
+
+  it('lists every link, or an account’s, page by page or all at once', async () => {
+    expect((await run('accounts', 'create', 'alice')).code).toBe(0);
+    await run('shorten', 'https://example.com/1', '--alias', 'one');
+    await run('shorten', 'https://example.com/2', '--alias', 'two', '--account', 'alice');
+    await run('shorten', 'https://example.com/3', '--alias', 'three', '--account', 'alice');
+    const slugs = (result: { json(): { links: { slug: string }[] } }) =>
+      result.json().links.map((l) => l.slug);
+    expect(slugs(await run('links', 'list', '--json'))).toEqual(['three', 'two', 'one']);
+    expect(slugs(await run('links', 'list', '--account', 'alice', '--json'))).toEqual(['three', 'two']);
+    const page = await run('links', 'list', '--limit', '1');
+    expect(page.stdout).toMatch(/^SHORT URL +STATUS +CLICKS +CREATED +URL\nhttp:\/\/localhost:3000\/three /);
+    expect(page.stderr).toMatch(/^more: --cursor \S+, or --all\n$/);
+    expect(slugs(await run('links', 'list', '--limit', '1', '--all', '--json'))).toEqual([
+      'three',
+      'two',
+      'one',
+    ]);
+    expect(slugs(await run('links', 'list', '--query', 'TW', '--json'))).toEqual(['two']);
+  });
+
+  it('prints statistics with a by-day sparkline, checks aliases and claims by edit token', async () => {
+    const { edit_token: token } = (
+      await run('shorten', 'https://example.com/', '--alias', 'mine', '--json')
+    ).json();
+    const stats = await run('stats', 'mine', '--days', '7');
+    expect(stats.stdout).toMatch(
+      /^clicks 0 .*last 7 days\nby day {2}▁{7} {2}\d{4}-\d\d-\d\d … \d{4}-\d\d-\d\d\n/,
+    );
+    expect((await run('stats', 'mine', '--json')).json()).toMatchObject({ total: 0, days: 30 });
+    expect((await run('stats', 'mine', '--days', '0')).code).toBe(2);
+
+    expect((await run('check', 'mine', '--json')).json()).toMatchObject({
+      status: 'taken',
+      alternative: '127.0.0.1:3000',
+    });
+    expect((await run('check', 'api')).stdout).toMatch(/^reserved\tapi on localhost:3000\n$/);
+
+    expect((await run('claim', token)).stderr).toMatch(/--account.*\(invalid_request\)/);
+    await run('accounts', 'create', 'bob');
+    expect((await run('claim', token, '--account', 'bob')).stdout).toBe('claimed 1 link\n');
+    expect((await run('links', 'list', '--account', 'bob', '--json')).json().links).toHaveLength(1);
+  });
+
+  it('draws the QR code in the terminal or writes a PNG or SVG', async () => {
+    await run('shorten', 'https://example.com/', '--alias', 'qr');
+    const text = await run('qr', 'qr');
+    expect(text.stdout).toMatch(/[▀▄█]/);
+    expect(text.stdout.trimEnd().endsWith('http://localhost:3000/qr')).toBe(true);
+
+    const png = join(dir, 'qr.png');
+    expect((await run('qr', 'qr', '--out', png, '--size', '256')).code).toBe(0);
+    const image = PNG.sync.read(readFileSync(png));
+    expect(image.width).toBe(256);
+    expect(jsQRModule.default(new Uint8ClampedArray(image.data), image.width, image.height)?.data).toBe(
+      'http://localhost:3000/qr',
+    );
+    await run('qr', 'qr', '--out', join(dir, 'qr.svg'), '--fg', '#123456');
+    expect(readFileSync(join(dir, 'qr.svg'), 'utf8')).toMatch(/^<svg[^]*#123456/);
+    expect((await run('qr', 'qr', '--out', join(dir, 'qr.gif'))).code).toBe(2);
+    expect((await run('qr', 'nothing')).code).toBe(1);
+  });
+
+  it('backs the database up, refuses to overwrite without --force, and refuses a memory store', async () => {
+    await run('shorten', 'https://example.com/', '--alias', 'kept');
+    const backup = join(dir, 'backups', 'copy.db');
+    expect((await run('backup', backup, '--json')).json()).toMatchObject({ file: backup });
+    expect((await runIn({ DB_PATH: backup }, ['links', 'show', 'kept'])).code).toBe(0);
+    expect((await run('backup', backup)).stderr).toMatch(/--force.*\(usage\)\n$/);
+    expect((await run('backup', backup, '--force')).code).toBe(0);
+    const memory = await runIn({ ...env, STORE: 'memory' }, ['backup', join(dir, 'm.db')]);
+    expect(memory.code).toBe(2);
+    expect(existsSync(join(dir, 'm.db'))).toBe(false);
+  });
+});
+
+describe('bulk, export and import', () => {
+  it('shortens one URL per line from stdin, reports every line and exits 1 when one fails', async () => {
+    const result = await runIn(env, ['bulk', '-', '--json'], {
+      stdin: 'https://a.example\n\n# note\nnot a url\nb.example\n',
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe('error: 1 of 3 lines failed (partial_failure)\n');
+    const lines = result.json().results.map((r: { line: number; ok: boolean }) => [r.line, r.ok]);
+    expect(lines).toEqual([[1, true], [4, false], [5, true]]); // prettier-ignore
+    expect(result.json().results[0].link.edit_token).toMatch(/^et_/);
+  });
+
+  it('draws a progress bar on a terminal’s stderr only', async () => {
+    const file = join(dir, 'urls.txt');
+    writeFileSync(file, 'https://a.example\nhttps://b.example\n');
+    expect((await runIn(env, ['bulk', file], { tty: true })).stderr).toMatch(/\[#{15}-{15}\] 1\/2/);
+    expect((await runIn(env, ['bulk', file])).stderr).toBe('');
+  });
+
+  it('round-trips links with their settings through export and import', async () => {
+    await run(
+      'shorten',
+      'https://example.com/x',
+      '--alias',
+      'xx',
+      '--title',
+      'X, "quoted"',
+      '--max-clicks',
+      '9',
+    );
+    await run('shorten', 'https://example.com/y', '--alias', 'yy', '--password', 'secret', '--private-stats');
+    await run('links', 'disable', 'yy');
+    const jsonl = join(dir, 'links.jsonl');
+    writeFileSync(jsonl, (await run('export')).stdout);
+    expect((await run('export', '--format', 'csv')).stdout.split('\n')[0]).toMatch(
+      /^url,alias,domain,title,/,
+    );
+
+    env = { DB_PATH: join(dir, 'other.db') };
+    const imported = await run('import', jsonl, '--json');
+    expect(imported.code).toBe(0);
+    const [y, x] = imported.json().results;
+    expect(x.link).toMatchObject({ slug: 'xx', title: 'X, "quoted"', max_clicks: 9, public_stats: true });
+    expect(y.link).toMatchObject({ slug: 'yy', public_stats: false, has_password: false, status: 'active' });
+    expect(y.notes).toHaveLength(2);
+  });
+
+  it('imports a CSV of url,alias,title and reports the lines it could not create', async () => {
+    const csv = join(dir, 'links.csv');
+    writeFileSync(
+      csv,
+      'url,alias,title\nhttps://example.com/a,alpha,"A, first"\nftp://nope,beta,\nhttps://example.com/c,,\n',
+    );
+    const result = await run('import', csv);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/^LINE +SHORT URL/);
+    expect(result.stdout).toMatch(/\n2 +http:\/\/localhost:3000\/alpha +et_/);
+    expect(result.stdout).toMatch(/\n3 +error: .+ \(unsupported_scheme\)/);
+    expect((await run('links', 'show', 'alpha', '--json')).json().title).toBe('A, first');
+    expect((await run('links', 'list', '--json')).json().links).toHaveLength(2);
+  });
+});
