@@ -57,6 +57,7 @@ export function createMemoryLinkStore(state: MemoryState): LinkStore {
       return true;
     },
     list: async (query) => listLinks([...state.links.values()], query).map((link) => ({ ...link })),
+    listAll: async (query) => listLinks([...state.links.values()], query).map((link) => ({ ...link })),
     tryConsumeClick: async (id, at) => {
       const link = state.links.get(id);
       if (link === undefined || (link.maxClicks !== null && link.clicks >= link.maxClicks)) return false;
@@ -89,12 +90,18 @@ function applyChanges(link: LinkRecord, changes: LinkChanges): LinkRecord {
   return { ...link, ...Object.fromEntries(picked) };
 }
 
-/** One page of the account's links matching `q`, newest first (createdAt desc, then id desc). */
-function listLinks(links: readonly LinkRecord[], query: LinkListQuery): LinkRecord[] {
+/**
+ * One page of the links matching `q`, newest first (createdAt desc, then id desc): the account's, or
+ * every link when the query names no account (`listAll`).
+ */
+function listLinks(
+  links: readonly LinkRecord[],
+  query: Omit<LinkListQuery, 'accountId'> & { accountId?: string },
+): LinkRecord[] {
   const { accountId, after, limit } = query;
   const needle = query.q?.toLowerCase();
   return links
-    .filter((link) => link.accountId === accountId)
+    .filter((link) => accountId === undefined || link.accountId === accountId)
     .filter((link) => after === undefined || isAfter(link, after))
     .filter((link) => needle === undefined || matches(link, needle))
     .sort(newestFirst)

@@ -68,6 +68,27 @@ export function describeLinkListing(stores: () => Stores): void {
       expect(await stores().links.list({ accountId, limit: 50, q: '%' })).toEqual([]);
     });
   });
+
+  describe('listAll', () => {
+    it('lists every link, anonymous and of any account, newest first, with cursor and q', async () => {
+      const listAll = stores().links.listAll?.bind(stores().links);
+      expect(listAll).toBeDefined();
+      if (listAll === undefined) return;
+      const before = await listAll({ limit: 1000 });
+      const { id: accountId } = await givenAccount(stores());
+      const later = FIXTURE_TIME + 1_000_000;
+      const anonymous = await givenLink(stores(), { createdAt: later, title: 'needle' });
+      const owned = await givenLink(stores(), { accountId, createdAt: later + 1 });
+      const page = await listAll({ limit: 2 });
+      expect(ids(page)).toEqual([owned.id, anonymous.id]);
+      const rest = await listAll({
+        limit: 1000,
+        after: { createdAt: anonymous.createdAt, id: anonymous.id },
+      });
+      expect(ids(rest)).toEqual(ids(before));
+      expect(ids(await listAll({ limit: 50, q: 'needle' }))).toEqual([anonymous.id]);
+    });
+  });
 }
 
 /** Follows the cursor (the last link of each page) until a page comes back short. */
