@@ -1,3 +1,4 @@
+import { SERVER_INFO } from '@shortener/adapter-mcp';
 import { Command, CommanderError, Option } from 'commander';
 import { ConfigError, loadConfig } from './config.js';
 import { CliError } from './cli-io.js';
@@ -39,6 +40,7 @@ Examples:
 export function createProgram(io: CliIo): Command {
   const program = new Command('shortener')
     .description('A self-hosted URL shortener: the server, and its links from the terminal.')
+    .version(SERVER_INFO.version, '-V, --version', 'print the version')
     .exitOverride()
     .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })
     .showHelpAfterError('(add --help for usage)')

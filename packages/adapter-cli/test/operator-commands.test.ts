@@ -72,6 +72,12 @@ describe('operator commands', () => {
     expect(unknown.io.stderrText()).toMatch(/\(not_found\)\n$/);
   });
 
+  it('prints the version with --version and exits 0', async () => {
+    const { code, io } = await exitCodeOf('--version');
+    expect(code).toBe(0);
+    expect(io.stdoutText()).toMatch(/^\d+\.\d+\.\d+\n$/);
+  });
+
   it('exits 2 on usage errors', async () => {
     expect((await exitCodeOf('accounts', 'create')).code).toBe(2);
     expect((await exitCodeOf('nonsense')).code).toBe(2);
