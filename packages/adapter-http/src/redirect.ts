@@ -16,14 +16,26 @@ import { LINK_PAGE_HEADERS } from './pages/layout.js';
 import { clientIp, languageOf } from './request.js';
 import { isBotUserAgent, isPrefetch } from './user-agent.js';
 
-const SLUG_PATH = /^\/([A-Za-z0-9_-]{1,64})(?:\?(.*))?$/;
 const RESERVED = new Set(RESERVED_SLUGS);
+const MAX_PATH_SLUG = 64;
 
-/** The slug of a `GET /{slug}` request line, or null when the path is something else. */
+/** A–Z, a–z, 0–9, `_` and `-`: the characters of a slug in a path. */
+const isSlugChar = (c: number): boolean =>
+  (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 45;
+
+/**
+ * The slug of a `GET /{slug}` request line (`/` then 1-64 slug characters, then perhaps `?query`), or
+ * null when the path is something else. A scan rather than a regex: it runs for every request.
+ */
 export function slugOfPath(url: string | undefined): { slug: string; query: string } | null {
-  const match = SLUG_PATH.exec(url ?? '');
-  if (!match?.[1] || RESERVED.has(match[1].toLowerCase())) return null;
-  return { slug: match[1], query: match[2] ?? '' };
+  if (url === undefined || url.charCodeAt(0) !== 47) return null;
+  const q = url.indexOf('?');
+  const end = q === -1 ? url.length : q;
+  if (end < 2 || end > MAX_PATH_SLUG + 1) return null;
+  for (let i = 1; i < end; i++) if (!isSlugChar(url.charCodeAt(i))) return null;
+  const slug = url.slice(1, end);
+  if (RESERVED.has(slug.toLowerCase())) return null;
+  return { slug, query: q === -1 ? '' : url.slice(q + 1) };
 }
 
 /** Whether the client prefers the JSON error object to an HTML page (decisions §4), by q-value. */
@@ -73,13 +85,13 @@ export function respond(
 
 const NO_STORE = 'private, max-age=0';
 
-/** The 302 itself, with no allocation beyond the header object. */
+/** The 302 itself; headers as a flat list, which Node writes without walking an object's keys. */
 function sendRedirect(req: IncomingMessage, res: ServerResponse, location: string): void {
   res.writeHead(
     302,
     req.method === 'HEAD'
-      ? { 'Cache-Control': NO_STORE, Location: location }
-      : { 'Cache-Control': NO_STORE, Location: location, 'Content-Length': '0' },
+      ? ['Cache-Control', NO_STORE, 'Location', location]
+      : ['Cache-Control', NO_STORE, 'Location', location, 'Content-Length', '0'],
   );
   res.end();
 }
@@ -189,17 +201,21 @@ export function handleRedirect(
   res: ServerResponse,
   target: { slug: string; query: string },
 ): void {
-  const failed = (error: unknown) => {
-    deps.logger.error('redirect failed', { error: String(error) });
-    if (res.headersSent) return void res.destroy();
-    const body = JSON.stringify({
-      error: { code: 'internal_error', message: 'Something went wrong on our side.' },
-    });
-    respond(req, res, 500, { 'Content-Type': 'application/json' }, body);
-  };
   try {
-    serveRedirect(deps, cache, req, res, target.slug, target.query)?.catch(failed);
+    serveRedirect(deps, cache, req, res, target.slug, target.query)?.catch((error: unknown) =>
+      failed(deps, req, res, error),
+    );
   } catch (error) {
-    failed(error);
+    failed(deps, req, res, error);
   }
+}
+
+const INTERNAL_ERROR = JSON.stringify({
+  error: { code: 'internal_error', message: 'Something went wrong on our side.' },
+});
+
+function failed(deps: HttpDeps, req: IncomingMessage, res: ServerResponse, error: unknown): void {
+  deps.logger.error('redirect failed', { error: String(error) });
+  if (res.headersSent) return void res.destroy();
+  respond(req, res, 500, { 'Content-Type': 'application/json' }, INTERNAL_ERROR);
 }

@@ -4,13 +4,13 @@ import type { TrackedVisit, VisitBatch, VisitStore } from '../src/index.js';
 
 const NOW = Date.parse('2026-03-01T12:00:00Z');
 
-/** A VisitStore keeping the batches it is given; `failing` makes `record` throw. */
+/** A VisitStore keeping the batches it is given; `failing` (or `failAfter` more writes) makes `record` throw. */
 function fakeVisits() {
   const batches: VisitBatch[] = [];
-  const state = { failing: false };
+  const state = { failing: false, failAfter: Infinity };
   const store: VisitStore = {
     record: async (batch) => {
-      if (state.failing) throw new Error('disk full');
+      if (state.failing || state.failAfter-- <= 0) throw new Error('disk full');
       batches.push(batch);
     },
     countsByDay: async () => [],
@@ -22,16 +22,20 @@ function fakeVisits() {
   return { store, batches, state };
 }
 
-function recorderWith(visits: VisitStore, flushAtRows?: number) {
+function recorderWith(visits: VisitStore, options: { flushAtRows?: number; rowsPerWrite?: number } = {}) {
   return createVisitRecorder({
     visits,
     clock: { now: () => NOW },
     random: { bytes: (size) => new Uint8Array(size).fill(7) },
     userAgents: { describe: () => ({ device: 'desktop', browser: 'Firefox' }) },
     geo: null,
-    ...(flushAtRows === undefined ? {} : { flushAtRows }),
+    ...options,
   });
 }
+
+const rowsOf = (b: VisitBatch) => b.clicks.length + b.counters.length + b.visitors.length;
+const clicksOf = (batches: VisitBatch[]) =>
+  batches.flatMap((b) => b.clicks).reduce((sum, c) => sum + c.count, 0);
 
 const visit = (overrides: Partial<TrackedVisit> = {}): TrackedVisit => ({
   linkId: 'link-1',
@@ -71,7 +75,7 @@ describe('the visit recorder', () => {
 
   it('starts a flush by itself once the waiting counters reach flushAtRows', async () => {
     const { store, batches } = fakeVisits();
-    const recorder = recorderWith(store, 50);
+    const recorder = recorderWith(store, { flushAtRows: 50 });
     // each visit of a new link adds 8 rows: 5 counters, a visitor hash and its unique count, the clicks
     for (let i = 0; i < 7; i += 1) recorder.track(visit({ linkId: `link-${i}` }));
     await new Promise((resolve) => setTimeout(resolve, 0));
@@ -93,6 +97,34 @@ describe('the visit recorder', () => {
     expect(total(batches)).toBe(2);
     expect(batches[0]?.counters.find((c) => c.dimension === 'bots')?.count).toBe(1);
     expect(batches[0]?.clicks).toEqual([{ linkId: 'link-1', count: 2, lastClickAt: NOW }]);
+  });
+
+  it('writes a large batch in parts of rowsPerWrite rows, serving other work in between', async () => {
+    const { store, batches } = fakeVisits();
+    const recorder = recorderWith(store, { rowsPerWrite: 25 });
+    for (let i = 0; i < 10; i += 1) recorder.track(visit({ linkId: `link-${i}` }));
+    let between = false;
+    const flushed = recorder.flush();
+    setImmediate(() => (between = batches.length > 0 && batches.length < 3));
+    expect(await flushed).toBe(10);
+    expect(batches.map(rowsOf)).toEqual([25, 25, 20]); // 7 rows a link: clicks, 5 counters, the hash
+    expect(between).toBe(true);
+    expect(total(batches)).toBe(10);
+    expect(clicksOf(batches)).toBe(10);
+  });
+
+  it('keeps only the parts not written when a write fails partway, so nothing counts twice', async () => {
+    const { store, batches, state } = fakeVisits();
+    const recorder = recorderWith(store, { rowsPerWrite: 25 });
+    for (let i = 0; i < 10; i += 1) recorder.track(visit({ linkId: `link-${i}` }));
+    state.failAfter = 2;
+    await expect(recorder.flush()).rejects.toThrow('disk full');
+    expect(batches).toHaveLength(2);
+    state.failAfter = Infinity;
+    await recorder.flush();
+    expect(total(batches)).toBe(10);
+    expect(clicksOf(batches)).toBe(10);
+    expect(batches.flatMap((b) => b.visitors)).toHaveLength(10);
   });
 
   it('does not add clicks for visits a capped link counted at request time', async () => {

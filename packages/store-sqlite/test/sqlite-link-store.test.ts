@@ -39,6 +39,30 @@ describe('the SQLite link store', () => {
     expect(await stores.links.findById(batch[0]?.id ?? '')).toBeNull();
   });
 
+  it('gives each of the inserts made together its own result, a duplicate slug included', async () => {
+    const [first, duplicate, other] = await Promise.all([
+      stores.links.insert(aLink({ slug: 'same' })),
+      stores.links.insert(aLink({ slug: 'same' })),
+      stores.links.insert(aLink({ slug: 'other' })),
+    ]);
+    expect([first?.ok, other?.ok]).toEqual([true, true]);
+    expect(duplicate).toMatchObject({ ok: false, error: { code: 'slug_taken', field: 'alias' } });
+    expect(await stores.links.findBySlug(aLink().domain, 'other')).not.toBeNull();
+  });
+
+  it('fails only the insert that throws when inserts made together share a transaction', async () => {
+    const existing = aLink();
+    await stores.links.insert(existing);
+    const fresh = aLink();
+    const [repeated, kept] = await Promise.allSettled([
+      stores.links.insert({ ...existing, slug: 'other' }),
+      stores.links.insert(fresh),
+    ]);
+    expect(repeated.status).toBe('rejected');
+    expect(kept).toMatchObject({ status: 'fulfilled', value: { ok: true } });
+    expect(await stores.links.findById(fresh.id)).not.toBeNull();
+  });
+
   it('changes its external version on commits of other connections only', async () => {
     const path = dbPath();
     const server = openSqliteStores(path);

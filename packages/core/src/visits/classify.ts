@@ -20,8 +20,8 @@ export function createDayCache(): (at: number) => string {
 
 /**
  * Classifies a human visit: device and browser, referrer host, country, and the visitor hash. The IP is
- * used here and dropped. User-Agents and referrers repeat, so their parses are remembered until the
- * next flush (a new classifier per batch).
+ * used here and dropped. User-Agents, referrers and IPs repeat, so their parses and look-ups are
+ * remembered until the next flush (a new classifier per batch, so no IP outlives its batch).
  */
 export function createClassifier(deps: {
   readonly userAgents: UserAgentParser;
@@ -29,6 +29,13 @@ export function createClassifier(deps: {
 }) {
   const described = new Map<string, VisitorDescription>();
   const referrers = new Map<string, string>();
+  const countries = new Map<string, string>();
+  const countryOf = (ip: string): string => {
+    let country = countries.get(ip);
+    if (country === undefined)
+      countries.set(ip, (country = countryCode(deps.geo?.country(ip) ?? null) ?? 'unknown'));
+    return country;
+  };
   return (v: TrackedVisit, day: string, salt: string): ClassifiedVisit => {
     let description = described.get(v.userAgent);
     if (description === undefined)
@@ -43,7 +50,7 @@ export function createClassifier(deps: {
       counted: v.counted,
       description,
       referrer: referrer ?? 'direct',
-      country: countryCode(v.country) ?? countryCode(deps.geo?.country(v.ip) ?? null) ?? 'unknown',
+      country: (v.country === null ? null : countryCode(v.country)) ?? countryOf(v.ip),
       visitorHash: hashVisitor(salt, v.linkId, v.ip, v.userAgent),
     };
   };

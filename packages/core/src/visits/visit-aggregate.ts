@@ -135,3 +135,26 @@ function countersOf(buckets: Map<string, Map<string, Bucket>>): Omit<VisitBatch,
   }
   return { counters, visitors };
 }
+
+/**
+ * `batch` in parts of at most `maxRows` rows (click updates, counters, visitor hashes), in order: each
+ * part is written in a transaction of its own.
+ */
+export function splitBatch(batch: VisitBatch, maxRows: number): VisitBatch[] {
+  const { clicks, counters, visitors } = batch;
+  const size = clicks.length + counters.length + visitors.length;
+  const parts: VisitBatch[] = [];
+  for (let start = 0; start < size; start += maxRows) {
+    const end = start + maxRows;
+    parts.push({
+      clicks: part(clicks, 0, start, end),
+      counters: part(counters, clicks.length, start, end),
+      visitors: part(visitors, clicks.length + counters.length, start, end),
+    });
+  }
+  return parts;
+}
+
+/** The items of `list` (which starts at row `offset` of the whole) among rows [start, end). */
+const part = <T>(list: readonly T[], offset: number, start: number, end: number): T[] =>
+  list.slice(Math.max(0, start - offset), Math.max(0, end - offset));
