@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { consumeCreations, createUserAgentParser } from '@shortener/adapter-http';
 import type { HttpDeps } from '@shortener/adapter-http';
 import { createMcpHttpHandler, renderQr } from '@shortener/adapter-mcp';
@@ -21,6 +20,7 @@ import { Container } from 'inversify';
 import type { AppConfig } from './config.js';
 import { createJsonLogger } from './logger.js';
 import type { AppLogger } from './logger.js';
+import { createPooledRandom } from './random.js';
 
 // The composition root: the only file that knows every package, and the only one importing inversify.
 
@@ -77,7 +77,7 @@ export function createContainer(config: AppConfig, overrides: Partial<Services> 
     [t.config],
   );
   c.bind<Clock>(t.clock).toConstantValue({ now: Date.now });
-  c.bind<RandomSource>(t.random).toConstantValue({ bytes: (size) => new Uint8Array(randomBytes(size)) });
+  c.bind<RandomSource>(t.random).toConstantValue(createPooledRandom());
   c.bind<Stores>(t.stores).toResolvedValue(openStores, [t.config]);
   c.bind<RateLimiter>(t.rateLimiter).toResolvedValue(() => createMemoryRateLimiter());
   c.bind<UserAgentParser>(t.userAgents).toResolvedValue(() => createUserAgentParser());
