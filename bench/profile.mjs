@@ -25,8 +25,8 @@ const server = await startServer(
   ['--cpu-prof', `--cpu-prof-dir=${profiles}`],
 );
 const requests = rotation(spreadSlugs(1000, 1000), 's.bench');
-const warm = await loadRound({ url: server.url, requests, amount: 20_000 });
-const r = await loadRound({ url: server.url, requests, amount: Math.round(warm.rps * seconds) });
+const warm = await loadRound({ url: server.url, requests, amount: 20_000, expect: 302 });
+const r = await loadRound({ url: server.url, requests, amount: Math.round(warm.rps * seconds), expect: 302 });
 process.stdout.write(`${Math.round(r.rps)} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms\n`);
 await stop(server);
 rmSync(dir, { recursive: true, force: true });

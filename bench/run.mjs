@@ -1,12 +1,14 @@
-// `npm run bench [-- --quick] [-- --out file.md]`: the benchmark of issue 8. Starts the real server
-// (SQLite, analytics on, a temporary database) and a bare node:http baseline in the same run, seeds
-// links, loads `GET /{slug}` in alternating server/baseline rounds, measures creation, statistics and QR
-// codes, then checks after a graceful shutdown that every redirect served was recorded as a click.
-// Never part of `npm test`. See docs/benchmarks.md for the method and the last full run.
+// `npm run bench [-- --quick] [-- --autocannon] [-- --out file.md]`: the benchmark of issue 8. Starts
+// the real server (SQLite, analytics on, a temporary database) and a bare node:http baseline in the same
+// run, seeds links, loads `GET /{slug}` in alternating server/baseline rounds (with wrk when installed,
+// else autocannon), measures creation, statistics and QR codes, then checks after a graceful shutdown
+// that every redirect served was recorded as a click. Never part of `npm test`. See docs/benchmarks.md
+// for the method and the last full run.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import process from 'node:process';
+import { LOAD_GENERATOR } from './lib/load.mjs';
 import { loadCold, seedAndLoad } from './lib/redirects.mjs';
 import { measureCreation, measureQr, measureStats, openObserver } from './lib/measure.mjs';
 import { cli, freePort, rssMb, run, seed, startBaseline, startServer, stop } from './lib/processes.mjs';
@@ -27,11 +29,18 @@ const log = (line) => process.stdout.write(`${line}\n`);
 
 async function main() {
   const started = Date.now();
-  log(`benchmark (${quick ? 'quick' : 'full'}) on ${machine().summary}`);
+  log(`benchmark (${quick ? 'quick' : 'full'}) on ${machine().summary}; load generator: ${LOAD_GENERATOR}`);
   await run(process.execPath, ['node_modules/typescript/bin/tsc', '-b']);
   const dir = mkdtempSync(join(tmpdir(), 'shortener-bench-'));
   const dbPath = join(dir, 'bench.db');
-  const results = { plan: PLAN, quick, machine: machine(), seeding: [], redirects: [] };
+  const results = {
+    plan: PLAN,
+    quick,
+    machine: machine(),
+    loadGenerator: LOAD_GENERATOR,
+    seeding: [],
+    redirects: [],
+  };
   let server = null;
   let baseline = null;
   try {

@@ -1,70 +1,31 @@
-// Load rounds with autocannon's programmatic API: 50 connections, rotating request paths, a fixed number
-// of requests per round (so every response sent is also counted: no request is cut off at the end).
+// Load rounds: wrk (one thread, bench/lib/rotate.lua) when it is installed, autocannon otherwise or with
+// `--autocannon`. Both send a fixed number of counted requests per round, 50 connections by default, and
+// see every answer, so the redirects counted by the client are exactly the clicks the server must record.
 import process from 'node:process';
-import autocannon from 'autocannon';
+import { autocannonRound } from './autocannon-load.mjs';
+import { hasWrk, wrkRound } from './wrk-load.mjs';
+
+/** The load generator of this run: `wrk` or `autocannon`. */
+export const LOAD_GENERATOR = !process.argv.includes('--autocannon') && hasWrk() ? 'wrk' : 'autocannon';
 
 /** A browser's User-Agent: the server counts its GETs as human clicks. */
 export const BROWSER_UA =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
 
-/**
- * The GET requests of a rotation over `paths` on `host`. autocannon builds every request of the list
- * for every connection before the first is sent, so a long rotation (thousands of paths) is one request
- * whose path `setupRequest` changes each time instead: slower for the client, but the same for both
- * targets.
- */
+/** The GET requests ({ method, path, headers }) of a rotation over `paths` on `host`, as a browser. */
 export function rotation(paths, host) {
   const headers = { host, 'user-agent': BROWSER_UA, accept: 'text/html' };
-  if (paths.length <= 2000) return paths.map((path) => ({ method: 'GET', path, headers }));
-  let next = 0;
-  const setupRequest = (request) => ({ ...request, path: paths[next++ % paths.length] });
-  return [{ method: 'GET', path: paths[0], headers, setupRequest }];
+  return paths.map((path) => ({ method: 'GET', path, headers }));
 }
 
 /**
- * Runs `amount` requests against `url` (rotating through `requests`) and measures them: req/s over the
- * wall time of the round, exact p50/p99 latency from every response, and the status codes seen.
+ * Runs `amount` requests against `url`, rotating through `requests` ({ method, path, headers, body }),
+ * and measures them: req/s over the time up to the last answer, p50/p99 latency in ms, the status codes,
+ * errors and the load generator's CPU share. `expect` is the status of a successful answer.
  */
-export async function loadRound({ url, requests, amount, connections = 50 }) {
-  const latencies = new Float64Array(amount + connections);
-  let n = 0;
-  const statuses = {};
-  let started = performance.now();
-  let finished = started;
-  const instance = autocannon({ url, connections, amount, requests, excludeErrorStats: false });
-  let cpuAtStart = process.cpuUsage();
-  instance.on('start', () => {
-    started = performance.now();
-    cpuAtStart = process.cpuUsage();
-  });
-  const errors = {};
-  instance.on(
-    'reqError',
-    (error) => (errors[error.code ?? error.message] = (errors[error.code ?? error.message] ?? 0) + 1),
-  );
-  instance.on('response', (_client, statusCode, _bytes, responseTime) => {
-    finished = performance.now();
-    latencies[n++] = responseTime;
-    statuses[statusCode] = (statuses[statusCode] ?? 0) + 1;
-  });
-  // autocannon resolves at its next one-second tick: time the round up to the last response instead
-  const result = await instance;
-  const cpu = process.cpuUsage(cpuAtStart);
-  const clientCpu = (cpu.user + cpu.system) / 1000 / (performance.now() - started);
-  const seconds = (finished - started) / 1000;
-  const sorted = latencies.subarray(0, n).sort();
-  const at = (q) => sorted[Math.min(n - 1, Math.floor(q * n))] ?? NaN;
-  return {
-    rps: n / seconds,
-    p50: at(0.5),
-    p99: at(0.99),
-    responses: n,
-    statuses,
-    errors: result.errors + result.timeouts,
-    errorKinds: errors,
-    clientCpu,
-    seconds,
-  };
+export function loadRound({ url, requests, amount, connections = 50, expect }) {
+  const round = { url, requests, amount, connections, expect };
+  return LOAD_GENERATOR === 'wrk' ? wrkRound(round) : autocannonRound(round);
 }
 
 /** The median of numbers. */

@@ -8,6 +8,7 @@ export async function measureCreation(url, key, amount) {
   const single = await loadRound({
     url,
     amount,
+    expect: 201,
     requests: [
       { method: 'POST', path: '/api/v1/links', headers, body: '{"url":"https://example.com/created"}' },
     ],
@@ -19,6 +20,7 @@ export async function measureCreation(url, key, amount) {
     url,
     amount: Math.max(50, Math.round(amount / 200)),
     connections: 10,
+    expect: 200,
     requests: [{ method: 'POST', path: '/api/v1/bulk', headers, body: bulkBody }],
   });
   return {
@@ -36,6 +38,7 @@ export async function measureStats(url, key, linkId, amount) {
     url,
     amount,
     connections: 1,
+    expect: 200,
     requests: [{ method: 'GET', path: `/api/v1/links/${linkId}/stats?days=30`, headers }],
   });
   return { ...round, total: body.total, status: first.status };
@@ -57,6 +60,7 @@ export async function measureQr(url, host, slug, amount) {
       url,
       amount,
       connections: 10,
+      expect: 200,
       requests: [{ method: 'GET', path, headers }],
     });
   }

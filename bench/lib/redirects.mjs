@@ -74,7 +74,7 @@ async function alternate(ctx, { links, slugs, requests, rounds }) {
 
 async function measured(ctx, target, requests, amount) {
   const cpu = cpuSeconds(target.pid);
-  const r = await loadRound({ url: target.url, requests, amount });
+  const r = await loadRound({ url: target.url, requests, amount, expect: 302 });
   const unexpected = Object.keys(r.statuses).filter((s) => s !== '302');
   if (unexpected.length > 0 || r.errors > 0)
     throw new Error(
