@@ -15,6 +15,7 @@ import type {
 } from '@shortener/core';
 import { createMemoryRateLimiter, createMemoryStores } from '@shortener/store-memory';
 import { openSqliteStores } from '@shortener/store-sqlite';
+import type { SqliteStoreOptions } from '@shortener/store-sqlite';
 import type { SqliteStores } from '@shortener/store-sqlite';
 import { Container } from 'inversify';
 import type { AppConfig } from './config.js';
@@ -78,7 +79,7 @@ export function createContainer(config: AppConfig, overrides: Partial<Services> 
   );
   c.bind<Clock>(t.clock).toConstantValue({ now: Date.now });
   c.bind<RandomSource>(t.random).toConstantValue(createPooledRandom());
-  c.bind<Stores>(t.stores).toResolvedValue(openStores, [t.config]);
+  c.bind<Stores>(t.stores).toResolvedValue((cfg: AppConfig) => openStores(cfg), [t.config]);
   c.bind<RateLimiter>(t.rateLimiter).toResolvedValue(() => createMemoryRateLimiter());
   c.bind<UserAgentParser>(t.userAgents).toResolvedValue(() => createUserAgentParser());
   c.bind<GeoLookup | null>(t.geo).toConstantValue(null);
@@ -150,8 +151,14 @@ function createMcpDeps(core: CoreDeps, rateLimiter: RateLimiter, logger: AppLogg
   };
 }
 
-function openStores(config: AppConfig): Stores | SqliteStores {
-  return config.store.kind === 'memory' ? createMemoryStores() : openSqliteStores(config.store.dbPath);
+/**
+ * The stores `config` names. The server asks for `backgroundCheckpoints` (SQLite checkpoints its WAL in
+ * a worker thread, off the event loop); short commands do not.
+ */
+export function openStores(config: AppConfig, options: SqliteStoreOptions = {}): Stores | SqliteStores {
+  return config.store.kind === 'memory'
+    ? createMemoryStores()
+    : openSqliteStores(config.store.dbPath, options);
 }
 
 /** Resolves one binding, typed by its name. */

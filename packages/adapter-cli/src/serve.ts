@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHttpServer } from '@shortener/adapter-http';
 import type { AppConfig } from './config.js';
-import { createContainer, resolveApp } from './container.js';
+import { createContainer, openStores, resolveApp } from './container.js';
 import type { Services } from './container.js';
 import { openGeoLookup } from './geo.js';
 import type { AppLogger } from './logger.js';
@@ -34,8 +34,9 @@ export async function startServer(
   overrides: Partial<Services> = {},
 ): Promise<RunningServer> {
   const geo = 'geo' in overrides ? (overrides.geo ?? null) : await openGeoLookup(config.geoipDb ?? undefined);
-  const app = resolveApp(createContainer(config, { geo, ...overrides }));
-  const { logger, recorder, stores } = app;
+  const stores = overrides.stores ?? openStores(config, { backgroundCheckpoints: true });
+  const app = resolveApp(createContainer(config, { geo, stores, ...overrides }));
+  const { logger, recorder } = app;
   let server: Server;
   try {
     server = createHttpServer(app.httpDeps);

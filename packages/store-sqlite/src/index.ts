@@ -4,5 +4,5 @@ export type { Migration } from './migrations/index.js';
 export { createSqliteAccountStore } from './sqlite-account-store.js';
 export { createSqliteLinkStore } from './sqlite-link-store.js';
 export { createSqliteStores, openSqliteStores } from './sqlite-stores.js';
-export type { SqliteStores } from './sqlite-stores.js';
+export type { SqliteStoreOptions, SqliteStores } from './sqlite-stores.js';
 export { createSqliteVisitStore } from './sqlite-visit-store.js';

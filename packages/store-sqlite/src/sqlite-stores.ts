@@ -2,7 +2,9 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Stores } from '@shortener/core';
 import type { Database } from 'better-sqlite3';
-import { openSqliteDatabase } from './database.js';
+import { startBackgroundCheckpoints } from './checkpointer.js';
+import type { Checkpointer } from './checkpointer.js';
+import { isMemoryPath, openSqliteDatabase } from './database.js';
 import { createSqliteAccountStore } from './sqlite-account-store.js';
 import { createSqliteLinkListing } from './sqlite-link-listing.js';
 import { createSqliteLinkStore } from './sqlite-link-store.js';
@@ -18,12 +20,24 @@ export interface SqliteStores extends Stores {
  * Opens the SQLite database at `path` (folder created, pragmas set, migrations applied) and returns
  * its stores. `:memory:` gives a private in-memory database that lives until `close()`.
  */
-export function openSqliteStores(path: string): SqliteStores {
-  return createSqliteStores(openSqliteDatabase(path));
+export function openSqliteStores(path: string, options: SqliteStoreOptions = {}): SqliteStores {
+  const db = openSqliteDatabase(path);
+  const checkpointer =
+    options.backgroundCheckpoints && !isMemoryPath(path) ? startBackgroundCheckpoints(db) : undefined;
+  return createSqliteStores(db, checkpointer);
+}
+
+/** How {@link openSqliteStores} runs the database. */
+export interface SqliteStoreOptions {
+  /**
+   * Checkpoint the WAL in a worker thread instead of on the committing connection: for the server,
+   * whose event loop must not stall; a short CLI command does not need the extra thread.
+   */
+  readonly backgroundCheckpoints?: boolean;
 }
 
 /** The stores on an open, migrated connection; they own it from now on and close it in `close()`. */
-export function createSqliteStores(db: Database): SqliteStores {
+export function createSqliteStores(db: Database, checkpointer?: Checkpointer): SqliteStores {
   const ping = db.prepare('SELECT 1').pluck();
   return {
     links: { ...createSqliteLinkStore(db), listAll: createSqliteLinkListing(db) },
@@ -37,6 +51,7 @@ export function createSqliteStores(db: Database): SqliteStores {
       }
     },
     close: async () => {
+      await checkpointer?.stop();
       if (db.open) db.close();
     },
     backup: async (destPath) => {
