@@ -7,7 +7,6 @@ import {
   domainError,
   findRedirectLink,
   getStats,
-  linkStatus,
   parseInput,
   toLinkView,
 } from '@shortener/core';
@@ -17,13 +16,13 @@ import { HTTP_STATUS, errorBody } from './errors.js';
 import { setHeaders, stateOf } from './koa-helpers.js';
 import type { LinkCache } from './link-cache.js';
 import { assets } from './pages/assets.js';
-import { notFoundPage } from './pages/basic-pages.js';
 import { formToCreateInput } from './pages/form-input.js';
 import type { FormValues } from './pages/home-page.js';
 import { createdPage, homePage } from './pages/home-page.js';
 import { LINK_PAGE_HEADERS, contentSecurityPolicy } from './pages/layout.js';
 import { previewPage } from './pages/preview-page.js';
 import { consumeCreations, rateLimitHeaders } from './rate-limit.js';
+import { sendMissing } from './redirect.js';
 import { readBody } from './request.js';
 
 const PREVIEW_PATH = /^\/([A-Za-z0-9_-]{1,64})(?:\+|%2[Bb])$/;
@@ -86,13 +85,13 @@ export function addPageRoutes(router: Router, deps: HttpDeps, linkCache: LinkCac
     if (!match?.[1]) return next();
     const { language } = stateOf(ctx);
     const link = await findRedirectLink(core, ctx.host, match[1]);
-    if (link === null) return sendPage(ctx, 404, notFoundPage(language));
-    const now = core.clock.now();
+    if (link === null) {
+      ctx.respond = false;
+      return sendMissing(ctx.req, ctx.res, language, null);
+    }
     const stats = link.publicStats ? await getStats(core, link.id, { days: 30 }, ANONYMOUS) : null;
-    const view = toLinkView(link, core.config, now);
-    const shown =
-      link.passwordHash === null && linkStatus(link, now) !== 'disabled' ? view : { ...view, url: '' };
-    sendPage(ctx, 200, previewPage({ language, link: shown, stats: stats?.ok ? stats.value : null }));
+    const view = toLinkView(link, core.config, core.clock.now());
+    sendPage(ctx, 200, previewPage({ language, link: view, stats: stats?.ok ? stats.value : null }));
   });
 }
 

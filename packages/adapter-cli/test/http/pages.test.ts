@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BROWSER_UA, createLink, jsonOf, startTestServer, uniqueAlias } from './harness.js';
+import { BROWSER_UA, createLink, expectError, jsonOf, startTestServer, uniqueAlias } from './harness.js';
 import type { Json, TestServer } from './harness.js';
 
 let server: TestServer;
@@ -190,6 +190,10 @@ describe('GET /{slug}+ (preview)', () => {
     const response = await server.visit(`http://${server.hostA}/no-such-link-here+`);
     expect(response.status).toBe(404);
     expectStrictPage(response);
+    const json = await server.visit(`http://${server.hostA}/no-such-link-here+`, {
+      headers: { accept: 'application/json' },
+    });
+    await expectError(json, 404, 'not_found');
   });
 });
 
