@@ -38,6 +38,7 @@ function endpoints(config: ServiceConfig): string[] {
     '- `POST /api/v1/links/claim`: attach anonymous links to the account (`edit_tokens`: array).',
     '- `GET /api/shorten?url=…&alias=…&domain=…`: 201 `text/plain` with only the short URL; ' +
       'an anonymous link’s edit token is in the `X-Edit-Token` response header.',
+    '- `GET /`: the web form for people (it calls `POST /api/v1/links`).',
     '- `GET /{slug}`: redirect (302); a password form for protected links; `POST /{slug}` submits the password.',
     '- `GET /{slug}+`: preview page showing the destination without redirecting.',
     '- `GET /{slug}.json`: public facts (`short_url`, `url` unless password protected, `status`, `created_at`, `clicks` if public).',

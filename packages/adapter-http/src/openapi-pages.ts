@@ -74,7 +74,7 @@ function slugPaths(): Json {
             401: html('Wrong password: the form again, with an error.'),
             404: notFound,
             410: pageError('The link has expired or was disabled.'),
-            429: html('Too many wrong tries.', { 'Retry-After': ref('headers', 'Retry-After') }),
+            429: ref('responses', 'RateLimited'),
           },
         },
         false,
@@ -150,6 +150,60 @@ function slugPaths(): Json {
   };
 }
 
+const FORM_FIELDS = [
+  'url',
+  'alias',
+  'domain',
+  'title',
+  'expires_in_days',
+  'expires_at',
+  'max_clicks',
+  'password',
+  'private_stats',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'utm_term',
+  'utm_content',
+];
+
+/** The web form at `/`: the page, and its post for browsers without JavaScript. */
+function homePaths(hosts: readonly string[]): Json {
+  const field = (name: string): Json =>
+    name === 'domain' ? { type: 'string', enum: [...hosts] } : { type: 'string' };
+  const form = {
+    type: 'object',
+    required: ['url'],
+    properties: Object.fromEntries(FORM_FIELDS.map((name) => [name, field(name)])),
+  };
+  const page = (id: string, summary: string, description: string, responses: Json): Json =>
+    operation({ id, summary, description, tag: 'public', responses }, false);
+  return {
+    '/': {
+      get: page('homePage', 'The web form', 'Creates links in the browser (through `POST /api/v1/links`).', {
+        200: html('The form.'),
+      }),
+      post: {
+        ...page(
+          'createLinkFromForm',
+          'Create a link from the form without JavaScript',
+          'The fields of CreateLink as form strings; empty ones are left out, `private_stats` sets ' +
+            '`public_stats` false, and an `expires_at` without a zone is read as UTC. Limited like anonymous ' +
+            'creation.',
+          {
+            201: html('The new link, its QR code and the edit token (shown once).'),
+            400: html('The form again, with what was typed and the error.'),
+            429: html('The form again: the creation limit is reached.', {
+              'Retry-After': ref('headers', 'Retry-After'),
+            }),
+          },
+        ),
+        requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: form } } },
+      },
+    },
+  };
+}
+
 function metaPaths(): Json {
   const meta = (id: string, summary: string, description: string, responses: Json): Json =>
     operation({ id, summary, description, tag: 'meta', responses }, false);
@@ -216,8 +270,8 @@ function mcpPaths(): Json {
 }
 
 /** The public pages on the short domains, plus `/healthz`, `/openapi.json`, `/llms.txt` and `/mcp`. */
-export function pagePaths(origins: readonly string[]): Json {
+export function pagePaths(origins: readonly string[], hosts: readonly string[]): Json {
   const servers = origins.map((url) => ({ url }));
   const pages = Object.entries(slugPaths()).map(([path, item]) => [path, { servers, ...(item as Json) }]);
-  return { ...metaPaths(), ...mcpPaths(), ...Object.fromEntries(pages) };
+  return { ...homePaths(hosts), ...metaPaths(), ...mcpPaths(), ...Object.fromEntries(pages) };
 }

@@ -109,7 +109,13 @@ export function buildOpenApiDocument(config: ServiceConfig): object {
       { name: 'meta', description: 'Health, this document and the llms.txt summary.' },
       { name: 'mcp', description: 'Model Context Protocol endpoint for AI agents.' },
     ],
-    paths: { ...apiPaths(hosts), ...pagePaths(config.shortDomains.map((d) => d.origin)) },
+    paths: {
+      ...apiPaths(hosts),
+      ...pagePaths(
+        config.shortDomains.map((d) => d.origin),
+        hosts,
+      ),
+    },
     components: components(hosts),
   };
 }

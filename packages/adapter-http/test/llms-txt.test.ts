@@ -24,7 +24,7 @@ describe('buildLlmsTxt', () => {
 
   it('mentions every endpoint path of the OpenAPI document', () => {
     const paths = Object.keys((buildOpenApiDocument(config) as { paths: object }).paths);
-    expect(paths.length).toBe(16);
+    expect(paths.length).toBe(17);
     for (const path of paths) expect(text).toContain(` ${path}`);
   });
 

@@ -38,6 +38,7 @@ function domainSchemas(node: unknown, found: Json[] = []): Json[] {
 }
 
 const PATHS: Record<string, string[]> = {
+  '/': ['get', 'post'],
   '/api/v1/links': ['get', 'post'],
   '/api/v1/links/{id}': ['delete', 'get', 'patch'],
   '/api/v1/links/{id}/stats': ['get'],
