@@ -136,7 +136,8 @@ export function createVisitRecorder(deps: VisitRecorderDeps): VisitRecorder {
       if (autoFlush === 'failed') autoFlush = 'idle';
       return count;
     } catch (error) {
-      // keep the parts not written for the next flush: nothing lost, nothing counted twice
+      // keep the parts not written for the next flush: nothing lost, nothing counted twice. Parts are
+      // rows, not visits, so after a partial write all `count` visits are reported pending until then.
       for (const part of parts.slice(written)) aggregate.addBatch(part);
       if (written < parts.length) {
         folded += count;
