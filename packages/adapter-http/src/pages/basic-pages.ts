@@ -3,8 +3,6 @@ import { html, renderPage } from './layout.js';
 import type { PageText } from './text.js';
 import { textOf } from './text.js';
 
-export { escapeHtml } from './layout.js';
-
 function messagePage(language: Language, [title, text]: readonly [string, string], kind: string): string {
   const t = textOf(language);
   return renderPage({

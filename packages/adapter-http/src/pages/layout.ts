@@ -4,7 +4,7 @@ import { assets } from './assets.js';
 import { textOf } from './text.js';
 
 /** Escapes text for HTML element content and attribute values. */
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
