@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createVisitRecorder } from '../src/index.js';
-import type { TrackedVisit, VisitBatch, VisitStore } from '../src/index.js';
+import type { TrackedVisit, Visit, VisitBatch, VisitRecorderDeps, VisitStore } from '../src/index.js';
 
 const NOW = Date.parse('2026-03-01T12:00:00Z');
 
@@ -22,7 +22,10 @@ function fakeVisits() {
   return { store, batches, state };
 }
 
-function recorderWith(visits: VisitStore, options: { flushAtRows?: number; rowsPerWrite?: number } = {}) {
+function recorderWith(
+  visits: VisitStore,
+  options: Partial<Pick<VisitRecorderDeps, 'flushAtRows' | 'rowsPerWrite' | 'geo' | 'userAgents'>> = {},
+) {
   return createVisitRecorder({
     visits,
     clock: { now: () => NOW },
@@ -37,18 +40,25 @@ const rowsOf = (b: VisitBatch) => b.clicks.length + b.counters.length + b.visito
 const clicksOf = (batches: VisitBatch[]) =>
   batches.flatMap((b) => b.clicks).reduce((sum, c) => sum + c.count, 0);
 
-const visit = (overrides: Partial<TrackedVisit> = {}): TrackedVisit => ({
-  linkId: 'link-1',
-  at: NOW,
-  counted: false,
-  bot: false,
-  countable: true,
-  ip: '192.0.2.1',
-  userAgent: 'Mozilla/5.0 Firefox/140.0',
-  referrer: null,
-  country: 'DE',
-  ...overrides,
-});
+const visit = (
+  overrides: Partial<Visit> & Partial<Pick<TrackedVisit, 'linkId' | 'counted'>> = {},
+): TrackedVisit => {
+  const { linkId = 'link-1', counted = false, ...rest } = overrides;
+  return {
+    linkId,
+    at: NOW,
+    counted,
+    visit: {
+      bot: false,
+      countable: true,
+      ip: '192.0.2.1',
+      userAgent: 'Mozilla/5.0 Firefox/140.0',
+      referrer: null,
+      country: 'DE',
+      ...rest,
+    },
+  };
+};
 
 const total = (batches: VisitBatch[]) =>
   batches.flatMap((b) => b.counters).reduce((sum, c) => sum + (c.dimension === 'total' ? c.count : 0), 0);
@@ -134,5 +144,63 @@ describe('the visit recorder', () => {
     await recorder.flush();
     expect(batches[0]?.clicks).toEqual([]);
     expect(total(batches)).toBe(1);
+  });
+
+  it('counts devices, browsers, countries and unique visitors per visitor across repeated visits', async () => {
+    const { store, batches } = fakeVisits();
+    const described: string[] = [];
+    const recorder = recorderWith(store, {
+      userAgents: {
+        describe: (ua) => {
+          described.push(ua);
+          return ua.includes('Mobile')
+            ? { device: 'mobile', browser: 'Safari' }
+            : { device: 'desktop', browser: 'Firefox' };
+        },
+      },
+      geo: { country: (ip) => (ip === '192.0.2.1' ? 'FR' : null) },
+    });
+    const phone = 'Mozilla/5.0 (iPhone) Mobile Safari';
+    for (let i = 0; i < 3; i += 1) recorder.track(visit({ country: null })); // desktop, FR by GeoIP
+    recorder.track(visit({ userAgent: phone, ip: '198.51.100.7', country: 'ch' })); // by the header
+    recorder.track(visit({ userAgent: phone, ip: '198.51.100.7', country: 'XX' })); // unknown: GeoIP
+    recorder.track(visit({ ip: '203.0.113.9', country: null, referrer: 'https://news.example/a?b' }));
+    await recorder.flush();
+    const counts = Object.fromEntries(
+      (batches[0]?.counters ?? []).map((c) => [`${c.dimension}:${c.key}`, c.count]),
+    );
+    expect(counts).toEqual({
+      'total:': 6,
+      'device:desktop': 4,
+      'device:mobile': 2,
+      'browser:Firefox': 4,
+      'browser:Safari': 2,
+      'referrer:direct': 5,
+      'referrer:news.example': 1,
+      'country:FR': 3,
+      'country:CH': 1,
+      'country:unknown': 2,
+    });
+    expect(batches[0]?.visitors).toHaveLength(3); // (Firefox, .1), (phone, .7), (Firefox, .9)
+    // each User-Agent is parsed once, and not again in the next batch
+    recorder.track(visit({ userAgent: phone }));
+    await recorder.flush();
+    expect(described.sort()).toEqual(['Mozilla/5.0 Firefox/140.0', phone].sort());
+  });
+
+  it('counts a visitor once per link and day, and again on another link', async () => {
+    const { store, batches } = fakeVisits();
+    const recorder = recorderWith(store);
+    recorder.track(visit());
+    recorder.track(visit());
+    recorder.track(visit({ linkId: 'link-2' }));
+    await recorder.flush();
+    const hashes = batches[0]?.visitors ?? [];
+    expect(hashes.map((v) => v.linkId)).toEqual(['link-1', 'link-2']);
+    expect(hashes[0]?.hash).not.toBe(hashes[1]?.hash);
+    expect(batches[0]?.clicks).toEqual([
+      { linkId: 'link-1', count: 2, lastClickAt: NOW },
+      { linkId: 'link-2', count: 1, lastClickAt: NOW },
+    ]);
   });
 });

@@ -68,7 +68,7 @@ export function followLinkNow(
   if (reason !== null) return { kind: 'gone', link, reason };
   if (!visit.countable) return { kind: 'redirect', link };
   if (!visit.bot && link.maxClicks !== null) return null;
-  recorder.track({ linkId: link.id, at: now, counted: false, ...visit });
+  recorder.track({ linkId: link.id, at: now, counted: false, visit });
   return { kind: 'redirect', link };
 }
 
@@ -87,6 +87,6 @@ export async function followLink(
   const outcome = followLinkNow(recorder, link, visit, now);
   if (outcome !== null) return outcome;
   if (!(await deps.links.tryConsumeClick(link.id, now))) return { kind: 'gone', link, reason: 'click_limit' };
-  recorder.track({ linkId: link.id, at: now, counted: true, ...visit });
+  recorder.track({ linkId: link.id, at: now, counted: true, visit });
   return { kind: 'redirect', link };
 }

@@ -1,7 +1,5 @@
 import type { GeoLookup, UserAgentParser, VisitorDescription } from '../ports.js';
-import type { TrackedVisit } from './recorder.js';
-import type { ClassifiedVisit } from './visit-aggregate.js';
-import { dayOf, hashVisitor } from './visitor-hash.js';
+import { dayOf } from './visitor-hash.js';
 
 const DAY_MS = 86_400_000;
 
@@ -18,43 +16,82 @@ export function createDayCache(): (at: number) => string {
   };
 }
 
+/** Who followed a link, as far as one batch knows: one object per (User-Agent, IP) seen in the batch. */
+export interface Visitor {
+  readonly ip: string;
+  readonly userAgent: string;
+  readonly description: VisitorDescription;
+  /** The country of the IP (GeoIP), looked up when first needed. */
+  country: string | undefined;
+}
+
+/** How many User-Agent descriptions are kept across batches (a User-Agent alone identifies no one). */
+const MAX_DESCRIPTIONS = 5000;
+
 /**
- * Classifies a human visit: device and browser, referrer host, country, and the visitor hash. The IP is
- * used here and dropped. User-Agents, referrers and IPs repeat, so their parses and look-ups are
- * remembered until the next flush (a new classifier per batch, so no IP outlives its batch).
+ * Classifies human visits: the visitor (User-Agent and IP, with its device, browser and country), the
+ * referrer host and the country. Visitors, referrers and header countries repeat, so each is worked out
+ * once per batch and then found by a map look-up; a visit's counters are keyed by the visitor object
+ * itself. The IPs live only in the visitors of this batch: the recorder starts a new classifier for
+ * every flush, so no IP outlives its batch. Parsed User-Agents are kept across batches.
  */
-export function createClassifier(deps: {
-  readonly userAgents: UserAgentParser;
-  readonly geo: GeoLookup | null;
-}) {
-  const described = new Map<string, VisitorDescription>();
+export function createClassifier(
+  deps: {
+    readonly userAgents: UserAgentParser;
+    readonly geo: GeoLookup | null;
+  },
+  descriptions: Map<string, VisitorDescription> = new Map(),
+) {
+  const visitors = new Map<string, Map<string, Visitor>>();
   const referrers = new Map<string, string>();
-  const countries = new Map<string, string>();
-  const countryOf = (ip: string): string => {
-    let country = countries.get(ip);
-    if (country === undefined)
-      countries.set(ip, (country = countryCode(deps.geo?.country(ip) ?? null) ?? 'unknown'));
-    return country;
+  const headerCountries = new Map<string, string | null>();
+  const ipCountries = new Map<string, string>();
+  const describe = (userAgent: string): VisitorDescription => {
+    let description = descriptions.get(userAgent);
+    if (description === undefined) {
+      if (descriptions.size >= MAX_DESCRIPTIONS) descriptions.clear();
+      descriptions.set(userAgent, (description = deps.userAgents.describe(userAgent)));
+    }
+    return description;
   };
-  return (v: TrackedVisit, day: string, salt: string): ClassifiedVisit => {
-    let description = described.get(v.userAgent);
-    if (description === undefined)
-      described.set(v.userAgent, (description = deps.userAgents.describe(v.userAgent)));
-    let referrer = v.referrer === null ? 'direct' : referrers.get(v.referrer);
-    if (referrer === undefined && v.referrer !== null)
-      referrers.set(v.referrer, (referrer = referrerHost(v.referrer)));
-    return {
-      linkId: v.linkId,
-      day,
-      at: v.at,
-      counted: v.counted,
-      description,
-      referrer: referrer ?? 'direct',
-      country: (v.country === null ? null : countryCode(v.country)) ?? countryOf(v.ip),
-      visitorHash: hashVisitor(salt, v.linkId, v.ip, v.userAgent),
-    };
+  const geoCountry = (visitor: Visitor): string => {
+    let country = ipCountries.get(visitor.ip);
+    if (country === undefined)
+      ipCountries.set(
+        visitor.ip,
+        (country = countryCode(deps.geo?.country(visitor.ip) ?? null) ?? 'unknown'),
+      );
+    return (visitor.country = country);
+  };
+  return {
+    visitor(userAgent: string, ip: string): Visitor {
+      let byIp = visitors.get(userAgent);
+      if (byIp === undefined) visitors.set(userAgent, (byIp = new Map()));
+      let visitor = byIp.get(ip);
+      if (visitor === undefined)
+        byIp.set(ip, (visitor = { ip, userAgent, description: describe(userAgent), country: undefined }));
+      return visitor;
+    },
+    referrer(raw: string | null): string {
+      if (raw === null) return 'direct';
+      let host = referrers.get(raw);
+      if (host === undefined) referrers.set(raw, (host = referrerHost(raw)));
+      return host;
+    },
+    /** The country from a trusted proxy header when it names one, else from the visitor's IP. */
+    country(visitor: Visitor, header: string | null): string {
+      if (header !== null) {
+        let code = headerCountries.get(header);
+        if (code === undefined) headerCountries.set(header, (code = countryCode(header)));
+        if (code !== null) return code;
+      }
+      return visitor.country ?? geoCountry(visitor);
+    },
   };
 }
+
+/** A classifier of one batch. */
+export type Classifier = ReturnType<typeof createClassifier>;
 
 /** The referrer's host only; `direct` when absent or unreadable (decisions §7). */
 export function referrerHost(referrer: string | null): string {

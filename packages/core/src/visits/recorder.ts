@@ -1,15 +1,23 @@
 import type { Visit } from '../links/redirect.js';
-import type { Clock, GeoLookup, RandomSource, UserAgentParser, VisitStore } from '../ports.js';
+import type {
+  Clock,
+  GeoLookup,
+  RandomSource,
+  UserAgentParser,
+  VisitStore,
+  VisitorDescription,
+} from '../ports.js';
 import { createClassifier, createDayCache } from './classify.js';
 import { createVisitAggregate, splitBatch } from './visit-aggregate.js';
 import { addDays, dayOf } from './visitor-hash.js';
 
-/** A followed link waiting to be recorded. */
-export interface TrackedVisit extends Visit {
+/** A followed link waiting to be recorded: the request's visit, wrapped rather than copied. */
+export interface TrackedVisit {
   readonly linkId: string;
   readonly at: number;
   /** The click was counted on the link already (capped links count at request time). */
   readonly counted: boolean;
+  readonly visit: Visit;
 }
 
 /** Buffers visits in memory and writes them in batches, off the request path. */
@@ -65,7 +73,8 @@ export function createVisitRecorder(deps: VisitRecorderDeps): VisitRecorder {
   const salts = createSaltCache(deps);
   const dayOfVisit = createDayCache();
   let aggregate = createVisitAggregate();
-  let classify = createClassifier(deps);
+  const descriptions = new Map<string, VisitorDescription>(); // User-Agents parsed, kept across batches
+  let classify = createClassifier(deps, descriptions);
   let incoming: TrackedVisit[] = []; // tracked, folded after this event-loop turn
   let unsalted: TrackedVisit[] = []; // their day's salt is being read from the store
   const awaitedDays = new Set<string>();
@@ -75,9 +84,10 @@ export function createVisitRecorder(deps: VisitRecorderDeps): VisitRecorder {
   let autoFlush: 'idle' | 'running' | 'failed' = 'idle'; // after a failure, only the caller's timer retries
   let running: Promise<unknown> = Promise.resolve();
 
-  const fold = (visit: TrackedVisit): void => {
-    const day = dayOfVisit(visit.at);
-    if (visit.bot) aggregate.addBot(visit.linkId, day);
+  const fold = (tracked: TrackedVisit): void => {
+    const day = dayOfVisit(tracked.at);
+    const { visit } = tracked;
+    if (visit.bot) aggregate.addBot(tracked.linkId, day);
     else {
       const salt = salts.known(day);
       if (salt === undefined) {
@@ -86,10 +96,20 @@ export function createVisitRecorder(deps: VisitRecorderDeps): VisitRecorder {
           awaitedDays.add(day);
           salts.load(day).then(foldUnsalted, () => undefined);
         }
-        unsalted.push(visit);
+        unsalted.push(tracked);
         return;
       }
-      aggregate.addHuman(classify(visit, day, salt));
+      const visitor = classify.visitor(visit.userAgent, visit.ip);
+      aggregate.addHuman({
+        linkId: tracked.linkId,
+        day,
+        at: tracked.at,
+        counted: tracked.counted,
+        visitor,
+        referrer: classify.referrer(visit.referrer),
+        country: classify.country(visitor, visit.country),
+        salt,
+      });
     }
     folded++;
     if (autoFlush === 'idle' && aggregate.rows() >= flushAtRows) {
@@ -121,7 +141,7 @@ export function createVisitRecorder(deps: VisitRecorderDeps): VisitRecorder {
     const batch = aggregate.toBatch();
     const count = folded;
     aggregate = createVisitAggregate();
-    classify = createClassifier(deps);
+    classify = createClassifier(deps, descriptions);
     folded = 0;
     queued -= count;
     const parts = count > 0 ? splitBatch(batch, rowsPerWrite) : [];
@@ -172,6 +192,8 @@ function createSaltCache(deps: VisitRecorderDeps) {
   const salts = new Map<string, string>();
   const loading = new Map<string, Promise<string>>();
   let prunedDay = '';
+  let knownDay = '';
+  let knownSalt: string | undefined;
   const load = (day: string): Promise<string> => {
     const known = salts.get(day);
     if (known !== undefined) return Promise.resolve(known);
@@ -181,6 +203,7 @@ function createSaltCache(deps: VisitRecorderDeps) {
       pending = deps.visits.salt(day, candidate).then(
         (salt) => {
           salts.set(day, salt);
+          knownDay = '';
           loading.delete(day);
           return salt;
         },
@@ -194,12 +217,20 @@ function createSaltCache(deps: VisitRecorderDeps) {
     return pending;
   };
   return {
-    known: (day: string) => salts.get(day),
+    /** The salt of `day` if read already (the last day asked is remembered: nearly every visit's). */
+    known(day: string): string | undefined {
+      if (day !== knownDay) {
+        knownDay = day;
+        knownSalt = salts.get(day);
+      }
+      return knownSalt;
+    },
     load,
     async prune(now: number): Promise<void> {
       const today = dayOf(now);
       if (today === prunedDay) return;
       for (const day of salts.keys()) if (day < addDays(today, -1)) salts.delete(day);
+      knownDay = '';
       await deps.visits.pruneSalts(addDays(today, -1));
       await deps.visits.pruneVisitors(addDays(today, -1));
       prunedDay = today;

@@ -1,4 +1,11 @@
-import type { CounterIncrement, VisitBatch, VisitorDescription } from '../ports.js';
+import type { ClickIncrement, CounterIncrement, VisitBatch } from '../ports.js';
+import type { Visitor } from './classify.js';
+import { hashVisitor } from './visitor-hash.js';
+
+/** A count bumped in place, so an increment costs one map look-up. */
+interface Tally {
+  n: number;
+}
 
 /** The counts of one link on one day, as visits are folded in. */
 interface Bucket {
@@ -6,33 +13,43 @@ interface Bucket {
   readonly day: string;
   total: number;
   bots: number;
-  readonly device: Map<string, number>;
-  readonly browser: Map<string, number>;
-  readonly referrer: Map<string, number>;
-  readonly country: Map<string, number>;
+  /** Human clicks to add to the link (capped links counted theirs at request time). */
+  clicks: number;
+  lastClickAt: number;
+  readonly device: Map<string, Tally>;
+  readonly browser: Map<string, Tally>;
+  readonly referrer: Map<string, Tally>;
+  readonly country: Map<string, Tally>;
+  /** The salted hashes of the bucket's visitors (never an IP). */
   readonly visitors: Set<string>;
+  /**
+   * Visits per visitor object of this batch: a visit costs one look-up by identity here; the device
+   * and browser counters are summed from it when the batch is written.
+   */
+  readonly seen: Map<Visitor, Tally>;
 }
 
-/** One classified visit, ready to be counted (no IP: only its country and the visitor hash). */
-export interface ClassifiedVisit {
+/** One human visit, classified (the IP only inside `visitor`, which lives until the flush). */
+export interface HumanVisit {
   readonly linkId: string;
   readonly day: string;
   readonly at: number;
   readonly counted: boolean;
-  readonly description: VisitorDescription;
+  readonly visitor: Visitor;
   readonly referrer: string;
   readonly country: string;
-  readonly visitorHash: string;
+  /** The secret salt of `day`, for the visitor hash. */
+  readonly salt: string;
 }
 
 /**
- * Per-link, per-day counters in memory: each visit is folded in as it comes (a few map increments), so
+ * Per-link, per-day counters in memory: each visit is folded in as it comes (a few map look-ups), so
  * a flush only turns the buckets into rows. Memory grows with the links and keys seen, not the visits.
  */
 export interface VisitAggregate {
   /** How many rows a flush of this aggregate writes: counters, visitor hashes and link click updates. */
   rows(): number;
-  addHuman(visit: ClassifiedVisit): void;
+  addHuman(visit: HumanVisit): void;
   addBot(linkId: string, day: string): void;
   /** Adds a batch back (a failed write), so nothing is lost or counted twice. */
   addBatch(batch: VisitBatch): void;
@@ -42,20 +59,31 @@ export interface VisitAggregate {
 /** An empty aggregate; the recorder starts a new one for every flush. */
 export function createVisitAggregate(): VisitAggregate {
   const buckets = new Map<string, Map<string, Bucket>>();
+  // Nearly every visit falls on the day of the one before: its map is kept at hand.
+  let lastDay = '';
+  let lastByLink: Map<string, Bucket> | undefined;
+  // Clicks of a failed write, added back (they carry no day, so they stay out of the buckets).
+  const carriedClicks = new Map<string, ClickIncrement>();
   let rows = 0;
-  const increment = (counts: Map<string, number>, key: string, by: number): void => {
+
+  const tally = (counts: Map<string, Tally>, key: string, by: number): void => {
     const prior = counts.get(key);
-    if (prior === undefined) rows++;
-    counts.set(key, (prior ?? 0) + by);
+    if (prior !== undefined) prior.n += by;
+    else {
+      counts.set(key, { n: by });
+      rows++;
+    }
   };
-  const addVisitor = (bucket: Bucket, hash: string): void => {
+  const addHash = (bucket: Bucket, hash: string): void => {
     if (bucket.visitors.has(hash)) return;
     bucket.visitors.add(hash);
     rows += 2; // the hash, and perhaps one more unique visitor
   };
   const bucketOf = (linkId: string, day: string): Bucket => {
-    let byLink = buckets.get(day);
+    let byLink = day === lastDay ? lastByLink : buckets.get(day);
     if (byLink === undefined) buckets.set(day, (byLink = new Map()));
+    lastDay = day;
+    lastByLink = byLink;
     let bucket = byLink.get(linkId);
     if (bucket === undefined) {
       bucket = {
@@ -63,30 +91,20 @@ export function createVisitAggregate(): VisitAggregate {
         day,
         total: 0,
         bots: 0,
+        clicks: 0,
+        lastClickAt: 0,
         device: new Map(),
         browser: new Map(),
         referrer: new Map(),
         country: new Map(),
         visitors: new Set(),
+        seen: new Map(),
       };
       byLink.set(linkId, bucket);
     }
     return bucket;
   };
-  // Human clicks still to add to each link (capped links counted theirs at request time).
-  const clicks = new Map<string, { linkId: string; count: number; lastClickAt: number }>();
-  const addClicks = (linkId: string, count: number, at: number) => {
-    const prior = clicks.get(linkId);
-    if (prior === undefined) {
-      clicks.set(linkId, { linkId, count, lastClickAt: at });
-      rows++;
-    } else {
-      prior.count += count;
-      prior.lastClickAt = Math.max(prior.lastClickAt, at);
-    }
-  };
-
-  const add = (bucket: Bucket, field: 'total' | 'bots', by: number): void => {
+  const add = (bucket: Bucket, field: 'total' | 'bots' | 'clicks', by: number): void => {
     if (bucket[field] === 0) rows++;
     bucket[field] += by;
   };
@@ -96,12 +114,20 @@ export function createVisitAggregate(): VisitAggregate {
     addHuman(v) {
       const bucket = bucketOf(v.linkId, v.day);
       add(bucket, 'total', 1);
-      if (!v.counted) addClicks(v.linkId, 1, v.at);
-      increment(bucket.device, v.description.device, 1);
-      increment(bucket.browser, v.description.browser, 1);
-      increment(bucket.referrer, v.referrer, 1);
-      increment(bucket.country, v.country, 1);
-      addVisitor(bucket, v.visitorHash);
+      if (!v.counted) {
+        add(bucket, 'clicks', 1);
+        if (v.at > bucket.lastClickAt) bucket.lastClickAt = v.at;
+      }
+      tally(bucket.referrer, v.referrer, 1);
+      tally(bucket.country, v.country, 1);
+      const visits = bucket.seen.get(v.visitor);
+      if (visits !== undefined) return void visits.n++;
+      // a visitor new to this link and day: its device and browser keys, and its hash, once
+      bucket.seen.set(v.visitor, { n: 1 });
+      const { device, browser } = v.visitor.description;
+      tally(bucket.device, device, 0);
+      tally(bucket.browser, browser, 0);
+      addHash(bucket, hashVisitor(v.salt, v.linkId, v.visitor.ip, v.visitor.userAgent));
     },
     addBot(linkId, day) {
       add(bucketOf(linkId, day), 'bots', 1);
@@ -110,31 +136,63 @@ export function createVisitAggregate(): VisitAggregate {
       for (const c of batch.counters) {
         const bucket = bucketOf(c.linkId, c.day);
         if (c.dimension === 'total' || c.dimension === 'bots') add(bucket, c.dimension, c.count);
-        else if (c.dimension !== 'unique') increment(bucket[c.dimension], c.key, c.count);
+        else if (c.dimension !== 'unique') tally(bucket[c.dimension], c.key, c.count);
       }
-      for (const c of batch.clicks) addClicks(c.linkId, c.count, c.lastClickAt);
-      for (const v of batch.visitors) addVisitor(bucketOf(v.linkId, v.day), v.hash);
+      for (const c of batch.clicks) {
+        const prior = carriedClicks.get(c.linkId);
+        if (prior === undefined) rows++;
+        carriedClicks.set(c.linkId, {
+          linkId: c.linkId,
+          count: (prior?.count ?? 0) + c.count,
+          lastClickAt: Math.max(prior?.lastClickAt ?? 0, c.lastClickAt),
+        });
+      }
+      for (const v of batch.visitors) addHash(bucketOf(v.linkId, v.day), v.hash);
     },
-    toBatch: () => ({ clicks: [...clicks.values()], ...countersOf(buckets) }),
+    toBatch: () => rowsOf(buckets, carriedClicks),
   };
 }
 
-function countersOf(buckets: Map<string, Map<string, Bucket>>): Omit<VisitBatch, 'clicks'> {
+/** The rows of an aggregate: one click update per link, the counters, the visitor hashes. */
+function rowsOf(buckets: Map<string, Map<string, Bucket>>, carried: Map<string, ClickIncrement>): VisitBatch {
+  const clicks = new Map(carried);
   const counters: CounterIncrement[] = [];
   const visitors: VisitBatch['visitors'][number][] = [];
   for (const byLink of buckets.values()) {
     for (const b of byLink.values()) {
       const { linkId, day } = b;
+      if (b.clicks > 0) {
+        const prior = clicks.get(linkId);
+        clicks.set(linkId, {
+          linkId,
+          count: (prior?.count ?? 0) + b.clicks,
+          lastClickAt: Math.max(prior?.lastClickAt ?? 0, b.lastClickAt),
+        });
+      }
       if (b.total > 0) counters.push({ linkId, day, dimension: 'total', key: '', count: b.total });
       if (b.bots > 0) counters.push({ linkId, day, dimension: 'bots', key: '', count: b.bots });
-      for (const dimension of ['device', 'browser', 'referrer', 'country'] as const) {
-        for (const [key, count] of b[dimension]) counters.push({ linkId, day, dimension, key, count });
+      const device = countsOf(b.device);
+      const browser = countsOf(b.browser);
+      for (const [{ description }, visits] of b.seen) {
+        device.set(description.device, (device.get(description.device) ?? 0) + visits.n);
+        browser.set(description.browser, (browser.get(description.browser) ?? 0) + visits.n);
+      }
+      for (const [dimension, counts] of [
+        ['device', device],
+        ['browser', browser],
+        ['referrer', countsOf(b.referrer)],
+        ['country', countsOf(b.country)],
+      ] as const) {
+        for (const [key, count] of counts) counters.push({ linkId, day, dimension, key, count });
       }
       for (const hash of b.visitors) visitors.push({ linkId, day, hash });
     }
   }
-  return { counters, visitors };
+  return { clicks: [...clicks.values()], counters, visitors };
 }
+
+const countsOf = (tallies: Map<string, Tally>): Map<string, number> =>
+  new Map([...tallies].map(([key, tally]) => [key, tally.n]));
 
 /**
  * `batch` in parts of at most `maxRows` rows (click updates, counters, visitor hashes), in order: each
