@@ -57,9 +57,11 @@ async function alternate(ctx, { links, slugs, requests, rounds }) {
       ['baseline', baseline],
     ]) {
       const amount = Math.round(rates[target.pid] * plan.seconds);
-      if (target === server) observer.start();
+      // the observer polls in this process during both rounds, so both share the machine alike
+      observer.start();
       const r = await measured(ctx, target, requests, amount);
-      if (target === server) r.commits = observer.stop();
+      const commits = observer.stop();
+      if (target === server) r.commits = commits;
       row[name] = r;
       results.redirects.push({ target: name, links, slugs, round, ...r });
     }
