@@ -33,6 +33,7 @@ import { buildOpenApiDocument } from './openapi.js';
 import { sendError, sendResult, setHeaders, stateOf } from './koa-helpers.js';
 import { consumeCreations, rateLimitHeaders } from './rate-limit.js';
 import { callerOf, queryOf, readBody } from './request.js';
+import { settleVisits } from './settle.js';
 
 /** Query of `GET /api/shorten`. */
 export const ShortenQuery = CreateLinkInput.pick({ url: true, alias: true, domain: true }).meta({
@@ -79,6 +80,7 @@ export function addApiRoutes(router: Router, deps: HttpDeps, linkCache: LinkCach
     const caller = await authenticate(ctx);
     const query = caller && parse(ctx, ListLinksQuery, queryOf(ctx.query));
     if (!caller || !query) return;
+    await settleVisits(deps);
     sendResult(ctx, await listLinks(core, query, caller), (page) => ({
       links: page.links.map((l) => view(l)),
       next_cursor: page.nextCursor,
@@ -96,7 +98,9 @@ export function addApiRoutes(router: Router, deps: HttpDeps, linkCache: LinkCach
 
   router.get('/api/v1/links/:id', async (ctx) => {
     const caller = await authenticate(ctx);
-    if (caller) sendResult(ctx, await getLink(core, ctx.params.id ?? '', caller), (l) => view(l));
+    if (!caller) return;
+    await settleVisits(deps);
+    sendResult(ctx, await getLink(core, ctx.params.id ?? '', caller), (l) => view(l));
   });
 
   router.patch('/api/v1/links/:id', async (ctx) => {
@@ -119,7 +123,9 @@ export function addApiRoutes(router: Router, deps: HttpDeps, linkCache: LinkCach
   router.get('/api/v1/links/:id/stats', async (ctx) => {
     const caller = await authenticate(ctx);
     const query = caller && parse(ctx, StatsQuery, queryOf(ctx.query));
-    if (caller && query) sendResult(ctx, await getStats(core, ctx.params.id ?? '', query, caller), (s) => s);
+    if (!caller || !query) return;
+    await settleVisits(deps);
+    sendResult(ctx, await getStats(core, ctx.params.id ?? '', query, caller), (s) => s);
   });
 
   router.get('/api/v1/check', async (ctx) => {

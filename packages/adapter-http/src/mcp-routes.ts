@@ -4,6 +4,7 @@ import type { HttpDeps } from './deps.js';
 import { HttpInputError } from './errors.js';
 import { stateOf } from './koa-helpers.js';
 import { readBodyText } from './request.js';
+import { settleVisits } from './settle.js';
 
 /**
  * `/mcp` (decisions §8): POST hands the parsed JSON-RPC body to `deps.mcp`, which writes the response
@@ -30,6 +31,7 @@ export function addMcpRoutes(router: Router, deps: HttpDeps): void {
     } catch {
       return rpcError(ctx, 400, -32700, 'Parse error: the body is not valid JSON.');
     }
+    await settleVisits(deps); // a tool may read clicks or statistics
     ctx.respond = false;
     await endpoint(ctx.req, ctx.res, body, stateOf(ctx).ip);
   });

@@ -13,6 +13,7 @@ import type { LinkCache } from './link-cache.js';
 import { rateLimitHeaders } from './rate-limit.js';
 import { sendOutcome, serveRedirect, slugOfPath, visitOf } from './redirect.js';
 import { readBody } from './request.js';
+import { settleVisits } from './settle.js';
 
 const PASSWORD_TRIES = [{ windowMs: 15 * 60_000, limit: 10 }];
 /** One-segment paths served to GET only: a POST there is 405, not a missing link. */
@@ -23,6 +24,7 @@ export function addPublicRoutes(router: Router, deps: HttpDeps, linkCache: LinkC
   const { core } = deps;
 
   router.get('/:slug.json', async (ctx) => {
+    await settleVisits(deps);
     const link = await findRedirectLink(core, ctx.host, ctx.params.slug ?? '');
     if (link === null) return sendError(ctx, domainError('not_found'));
     ctx.set('Cache-Control', 'no-cache');

@@ -139,6 +139,24 @@ describe('GET /api/v1/links/{id}/stats', () => {
   });
 });
 
+describe('reading right after redirects (read-your-writes)', () => {
+  it('shows every click served before the read, without waiting for the flush', async () => {
+    const link = await createLink(server, { url: 'https://example.com/fresh' });
+    const headers = { 'user-agent': BROWSER_UA };
+    for (let i = 0; i < 3; i += 1) expect((await server.visit(link.short_url, { headers })).status).toBe(302);
+    // no polling: each read writes the buffered visits first
+    expect(await jsonOf(await statsOf(link))).toMatchObject({ total: 3, unique: 1 });
+    expect((await server.visit(link.short_url, { headers })).status).toBe(302);
+    const view = await jsonOf(await server.api(`/api/v1/links/${link.id}`, { token: link.edit_token }));
+    expect(view.clicks).toBe(4);
+    expect((await server.visit(link.short_url, { headers })).status).toBe(302);
+    expect((await jsonOf(await server.visit(`${link.short_url}.json`))).clicks).toBe(5);
+    expect((await server.visit(link.short_url, { headers })).status).toBe(302);
+    const preview = await server.visit(`${link.short_url}+`, { headers: { accept: 'text/html' } });
+    expect(await preview.text()).toMatch(/>\s*6\s*</);
+  });
+});
+
 describe('privacy', () => {
   it('writes no visitor IP address to the database or the logs', async () => {
     const proxied = await startTestServer({ TRUST_PROXY: 'true', LOG_LEVEL: 'debug' });
