@@ -1,13 +1,15 @@
-// `npm run bench [-- --quick] [-- --autocannon] [-- --out file.md]`: the benchmark of issue 8. Starts
-// the real server (SQLite, analytics on, a temporary database) and a bare node:http baseline in the same
-// run, seeds links, loads `GET /{slug}` in alternating server/baseline rounds (with wrk when installed,
-// else autocannon), measures creation, statistics and QR codes, then checks after a graceful shutdown
-// that every redirect served was recorded as a click. Never part of `npm test`. See docs/benchmarks.md
-// for the method and the last full run.
-import { mkdtempSync, rmSync } from 'node:fs';
+// `npm run bench [-- --quick] [-- --autocannon] [-- --pin] [-- --out file.md] [-- --json file]`: the
+// benchmark of issue 8. Starts the real server (SQLite, analytics on, a temporary database) and a bare
+// node:http baseline in the same run, seeds links, loads `GET /{slug}` in alternating server/baseline
+// rounds (with wrk when installed, else autocannon), measures creation, statistics and QR codes, then
+// checks after a graceful shutdown that every redirect served was recorded as a click. Never part of
+// `npm test`. `--pin` places the processes on CPUs (bench/lib/cpus.mjs); `--json` also writes the raw
+// results. See docs/benchmarks.md for the method and the last full run.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import process from 'node:process';
+import { PLACEMENT, placeThisProcess } from './lib/cpus.mjs';
 import { LOAD_GENERATOR } from './lib/load.mjs';
 import { loadCold, seedAndLoad } from './lib/redirects.mjs';
 import { measureCreation, measureQr, measureStats, openObserver } from './lib/measure.mjs';
@@ -17,6 +19,8 @@ import { machine, printSection, writeReport } from './lib/report.mjs';
 const quick = process.argv.includes('--quick');
 const outIndex = process.argv.indexOf('--out');
 const out = outIndex > 0 ? process.argv[outIndex + 1] : quick ? null : 'docs/benchmarks.md';
+const jsonIndex = process.argv.indexOf('--json');
+const json = jsonIndex > 0 ? process.argv[jsonIndex + 1] : null;
 
 /** The knobs of a full and a quick run. */
 const PLAN = quick
@@ -29,7 +33,13 @@ const log = (line) => process.stdout.write(`${line}\n`);
 
 async function main() {
   const started = Date.now();
-  log(`benchmark (${quick ? 'quick' : 'full'}) on ${machine().summary}; load generator: ${LOAD_GENERATOR}`);
+  placeThisProcess();
+  log(
+    `benchmark (${quick ? 'quick' : 'full'}) on ${machine().summary}; load generator: ${LOAD_GENERATOR}; ` +
+      (PLACEMENT.pinned
+        ? `servers on CPU ${PLACEMENT.server}, load generator on CPU ${PLACEMENT.others}`
+        : 'CPU placement left to the scheduler'),
+  );
   await run(process.execPath, ['node_modules/typescript/bin/tsc', '-b']);
   const dir = mkdtempSync(join(tmpdir(), 'shortener-bench-'));
   const dbPath = join(dir, 'bench.db');
@@ -38,6 +48,7 @@ async function main() {
     quick,
     machine: machine(),
     loadGenerator: LOAD_GENERATOR,
+    placement: PLACEMENT,
     seeding: [],
     redirects: [],
   };
@@ -114,6 +125,7 @@ async function main() {
     );
     results.seconds = (Date.now() - started) / 1000;
     log(`\nfinished in ${fmt(results.seconds)} s`);
+    if (json) writeFileSync(json, `${JSON.stringify(results, null, 2)}\n`);
     if (out) {
       writeReport(out, results);
       log(`written to ${out}`);

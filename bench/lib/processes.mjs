@@ -5,9 +5,12 @@ import { createServer } from 'node:net';
 import process from 'node:process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { onServerCpu } from './cpus.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = 'packages/adapter-cli/bin/shortener.js';
+/** Node flags of the server, as `npm start` and the bin's shebang pass them. */
+const SERVER_FLAGS = ['--no-memory-reducer'];
 
 /** Runs a command in the repository root; resolves with its stdout, rejects with its stderr. */
 export function run(file, args, env = {}) {
@@ -46,7 +49,8 @@ export function freePort() {
 
 /** A running child: its pid, exit promise and stderr so far. */
 function child(args, env) {
-  const proc = spawn(process.execPath, args, {
+  const [file, argv] = onServerCpu(process.execPath, args);
+  const proc = spawn(file, argv, {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -59,7 +63,7 @@ function child(args, env) {
 
 /** Starts `shortener serve` with `env` (and node flags); resolves once `/healthz` answers. */
 export async function startServer(env, nodeFlags = []) {
-  const server = child([...nodeFlags, BIN, 'serve'], env);
+  const server = child([...SERVER_FLAGS, ...nodeFlags, BIN, 'serve'], env);
   const url = `http://127.0.0.1:${env.PORT}`;
   for (let tries = 0; ; tries++) {
     const ok = await fetch(`${url}/healthz`).then(

@@ -58,8 +58,35 @@ const TRIED = `- Tried for the redirect ratio, measured as CPU-µs per redirect 
   - A larger V8 young generation (\`--max-semi-space-size=64\`): no change. Not kept.
   - Every µs of work per request costs about 1.4 µs under load here (a bare server burning 9 µs a
     request costs 13 µs more): the extra work also makes the socket writes dearer (the client is
-    woken more often). Without recording at all the server would be at about 0.83 of the baseline;
-    what is left is mostly the visitor hash (SHA-256), the counters and the 302's own headers.`;
+    woken more often).
+  - Visits folded by visitor identity (issue 8, second session): visitors are interned per batch by
+    (User-Agent, IP), a bucket counts visits per visitor object and sums device and browser from them at
+    the flush, the SHA-256 visitor hash is computed once per visitor, link and day instead of per visit,
+    counters are bumped in place, and the tracked visit wraps the request's visit instead of copying it.
+    In-process, path plus recording went from about 1.4 to 0.75 µs per redirect (recording alone
+    about 1.2 → 0.2 µs). Under wrk, quick runs at 1,000 links gave 0.70-0.79 afterwards against
+    0.66-0.73 before; this full run gave 0.71: the gain is real but smaller than the noise between
+    runs. Kept.
+  - \`--no-memory-reducer\` (in \`npm start\` and the bin's shebang; this benchmark starts the server
+    the same way): the 1,000,000-link rounds come after some 40 s without traffic (seeding), and V8's
+    memory reducer shrinks the heap in such a pause. The server then ran the whole rounds about a
+    quarter slower: with the server pinned to one CPU, 0.51-0.57 of the baseline in four runs without
+    the flag, 0.73-0.79 in three with it (0.51 after a 400,000-request warm-up without it: not a
+    warm-up effect). Setting the flag at run time (\`v8.setFlagsFromString\`) does nothing: V8 creates
+    the reducer with the heap. Kept.
+  - The commit observer used to poll only during server rounds: two identical bare servers measured
+    0.90-0.95 that way and 1.00-1.04 without it. It now polls during both.
+  - Pinning (\`--pin\`: servers on CPU 0, everything else on CPU 1) makes runs more alike, but puts the
+    server's helper threads on its main thread's CPU: creation fell to about 3,600 links/s. Not the
+    default. Left to the scheduler, the same code measured 0.61 and 0.78 at 1,000,000 links in two
+    consecutive runs: single runs on this VM are only good to about ±0.1.
+  - A flush every 5 s instead of every second: no measurable change at 1,000,000 links (0.56 against
+    0.56 pinned). Not kept; reads now write the buffered visits first anyway (read-your-writes).
+  - \`perf\` (cpu-clock, both servers in one run): per redirect the server spends about 9 µs in the
+    kernel against 5.5 for the baseline, nearly all of the difference in waking the load generator after
+    each socket write (\`sock_def_readable\` → \`_raw_spin_unlock_irqrestore\`, an IPI on this VM), and
+    about 1.5 µs in its own JavaScript (map look-ups, the hot-link cache, bot verdicts, the counters).
+    What is left is mostly that wake-up cost, which grows when the server leaves the client idle.`;
 
 /** Median ratio and p99 of the hot-slug rounds at `links`. */
 export function summaryAt(results, links, slugs = 1000) {
@@ -80,6 +107,14 @@ export function summaryAt(results, links, slugs = 1000) {
 
 const WRK = `wrk (one thread, \`bench/lib/rotate.lua\`), 50 connections`;
 const AUTOCANNON = 'autocannon (programmatic API) in the benchmark process, 50 connections';
+
+/** Where the processes ran. */
+function placement(results) {
+  const p = results.placement;
+  return p?.pinned
+    ? `\`--pin\`: servers on CPU ${p.server}, the load generator and this process on CPU ${p.others}`
+    : 'left to the scheduler (--pin would put the servers on CPU 0 and the rest on the others)';
+}
 
 /** The load generator's part of the method. */
 function loadMethod(results) {
@@ -125,17 +160,18 @@ replace this file; \`npm run bench -- --quick\` is a smoke check that writes not
 
 ## Method
 
-- **Server**: the real \`shortener serve\` as a child process: SQLite in a temporary folder, analytics on
-  (visits folded into counters in memory, written every second or once 10,000 rows wait), rate limits
-  raised, \`LOG_LEVEL=warn\`.
+- **Server**: the real \`shortener serve\` as a child process, started with \`node --no-memory-reducer\`
+  as \`npm start\` does: SQLite in a temporary folder, analytics on (visits folded into counters in
+  memory, written every second or once 10,000 rows wait), rate limits raised, \`LOG_LEVEL=warn\`.
 - **Baseline**: a bare \`node:http\` child process answering every request with a fixed 302, the most one
   Node process can do on this machine. Both run at the same time; rounds alternate server, baseline.
 ${loadMethod(results)}
 - **Seeding**: links through the store port (\`insertMany\`, transactions of 10,000) from a second process;
   1M visits on one link through \`VisitStore.record\` in batches of 100,000 visits.
-- **Commits**: a separate connection polls \`PRAGMA data_version\` every 2 ms during each server round;
-  it changes whenever the server commits (or checkpoints the WAL). One write per redirect would show a
-  change at every poll.
+- **Commits**: a separate connection polls \`PRAGMA data_version\` every 2 ms during every round
+  (baseline rounds too, so both targets share the machine alike); in server rounds it changes whenever
+  the server commits (or checkpoints the WAL). One write per redirect would show a change at every poll.
+- **CPU placement**: ${placement(results)}.
 - **Clicks**: after the load the server gets SIGTERM (graceful shutdown flushes the buffer); the sum of
   \`links.clicks\` (the stats link excluded) must equal the 302s served.
 
@@ -164,7 +200,8 @@ once-a-second flush of the counters, in transactions of at most 250 rows).${cold
   (after every answer of that turn), and written by the once-a-second flush in transactions of at most
   250 rows, with the loop answering requests in between. What the server spends beyond the baseline per
   redirect is that work: the cache look-up and decision, bot detection (remembered per User-Agent),
-  then device and browser, country (both remembered per batch), the visitor hash and the counters.
+  then the visitor (interned per batch by User-Agent and IP, with its device, browser and country),
+  the referrer and the counters; the visitor hash once per visitor, link and day.
 ${TRIED}
 - The cache-miss case is the worst case for statistics: every click is on another link, so each one
   writes its own counter rows (about eight) instead of adding to rows already waiting. Its p99 swings
@@ -177,9 +214,9 @@ ${TRIED}
   part among 200 links. \`crypto.randomBytes\` costs about 19 µs a call on this machine whatever the size,
   and a creation draws two or three times (id, slug, edit token), so the server draws 4 KiB at a time
   (\`adapter-cli/src/random.ts\`; about 20% more creations per second).
-- The redirect ratio stays below 0.8 with wrk. The ratio at 1,000,000 links against 1,000 was 0.938
-  before the background checkpoints and 0.895 and 0.883 in the two full runs after them: they raised both
-  ratios (1,000,000 links: 0.588 → 0.62; 1,000 links: 0.626 → 0.70), the small one more.
+- Full runs with wrk, redirect ratio at 1,000 / 1,000,000 links: 0.626 / 0.588 (first), 0.70 / 0.62
+  (background checkpoints), ${f(a.ratio, 3)} / ${f(b.ratio, 3)} (this run: visits folded by visitor
+  identity, no memory reducer, the observer in both rounds).
 
 ## Redirect rounds
 
