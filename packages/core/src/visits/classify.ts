@@ -21,19 +21,31 @@ export interface Visitor {
   readonly ip: string;
   readonly userAgent: string;
   readonly description: VisitorDescription;
-  /** The country of the IP (GeoIP), looked up when first needed. */
-  country: string | undefined;
+  /** The visitor's direct visits (no referrer, country by GeoIP): the common case, kept at hand. */
+  direct: VisitProfile | undefined;
+  /** Its other (referrer host, country) combinations. */
+  others: Map<string, VisitProfile> | undefined;
+}
+
+/**
+ * What a human visit counts in every dimension: the visitor (device, browser, unique hash), the
+ * referrer host and the country. Interned per batch, so a visit is counted by one look-up of this object.
+ */
+export interface VisitProfile {
+  readonly visitor: Visitor;
+  readonly referrer: string;
+  readonly country: string;
 }
 
 /** How many User-Agent descriptions are kept across batches (a User-Agent alone identifies no one). */
 const MAX_DESCRIPTIONS = 5000;
 
 /**
- * Classifies human visits: the visitor (User-Agent and IP, with its device, browser and country), the
- * referrer host and the country. Visitors, referrers and header countries repeat, so each is worked out
- * once per batch and then found by a map look-up; a visit's counters are keyed by the visitor object
- * itself. The IPs live only in the visitors of this batch: the recorder starts a new classifier for
- * every flush, so no IP outlives its batch. Parsed User-Agents are kept across batches.
+ * Classifies human visits into profiles: the visitor (User-Agent and IP, with its device and browser),
+ * the referrer host and the country. Visitors, referrers and countries repeat, so each is worked out
+ * once per batch and then found by a map look-up or a field. The IPs live only in the visitors of this
+ * batch: the recorder starts a new classifier for every flush, so no IP outlives its batch. Parsed
+ * User-Agents are kept across batches.
  */
 export function createClassifier(
   deps: {
@@ -54,38 +66,56 @@ export function createClassifier(
     }
     return description;
   };
-  const geoCountry = (visitor: Visitor): string => {
-    let country = ipCountries.get(visitor.ip);
+  const visitorOf = (userAgent: string, ip: string): Visitor => {
+    let byIp = visitors.get(userAgent);
+    if (byIp === undefined) visitors.set(userAgent, (byIp = new Map()));
+    let visitor = byIp.get(ip);
+    if (visitor === undefined) {
+      visitor = { ip, userAgent, description: describe(userAgent), direct: undefined, others: undefined };
+      byIp.set(ip, visitor);
+    }
+    return visitor;
+  };
+  const geoCountry = (ip: string): string => {
+    let country = ipCountries.get(ip);
     if (country === undefined)
-      ipCountries.set(
-        visitor.ip,
-        (country = countryCode(deps.geo?.country(visitor.ip) ?? null) ?? 'unknown'),
-      );
-    return (visitor.country = country);
+      ipCountries.set(ip, (country = countryCode(deps.geo?.country(ip) ?? null) ?? 'unknown'));
+    return country;
+  };
+  const referrerOf = (raw: string | null): string => {
+    if (raw === null) return 'direct';
+    let host = referrers.get(raw);
+    if (host === undefined) referrers.set(raw, (host = referrerHost(raw)));
+    return host;
+  };
+  /** The country from a trusted proxy header when it names one, else from the IP. */
+  const countryOf = (ip: string, header: string | null): string => {
+    if (header !== null) {
+      let code = headerCountries.get(header);
+      if (code === undefined) headerCountries.set(header, (code = countryCode(header)));
+      if (code !== null) return code;
+    }
+    return geoCountry(ip);
   };
   return {
-    visitor(userAgent: string, ip: string): Visitor {
-      let byIp = visitors.get(userAgent);
-      if (byIp === undefined) visitors.set(userAgent, (byIp = new Map()));
-      let visitor = byIp.get(ip);
-      if (visitor === undefined)
-        byIp.set(ip, (visitor = { ip, userAgent, description: describe(userAgent), country: undefined }));
-      return visitor;
-    },
-    referrer(raw: string | null): string {
-      if (raw === null) return 'direct';
-      let host = referrers.get(raw);
-      if (host === undefined) referrers.set(raw, (host = referrerHost(raw)));
-      return host;
-    },
-    /** The country from a trusted proxy header when it names one, else from the visitor's IP. */
-    country(visitor: Visitor, header: string | null): string {
-      if (header !== null) {
-        let code = headerCountries.get(header);
-        if (code === undefined) headerCountries.set(header, (code = countryCode(header)));
-        if (code !== null) return code;
+    /** The profile of a human visit. */
+    profile(visit: {
+      readonly userAgent: string;
+      readonly ip: string;
+      readonly referrer: string | null;
+      readonly country: string | null;
+    }): VisitProfile {
+      const visitor = visitorOf(visit.userAgent, visit.ip);
+      if (visit.referrer === null && visit.country === null) {
+        return (visitor.direct ??= { visitor, referrer: 'direct', country: geoCountry(visit.ip) });
       }
-      return visitor.country ?? geoCountry(visitor);
+      const referrer = referrerOf(visit.referrer);
+      const country = countryOf(visit.ip, visit.country);
+      const key = `${referrer} ${country}`; // a host and a country code hold no space
+      visitor.others ??= new Map();
+      let profile = visitor.others.get(key);
+      if (profile === undefined) visitor.others.set(key, (profile = { visitor, referrer, country }));
+      return profile;
     },
   };
 }

@@ -99,15 +99,12 @@ export function createVisitRecorder(deps: VisitRecorderDeps): VisitRecorder {
         unsalted.push(tracked);
         return;
       }
-      const visitor = classify.visitor(visit.userAgent, visit.ip);
       aggregate.addHuman({
         linkId: tracked.linkId,
         day,
         at: tracked.at,
         counted: tracked.counted,
-        visitor,
-        referrer: classify.referrer(visit.referrer),
-        country: classify.country(visitor, visit.country),
+        profile: classify.profile(visit),
         salt,
       });
     }

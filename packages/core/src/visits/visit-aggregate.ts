@@ -1,5 +1,5 @@
 import type { ClickIncrement, CounterIncrement, VisitBatch } from '../ports.js';
-import type { Visitor } from './classify.js';
+import type { VisitProfile, Visitor } from './classify.js';
 import { hashVisitor } from './visitor-hash.js';
 
 /** A count bumped in place, so an increment costs one map look-up. */
@@ -22,22 +22,22 @@ interface Bucket {
   readonly country: Map<string, Tally>;
   /** The salted hashes of the bucket's visitors (never an IP). */
   readonly visitors: Set<string>;
+  /** The visitor objects of this batch counted here (each adds its hash once). */
+  readonly seen: Set<Visitor>;
   /**
-   * Visits per visitor object of this batch: a visit costs one look-up by identity here; the device
-   * and browser counters are summed from it when the batch is written.
+   * Visits per profile object of this batch: a visit costs one look-up by identity here; the device,
+   * browser, referrer and country counters are summed from these when the batch is written.
    */
-  readonly seen: Map<Visitor, Tally>;
+  readonly profiles: Map<VisitProfile, Tally>;
 }
 
-/** One human visit, classified (the IP only inside `visitor`, which lives until the flush). */
+/** One human visit, classified (the IP only inside its profile's visitor, which lives until the flush). */
 export interface HumanVisit {
   readonly linkId: string;
   readonly day: string;
   readonly at: number;
   readonly counted: boolean;
-  readonly visitor: Visitor;
-  readonly referrer: string;
-  readonly country: string;
+  readonly profile: VisitProfile;
   /** The secret salt of `day`, for the visitor hash. */
   readonly salt: string;
 }
@@ -98,7 +98,8 @@ export function createVisitAggregate(): VisitAggregate {
         referrer: new Map(),
         country: new Map(),
         visitors: new Set(),
-        seen: new Map(),
+        seen: new Set(),
+        profiles: new Map(),
       };
       byLink.set(linkId, bucket);
     }
@@ -118,16 +119,18 @@ export function createVisitAggregate(): VisitAggregate {
         add(bucket, 'clicks', 1);
         if (v.at > bucket.lastClickAt) bucket.lastClickAt = v.at;
       }
-      tally(bucket.referrer, v.referrer, 1);
-      tally(bucket.country, v.country, 1);
-      const visits = bucket.seen.get(v.visitor);
+      const visits = bucket.profiles.get(v.profile);
       if (visits !== undefined) return void visits.n++;
-      // a visitor new to this link and day: its device and browser keys, and its hash, once
-      bucket.seen.set(v.visitor, { n: 1 });
-      const { device, browser } = v.visitor.description;
-      tally(bucket.device, device, 0);
-      tally(bucket.browser, browser, 0);
-      addHash(bucket, hashVisitor(v.salt, v.linkId, v.visitor.ip, v.visitor.userAgent));
+      // a profile new to this link and day: its counter keys, and its visitor's hash once
+      bucket.profiles.set(v.profile, { n: 1 });
+      const { visitor, referrer, country } = v.profile;
+      tally(bucket.device, visitor.description.device, 0);
+      tally(bucket.browser, visitor.description.browser, 0);
+      tally(bucket.referrer, referrer, 0);
+      tally(bucket.country, country, 0);
+      if (bucket.seen.has(visitor)) return;
+      bucket.seen.add(visitor);
+      addHash(bucket, hashVisitor(v.salt, v.linkId, visitor.ip, visitor.userAgent));
     },
     addBot(linkId, day) {
       add(bucketOf(linkId, day), 'bots', 1);
@@ -171,25 +174,31 @@ function rowsOf(buckets: Map<string, Map<string, Bucket>>, carried: Map<string, 
       }
       if (b.total > 0) counters.push({ linkId, day, dimension: 'total', key: '', count: b.total });
       if (b.bots > 0) counters.push({ linkId, day, dimension: 'bots', key: '', count: b.bots });
-      const device = countsOf(b.device);
-      const browser = countsOf(b.browser);
-      for (const [{ description }, visits] of b.seen) {
-        device.set(description.device, (device.get(description.device) ?? 0) + visits.n);
-        browser.set(description.browser, (browser.get(description.browser) ?? 0) + visits.n);
+      const counts = {
+        device: countsOf(b.device),
+        browser: countsOf(b.browser),
+        referrer: countsOf(b.referrer),
+        country: countsOf(b.country),
+      };
+      const bump = (map: Map<string, number>, key: string, by: number) =>
+        map.set(key, (map.get(key) ?? 0) + by);
+      for (const [{ visitor, referrer, country }, visits] of b.profiles) {
+        bump(counts.device, visitor.description.device, visits.n);
+        bump(counts.browser, visitor.description.browser, visits.n);
+        bump(counts.referrer, referrer, visits.n);
+        bump(counts.country, country, visits.n);
       }
-      for (const [dimension, counts] of [
-        ['device', device],
-        ['browser', browser],
-        ['referrer', countsOf(b.referrer)],
-        ['country', countsOf(b.country)],
-      ] as const) {
-        for (const [key, count] of counts) counters.push({ linkId, day, dimension, key, count });
+      for (const [dimension, byKey] of Object.entries(counts) as [CountedDimension, Map<string, number>][]) {
+        for (const [key, count] of byKey) counters.push({ linkId, day, dimension, key, count });
       }
       for (const hash of b.visitors) visitors.push({ linkId, day, hash });
     }
   }
   return { clicks: [...clicks.values()], counters, visitors };
 }
+
+/** The dimensions counted per key. */
+type CountedDimension = 'device' | 'browser' | 'referrer' | 'country';
 
 const countsOf = (tallies: Map<string, Tally>): Map<string, number> =>
   new Map([...tallies].map(([key, tally]) => [key, tally.n]));
