@@ -120,9 +120,6 @@ export function createClassifier(
   };
 }
 
-/** A classifier of one batch. */
-export type Classifier = ReturnType<typeof createClassifier>;
-
 /** The referrer's host only; `direct` when absent or unreadable (decisions §7). */
 export function referrerHost(referrer: string | null): string {
   if (!referrer) return 'direct';
