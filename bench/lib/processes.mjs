@@ -78,6 +78,31 @@ export async function startServer(env, nodeFlags = []) {
   return { ...server, url, pid: server.proc.pid };
 }
 
+/** An account `bench` on the database at `dbPath` and an API key of it; returns the key. */
+export async function createKey(dbPath) {
+  await cli(dbPath, 'accounts', 'create', 'bench');
+  return (await cli(dbPath, 'keys', 'create', 'bench')).key;
+}
+
+/**
+ * The server under test on a free port: the database at `dbPath`, `shortHost` the one short domain,
+ * creation limits raised, `LOG_LEVEL=warn`.
+ */
+export async function startBenchServer(dbPath, shortHost) {
+  const port = await freePort();
+  return startServer({
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DB_PATH: dbPath,
+    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+    SHORT_DOMAINS: `http://${shortHost}`,
+    RATE_LIMIT_ANON_HOUR: '1000000000',
+    RATE_LIMIT_ANON_DAY: '1000000000',
+    RATE_LIMIT_KEY_HOUR: '1000000000',
+    LOG_LEVEL: 'warn',
+  });
+}
+
 /** Starts the bare node:http baseline; resolves with its URL once it listens. */
 export async function startBaseline() {
   const baseline = child(['bench/baseline-server.mjs'], {});

@@ -1,5 +1,7 @@
 // Seeding a size and loading `GET /{slug}` at it: a warm-up per target, then alternating server and
-// baseline rounds over the same rotating slugs, each printed with its ratio to the baseline round after it.
+// baseline rounds over the same rotating slugs, each printed with its ratios to the baseline round after
+// it: req/s, and CPU-µs per redirect (the process's CPU time over the round, steadier than req/s on a
+// shared machine).
 import { loadRound, median, rotation } from './load.mjs';
 import { cpuSeconds, seed } from './processes.mjs';
 import { printSection } from './report.mjs';
@@ -37,7 +39,8 @@ export async function seedAndLoad(ctx, from, to) {
 export async function loadCold(ctx, size, count) {
   ctx.log(`  cache-miss case: ${count.toLocaleString('en')} distinct slugs, more than the link cache holds`);
   const requests = rotation(spreadSlugs(size, count), ctx.host);
-  summarize(ctx.log, await alternate(ctx, { links: size, slugs: count, requests, rounds: 1 }));
+  const rounds = ctx.plan.coldRounds;
+  summarize(ctx.log, await alternate(ctx, { links: size, slugs: count, requests, rounds }));
 }
 
 async function alternate(ctx, { links, slugs, requests, rounds }) {
@@ -66,9 +69,11 @@ async function alternate(ctx, { links, slugs, requests, rounds }) {
       results.redirects.push({ target: name, links, slugs, round, ...r });
     }
     row.ratio = row.server.rps / row.baseline.rps;
+    row.cpuRatio = row.baseline.cpuUs / row.server.cpuUs;
     rows.push(row);
     log(
-      `  round ${round}: server ${line(row.server)} | baseline ${line(row.baseline)} | ratio ${row.ratio.toFixed(2)}`,
+      `  round ${round}: server ${line(row.server)} | baseline ${line(row.baseline)} | ` +
+        `ratio ${row.ratio.toFixed(2)}, CPU-µs ratio ${row.cpuRatio.toFixed(2)}`,
     );
   }
   return rows;
@@ -82,22 +87,28 @@ async function measured(ctx, target, requests, amount) {
     throw new Error(
       `unexpected answers from ${target.url}: ${JSON.stringify(r.statuses)}, errors ${JSON.stringify(r.errorKinds)}`,
     );
-  return {
-    ...r,
-    served: r.statuses[302] ?? 0,
-    cpu: (cpuSeconds(target.pid) - cpu) / r.seconds,
-  };
+  const served = r.statuses[302] ?? 0;
+  const used = cpuSeconds(target.pid) - cpu;
+  // CPU-µs per redirect: the round's few fillers (GET /healthz while the last answers arrive) included
+  return { ...r, served, cpu: used / r.seconds, cpuUs: (used * 1e6) / served };
 }
 
 const line = (r) =>
   `${Math.round(r.rps).toLocaleString('en')} req/s p50 ${r.p50.toFixed(2)} p99 ${r.p99.toFixed(2)} ms ` +
-  `cpu ${Math.round(r.cpu * 100)}% (client ${Math.round(r.clientCpu * 100)}%)` +
+  `cpu ${Math.round(r.cpu * 100)}% ${r.cpuUs.toFixed(1)} µs/req (client ${Math.round(r.clientCpu * 100)}%)` +
   (r.commits === undefined ? '' : ` commits ${r.commits}`);
 
 function summarize(log, rows) {
   const m = (pick) => median(rows.map(pick));
+  const spread = (pick) => {
+    const values = rows.map(pick);
+    return `${Math.min(...values).toFixed(2)} / ${m(pick).toFixed(3)} / ${Math.max(...values).toFixed(2)}`;
+  };
   log(
-    `  median: server ${Math.round(m((r) => r.server.rps)).toLocaleString('en')} req/s, p99 ${m((r) => r.server.p99).toFixed(2)} ms; ` +
-      `baseline ${Math.round(m((r) => r.baseline.rps)).toLocaleString('en')} req/s; ratio ${m((r) => r.ratio).toFixed(3)}`,
+    `  median: server ${Math.round(m((r) => r.server.rps)).toLocaleString('en')} req/s, ` +
+      `p99 ${m((r) => r.server.p99).toFixed(2)} ms (max ${Math.max(...rows.map((r) => r.server.p99)).toFixed(2)}), ` +
+      `${m((r) => r.server.cpuUs).toFixed(1)} µs/req; baseline ${Math.round(m((r) => r.baseline.rps)).toLocaleString('en')} req/s, ` +
+      `${m((r) => r.baseline.cpuUs).toFixed(1)} µs/req\n` +
+      `  ratio min / median / max: ${spread((r) => r.ratio)}; CPU-µs ratio ${spread((r) => r.cpuRatio)}`,
   );
 }

@@ -9,6 +9,7 @@ import type { CliIo } from './cli-io.js';
 import { createJsonLogger } from './logger.js';
 import type { AppLogger } from './logger.js';
 import { addMcpCommand } from './mcp-command.js';
+import { addMigrateCommand } from './migrate-command.js';
 import { addOperatorCommands } from './operator-commands.js';
 import { startServer } from './serve.js';
 import type { RunningServer } from './serve.js';
@@ -51,6 +52,7 @@ export function createProgram(io: CliIo): Command {
   addInspectCommands(program, io);
   addBatchCommands(program, io);
   addOperatorCommands(program, io);
+  addMigrateCommand(program, io);
   return program;
 }
 

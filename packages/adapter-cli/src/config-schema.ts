@@ -1,7 +1,10 @@
 import { readFileSync, statSync } from 'node:fs';
+import { parseTrustProxy } from '@shortener/adapter-http';
+import type { TrustProxy } from '@shortener/adapter-http';
 import { DEFAULT_LIMITS, normalizeSlug, parseBlocklist, parseShortDomain } from '@shortener/core';
 import type { ShortDomain } from '@shortener/core';
 import { z } from 'zod';
+import { DEFAULT_SERVER_LIMITS } from '@shortener/adapter-http';
 import { LOG_LEVELS } from './logger.js';
 
 // Every check carries its own message: a ConfigError reads `${VARIABLE} ${message} (got "…")`.
@@ -21,6 +24,10 @@ const flag = z.stringbool({
 });
 
 const positive = integer(1, 1_000_000_000, 'must be a positive integer');
+
+/** A duration in milliseconds, at least `min` and at most an hour. */
+const milliseconds = (min: number) =>
+  integer(min, 3_600_000, `must be a number of milliseconds from ${min} to 3600000`);
 
 const isFile = (path: string): boolean => statSync(path, { throwIfNoEntry: false })?.isFile() === true;
 
@@ -44,6 +51,13 @@ const httpUrl = z.string().transform((raw, ctx) => {
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 });
 
+/** A URL of one of `protocols` (e.g. `postgres:`), as given: the client libraries read the rest. */
+const serviceUrl = (protocols: readonly string[], expectation: string) =>
+  z
+    .string()
+    .trim()
+    .refine((raw) => URL.canParse(raw) && protocols.includes(new URL(raw).protocol), expectation);
+
 const shortDomains = z.string().transform((raw, ctx): ShortDomain[] => {
   const domains: ShortDomain[] = [];
   for (const item of raw.split(',').filter((part) => part.trim() !== '')) {
@@ -63,6 +77,33 @@ const shortDomains = z.string().transform((raw, ctx): ShortDomain[] => {
   }
   if (domains.length === 0) ctx.addIssue({ code: 'custom', message: 'must name at least one origin' });
   return domains;
+});
+
+const trustProxy = z.string().transform((raw, ctx): TrustProxy => {
+  const parsed = parseTrustProxy(raw);
+  if (typeof parsed !== 'string') return parsed;
+  ctx.addIssue({ code: 'custom', message: parsed });
+  return z.NEVER;
+});
+
+/** Comma-separated http(s) origins, as a browser writes them in `Origin` (no path, query or credentials). */
+const origins = z.string().transform((raw, ctx): string[] => {
+  const list: string[] = [];
+  for (const item of raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
+    const origin = /^https?:\/\//i.test(item) ? parseShortDomain(item)?.origin : undefined;
+    if (origin === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be comma-separated origins such as https://app.example; "${item}" is not`,
+      });
+      return z.NEVER;
+    }
+    list.push(origin);
+  }
+  return list;
 });
 
 const blocklist = z.string().transform((path, ctx): string[] => {
@@ -106,9 +147,17 @@ export const SettingsSchema = z.object({
     .string()
     .trim()
     .toLowerCase()
-    .pipe(z.enum(['sqlite', 'memory'], 'must be sqlite or memory'))
+    .pipe(z.enum(['sqlite', 'memory', 'postgres'], 'must be sqlite, memory or postgres'))
     .default('sqlite'),
-  TRUST_PROXY: flag.default(false),
+  DATABASE_URL: serviceUrl(['postgres:', 'postgresql:'], 'must be a postgres:// URL').optional(),
+  REDIS_URL: serviceUrl(['redis:', 'rediss:'], 'must be a redis:// or rediss:// URL').optional(),
+  SQLITE_SYNCHRONOUS: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(z.enum(['normal', 'full'], 'must be normal or full'))
+    .default('normal'),
+  TRUST_PROXY: trustProxy.default({ kind: 'none' }),
   COUNTRY_HEADER: z
     .string()
     .trim()
@@ -119,15 +168,38 @@ export const SettingsSchema = z.object({
   RATE_LIMIT_ANON_HOUR: positive.default(DEFAULT_LIMITS.anonPerHour),
   RATE_LIMIT_ANON_DAY: positive.default(DEFAULT_LIMITS.anonPerDay),
   RATE_LIMIT_KEY_HOUR: positive.default(DEFAULT_LIMITS.keyPerHour),
+  RATE_LIMIT_IPV6_PREFIX: integer(48, 128, 'must be an integer from 48 to 128').default(
+    DEFAULT_LIMITS.ipv6PrefixBits,
+  ),
+  MCP_ALLOWED_ORIGINS: origins.default([]),
   ALLOW_PRIVATE_HOSTS: flag.default(false),
   BLOCKLIST_FILE: blocklist.optional(),
   RESERVED_SLUGS: slugList.default([]),
+  SIGNUP: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(z.enum(['invite', 'open', 'closed'], 'must be invite, open or closed'))
+    .default('invite'),
+  METRICS: flag.default(false),
+  METRICS_PORT: integer(1, 65535, 'must be an integer from 1 to 65535').optional(),
   LOG_LEVEL: z
     .string()
     .trim()
     .toLowerCase()
     .pipe(z.enum(LOG_LEVELS, 'must be debug, info, warn or error'))
     .default('info'),
+  HTTP_HEADERS_TIMEOUT_MS: milliseconds(100).default(DEFAULT_SERVER_LIMITS.headersTimeoutMs),
+  HTTP_REQUEST_TIMEOUT_MS: milliseconds(100).default(DEFAULT_SERVER_LIMITS.requestTimeoutMs),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds(1).default(DEFAULT_SERVER_LIMITS.keepAliveTimeoutMs),
+  HTTP_MAX_CONNECTIONS: integer(1, 1_000_000, 'must be an integer from 1 to 1000000').default(
+    DEFAULT_SERVER_LIMITS.maxConnections,
+  ),
+  HTTP_MAX_CONNECTIONS_PER_ADDRESS: integer(
+    0,
+    1_000_000,
+    'must be an integer from 0 (off) to 1000000',
+  ).default(DEFAULT_SERVER_LIMITS.maxConnectionsPerAddress),
 });
 
 /** The parsed settings. */

@@ -1,4 +1,4 @@
-import type { HttpOptions } from '@shortener/adapter-http';
+import type { HttpOptions, ServerLimits } from '@shortener/adapter-http';
 import { DEFAULT_LIMITS, parseShortDomain } from '@shortener/core';
 import type { ServiceConfig, ShortDomain } from '@shortener/core';
 import type { z } from 'zod';
@@ -13,10 +13,23 @@ export interface AppConfig {
   readonly service: ServiceConfig;
   readonly http: HttpOptions;
   readonly listen: { readonly port: number; readonly host: string };
-  readonly store: { readonly kind: 'sqlite' | 'memory'; readonly dbPath: string };
+  /** Timeouts and connection caps of the HTTP server (`HTTP_*` variables). */
+  readonly server: ServerLimits;
+  readonly store: {
+    readonly kind: 'sqlite' | 'memory' | 'postgres';
+    readonly dbPath: string;
+    /** `DATABASE_URL`: the PostgreSQL database of `STORE=postgres` (null otherwise). */
+    readonly databaseUrl: string | null;
+    /** `REDIS_URL`: where the nodes of `STORE=postgres` share their rate limits (null: each its own). */
+    readonly redisUrl: string | null;
+    /** `SQLITE_SYNCHRONOUS`: whether a commit waits for the disk (`full`) or not (`normal`). */
+    readonly synchronous: 'normal' | 'full';
+  };
   /** `GEOIP_DB`: a MaxMind-format country database, or null. */
   readonly geoipDb: string | null;
   readonly logLevel: LogLevel;
+  /** Prometheus metrics: on with `METRICS=true` or a `METRICS_PORT` (null: on the main port). */
+  readonly metrics: { readonly enabled: boolean; readonly port: number | null };
 }
 
 /** A configuration value that stops start-up. The message is one line and names the variable. */
@@ -50,32 +63,78 @@ export function loadConfig(env: Environment, flags: RawSettings = {}): AppConfig
   }
   const parsed = SettingsSchema.safeParse(raw);
   if (!parsed.success) throw configErrorOf(parsed.error, raw);
+  const { HTTP_HEADERS_TIMEOUT_MS: headers, HTTP_REQUEST_TIMEOUT_MS: request } = parsed.data;
+  if (headers > request) {
+    // Node refuses a headers timeout longer than the request timeout
+    const message = `HTTP_HEADERS_TIMEOUT_MS must not be more than HTTP_REQUEST_TIMEOUT_MS (${request}) (got "${headers}")`;
+    throw new ConfigError('HTTP_HEADERS_TIMEOUT_MS', message);
+  }
+  checkScaleOut(parsed.data);
   return toAppConfig(parsed.data);
 }
 
 function toAppConfig(settings: Settings): AppConfig {
+  const metrics = {
+    enabled: settings.METRICS || settings.METRICS_PORT !== undefined,
+    port: settings.METRICS_PORT ?? null,
+  };
+  const metricsHere = metrics.enabled && metrics.port === null;
   const port = settings.PORT;
   const service: ServiceConfig = {
     shortDomains: settings.SHORT_DOMAINS ?? defaultShortDomains(port),
     baseUrl: settings.PUBLIC_BASE_URL ?? `http://localhost:${port}`,
-    extraReservedSlugs: settings.RESERVED_SLUGS,
+    // `/metrics` on the main port would hide a link of that name
+    extraReservedSlugs: metricsHere ? [...settings.RESERVED_SLUGS, 'metrics'] : settings.RESERVED_SLUGS,
     blocklist: settings.BLOCKLIST_FILE ?? [],
     allowPrivateHosts: settings.ALLOW_PRIVATE_HOSTS,
+    signup: settings.SIGNUP,
     limits: {
       ...DEFAULT_LIMITS,
       anonPerHour: settings.RATE_LIMIT_ANON_HOUR,
       anonPerDay: settings.RATE_LIMIT_ANON_DAY,
       keyPerHour: settings.RATE_LIMIT_KEY_HOUR,
+      ipv6PrefixBits: settings.RATE_LIMIT_IPV6_PREFIX,
     },
   };
   return {
     service,
-    http: { trustProxy: settings.TRUST_PROXY, countryHeader: settings.COUNTRY_HEADER ?? null },
+    http: {
+      trustProxy: settings.TRUST_PROXY,
+      countryHeader: settings.COUNTRY_HEADER ?? null,
+      mcpAllowedOrigins: settings.MCP_ALLOWED_ORIGINS,
+    },
     listen: { port, host: settings.HOST },
-    store: { kind: settings.STORE, dbPath: settings.DB_PATH },
+    server: {
+      headersTimeoutMs: settings.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: settings.HTTP_REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: settings.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      maxConnections: settings.HTTP_MAX_CONNECTIONS,
+      maxConnectionsPerAddress: settings.HTTP_MAX_CONNECTIONS_PER_ADDRESS,
+    },
+    store: {
+      kind: settings.STORE,
+      dbPath: settings.DB_PATH,
+      databaseUrl: settings.STORE === 'postgres' ? (settings.DATABASE_URL ?? null) : null,
+      redisUrl: settings.REDIS_URL ?? null,
+      synchronous: settings.SQLITE_SYNCHRONOUS,
+    },
     geoipDb: settings.GEOIP_DB ?? null,
     logLevel: settings.LOG_LEVEL,
+    metrics,
   };
+}
+
+/** `STORE=postgres` needs `DATABASE_URL`; `REDIS_URL` serves only it (its key's secret is in the database). */
+function checkScaleOut(settings: Settings): void {
+  if (settings.STORE === 'postgres' && settings.DATABASE_URL === undefined) {
+    throw new ConfigError('DATABASE_URL', 'DATABASE_URL must be set when STORE=postgres (got "")');
+  }
+  if (settings.REDIS_URL !== undefined && settings.STORE !== 'postgres') {
+    throw new ConfigError(
+      'REDIS_URL',
+      `REDIS_URL needs STORE=postgres, where the nodes share the key of the limits (got ${JSON.stringify(settings.REDIS_URL)})`,
+    );
+  }
 }
 
 function defaultShortDomains(port: number): ShortDomain[] {

@@ -1,6 +1,6 @@
 import { consumeCreations, createUserAgentParser } from '@shortener/adapter-http';
 import type { HttpDeps } from '@shortener/adapter-http';
-import { createMcpHttpHandler, renderQr } from '@shortener/adapter-mcp';
+import { createMcpHttpHandler } from '@shortener/adapter-mcp';
 import type { McpDeps } from '@shortener/adapter-mcp';
 import { createVisitRecorder } from '@shortener/core';
 import type {
@@ -8,12 +8,12 @@ import type {
   CoreDeps,
   GeoLookup,
   RandomSource,
-  RateLimiter,
   Stores,
   UserAgentParser,
   VisitRecorder,
 } from '@shortener/core';
-import { createMemoryRateLimiter, createMemoryStores } from '@shortener/store-memory';
+import { createMemoryStores } from '@shortener/store-memory';
+import { openPostgresStores } from '@shortener/store-postgres';
 import { openSqliteStores } from '@shortener/store-sqlite';
 import type { SqliteStoreOptions } from '@shortener/store-sqlite';
 import type { SqliteStores } from '@shortener/store-sqlite';
@@ -21,6 +21,14 @@ import { Container } from 'inversify';
 import type { AppConfig } from './config.js';
 import { createJsonLogger } from './logger.js';
 import type { AppLogger } from './logger.js';
+import { createServiceMetrics } from './metrics.js';
+import type { ServiceMetrics } from './metrics.js';
+import { createQrPool } from './qr-pool.js';
+import { createRateLimits } from './rate-limits.js';
+import type { RateLimits } from './rate-limits.js';
+import { createStoreHealth } from './store-health.js';
+import type { StoreHealth } from './store-health.js';
+import type { QrPool } from './qr-pool.js';
 import { createPooledRandom } from './random.js';
 
 // The composition root: the only file that knows every package, and the only one importing inversify.
@@ -32,7 +40,8 @@ export interface Services {
   readonly clock: Clock;
   readonly random: RandomSource;
   readonly stores: Stores;
-  readonly rateLimiter: RateLimiter;
+  /** Creation and password limits: in Redis with `REDIS_URL`, else in this process. */
+  readonly rateLimiter: RateLimits;
   readonly userAgents: UserAgentParser;
   /** Country look-up; null until `startServer` opens the database (operator commands need none). */
   readonly geo: GeoLookup | null;
@@ -40,8 +49,14 @@ export interface Services {
   readonly coreDeps: CoreDeps;
   readonly mcpDeps: McpDeps;
   readonly httpDeps: HttpDeps;
+  /** QR codes, PNGs drawn in worker threads (closed by `serve` at shutdown). */
+  readonly qr: QrPool;
   /** The SQLite online backup to a file, safe while serving; null for the memory store. */
   readonly backup: ((destination: string) => Promise<void>) | null;
+  /** What `/healthz` says about the store: fed by `serve`'s flushes and write probes. */
+  readonly storeHealth: StoreHealth;
+  /** The Prometheus metrics, or null when `METRICS` is off. */
+  readonly metrics: ServiceMetrics | null;
 }
 
 /** The service identifier of each binding. */
@@ -58,7 +73,10 @@ export const TOKENS: { readonly [K in keyof Services]: symbol } = {
   coreDeps: Symbol('coreDeps'),
   mcpDeps: Symbol('mcpDeps'),
   httpDeps: Symbol('httpDeps'),
+  qr: Symbol('qr'),
   backup: Symbol('backup'),
+  storeHealth: Symbol('storeHealth'),
+  metrics: Symbol('metrics'),
 };
 
 /** The container built by {@link createContainer}. */
@@ -80,7 +98,10 @@ export function createContainer(config: AppConfig, overrides: Partial<Services> 
   c.bind<Clock>(t.clock).toConstantValue({ now: Date.now });
   c.bind<RandomSource>(t.random).toConstantValue(createPooledRandom());
   c.bind<Stores>(t.stores).toResolvedValue((cfg: AppConfig) => openStores(cfg), [t.config]);
-  c.bind<RateLimiter>(t.rateLimiter).toResolvedValue(() => createMemoryRateLimiter());
+  c.bind<RateLimits>(t.rateLimiter).toResolvedValue(
+    (cfg: AppConfig, stores: Stores, logger: AppLogger) => createRateLimits(cfg, stores.settings, logger),
+    [t.config, t.stores, t.logger],
+  );
   c.bind<UserAgentParser>(t.userAgents).toResolvedValue(() => createUserAgentParser());
   c.bind<GeoLookup | null>(t.geo).toConstantValue(null);
   c.bind<VisitRecorder>(t.recorder).toResolvedValue(
@@ -98,33 +119,54 @@ export function createContainer(config: AppConfig, overrides: Partial<Services> 
       links: stores.links,
       visits: stores.visits,
       accounts: stores.accounts,
+      sessions: stores.sessions,
+      credentials: stores.credentials,
       clock,
       random,
       config: cfg.service,
     }),
     [t.stores, t.clock, t.random, t.config],
   );
-  c.bind<McpDeps>(t.mcpDeps).toResolvedValue(createMcpDeps, [t.coreDeps, t.rateLimiter, t.logger]);
+  c.bind<QrPool>(t.qr).toResolvedValue(() => createQrPool());
+  c.bind<ServiceMetrics | null>(t.metrics).toResolvedValue(
+    (cfg: AppConfig, recorder: VisitRecorder) =>
+      cfg.metrics.enabled ? createServiceMetrics(recorder, cfg.metrics.port === null) : null,
+    [t.config, t.recorder],
+  );
+  c.bind<McpDeps>(t.mcpDeps).toResolvedValue(createMcpDeps, [
+    t.coreDeps,
+    t.rateLimiter,
+    t.logger,
+    t.qr,
+    t.metrics,
+  ]);
   c.bind<HttpDeps>(t.httpDeps).toResolvedValue(
     (
       core: CoreDeps,
       recorder: VisitRecorder,
-      rateLimiter: RateLimiter,
+      rateLimiter: RateLimits,
       logger: AppLogger,
-      stores: Stores,
+      storeHealth: StoreHealth,
       cfg: AppConfig,
       mcpDeps: McpDeps,
+      qr: QrPool,
+      metrics: ServiceMetrics | null,
     ) => ({
       core,
       recorder,
       rateLimiter,
       logger,
       options: cfg.http,
-      health: () => stores.ping(),
+      health: () => storeHealth.report(),
       mcp: createMcpHttpHandler(mcpDeps),
-      qr: renderQr,
+      qr: qr.render,
+      ...(metrics === null ? {} : { metrics: metrics.http }),
     }),
-    [t.coreDeps, t.recorder, t.rateLimiter, t.logger, t.stores, t.config, t.mcpDeps],
+    [t.coreDeps, t.recorder, t.rateLimiter, t.logger, t.storeHealth, t.config, t.mcpDeps, t.qr, t.metrics],
+  );
+  c.bind<StoreHealth>(t.storeHealth).toResolvedValue(
+    (stores: Stores, limits: RateLimits) => createStoreHealth(stores, { checks: [limits.check] }),
+    [t.stores, t.rateLimiter],
   );
   c.bind<Services['backup']>(t.backup).toResolvedValue(
     (stores: Stores | SqliteStores) => ('backup' in stores ? (to: string) => stores.backup(to) : null),
@@ -137,12 +179,20 @@ export function createContainer(config: AppConfig, overrides: Partial<Services> 
 }
 
 /** The MCP tools' deps: `shorten_url` spends the same creation budget as the JSON API. */
-function createMcpDeps(core: CoreDeps, rateLimiter: RateLimiter, logger: AppLogger): McpDeps {
+function createMcpDeps(
+  core: CoreDeps,
+  rateLimiter: RateLimits,
+  logger: AppLogger,
+  qr: QrPool,
+  metrics: ServiceMetrics | null,
+): McpDeps {
+  const limits = { core, rateLimiter, ...(metrics === null ? {} : { metrics: metrics.http }) };
   return {
     core,
     logger,
+    qr: qr.render,
     admitCreation: async ({ accountId, ip }) => {
-      const decision = await consumeCreations({ core, rateLimiter }, { accountId, editToken: null }, ip, 1);
+      const decision = await consumeCreations(limits, { accountId, editToken: null }, ip, 1);
       return {
         allowed: decision.allowed,
         retryAfterSeconds: Math.max(1, Math.ceil(decision.retryAfterMs / 1000)),
@@ -156,9 +206,11 @@ function createMcpDeps(core: CoreDeps, rateLimiter: RateLimiter, logger: AppLogg
  * a worker thread, off the event loop); short commands do not.
  */
 export function openStores(config: AppConfig, options: SqliteStoreOptions = {}): Stores | SqliteStores {
-  return config.store.kind === 'memory'
-    ? createMemoryStores()
-    : openSqliteStores(config.store.dbPath, options);
+  const { kind, dbPath, databaseUrl, synchronous } = config.store;
+  if (kind === 'memory') return createMemoryStores();
+  // connects and migrates on first use: `serve` checks at start-up that it can write
+  if (kind === 'postgres') return openPostgresStores({ connectionString: databaseUrl ?? '' });
+  return openSqliteStores(dbPath, { synchronous, ...options });
 }
 
 /** Resolves one binding, typed by its name. */
@@ -173,6 +225,10 @@ export interface App {
   readonly stores: Stores;
   readonly recorder: VisitRecorder;
   readonly httpDeps: HttpDeps;
+  readonly qr: QrPool;
+  readonly storeHealth: StoreHealth;
+  readonly metrics: ServiceMetrics | null;
+  readonly rateLimits: RateLimits;
 }
 
 /** Resolves everything `serve` needs (this opens the stores). */
@@ -183,5 +239,9 @@ export function resolveApp(container: AppContainer): App {
     stores: resolve(container, 'stores'),
     recorder: resolve(container, 'recorder'),
     httpDeps: resolve(container, 'httpDeps'),
+    qr: resolve(container, 'qr'),
+    storeHealth: resolve(container, 'storeHealth'),
+    metrics: resolve(container, 'metrics'),
+    rateLimits: resolve(container, 'rateLimiter'),
   };
 }

@@ -24,6 +24,11 @@ export interface JsonLoggerOptions {
   readonly stream?: TextSink;
   /** Epoch milliseconds for the `time` field (default `Date.now`). */
   readonly now?: () => number;
+  /**
+   * Warnings and errors repeating within this many milliseconds (default 10,000) are written once; when
+   * the window closes, one line with the same level and `msg` says how many were left out (`repeated`).
+   */
+  readonly repeatWindowMs?: number;
 }
 
 /**
@@ -35,13 +40,55 @@ export function createJsonLogger(options: JsonLoggerOptions = {}): AppLogger {
   const threshold = LOG_LEVELS.indexOf(options.level ?? 'info');
   const stream = options.stream ?? process.stderr;
   const now = options.now ?? Date.now;
+  const write = (level: LogLevel, message: string, fields?: Record<string, unknown>): void => {
+    stream.write(`${formatLine(new Date(now()).toISOString(), level, message, fields)}\n`);
+  };
+  // A persistent fault (a full disk) fails every request alike: one line per window, then a count.
+  const repeats = createRepeatFilter(options.repeatWindowMs ?? 10_000, (level, message, repeated, windowMs) =>
+    write(level, message, { repeated, window_ms: windowMs }),
+  );
   const log =
     (level: LogLevel) =>
     (message: string, fields?: Record<string, unknown>): void => {
       if (LOG_LEVELS.indexOf(level) < threshold) return;
-      stream.write(`${formatLine(new Date(now()).toISOString(), level, message, fields)}\n`);
+      if ((level === 'warn' || level === 'error') && repeats.suppress(level, message, fields)) return;
+      write(level, message, fields);
     };
   return { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') };
+}
+
+/** Lines with the same level, message and error message seen at most this many at once. */
+const MAX_REPEAT_KEYS = 1000;
+
+/**
+ * Remembers the warnings and errors written in the last `windowMs`: `suppress` says whether a line
+ * repeats one of them (and counts it); when a window closes with repeats, `report` gets the count.
+ */
+function createRepeatFilter(
+  windowMs: number,
+  report: (level: LogLevel, message: string, repeated: number, windowMs: number) => void,
+) {
+  const seen = new Map<string, { repeated: number }>();
+  return {
+    suppress(level: LogLevel, message: string, fields?: Record<string, unknown>): boolean {
+      const error = fields?.error;
+      const key = `${level}\0${message}\0${error instanceof Error ? error.message : ''}`;
+      const entry = seen.get(key);
+      if (entry !== undefined) {
+        entry.repeated += 1;
+        return true;
+      }
+      if (seen.size >= MAX_REPEAT_KEYS || windowMs <= 0) return false;
+      const fresh = { repeated: 0 };
+      seen.set(key, fresh);
+      const timer = setTimeout(() => {
+        seen.delete(key);
+        if (fresh.repeated > 0) report(level, message, fresh.repeated, windowMs);
+      }, windowMs);
+      timer.unref();
+      return false;
+    },
+  };
 }
 
 function formatLine(time: string, level: LogLevel, msg: string, fields?: Record<string, unknown>): string {

@@ -4,7 +4,9 @@ import type { Command } from 'commander';
 import { CliError } from './cli-io.js';
 import type { CliIo } from './cli-io.js';
 import { loadConfig } from './config.js';
-import { createContainer, resolve } from './container.js';
+import { resolve } from './container.js';
+import type { AppContainer } from './container.js';
+import { openDatabase } from './local-store.js';
 import { createJsonLogger } from './logger.js';
 
 /** The environment variable `shortener mcp` reads the API key from when `--key` is not given. */
@@ -17,7 +19,7 @@ interface McpOptions {
 
 /**
  * Adds `shortener mcp`: the MCP tools over stdio for an agent that launches a local process, on the
- * same configuration (`DB_PATH`, `SHORT_DOMAINS`, ...) and database as `serve`. The protocol always
+ * database of `serve` and the origins it recorded there (decisions §12). The protocol always
  * runs on the process's own stdin and stdout, so nothing else may write there: logs go to `io.stderr`.
  * With `--key` or `SHORTENER_API_KEY` the links are saved to the key's account (a bad key exits 1
  * before serving); without, creation is limited per process as for one anonymous client.
@@ -34,9 +36,9 @@ export function addMcpCommand(program: Command, io: CliIo): void {
     );
   command.action(async () => {
     const options = command.opts<McpOptions>();
-    const config = loadConfig(io.env, options.dbPath === undefined ? {} : { DB_PATH: options.dbPath });
-    const logger = createJsonLogger({ level: config.logLevel, stream: io.stderr });
-    const container = createContainer(config, { logger });
+    const flags = options.dbPath === undefined ? {} : { DB_PATH: options.dbPath };
+    const logger = createJsonLogger({ level: loadConfig(io.env, flags).logLevel, stream: io.stderr });
+    const { container } = await openDatabase(io.env, flags, { logger });
     const stores = resolve(container, 'stores');
     try {
       const accountId = await accountOf(options.key ?? io.env[API_KEY_VARIABLE], container);
@@ -55,7 +57,7 @@ export function addMcpCommand(program: Command, io: CliIo): void {
   });
 }
 
-async function accountOf(key: string | undefined, container: ReturnType<typeof createContainer>) {
+async function accountOf(key: string | undefined, container: AppContainer) {
   if (key === undefined || key.trim() === '') return null;
   const found = await authenticateApiKey(resolve(container, 'coreDeps'), key.trim());
   if (!found.ok) throw new CliError(`${found.error.message} (${found.error.code})`, 1);

@@ -1,5 +1,12 @@
 import type { Command } from 'commander';
-import { createAccount, createApiKey, listApiKeys, revokeApiKey } from '@shortener/core';
+import {
+  createAccount,
+  createApiKey,
+  inviteAccount,
+  listApiKeys,
+  revokeApiKey,
+  setAccountDisabled,
+} from '@shortener/core';
 import type { Account, ApiKeyRecord, CoreDeps } from '@shortener/core';
 import { unwrap } from './cli-io.js';
 import type { CliIo } from './cli-io.js';
@@ -10,6 +17,7 @@ import { table } from './render.js';
 interface OperatorOptions {
   readonly dbPath?: string;
   readonly json?: boolean;
+  readonly [flag: string]: unknown;
 }
 
 /** What a command's action gets: the core on the opened database, its one argument, and output. */
@@ -19,6 +27,8 @@ interface Run {
   /** Prints `json` with `--json`, else `text`, on stdout. */
   readonly print: (json: unknown, text: string) => void;
   readonly io: CliIo;
+  /** The command's own flags (`flags`), as commander parsed them. */
+  readonly options: Readonly<Record<string, unknown>>;
 }
 
 interface OperatorCommand {
@@ -26,11 +36,17 @@ interface OperatorCommand {
   readonly spec: string;
   readonly description: string;
   readonly example: string;
+  /** Extra flags: `[flags, description]`, e.g. `['--admin', 'make it an admin']`. */
+  readonly flags?: readonly (readonly [string, string])[];
   readonly run: (run: Run) => Promise<void>;
 }
 
 const GROUPS = {
-  accounts: ['Manage the accounts that API keys belong to.', 'accounts create alice', 'accounts list'],
+  accounts: [
+    'Manage accounts: invite people (they sign in at /login), disable them.',
+    'accounts invite alice',
+    'accounts list',
+  ],
   keys: ['Manage API keys (shown once, stored as SHA-256 hashes).', 'keys create alice', 'keys list alice'],
 } as const;
 
@@ -47,22 +63,63 @@ const COMMANDS: readonly OperatorCommand[] = [
   },
   {
     group: 'accounts',
+    spec: 'invite <name>',
+    description:
+      'Print a one-time link (48 hours) where a person sets the password or passkey of the account; creates the account when the name is new, else the link resets its credentials.',
+    example: 'accounts invite alice --admin',
+    flags: [['--admin', 'make the account an admin']],
+    run: async ({ core, argument, print, options }) => {
+      const invite = unwrap(await inviteAccount(core, argument, options.admin === true));
+      const json = { ...accountJson(invite.account), url: invite.url, expires_at: iso(invite.expiresAt) };
+      print(json, invite.url);
+    },
+  },
+  {
+    group: 'accounts',
+    spec: 'disable <account>',
+    description: 'Disable an account (id or name): it cannot sign in, its sessions end, its keys get 401.',
+    example: 'accounts disable alice',
+    run: async ({ core, argument, print }) => {
+      const account = unwrap(await setAccountDisabled(core, argument, true));
+      print(accountJson(account), `disabled ${account.name}`);
+    },
+  },
+  {
+    group: 'accounts',
+    spec: 'enable <account>',
+    description: 'Enable a disabled account again.',
+    example: 'accounts enable alice',
+    run: async ({ core, argument, print }) => {
+      const account = unwrap(await setAccountDisabled(core, argument, false));
+      print(accountJson(account), `enabled ${account.name}`);
+    },
+  },
+  {
+    group: 'accounts',
     spec: 'list',
     description: 'List the accounts, oldest first.',
     example: 'accounts list --json',
     run: async ({ core, print }) => {
       const all = await core.accounts.listAccounts();
-      const rows = all.map((a) => [a.id, a.name, iso(a.createdAt)]);
-      print(all.map(accountJson), table(['ID', 'NAME', 'CREATED'], rows));
+      const rows = all.map((a) => [
+        a.id,
+        a.name,
+        a.role,
+        iso(a.createdAt),
+        a.disabledAt === null ? '-' : 'disabled',
+      ]);
+      print(all.map(accountJson), table(['ID', 'NAME', 'ROLE', 'CREATED', 'STATUS'], rows));
     },
   },
   {
     group: 'keys',
     spec: 'create <account>',
     description: 'Create an API key for an account (id or name); prints the key, once.',
-    example: 'keys create alice',
-    run: async ({ core, argument, print, io }) => {
-      const { key, secret } = unwrap(await createApiKey(core, argument));
+    example: 'keys create alice --name laptop',
+    flags: [['--name <name>', 'what the key is for (listed beside its prefix)']],
+    run: async ({ core, argument, print, io, options }) => {
+      const name = typeof options.name === 'string' ? options.name : '';
+      const { key, secret } = unwrap(await createApiKey(core, argument, name));
       print({ ...keyJson(key), key: secret }, secret);
       io.stderr.write(`This key is shown once and cannot be recovered: store it now (key id ${key.id}).\n`);
     },
@@ -112,24 +169,33 @@ function addLeaf(parent: Command, spec: OperatorCommand, io: CliIo): void {
     .option('--db-path <path>', 'SQLite file (default: $DB_PATH, else ./data/shortener.db)')
     .option('--json', 'print JSON instead of text')
     .addHelpText('after', `\nExample:\n  $ shortener ${spec.example}\n`);
+  for (const [flags, description] of spec.flags ?? []) command.option(flags, description);
   command.action(async () => {
     const options = command.opts<OperatorOptions>();
     const print = (json: unknown, text: string): void => {
       io.stdout.write(options.json === true ? `${JSON.stringify(json, null, 2)}\n` : `${text}\n`);
     };
     const argument = String(command.processedArgs[0] ?? '');
-    await withLocalStore(io, options.dbPath, ({ core }) => spec.run({ core, argument, print, io }));
+    await withLocalStore(io, options.dbPath, ({ core }) => spec.run({ core, argument, print, io, options }));
   });
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
-const accountJson = (a: Account) => ({ id: a.id, name: a.name, created_at: iso(a.createdAt) });
+const accountJson = (a: Account) => ({
+  id: a.id,
+  name: a.name,
+  role: a.role,
+  created_at: iso(a.createdAt),
+  disabled_at: a.disabledAt === null ? null : iso(a.disabledAt),
+});
 
 const keyJson = (k: ApiKeyRecord) => ({
   id: k.id,
   account_id: k.accountId,
+  name: k.name,
   prefix: k.prefix,
   created_at: iso(k.createdAt),
+  last_used_at: k.lastUsedAt === null ? null : iso(k.lastUsedAt),
   revoked_at: k.revokedAt === null ? null : iso(k.revokedAt),
 });

@@ -1,4 +1,5 @@
 import type { AliasCheckView, LinkView, StatsView } from '@shortener/core';
+import { countText } from '@shortener/core';
 import type { CliSink } from './cli-io.js';
 
 /** Left-aligned columns separated by two spaces, header first; trailing blanks trimmed. */
@@ -29,7 +30,7 @@ export function linkText(link: LinkView): string {
   const rows: [string, string][] = [
     ['url', link.url],
     ['id', link.id],
-    ['status', link.status],
+    ['status', statusText(link)],
     ['title', link.title ?? '-'],
     ['clicks', link.max_clicks === null ? String(link.clicks) : `${link.clicks} of ${link.max_clicks}`],
     ['expires', link.expires_at ?? 'never'],
@@ -39,6 +40,15 @@ export function linkText(link: LinkView): string {
     ['preview', link.preview_url],
   ];
   return [link.short_url, ...rows.map(([key, value]) => `  ${key.padEnd(9)}${value}`)].join('\n');
+}
+
+/** The status with why an expired link is expired: used up, or past its date. */
+function statusText(link: LinkView): string {
+  if (link.status !== 'expired') return link.status;
+  if (link.max_clicks !== null && link.clicks >= link.max_clicks) {
+    return `expired (used up: ${link.clicks} of ${countText('en', link.max_clicks, 'click', 'clicks')})`;
+  }
+  return link.expires_at === null ? 'expired' : `expired (on ${link.expires_at})`;
 }
 
 /** Links as a table: short URL, status, clicks, created, destination. */

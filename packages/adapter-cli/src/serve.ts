@@ -1,11 +1,17 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createHttpServer } from '@shortener/adapter-http';
+import { createHttpServer, drainHttpServer } from '@shortener/adapter-http';
+import type { Stores } from '@shortener/core';
+import { ConfigError } from './config.js';
 import type { AppConfig } from './config.js';
 import { createContainer, openStores, resolveApp } from './container.js';
 import type { Services } from './container.js';
 import { openGeoLookup } from './geo.js';
+import { createMetricsServer } from './metrics.js';
+import { recordOrigins } from './origins.js';
 import type { AppLogger } from './logger.js';
+import { writeFailure } from './store-health.js';
+import type { StoreHealth } from './store-health.js';
 
 /** How often buffered visits are written. */
 const FLUSH_EVERY_MS = 1000;
@@ -17,9 +23,9 @@ export interface RunningServer {
   /** Where it listens, with the real port (`PORT=0` picks a free one), e.g. `http://127.0.0.1:3000`. */
   readonly url: string;
   /**
-   * Shuts down gracefully: stops accepting connections, lets in-flight requests finish (closing idle
-   * keep-alive connections, and every connection after 10 s), writes the buffered visits and closes the
-   * stores. Calling it again returns the same promise; `immediate` closes every open connection now
+   * Shuts down gracefully: stops accepting connections, lets in-flight requests finish with
+   * `Connection: close` (closing idle keep-alive connections, and every connection after 10 s), writes
+   * the buffered visits and closes the stores. Calling it again returns the same promise; `immediate` closes every open connection now
    * instead of waiting for them (the rest of the shutdown still runs).
    */
   close(options?: { readonly immediate?: boolean }): Promise<void>;
@@ -34,23 +40,43 @@ export async function startServer(
   overrides: Partial<Services> = {},
 ): Promise<RunningServer> {
   const geo = 'geo' in overrides ? (overrides.geo ?? null) : await openGeoLookup(config.geoipDb ?? undefined);
-  const stores = overrides.stores ?? openStores(config, { backgroundCheckpoints: true });
+  const stores = overrides.stores ?? openWritableStores(config);
   const app = resolveApp(createContainer(config, { geo, stores, ...overrides }));
-  const { logger, recorder } = app;
+  const { logger, recorder, storeHealth } = app;
   let server: Server;
+  let metricsServer: Server | null = null;
   try {
-    server = createHttpServer(app.httpDeps);
+    await refuseUnwritableStore(storeHealth, config);
+    await recordOrigins(stores.settings, config);
+    server = createHttpServer(app.httpDeps, config.server);
     await listen(server, config.listen.port, config.listen.host);
+    if (app.metrics !== null && config.metrics.port !== null) {
+      metricsServer = createMetricsServer(app.metrics);
+      await listen(metricsServer, config.metrics.port, config.listen.host);
+    }
   } catch (error) {
+    await app.rateLimits.close();
     await stores.close();
     throw error;
   }
   const url = `http://${hostInUrl(config.listen.host)}:${(server.address() as AddressInfo).port}`;
-  const flush = (): Promise<void> =>
-    recorder.flush().then(
-      () => undefined,
-      (error: unknown) => logger.error('writing visits failed', { error, pending: recorder.pending() }),
+  // A flush that wrote proves the store writes; otherwise a probe checks now and then (at once while
+  // failing, so /healthz notices the recovery, and the buffered visits follow on the next flush).
+  const flush = (): Promise<void> => {
+    const started = performance.now();
+    const took = () => (performance.now() - started) / 1000;
+    return recorder.flush().then(
+      (written) => {
+        app.metrics?.flushed(written, took(), false);
+        return written > 0 ? storeHealth.wrote() : void storeHealth.probe();
+      },
+      (error: unknown) => {
+        app.metrics?.flushed(0, took(), true);
+        storeHealth.wrote(error);
+        logger.error('writing visits failed', { error, pending: recorder.pending() });
+      },
     );
+  };
   const timer = setInterval(() => void flush(), FLUSH_EVERY_MS);
   timer.unref();
   logStart(logger, config, url);
@@ -58,9 +84,13 @@ export async function startServer(
   const shutdown = async (): Promise<void> => {
     logger.info('shutting down');
     clearInterval(timer);
-    await drain(server, DRAIN_CAP_MS);
+    metricsServer?.close();
+    metricsServer?.closeAllConnections();
+    await drainHttpServer(server, DRAIN_CAP_MS);
     await flush();
+    await app.qr.close();
     await stores.close();
+    await app.rateLimits.close();
     logger.info('stopped');
   };
   let closing: Promise<void> | null = null;
@@ -72,6 +102,28 @@ export async function startServer(
   return { url, close };
 }
 
+/** Opens the stores; a database that cannot be written (opening writes: WAL, migrations) is one line. */
+function openWritableStores(config: AppConfig): Stores {
+  try {
+    return openStores(config, { backgroundCheckpoints: true });
+  } catch (error) {
+    throw unwritable(config, writeFailure(error));
+  }
+}
+
+/** A store that cannot write at start stops start-up with one line, not a server dropping visits. */
+async function refuseUnwritableStore(storeHealth: StoreHealth, config: AppConfig): Promise<void> {
+  const failure = await storeHealth.probe(true);
+  if (failure !== null) throw unwritable(config, failure);
+}
+
+function unwritable(config: AppConfig, failure: string): ConfigError {
+  // the URL is not repeated: it may hold a password
+  if (config.store.kind === 'postgres') return new ConfigError('DATABASE_URL', `DATABASE_URL: ${failure}`);
+  const where = config.store.kind === 'sqlite' ? ` (${config.store.dbPath})` : '';
+  return new ConfigError('DB_PATH', `DB_PATH${where}: ${failure}`);
+}
+
 function logStart(logger: AppLogger, config: AppConfig, url: string): void {
   logger.info('listening', {
     url,
@@ -79,7 +131,13 @@ function logStart(logger: AppLogger, config: AppConfig, url: string): void {
     short_domains: config.service.shortDomains.map((d) => d.origin),
     store: config.store.kind,
     ...(config.store.kind === 'sqlite' ? { db_path: config.store.dbPath } : {}),
+    rate_limits: config.store.redisUrl === null ? 'this process' : 'redis',
   });
+  if (config.store.kind === 'postgres' && config.store.redisUrl === null) {
+    logger.warn(
+      'STORE=postgres without REDIS_URL: each node keeps its own rate limits (set REDIS_URL to share them)',
+    );
+  }
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {
@@ -89,21 +147,6 @@ function listen(server: Server, port: number, host: string): Promise<void> {
       server.off('error', reject);
       resolve();
     });
-  });
-}
-
-/** Stops accepting connections and resolves once the open ones have ended (forced after `capMs`). */
-function drain(server: Server, capMs: number): Promise<void> {
-  return new Promise((resolve) => {
-    // Keep-alive connections become idle once their request is answered: close them as they do.
-    const idle = setInterval(() => server.closeIdleConnections(), 100);
-    const cap = setTimeout(() => server.closeAllConnections(), capMs);
-    server.close(() => {
-      clearInterval(idle);
-      clearTimeout(cap);
-      resolve();
-    });
-    server.closeIdleConnections();
   });
 }
 

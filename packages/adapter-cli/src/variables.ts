@@ -6,16 +6,29 @@ export const VARIABLE_NAMES = [
   'SHORT_DOMAINS',
   'DB_PATH',
   'STORE',
+  'DATABASE_URL',
+  'REDIS_URL',
+  'SQLITE_SYNCHRONOUS',
   'TRUST_PROXY',
   'COUNTRY_HEADER',
   'GEOIP_DB',
   'RATE_LIMIT_ANON_HOUR',
   'RATE_LIMIT_ANON_DAY',
   'RATE_LIMIT_KEY_HOUR',
+  'RATE_LIMIT_IPV6_PREFIX',
+  'MCP_ALLOWED_ORIGINS',
   'ALLOW_PRIVATE_HOSTS',
   'BLOCKLIST_FILE',
   'RESERVED_SLUGS',
+  'SIGNUP',
+  'METRICS',
+  'METRICS_PORT',
   'LOG_LEVEL',
+  'HTTP_HEADERS_TIMEOUT_MS',
+  'HTTP_REQUEST_TIMEOUT_MS',
+  'HTTP_KEEP_ALIVE_TIMEOUT_MS',
+  'HTTP_MAX_CONNECTIONS',
+  'HTTP_MAX_CONNECTIONS_PER_ADDRESS',
 ] as const;
 
 /** The name of a configuration variable. */
@@ -47,10 +60,19 @@ export const VARIABLE_HELP: Readonly<Record<VariableName, VariableHelp>> = {
     value: '<path>',
     help: 'SQLite file, folder created; :memory: allowed (default ./data/shortener.db)',
   },
-  STORE: { value: '<kind>', help: 'sqlite or memory (default sqlite)' },
+  STORE: { value: '<kind>', help: 'sqlite, memory or postgres (default sqlite)' },
+  DATABASE_URL: { value: '<url>', help: 'with STORE=postgres: the PostgreSQL database, postgres://…' },
+  REDIS_URL: {
+    value: '<url>',
+    help: 'with STORE=postgres: Redis, redis://…, where every node shares the rate limits',
+  },
+  SQLITE_SYNCHRONOUS: {
+    value: '<mode>',
+    help: 'normal: a power loss may undo the last commits; full: an fsync per commit (default normal)',
+  },
   TRUST_PROXY: {
-    value: '[bool]',
-    help: 'take client IP and scheme from X-Forwarded-* headers (default false)',
+    value: '<proxies>',
+    help: 'proxies to believe about X-Forwarded-For/-Proto: false, true (1), a hop count, or proxy IPs/CIDRs (default false)',
   },
   COUNTRY_HEADER: {
     value: '<header>',
@@ -60,10 +82,38 @@ export const VARIABLE_HELP: Readonly<Record<VariableName, VariableHelp>> = {
   RATE_LIMIT_ANON_HOUR: { value: '<n>', help: 'anonymous creations per IP per hour (default 60)' },
   RATE_LIMIT_ANON_DAY: { value: '<n>', help: 'anonymous creations per IP per day (default 300)' },
   RATE_LIMIT_KEY_HOUR: { value: '<n>', help: 'creations per API key per hour (default 1000)' },
+  RATE_LIMIT_IPV6_PREFIX: {
+    value: '<bits>',
+    help: 'per-IP limits count an IPv6 address by this prefix, 48-128 (default 64)',
+  },
+  MCP_ALLOWED_ORIGINS: {
+    value: '<origins>',
+    help: 'extra browser origins allowed to call /mcp (default: {base_url} and the short domains)',
+  },
   ALLOW_PRIVATE_HOSTS: { value: '[bool]', help: 'allow private and loopback destinations (default false)' },
   BLOCKLIST_FILE: { value: '<path>', help: 'extra host blocklist, one domain per line (must exist)' },
   RESERVED_SLUGS: { value: '<slugs>', help: 'comma-separated slugs to reserve on top of the built-in ones' },
+  SIGNUP: {
+    value: '<mode>',
+    help: 'who gets an account in the browser: invite (operator invites), open (anyone signs up) or closed (default invite)',
+  },
+  METRICS: { value: '[bool]', help: 'serve Prometheus metrics at /metrics (default false)' },
+  METRICS_PORT: {
+    value: '<port>',
+    help: 'serve the metrics on this port instead of the main one (implies METRICS)',
+  },
   LOG_LEVEL: { value: '<level>', help: 'debug, info, warn or error (default info)' },
+  HTTP_HEADERS_TIMEOUT_MS: { value: '<ms>', help: 'time to receive request headers (default 10000)' },
+  HTTP_REQUEST_TIMEOUT_MS: { value: '<ms>', help: 'time to receive a whole request (default 30000)' },
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: {
+    value: '<ms>',
+    help: 'idle keep-alive connections close after it (default 5000)',
+  },
+  HTTP_MAX_CONNECTIONS: { value: '<n>', help: 'open connections in all (default 10000)' },
+  HTTP_MAX_CONNECTIONS_PER_ADDRESS: {
+    value: '<n>',
+    help: 'open connections per client address, 0 = off; not applied behind TRUST_PROXY (default 256)',
+  },
 };
 
 /** The `serve` flag of a variable: `RATE_LIMIT_ANON_HOUR` → `--rate-limit-anon-hour`. */

@@ -15,6 +15,8 @@ export const launcher = join(root, 'packages/adapter-cli/bin/shortener.js');
  * still emits when some file has a type error; those are `npm run typecheck`'s to report, not the tests'.
  */
 export function buildBinary(): void {
+  // vitest.global-setup.ts built it once for the whole run
+  if (process.env.SHORTENER_TEST_BUILT === '1' && existsSync(bin)) return;
   try {
     execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-b'], {
       cwd: root,

@@ -106,6 +106,20 @@ describe('shortener link commands on the local database', () => {
     expect((await run('links', 'list', '--account', 'bob', '--json')).json().links).toHaveLength(1);
   });
 
+  it('exits 1 when claim matches no link, saying so', async () => {
+    await run('accounts', 'create', 'carol');
+    const claimed = await run('claim', 'et_nothingmatchesthistoken000000000', '--account', 'carol');
+    expect(claimed.code).toBe(1);
+    expect(claimed.stdout).toBe('claimed 0 links\n');
+    expect(claimed.stderr).toMatch(/no link was claimed.*\(not_found\)/);
+  });
+
+  it('offers backup only the flags it takes', async () => {
+    const help = (await run('backup', '--help')).stdout;
+    expect(help).toMatch(/--db-path/);
+    expect(help).not.toMatch(/--server|--key|--token|--account/);
+  });
+
   it('draws the QR code in the terminal or writes a PNG or SVG', async () => {
     await run('shorten', 'https://example.com/', '--alias', 'qr');
     const text = await run('qr', 'qr');
@@ -150,6 +164,11 @@ describe('bulk, export and import', () => {
     expect(result.json().results[0].link.edit_token).toMatch(/^et_/);
   });
 
+  it('counts a single line in the singular', async () => {
+    const result = await runIn(env, ['bulk', '-'], { stdin: 'not a url\n' });
+    expect(result.stderr).toMatch(/^error: 1 of 1 line failed \(partial_failure\)\n$/m);
+  });
+
   it('draws a progress bar on a terminal’s stderr only', async () => {
     const file = join(dir, 'urls.txt');
     writeFileSync(file, 'https://a.example\nhttps://b.example\n');
@@ -157,7 +176,7 @@ describe('bulk, export and import', () => {
     expect((await runIn(env, ['bulk', file])).stderr).toBe('');
   });
 
-  it('round-trips links with their settings through export and import', async () => {
+  it('creates new links from Link objects (a remote export), refusing those that would fail open', async () => {
     await run(
       'shorten',
       'https://example.com/x',
@@ -168,21 +187,21 @@ describe('bulk, export and import', () => {
       '--max-clicks',
       '9',
     );
-    await run('shorten', 'https://example.com/y', '--alias', 'yy', '--password', 'secret', '--private-stats');
-    await run('links', 'disable', 'yy');
+    await run('shorten', 'https://example.com/y', '--alias', 'yy', '--password', 'secret');
+    await run('shorten', 'https://example.com/z', '--alias', 'zz');
+    await run('links', 'disable', 'zz');
+    const views = (await run('links', 'list', '--json')).json().links as Record<string, unknown>[];
     const jsonl = join(dir, 'links.jsonl');
-    writeFileSync(jsonl, (await run('export')).stdout);
-    expect((await run('export', '--format', 'csv')).stdout.split('\n')[0]).toMatch(
-      /^url,alias,domain,title,/,
-    );
+    writeFileSync(jsonl, views.map((view) => `${JSON.stringify(view)}\n`).join(''));
 
     env = { DB_PATH: join(dir, 'other.db') };
     const imported = await run('import', jsonl, '--json');
-    expect(imported.code).toBe(0);
-    const [y, x] = imported.json().results;
-    expect(x.link).toMatchObject({ slug: 'xx', title: 'X, "quoted"', max_clicks: 9, public_stats: true });
-    expect(y.link).toMatchObject({ slug: 'yy', public_stats: false, has_password: false, status: 'active' });
-    expect(y.notes).toHaveLength(2);
+    expect(imported.code).toBe(1);
+    const [z, y, x] = imported.json().results;
+    expect(x.link).toMatchObject({ slug: 'xx', title: 'X, "quoted"', max_clicks: 9, status: 'active' });
+    expect(x.notes).toHaveLength(1);
+    expect([y.error.field, z.error.field]).toEqual(['password', 'status']);
+    expect((await run('links', 'list', '--json')).json().links).toHaveLength(1);
   });
 
   it('imports a CSV of url,alias,title and reports the lines it could not create', async () => {

@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { DEFAULT_SERVER_LIMITS } from '@shortener/adapter-http';
 import { DEFAULT_LIMITS } from '@shortener/core';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, VARIABLE_NAMES, loadConfig } from '../src/index.js';
@@ -32,8 +33,14 @@ describe('loadConfig', () => {
       { origin: 'http://localhost:3000', host: 'localhost:3000' },
       { origin: 'http://127.0.0.1:3000', host: '127.0.0.1:3000' },
     ]);
-    expect(config.store).toEqual({ kind: 'sqlite', dbPath: './data/shortener.db' });
-    expect(config.http).toEqual({ trustProxy: false, countryHeader: null });
+    expect(config.store).toEqual({
+      kind: 'sqlite',
+      dbPath: './data/shortener.db',
+      databaseUrl: null,
+      redisUrl: null,
+      synchronous: 'normal',
+    });
+    expect(config.http).toEqual({ trustProxy: { kind: 'none' }, countryHeader: null, mcpAllowedOrigins: [] });
     expect(config.geoipDb).toBeNull();
     expect(config.service.limits).toEqual(DEFAULT_LIMITS);
     expect(config.service.allowPrivateHosts).toBe(false);
@@ -59,27 +66,47 @@ describe('loadConfig', () => {
       SHORT_DOMAINS: 's.example, http://t.example:8080',
       DB_PATH: ':memory:',
       STORE: 'memory',
+      SQLITE_SYNCHRONOUS: 'Full',
       TRUST_PROXY: 'yes',
       COUNTRY_HEADER: 'CF-IPCountry',
       GEOIP_DB: geoip,
       RATE_LIMIT_ANON_HOUR: '10',
       RATE_LIMIT_ANON_DAY: '20',
       RATE_LIMIT_KEY_HOUR: '30',
+      RATE_LIMIT_IPV6_PREFIX: '56',
+      MCP_ALLOWED_ORIGINS: 'https://App.example, http://localhost:5173/',
       ALLOW_PRIVATE_HOSTS: '1',
       BLOCKLIST_FILE: blocklistFile,
       RESERVED_SLUGS: 'Pricing, blog,,',
+      SIGNUP: ' Open ',
       LOG_LEVEL: 'DEBUG',
     });
+    expect(config.service.signup).toBe('open');
     expect(config.listen).toEqual({ port: 0, host: '0.0.0.0' });
     expect(config.service.baseUrl).toBe('https://sho.example');
     expect(config.service.shortDomains).toEqual([
       { origin: 'https://s.example', host: 's.example' },
       { origin: 'http://t.example:8080', host: 't.example:8080' },
     ]);
-    expect(config.store).toEqual({ kind: 'memory', dbPath: ':memory:' });
-    expect(config.http).toEqual({ trustProxy: true, countryHeader: 'cf-ipcountry' });
+    expect(config.store).toEqual({
+      kind: 'memory',
+      dbPath: ':memory:',
+      databaseUrl: null,
+      redisUrl: null,
+      synchronous: 'full',
+    });
+    expect(config.http).toEqual({
+      trustProxy: { kind: 'hops', hops: 1 },
+      countryHeader: 'cf-ipcountry',
+      mcpAllowedOrigins: ['https://app.example', 'http://localhost:5173'],
+    });
     expect(config.geoipDb).toBe(geoip);
-    expect(config.service.limits).toMatchObject({ anonPerHour: 10, anonPerDay: 20, keyPerHour: 30 });
+    expect(config.service.limits).toMatchObject({
+      anonPerHour: 10,
+      anonPerDay: 20,
+      keyPerHour: 30,
+      ipv6PrefixBits: 56,
+    });
     expect(config.service.allowPrivateHosts).toBe(true);
     expect(config.service.blocklist).toEqual(['evil.example', '0.0.0.0', 'phish.example']);
     expect(config.service.extraReservedSlugs).toEqual(['pricing', 'blog']);
@@ -95,8 +122,20 @@ describe('loadConfig', () => {
       ['Yes', true],
       ['no', false],
     ] as const) {
-      expect(loadConfig({ TRUST_PROXY: raw, ALLOW_PRIVATE_HOSTS: raw }).http.trustProxy).toBe(value);
+      expect(loadConfig({ ALLOW_PRIVATE_HOSTS: raw }).service.allowPrivateHosts).toBe(value);
     }
+  });
+
+  it('reads TRUST_PROXY as a switch, a hop count or a list of proxy addresses', () => {
+    const trust = (raw: string) => loadConfig({ TRUST_PROXY: raw }).http.trustProxy;
+    expect(trust('false')).toEqual({ kind: 'none' });
+    expect(trust('true')).toEqual({ kind: 'hops', hops: 1 });
+    expect(trust('1')).toEqual({ kind: 'hops', hops: 1 });
+    expect(trust('2')).toEqual({ kind: 'hops', hops: 2 });
+    expect(trust('10.0.0.0/8, 192.168.1.5,fd00::/8')).toEqual({
+      kind: 'ranges',
+      ranges: ['10.0.0.0/8', '192.168.1.5', 'fd00::/8'],
+    });
   });
 
   it('treats blank values as unset', () => {
@@ -110,7 +149,7 @@ describe('loadConfig', () => {
     );
     expect(config.listen.port).toBe(5678);
     expect(config.store.dbPath).toBe('flag.db');
-    expect(config.http.trustProxy).toBe(true);
+    expect(config.http.trustProxy).toEqual({ kind: 'hops', hops: 1 });
   });
 
   const bad: readonly (readonly [VariableName, string])[] = [
@@ -123,17 +162,33 @@ describe('loadConfig', () => {
     ['SHORT_DOMAINS', 's.example,https://S.example'],
     ['SHORT_DOMAINS', ', ,'],
     ['DB_PATH', join(dir, 'folder')],
-    ['STORE', 'postgres'],
+    ['STORE', 'mysql'],
+    ['DATABASE_URL', 'mysql://db.example/shortener'],
+    ['REDIS_URL', 'http://cache.example'],
+    ['SQLITE_SYNCHRONOUS', 'off'],
     ['TRUST_PROXY', 'maybe'],
+    ['TRUST_PROXY', '10.0.0.0/33'],
+    ['TRUST_PROXY', '11'],
     ['COUNTRY_HEADER', 'cf ipcountry'],
     ['GEOIP_DB', join(dir, 'missing.mmdb')],
     ['RATE_LIMIT_ANON_HOUR', '0'],
     ['RATE_LIMIT_ANON_DAY', '1.5'],
     ['RATE_LIMIT_KEY_HOUR', 'lots'],
+    ['RATE_LIMIT_IPV6_PREFIX', '32'],
+    ['MCP_ALLOWED_ORIGINS', 'https://app.example/path'],
+    ['MCP_ALLOWED_ORIGINS', 'app.example'],
     ['ALLOW_PRIVATE_HOSTS', 'sure'],
     ['BLOCKLIST_FILE', join(dir, 'missing.txt')],
     ['RESERVED_SLUGS', 'pricing,a/b'],
+    ['SIGNUP', 'sometimes'],
+    ['METRICS', 'sometimes'],
+    ['METRICS_PORT', '0'],
     ['LOG_LEVEL', 'verbose'],
+    ['HTTP_HEADERS_TIMEOUT_MS', '50'],
+    ['HTTP_REQUEST_TIMEOUT_MS', '10s'],
+    ['HTTP_KEEP_ALIVE_TIMEOUT_MS', '0'],
+    ['HTTP_MAX_CONNECTIONS', '0'],
+    ['HTTP_MAX_CONNECTIONS_PER_ADDRESS', '-1'],
   ];
 
   it.each(bad)('refuses %s=%j with one line naming the variable', (name, value) => {
@@ -142,6 +197,40 @@ describe('loadConfig', () => {
     expect(error.message.startsWith(`${name} `)).toBe(true);
     expect(error.message).not.toMatch(/\n/);
     expect(error.message).toContain(JSON.stringify(value));
+  });
+
+  it('reads the HTTP server limits, and wants headers no later than the whole request', () => {
+    expect(loadConfig({}).server).toEqual(DEFAULT_SERVER_LIMITS);
+    const config = loadConfig({
+      HTTP_HEADERS_TIMEOUT_MS: '2000',
+      HTTP_REQUEST_TIMEOUT_MS: '4000',
+      HTTP_KEEP_ALIVE_TIMEOUT_MS: '1000',
+      HTTP_MAX_CONNECTIONS: '500',
+      HTTP_MAX_CONNECTIONS_PER_ADDRESS: '0',
+    });
+    expect(config.server).toEqual({
+      headersTimeoutMs: 2000,
+      requestTimeoutMs: 4000,
+      keepAliveTimeoutMs: 1000,
+      maxConnections: 500,
+      maxConnectionsPerAddress: 0,
+    });
+    const error = configError(() =>
+      loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '5000', HTTP_REQUEST_TIMEOUT_MS: '4000' }),
+    );
+    expect(error.variable).toBe('HTTP_HEADERS_TIMEOUT_MS');
+  });
+
+  it('takes STORE=postgres with DATABASE_URL and REDIS_URL, and needs the database', () => {
+    const env = { STORE: 'postgres', DATABASE_URL: 'postgres://db.example/app', REDIS_URL: 'redis://r:6379' };
+    expect(loadConfig(env).store).toMatchObject({
+      kind: 'postgres',
+      databaseUrl: 'postgres://db.example/app',
+      redisUrl: 'redis://r:6379',
+    });
+    expect(configError(() => loadConfig({ STORE: 'postgres' })).variable).toBe('DATABASE_URL');
+    const sqliteWithRedis = configError(() => loadConfig({ REDIS_URL: 'redis://r:6379' }));
+    expect(sqliteWithRedis.message).toMatch(/^REDIS_URL needs STORE=postgres/);
   });
 
   it('has a bad-value case for every variable', () => {

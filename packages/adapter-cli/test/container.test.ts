@@ -16,8 +16,12 @@ describe('createContainer', () => {
     const http = resolve(container, 'httpDeps');
     expect(http.core).toBe(resolve(container, 'coreDeps'));
     expect(http.recorder).toBe(resolve(container, 'recorder'));
-    expect(http.options).toEqual({ trustProxy: false, countryHeader: null });
-    expect(await http.health()).toBe(true);
+    expect(http.options).toEqual({
+      trustProxy: { kind: 'none' },
+      countryHeader: null,
+      mcpAllowedOrigins: [],
+    });
+    expect(await http.health()).toEqual({ ok: true });
     expect(resolve(container, 'random').bytes(16)).toHaveLength(16);
     expect(typeof resolve(container, 'clock').now()).toBe('number');
     await resolve(container, 'stores').close();

@@ -55,3 +55,41 @@ describe('createJsonLogger', () => {
     expect(JSON.parse(lines[0] ?? '')).toMatchObject({ msg: 'odd', fields: 'unserializable' });
   });
 });
+
+describe('createJsonLogger under a persistent fault', () => {
+  const parse = (lines: string[]) => lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+  const error = Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+
+  it('writes a repeating error once per window, then one line counting the repeats', async () => {
+    const { lines, stream } = capture();
+    const logger = createJsonLogger({ stream, repeatWindowMs: 50 });
+    for (let i = 0; i < 1000; i += 1) logger.error('request failed', { error });
+    expect(lines).toHaveLength(1);
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    expect(parse(lines)).toEqual([
+      expect.objectContaining({ level: 'error', msg: 'request failed', error: expect.anything() }),
+      expect.objectContaining({ level: 'error', msg: 'request failed', repeated: 999, window_ms: 50 }),
+    ]);
+    logger.error('request failed', { error });
+    expect(lines).toHaveLength(3);
+  });
+
+  it('keeps different errors, warnings and info lines apart', () => {
+    const { lines, stream } = capture();
+    const logger = createJsonLogger({ stream, repeatWindowMs: 60_000 });
+    for (let i = 0; i < 3; i += 1) {
+      logger.error('request failed', { error });
+      logger.error('request failed', { error: new Error('disk I/O error') });
+      logger.warn('request failed', { error });
+      logger.info('listening');
+    }
+    expect(parse(lines).map((entry) => entry.level)).toEqual([
+      'error',
+      'error',
+      'warn',
+      'info',
+      'info',
+      'info',
+    ]);
+  });
+});

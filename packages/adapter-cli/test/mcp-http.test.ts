@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MCP_TOOLS } from './helpers.js';
 import { jsonOf, startTestServer, uniqueAlias } from './http/harness.js';
 import type { Json, TestServer } from './http/harness.js';
 
@@ -48,16 +49,11 @@ const rpc = (method: string, id: number | null = 1) => ({
 const MCP_HEADERS = { accept: 'application/json, text/event-stream' };
 
 describe('POST /mcp with the SDK client', () => {
-  it('initializes and lists exactly the four tools, each with input and output schemas', async () => {
+  it('initializes and lists exactly the eight tools, each with input and output schemas', async () => {
     const client = await connect();
     expect(client.getServerVersion()?.name).toBe('shortener');
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual([
-      'check_alias',
-      'get_link_info',
-      'qr_code',
-      'shorten_url',
-    ]);
+    expect(tools.map((t) => t.name).sort()).toEqual(MCP_TOOLS);
     for (const tool of tools) {
       expect(tool.inputSchema.type).toBe('object');
       expect(tool.outputSchema?.type).toBe('object');
@@ -115,7 +111,7 @@ describe('POST /mcp with the SDK client', () => {
     expect(listed.links.map((l: Json) => l.id)).toEqual([link.id]);
   });
 
-  it('refuses a bad API key with 401 and a JSON-RPC error the client reports', async () => {
+  it('refuses a bad API key with 401 and a JSON-RPC error that says what to do, inviting no OAuth', async () => {
     await expect(connect(server, 'shk_00000000000000000000000000000000')).rejects.toThrow(/unauthorized/);
     const response = await server.api('/mcp', {
       json: rpc('initialize', 7),
@@ -123,11 +119,15 @@ describe('POST /mcp with the SDK client', () => {
       headers: MCP_HEADERS,
     });
     expect(response.status).toBe(401);
-    expect(response.headers.get('www-authenticate')).toMatch(/^Bearer /);
+    expect(response.headers.get('www-authenticate')).toBeNull();
     expect(await response.json()).toMatchObject({
       jsonrpc: '2.0',
       id: 7,
-      error: { code: -32001, data: { code: 'unauthorized' } },
+      error: {
+        code: -32001,
+        message: expect.stringMatching(/Authorization: Bearer shk_.*no Authorization header/),
+        data: { code: 'unauthorized' },
+      },
     });
   });
 

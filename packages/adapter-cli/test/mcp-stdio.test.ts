@@ -1,29 +1,19 @@
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createContainer, loadConfig, resolve, runCli } from '../src/index.js';
-import { captureIo, tempDir } from './helpers.js';
+import { buildBinary } from './bin-helpers.js';
+import { MCP_TOOLS, captureIo, tempDir } from './helpers.js';
 
 // `shortener mcp` as an agent runs it: the built binary as a child process, spoken to over stdio.
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const launcher = join(root, 'packages/adapter-cli/bin/shortener.js');
 
-beforeAll(() => {
-  // As bin.test.ts: always build, tolerating type errors elsewhere as long as the binary exists.
-  try {
-    execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-b'], {
-      cwd: root,
-      stdio: 'pipe',
-    });
-  } catch (error) {
-    if (!existsSync(join(root, 'packages/adapter-cli/dist/src/bin.js'))) throw error;
-  }
-}, 180_000);
+beforeAll(buildBinary, 180_000);
 
 async function cli(dbPath: string, ...args: string[]): Promise<string> {
   const io = captureIo({ DB_PATH: dbPath });
@@ -46,17 +36,12 @@ async function connect(env: Record<string, string>): Promise<{ client: Client; s
 }
 
 describe('shortener mcp', () => {
-  it('lists the four tools and shortens a URL anonymously, logging only to stderr', async () => {
+  it('lists the eight tools and shortens a URL anonymously, logging only to stderr', async () => {
     const dbPath = join(tempDir(), 'shortener.db');
     const { client, stderr } = await connect({ DB_PATH: dbPath });
     try {
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name).sort()).toEqual([
-        'check_alias',
-        'get_link_info',
-        'qr_code',
-        'shorten_url',
-      ]);
+      expect(tools.map((t) => t.name).sort()).toEqual(MCP_TOOLS);
       const result = await client.callTool({
         name: 'shorten_url',
         arguments: { url: 'https://example.com/stdio' },

@@ -32,7 +32,13 @@ async function partialRequest(url: string): Promise<{ socket: Socket; response: 
 }
 
 function fakeRecorder(flush: () => Promise<number> = async () => 0): VisitRecorder {
-  return { track: () => undefined, flush: vi.fn(flush), pending: () => 0 };
+  return {
+    track: () => undefined,
+    flush: vi.fn(flush),
+    pending: () => 0,
+    dropped: () => 0,
+    countersOf: () => [],
+  };
 }
 
 describe('startServer', () => {
@@ -125,5 +131,49 @@ describe('startServer', () => {
     await server.close({ immediate: true });
     expect(Date.now() - started).toBeLessThan(2000);
     expect(await response).toBe('');
+  });
+});
+
+describe('graceful shutdown of keep-alive connections', () => {
+  it('lets busy keep-alive clients finish without a reset, telling them Connection: close', async () => {
+    const server = await startServer(configOf(), { logger: capturedLogger().logger });
+    const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+    const outcomes: string[] = [];
+    let stop = false;
+    const client = async () => {
+      while (!stop) {
+        const outcome = await new Promise<string>((resolve) => {
+          get(`${server.url}/healthz`, { agent }, (response) => {
+            response.resume();
+            response.on('end', () => resolve(`${response.statusCode} ${response.headers.connection}`));
+          }).on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+        });
+        outcomes.push(outcome);
+        if (outcome === 'ECONNREFUSED') stop = true; // the server has stopped listening: done
+      }
+    };
+    const clients = Array.from({ length: 8 }, client);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const before = outcomes.length;
+    await server.close();
+    stop = true;
+    await Promise.all(clients);
+    agent.destroy();
+    const after = outcomes.slice(before);
+    // every answer is 200; those during the shutdown say Connection: close; nothing is reset
+    expect(after.filter((o) => !o.startsWith('200') && o !== 'ECONNREFUSED')).toEqual([]);
+    expect(after).toContain('200 close');
+  });
+
+  it('answers a request in flight at shutdown with Connection: close and then closes the connection', async () => {
+    const server = await startServer(configOf(), { logger: capturedLogger().logger });
+    const { socket, response } = await partialRequest(server.url);
+    const closing = server.close();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    socket.write('\r\n');
+    const answer = await response;
+    expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+    expect(answer.toLowerCase()).toContain('connection: close');
+    await closing;
   });
 });

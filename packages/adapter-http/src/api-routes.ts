@@ -33,6 +33,7 @@ import { buildOpenApiDocument } from './openapi.js';
 import { sendError, sendResult, setHeaders, stateOf } from './koa-helpers.js';
 import { consumeCreations, rateLimitHeaders } from './rate-limit.js';
 import { callerOf, queryOf, readBody } from './request.js';
+import { withSession } from './session.js';
 import { settleVisits } from './settle.js';
 
 /** Query of `GET /api/shorten`. */
@@ -47,7 +48,8 @@ export function addApiRoutes(router: Router, deps: HttpDeps, linkCache: LinkCach
     toLinkView(link, core.config, core.clock.now(), editToken ?? undefined);
 
   const authenticate = async (ctx: Context): Promise<Caller | null> => {
-    const caller = await callerOf(deps, ctx.req);
+    const key = await callerOf(deps, ctx.req);
+    const caller = key.ok ? await withSession(deps, ctx, key.value) : key;
     if (caller.ok) return caller.value;
     sendError(ctx, caller.error);
     return null;
@@ -175,7 +177,8 @@ export function addApiRoutes(router: Router, deps: HttpDeps, linkCache: LinkCach
     ctx.body = view(created.value.link).short_url;
   });
 
-  const openApi = JSON.stringify(buildOpenApiDocument(core.config));
+  const metrics = deps.metrics?.exposition !== undefined;
+  const openApi = JSON.stringify(buildOpenApiDocument(core.config, { metrics }));
   const llmsTxt = buildLlmsTxt(core.config);
   router.get('/openapi.json', (ctx) => {
     ctx.type = 'application/json; charset=utf-8';
@@ -187,8 +190,10 @@ export function addApiRoutes(router: Router, deps: HttpDeps, linkCache: LinkCach
   });
 
   router.get('/healthz', async (ctx) => {
-    const healthy = await deps.health().catch(() => false);
-    ctx.status = healthy ? 200 : 503;
-    ctx.body = { status: healthy ? 'ok' : 'unavailable' };
+    const health = await deps
+      .health()
+      .catch(() => ({ ok: false, reason: 'the health check failed' }) as const);
+    ctx.status = health.ok ? 200 : 503;
+    ctx.body = health.ok ? { status: 'ok' } : { status: 'unavailable', reason: health.reason };
   });
 }

@@ -1,31 +1,56 @@
 import { createServer } from 'node:http';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import Router from '@koa/router';
 import { domainError } from '@shortener/core';
 import Koa from 'koa';
+import { addAccountRoutes } from './account-routes.js';
 import { addApiRoutes } from './api-routes.js';
+import { answerClientError, refuseConnect } from './client-errors.js';
 import type { HttpDeps } from './deps.js';
 import { HttpInputError } from './errors.js';
-import { sendError } from './koa-helpers.js';
+import { sendError, stateOf } from './koa-helpers.js';
 import { createLinkCache } from './link-cache.js';
 import type { LinkCache } from './link-cache.js';
+import {
+  DEFAULT_SERVER_LIMITS,
+  behindNoProxy,
+  capConnections,
+  serverOptionsOf,
+} from './connection-limits.js';
+import type { ServerLimits } from './connection-limits.js';
+import { afterRequest, drainStateOf, onRequest } from './drain.js';
+import { addKeyRoutes } from './keys-routes.js';
 import { addMcpRoutes } from './mcp-routes.js';
+import { methodRules } from './methods.js';
+import { addMetricsRoute, measureRequests } from './metrics-routes.js';
 import { addPageRoutes } from './page-routes.js';
+import { addPasskeyRoutes } from './passkey-routes.js';
 import { addPublicRoutes } from './public-routes.js';
 import { addQrRoutes } from './qr-routes.js';
+import { addSettingsRoutes } from './settings-routes.js';
+import { refuseLongQueries, useBoundedQuery } from './query.js';
 import { handleRedirect, slugOfPath } from './redirect.js';
-import { clientIp, languageOf } from './request.js';
+import { clientOf, languageOf } from './request.js';
+
+/** Two years, the preload list's figure; subdomains are left to the operator (they may not be https). */
+const HSTS = 'max-age=63072000';
 
 /**
  * The Koa application: every route but the hot redirect path lives here. It never listens. `linkCache`
  * is the redirect path's, which the routes changing links invalidate.
  */
 export function createHttpApp(deps: HttpDeps, linkCache: LinkCache = createLinkCache()): Koa {
-  const app = new Koa({ proxy: deps.options.trustProxy });
+  // Koa's own proxy support believes the leftmost X-Forwarded-For entry and X-Forwarded-Host: off, the
+  // client comes from clientOf (decisions §9) and the Host header is the proxy's to pass on.
+  const app = new Koa({ proxy: false });
   app.silent = true;
+  useBoundedQuery(app);
+  if (deps.metrics !== undefined) app.use(measureRequests(deps.metrics));
   app.use(async (ctx, next) => {
     ctx.state.language = languageOf(ctx.query.lang, ctx.get('accept-language') || undefined);
-    ctx.state.ip = clientIp(ctx.req, deps.options.trustProxy);
+    const client = clientOf(deps.options, ctx.req);
+    ctx.state.ip = client.ip;
+    ctx.state.protocol = client.protocol;
     try {
       await next();
     } catch (error) {
@@ -38,8 +63,13 @@ export function createHttpApp(deps: HttpDeps, linkCache: LinkCache = createLinkC
       sendError(ctx, domainError('internal_error'), 500);
     }
   });
+  app.use(refuseLongQueries);
+  const hsts = new URL(deps.core.config.baseUrl).protocol === 'https:';
   app.use(async (ctx, next) => {
     ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.set('X-Frame-Options', 'DENY');
+    // HSTS counts only over https (RFC 6797): the client's scheme by the proxy rule
+    if (hsts && stateOf(ctx).protocol === 'https') ctx.set('Strict-Transport-Security', HSTS);
     await next();
   });
   app.use(async (ctx, next) => {
@@ -51,27 +81,48 @@ export function createHttpApp(deps: HttpDeps, linkCache: LinkCache = createLinkC
     }
   });
   const router = new Router();
+  addMetricsRoute(router, deps);
   addMcpRoutes(router, deps);
   addApiRoutes(router, deps, linkCache);
+  addKeyRoutes(router, deps);
+  addAccountRoutes(router, deps);
+  addPasskeyRoutes(router, deps);
+  addSettingsRoutes(router, deps);
   addQrRoutes(router, deps);
   addPageRoutes(router, deps, linkCache);
   addPublicRoutes(router, deps, linkCache);
+  app.use(methodRules());
   app.use(router.routes());
-  app.use(router.allowedMethods());
   return app;
 }
 
 /**
  * The HTTP server: `GET|HEAD /{slug}` is answered in the request listener itself, before Koa builds a
- * context (Koa costs about half the throughput, stack.md); everything else goes to the Koa app.
+ * context (Koa costs about half the throughput, stack.md); everything else goes to the Koa app. Its
+ * timeouts and connection caps are `limits`.
  */
-export function createHttpServer(deps: HttpDeps): Server {
+export function createHttpServer(deps: HttpDeps, limits: ServerLimits = DEFAULT_SERVER_LIMITS): Server {
   const { links } = deps.core;
-  const cache = createLinkCache({ externalVersion: links.externalVersion?.bind(links) });
+  const cache = createLinkCache({ changes: links.changes });
   const callback = createHttpApp(deps, cache).callback();
-  return createServer((req, res) => {
-    const target = req.method === 'GET' || req.method === 'HEAD' ? slugOfPath(req.url) : null;
-    if (target === null) return void callback(req, res);
-    handleRedirect(deps, cache, req, res, target);
+  const server = createServer(serverOptionsOf(limits));
+  const drain = drainStateOf(server);
+  // `/metrics` looks like a slug: with the metrics on this port, Koa answers it (`metrics` is reserved then)
+  const metricsHere = deps.metrics?.exposition !== undefined;
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    onRequest(drain, res);
+    const routed = req.method === 'GET' || req.method === 'HEAD';
+    const target = routed && !(metricsHere && req.url === '/metrics') ? slugOfPath(req.url) : null;
+    if (target === null) void callback(req, res);
+    else handleRedirect(deps, cache, req, res, target);
+    afterRequest(drain, res);
   });
+  server.on('clientError', answerClientError);
+  server.on('connect', refuseConnect);
+  capConnections(server, limits, {
+    logger: deps.logger,
+    perAddress: behindNoProxy(deps.options.trustProxy),
+    ipv6PrefixBits: deps.core.config.limits.ipv6PrefixBits,
+  });
+  return server;
 }

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CoreDeps, RateLimiter, VisitRecorder } from '@shortener/core';
+import type { TrustProxy } from './client-address.js';
 
 /** Structured logging; implementations write one JSON object per line and never receive an IP. */
 export interface Logger {
@@ -10,8 +11,10 @@ export interface Logger {
 
 /** HTTP-only settings (decisions §1). */
 export interface HttpOptions {
-  /** Client IP from `X-Forwarded-For`, scheme from `X-Forwarded-Proto`. */
-  readonly trustProxy: boolean;
+  /** Which proxies are believed about the client's address and scheme (decisions §9). */
+  readonly trustProxy: TrustProxy;
+  /** Origins besides {base_url}'s and the short domains' that may call `/mcp` from a browser. */
+  readonly mcpAllowedOrigins: readonly string[];
   /** Lower-case name of a trusted header carrying the visitor's ISO country code, if any. */
   readonly countryHeader: string | null;
 }
@@ -28,7 +31,16 @@ export type McpEndpoint = (
   ip: string,
 ) => Promise<void>;
 
-/** Draws a QR code of `text` (PNG bytes or SVG markup). Provided by the composition root. */
+/** A drawn QR code: PNG bytes or SVG markup. */
+export interface QrImage {
+  readonly mimeType: string;
+  readonly data: Buffer | string;
+}
+
+/**
+ * Draws a QR code of `text`, or answers `busy` when it has more work queued than it takes (the route
+ * answers 429 with `Retry-After`). Provided by the composition root.
+ */
 export type QrRenderer = (
   text: string,
   format: 'png' | 'svg',
@@ -38,7 +50,27 @@ export type QrRenderer = (
     readonly fg?: string | undefined;
     readonly bg?: string | undefined;
   },
-) => Promise<{ readonly mimeType: string; readonly data: Buffer | string }>;
+) => Promise<QrImage | 'busy'>;
+
+/** The state `/healthz` reports; `reason` says what fails (never an address). */
+export type HealthReport = { readonly ok: true } | { readonly ok: false; readonly reason: string };
+
+/** Where a request belongs, for latency histograms: never a slug, never an address. */
+export type RouteFamily = 'redirect' | 'api' | 'mcp' | 'qr' | 'pages' | 'assets' | 'meta' | 'other';
+
+/**
+ * What the HTTP adapter reports for `/metrics` (decisions: off by default, `METRICS=true`). Provided by
+ * the composition root; the redirect path only bumps counters, so a scrape costs it nothing.
+ */
+export interface HttpMetrics {
+  redirected(outcome: 'redirect' | 'password' | 'gone' | 'not_found'): void;
+  linkCache(hit: boolean): void;
+  requestServed(family: RouteFamily, seconds: number): void;
+  /** A request refused by a limit (creation, password tries, QR images). */
+  limited(limit: 'creation' | 'password' | 'qr'): void;
+  /** `GET /metrics` on this server; absent when the metrics have a port of their own. */
+  readonly exposition?: () => Promise<{ readonly contentType: string; readonly body: string }>;
+}
 
 /** What the HTTP adapter needs: core, the recorder, the limiter and a few edge helpers. */
 export interface HttpDeps {
@@ -47,10 +79,12 @@ export interface HttpDeps {
   readonly rateLimiter: RateLimiter;
   readonly logger: Logger;
   readonly options: HttpOptions;
-  /** Whether the store answers (`/healthz`). */
-  readonly health: () => Promise<boolean>;
+  /** Whether the store answers and can write (`/healthz`: 200, or 503 with the reason). */
+  readonly health: () => Promise<HealthReport>;
   /** The MCP endpoint at `/mcp`; without it `/mcp` is 404. */
   readonly mcp?: McpEndpoint;
+  /** Counters and latencies for `/metrics`; without it nothing is measured. */
+  readonly metrics?: HttpMetrics;
   /** The QR images `/{slug}.png` and `/{slug}.svg`; without it they are 404. */
   readonly qr?: QrRenderer;
 }

@@ -1,6 +1,21 @@
 export { createHttpApp, createHttpServer } from './app.js';
-export type { HttpDeps, HttpOptions, Logger, QrRenderer, McpEndpoint } from './deps.js';
+export { DEFAULT_SERVER_LIMITS } from './connection-limits.js';
+export type { ServerLimits } from './connection-limits.js';
+export { drainHttpServer } from './drain.js';
+export type {
+  HealthReport,
+  HttpDeps,
+  HttpMetrics,
+  HttpOptions,
+  Logger,
+  QrImage,
+  QrRenderer,
+  McpEndpoint,
+  RouteFamily,
+} from './deps.js';
 export { HTTP_STATUS } from './errors.js';
+export { createClientAddressResolver, normalizeAddress, parseTrustProxy } from './client-address.js';
+export type { ClientAddress, TrustProxy } from './client-address.js';
 export { consumeCreations } from './rate-limit.js';
 export { createUserAgentParser, isBotUserAgent } from './user-agent.js';
 export { buildLlmsTxt } from './llms-txt.js';

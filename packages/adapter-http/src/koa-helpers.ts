@@ -5,7 +5,10 @@ import { HTTP_STATUS, errorBody } from './errors.js';
 /** Per-request state set by the first middlewares. */
 export interface RequestState {
   language: Language;
+  /** The client's address by the proxy rule (decisions §9); a rate-limit key, never stored. */
   ip: string;
+  /** The scheme the client used, by the same rule. */
+  protocol: 'http' | 'https';
 }
 
 /** The request state of a Koa context. */

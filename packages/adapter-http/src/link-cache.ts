@@ -1,4 +1,4 @@
-import type { LinkRecord } from '@shortener/core';
+import type { LinkChangeFeed, LinkRecord } from '@shortener/core';
 
 /** Settings of the hot-link cache; every field has a default. */
 export interface LinkCacheOptions {
@@ -6,7 +6,7 @@ export interface LinkCacheOptions {
   readonly maxEntries?: number;
   /**
    * How long a found link is served from memory (default 10 s). Changes made through this process and,
-   * with `externalVersion`, by other processes invalidate at once: the time limit is only a backstop.
+   * with `changes`, by any other writer invalidate at once: the time limit is only a backstop.
    */
   readonly ttlMs?: number;
   /**
@@ -14,8 +14,8 @@ export interface LinkCacheOptions {
    * adapter of this process, such as MCP, would not clear it).
    */
   readonly missTtlMs?: number;
-  /** See `LinkStore.externalVersion`: when it changes, another process wrote and everything is dropped. */
-  readonly externalVersion?: (() => number) | undefined;
+  /** The store's link changes (`LinkStore.changes`): a changed link is dropped, a null drops everything. */
+  readonly changes?: LinkChangeFeed | undefined;
   readonly now?: () => number;
 }
 
@@ -50,14 +50,17 @@ interface Entry {
 /** How many recently used entries one eviction may move back before it evicts regardless. */
 const SECOND_CHANCES = 8;
 
-/** A bounded cache with a time to live; changes of other processes are seen within a millisecond. */
+/**
+ * A bounded cache with a time to live, listening to the store's link changes (changes by another
+ * process on SQLite are seen within a millisecond, on PostgreSQL within milliseconds).
+ */
 export function createLinkCache(options: LinkCacheOptions = {}): LinkCache {
-  const { ttlMs = 10_000, missTtlMs = 0, externalVersion, now = Date.now } = options;
+  const { ttlMs = 10_000, missTtlMs = 0, changes, now = Date.now } = options;
+  const poll = changes?.poll?.bind(changes);
   const maxEntries = Math.max(1, options.maxEntries ?? 20_000);
   const entries = new Map<string, Entry>();
   const keysById = new Map<string, string>();
-  let version = externalVersion?.();
-  let checkedAt = -1;
+  let polledAt = -1;
   // Bumped by every invalidation, so a read that started before one is not remembered.
   let generation = 0;
 
@@ -92,20 +95,24 @@ export function createLinkCache(options: LinkCacheOptions = {}): LinkCache {
     entries.set(key, { link, expiresAt: now() + (link === null ? missTtlMs : ttlMs), used: false });
     if (link !== null) keysById.set(link.id, key);
   };
-  // Another process's commit is seen by the first look-up in a later millisecond: at most one
-  // `PRAGMA data_version` per millisecond, however many requests arrive.
-  const checkVersion = (at: number) => {
-    if (externalVersion === undefined || at === checkedAt) return;
-    checkedAt = at;
-    const current = externalVersion();
-    if (current !== version) clear();
-    version = current;
+  // Where the feed can be polled (SQLite), another process's commit is seen by the first look-up in a
+  // later millisecond: at most one `PRAGMA data_version` per millisecond, however many requests arrive.
+  const pollChanges = (at: number) => {
+    if (poll === undefined || at === polledAt) return;
+    polledAt = at;
+    poll();
   };
+  changes?.subscribe((change) => {
+    if (change === null) return clear();
+    drop(`${change.domain}/${change.slug}`);
+    const key = keysById.get(change.id);
+    if (key !== undefined) evict(key);
+  });
 
   return {
     get(domain, slug) {
       const at = now();
-      checkVersion(at);
+      pollChanges(at);
       const key = `${domain}/${slug}`;
       const entry = entries.get(key);
       if (entry === undefined) return undefined;

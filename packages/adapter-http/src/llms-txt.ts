@@ -36,15 +36,26 @@ function endpoints(config: ServiceConfig): string[] {
     '- `POST /api/v1/bulk`: create many links (`urls`: array, or one string with one URL per line); ' +
       'one result per URL in input order.',
     '- `POST /api/v1/links/claim`: attach anonymous links to the account (`edit_tokens`: array).',
+    '- `GET /api/v1/keys`, `POST /api/v1/keys` (`name`; the answer shows `key` once), ' +
+      '`DELETE /api/v1/keys/{id}`: the account’s API keys (listed by `prefix`, never the key).',
     '- `GET /api/shorten?url=…&alias=…&domain=…`: 201 `text/plain` with only the short URL; ' +
       'an anonymous link’s edit token is in the `X-Edit-Token` response header.',
-    '- `GET /`: the web form for people (it calls `POST /api/v1/links`).',
+    '- `GET /`: the web form for people (it calls `POST /api/v1/links`); `GET /assets/{file}`: its static files.',
     '- `GET /{slug}`: redirect (302); a password form for protected links; `POST /{slug}` submits the password.',
     '- `GET /{slug}+`: preview page showing the destination without redirecting.',
     '- `GET /{slug}.json`: public facts (`short_url`, `url` unless password protected, `status`, `created_at`, `clicks` if public).',
     '- `GET /{slug}.png?size=512&fg=%23000000&bg=%23ffffff&margin=4` and `GET /{slug}.svg?fg=…&bg=…`: QR codes.',
+    '- For people in a browser (decisions §10, not for API clients): `GET|POST /login`, `POST /logout`, ' +
+      '`GET /account`, `GET|POST /account/signup`, `GET|POST /account/invite/{token}`, ' +
+      '`POST /account/password`; passkeys: `POST /login/passkey/options`, `POST /login/passkey`, ' +
+      '`POST /account/invite/{token}/passkey/options`, `POST /account/invite/{token}/passkey`, ' +
+      '`POST /account/passkeys/options`, `POST /account/passkeys`; settings (form posts): ' +
+      '`GET /account/settings`, `POST /account/settings/keys`, `POST /account/settings/keys/{id}/revoke`, ' +
+      '`POST /account/settings/password`, `POST /account/settings/sessions/{id}/end`, ' +
+      '`POST /account/settings/passkeys/{id}/delete`.',
     '- `POST /mcp`: the MCP endpoint (see below).',
     '- `GET /healthz`: `{"status":"ok"}` when the service and its store answer.',
+    '- `GET /metrics`: Prometheus metrics when the operator serves them here (otherwise a slug like any other).',
     '- `GET /openapi.json`: the OpenAPI 3.1 description; `GET /llms.txt`: this file.',
     '',
     '```sh',
@@ -65,6 +76,8 @@ function rules(config: ServiceConfig): string[] {
       'rate limit, is required to list and claim links, and grants detail, edit, delete and stats of its links.',
     '- Edit token: `X-Edit-Token: et_…`, returned once when an anonymous link is created (body field ' +
       '`edit_token`, or the `X-Edit-Token` header of `/api/shorten`). Grants detail, edit, delete and stats of that link.',
+    '- Session: a browser signed in at `/login` is authenticated like its API key, for requests from the ' +
+      'site’s own pages (a change from another `Origin` is 403 `forbidden`).',
     '- Everything else (creation, bulk, alias check, public stats, public pages) needs no credentials.',
     '',
     '## Limits',
@@ -103,6 +116,10 @@ function agents(config: ServiceConfig): string[] {
     '- `check_alias`: slug, domain? → alias check result.',
     '- `get_link_info`: short_url or slug (+ domain?) → public facts, plus stats when public.',
     '- `qr_code`: short_url or slug (+ domain?), format `png` or `svg`, size? → the image and its URL.',
+    '- `list_links`: q?, limit?, cursor? (API key required) → { links, next_cursor }.',
+    '- `update_link`: id, edit_token? (or the owning API key), and the PATCH fields → the Link.',
+    '- `delete_link`: id, edit_token? (or the owning API key) → { deleted, id }.',
+    '- `link_stats`: id, edit_token? (needed for private statistics), days? → the statistics object.',
     '',
     '## Docs',
     '',

@@ -3,20 +3,27 @@ import type { Context } from 'koa';
 import type { HttpDeps } from './deps.js';
 import { HttpInputError } from './errors.js';
 import { stateOf } from './koa-helpers.js';
+import { refuseMethod } from './methods.js';
 import { readBodyText } from './request.js';
 import { settleVisits } from './settle.js';
 
 /**
  * `/mcp` (decisions §8): POST hands the parsed JSON-RPC body to `deps.mcp`, which writes the response
  * itself; GET, DELETE and the rest are 405 with `Allow: POST` (stateless: no SSE stream, no session).
- * Malformed JSON and oversize bodies get a JSON-RPC error body, as MCP clients expect. Without
+ * Malformed JSON and oversize bodies get a JSON-RPC error body, as MCP clients expect, and so does a
+ * browser request from a foreign origin (403). Without
  * `deps.mcp` nothing is registered and `/mcp` is 404. Registered before the `/:slug` routes.
  */
 export function addMcpRoutes(router: Router, deps: HttpDeps): void {
   const endpoint = deps.mcp;
   if (endpoint === undefined) return;
+  const allowedOrigin = mcpOriginCheck(deps);
 
   router.post('/mcp', async (ctx) => {
+    const origin = ctx.get('origin');
+    if (origin !== '' && !allowedOrigin(origin)) {
+      return rpcError(ctx, 403, -32000, `Origin ${origin} may not call this MCP server.`);
+    }
     let text: string;
     try {
       text = await readBodyText(ctx.req);
@@ -36,11 +43,24 @@ export function addMcpRoutes(router: Router, deps: HttpDeps): void {
     await endpoint(ctx.req, ctx.res, body, stateOf(ctx).ip);
   });
 
-  const notAllowed = (ctx: Context): void => {
-    ctx.set('Allow', 'POST');
-    ctx.status = 405; // the app's 405 handler adds the error object
-  };
-  router.all('/mcp', notAllowed); // every method but POST, which the route above answers
+  router.all('/mcp', (ctx) => refuseMethod(ctx)); // every method but POST, which the route above answers
+}
+
+/**
+ * DNS-rebinding protection (MCP transport spec, decisions §9): a browser request's `Origin` must be
+ * {base_url}'s, a short domain's, or one of `MCP_ALLOWED_ORIGINS`. Clients that send no `Origin` (every
+ * non-browser client) are not affected.
+ */
+function mcpOriginCheck(deps: HttpDeps): (origin: string) => boolean {
+  const { config } = deps.core;
+  const allowed = new Set(
+    [
+      new URL(config.baseUrl).origin,
+      ...config.shortDomains.map((d) => d.origin),
+      ...deps.options.mcpAllowedOrigins,
+    ].map((origin) => origin.toLowerCase()),
+  );
+  return (origin) => allowed.has(origin.trim().toLowerCase());
 }
 
 function rpcError(ctx: Context, status: number, code: number, message: string): void {

@@ -1,151 +1,163 @@
 import { QrPngQuery, QrSvgQuery } from '@shortener/core';
-import { jsonContent, operation, ref } from './openapi-paths.js';
+import { FORM_TYPE, jsonContent, operation, ref } from './openapi-paths.js';
 import type { Json } from './openapi-schemas.js';
 import { queryParameters } from './openapi-schemas.js';
+
+const HTML = { 'text/html': { schema: { type: 'string' } } };
 
 const html = (description: string, headers?: Json): Json => ({
   description,
   ...(headers === undefined ? {} : { headers }),
-  content: { 'text/html': { schema: { type: 'string' } } },
+  content: HTML,
 });
 
-/** An HTML page, or the error object for clients that send `Accept: application/json`. */
+/** An HTML page, or the error object for clients that prefer `application/json` (decisions §4). */
 const pageError = (description: string): Json => ({
   description: `${description} HTML page, or the error object when the client prefers application/json.`,
-  content: { 'text/html': { schema: { type: 'string' } }, ...jsonContent(ref('schemas', 'Error')) },
+  content: { ...HTML, ...jsonContent(ref('schemas', 'Error')) },
 });
 
-const header = (description: string, format?: string): Json => ({
+const header = (description: string, schema: Json = { type: 'string' }, required = false): Json => ({
   description,
-  schema: { type: 'string', ...(format === undefined ? {} : { format }) },
+  ...(required ? { required } : {}),
+  schema,
 });
 
 const notFound = pageError('`not_found`: no such link.');
-const qrHeaders = {
-  ETag: header('Entity tag of the image.'),
-  'Cache-Control': header('`public, max-age=86400`.'),
+const gone = pageError('The link has expired, reached its click limit or was disabled.');
+const cacheHeaders = {
+  ETag: header('Entity tag of the image.', { type: 'string' }, true),
+  'Cache-Control': header('`public, max-age=86400`.', { const: 'public, max-age=86400' }, true),
 };
-const jsonRpc = (description: string): Json => ({
+const notModified = { description: 'The image is unchanged (`If-None-Match`).', headers: cacheHeaders };
+const redirect = (description: string): Json => ({
   description,
-  content: jsonContent(ref('schemas', 'JsonRpcResponse')),
+  headers: {
+    Location: header('The destination URL.', { type: 'string', format: 'uri' }, true),
+    'Cache-Control': header('`private, max-age=0`: every click reaches the server.'),
+  },
 });
+const page = (spec: Parameters<typeof operation>[0]): Json => operation(spec, false);
 
 function slugPaths(): Json {
   const slug = ref('parameters', 'slug');
   return {
     '/{slug}': {
       parameters: [slug],
-      get: operation(
-        {
-          id: 'followLink',
-          summary: 'Follow a short link',
-          description:
-            'Redirects to the destination and counts a click (bots are redirected but counted apart). A ' +
-            'password-protected link answers a password form instead.',
-          tag: 'public',
-          responses: {
-            200: html('The password form of a protected link.'),
-            302: {
-              description: 'Redirect to the destination.',
-              headers: {
-                Location: header('The destination URL.', 'uri'),
-                'Cache-Control': header('`private, max-age=0`.'),
-              },
-            },
-            404: notFound,
-            410: pageError('The link has expired or was disabled.'),
+      get: page({
+        id: 'followLink',
+        summary: 'Follow a short link',
+        description:
+          'Redirects to the destination and counts a click (bots are redirected but counted apart). A ' +
+          'password-protected link answers a password form instead. Served before the web framework: the ' +
+          'query string is not read beyond `lang`.',
+        tag: 'public',
+        responses: {
+          200: html('The password form of a protected link.'),
+          302: redirect('Redirect to the destination.'),
+          404: notFound,
+          410: gone,
+        },
+        errors: [500],
+        common: false,
+      }),
+      post: page({
+        id: 'unlockLink',
+        summary: 'Submit the password of a protected link',
+        description:
+          'Form post of the password page (a JSON body `{ "password" }` works too). The right password ' +
+          'redirects (a click); 10 wrong tries per IP and link in 15 minutes lock further tries. A link ' +
+          'without a password just redirects.',
+        tag: 'public',
+        body: {
+          type: 'object',
+          properties: { password: { type: 'string', description: 'The link’s password.' } },
+          required: ['password'],
+        },
+        example: { password: 'correct horse' },
+        bodyTypes: [FORM_TYPE, 'application/json'],
+        responses: {
+          302: redirect('Right password: redirect.'),
+          401: html('Wrong or missing password: the form again, with an error.'),
+          404: notFound,
+          410: gone,
+          default: {
+            description: 'Any other failure (the statuses above are all it answers): the error object.',
+            content: jsonContent(ref('schemas', 'Error')),
           },
         },
-        false,
-      ),
-      post: operation(
-        {
-          id: 'unlockLink',
-          summary: 'Submit the password of a protected link',
-          description:
-            'Form post of the password page. The right password redirects (a click); 10 wrong tries per IP and ' +
-            'link in 15 minutes lock further tries.',
-          tag: 'public',
-          responses: {
-            302: {
-              description: 'Right password: redirect.',
-              headers: { Location: header('Destination.', 'uri') },
-            },
-            401: html('Wrong password: the form again, with an error.'),
-            404: notFound,
-            410: pageError('The link has expired or was disabled.'),
-            429: ref('responses', 'RateLimited'),
-          },
-        },
-        false,
-      ),
+        errors: [429],
+      }),
     },
     '/{slug}+': {
       parameters: [slug],
-      get: operation(
-        {
-          id: 'previewLink',
-          summary: 'Preview a short link',
-          description:
-            'Shows destination, creation date and public statistics without redirecting or counting.',
-          tag: 'public',
-          responses: { 200: html('The preview page (no destination for a protected link).'), 404: notFound },
-        },
-        false,
-      ),
+      get: page({
+        id: 'previewLink',
+        summary: 'Preview a short link',
+        description:
+          'Shows destination, creation date and public statistics without redirecting or counting.',
+        tag: 'public',
+        responses: { 200: html('The preview page (no destination for a protected link).'), 404: notFound },
+      }),
     },
     '/{slug}.json': {
       parameters: [slug],
-      get: operation(
-        {
-          id: 'getPublicLink',
-          summary: 'Public facts of a short link',
-          description:
-            '`url` is omitted for a password-protected link; `clicks` appears only with public stats.',
-          tag: 'public',
-          responses: {
-            200: { description: 'The public link.', content: jsonContent(ref('schemas', 'PublicLink')) },
-            404: ref('responses', 'NotFound'),
+      get: page({
+        id: 'getPublicLink',
+        summary: 'Public facts of a short link',
+        description:
+          '`url` is omitted for a password-protected link; `clicks` appears only with public stats.',
+        tag: 'public',
+        responses: {
+          200: {
+            description: 'The public link.',
+            headers: { 'Cache-Control': header('`no-cache`.', { const: 'no-cache' }, true) },
+            content: jsonContent(ref('schemas', 'PublicLink')),
           },
         },
-        false,
-      ),
+        errors: [404],
+      }),
     },
+    ...qrPaths(),
+  };
+}
+
+function qrPaths(): Json {
+  const slug = ref('parameters', 'slug');
+  const colors = 'Colors are `#rgb`, `#rrggbb` or `#rrggbbaa`, with or without `#`.';
+  const image = (type: string): Json => ({
+    description: 'The QR code of the short URL.',
+    headers: cacheHeaders,
+    content: {
+      [type]: { schema: { type: 'string', ...(type === 'image/png' ? { format: 'binary' } : {}) } },
+    },
+  });
+  return {
     '/{slug}.png': {
       parameters: [slug],
-      get: operation(
-        {
-          id: 'getQrPng',
-          summary: 'QR code as PNG',
-          description: 'A QR code of the short URL. Colors are `#rgb`, `#rrggbb` or `#rrggbbaa`.',
-          tag: 'public',
-          parameters: queryParameters(QrPngQuery, []),
-          responses: {
-            200: { description: 'The PNG.', headers: qrHeaders, content: { 'image/png': {} } },
-            400: ref('responses', 'BadRequest'),
-            404: notFound,
-          },
-        },
-        false,
-      ),
+      get: page({
+        id: 'getQrPng',
+        summary: 'QR code as PNG',
+        description:
+          `A QR code of the short URL. ${colors} Each client may draw 120 units a minute (a 512 px PNG ` +
+          'costs 1, 2048 px 16); past that, or while too many PNGs wait to be drawn, 429 with `Retry-After`.',
+        tag: 'public',
+        parameters: queryParameters(QrPngQuery, []),
+        responses: { 200: image('image/png'), 304: notModified },
+        errors: [404, 429],
+      }),
     },
     '/{slug}.svg': {
       parameters: [slug],
-      get: operation(
-        {
-          id: 'getQrSvg',
-          summary: 'QR code as SVG',
-          description: 'A QR code of the short URL. Colors are `#rgb`, `#rrggbb` or `#rrggbbaa`.',
-          tag: 'public',
-          parameters: queryParameters(QrSvgQuery, []),
-          responses: {
-            200: { description: 'The SVG.', headers: qrHeaders, content: { 'image/svg+xml': {} } },
-            400: ref('responses', 'BadRequest'),
-            404: notFound,
-          },
-        },
-        false,
-      ),
+      get: page({
+        id: 'getQrSvg',
+        summary: 'QR code as SVG',
+        description: `A QR code of the short URL. ${colors}`,
+        tag: 'public',
+        parameters: queryParameters(QrSvgQuery, []),
+        responses: { 200: image('image/svg+xml'), 304: notModified },
+        errors: [404],
+      }),
     },
   };
 }
@@ -173,48 +185,109 @@ function homePaths(hosts: readonly string[]): Json {
     name === 'domain' ? { type: 'string', enum: [...hosts] } : { type: 'string' };
   const form = {
     type: 'object',
-    required: ['url'],
     properties: Object.fromEntries(FORM_FIELDS.map((name) => [name, field(name)])),
   };
-  const page = (id: string, summary: string, description: string, responses: Json): Json =>
-    operation({ id, summary, description, tag: 'public', responses }, false);
+  const retry = { 'Retry-After': ref('headers', 'Retry-After') };
   return {
     '/': {
-      get: page('homePage', 'The web form', 'Creates links in the browser (through `POST /api/v1/links`).', {
-        200: html('The form.'),
+      get: page({
+        id: 'homePage',
+        summary: 'The web form',
+        description: 'Creates links in the browser (through `POST /api/v1/links`).',
+        tag: 'public',
+        responses: { 200: html('The form.') },
       }),
-      post: {
-        ...page(
-          'createLinkFromForm',
-          'Create a link from the form without JavaScript',
+      post: page({
+        id: 'createLinkFromForm',
+        summary: 'Create a link from the form without JavaScript',
+        description:
           'The fields of CreateLink as form strings; empty ones are left out, `private_stats` sets ' +
-            '`public_stats` false, and an `expires_at` without a zone is read as UTC. Limited like anonymous ' +
-            'creation.',
-          {
-            201: html('The new link, its QR code and the edit token (shown once).'),
-            400: html('The form again, with what was typed and the error.'),
-            429: html('The form again: the creation limit is reached.', {
-              'Retry-After': ref('headers', 'Retry-After'),
-            }),
+          '`public_stats` false, and an `expires_at` without a zone is read as UTC. Limited like anonymous ' +
+          'creation. A missing `url` is answered with the form again (400).',
+        tag: 'public',
+        body: form,
+        example: { url: 'https://example.com/a/long/path', alias: 'summer-sale' },
+        bodyTypes: [FORM_TYPE, 'application/json'],
+        responses: {
+          201: html('The new link, its QR code and the edit token (shown once).'),
+          400: {
+            description:
+              'The form again, with what was typed and the error (HTML); the error object for a body that ' +
+              'is not valid JSON or more than 100 query parameters.',
+            content: { ...HTML, ...jsonContent(ref('schemas', 'Error')) },
           },
-        ),
-        requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: form } } },
-      },
+          429: html('The form again: the creation limit is reached.', retry),
+        },
+      }),
     },
   };
 }
 
-function metaPaths(): Json {
+function assetPaths(): Json {
+  const types = ['text/css', 'text/javascript', 'image/svg+xml'];
+  return {
+    '/assets/{file}': {
+      get: page({
+        id: 'getAsset',
+        summary: 'A static file of the pages',
+        description: 'Stylesheet, script and icon of the pages; the name carries a content hash.',
+        tag: 'public',
+        parameters: [
+          {
+            name: 'file',
+            in: 'path',
+            required: true,
+            description: 'The hashed file name, as the pages link it.',
+            schema: { type: 'string' },
+            example: 'app.1a2b3c4d5e.css',
+          },
+        ],
+        responses: {
+          200: {
+            description: 'The file, cacheable for a year.',
+            headers: { ETag: header('Content hash.', { type: 'string' }, true) },
+            content: Object.fromEntries(types.map((type) => [type, { schema: { type: 'string' } }])),
+          },
+          304: { description: 'Unchanged (`If-None-Match`).' },
+          404: ref('responses', 'NotFound'),
+        },
+      }),
+    },
+  };
+}
+
+function metaPaths(metrics: boolean): Json {
   const meta = (id: string, summary: string, description: string, responses: Json): Json =>
-    operation({ id, summary, description, tag: 'meta', responses }, false);
-  const status = (value: string): Json => ({ type: 'object', properties: { status: { const: value } } });
+    page({ id, summary, description, tag: 'meta', responses });
   return {
     '/healthz': {
       get: meta('getHealth', 'Health check', 'Whether the service and its store answer.', {
-        200: { description: 'Healthy.', content: jsonContent(status('ok')) },
-        503: { description: 'The store does not answer.' },
+        200: { description: 'Healthy.', content: jsonContent(ref('schemas', 'Health')) },
+        503: {
+          description: 'Something does not answer; `reason` says what.',
+          content: jsonContent(ref('schemas', 'Health')),
+        },
       }),
     },
+    // listed when this server serves it; otherwise `/metrics` is a slug like any other
+    ...(metrics
+      ? {
+          '/metrics': {
+            get: meta(
+              'getMetrics',
+              'Prometheus metrics',
+              'Served because the operator set `METRICS=true` (without `METRICS_PORT`): counters and ' +
+                'latencies in Prometheus text format, never an address or a slug.',
+              {
+                200: {
+                  description: 'The metrics.',
+                  content: { 'text/plain': { schema: { type: 'string' } } },
+                },
+              },
+            ),
+          },
+        }
+      : {}),
     '/openapi.json': {
       get: meta('getOpenApi', 'This document', 'The OpenAPI 3.1 description of the service.', {
         200: { description: 'The OpenAPI document.', content: jsonContent({ type: 'object' }) },
@@ -228,50 +301,9 @@ function metaPaths(): Json {
   };
 }
 
-function mcpPaths(): Json {
-  const notAllowed = (id: string, method: string): Json =>
-    operation(
-      {
-        id,
-        summary: `${method} is not supported`,
-        description: 'The endpoint is stateless: no server-sent event stream and no sessions to delete.',
-        tag: 'mcp',
-        responses: { 405: jsonRpc('Method not allowed.') },
-      },
-      false,
-    );
-  return {
-    '/mcp': {
-      post: operation(
-        {
-          id: 'mcp',
-          summary: 'Model Context Protocol (Streamable HTTP, stateless)',
-          description:
-            'JSON-RPC 2.0: `initialize`, `tools/list`, `tools/call` with the tools `shorten_url`, ' +
-            '`check_alias`, `get_link_info` and `qr_code`. Send `Accept: application/json, text/event-stream`. ' +
-            'An API key saves created links to the account.',
-          tag: 'mcp',
-          security: [{}, { apiKey: [] }],
-          body: ref('schemas', 'JsonRpcRequest'),
-          responses: {
-            200: jsonRpc('The JSON-RPC response.'),
-            202: { description: 'A notification was accepted (no body).' },
-            400: jsonRpc('Malformed JSON-RPC.'),
-            406: jsonRpc('The Accept header does not allow application/json and text/event-stream.'),
-          },
-          errors: [401, 413],
-        },
-        false,
-      ),
-      get: notAllowed('mcpGet', 'GET'),
-      delete: notAllowed('mcpDelete', 'DELETE'),
-    },
-  };
-}
-
-/** The public pages on the short domains, plus `/healthz`, `/openapi.json`, `/llms.txt` and `/mcp`. */
-export function pagePaths(origins: readonly string[], hosts: readonly string[]): Json {
+/** The public pages on the short domains, plus the web form, its assets, `/healthz`, `/openapi.json`, `/llms.txt`. */
+export function pagePaths(origins: readonly string[], hosts: readonly string[], metrics = false): Json {
   const servers = origins.map((url) => ({ url }));
   const pages = Object.entries(slugPaths()).map(([path, item]) => [path, { servers, ...(item as Json) }]);
-  return { ...homePaths(hosts), ...metaPaths(), ...mcpPaths(), ...Object.fromEntries(pages) };
+  return { ...homePaths(hosts), ...assetPaths(), ...metaPaths(metrics), ...Object.fromEntries(pages) };
 }

@@ -22,6 +22,7 @@ const ERROR_RESPONSES = {
   403: 'Forbidden',
   404: 'NotFound',
   413: 'PayloadTooLarge',
+  415: 'UnsupportedMediaType',
   429: 'RateLimited',
   500: 'InternalError',
 } as const;
@@ -37,30 +38,55 @@ interface OperationSpec {
   readonly summary: string;
   readonly description: string;
   readonly tag: string;
+  /** Who may call; public operations say so with an empty list. */
   readonly security?: readonly Json[];
   readonly parameters?: readonly Json[];
+  /** The request body's schema, and an example of it. */
   readonly body?: Json;
+  readonly example?: unknown;
+  /** The body's media types: JSON (the default), or a form that also takes JSON. */
+  readonly bodyTypes?: readonly string[];
   readonly responses: Json;
   /** The error statuses this operation can answer with. */
   readonly errors?: readonly ErrorStatus[];
+  /**
+   * Whether 400 (more than 100 query parameters, as on every path) and 500 are added when not given;
+   * true unless the operation describes its own.
+   */
+  readonly common?: boolean;
 }
 
 /** An OpenAPI operation object; API operations (under `/api/`) also take `lang`. */
 export function operation(spec: OperationSpec, api = true): Json {
   const parameters = [...(spec.parameters ?? []), ...(api ? [ref('parameters', 'lang')] : [])];
+  const errors = new Set<ErrorStatus>([
+    ...(spec.errors ?? []),
+    ...(spec.common === false ? [] : ([400, 500] as const)),
+  ]);
+  if (spec.body !== undefined) errors.add(413).add(415);
   const responses: Json = { ...spec.responses };
-  for (const status of spec.errors ?? []) responses[status] = ref('responses', ERROR_RESPONSES[status]);
+  for (const status of [...errors].sort())
+    if (!(status in responses)) responses[status] = ref('responses', ERROR_RESPONSES[status]);
+  const types = spec.bodyTypes ?? ['application/json'];
+  const content = Object.fromEntries(
+    types.map((type) => [type, { schema: spec.body, example: spec.example }]),
+  );
   return {
     operationId: spec.id,
     summary: spec.summary,
     description: spec.description,
     tags: [spec.tag],
-    ...(spec.security === undefined ? {} : { security: [...spec.security] }),
+    security: [...(spec.security ?? [])],
     ...(parameters.length === 0 ? {} : { parameters }),
-    ...(spec.body === undefined ? {} : { requestBody: { required: true, content: jsonContent(spec.body) } }),
+    ...(spec.body === undefined ? {} : { requestBody: { required: true, content } }),
     responses,
   };
 }
+
+/** The media type of a form post. */
+export const FORM_TYPE = 'application/x-www-form-urlencoded';
+
+const EDIT_TOKEN = 'et_4fTq9ZrW2mXb7LcN1vYs8KdJ3hGp6QaE';
 
 const jsonResponse = (description: string, schema: string, headers?: Json): Json => ({
   description,
@@ -82,8 +108,18 @@ function linkPaths(hosts: readonly string[]): Json {
         tag: 'links',
         security: [NONE, KEY],
         body: ref('schemas', 'CreateLink'),
-        responses: { 201: jsonResponse('The created link.', 'Link', rateLimitHeaders) },
-        errors: [400, 401, 413, 429, 500],
+        example: { url: 'https://example.com/a/long/path', alias: 'summer-sale', expires_in_days: 30 },
+        responses: {
+          201: jsonResponse('The created link.', 'Link', {
+            Location: {
+              description: 'The link’s URL in this API.',
+              required: true,
+              schema: { type: 'string' },
+            },
+            ...rateLimitHeaders,
+          }),
+        },
+        errors: [401, 429],
       }),
       get: operation({
         id: 'listLinks',
@@ -95,7 +131,7 @@ function linkPaths(hosts: readonly string[]): Json {
         security: [KEY],
         parameters: queryParameters(ListLinksQuery, hosts),
         responses: { 200: jsonResponse('One page of links.', 'LinkList') },
-        errors: [400, 401, 500],
+        errors: [401],
       }),
     },
     '/api/v1/links/{id}': {
@@ -107,7 +143,7 @@ function linkPaths(hosts: readonly string[]): Json {
         tag: 'links',
         security: keyOrToken,
         responses: { 200: jsonResponse('The link.', 'Link') },
-        errors: [401, 403, 404, 500],
+        errors: [401, 403, 404],
       }),
       patch: operation({
         id: 'updateLink',
@@ -118,8 +154,9 @@ function linkPaths(hosts: readonly string[]): Json {
         tag: 'links',
         security: keyOrToken,
         body: ref('schemas', 'UpdateLink'),
+        example: { title: 'Summer sale, extended', expires_in_days: 60, max_clicks: null },
         responses: { 200: jsonResponse('The updated link.', 'Link') },
-        errors: [400, 401, 403, 404, 413, 500],
+        errors: [401, 403, 404],
       }),
       delete: operation({
         id: 'deleteLink',
@@ -128,7 +165,7 @@ function linkPaths(hosts: readonly string[]): Json {
         tag: 'links',
         security: keyOrToken,
         responses: { 204: { description: 'Deleted.' } },
-        errors: [401, 403, 404, 500],
+        errors: [401, 403, 404],
       }),
     },
     '/api/v1/links/{id}/stats': {
@@ -143,7 +180,7 @@ function linkPaths(hosts: readonly string[]): Json {
         security: [NONE, KEY, TOKEN],
         parameters: queryParameters(StatsQuery, hosts),
         responses: { 200: jsonResponse('The statistics.', 'Stats') },
-        errors: [400, 401, 403, 404, 500],
+        errors: [401, 403, 404],
       }),
     },
   };
@@ -161,9 +198,10 @@ export function apiPaths(hosts: readonly string[]): Json {
           'Answers `free`, `taken`, `reserved` or `invalid` for the alias on the domain (default: the first ' +
           'short domain), and the other domain where it is free as `alternative`.',
         tag: 'links',
+        security: [NONE, KEY],
         parameters: queryParameters(CheckAliasInput, hosts),
         responses: { 200: jsonResponse('The alias check result.', 'AliasCheck') },
-        errors: [400, 500],
+        errors: [401],
       }),
     },
     '/api/v1/bulk': {
@@ -176,8 +214,9 @@ export function apiPaths(hosts: readonly string[]): Json {
         tag: 'links',
         security: [NONE, KEY],
         body: ref('schemas', 'BulkRequest'),
+        example: { urls: ['https://example.com/a', 'https://example.com/b'], expires_in_days: 7 },
         responses: { 200: jsonResponse('Per-URL results.', 'BulkResponse', rateLimitHeaders) },
-        errors: [400, 401, 413, 429, 500],
+        errors: [401, 429],
       }),
     },
     '/api/v1/links/claim': {
@@ -190,8 +229,9 @@ export function apiPaths(hosts: readonly string[]): Json {
         tag: 'links',
         security: [KEY],
         body: ref('schemas', 'ClaimRequest'),
+        example: { edit_tokens: [EDIT_TOKEN] },
         responses: { 200: jsonResponse('How many links were claimed.', 'ClaimResult') },
-        errors: [400, 401, 413, 500],
+        errors: [401],
       }),
     },
     '/api/shorten': {
@@ -210,14 +250,14 @@ export function apiPaths(hosts: readonly string[]): Json {
             headers: {
               'X-Edit-Token': {
                 description: 'The edit token (`et_…`) of an anonymous link, returned only here.',
-                schema: { type: 'string' },
+                schema: { type: 'string', pattern: '^et_[A-Za-z0-9]{32}$' },
               },
               ...rateLimitHeaders,
             },
             content: { 'text/plain': { schema: { type: 'string', format: 'uri' } } },
           },
         },
-        errors: [400, 401, 429, 500],
+        errors: [401, 429],
       }),
     },
   };

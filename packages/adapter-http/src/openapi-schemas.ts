@@ -1,11 +1,15 @@
 import {
   AliasCheckSchema,
+  ApiKeyListSchema,
+  ApiKeySchema,
   BulkInput,
   BulkResultSchema,
   ClaimInput,
   ClaimResultSchema,
+  CreateKeyInput,
   CreateLinkInput,
-  ERROR_CODES,
+  CreatedApiKeySchema,
+  ErrorDetailSchema,
   ErrorSchema,
   LinkListSchema,
   LinkSchema,
@@ -13,12 +17,20 @@ import {
   StatsSchema,
   UpdateLinkInput,
 } from '@shortener/core';
+import type { ServiceConfig } from '@shortener/core';
 import { z } from 'zod';
+import { jsonRpcSchemas } from './openapi-mcp.js';
 
 /** A JSON object of the OpenAPI document under construction. */
 export type Json = Record<string, unknown>;
 
-const REQUEST_SCHEMAS: readonly z.ZodType[] = [CreateLinkInput, UpdateLinkInput, BulkInput, ClaimInput];
+const REQUEST_SCHEMAS: readonly z.ZodType[] = [
+  CreateLinkInput,
+  UpdateLinkInput,
+  BulkInput,
+  ClaimInput,
+  CreateKeyInput,
+];
 const RESPONSE_SCHEMAS: readonly z.ZodType[] = [
   LinkSchema,
   LinkListSchema,
@@ -27,7 +39,11 @@ const RESPONSE_SCHEMAS: readonly z.ZodType[] = [
   PublicLinkSchema,
   BulkResultSchema,
   ClaimResultSchema,
+  ErrorDetailSchema,
   ErrorSchema,
+  ApiKeySchema,
+  ApiKeyListSchema,
+  CreatedApiKeySchema,
 ];
 
 const isJson = (value: unknown): value is Json => typeof value === 'object' && value !== null;
@@ -64,12 +80,30 @@ function restrictTo(schema: Json, values: readonly string[]): void {
   }
 }
 
+const isNullBranch = (branch: unknown): boolean =>
+  isJson(branch) && branch.type === 'null' && Object.keys(branch).length === 1;
+
 /**
- * Finishes a generated schema in place: every `domain` property (and the alias check's
- * `alternative`) enumerates the configured hosts, since the schemas are static and the short
- * domains are configuration; zod's safe-integer bounds on `.int()` are dropped as noise.
+ * `anyOf: [{ type: T, … }, { type: 'null' }]` (zod's nullable) becomes `{ type: [T, 'null'], … }`: the
+ * plain type list that generic clients and code generators read.
+ */
+function collapseNullable(schema: Json): void {
+  const branches = schema.anyOf;
+  if (!Array.isArray(branches) || branches.length !== 2 || !branches.some(isNullBranch)) return;
+  const other = branches.find((branch) => !isNullBranch(branch));
+  if (!isJson(other) || typeof other.type !== 'string' || 'const' in other) return;
+  delete schema.anyOf;
+  Object.assign(schema, { ...other, ...schema, type: [other.type, 'null'] });
+  if (Array.isArray(schema.enum)) schema.enum = [...(schema.enum as unknown[]), null];
+}
+
+/**
+ * Finishes a generated schema in place: nullable fields get a type list, every `domain` property (and
+ * the alias check's `alternative`) enumerates the configured hosts, since the schemas are static and
+ * the short domains are configuration; zod's safe-integer bounds on `.int()` are dropped as noise.
  */
 function finish(schema: Json, hosts: readonly string[]): void {
+  collapseNullable(schema);
   const properties = schema.properties;
   if (isJson(properties) && hosts.length > 0) {
     for (const name of ['domain', 'alternative']) {
@@ -85,41 +119,45 @@ function finish(schema: Json, hosts: readonly string[]): void {
   }
 }
 
-/** `components.schemas`: request bodies as zod parses them (input), responses as produced (output). */
-export function componentSchemas(hosts: readonly string[]): Record<string, Json> {
-  const schemas = { ...convertNamed(REQUEST_SCHEMAS, 'input'), ...convertNamed(RESPONSE_SCHEMAS, 'output') };
-  for (const schema of Object.values(schemas)) finish(schema, hosts);
-  const error = schemas.Error?.properties;
-  const code =
-    isJson(error) && isJson(error.error) && isJson(error.error.properties) && error.error.properties.code;
-  if (isJson(code)) code.enum = [...ERROR_CODES];
-  schemas.JsonRpcRequest = {
-    type: 'object',
-    description: 'A JSON-RPC 2.0 request or notification (MCP: initialize, tools/list, tools/call, ...).',
-    properties: {
-      jsonrpc: { const: '2.0' },
-      id: { type: ['string', 'integer'] },
-      method: { type: 'string' },
-      params: { type: 'object' },
-    },
-    required: ['jsonrpc', 'method'],
-  };
-  schemas.JsonRpcResponse = {
-    type: 'object',
-    description: 'A JSON-RPC 2.0 response: `result` on success, `error` ({ code, message }) otherwise.',
-    properties: {
-      jsonrpc: { const: '2.0' },
-      id: { type: ['string', 'integer', 'null'] },
-      result: { type: 'object' },
-      error: { type: 'object', properties: { code: { type: 'integer' }, message: { type: 'string' } } },
-    },
-    required: ['jsonrpc'],
-  };
-  return schemas;
+/** Sets a keyword on a property of a component schema (or on one of its branches). */
+function constrain(schema: Json | undefined, property: string, keywords: Json): void {
+  const target = isJson(schema?.properties) ? schema.properties[property] : undefined;
+  if (!isJson(target)) return;
+  const branches = Array.isArray(target.anyOf) ? target.anyOf.filter(isJson) : [target];
+  for (const branch of branches) if (branch.type === 'array') Object.assign(branch, keywords);
 }
 
-/** Drops the `null` branch of a nullish field: a query string cannot carry null. */
+/**
+ * `components.schemas`: request bodies as zod parses them (input), responses as produced (output), the
+ * health answer and the JSON-RPC envelopes of `/mcp`. Limits that are configuration (bulk and claim
+ * sizes) become `maxItems` here.
+ */
+export function componentSchemas(config: ServiceConfig): Record<string, Json> {
+  const hosts = config.shortDomains.map((d) => d.host);
+  const schemas = { ...convertNamed(REQUEST_SCHEMAS, 'input'), ...convertNamed(RESPONSE_SCHEMAS, 'output') };
+  for (const schema of Object.values(schemas)) finish(schema, hosts);
+  constrain(schemas.BulkRequest, 'urls', { maxItems: config.limits.bulkWithKey });
+  constrain(schemas.ClaimRequest, 'edit_tokens', { maxItems: config.limits.claimMax });
+  schemas.Health = {
+    type: 'object',
+    description: '`ok` when the service and its store answer; otherwise `unavailable` and what fails.',
+    properties: {
+      status: { type: 'string', enum: ['ok', 'unavailable'] },
+      reason: { type: 'string', description: 'With `unavailable`: what does not answer.' },
+    },
+    required: ['status'],
+    additionalProperties: false,
+  };
+  return { ...schemas, ...jsonRpcSchemas() };
+}
+
+/** Drops the `null` type of a nullish field: a query string cannot carry null. */
 function withoutNull(schema: Json): Json {
+  if (Array.isArray(schema.type)) {
+    const types = schema.type.filter((type) => type !== 'null');
+    const values = Array.isArray(schema.enum) ? { enum: schema.enum.filter((v) => v !== null) } : {};
+    return { ...schema, ...values, type: types.length === 1 ? types[0] : types };
+  }
   if (!Array.isArray(schema.anyOf)) return schema;
   const branches = schema.anyOf.filter((b) => !(isJson(b) && b.type === 'null'));
   const { anyOf: _anyOf, ...rest } = schema;
@@ -128,7 +166,22 @@ function withoutNull(schema: Json): Json {
     : { ...rest, anyOf: branches };
 }
 
-/** One OpenAPI query parameter per property of an input object schema. */
+/** An example of each query parameter, by name: linters check them against the schemas. */
+const QUERY_EXAMPLES: Readonly<Record<string, unknown>> = {
+  limit: 50,
+  cursor: 'MTcwMDAwMDAwMDAwMC4zZjJiOGMxZS02YTRkLTRmN2ItOWMyZS04ZDFhNWI2YzdlOTA',
+  q: 'sale',
+  days: 30,
+  slug: 'summer-sale',
+  url: 'https://example.com/a/long/path',
+  alias: 'summer-sale',
+  size: 512,
+  fg: '#1a1a1a',
+  bg: '#ffffff',
+  margin: 2,
+};
+
+/** One OpenAPI query parameter per property of an input object schema, each with an example. */
 export function queryParameters(schema: z.ZodType, hosts: readonly string[]): Json[] {
   let root = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input' }) as Json;
   // A schema with an id comes back as `{ $ref: '#/$defs/Id', $defs }`.
@@ -140,13 +193,16 @@ export function queryParameters(schema: z.ZodType, hosts: readonly string[]): Js
   const properties = isJson(root.properties) ? root.properties : {};
   const required = Array.isArray(root.required) ? root.required : [];
   return Object.entries(properties).map(([name, value]) => {
-    const { description, ...property } = withoutNull(isJson(value) ? value : {});
+    const { description, examples: _examples, ...property } = withoutNull(isJson(value) ? value : {});
+    const example = name === 'domain' ? hosts[0] : QUERY_EXAMPLES[name];
+    if (example === undefined) throw new Error(`OpenAPI: no example for the query parameter ${name}`);
     return {
       name,
       in: 'query',
       required: required.includes(name),
       ...(typeof description === 'string' ? { description } : {}),
       schema: property,
+      example,
     };
   });
 }

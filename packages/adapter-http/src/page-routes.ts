@@ -19,7 +19,7 @@ import { assets } from './pages/assets.js';
 import { formToCreateInput } from './pages/form-input.js';
 import type { FormValues } from './pages/home-page.js';
 import { createdPage, homePage } from './pages/home-page.js';
-import { LINK_PAGE_HEADERS, contentSecurityPolicy } from './pages/layout.js';
+import { LINK_PAGE_HEADERS, PAGE_REFERRER_POLICY, contentSecurityPolicy } from './pages/layout.js';
 import { previewPage } from './pages/preview-page.js';
 import { consumeCreations, rateLimitHeaders } from './rate-limit.js';
 import { sendMissing } from './redirect.js';
@@ -36,6 +36,7 @@ export function addPageRoutes(router: Router, deps: HttpDeps, linkCache: LinkCac
   const homeHeaders = {
     ...LINK_PAGE_HEADERS,
     'Content-Security-Policy': contentSecurityPolicy(core.config.shortDomains.map((d) => d.origin)),
+    'Referrer-Policy': PAGE_REFERRER_POLICY,
     'Cache-Control': 'no-store',
   };
   const sendPage = (ctx: Context, status: number, body: string, headers = LINK_PAGE_HEADERS) => {
@@ -59,7 +60,7 @@ export function addPageRoutes(router: Router, deps: HttpDeps, linkCache: LinkCac
 
   router.post('/', async (ctx) => {
     const { language, ip } = stateOf(ctx);
-    const values = formValues(await readBody(ctx.req));
+    const values = formValues(await readBody(ctx.req, true));
     const failed = (error: DomainError, status = HTTP_STATUS[error.code]) => {
       const shown = { ...error, message: errorBody(error, language).error.message };
       sendPage(ctx, status, homePage({ language, domains, values, error: shown }), homeHeaders);

@@ -3,6 +3,7 @@ import {
   domainError,
   findRedirectLink,
   followLink,
+  limitSubjectOf,
   redirectState,
   toPublicLinkView,
   verifyPassword,
@@ -10,6 +11,7 @@ import {
 import type { HttpDeps } from './deps.js';
 import { sendError, setHeaders, stateOf } from './koa-helpers.js';
 import type { LinkCache } from './link-cache.js';
+import { refuseMethod } from './methods.js';
 import { rateLimitHeaders } from './rate-limit.js';
 import { sendOutcome, serveRedirect, slugOfPath, visitOf } from './redirect.js';
 import { readBody } from './request.js';
@@ -40,10 +42,7 @@ export function addPublicRoutes(router: Router, deps: HttpDeps, linkCache: LinkC
 
   router.post('/:slug', async (ctx, next) => {
     const target = slugOfPath(ctx.url);
-    if (target === null && GET_ONLY.has(ctx.path)) {
-      ctx.set('Allow', 'GET, HEAD');
-      return void (ctx.status = 405);
-    }
+    if (target === null && GET_ONLY.has(ctx.path)) return refuseMethod(ctx);
     if (target === null) return next();
     const { language, ip } = stateOf(ctx);
     const link = await findRedirectLink(core, ctx.host, target.slug);
@@ -52,13 +51,14 @@ export function addPublicRoutes(router: Router, deps: HttpDeps, linkCache: LinkC
       ctx.respond = false;
       return sendOutcome(ctx.req, ctx.res, language, state);
     }
-    const throttleKey = `password:${state.link.id}:${ip}`;
+    const throttleKey = `password:${state.link.id}:${limitSubjectOf(ip, core.config.limits.ipv6PrefixBits)}`;
     const left = await deps.rateLimiter.hit(throttleKey, PASSWORD_TRIES, 0, core.clock.now());
     if (left.remaining === 0) {
+      deps.metrics?.limited('password');
       setHeaders(ctx, rateLimitHeaders({ ...left, allowed: false, retryAfterMs: left.resetMs }));
       return sendError(ctx, domainError('rate_limited', 'Too many wrong passwords; try again later.'));
     }
-    const body = await readBody(ctx.req);
+    const body = await readBody(ctx.req, true);
     const password =
       typeof body === 'object' && body !== null ? (body as Record<string, unknown>).password : undefined;
     const passes =
@@ -72,7 +72,8 @@ export function addPublicRoutes(router: Router, deps: HttpDeps, linkCache: LinkC
       ctx.req,
       ctx.res,
       language,
-      await followLink(core, deps.recorder, state.link, visitOf(deps, ctx.req)),
+      // the Referer of this post is the password form itself, not where the visitor came from
+      await followLink(core, deps.recorder, state.link, { ...visitOf(deps, ctx.req), referrer: null }),
     );
   });
 }

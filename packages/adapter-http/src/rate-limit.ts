@@ -1,4 +1,5 @@
 import type { Caller, RateDecision, RateWindow } from '@shortener/core';
+import { limitSubjectOf } from '@shortener/core';
 import type { HttpDeps } from './deps.js';
 
 const HOUR = 3_600_000;
@@ -32,16 +33,19 @@ export function rateLimitHeaders(decision: RateDecision): Record<string, string>
 
 /**
  * Consumes `cost` creation units for the caller (one per link; bulk consumes one per URL, refused whole
- * when it does not fit). MCP's `shorten_url` goes through it too, so both share one budget. The IP is
- * only a key of the in-memory limiter, never written anywhere.
+ * when it does not fit). MCP's `shorten_url` goes through it too, so both share one budget. The IP (an
+ * IPv6 address by its prefix) is only a key of the in-memory limiter, never written anywhere.
  */
 export async function consumeCreations(
-  deps: Pick<HttpDeps, 'core' | 'rateLimiter'>,
+  deps: Pick<HttpDeps, 'core' | 'rateLimiter' | 'metrics'>,
   caller: Caller,
   ip: string,
   cost: number,
 ): Promise<RateDecision> {
   const { key, windows } = windowsFor(deps, caller);
-  const subject = caller.accountId === null ? `${key}:${ip}` : key;
-  return deps.rateLimiter.hit(subject, windows, cost, deps.core.clock.now());
+  const subject =
+    caller.accountId === null ? `${key}:${limitSubjectOf(ip, deps.core.config.limits.ipv6PrefixBits)}` : key;
+  const decision = await deps.rateLimiter.hit(subject, windows, cost, deps.core.clock.now());
+  if (!decision.allowed) deps.metrics?.limited('creation');
+  return decision;
 }

@@ -8,12 +8,13 @@ import {
   redirectKey,
   redirectState,
 } from '@shortener/core';
-import type { HttpDeps } from './deps.js';
+import type { HttpDeps, HttpMetrics } from './deps.js';
 import { HTTP_STATUS, errorBody } from './errors.js';
 import type { LinkCache } from './link-cache.js';
 import { gonePage, notFoundPage, passwordPage } from './pages/basic-pages.js';
 import { LINK_PAGE_HEADERS } from './pages/layout.js';
-import { clientIp, languageOf } from './request.js';
+import { queryParam } from './query.js';
+import { clientOf, languageOf } from './request.js';
 import { isBotUserAgent, isPrefetch } from './user-agent.js';
 
 const RESERVED = new Set(RESERVED_SLUGS);
@@ -55,12 +56,12 @@ export function wantsJson(req: IncomingMessage): boolean {
 /** The visit of a request, as the recorder needs it; the IP lives only in memory until the next flush. */
 export function visitOf(deps: HttpDeps, req: IncomingMessage): Visit {
   const userAgent = req.headers['user-agent'] ?? '';
-  const { countryHeader, trustProxy } = deps.options;
+  const { countryHeader } = deps.options;
   const country = countryHeader === null ? undefined : req.headers[countryHeader];
   return {
     bot: isBotUserAgent(userAgent),
     countable: req.method !== 'HEAD' && !isPrefetch(req.headers),
-    ip: clientIp(req, trustProxy),
+    ip: clientOf(deps.options, req).ip,
     userAgent,
     referrer: req.headers.referer ?? null,
     country: typeof country === 'string' ? country : null,
@@ -148,10 +149,16 @@ export function sendOutcome(
 }
 
 /** Answers an outcome; the language (`?lang=`, `Accept-Language`) is worked out only for a page. */
-function finish(req: IncomingMessage, res: ServerResponse, query: string, outcome: RedirectOutcome): void {
+function finish(
+  deps: HttpDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  query: string,
+  outcome: RedirectOutcome,
+): void {
+  deps.metrics?.redirected(outcome.kind);
   if (outcome.kind === 'redirect') return sendRedirect(req, res, outcome.link.url);
-  const lang = query === '' ? undefined : (new URLSearchParams(query).get('lang') ?? undefined);
-  sendOutcome(req, res, languageOf(lang, req.headers['accept-language']), outcome);
+  sendOutcome(req, res, languageOf(queryParam(query, 'lang'), req.headers['accept-language']), outcome);
 }
 
 /** The decision on a link as found (or not): gone, password, or followed, and the answer. */
@@ -164,12 +171,14 @@ function answer(
 ): Promise<void> | undefined {
   const now = deps.core.clock.now();
   const state = redirectState(link, now);
-  if (state.kind !== 'redirect') return void finish(req, res, query, state);
+  if (state.kind !== 'redirect') return void finish(deps, req, res, query, state);
   const visit = visitOf(deps, req);
   const outcome = followLinkNow(deps.recorder, state.link, visit, now);
-  if (outcome !== null) return void finish(req, res, query, outcome);
+  if (outcome !== null) return void finish(deps, req, res, query, outcome);
   // a human click on a capped link: the store counts it atomically before the answer
-  return followLink(deps.core, deps.recorder, state.link, visit).then((o) => finish(req, res, query, o));
+  return followLink(deps.core, deps.recorder, state.link, visit).then((o) =>
+    finish(deps, req, res, query, o),
+  );
 }
 
 /**
@@ -187,6 +196,7 @@ export function serveRedirect(
 ): Promise<void> | undefined {
   const key = redirectKey(deps.core.config, req.headers.host, slug);
   const cached = cache.get(key.domain, key.slug);
+  deps.metrics?.linkCache(cached !== undefined);
   if (cached !== undefined) return answer(deps, req, res, query, cached);
   return cache
     .load(key.domain, key.slug, () => deps.core.links.findBySlug(key.domain, key.slug))
@@ -201,13 +211,22 @@ export function handleRedirect(
   res: ServerResponse,
   target: { slug: string; query: string },
 ): void {
+  const { metrics } = deps;
+  const started = metrics === undefined ? 0 : performance.now();
   try {
-    serveRedirect(deps, cache, req, res, target.slug, target.query)?.catch((error: unknown) =>
-      failed(deps, req, res, error),
-    );
+    const pending = serveRedirect(deps, cache, req, res, target.slug, target.query);
+    const fail = (error: unknown) => failed(deps, req, res, error);
+    if (metrics === undefined) pending?.catch(fail);
+    else if (pending === undefined) timed(metrics, started);
+    else pending.then(() => timed(metrics, started), fail);
   } catch (error) {
     failed(deps, req, res, error);
   }
+}
+
+/** The redirect path's latency, when metrics are on. */
+function timed(metrics: HttpMetrics, started: number): void {
+  metrics.requestServed('redirect', (performance.now() - started) / 1000);
 }
 
 const INTERNAL_ERROR = JSON.stringify({

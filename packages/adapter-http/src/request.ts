@@ -1,20 +1,25 @@
 import type { IncomingMessage } from 'node:http';
 import type { Caller, Language, Result } from '@shortener/core';
 import { authenticateApiKey, domainError, err, ok, pickLanguage } from '@shortener/core';
-import type { HttpDeps } from './deps.js';
+import { createClientAddressResolver } from './client-address.js';
+import type { ClientAddress, ClientAddressResolver } from './client-address.js';
+import type { HttpDeps, HttpOptions } from './deps.js';
 import { HttpInputError } from './errors.js';
 
 /** Bodies over this are refused with 413 (decisions §6). */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-/** The client IP: leftmost `X-Forwarded-For` entry behind a trusted proxy, else the socket's. Never stored. */
-export function clientIp(req: IncomingMessage, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = req.headers['x-forwarded-for'];
-    const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
-    if (first) return first;
-  }
-  return req.socket.remoteAddress ?? 'unknown';
+const resolvers = new WeakMap<HttpOptions, ClientAddressResolver>();
+
+/**
+ * The client of a request by the `TRUST_PROXY` rule of `options` (decisions §9): its address and scheme.
+ * Every route and the redirect path ask here, so one rule holds everywhere. Never stored.
+ */
+export function clientOf(options: HttpOptions, req: IncomingMessage): ClientAddress {
+  let resolve = resolvers.get(options);
+  if (resolve === undefined)
+    resolvers.set(options, (resolve = createClientAddressResolver(options.trustProxy)));
+  return resolve(req);
 }
 
 /** The response language from `?lang=` and `Accept-Language`. */
@@ -56,9 +61,10 @@ const tooLarge = () =>
 
 /**
  * The request body as a value: JSON (also when a client forgot the content type but sent an object),
- * or a URL-encoded form. Anything else is a clear 4xx.
+ * or a URL-encoded form. Anything else is a clear 4xx. `form` is for the pages' form posts: an empty
+ * body, whatever its content type says, is an empty form there rather than missing JSON.
  */
-export async function readBody(req: IncomingMessage): Promise<unknown> {
+export async function readBody(req: IncomingMessage, form = false): Promise<unknown> {
   const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   const text = await readBodyText(req);
   if (type === 'application/x-www-form-urlencoded' && !/^\s*[[{]/.test(text)) {
@@ -69,8 +75,10 @@ export async function readBody(req: IncomingMessage): Promise<unknown> {
   if (!jsonish && type !== 'application/x-www-form-urlencoded') {
     throw new HttpInputError(415, domainError('invalid_request', 'Send the body as application/json.'));
   }
-  if (text.trim() === '')
+  if (text.trim() === '') {
+    if (form) return {};
     throw new HttpInputError(400, domainError('invalid_request', 'A JSON body is required.'));
+  }
   try {
     return JSON.parse(text) as unknown;
   } catch {

@@ -1,3 +1,4 @@
+import { createLinkChangeHub } from '@shortener/core';
 import type { LinkRecord } from '@shortener/core';
 import { aLink } from '@shortener/testkit';
 import { describe, expect, it } from 'vitest';
@@ -92,15 +93,20 @@ describe('the hot-link cache', () => {
     expect(t.cache.get('sho.rt', link.slug)).toBeUndefined();
   });
 
-  it('drops everything once the store reports a write by another process, checking once a millisecond', async () => {
+  it('polls a pollable feed once a millisecond and drops everything when it reports null', async () => {
     let version = 1;
-    let checks = 0;
-    const t = setup({
-      externalVersion: () => {
-        checks += 1;
-        return version;
+    let seen = version;
+    let polls = 0;
+    const hub = createLinkChangeHub();
+    const changes = {
+      subscribe: hub.subscribe,
+      poll: () => {
+        polls += 1;
+        if (version !== seen) hub.emit(null);
+        seen = version;
       },
-    });
+    };
+    const t = setup({ changes });
     const link = aLink();
     t.add(link);
     await t.lookUp(link.slug);
@@ -108,12 +114,30 @@ describe('the hot-link cache', () => {
     await t.lookUp(link.slug);
     await t.lookUp(link.slug);
     expect(t.reads()).toBe(1);
-    const checksSoFar = checks;
+    const pollsSoFar = polls;
     version = 2; // e.g. `shortener links disable` committed
     t.advance(1);
     await t.lookUp(link.slug);
-    expect(checks).toBe(checksSoFar + 1);
+    expect(polls).toBe(pollsSoFar + 1);
     expect(t.reads()).toBe(2);
+  });
+
+  it('drops a link the feed names, by id and by slug, and keeps the others', async () => {
+    const hub = createLinkChangeHub();
+    const t = setup({ changes: hub, missTtlMs: 60_000 });
+    const [changed, kept] = [aLink(), aLink()];
+    for (const link of [changed, kept]) {
+      t.add(link);
+      await t.lookUp(link.slug);
+    }
+    await t.lookUp('later'); // a remembered miss
+    hub.emit({ id: changed.id, domain: 'sho.rt', slug: changed.slug });
+    hub.emit({ id: 'another-id', domain: 'sho.rt', slug: 'later' });
+    expect(t.cache.get('sho.rt', changed.slug)).toBeUndefined();
+    expect(t.cache.get('sho.rt', 'later')).toBeUndefined();
+    expect(t.cache.get('sho.rt', kept.slug)).toEqual(kept);
+    hub.emit(null);
+    expect(t.cache.size).toBe(0);
   });
 
   it('keeps at most maxEntries, evicting the least recently used first', async () => {

@@ -1,20 +1,16 @@
 import { DEFAULT_LIMITS, ERROR_CODES } from '@shortener/core';
-import type { ServiceConfig } from '@shortener/core';
 import { describe, expect, it } from 'vitest';
 import { buildLlmsTxt } from '../src/llms-txt.js';
 import { buildOpenApiDocument } from '../src/openapi.js';
+import { serviceConfig } from './config.js';
 
-const config: ServiceConfig = {
+const config = serviceConfig({
   shortDomains: [
     { origin: 'https://s.example', host: 's.example' },
     { origin: 'https://go.example:8443', host: 'go.example:8443' },
   ],
-  baseUrl: 'https://short.example',
-  extraReservedSlugs: [],
-  blocklist: [],
-  allowPrivateHosts: false,
   limits: { ...DEFAULT_LIMITS, anonPerHour: 42 },
-};
+});
 const text = buildLlmsTxt(config);
 
 describe('buildLlmsTxt', () => {
@@ -23,15 +19,15 @@ describe('buildLlmsTxt', () => {
   });
 
   it('mentions every endpoint path of the OpenAPI document', () => {
-    const paths = Object.keys((buildOpenApiDocument(config) as { paths: object }).paths);
-    expect(paths.length).toBe(17);
+    const paths = Object.keys((buildOpenApiDocument(config, { metrics: true }) as { paths: object }).paths);
+    expect(paths.length).toBe(39);
     for (const path of paths) expect(text).toContain(` ${path}`);
   });
 
   it('names the MCP endpoint and its tools', () => {
     expect(text).toContain('https://short.example/mcp');
-    for (const tool of ['shorten_url', 'check_alias', 'get_link_info', 'qr_code'])
-      expect(text).toContain(tool);
+    const tools = ['shorten_url', 'check_alias', 'get_link_info', 'qr_code', 'list_links', 'update_link'];
+    for (const tool of [...tools, 'delete_link', 'link_stats']) expect(text).toContain(tool);
   });
 
   it('uses the configured base URL, short domains and limits', () => {

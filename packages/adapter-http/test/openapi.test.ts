@@ -1,29 +1,30 @@
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { DEFAULT_LIMITS } from '@shortener/core';
-import type { ServiceConfig } from '@shortener/core';
 import { describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../src/openapi.js';
+import { serviceConfig } from './config.js';
 
-const config: ServiceConfig = {
+const config = serviceConfig({
   shortDomains: [
     { origin: 'https://s.example', host: 's.example' },
     { origin: 'http://localhost:3000', host: 'localhost:3000' },
   ],
-  baseUrl: 'https://short.example',
-  extraReservedSlugs: [],
-  blocklist: [],
-  allowPrivateHosts: false,
-  limits: DEFAULT_LIMITS,
-};
+});
 const hosts = ['s.example', 'localhost:3000'];
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-const doc = buildOpenApiDocument(config) as Json;
+const doc = buildOpenApiDocument(config, { metrics: true }) as Json;
 const schemas = doc.components.schemas as Json;
 
-/** The non-null branch of a nullish property. */
+/** A nullish property as its non-null type: nullable fields carry a type list (`[T, 'null']`). */
 const branch = (property: Json): Json =>
-  property.anyOf ? property.anyOf.find((b: Json) => b.type !== 'null') : property;
+  Array.isArray(property.type)
+    ? {
+        ...property,
+        type: property.type.find((t: string) => t !== 'null'),
+        ...(property.enum ? { enum: property.enum.filter((v: unknown) => v !== null) } : {}),
+      }
+    : property;
 
 /** Every schema reachable in the document with a `domain` property, and every `domain` parameter. */
 function domainSchemas(node: unknown, found: Json[] = []): Json[] {
@@ -46,7 +47,9 @@ const PATHS: Record<string, string[]> = {
   '/api/v1/bulk': ['post'],
   '/api/v1/links/claim': ['post'],
   '/api/shorten': ['get'],
+  '/assets/{file}': ['get'],
   '/healthz': ['get'],
+  '/metrics': ['get'],
   '/openapi.json': ['get'],
   '/llms.txt': ['get'],
   '/{slug}': ['get', 'post'],
@@ -54,7 +57,27 @@ const PATHS: Record<string, string[]> = {
   '/{slug}.json': ['get'],
   '/{slug}.png': ['get'],
   '/{slug}.svg': ['get'],
-  '/mcp': ['delete', 'get', 'post'],
+  '/mcp': ['post'],
+  '/api/v1/keys': ['get', 'post'],
+  '/api/v1/keys/{id}': ['delete'],
+  '/login': ['get', 'post'],
+  '/login/passkey/options': ['post'],
+  '/login/passkey': ['post'],
+  '/logout': ['post'],
+  '/account': ['get'],
+  '/account/signup': ['get', 'post'],
+  '/account/invite/{token}': ['get', 'post'],
+  '/account/invite/{token}/passkey/options': ['post'],
+  '/account/invite/{token}/passkey': ['post'],
+  '/account/passkeys/options': ['post'],
+  '/account/passkeys': ['post'],
+  '/account/password': ['post'],
+  '/account/settings': ['get'],
+  '/account/settings/keys': ['post'],
+  '/account/settings/keys/{id}/revoke': ['post'],
+  '/account/settings/password': ['post'],
+  '/account/settings/sessions/{id}/end': ['post'],
+  '/account/settings/passkeys/{id}/delete': ['post'],
 };
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
@@ -84,6 +107,12 @@ describe('buildOpenApiDocument', () => {
     }
   });
 
+  it('lists /metrics only where this server serves it; elsewhere it is a slug', () => {
+    const plain = buildOpenApiDocument(config) as Json;
+    expect(Object.keys(plain.paths)).not.toContain('/metrics');
+    expect(Object.keys(plain.paths)).toContain('/{slug}');
+  });
+
   it('gives every operation an id, a summary and a description', () => {
     for (const item of Object.values(doc.paths as Json)) {
       for (const method of METHODS.filter((m) => m in item)) {
@@ -105,6 +134,71 @@ describe('buildOpenApiDocument', () => {
     expect(branch(props.password)).toMatchObject({ type: 'string', minLength: 4, maxLength: 64 });
     expect(branch(props.expires_in_days)).toMatchObject({ type: 'number', minimum: 0.01, maximum: 3650 });
     expect(branch(props.max_clicks)).toMatchObject({ type: 'integer', minimum: 1 });
+    expect(props.max_clicks.type).toEqual(['integer', 'null']);
+    expect(props.url).toMatchObject({ type: 'string', maxLength: 4096 });
+    expect(branch(props.alias).pattern).toBe(String.raw`^\s*[A-Za-z0-9_-]{2,40}\s*$`);
+  });
+
+  it('states the bulk and claim limits as maxItems', () => {
+    const urls = schemas.BulkRequest.properties.urls.anyOf as Json[];
+    expect(urls.find((b) => b.type === 'array')?.maxItems).toBe(DEFAULT_LIMITS.bulkWithKey);
+    expect(schemas.ClaimRequest.properties.edit_tokens.maxItems).toBe(DEFAULT_LIMITS.claimMax);
+  });
+
+  it('lets a failed bulk item carry the error object’s optional field', () => {
+    const item = schemas.BulkResponse.properties.results.items.anyOf[1] as Json;
+    expect(item.properties.error).toEqual({ $ref: '#/components/schemas/ErrorDetail' });
+    expect(Object.keys(schemas.ErrorDetail.properties)).toEqual(['code', 'message', 'field']);
+    expect(schemas.ErrorDetail.required).toEqual(['code', 'message']);
+  });
+
+  it('says security: [] on every public operation and gives every parameter and body an example', () => {
+    for (const [path, item] of Object.entries(doc.paths as Json)) {
+      for (const method of METHODS.filter((m) => m in item)) {
+        const op = item[method] as Json;
+        expect(Array.isArray(op.security), `${method} ${path}`).toBe(true);
+        for (const parameter of [...(item.parameters ?? []), ...(op.parameters ?? [])]) {
+          const resolved = parameter.$ref
+            ? doc.components.parameters[parameter.$ref.split('/').pop()]
+            : parameter;
+          expect(resolved.example, `${method} ${path} ${resolved.name}`).toBeDefined();
+        }
+        for (const media of Object.values((op.requestBody?.content ?? {}) as Json))
+          expect(media.example, `${method} ${path}`).toBeDefined();
+      }
+    }
+    expect(doc.paths['/healthz'].get.security).toEqual([]);
+    expect(doc.paths['/api/v1/links'].post.security).toEqual([{}, { apiKey: [] }, { session: [] }]);
+  });
+
+  it('declares the password form body of POST /{slug}', () => {
+    const content = doc.paths['/{slug}'].post.requestBody.content as Json;
+    expect(Object.keys(content)).toEqual(['application/x-www-form-urlencoded', 'application/json']);
+    expect(content['application/x-www-form-urlencoded'].schema.properties.password.type).toBe('string');
+  });
+
+  it('answers every POST /mcp status with a JSON-RPC body', () => {
+    const responses = doc.paths['/mcp'].post.responses as Json;
+    expect(Object.keys(responses).sort()).toEqual([
+      '200',
+      '202',
+      '400',
+      '401',
+      '403',
+      '406',
+      '413',
+      '415',
+      '500',
+    ]);
+    for (const status of ['401', '403', '406', '413', '415'])
+      expect(responses[status].content['application/json'].schema).toEqual({
+        $ref: '#/components/schemas/JsonRpcError',
+      });
+  });
+
+  it('names a license and a contact', () => {
+    expect(doc.info.license).toEqual({ name: 'MIT', identifier: 'MIT' });
+    expect(doc.info.contact.url).toBe('https://short.example');
   });
 
   it('lists every field of the Link response object', () => {
@@ -151,14 +245,23 @@ describe('buildOpenApiDocument', () => {
     }
   });
 
-  it('declares the API key and edit token security schemes', () => {
+  it('declares the API key, edit token and session security schemes', () => {
     expect(doc.components.securitySchemes.apiKey).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(doc.components.securitySchemes.editToken).toMatchObject({
       type: 'apiKey',
       in: 'header',
       name: 'X-Edit-Token',
     });
-    expect(doc.paths['/api/v1/links/{id}'].get.security).toEqual([{ apiKey: [] }, { editToken: [] }]);
-    expect(doc.paths['/api/v1/links'].get.security).toEqual([{ apiKey: [] }]);
+    expect(doc.components.securitySchemes.session).toMatchObject({
+      type: 'apiKey',
+      in: 'cookie',
+      name: '__Host-shortener_session',
+    });
+    expect(doc.paths['/api/v1/links/{id}'].get.security).toEqual([
+      { apiKey: [] },
+      { editToken: [] },
+      { session: [] },
+    ]);
+    expect(doc.paths['/api/v1/links'].get.security).toEqual([{ apiKey: [] }, { session: [] }]);
   });
 });

@@ -59,12 +59,21 @@ describe('dayChart', () => {
       { key: '2030-01-02', count: 4 },
       { key: '2030-01-03', count: 2 },
     ];
-    const svg = dayChart(textOf('en'), days).value;
+    const svg = dayChart(textOf('en'), 'en', days).value;
     const heights = [...svg.matchAll(/<rect class="bar"[^>]* height="([\d.]+)"/g)].map((m) => Number(m[1]));
     expect(heights).toHaveLength(3);
     expect(heights[0]).toBe(0);
     expect(heights[1]).toBeCloseTo(2 * (heights[2] ?? 0));
     expect(svg).toContain('<title>2030-01-02: 4</title>');
     expect(svg).toContain('6 clicks in the last 30 days, at most 4 on one day.');
+  });
+
+  it('counts clicks with the plural rules of the page language', () => {
+    const one = [{ key: '2030-01-01', count: 1 }];
+    expect(dayChart(textOf('en'), 'en', one).value).toContain('1 click in the last 30 days');
+    expect(dayChart(textOf('de'), 'de', one).value).toContain('1 Klick in den letzten 30 Tagen');
+    expect(dayChart(textOf('de'), 'de', [{ key: '2030-01-01', count: 2 }]).value).toContain('2 Klicks');
+    expect(dayChart(textOf('fr'), 'fr', [{ key: '2030-01-01', count: 0 }]).value).toContain('0 clic sur');
+    expect(dayChart(textOf('es'), 'es', one).value).toContain('1 clic en');
   });
 });

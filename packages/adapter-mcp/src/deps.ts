@@ -19,6 +19,16 @@ export interface McpLogger {
   error(message: string, fields?: Record<string, unknown>): void;
 }
 
+/**
+ * Draws the `qr_code` tool's images (PNG bytes or SVG markup), or answers `busy` when it has more work
+ * queued than it takes. The server's draws PNGs off the event loop.
+ */
+export type McpQrRenderer = (
+  text: string,
+  format: 'png' | 'svg',
+  options: { readonly size?: number | undefined },
+) => Promise<{ readonly mimeType: string; readonly data: Buffer | string } | 'busy'>;
+
 /** What the MCP adapter needs: the core, and the creation limits of the JSON API as a hook. */
 export interface McpDeps {
   readonly core: CoreDeps;
@@ -28,4 +38,6 @@ export interface McpDeps {
    */
   readonly admitCreation: (caller: McpCaller) => Promise<Admission>;
   readonly logger: McpLogger;
+  /** QR drawing for `qr_code`; without it, `renderQr` on the calling thread. */
+  readonly qr?: McpQrRenderer;
 }

@@ -24,16 +24,20 @@ export const UNAUTHORIZED_RPC_CODE = -32001;
  * answered with plain JSON rather than SSE, and both are closed when the response closes.
  *
  * Auth: `Authorization: Bearer shk_…` makes the calls act for the key's account; no header means
- * anonymous. A malformed, unknown or revoked key is refused before any JSON-RPC handling with HTTP 401,
- * `WWW-Authenticate: Bearer error="invalid_token"` and a JSON-RPC error body (code -32001, the request's
- * id when there is one, `data.code` `unauthorized`): MCP clients show that body as the failure's text.
- * Anything thrown is logged and answered 500 with JSON-RPC -32603.
+ * anonymous. A malformed, unknown or revoked key is refused before any JSON-RPC handling with HTTP 401
+ * and a JSON-RPC error body (code -32001, the request's id when there is one, `data.code`
+ * `unauthorized`) whose message says what to do: MCP clients show that body as the failure's text. No
+ * `WWW-Authenticate`: MCP clients read a Bearer challenge as the start of an OAuth flow, which this
+ * server does not offer. Anything thrown is logged and answered 500 with JSON-RPC -32603.
  */
 export function createMcpHttpHandler(deps: McpDeps): McpHttpHandler {
   return async (req, res, body, ip) => {
     try {
       const account = await accountOf(deps.core, req.headers.authorization);
-      if (!account.ok) return answer(res, 401, rpcError(UNAUTHORIZED_RPC_CODE, account.error, body), REFUSED);
+      if (!account.ok) {
+        const refused = { ...account.error, message: `${account.error.message} ${WHAT_TO_DO}` };
+        return answer(res, 401, rpcError(UNAUTHORIZED_RPC_CODE, refused, body));
+      }
       const server = createMcpServer(deps, { accountId: account.value, ip });
       // No sessionIdGenerator: stateless mode, no Mcp-Session-Id.
       const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
@@ -51,7 +55,9 @@ export function createMcpHttpHandler(deps: McpDeps): McpHttpHandler {
   };
 }
 
-const REFUSED = { 'WWW-Authenticate': 'Bearer error="invalid_token"' };
+const WHAT_TO_DO =
+  'Send a live API key from the operator as Authorization: Bearer shk_…, or no Authorization header ' +
+  'to use the tools anonymously.';
 
 async function accountOf(core: CoreDeps, header: string | undefined): Promise<Result<string | null>> {
   if (header === undefined || header.trim() === '') return ok(null);
@@ -66,8 +72,8 @@ function rpcError(code: number, error: DomainError, body: unknown) {
   return { jsonrpc: '2.0', error: detail, id: idOf(body) };
 }
 
-function answer(res: ServerResponse, status: number, payload: unknown, headers: Record<string, string> = {}) {
-  res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
+function answer(res: ServerResponse, status: number, payload: unknown) {
+  res.writeHead(status, { 'Content-Type': 'application/json' });
   res.end(JSON.stringify(payload));
 }
 

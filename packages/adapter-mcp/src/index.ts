@@ -1,4 +1,4 @@
-export type { Admission, McpCaller, McpDeps, McpLogger } from './deps.js';
+export type { Admission, McpCaller, McpDeps, McpLogger, McpQrRenderer } from './deps.js';
 export { UNAUTHORIZED_RPC_CODE, createMcpHttpHandler } from './http.js';
 export type { McpHttpHandler } from './http.js';
 export { QR_DEFAULTS, renderQr } from './qr.js';

@@ -1,6 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import {
+  countText,
   domainError,
   err,
   findLinkByReference,
@@ -56,7 +57,9 @@ function infoText(info: PublicLinkView & { stats?: StatsView }): string[] {
   if (info.clicks !== undefined) lines.push(`Clicks: ${info.clicks}`);
   if (info.stats !== undefined) {
     const { total, unique, bots, days } = info.stats;
-    lines.push(`Last ${days} days: ${total} visits, ${unique} unique visitors, ${bots} bots`);
+    const visits = countText('en', total, 'visit', 'visits');
+    const visitors = countText('en', unique, 'unique visitor', 'unique visitors');
+    lines.push(`Last ${days} days: ${visits}, ${visitors}, ${countText('en', bots, 'bot', 'bots')}`);
   }
   return lines;
 }
@@ -110,12 +113,16 @@ export function addLookupTools(
         input.format === 'svg'
           ? view.qr_svg_url
           : `${view.qr_png_url}${size === QR_DEFAULTS.size ? '' : `?size=${size}`}`;
-      const image = await renderQr(view.short_url, input.format, { size });
+      const image = await (deps.qr ?? renderQr)(view.short_url, input.format, { size });
+      if (image === 'busy') {
+        const busy = domainError('rate_limited', 'Too many QR codes are being drawn; try again in 1 s.');
+        return toolError({ ...busy, retryAfterSeconds: 1 });
+      }
       const structured = { short_url: view.short_url, format: input.format, url };
       const caption = `QR code (${input.format}) for ${view.short_url}: ${url}`;
       const result = toolResult(structured, caption);
       const picture =
-        image.format === 'svg'
+        typeof image.data === 'string'
           ? { type: 'text' as const, text: image.data }
           : { type: 'image' as const, data: image.data.toString('base64'), mimeType: image.mimeType };
       return { ...result, content: [...result.content, picture] };

@@ -3,9 +3,13 @@ import {
   AliasCheckSchema,
   CheckAliasInput,
   CreateLinkInput,
+  LinkListSchema,
   LinkSchema,
+  ListLinksQuery,
   PublicLinkSchema,
+  StatsQuery,
   StatsSchema,
+  UpdateLinkInput,
 } from '@shortener/core';
 import { z } from 'zod';
 import { withErrorBranch } from './results.js';
@@ -17,6 +21,56 @@ function domainText(config: ServiceConfig): string {
   const [first, ...rest] = config.shortDomains.map((d) => d.host);
   const others = rest.length === 0 ? '' : ` Also: ${rest.join(', ')}.`;
   return `Short domain host. Default ${first ?? 'the first short domain'}.${others}`;
+}
+
+/**
+ * A nullable number declared with a plain type list (decisions §13): generic clients (the MCP Inspector)
+ * read `type` to decide how to send a value typed as text, and zod alone says only `anyOf`.
+ */
+const typeListed = <T extends z.ZodType>(field: T, type: 'integer' | 'number'): T =>
+  field.meta({ type: [type, 'null'] }) as T;
+
+/** How the manage tools name a link and prove access to it. */
+const linkAccess = {
+  id: z.string().max(100).describe('The link id (the id field of the Link from shorten_url or list_links).'),
+  edit_token: z
+    .string()
+    .max(200)
+    .optional()
+    .describe(
+      'The edit_token shorten_url returned for an anonymous link; not needed with the owning API key.',
+    ),
+};
+
+function manageSchemas() {
+  const update = UpdateLinkInput.shape;
+  return {
+    listInput: z.strictObject({
+      q: ListLinksQuery.shape.q,
+      limit: ListLinksQuery.shape.limit.describe('Links per page, 1-200, default 50.'),
+      cursor: ListLinksQuery.shape.cursor,
+    }),
+    updateInput: z.strictObject({
+      ...linkAccess,
+      ...update,
+      expires_in_days: typeListed(update.expires_in_days, 'number').describe(
+        'Expires this many days from now (0.01-3650); null removes the expiry.',
+      ),
+      max_clicks: typeListed(update.max_clicks, 'integer').describe(
+        'Human clicks until the link expires (at least 1); null removes the cap.',
+      ),
+    }),
+    accessInput: z.strictObject(linkAccess),
+    statsInput: z.strictObject({
+      ...linkAccess,
+      days: StatsQuery.shape.days.describe('Days of statistics, 1-365, default 30.'),
+    }),
+    listOutput: withErrorBranch(LinkListSchema),
+    statsOutput: withErrorBranch(StatsSchema),
+    deleteOutput: withErrorBranch(
+      z.object({ deleted: z.literal(true), id: z.uuid().describe('The deleted link.') }),
+    ),
+  };
 }
 
 function buildSchemas(config: ServiceConfig) {
@@ -35,6 +89,8 @@ function buildSchemas(config: ServiceConfig) {
     ),
     domain,
     title: CreateLinkInput.shape.title.describe('A label for the link, max 200 characters.'),
+    expires_in_days: typeListed(CreateLinkInput.shape.expires_in_days, 'number'),
+    max_clicks: typeListed(CreateLinkInput.shape.max_clicks, 'integer'),
   });
   const checkInput = CheckAliasInput.extend({
     slug: CheckAliasInput.shape.slug.describe('The alias to check, e.g. summer-sale.'),
@@ -82,10 +138,11 @@ function buildSchemas(config: ServiceConfig) {
     aliasOutput: withErrorBranch(AliasCheckSchema),
     infoOutput: withErrorBranch(infoOutput),
     qrOutput: withErrorBranch(qrOutput),
+    ...manageSchemas(),
   };
 }
 
-/** The input and output schemas of the four tools. */
+/** The input and output schemas of the eight tools. */
 export type ToolSchemas = ReturnType<typeof buildSchemas>;
 
 const cache = new WeakMap<ServiceConfig, ToolSchemas>();

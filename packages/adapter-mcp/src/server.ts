@@ -3,6 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { domainError } from '@shortener/core';
 import type { McpCaller, McpDeps } from './deps.js';
 import { addLookupTools } from './lookup-tools.js';
+import { addManageTools } from './manage-tools.js';
 import { toolError } from './results.js';
 import { toolSchemas } from './schemas.js';
 import { addShortenTools } from './shorten-tools.js';
@@ -27,14 +28,17 @@ function instructionsOf(deps: McpDeps, caller: McpCaller): string {
       : 'You are authenticated with an API key: links you create are saved to its account.';
   return [
     `A URL shortener. Short domains: ${hosts}. Use shorten_url to create a short link (check_alias first`,
-    'when you want a custom alias), get_link_info to inspect one, qr_code for its QR code.',
+    'when you want a custom alias), get_link_info to inspect one, qr_code for its QR code; list_links,',
+    'update_link, delete_link and link_stats manage the links you made (by id, with your API key or the',
+    'link’s edit_token).',
     `Failed calls have isError and structuredContent.error.code. ${who}`,
   ].join(' ');
 }
 
 /**
- * A new MCP server with the four tools of decisions §8 (`shorten_url`, `check_alias`, `get_link_info`,
- * `qr_code`) acting for `caller`. Stateless: the HTTP transport creates one per request.
+ * A new MCP server with the tools of decisions §8 (`shorten_url`, `check_alias`, `get_link_info`,
+ * `qr_code`) and §13 (`list_links`, `update_link`, `delete_link`, `link_stats`) acting for `caller`.
+ * Stateless: the HTTP transport creates one per request.
  */
 export function createMcpServer(deps: McpDeps, caller: McpCaller): McpServer {
   const server = new McpServer(SERVER_INFO, { instructions: instructionsOf(deps, caller) });
@@ -49,5 +53,6 @@ export function createMcpServer(deps: McpDeps, caller: McpCaller): McpServer {
   const schemas = toolSchemas(deps.core.config);
   addShortenTools(server, deps, caller, schemas, guard);
   addLookupTools(server, deps, caller, schemas, guard);
+  addManageTools(server, deps, caller, schemas, guard);
   return server;
 }

@@ -1,9 +1,18 @@
-import { CheckAliasInput, CreateLinkInput, LinkSchema } from '@shortener/core';
+import { CheckAliasInput, CreateLinkInput, LinkSchema, StatsSchema, UpdateLinkInput } from '@shortener/core';
 import { describe, expect, it } from 'vitest';
 import { connect } from './harness.js';
 import type { Json } from './harness.js';
 
-const TOOLS = ['check_alias', 'get_link_info', 'qr_code', 'shorten_url'];
+const TOOLS = [
+  'check_alias',
+  'delete_link',
+  'get_link_info',
+  'link_stats',
+  'list_links',
+  'qr_code',
+  'shorten_url',
+  'update_link',
+];
 
 async function listed(): Promise<Json[]> {
   const { client } = await connect();
@@ -11,12 +20,12 @@ async function listed(): Promise<Json[]> {
 }
 
 describe('tools/list', () => {
-  it('lists exactly the four tools, each with a title, a description and object schemas', async () => {
+  it('lists exactly the eight tools, each with a title, a description and object schemas', async () => {
     const tools = await listed();
     expect(tools.map((t) => t.name).sort()).toEqual(TOOLS);
     for (const tool of tools) {
       expect(tool.title, tool.name).toEqual(expect.any(String));
-      expect(tool.description.length, tool.name).toBeGreaterThan(200);
+      expect(tool.description.length, tool.name).toBeGreaterThan(150);
       expect(tool.inputSchema.type, tool.name).toBe('object');
       expect(tool.outputSchema.type, tool.name).toBe('object');
     }
@@ -33,6 +42,35 @@ describe('tools/list', () => {
       /"minimum":0.01.*"maximum":3650/,
     );
     expect(shorten.inputSchema.properties.domain.description).toMatch(/s\.example.*go\.example/);
+  });
+
+  it('declares nullable numbers with a plain type list, so generic clients send numbers', async () => {
+    const tools = await listed();
+    const property = (tool: string, name: string) =>
+      tools.find((t) => t.name === tool)!.inputSchema.properties[name] as Json;
+    for (const tool of ['shorten_url', 'update_link']) {
+      expect(property(tool, 'max_clicks').type, tool).toEqual(['integer', 'null']);
+      expect(property(tool, 'expires_in_days').type, tool).toEqual(['number', 'null']);
+    }
+    expect(property('list_links', 'limit').type).toBe('integer');
+    expect(property('link_stats', 'days').type).toBe('integer');
+  });
+
+  it('derives the manage tools from UpdateLinkInput, LinkListSchema and StatsSchema', async () => {
+    const tools = await listed();
+    const tool = (name: string) => tools.find((t) => t.name === name)!;
+    const update = Object.keys(tool('update_link').inputSchema.properties);
+    expect(update.sort()).toEqual(['edit_token', 'id', ...Object.keys(UpdateLinkInput.shape)].sort());
+    expect(tool('update_link').inputSchema.required).toEqual(['id']);
+    expect(Object.keys(tool('list_links').outputSchema.properties).sort()).toEqual([
+      'error',
+      'links',
+      'next_cursor',
+    ]);
+    expect(Object.keys(tool('link_stats').outputSchema.properties).sort()).toEqual(
+      [...Object.keys(StatsSchema.shape), 'error'].sort(),
+    );
+    expect(tool('delete_link').annotations).toMatchObject({ destructiveHint: true });
   });
 
   it('derives the check_alias input from CheckAliasInput', async () => {

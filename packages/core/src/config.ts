@@ -14,7 +14,15 @@ export interface LimitsConfig {
   readonly bulkAnonymous: number;
   readonly bulkWithKey: number;
   readonly claimMax: number;
+  /** Per-IP limits count an IPv6 address by this many leading bits (decisions §9). */
+  readonly ipv6PrefixBits: number;
 }
+
+/**
+ * How people get an account in the browser (`SIGNUP`, decisions §10): only through an operator's invite,
+ * by signing up themselves, or not at all (`closed`: invites only reset existing accounts).
+ */
+export type SignupMode = 'invite' | 'open' | 'closed';
 
 /** The service settings the use cases need. */
 export interface ServiceConfig {
@@ -26,6 +34,8 @@ export interface ServiceConfig {
   readonly blocklist: readonly string[];
   readonly allowPrivateHosts: boolean;
   readonly limits: LimitsConfig;
+  /** `invite` when absent. */
+  readonly signup?: SignupMode;
 }
 
 /** The limits of the interface spec. */
@@ -36,6 +46,7 @@ export const DEFAULT_LIMITS: LimitsConfig = {
   bulkAnonymous: 20,
   bulkWithKey: 200,
   claimMax: 1000,
+  ipv6PrefixBits: 64,
 };
 
 /**

@@ -1,11 +1,21 @@
 import type { ServiceConfig } from './config.js';
-import type { AccountStore, Clock, LinkStore, RandomSource, VisitStore } from './ports.js';
+import type {
+  AccountStore,
+  Clock,
+  CredentialStore,
+  LinkStore,
+  RandomSource,
+  SessionStore,
+  VisitStore,
+} from './ports.js';
 
 /** What the use cases run on: the ports and the settings. */
 export interface CoreDeps {
   readonly links: LinkStore;
   readonly visits: VisitStore;
   readonly accounts: AccountStore;
+  readonly sessions: SessionStore;
+  readonly credentials: CredentialStore;
   readonly clock: Clock;
   readonly random: RandomSource;
   readonly config: ServiceConfig;

@@ -115,3 +115,15 @@ const MESSAGES: Record<Language, Messages> = {
 export function errorMessage(code: ErrorCode, language: Language): string {
   return MESSAGES[language][code];
 }
+
+const pluralRules = new Map<Language, Intl.PluralRules>();
+
+/**
+ * `count` and the noun form its language's plural rules pick (decisions §12): `1 click`, `2 clicks`,
+ * and in French `0 clic`.
+ */
+export function countText(language: Language, count: number, one: string, other: string): string {
+  let rules = pluralRules.get(language);
+  if (rules === undefined) pluralRules.set(language, (rules = new Intl.PluralRules(language)));
+  return `${count} ${rules.select(count) === 'one' ? one : other}`;
+}

@@ -1,19 +1,74 @@
-export type { Account, ApiKeyRecord } from './accounts/account.js';
+export type { Account, AccountChanges, ApiKeyRecord, Role } from './accounts/account.js';
 export {
   authenticateApiKey,
   createAccount,
   createApiKey,
   findAccount,
+  isAccountName,
   listApiKeys,
   revokeApiKey,
+  setAccountDisabled,
 } from './accounts/accounts.js';
+export type {
+  ChallengePurpose,
+  ChallengeRecord,
+  InviteRecord,
+  Passkey,
+  SessionRecord,
+} from './accounts/credentials.js';
+export {
+  INVITE_TTL_MS,
+  acceptInviteWithPassword,
+  consumeInvite,
+  inviteAccount,
+  openInvite,
+  signUp,
+} from './accounts/invites.js';
+export type { Invite, OpenInvite } from './accounts/invites.js';
+export {
+  ApiKeyListSchema,
+  ApiKeySchema,
+  CreateKeyInput,
+  CreatedApiKeySchema,
+  toApiKeyView,
+} from './accounts/key-schemas.js';
+export type { ApiKeyView } from './accounts/key-schemas.js';
+export {
+  beginPasskeyRegistration,
+  beginPasskeySignIn,
+  finishPasskeyRegistration,
+  finishPasskeySignIn,
+} from './accounts/passkeys.js';
+export type { PasskeyDeps, PasskeyEnrolment } from './accounts/passkeys.js';
+export {
+  SESSION_IDLE_MS,
+  SESSION_MAX_MS,
+  authenticateSession,
+  endSession,
+  endSessionById,
+  listSessions,
+  sessionExpired,
+  startSession,
+} from './accounts/sessions.js';
+export type { SignedIn } from './accounts/sessions.js';
+export {
+  PASSWORD_LENGTH,
+  SIGN_IN_LIMITS,
+  changePassword,
+  checkNewPassword,
+  countFailedSignIn,
+  setAccountPassword,
+  signInRetryAfter,
+  signInWithPassword,
+} from './accounts/sign-in.js';
+export type { ThrottleDeps } from './accounts/sign-in.js';
 export { DEFAULT_LIMITS, findShortDomain, parseShortDomain, shortDomainForHost } from './config.js';
-export type { LimitsConfig, ServiceConfig, ShortDomain } from './config.js';
+export type { LimitsConfig, ServiceConfig, ShortDomain, SignupMode } from './config.js';
 export { ANONYMOUS } from './deps.js';
 export type { Caller, CoreDeps } from './deps.js';
 export { ERROR_CODES, domainError } from './errors.js';
 export type { DomainError, ErrorCode } from './errors.js';
-export { LANGUAGES, errorMessage, pickLanguage } from './i18n.js';
+export { LANGUAGES, countText, errorMessage, pickLanguage } from './i18n.js';
 export type { Language } from './i18n.js';
 export { linkAccess } from './links/access.js';
 export type { AccessRule } from './links/access.js';
@@ -23,6 +78,8 @@ export type { BulkItem } from './links/bulk.js';
 export { createLink, creationExpiry, destinationOf, urlPolicyOf } from './links/create-link.js';
 export type { CreatedLink } from './links/create-link.js';
 export type { LinkChanges, LinkRecord, LinkStatus } from './links/link.js';
+export { ExportedLink, importLink, toExportedLink } from './links/link-export.js';
+export type { ExportedLinkExtras } from './links/link-export.js';
 export {
   decodeCursor,
   deleteLink,
@@ -38,6 +95,8 @@ export { findRedirectLink, followLink, followLinkNow, redirectKey, redirectState
 export type { RedirectOutcome, Visit } from './links/redirect.js';
 export { findLinkByReference, isLinkId, locateSlug, resolveDomain } from './links/references.js';
 export { RESERVED_SLUGS, normalizeSlug, randomSlug, validateAlias } from './links/slug.js';
+export { createLinkChangeHub } from './links/change-hub.js';
+export type { LinkChangeHub, LinkChangeSource } from './links/change-hub.js';
 export { expiryFromDays, goneReason, linkStatus } from './links/status.js';
 export type { GoneReason } from './links/status.js';
 export { shortUrlOf, toLinkView, toPublicLinkView } from './links/view.js';
@@ -47,16 +106,24 @@ export type {
   ClickIncrement,
   Clock,
   CounterIncrement,
+  CredentialStore,
   DimensionCount,
   GeoLookup,
   KeyCount,
+  LinkChange,
+  LinkChangeFeed,
+  LinkChangeListener,
   LinkCursor,
   LinkListQuery,
   LinkStore,
+  NewPasskey,
+  PasskeyCeremony,
   RandomSource,
   RateDecision,
   RateLimiter,
   RateWindow,
+  SessionStore,
+  SettingStore,
   Stores,
   UserAgentParser,
   VisitBatch,
@@ -69,6 +136,7 @@ export {
   AliasCheckSchema,
   BulkResultSchema,
   ClaimResultSchema,
+  ErrorDetailSchema,
   ErrorSchema,
   LinkListSchema,
   LinkSchema,
@@ -100,11 +168,19 @@ export {
   verifyPassword,
 } from './secrets.js';
 export { parseBlocklist } from './urls/blocklist.js';
-export { isPrivateAddress } from './urls/ip.js';
+export { isPrivateAddress, limitSubjectOf } from './urls/ip.js';
 export { mergeUtm } from './urls/utm.js';
 export { validateTargetUrl } from './urls/validate-url.js';
 export type { UrlPolicy } from './urls/validate-url.js';
 export { countryCode, referrerHost } from './visits/classify.js';
+export {
+  capKeys,
+  isKeyedDimension,
+  keyWithinLimit,
+  MAX_KEYS_PER_DAY,
+  OTHER_KEY,
+  STATS_MAX_DAYS,
+} from './visits/counter-keys.js';
 export { createVisitRecorder } from './visits/recorder.js';
 export type { TrackedVisit, VisitRecorder, VisitRecorderDeps } from './visits/recorder.js';
 export { getStats, top } from './visits/stats.js';

@@ -1,4 +1,5 @@
-import type { Account, ApiKeyRecord } from './accounts/account.js';
+import type { Account, AccountChanges, ApiKeyRecord } from './accounts/account.js';
+import type { ChallengeRecord, InviteRecord, Passkey, SessionRecord } from './accounts/credentials.js';
 import type { Result } from './result.js';
 import type { LinkChanges, LinkRecord } from './links/link.js';
 
@@ -48,19 +49,45 @@ export interface LinkStore {
    */
   listAll?(query: Omit<LinkListQuery, 'accountId'>): Promise<LinkRecord[]>;
   /**
-   * Atomically counts one click when `maxClicks` is null or `clicks < maxClicks` (one statement, exact
-   * under concurrency) and sets `lastClickAt`. Returns whether the click was counted.
+   * Atomically counts one click when `maxClicks` is null or `clicks < maxClicks` (exact under
+   * concurrency) and sets `lastClickAt`. `counters`, the click's statistics, are added in the same
+   * transaction, as {@link VisitStore.record} adds counters, and only when the click is counted: a
+   * crash keeps both or neither. Returns whether the click was counted.
    */
-  tryConsumeClick(id: string, at: number): Promise<boolean>;
+  tryConsumeClick(id: string, at: number, counters?: readonly CounterIncrement[]): Promise<boolean>;
   /** Attaches the anonymous links whose edit-token hash is listed to the account; returns how many. */
   claim(editTokenHashes: readonly string[], accountId: string, at: number): Promise<number>;
+  /** The links changed by any writer of the backend: caches of links listen to it. */
+  readonly changes: LinkChangeFeed;
+}
+
+/** A link that was inserted, changed (clicks aside) or deleted. */
+export interface LinkChange {
+  readonly id: string;
+  readonly domain: string;
+  readonly slug: string;
+}
+
+/**
+ * Called with each changed link, or with null when links may have changed that the feed cannot name
+ * (another process wrote to SQLite, the feed's connection was lost or came back): forget every link.
+ */
+export type LinkChangeListener = (change: LinkChange | null) => void;
+
+/**
+ * Tells of committed link changes, whoever made them: these stores, other processes and machines, the
+ * `shortener` commands, SQL. Clicks are no change. Changes reach listeners within a second (PostgreSQL's
+ * LISTEN/NOTIFY: milliseconds); a listener that sees null must assume anything changed.
+ */
+export interface LinkChangeFeed {
+  /** Starts calling `listener`; returns the function that stops it. */
+  subscribe(listener: LinkChangeListener): () => void;
   /**
-   * A number that changes whenever another connection (another process, such as the `shortener links`
-   * commands) has committed to the store since the last call; this connection's own writes leave it
-   * alone (SQLite's `PRAGMA data_version`). Synchronous because caches of links read it on the request
-   * path; absent when nothing else can write to the store.
+   * Delivers, synchronously, the changes committed by now, where looking costs next to nothing
+   * (SQLite's data version): a cache may call it before each look-up, at most once a millisecond.
+   * Absent where changes arrive by themselves.
    */
-  externalVersion?(): number;
+  poll?(): void;
 }
 
 /** The dimensions of visit counters. `total`, `bots` and `unique` use the key `''`. */
@@ -82,7 +109,10 @@ export interface VisitorSighting {
   readonly hash: string;
 }
 
-/** Everything one flush of the visit buffer writes, applied in a single transaction. */
+/**
+ * Everything one flush of the visit buffer writes, applied in a single transaction. A link's click
+ * increment travels with its counters: a batch is split by link, never between the two.
+ */
 export interface VisitBatch {
   /** Added to the links' `clicks` (links counted already at request time are not listed). */
   readonly clicks: readonly ClickIncrement[];
@@ -104,7 +134,11 @@ export interface DimensionCount extends KeyCount {
 
 /** Aggregated visit statistics: counters per link, day and dimension, never one row per visit. */
 export interface VisitStore {
-  /** Applies a flush atomically. Increments of links that no longer exist are dropped. */
+  /**
+   * Applies a flush atomically. Increments of links that no longer exist are dropped. A keyed counter
+   * (country, referrer, device, browser) whose key is new for its link and day lands on `other` once
+   * that link, day and dimension hold `MAX_KEYS_PER_DAY` keys (`keyWithinLimit`).
+   */
   record(batch: VisitBatch): Promise<void>;
   /** Per-day sums of one dimension (all keys) for days in [fromDay, toDay], ascending, days without data omitted. */
   countsByDay(linkId: string, dimension: VisitDimension, fromDay: string, toDay: string): Promise<KeyCount[]>;
@@ -116,6 +150,8 @@ export interface VisitStore {
   pruneSalts(beforeDay: string): Promise<void>;
   /** Deletes visitor hashes of days before `day` (their counts stay in the `unique` counters). */
   pruneVisitors(beforeDay: string): Promise<void>;
+  /** Deletes the counters of days before `day` (older than any statistics window). */
+  pruneCounters(beforeDay: string): Promise<void>;
 }
 
 /** Accounts and API keys. Only key hashes are stored. */
@@ -125,6 +161,8 @@ export interface AccountStore {
   findAccountById(id: string): Promise<Account | null>;
   findAccountByName(name: string): Promise<Account | null>;
   listAccounts(): Promise<Account[]>;
+  /** Applies the changes; null when the account does not exist. */
+  updateAccount(id: string, changes: AccountChanges): Promise<Account | null>;
   addApiKey(key: ApiKeyRecord): Promise<void>;
   findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | null>;
   findApiKeyById(id: string): Promise<ApiKeyRecord | null>;
@@ -132,6 +170,79 @@ export interface AccountStore {
   listApiKeys(accountId: string): Promise<ApiKeyRecord[]>;
   /** Marks a key revoked; false when it does not exist or was revoked already. */
   revokeApiKey(id: string, at: number): Promise<boolean>;
+  /** Records a use of the key (`lastUsedAt`); a later time never moves back. */
+  touchApiKey(id: string, at: number): Promise<void>;
+}
+
+/** Signed-in browsers. Only token hashes are stored. */
+export interface SessionStore {
+  addSession(session: SessionRecord): Promise<void>;
+  findSessionByHash(tokenHash: string): Promise<SessionRecord | null>;
+  /** Moves `lastSeenAt` forward to `at` (never back). */
+  touchSession(id: string, at: number): Promise<void>;
+  /** The account's sessions, most recently seen first. */
+  listSessions(accountId: string): Promise<SessionRecord[]>;
+  /** Ends one session of the account; false when it has no such session. */
+  deleteSession(accountId: string, id: string): Promise<boolean>;
+  /** Ends every session of the account but `exceptId` (null: all); returns how many ended. */
+  deleteSessions(accountId: string, exceptId: string | null): Promise<number>;
+  /** Deletes the sessions last seen before `seenBefore` or created before `createdBefore`. */
+  pruneSessions(seenBefore: number, createdBefore: number): Promise<void>;
+}
+
+/** Passwords, passkeys, invites and WebAuthn challenges of accounts: hashes and public keys only. */
+export interface CredentialStore {
+  /** Sets (or with null removes) the account's scrypt password hash. */
+  setPasswordHash(accountId: string, hash: string | null): Promise<void>;
+  passwordHashOf(accountId: string): Promise<string | null>;
+  /** Adds a passkey; fails with `invalid_request` (field `passkey`) when its id is registered already. */
+  addPasskey(passkey: Passkey): Promise<Result<Passkey>>;
+  findPasskey(id: string): Promise<Passkey | null>;
+  /** The account's passkeys, oldest first. */
+  listPasskeys(accountId: string): Promise<Passkey[]>;
+  /** Records a sign-in with the passkey: its new counter and `lastUsedAt`. */
+  usePasskey(id: string, counter: number, at: number): Promise<void>;
+  /** Removes one passkey of the account; false when it has no such passkey. */
+  deletePasskey(accountId: string, id: string): Promise<boolean>;
+  addInvite(invite: InviteRecord): Promise<void>;
+  findInvite(tokenHash: string): Promise<InviteRecord | null>;
+  /**
+   * Marks the invite used at `at` when it is unused and `at < expiresAt`, atomically (of two concurrent
+   * calls one wins); returns it as it was, or null when it is unknown, used or expired.
+   */
+  consumeInvite(tokenHash: string, at: number): Promise<InviteRecord | null>;
+  /** Stores a challenge, and deletes the challenges expired at its `createdAt`. */
+  addChallenge(challenge: ChallengeRecord): Promise<void>;
+  /** Removes the challenge and returns it when it is known and `at < expiresAt` (once; atomic), else null. */
+  consumeChallenge(challenge: string, at: number): Promise<ChallengeRecord | null>;
+}
+
+/** A passkey as the authenticator made it, once its registration is verified. */
+export interface NewPasskey {
+  readonly id: string;
+  readonly publicKey: string;
+  readonly counter: number;
+  readonly transports: readonly string[];
+}
+
+/**
+ * The WebAuthn ceremonies (a library at the edge, e.g. SimpleWebAuthn): options for the browser, and
+ * verification of its answers. Options and answers are the browser's JSON, opaque to the core.
+ */
+export interface PasskeyCeremony {
+  registrationOptions(input: {
+    readonly challenge: string;
+    readonly account: Pick<Account, 'id' | 'name'>;
+    readonly exclude: readonly Passkey[];
+  }): Promise<unknown>;
+  /** The verified new passkey, or null when the answer does not verify against the challenge. */
+  verifyRegistration(response: unknown, challenge: string): Promise<NewPasskey | null>;
+  /** Options for a sign-in with any passkey of this site (a discoverable credential). */
+  authenticationOptions(challenge: string): Promise<unknown>;
+  /** The passkey's new counter, or null when the answer does not verify. */
+  verifyAuthentication(response: unknown, challenge: string, passkey: Passkey): Promise<number | null>;
+  /** The challenge and the credential id an answer claims (unverified), or null when it is malformed. */
+  claimsOf(response: unknown): { readonly challenge: string; readonly credentialId: string } | null;
 }
 
 /** One rolling window of a rate limit. */
@@ -176,13 +287,32 @@ export interface GeoLookup {
   country(ip: string): string | null;
 }
 
+/**
+ * Small named values one process records for the others, such as the origins `serve` runs with, which
+ * the commands on the same database then use (decisions §12).
+ */
+export interface SettingStore {
+  /** The value recorded under `name`, or null. */
+  get(name: string): Promise<string | null>;
+  /** Records `value` under `name`, replacing what was there. */
+  set(name: string, value: string): Promise<void>;
+}
+
 /** The stores of one backend, opened together (they may share a connection and transactions). */
 export interface Stores {
   readonly links: LinkStore;
   readonly visits: VisitStore;
   readonly accounts: AccountStore;
+  readonly sessions: SessionStore;
+  readonly credentials: CredentialStore;
+  readonly settings: SettingStore;
   /** Resolves true when the backend answers (health checks). */
   ping(): Promise<boolean>;
+  /**
+   * Commits a write that changes nothing, and throws what the backend reports when it cannot (a full
+   * disk, a read-only file, I/O errors): health checks. Absent when writes cannot fail.
+   */
+  checkWritable?(): Promise<void>;
   /** Releases the backend; the stores must not be used afterwards. */
   close(): Promise<void>;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ERROR_CODES } from './errors.js';
 
 /** Output schemas: documentation for `/openapi.json` and the MCP output schemas. */
 
@@ -60,12 +61,17 @@ export const AliasCheckSchema = z
   .meta({ id: 'AliasCheck' });
 export type AliasCheckView = z.infer<typeof AliasCheckSchema>;
 
-/** The error object (interface §2.6). */
-export const ErrorSchema = z
+/** The `error` member of the error object: the code, a message in the request's language, the field at fault. */
+export const ErrorDetailSchema = z
   .object({
-    error: z.object({ code: z.string(), message: z.string(), field: z.string().optional() }),
+    code: z.enum(ERROR_CODES).describe('Stable machine-readable code; act on it, never on the message.'),
+    message: z.string().describe('What went wrong, in the language of `lang` or `Accept-Language`.'),
+    field: z.string().optional().describe('The input field at fault, when there is one.'),
   })
-  .meta({ id: 'Error' });
+  .meta({ id: 'ErrorDetail' });
+
+/** The error object (interface §2.6, decisions §6). */
+export const ErrorSchema = z.object({ error: ErrorDetailSchema }).meta({ id: 'Error' });
 
 /** The public `/{slug}.json` object. */
 export const PublicLinkSchema = z
@@ -89,7 +95,7 @@ export const BulkResultSchema = z
           index: z.number().int(),
           input: z.string(),
           ok: z.literal(false),
-          error: z.object({ code: z.string(), message: z.string() }),
+          error: ErrorDetailSchema,
         }),
       ]),
     ),

@@ -24,10 +24,17 @@ const dateTime = z.iso.datetime({ offset: true });
 export const TargetUrlField = z
   .string()
   .min(1)
-  .describe('Destination http(s) URL; a missing scheme means https://. Max 4096 characters.');
+  .meta({ maxLength: 4096, examples: ['https://example.com/a/long/path'] })
+  .describe('Destination http(s) URL; a missing scheme means https://.');
 
-/** A requested alias: normalised (trimmed, lower-cased) and checked by the slug rules. */
-export const AliasField = z.string().describe('Custom slug: 2-40 characters of a-z, 0-9, - and _.');
+/**
+ * A requested alias: normalised (trimmed, lower-cased) and checked by the slug rules, which answer
+ * `slug_invalid`; the pattern is documentation (it admits what normalisation accepts), not a parse rule.
+ */
+export const AliasField = z
+  .string()
+  .meta({ pattern: String.raw`^\s*[A-Za-z0-9_-]{2,40}\s*$`, examples: ['summer-sale'] })
+  .describe('Custom slug: 2-40 characters of a-z, 0-9, - and _ (lower-cased).');
 
 /** One of the short domains' hosts. */
 export const DomainField = z.string().describe('Short domain host; defaults to the first short domain.');

@@ -18,6 +18,7 @@ function fakeVisits() {
     salt: async (_day, candidate) => candidate,
     pruneSalts: async () => undefined,
     pruneVisitors: async () => undefined,
+    pruneCounters: async () => undefined,
   };
   return { store, batches, state };
 }
@@ -109,7 +110,7 @@ describe('the visit recorder', () => {
     expect(batches[0]?.clicks).toEqual([{ linkId: 'link-1', count: 2, lastClickAt: NOW }]);
   });
 
-  it('writes a large batch in parts of rowsPerWrite rows, serving other work in between', async () => {
+  it('writes a large batch in parts of about rowsPerWrite rows, serving other work in between', async () => {
     const { store, batches } = fakeVisits();
     const recorder = recorderWith(store, { rowsPerWrite: 25 });
     for (let i = 0; i < 10; i += 1) recorder.track(visit({ linkId: `link-${i}` }));
@@ -117,7 +118,13 @@ describe('the visit recorder', () => {
     const flushed = recorder.flush();
     setImmediate(() => (between = batches.length > 0 && batches.length < 3));
     expect(await flushed).toBe(10);
-    expect(batches.map(rowsOf)).toEqual([25, 25, 20]); // 7 rows a link: clicks, 5 counters, the hash
+    // 6 rows a link (clicks, 5 counters) kept together, then the 10 visitor hashes
+    expect(batches.map(rowsOf)).toEqual([24, 24, 22]);
+    for (const batch of batches) {
+      const clicked = batch.clicks.map((c) => c.linkId);
+      const totalled = batch.counters.filter((c) => c.dimension === 'total').map((c) => c.linkId);
+      expect(clicked).toEqual(totalled); // a crash between parts never splits clicks from total
+    }
     expect(between).toBe(true);
     expect(total(batches)).toBe(10);
     expect(clicksOf(batches)).toBe(10);
@@ -137,13 +144,34 @@ describe('the visit recorder', () => {
     expect(batches.flatMap((b) => b.visitors)).toHaveLength(10);
   });
 
-  it('does not add clicks for visits a capped link counted at request time', async () => {
+  it('writes only the visitor hash of a visit whose click and counters a capped link wrote at once', async () => {
     const { store, batches } = fakeVisits();
     const recorder = recorderWith(store);
     recorder.track(visit({ counted: true }));
     await recorder.flush();
     expect(batches[0]?.clicks).toEqual([]);
-    expect(total(batches)).toBe(1);
+    expect(batches[0]?.counters).toEqual([]);
+    expect(batches[0]?.visitors).toHaveLength(1);
+  });
+
+  it("gives a capped link's click its counters for the day, to commit with the click", () => {
+    const { store } = fakeVisits();
+    const recorder = recorderWith(store, {
+      userAgents: { describe: () => ({ device: 'mobile', browser: 'Safari' }) },
+      geo: { country: () => 'FR' },
+    });
+    const counters = recorder.countersOf(
+      'link-1',
+      NOW,
+      visit({ country: null, referrer: 'https://a.example/x' }).visit,
+    );
+    expect(counters.map((c) => `${c.dimension}:${c.key}:${c.count}:${c.day}`)).toEqual([
+      'total::1:2026-03-01',
+      'device:mobile:1:2026-03-01',
+      'browser:Safari:1:2026-03-01',
+      'referrer:a.example:1:2026-03-01',
+      'country:FR:1:2026-03-01',
+    ]);
   });
 
   it('counts devices, browsers, countries and unique visitors per visitor across repeated visits', async () => {

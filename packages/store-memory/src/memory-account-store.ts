@@ -1,5 +1,6 @@
 import { domainError, err, ok } from '@shortener/core';
 import type { Account, AccountStore, ApiKeyRecord } from '@shortener/core';
+import { latest } from './memory-state.js';
 
 /** Creates an AccountStore in memory. Records are copied in and out. */
 export function createMemoryAccountStore(): AccountStore {
@@ -29,6 +30,13 @@ export function createMemoryAccountStore(): AccountStore {
       return id === undefined ? null : copyAccount(accounts.get(id));
     },
     listAccounts: async () => [...accounts.values()].sort(oldestFirst).map((account) => ({ ...account })),
+    updateAccount: async (id, changes) => {
+      const account = accounts.get(id);
+      if (account === undefined) return null;
+      const changed = { ...account, ...changes };
+      accounts.set(id, changed);
+      return { ...changed };
+    },
     addApiKey: async (key) => {
       if (keys.has(key.id) || keyIdsByHash.has(key.keyHash)) throw new Error(`Duplicate API key ${key.id}`);
       keys.set(key.id, { ...key });
@@ -47,6 +55,10 @@ export function createMemoryAccountStore(): AccountStore {
       keys.set(id, { ...key, revokedAt: at });
       return true;
     },
+    touchApiKey: async (id, at) => {
+      const key = keys.get(id);
+      if (key !== undefined) keys.set(id, { ...key, lastUsedAt: latest(key.lastUsedAt, at) });
+    },
   };
 }
 
@@ -54,7 +66,11 @@ function copyAccount(account: Account | undefined): Account | null {
   return account === undefined ? null : { ...account };
 }
 
-function oldestFirst(a: { createdAt: number; id: string }, b: { createdAt: number; id: string }): number {
+/** Sorts records by creation, oldest first (then by id). */
+export function oldestFirst(
+  a: { createdAt: number; id: string },
+  b: { createdAt: number; id: string },
+): number {
   if (a.createdAt !== b.createdAt) return a.createdAt - b.createdAt;
   return a.id === b.id ? 0 : a.id < b.id ? -1 : 1;
 }

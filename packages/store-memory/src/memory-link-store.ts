@@ -1,6 +1,6 @@
-import { domainError, err, ok } from '@shortener/core';
+import { createLinkChangeHub, domainError, err, ok } from '@shortener/core';
 import type { LinkChanges, LinkCursor, LinkListQuery, LinkRecord, LinkStore, Result } from '@shortener/core';
-import { latest, slugKey } from './memory-state.js';
+import { addCounter, latest, slugKey } from './memory-state.js';
 import type { MemoryState } from './memory-state.js';
 
 /** The fields an update may change; anything else a caller slips in is ignored. */
@@ -22,6 +22,8 @@ const CHANGEABLE = [
  * promise, so each one is atomic; records are copied in and out, so callers never hold internal objects.
  */
 export function createMemoryLinkStore(state: MemoryState): LinkStore {
+  const changes = createLinkChangeHub();
+  const changed = ({ id, domain, slug }: LinkRecord) => changes.emit({ id, domain, slug });
   const insertOne = (link: LinkRecord): Result<LinkRecord> => {
     const stored = { ...link, domain: link.domain.toLowerCase(), slug: link.slug.toLowerCase() };
     const key = slugKey(stored.domain, stored.slug);
@@ -29,6 +31,7 @@ export function createMemoryLinkStore(state: MemoryState): LinkStore {
     if (state.links.has(stored.id)) throw new Error(`Duplicate link id ${stored.id}`);
     state.links.set(stored.id, stored);
     state.slugs.set(key, stored.id);
+    changed(stored);
     return ok({ ...stored });
   };
 
@@ -45,6 +48,7 @@ export function createMemoryLinkStore(state: MemoryState): LinkStore {
       if (link === undefined) return null;
       const updated = applyChanges(link, changes);
       state.links.set(id, updated);
+      changed(updated);
       return { ...updated };
     },
     delete: async (id) => {
@@ -54,14 +58,16 @@ export function createMemoryLinkStore(state: MemoryState): LinkStore {
       state.slugs.delete(slugKey(link.domain, link.slug));
       state.counters.delete(id);
       state.visitors.delete(id);
+      changed(link);
       return true;
     },
     list: async (query) => listLinks([...state.links.values()], query).map((link) => ({ ...link })),
     listAll: async (query) => listLinks([...state.links.values()], query).map((link) => ({ ...link })),
-    tryConsumeClick: async (id, at) => {
+    tryConsumeClick: async (id, at, counters) => {
       const link = state.links.get(id);
       if (link === undefined || (link.maxClicks !== null && link.clicks >= link.maxClicks)) return false;
       state.links.set(id, { ...link, clicks: link.clicks + 1, lastClickAt: latest(link.lastClickAt, at) });
+      counters?.forEach((counter) => addCounter(state, counter));
       return true;
     },
     claim: async (editTokenHashes, accountId, at) => {
@@ -71,10 +77,12 @@ export function createMemoryLinkStore(state: MemoryState): LinkStore {
         if (link.accountId !== null || link.editTokenHash === null || !wanted.has(link.editTokenHash))
           continue;
         state.links.set(link.id, { ...link, accountId, editTokenHash: null, updatedAt: at });
+        changed(link);
         claimed += 1;
       }
       return claimed;
     },
+    changes,
   };
 }
 

@@ -1,4 +1,5 @@
-import type { LinkRecord, VisitDimension } from '@shortener/core';
+import { keyWithinLimit, OTHER_KEY } from '@shortener/core';
+import type { CounterIncrement, LinkRecord, VisitDimension } from '@shortener/core';
 
 /** One per-link counter: the sum of one (day, dimension, key). */
 export interface MemoryCounter {
@@ -19,11 +20,40 @@ export interface MemoryState {
   readonly visitors: Map<string, Map<string, Set<string>>>;
   /** day → salt. */
   readonly salts: Map<string, string>;
+  /** `linkId day dimension` → how many keys other than `other` its counters hold. */
+  readonly heldKeys: Map<string, number>;
 }
 
 /** Creates empty shared state. */
 export function createMemoryState(): MemoryState {
-  return { links: new Map(), slugs: new Map(), counters: new Map(), visitors: new Map(), salts: new Map() };
+  return {
+    links: new Map(),
+    slugs: new Map(),
+    counters: new Map(),
+    visitors: new Map(),
+    salts: new Map(),
+    heldKeys: new Map(),
+  };
+}
+
+/**
+ * Adds a counter increment of an existing link under the per-day key limit of core (`keyWithinLimit`);
+ * increments of unknown links are dropped.
+ */
+export function addCounter(state: MemoryState, increment: CounterIncrement): void {
+  if (!state.links.has(increment.linkId)) return;
+  const { linkId, day, dimension, count } = increment;
+  let counters = state.counters.get(linkId);
+  if (counters === undefined) state.counters.set(linkId, (counters = new Map()));
+  const existing = counters.get(`${day} ${dimension} ${increment.key}`);
+  if (existing !== undefined) return void (existing.count += count);
+  const held = `${linkId} ${day} ${dimension}`;
+  const key = keyWithinLimit(increment, false, state.heldKeys.get(held) ?? 0);
+  const id = `${day} ${dimension} ${key}`;
+  const counter = counters.get(id);
+  if (counter !== undefined) return void (counter.count += count);
+  counters.set(id, { day, dimension, key, count });
+  if (key !== OTHER_KEY) state.heldKeys.set(held, (state.heldKeys.get(held) ?? 0) + 1);
 }
 
 /** The slug index key of a (domain, slug) pair, compared case-insensitively. */

@@ -1,6 +1,9 @@
 import type { Stores } from '@shortener/core';
 import { createMemoryAccountStore } from './memory-account-store.js';
+import { createMemoryCredentialStore } from './memory-credential-store.js';
 import { createMemoryLinkStore } from './memory-link-store.js';
+import { createMemorySessionStore } from './memory-session-store.js';
+import { createMemorySettingStore } from './memory-setting-store.js';
 import { createMemoryState } from './memory-state.js';
 import { createMemoryVisitStore } from './memory-visit-store.js';
 
@@ -15,6 +18,9 @@ export function createMemoryStores(): Stores {
     links: createMemoryLinkStore(state),
     visits: createMemoryVisitStore(state),
     accounts: createMemoryAccountStore(),
+    sessions: createMemorySessionStore(),
+    credentials: createMemoryCredentialStore(),
+    settings: createMemorySettingStore(),
     ping: async () => true,
     close: async () => {},
   };

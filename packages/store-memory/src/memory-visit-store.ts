@@ -1,5 +1,5 @@
 import type { CounterIncrement, DimensionCount, KeyCount, VisitBatch, VisitStore } from '@shortener/core';
-import { latest } from './memory-state.js';
+import { addCounter, latest } from './memory-state.js';
 import type { MemoryCounter, MemoryState } from './memory-state.js';
 
 /**
@@ -7,18 +7,7 @@ import type { MemoryCounter, MemoryState } from './memory-state.js';
  * and increments for links that no longer exist are dropped. `record` is synchronous, hence atomic.
  */
 export function createMemoryVisitStore(state: MemoryState): VisitStore {
-  const addToCounter = (increment: CounterIncrement): void => {
-    if (!state.links.has(increment.linkId)) return;
-    const { linkId, day, dimension, key, count } = increment;
-    const counters = getOrCreate(state.counters, linkId, () => new Map<string, MemoryCounter>());
-    const counter = getOrCreate(counters, `${day} ${dimension} ${key}`, () => ({
-      day,
-      dimension,
-      key,
-      count: 0,
-    }));
-    counter.count += count;
-  };
+  const addToCounter = (increment: CounterIncrement): void => addCounter(state, increment);
 
   const record = (batch: VisitBatch): void => {
     for (const { linkId, count, lastClickAt } of batch.clicks) {
@@ -65,6 +54,13 @@ export function createMemoryVisitStore(state: MemoryState): VisitStore {
     salt: async (day, candidate) => getOrCreate(state.salts, day, () => candidate),
     pruneSalts: async (beforeDay) => {
       for (const day of state.salts.keys()) if (day < beforeDay) state.salts.delete(day);
+    },
+    pruneCounters: async (beforeDay) => {
+      for (const counters of state.counters.values()) {
+        for (const [id, counter] of counters) if (counter.day < beforeDay) counters.delete(id);
+      }
+      for (const held of state.heldKeys.keys())
+        if (held.split(' ')[1]! < beforeDay) state.heldKeys.delete(held);
     },
     pruneVisitors: async (beforeDay) => {
       for (const days of state.visitors.values()) {

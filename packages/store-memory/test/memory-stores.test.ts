@@ -3,7 +3,10 @@ import {
   anAccount,
   anApiKey,
   describeAccountStoreContract,
+  describeCredentialStoreContract,
   describeLinkStoreContract,
+  describeSessionStoreContract,
+  describeSettingStoreContract,
   describeRateLimiterContract,
   describeVisitStoreContract,
   FIXTURE_TIME,
@@ -16,6 +19,9 @@ const open = async () => createMemoryStores();
 describeLinkStoreContract('memory', open);
 describeVisitStoreContract('memory', open);
 describeAccountStoreContract('memory', open);
+describeSessionStoreContract('memory', open);
+describeCredentialStoreContract('memory', open);
+describeSettingStoreContract('memory', open);
 describeRateLimiterContract('memory', createMemoryRateLimiter);
 
 describe('memory stores', () => {

@@ -1,16 +1,63 @@
+import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { Database } from 'better-sqlite3';
 
 // Plain CommonJS for an eval'd worker, so it runs the same from `src/` (tests) and `dist/`.
+// Every `pollMs` it looks at the WAL's size; every `intervalMs` it runs a PASSIVE checkpoint, which
+// never blocks the writer but, under constant writes, never completes either (new commits land while it
+// copies), so the log never rewinds. Past `walLimitBytes` it escalates: a PASSIVE pass copies the bulk
+// without blocking anyone, then a TRUNCATE checkpoint takes the writer lock, copies the few frames
+// committed meanwhile and empties the file. It waits at most `readerWaitMs` (busy_timeout) for readers
+// and writers; when a long reader (a backup, another process) keeps it from finishing, it backs off.
 const WORKER_SOURCE = `
+const { statSync } = require('node:fs');
 const { parentPort, workerData } = require('node:worker_threads');
-const Database = require(workerData.driver);
-const db = new Database(workerData.path);
-db.pragma('busy_timeout = 5000');
+const { path, driver, intervalMs, pollMs, walLimitBytes, readerWaitMs } = workerData;
+const Database = require(driver);
+const db = new Database(path);
+db.pragma('busy_timeout = ' + readerWaitMs);
+db.pragma('journal_size_limit = ' + walLimitBytes);
+const MAX_PASSES = 2;
+const SMALL_REMAINDER_FRAMES = 256;
+const walSize = () => { try { return statSync(path + '-wal').size; } catch { return 0; } };
+// null when the checkpoint failed, else how many frames of the log it left uncopied (0: all copied).
+const checkpoint = (mode) => {
+  try {
+    const [r] = db.pragma('wal_checkpoint(' + mode + ')');
+    return r.busy === 0 ? Math.max(0, r.log - r.checkpointed) : null;
+  } catch { return null; }
+};
+// Each PASSIVE pass copies what was committed during the one before, a shorter span each time.
+const catchUp = () => {
+  for (let pass = 0; pass < MAX_PASSES; pass++) {
+    const left = checkpoint('PASSIVE');
+    if (left === null || left <= SMALL_REMAINDER_FRAMES) return;
+  }
+};
+let lastPassive = 0;
+let retryAt = 0;
+let backoffMs = pollMs;
+let failures = 0;
 const timer = setInterval(() => {
-  try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {}
-}, workerData.intervalMs);
+  const now = Date.now();
+  if (walSize() > walLimitBytes && now >= retryAt) {
+    catchUp();
+    lastPassive = now;
+    if (checkpoint('TRUNCATE') === 0) {
+      failures = 0;
+      backoffMs = pollMs;
+      retryAt = 0;
+    } else if (++failures > 2) {
+      // a reader that keeps it from finishing costs the writer up to readerWaitMs a try: try less often
+      backoffMs = Math.min(backoffMs * 2, 5000);
+      retryAt = Date.now() + backoffMs;
+    }
+  } else if (now - lastPassive >= intervalMs) {
+    checkpoint('PASSIVE');
+    lastPassive = now;
+  }
+}, pollMs);
 parentPort.once('message', () => {
   clearInterval(timer);
   db.close();
@@ -23,17 +70,47 @@ export interface Checkpointer {
   stop(): Promise<void>;
 }
 
+/** How the background checkpointer runs; every field has a default. */
+export interface CheckpointOptions {
+  /** Milliseconds between PASSIVE checkpoints (default 1000). */
+  readonly intervalMs?: number;
+  /** Milliseconds between looks at the WAL's size (default 50). */
+  readonly pollMs?: number;
+  /**
+   * WAL size that triggers a truncating checkpoint (default 16 MiB); also the connection's
+   * `journal_size_limit`. Under any load the WAL stays near this plus what is written in `pollMs`.
+   */
+  readonly walLimitBytes?: number;
+  /** How long a truncating checkpoint waits for readers and the writer (default 100 ms). */
+  readonly readerWaitMs?: number;
+}
+
+/** The default WAL size past which the checkpointer truncates it. */
+export const DEFAULT_WAL_LIMIT_BYTES = 16 * 1024 * 1024;
+
 /**
  * Moves WAL checkpoints off the event loop: the main connection stops checkpointing by itself
- * (`wal_autocheckpoint = 0`), and a worker thread with its own connection runs a PASSIVE checkpoint
- * every `intervalMs`, which never blocks the writer. A checkpoint copies the pages of the last commits
- * into the database file and syncs it; on the main thread that stalled redirects for 10 ms and more at
- * 1M links (docs/benchmarks.md). Should the worker fail, the connection checkpoints by itself again.
+ * (`wal_autocheckpoint = 0`), and a worker thread with its own connection runs them. A checkpoint
+ * copies the pages of the last commits into the database file and syncs it; on the main thread that
+ * stalled redirects for 10 ms and more at 1M links (docs/benchmarks.md). PASSIVE checkpoints alone let
+ * the WAL grow without limit under constant writes, so past `walLimitBytes` the worker truncates it,
+ * blocking writers only for the frames committed since its last pass. Should the worker fail, the
+ * connection checkpoints by itself again.
  */
-export function startBackgroundCheckpoints(db: Database, intervalMs = 1000): Checkpointer {
+export function startBackgroundCheckpoints(db: Database, options: CheckpointOptions = {}): Checkpointer {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, path: db.name, intervalMs } });
+  const walLimitBytes = options.walLimitBytes ?? DEFAULT_WAL_LIMIT_BYTES;
+  const workerData = {
+    driver,
+    path: db.name,
+    intervalMs: options.intervalMs ?? 1000,
+    pollMs: options.pollMs ?? 50,
+    walLimitBytes,
+    readerWaitMs: options.readerWaitMs ?? 100,
+  };
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData });
   worker.unref();
+  db.pragma(`journal_size_limit = ${Math.trunc(walLimitBytes)}`);
   db.pragma('wal_autocheckpoint = 0');
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   worker.once('error', () => {
@@ -47,4 +124,13 @@ export function startBackgroundCheckpoints(db: Database, intervalMs = 1000): Che
       if (db.open) db.pragma('wal_autocheckpoint = 1000');
     },
   };
+}
+
+/** The size in bytes of the WAL file of the database at `path` (0 when there is none). */
+export function walFileBytes(path: string): number {
+  try {
+    return statSync(`${path}-wal`).size;
+  } catch {
+    return 0;
+  }
 }

@@ -10,14 +10,22 @@ export function isMemoryPath(path: string): boolean {
 }
 
 /**
+ * How far a commit waits for the disk (SQLite's `synchronous` in WAL mode). `normal`: a commit is
+ * written to the WAL but not synced; a process crash loses nothing, a power loss or kernel crash may
+ * undo the last commits (never corrupting the file). `full`: every commit is synced first and survives
+ * a power loss, at the cost of an fsync per commit.
+ */
+export type Synchronous = 'normal' | 'full';
+
+/**
  * Opens (creating when needed, folder included) the SQLite database at `path`, sets the pragmas the
  * stores rely on and applies pending migrations. `:memory:` gives a private in-memory database.
  */
-export function openSqliteDatabase(path: string): Database {
+export function openSqliteDatabase(path: string, synchronous: Synchronous = 'normal'): Database {
   if (!isMemoryPath(path)) mkdirSync(dirname(path), { recursive: true });
   const db = new BetterSqlite3(path);
   try {
-    configure(db, path);
+    configure(db, path, synchronous);
     migrate(db);
     return db;
   } catch (error) {
@@ -26,12 +34,11 @@ export function openSqliteDatabase(path: string): Database {
   }
 }
 
-function configure(db: Database, path: string): void {
+function configure(db: Database, path: string, synchronous: Synchronous): void {
   // busy_timeout first: switching to WAL needs a lock another connection may hold.
   db.pragma('busy_timeout = 5000');
   if (!isMemoryPath(path)) db.pragma('journal_mode = WAL');
-  // NORMAL is durable in WAL mode except for the last commits before a power loss.
-  db.pragma('synchronous = NORMAL');
+  db.pragma(synchronous === 'full' ? 'synchronous = FULL' : 'synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
 }
 

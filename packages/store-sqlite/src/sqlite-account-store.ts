@@ -1,34 +1,43 @@
 import { domainError, err, ok } from '@shortener/core';
-import type { Account, AccountStore, ApiKeyRecord, Result } from '@shortener/core';
+import type { Account, AccountChanges, AccountStore, ApiKeyRecord, Result, Role } from '@shortener/core';
 import type { Database } from 'better-sqlite3';
 import { isConstraintError } from './database.js';
 
 interface AccountRow {
   readonly id: string;
   readonly name: string;
+  readonly role: Role;
   readonly created_at: number;
+  readonly disabled_at: number | null;
 }
 
 interface ApiKeyRow {
   readonly id: string;
   readonly account_id: string;
+  readonly name: string;
   readonly key_hash: string;
   readonly prefix: string;
   readonly created_at: number;
+  readonly last_used_at: number | null;
   readonly revoked_at: number | null;
 }
 
 /** The AccountStore on a better-sqlite3 connection (already migrated). Statements are prepared once, here. */
 export function createSqliteAccountStore(db: Database): AccountStore {
   const insertAccount = db.prepare<AccountRow>(
-    'INSERT INTO accounts (id, name, created_at) VALUES (@id, @name, @created_at)',
+    `INSERT INTO accounts (id, name, role, created_at, disabled_at)
+     VALUES (@id, @name, @role, @created_at, @disabled_at)`,
+  );
+  const changeAccount = db.prepare<[Role | null, number, number | null, string], AccountRow>(
+    `UPDATE accounts SET role = coalesce(?, role), disabled_at = CASE WHEN ? THEN ? ELSE disabled_at END
+     WHERE id = ? RETURNING *`,
   );
   const accountById = db.prepare<[string], AccountRow>('SELECT * FROM accounts WHERE id = ?');
   const accountByName = db.prepare<[string], AccountRow>('SELECT * FROM accounts WHERE name = ?');
   const allAccounts = db.prepare<[], AccountRow>('SELECT * FROM accounts ORDER BY created_at, id');
   const insertKey = db.prepare<ApiKeyRow>(
-    `INSERT INTO api_keys (id, account_id, key_hash, prefix, created_at, revoked_at)
-     VALUES (@id, @account_id, @key_hash, @prefix, @created_at, @revoked_at)`,
+    `INSERT INTO api_keys (id, account_id, name, key_hash, prefix, created_at, last_used_at, revoked_at)
+     VALUES (@id, @account_id, @name, @key_hash, @prefix, @created_at, @last_used_at, @revoked_at)`,
   );
   const keyByHash = db.prepare<[string], ApiKeyRow>('SELECT * FROM api_keys WHERE key_hash = ?');
   const keyById = db.prepare<[string], ApiKeyRow>('SELECT * FROM api_keys WHERE id = ?');
@@ -38,11 +47,26 @@ export function createSqliteAccountStore(db: Database): AccountStore {
   const revoke = db.prepare<[number, string]>(
     'UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL',
   );
+  const touchKey = db.prepare<[number, string]>(
+    'UPDATE api_keys SET last_used_at = max(coalesce(last_used_at, 0), ?) WHERE id = ?',
+  );
+  const updateAccount = (id: string, changes: AccountChanges): Account | null => {
+    const disabled = changes.disabledAt !== undefined;
+    return toAccount(
+      changeAccount.get(changes.role ?? null, disabled ? 1 : 0, changes.disabledAt ?? null, id),
+    );
+  };
 
   const createAccount = (account: Account): Result<Account> => {
     try {
-      insertAccount.run({ id: account.id, name: account.name, created_at: account.createdAt });
-      return ok({ id: account.id, name: account.name, createdAt: account.createdAt });
+      insertAccount.run({
+        id: account.id,
+        name: account.name,
+        role: account.role,
+        created_at: account.createdAt,
+        disabled_at: account.disabledAt,
+      });
+      return ok({ ...account });
     } catch (error) {
       // accounts.name is the table's only UNIQUE constraint; a duplicate id stays a thrown bug.
       if (isConstraintError(error, 'UNIQUE')) {
@@ -57,18 +81,27 @@ export function createSqliteAccountStore(db: Database): AccountStore {
     findAccountById: async (id) => toAccount(accountById.get(id)),
     findAccountByName: async (name) => toAccount(accountByName.get(name)),
     listAccounts: async () => allAccounts.all().map((row) => toAccount(row)),
+    updateAccount: async (id, changes) => updateAccount(id, changes),
     addApiKey: async (key) => void insertKey.run(toApiKeyRow(key)),
     findApiKeyByHash: async (keyHash) => toApiKey(keyByHash.get(keyHash)),
     findApiKeyById: async (id) => toApiKey(keyById.get(id)),
     listApiKeys: async (accountId) => keysOf.all(accountId).map((row) => toApiKey(row)),
     revokeApiKey: async (id, at) => revoke.run(at, id).changes === 1,
+    touchApiKey: async (id, at) => void touchKey.run(at, id),
   };
 }
 
 function toAccount(row: AccountRow): Account;
 function toAccount(row: AccountRow | undefined): Account | null;
 function toAccount(row: AccountRow | undefined): Account | null {
-  return row === undefined ? null : { id: row.id, name: row.name, createdAt: row.created_at };
+  if (row === undefined) return null;
+  return {
+    id: row.id,
+    name: row.name,
+    role: row.role,
+    createdAt: row.created_at,
+    disabledAt: row.disabled_at,
+  };
 }
 
 function toApiKey(row: ApiKeyRow): ApiKeyRecord;
@@ -78,9 +111,11 @@ function toApiKey(row: ApiKeyRow | undefined): ApiKeyRecord | null {
   return {
     id: row.id,
     accountId: row.account_id,
+    name: row.name,
     keyHash: row.key_hash,
     prefix: row.prefix,
     createdAt: row.created_at,
+    lastUsedAt: row.last_used_at,
     revokedAt: row.revoked_at,
   };
 }
@@ -89,9 +124,11 @@ function toApiKeyRow(key: ApiKeyRecord): ApiKeyRow {
   return {
     id: key.id,
     account_id: key.accountId,
+    name: key.name,
     key_hash: key.keyHash,
     prefix: key.prefix,
     created_at: key.createdAt,
+    last_used_at: key.lastUsedAt,
     revoked_at: key.revokedAt,
   };
 }

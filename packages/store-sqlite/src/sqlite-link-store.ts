@@ -1,9 +1,18 @@
 import { domainError, err, ok } from '@shortener/core';
-import type { LinkListQuery, LinkRecord, LinkStore, Result } from '@shortener/core';
+import type {
+  CounterIncrement,
+  LinkChange,
+  LinkListQuery,
+  LinkRecord,
+  LinkStore,
+  Result,
+} from '@shortener/core';
 import type { Database } from 'better-sqlite3';
+import { createCounterWriter } from './counter-writes.js';
 import { isConstraintError } from './database.js';
 import { CHANGEABLE_COLUMNS, toChangeParams, toLinkRecord, toLinkRow } from './link-rows.js';
 import type { LinkRow } from './link-rows.js';
+import { createSqliteLinkChanges } from './sqlite-link-changes.js';
 import { batchPerTurn } from './turn-batch.js';
 
 // prettier-ignore
@@ -27,7 +36,13 @@ const TRY_CONSUME_CLICK = `UPDATE links SET clicks = clicks + 1, last_click_at =
   WHERE id = ? AND (max_clicks IS NULL OR clicks < max_clicks)`;
 
 const CLAIM = `UPDATE links SET account_id = ?, edit_token_hash = NULL, updated_at = ?
-  WHERE edit_token_hash = ? AND account_id IS NULL`;
+  WHERE edit_token_hash = ? AND account_id IS NULL RETURNING id, domain, slug`;
+
+interface CappedClick {
+  readonly id: string;
+  readonly at: number;
+  readonly counters: readonly CounterIncrement[] | undefined;
+}
 
 interface ListParams {
   accountId: string;
@@ -43,14 +58,26 @@ export function createSqliteLinkStore(db: Database): LinkStore {
   const byId = db.prepare<[string], LinkRow>('SELECT * FROM links WHERE id = ?');
   const bySlug = db.prepare<[string, string], LinkRow>('SELECT * FROM links WHERE domain = ? AND slug = ?');
   const updateRow = db.prepare<Record<string, string | number | null>, LinkRow>(UPDATE);
-  const deleteRow = db.prepare<[string]>('DELETE FROM links WHERE id = ?');
+  const deleteRow = db.prepare<[string], LinkChange>(
+    'DELETE FROM links WHERE id = ? RETURNING id, domain, slug',
+  );
   const firstPage = db.prepare<ListParams, LinkRow>(`SELECT * FROM links WHERE ${LIST_WHERE} ${LIST_ORDER}`);
   const nextPage = db.prepare<ListParams, LinkRow>(
     `SELECT * FROM links WHERE ${LIST_WHERE} AND (created_at, id) < (@createdAt, @id) ${LIST_ORDER}`,
   );
   const consumeClick = db.prepare<[number, string]>(TRY_CONSUME_CLICK);
-  const claimOne = db.prepare<[string, number, string]>(CLAIM);
-  const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
+  const addCounter = createCounterWriter(db).add;
+  const claimOne = db.prepare<[string, number, string], LinkChange>(CLAIM);
+  const changes = createSqliteLinkChanges(db);
+  // Announced once committed: a cache that reloaded the link before the commit would keep the old one.
+  const announce = <T extends LinkChange | null>(link: T): T => {
+    if (link !== null) changes.emit({ id: link.id, domain: link.domain, slug: link.slug });
+    return link;
+  };
+  const announceResults = (results: Result<LinkRecord>[]) => {
+    for (const result of results) if (result.ok) announce(result.value);
+    return results;
+  };
 
   const insertOne = (link: LinkRecord): Result<LinkRecord> => {
     const row = toLinkRow(link);
@@ -64,12 +91,25 @@ export function createSqliteLinkStore(db: Database): LinkStore {
     }
   };
   // A failed statement rolls back only itself, so catching inside the transaction keeps the others.
-  const insertAll = db.transaction((links: readonly LinkRecord[]) => links.map(insertOne));
+  const insertTx = db.transaction((links: readonly LinkRecord[]) => links.map(insertOne));
+  // IMMEDIATE: a deferred transaction that reads first fails at once (SQLITE_BUSY, no waiting) when the
+  // checkpointer or another process wrote in between; taking the write lock up front waits instead.
+  const insertAll = (links: readonly LinkRecord[]) => insertTx.immediate(links);
   // A commit costs about a third of an insert: concurrent creations share one.
   const insertSoon = batchPerTurn(insertAll, insertOne);
-  const claimAll = db.transaction((hashes: readonly string[], accountId: string, at: number) =>
-    hashes.reduce((claimed, hash) => claimed + claimOne.run(accountId, at, hash).changes, 0),
+  const claimTx = db.transaction((hashes: readonly string[], accountId: string, at: number) =>
+    hashes.flatMap((hash) => claimOne.all(accountId, at, hash)),
   );
+
+  // The click and its statistics commit together; the clicks of one turn share a commit.
+  const consumeOne = (click: CappedClick): boolean => {
+    if (consumeClick.run(click.at, click.id).changes !== 1) return false;
+    click.counters?.forEach(addCounter);
+    return true;
+  };
+  const consumeTx = db.transaction((clicks: readonly CappedClick[]) => clicks.map(consumeOne));
+  const consumeAll = (clicks: readonly CappedClick[]) => consumeTx.immediate(clicks);
+  const consumeSoon = batchPerTurn(consumeAll, (click: CappedClick) => consumeAll([click])[0] === true);
 
   const list = (query: LinkListQuery): LinkRecord[] => {
     const params: ListParams = { accountId: query.accountId, q: toLikePattern(query.q), limit: query.limit };
@@ -80,16 +120,17 @@ export function createSqliteLinkStore(db: Database): LinkStore {
   };
 
   return {
-    insert: insertSoon,
-    insertMany: async (links) => insertAll(links),
+    insert: async (link) => announceResults([await insertSoon(link)])[0]!,
+    insertMany: async (links) => announceResults(insertAll(links)),
     findById: async (id) => nullable(byId.get(id)),
     findBySlug: async (domain, slug) => nullable(bySlug.get(domain.toLowerCase(), slug.toLowerCase())),
-    update: async (id, changes) => nullable(updateRow.get(toChangeParams(id, changes))),
-    delete: async (id) => deleteRow.run(id).changes === 1,
+    update: async (id, linkChanges) => announce(nullable(updateRow.get(toChangeParams(id, linkChanges)))),
+    delete: async (id) => announce(deleteRow.get(id) ?? null) !== null,
     list: async (query) => list(query),
-    tryConsumeClick: async (id, at) => consumeClick.run(at, id).changes === 1,
-    claim: async (hashes, accountId, at) => (hashes.length === 0 ? 0 : claimAll(hashes, accountId, at)),
-    externalVersion: () => dataVersion.get() ?? 0,
+    tryConsumeClick: (id, at, counters) => consumeSoon({ id, at, counters }),
+    claim: async (hashes, accountId, at) =>
+      hashes.length === 0 ? 0 : claimTx.immediate(hashes, accountId, at).map(announce).length,
+    changes,
   };
 }
 

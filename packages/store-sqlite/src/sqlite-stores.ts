@@ -1,19 +1,32 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import type { Stores } from '@shortener/core';
 import type { Database } from 'better-sqlite3';
-import { startBackgroundCheckpoints } from './checkpointer.js';
-import type { Checkpointer } from './checkpointer.js';
+import { backupDatabase } from './backup.js';
+import { startBackgroundCheckpoints, walFileBytes } from './checkpointer.js';
+import type { Checkpointer, CheckpointOptions } from './checkpointer.js';
 import { isMemoryPath, openSqliteDatabase } from './database.js';
+import { userVersion } from './migrations/index.js';
+import type { Synchronous } from './database.js';
 import { createSqliteAccountStore } from './sqlite-account-store.js';
+import { createSqliteCredentialStore } from './sqlite-credential-store.js';
 import { createSqliteLinkListing } from './sqlite-link-listing.js';
 import { createSqliteLinkStore } from './sqlite-link-store.js';
+import { createSqliteSessionStore } from './sqlite-session-store.js';
+import { createSqliteSettingStore } from './sqlite-setting-store.js';
 import { createSqliteVisitStore } from './sqlite-visit-store.js';
 
 /** The SQLite stores, sharing one connection, plus an online backup. */
 export interface SqliteStores extends Stores {
-  /** Copies the live database to `destPath` (folder created) while the stores keep serving. */
+  /**
+   * Copies the live database to `destPath` (folder created) while other connections keep writing,
+   * through a temporary file renamed when complete. Blocks this connection while it copies: for the
+   * `backup` command, not the server.
+   */
   backup(destPath: string): Promise<void>;
+  /**
+   * The size in bytes of the database's WAL file now (0 for `:memory:` or when there is none): the
+   * soak benchmark and operators watch it stay bounded (see the background checkpoints).
+   */
+  walBytes(): number;
 }
 
 /**
@@ -21,9 +34,11 @@ export interface SqliteStores extends Stores {
  * its stores. `:memory:` gives a private in-memory database that lives until `close()`.
  */
 export function openSqliteStores(path: string, options: SqliteStoreOptions = {}): SqliteStores {
-  const db = openSqliteDatabase(path);
+  const db = openSqliteDatabase(path, options.synchronous);
   const checkpointer =
-    options.backgroundCheckpoints && !isMemoryPath(path) ? startBackgroundCheckpoints(db) : undefined;
+    options.backgroundCheckpoints && !isMemoryPath(path)
+      ? startBackgroundCheckpoints(db, options.checkpoints)
+      : undefined;
   return createSqliteStores(db, checkpointer);
 }
 
@@ -34,15 +49,24 @@ export interface SqliteStoreOptions {
    * whose event loop must not stall; a short CLI command does not need the extra thread.
    */
   readonly backgroundCheckpoints?: boolean;
+  /** Whether commits wait for the disk (default `normal`): see {@link Synchronous}. */
+  readonly synchronous?: Synchronous;
+  /** Tuning of the background checkpoints (tests use a small WAL limit); the defaults suit a server. */
+  readonly checkpoints?: CheckpointOptions;
 }
 
 /** The stores on an open, migrated connection; they own it from now on and close it in `close()`. */
 export function createSqliteStores(db: Database, checkpointer?: Checkpointer): SqliteStores {
   const ping = db.prepare('SELECT 1').pluck();
+  // Rewriting user_version with its own value dirties the header page: a real commit, no change.
+  const rewriteVersion = db.transaction(() => db.pragma(`user_version = ${userVersion(db)}`));
   return {
     links: { ...createSqliteLinkStore(db), listAll: createSqliteLinkListing(db) },
     visits: createSqliteVisitStore(db),
     accounts: createSqliteAccountStore(db),
+    sessions: createSqliteSessionStore(db),
+    credentials: createSqliteCredentialStore(db),
+    settings: createSqliteSettingStore(db),
     ping: async () => {
       try {
         return ping.get() === 1;
@@ -50,13 +74,12 @@ export function createSqliteStores(db: Database, checkpointer?: Checkpointer): S
         return false;
       }
     },
+    checkWritable: async () => void rewriteVersion.immediate(),
     close: async () => {
       await checkpointer?.stop();
       if (db.open) db.close();
     },
-    backup: async (destPath) => {
-      mkdirSync(dirname(destPath), { recursive: true });
-      await db.backup(destPath);
-    },
+    backup: async (destPath) => backupDatabase(db, destPath),
+    walBytes: () => (isMemoryPath(db.name) ? 0 : walFileBytes(db.name)),
   };
 }

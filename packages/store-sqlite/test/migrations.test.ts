@@ -18,12 +18,18 @@ describe('migrate', () => {
     db = new BetterSqlite3(':memory:');
     expect(migrate(db)).toBe(MIGRATIONS.length);
     expect(tableNames()).toEqual([
+      'account_passwords',
       'accounts',
       'api_keys',
+      'invites',
       'links',
+      'passkeys',
       'salts',
+      'sessions',
+      'settings',
       'visit_counters',
       'visitor_hashes',
+      'webauthn_challenges',
     ]);
   });
 
@@ -41,6 +47,22 @@ describe('migrate', () => {
     const next: Migration = { version: MIGRATIONS.length + 1, sql: 'CREATE TABLE extra (id TEXT);' };
     expect(migrate(db, [...MIGRATIONS, next])).toBe(next.version);
     expect(tableNames()).toContain('extra');
+  });
+
+  it('brings accounts and keys of a version 1 database into version 2 as users with unnamed keys', () => {
+    db = new BetterSqlite3(':memory:');
+    migrate(db, MIGRATIONS.slice(0, 1));
+    db.exec(`INSERT INTO accounts (id, name, created_at) VALUES ('a1', 'alice', 1);
+      INSERT INTO api_keys (id, account_id, key_hash, prefix, created_at) VALUES ('k1', 'a1', 'h', 'shk_abcd', 2);`);
+    expect(migrate(db)).toBe(MIGRATIONS.length);
+    expect(db.prepare('SELECT role, disabled_at FROM accounts').get()).toEqual({
+      role: 'user',
+      disabled_at: null,
+    });
+    expect(db.prepare('SELECT name, last_used_at FROM api_keys').get()).toEqual({
+      name: '',
+      last_used_at: null,
+    });
   });
 
   it('rolls back every step of a run when one step fails', () => {

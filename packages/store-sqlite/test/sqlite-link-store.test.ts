@@ -3,12 +3,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqliteStores } from '../src/index.js';
 import type { SqliteStores } from '../src/index.js';
 import { toLikePattern } from '../src/sqlite-link-store.js';
-import { useTempDbPaths } from './temp-files.js';
 
 // The LinkStore contract runs in sqlite-stores.test.ts; these are the SQLite-only details.
 
 let stores: SqliteStores;
-const dbPath = useTempDbPaths();
 
 beforeEach(() => {
   stores = openSqliteStores(':memory:');
@@ -61,22 +59,6 @@ describe('the SQLite link store', () => {
     expect(repeated.status).toBe('rejected');
     expect(kept).toMatchObject({ status: 'fulfilled', value: { ok: true } });
     expect(await stores.links.findById(fresh.id)).not.toBeNull();
-  });
-
-  it('changes its external version on commits of other connections only', async () => {
-    const path = dbPath();
-    const server = openSqliteStores(path);
-    const other = openSqliteStores(path);
-    try {
-      const before = server.links.externalVersion?.();
-      await server.links.insert(aLink({ slug: 'own' }));
-      expect(server.links.externalVersion?.()).toBe(before);
-      await other.links.insert(aLink({ slug: 'theirs' }));
-      expect(server.links.externalVersion?.()).not.toBe(before);
-    } finally {
-      await other.close();
-      await server.close();
-    }
   });
 
   it('escapes the LIKE wildcards and the escape character itself', () => {

@@ -4,8 +4,13 @@ import {
   aLink,
   anAccount,
   anApiKey,
+  anInvite,
+  aSession,
   describeAccountStoreContract,
+  describeCredentialStoreContract,
   describeLinkStoreContract,
+  describeSessionStoreContract,
+  describeSettingStoreContract,
   describeVisitStoreContract,
 } from '@shortener/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -34,6 +39,9 @@ for (const [name, openStores] of Object.entries(backends)) {
   describeLinkStoreContract(name, openStores);
   describeVisitStoreContract(name, openStores);
   describeAccountStoreContract(name, openStores);
+  describeSessionStoreContract(name, openStores);
+  describeCredentialStoreContract(name, openStores);
+  describeSettingStoreContract(name, openStores);
 }
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
@@ -112,6 +120,9 @@ describe('openSqliteStores on a file', () => {
     await stores.accounts.createAccount(account);
     await stores.accounts.addApiKey(anApiKey({ accountId: account.id, keyHash: sha256('shk_plain') }));
     await stores.links.insert(aLink({ passwordHash: 'scrypt$abc', editTokenHash: sha256('et_plain') }));
+    await stores.sessions.addSession(aSession({ accountId: account.id, tokenHash: sha256('ses_plain') }));
+    await stores.credentials.addInvite(anInvite({ accountId: account.id, tokenHash: sha256('inv_plain') }));
+    await stores.credentials.setPasswordHash(account.id, 'scrypt$def');
     await stores.close();
 
     const db = new BetterSqlite3(path, { readonly: true });
@@ -124,13 +135,31 @@ describe('openSqliteStores on a file', () => {
         db.prepare<[], string>(`SELECT name FROM pragma_table_info('${table}')`).pluck().all(),
       );
       const secretish = columns.filter((name) => /password|token|secret|api_?key|^key_/.test(name));
-      expect(secretish.sort()).toEqual(['edit_token_hash', 'key_hash', 'password_hash']);
+      expect(secretish.sort()).toEqual([
+        'edit_token_hash',
+        'key_hash',
+        'password_hash',
+        'password_hash',
+        'token_hash',
+        'token_hash',
+      ]);
       const dump = JSON.stringify(tables.map((table) => db.prepare(`SELECT * FROM ${table}`).all()));
       expect(dump).not.toContain('shk_plain');
       expect(dump).not.toContain('et_plain');
+      expect(dump).not.toContain('ses_plain');
+      expect(dump).not.toContain('inv_plain');
     } finally {
       db.close();
     }
+  });
+
+  it('syncs every commit only when asked to (SQLITE_SYNCHRONOUS)', () => {
+    const synchronousOf = (db: BetterSqlite3.Database) => db.pragma('synchronous', { simple: true });
+    const normal = openSqliteDatabase(nextPath());
+    const full = openSqliteDatabase(nextPath(), 'full');
+    expect([synchronousOf(normal), synchronousOf(full)]).toEqual([1, 2]);
+    normal.close();
+    full.close();
   });
 
   it('backs up the live database to a file that opens with the same data', async () => {

@@ -50,6 +50,19 @@ function describeAccounts(stores: () => Stores): void {
       expect(await stores().accounts.findAccountByName('ALICE')).toBeNull();
     });
 
+    it('changes the role and the disabled time, and only those', async () => {
+      const account = await givenAccount(stores(), { name: 'carol' });
+      const admin = { ...account, role: 'admin' as const };
+      expect(await stores().accounts.updateAccount(account.id, { role: 'admin' })).toStrictEqual(admin);
+      const disabled = { ...admin, disabledAt: FIXTURE_TIME + 5 };
+      expect(
+        await stores().accounts.updateAccount(account.id, { disabledAt: FIXTURE_TIME + 5 }),
+      ).toStrictEqual(disabled);
+      expect(await stores().accounts.findAccountByName('carol')).toStrictEqual(disabled);
+      expect(await stores().accounts.updateAccount(account.id, { disabledAt: null })).toStrictEqual(admin);
+      expect(await stores().accounts.updateAccount(UNKNOWN_ID, { role: 'admin' })).toBeNull();
+    });
+
     it('lists every account', async () => {
       const accounts = [
         await givenAccount(stores()),
@@ -101,6 +114,18 @@ function describeApiKeys(stores: () => Stores): void {
       const revoked = { ...key, revokedAt: FIXTURE_TIME + 9 };
       expect(await stores().accounts.findApiKeyById(key.id)).toStrictEqual(revoked);
       expect(await stores().accounts.findApiKeyByHash(key.keyHash)).toStrictEqual(revoked);
+    });
+
+    it('records the last use of a key, never moving it back', async () => {
+      const { id: accountId } = await givenAccount(stores());
+      const key = anApiKey({ accountId });
+      await stores().accounts.addApiKey(key);
+      await stores().accounts.touchApiKey(key.id, FIXTURE_TIME + 60_000);
+      await stores().accounts.touchApiKey(key.id, FIXTURE_TIME + 1);
+      expect(await stores().accounts.findApiKeyByHash(key.keyHash)).toStrictEqual({
+        ...key,
+        lastUsedAt: FIXTURE_TIME + 60_000,
+      });
     });
 
     it('answers false when revoking an unknown key', async () => {

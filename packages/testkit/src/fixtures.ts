@@ -1,4 +1,13 @@
-import type { Account, ApiKeyRecord, Clock, LinkRecord, RandomSource } from '@shortener/core';
+import type {
+  Account,
+  ApiKeyRecord,
+  Clock,
+  InviteRecord,
+  LinkRecord,
+  Passkey,
+  RandomSource,
+  SessionRecord,
+} from '@shortener/core';
 
 /** The fixed time of every fixture: 2026-01-01T00:00:00Z in epoch milliseconds. */
 export const FIXTURE_TIME = Date.UTC(2026, 0, 1);
@@ -6,6 +15,7 @@ export const FIXTURE_TIME = Date.UTC(2026, 0, 1);
 let linkCount = 0;
 let accountCount = 0;
 let apiKeyCount = 0;
+let credentialCount = 0;
 
 /** A uuid-like id whose last group is `n` in hex; `kind` keeps links, accounts and keys apart. */
 function fixtureId(kind: string, n: number): string {
@@ -45,7 +55,9 @@ export function anAccount(overrides: Partial<Account> = {}): Account {
   return {
     id: fixtureId('a000', accountCount),
     name: `account${accountCount}`,
+    role: 'user',
     createdAt: FIXTURE_TIME,
+    disabledAt: null,
     ...overrides,
   };
 }
@@ -57,10 +69,59 @@ export function anApiKey(overrides: Partial<ApiKeyRecord> = {}): ApiKeyRecord {
   return {
     id: fixtureId('b000', apiKeyCount),
     accountId: fixtureId('a000', 0),
+    name: `key ${serial}`,
     keyHash: serial.padStart(64, '0'),
     prefix: `shk_${serial.padStart(4, '0')}`,
     createdAt: FIXTURE_TIME,
+    lastUsedAt: null,
     revokedAt: null,
+    ...overrides,
+  };
+}
+
+/** A unique 64-hex-digit hash for sessions and invites (`e…` keeps them apart from key hashes). */
+function credentialHash(): string {
+  credentialCount += 1;
+  return `e${credentialCount.toString(16).padStart(63, '0')}`;
+}
+
+/** Builds a session started and last seen at {@link FIXTURE_TIME}; pass `accountId` to attach it. */
+export function aSession(overrides: Partial<SessionRecord> = {}): SessionRecord {
+  const tokenHash = credentialHash();
+  return {
+    id: fixtureId('c000', credentialCount),
+    accountId: fixtureId('a000', 0),
+    tokenHash,
+    createdAt: FIXTURE_TIME,
+    lastSeenAt: FIXTURE_TIME,
+    ...overrides,
+  };
+}
+
+/** Builds an unused invite valid for 48 hours from {@link FIXTURE_TIME}. */
+export function anInvite(overrides: Partial<InviteRecord> = {}): InviteRecord {
+  return {
+    tokenHash: credentialHash(),
+    accountId: fixtureId('a000', 0),
+    createdAt: FIXTURE_TIME,
+    expiresAt: FIXTURE_TIME + 48 * 3_600_000,
+    usedAt: null,
+    ...overrides,
+  };
+}
+
+/** Builds a passkey with a unique credential id and a made-up public key. */
+export function aPasskey(overrides: Partial<Passkey> = {}): Passkey {
+  credentialCount += 1;
+  return {
+    id: `credential-${credentialCount}`,
+    accountId: fixtureId('a000', 0),
+    publicKey: `pQECAyYgASFYI${credentialCount}`,
+    counter: 0,
+    transports: ['internal', 'hybrid'],
+    name: `Passkey ${credentialCount}`,
+    createdAt: FIXTURE_TIME,
+    lastUsedAt: null,
     ...overrides,
   };
 }

@@ -1,7 +1,23 @@
 export { describeAccountStoreContract } from './account-store-contract.js';
-export { aLink, anAccount, anApiKey, createFakeClock, createSeededRandom, FIXTURE_TIME } from './fixtures.js';
+export { describeCredentialStoreContract } from './credential-store-contract.js';
+export {
+  aLink,
+  anAccount,
+  anApiKey,
+  anInvite,
+  aPasskey,
+  aSession,
+  createFakeClock,
+  createSeededRandom,
+  FIXTURE_TIME,
+} from './fixtures.js';
 export type { FakeClock } from './fixtures.js';
+export { describeLinkChangeFeedContract } from './link-change-feed-contract.js';
+export type { FeedBackend, FeedTraits } from './link-change-feed-contract.js';
 export { describeLinkStoreContract } from './link-store-contract.js';
 export { describeRateLimiterContract } from './rate-limiter-contract.js';
+export { scaleBackendUrl, SCALE_TESTS_VARIABLE } from './scale-backends.js';
+export { describeSessionStoreContract } from './session-store-contract.js';
 export { describeVisitStoreContract } from './visit-store-contract.js';
+export { describeSettingStoreContract } from './setting-store-contract.js';
 export { describeUseCaseSuites } from './use-cases/index.js';

@@ -33,6 +33,24 @@ export function describeLinkClicks(stores: () => Stores): void {
       expect(await stores().links.findById(link.id)).toStrictEqual(link);
     });
 
+    it("adds the click's counters in the same step, and none when the click is refused", async () => {
+      const link = await givenLink(stores(), { maxClicks: 1 });
+      const day = '2026-01-01';
+      const counters = [
+        { linkId: link.id, day, dimension: 'total', key: '', count: 1 },
+        { linkId: link.id, day, dimension: 'referrer', key: 'a.example', count: 1 },
+      ] as const;
+      expect(await stores().links.tryConsumeClick(link.id, FIXTURE_TIME, counters)).toBe(true);
+      expect(await stores().links.tryConsumeClick(link.id, FIXTURE_TIME + 1, counters)).toBe(false);
+      expect((await stores().links.findById(link.id))?.clicks).toBe(1);
+      expect(await stores().visits.countsByKey(link.id, day, day)).toEqual(
+        expect.arrayContaining([
+          { dimension: 'referrer', key: 'a.example', count: 1 },
+          { dimension: 'total', key: '', count: 1 },
+        ]),
+      );
+    });
+
     it('refuses a click on an unknown link', async () => {
       expect(await stores().links.tryConsumeClick(UNKNOWN_ID, FIXTURE_TIME)).toBe(false);
     });

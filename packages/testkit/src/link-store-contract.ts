@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { aLink, FIXTURE_TIME } from './fixtures.js';
 import { givenAccount, givenLink, useFreshStores } from './fresh-stores.js';
 import { describeLinkClaims, describeLinkClicks } from './link-store-contract-clicks.js';
+import { describeLinkImport } from './link-store-contract-import.js';
 import { describeLinkListing } from './link-store-contract-list.js';
 
 /**
@@ -18,6 +19,7 @@ export function describeLinkStoreContract(name: string, open: () => Promise<Stor
     describeLinkListing(stores);
     describeLinkClicks(stores);
     describeLinkClaims(stores);
+    describeLinkImport(stores);
   });
 }
 

@@ -2,6 +2,7 @@ import type { CounterIncrement, DimensionCount, Stores, VisitDimension } from '@
 import { describe, expect, it } from 'vitest';
 import { FIXTURE_TIME } from './fixtures.js';
 import { givenLink, useFreshStores } from './fresh-stores.js';
+import { describeCounterLimits } from './visit-store-contract-limits.js';
 import { describeSaltsAndPruning } from './visit-store-contract-salts.js';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-ffffffffffff';
@@ -28,6 +29,7 @@ export function describeVisitStoreContract(name: string, open: () => Promise<Sto
     describeVisitors(stores);
     describeDeletedLinks(stores);
     describeSaltsAndPruning(stores);
+    describeCounterLimits(stores);
   });
 }
 

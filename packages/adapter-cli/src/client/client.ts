@@ -2,6 +2,7 @@ import type {
   AliasCheckView,
   DomainError,
   CheckAliasInput,
+  ExportedLink,
   CreateLinkInput,
   LinkView,
   ListLinksQuery,
@@ -14,6 +15,13 @@ import type {
 /** A page of links, as `GET /api/v1/links` answers. */
 export interface LinkListView {
   readonly links: LinkView[];
+  readonly next_cursor: string | null;
+}
+
+/** A page of links as `export` writes them. */
+export interface ExportPage {
+  /** Locally the lossless form (`toExportedLink`: hashes, owner, `disabled`); remotely the Link objects. */
+  readonly links: readonly object[];
   readonly next_cursor: string | null;
 }
 
@@ -38,6 +46,10 @@ export interface ShortenerClient {
   claim(tokens: readonly string[]): Promise<Result<number>>;
   /** The short URL of an existing link. */
   shortUrl(reference: string): Promise<Result<string>>;
+  /** One page of the links `export` writes: every link locally (or `--account`'s), remotely the key's. */
+  exportPage(cursor: string | null): Promise<Result<ExportPage>>;
+  /** Writes an exported link back as it was (local only: absent remotely, where the API cannot). */
+  readonly importLink?: (line: ExportedLink) => Promise<Result<LinkView>>;
   /** Copies the database to `destination` while it keeps serving (local only). */
   backup(destination: string): Promise<void>;
   close(): Promise<void>;

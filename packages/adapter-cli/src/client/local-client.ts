@@ -7,14 +7,16 @@ import {
   err,
   findLinkByReference,
   getStats,
+  importLink,
   listAllLinks,
   listLinks,
   ok,
   setLinkDisabled,
+  toExportedLink,
   toLinkView,
   updateLink,
 } from '@shortener/core';
-import type { Caller, LinkRecord, LinkView, Result } from '@shortener/core';
+import type { Caller, ListLinksQuery, LinkRecord, LinkView, Result } from '@shortener/core';
 import { ConfigError } from '../config.js';
 import type { LocalStore } from '../local-store.js';
 import { andThen } from './client.js';
@@ -35,6 +37,9 @@ export function createLocalClient(store: LocalStore, accountId: string | null): 
     andThen(find(reference), then);
   const viewOf = (result: Result<LinkRecord>): Result<LinkView> =>
     result.ok ? ok(view(result.value)) : result;
+  const page = (query: ListLinksQuery) =>
+    (accountId === null ? listAllLinks : listLinks)(core, query, caller);
+  const accountName = createAccountNames(store);
 
   return {
     create: async (input) => {
@@ -42,11 +47,23 @@ export function createLocalClient(store: LocalStore, accountId: string | null): 
       return created.ok ? ok(view(created.value.link, created.value.editToken)) : created;
     },
     list: async (query) => {
-      const page = await (accountId === null ? listAllLinks : listLinks)(core, query, caller);
-      return page.ok
-        ? ok({ links: page.value.links.map((l) => view(l)), next_cursor: page.value.nextCursor })
-        : page;
+      const listed = await page(query);
+      return listed.ok
+        ? ok({ links: listed.value.links.map((l) => view(l)), next_cursor: listed.value.nextCursor })
+        : listed;
     },
+    exportPage: async (cursor) => {
+      const listed = await page({ limit: 200, ...(cursor === null ? {} : { cursor }) });
+      if (!listed.ok) return listed;
+      const now = core.clock.now();
+      const links = await Promise.all(
+        listed.value.links.map(async (l) =>
+          toExportedLink(l, await accountName(l.accountId), core.config, now),
+        ),
+      );
+      return ok({ links, next_cursor: listed.value.nextCursor });
+    },
+    importLink: async (line) => viewOf(await importLink(core, line)),
     get: async (reference) => viewOf(await find(reference)),
     update: (reference, input) =>
       onFound(reference, async (link) => viewOf(await updateLink(core, link.id, input, caller))),
@@ -67,9 +84,21 @@ export function createLocalClient(store: LocalStore, accountId: string | null): 
       return found.ok ? ok(view(found.value).short_url) : found;
     },
     backup: async (destination) => {
-      if (store.backup === null) throw new ConfigError('STORE', 'STORE must be sqlite to back up');
+      if (store.backup === null)
+        throw new ConfigError('STORE', 'STORE must be sqlite to back up (PostgreSQL has pg_dump)');
       await store.backup(destination);
     },
     close: () => store.close(),
+  };
+}
+
+/** Account names by id, each looked up once (an export names the owner of every link). */
+function createAccountNames(store: LocalStore): (id: string | null) => Promise<string | null> {
+  const names = new Map<string, Promise<string | null>>();
+  return (id) => {
+    if (id === null) return Promise.resolve(null);
+    const known = names.get(id) ?? store.core.accounts.findAccountById(id).then((a) => a?.name ?? null);
+    names.set(id, known);
+    return known;
   };
 }

@@ -18,6 +18,11 @@ export interface ConnectionOptions {
   readonly token?: string;
   readonly account?: string;
   readonly dbPath?: string;
+  /**
+   * The database file only (`backup`): credentials are not asked for, and with `SHORTENER_URL` set the
+   * file must be named with `--db-path` (the server's file is not on this machine, or not known).
+   */
+  readonly local?: boolean;
 }
 
 /**
@@ -26,8 +31,12 @@ export interface ConnectionOptions {
  * `--account` or a key names the account new links belong to.
  */
 export async function openClient(io: CliIo, options: ConnectionOptions): Promise<ShortenerClient> {
-  const server = given(options.server) ?? given(io.env[SERVER_VARIABLE]);
-  const key = given(options.key) ?? given(io.env[API_KEY_VARIABLE]);
+  const local = options.local === true;
+  if (local && given(options.dbPath) === null && given(io.env[SERVER_VARIABLE]) !== null) {
+    throw usageError(`this command works on the database file: give --db-path, or unset ${SERVER_VARIABLE}`);
+  }
+  const server = local ? null : (given(options.server) ?? given(io.env[SERVER_VARIABLE]));
+  const key = local ? null : (given(options.key) ?? given(io.env[API_KEY_VARIABLE]));
   if (server !== null) {
     if (given(options.account) !== null)
       throw usageError('--account is for the local database; remotely the key names it');
@@ -35,7 +44,7 @@ export async function openClient(io: CliIo, options: ConnectionOptions): Promise
       throw usageError(`--server must be an http(s) URL (got "${server}")`);
     return createRemoteClient({ server, key, token: given(options.token) });
   }
-  const store = openLocalStore(io, options.dbPath);
+  const store = await openLocalStore(io, options.dbPath);
   try {
     return createLocalClient(store, await localAccount(store.core, given(options.account), key));
   } catch (error) {

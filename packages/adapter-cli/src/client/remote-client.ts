@@ -70,11 +70,14 @@ export function createRemoteClient(settings: RemoteSettings): ShortenerClient {
         ? ok(`${where.origin}/${where.slug}`)
         : err(domainError('not_found'));
     },
+    exportPage: (cursor) =>
+      http.call('GET', '/api/v1/links', { limit: EXPORT_PAGE, cursor: cursor ?? undefined }),
     backup: () => Promise.reject(usageError(OPERATOR_ONLY)),
     close: async () => undefined,
   };
 }
 
+const EXPORT_PAGE = 200;
 const NEEDS_KEY = 'Without --key, name the link by its id (and give --token for an anonymous link).';
 const OPERATOR_ONLY =
   'this command works on the database only: run it on the server machine without --server and --key';

@@ -1,26 +1,41 @@
 import { writeFile } from 'node:fs/promises';
-import { CreateLinkInput, parseInput } from '@shortener/core';
+import { CreateLinkInput, ExportedLink, countText, err, parseInput } from '@shortener/core';
 import type { DomainError, LinkView, Result } from '@shortener/core';
 import type { Command } from 'commander';
 import { CliError, USAGE, unwrap, usageError } from '../cli-io.js';
 import type { CliIo } from '../cli-io.js';
 import { clip, progressBar, table } from '../render.js';
-import { CSV_COLUMNS, creationFields, csvLine, importNotes, importRecords, readInput } from './batch-io.js';
+import type { ExportPage, ShortenerClient } from '../client/client.js';
+import { CSV_COLUMNS, FULL_CSV_COLUMNS, csvRow, importRecords, readInput } from './batch-io.js';
+import type { ImportRecord } from './batch-io.js';
+import { writeCsv } from './csv.js';
+import {
+  creationFault,
+  creationFields,
+  creationNotes,
+  exportedLinkFault,
+  exportedLinkFields,
+  isExportedLink,
+} from './import-fields.js';
 import { addClientCommand } from './kit.js';
 import type { ClientCommand, ClientRun } from './kit.js';
 import { numberOf } from './link-options.js';
 
-/** One line of a batch: its number, what it said, and the creation input or why there is none. */
+/** One line of a batch: its number, what it said, and how it is written (or why it cannot be). */
 interface BatchItem {
   readonly line: number;
   readonly input: string;
-  readonly create: Result<CreateLinkInput>;
+  readonly write: (client: ShortenerClient) => Promise<Result<LinkView>>;
   readonly notes?: readonly string[];
 }
 
+/** A batch item that creates a link from `create`, or fails with its error. */
+const creation = (create: Result<CreateLinkInput>) => (client: ShortenerClient) =>
+  create.ok ? client.create(create.value) : Promise.resolve(create);
+
 type BatchResult =
   | { line: number; input: string; ok: true; link: LinkView; notes?: readonly string[] }
-  | { line: number; input: string; ok: false; error: { code: string; message: string } };
+  | { line: number; input: string; ok: false; error: { code: string; message: string; field?: string } };
 
 const BULK: ClientCommand = {
   spec: 'bulk <file>',
@@ -36,7 +51,9 @@ const BULK: ClientCommand = {
     const items = (await readInput(run.io, run.args[0] ?? '-')).split(/\r?\n/).flatMap((text, i) => {
       const input = text.trim();
       if (input === '' || input.startsWith('#')) return [];
-      return [{ line: i + 1, input, create: parseInput(CreateLinkInput, { ...shared, url: input }) }];
+      return [
+        { line: i + 1, input, write: creation(parseInput(CreateLinkInput, { ...shared, url: input })) },
+      ];
     });
     await createAll(run, items);
   },
@@ -45,29 +62,49 @@ const BULK: ClientCommand = {
 const IMPORT: ClientCommand = {
   spec: 'import <file>',
   description:
-    'Create links from `export` JSON lines or a CSV with a header (url, alias, title, …); - reads stdin.',
+    'Write back the links of an `export` (locally as they were), or create links from JSON lines or a CSV with a header (url, alias, title, …); - reads stdin.',
   examples: ['import links.jsonl', 'import links.csv --account alice', 'import - --format csv < links.csv'],
   options: (command) =>
     command.option('--format <format>', 'jsonl or csv (default: by extension, else by content)'),
   run: async (run) => {
     const file = run.args[0] ?? '-';
     const text = await readInput(run.io, file);
-    const format = formatOf(run.options.format, file, text);
-    const items = importRecords(text, format).map((record): BatchItem => {
-      if ('invalid' in record) {
-        return {
-          line: record.line,
-          input: '',
-          create: { ok: false, error: { code: 'invalid_request', message: record.invalid } },
-        };
-      }
-      const input = typeof record.fields.url === 'string' ? record.fields.url : '';
-      const create = parseInput(CreateLinkInput, creationFields(record.fields));
-      return { line: record.line, input, create, notes: importNotes(record.fields) };
-    });
-    await createAll(run, items);
+    const records = importRecords(text, formatOf(run.options.format, file, text));
+    const { importLink } = run.client;
+    if (importLink && run.options.account !== undefined && records.some(isLosslessRecord))
+      throw usageError('--account does not apply to a lossless export: its lines name their owners');
+    await createAll(
+      run,
+      records.map((record) => importItem(record, importLink)),
+    );
   },
 };
+
+const isLosslessRecord = (record: ImportRecord) => 'fields' in record && isExportedLink(record.fields);
+
+/** How one import record is written: back as it was (a lossless line, locally), else as a new link. */
+function importItem(record: ImportRecord, importLink: ShortenerClient['importLink']): BatchItem {
+  const { line } = record;
+  if ('invalid' in record) {
+    const error = { code: 'invalid_request', message: record.invalid } as const;
+    return { line, input: '', write: () => Promise.resolve(err(error)) };
+  }
+  const { fields } = record;
+  const input = typeof fields.url === 'string' ? fields.url : '';
+  if (importLink && isExportedLink(fields)) {
+    const typed = exportedLinkFields(fields);
+    const fault = exportedLinkFault(typed);
+    const parsed = fault === null ? parseInput(ExportedLink, typed) : err(fault);
+    return {
+      line,
+      input,
+      write: () => (parsed.ok ? importLink(parsed.value) : Promise.resolve(parsed)),
+    };
+  }
+  const fault = creationFault(fields);
+  const create = fault === null ? parseInput(CreateLinkInput, creationFields(fields)) : err(fault);
+  return { line, input, write: creation(create), notes: creationNotes(fields) };
+}
 
 const EXPORT: ClientCommand = {
   spec: 'export',
@@ -86,17 +123,25 @@ const EXPORT: ClientCommand = {
     const format = options.format ?? 'jsonl';
     if (format !== 'jsonl' && format !== 'csv')
       throw usageError(`--format must be jsonl or csv (got "${String(format)}")`);
-    const lines = format === 'csv' ? [CSV_COLUMNS.join(',')] : [];
-    for (let cursor: string | null | undefined, first = true; first || cursor; first = false) {
-      const page = unwrap(await client.list({ limit: 200, ...(cursor ? { cursor } : {}) }));
-      lines.push(...page.links.map((link) => (format === 'csv' ? csvLine(link) : JSON.stringify(link))));
+    const links: object[] = [];
+    for (let cursor: string | null = null, first = true; first || cursor !== null; first = false) {
+      const page: ExportPage = unwrap(await client.exportPage(cursor));
+      links.push(...page.links);
       cursor = page.next_cursor;
     }
-    const text = lines.map((line) => `${line}\n`).join('');
+    const columns = client.importLink === undefined ? CSV_COLUMNS : FULL_CSV_COLUMNS;
+    const text =
+      format === 'csv'
+        ? writeCsv(columns, links.map(csvRow))
+        : links.map((link) => `${JSON.stringify(link)}\n`).join('');
     if (typeof options.out !== 'string') return void io.stdout.write(text);
-    await writeFile(options.out, text);
-    const count = lines.length - (format === 'csv' ? 1 : 0);
-    out.print({ file: options.out, format, links: count }, `wrote ${count} links to ${options.out}`);
+    // A local export holds password and edit-token hashes: readable by its owner only, like a backup.
+    await writeFile(options.out, text, { mode: 0o600 });
+    const count = links.length;
+    out.print(
+      { file: options.out, format, links: count },
+      `wrote ${countText('en', count, 'link', 'links')} to ${options.out}`,
+    );
   },
 };
 
@@ -114,23 +159,30 @@ async function createAll({ client, out, io }: ClientRun, items: readonly BatchIt
   const bar = progressBar(io.stderr, items.length);
   const results: BatchResult[] = [];
   for (const item of items) {
-    const created = item.create.ok ? await client.create(item.create.value) : item.create;
+    const written = await item.write(client);
     const { line, input } = item;
     const notes = item.notes?.length ? { notes: item.notes } : {};
     results.push(
-      created.ok
-        ? { line, input, ok: true, link: created.value, ...notes }
-        : { line, input, ok: false, error: errorJson(created.error) },
+      written.ok
+        ? { line, input, ok: true, link: written.value, ...notes }
+        : { line, input, ok: false, error: errorJson(written.error) },
     );
     bar.tick(results.length);
   }
   bar.end();
   out.print({ results }, resultsText(results));
   const failed = results.filter((r) => !r.ok).length;
-  if (failed > 0) throw new CliError(`${failed} of ${results.length} lines failed (partial_failure)`, 1);
+  if (failed > 0) {
+    const lines = countText('en', results.length, 'line', 'lines');
+    throw new CliError(`${failed} of ${lines} failed (partial_failure)`, 1);
+  }
 }
 
-const errorJson = (error: DomainError) => ({ code: error.code, message: error.message });
+const errorJson = ({ code, message, field }: DomainError) => ({
+  code,
+  message,
+  ...(field === undefined ? {} : { field }),
+});
 
 function resultsText(results: readonly BatchResult[]): string {
   const rows = results.map((r) =>

@@ -2,10 +2,10 @@ import { existsSync } from 'node:fs';
 import { stat, writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { renderQr } from '@shortener/adapter-mcp';
-import { CheckAliasInput, QrPngQuery, StatsQuery, parseInput } from '@shortener/core';
+import { CheckAliasInput, QrPngQuery, StatsQuery, countText, parseInput } from '@shortener/core';
 import type { Command } from 'commander';
 import QRCode from 'qrcode';
-import { USAGE, unwrap, usageError } from '../cli-io.js';
+import { CliError, USAGE, unwrap, usageError } from '../cli-io.js';
 import type { CliIo } from '../cli-io.js';
 import { checkText, statsText } from '../render.js';
 import { addClientCommand } from './kit.js';
@@ -94,15 +94,20 @@ const CLAIM: ClientCommand = {
   examples: ['claim et_… et_… --server https://sho.example --key shk_…', 'claim et_… --account alice'],
   run: async ({ client, args, out }) => {
     const claimed = unwrap(await client.claim(args));
-    out.print({ claimed }, `claimed ${claimed} link${claimed === 1 ? '' : 's'}`);
+    out.print({ claimed }, `claimed ${countText('en', claimed, 'link', 'links')}`);
+    if (claimed === 0) {
+      throw new CliError('no link was claimed: the tokens match no anonymous link (not_found)', 1);
+    }
   },
 };
 
 const BACKUP: ClientCommand = {
   spec: 'backup <file>',
-  description: 'Copy the SQLite database to a file with SQLite’s online backup: safe while the server runs.',
+  description:
+    'Copy the SQLite database to a file (VACUUM INTO a temporary file, renamed when complete): safe and finite while the server writes.',
   examples: ['backup backups/shortener-$(date +%F).db', 'backup /var/backups/shortener.db --force'],
   options: (command) => command.option('--force', 'overwrite an existing file'),
+  localOnly: true,
   run: async ({ client, args, options, out }) => {
     const file = args[0] ?? '';
     if (existsSync(file) && options.force !== true)

@@ -32,6 +32,8 @@ export interface ClientCommand {
   readonly examples: readonly string[];
   /** Adds the command's own flags. */
   readonly options?: (command: Command) => void;
+  /** Works on the database file only (`backup`): no remote mode, no credentials, only `--db-path`. */
+  readonly localOnly?: boolean;
   readonly run: (run: ClientRun) => Promise<void>;
 }
 
@@ -42,12 +44,15 @@ export interface ClientCommand {
 export function addClientCommand(parent: Command, spec: ClientCommand, io: CliIo): Command {
   const command = parent.command(spec.spec).description(spec.description);
   spec.options?.(command);
+  command.option('--json', 'print JSON instead of text');
+  if (spec.localOnly !== true) {
+    command
+      .option('--server <url>', `remote mode: the server's base URL [${SERVER_VARIABLE}]`)
+      .option('--key <key>', `API key (remote; locally it names the account) [${API_KEY_VARIABLE}]`)
+      .option('--token <token>', 'edit token of an anonymous link (remote)')
+      .option('--account <name>', 'local mode: the account (id or name) new links belong to');
+  }
   command
-    .option('--json', 'print JSON instead of text')
-    .option('--server <url>', `remote mode: the server's base URL [${SERVER_VARIABLE}]`)
-    .option('--key <key>', `API key (remote; locally it names the account) [${API_KEY_VARIABLE}]`)
-    .option('--token <token>', 'edit token of an anonymous link (remote)')
-    .option('--account <name>', 'local mode: the account (id or name) new links belong to')
     .option('--db-path <path>', 'local mode: SQLite file (default: $DB_PATH, else ./data/shortener.db)')
     .addHelpText('after', `\nExamples:\n${spec.examples.map((e) => `  $ shortener ${e}\n`).join('')}`);
   command.action(async () => {
@@ -59,7 +64,11 @@ export function addClientCommand(parent: Command, spec: ClientCommand, io: CliIo
       note: (text) => void (json ? undefined : io.stderr.write(`${text}\n`)),
     };
     const args = command.processedArgs.flat().map(String);
-    const client = await openClient(io, options as ConnectionOptions);
+    const connection = options as ConnectionOptions;
+    const client = await openClient(
+      io,
+      spec.localOnly === true ? { ...connection, local: true } : connection,
+    );
     try {
       await spec.run({ client, args, options, out, io });
     } finally {

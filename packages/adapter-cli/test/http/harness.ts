@@ -7,11 +7,16 @@ import { join } from 'node:path';
 import type { AppConfig, RunningServer } from '../../src/index.js';
 import { createJsonLogger, loadConfig, runCli, startServer } from '../../src/index.js';
 import { expect } from 'vitest';
+import { openTestStore } from './test-store.js';
+import { createContract } from './contract.js';
+import type { Exchange } from './contract.js';
 
 /**
  * The HTTP test harness: the real `shortener` server (composition root, SQLite file, the raw redirect
  * path and Koa) started in-process on a free loopback port, and small clients for its API and its short
- * domains. Every response passes {@link expectSane}: no 5xx and no cookie, anywhere in the suite.
+ * domains. Every response passes {@link expectSane}: no 5xx and no cookie, anywhere in the suite; and
+ * every exchange keeps the server's own `/openapi.json` (contract.ts), so the whole suite keeps the
+ * document honest.
  */
 
 /** JSON as the tests read it. */
@@ -74,6 +79,7 @@ export type TestEnv = Record<string, string>;
 export async function startTestServer(env: TestEnv = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'shortener-http-'));
   const dbPath = join(dir, 'shortener.db');
+  const store = await openTestStore(dbPath);
   const logs: string[] = [];
   const logger = createJsonLogger({ level: 'debug', stream: { write: (line) => logs.push(line) } });
   let running: RunningServer | null = null;
@@ -82,7 +88,7 @@ export async function startTestServer(env: TestEnv = {}): Promise<TestServer> {
   // again in the unlikely case another process takes it in between.
   for (let attempt = 0; running === null; attempt++) {
     const port = await freePort();
-    config = loadConfig({ PORT: String(port), HOST: '127.0.0.1', DB_PATH: dbPath, ...env });
+    config = loadConfig({ PORT: String(port), HOST: '127.0.0.1', ...store.env, ...env });
     try {
       running = await startServer(config, { logger });
     } catch (error) {
@@ -94,7 +100,12 @@ export async function startTestServer(env: TestEnv = {}): Promise<TestServer> {
   const origin = server.url;
   const port = Number(new URL(origin).port);
   const [domainA, domainB] = cfg.service.shortDomains;
-  const cliEnv = { DB_PATH: dbPath };
+  const cliEnv = store.env;
+  // over a connection of its own that closes: the suite counts the server's connections
+  const served = await rawRequest(port, `${origin}/openapi.json`, {}, () => undefined);
+  const contract = createContract((await served.json()) as Json);
+  const keepsContract = (exchange: Exchange) =>
+    expect(contract(exchange), 'the OpenAPI document').toEqual([]);
 
   const cli = async (...args: string[]): Promise<Json> => {
     const out: string[] = [];
@@ -120,16 +131,27 @@ export async function startTestServer(env: TestEnv = {}): Promise<TestServer> {
     logs,
     async api(path, options = {}) {
       const body = bodyOf(options);
+      const method = options.method ?? (body === undefined ? 'GET' : 'POST');
+      const requestHeaders = headersOf(options);
       const response = await fetch(`${origin}${path}`, {
-        method: options.method ?? (body === undefined ? 'GET' : 'POST'),
-        headers: headersOf(options),
+        method,
+        headers: requestHeaders,
         redirect: 'manual',
         ...(body === undefined ? {} : { body }),
       });
       expectSane(response);
+      keepsContract({
+        method,
+        target: path,
+        requestHeaders,
+        requestBody: body,
+        status: response.status,
+        headers: response.headers,
+        body: Buffer.from(await response.clone().arrayBuffer()),
+      });
       return response;
     },
-    visit: (url, options = {}) => rawRequest(port, url, options),
+    visit: (url, options = {}) => rawRequest(port, url, options, keepsContract),
     cli,
     async createAccount(name) {
       const account = await cli('accounts', 'create', name);
@@ -139,6 +161,7 @@ export async function startTestServer(env: TestEnv = {}): Promise<TestServer> {
     async close() {
       await server.close();
       rmSync(dir, { recursive: true, force: true });
+      await store.drop();
       // a thrown error would have been a 500, which expectSane already refuses; this catches the rest
       const errors = logs.filter((line) => (JSON.parse(line) as Json).level === 'error');
       expect(errors, 'the server logged errors').toEqual([]);
@@ -153,10 +176,21 @@ export function tempFile(name: string, content: string): string {
   return path;
 }
 
-/** The assertion every response of the suite passes: never a server error, never a cookie. */
+/**
+ * Where a cookie may be set (decisions §10): signing in (password, passkey, invite, sign-up) and out
+ * (`/logout`, or ending the session in use in settings, which clears it).
+ */
+const SIGN_IN_PATHS =
+  /^\/(?:login(?:\/passkey)?|logout|account\/(?:signup|invite\/[^/]+(?:\/passkey)?|settings\/sessions\/[^/]+\/end))$/;
+
+/**
+ * The assertion every response of the suite passes: never a server error, and never a cookie but the
+ * session cookie of signing in or out.
+ */
 export function expectSane(response: Response): void {
   expect(response.status, `${response.url} answered ${response.status}`).toBeLessThan(500);
-  expect(response.headers.getSetCookie()).toEqual([]);
+  if (response.headers.getSetCookie().length === 0) return;
+  expect(new URL(response.url).pathname, `${response.url} set a cookie`).toMatch(SIGN_IN_PATHS);
 }
 
 /** Reads an error response: the error object of interface §2.6 with a non-empty message. */
@@ -217,7 +251,8 @@ function bodyOf(options: RequestOptions): string | undefined {
   return options.body ?? (options.json === undefined ? undefined : JSON.stringify(options.json));
 }
 
-function freePort(): Promise<number> {
+/** A port nothing listens on right now (another process may take it before it is used). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);
@@ -229,10 +264,16 @@ function freePort(): Promise<number> {
 }
 
 /** One request over node:http (fetch cannot set `Host`), returned as a fetch Response. */
-function rawRequest(port: number, url: string, options: RequestOptions): Promise<Response> {
+function rawRequest(
+  port: number,
+  url: string,
+  options: RequestOptions,
+  keepsContract: (exchange: Exchange) => void,
+): Promise<Response> {
   const target = new URL(url);
   const body = bodyOf(options);
   const method = options.method ?? (body === undefined ? 'GET' : 'POST');
+  const requestHeaders = { host: target.host, 'user-agent': 'node', ...headersOf(options) };
   return new Promise((resolve, reject) => {
     const req = httpRequest(
       {
@@ -240,7 +281,7 @@ function rawRequest(port: number, url: string, options: RequestOptions): Promise
         port,
         method,
         path: `${target.pathname}${target.search}`,
-        headers: { host: target.host, 'user-agent': 'node', ...headersOf(options) },
+        headers: requestHeaders,
         agent: false,
       },
       (res) => {
@@ -254,10 +295,21 @@ function rawRequest(port: number, url: string, options: RequestOptions): Promise
           }
           const status = res.statusCode ?? 0;
           const empty = method === 'HEAD' || status === 204 || status === 304;
-          const response = new Response(empty ? null : Buffer.concat(chunks), { status, headers });
+          const received = Buffer.concat(chunks);
+          const response = new Response(empty ? null : received, { status, headers });
           Object.defineProperty(response, 'url', { value: url });
           try {
             expectSane(response);
+            const path = `${target.pathname}${target.search}`;
+            keepsContract({
+              method,
+              target: path,
+              requestHeaders,
+              requestBody: body,
+              status,
+              headers,
+              body: received,
+            });
             resolve(response);
           } catch (error) {
             reject(error as Error);

@@ -291,6 +291,15 @@ describe('password-protected links', () => {
     expect(page).not.toContain('hidden.example');
   });
 
+  it('answers an empty form post, with or without a content type, as a missing password (401 form)', async () => {
+    const link = await createLink(server, { url: 'https://hidden.example/empty', password: 'open-sesame' });
+    for (const headers of [form, {}]) {
+      const response = await server.visit(link.short_url, { method: 'POST', body: '', headers });
+      expect(response.status).toBe(401);
+      expect(await response.text()).toMatch(/name="password"/);
+    }
+  });
+
   it('answers 429 with Retry-After after 10 wrong tries, even to the right password', async () => {
     const link = await createLink(server, { url: 'https://hidden.example/brute', password: 'open-sesame' });
     for (let i = 0; i < 10; i++) expect((await post(link, `guess-${i}`)).status).toBe(401);

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -35,14 +36,24 @@ export interface AssetTable {
   find(fileName: string): Asset | undefined;
 }
 
+/**
+ * Files served from dependencies, by asset name: SimpleWebAuthn's browser bundle (a UMD file that sets
+ * `globalThis.SimpleWebAuthnBrowser`), served from this origin like every other script (strict CSP).
+ */
+function vendorFiles(): [string, string][] {
+  const entry = createRequire(import.meta.url).resolve('@simplewebauthn/browser');
+  return [['webauthn.js', join(dirname(entry), '..', 'dist', 'bundle', 'index.umd.min.js')]];
+}
+
 function loadAssets(): AssetTable {
   const folder = assetsFolder();
   const paths = new Map<string, string>();
   const byFile = new Map<string, Asset>();
-  for (const name of readdirSync(folder)) {
+  const files: [string, string][] = readdirSync(folder).map((name) => [name, join(folder, name)]);
+  for (const [name, path] of [...files, ...vendorFiles()]) {
     const type = TYPES[extname(name)];
     if (type === undefined) continue;
-    const body = readFileSync(join(folder, name));
+    const body = readFileSync(path);
     const hash = createHash('sha256').update(body).digest('hex').slice(0, 10);
     const ext = extname(name);
     const fileName = `${name.slice(0, -ext.length)}.${hash}${ext}`;

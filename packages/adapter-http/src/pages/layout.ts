@@ -43,6 +43,8 @@ export interface PageParts {
   readonly noindex?: boolean;
   /** Load the form script (home page only). */
   readonly script?: boolean;
+  /** Other scripts of `assets/` to load, as modules in this order (the account pages). */
+  readonly scripts?: readonly string[];
 }
 
 /** The whole HTML document around a page's main content. */
@@ -64,6 +66,7 @@ export function renderPage(parts: PageParts): string {
         <link rel="icon" href="${files.pathOf('icon.svg')}" type="image/svg+xml" />
         <link rel="stylesheet" href="${files.pathOf('app.css')}" />
         ${parts.script ? html`<script type="module" src="${files.pathOf('app.js')}"></script> ` : ''}
+        ${(parts.scripts ?? []).map((name) => html`<script type="module" src="${files.pathOf(name)}"></script> `)}
       </head>
       <body>
         <a class="skip" href="#main">${t.skip}</a>
@@ -103,10 +106,37 @@ export function contentSecurityPolicy(shortOrigins?: readonly string[]): string 
   ].join('; ');
 }
 
-/** Headers of every link page (404, 410, password form, preview). */
+/**
+ * Headers of every link page (404, 410, password form, preview), decisions §9: never framed, and no
+ * `Referer` leaves them (a link page's address names the link; the password form's post would count the
+ * shortener itself as the referrer).
+ */
 export const LINK_PAGE_HEADERS: Readonly<Record<string, string>> = {
   'Content-Type': 'text/html; charset=utf-8',
   'Content-Security-Policy': contentSecurityPolicy(),
-  'Referrer-Policy': 'strict-origin-when-cross-origin',
+  'Referrer-Policy': 'no-referrer',
   'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
 };
+
+/**
+ * Headers of the account pages (decisions §10): their own script may call the API and post their forms,
+ * nothing is cached, and no address of theirs (an invite link holds a token) leaves this site.
+ */
+export const ACCOUNT_PAGE_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Type': 'text/html; charset=utf-8',
+  'Content-Security-Policy': [
+    ...BASE_POLICY,
+    "script-src 'self'",
+    "connect-src 'self'",
+    "img-src 'self'",
+    "form-action 'self'",
+  ].join('; '),
+  'Referrer-Policy': 'same-origin',
+  'Cache-Control': 'no-store',
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+};
+
+/** The other pages (the home form, later the account pages) send the origin only to other sites. */
+export const PAGE_REFERRER_POLICY = 'strict-origin-when-cross-origin';

@@ -1,4 +1,5 @@
 import type { KeyCount, Language, LinkView, StatsView } from '@shortener/core';
+import { countText } from '@shortener/core';
 import type { SafeHtml } from './layout.js';
 import { html, renderPage } from './layout.js';
 import type { PageText } from './text.js';
@@ -59,7 +60,7 @@ function statsSection(t: PageText, language: Language, stats: StatsView): SafeHt
   };
   return html`<section class="card" aria-labelledby="chart-title">
     <h2 id="chart-title">${t.chartTitle}</h2>
-    ${dayChart(t, stats.by_day)}
+    ${dayChart(t, language, stats.by_day)}
     <div class="tops">
       ${topList(t.countries, stats.countries, country, t.noClicks)}
       ${topList(t.referrers, stats.referrers, (key) => key, t.noClicks)}
@@ -91,7 +92,7 @@ const HEIGHT = 160;
 const AXIS = 20;
 
 /** Clicks per day as bars in inline SVG: readable without script, each bar titled with its day and count. */
-export function dayChart(t: PageText, days: readonly KeyCount[]): SafeHtml {
+export function dayChart(t: PageText, language: Language, days: readonly KeyCount[]): SafeHtml {
   const max = Math.max(1, ...days.map((d) => d.count));
   const total = days.reduce((sum, d) => sum + d.count, 0);
   const step = WIDTH / Math.max(1, days.length);
@@ -104,7 +105,8 @@ export function dayChart(t: PageText, days: readonly KeyCount[]): SafeHtml {
       ><title>${d.key}: ${d.count}</title></rect
     >`;
   });
-  const summary = fill(t.chartSummary, { count: total, max: total === 0 ? 0 : max });
+  const count = countText(language, total, ...t.click);
+  const summary = fill(t.chartSummary, { count, max: total === 0 ? 0 : max });
   return html`<svg class="chart" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="chart-desc">
       <desc id="chart-desc">${summary}</desc>
       <line class="axis" x1="0" y1="${plot}" x2="${WIDTH}" y2="${plot}" />

@@ -3,23 +3,32 @@ import { domainError } from '../errors.js';
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
 import { digestsEqual, generateSecret, randomUuid, sha256Hex } from '../secrets.js';
-import type { Account, ApiKeyRecord } from './account.js';
+import type { Account, ApiKeyRecord, Role } from './account.js';
 
 type Deps = Pick<CoreDeps, 'accounts' | 'clock' | 'random'>;
 
 const ACCOUNT_NAME = /^[A-Za-z0-9][A-Za-z0-9_.@-]{0,63}$/;
 const API_KEY = /^shk_[0-9A-Za-z]{32}$/;
+/** A key's `lastUsedAt` is written at most this often, so a busy key costs no write per request. */
+const KEY_TOUCH_MS = 60_000;
 
-/** Creates an account (operator only). Names: 1-64 of letters, digits, `_ . @ -`. */
-export async function createAccount(deps: Deps, name: string): Promise<Result<Account>> {
+/** Whether `name` is a valid account name: 1-64 of letters, digits, `_ . @ -`, starting alphanumeric. */
+export function isAccountName(name: string): boolean {
+  return ACCOUNT_NAME.test(name);
+}
+
+/** Creates an account (operator, invite or open sign-up). Names: 1-64 of letters, digits, `_ . @ -`. */
+export async function createAccount(deps: Deps, name: string, role: Role = 'user'): Promise<Result<Account>> {
   const trimmed = name.trim();
-  if (!ACCOUNT_NAME.test(trimmed)) {
+  if (!isAccountName(trimmed)) {
     return err(domainError('invalid_request', 'Account names are 1-64 letters, digits, _ . @ -.', 'name'));
   }
   return deps.accounts.createAccount({
     id: randomUuid(deps.random),
     name: trimmed,
+    role,
     createdAt: deps.clock.now(),
+    disabledAt: null,
   });
 }
 
@@ -31,10 +40,30 @@ export async function findAccount(deps: Pick<Deps, 'accounts'>, reference: strin
   return found ? ok(found) : err(domainError('not_found', 'No such account.', 'account'));
 }
 
+/**
+ * Disables (or enables again) an account. A disabled account cannot sign in, and its sessions end and its
+ * keys are refused until it is enabled.
+ */
+export async function setAccountDisabled(
+  deps: Pick<CoreDeps, 'accounts' | 'sessions' | 'clock'>,
+  reference: string,
+  disabled: boolean,
+): Promise<Result<Account>> {
+  const account = await findAccount(deps, reference);
+  if (!account.ok) return account;
+  const changed = await deps.accounts.updateAccount(account.value.id, {
+    disabledAt: disabled ? (account.value.disabledAt ?? deps.clock.now()) : null,
+  });
+  if (changed === null) return err(domainError('not_found', 'No such account.', 'account'));
+  if (disabled) await deps.sessions.deleteSessions(changed.id, null);
+  return ok(changed);
+}
+
 /** A new API key: the secret is returned once and only its SHA-256 is stored (decisions §2). */
 export async function createApiKey(
   deps: Deps,
   accountReference: string,
+  name = '',
 ): Promise<Result<{ readonly key: ApiKeyRecord; readonly secret: string }>> {
   const account = await findAccount(deps, accountReference);
   if (!account.ok) return account;
@@ -42,9 +71,11 @@ export async function createApiKey(
   const key: ApiKeyRecord = {
     id: randomUuid(deps.random),
     accountId: account.value.id,
+    name: name.trim(),
     keyHash: sha256Hex(secret),
     prefix: secret.slice(0, 8),
     createdAt: deps.clock.now(),
+    lastUsedAt: null,
     revokedAt: null,
   };
   await deps.accounts.addApiKey(key);
@@ -57,15 +88,25 @@ export async function listApiKeys(deps: Deps, accountReference: string): Promise
   return account.ok ? ok(await deps.accounts.listApiKeys(account.value.id)) : account;
 }
 
-/** Revokes a key by id; `not_found` when there is no such live key. */
-export async function revokeApiKey(deps: Deps, keyId: string): Promise<Result<true>> {
-  const revoked = await deps.accounts.revokeApiKey(keyId.trim(), deps.clock.now());
-  return revoked ? ok(true) : err(domainError('not_found', 'No such active key.', 'key'));
+/**
+ * Revokes a key by id; `not_found` when there is no such live key, or (with `accountId`) when it belongs
+ * to another account, so ids of other accounts' keys reveal nothing.
+ */
+export async function revokeApiKey(deps: Deps, keyId: string, accountId?: string): Promise<Result<true>> {
+  const missing = err(domainError('not_found', 'No such active key.', 'key'));
+  const id = keyId.trim();
+  if (accountId !== undefined && (await deps.accounts.findApiKeyById(id))?.accountId !== accountId) {
+    return missing;
+  }
+  return (await deps.accounts.revokeApiKey(id, deps.clock.now())) ? ok(true) : missing;
 }
 
-/** The account of a presented API key; `unauthorized` when malformed, unknown or revoked. */
+/**
+ * The key of a presented API key; `unauthorized` when malformed, unknown, revoked or of a disabled
+ * account. Records the use (`lastUsedAt`, at most once a minute).
+ */
 export async function authenticateApiKey(
-  deps: Pick<Deps, 'accounts'>,
+  deps: Pick<Deps, 'accounts' | 'clock'>,
   presented: string,
 ): Promise<Result<ApiKeyRecord>> {
   const bad = err(domainError('unauthorized', 'The API key is not valid.'));
@@ -73,5 +114,12 @@ export async function authenticateApiKey(
   const hash = sha256Hex(presented);
   const key = await deps.accounts.findApiKeyByHash(hash);
   if (key === null || key.revokedAt !== null || !digestsEqual(key.keyHash, hash)) return bad;
+  const account = await deps.accounts.findAccountById(key.accountId);
+  if (account === null || account.disabledAt !== null) return bad;
+  const now = deps.clock.now();
+  if (key.lastUsedAt === null || now - key.lastUsedAt >= KEY_TOUCH_MS) {
+    await deps.accounts.touchApiKey(key.id, now);
+    return ok({ ...key, lastUsedAt: now });
+  }
   return ok(key);
 }

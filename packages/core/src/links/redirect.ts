@@ -74,19 +74,21 @@ export function followLinkNow(
 
 /**
  * Follows an active link (after the password, if any): a human click on a capped link is counted in
- * the store at once and atomically, so exactly `max_clicks` visitors pass; everything else is handed to
- * the recorder and written later, off the request.
+ * the store at once and atomically, with its counters, so exactly `max_clicks` visitors pass; everything
+ * else is handed to the recorder and written later, off the request.
  */
 export async function followLink(
   deps: Pick<CoreDeps, 'links' | 'clock'>,
-  recorder: Pick<VisitRecorder, 'track'>,
+  recorder: Pick<VisitRecorder, 'track' | 'countersOf'>,
   link: LinkRecord,
   visit: Visit,
 ): Promise<RedirectOutcome> {
   const now = deps.clock.now();
   const outcome = followLinkNow(recorder, link, visit, now);
   if (outcome !== null) return outcome;
-  if (!(await deps.links.tryConsumeClick(link.id, now))) return { kind: 'gone', link, reason: 'click_limit' };
+  // the click and its statistics commit together: a crash keeps both or neither
+  const counted = await deps.links.tryConsumeClick(link.id, now, recorder.countersOf(link.id, now, visit));
+  if (!counted) return { kind: 'gone', link, reason: 'click_limit' };
   recorder.track({ linkId: link.id, at: now, counted: true, visit });
   return { kind: 'redirect', link };
 }

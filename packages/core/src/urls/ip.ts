@@ -160,3 +160,19 @@ function canonicalHost(host: string): string | null {
     return null;
   }
 }
+
+/**
+ * The key under which a per-IP limit counts `address` (decisions §9): an IPv4 address alone, an IPv6
+ * address by its first `ipv6PrefixBits` bits (one host owns a whole /64), written as `network/bits`.
+ * Anything that is not an IPv6 address is its own key.
+ */
+export function limitSubjectOf(address: string, ipv6PrefixBits: number): string {
+  const groups = address.includes(':') ? parseIPv6(address) : null;
+  if (groups === null) return address;
+  const bits = Math.min(128, Math.max(0, ipv6PrefixBits));
+  const masked = groups.map((group, index) => {
+    const keep = Math.min(16, Math.max(0, bits - index * 16));
+    return keep === 0 ? 0 : group & ((0xffff << (16 - keep)) & 0xffff);
+  });
+  return `${masked.map((group) => group.toString(16)).join(':')}/${bits}`;
+}

@@ -1,21 +1,26 @@
 import type { Visit } from '../links/redirect.js';
 import type {
   Clock,
+  CounterIncrement,
   GeoLookup,
   RandomSource,
   UserAgentParser,
+  VisitDimension,
   VisitStore,
   VisitorDescription,
 } from '../ports.js';
 import { createClassifier, createDayCache } from './classify.js';
 import { createVisitAggregate, splitBatch } from './visit-aggregate.js';
-import { addDays, dayOf } from './visitor-hash.js';
+import { createSaltCache } from './salt-cache.js';
 
 /** A followed link waiting to be recorded: the request's visit, wrapped rather than copied. */
 export interface TrackedVisit {
   readonly linkId: string;
   readonly at: number;
-  /** The click was counted on the link already (capped links count at request time). */
+  /**
+   * The click and its counters were written already, with the atomic click of a capped link
+   * ({@link VisitRecorder.countersOf}): only the visitor hash waits.
+   */
   readonly counted: boolean;
   readonly visit: Visit;
 }
@@ -31,6 +36,13 @@ export interface VisitRecorder {
   flush(): Promise<number>;
   /** How many visits are queued. */
   pending(): number;
+  /** How many visits were dropped because the buffer held `maxPendingRows` rows (the store failing). */
+  dropped(): number;
+  /**
+   * The counters of a human click on a capped link at `at` (total, device, browser, referrer,
+   * country), for the store to add in the transaction of the atomic click (`tryConsumeClick`).
+   */
+  countersOf(linkId: string, at: number, visit: Visit): CounterIncrement[];
 }
 
 /** What the recorder needs. */
@@ -51,6 +63,11 @@ export interface VisitRecorderDeps {
    * between, so a flush never stalls redirects for long.
    */
   readonly rowsPerWrite?: number;
+  /**
+   * While the store cannot write, visits wait in memory and each flush retries them; past this many
+   * rows (default 200,000, some tens of MB) new visits are dropped and counted instead.
+   */
+  readonly maxPendingRows?: number;
 }
 
 /**
@@ -70,6 +87,8 @@ const afterThisTurn: (run: () => void) => void =
 export function createVisitRecorder(deps: VisitRecorderDeps): VisitRecorder {
   const flushAtRows = deps.flushAtRows ?? 10_000;
   const rowsPerWrite = Math.max(1, deps.rowsPerWrite ?? 250);
+  const maxPendingRows = deps.maxPendingRows ?? 200_000;
+  let dropped = 0;
   const salts = createSaltCache(deps);
   const dayOfVisit = createDayCache();
   let aggregate = createVisitAggregate();
@@ -85,6 +104,11 @@ export function createVisitRecorder(deps: VisitRecorderDeps): VisitRecorder {
   let running: Promise<unknown> = Promise.resolve();
 
   const fold = (tracked: TrackedVisit): void => {
+    if (aggregate.rows() >= maxPendingRows) {
+      dropped++;
+      queued--;
+      return;
+    }
     const day = dayOfVisit(tracked.at);
     const { visit } = tracked;
     if (visit.bot) aggregate.addBot(tracked.linkId, day);
@@ -181,56 +205,18 @@ export function createVisitRecorder(deps: VisitRecorderDeps): VisitRecorder {
     },
     flush,
     pending: () => queued,
-  };
-}
-
-/** The daily salts: kept in memory once read, loaded once per day, forgotten (and deleted) after it. */
-function createSaltCache(deps: VisitRecorderDeps) {
-  const salts = new Map<string, string>();
-  const loading = new Map<string, Promise<string>>();
-  let prunedDay = '';
-  let knownDay = '';
-  let knownSalt: string | undefined;
-  const load = (day: string): Promise<string> => {
-    const known = salts.get(day);
-    if (known !== undefined) return Promise.resolve(known);
-    let pending = loading.get(day);
-    if (pending === undefined) {
-      const candidate = Buffer.from(deps.random.bytes(32)).toString('hex');
-      pending = deps.visits.salt(day, candidate).then(
-        (salt) => {
-          salts.set(day, salt);
-          knownDay = '';
-          loading.delete(day);
-          return salt;
-        },
-        (error: unknown) => {
-          loading.delete(day);
-          throw error;
-        },
-      );
-      loading.set(day, pending);
-    }
-    return pending;
-  };
-  return {
-    /** The salt of `day` if read already (the last day asked is remembered: nearly every visit's). */
-    known(day: string): string | undefined {
-      if (day !== knownDay) {
-        knownDay = day;
-        knownSalt = salts.get(day);
-      }
-      return knownSalt;
-    },
-    load,
-    async prune(now: number): Promise<void> {
-      const today = dayOf(now);
-      if (today === prunedDay) return;
-      for (const day of salts.keys()) if (day < addDays(today, -1)) salts.delete(day);
-      knownDay = '';
-      await deps.visits.pruneSalts(addDays(today, -1));
-      await deps.visits.pruneVisitors(addDays(today, -1));
-      prunedDay = today;
+    dropped: () => dropped,
+    countersOf(linkId, at, visit) {
+      const day = dayOfVisit(at);
+      const { visitor, referrer, country } = classify.profile(visit);
+      const counter = (dimension: VisitDimension, key: string) => ({ linkId, day, dimension, key, count: 1 });
+      return [
+        counter('total', ''),
+        counter('device', visitor.description.device),
+        counter('browser', visitor.description.browser),
+        counter('referrer', referrer),
+        counter('country', country),
+      ];
     },
   };
 }

@@ -1,5 +1,6 @@
-import type { ClickIncrement, CounterIncrement, VisitBatch } from '../ports.js';
+import type { ClickIncrement, CounterIncrement, VisitBatch, VisitorSighting } from '../ports.js';
 import type { VisitProfile, Visitor } from './classify.js';
+import { capKeys } from './counter-keys.js';
 import { hashVisitor } from './visitor-hash.js';
 
 /** A count bumped in place, so an increment costs one map look-up. */
@@ -114,20 +115,21 @@ export function createVisitAggregate(): VisitAggregate {
     rows: () => rows,
     addHuman(v) {
       const bucket = bucketOf(v.linkId, v.day);
-      add(bucket, 'total', 1);
+      const { visitor, referrer, country } = v.profile;
+      // a counted visit's click and counters were written with its atomic click: only its hash waits
       if (!v.counted) {
+        add(bucket, 'total', 1);
         add(bucket, 'clicks', 1);
         if (v.at > bucket.lastClickAt) bucket.lastClickAt = v.at;
+        const visits = bucket.profiles.get(v.profile);
+        if (visits !== undefined) return void visits.n++;
+        // a profile new to this link and day: its counter keys, and its visitor's hash once
+        bucket.profiles.set(v.profile, { n: 1 });
+        tally(bucket.device, visitor.description.device, 0);
+        tally(bucket.browser, visitor.description.browser, 0);
+        tally(bucket.referrer, referrer, 0);
+        tally(bucket.country, country, 0);
       }
-      const visits = bucket.profiles.get(v.profile);
-      if (visits !== undefined) return void visits.n++;
-      // a profile new to this link and day: its counter keys, and its visitor's hash once
-      bucket.profiles.set(v.profile, { n: 1 });
-      const { visitor, referrer, country } = v.profile;
-      tally(bucket.device, visitor.description.device, 0);
-      tally(bucket.browser, visitor.description.browser, 0);
-      tally(bucket.referrer, referrer, 0);
-      tally(bucket.country, country, 0);
       if (bucket.seen.has(visitor)) return;
       bucket.seen.add(visitor);
       addHash(bucket, hashVisitor(v.salt, v.linkId, visitor.ip, visitor.userAgent));
@@ -189,7 +191,7 @@ function rowsOf(buckets: Map<string, Map<string, Bucket>>, carried: Map<string, 
         bump(counts.country, country, visits.n);
       }
       for (const [dimension, byKey] of Object.entries(counts) as [CountedDimension, Map<string, number>][]) {
-        for (const [key, count] of byKey) counters.push({ linkId, day, dimension, key, count });
+        for (const [key, count] of capKeys(byKey)) counters.push({ linkId, day, dimension, key, count });
       }
       for (const hash of b.visitors) visitors.push({ linkId, day, hash });
     }
@@ -204,24 +206,45 @@ const countsOf = (tallies: Map<string, Tally>): Map<string, number> =>
   new Map([...tallies].map(([key, tally]) => [key, tally.n]));
 
 /**
- * `batch` in parts of at most `maxRows` rows (click updates, counters, visitor hashes), in order: each
- * part is written in a transaction of its own.
+ * `batch` in parts of about `maxRows` rows, each written in a transaction of its own. A link's click
+ * increment and all its counters share a part (a part grows past `maxRows` for one link rather than
+ * split them), so a crash between parts never leaves `clicks` and `total` apart; the visitor
+ * sightings, which only feed `unique`, fill the parts after.
  */
 export function splitBatch(batch: VisitBatch, maxRows: number): VisitBatch[] {
-  const { clicks, counters, visitors } = batch;
-  const size = clicks.length + counters.length + visitors.length;
+  const byLink = new Map<string, { clicks: ClickIncrement[]; counters: CounterIncrement[] }>();
+  const groupOf = (linkId: string) => {
+    let group = byLink.get(linkId);
+    if (group === undefined) byLink.set(linkId, (group = { clicks: [], counters: [] }));
+    return group;
+  };
+  for (const c of batch.clicks) groupOf(c.linkId).clicks.push(c);
+  for (const c of batch.counters) groupOf(c.linkId).counters.push(c);
   const parts: VisitBatch[] = [];
-  for (let start = 0; start < size; start += maxRows) {
-    const end = start + maxRows;
-    parts.push({
-      clicks: part(clicks, 0, start, end),
-      counters: part(counters, clicks.length, start, end),
-      visitors: part(visitors, clicks.length + counters.length, start, end),
-    });
+  let part = emptyPart();
+  let rows = 0;
+  const close = () => {
+    if (rows > 0) parts.push(part);
+    part = emptyPart();
+    rows = 0;
+  };
+  for (const { clicks, counters } of byLink.values()) {
+    if (rows > 0 && rows + clicks.length + counters.length > maxRows) close();
+    part.clicks.push(...clicks);
+    part.counters.push(...counters);
+    rows += clicks.length + counters.length;
   }
+  for (const sighting of batch.visitors) {
+    if (rows >= maxRows) close();
+    part.visitors.push(sighting);
+    rows += 1;
+  }
+  close();
   return parts;
 }
 
-/** The items of `list` (which starts at row `offset` of the whole) among rows [start, end). */
-const part = <T>(list: readonly T[], offset: number, start: number, end: number): T[] =>
-  list.slice(Math.max(0, start - offset), Math.max(0, end - offset));
+const emptyPart = () => ({
+  clicks: [] as ClickIncrement[],
+  counters: [] as CounterIncrement[],
+  visitors: [] as VisitorSighting[],
+});

@@ -1,5 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { INITIAL_SCHEMA } from './001-initial.js';
+import { ACCOUNTS_IN_THE_BROWSER } from './002-accounts-in-the-browser.js';
+import { SETTINGS } from './003-settings.js';
 
 /** One schema step. Versions start at 1 and increase by one; `PRAGMA user_version` holds the last applied. */
 export interface Migration {
@@ -8,7 +10,11 @@ export interface Migration {
 }
 
 /** Every migration, in order. Append new ones; never edit an applied one. */
-export const MIGRATIONS: readonly Migration[] = [{ version: 1, sql: INITIAL_SCHEMA }];
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, sql: INITIAL_SCHEMA },
+  { version: 2, sql: ACCOUNTS_IN_THE_BROWSER },
+  { version: 3, sql: SETTINGS },
+];
 
 /**
  * Applies the migrations newer than the database's `user_version`, all in one immediate transaction,

@@ -42,6 +42,8 @@ export function useCoreHarness(open: () => Promise<Stores>): () => Harness {
       links: s.links,
       visits: s.visits,
       accounts: s.accounts,
+      sessions: s.sessions,
+      credentials: s.credentials,
       clock: createFakeClock(),
       random: createSeededRandom(7),
       config: TEST_CONFIG,

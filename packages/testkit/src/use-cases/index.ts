@@ -2,6 +2,8 @@ import type { Stores } from '@shortener/core';
 import { describeAccountsSuite } from './accounts-suite.js';
 import { describeCreateLinkSuite } from './create-link-suite.js';
 import { describeManageLinksSuite } from './manage-links-suite.js';
+import { describePasskeySuite } from './passkey-suite.js';
+import { describeSignInSuite } from './sign-in-suite.js';
 import { describeVisitsSuite } from './visits-suite.js';
 
 /** Runs every core use case against one store backend, so core and store are proven together. */
@@ -10,4 +12,6 @@ export function describeUseCaseSuites(name: string, open: () => Promise<Stores>)
   describeManageLinksSuite(name, open);
   describeVisitsSuite(name, open);
   describeAccountsSuite(name, open);
+  describeSignInSuite(name, open);
+  describePasskeySuite(name, open);
 }

@@ -1,0 +1,91 @@
+// What was measured and tried for the benchmark's targets (issues 8 and 18), written into
+// docs/benchmarks.md by every full run.
+
+/** What was measured and tried for the redirect ratio (issue 8), besides the figures of the run. */
+export const TRIED = `- Tried for the redirect ratio, measured as CPU-µs per redirect against the baseline's (wrk, same run):
+  - Folding visits once per event-loop turn instead of in a microtask per request (each request arrives
+    in a callback of its own): about 22.4 → 18.6 µs against 13.3 for the baseline. Kept.
+  - Remembering the country per IP within a batch, the slug scan without a regex, the 302 headers as a
+    flat list, no closure per request: about 1 µs together. Kept.
+  - The flush in transactions of at most 250 rows: p99 under wrk at 1,000 links about 6 → 3.5 ms; at
+    100,000 links 15 → 8.6 ms (the transaction holding the \`links.clicks\` updates dirties a page per
+    link; the rest was WAL checkpoints, which ran inside a commit). Kept.
+  - WAL checkpoints in a worker thread with its own connection (\`store-sqlite/src/checkpointer.ts\`;
+    the serving connection sets \`wal_autocheckpoint = 0\`): in an A/B of two rounds at 1,000,000 links,
+    p99 11.9 → 4.0 ms and the ratio 0.50 → 0.54 (a larger \`wal_autocheckpoint\` of 10,000 pages gave
+    only 11.9 → 6.0 ms). Kept.
+  - The load generator: autocannon, in the benchmark's own process, needs 75-90% of a CPU in the
+    baseline rounds and held the baseline back; the same code measured 0.77-0.84 with autocannon and
+    0.64-0.68 with wrk in quick runs (before these changes: 0.62-0.65 and 0.47-0.49).
+  - A larger V8 young generation (\`--max-semi-space-size=64\`): no change. Not kept.
+  - Every µs of work per request costs about 1.4 µs under load here (a bare server burning 9 µs a
+    request costs 13 µs more): the extra work also makes the socket writes dearer (the client is
+    woken more often).
+  - Visits folded by visitor identity (issue 8, second session): visitors are interned per batch by
+    (User-Agent, IP), a bucket counts visits per visitor object and sums device and browser from them at
+    the flush, the SHA-256 visitor hash is computed once per visitor, link and day instead of per visit,
+    counters are bumped in place, and the tracked visit wraps the request's visit instead of copying it.
+    In-process, path plus recording went from about 1.4 to 0.75 µs per redirect (recording alone
+    about 1.2 → 0.2 µs). Under wrk, quick runs at 1,000 links gave 0.70-0.79 afterwards against
+    0.66-0.73 before, and a full run 0.707. Kept.
+  - A visit counted by one interned profile (visitor, referrer host, country) instead of three
+    counters: one map look-up per visit in its bucket instead of three. In a tight loop that saves
+    little (0.75 → 0.72 µs), but the server runs the same path with cold CPU caches: running the whole
+    redirect path on a dummy response and then sending the bare 302 measured 0.75 of the baseline
+    against 0.88 for the bare 302 alone, so the path costs some 2.5 µs there, about three times the
+    tight loop. Every map look-up saved counts: 0.79-0.80 in two quick runs at 1,000 links against 0.71
+    for the code before in the run just ahead of them. Kept.
+  - \`--no-memory-reducer\` (in \`npm start\` and the bin's shebang; this benchmark starts the server
+    the same way): the 1,000,000-link rounds come after some 40 s without traffic (seeding), and V8's
+    memory reducer shrinks the heap in such a pause. The server then ran the whole rounds about a
+    quarter slower: with the server pinned to one CPU, 0.51-0.57 of the baseline in four runs without
+    the flag, 0.73-0.79 in three with it (0.51 after a 400,000-request warm-up without it: not a
+    warm-up effect). Setting the flag at run time (\`v8.setFlagsFromString\`) does nothing: V8 creates
+    the reducer with the heap. Kept.
+  - The commit observer used to poll only during server rounds: two identical bare servers measured
+    0.90-0.95 that way and 1.00-1.04 without it. It now polls during both.
+  - Pinning (\`--pin\`: servers on CPU 0, everything else on CPU 1) makes runs more alike, but puts the
+    server's helper threads on its main thread's CPU: creation fell to about 3,600 links/s. Not the
+    default. Left to the scheduler, the same code measured 0.61 and 0.78 at 1,000,000 links in two
+    consecutive runs: single runs on this VM are only good to about ±0.1.
+  - Reading the redirect's few headers by one scan of \`rawHeaders\` instead of Node's lazily built
+    \`req.headers\`: A/B at 1,000 links 0.76 / 0.74 with it, 0.82 / 0.75 without. Not kept.
+  - A 64 MiB SQLite page cache for the server (SQLite's default is 2 MiB): the cache-miss case's p99
+    fell from about 320-470 ms to 163 ms at the same throughput, but the server's RSS after that case
+    rose from 232 to 301 MB (the index pages of a million links). Not kept, for the 250 MB target.
+  - A flush every 5 s instead of every second: no measurable change at 1,000,000 links (0.56 against
+    0.56 pinned). Not kept; reads now write the buffered visits first anyway (read-your-writes).
+  - \`perf\` (cpu-clock, both servers in one run): per redirect the server spends about 9 µs in the
+    kernel against 5.5 for the baseline, nearly all of the difference in waking the load generator after
+    each socket write (\`sock_def_readable\` → \`_raw_spin_unlock_irqrestore\`, an IPI on this VM), and
+    about 1.5 µs in its own JavaScript (map look-ups, the hot-link cache, bot verdicts, the counters).
+    What is left is mostly that wake-up cost, which grows when the server leaves the client idle.`;
+
+/** Issue 18: the cache-miss case, creation and the hot path, measured and tried. */
+export const COLD = `- Issue 18 (cold links, creation, the hot ratio). This machine was shared with other engineers'
+  test runs while it was measured (load average 8-12 on 2 CPUs): the bare baseline fell from about
+  65,000 to 6,000-18,000 req/s and single rounds' req/s ratios ranged from 0.22 to 1.46, hence the
+  CPU-µs per redirect beside req/s and five rounds per size.
+  - Profile of the cache-miss case (\`node bench/profile.mjs 8 --links 1000000 --slugs 50000 --db …\`,
+    the server under \`--cpu-prof\`): the flush takes 37% of the server's CPU, of which the commits
+    (SQLite writing each dirty page to the WAL) 19% and the counter statements about 13%; the look-up
+    (\`findBySlug\`) 7%, the answers' socket writes 14%, GC 9%. In process (\`node bench/cold-path.mjs\`,
+    CPU time, inflated about threefold by the load): look-up about 30, fold 45, flush 150-200 µs per
+    cold visit, and 10-17 KB of WAL per visit: three to four pages (the link's row for \`clicks\`, its
+    new counter rows, its visitor hash), each in another part of a large B-tree.
+  - A link-day new to the store written straight: one look-up for the link-day, then one statement a
+    row with its keys counted in memory (was an UPDATE that missed, a COUNT of held keys and an INSERT
+    per row, about 22 statements a cold visit, now about 9); unkeyed counters by one upsert; a link's
+    click update proves it exists. Flush 197.5 → 149.0 CPU-µs per cold visit in process. Kept.
+  - The flush waits for a write lock held by another connection (the checkpoint worker truncating the
+    WAL, which holds the lock while it copies the last frames and syncs) off the event loop: busy_timeout
+    0 and a retry a millisecond later, instead of SQLite's busy handler sleeping the whole server in
+    steps up to 100 ms. Cache-miss case A/B through the server: p99 442 / 479 → 304 / 211 ms, req/s
+    1,608 / 2,255 → 2,087 / 3,461 (builds alternated). Kept.
+  - Not done: counters keyed by day before link, or a per-day append-only log. The pages a cold visit
+    dirties are mostly outside the counters (the link row's \`clicks\`, the visitor hash), a day-first
+    key clusters only while the day's part of the tree is small next to one flush, and a log needs an
+    index by link for the statistics (itself a random insert per row) or a scan per read.
+  - Creation, profiled (\`--cpu-prof\`, one link per POST): the commit of each turn's creations 9%, the
+    insert (four B-trees, two with random keys) 5%, authentication 7% (two autocommit reads a request:
+    the key by its hash, then its account), Koa and HTTP most of the rest. Not changed in this round.`;

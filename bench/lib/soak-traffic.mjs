@@ -1,0 +1,148 @@
+// The mixed traffic of the soak (`npm run bench -- --soak SECONDS`): closed loops over keep-alive
+// connections (creations, redirects, a hot capped link, statistics) and paced streams (QR codes in random
+// colours, hostile query strings, /healthz probes), every answer counted by class and status.
+import { Agent, request } from 'node:http';
+import { BROWSER_UA } from './load.mjs';
+
+/** Answers by class and status since the last `take()`, plus /healthz latencies. */
+export function createTally() {
+  let counts = {};
+  let healthz = [];
+  return {
+    count(kind, status) {
+      const byStatus = (counts[kind] ??= {});
+      byStatus[status] = (byStatus[status] ?? 0) + 1;
+    },
+    healthz: (ms) => healthz.push(ms),
+    take() {
+      const taken = { counts, healthz };
+      counts = {};
+      healthz = [];
+      return taken;
+    },
+  };
+}
+
+/** One request; resolves with the status (0 when the connection failed), the body read and dropped. */
+function send(agent, url, { method = 'GET', path, headers = {}, body }) {
+  return new Promise((resolve) => {
+    const target = new URL(path, url);
+    const req = request(
+      {
+        host: target.hostname,
+        port: target.port,
+        method,
+        path: target.pathname + target.search,
+        headers,
+        agent,
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+        res.on('error', () => resolve(0));
+      },
+    );
+    req.on('error', () => resolve(0));
+    req.end(body);
+  });
+}
+
+const randomHex = () =>
+  Math.floor(Math.random() * 0xffffff)
+    .toString(16)
+    .padStart(6, '0');
+
+/**
+ * Starts the traffic against `url` (the server; `host` its short domain): returns `stop()`, which ends
+ * every loop and stream and waits for the answers still on their way.
+ */
+export function startTraffic({ url, host, key, slugs, hotSlug, statsId, tally }) {
+  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  let running = true;
+  const browser = { host, 'user-agent': BROWSER_UA, accept: 'text/html' };
+  const api = { 'content-type': 'application/json', authorization: `Bearer ${key}` };
+  let created = 0;
+  let turn = 0;
+
+  const kinds = {
+    creation: () =>
+      send(agent, url, {
+        method: 'POST',
+        path: '/api/v1/links',
+        headers: api,
+        body: JSON.stringify({ url: `https://example.com/soak/${created++}` }),
+      }),
+    // one redirect in ten carries a random Referer: counter rows the store must keep bounded
+    redirect: () => {
+      const referer = turn % 10 === 0 ? { referer: `https://r${randomHex()}.example/` } : {};
+      return send(agent, url, {
+        path: `/${slugs[turn++ % slugs.length]}`,
+        headers: { ...browser, ...referer },
+      });
+    },
+    hot_capped: () => send(agent, url, { path: `/${hotSlug}`, headers: browser }),
+    stats: () => send(agent, url, { path: `/api/v1/links/${statsId}/stats?days=30`, headers: api }),
+    qr: () =>
+      send(agent, url, {
+        path: `/${hotSlug}.png?size=2048&fg=${randomHex()}&bg=${randomHex()}`,
+        headers: browser,
+      }),
+    hostile: () => send(agent, url, { path: `/api/v1/links?${HOSTILE}`, headers: api }),
+  };
+  const loop = async (kind) => {
+    while (running) tally.count(kind, await kinds[kind]());
+  };
+  const inFlight = new Set();
+  const paced = (kind, perSecond) =>
+    setInterval(() => {
+      const sent = kinds[kind]().then((status) => {
+        tally.count(kind, status);
+        inFlight.delete(sent);
+      });
+      inFlight.add(sent);
+    }, 1000 / perSecond);
+
+  const loops = [
+    ...Array.from({ length: 4 }, () => loop('creation')),
+    ...Array.from({ length: 8 }, () => loop('redirect')),
+    ...Array.from({ length: 4 }, () => loop('hot_capped')),
+    loop('stats'),
+  ];
+  const probeAgent = new Agent({ keepAlive: false });
+  const timers = [
+    paced('qr', 5),
+    paced('hostile', 10),
+    setInterval(() => {
+      const started = performance.now();
+      const probe = send(probeAgent, url, { path: '/healthz' }).then((status) => {
+        tally.count('healthz', status);
+        tally.healthz(performance.now() - started);
+        inFlight.delete(probe);
+      });
+      inFlight.add(probe);
+    }, 500),
+  ];
+  return {
+    async stop() {
+      running = false;
+      for (const timer of timers) clearInterval(timer);
+      await Promise.all([...loops, ...inFlight]);
+      agent.destroy();
+      probeAgent.destroy();
+    },
+  };
+}
+
+/** `?a&a&a…`, 7,000 times: quadratic to parse before issue 20. */
+const HOSTILE = Array(7000).fill('a').join('&');
+
+/** The statuses a class is expected to answer (others count as errors). */
+export const EXPECTED = {
+  creation: [201],
+  redirect: [302],
+  hot_capped: [302],
+  stats: [200],
+  qr: [200, 429],
+  hostile: [400],
+  healthz: [200],
+};

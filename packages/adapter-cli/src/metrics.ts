@@ -1,0 +1,125 @@
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import type { HttpMetrics, RouteFamily } from '@shortener/adapter-http';
+import type { VisitRecorder } from '@shortener/core';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** The service's Prometheus metrics (`METRICS=true`): no label ever holds an address or a slug. */
+export interface ServiceMetrics {
+  /** What the HTTP adapter reports. */
+  readonly http: HttpMetrics;
+  /** One flush of the visit buffer: how many visits it wrote, how long it took, whether it failed. */
+  flushed(visits: number, seconds: number, failed: boolean): void;
+  /** The Prometheus text exposition of every metric. */
+  exposition(): Promise<{ readonly contentType: string; readonly body: string }>;
+}
+
+const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
+const FAMILIES: readonly RouteFamily[] = ['redirect', 'api', 'mcp', 'qr', 'pages', 'assets', 'meta', 'other'];
+
+/**
+ * Creates the registry. The redirect path bumps plain numbers, which the counters read at scrape time,
+ * so measuring costs it an addition; latencies go to per-family histogram children made once.
+ * `onThisPort` adds `GET /metrics` to the main server (else `serve` opens `METRICS_PORT` for it).
+ */
+export function createServiceMetrics(recorder: VisitRecorder, onThisPort: boolean): ServiceMetrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const outcomes = { redirect: 0, password: 0, gone: 0, not_found: 0 };
+  const cache = { hit: 0, miss: 0 };
+  new Counter({
+    name: 'shortener_redirects_total',
+    help: 'Answers of GET /{slug}, by outcome (redirect, password form, gone, not found).',
+    labelNames: ['outcome'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [outcome, count] of Object.entries(outcomes)) this.inc({ outcome }, count);
+    },
+  });
+  new Counter({
+    name: 'shortener_link_cache_lookups_total',
+    help: 'Look-ups of the hot-link cache by the redirect path, by result (hit or miss).',
+    labelNames: ['result'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [result, count] of Object.entries(cache)) this.inc({ result }, count);
+    },
+  });
+  const latency = new Histogram({
+    name: 'shortener_http_request_duration_seconds',
+    help: 'Time from a request to its answer, by route family.',
+    labelNames: ['family'],
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+  const byFamily = new Map(FAMILIES.map((family) => [family, latency.labels({ family })]));
+  const limited = new Counter({
+    name: 'shortener_rate_limited_total',
+    help: 'Requests refused by a limit (creation, password tries, QR images).',
+    labelNames: ['limit'],
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'shortener_visits_buffered',
+    help: 'Visits waiting in memory for the next flush.',
+    registers: [registry],
+    collect() {
+      this.set(recorder.pending());
+    },
+  });
+  const flushedVisits = new Counter({
+    name: 'shortener_visits_flushed_total',
+    help: 'Visits written to the store by the flushes.',
+    registers: [registry],
+  });
+  const flushFailures = new Counter({
+    name: 'shortener_visit_flush_failures_total',
+    help: 'Flushes of the visit buffer that failed (the visits stay buffered and are retried).',
+    registers: [registry],
+  });
+  const flushDuration = new Histogram({
+    name: 'shortener_visit_flush_duration_seconds',
+    help: 'How long one flush of the visit buffer took.',
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+
+  const exposition = async () => ({ contentType: registry.contentType, body: await registry.metrics() });
+  return {
+    http: {
+      redirected: (outcome) => void outcomes[outcome]++,
+      linkCache: (hit) => void (hit ? cache.hit++ : cache.miss++),
+      requestServed: (family, seconds) => byFamily.get(family)?.observe(seconds),
+      limited: (limit) => limited.inc({ limit }),
+      ...(onThisPort ? { exposition } : {}),
+    },
+    flushed(visits, seconds, failed) {
+      flushDuration.observe(seconds);
+      if (failed) flushFailures.inc();
+      else flushedVisits.inc(visits);
+    },
+    exposition,
+  };
+}
+
+/** The server of `METRICS_PORT`: `GET /metrics`, and 404 for anything else. Not started here. */
+export function createMetricsServer(metrics: ServiceMetrics): Server {
+  return createServer((req, res) => {
+    if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {
+      res.writeHead(404, { 'Content-Type': 'application/json' });
+      return void res.end(JSON.stringify({ error: { code: 'not_found', message: 'Only /metrics here.' } }));
+    }
+    metrics.exposition().then(
+      ({ contentType, body }) => {
+        res.writeHead(200, { 'Content-Type': contentType, 'Cache-Control': 'no-store' });
+        res.end(body);
+      },
+      () => {
+        res.writeHead(500, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify({ error: { code: 'internal_error', message: 'The metrics failed.' } }));
+      },
+    );
+  });
+}

@@ -1,0 +1,53 @@
+import { randomBytes } from 'node:crypto';
+import type { RateLimiter, SettingStore } from '@shortener/core';
+import { createMemoryRateLimiter } from '@shortener/store-memory';
+import { openRedisRateLimits } from '@shortener/store-redis';
+import type { AppConfig } from './config.js';
+import type { AppLogger } from './logger.js';
+
+/** The setting holding the HMAC key of the limits' names in Redis, shared by every node. */
+const SECRET_SETTING = 'rate_limit_key';
+
+/** The creation and password limits of a server, and what `/healthz` and shutdown need of them. */
+export interface RateLimits extends RateLimiter {
+  /** Null while the limits work as configured, else why not (`/healthz`). */
+  check(): Promise<string | null>;
+  close(): Promise<void>;
+}
+
+/**
+ * The rate limits of `config`: in Redis (`REDIS_URL`), shared by every node; otherwise in this process.
+ * While Redis does not answer, a node limits on its own (and says so in the log and in `/healthz`)
+ * rather than refusing every creation or letting every one through.
+ */
+export function createRateLimits(config: AppConfig, settings: SettingStore, logger: AppLogger): RateLimits {
+  const local = createMemoryRateLimiter();
+  const url = config.store.redisUrl;
+  if (url === null) return { hit: local.hit, check: async () => null, close: async () => {} };
+  const redis = openRedisRateLimits({ url, secret: () => sharedSecret(settings) });
+  return {
+    hit: async (key, windows, cost, now) => {
+      try {
+        return await redis.hit(key, windows, cost, now);
+      } catch (error) {
+        logger.warn('rate limits are this node’s own: Redis does not answer', { error: String(error) });
+        return local.hit(key, windows, cost, now);
+      }
+    },
+    check: async () =>
+      (await redis.ping()) ? null : 'Redis does not answer (rate limits are this node’s own)',
+    close: () => redis.close(),
+  };
+}
+
+/** The key every node shares: the first one written wins (`keepFirst` where the store has it). */
+async function sharedSecret(
+  settings: SettingStore & { keepFirst?(name: string, value: string): Promise<string> },
+) {
+  const candidate = randomBytes(32).toString('base64url');
+  if (settings.keepFirst !== undefined) return settings.keepFirst(SECRET_SETTING, candidate);
+  const kept = await settings.get(SECRET_SETTING);
+  if (kept !== null) return kept;
+  await settings.set(SECRET_SETTING, candidate);
+  return candidate;
+}

@@ -1,0 +1,127 @@
+import { createRequire } from 'node:module';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer } from '../http/harness.js';
+import type { TestServer } from '../http/harness.js';
+import { VIEWPORTS, browserAvailable, launchChromium, screenshot } from './browser.js';
+
+const available = browserAvailable();
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+interface Violation {
+  readonly id: string;
+  readonly impact: string | null;
+  readonly nodes: readonly { readonly target: unknown }[];
+}
+
+/** axe-core's serious and critical violations of the page as loaded (`id: targets`). */
+async function seriousViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: AXE });
+  const { violations, passes } = await page.evaluate(async () => {
+    type Results = { violations: Violation[]; passes: unknown[] };
+    const axe = (globalThis as unknown as { axe: { run(): Promise<Results> } }).axe;
+    const results = await axe.run();
+    return { violations: results.violations, passes: results.passes.length };
+  });
+  expect(passes, 'axe checked the page').toBeGreaterThan(10);
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
+}
+
+describe.skipIf(!available)(
+  'account settings in Chromium, and axe-core on the account pages (decisions §10)',
+  { timeout: 30_000 },
+  () => {
+    let server: TestServer;
+    let browser: Browser;
+
+    beforeAll(async () => {
+      [server, browser] = await Promise.all([startTestServer(), launchChromium()]);
+    }, 30_000);
+    afterAll(async () => {
+      await browser?.close();
+      await server?.close();
+    });
+
+    /** A plain HTTP request with the key, as curl would send it. */
+    const withKey = (key: string, path: string, body?: object) =>
+      fetch(`${server.baseUrl}${path}`, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+
+    for (const viewport of ['phone', 'desktop'] as const) {
+      it(`creates an API key in settings, uses it over plain HTTP and revokes it on a ${viewport}`, async () => {
+        const context = await browser.newContext({ viewport: VIEWPORTS[viewport], locale: 'en-US' });
+        await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl });
+        const page = await context.newPage();
+        const problems: string[] = [];
+        page.on('pageerror', (error) => problems.push(error.message));
+        await page.goto(String((await server.cli('accounts', 'invite', `kit-${viewport}`)).url));
+        await page.getByLabel('New password').fill('a long enough password');
+        await page.getByRole('button', { name: 'Set password' }).click();
+        await page.waitForURL(`${server.baseUrl}/account`);
+
+        await page.getByRole('link', { name: 'Settings' }).click();
+        await page.waitForURL(`${server.baseUrl}/account/settings`);
+        await page.getByLabel('Name of the new key').fill('script');
+        await page.getByRole('button', { name: 'Create key' }).click();
+        const key = (await page.locator('#new-key').textContent()) ?? '';
+        expect(key).toMatch(/^shk_[0-9A-Za-z]+$/);
+        await page.getByRole('button', { name: 'Copy' }).click();
+        await expect.poll(() => page.locator('#copy-key-status').textContent()).toBe('Copied.');
+        expect(await page.evaluate('navigator.clipboard.readText()')).toBe(key);
+        await screenshot(page, `settings-key-${viewport}`);
+
+        const created = await withKey(key, '/api/v1/links', {
+          url: `https://example.com/by-key-${viewport}`,
+        });
+        expect(created.status).toBe(201);
+        const { short_url: shortUrl } = (await created.json()) as { short_url: string };
+        await page.goto(`${server.baseUrl}/account`);
+        await expect.poll(() => page.locator('#links li a').first().textContent()).toBe(shortUrl);
+
+        await page.goto(`${server.baseUrl}/account/settings`);
+        expect(await page.locator('#keys').textContent()).toContain(key.slice(0, 8));
+        expect(await page.content()).not.toContain(key);
+        await page.getByText('Revoke…').click();
+        await page.getByRole('button', { name: 'Revoke script' }).click();
+        await page.waitForURL(`${server.baseUrl}/account/settings`);
+        await expect.poll(() => page.locator('#keys .revoked').count()).toBe(1);
+        expect((await withKey(key, '/api/v1/links')).status).toBe(401);
+        expect(problems).toEqual([]);
+        await context.close();
+      });
+    }
+
+    for (const viewport of ['phone', 'desktop'] as const) {
+      it(`finds no serious or critical violation on /login, /account and /account/settings on a ${viewport}`, async () => {
+        // the pages' strict CSP would refuse the injected axe script; the CSP has tests of its own
+        const context = await browser.newContext({
+          viewport: VIEWPORTS[viewport],
+          locale: 'en-US',
+          bypassCSP: true,
+        });
+        const page = await context.newPage();
+        const found: Record<string, string[]> = {};
+        await page.goto(`${server.baseUrl}/login`);
+        found['/login'] = await seriousViolations(page);
+        await page.goto(String((await server.cli('accounts', 'invite', `axe-${viewport}`)).url));
+        await page.getByLabel('New password').fill('a long enough password');
+        await page.getByRole('button', { name: 'Set password' }).click();
+        await page.waitForURL(`${server.baseUrl}/account`);
+        await page.locator('#links-status').filter({ hasText: 'No links yet.' }).waitFor();
+        found['/account'] = await seriousViolations(page);
+        await page.goto(`${server.baseUrl}/account/settings`);
+        await page.getByLabel('Name of the new key').fill('axe');
+        await page.getByRole('button', { name: 'Create key' }).click();
+        await page.locator('#new-key').waitFor();
+        found['/account/settings'] = await seriousViolations(page);
+        expect(found).toEqual({ '/login': [], '/account': [], '/account/settings': [] });
+        await context.close();
+      });
+    }
+  },
+);

@@ -1,0 +1,173 @@
+import { openSqliteDatabase, openSqliteStores } from '@shortener/store-sqlite';
+import { scaleBackendUrl } from '@shortener/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bin, buildBinary, runBin } from '../bin-helpers.js';
+import { browserOf, invitedBrowser } from './browser-session.js';
+import type { BrowserSession } from './browser-session.js';
+import { createLink, eventually, jsonOf, startTestServer } from './harness.js';
+import type { Json, TestServer } from './harness.js';
+import { freshPostgresStore } from './test-store.js';
+import type { TestStore } from './test-store.js';
+
+// `shortener migrate --to postgres://…` (decisions §11): a SQLite database holding every kind of row,
+// copied into a fresh schema, then served by a real STORE=postgres server as it was.
+
+const DATABASE_URL = scaleBackendUrl('DATABASE_URL');
+const SITE = { SHORT_DOMAINS: 'https://sho.example', TRUST_PROXY: 'true' };
+const form = { 'content-type': 'application/x-www-form-urlencoded' };
+
+describe.runIf(DATABASE_URL !== null)('shortener migrate --to postgres://…', () => {
+  let source: TestServer;
+  let target: TestStore;
+  let alice: BrowserSession;
+  let key: string;
+  const links: Record<'anon' | 'owned' | 'locked', Json> = { anon: {}, owned: {}, locked: {} };
+  const stats: Record<string, Json> = {};
+
+  beforeAll(async () => {
+    buildBinary();
+    source = await startTestServer(SITE);
+    target = await freshPostgresStore(false);
+    alice = await invitedBrowser(source, 'alice', 'alice password'); // account, invite, password, session
+    await source.cli('accounts', 'invite', 'bob'); // an invite still open
+    key = String((await source.cli('keys', 'create', 'alice', '--name', 'laptop')).key);
+    links.anon = await createLink(source, { url: 'https://example.com/anon', max_clicks: 5 }, from(1));
+    links.owned = await createLink(source, { url: 'https://example.com/owned', title: 'Mine' }, { key });
+    links.locked = await createLink(source, { url: 'https://example.com/locked', password: 'open-sesame' });
+    await addPasskeyAndChallenge(source.dbPath, alice);
+    for (let i = 0; i < 3; i++) expect((await source.visit(links.anon.short_url, from(i))).status).toBe(302);
+    expect((await source.visit(links.owned.short_url, from(9))).status).toBe(302);
+    expect((await unlock(source, links.locked)).status).toBe(302);
+    // statistics are written by the next flush: wait for them, then keep what the source says
+    for (const [name, clicks] of [
+      ['anon', 3],
+      ['owned', 1],
+      ['locked', 1],
+    ] as const) {
+      stats[name] = await eventually(async () => {
+        const body = await jsonOf(await source.api(`/api/v1/links/${links[name].id}/stats`, { key }));
+        expect(body.total).toBe(clicks);
+        return body;
+      });
+    }
+  }, 30_000);
+  afterAll(async () => {
+    await source?.close();
+    await target?.drop();
+  });
+
+  it('copies every table, verifies the counts and prints them', async () => {
+    const done = await runBin(bin, ['migrate', '--to', target.env.DATABASE_URL ?? '', '--json'], {
+      DB_PATH: source.dbPath,
+    });
+    expect(done.code, done.stderr).toBe(0);
+    const counts = JSON.parse(done.stdout) as Record<string, number>;
+    expect(counts).toEqual(sqliteCounts(source.dbPath));
+    for (const [table, rows] of Object.entries(counts)) expect(rows, table).toBeGreaterThan(0);
+  });
+
+  it('serves the copy on STORE=postgres: redirects, passwords, edit tokens, keys, sessions, statistics', async () => {
+    const node = await startTestServer({ ...target.env, ...SITE });
+    try {
+      for (const name of ['anon', 'owned', 'locked'] as const) {
+        const body = await jsonOf(await node.api(`/api/v1/links/${links[name].id}/stats`, { key }));
+        expect(body, name).toEqual(stats[name]);
+      }
+      const anon = await node.visit(links.anon.short_url, from(20));
+      expect(anon.headers.get('location')).toBe('https://example.com/anon');
+      expect((await node.visit(links.locked.short_url)).status).toBe(200); // the password form
+      expect((await unlock(node, links.locked)).headers.get('location')).toBe('https://example.com/locked');
+      const patch = await node.api(`/api/v1/links/${links.anon.id}`, {
+        method: 'PATCH',
+        json: { title: 'edited' },
+        token: links.anon.edit_token,
+      });
+      expect((await jsonOf(patch)).clicks).toBe(4);
+      const listed = await jsonOf(await node.api('/api/v1/links', { key }));
+      expect(listed.links.map((link: Json) => link.id)).toEqual([links.owned.id]);
+      // the session made on SQLite, and the password set there
+      expect(
+        (await browserOf(node).send('/account', { headers: { cookie: alice.cookie ?? '' } })).status,
+      ).toBe(200);
+      await browserOf(node).signIn('alice', 'alice password');
+    } finally {
+      await node.close();
+    }
+  });
+
+  it('refuses a target that is not empty, and an unreachable one, with one line and exit 1', async () => {
+    const again = await runBin(bin, ['migrate', '--to', target.env.DATABASE_URL ?? ''], {
+      DB_PATH: source.dbPath,
+    });
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(
+      /^error: migrate failed, the target is unchanged: the target database is not empty/,
+    );
+    expect(again.stderr.trim().split('\n')).toHaveLength(1);
+    const away = await runBin(bin, ['migrate', '--to', 'postgres://postgres@127.0.0.1:1/test'], {
+      DB_PATH: source.dbPath,
+    });
+    expect({ code: away.code, lines: away.stderr.trim().split('\n').length }).toEqual({ code: 1, lines: 1 });
+    expect(away.stderr).toMatch(/ECONNREFUSED/);
+  });
+});
+
+/** A passkey for the account of `browser`'s session and a pending WebAuthn challenge, through the stores. */
+async function addPasskeyAndChallenge(dbPath: string, browser: BrowserSession): Promise<void> {
+  expect(browser.cookie).not.toBeNull();
+  const db = openSqliteDatabase(dbPath);
+  const accountId = db.prepare<[], { id: string }>("SELECT id FROM accounts WHERE name = 'alice'").get()?.id;
+  db.close();
+  const stores = openSqliteStores(dbPath);
+  const now = Date.now();
+  const added = await stores.credentials.addPasskey({
+    id: 'cred-1',
+    accountId: accountId ?? '',
+    publicKey: 'pQECAyYgASFYIA',
+    counter: 7,
+    transports: ['internal', 'hybrid'],
+    name: 'phone',
+    createdAt: now,
+    lastUsedAt: null,
+  });
+  expect(added.ok).toBe(true);
+  await stores.credentials.addChallenge({
+    challenge: 'challenge-1',
+    purpose: 'sign_in',
+    accountId: null,
+    inviteHash: null,
+    createdAt: now,
+    expiresAt: now + 3_600_000,
+  });
+  await stores.close();
+}
+
+/** Rows per table, read from the SQLite file. */
+function sqliteCounts(dbPath: string): Record<string, number> {
+  const db = openSqliteDatabase(dbPath);
+  try {
+    const tables = db
+      .prepare<[], { name: string }>(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
+      )
+      .all();
+    return Object.fromEntries(
+      tables.map(({ name }) => [
+        name,
+        db.prepare<[], { n: number }>(`SELECT count(*) AS n FROM ${name}`).get()?.n ?? 0,
+      ]),
+    );
+  } finally {
+    db.close();
+  }
+}
+
+const unlock = (server: TestServer, link: Json) =>
+  server.visit(String(link.short_url), {
+    method: 'POST',
+    body: new URLSearchParams({ password: 'open-sesame' }).toString(),
+    headers: form,
+  });
+
+/** The headers of a client at a documentation address behind the trusted proxy. */
+const from = (n: number) => ({ headers: { 'x-forwarded-for': `198.51.100.${n}` } });

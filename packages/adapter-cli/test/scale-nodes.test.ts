@@ -1,0 +1,119 @@
+import { spawn } from 'node:child_process';
+import { Agent } from 'node:http';
+import { scaleBackendUrl } from '@shortener/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildBinary, collect, envOf, launcher } from './bin-helpers.js';
+import type { Finished } from './bin-helpers.js';
+import { getStatus } from './http/load.js';
+import { freshPostgresStore } from './http/test-store.js';
+import type { TestStore } from './http/test-store.js';
+
+// Issue 17's multi-node rules with real `shortener serve` processes on one PostgreSQL schema and one
+// Redis, behind one short domain as behind a load balancer (decisions §11).
+
+const DATABASE_URL = scaleBackendUrl('DATABASE_URL');
+const REDIS_URL = scaleBackendUrl('REDIS_URL');
+const HOST = 'sho.example';
+const LIMITS = { RATE_LIMIT_ANON_HOUR: '100000', RATE_LIMIT_ANON_DAY: '100000', TRUST_PROXY: 'true' };
+
+interface Node {
+  readonly url: string;
+  readonly port: number;
+  readonly done: Promise<Finished>;
+  stop(): Promise<Finished>;
+}
+
+/** `shortener serve` as a child process on a free port; resolves once it listens. */
+async function serve(env: Record<string, string>): Promise<Node> {
+  const child = spawn(process.execPath, [launcher, 'serve'], {
+    env: envOf({ PORT: '0', SHORT_DOMAINS: `https://${HOST}`, ...LIMITS, ...env }),
+  });
+  const { done, stderr } = collect(child);
+  for (let waited = 0; waited < 15_000; waited += 25) {
+    const url = /"msg":"listening","url":"([^"]+)"/.exec(stderr())?.[1];
+    if (url !== undefined) {
+      const stop = () => (child.kill('SIGTERM'), done);
+      return { url, port: Number(new URL(url).port), done, stop };
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`no listening line; stderr: ${stderr()}`);
+}
+
+describe.runIf(DATABASE_URL !== null && REDIS_URL !== null)(
+  'serve processes on one PostgreSQL and Redis',
+  () => {
+    let store: TestStore;
+    let nodes: Node[] = [];
+    const agent = new Agent({ keepAlive: true, maxSockets: 32 });
+
+    beforeAll(async () => {
+      buildBinary();
+      store = await freshPostgresStore(true);
+      nodes = await Promise.all([serve(store.env), serve(store.env)]);
+    }, 30_000);
+    afterAll(async () => {
+      agent.destroy();
+      await Promise.all(nodes.map((node) => node.stop()));
+      await store?.drop();
+    });
+
+    /** Creates a link on `node`; returns its slug, id and edit token. */
+    async function create(node: Node, body: Record<string, unknown>) {
+      const response = await fetch(`${node.url}/api/v1/links`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.7' },
+        body: JSON.stringify({ url: 'https://example.com/', ...body }),
+      });
+      expect(response.status).toBe(201);
+      return (await response.json()) as { id: string; slug: string; edit_token: string };
+    }
+
+    /** `count` concurrent visits of `slug`, alternating between the nodes; the statuses, in order. */
+    const visits = (slug: string, count: number) =>
+      Promise.all(
+        Array.from({ length: count }, (_, i) =>
+          getStatus(agent, nodes[i % nodes.length]!.port, `/${slug}`, {
+            host: HOST,
+            'x-forwarded-for': `198.51.100.${i % 250}`,
+          }),
+        ),
+      );
+
+    it('keeps max_clicks exact across nodes and loses no click when every node stops gracefully', async () => {
+      const capped = await create(nodes[0]!, { max_clicks: 25 });
+      const free = await create(nodes[1]!, {});
+      const [cappedStatuses, freeStatuses] = await Promise.all([
+        visits(capped.slug, 200),
+        visits(free.slug, 300),
+      ]);
+      const redirects = (statuses: number[]) => statuses.filter((status) => status === 302).length;
+      expect(redirects(cappedStatuses)).toBe(25);
+      expect(cappedStatuses.filter((status) => status !== 302 && status !== 410)).toEqual([]);
+      expect(redirects(freeStatuses)).toBe(300);
+
+      // SIGTERM both: each flushes what it buffered before exiting
+      const finished = await Promise.all(nodes.map((node) => node.stop()));
+      expect(finished.map((f) => f.code)).toEqual([0, 0]);
+
+      nodes = [await serve(store.env)];
+      for (const [link, clicks] of [
+        [capped, 25],
+        [free, 300],
+      ] as const) {
+        const response = await fetch(`${nodes[0]!.url}/api/v1/links/${link.id}/stats`, {
+          headers: { 'x-edit-token': link.edit_token },
+        });
+        const stats = (await response.json()) as { total: number };
+        const info = await fetch(`${nodes[0]!.url}/api/v1/links/${link.id}`, {
+          headers: { 'x-edit-token': link.edit_token },
+        });
+        expect({ clicks: ((await info.json()) as { clicks: number }).clicks, total: stats.total }).toEqual({
+          clicks,
+          total: clicks,
+        });
+      }
+    }, 30_000);
+  },
+);

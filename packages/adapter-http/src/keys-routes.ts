@@ -1,0 +1,52 @@
+import type Router from '@koa/router';
+import type { Caller } from '@shortener/core';
+import {
+  CreateKeyInput,
+  createApiKey,
+  domainError,
+  parseInput,
+  revokeApiKey,
+  toApiKeyView,
+} from '@shortener/core';
+import type { Context } from 'koa';
+import type { HttpDeps } from './deps.js';
+import { sendError, sendResult } from './koa-helpers.js';
+import { callerOf, readBody } from './request.js';
+import { withSession } from './session.js';
+
+/**
+ * `GET/POST/DELETE /api/v1/keys` (decisions §10): an account's API keys, by its session or one of its
+ * keys. Another account's key id is `not_found`.
+ */
+export function addKeyRoutes(router: Router, deps: HttpDeps): void {
+  const { core } = deps;
+  const accountOf = async (ctx: Context): Promise<string | null> => {
+    const caller = await callerOf(deps, ctx.req);
+    const withCookie = caller.ok ? await withSession(deps, ctx, caller.value) : caller;
+    const accountId = withCookie.ok ? (withCookie.value as Caller).accountId : null;
+    if (!withCookie.ok) sendError(ctx, withCookie.error);
+    else if (accountId === null) sendError(ctx, domainError('unauthorized', 'Sign in or use an API key.'));
+    return accountId;
+  };
+
+  router.get('/api/v1/keys', async (ctx) => {
+    const accountId = await accountOf(ctx);
+    if (accountId === null) return;
+    ctx.body = { keys: (await core.accounts.listApiKeys(accountId)).map(toApiKeyView) };
+  });
+
+  router.post('/api/v1/keys', async (ctx) => {
+    const accountId = await accountOf(ctx);
+    if (accountId === null) return;
+    const input = parseInput(CreateKeyInput, await readBody(ctx.req));
+    if (!input.ok) return sendError(ctx, input.error);
+    const created = await createApiKey(core, accountId, input.value.name);
+    sendResult(ctx, created, ({ key, secret }) => ({ ...toApiKeyView(key), key: secret }), 201);
+  });
+
+  router.delete('/api/v1/keys/:id', async (ctx) => {
+    const accountId = await accountOf(ctx);
+    if (accountId === null) return;
+    sendResult(ctx, await revokeApiKey(core, ctx.params.id ?? '', accountId), () => null, 204);
+  });
+}

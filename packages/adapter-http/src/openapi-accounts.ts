@@ -1,0 +1,326 @@
+import type { ServiceConfig } from '@shortener/core';
+import { FORM_TYPE, jsonContent, operation, ref } from './openapi-paths.js';
+import type { Json } from './openapi-schemas.js';
+import { sessionSiteOf } from './session.js';
+
+/** Security requirements of the account area: an API key, or the session cookie of {base_url}. */
+const KEY: Json = { apiKey: [] };
+const SESSION: Json = { session: [] };
+
+const HTML = { 'text/html': { schema: { type: 'string' } } };
+/** An HTML answer. */
+export const html = (description: string, headers?: Json): Json => ({
+  description,
+  ...(headers === undefined ? {} : { headers }),
+  content: HTML,
+});
+/** An HTML page, or the error object. */
+export const htmlOrError = (description: string): Json => ({
+  description: `${description} (the error object on another host than {base_url}'s).`,
+  content: { ...HTML, ...jsonContent(ref('schemas', 'Error')) },
+});
+const setCookie = (description: string): Json => ({
+  'Set-Cookie': { description, required: true, schema: { type: 'string' } },
+});
+/** A 303 to the next page. */
+export const seeOther = (description: string, cookie?: string): Json => ({
+  description,
+  headers: {
+    Location: { description: 'Where to go next.', required: true, schema: { type: 'string' } },
+    ...(cookie === undefined ? {} : setCookie(cookie)),
+  },
+});
+const json = (description: string, schema: Json): Json => ({ description, content: jsonContent(schema) });
+/** A form of text fields, all required. */
+export const form = (fields: Record<string, string>): Json => ({
+  type: 'object',
+  properties: Object.fromEntries(
+    Object.entries(fields).map(([name, description]) => [name, { type: 'string', description }]),
+  ),
+  required: Object.keys(fields),
+});
+const SIGNED_IN = 'The session cookie (HttpOnly, SameSite=Lax, Path=/; Secure over https).';
+/** An operation of the account area: 403 from another site, 404 on another host than {base_url}'s. */
+export const page = (spec: Omit<Parameters<typeof operation>[0], 'tag'>): Json => {
+  const success = Object.keys(spec.responses).some((status) => status.startsWith('2'));
+  // a form's success is a redirect; `default` keeps the failures described for linters that want a 2XX
+  const responses = success ? spec.responses : { ...spec.responses, default: FAILURE };
+  return operation(
+    { ...spec, responses, tag: 'accounts', errors: [403, 404, ...(spec.errors ?? [])] },
+    false,
+  );
+};
+const FAILURE: Json = {
+  description: 'Any other failure (the statuses above are all it answers): the error object.',
+  content: jsonContent(ref('schemas', 'Error')),
+};
+const redirectAnswer = json('Signed in: where to go next.', {
+  type: 'object',
+  properties: { redirect: { type: 'string' } },
+  required: ['redirect'],
+});
+const publicKeyOptions = json('Options for `navigator.credentials` (WebAuthn, as JSON).', { type: 'object' });
+const token: Json = {
+  name: 'token',
+  in: 'path',
+  required: true,
+  description: 'The token of the invite link (`inv_…`).',
+  schema: { type: 'string' },
+  example: 'inv_4fTq9ZrW2mXb7LcN1vYs8KdJ3hGp6QaE',
+};
+
+/** The cookie security scheme: the session of a browser signed in at {base_url} (decisions §10). */
+export function sessionSecurityScheme(config: ServiceConfig): Json {
+  return {
+    type: 'apiKey',
+    in: 'cookie',
+    name: sessionSiteOf(config.baseUrl).cookieName,
+    description:
+      'The session of a browser signed in at `/login`. It authenticates every API operation that takes ' +
+      'an API key, for requests from {base_url}’s own pages: a change must carry {base_url}’s `Origin` ' +
+      '(or `Sec-Fetch-Site: same-origin`), else 403 `forbidden`.',
+  };
+}
+
+function keyPaths(): Json {
+  const id: Json = {
+    name: 'id',
+    in: 'path',
+    required: true,
+    description: 'The key `id`.',
+    schema: { type: 'string' },
+    example: '0b9a6c1e-2f4d-4c8a-9e7b-5d3f1a2c4b6e',
+  };
+  return {
+    '/api/v1/keys': {
+      get: operation({
+        id: 'listKeys',
+        summary: 'List the account’s API keys',
+        description: 'Oldest first, revoked ones included; `prefix` is a key’s first 8 characters.',
+        tag: 'accounts',
+        security: [KEY, SESSION],
+        responses: { 200: json('The keys, never the keys themselves.', ref('schemas', 'ApiKeyList')) },
+        errors: [401, 403],
+      }),
+      post: operation({
+        id: 'createKey',
+        summary: 'Create an API key',
+        description: 'The answer carries `key` once; only its SHA-256 is stored.',
+        tag: 'accounts',
+        security: [KEY, SESSION],
+        body: ref('schemas', 'CreateKeyRequest'),
+        example: { name: 'laptop' },
+        responses: { 201: json('The new key, with `key` shown this once.', ref('schemas', 'CreatedApiKey')) },
+        errors: [401, 403],
+      }),
+    },
+    '/api/v1/keys/{id}': {
+      parameters: [id],
+      delete: operation({
+        id: 'revokeKey',
+        summary: 'Revoke an API key',
+        description: 'The key is refused (401) from then on. Another account’s key is `not_found`.',
+        tag: 'accounts',
+        security: [KEY, SESSION],
+        responses: { 204: { description: 'Revoked.' } },
+        errors: [401, 403, 404],
+      }),
+    },
+  };
+}
+
+function signInPaths(): Json {
+  return {
+    '/login': {
+      get: page({
+        id: 'signInPage',
+        summary: 'The sign-in page',
+        description: 'Name and password, or a passkey.',
+        responses: { 200: html('The page.'), 303: seeOther('Signed in already: to `/account`.') },
+      }),
+      post: page({
+        id: 'signIn',
+        summary: 'Sign in with name and password',
+        description:
+          'The same answer for an unknown name and a wrong password. 10 failures per account and 30 per ' +
+          'address (an IPv6 one per /64) in 15 minutes refuse further tries with 429.',
+        body: form({ name: 'The account name.', password: 'Its password.' }),
+        example: { name: 'alice', password: 'correct horse battery' },
+        bodyTypes: [FORM_TYPE, 'application/json'],
+        responses: {
+          303: seeOther('Signed in: to `/account`.', SIGNED_IN),
+          401: html('Wrong name or password: the page again.'),
+          429: html('Too many failures: the page again.', { 'Retry-After': ref('headers', 'Retry-After') }),
+        },
+      }),
+    },
+    '/login/passkey/options': {
+      post: page({
+        id: 'passkeySignInOptions',
+        summary: 'Start a passkey sign-in',
+        description: 'A challenge for any passkey of this site, valid 5 minutes.',
+        body: { type: 'object' },
+        example: {},
+        responses: { 200: publicKeyOptions },
+      }),
+    },
+    '/login/passkey': {
+      post: page({
+        id: 'passkeySignIn',
+        summary: 'Finish a passkey sign-in',
+        description: 'The browser’s answer (`navigator.credentials.get`, as JSON).',
+        body: { type: 'object' },
+        example: { id: 'credential-id', response: {} },
+        responses: { 200: { ...redirectAnswer, headers: setCookie(SIGNED_IN) } },
+        errors: [401],
+      }),
+    },
+    '/logout': {
+      post: page({
+        id: 'signOut',
+        summary: 'Sign out',
+        description: 'Ends the session and removes its cookie.',
+        responses: { 303: seeOther('To `/login`.', 'The session cookie, emptied (Max-Age=0).') },
+      }),
+    },
+  };
+}
+
+function accountPagePaths(): Json {
+  const newPassword = form({ password: 'The new password, 8-128 characters.' });
+  return {
+    '/account': {
+      get: page({
+        id: 'accountPage',
+        summary: 'The signed-in account',
+        description: 'Its name and links; without a session, a redirect to `/login`.',
+        responses: { 200: html('The page.'), 303: seeOther('Not signed in: to `/login`.') },
+      }),
+    },
+    '/account/signup': {
+      get: page({
+        id: 'signUpPage',
+        summary: 'The sign-up page (`SIGNUP=open` only)',
+        description: 'Otherwise 404.',
+        responses: { 200: html('The page.') },
+      }),
+      post: page({
+        id: 'signUp',
+        summary: 'Create an account (`SIGNUP=open` only)',
+        description: 'A name and a password; signs in.',
+        body: form({ name: 'The account name.', password: 'The password, 8-128 characters.' }),
+        example: { name: 'alice', password: 'correct horse battery' },
+        bodyTypes: [FORM_TYPE, 'application/json'],
+        responses: {
+          303: seeOther('Created: to `/account`.', SIGNED_IN),
+          400: html('The page with the error.'),
+        },
+      }),
+    },
+    '/account/invite/{token}': {
+      parameters: [token],
+      get: page({
+        id: 'invitePage',
+        summary: 'The page of an invite link',
+        description: 'Set a password and/or register a passkey for the invited account.',
+        responses: { 200: html('The page.'), 404: htmlOrError('Unknown, used or expired link') },
+      }),
+      post: page({
+        id: 'acceptInvite',
+        summary: 'Set the password through an invite link',
+        description: 'Uses the link up, ends the account’s other sessions and signs in.',
+        body: newPassword,
+        example: { password: 'correct horse battery' },
+        bodyTypes: [FORM_TYPE, 'application/json'],
+        responses: {
+          303: seeOther('Done: to `/account`.', SIGNED_IN),
+          400: html('A password of the wrong length: the page again.'),
+          404: htmlOrError('Unknown, used or expired link'),
+        },
+      }),
+    },
+    ...passkeyRegistrationPaths(),
+    '/account/password': {
+      post: page({
+        id: 'changePassword',
+        summary: 'Change the password of the signed-in account',
+        description: 'Ends every other session of the account.',
+        body: form({ current_password: 'The password now.', password: 'The new one, 8-128 characters.' }),
+        example: { current_password: 'correct horse battery', password: 'staple battery horse' },
+        responses: { 204: { description: 'Changed.' } },
+        errors: [401],
+      }),
+    },
+  };
+}
+
+function passkeyRegistrationPaths(): Json {
+  const registration = (id: string, summary: string, answer: Json, errors: (401 | 404)[]): Json =>
+    page({
+      id,
+      summary,
+      description:
+        'The browser’s answer to `navigator.credentials.create` (as JSON), or `{}` for the options.',
+      body: { type: 'object' },
+      example: {},
+      responses: { 200: answer },
+      errors,
+    });
+  const added = json('Added.', { type: 'object', properties: { ok: { const: true } } });
+  return {
+    '/account/invite/{token}/passkey/options': {
+      parameters: [token],
+      post: registration(
+        'inviteKeyOptions',
+        'Start registering a passkey through an invite',
+        publicKeyOptions,
+        [404],
+      ),
+    },
+    '/account/invite/{token}/passkey': {
+      parameters: [token],
+      post: registration(
+        'invitePasskey',
+        'Register a passkey through an invite; signs in',
+        { ...redirectAnswer, headers: setCookie(SIGNED_IN) },
+        [401, 404],
+      ),
+    },
+    '/account/passkeys/options': {
+      post: registration(
+        'passkeyOptions',
+        'Start adding a passkey to the signed-in account',
+        publicKeyOptions,
+        [401],
+      ),
+    },
+    '/account/passkeys': {
+      post: registration('addPasskey', 'Add a passkey to the signed-in account', added, [401]),
+    },
+  };
+}
+
+/**
+ * Adds the session to every API operation that takes an API key (the session authenticates the JSON API
+ * for {base_url}'s pages), with the 403 of a change signed in by cookie from another site.
+ */
+export function withSessionAuth(paths: Json): Json {
+  for (const item of Object.values(paths) as Json[]) {
+    for (const value of Object.values(item)) {
+      const op = value as { security?: Json[]; responses?: Json };
+      if (!Array.isArray(op.security) || !op.security.some((s) => 'apiKey' in s)) continue;
+      if (!op.security.some((s) => 'session' in s)) op.security.push(SESSION);
+      op.responses ??= {};
+      op.responses['403'] ??= {
+        description: '`forbidden`: a change signed in by the session cookie, sent from another site.',
+        content: jsonContent(ref('schemas', 'Error')),
+      };
+    }
+  }
+  return paths;
+}
+
+/** The account area of decisions §10 in `/openapi.json`: the keys API and the sign-in pages. */
+export function accountPaths(): Json {
+  return { ...keyPaths(), ...signInPaths(), ...accountPagePaths() };
+}

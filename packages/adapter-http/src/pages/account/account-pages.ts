@@ -1,0 +1,200 @@
+import type { Language } from '@shortener/core';
+import type { SafeHtml } from '../layout.js';
+import { html, renderPage } from '../layout.js';
+import { fill } from '../text.js';
+import type { AccountText } from './account-text.js';
+import { accountTextOf } from './account-text.js';
+import { settingsTextOf } from './settings-text.js';
+
+/** The scripts of the account pages: SimpleWebAuthn's browser bundle, then the pages' own module. */
+const SCRIPTS = ['webauthn.js', 'account.js'] as const;
+
+function accountPage(language: Language, title: string, main: SafeHtml): string {
+  return renderPage({ language, title, main, noindex: true, scripts: SCRIPTS });
+}
+
+const errorLine = (message: string | undefined) =>
+  message === undefined ? '' : html`<p class="error" role="alert" id="form-error">${message}</p>`;
+
+const invalid = (message: string | undefined) =>
+  message === undefined ? '' : html` aria-invalid="true" aria-describedby="form-error"`;
+
+/** The passkey button and its live status line; `data-*` carry the endpoints and the texts. */
+function passkeyButton(
+  t: AccountText,
+  id: string,
+  label: string,
+  endpoints: Record<string, string>,
+): SafeHtml {
+  const data = Object.entries(endpoints).map(([name, url]) => html` data-${name}="${url}"`);
+  return html`<p>
+      <button
+        type="button"
+        class="button"
+        id="${id}"
+        ${data}
+        data-failed="${t.passkeyFailed}"
+        data-unsupported="${t.passkeyUnsupported}"
+      >
+        ${label}
+      </button>
+    </p>
+    <p class="hint" id="${id}-status" role="status" aria-live="polite"></p>`;
+}
+
+/** What the sign-in page shows. */
+export interface SignInView {
+  readonly language: Language;
+  readonly name?: string;
+  readonly error?: string;
+  readonly signupOpen: boolean;
+}
+
+/** `/login`: name and password, or a passkey (decisions §10). */
+export function signInPage(view: SignInView): string {
+  const t = accountTextOf(view.language);
+  return accountPage(
+    view.language,
+    t.signInTitle,
+    html`<section class="card" aria-labelledby="sign-in-title">
+      <h1 id="sign-in-title">${t.signInTitle}</h1>
+      ${errorLine(view.error)}
+      <form method="post" action="/login" class="stack">
+        ${nameField(t, view.name ?? '', 'username webauthn', view.error)}
+        <div class="field">
+          <label for="password">${t.passwordLabel}</label>
+          <input
+            id="password"
+            name="password"
+            type="password"
+            required
+            maxlength="128"
+            autocomplete="current-password"
+            ${invalid(view.error)}
+          />
+        </div>
+        <button type="submit">${t.signIn}</button>
+      </form>
+      <p>${t.or}</p>
+      ${passkeyButton(t, 'passkey-sign-in', t.passkeySignIn, { options: '/login/passkey/options', finish: '/login/passkey' })}
+      <p>${view.signupOpen ? html`<a href="/account/signup">${t.signUpLink}</a>` : t.noAccount}</p>
+    </section>`,
+  );
+}
+
+/** `/account/invite/{token}`: set a password and/or register a passkey for the invited account. */
+export function invitePage(language: Language, name: string, token: string, error?: string): string {
+  const t = accountTextOf(language);
+  const path = `/account/invite/${token}`;
+  return accountPage(
+    language,
+    fill(t.inviteTitle, { name }),
+    html`<section class="card" aria-labelledby="invite-title">
+      <h1 id="invite-title">${fill(t.inviteTitle, { name })}</h1>
+      <p>${fill(t.inviteIntro, { name })}</p>
+      ${errorLine(error)}
+      <form method="post" action="${path}" class="stack">
+        <input type="text" name="name" value="${name}" autocomplete="username" hidden readonly />
+        ${newPasswordField(t, error)}
+        <button type="submit">${t.setPassword}</button>
+      </form>
+      <p>${t.or}</p>
+      ${passkeyButton(t, 'passkey-register', t.passkeyRegister, { options: `${path}/passkey/options`, finish: `${path}/passkey` })}
+    </section>`,
+  );
+}
+
+function nameField(t: AccountText, value: string, autocomplete: string, error: string | undefined): SafeHtml {
+  return html`<div class="field">
+    <label for="name">${t.nameLabel}</label>
+    <input
+      id="name"
+      name="name"
+      value="${value}"
+      required
+      maxlength="64"
+      autocomplete="${autocomplete}"
+      autocapitalize="none"
+      spellcheck="false"
+      ${invalid(error)}
+    />
+  </div>`;
+}
+
+/** The new-password field (id `password`, 8-128 characters) of the invite, sign-up and settings forms. */
+export function newPasswordField(t: AccountText, error: string | undefined): SafeHtml {
+  return html`<div class="field">
+    <label for="password">${t.newPasswordLabel}</label>
+    <input
+      id="password"
+      name="password"
+      type="password"
+      required
+      minlength="8"
+      maxlength="128"
+      autocomplete="new-password"
+      aria-describedby="password-hint"
+      ${invalid(error)}
+    />
+    <small class="hint" id="password-hint">${t.newPasswordHint}</small>
+  </div>`;
+}
+
+/** The page of an invite link that is unknown, used or expired. */
+export function inviteGonePage(language: Language): string {
+  const t = accountTextOf(language);
+  return accountPage(
+    language,
+    t.inviteGoneTitle,
+    html`<section class="card notice">
+      <h1>${t.inviteGoneTitle}</h1>
+      <p>${t.inviteGone}</p>
+      <p><a class="button" href="/login">${t.signInTitle}</a></p>
+    </section>`,
+  );
+}
+
+/** `/account/signup` when `SIGNUP=open`: a name and a password. */
+export function signUpPage(language: Language, name = '', error?: string): string {
+  const t = accountTextOf(language);
+  return accountPage(
+    language,
+    t.signUpTitle,
+    html`<section class="card" aria-labelledby="sign-up-title">
+      <h1 id="sign-up-title">${t.signUpTitle}</h1>
+      <p>${t.signUpIntro}</p>
+      ${errorLine(error)}
+      <form method="post" action="/account/signup" class="stack">
+        ${nameField(t, name, 'username', error)} ${newPasswordField(t, error)}
+        <button type="submit">${t.signUp}</button>
+      </form>
+    </section>`,
+  );
+}
+
+/**
+ * `/account`: who is signed in, sign-out, a passkey to add, and the account's links, which the script
+ * loads through the JSON API (the session authenticates it). The full pages of issue 16 grow from here.
+ */
+export function accountHomePage(language: Language, name: string): string {
+  const t = accountTextOf(language);
+  return accountPage(
+    language,
+    t.accountTitle,
+    html`<section class="card" aria-labelledby="account-title">
+        <h1 id="account-title">${t.accountTitle}</h1>
+        <p id="signed-in-as">${fill(t.signedInAs, { name })}</p>
+        <p><a href="/account/settings">${settingsTextOf(language).settingsLink}</a></p>
+        <form method="post" action="/logout"><button type="submit" class="button">${t.signOut}</button></form>
+        ${passkeyButton(t, 'passkey-register', t.addPasskey, { options: '/account/passkeys/options', finish: '/account/passkeys', done: t.passkeyAdded })}
+      </section>
+      <section class="card" aria-labelledby="links-title">
+        <h2 id="links-title">${t.yourLinks}</h2>
+        <p id="links-status" role="status" data-empty="${t.noLinks}" data-failed="${t.linksFailed}">
+          ${t.loading}
+        </p>
+        <ul id="links" class="link-list"></ul>
+        <p><a class="button" href="/">${t.newLink}</a></p>
+      </section>`,
+  );
+}

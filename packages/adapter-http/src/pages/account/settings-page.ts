@@ -1,0 +1,189 @@
+import type { ApiKeyView, Language, Passkey, SessionRecord } from '@shortener/core';
+import type { SafeHtml } from '../layout.js';
+import { html, renderPage } from '../layout.js';
+import { fill } from '../text.js';
+import { newPasswordField } from './account-pages.js';
+import { accountTextOf } from './account-text.js';
+import type { SettingsText } from './settings-text.js';
+import { settingsTextOf } from './settings-text.js';
+
+/** What `/account/settings` shows. */
+export interface SettingsView {
+  readonly language: Language;
+  readonly keys: readonly ApiKeyView[];
+  readonly sessions: readonly SessionRecord[];
+  readonly currentSessionId: string;
+  readonly passkeys: readonly Passkey[];
+  /** A key just created: its name and secret, shown this once. */
+  readonly newKey?: { readonly name: string; readonly key: string };
+  /** A line above the forms: an error of the last form (`error`), or what it did. */
+  readonly notice?: { readonly error: boolean; readonly text: string };
+}
+
+/** A date as the page's language writes it (UTC, as everywhere in the service). */
+const when = (language: Language, at: number | string): string =>
+  new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(
+    new Date(at),
+  );
+
+/** A button that asks again before it posts: a disclosure, so it works without script and by keyboard. */
+function confirmed(action: string, open: string, question: string, confirm: string): SafeHtml {
+  return html`<details class="confirm">
+    <summary>${open}</summary>
+    <form method="post" action="${action}">
+      <p>${question}</p>
+      <button type="submit" class="danger">${confirm}</button>
+    </form>
+  </details>`;
+}
+
+function keysSection(view: SettingsView, t: SettingsText): SafeHtml {
+  const { language } = view;
+  const items = view.keys.map(
+    (key) =>
+      html`<li class="key" data-prefix="${key.prefix}">
+        <strong>${key.name}</strong>
+        <span>${t.prefix} <code>${key.prefix}</code></span>
+        <span>${t.created}: ${when(language, key.created_at)}</span>
+        <span>${t.lastUsed}: ${key.last_used_at === null ? t.never : when(language, key.last_used_at)}</span>
+        ${
+          key.revoked_at === null
+            ? confirmed(
+                `/account/settings/keys/${key.id}/revoke`,
+                t.revoke,
+                fill(t.revokeConfirm, { name: key.name }),
+                fill(t.revokeKey, { name: key.name }),
+              )
+            : html`<span class="revoked">${t.revoked}: ${when(language, key.revoked_at)}</span>`
+        }
+      </li>`,
+  );
+  const shown = view.newKey;
+  return html`<section class="card" aria-labelledby="keys-title">
+    <h2 id="keys-title">${t.keysTitle}</h2>
+    <p class="hint">${t.keysIntro}</p>
+    ${
+      shown === undefined
+        ? ''
+        : html`<div class="new-key" role="status">
+            <p>${fill(t.newKeyShown, { name: shown.name })}</p>
+            <p><code id="new-key">${shown.key}</code></p>
+            <button type="button" class="button" id="copy-key" data-copied="${t.copied}" hidden>
+              ${t.copy}
+            </button>
+            <span id="copy-key-status" aria-live="polite"></span>
+          </div>`
+    }
+    <form method="post" action="/account/settings/keys" class="stack">
+      <div class="field">
+        <label for="key-name">${t.keyName}</label>
+        <input id="key-name" name="name" required maxlength="64" autocomplete="off" />
+      </div>
+      <button type="submit">${t.createKey}</button>
+    </form>
+    ${
+      view.keys.length === 0
+        ? html`<p>${t.noKeys}</p>`
+        : html`<ul id="keys" class="settings-list">
+            ${items}
+          </ul>`
+    }
+  </section>`;
+}
+
+function passwordSection(t: SettingsText, language: Language): SafeHtml {
+  const a = accountTextOf(language);
+  return html`<section class="card" aria-labelledby="password-title">
+    <h2 id="password-title">${t.passwordTitle}</h2>
+    <form method="post" action="/account/settings/password" class="stack">
+      <div class="field">
+        <label for="current-password">${t.currentPassword}</label>
+        <input
+          id="current-password"
+          name="current_password"
+          type="password"
+          maxlength="128"
+          autocomplete="current-password"
+        />
+      </div>
+      ${newPasswordField(a, undefined)}
+      <button type="submit">${t.changePassword}</button>
+    </form>
+  </section>`;
+}
+
+function sessionsSection(view: SettingsView, t: SettingsText): SafeHtml {
+  const items = view.sessions.map((session) => {
+    const current = session.id === view.currentSessionId;
+    return html`<li class="session" ${current ? html` aria-current="true"` : ''}>
+      ${current ? html`<strong>${t.thisSession}</strong>` : ''}
+      <span>${t.created}: ${when(view.language, session.createdAt)}</span>
+      <span>${t.lastSeen}: ${when(view.language, session.lastSeenAt)}</span>
+      <form method="post" action="/account/settings/sessions/${session.id}/end">
+        <button type="submit" class="button">${t.endSession}</button>
+      </form>
+    </li>`;
+  });
+  return html`<section class="card" aria-labelledby="sessions-title">
+    <h2 id="sessions-title">${t.sessionsTitle}</h2>
+    <ul id="sessions" class="settings-list">
+      ${items}
+    </ul>
+  </section>`;
+}
+
+function passkeysSection(view: SettingsView, t: SettingsText): SafeHtml {
+  const items = view.passkeys.map(
+    (passkey) =>
+      html`<li class="passkey">
+        <strong>${passkey.name}</strong>
+        <span>${t.created}: ${when(view.language, passkey.createdAt)}</span>
+        <span
+          >${t.lastUsed}:
+          ${passkey.lastUsedAt === null ? t.never : when(view.language, passkey.lastUsedAt)}</span
+        >
+        <form method="post" action="/account/settings/passkeys/${encodeURIComponent(passkey.id)}/delete">
+          <button type="submit" class="button">${fill(t.removePasskey, { name: passkey.name })}</button>
+        </form>
+      </li>`,
+  );
+  return html`<section class="card" aria-labelledby="passkeys-title">
+    <h2 id="passkeys-title">${t.passkeysTitle}</h2>
+    ${
+      view.passkeys.length === 0
+        ? html`<p>${t.noPasskeys}</p>`
+        : html`<ul id="passkeys" class="settings-list">
+            ${items}
+          </ul>`
+    }
+    <p><a href="/account">${accountTextOf(view.language).addPasskey}</a></p>
+  </section>`;
+}
+
+/** `/account/settings` (decisions §10): API keys, password, sessions and passkeys, every form a plain post. */
+export function settingsPage(view: SettingsView): string {
+  const t = settingsTextOf(view.language);
+  const notice = view.notice;
+  return renderPage({
+    language: view.language,
+    title: t.settingsTitle,
+    noindex: true,
+    scripts: ['settings.js'],
+    main: html`<section class="card" aria-labelledby="settings-title">
+        <h1 id="settings-title">${t.settingsTitle}</h1>
+        <p><a href="/account">${t.backToAccount}</a></p>
+        ${
+          notice === undefined
+            ? ''
+            : html`<p
+                class="${notice.error ? 'error' : 'notice'}"
+                role="${notice.error ? 'alert' : 'status'}"
+              >
+                ${notice.text}
+              </p>`
+        }
+      </section>
+      ${keysSection(view, t)} ${passwordSection(t, view.language)} ${sessionsSection(view, t)}
+      ${passkeysSection(view, t)}`,
+  });
+}

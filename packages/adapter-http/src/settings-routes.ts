@@ -1,0 +1,117 @@
+import type Router from '@koa/router';
+import type { SignedIn } from '@shortener/core';
+import {
+  CreateKeyInput,
+  changePassword,
+  createApiKey,
+  domainError,
+  endSessionById,
+  listSessions,
+  parseInput,
+  revokeApiKey,
+  toApiKeyView,
+} from '@shortener/core';
+import type { Context } from 'koa';
+import { accountAreaGuard, fieldOf, seeOther, sendAccountPage } from './account-routes.js';
+import type { HttpDeps } from './deps.js';
+import { sendError, stateOf } from './koa-helpers.js';
+import type { SettingsView } from './pages/account/settings-page.js';
+import { settingsPage } from './pages/account/settings-page.js';
+import { settingsTextOf } from './pages/account/settings-text.js';
+import { readBody } from './request.js';
+import { clearSessionCookie, sessionSiteOf, signedInOf } from './session.js';
+
+type Extra = Pick<SettingsView, 'newKey' | 'notice'>;
+
+/**
+ * `/account/settings` and its form posts (decisions §10): create and revoke API keys, change the password
+ * (ending the other sessions), end sessions, remove passkeys. Every form works without script; the
+ * account area's guard refuses a post from another site (403). Another account's id is 404 `not_found`.
+ */
+export function addSettingsRoutes(router: Router, deps: HttpDeps): void {
+  const { core } = deps;
+  const guard = accountAreaGuard(deps);
+  const render = async (ctx: Context, signedIn: SignedIn, status: number, extra: Extra = {}) => {
+    const accountId = signedIn.account.id;
+    const [keys, sessions, passkeys] = await Promise.all([
+      core.accounts.listApiKeys(accountId),
+      listSessions(core, accountId),
+      core.credentials.listPasskeys(accountId),
+    ]);
+    const view: SettingsView = {
+      language: stateOf(ctx).language,
+      keys: keys.map(toApiKeyView),
+      sessions,
+      currentSessionId: signedIn.session.id,
+      passkeys,
+      ...extra,
+    };
+    sendAccountPage(ctx, status, settingsPage(view));
+  };
+  /** The signed-in account; a page without a session goes to /login, a post is 401. */
+  const signedIn = async (ctx: Context): Promise<SignedIn | null> => {
+    const found = await signedInOf(deps, ctx);
+    if (found !== null) return found;
+    if (ctx.method === 'GET') seeOther(ctx, '/login');
+    else sendError(ctx, domainError('unauthorized', 'Sign in first.'));
+    return null;
+  };
+
+  router.get('/account/settings', guard, async (ctx) => {
+    const me = await signedIn(ctx);
+    if (me !== null) await render(ctx, me, 200);
+  });
+
+  router.post('/account/settings/keys', guard, async (ctx) => {
+    const me = await signedIn(ctx);
+    if (me === null) return;
+    const input = parseInput(CreateKeyInput, { name: fieldOf(await readBody(ctx.req, true), 'name') });
+    const created = input.ok ? await createApiKey(core, me.account.id, input.value.name) : input;
+    if (!created.ok) return render(ctx, me, 400, { notice: { error: true, text: created.error.message } });
+    await render(ctx, me, 201, { newKey: { name: created.value.key.name, key: created.value.secret } });
+  });
+
+  router.post('/account/settings/keys/:id/revoke', guard, async (ctx) => {
+    const me = await signedIn(ctx);
+    if (me === null) return;
+    const revoked = await revokeApiKey(core, ctx.params.id ?? '', me.account.id);
+    if (!revoked.ok) return sendError(ctx, revoked.error);
+    seeOther(ctx, '/account/settings');
+  });
+
+  router.post('/account/settings/password', guard, async (ctx) => {
+    const me = await signedIn(ctx);
+    if (me === null) return;
+    const body = await readBody(ctx.req, true);
+    const changed = await changePassword(
+      core,
+      me,
+      fieldOf(body, 'current_password'),
+      fieldOf(body, 'password'),
+    );
+    if (!changed.ok) {
+      return render(ctx, me, 400, { notice: { error: true, text: changed.error.message } });
+    }
+    const text = settingsTextOf(stateOf(ctx).language).passwordChanged;
+    await render(ctx, me, 200, { notice: { error: false, text } });
+  });
+
+  router.post('/account/settings/sessions/:id/end', guard, async (ctx) => {
+    const me = await signedIn(ctx);
+    if (me === null) return;
+    const id = ctx.params.id ?? '';
+    const ended = await endSessionById(core, me.account.id, id);
+    if (!ended.ok) return sendError(ctx, ended.error);
+    if (id !== me.session.id) return seeOther(ctx, '/account/settings');
+    clearSessionCookie(ctx, sessionSiteOf(core.config.baseUrl));
+    seeOther(ctx, '/login');
+  });
+
+  router.post('/account/settings/passkeys/:id/delete', guard, async (ctx) => {
+    const me = await signedIn(ctx);
+    if (me === null) return;
+    if (!(await core.credentials.deletePasskey(me.account.id, ctx.params.id ?? '')))
+      return sendError(ctx, domainError('not_found', 'No such passkey.', 'passkey'));
+    seeOther(ctx, '/account/settings');
+  });
+}

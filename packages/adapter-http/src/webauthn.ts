@@ -1,0 +1,104 @@
+import type { NewPasskey, PasskeyCeremony } from '@shortener/core';
+import {
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+} from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
+
+/**
+ * The core's challenge (base64url) as bytes: SimpleWebAuthn would take a string for UTF-8 text and send
+ * its base64url, which the browser's answer would then carry instead of the challenge itself.
+ */
+const bytesOf = (challenge: string): Uint8Array<ArrayBuffer> =>
+  new Uint8Array(Buffer.from(challenge, 'base64url'));
+
+/** How long the browser may take to ask the authenticator (the challenge itself lives 5 minutes). */
+const TIMEOUT_MS = 120_000;
+
+/**
+ * The WebAuthn ceremonies with SimpleWebAuthn for the site at `baseUrl` ({base_url}): its host is the
+ * relying party id, its origin the only accepted origin. Passkeys are discoverable credentials, so a
+ * sign-in needs no name first. A malformed answer verifies as null, never as a thrown error.
+ */
+export function createPasskeyCeremony(baseUrl: string): PasskeyCeremony {
+  const { hostname: rpID, origin } = new URL(baseUrl);
+  const verified = async <T>(run: () => Promise<T | null>): Promise<T | null> => {
+    try {
+      return await run();
+    } catch {
+      return null;
+    }
+  };
+
+  return {
+    registrationOptions: ({ challenge, account, exclude }) =>
+      generateRegistrationOptions({
+        rpName: 'shortener',
+        rpID,
+        userName: account.name,
+        userID: new TextEncoder().encode(account.id),
+        challenge: bytesOf(challenge),
+        timeout: TIMEOUT_MS,
+        attestationType: 'none',
+        excludeCredentials: exclude.map((p) => ({ id: p.id, transports: [...p.transports] })),
+        authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
+      }),
+    verifyRegistration: (response, challenge) =>
+      verified(async (): Promise<NewPasskey | null> => {
+        const result = await verifyRegistrationResponse({
+          response: response as RegistrationResponseJSON,
+          expectedChallenge: challenge,
+          expectedOrigin: origin,
+          expectedRPID: rpID,
+          requireUserVerification: false,
+        });
+        if (!result.verified) return null;
+        const { credential } = result.registrationInfo;
+        return {
+          id: credential.id,
+          publicKey: Buffer.from(credential.publicKey).toString('base64url'),
+          counter: credential.counter,
+          transports: credential.transports ?? [],
+        };
+      }),
+    authenticationOptions: (challenge) =>
+      generateAuthenticationOptions({
+        rpID,
+        challenge: bytesOf(challenge),
+        timeout: TIMEOUT_MS,
+        userVerification: 'preferred',
+      }),
+    verifyAuthentication: (response, challenge, passkey) =>
+      verified(async () => {
+        const result = await verifyAuthenticationResponse({
+          response: response as AuthenticationResponseJSON,
+          expectedChallenge: challenge,
+          expectedOrigin: origin,
+          expectedRPID: rpID,
+          requireUserVerification: false,
+          credential: {
+            id: passkey.id,
+            publicKey: new Uint8Array(Buffer.from(passkey.publicKey, 'base64url')),
+            counter: passkey.counter,
+            transports: [...passkey.transports],
+          },
+        });
+        return result.verified ? result.authenticationInfo.newCounter : null;
+      }),
+    claimsOf: (response) => {
+      const answer = response as { id?: unknown; response?: { clientDataJSON?: unknown } } | null;
+      const data = answer?.response?.clientDataJSON;
+      if (typeof answer?.id !== 'string' || typeof data !== 'string') return null;
+      try {
+        const client = JSON.parse(Buffer.from(data, 'base64url').toString('utf8')) as { challenge?: unknown };
+        return typeof client.challenge === 'string'
+          ? { challenge: client.challenge, credentialId: answer.id }
+          : null;
+      } catch {
+        return null;
+      }
+    },
+  };
+}

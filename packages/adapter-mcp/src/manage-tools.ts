@@ -1,0 +1,128 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { deleteLink, getStats, listLinks, toLinkView, updateLink } from '@shortener/core';
+import type { Caller, LinkRecord, StatsView } from '@shortener/core';
+import type { McpCaller, McpDeps } from './deps.js';
+import { toolError, toolResult } from './results.js';
+import type { ToolSchemas } from './schemas.js';
+import type { Guard } from './server.js';
+
+const ACCESS =
+  'Name the link by id; prove access with the API key that owns it (the Authorization header, or ' +
+  'SHORTENER_API_KEY for shortener mcp) or with edit_token, the token shorten_url returned for an anonymous link.';
+
+const DESCRIPTIONS = {
+  list_links:
+    'List the links of your API key’s account, newest first: links (each a Link) and next_cursor (pass it ' +
+    'as cursor for the next page; null on the last page). q matches slug, title or url. Needs an API key. ' +
+    'Errors: unauthorized, invalid_request.',
+  update_link:
+    `Change a link: url, title, expires_in_days or expires_at, max_clicks, password, public_stats. Absent ` +
+    'fields stay; null removes an expiry, click cap, title or password (an empty password removes it too). ' +
+    `Moving the expiry into the future or raising the cap reactivates the link. ${ACCESS} Returns the Link. ` +
+    'Errors: not_found, forbidden, unauthorized, invalid_request, invalid_url, unsupported_scheme, ' +
+    'private_host, self_reference, unsafe_url.',
+  delete_link:
+    `Delete a link and its statistics; its slug becomes free again. ${ACCESS} ` +
+    'Errors: not_found, forbidden, unauthorized.',
+  link_stats:
+    'Click statistics of a link for the last days (default 30): total, unique visitors, bots, by_day (every ' +
+    'day, oldest first) and the top countries, referrers, devices and browsers. Public statistics need no ' +
+    `credentials; private ones need the owner. ${ACCESS} Errors: not_found, forbidden, invalid_request.`,
+} as const;
+
+function linkText(link: ReturnType<typeof toLinkView>): string {
+  return `${link.short_url} → ${link.url} (${link.status}, ${link.clicks} clicks)`;
+}
+
+function statsText(stats: StatsView): string {
+  return `Last ${stats.days} days: ${stats.total} visits, ${stats.unique} unique visitors, ${stats.bots} bots`;
+}
+
+/** Registers `list_links`, `update_link`, `delete_link` and `link_stats` (decisions §13): the JSON API's use cases. */
+export function addManageTools(
+  server: McpServer,
+  deps: McpDeps,
+  caller: McpCaller,
+  schemas: ToolSchemas,
+  guard: Guard,
+): void {
+  const { core } = deps;
+  const view = (link: LinkRecord) => toLinkView(link, core.config, core.clock.now());
+  const as = (editToken: string | undefined): Caller => ({
+    accountId: caller.accountId,
+    editToken: editToken?.trim() || null,
+  });
+  const write = { readOnlyHint: false, openWorldHint: false };
+
+  server.registerTool(
+    'list_links',
+    {
+      title: 'List your links',
+      description: DESCRIPTIONS.list_links,
+      inputSchema: schemas.listInput,
+      outputSchema: schemas.listOutput,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    guard('list_links', async ({ q, limit, cursor }) => {
+      const query = {
+        limit: limit ?? 50,
+        ...(q === undefined ? {} : { q }),
+        ...(cursor === undefined ? {} : { cursor }),
+      };
+      const page = await listLinks(core, query, as(undefined));
+      if (!page.ok) return toolError(page.error);
+      const links = page.value.links.map(view);
+      const lines = links.length === 0 ? ['No links.'] : links.map(linkText);
+      if (page.value.nextCursor !== null) lines.push(`More: cursor ${page.value.nextCursor}`);
+      return toolResult({ links, next_cursor: page.value.nextCursor }, ...lines);
+    }),
+  );
+
+  server.registerTool(
+    'update_link',
+    {
+      title: 'Change a link',
+      description: DESCRIPTIONS.update_link,
+      inputSchema: schemas.updateInput,
+      outputSchema: schemas.linkOutput,
+      annotations: { ...write, destructiveHint: false, idempotentHint: true },
+    },
+    guard('update_link', async ({ id, edit_token: editToken, ...changes }) => {
+      const updated = await updateLink(core, id, changes, as(editToken));
+      return updated.ok
+        ? toolResult(view(updated.value), linkText(view(updated.value)))
+        : toolError(updated.error);
+    }),
+  );
+
+  server.registerTool(
+    'delete_link',
+    {
+      title: 'Delete a link',
+      description: DESCRIPTIONS.delete_link,
+      inputSchema: schemas.accessInput,
+      outputSchema: schemas.deleteOutput,
+      annotations: { ...write, destructiveHint: true, idempotentHint: true },
+    },
+    guard('delete_link', async ({ id, edit_token: editToken }) => {
+      const deleted = await deleteLink(core, id, as(editToken));
+      if (!deleted.ok) return toolError(deleted.error);
+      return toolResult({ deleted: true, id: id.toLowerCase() }, `Deleted ${id}.`);
+    }),
+  );
+
+  server.registerTool(
+    'link_stats',
+    {
+      title: 'Statistics of a link',
+      description: DESCRIPTIONS.link_stats,
+      inputSchema: schemas.statsInput,
+      outputSchema: schemas.statsOutput,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    guard('link_stats', async ({ id, edit_token: editToken, days }) => {
+      const stats = await getStats(core, id, { days }, as(editToken));
+      return stats.ok ? toolResult(stats.value, statsText(stats.value)) : toolError(stats.error);
+    }),
+  );
+}

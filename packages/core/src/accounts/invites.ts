@@ -1,0 +1,115 @@
+import type { CoreDeps } from '../deps.js';
+import { domainError } from '../errors.js';
+import type { Result } from '../result.js';
+import { err, ok } from '../result.js';
+import { digestsEqual, generateSecret, sha256Hex } from '../secrets.js';
+import type { Account } from './account.js';
+import { createAccount } from './accounts.js';
+import type { InviteRecord } from './credentials.js';
+import { checkNewPassword, setAccountPassword } from './sign-in.js';
+
+type Deps = Pick<CoreDeps, 'accounts' | 'credentials' | 'sessions' | 'clock' | 'random' | 'config'>;
+
+/** An invite link works for 48 hours (decisions §10). */
+export const INVITE_TTL_MS = 48 * 3_600_000;
+const INVITE_TOKEN = /^inv_[0-9A-Za-z]{32}$/;
+
+/** A new invite: the one-time URL is shown once; only the token's SHA-256 is stored. */
+export interface Invite {
+  readonly account: Account;
+  /** `{base_url}/account/invite/{token}`. */
+  readonly url: string;
+  readonly expiresAt: number;
+  /** False when the account existed: the link then resets its credentials. */
+  readonly created: boolean;
+}
+
+/**
+ * Invites a person (`shortener accounts invite NAME [--admin]`): creates the account when the name is
+ * new (refused with `forbidden` when `SIGNUP=closed`), or makes a reset link for an existing one.
+ * `admin` makes the account an admin; an existing admin stays one without it.
+ */
+export async function inviteAccount(deps: Deps, name: string, admin = false): Promise<Result<Invite>> {
+  let account = await deps.accounts.findAccountByName(name.trim());
+  const created = account === null;
+  if (account === null) {
+    if (deps.config.signup === 'closed') {
+      return err(domainError('forbidden', 'SIGNUP is closed: only existing accounts get invite links.'));
+    }
+    const made = await createAccount(deps, name, admin ? 'admin' : 'user');
+    if (!made.ok) return made;
+    account = made.value;
+  } else if (admin && account.role !== 'admin') {
+    account = (await deps.accounts.updateAccount(account.id, { role: 'admin' })) ?? account;
+  }
+  const token = generateSecret(deps.random, 'inv_');
+  const now = deps.clock.now();
+  const expiresAt = now + INVITE_TTL_MS;
+  await deps.credentials.addInvite({
+    tokenHash: sha256Hex(token),
+    accountId: account.id,
+    createdAt: now,
+    expiresAt,
+    usedAt: null,
+  });
+  const url = `${deps.config.baseUrl}/account/invite/${token}`;
+  return ok({ account, url, expiresAt, created });
+}
+
+/** An invite that can still be used, and its account. */
+export interface OpenInvite {
+  readonly invite: InviteRecord;
+  readonly account: Account;
+}
+
+/** The invite of a token while it is unused, unexpired and its account enabled; `not_found` otherwise. */
+export async function openInvite(deps: Deps, token: string): Promise<Result<OpenInvite>> {
+  const gone = err(domainError('not_found', 'This invite link is unknown, used or expired.', 'invite'));
+  if (!INVITE_TOKEN.test(token)) return gone;
+  const hash = sha256Hex(token);
+  const invite = await deps.credentials.findInvite(hash);
+  if (invite === null || !digestsEqual(invite.tokenHash, hash)) return gone;
+  if (invite.usedAt !== null || deps.clock.now() >= invite.expiresAt) return gone;
+  const account = await deps.accounts.findAccountById(invite.accountId);
+  if (account === null || account.disabledAt !== null) return gone;
+  return ok({ invite, account });
+}
+
+/**
+ * Uses the invite up (once, atomically) and ends every session of its account: a reset link signs out
+ * whoever held the old credentials. `not_found` when another request used it first.
+ */
+export async function consumeInvite(deps: Deps, invite: InviteRecord): Promise<Result<true>> {
+  const used = await deps.credentials.consumeInvite(invite.tokenHash, deps.clock.now());
+  if (used === null)
+    return err(domainError('not_found', 'This invite link is unknown, used or expired.', 'invite'));
+  await deps.sessions.deleteSessions(invite.accountId, null);
+  return ok(true);
+}
+
+/** Sets the password through an invite link; the link is then used up. */
+export async function acceptInviteWithPassword(
+  deps: Deps,
+  token: string,
+  password: string,
+): Promise<Result<Account>> {
+  const checked = checkNewPassword(password);
+  if (!checked.ok) return checked;
+  const opened = await openInvite(deps, token);
+  if (!opened.ok) return opened;
+  const consumed = await consumeInvite(deps, opened.value.invite);
+  if (!consumed.ok) return consumed;
+  await setAccountPassword(deps, opened.value.account.id, password);
+  return ok(opened.value.account);
+}
+
+/** Creates an account with a password, when `SIGNUP=open` (`forbidden` otherwise). */
+export async function signUp(deps: Deps, name: string, password: string): Promise<Result<Account>> {
+  if (deps.config.signup !== 'open') return err(domainError('forbidden', 'Sign-up is not open here.'));
+  const checked = checkNewPassword(password);
+  if (!checked.ok) return checked;
+  const account = await createAccount(deps, name);
+  if (!account.ok) return account;
+  await setAccountPassword(deps, account.value.id, password);
+  return account;
+}

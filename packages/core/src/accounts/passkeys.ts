@@ -1,0 +1,131 @@
+import type { CoreDeps } from '../deps.js';
+import { domainError } from '../errors.js';
+import type { PasskeyCeremony } from '../ports.js';
+import type { Result } from '../result.js';
+import { err, ok } from '../result.js';
+import type { Account } from './account.js';
+import type { ChallengePurpose, ChallengeRecord } from './credentials.js';
+import { consumeInvite, openInvite } from './invites.js';
+
+/** The core plus the WebAuthn ceremonies of the edge. */
+export type PasskeyDeps = Pick<
+  CoreDeps,
+  'accounts' | 'credentials' | 'sessions' | 'clock' | 'random' | 'config'
+> & { readonly passkeys: PasskeyCeremony };
+
+/** A WebAuthn challenge must be answered within 5 minutes. */
+const CHALLENGE_TTL_MS = 5 * 60_000;
+
+const refused = () => err(domainError('unauthorized', 'The passkey could not be verified.'));
+
+async function issueChallenge(
+  deps: PasskeyDeps,
+  purpose: ChallengePurpose,
+  accountId: string | null,
+  inviteHash: string | null,
+): Promise<string> {
+  const challenge = Buffer.from(deps.random.bytes(32)).toString('base64url');
+  const createdAt = deps.clock.now();
+  await deps.credentials.addChallenge({
+    challenge,
+    purpose,
+    accountId,
+    inviteHash,
+    createdAt,
+    expiresAt: createdAt + CHALLENGE_TTL_MS,
+  });
+  return challenge;
+}
+
+/** The challenge an answer claims, used up; null when it is unknown, expired or for another purpose. */
+async function takeChallenge(
+  deps: PasskeyDeps,
+  response: unknown,
+  purpose: ChallengePurpose,
+): Promise<{ record: ChallengeRecord; credentialId: string } | null> {
+  const claims = deps.passkeys.claimsOf(response);
+  if (claims === null) return null;
+  const record = await deps.credentials.consumeChallenge(claims.challenge, deps.clock.now());
+  return record?.purpose === purpose ? { record, credentialId: claims.credentialId } : null;
+}
+
+/** Where a new passkey comes from: a signed-in account, or an invite link (token). */
+export type PasskeyEnrolment = { readonly accountId: string } | { readonly inviteToken: string };
+
+/** Options for the browser to register a passkey for the account of `enrolment`. */
+export async function beginPasskeyRegistration(
+  deps: PasskeyDeps,
+  enrolment: PasskeyEnrolment,
+): Promise<Result<unknown>> {
+  let account: Account | null;
+  let inviteHash: string | null = null;
+  if ('inviteToken' in enrolment) {
+    const opened = await openInvite(deps, enrolment.inviteToken);
+    if (!opened.ok) return opened;
+    account = opened.value.account;
+    inviteHash = opened.value.invite.tokenHash;
+  } else {
+    account = await deps.accounts.findAccountById(enrolment.accountId);
+    if (account === null) return err(domainError('not_found', 'No such account.', 'account'));
+  }
+  const challenge = await issueChallenge(deps, 'register', account.id, inviteHash);
+  const exclude = await deps.credentials.listPasskeys(account.id);
+  return ok(await deps.passkeys.registrationOptions({ challenge, account, exclude }));
+}
+
+/**
+ * Verifies the browser's registration answer and stores the passkey. Through an invite, the invite is
+ * then used up (and the account's other sessions end); `unauthorized` when the answer does not verify
+ * or was not asked of this enrolment.
+ */
+export async function finishPasskeyRegistration(
+  deps: PasskeyDeps,
+  enrolment: PasskeyEnrolment,
+  response: unknown,
+): Promise<Result<Account>> {
+  const taken = await takeChallenge(deps, response, 'register');
+  if (taken === null) return refused();
+  const { record } = taken;
+  const viaInvite = 'inviteToken' in enrolment;
+  const opened = viaInvite ? await openInvite(deps, enrolment.inviteToken) : null;
+  if (opened !== null && !opened.ok) return opened;
+  const expectedInvite = opened === null ? null : opened.value.invite.tokenHash;
+  const expectedAccount =
+    opened === null ? (enrolment as { accountId: string }).accountId : opened.value.account.id;
+  if (record.accountId !== expectedAccount || record.inviteHash !== expectedInvite) return refused();
+  const verified = await deps.passkeys.verifyRegistration(response, record.challenge);
+  if (verified === null) return refused();
+  if (opened !== null) {
+    const consumed = await consumeInvite(deps, opened.value.invite);
+    if (!consumed.ok) return consumed;
+  }
+  const now = deps.clock.now();
+  const added = await deps.credentials.addPasskey({
+    ...verified,
+    accountId: expectedAccount,
+    name: `Passkey ${new Date(now).toISOString().slice(0, 10)}`,
+    createdAt: now,
+    lastUsedAt: null,
+  });
+  if (!added.ok) return added;
+  const account = await deps.accounts.findAccountById(expectedAccount);
+  return account === null ? err(domainError('not_found', 'No such account.', 'account')) : ok(account);
+}
+
+/** Options for the browser to sign in with any passkey of this site. */
+export async function beginPasskeySignIn(deps: PasskeyDeps): Promise<unknown> {
+  return deps.passkeys.authenticationOptions(await issueChallenge(deps, 'sign_in', null, null));
+}
+
+/** The account of a verified passkey sign-in; `unauthorized` otherwise (unknown passkey, disabled account…). */
+export async function finishPasskeySignIn(deps: PasskeyDeps, response: unknown): Promise<Result<Account>> {
+  const taken = await takeChallenge(deps, response, 'sign_in');
+  const passkey = taken === null ? null : await deps.credentials.findPasskey(taken.credentialId);
+  if (taken === null || passkey === null) return refused();
+  const counter = await deps.passkeys.verifyAuthentication(response, taken.record.challenge, passkey);
+  if (counter === null) return refused();
+  const account = await deps.accounts.findAccountById(passkey.accountId);
+  if (account === null || account.disabledAt !== null) return refused();
+  await deps.credentials.usePasskey(passkey.id, counter, deps.clock.now());
+  return ok(account);
+}

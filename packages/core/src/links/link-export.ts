@@ -1,0 +1,127 @@
+import { z } from 'zod';
+import type { ServiceConfig } from '../config.js';
+import { findShortDomain } from '../config.js';
+import type { CoreDeps } from '../deps.js';
+import { domainError } from '../errors.js';
+import type { LinkView } from '../response-schemas.js';
+import type { Result } from '../result.js';
+import { err, ok } from '../result.js';
+import { validateTargetUrl } from '../urls/validate-url.js';
+import { urlPolicyOf } from './create-link.js';
+import type { LinkRecord } from './link.js';
+import { isLinkId } from './references.js';
+import { validateAlias } from './slug.js';
+import { toLinkView } from './view.js';
+
+const instant = z.iso.datetime({ offset: true }).transform((text) => Date.parse(text));
+
+// Bounded so that a forged hash cannot make checking a password cost more than creating one does.
+const SCRYPT_HASH =
+  /^scrypt\$(1024|2048|4096|8192|16384|32768)\$[1-8]\$[1-4]\$[A-Za-z0-9+/]+={0,2}\$[A-Za-z0-9+/]+={0,2}$/;
+
+/**
+ * A link as `export` writes it and `import` reads it back: every field of the stored link, the
+ * password and edit-token hashes included, and the owner by id and name. The Link object's derived
+ * fields (`short_url`, `status`, `has_password`, …) may come along and are ignored.
+ */
+export const ExportedLink = z.object({
+  id: z.string().refine(isLinkId, 'not a link id'),
+  domain: z.string().min(1),
+  slug: z.string().min(1),
+  url: z.string().min(1),
+  title: z.string().max(200).nullable(),
+  password_hash: z.string().regex(SCRYPT_HASH, 'not a password hash').nullable(),
+  public_stats: z.boolean(),
+  expires_at: instant.nullable(),
+  max_clicks: z.number().int().min(1).nullable(),
+  clicks: z.number().int().min(0),
+  last_click_at: instant.nullable(),
+  disabled: z.boolean(),
+  account_id: z.string().min(1).nullable(),
+  account: z.string().min(1).nullable(),
+  edit_token_hash: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/, 'not an edit-token hash')
+    .nullable(),
+  created_at: instant,
+  updated_at: instant,
+});
+export type ExportedLink = z.output<typeof ExportedLink>;
+
+/** The fields `export` adds to the Link object. */
+export interface ExportedLinkExtras {
+  readonly disabled: boolean;
+  readonly account_id: string | null;
+  readonly account: string | null;
+  readonly password_hash: string | null;
+  readonly edit_token_hash: string | null;
+}
+
+/** A link as `export` writes it: the Link object plus what a lossless import needs. */
+export function toExportedLink(
+  link: LinkRecord,
+  accountName: string | null,
+  config: ServiceConfig,
+  now: number,
+): LinkView & ExportedLinkExtras {
+  return {
+    ...toLinkView(link, config, now),
+    disabled: link.disabled,
+    account_id: link.accountId,
+    account: accountName,
+    password_hash: link.passwordHash,
+    edit_token_hash: link.editTokenHash,
+  };
+}
+
+/**
+ * Writes an exported link back as it was: clicks, status, dates and hashes kept, so its password and
+ * edit token keep working; expired, used-up and disabled links stay so. The operator's (no caller).
+ * Refused: a domain that is not a short domain here (`domain_invalid`), a slug or URL the rules refuse,
+ * an owner with neither the id nor the name of an account here (`not_found`, field `account`), an id
+ * that exists (`invalid_request`, field `id`), a taken slug (`slug_taken`). A refusal writes nothing.
+ */
+export async function importLink(deps: CoreDeps, line: ExportedLink): Promise<Result<LinkRecord>> {
+  const domain = findShortDomain(deps.config, line.domain.toLowerCase());
+  if (domain === undefined) {
+    return err(domainError('domain_invalid', `${line.domain} is not a short domain here.`, 'domain'));
+  }
+  const slug = validateAlias(line.slug, deps.config.extraReservedSlugs);
+  if (!slug.ok) return err({ ...slug.error, field: 'slug' });
+  const url = validateTargetUrl(line.url, urlPolicyOf(deps.config));
+  if (!url.ok) return url;
+  const owner = await ownerOf(deps, line);
+  if (!owner.ok) return owner;
+  if ((await deps.links.findById(line.id.toLowerCase())) !== null) {
+    return err(domainError('invalid_request', 'A link with this id exists here already.', 'id'));
+  }
+  return deps.links.insert({
+    id: line.id.toLowerCase(),
+    domain: domain.host,
+    slug: slug.value,
+    url: line.url,
+    title: line.title,
+    passwordHash: line.password_hash,
+    publicStats: line.public_stats,
+    expiresAt: line.expires_at,
+    maxClicks: line.max_clicks,
+    clicks: line.clicks,
+    lastClickAt: line.last_click_at,
+    disabled: line.disabled,
+    accountId: owner.value,
+    editTokenHash: line.edit_token_hash,
+    createdAt: line.created_at,
+    updatedAt: line.updated_at,
+  });
+}
+
+/** The account here with the exported id, else with the exported name; null for an anonymous link. */
+async function ownerOf(deps: CoreDeps, line: ExportedLink): Promise<Result<string | null>> {
+  if (line.account_id === null && line.account === null) return ok(null);
+  const found =
+    (line.account_id === null ? null : await deps.accounts.findAccountById(line.account_id)) ??
+    (line.account === null ? null : await deps.accounts.findAccountByName(line.account));
+  if (found !== null) return ok(found.id);
+  const name = line.account ?? line.account_id ?? '';
+  return err(domainError('not_found', `No account "${name}" here: create it first.`, 'account'));
+}

@@ -1,0 +1,10 @@
+export { dropPostgresSchema } from './database.js';
+export type { PostgresOptions } from './database.js';
+export { MIGRATIONS, migrate, schemaVersion } from './migrations/index.js';
+export type { Migration } from './migrations/index.js';
+export { feedApplicationName } from './postgres-link-changes.js';
+export { openPostgresStores } from './postgres-stores.js';
+export type { PostgresStores } from './postgres-stores.js';
+export type { PostgresSettingStore } from './postgres-setting-store.js';
+export { COPY_TABLES, copyIntoEmptyDatabase } from './copy-in.js';
+export type { CopyTable, TableRows } from './copy-in.js';

@@ -1,0 +1,68 @@
+import type { LinkChanges, LinkRecord } from '@shortener/core';
+
+/** Each column of `links` with the record field it holds and its type (for `unnest` inserts). */
+export const LINK_COLUMNS = [
+  ['id', 'id', 'text'],
+  ['domain', 'domain', 'text'],
+  ['slug', 'slug', 'text'],
+  ['url', 'url', 'text'],
+  ['title', 'title', 'text'],
+  ['password_hash', 'passwordHash', 'text'],
+  ['public_stats', 'publicStats', 'boolean'],
+  ['expires_at', 'expiresAt', 'bigint'],
+  ['max_clicks', 'maxClicks', 'bigint'],
+  ['clicks', 'clicks', 'bigint'],
+  ['last_click_at', 'lastClickAt', 'bigint'],
+  ['disabled', 'disabled', 'boolean'],
+  ['account_id', 'accountId', 'text'],
+  ['edit_token_hash', 'editTokenHash', 'text'],
+  ['created_at', 'createdAt', 'bigint'],
+  ['updated_at', 'updatedAt', 'bigint'],
+] as const satisfies readonly (readonly [string, keyof LinkRecord, string])[];
+
+/** The select list that reads a row of `links` as a {@link LinkRecord}. */
+export const LINK_FIELDS = selectList(LINK_COLUMNS.map(([column, field]) => [column, field]));
+
+/** A select list naming each column by its field: `pg` then returns records as they are. */
+export function selectList(columns: readonly (readonly [column: string, field: string])[]): string {
+  return columns.map(([column, field]) => (column === field ? column : `${column} AS "${field}"`)).join(', ');
+}
+
+/** The record as stored: domain and slug lower-case. */
+export function normalised(link: LinkRecord): LinkRecord {
+  return { ...link, domain: link.domain.toLowerCase(), slug: link.slug.toLowerCase() };
+}
+
+/** The fields no update changes: identity, clicks (counted only by clicks) and `updatedAt` (set apart). */
+const FIXED = new Set<keyof LinkRecord>([
+  'id',
+  'domain',
+  'slug',
+  'clicks',
+  'lastClickAt',
+  'createdAt',
+  'updatedAt',
+]);
+
+/**
+ * The UPDATE of `changes` (only the fields given, plus `updated_at`) and its parameters; the link's id
+ * is `$1`. Column names come from {@link LINK_COLUMNS}, never from the caller; fields an update may not
+ * change are ignored, whatever a caller slips in.
+ */
+export function toUpdate(id: string, changes: LinkChanges): { text: string; values: unknown[] } {
+  const values: unknown[] = [id, changes.updatedAt];
+  const sets = ['updated_at = $2'];
+  for (const [column, field] of LINK_COLUMNS) {
+    const value = (changes as Partial<LinkRecord>)[field];
+    if (value === undefined || FIXED.has(field)) continue;
+    values.push(value);
+    sets.push(`${column} = $${values.length}`);
+  }
+  return { text: `UPDATE links SET ${sets.join(', ')} WHERE id = $1 RETURNING ${LINK_FIELDS}`, values };
+}
+
+/** A LIKE pattern matching `q` anywhere, its own `%`, `_` and `\` taken literally; null for no filter. */
+export function toLikePattern(q: string | undefined): string | null {
+  if (q === undefined || q === '') return null;
+  return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}

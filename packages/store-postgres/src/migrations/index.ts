@@ -1,0 +1,68 @@
+import type { Pool, PoolClient } from 'pg';
+import { inTransaction } from '../database.js';
+import { INITIAL_SCHEMA } from './001-initial.js';
+
+/** One schema step. Versions start at 1 and increase by one; `schema_migrations` lists those applied. */
+export interface Migration {
+  readonly version: number;
+  readonly sql: string;
+}
+
+/** Every migration, in order. Append new ones; never edit an applied one. */
+export const MIGRATIONS: readonly Migration[] = [{ version: 1, sql: INITIAL_SCHEMA }];
+
+/**
+ * Applies the migrations newer than the schema's, all in one transaction under an advisory lock of
+ * the schema: nodes starting together wait for the first, then find nothing left to do (and none
+ * fails). `schema`, when given, is created first if missing (a name checked by createPool). Returns
+ * the resulting version; throws when the database is newer than the code.
+ */
+export async function migrate(
+  pool: Pool,
+  schema?: string,
+  migrations: readonly Migration[] = MIGRATIONS,
+): Promise<number> {
+  return inTransaction(pool, (client) => migrateOn(client, schema, migrations));
+}
+
+/**
+ * {@link migrate}'s work inside a transaction the caller holds (`shortener migrate` creates the tables
+ * and copies the rows in one): takes the advisory lock, creates the schema when named, applies what
+ * is pending. Returns the resulting version.
+ */
+export async function migrateOn(
+  client: PoolClient,
+  schema?: string,
+  migrations: readonly Migration[] = MIGRATIONS,
+): Promise<number> {
+  const latest = migrations.at(-1)?.version ?? 0;
+  await client.query(
+    `SELECT pg_advisory_xact_lock(hashtext('shortener migrations ' || COALESCE($1, current_schema())))`,
+    [schema ?? null],
+  );
+  if (schema !== undefined) await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+  await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`);
+  const current = await schemaVersionOn(client);
+  if (current > latest) {
+    throw new Error(`The database is at schema version ${current}; this build knows up to ${latest}.`);
+  }
+  for (const migration of migrations) {
+    if (migration.version <= current) continue;
+    await client.query(migration.sql);
+    await client.query('INSERT INTO schema_migrations (version) VALUES ($1)', [migration.version]);
+  }
+  return Math.max(current, latest);
+}
+
+/** The last migration applied to the schema (0 for none). */
+export async function schemaVersion(pool: Pool): Promise<number> {
+  return schemaVersionOn(pool);
+}
+
+async function schemaVersionOn(db: Pick<Pool, 'query'>): Promise<number> {
+  const { rows } = await db.query<{ version: number | null }>(
+    'SELECT max(version) AS version FROM schema_migrations',
+  );
+  return rows[0]?.version ?? 0;
+}

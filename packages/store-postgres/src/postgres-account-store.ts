@@ -1,0 +1,85 @@
+import { domainError, err, ok } from '@shortener/core';
+import type { Account, AccountStore, ApiKeyRecord } from '@shortener/core';
+import type { Pool } from 'pg';
+import { isUniqueViolation } from './database.js';
+import { selectList } from './link-rows.js';
+
+const ACCOUNT = selectList([
+  ['id', 'id'],
+  ['name', 'name'],
+  ['role', 'role'],
+  ['created_at', 'createdAt'],
+  ['disabled_at', 'disabledAt'],
+]);
+
+const API_KEY = selectList([
+  ['id', 'id'],
+  ['account_id', 'accountId'],
+  ['name', 'name'],
+  ['key_hash', 'keyHash'],
+  ['prefix', 'prefix'],
+  ['created_at', 'createdAt'],
+  ['last_used_at', 'lastUsedAt'],
+  ['revoked_at', 'revokedAt'],
+]);
+
+const INSERT_KEY = `INSERT INTO api_keys (id, account_id, name, key_hash, prefix, created_at, last_used_at, revoked_at)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`;
+
+// A change given as undefined keeps its column: `$n::boolean` says whether to write it.
+const UPDATE_ACCOUNT = `UPDATE accounts SET role = COALESCE($2, role),
+  disabled_at = CASE WHEN $3::boolean THEN $4::bigint ELSE disabled_at END WHERE id = $1 RETURNING ${ACCOUNT}`;
+
+/** The AccountStore on a pg pool (schema migrated). */
+export function createPostgresAccountStore(pool: Pool): AccountStore {
+  const one = async <T extends object>(text: string, values: unknown[]): Promise<T | null> =>
+    (await pool.query<T>(text, values)).rows[0] ?? null;
+  const all = async <T extends object>(text: string, values: unknown[] = []): Promise<T[]> =>
+    (await pool.query<T>(text, values)).rows;
+
+  return {
+    createAccount: async (account) => {
+      const { id, name, role, createdAt, disabledAt } = account;
+      try {
+        await pool.query(
+          'INSERT INTO accounts (id, name, role, created_at, disabled_at) VALUES ($1, $2, $3, $4, $5)',
+          [id, name, role, createdAt, disabledAt],
+        );
+        return ok({ ...account });
+      } catch (error) {
+        // the name is the table's only UNIQUE constraint; a duplicate id stays a thrown bug
+        if (!isUniqueViolation(error, 'accounts_name_key')) throw error;
+        return err(domainError('invalid_request', 'An account with this name exists.', 'name'));
+      }
+    },
+    findAccountById: (id) => one<Account>(`SELECT ${ACCOUNT} FROM accounts WHERE id = $1`, [id]),
+    findAccountByName: (name) => one<Account>(`SELECT ${ACCOUNT} FROM accounts WHERE name = $1`, [name]),
+    listAccounts: () => all<Account>(`SELECT ${ACCOUNT} FROM accounts ORDER BY created_at, id`),
+    updateAccount: (id, changes) =>
+      one<Account>(UPDATE_ACCOUNT, [
+        id,
+        changes.role ?? null,
+        changes.disabledAt !== undefined,
+        changes.disabledAt ?? null,
+      ]),
+    addApiKey: async (key) => {
+      const { id, accountId, name, keyHash, prefix, createdAt, lastUsedAt, revokedAt } = key;
+      await pool.query(INSERT_KEY, [id, accountId, name, keyHash, prefix, createdAt, lastUsedAt, revokedAt]);
+    },
+    findApiKeyByHash: (hash) =>
+      one<ApiKeyRecord>(`SELECT ${API_KEY} FROM api_keys WHERE key_hash = $1`, [hash]),
+    findApiKeyById: (id) => one<ApiKeyRecord>(`SELECT ${API_KEY} FROM api_keys WHERE id = $1`, [id]),
+    listApiKeys: (accountId) =>
+      all<ApiKeyRecord>(`SELECT ${API_KEY} FROM api_keys WHERE account_id = $1 ORDER BY created_at, id`, [
+        accountId,
+      ]),
+    revokeApiKey: async (id, at) =>
+      (await pool.query('UPDATE api_keys SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL', [id, at]))
+        .rowCount === 1,
+    touchApiKey: async (id, at) =>
+      void (await pool.query(
+        'UPDATE api_keys SET last_used_at = GREATEST(COALESCE(last_used_at, 0), $2) WHERE id = $1',
+        [id, at],
+      )),
+  };
+}

@@ -1,0 +1,85 @@
+import type { Stores } from '@shortener/core';
+import { createPool } from './database.js';
+import type { PostgresOptions } from './database.js';
+import { migrate } from './migrations/index.js';
+import { createPostgresAccountStore } from './postgres-account-store.js';
+import { createPostgresCredentialStore } from './postgres-credential-store.js';
+import { createPostgresLinkChanges } from './postgres-link-changes.js';
+import { createPostgresLinkStore } from './postgres-link-store.js';
+import { createPostgresSessionStore } from './postgres-session-store.js';
+import { createPostgresSettingStore } from './postgres-setting-store.js';
+import type { PostgresSettingStore } from './postgres-setting-store.js';
+import { createPostgresVisitStore } from './postgres-visit-store.js';
+
+/** The PostgreSQL stores, sharing one pool. */
+export interface PostgresStores extends Stores {
+  readonly settings: PostgresSettingStore;
+  /**
+   * Connects, creates the schema when one is named and missing, and applies pending migrations; every
+   * store method waits for it, so calling it is needed only to fail early (start-up).
+   */
+  ready(): Promise<void>;
+}
+
+/**
+ * The stores on the PostgreSQL database of `options`. Returns at once: the first use connects and
+ * migrates (see {@link PostgresStores.ready}); a failed attempt is tried again by the next use.
+ */
+export function openPostgresStores(options: PostgresOptions): PostgresStores {
+  const pool = createPool(options);
+  const changes = createPostgresLinkChanges(options);
+  let migrated: Promise<void> | null = null;
+  let closed = false;
+  const ready = (): Promise<void> => {
+    migrated ??= migrate(pool, options.schema).then(
+      () => undefined,
+      (error: unknown) => {
+        migrated = null;
+        throw error;
+      },
+    );
+    return migrated;
+  };
+  return {
+    links: afterReady(ready, createPostgresLinkStore(pool, changes)),
+    visits: afterReady(ready, createPostgresVisitStore(pool)),
+    accounts: afterReady(ready, createPostgresAccountStore(pool)),
+    sessions: afterReady(ready, createPostgresSessionStore(pool)),
+    credentials: afterReady(ready, createPostgresCredentialStore(pool)),
+    settings: afterReady(ready, createPostgresSettingStore(pool)),
+    ready,
+    ping: async () => {
+      if (closed) return false;
+      try {
+        return (await pool.query<{ one: number }>('SELECT 1 AS one')).rows[0]?.one === 1;
+      } catch {
+        return false;
+      }
+    },
+    // assigning a transaction id commits a real (empty) transaction: it fails where writes fail
+    checkWritable: async () => {
+      await ready();
+      await pool.query('SELECT pg_current_xact_id()');
+    },
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await changes.close();
+      await pool.end();
+    },
+  };
+}
+
+/** `store` with each method waiting for `ready` first (other properties, such as a feed, as they are). */
+function afterReady<T extends object>(ready: () => Promise<void>, store: T): T {
+  const entries = Object.entries(store).map(([name, value]: [string, unknown]) => [
+    name,
+    typeof value === 'function'
+      ? async (...args: unknown[]) => {
+          await ready();
+          return (value as (...args: unknown[]) => unknown)(...args);
+        }
+      : value,
+  ]);
+  return Object.fromEntries(entries) as T;
+}

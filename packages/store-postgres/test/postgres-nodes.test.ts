@@ -1,0 +1,169 @@
+import type { CounterIncrement, LinkChange } from '@shortener/core';
+import { aLink, FIXTURE_TIME } from '@shortener/testkit';
+import pg from 'pg';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { feedApplicationName, MIGRATIONS, openPostgresStores, schemaVersion } from '../src/index.js';
+import type { PostgresStores } from '../src/index.js';
+import { DATABASE_URL, freshSchemaName, useFreshSchemas } from './fresh-schema.js';
+
+// What PostgreSQL adds over the contracts: several nodes (pools) on one schema, as several `serve`
+// processes on several machines would be.
+
+describe.runIf(DATABASE_URL !== null)('PostgreSQL stores on several nodes', () => {
+  const openFresh = useFreshSchemas();
+  const opened: PostgresStores[] = [];
+  const admin = new pg.Pool({ connectionString: DATABASE_URL ?? '', max: 2 });
+  let schema = '';
+  /** `count` nodes on one new schema (kept in `schema`). */
+  const nodes = async (count: number): Promise<PostgresStores[]> => {
+    schema = freshSchemaName();
+    const all = [];
+    for (let i = 0; i < count; i++) all.push(await openFresh(schema));
+    opened.push(...all);
+    return all;
+  };
+  afterEach(async () => {
+    for (const stores of opened.splice(0)) await stores.close();
+  });
+  afterAll(() => admin.end());
+
+  it('reports slug_taken on the alias field, and throws for a duplicate id, rolling the batch back', async () => {
+    const [stores] = await nodes(1);
+    const taken = aLink({ slug: 'taken' });
+    await stores!.links.insert(taken);
+    expect(await stores!.links.insert(aLink({ slug: 'TAKEN' }))).toMatchObject({
+      ok: false,
+      error: { code: 'slug_taken', field: 'alias' },
+    });
+    await expect(stores!.links.insert({ ...taken, slug: 'other' })).rejects.toThrow(/duplicate key/);
+    const batch = [aLink(), { ...taken, slug: 'other' }];
+    await expect(stores!.links.insertMany(batch)).rejects.toThrow(/duplicate key/);
+    expect(await stores!.links.findById(batch[0]!.id)).toBeNull();
+  });
+
+  it('counts exactly max_clicks of 200 clicks spread over four nodes', async () => {
+    const all = await nodes(4);
+    const link = aLink({ maxClicks: 37 });
+    await all[0]!.links.insert(link);
+    const counters = (i: number): CounterIncrement[] => [
+      { linkId: link.id, day: '2026-01-01', dimension: 'total', key: '', count: 1 },
+      { linkId: link.id, day: '2026-01-01', dimension: 'referrer', key: `r${i % 3}.example`, count: 1 },
+    ];
+    const attempts = Array.from({ length: 200 }, (_, i) =>
+      all[i % 4]!.links.tryConsumeClick(link.id, FIXTURE_TIME + i, counters(i)),
+    );
+    expect((await Promise.all(attempts)).filter(Boolean)).toHaveLength(37);
+    expect((await all[1]!.links.findById(link.id))?.clicks).toBe(37);
+    const byDay = await all[2]!.visits.countsByDay(link.id, 'total', '2026-01-01', '2026-01-01');
+    expect(byDay).toEqual([{ key: '2026-01-01', count: 37 }]);
+  });
+
+  it('flushes overlapping batches from four nodes at once without a deadlock or a lost count', async () => {
+    const all = await nodes(4);
+    const links = Array.from({ length: 30 }, () => aLink());
+    await all[0]!.links.insertMany(links);
+    const day = '2026-01-01';
+    // each node lists the same links in its own order: the store must sort them
+    const batchOf = (node: number, round: number) => {
+      const order = node % 2 === 0 ? links : [...links].reverse();
+      return {
+        clicks: order.map((l) => ({ linkId: l.id, count: 1, lastClickAt: FIXTURE_TIME + round })),
+        counters: order.flatMap((l): CounterIncrement[] => [
+          { linkId: l.id, day, dimension: 'total', key: '', count: 1 },
+          { linkId: l.id, day, dimension: 'country', key: node % 2 === 0 ? 'DE' : 'FR', count: 1 },
+        ]),
+        visitors: order.map((l) => ({ linkId: l.id, day, hash: `n${node}r${round}` })),
+      };
+    };
+    const flushes = [];
+    for (let round = 0; round < 5; round++) {
+      for (let node = 0; node < 4; node++) flushes.push(all[node]!.visits.record(batchOf(node, round)));
+    }
+    await Promise.all(flushes);
+    for (const link of [links[0]!, links[29]!]) {
+      expect((await all[3]!.links.findById(link.id))?.clicks).toBe(20);
+      const counts = await all[3]!.visits.countsByKey(link.id, day, day);
+      expect(counts).toEqual(
+        expect.arrayContaining([
+          { dimension: 'total', key: '', count: 20 },
+          { dimension: 'country', key: 'DE', count: 10 },
+          { dimension: 'country', key: 'FR', count: 10 },
+          { dimension: 'unique', key: '', count: 20 },
+        ]),
+      );
+    }
+  });
+
+  it('gives every node the same salt of a day, whichever candidate came first', async () => {
+    const all = await nodes(3);
+    const salts = await Promise.all(
+      all.map((stores, i) => stores.visits.salt('2026-01-01', `candidate${i}`)),
+    );
+    expect(new Set(salts).size).toBe(1);
+    expect(await all[0]!.visits.salt('2026-01-01', 'late')).toBe(salts[0]);
+  });
+
+  it('migrates an empty schema once when three nodes start together', async () => {
+    const empty = freshSchemaName();
+    const starting = [0, 1, 2].map(() =>
+      openPostgresStores({ connectionString: DATABASE_URL ?? '', schema: empty, poolSize: 2 }),
+    );
+    opened.push(...starting);
+    await Promise.all(starting.map((stores) => stores.ready()));
+    const rows = await admin.query(`SELECT version FROM ${empty}.schema_migrations`);
+    expect(rows.rows.map((row: { version: number }) => row.version)).toEqual(
+      MIGRATIONS.map((m) => m.version),
+    );
+    const pool = new pg.Pool({ connectionString: DATABASE_URL ?? '', options: `-c search_path=${empty}` });
+    expect(await schemaVersion(pool)).toBe(MIGRATIONS.at(-1)?.version);
+    await pool.end();
+    for (const stores of opened.splice(0)) await stores.close();
+    await admin.query(`DROP SCHEMA ${empty} CASCADE`);
+  });
+
+  it('refuses a schema newer than the code', async () => {
+    await nodes(1);
+    await admin.query(`INSERT INTO ${schema}.schema_migrations (version) VALUES (999)`);
+    const newer = openPostgresStores({ connectionString: DATABASE_URL ?? '', schema, poolSize: 1 });
+    opened.push(newer);
+    await expect(newer.ready()).rejects.toThrow(/schema version 999/);
+    await admin.query(`DELETE FROM ${schema}.schema_migrations WHERE version = 999`);
+  });
+
+  it('tells of a lost LISTEN connection with null, listens again, and names later changes', async () => {
+    const [stores, writer] = await nodes(2);
+    const heard: (LinkChange | null)[] = [];
+    stores!.links.changes.subscribe((change) => heard.push(change));
+    await until(() => heard.includes(null)); // listening (what came before it was not heard)
+    const first = aLink();
+    await writer!.links.insert(first);
+    await until(() => heard.some((h) => h?.id === first.id));
+    const before = heard.length;
+    const killed = await admin.query(
+      'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1',
+      [feedApplicationName({ connectionString: '', schema })],
+    );
+    expect(killed.rowCount).toBe(1);
+    // lost, then listening again
+    await until(() => heard.slice(before).filter((h) => h === null).length >= 2);
+    const later = aLink();
+    await writer!.links.insert(later);
+    await until(() => heard.some((h) => h?.id === later.id));
+  });
+
+  it('answers ping and commits a write check while open, and ping false once closed', async () => {
+    const [stores] = await nodes(1);
+    expect(await stores!.ping()).toBe(true);
+    await expect(stores!.checkWritable?.()).resolves.toBeUndefined();
+    await stores!.close();
+    expect(await stores!.ping()).toBe(false);
+  });
+});
+
+async function until(check: () => boolean, timeoutMs = 3000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

@@ -1,0 +1,31 @@
+import {
+  describeAccountStoreContract,
+  describeCredentialStoreContract,
+  describeLinkChangeFeedContract,
+  describeLinkStoreContract,
+  describeSessionStoreContract,
+  describeSettingStoreContract,
+  describeVisitStoreContract,
+} from '@shortener/testkit';
+import { describe } from 'vitest';
+import { DATABASE_URL, freshSchemaName, useFreshSchemas } from './fresh-schema.js';
+
+describe.runIf(DATABASE_URL !== null)('PostgreSQL', () => {
+  const openFresh = useFreshSchemas();
+  const open = () => openFresh();
+  describeLinkStoreContract('PostgreSQL', open);
+  describeVisitStoreContract('PostgreSQL', open);
+  describeAccountStoreContract('PostgreSQL', open);
+  describeSessionStoreContract('PostgreSQL', open);
+  describeCredentialStoreContract('PostgreSQL', open);
+  describeSettingStoreContract('PostgreSQL', open);
+  // the other writer is a second pool on the same schema, as another node would be
+  describeLinkChangeFeedContract(
+    'PostgreSQL',
+    async () => {
+      const schema = freshSchemaName();
+      return { stores: await openFresh(schema), other: await openFresh(schema) };
+    },
+    { pollable: false },
+  );
+});

@@ -1,0 +1,65 @@
+import { createHash, createHmac } from 'node:crypto';
+import type { RateDecision, RateLimiter } from '@shortener/core';
+import { ROLLING_WINDOW_SCRIPT } from './rolling-window.lua.js';
+
+/** What the limiter needs of a Redis client (node-redis's `createClient()` has it). */
+export interface RedisScripting {
+  evalSha(sha1: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+  eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+}
+
+/** Where the limiter keeps its keys, and how it names them. */
+export interface RedisRateLimiterOptions {
+  readonly client: RedisScripting;
+  /**
+   * The key of the HMAC that names each subject in Redis: the limits' keys (which may hold an IP
+   * address) never reach Redis. Every node must use the same secret to share the limits.
+   */
+  readonly secret: string;
+  /** Put before every key (default `shortener:limit:`); tests use one per test. */
+  readonly prefix?: string;
+}
+
+const SCRIPT_SHA1 = createHash('sha1').update(ROLLING_WINDOW_SCRIPT).digest('hex');
+
+/**
+ * A rolling-window RateLimiter in Redis, shared by every node that uses the same Redis, secret and
+ * prefix: one Lua script per hit (atomic), two keys per subject that expire with its longest window.
+ */
+export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLimiter {
+  const { client, secret, prefix = 'shortener:limit:' } = options;
+  const run = async (keys: string[], args: string[]): Promise<unknown> => {
+    try {
+      return await client.evalSha(SCRIPT_SHA1, { keys, arguments: args });
+    } catch (error) {
+      // a restarted Redis has forgotten the script: send it whole (EVAL caches it again)
+      if (!String(error).includes('NOSCRIPT')) throw error;
+      return client.eval(ROLLING_WINDOW_SCRIPT, { keys, arguments: args });
+    }
+  };
+  return {
+    hit: async (key, windows, cost, now) => {
+      if (windows.length === 0 || cost < 0) throw new RangeError('A hit needs windows and a cost >= 0.');
+      // a hash tag keeps both keys of a subject on one Redis Cluster slot
+      const subject = `${prefix}{${createHmac('sha256', secret).update(key).digest('base64url')}}`;
+      const args = [now, cost, ...windows.flatMap((w) => [w.windowMs, w.limit])].map((n) =>
+        String(Math.trunc(n)),
+      );
+      return toDecision(await run([`${subject}:t`, `${subject}:c`], args));
+    },
+  };
+}
+
+function toDecision(reply: unknown): RateDecision {
+  if (!Array.isArray(reply) || reply.length !== 5 || !reply.every((n) => typeof n === 'number')) {
+    throw new Error(`Unexpected reply of the rate limit script: ${JSON.stringify(reply)}`);
+  }
+  const [allowed, limit, remaining, resetMs, retryAfterMs] = reply as number[];
+  return {
+    allowed: allowed === 1,
+    limit: limit!,
+    remaining: remaining!,
+    resetMs: resetMs!,
+    retryAfterMs: retryAfterMs!,
+  };
+}

@@ -1,0 +1,45 @@
+import type { Stores } from '@shortener/core';
+import { describe, expect, it } from 'vitest';
+import { aLink, FIXTURE_TIME } from './fixtures.js';
+import { givenAccount, givenLink } from './fresh-stores.js';
+
+const YEAR = 365 * 86_400_000;
+
+/**
+ * What `import` of an export relies on: `insert` writes a whole record as given, whatever its status,
+ * and a refused insert leaves nothing behind.
+ */
+export function describeLinkImport(stores: () => Stores): void {
+  describe('insert of an exported record', () => {
+    it('keeps a used-up, expired, disabled link with its hashes and past dates as written', async () => {
+      const account = await givenAccount(stores());
+      const link = aLink({
+        passwordHash: 'scrypt$16384$8$1$c2FsdA==$aGFzaA==',
+        editTokenHash: 'a'.repeat(64),
+        accountId: account.id,
+        maxClicks: 1,
+        clicks: 1,
+        lastClickAt: FIXTURE_TIME - YEAR + 7,
+        expiresAt: FIXTURE_TIME - YEAR + 9,
+        disabled: true,
+        publicStats: false,
+        createdAt: FIXTURE_TIME - 2 * YEAR,
+        updatedAt: FIXTURE_TIME - YEAR,
+      });
+      expect(await stores().links.insert(link)).toStrictEqual({ ok: true, value: link });
+      expect(await stores().links.tryConsumeClick(link.id, FIXTURE_TIME)).toBe(false);
+      expect(await stores().links.findBySlug(link.domain, link.slug)).toStrictEqual(link);
+    });
+
+    it('leaves no trace of a record refused because its slug is taken', async () => {
+      const first = await givenLink(stores(), { slug: 'kept', clicks: 4 });
+      const refused = aLink({ slug: 'kept', clicks: 9, url: 'https://other.example/' });
+      const result = await stores().links.insert(refused);
+      expect(result.ok ? null : result.error.code).toBe('slug_taken');
+      expect(await stores().links.findById(refused.id)).toBeNull();
+      expect(await stores().links.findById(first.id)).toStrictEqual(first);
+      const all = (await stores().links.listAll?.({ limit: 10 })) ?? [first];
+      expect(all.map((link) => link.id)).toEqual([first.id]);
+    });
+  });
+}

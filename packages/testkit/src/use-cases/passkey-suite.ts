@@ -1,0 +1,156 @@
+import type { PasskeyCeremony, PasskeyDeps, Stores } from '@shortener/core';
+import {
+  beginPasskeyRegistration,
+  beginPasskeySignIn,
+  finishPasskeyRegistration,
+  finishPasskeySignIn,
+  inviteAccount,
+  openInvite,
+  setAccountDisabled,
+  startSession,
+  authenticateSession,
+} from '@shortener/core';
+import { describe, expect, it } from 'vitest';
+import { codeOf, useCoreHarness, valueOf } from './core-harness.js';
+
+/** What the stand-in authenticator answers: the challenge it signed and whether its signature holds. */
+interface FakeAnswer {
+  readonly challenge: string;
+  readonly credentialId: string;
+  readonly counter: number;
+  readonly signed: boolean;
+}
+
+/**
+ * A stand-in for the WebAuthn library: options carry the challenge, and an answer verifies when it
+ * signed the expected challenge. The real ceremony (SimpleWebAuthn) is proven in Chromium.
+ */
+const fakeCeremony: PasskeyCeremony = {
+  registrationOptions: async ({ challenge, account, exclude }) => ({
+    challenge,
+    user: account.name,
+    exclude: exclude.map((p) => p.id),
+  }),
+  verifyRegistration: async (response, challenge) => {
+    const answer = response as FakeAnswer;
+    if (!answer.signed || answer.challenge !== challenge) return null;
+    return {
+      id: answer.credentialId,
+      publicKey: 'cHVibGlj',
+      counter: answer.counter,
+      transports: ['internal'],
+    };
+  },
+  authenticationOptions: async (challenge) => ({ challenge }),
+  verifyAuthentication: async (response, challenge, passkey) => {
+    const answer = response as FakeAnswer;
+    return answer.signed && answer.challenge === challenge && answer.credentialId === passkey.id
+      ? answer.counter
+      : null;
+  },
+  claimsOf: (response) => {
+    const answer = response as Partial<FakeAnswer> | null;
+    return typeof answer?.challenge === 'string' && typeof answer.credentialId === 'string'
+      ? { challenge: answer.challenge, credentialId: answer.credentialId }
+      : null;
+  },
+};
+
+const challengeIn = (options: unknown) => (options as { challenge: string }).challenge;
+const answer = (options: unknown, credentialId: string, counter = 1, signed = true): FakeAnswer => ({
+  challenge: challengeIn(options),
+  credentialId,
+  counter,
+  signed,
+});
+
+/** Passkeys through core on a real store, with a stand-in WebAuthn library (decisions §10). */
+export function describePasskeySuite(name: string, open: () => Promise<Stores>): void {
+  describe(`${name}: passkeys`, () => {
+    const core = useCoreHarness(open);
+    const harness = (): PasskeyDeps & ReturnType<typeof core> => ({ ...core(), passkeys: fakeCeremony });
+    const inviteTokenOf = async (h: ReturnType<typeof harness>, who: string) => {
+      const { url } = valueOf(await inviteAccount(h, who));
+      return url.slice(url.lastIndexOf('/') + 1);
+    };
+
+    it('registers a passkey through an invite, uses the invite up and signs in with it', async () => {
+      const h = harness();
+      const inviteToken = await inviteTokenOf(h, 'mia');
+      const options = valueOf(await beginPasskeyRegistration(h, { inviteToken }));
+      const account = valueOf(await finishPasskeyRegistration(h, { inviteToken }, answer(options, 'cred-1')));
+      expect(account.name).toBe('mia');
+      expect(codeOf(await openInvite(h, inviteToken))).toBe('not_found');
+      const signIn = await beginPasskeySignIn(h);
+      expect(valueOf(await finishPasskeySignIn(h, answer(signIn, 'cred-1', 5))).id).toBe(account.id);
+      expect(await h.credentials.findPasskey('cred-1')).toMatchObject({
+        counter: 5,
+        lastUsedAt: h.clock.now(),
+      });
+    });
+
+    it('adds a passkey to a signed-in account, listing its passkeys to exclude', async () => {
+      const h = harness();
+      const inviteToken = await inviteTokenOf(h, 'noah');
+      const first = valueOf(await beginPasskeyRegistration(h, { inviteToken }));
+      const { id: accountId } = valueOf(
+        await finishPasskeyRegistration(h, { inviteToken }, answer(first, 'a')),
+      );
+      const second = valueOf(await beginPasskeyRegistration(h, { accountId }));
+      expect(second).toMatchObject({ user: 'noah', exclude: ['a'] });
+      valueOf(await finishPasskeyRegistration(h, { accountId }, answer(second, 'b')));
+      expect((await h.credentials.listPasskeys(accountId)).map((p) => p.id)).toEqual(['a', 'b']);
+    });
+
+    it('refuses a replayed, unsigned or foreign answer', async () => {
+      const h = harness();
+      const inviteToken = await inviteTokenOf(h, 'olga');
+      const options = valueOf(await beginPasskeyRegistration(h, { inviteToken }));
+      const other = await inviteTokenOf(h, 'pete');
+      expect(codeOf(await finishPasskeyRegistration(h, { inviteToken: other }, answer(options, 'x')))).toBe(
+        'unauthorized',
+      );
+      const again = valueOf(await beginPasskeyRegistration(h, { inviteToken }));
+      expect(codeOf(await finishPasskeyRegistration(h, { inviteToken }, answer(again, 'x', 1, false)))).toBe(
+        'unauthorized',
+      );
+      const third = valueOf(await beginPasskeyRegistration(h, { inviteToken }));
+      valueOf(await finishPasskeyRegistration(h, { inviteToken }, answer(third, 'x')));
+      const signIn = await beginPasskeySignIn(h);
+      valueOf(await finishPasskeySignIn(h, answer(signIn, 'x')));
+      expect(codeOf(await finishPasskeySignIn(h, answer(signIn, 'x')))).toBe('unauthorized');
+      expect(codeOf(await finishPasskeySignIn(h, answer(await beginPasskeySignIn(h), 'unknown')))).toBe(
+        'unauthorized',
+      );
+      expect(codeOf(await finishPasskeySignIn(h, { nonsense: true }))).toBe('unauthorized');
+    });
+
+    it('refuses an expired challenge and a disabled account', async () => {
+      const h = harness();
+      const inviteToken = await inviteTokenOf(h, 'quinn');
+      const options = valueOf(await beginPasskeyRegistration(h, { inviteToken }));
+      const account = valueOf(await finishPasskeyRegistration(h, { inviteToken }, answer(options, 'q')));
+      const late = await beginPasskeySignIn(h);
+      h.clock.advance(5 * 60_000);
+      expect(codeOf(await finishPasskeySignIn(h, answer(late, 'q')))).toBe('unauthorized');
+      valueOf(await setAccountDisabled(h, account.id, true));
+      expect(codeOf(await finishPasskeySignIn(h, answer(await beginPasskeySignIn(h), 'q')))).toBe(
+        'unauthorized',
+      );
+    });
+
+    it('ends the sessions of the account when a passkey is set through a reset link', async () => {
+      const h = harness();
+      const first = await inviteTokenOf(h, 'rosa');
+      const options = valueOf(await beginPasskeyRegistration(h, { inviteToken: first }));
+      const account = valueOf(
+        await finishPasskeyRegistration(h, { inviteToken: first }, answer(options, 'r1')),
+      );
+      const { token } = await startSession(h, account.id);
+      const reset = await inviteTokenOf(h, 'rosa');
+      const again = valueOf(await beginPasskeyRegistration(h, { inviteToken: reset }));
+      valueOf(await finishPasskeyRegistration(h, { inviteToken: reset }, answer(again, 'r2')));
+      expect(codeOf(await authenticateSession(h, token))).toBe('unauthorized');
+    });
+  });
+}
