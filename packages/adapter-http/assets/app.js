@@ -116,6 +116,8 @@ function showResult(link) {
   for (const name of ['qr_png_url', 'qr_svg_url', 'preview_url', 'stats_url']) {
     /** @type {HTMLAnchorElement} */ (slot(name)).href = link[name] ?? '';
   }
+  const linkPage = /** @type {HTMLAnchorElement} */ (slot('link_page'));
+  linkPage.href = `${linkPage.dataset.prefix ?? ''}${link.id ?? ''}`;
   /** @type {HTMLElement} */ (slot('edit_token')).textContent = link.edit_token ?? '';
   /** @type {HTMLElement} */ (slot('token-box')).hidden = !link.edit_token;
   section.hidden = false;

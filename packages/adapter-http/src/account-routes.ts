@@ -1,19 +1,32 @@
 import type Router from '@koa/router';
+import type { DomainError, SignedIn } from '@shortener/core';
 import {
+  CreateLinkInput,
   acceptInviteWithPassword,
+  claimLinks,
   countFailedSignIn,
+  countText,
+  createLink,
   domainError,
   endSession,
+  listLinks,
   openInvite,
+  parseInput,
   signInRetryAfter,
   signInWithPassword,
   signUp,
   startSession,
+  toLinkView,
 } from '@shortener/core';
 import type { Context, Next } from 'koa';
 import type { HttpDeps } from './deps.js';
+import { HTTP_STATUS, errorBody } from './errors.js';
 import { sendError, setHeaders, stateOf } from './koa-helpers.js';
+import type { AccountHomeView } from './pages/account/account-pages.js';
 import { accountTextOf } from './pages/account/account-text.js';
+import { formToCreateInput, formValues } from './pages/form-input.js';
+import { consumeCreations, rateLimitHeaders } from './rate-limit.js';
+import { settleVisits } from './settle.js';
 import {
   accountHomePage,
   invitePage,
@@ -23,7 +36,7 @@ import {
 } from './pages/account/account-pages.js';
 import { ACCOUNT_PAGE_HEADERS } from './pages/layout.js';
 import { fill } from './pages/text.js';
-import { readBody } from './request.js';
+import { queryOf, readBody } from './request.js';
 import {
   clearSessionCookie,
   fromSameOrigin,
@@ -75,7 +88,58 @@ export const fieldOf = (body: unknown, name: string): string => {
   return typeof value === 'string' ? value : '';
 };
 
-/** `/login`, `/logout`, `/account`, `/account/invite/{token}` and `/account/signup` (decisions §10). */
+/** Links on one page of `/account`. */
+const LINKS_PER_PAGE = 20;
+
+/**
+ * Sends `/account`: a page of the account's links (the query's `q` and `cursor`; a cursor that is not
+ * ours shows the first page), and the forms, with `extra` after a failed post.
+ */
+async function sendAccountHome(
+  deps: HttpDeps,
+  ctx: Context,
+  signedIn: SignedIn,
+  status: number,
+  extra: Pick<AccountHomeView, 'create' | 'claim'> = {},
+): Promise<void> {
+  const { core } = deps;
+  const query = queryOf(ctx.query);
+  const text = (name: string) => {
+    const value = query[name];
+    return typeof value === 'string' ? value.trim().slice(0, 200) : '';
+  };
+  const [q, cursor] = [text('q'), text('cursor')];
+  const caller = { accountId: signedIn.account.id, editToken: null };
+  const list = (after: string) =>
+    listLinks(
+      core,
+      { limit: LINKS_PER_PAGE, ...(q ? { q } : {}), ...(after ? { cursor: after } : {}) },
+      caller,
+    );
+  await settleVisits(deps);
+  let page = await list(cursor);
+  const paged = page.ok && cursor !== '';
+  if (!page.ok) page = await list('');
+  const now = core.clock.now();
+  const view: AccountHomeView = {
+    language: stateOf(ctx).language,
+    name: signedIn.account.name,
+    admin: signedIn.account.role === 'admin',
+    links: page.ok ? page.value.links.map((link) => toLinkView(link, core.config, now)) : [],
+    q,
+    nextCursor: page.ok ? page.value.nextCursor : null,
+    paged,
+    domains: core.config.shortDomains.map((d) => d.host),
+    claimMax: core.config.limits.claimMax,
+    ...extra,
+  };
+  sendAccountPage(ctx, status, accountHomePage(view));
+}
+
+/**
+ * `/login`, `/logout`, `/account` (with its creation and claim forms), `/account/invite/{token}` and
+ * `/account/signup` (decisions §10).
+ */
 export function addAccountRoutes(router: Router, deps: HttpDeps): void {
   const { core } = deps;
   const guard = accountAreaGuard(deps);
@@ -118,7 +182,49 @@ export function addAccountRoutes(router: Router, deps: HttpDeps): void {
   router.get('/account', guard, async (ctx) => {
     const signedIn = await signedInOf(deps, ctx);
     if (signedIn === null) return seeOther(ctx, '/login');
-    sendAccountPage(ctx, 200, accountHomePage(stateOf(ctx).language, signedIn.account.name));
+    await sendAccountHome(deps, ctx, signedIn, 200);
+  });
+
+  router.post('/account/links', guard, async (ctx) => {
+    const signedIn = await signedInOf(deps, ctx);
+    if (signedIn === null) return sendError(ctx, domainError('unauthorized', 'Sign in first.'));
+    const values = formValues(await readBody(ctx.req, true));
+    const failed = (error: DomainError) => {
+      const shown = { ...error, message: errorBody(error, stateOf(ctx).language).error.message };
+      return sendAccountHome(deps, ctx, signedIn, HTTP_STATUS[error.code], {
+        create: { values, error: shown },
+      });
+    };
+    const caller = { accountId: signedIn.account.id, editToken: null };
+    const input = parseInput(CreateLinkInput, formToCreateInput(values));
+    if (!input.ok) return failed(input.error);
+    const decision = await consumeCreations(deps, caller, stateOf(ctx).ip, 1);
+    setHeaders(ctx, rateLimitHeaders(decision));
+    if (!decision.allowed) return failed(domainError('rate_limited'));
+    const created = await createLink(core, input.value, caller);
+    if (!created.ok) return failed(created.error);
+    seeOther(ctx, `/account/links/${created.value.link.id}`);
+  });
+
+  router.post('/account/claim', guard, async (ctx) => {
+    const signedIn = await signedInOf(deps, ctx);
+    if (signedIn === null) return sendError(ctx, domainError('unauthorized', 'Sign in first.'));
+    const { language } = stateOf(ctx);
+    const t = accountTextOf(language);
+    const sent = fieldOf(await readBody(ctx.req, true), 'tokens');
+    const tokens = sent.split(/[\s,;]+/).filter((token) => token !== '');
+    const answer = (status: number, error: boolean, text: string) =>
+      sendAccountHome(deps, ctx, signedIn, status, {
+        claim: { error, text, ...(error ? { tokens: sent } : {}) },
+      });
+    if (tokens.length === 0) return answer(400, true, t.claimEmpty);
+    const claimed = await claimLinks(core, tokens, { accountId: signedIn.account.id, editToken: null });
+    if (!claimed.ok) {
+      return answer(HTTP_STATUS[claimed.error.code], true, errorBody(claimed.error, language).error.message);
+    }
+    if (claimed.value === 0) return answer(200, true, t.claimedNone);
+    const count = countText(language, claimed.value, t.linkWord, t.linksWord);
+    return answer(200, false, fill(t.claimed, { count }));
   });
 
   router.get('/account/invite/:token', guard, async (ctx) => {

@@ -1,4 +1,5 @@
 import type { ServiceConfig } from '@shortener/core';
+import { linkFormSchema } from './openapi-pages.js';
 import { FORM_TYPE, jsonContent, operation, ref } from './openapi-paths.js';
 import type { Json } from './openapi-schemas.js';
 import { sessionSiteOf } from './session.js';
@@ -186,15 +187,73 @@ function signInPaths(): Json {
   };
 }
 
-function accountPagePaths(): Json {
+function accountPagePaths(hosts: readonly string[]): Json {
   const newPassword = form({ password: 'The new password, 8-128 characters.' });
+  const query = (name: string, description: string, example: string): Json => ({
+    name,
+    in: 'query',
+    required: false,
+    description,
+    schema: { type: 'string', maxLength: 200 },
+    example,
+  });
+  const again = (description: string): Json => ({
+    description: `The page again, with ${description} (HTML).`,
+    content: HTML,
+  });
   return {
     '/account': {
       get: page({
         id: 'accountPage',
         summary: 'The signed-in account',
-        description: 'Its name and links; without a session, a redirect to `/login`.',
+        description:
+          'Its name, a page of its links (20, newest first), and the forms to create a link and to claim ' +
+          'anonymous ones; without a session, a redirect to `/login`. A cursor that is not one of ours ' +
+          'shows the first page.',
+        parameters: [
+          query('q', 'Shows the links whose slug, title or URL contains it.', 'summer'),
+          query(
+            'cursor',
+            'The page after this one, as the page’s “Next page” link gives it.',
+            'MTczMjQwMDAwMDAwMC5hYmM',
+          ),
+        ],
         responses: { 200: html('The page.'), 303: seeOther('Not signed in: to `/login`.') },
+      }),
+    },
+    '/account/links': {
+      post: page({
+        id: 'createAccountLinkByForm',
+        summary: 'Create a link for the signed-in account',
+        description:
+          'The fields of the home page’s form; the link belongs to the account (no edit token). ' +
+          'Limited like creation with an API key.',
+        body: linkFormSchema(hosts),
+        example: { url: 'https://example.com/a/long/path', title: 'Summer sale' },
+        bodyTypes: [FORM_TYPE],
+        responses: {
+          303: seeOther('Created: to the link’s page `/account/links/{id}`.'),
+          400: again('what was typed and the error'),
+          429: again('the error: the creation limit is reached'),
+        },
+        errors: [401],
+      }),
+    },
+    '/account/claim': {
+      post: page({
+        id: 'claimLinksByForm',
+        summary: 'Claim anonymous links by their edit tokens',
+        description:
+          'Tokens separated by lines, spaces or commas; the links move to the account and their tokens ' +
+          'stop working. The page says how many were added (none: the tokens are unknown or claimed).',
+        body: form({ tokens: 'The edit tokens.' }),
+        example: { tokens: 'et_4fTq9ZrW2mXb7LcN1vYs8KdJ3hGp6QaE' },
+        bodyTypes: [FORM_TYPE],
+        responses: {
+          200: html('The page, saying how many links were added.'),
+          400: again('the error (no token, or more than the limit)'),
+        },
+        errors: [401],
       }),
     },
     '/account/signup': {
@@ -321,6 +380,6 @@ export function withSessionAuth(paths: Json): Json {
 }
 
 /** The account area of decisions §10 in `/openapi.json`: the keys API and the sign-in pages. */
-export function accountPaths(): Json {
-  return { ...keyPaths(), ...signInPaths(), ...accountPagePaths() };
+export function accountPaths(hosts: readonly string[]): Json {
+  return { ...keyPaths(), ...signInPaths(), ...accountPagePaths(hosts) };
 }

@@ -179,14 +179,16 @@ const FORM_FIELDS = [
   'utm_content',
 ];
 
-/** The web form at `/`: the page, and its post for browsers without JavaScript. */
-function homePaths(hosts: readonly string[]): Json {
+/** The fields of the link form (the home page's and the account page's), as posted. */
+export function linkFormSchema(hosts: readonly string[]): Json {
   const field = (name: string): Json =>
     name === 'domain' ? { type: 'string', enum: [...hosts] } : { type: 'string' };
-  const form = {
-    type: 'object',
-    properties: Object.fromEntries(FORM_FIELDS.map((name) => [name, field(name)])),
-  };
+  return { type: 'object', properties: Object.fromEntries(FORM_FIELDS.map((name) => [name, field(name)])) };
+}
+
+/** The web form at `/`: the page, and its post for browsers without JavaScript. */
+function homePaths(hosts: readonly string[]): Json {
+  const form = linkFormSchema(hosts);
   const retry = { 'Retry-After': ref('headers', 'Retry-After') };
   return {
     '/': {

@@ -156,7 +156,7 @@ export function buildOpenApiDocument(config: ServiceConfig, options: DocumentOpt
         options.metrics === true,
       ),
       ...mcpPaths(),
-      ...accountPaths(),
+      ...accountPaths(hosts),
       ...settingsPaths(),
     },
     components: components(config),

@@ -16,8 +16,7 @@ import { HTTP_STATUS, errorBody } from './errors.js';
 import { setHeaders, stateOf } from './koa-helpers.js';
 import type { LinkCache } from './link-cache.js';
 import { assets } from './pages/assets.js';
-import { formToCreateInput } from './pages/form-input.js';
-import type { FormValues } from './pages/home-page.js';
+import { formToCreateInput, formValues } from './pages/form-input.js';
 import { createdPage, homePage } from './pages/home-page.js';
 import { LINK_PAGE_HEADERS, PAGE_REFERRER_POLICY, contentSecurityPolicy } from './pages/layout.js';
 import { previewPage } from './pages/preview-page.js';
@@ -33,6 +32,7 @@ const YEAR = 365 * 24 * 3600;
 export function addPageRoutes(router: Router, deps: HttpDeps, linkCache: LinkCache): void {
   const { core } = deps;
   const domains = core.config.shortDomains.map((d) => d.host);
+  const accountHref = new URL('/account', core.config.baseUrl).href;
   const homeHeaders = {
     ...LINK_PAGE_HEADERS,
     'Content-Security-Policy': contentSecurityPolicy(core.config.shortDomains.map((d) => d.origin)),
@@ -55,7 +55,7 @@ export function addPageRoutes(router: Router, deps: HttpDeps, linkCache: LinkCac
   });
 
   router.get('/', (ctx) => {
-    sendPage(ctx, 200, homePage({ language: stateOf(ctx).language, domains }), homeHeaders);
+    sendPage(ctx, 200, homePage({ language: stateOf(ctx).language, domains, accountHref }), homeHeaders);
   });
 
   router.post('/', async (ctx) => {
@@ -63,7 +63,7 @@ export function addPageRoutes(router: Router, deps: HttpDeps, linkCache: LinkCac
     const values = formValues(await readBody(ctx.req, true));
     const failed = (error: DomainError, status = HTTP_STATUS[error.code]) => {
       const shown = { ...error, message: errorBody(error, language).error.message };
-      sendPage(ctx, status, homePage({ language, domains, values, error: shown }), homeHeaders);
+      sendPage(ctx, status, homePage({ language, domains, values, error: shown, accountHref }), homeHeaders);
     };
     const input = parseInput(CreateLinkInput, formToCreateInput(values));
     if (!input.ok) return failed(input.error);
@@ -79,7 +79,7 @@ export function addPageRoutes(router: Router, deps: HttpDeps, linkCache: LinkCac
       core.clock.now(),
       created.value.editToken ?? undefined,
     );
-    sendPage(ctx, 201, createdPage(language, view), homeHeaders);
+    sendPage(ctx, 201, createdPage(language, view, accountHref), homeHeaders);
   });
 
   router.get('/:slug', async (ctx, next) => {
@@ -96,14 +96,4 @@ export function addPageRoutes(router: Router, deps: HttpDeps, linkCache: LinkCac
     const view = toLinkView(link, core.config, core.clock.now());
     sendPage(ctx, 200, previewPage({ language, link: view, stats: stats?.ok ? stats.value : null }));
   });
-}
-
-/** The posted form as strings (a JSON or non-object body gives an empty form, which fails on `url`). */
-function formValues(body: unknown): FormValues {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return {};
-  return Object.fromEntries(
-    Object.entries(body as Record<string, unknown>).filter(
-      (e): e is [string, string] => typeof e[1] === 'string',
-    ),
-  );
 }

@@ -20,7 +20,7 @@ describe('buildLlmsTxt', () => {
 
   it('mentions every endpoint path of the OpenAPI document', () => {
     const paths = Object.keys((buildOpenApiDocument(config, { metrics: true }) as { paths: object }).paths);
-    expect(paths.length).toBe(39);
+    expect(paths.length, 'the whole document, not an empty one').toBeGreaterThanOrEqual(39);
     for (const path of paths) expect(text).toContain(` ${path}`);
   });
 

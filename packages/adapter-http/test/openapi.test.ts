@@ -65,6 +65,8 @@ const PATHS: Record<string, string[]> = {
   '/login/passkey': ['post'],
   '/logout': ['post'],
   '/account': ['get'],
+  '/account/links': ['post'],
+  '/account/claim': ['post'],
   '/account/signup': ['get', 'post'],
   '/account/invite/{token}': ['get', 'post'],
   '/account/invite/{token}/passkey/options': ['post'],

@@ -58,7 +58,7 @@ describe.skipIf(!available)('accounts in Chromium (decisions §10)', { timeout: 
         return ((await response.json()) as { short_url: string }).short_url;
       });
       await page.reload();
-      await expect.poll(() => page.locator('#links li a').first().textContent()).toBe(created);
+      await expect.poll(() => page.locator('#links li .short-url').first().textContent()).toBe(created);
       expect(await page.locator('#links li').first().textContent()).toContain('Mine');
       await screenshot(page, `account-${viewport}`);
 

@@ -81,7 +81,7 @@ describe.skipIf(!available)(
         expect(created.status).toBe(201);
         const { short_url: shortUrl } = (await created.json()) as { short_url: string };
         await page.goto(`${server.baseUrl}/account`);
-        await expect.poll(() => page.locator('#links li a').first().textContent()).toBe(shortUrl);
+        await expect.poll(() => page.locator('#links li .short-url').first().textContent()).toBe(shortUrl);
 
         await page.goto(`${server.baseUrl}/account/settings`);
         expect(await page.locator('#keys').textContent()).toContain(key.slice(0, 8));

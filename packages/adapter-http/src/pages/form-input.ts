@@ -37,3 +37,13 @@ export function formToCreateInput(form: FormValues): Record<string, unknown> {
   if (form.private_stats) input.public_stats = false;
   return input;
 }
+
+/** The posted form as strings (a JSON or non-object body gives an empty form, which fails on `url`). */
+export function formValues(body: unknown): FormValues {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return {};
+  return Object.fromEntries(
+    Object.entries(body as Record<string, unknown>).filter(
+      (e): e is [string, string] => typeof e[1] === 'string',
+    ),
+  );
+}

@@ -14,6 +14,8 @@ export interface HomeView {
   readonly domains: readonly string[];
   readonly values?: FormValues;
   readonly error?: DomainError;
+  /** {base_url}'s `/account`: the header's account link, and the result's link pages below it. */
+  readonly accountHref: string;
 }
 
 const UTM = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content'] as const;
@@ -25,17 +27,48 @@ export function homePage(view: HomeView): string {
     language: view.language,
     title: t.home,
     script: true,
-    main: html`${linkForm(t, view)} ${resultSection(t, null)}`,
+    accountHref: view.accountHref,
+    main: html`${linkForm(t, view, HOME_FORM)} ${resultSection(t, null, view.accountHref)}`,
   });
 }
 
 /** The page after a form post without JavaScript: the new link. */
-export function createdPage(language: Language, link: LinkView): string {
+export function createdPage(language: Language, link: LinkView, accountHref: string): string {
   const t = textOf(language);
-  return renderPage({ language, title: t.resultTitle, main: resultSection(t, link) });
+  return renderPage({
+    language,
+    title: t.resultTitle,
+    accountHref,
+    main: resultSection(t, link, accountHref),
+  });
 }
 
-function linkForm(t: PageText, view: HomeView): SafeHtml {
+/** Where a link form posts and how it is introduced: the home page's, or the account page's. */
+export interface LinkFormPlace {
+  readonly id: string;
+  readonly action: string;
+  /** The heading's level, its text, and the line below it. */
+  readonly heading: 'h1' | 'h2';
+  readonly title: string;
+  readonly intro: string;
+  /** The URL field takes the focus on load (the home page, whose form is the page). */
+  readonly autofocus: boolean;
+}
+
+const HOME_FORM = { id: 'link-form', action: '/', heading: 'h1', autofocus: true } as const;
+
+/** What a link form needs of its page. */
+export type LinkFormView = Pick<HomeView, 'language' | 'domains' | 'values' | 'error'>;
+
+/**
+ * The link form with every option of creation (interface §2.1), posting to `place.action`; the home page's
+ * script turns its own into a fetch.
+ */
+export function linkForm(
+  t: PageText,
+  view: LinkFormView,
+  place: Pick<LinkFormPlace, 'id' | 'action' | 'heading' | 'autofocus'> & Partial<LinkFormPlace>,
+): SafeHtml {
   const values = view.values ?? {};
   const field = (name: string) => ({
     value: values[name] ?? '',
@@ -52,10 +85,15 @@ function linkForm(t: PageText, view: HomeView): SafeHtml {
   const optionsOpen = Object.entries(values).some(
     ([k, v]) => v !== '' && !['url', 'alias', 'domain'].includes(k),
   );
+  const title = place.title ?? t.home;
+  const heading =
+    place.heading === 'h1'
+      ? html`<h1 id="form-title">${title}</h1>`
+      : html`<h2 id="form-title">${title}</h2>`;
   return html`<section class="card" aria-labelledby="form-title">
-    <h1 id="form-title">${t.home}</h1>
-    <p class="intro">${t.intro}</p>
-    <form id="link-form" class="stack" method="post" action="/" novalidate>
+    ${heading}
+    <p class="intro">${place.intro ?? t.intro}</p>
+    <form id="${place.id}" class="stack" method="post" action="${place.action}" novalidate>
       <p
         id="form-error"
         class="error"
@@ -66,7 +104,7 @@ function linkForm(t: PageText, view: HomeView): SafeHtml {
       >
         ${view.error ? `${t.failed} ${view.error.message}` : ''}
       </p>
-      ${input('url', t.urlLabel, html` type="text" inputmode="url" autocomplete="url" required autofocus placeholder="https://example.com/a/long/path"`, t.urlHint)}
+      ${input('url', t.urlLabel, html` type="text" inputmode="url" autocomplete="url" required${place.autofocus ? html` autofocus` : ''} placeholder="https://example.com/a/long/path"`, t.urlHint)}
       <div class="row">${aliasField(t, field('alias'))} ${domainField(t, view.domains, values.domain)}</div>
       <details class="options" ${optionsOpen ? html` open` : ''}>
         <summary>${t.options}</summary>

@@ -45,6 +45,11 @@ export interface PageParts {
   readonly script?: boolean;
   /** Other scripts of `assets/` to load, as modules in this order (the account pages). */
   readonly scripts?: readonly string[];
+  /**
+   * Where the header's "Your account" link goes: `/account` on the account pages, {base_url}'s `/account`
+   * on the home page (which every host serves). Absent on link pages, which short domains serve.
+   */
+  readonly accountHref?: string;
 }
 
 /** The whole HTML document around a page's main content. */
@@ -72,6 +77,7 @@ export function renderPage(parts: PageParts): string {
         <a class="skip" href="#main">${t.skip}</a>
         <header class="bar">
           <a class="brand" href="/">shortener</a><a href="/openapi.json">${t.apiDocs}</a>
+          ${parts.accountHref === undefined ? '' : html`<a href="${parts.accountHref}">${t.account}</a>`}
         </header>
         <main id="main">${parts.main}</main>
         <footer class="bar">

@@ -5,11 +5,13 @@ import type { PageText } from './text.js';
 import { fill } from './text.js';
 
 /**
- * The new link: short URL with a copy button, QR code with downloads, preview and stats links, and the edit
- * token once. Rendered filled after a form post, or empty and hidden for the script to fill (its
+ * The new link: short URL with a copy button, QR code with downloads, preview and statistics links (the
+ * link's page under `accountHref`, where its owner or the edit token's holder manages it, and the JSON),
+ * and the edit token once. Rendered filled after a form post, or empty and hidden for the script to fill (its
  * `data-slot` elements); copy buttons stay hidden until the script finds a clipboard.
  */
-export function resultSection(t: PageText, link: LinkView | null): SafeHtml {
+export function resultSection(t: PageText, link: LinkView | null, accountHref: string): SafeHtml {
+  const linkPages = `${accountHref}/links/`;
   const v = (pick: (l: LinkView) => string | undefined) => (link === null ? '' : (pick(link) ?? ''));
   const token = link?.edit_token;
   return html`<section
@@ -43,7 +45,12 @@ export function resultSection(t: PageText, link: LinkView | null): SafeHtml {
         <li><a data-slot="qr_png_url" href="${v((l) => l.qr_png_url)}" download>${t.downloadPng}</a></li>
         <li><a data-slot="qr_svg_url" href="${v((l) => l.qr_svg_url)}" download>${t.downloadSvg}</a></li>
         <li><a data-slot="preview_url" href="${v((l) => l.preview_url)}">${t.previewLink}</a></li>
-        <li><a data-slot="stats_url" href="${v((l) => l.stats_url)}">${t.statsLink}</a></li>
+        <li>
+          <a data-slot="link_page" data-prefix="${linkPages}" href="${v((l) => `${linkPages}${l.id}`)}"
+            >${t.statsLink}</a
+          >
+        </li>
+        <li><a data-slot="stats_url" href="${v((l) => l.stats_url)}">${t.statsJsonLink}</a></li>
       </ul>
     </div>
     <div class="token" data-slot="token-box" ${token ? '' : html` hidden`}>

@@ -5,6 +5,7 @@ export const DE: PageText = {
   skip: 'Zum Inhalt springen',
   home: 'Link kürzen',
   apiDocs: 'API',
+  account: 'Ihr Konto',
   languages: 'Sprache',
   intro:
     'Lange Adresse einfügen und einen kurzen Link, einen QR-Code und eine Vorschauseite erhalten. Kein Konto, keine Cookies.',
@@ -42,7 +43,8 @@ export const DE: PageText = {
   downloadPng: 'PNG herunterladen',
   downloadSvg: 'SVG herunterladen',
   previewLink: 'Vorschauseite',
-  statsLink: 'Statistik (JSON)',
+  statsLink: 'Statistik und Einstellungen',
+  statsJsonLink: 'Statistik (JSON)',
   editTokenTitle: 'Bearbeitungs-Token',
   editTokenWarning:
     'Bewahren Sie dieses Token jetzt auf: Es wird nur einmal angezeigt. Damit können Sie den Link ändern oder löschen, seine private Statistik lesen und ihn später einem Konto zuordnen.',
@@ -86,6 +88,7 @@ export const FR: PageText = {
   skip: 'Aller au contenu',
   home: 'Raccourcir un lien',
   apiDocs: 'API',
+  account: 'Votre compte',
   languages: 'Langue',
   intro:
     'Collez une longue adresse et obtenez un lien court, un code QR et une page d’aperçu. Sans compte, sans cookies.',
@@ -123,7 +126,8 @@ export const FR: PageText = {
   downloadPng: 'Télécharger le PNG',
   downloadSvg: 'Télécharger le SVG',
   previewLink: 'Page d’aperçu',
-  statsLink: 'Statistiques (JSON)',
+  statsLink: 'Statistiques et réglages',
+  statsJsonLink: 'Statistiques (JSON)',
   editTokenTitle: 'Jeton de modification',
   editTokenWarning:
     'Conservez ce jeton maintenant : il n’est affiché qu’une fois. Il permet de modifier ou supprimer ce lien, de lire ses statistiques privées et de le rattacher plus tard à un compte.',
@@ -164,6 +168,7 @@ export const ES: PageText = {
   skip: 'Saltar al contenido',
   home: 'Acortar un enlace',
   apiDocs: 'API',
+  account: 'Su cuenta',
   languages: 'Idioma',
   intro:
     'Pegue una dirección larga y obtenga un enlace corto, un código QR y una página de vista previa. Sin cuenta, sin cookies.',
@@ -201,7 +206,8 @@ export const ES: PageText = {
   downloadPng: 'Descargar PNG',
   downloadSvg: 'Descargar SVG',
   previewLink: 'Página de vista previa',
-  statsLink: 'Estadísticas (JSON)',
+  statsLink: 'Estadísticas y ajustes',
+  statsJsonLink: 'Estadísticas (JSON)',
   editTokenTitle: 'Token de edición',
   editTokenWarning:
     'Guarde este token ahora: solo se muestra una vez. Con él puede editar o borrar este enlace, leer sus estadísticas privadas y asociarlo más tarde a una cuenta.',

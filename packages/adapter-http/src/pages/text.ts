@@ -6,6 +6,7 @@ export const EN = {
   skip: 'Skip to content',
   home: 'Shorten a link',
   apiDocs: 'API',
+  account: 'Your account',
   languages: 'Language',
   intro: 'Paste a long address and get a short link, a QR code and a preview page. No account, no cookies.',
   urlLabel: 'Long URL',
@@ -42,7 +43,8 @@ export const EN = {
   downloadPng: 'Download PNG',
   downloadSvg: 'Download SVG',
   previewLink: 'Preview page',
-  statsLink: 'Statistics (JSON)',
+  statsLink: 'Statistics and settings',
+  statsJsonLink: 'Statistics (JSON)',
   editTokenTitle: 'Edit token',
   editTokenWarning:
     'Keep this token now: it is shown only once. With it you can edit or delete this link, read its private statistics, and attach it to an account later.',

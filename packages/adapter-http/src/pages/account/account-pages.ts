@@ -1,7 +1,10 @@
-import type { Language } from '@shortener/core';
+import type { Language, LinkView } from '@shortener/core';
+import { countText } from '@shortener/core';
+import type { LinkFormView } from '../home-page.js';
+import { linkForm } from '../home-page.js';
 import type { SafeHtml } from '../layout.js';
 import { html, renderPage } from '../layout.js';
-import { fill } from '../text.js';
+import { fill, textOf } from '../text.js';
 import type { AccountText } from './account-text.js';
 import { accountTextOf } from './account-text.js';
 import { settingsTextOf } from './settings-text.js';
@@ -10,7 +13,7 @@ import { settingsTextOf } from './settings-text.js';
 const SCRIPTS = ['webauthn.js', 'account.js'] as const;
 
 function accountPage(language: Language, title: string, main: SafeHtml): string {
-  return renderPage({ language, title, main, noindex: true, scripts: SCRIPTS });
+  return renderPage({ language, title, main, noindex: true, scripts: SCRIPTS, accountHref: '/account' });
 }
 
 const errorLine = (message: string | undefined) =>
@@ -172,29 +175,146 @@ export function signUpPage(language: Language, name = '', error?: string): strin
   );
 }
 
+/** A line under a form: an error (alert) or a notice (status). */
+export interface Notice {
+  readonly error: boolean;
+  readonly text: string;
+}
+
+/** What `/account` shows: the account, a page of its links, the forms (with what a failed post sent). */
+export interface AccountHomeView {
+  readonly language: Language;
+  readonly name: string;
+  readonly admin: boolean;
+  readonly links: readonly LinkView[];
+  /** The search, and the cursor of the next page (null at the end); `paged` when not on the first page. */
+  readonly q: string;
+  readonly nextCursor: string | null;
+  readonly paged: boolean;
+  readonly domains: readonly string[];
+  /** The creation form's values and error after a failed post. */
+  readonly create?: Pick<LinkFormView, 'values' | 'error'>;
+  /** The claim form's answer, and the tokens sent when they failed. */
+  readonly claim?: Notice & { readonly tokens?: string };
+  readonly claimMax: number;
+}
+
 /**
- * `/account`: who is signed in, sign-out, a passkey to add, and the account's links, which the script
- * loads through the JSON API (the session authenticates it). The full pages of issue 16 grow from here.
+ * `/account` (decisions §10): who is signed in, the account's links (newest first, search, paging), a
+ * form to create a link for the account, and one to claim anonymous links by their edit tokens. Every
+ * part works without script; the script only adds passkeys.
  */
-export function accountHomePage(language: Language, name: string): string {
+export function accountHomePage(view: AccountHomeView): string {
+  const { language } = view;
   const t = accountTextOf(language);
   return accountPage(
     language,
     t.accountTitle,
     html`<section class="card" aria-labelledby="account-title">
         <h1 id="account-title">${t.accountTitle}</h1>
-        <p id="signed-in-as">${fill(t.signedInAs, { name })}</p>
-        <p><a href="/account/settings">${settingsTextOf(language).settingsLink}</a></p>
+        <p id="signed-in-as">${fill(t.signedInAs, { name: view.name })}</p>
+        <ul class="actions">
+          <li><a href="/account/settings">${settingsTextOf(language).settingsLink}</a></li>
+          ${view.admin ? html`<li><a href="/admin">${t.administration}</a></li>` : ''}
+        </ul>
         <form method="post" action="/logout"><button type="submit" class="button">${t.signOut}</button></form>
         ${passkeyButton(t, 'passkey-register', t.addPasskey, { options: '/account/passkeys/options', finish: '/account/passkeys', done: t.passkeyAdded })}
       </section>
-      <section class="card" aria-labelledby="links-title">
-        <h2 id="links-title">${t.yourLinks}</h2>
-        <p id="links-status" role="status" data-empty="${t.noLinks}" data-failed="${t.linksFailed}">
-          ${t.loading}
-        </p>
-        <ul id="links" class="link-list"></ul>
-        <p><a class="button" href="/">${t.newLink}</a></p>
-      </section>`,
+      ${linksSection(view, t)}
+      ${linkForm(
+        textOf(language),
+        { language, domains: view.domains, ...view.create },
+        {
+          id: 'create-form',
+          action: '/account/links',
+          heading: 'h2',
+          autofocus: false,
+          title: t.createTitle,
+          intro: t.createIntro,
+        },
+      )}
+      ${claimSection(view, t)}`,
   );
+}
+
+const dateOf = (language: Language, iso: string) =>
+  new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(iso));
+
+function linksSection(view: AccountHomeView, t: AccountText): SafeHtml {
+  const { language, q } = view;
+  const pt = textOf(language);
+  const query = (extra: Record<string, string>) =>
+    `/account?${new URLSearchParams({ ...(q === '' ? {} : { q }), ...extra }).toString()}`;
+  const item = (link: LinkView) =>
+    html`<li>
+      <a class="link-title" href="/account/links/${link.id}">${link.title ?? link.short_url}</a>
+      <span class="short-url">${link.short_url}</span>
+      <span class="link-target">${link.url ?? ''}</span>
+      <span class="link-meta"
+        >${countText(language, link.clicks, pt.click[0], pt.click[1])} ·
+        ${link.status === 'active' ? pt.active : link.status === 'expired' ? pt.expired : pt.disabled} ·
+        ${fill(t.createdOn, { date: dateOf(language, link.created_at) })}</span
+      >
+    </li>`;
+  const empty = q === '' ? t.noLinks : fill(t.noMatches, { q });
+  return html`<section class="card" aria-labelledby="links-title">
+    <h2 id="links-title">${t.yourLinks}</h2>
+    <form method="get" action="/account" class="search" role="search">
+      <label for="q">${t.searchLabel}</label>
+      <div class="copy-row">
+        <input id="q" name="q" type="search" value="${q}" maxlength="200" aria-describedby="q-hint" />
+        <button type="submit" class="button">${t.search}</button>
+      </div>
+      <small class="hint" id="q-hint">${t.searchHint}</small>
+    </form>
+    ${
+      view.links.length === 0
+        ? html`<p id="links-status">${empty}</p>`
+        : html`<ul id="links" class="link-list">
+            ${view.links.map(item)}
+          </ul>`
+    }
+    <nav class="pager" aria-label="${t.yourLinks}">
+      ${view.paged ? html`<a href="${query({})}">${t.firstPage}</a>` : ''}
+      ${view.nextCursor === null ? '' : html`<a href="${query({ cursor: view.nextCursor })}" rel="next">${t.nextPage}</a>`}
+      ${q === '' ? '' : html`<a href="/account">${t.clearSearch}</a>`}
+    </nav>
+  </section>`;
+}
+
+function claimSection(view: AccountHomeView, t: AccountText): SafeHtml {
+  const claim = view.claim;
+  const failed = claim?.error === true;
+  return html`<section class="card" aria-labelledby="claim-title">
+    <h2 id="claim-title">${t.claimTitle}</h2>
+    <p>${fill(t.claimIntro, { max: view.claimMax })}</p>
+    ${
+      claim === undefined
+        ? ''
+        : html`<p
+            class="${failed ? 'error' : 'notice'}"
+            id="claim-result"
+            role="${failed ? 'alert' : 'status'}"
+          >
+            ${claim.text}
+          </p>`
+    }
+    <form method="post" action="/account/claim" class="stack">
+      <div class="field">
+        <label for="tokens">${t.claimLabel}</label>
+        <textarea
+          id="tokens"
+          name="tokens"
+          rows="3"
+          required
+          autocomplete="off"
+          autocapitalize="none"
+          spellcheck="false"
+          ${failed ? html` aria-invalid="true" aria-describedby="claim-result"` : ''}
+        >
+${claim?.tokens ?? ''}</textarea>
+      </div>
+      <button type="submit">${t.claimSubmit}</button>
+    </form>
+  </section>`;
 }

@@ -169,6 +169,7 @@ export function settingsPage(view: SettingsView): string {
     title: t.settingsTitle,
     noindex: true,
     scripts: ['settings.js'],
+    accountHref: '/account',
     main: html`<section class="card" aria-labelledby="settings-title">
         <h1 id="settings-title">${t.settingsTitle}</h1>
         <p><a href="/account">${t.backToAccount}</a></p>

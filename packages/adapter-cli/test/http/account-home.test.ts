@@ -1,0 +1,162 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { browserOf, invitedBrowser } from './browser-session.js';
+import type { BrowserSession } from './browser-session.js';
+import { createLink, jsonOf, startTestServer } from './harness.js';
+import type { Json, TestServer } from './harness.js';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ RATE_LIMIT_ANON_HOUR: '10000', RATE_LIMIT_ANON_DAY: '10000' });
+});
+afterAll(() => server.close());
+
+/** The short URLs listed on an `/account` page, in order. */
+const listed = (page: string): string[] =>
+  [...page.matchAll(/<span class="short-url">([^<]+)<\/span>/g)].map((m) => m[1] ?? '');
+/** The `href` of the page's "Next page" link, HTML entities undone. */
+const nextHref = (page: string): string | undefined =>
+  /<a href="([^"]+)" rel="next">/.exec(page)?.[1]?.replaceAll('&#38;', '&');
+
+describe('/account: the signed-in account’s links, search, paging, creation and claim (decisions §10)', () => {
+  let me: BrowserSession;
+  beforeAll(async () => {
+    me = await invitedBrowser(server, 'home-owner', 'a long enough password');
+  });
+
+  it('sends a visitor without a session to /login, and refuses a post without one', async () => {
+    const anonymous = browserOf(server);
+    const page = await anonymous.send('/account');
+    expect(page.status).toBe(303);
+    expect(page.headers.get('location')).toBe('/login');
+    const created = await anonymous.post('/account/links', { url: 'https://example.com/' });
+    expect(created.status).toBe(401);
+    expect((await created.json()).error.code).toBe('unauthorized');
+    expect((await anonymous.post('/account/claim', { tokens: 'et_x' })).status).toBe(401);
+  });
+
+  it('creates a link for the account from the form and goes to its page', async () => {
+    const response = await me.post('/account/links', {
+      url: 'example.com/made-on-the-account-page',
+      title: 'From the form',
+      max_clicks: '5',
+    });
+    expect(response.status).toBe(303);
+    const id = /^\/account\/links\/([0-9a-f-]{36})$/.exec(response.headers.get('location') ?? '')?.[1];
+    expect(id).toBeDefined();
+    const link = await jsonOf(await me.send(`/api/v1/links/${id}`));
+    expect(link).toMatchObject({
+      url: 'https://example.com/made-on-the-account-page',
+      title: 'From the form',
+      max_clicks: 5,
+    });
+    expect(link.edit_token).toBeUndefined();
+    const page = await (await me.send('/account')).text();
+    expect(listed(page)[0]).toBe(link.short_url);
+    expect(page).toContain(`href="/account/links/${id}"`);
+    expect(page).toContain('0 clicks');
+  });
+
+  it('answers a bad form with the page again, the error shown and the values kept, never a 5xx', async () => {
+    for (const fields of [
+      { url: 'ftp://example.com/' },
+      { url: '' },
+      { url: 'https://example.com/', max_clicks: '-1' },
+      { url: 'https://example.com/', alias: 'a' },
+      { url: 'https://example.com/', expires_at: 'not a date' },
+    ]) {
+      const response = await me.post('/account/links', fields);
+      expect(response.status, JSON.stringify(fields)).toBe(400);
+      expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+      const page = await response.text();
+      expect(page).toMatch(/<p\s+id="form-error"\s+class="error"\s+role="alert"/);
+      expect(page).toContain('aria-invalid="true"');
+      if (fields.url) expect(page).toContain(`value="${fields.url}"`);
+    }
+  });
+
+  it('pages through the links newest first, and searches them', async () => {
+    const other = await invitedBrowser(server, 'home-paging', 'a long enough password');
+    const made: string[] = [];
+    for (let i = 0; i < 23; i++) {
+      const response = await other.send('/api/v1/links', {
+        method: 'POST',
+        json: { url: `https://example.com/page-${i}`, title: i % 5 === 0 ? `Summer ${i}` : `Item ${i}` },
+      });
+      made.push(String((await jsonOf(response, 201)).short_url));
+    }
+    const first = await (await other.send('/account')).text();
+    expect(listed(first)).toEqual(made.slice(-20).reverse());
+    expect(first).not.toContain('First page');
+    const next = nextHref(first);
+    expect(next).toMatch(/^\/account\?cursor=/);
+    const second = await (await other.send(next!)).text();
+    expect(listed(second)).toEqual(made.slice(0, 3).reverse());
+    expect(nextHref(second)).toBeUndefined();
+    expect(second).toContain('First page');
+
+    const found = await (await other.send('/account?q=summer')).text();
+    expect(listed(found)).toEqual([made[20], made[15], made[10], made[5], made[0]]);
+    expect(found).toContain('value="summer"');
+    const none = await (await other.send('/account?q=%3Cscript%3E')).text();
+    expect(listed(none)).toEqual([]);
+    expect(none).toContain('No link matches “&#60;script&#62;”.');
+    // a cursor that is not ours shows the first page
+    const bad = await other.send('/account?cursor=garbage!!');
+    expect(bad.status).toBe(200);
+    expect(listed(await bad.text())).toEqual(made.slice(-20).reverse());
+  });
+
+  it('claims anonymous links by pasted edit tokens, once, and says how many', async () => {
+    const claimer = await invitedBrowser(server, 'home-claimer', 'a long enough password');
+    const anonymous: Json[] = [];
+    for (const path of ['one', 'two'])
+      anonymous.push(await createLink(server, { url: `https://example.com/${path}` }));
+    const tokens = `${anonymous[0]!.edit_token}\n  ${anonymous[1]!.edit_token}\n`;
+    const response = await claimer.post('/account/claim', { tokens });
+    expect(response.status).toBe(200);
+    const page = await response.text();
+    expect(page).toMatch(/role="status"\s*>\s*Added to your account: 2 links\./);
+    expect(listed(page)).toEqual(expect.arrayContaining([anonymous[0]!.short_url, anonymous[1]!.short_url]));
+    // the tokens stop working: a second claim adds nothing and keeps what was pasted
+    const again = await claimer.post('/account/claim', { tokens });
+    expect(again.status).toBe(200);
+    const text = await again.text();
+    expect(text).toContain('No link was added');
+    expect(text).toContain(String(anonymous[0]!.edit_token));
+    const empty = await claimer.post('/account/claim', { tokens: '  ' });
+    expect(empty.status).toBe(400);
+    expect(await empty.text()).toContain('Paste at least one edit token.');
+  });
+
+  it('refuses the forms from another site (CSRF) and sets no cookie', async () => {
+    for (const path of ['/account/links', '/account/claim']) {
+      const response = await me.post(
+        path,
+        { url: 'https://example.com/', tokens: 'x' },
+        {
+          origin: 'https://evil.example',
+        },
+      );
+      expect(response.status).toBe(403);
+      expect((await response.json()).error.code).toBe('forbidden');
+    }
+    const page = await me.send('/account');
+    expect(page.headers.getSetCookie()).toEqual([]);
+  });
+
+  it('links the home page and its result to the account and the link page', async () => {
+    const home = await (await server.visit(`${server.baseUrl}/`)).text();
+    expect(home).toContain(`href="${server.baseUrl}/account"`);
+    const created = await server.visit(`${server.baseUrl}/`, {
+      method: 'POST',
+      body: 'url=https%3A%2F%2Fexample.com%2Fresult-card',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(created.status).toBe(201);
+    const page = await created.text();
+    const id = /data-slot="link_page"[^>]*href="[^"]*\/account\/links\/([0-9a-f-]{36})"/.exec(page)?.[1];
+    expect(id).toBeDefined();
+    expect(page).toContain('Statistics and settings');
+    expect(page).toContain('Statistics (JSON)');
+  });
+});
