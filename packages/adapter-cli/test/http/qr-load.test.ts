@@ -38,7 +38,7 @@ describe('QR codes under attack', () => {
       () => startAttack(10, png),
     );
     agent.destroy();
-    expect(result.attacked).toBeGreaterThan(result.unloaded * 0.8);
+    expect(result.ratio, JSON.stringify(result.rounds)).toBeGreaterThan(0.8);
     // drawn while the queue had room, refused with 429 once it was full
     expect(result.statuses[200]).toBeGreaterThan(0);
     expect(result.statuses[429]).toBeGreaterThan(0);
