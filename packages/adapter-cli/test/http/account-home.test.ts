@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserOf, invitedBrowser } from './browser-session.js';
 import type { BrowserSession } from './browser-session.js';
-import { createLink, jsonOf, startTestServer } from './harness.js';
+import { createLink, expectError, jsonOf, startTestServer } from './harness.js';
 import type { Json, TestServer } from './harness.js';
 
 let server: TestServer;
@@ -29,8 +29,7 @@ describe('/account: the signed-in account’s links, search, paging, creation an
     expect(page.status).toBe(303);
     expect(page.headers.get('location')).toBe('/login');
     const created = await anonymous.post('/account/links', { url: 'https://example.com/' });
-    expect(created.status).toBe(401);
-    expect((await created.json()).error.code).toBe('unauthorized');
+    await expectError(created, 401, 'unauthorized');
     expect((await anonymous.post('/account/claim', { tokens: 'et_x' })).status).toBe(401);
   });
 
@@ -137,8 +136,7 @@ describe('/account: the signed-in account’s links, search, paging, creation an
           origin: 'https://evil.example',
         },
       );
-      expect(response.status).toBe(403);
-      expect((await response.json()).error.code).toBe('forbidden');
+      await expectError(response, 403, 'forbidden');
     }
     const page = await me.send('/account');
     expect(page.headers.getSetCookie()).toEqual([]);
