@@ -7,8 +7,10 @@ import type { Database } from 'better-sqlite3';
 // Every `pollMs` it looks at the WAL's size; every `intervalMs` it runs a PASSIVE checkpoint, which
 // never blocks the writer but, under constant writes, never completes either (new commits land while it
 // copies), so the log never rewinds. Past `walLimitBytes` it escalates: a PASSIVE pass copies the bulk
-// without blocking anyone, then a TRUNCATE checkpoint takes the writer lock, copies the few frames
-// committed meanwhile and empties the file. It waits at most `readerWaitMs` (busy_timeout) for readers
+// without blocking anyone, then a RESTART checkpoint takes the writer lock and copies the few frames
+// committed meanwhile, so the next commit writes the log from its start again (the file is reused and
+// trimmed to the limit: TRUNCATE's empty file had to be grown again by every later commit, which cost
+// bulk creation about a fifth of its rate). It waits at most `readerWaitMs` (busy_timeout) for readers
 // and writers; when a long reader (a backup, another process) keeps it from finishing, it backs off.
 const WORKER_SOURCE = `
 const { statSync } = require('node:fs');
@@ -39,12 +41,16 @@ let lastPassive = 0;
 let retryAt = 0;
 let backoffMs = pollMs;
 let failures = 0;
+// The WAL's size at the last RESTART: it keeps that size until the next commit starts the log again
+let restartedAt = -1;
 const timer = setInterval(() => {
   const now = Date.now();
-  if (walSize() > walLimitBytes && now >= retryAt) {
+  const size = walSize();
+  if (size > walLimitBytes && size !== restartedAt && now >= retryAt) {
     catchUp();
     lastPassive = now;
-    if (checkpoint('TRUNCATE') === 0) {
+    if (checkpoint('RESTART') === 0) {
+      restartedAt = size;
       failures = 0;
       backoffMs = pollMs;
       retryAt = 0;
@@ -77,15 +83,15 @@ export interface CheckpointOptions {
   /** Milliseconds between looks at the WAL's size (default 50). */
   readonly pollMs?: number;
   /**
-   * WAL size that triggers a truncating checkpoint (default 16 MiB); also the connection's
+   * WAL size that triggers a restarting checkpoint (default 16 MiB); also the connection's
    * `journal_size_limit`. Under any load the WAL stays near this plus what is written in `pollMs`.
    */
   readonly walLimitBytes?: number;
-  /** How long a truncating checkpoint waits for readers and the writer (default 100 ms). */
+  /** How long a restarting checkpoint waits for readers and the writer (default 100 ms). */
   readonly readerWaitMs?: number;
 }
 
-/** The default WAL size past which the checkpointer truncates it. */
+/** The default WAL size past which the checkpointer restarts it. */
 export const DEFAULT_WAL_LIMIT_BYTES = 16 * 1024 * 1024;
 
 /**
@@ -93,7 +99,7 @@ export const DEFAULT_WAL_LIMIT_BYTES = 16 * 1024 * 1024;
  * (`wal_autocheckpoint = 0`), and a worker thread with its own connection runs them. A checkpoint
  * copies the pages of the last commits into the database file and syncs it; on the main thread that
  * stalled redirects for 10 ms and more at 1M links (docs/benchmarks.md). PASSIVE checkpoints alone let
- * the WAL grow without limit under constant writes, so past `walLimitBytes` the worker truncates it,
+ * the WAL grow without limit under constant writes, so past `walLimitBytes` the worker restarts it,
  * blocking writers only for the frames committed since its last pass. Should the worker fail, the
  * connection checkpoints by itself again.
  */
