@@ -5,7 +5,8 @@
 // checks after a graceful shutdown that every redirect served was recorded as a click. Never part of
 // `npm test`. `--pin` places the processes on CPUs (bench/lib/cpus.mjs); `--json` also writes the raw
 // results. See docs/benchmarks.md for the method and the last full run. `--soak SECONDS` runs the
-// endurance soak instead (bench/lib/soak.mjs).
+// endurance soak instead (bench/lib/soak.mjs); `--store postgres [--nodes 1,2,3]` the multi-node run on
+// PostgreSQL and Redis (bench/lib/nodes.mjs, `DATABASE_URL` and `REDIS_URL`, loopback by default).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +18,7 @@ import { measureCreation, measureQr, measureStats, openObserver } from './lib/me
 import { createKey, rssMb, run, seed, startBaseline, startBenchServer, stop } from './lib/processes.mjs';
 import { machine, printSection, writeReport } from './lib/report.mjs';
 import { printTargets, targetRows } from './lib/targets.mjs';
+import { nodeCounts, runNodes, writeNodesSection } from './lib/nodes.mjs';
 import { runSoak } from './lib/soak.mjs';
 
 const quick = process.argv.includes('--quick');
@@ -41,6 +43,7 @@ const soakIndex = process.argv.indexOf('--soak');
 
 async function main() {
   if (soakIndex > 0) return soak();
+  if (process.argv.includes('--store')) return nodes();
   const started = Date.now();
   placeThisProcess();
   log(
@@ -147,6 +150,20 @@ async function soak() {
     log,
   });
   if (json) writeFileSync(json, `${JSON.stringify(summary, null, 2)}\n`);
+}
+
+/** `--store postgres --nodes 1,2,3`: the multi-node run of bench/lib/nodes.mjs instead of the benchmark. */
+async function nodes() {
+  const store = process.argv[process.argv.indexOf('--store') + 1];
+  if (store !== 'postgres') throw new Error('--store takes postgres (SQLite is the default benchmark)');
+  const results = await runNodes({ counts: nodeCounts(process.argv), quick, log });
+  if (json) writeFileSync(json, `${JSON.stringify(results, null, 2)}\n`);
+  const path = outIndex > 0 ? out : 'docs/benchmarks.md';
+  if (path) {
+    writeNodesSection(path, results);
+    log(`written to ${path}`);
+  }
+  if (!results.gatesHeld) process.exitCode = 1;
 }
 
 async function createOwnedLink(url, key) {

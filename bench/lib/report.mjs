@@ -160,26 +160,40 @@ ${roundsTable(results)}
 - Graceful shutdown exit code ${results.exit.code}.
 `;
   mkdirSync(dirname(path), { recursive: true });
-  // the soak (`--soak`) writes its own section: keep it
-  const soak = existsSync(path) ? soakSectionOf(readFileSync(path, 'utf8')) : '';
-  writeFileSync(path, soak === '' ? text : withSoakSection(text, soak));
+  // the soak (`--soak`) and the multi-node run (`--store postgres`) write their own sections: keep them
+  const current = existsSync(path) ? readFileSync(path, 'utf8') : '';
+  writeFileSync(
+    path,
+    [SOAK_SECTION, NODES_SECTION].reduce((t, h) => keepSection(t, current, h), text),
+  );
 }
 
 /** The heading of the section `npm run bench -- --soak` writes. */
 export const SOAK_SECTION = '## Soak';
+/** The heading of the section `npm run bench -- --store postgres` writes. */
+export const NODES_SECTION = '## Several nodes on PostgreSQL and Redis';
 
-/** `text` with its Soak section replaced by `section` (appended when it has none). */
-export function withSoakSection(text, section) {
-  const start = text.indexOf(`\n${SOAK_SECTION}\n`);
+/** `text` with its section under `heading` replaced by `section` (appended when it has none). */
+export function withSection(text, heading, section) {
+  const start = text.indexOf(`\n${heading}\n`);
   if (start === -1) return `${text.trimEnd()}\n\n${section}`;
   const next = text.indexOf('\n## ', start + 1);
   return `${text.slice(0, start + 1)}${section}${next === -1 ? '' : `\n${text.slice(next + 1)}`}`;
 }
 
-/** The Soak section of `text`, or '' (a full benchmark run keeps it when it rewrites the file). */
-export function soakSectionOf(text) {
-  const start = text.indexOf(`\n${SOAK_SECTION}\n`);
+/** `text` with its Soak section replaced by `section` (appended when it has none). */
+export const withSoakSection = (text, section) => withSection(text, SOAK_SECTION, section);
+
+/** The section under `heading` of `text`, or '' (a full benchmark run keeps it when it rewrites the file). */
+export function sectionOf(text, heading) {
+  const start = text.indexOf(`\n${heading}\n`);
   if (start === -1) return '';
   const next = text.indexOf('\n## ', start + 1);
   return text.slice(start + 1, next === -1 ? undefined : next + 1);
+}
+
+/** `text` with the section under `heading` that `previous` had, if it had one. */
+function keepSection(text, previous, heading) {
+  const kept = sectionOf(previous, heading);
+  return kept === '' ? text : withSection(text, heading, kept);
 }
