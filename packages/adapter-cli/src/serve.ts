@@ -105,7 +105,7 @@ export async function startServer(
 /** Opens the stores; a database that cannot be written (opening writes: WAL, migrations) is one line. */
 function openWritableStores(config: AppConfig): Stores {
   try {
-    return openStores(config, { backgroundCheckpoints: true });
+    return openStores(config, { backgroundCheckpoints: true, backgroundWrites: true });
   } catch (error) {
     throw unwritable(config, writeFailure(error));
   }

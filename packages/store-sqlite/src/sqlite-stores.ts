@@ -1,5 +1,7 @@
 import type { Stores } from '@shortener/core';
 import type { Database } from 'better-sqlite3';
+import { startBackgroundVisitWrites } from './background-visit-writes.js';
+import type { BackgroundVisitWrites } from './background-visit-writes.js';
 import { backupDatabase } from './backup.js';
 import { startBackgroundCheckpoints, walFileBytes } from './checkpointer.js';
 import type { Checkpointer, CheckpointOptions } from './checkpointer.js';
@@ -35,11 +37,17 @@ export interface SqliteStores extends Stores {
  */
 export function openSqliteStores(path: string, options: SqliteStoreOptions = {}): SqliteStores {
   const db = openSqliteDatabase(path, options.synchronous);
+  const onFile = !isMemoryPath(path);
   const checkpointer =
-    options.backgroundCheckpoints && !isMemoryPath(path)
-      ? startBackgroundCheckpoints(db, options.checkpoints)
+    options.backgroundCheckpoints && onFile ? startBackgroundCheckpoints(db, options.checkpoints) : undefined;
+  const writes =
+    options.backgroundWrites && onFile
+      ? startBackgroundVisitWrites(path, {
+          ...(options.synchronous ? { synchronous: options.synchronous } : {}),
+          noAutocheckpoint: checkpointer !== undefined,
+        })
       : undefined;
-  return createSqliteStores(db, checkpointer);
+  return createSqliteStores(db, checkpointer, writes);
 }
 
 /** How {@link openSqliteStores} runs the database. */
@@ -49,6 +57,11 @@ export interface SqliteStoreOptions {
    * whose event loop must not stall; a short CLI command does not need the extra thread.
    */
   readonly backgroundCheckpoints?: boolean;
+  /**
+   * Write the visit flushes (`VisitStore.record`) in a worker thread on a connection of its own: for the
+   * server, whose redirects would otherwise wait while a flush of many cold links writes.
+   */
+  readonly backgroundWrites?: boolean;
   /** Whether commits wait for the disk (default `normal`): see {@link Synchronous}. */
   readonly synchronous?: Synchronous;
   /** Tuning of the background checkpoints (tests use a small WAL limit); the defaults suit a server. */
@@ -56,13 +69,17 @@ export interface SqliteStoreOptions {
 }
 
 /** The stores on an open, migrated connection; they own it from now on and close it in `close()`. */
-export function createSqliteStores(db: Database, checkpointer?: Checkpointer): SqliteStores {
+export function createSqliteStores(
+  db: Database,
+  checkpointer?: Checkpointer,
+  writes?: BackgroundVisitWrites,
+): SqliteStores {
   const ping = db.prepare('SELECT 1').pluck();
   // Rewriting user_version with its own value dirties the header page: a real commit, no change.
   const rewriteVersion = db.transaction(() => db.pragma(`user_version = ${userVersion(db)}`));
   return {
     links: { ...createSqliteLinkStore(db), listAll: createSqliteLinkListing(db) },
-    visits: createSqliteVisitStore(db),
+    visits: createSqliteVisitStore(db, writes),
     accounts: createSqliteAccountStore(db),
     sessions: createSqliteSessionStore(db),
     credentials: createSqliteCredentialStore(db),
@@ -76,6 +93,7 @@ export function createSqliteStores(db: Database, checkpointer?: Checkpointer): S
     },
     checkWritable: async () => void rewriteVersion.immediate(),
     close: async () => {
+      await writes?.stop();
       await checkpointer?.stop();
       if (db.open) db.close();
     },

@@ -35,6 +35,10 @@ const backends = {
   'SQLite in memory': async () => openSqliteStores(':memory:'),
   'SQLite in a file': async () => openSqliteStores(nextPath()),
 };
+// the server's way: checkpoints and visit flushes in worker threads, on connections of their own
+describeVisitStoreContract('SQLite in a file, flushes written by the background writer', async () =>
+  openSqliteStores(nextPath(), { backgroundCheckpoints: true, backgroundWrites: true }),
+);
 for (const [name, openStores] of Object.entries(backends)) {
   describeLinkStoreContract(name, openStores);
   describeVisitStoreContract(name, openStores);
@@ -185,5 +189,90 @@ describe('openSqliteStores in memory', () => {
     const link = aLink();
     await open(':memory:').links.insert(link);
     expect(await open(':memory:').links.findById(link.id)).toBeNull();
+  });
+});
+
+describe('the background visit writer', () => {
+  /** How many turns of the event loop pass while `work` is awaited. */
+  async function turnsDuring(work: Promise<unknown>): Promise<number> {
+    let turns = 0;
+    let done = false;
+    const spin = () => {
+      if (done) return;
+      turns++;
+      setImmediate(spin);
+    };
+    setImmediate(spin);
+    await work;
+    done = true;
+    return turns;
+  }
+
+  /** A flush of `count` links' first visits of the day, each with its counters and visitor. */
+  async function coldFlush(stores: SqliteStores, count: number) {
+    const links = Array.from({ length: count }, () => aLink());
+    await stores.links.insertMany(links);
+    const day = '2026-11-24';
+    return {
+      clicks: links.map((l) => ({ linkId: l.id, count: 1, lastClickAt: Date.now() })),
+      counters: links.flatMap((l) =>
+        (['total', 'bots', 'country', 'browser'] as const).map((dimension) => ({
+          linkId: l.id,
+          day,
+          dimension,
+          key: dimension === 'country' ? 'DE' : dimension === 'browser' ? 'Firefox' : '',
+          count: 1,
+        })),
+      ),
+      visitors: links.map((l) => ({ linkId: l.id, day, hash: sha256(l.id) })),
+      links,
+      day,
+    };
+  }
+
+  it('writes a flush off the event loop, as the server opens the store, and the data is there', async () => {
+    const path = nextPath();
+    const stores = openSqliteStores(path, { backgroundCheckpoints: true, backgroundWrites: true });
+    opened.push(stores);
+    const { links, day, ...batch } = await coldFlush(stores, 3000);
+    expect(await turnsDuring(stores.visits.record(batch))).toBeGreaterThan(1);
+    const counts = await stores.visits.countsByKey(links[2999]!.id, day, day);
+    expect(counts).toEqual(
+      expect.arrayContaining([
+        { dimension: 'country', key: 'DE', count: 1 },
+        { dimension: 'unique', key: '', count: 1 },
+      ]),
+    );
+    expect((await stores.links.findById(links[0]!.id))?.clicks).toBe(1);
+  });
+
+  it('is not used by a store opened without it: the flush is written in the same turn', async () => {
+    const stores = open(nextPath());
+    const { links, day, ...batch } = await coldFlush(stores, 300);
+    expect(await turnsDuring(stores.visits.record(batch))).toBeLessThanOrEqual(1);
+    expect((await stores.visits.countsByKey(links[0]!.id, day, day)).length).toBeGreaterThan(0);
+  });
+
+  it('waits in its own thread for a write lock another connection holds, then writes', async () => {
+    const path = nextPath();
+    const stores = openSqliteStores(path, { backgroundWrites: true });
+    opened.push(stores);
+    const { links, day, ...batch } = await coldFlush(stores, 2);
+    const blocker = new BetterSqlite3(path);
+    blocker.pragma('busy_timeout = 0');
+    blocker.exec('BEGIN IMMEDIATE');
+    const held = stores.visits.record(batch);
+    // the worker's busy handler waits up to 5 s for the lock; meanwhile this thread runs on
+    expect(await turnsDuring(new Promise((resolve) => setTimeout(resolve, 200)))).toBeGreaterThan(10);
+    blocker.exec('COMMIT');
+    await held;
+    blocker.close();
+    expect((await stores.links.findById(links[1]!.id))?.clicks).toBe(1);
+    await stores.visits.record({
+      clicks: [],
+      counters: [{ linkId: 'no-such-link', day, dimension: 'total', key: '', count: 1 }],
+      visitors: [],
+    });
+    expect(await stores.visits.countsByKey(links[0]!.id, day, day)).not.toEqual([]);
   });
 });

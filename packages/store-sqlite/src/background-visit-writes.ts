@@ -1,0 +1,116 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import type { VisitBatch } from '@shortener/core';
+import type { Synchronous } from './database.js';
+
+// Plain CommonJS for an eval'd worker. It loads the compiled visit-writer.js (from `src/`, as under the
+// tests, the one in `dist/`), opens its own connection to the database file with the pragmas of
+// database.ts, and answers each `{ id, batch }` with `{ id }` or `{ id, error }`. Its busy handler may
+// sleep: it sleeps this thread only, never the server's event loop.
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const ready = (async () => {
+  const { createVisitWriter } = await import(workerData.module);
+  const db = new Database(workerData.path);
+  db.pragma('busy_timeout = 5000');
+  db.pragma('synchronous = ' + workerData.synchronous);
+  db.pragma('foreign_keys = ON');
+  if (workerData.noAutocheckpoint) db.pragma('wal_autocheckpoint = 0');
+  return { db, write: createVisitWriter(db) };
+})();
+ready.catch(() => {});
+parentPort.on('message', async (message) => {
+  if (message === 'stop') {
+    try { (await ready).db.close(); } catch {}
+    parentPort.close();
+    return;
+  }
+  try {
+    (await ready).write(message.batch);
+    parentPort.postMessage({ id: message.id });
+  } catch (error) {
+    parentPort.postMessage({ id: message.id, error: { message: String(error && error.message || error), code: error && error.code } });
+  }
+});
+`;
+
+/** Flushes written by a worker thread on a connection of its own (the server's SQLite store). */
+export interface BackgroundVisitWrites {
+  /** False once the worker failed: the store writes on its own connection again. */
+  usable(): boolean;
+  /** Writes a flush in the worker; rejects with the SQLite error when its transaction failed. */
+  write(batch: VisitBatch): Promise<void>;
+  /** Waits for the writes under way, then closes the worker's connection. */
+  stop(): Promise<void>;
+}
+
+/** Where the worker finds the compiled visit writer: next to this file in `dist/`, or `dist/` from `src/`. */
+function writerModule(): string {
+  const here = import.meta.url;
+  return new URL(here.endsWith('.ts') ? '../dist/src/visit-writer.js' : './visit-writer.js', here).href;
+}
+
+/**
+ * Starts the background visit writer of the database file at `path`. A flush of a long tail of links
+ * writes rows all over large B-trees (about 150 µs of CPU a cold visit at 1M links); on the event loop
+ * that stalled every redirect for as long. `noAutocheckpoint` when the background checkpointer runs.
+ */
+export function startBackgroundVisitWrites(
+  path: string,
+  options: { readonly synchronous?: Synchronous; readonly noAutocheckpoint?: boolean } = {},
+): BackgroundVisitWrites {
+  const workerData = {
+    driver: createRequire(import.meta.url).resolve('better-sqlite3'),
+    module: writerModule(),
+    path,
+    synchronous: options.synchronous === 'full' ? 'FULL' : 'NORMAL',
+    noAutocheckpoint: options.noAutocheckpoint === true,
+  };
+  // execArgv: [] so that no loader or export condition of the parent (a test runner's) reaches it
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData, execArgv: [] });
+  worker.unref();
+  const pending = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
+  let next = 0;
+  let failed: Error | null = null;
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  const settle = (id: number, error?: Error) => {
+    const waiting = pending.get(id);
+    pending.delete(id);
+    // keep the process alive while a write is under way (a graceful stop's last flush), not longer
+    if (pending.size === 0) worker.unref();
+    if (error === undefined) waiting?.resolve();
+    else waiting?.reject(error);
+  };
+  worker.on('message', (message: { id: number; error?: { message: string; code?: string } }) => {
+    const error =
+      message.error === undefined
+        ? undefined
+        : Object.assign(new Error(message.error.message), { code: message.error.code });
+    settle(message.id, error);
+  });
+  const fail = (error: Error) => {
+    failed ??= error;
+    for (const id of [...pending.keys()]) settle(id, error);
+  };
+  worker.once('error', fail);
+  void exited.then(() => fail(new Error('The background visit writer stopped.')));
+  return {
+    usable: () => failed === null,
+    write: (batch) => {
+      if (failed !== null) return Promise.reject(failed);
+      return new Promise<void>((resolve, reject) => {
+        const id = next++;
+        if (pending.size === 0) worker.ref();
+        pending.set(id, { resolve, reject });
+        worker.postMessage({ id, batch });
+      });
+    },
+    stop: async () => {
+      if (failed !== null) return;
+      worker.ref();
+      worker.postMessage('stop'); // after the writes already posted: the worker answers in order
+      await exited;
+    },
+  };
+}
