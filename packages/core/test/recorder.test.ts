@@ -232,3 +232,30 @@ describe('the visit recorder', () => {
     ]);
   });
 });
+
+describe('pending visits while a write is under way', () => {
+  it('counts the visits being written until their write ends, so a read that settles waits for it', async () => {
+    const { store } = fakeVisits();
+    let release = () => {};
+    const slow: VisitStore = {
+      ...store,
+      record: (batch) =>
+        new Promise<void>((resolve) => (release = () => void store.record(batch).then(resolve))),
+    };
+    const recorder = recorderWith(slow);
+    recorder.track(visit());
+    recorder.track(visit());
+    const first = recorder.flush();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(recorder.pending()).toBe(2);
+    // a second flush (a read settling) resolves only after the first write
+    let settled = false;
+    const second = recorder.flush().then(() => (settled = true));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(settled).toBe(false);
+    release();
+    expect(await first).toBe(2);
+    await second;
+    expect(recorder.pending()).toBe(0);
+  });
+});

@@ -34,7 +34,7 @@ export interface VisitRecorder {
    * visits were written.
    */
   flush(): Promise<number>;
-  /** How many visits are queued. */
+  /** How many visits are not written yet: queued, or in a write under way (a read that settles waits). */
   pending(): number;
   /** How many visits were dropped because the buffer held `maxPendingRows` rows (the store failing). */
   dropped(): number;
@@ -164,7 +164,6 @@ export function createVisitRecorder(deps: VisitRecorderDeps): VisitRecorder {
     aggregate = createVisitAggregate();
     classify = createClassifier(deps, descriptions);
     folded = 0;
-    queued -= count;
     const parts = count > 0 ? splitBatch(batch, rowsPerWrite) : [];
     let written = 0;
     try {
@@ -173,6 +172,8 @@ export function createVisitRecorder(deps: VisitRecorderDeps): VisitRecorder {
         await deps.visits.record(part);
         written++;
       }
+      // pending until written, not until taken: a read that settles first must wait for this write
+      queued -= count;
       await salts.prune(deps.clock.now());
       if (autoFlush === 'failed') autoFlush = 'idle';
       return count;
@@ -180,10 +181,7 @@ export function createVisitRecorder(deps: VisitRecorderDeps): VisitRecorder {
       // keep the parts not written for the next flush: nothing lost, nothing counted twice. Parts are
       // rows, not visits, so after a partial write all `count` visits are reported pending until then.
       for (const part of parts.slice(written)) aggregate.addBatch(part);
-      if (written < parts.length) {
-        folded += count;
-        queued += count;
-      }
+      if (written < parts.length) folded += count;
       throw error;
     }
   };
