@@ -28,6 +28,7 @@ import { addPasskeyRoutes } from './passkey-routes.js';
 import { addPublicRoutes } from './public-routes.js';
 import { addQrRoutes } from './qr-routes.js';
 import { addSettingsRoutes } from './settings-routes.js';
+import { addLinkPageRoutes } from './link-page-routes.js';
 import { refuseLongQueries, useBoundedQuery } from './query.js';
 import { handleRedirect, slugOfPath } from './redirect.js';
 import { clientOf, languageOf } from './request.js';
@@ -88,6 +89,7 @@ export function createHttpApp(deps: HttpDeps, linkCache: LinkCache = createLinkC
   addAccountRoutes(router, deps);
   addPasskeyRoutes(router, deps);
   addSettingsRoutes(router, deps);
+  addLinkPageRoutes(router, deps);
   addQrRoutes(router, deps);
   addPageRoutes(router, deps, linkCache);
   addPublicRoutes(router, deps, linkCache);

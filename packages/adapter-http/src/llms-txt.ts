@@ -46,7 +46,8 @@ function endpoints(config: ServiceConfig): string[] {
     '- `GET /{slug}.json`: public facts (`short_url`, `url` unless password protected, `status`, `created_at`, `clicks` if public).',
     '- `GET /{slug}.png?size=512&fg=%23000000&bg=%23ffffff&margin=4` and `GET /{slug}.svg?fg=…&bg=…`: QR codes.',
     '- For people in a browser (decisions §10, not for API clients): `GET|POST /login`, `POST /logout`, ' +
-      '`GET /account` (`q`, `cursor`), `POST /account/links` (create), `POST /account/claim` (edit tokens), ' +
+      "`GET /account` (`q`, `cursor`), `POST /account/links` (create), `POST /account/claim` (edit tokens), a link's page `GET|POST /account/links/{id}` with " +
+      '`POST /account/links/{id}/edit` and `POST /account/links/{id}/delete`, ' +
       '`GET|POST /account/signup`, `GET|POST /account/invite/{token}`, ' +
       '`POST /account/password`; passkeys: `POST /login/passkey/options`, `POST /login/passkey`, ' +
       '`POST /account/invite/{token}/passkey/options`, `POST /account/invite/{token}/passkey`, ' +

@@ -6,6 +6,7 @@ import { pagePaths } from './openapi-pages.js';
 import { apiPaths, jsonContent, rateLimitHeaders, ref } from './openapi-paths.js';
 import { componentSchemas } from './openapi-schemas.js';
 import type { Json } from './openapi-schemas.js';
+import { linkPagePaths } from './openapi-link-page.js';
 import { settingsPaths } from './openapi-settings.js';
 
 const errorResponse = (description: string, headers?: Json): Json => ({
@@ -158,6 +159,7 @@ export function buildOpenApiDocument(config: ServiceConfig, options: DocumentOpt
       ...mcpPaths(),
       ...accountPaths(hosts),
       ...settingsPaths(),
+      ...linkPagePaths(),
     },
     components: components(config),
   };

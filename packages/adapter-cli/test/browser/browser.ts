@@ -1,6 +1,8 @@
 import { existsSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
 import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
 
@@ -50,3 +52,26 @@ export const VIEWPORTS = {
   phone: { width: 390, height: 844 },
   desktop: { width: 1280, height: 800 },
 } as const;
+
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+interface Violation {
+  readonly id: string;
+  readonly impact: string | null;
+  readonly nodes: readonly { readonly target: unknown }[];
+}
+
+/** axe-core's serious and critical violations of the page as loaded (`id: targets`). */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: AXE });
+  const { violations, passes } = await page.evaluate(async () => {
+    type Results = { violations: Violation[]; passes: unknown[] };
+    const axe = (globalThis as unknown as { axe: { run(): Promise<Results> } }).axe;
+    const results = await axe.run();
+    return { violations: results.violations, passes: results.passes.length };
+  });
+  expect(passes, 'axe checked the page').toBeGreaterThan(10);
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
+}

@@ -1,34 +1,10 @@
-import { createRequire } from 'node:module';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer } from '../http/harness.js';
 import type { TestServer } from '../http/harness.js';
-import { VIEWPORTS, browserAvailable, launchChromium, screenshot } from './browser.js';
+import { VIEWPORTS, browserAvailable, launchChromium, screenshot, seriousViolations } from './browser.js';
 
 const available = browserAvailable();
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-
-interface Violation {
-  readonly id: string;
-  readonly impact: string | null;
-  readonly nodes: readonly { readonly target: unknown }[];
-}
-
-/** axe-core's serious and critical violations of the page as loaded (`id: targets`). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: AXE });
-  const { violations, passes } = await page.evaluate(async () => {
-    type Results = { violations: Violation[]; passes: unknown[] };
-    const axe = (globalThis as unknown as { axe: { run(): Promise<Results> } }).axe;
-    const results = await axe.run();
-    return { violations: results.violations, passes: results.passes.length };
-  });
-  expect(passes, 'axe checked the page').toBeGreaterThan(10);
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
-}
-
 describe.skipIf(!available)(
   'account settings in Chromium, and axe-core on the account pages (decisions §10)',
   { timeout: 30_000 },

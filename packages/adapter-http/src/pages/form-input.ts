@@ -30,10 +30,7 @@ export function formToCreateInput(form: FormValues): Record<string, unknown> {
     if (value) input[name] = Number(value);
   }
   const expiresAt = form.expires_at?.trim();
-  if (expiresAt)
-    input.expires_at = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d)?$/.test(expiresAt)
-      ? `${expiresAt}${expiresAt.length === 16 ? ':00' : ''}Z`
-      : expiresAt;
+  if (expiresAt) input.expires_at = utcOfLocal(expiresAt);
   if (form.private_stats) input.public_stats = false;
   return input;
 }
@@ -46,4 +43,11 @@ export function formValues(body: unknown): FormValues {
       (e): e is [string, string] => typeof e[1] === 'string',
     ),
   );
+}
+
+/** A `datetime-local` value (no zone) read as UTC; any other text as it is, for the schema to judge. */
+export function utcOfLocal(value: string): string {
+  return /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d)?$/.test(value)
+    ? `${value}${value.length === 16 ? ':00' : ''}Z`
+    : value;
 }

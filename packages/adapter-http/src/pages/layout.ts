@@ -129,20 +129,25 @@ export const LINK_PAGE_HEADERS: Readonly<Record<string, string>> = {
  * Headers of the account pages (decisions §10): their own script may call the API and post their forms,
  * nothing is cached, and no address of theirs (an invite link holds a token) leaves this site.
  */
-export const ACCOUNT_PAGE_HEADERS: Readonly<Record<string, string>> = {
-  'Content-Type': 'text/html; charset=utf-8',
-  'Content-Security-Policy': [
-    ...BASE_POLICY,
-    "script-src 'self'",
-    "connect-src 'self'",
-    "img-src 'self'",
-    "form-action 'self'",
-  ].join('; '),
-  'Referrer-Policy': 'same-origin',
-  'Cache-Control': 'no-store',
-  'X-Content-Type-Options': 'nosniff',
-  'X-Frame-Options': 'DENY',
-};
+export const ACCOUNT_PAGE_HEADERS: Readonly<Record<string, string>> = accountPageHeaders([]);
+
+/** {@link ACCOUNT_PAGE_HEADERS} of a page that also shows images (QR codes) from the short domains. */
+export function accountPageHeaders(imageOrigins: readonly string[]): Readonly<Record<string, string>> {
+  return {
+    'Content-Type': 'text/html; charset=utf-8',
+    'Content-Security-Policy': [
+      ...BASE_POLICY,
+      "script-src 'self'",
+      "connect-src 'self'",
+      ['img-src', "'self'", ...imageOrigins].join(' '),
+      "form-action 'self'",
+    ].join('; '),
+    'Referrer-Policy': 'same-origin',
+    'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
+    'X-Frame-Options': 'DENY',
+  };
+}
 
 /** The other pages (the home form, later the account pages) send the origin only to other sites. */
 export const PAGE_REFERRER_POLICY = 'strict-origin-when-cross-origin';

@@ -53,11 +53,7 @@ function destination(t: PageText, link: LinkView): SafeHtml | string {
 }
 
 function statsSection(t: PageText, language: Language, stats: StatsView): SafeHtml {
-  const regions = new Intl.DisplayNames([language], { type: 'region' });
-  const country = (code: string) => {
-    if (!/^[A-Z]{2}$/.test(code)) return code;
-    return regions.of(code) ?? code;
-  };
+  const country = countryNamer(language);
   return html`<section class="card" aria-labelledby="chart-title">
     <h2 id="chart-title">${t.chartTitle}</h2>
     ${dayChart(t, language, stats.by_day)}
@@ -68,13 +64,21 @@ function statsSection(t: PageText, language: Language, stats: StatsView): SafeHt
   </section>`;
 }
 
-function topList(
+/** A country's name in `language` from its ISO code (other keys, such as `other`, as they are). */
+export function countryNamer(language: Language): (code: string) => string {
+  const regions = new Intl.DisplayNames([language], { type: 'region' });
+  return (code) => (/^[A-Z]{2}$/.test(code) ? (regions.of(code) ?? code) : code);
+}
+
+/** The top `limit` keys of a dimension with their counts, as an ordered list under a heading. */
+export function topList(
   title: string,
   rows: readonly KeyCount[],
   name: (key: string) => string,
   empty: string,
+  limit = 5,
 ): SafeHtml {
-  const shown = rows.slice(0, 5);
+  const shown = rows.slice(0, limit);
   return html`<div class="top">
     <h3>${title}</h3>
     ${
@@ -91,8 +95,16 @@ const WIDTH = 600;
 const HEIGHT = 160;
 const AXIS = 20;
 
-/** Clicks per day as bars in inline SVG: readable without script, each bar titled with its day and count. */
-export function dayChart(t: PageText, language: Language, days: readonly KeyCount[]): SafeHtml {
+/**
+ * Clicks per day as bars in inline SVG: readable without script, each bar titled with its day and count.
+ * `summaryOf` words the total and the busiest day (default: the preview's "last 30 days").
+ */
+export function dayChart(
+  t: PageText,
+  language: Language,
+  days: readonly KeyCount[],
+  summaryOf: (count: string, max: number) => string = (count, max) => fill(t.chartSummary, { count, max }),
+): SafeHtml {
   const max = Math.max(1, ...days.map((d) => d.count));
   const total = days.reduce((sum, d) => sum + d.count, 0);
   const step = WIDTH / Math.max(1, days.length);
@@ -106,7 +118,7 @@ export function dayChart(t: PageText, language: Language, days: readonly KeyCoun
     >`;
   });
   const count = countText(language, total, ...t.click);
-  const summary = fill(t.chartSummary, { count, max: total === 0 ? 0 : max });
+  const summary = summaryOf(count, total === 0 ? 0 : max);
   return html`<svg class="chart" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="chart-desc">
       <desc id="chart-desc">${summary}</desc>
       <line class="axis" x1="0" y1="${plot}" x2="${WIDTH}" y2="${plot}" />

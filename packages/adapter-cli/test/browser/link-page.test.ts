@@ -1,0 +1,103 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BROWSER_UA, createLink, startTestServer } from '../http/harness.js';
+import type { TestServer } from '../http/harness.js';
+import { VIEWPORTS, browserAvailable, launchChromium, screenshot, seriousViolations } from './browser.js';
+
+const available = browserAvailable();
+
+describe.skipIf(!available)('a link’s page in Chromium (decisions §10)', { timeout: 60_000 }, () => {
+  let server: TestServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startTestServer(), launchChromium()]);
+  }, 30_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  /** A context (the pages' CSP would refuse the injected axe script; it has tests of its own). */
+  const contextOf = (viewport: keyof typeof VIEWPORTS): Promise<BrowserContext> =>
+    browser.newContext({ viewport: VIEWPORTS[viewport], locale: 'en-US', bypassCSP: true });
+
+  async function signedIn(context: BrowserContext, name: string): Promise<Page> {
+    const page = await context.newPage();
+    await page.goto(String((await server.cli('accounts', 'invite', name)).url));
+    await page.getByLabel('New password').fill('a long enough password');
+    await page.getByRole('button', { name: 'Set password' }).click();
+    await page.waitForURL(`${server.baseUrl}/account`);
+    return page;
+  }
+
+  for (const viewport of ['phone', 'desktop'] as const) {
+    it(`creates a link on /account, sees its charts, edits it and deletes it on a ${viewport}`, async () => {
+      const context = await contextOf(viewport);
+      const page = await signedIn(context, `charts-${viewport}`);
+      const problems: string[] = [];
+      page.on('pageerror', (error) => problems.push(error.message));
+
+      await page
+        .locator('#create-form')
+        .getByLabel('Long URL')
+        .fill(`https://example.com/charted-${viewport}`);
+      await page.locator('#create-form').getByRole('button').click();
+      await page.waitForURL(/\/account\/links\/[0-9a-f-]{36}$/);
+      const shortUrl = (await page.locator('#short-url').textContent()) ?? '';
+      for (const ua of [BROWSER_UA, BROWSER_UA, BROWSER_UA, 'Slackbot-LinkExpanding 1.0'])
+        expect((await server.visit(shortUrl, { headers: { 'user-agent': ua } })).status).toBe(302);
+      await page.reload();
+      await expect.poll(() => page.locator('svg.chart rect.bar').count()).toBeGreaterThan(0);
+      expect(await page.locator('.chart-summary').textContent()).toContain('3 clicks in the last 30 days');
+      expect(
+        await page
+          .locator('img[alt^="QR code"]')
+          .evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
+      ).toBeGreaterThan(0);
+      expect(await seriousViolations(page)).toEqual([]);
+      await screenshot(page, `link-page-${viewport}`);
+
+      await page.getByRole('link', { name: '90 days' }).click();
+      await expect.poll(() => page.locator('.chart-summary').textContent()).toContain('in the last 90 days');
+
+      await page.getByLabel('Title (optional)').fill('Charted');
+      await page.getByRole('button', { name: 'Save' }).click();
+      await expect.poll(() => page.locator('h1').textContent()).toBe('Charted');
+
+      await page.getByRole('button', { name: 'Delete this link' }).click();
+      // the box is required: the browser refuses the form until it is ticked
+      expect(page.url()).toMatch(/\/account\/links\//);
+      await page.getByLabel('I understand').check();
+      await page.getByRole('button', { name: 'Delete this link' }).click();
+      await page.waitForURL(`${server.baseUrl}/account`);
+      expect(await page.locator('#links-status').textContent()).toContain('No links yet.');
+      expect(problems).toEqual([]);
+      await context.close();
+    });
+  }
+
+  for (const viewport of ['phone', 'desktop'] as const) {
+    it(`lets an anonymous creator manage a link by typing its edit token on a ${viewport}`, async () => {
+      const link = await createLink(server, { url: `https://example.com/by-token-${viewport}` });
+      const context = await contextOf(viewport);
+      const page = await context.newPage();
+      await page.goto(`${server.baseUrl}/account/links/${String(link.id)}`);
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.getByLabel('Edit token').fill(String(link.edit_token));
+      await page.getByRole('button', { name: 'Open' }).click();
+      await page.getByLabel('Destination URL').waitFor();
+      expect(page.url()).not.toContain(String(link.edit_token));
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.getByLabel('Title (optional)').fill('Typed token');
+      await page.getByRole('button', { name: 'Save' }).click();
+      await expect.poll(() => page.getByRole('status').first().textContent()).toContain('Saved.');
+      await page.getByLabel('Window').selectOption('7');
+      await page.getByRole('button', { name: 'Show' }).click();
+      await expect.poll(() => page.locator('.chart-summary').textContent()).toContain('in the last 7 days');
+      expect(await context.cookies()).toEqual([]);
+      await screenshot(page, `link-page-token-${viewport}`);
+      await context.close();
+    });
+  }
+});

@@ -1,0 +1,304 @@
+import type { Language, LinkView, StatsView } from '@shortener/core';
+import type { SafeHtml } from '../layout.js';
+import { html, renderPage } from '../layout.js';
+import { countryNamer, dayChart, topList } from '../preview-page.js';
+import { fill, textOf } from '../text.js';
+import type { Notice } from './account-pages.js';
+import type { LinkPageText } from './link-page-text.js';
+import { linkPageTextOf } from './link-page-text.js';
+
+/** The statistics windows the page offers, in days (decisions §10). */
+export const STATS_WINDOWS = [7, 30, 90, 365] as const;
+
+/** What `/account/links/{id}` shows to the owner, or to the holder of the link's edit token. */
+export interface LinkPageView {
+  readonly language: Language;
+  readonly link: LinkView;
+  readonly stats: StatsView;
+  /** The edit token that opened the page: carried in a hidden field of every form (never in a URL). */
+  readonly token: string | null;
+  /** A line about the last action (saved), or an error of the edit form. */
+  readonly notice?: Notice;
+  /** What the edit form sent, when it failed, and the field the error is about. */
+  readonly values?: Readonly<Record<string, string>>;
+  readonly field?: string;
+  /** The delete form's error (no confirmation). */
+  readonly deleteError?: string;
+}
+
+function page(language: Language, title: string, main: SafeHtml): string {
+  return renderPage({ language, title, main, noindex: true, accountHref: '/account' });
+}
+
+const hiddenToken = (token: string | null) =>
+  token === null ? '' : html`<input type="hidden" name="edit_token" value="${token}" />`;
+
+const noticeLine = (notice: Notice | undefined, id: string) =>
+  notice === undefined
+    ? ''
+    : html`<p
+        class="${notice.error ? 'error' : 'notice'}"
+        id="${id}"
+        role="${notice.error ? 'alert' : 'status'}"
+      >
+        ${notice.text}
+      </p>`;
+
+/** `YYYY-MM-DDTHH:MM` of an ISO time, in UTC (the value of a `datetime-local` input). */
+const localValue = (iso: string | null) => (iso === null ? '' : iso.slice(0, 16));
+
+/** The full page: facts, QR, statistics, the settings form and deletion. */
+export function linkPage(view: LinkPageView): string {
+  const t = linkPageTextOf(view.language);
+  const { link } = view;
+  return page(
+    view.language,
+    link.title ?? link.short_url,
+    html`${factsSection(view, t)} ${statsSection(view, t)} ${editSection(view, t)} ${deleteSection(view, t)}`,
+  );
+}
+
+function factsSection(view: LinkPageView, t: LinkPageText): SafeHtml {
+  const { link, language } = view;
+  const pt = textOf(language);
+  const date = (iso: string) =>
+    new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(
+      new Date(iso),
+    );
+  const row = (label: string, value: SafeHtml | string) =>
+    html`<div>
+      <dt>${label}</dt>
+      <dd>${value}</dd>
+    </div>`;
+  return html`<section class="card" aria-labelledby="link-title">
+    <p>${view.token === null ? html`<a href="/account">${t.backToAccount}</a>` : ''}</p>
+    <h1 id="link-title">${link.title ?? link.short_url}</h1>
+    <p><a class="short-url" id="short-url" href="${link.short_url}">${link.short_url}</a></p>
+    <dl class="facts">
+      ${row(pt.destination, html`<span class="destination">${link.url}</span>`)}
+      ${row(pt.status, html`<span class="status status-${link.status}">${pt[link.status]}</span>`)}
+      ${row(pt.created, `${date(link.created_at)} UTC`)}
+      ${link.expires_at === null ? '' : row(pt.expires, `${date(link.expires_at)} UTC`)}
+      ${row(pt.clicks, link.max_clicks === null ? String(link.clicks) : `${link.clicks} / ${link.max_clicks}`)}
+      ${link.has_password ? row(pt.passwordLabel, t.hasPassword) : ''}
+    </dl>
+    <div class="result-grid">
+      <figure class="qr">
+        <img
+          src="${link.qr_svg_url}"
+          alt="${fill(pt.qrAlt, { url: link.short_url })}"
+          width="160"
+          height="160"
+        />
+        <figcaption>${pt.qrTitle}</figcaption>
+      </figure>
+      <ul class="actions">
+        <li><a href="${link.qr_png_url}" download>${pt.downloadPng}</a></li>
+        <li><a href="${link.qr_svg_url}" download>${pt.downloadSvg}</a></li>
+        <li><a href="${link.preview_url}">${pt.previewLink}</a></li>
+        <li><a href="${link.stats_url}">${pt.statsJsonLink}</a></li>
+      </ul>
+    </div>
+  </section>`;
+}
+
+/** The statistics of a window: totals, clicks by day, and the top keys of each dimension. */
+export function statsBlock(language: Language, stats: StatsView): SafeHtml {
+  const t = linkPageTextOf(language);
+  const pt = textOf(language);
+  const country = countryNamer(language);
+  const summary = (count: string, max: number) => fill(t.chartSummary, { count, days: stats.days, max });
+  const total = (label: string, value: number) =>
+    html`<div>
+      <dt>${label}</dt>
+      <dd class="total">${value}</dd>
+    </div>`;
+  return html`<dl class="totals">
+      ${total(pt.clicks, stats.total)} ${total(t.uniqueLabel, stats.unique)} ${total(t.botsLabel, stats.bots)}
+    </dl>
+    <h3>${t.chartTitle}</h3>
+    ${dayChart(pt, language, stats.by_day, summary)}
+    <div class="tops">
+      ${topList(pt.countries, stats.countries, country, pt.noClicks, 10)}
+      ${topList(pt.referrers, stats.referrers, (key) => key, pt.noClicks, 10)}
+      ${topList(t.devices, stats.devices, (key) => key, pt.noClicks, 10)}
+      ${topList(t.browsers, stats.browsers, (key) => key, pt.noClicks, 10)}
+    </div>`;
+}
+
+function statsSection(view: LinkPageView, t: LinkPageText): SafeHtml {
+  const { stats, link } = view;
+  const windows = STATS_WINDOWS.map((days) => {
+    const label = fill(t.lastDays, { days });
+    if (days === stats.days) return html`<li><span aria-current="true">${label}</span></li>`;
+    return html`<li><a href="/account/links/${link.id}?days=${days}">${label}</a></li>`;
+  });
+  // a token holder changes the window by a post (the token stays out of the URL)
+  const picker =
+    view.token === null
+      ? html`<nav aria-label="${t.windowLabel}">
+          <ul class="windows">
+            ${windows}
+          </ul>
+        </nav>`
+      : html`<form method="post" action="/account/links/${link.id}" class="row windows-form">
+          ${hiddenToken(view.token)}
+          <div class="field">
+            <label for="days">${t.windowLabel}</label>
+            <select id="days" name="days">
+              ${STATS_WINDOWS.map(
+                (days) =>
+                  html`<option value="${days}" ${days === stats.days ? html` selected` : ''}>
+                    ${fill(t.lastDays, { days })}
+                  </option>`,
+              )}
+            </select>
+          </div>
+          <button type="submit" class="button">${t.showWindow}</button>
+        </form>`;
+  return html`<section class="card" aria-labelledby="stats-title">
+    <h2 id="stats-title">${t.statsTitle}</h2>
+    ${picker} ${statsBlock(view.language, stats)}
+  </section>`;
+}
+
+function editSection(view: LinkPageView, t: LinkPageText): SafeHtml {
+  const { link } = view;
+  const failed = view.notice?.error === true;
+  const values = view.values ?? {
+    url: link.url,
+    title: link.title ?? '',
+    expires_at: localValue(link.expires_at),
+    max_clicks: link.max_clicks === null ? '' : String(link.max_clicks),
+    private_stats: link.public_stats ? '' : 'on',
+  };
+  const invalid = (name: string) =>
+    failed && view.field === name ? html` aria-invalid="true" aria-describedby="edit-notice"` : '';
+  const input = (name: string, label: string, attributes: SafeHtml) =>
+    html`<div class="field">
+      <label for="edit-${name}">${label}</label>
+      <input id="edit-${name}" name="${name}" value="${values[name] ?? ''}" ${attributes}${invalid(name)} />
+    </div>`;
+  const check = (name: string, label: string, checked: boolean) =>
+    html`<div class="field check">
+      <input id="edit-${name}" name="${name}" type="checkbox" value="on" ${checked ? html` checked` : ''} />
+      <label for="edit-${name}">${label}</label>
+    </div>`;
+  return html`<section class="card" aria-labelledby="settings-title">
+    <h2 id="settings-title">${t.settingsTitle}</h2>
+    ${noticeLine(view.notice, 'edit-notice')}
+    <form method="post" action="/account/links/${link.id}/edit" class="stack">
+      ${hiddenToken(view.token)}
+      ${input('url', t.urlLabel, html` type="text" inputmode="url" required autocomplete="off"`)}
+      ${input('title', t.titleLabel, html` type="text" maxlength="200" autocomplete="off"`)}
+      <div class="row">
+        ${input('expires_at', t.expiresAtLabel, html` type="datetime-local"`)}
+        ${input('max_clicks', t.maxClicksLabel, html` type="number" min="1" step="1" inputmode="numeric"`)}
+      </div>
+      ${input('password', t.passwordLabel, html` type="password" minlength="4" maxlength="64" autocomplete="new-password"`)}
+      ${link.has_password ? check('remove_password', t.removePassword, values.remove_password === 'on') : ''}
+      ${check('private_stats', t.privateStats, values.private_stats === 'on')}
+      <button type="submit" class="primary">${t.save}</button>
+    </form>
+  </section>`;
+}
+
+function deleteSection(view: LinkPageView, t: LinkPageText): SafeHtml {
+  const error = view.deleteError;
+  return html`<section class="card" aria-labelledby="delete-title">
+    <h2 id="delete-title">${t.deleteTitle}</h2>
+    ${error === undefined ? '' : html`<p class="error" role="alert" id="delete-error">${error}</p>`}
+    <form method="post" action="/account/links/${view.link.id}/delete" class="stack">
+      ${hiddenToken(view.token)}
+      <div class="field check">
+        <input
+          id="confirm"
+          name="confirm"
+          type="checkbox"
+          value="yes"
+          required
+          ${error === undefined ? '' : html` aria-invalid="true" aria-describedby="delete-error"`}
+        />
+        <label for="confirm">${t.deleteConfirm}</label>
+      </div>
+      <button type="submit" class="danger">${t.deleteButton}</button>
+    </form>
+  </section>`;
+}
+
+/** What the edit-token form shows: an error after a wrong token, and the statistics when public. */
+export interface TokenPageView {
+  readonly language: Language;
+  readonly id: string;
+  readonly error?: string;
+  readonly stats: StatsView | null;
+}
+
+/** The page for anyone but the owner: the edit-token form, and the statistics when they are public. */
+export function tokenPage(view: TokenPageView): string {
+  const t = linkPageTextOf(view.language);
+  return page(
+    view.language,
+    t.manageTitle,
+    html`<section class="card" aria-labelledby="token-title">
+        <h1 id="token-title">${t.manageTitle}</h1>
+        <p>${t.tokenIntro}</p>
+        ${view.error === undefined ? '' : html`<p class="error" role="alert" id="token-error">${view.error}</p>`}
+        <form method="post" action="/account/links/${view.id}" class="stack">
+          <div class="field">
+            <label for="edit_token">${t.tokenLabel}</label>
+            <input
+              id="edit_token"
+              name="edit_token"
+              type="password"
+              required
+              maxlength="200"
+              autocomplete="off"
+              autocapitalize="none"
+              spellcheck="false"
+              ${view.error === undefined ? '' : html` aria-invalid="true" aria-describedby="token-error"`}
+            />
+          </div>
+          <button type="submit" class="primary">${t.tokenSubmit}</button>
+        </form>
+        <p class="hint">${t.signInInstead} <a href="/login">${textOf(view.language).account}</a></p>
+      </section>
+      ${
+        view.stats === null
+          ? ''
+          : html`<section class="card" aria-labelledby="stats-title">
+              <h2 id="stats-title">${t.statsTitle}</h2>
+              <p>${t.publicStats}</p>
+              ${statsBlock(view.language, view.stats)}
+            </section>`
+      }`,
+  );
+}
+
+/** The 404 page of an unknown link id. */
+export function linkMissingPage(language: Language): string {
+  const t = linkPageTextOf(language);
+  return page(
+    language,
+    t.notFoundTitle,
+    html`<section class="card notice">
+      <h1>${t.notFoundTitle}</h1>
+      <p>${t.notFound}</p>
+      <p><a class="button" href="/account">${textOf(language).account}</a></p>
+    </section>`,
+  );
+}
+
+/** The page after a deletion by edit token (a session goes back to `/account`). */
+export function linkDeletedPage(language: Language): string {
+  const t = linkPageTextOf(language);
+  return page(
+    language,
+    t.deletedTitle,
+    html`<section class="card notice" aria-labelledby="deleted-title">
+      <h1 id="deleted-title">${t.deletedTitle}</h1>
+      <p role="status">${t.deleted}</p>
+      <p><a class="button" href="/">${textOf(language).another}</a></p>
+    </section>`,
+  );
+}
