@@ -29,6 +29,7 @@ import { addPublicRoutes } from './public-routes.js';
 import { addQrRoutes } from './qr-routes.js';
 import { addSettingsRoutes } from './settings-routes.js';
 import { addLinkPageRoutes } from './link-page-routes.js';
+import { addAdminRoutes } from './admin-routes.js';
 import { refuseLongQueries, useBoundedQuery } from './query.js';
 import { handleRedirect, slugOfPath } from './redirect.js';
 import { clientOf, languageOf } from './request.js';
@@ -90,6 +91,7 @@ export function createHttpApp(deps: HttpDeps, linkCache: LinkCache = createLinkC
   addPasskeyRoutes(router, deps);
   addSettingsRoutes(router, deps);
   addLinkPageRoutes(router, deps);
+  addAdminRoutes(router, deps);
   addQrRoutes(router, deps);
   addPageRoutes(router, deps, linkCache);
   addPublicRoutes(router, deps, linkCache);

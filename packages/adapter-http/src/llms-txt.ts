@@ -47,7 +47,9 @@ function endpoints(config: ServiceConfig): string[] {
     '- `GET /{slug}.png?size=512&fg=%23000000&bg=%23ffffff&margin=4` and `GET /{slug}.svg?fg=…&bg=…`: QR codes.',
     '- For people in a browser (decisions §10, not for API clients): `GET|POST /login`, `POST /logout`, ' +
       "`GET /account` (`q`, `cursor`), `POST /account/links` (create), `POST /account/claim` (edit tokens), a link's page `GET|POST /account/links/{id}` with " +
-      '`POST /account/links/{id}/edit` and `POST /account/links/{id}/delete`, ' +
+      '`POST /account/links/{id}/edit` and `POST /account/links/{id}/delete`; for administrators `GET /admin` ' +
+      'with `POST /admin/links/{id}/disable`, `POST /admin/links/{id}/enable`, `POST /admin/links/{id}/delete`, ' +
+      '`POST /admin/accounts/{id}/disable`, `POST /admin/accounts/{id}/enable` and `POST /admin/invites`; ' +
       '`GET|POST /account/signup`, `GET|POST /account/invite/{token}`, ' +
       '`POST /account/password`; passkeys: `POST /login/passkey/options`, `POST /login/passkey`, ' +
       '`POST /account/invite/{token}/passkey/options`, `POST /account/invite/{token}/passkey`, ' +

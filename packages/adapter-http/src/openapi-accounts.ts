@@ -187,16 +187,18 @@ function signInPaths(): Json {
   };
 }
 
+/** An optional text query parameter of a page (a search, a cursor): at most 200 characters. */
+export const query = (name: string, description: string, example: string): Json => ({
+  name,
+  in: 'query',
+  required: false,
+  description,
+  schema: { type: 'string', maxLength: 200 },
+  example,
+});
+
 function accountPagePaths(hosts: readonly string[]): Json {
   const newPassword = form({ password: 'The new password, 8-128 characters.' });
-  const query = (name: string, description: string, example: string): Json => ({
-    name,
-    in: 'query',
-    required: false,
-    description,
-    schema: { type: 'string', maxLength: 200 },
-    example,
-  });
   const again = (description: string): Json => ({
     description: `The page again, with ${description} (HTML).`,
     content: HTML,

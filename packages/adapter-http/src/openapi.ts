@@ -6,6 +6,7 @@ import { pagePaths } from './openapi-pages.js';
 import { apiPaths, jsonContent, rateLimitHeaders, ref } from './openapi-paths.js';
 import { componentSchemas } from './openapi-schemas.js';
 import type { Json } from './openapi-schemas.js';
+import { adminPaths } from './openapi-admin.js';
 import { linkPagePaths } from './openapi-link-page.js';
 import { settingsPaths } from './openapi-settings.js';
 
@@ -160,6 +161,7 @@ export function buildOpenApiDocument(config: ServiceConfig, options: DocumentOpt
       ...accountPaths(hosts),
       ...settingsPaths(),
       ...linkPagePaths(),
+      ...adminPaths(),
     },
     components: components(config),
   };

@@ -26,8 +26,9 @@ export interface Caller {
   readonly accountId: string | null;
   readonly editToken: string | null;
   /**
-   * The operator at the database (the `shortener` CLI without `--server`): may read, change and delete
-   * every link. Never set by a network adapter.
+   * The operator at the database (the `shortener` CLI without `--server`), or an admin signed in on
+   * `/admin` (`adminCallerOf`): may read, change and delete every link. Never set from a request's own
+   * credentials (keys, tokens).
    */
   readonly operator?: boolean;
 }

@@ -43,6 +43,7 @@ export type { PasskeyDeps, PasskeyEnrolment } from './accounts/passkeys.js';
 export {
   SESSION_IDLE_MS,
   SESSION_MAX_MS,
+  adminCallerOf,
   authenticateSession,
   endSession,
   endSessionById,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { adminCallerOf } from '../src/accounts/sessions.js';
 import { linkAccess } from '../src/links/access.js';
 import { sha256Hex } from '../src/secrets.js';
 
@@ -45,5 +46,20 @@ describe('link access rules', () => {
       expect(rule(anonymous, operator)).toBe(true);
       expect(rule(owned, operator)).toBe(true);
     }
+  });
+});
+
+describe('adminCallerOf', () => {
+  const signedIn = (role: 'admin' | 'user', disabledAt: number | null = null) => ({
+    session: { id: 's', accountId: 'acc-9', tokenHash: 'h', createdAt: 0, lastSeenAt: 0, userAgent: null },
+    account: { id: 'acc-9', name: 'root', role, createdAt: 0, disabledAt },
+  });
+
+  it('gives an admin the operator’s rights over every link, and nobody else', () => {
+    const admin = adminCallerOf(signedIn('admin') as Parameters<typeof adminCallerOf>[0]);
+    expect(admin).toEqual({ accountId: 'acc-9', editToken: null, operator: true });
+    expect(linkAccess.delete(owned, admin!)).toBe(true);
+    expect(adminCallerOf(signedIn('user') as Parameters<typeof adminCallerOf>[0])).toBeNull();
+    expect(adminCallerOf(signedIn('admin', 5) as Parameters<typeof adminCallerOf>[0])).toBeNull();
   });
 });

@@ -1,21 +1,23 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BROWSER_UA, createLink, startTestServer } from '../http/harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BROWSER_UA, createLink } from '../http/harness.js';
 import type { TestServer } from '../http/harness.js';
-import { VIEWPORTS, browserAvailable, launchChromium, screenshot, seriousViolations } from './browser.js';
+import {
+  VIEWPORTS,
+  browserAvailable,
+  screenshot,
+  seriousViolations,
+  useServerAndBrowser,
+} from './browser.js';
 
 const available = browserAvailable();
 
 describe.skipIf(!available)('a link’s page in Chromium (decisions §10)', { timeout: 60_000 }, () => {
+  const both = useServerAndBrowser();
   let server: TestServer;
   let browser: Browser;
-
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startTestServer(), launchChromium()]);
-  }, 30_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+  beforeAll(() => {
+    [server, browser] = [both.server(), both.browser()];
   });
 
   /** A context (the pages' CSP would refuse the injected axe script; it has tests of its own). */

@@ -1,4 +1,4 @@
-import type { CoreDeps } from '../deps.js';
+import type { Caller, CoreDeps } from '../deps.js';
 import { domainError } from '../errors.js';
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
@@ -90,4 +90,14 @@ export async function endSessionById(deps: Deps, accountId: string, id: string):
   return (await deps.sessions.deleteSession(accountId, id))
     ? ok(true)
     : err(domainError('not_found', 'No such session.', 'session'));
+}
+
+/**
+ * The caller of an admin's requests on `/admin` (decisions §10): the operator's rights over every link,
+ * as the `shortener` CLI has them. Null for any other account.
+ */
+export function adminCallerOf(signedIn: SignedIn): Caller | null {
+  const { account } = signedIn;
+  if (account.role !== 'admin' || account.disabledAt !== null) return null;
+  return { accountId: account.id, editToken: null, operator: true };
 }

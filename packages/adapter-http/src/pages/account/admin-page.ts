@@ -1,0 +1,208 @@
+import type { Account, Language, LinkView } from '@shortener/core';
+import type { SafeHtml } from '../layout.js';
+import { html, renderPage } from '../layout.js';
+import { fill, textOf } from '../text.js';
+import type { Notice } from './account-pages.js';
+import type { AdminText } from './admin-text.js';
+import { adminTextOf } from './admin-text.js';
+
+/** A link as `/admin` lists it: the view, and the name of its owner (null: anonymous). */
+export interface AdminLink {
+  readonly link: LinkView;
+  readonly owner: string | null;
+}
+
+/** What `/admin` shows. */
+export interface AdminView {
+  readonly language: Language;
+  readonly links: readonly AdminLink[];
+  readonly q: string;
+  readonly nextCursor: string | null;
+  readonly paged: boolean;
+  readonly accounts: readonly Account[];
+  /** The signed-in admin (who cannot disable their own account). */
+  readonly selfId: string;
+  /** Where the forms come back to: this page with its search and cursor. */
+  readonly here: string;
+  /** The answer to the last form: an error, or the invite link made. */
+  readonly notice?: Notice;
+  readonly invite?: { readonly name: string; readonly url: string };
+  readonly inviteValues?: { readonly name: string; readonly admin: boolean };
+}
+
+const page = (language: Language, title: string, main: SafeHtml) =>
+  renderPage({ language, title, main, noindex: true, scripts: ['settings.js'], accountHref: '/account' });
+
+const dateOf = (language: Language, time: number | string) =>
+  new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(time));
+
+/** `/admin` (decisions §10): every link (search, paging, disable/enable, delete) and the accounts. */
+export function adminPage(view: AdminView): string {
+  const t = adminTextOf(view.language);
+  const notice = view.notice;
+  return page(
+    view.language,
+    t.adminTitle,
+    html`<section class="card" aria-labelledby="admin-title">
+        <h1 id="admin-title">${t.adminTitle}</h1>
+        <p><a href="/account">${t.backToAccount}</a></p>
+        ${
+          notice === undefined
+            ? ''
+            : html`<p
+                class="${notice.error ? 'error' : 'notice'}"
+                id="admin-notice"
+                role="${notice.error ? 'alert' : 'status'}"
+              >
+                ${notice.text}
+              </p>`
+        }
+      </section>
+      ${linksSection(view, t)} ${accountsSection(view, t)} ${inviteSection(view, t)}`,
+  );
+}
+
+/** A form of one button posting to `action`, coming back to `here`. */
+const button = (action: string, here: string, label: string, text: string, extra: SafeHtml | '' = '') =>
+  html`<form method="post" action="${action}" class="inline-form">
+    <input type="hidden" name="return" value="${here}" />
+    ${extra}<button type="submit" class="button" aria-label="${label}">${text}</button>
+  </form>`;
+
+function linksSection(view: AdminView, t: AdminText): SafeHtml {
+  const { language, q, here } = view;
+  const pt = textOf(language);
+  const query = (extra: Record<string, string>) =>
+    `/admin?${new URLSearchParams({ ...(q === '' ? {} : { q }), ...extra }).toString()}`;
+  const item = ({ link, owner }: AdminLink) => {
+    const base = `/admin/links/${link.id}`;
+    const toggle =
+      link.status === 'disabled'
+        ? button(`${base}/enable`, here, fill(t.enableLink, { link: link.short_url }), t.enable)
+        : button(`${base}/disable`, here, fill(t.disableLink, { link: link.short_url }), t.disable);
+    const confirm = html`<span class="field check">
+      <input id="confirm-${link.id}" name="confirm" type="checkbox" value="yes" required />
+      <label for="confirm-${link.id}">${fill(t.confirmDelete, { link: link.short_url })}</label>
+    </span>`;
+    return html`<li>
+      <span class="short-url">${link.short_url}</span>
+      <span class="link-target">${link.url}</span>
+      <span class="link-meta"
+        >${owner === null ? t.anonymous : fill(t.owner, { name: owner })} · ${link.clicks} ${pt.clicks} ·
+        ${pt[link.status]} · ${fill(t.createdOn, { date: dateOf(language, link.created_at) })}</span
+      >
+      <div class="row-actions">
+        ${toggle}
+        ${button(`${base}/delete`, here, fill(t.deleteLink, { link: link.short_url }), t.delete, confirm)}
+      </div>
+    </li>`;
+  };
+  return html`<section class="card" aria-labelledby="all-links-title">
+    <h2 id="all-links-title">${t.linksTitle}</h2>
+    <form method="get" action="/admin" class="search" role="search">
+      <label for="admin-q">${t.searchLabel}</label>
+      <div class="copy-row">
+        <input id="admin-q" name="q" type="search" value="${q}" maxlength="200" />
+        <button type="submit" class="button">${t.search}</button>
+      </div>
+    </form>
+    ${
+      view.links.length === 0
+        ? html`<p>${t.noLinks}</p>`
+        : html`<ul id="admin-links" class="link-list">
+            ${view.links.map(item)}
+          </ul>`
+    }
+    <nav class="pager" aria-label="${t.linksTitle}">
+      ${view.paged ? html`<a href="${query({})}">${t.firstPage}</a>` : ''}
+      ${view.nextCursor === null ? '' : html`<a href="${query({ cursor: view.nextCursor })}" rel="next">${t.nextPage}</a>`}
+    </nav>
+  </section>`;
+}
+
+function accountsSection(view: AdminView, t: AdminText): SafeHtml {
+  const item = (account: Account) => {
+    const base = `/admin/accounts/${account.id}`;
+    const disabled = account.disabledAt !== null;
+    const toggle =
+      account.id === view.selfId
+        ? ''
+        : disabled
+          ? button(`${base}/enable`, view.here, fill(t.enableAccount, { name: account.name }), t.enable)
+          : button(`${base}/disable`, view.here, fill(t.disableAccount, { name: account.name }), t.disable);
+    return html`<li>
+      <span class="link-title">${account.name}</span>
+      <span class="link-meta"
+        >${account.role === 'admin' ? t.roleAdmin : t.roleUser} ·
+        ${fill(t.createdOn, { date: dateOf(view.language, account.createdAt) })}${disabled ? ` · ${t.disabledMark}` : ''}</span
+      >
+      <div class="row-actions">${toggle}</div>
+    </li>`;
+  };
+  return html`<section class="card" aria-labelledby="accounts-title">
+    <h2 id="accounts-title">${t.accountsTitle}</h2>
+    <ul id="admin-accounts" class="link-list">
+      ${view.accounts.map(item)}
+    </ul>
+  </section>`;
+}
+
+function inviteSection(view: AdminView, t: AdminText): SafeHtml {
+  const values = view.inviteValues ?? { name: '', admin: false };
+  const made = view.invite;
+  return html`<section class="card" aria-labelledby="invite-title">
+    <h2 id="invite-title">${t.inviteTitle}</h2>
+    ${
+      made === undefined
+        ? ''
+        : html`<div class="new-key" role="status">
+            <p>${fill(t.inviteMade, { name: made.name })}</p>
+            <p><code id="new-key">${made.url}</code></p>
+            <button type="button" class="button" id="copy-key" data-copied="${t.copied}" hidden>
+              ${t.copy}
+            </button>
+            <span id="copy-key-status" aria-live="polite"></span>
+          </div>`
+    }
+    <form method="post" action="/admin/invites" class="stack">
+      <div class="field">
+        <label for="invite-name">${t.nameLabel}</label>
+        <input
+          id="invite-name"
+          name="name"
+          value="${values.name}"
+          required
+          maxlength="64"
+          autocomplete="off"
+          autocapitalize="none"
+          spellcheck="false"
+        />
+      </div>
+      <div class="field check">
+        <input
+          id="invite-admin"
+          name="admin"
+          type="checkbox"
+          value="on"
+          ${values.admin ? html` checked` : ''}
+        />
+        <label for="invite-admin">${t.adminLabel}</label>
+      </div>
+      <button type="submit">${t.inviteButton}</button>
+    </form>
+  </section>`;
+}
+
+/** The 403 page of a signed-in account that is not an admin. */
+export function adminOnlyPage(language: Language): string {
+  const t = adminTextOf(language);
+  return page(
+    language,
+    t.forbiddenTitle,
+    html`<section class="card notice">
+      <h1>${t.forbiddenTitle}</h1>
+      <p>${t.forbidden}</p>
+      <p><a class="button" href="/account">${t.backToAccount}</a></p>
+    </section>`,
+  );
+}
