@@ -73,7 +73,7 @@ describe.skipIf(!available)(
     }
 
     for (const viewport of ['phone', 'desktop'] as const) {
-      it(`finds no serious or critical violation on /login, /account and /account/settings on a ${viewport}`, async () => {
+      it(`finds no serious or critical violation on /login, the invite, /account, its settings and a missing link on a ${viewport}`, async () => {
         // the pages' strict CSP would refuse the injected axe script; the CSP has tests of its own
         const context = await browser.newContext({
           viewport: VIEWPORTS[viewport],
@@ -85,6 +85,7 @@ describe.skipIf(!available)(
         await page.goto(`${server.baseUrl}/login`);
         found['/login'] = await seriousViolations(page);
         await page.goto(String((await server.cli('accounts', 'invite', `axe-${viewport}`)).url));
+        found['/account/invite/{token}'] = await seriousViolations(page);
         await page.getByLabel('New password').fill('a long enough password');
         await page.getByRole('button', { name: 'Set password' }).click();
         await page.waitForURL(`${server.baseUrl}/account`);
@@ -95,7 +96,15 @@ describe.skipIf(!available)(
         await page.getByRole('button', { name: 'Create key' }).click();
         await page.locator('#new-key').waitFor();
         found['/account/settings'] = await seriousViolations(page);
-        expect(found).toEqual({ '/login': [], '/account': [], '/account/settings': [] });
+        await page.goto(`${server.baseUrl}/account/links/0f8fad5b-d9cb-469f-a165-70867728950e`);
+        found['/account/links/{unknown id}'] = await seriousViolations(page);
+        expect(found).toEqual({
+          '/login': [],
+          '/account/invite/{token}': [],
+          '/account': [],
+          '/account/settings': [],
+          '/account/links/{unknown id}': [],
+        });
         await context.close();
       });
     }
