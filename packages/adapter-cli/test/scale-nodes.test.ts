@@ -1,46 +1,18 @@
-import { spawn } from 'node:child_process';
 import { Agent } from 'node:http';
 import { scaleBackendUrl } from '@shortener/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildBinary, collect, envOf, launcher } from './bin-helpers.js';
-import type { Finished } from './bin-helpers.js';
+import { buildBinary } from './bin-helpers.js';
 import { getStatus } from './http/load.js';
 import { freshPostgresStore } from './http/test-store.js';
 import type { TestStore } from './http/test-store.js';
+import { HOST, serve } from './scale-helpers.js';
+import type { Node } from './scale-helpers.js';
 
 // Issue 17's multi-node rules with real `shortener serve` processes on one PostgreSQL schema and one
 // Redis, behind one short domain as behind a load balancer (decisions §11).
 
 const DATABASE_URL = scaleBackendUrl('DATABASE_URL');
 const REDIS_URL = scaleBackendUrl('REDIS_URL');
-const HOST = 'sho.example';
-const LIMITS = { RATE_LIMIT_ANON_HOUR: '100000', RATE_LIMIT_ANON_DAY: '100000', TRUST_PROXY: 'true' };
-
-interface Node {
-  readonly url: string;
-  readonly port: number;
-  readonly done: Promise<Finished>;
-  stop(): Promise<Finished>;
-}
-
-/** `shortener serve` as a child process on a free port; resolves once it listens. */
-async function serve(env: Record<string, string>): Promise<Node> {
-  const child = spawn(process.execPath, [launcher, 'serve'], {
-    env: envOf({ PORT: '0', SHORT_DOMAINS: `https://${HOST}`, ...LIMITS, ...env }),
-  });
-  const { done, stderr } = collect(child);
-  for (let waited = 0; waited < 15_000; waited += 25) {
-    const url = /"msg":"listening","url":"([^"]+)"/.exec(stderr())?.[1];
-    if (url !== undefined) {
-      const stop = () => (child.kill('SIGTERM'), done);
-      return { url, port: Number(new URL(url).port), done, stop };
-    }
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  child.kill('SIGKILL');
-  throw new Error(`no listening line; stderr: ${stderr()}`);
-}
-
 describe.runIf(DATABASE_URL !== null && REDIS_URL !== null)(
   'serve processes on one PostgreSQL and Redis',
   () => {

@@ -1,0 +1,356 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { Agent } from 'node:http';
+import { createConnection, createServer } from 'node:net';
+import type { Server, Socket } from 'node:net';
+import { scaleBackendUrl } from '@shortener/testkit';
+import pg from 'pg';
+import { createClient } from 'redis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildBinary, envOf, launcher } from './bin-helpers.js';
+import { freePort } from './http/harness.js';
+import { freshPostgresStore } from './http/test-store.js';
+import type { TestStore } from './http/test-store.js';
+import { HOST, serve, visitOn, within } from './scale-helpers.js';
+import type { Node } from './scale-helpers.js';
+
+// Issue 17: three nodes on one PostgreSQL schema and one Redis, the rules of decisions §11 across them,
+// nothing of a visitor's address anywhere, and the faults a cluster meets: the LISTEN connection killed,
+// Redis restarted, PostgreSQL unreachable. Real processes and services throughout.
+
+const DATABASE_URL = scaleBackendUrl('DATABASE_URL');
+const REDIS_URL = scaleBackendUrl('REDIS_URL');
+const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0';
+
+interface Created {
+  readonly id: string;
+  readonly slug: string;
+  readonly edit_token: string;
+  readonly short_url: string;
+}
+
+async function create(node: Node, body: Record<string, unknown>, client = '203.0.113.9'): Promise<Created> {
+  const response = await fetch(`${node.url}/api/v1/links`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': client },
+    body: JSON.stringify({ url: 'https://example.com/', ...body }),
+  });
+  expect(response.status, await response.clone().text()).toBe(201);
+  return (await response.json()) as Created;
+}
+
+const json = async (node: Node, path: string, token: string) =>
+  (await (await fetch(`${node.url}${path}`, { headers: { 'x-edit-token': token } })).json()) as Record<
+    string,
+    unknown
+  >;
+
+const health = async (node: Node) => {
+  const response = await fetch(`${node.url}/healthz`);
+  return { status: response.status, body: (await response.json()) as { reason?: string } };
+};
+
+/** The schema a test store's DATABASE_URL names (`options=-c search_path=…`). */
+const schemaOf = (url: string) => /search_path%3D([a-z0-9_]+)/.exec(url)?.[1] ?? '';
+
+describe.runIf(DATABASE_URL !== null && REDIS_URL !== null)('three nodes, and faults', () => {
+  let store: TestStore;
+  let nodes: Node[] = [];
+  const agent = new Agent({ keepAlive: true, maxSockets: 16 });
+
+  beforeAll(async () => {
+    buildBinary();
+    store = await freshPostgresStore(true);
+    nodes = await Promise.all([serve(store.env), serve(store.env), serve(store.env)]);
+  }, 30_000);
+  afterAll(async () => {
+    agent.destroy();
+    await Promise.all(nodes.map((node) => node.stop()));
+    await store?.drop();
+  });
+
+  it('serves a change made on one node, or by the CLI, on the others within a second', async () => {
+    const [a, b, c] = nodes as [Node, Node, Node];
+    const link = await create(a, { url: 'https://example.com/first' });
+    for (const node of [b, c]) expect(await visitOn(agent, node, link.slug)).toBe(302);
+    await fetch(`${a.url}/api/v1/links/${link.id}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json', 'x-edit-token': link.edit_token },
+      body: JSON.stringify({ max_clicks: 1_000_000, url: 'https://example.com/second' }),
+    });
+    const location = async (node: Node) =>
+      (await fetch(`${node.url}/${link.slug}`, { redirect: 'manual', headers: { host: HOST } })).headers.get(
+        'location',
+      );
+    for (const node of [b, c])
+      expect(await within(1000, async () => (await location(node)) === 'https://example.com/second')).toBe(
+        true,
+      );
+
+    const cli = spawn(process.execPath, [launcher, 'links', 'disable', link.id], {
+      env: envOf({ ...store.env, SHORT_DOMAINS: `https://${HOST}` }),
+    });
+    expect(await new Promise((resolve) => cli.on('close', resolve))).toBe(0);
+    for (const node of [b, c])
+      expect(await within(1000, async () => (await visitOn(agent, node, link.slug)) === 410)).toBe(true);
+  });
+
+  it('keeps max_clicks exact over three nodes and counts one visitor once whichever node it reaches', async () => {
+    const capped = await create(nodes[0]!, { max_clicks: 30 });
+    const statuses = await Promise.all(
+      Array.from({ length: 150 }, (_, i) =>
+        visitOn(agent, nodes[i % 3]!, capped.slug, `198.51.100.${i % 200}`),
+      ),
+    );
+    expect(statuses.filter((s) => s === 302)).toHaveLength(30);
+    expect(statuses.filter((s) => s !== 302 && s !== 410)).toEqual([]);
+
+    const link = await create(nodes[1]!, {});
+    for (const node of nodes) expect(await visitOn(agent, node, link.slug, '192.0.2.77', FIREFOX)).toBe(302);
+    for (const [i, node] of nodes.entries())
+      expect(await visitOn(agent, node, link.slug, `192.0.2.${100 + i}`, FIREFOX)).toBe(302);
+    // each node writes its own visits within a second
+    const counted = async () => {
+      const stats = await json(nodes[2]!, `/api/v1/links/${link.id}/stats`, link.edit_token);
+      return stats.total === 6 && stats.unique === 4;
+    };
+    expect(await within(3000, counted)).toBe(true);
+  });
+
+  it('writes no address anywhere: not in PostgreSQL, not in Redis, not in the logs', async () => {
+    const addresses = ['203.0.113.57', '2001:db8::57'];
+    for (const [i, address] of addresses.entries()) {
+      const link = await create(nodes[i]!, {}, address);
+      for (const node of nodes) expect(await visitOn(agent, node, link.slug, address)).toBe(302);
+      await json(nodes[2]!, `/api/v1/links/${link.id}/stats`, link.edit_token); // flushed
+    }
+    const schema = schemaOf(store.env.DATABASE_URL ?? '');
+    const sql = new pg.Client({ connectionString: DATABASE_URL! });
+    await sql.connect();
+    const { rows: tables } = await sql.query<{ name: string }>(
+      'SELECT table_name AS name FROM information_schema.tables WHERE table_schema = $1',
+      [schema],
+    );
+    expect(tables.length).toBeGreaterThan(5);
+    let dump = '';
+    for (const { name } of tables) {
+      const { rows } = await sql.query<{ row: string }>(
+        `SELECT t::text AS row FROM ${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(name)} t`,
+      );
+      dump += rows.map((r) => r.row).join('\n');
+    }
+    await sql.end();
+    expect(dump).toContain('example.com');
+    const redis = createClient({ url: REDIS_URL! });
+    await redis.connect();
+    let keys = '';
+    for await (const batch of redis.scanIterator({ MATCH: '*', COUNT: 1000 })) {
+      for (const key of batch) {
+        keys += `${key}\n`;
+        const type = await redis.type(key);
+        if (type === 'zset') keys += (await redis.zRange(key, 0, -1)).join(',');
+        if (type === 'hash') keys += JSON.stringify(await redis.hGetAll(key));
+      }
+    }
+    redis.destroy();
+    expect(keys).toContain('shortener:limit:');
+    const logs = nodes.map((node) => node.stderr()).join('\n');
+    for (const text of [...addresses, '2001:db8', '203.0.113']) {
+      expect(dump, `PostgreSQL holds ${text}`).not.toContain(text);
+      expect(keys, `Redis holds ${text}`).not.toContain(text);
+      expect(logs, `the logs hold ${text}`).not.toContain(text);
+    }
+  });
+
+  it('hears changes again after its LISTEN connection is killed', async () => {
+    const [a, b] = nodes as [Node, Node];
+    const link = await create(a, { url: 'https://example.com/before-kill' });
+    expect(await visitOn(agent, b, link.slug)).toBe(302);
+    const schema = schemaOf(store.env.DATABASE_URL ?? '');
+    const sql = new pg.Client({ connectionString: DATABASE_URL! });
+    await sql.connect();
+    const { rows } = await sql.query<{ killed: boolean }>(
+      `SELECT pg_terminate_backend(pid) AS killed FROM pg_stat_activity WHERE query ILIKE $1`,
+      [`LISTEN %${schema}.link_changes%`],
+    );
+    await sql.end();
+    expect(rows.length).toBe(nodes.length);
+    expect(rows.every((r) => r.killed)).toBe(true);
+    // a change right after: heard by a node that listens again, or its cache was emptied by the loss
+    await fetch(`${a.url}/api/v1/links/${link.id}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json', 'x-edit-token': link.edit_token },
+      body: JSON.stringify({ url: 'https://example.com/after-kill' }),
+    });
+    const location = async () =>
+      (await fetch(`${b.url}/${link.slug}`, { redirect: 'manual', headers: { host: HOST } })).headers.get(
+        'location',
+      );
+    expect(await within(1000, async () => (await location()) === 'https://example.com/after-kill')).toBe(
+      true,
+    );
+    // and later changes are heard too (the feed listens again)
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(await visitOn(agent, b, link.slug)).toBe(302); // cached again
+    await fetch(`${a.url}/api/v1/links/${link.id}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json', 'x-edit-token': link.edit_token },
+      body: JSON.stringify({ url: 'https://example.com/later' }),
+    });
+    expect(await within(1000, async () => (await location()) === 'https://example.com/later')).toBe(true);
+  }, 20_000);
+});
+
+/** A redis-server of the test's own on a free port, to kill and start again. */
+async function ownRedis(port: number): Promise<ChildProcess> {
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    {
+      stdio: 'ignore',
+    },
+  );
+  const up = await within(5000, async () => {
+    const socket = createConnection({ port, host: '127.0.0.1' });
+    return new Promise<boolean>((resolve) => {
+      socket.once('connect', () => (socket.destroy(), resolve(true)));
+      socket.once('error', () => resolve(false));
+    });
+  });
+  if (!up) throw new Error('redis-server did not start');
+  return child;
+}
+
+describe.runIf(DATABASE_URL !== null && REDIS_URL !== null)('Redis restarted under two nodes', () => {
+  let store: TestStore;
+  let nodes: Node[] = [];
+  let redis: ChildProcess | undefined;
+  let port = 0;
+  const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+
+  beforeAll(async () => {
+    buildBinary();
+    port = await freePort();
+    redis = await ownRedis(port);
+    store = await freshPostgresStore(false);
+    const env = { ...store.env, REDIS_URL: `redis://127.0.0.1:${port}`, RATE_LIMIT_ANON_HOUR: '40' };
+    nodes = await Promise.all([serve(env), serve(env)]);
+  }, 30_000);
+  afterAll(async () => {
+    agent.destroy();
+    await Promise.all(nodes.map((node) => node.stop()));
+    redis?.kill('SIGKILL');
+    await store?.drop();
+  });
+
+  it('turns /healthz 503 naming Redis while it is down, keeps serving, and recovers when it is back', async () => {
+    const link = await create(nodes[0]!, {});
+    for (const node of nodes) expect((await health(node)).status).toBe(200);
+    redis!.kill('SIGKILL');
+    for (const node of nodes) {
+      expect(await within(5000, async () => (await health(node)).status === 503)).toBe(true);
+      expect((await health(node)).body.reason).toMatch(/redis/i);
+      expect(await visitOn(agent, node, link.slug)).toBe(302);
+      // creations go on, limited by each node on its own meanwhile
+      await create(node, {}, '203.0.113.200');
+    }
+    redis = await ownRedis(port);
+    for (const node of nodes)
+      expect(await within(10_000, async () => (await health(node)).status === 200)).toBe(true);
+    // the shared limit works again: 40 an hour from one client, over both nodes together
+    const statuses: number[] = [];
+    for (let i = 0; i < 50; i++) {
+      const response = await fetch(`${nodes[i % 2]!.url}/api/v1/links`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.201' },
+        body: JSON.stringify({ url: 'https://example.com/limited' }),
+      });
+      statuses.push(response.status);
+    }
+    expect(statuses.filter((s) => s === 201)).toHaveLength(40);
+    expect(statuses.filter((s) => s !== 201 && s !== 429)).toEqual([]);
+  }, 40_000);
+});
+
+/** A TCP forwarder to PostgreSQL that can be cut (connections destroyed, new ones refused) and restored. */
+async function forwarder(
+  target: URL,
+): Promise<{ port: number; cut(): Promise<void>; restore(): Promise<void>; close(): Promise<void> }> {
+  const port = await freePort();
+  const sockets = new Set<Socket>();
+  let server: Server | null = null;
+  const listen = () =>
+    new Promise<void>((resolve) => {
+      server = createServer((client) => {
+        const upstream = createConnection({ host: target.hostname, port: Number(target.port || 5432) });
+        for (const socket of [client, upstream]) {
+          sockets.add(socket);
+          socket.on('close', () => sockets.delete(socket));
+          socket.on('error', () => socket.destroy());
+        }
+        client.pipe(upstream).pipe(client);
+      });
+      server.listen(port, '127.0.0.1', resolve);
+    });
+  const cut = async () => {
+    const closing = server;
+    server = null;
+    const closed = new Promise<void>((resolve) => (closing ? closing.close(() => resolve()) : resolve()));
+    for (const socket of sockets) socket.destroy();
+    await closed;
+  };
+  await listen();
+  return { port, cut, restore: listen, close: cut };
+}
+
+describe.runIf(DATABASE_URL !== null && REDIS_URL !== null)('PostgreSQL unreachable during a flush', () => {
+  let store: TestStore;
+  let node: Node | undefined;
+  let reader: Node | undefined;
+  let proxy: Awaited<ReturnType<typeof forwarder>>;
+  const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+
+  beforeAll(async () => {
+    buildBinary();
+    store = await freshPostgresStore(true);
+    const url = new URL(store.env.DATABASE_URL!);
+    proxy = await forwarder(url);
+    const through = new URL(url);
+    through.host = `127.0.0.1:${proxy.port}`;
+    [node, reader] = await Promise.all([
+      serve({ ...store.env, DATABASE_URL: through.toString() }),
+      serve(store.env),
+    ]);
+  }, 30_000);
+  afterAll(async () => {
+    agent.destroy();
+    await Promise.all([node?.stop(), reader?.stop()]);
+    await proxy?.close();
+    await store?.drop();
+  });
+
+  it('keeps the visits it could not write, says so in /healthz, and writes them once the database is back', async () => {
+    const link = await create(reader!, {});
+    let redirects = 0;
+    for (let i = 0; i < 20; i++) if ((await visitOn(agent, node!, link.slug)) === 302) redirects++;
+    expect(redirects).toBe(20);
+    await proxy.cut();
+    // answers go on while the database is away: 302 for what is still cached, never a hang
+    for (let i = 0; i < 20; i++) {
+      const status = await visitOn(agent, node!, link.slug);
+      if (status === 302) redirects++;
+      else expect([500, 503]).toContain(status);
+    }
+    expect(await within(8000, async () => (await health(node!)).status === 503)).toBe(true);
+    expect((await health(node!)).body.reason).toBeDefined();
+    await proxy.restore();
+    expect(await within(10_000, async () => (await health(node!)).status === 200)).toBe(true);
+    // every redirect served is a click, written once the database answered again
+    expect(
+      await within(
+        5000,
+        async () => (await json(reader!, `/api/v1/links/${link.id}`, link.edit_token)).clicks === redirects,
+      ),
+    ).toBe(true);
+  }, 40_000);
+});

@@ -1,0 +1,58 @@
+import { spawn } from 'node:child_process';
+import type { Agent } from 'node:http';
+import { collect, envOf, launcher } from './bin-helpers.js';
+import type { Finished } from './bin-helpers.js';
+import { getStatus } from './http/load.js';
+
+/** The short domain every node serves, as behind one load balancer. */
+export const HOST = 'sho.example';
+/** Limits high enough for the tests, and the proxy's `X-Forwarded-For` believed (a test's "clients"). */
+export const LIMITS = { RATE_LIMIT_ANON_HOUR: '100000', RATE_LIMIT_ANON_DAY: '100000', TRUST_PROXY: 'true' };
+
+/** A `shortener serve` child process. */
+export interface Node {
+  readonly url: string;
+  readonly port: number;
+  readonly done: Promise<Finished>;
+  /** What it logged so far. */
+  stderr(): string;
+  /** SIGTERM, and its exit. */
+  stop(): Promise<Finished>;
+}
+
+/** `shortener serve` as a child process on a free port; resolves once it listens. */
+export async function serve(env: Record<string, string>): Promise<Node> {
+  const child = spawn(process.execPath, [launcher, 'serve'], {
+    env: envOf({ PORT: '0', SHORT_DOMAINS: `https://${HOST}`, ...LIMITS, ...env }),
+  });
+  const { done, stderr } = collect(child);
+  for (let waited = 0; waited < 15_000; waited += 25) {
+    const url = /"msg":"listening","url":"([^"]+)"/.exec(stderr())?.[1];
+    if (url !== undefined) {
+      const stop = () => (child.kill('SIGTERM'), done);
+      return { url, port: Number(new URL(url).port), done, stderr, stop };
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`no listening line; stderr: ${stderr()}`);
+}
+
+/** A visit of `/{slug}` on `node` through `agent`, from `client` (its X-Forwarded-For); the status. */
+export const visitOn = (
+  agent: Agent,
+  node: Node,
+  slug: string,
+  client = '198.51.100.1',
+  ua = 'Mozilla/5.0 Firefox/140.0',
+) => getStatus(agent, node.port, `/${slug}`, { host: HOST, 'x-forwarded-for': client, 'user-agent': ua });
+
+/** Polls `check` until it returns true, up to `ms`; false when it never did. */
+export async function within(ms: number, check: () => Promise<boolean>): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    if (await check().catch(() => false)) return true;
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
