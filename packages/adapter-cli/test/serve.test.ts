@@ -37,6 +37,7 @@ function fakeRecorder(flush: () => Promise<number> = async () => 0): VisitRecord
     flush: vi.fn(flush),
     pending: () => 0,
     dropped: () => 0,
+    backlog: () => undefined,
     countersOf: () => [],
   };
 }

@@ -174,7 +174,12 @@ function answer(
   if (state.kind !== 'redirect') return void finish(deps, req, res, query, state);
   const visit = visitOf(deps, req);
   const outcome = followLinkNow(deps.recorder, state.link, visit, now);
-  if (outcome !== null) return void finish(deps, req, res, query, outcome);
+  if (outcome !== null) {
+    // the visits buffered outrun the store: answer once the write under way ends (backpressure)
+    const backlog = deps.recorder.backlog();
+    if (backlog === undefined) return void finish(deps, req, res, query, outcome);
+    return backlog.then(() => finish(deps, req, res, query, outcome));
+  }
   // a human click on a capped link: the store counts it atomically before the answer
   return followLink(deps.core, deps.recorder, state.link, visit).then((o) =>
     finish(deps, req, res, query, o),

@@ -25,7 +25,9 @@ function fakeVisits() {
 
 function recorderWith(
   visits: VisitStore,
-  options: Partial<Pick<VisitRecorderDeps, 'flushAtRows' | 'rowsPerWrite' | 'geo' | 'userAgents'>> = {},
+  options: Partial<
+    Pick<VisitRecorderDeps, 'flushAtRows' | 'rowsPerWrite' | 'geo' | 'userAgents' | 'backlogRows'>
+  > = {},
 ) {
   return createVisitRecorder({
     visits,
@@ -257,5 +259,48 @@ describe('pending visits while a write is under way', () => {
     expect(await first).toBe(2);
     await second;
     expect(recorder.pending()).toBe(0);
+  });
+});
+
+describe('backpressure', () => {
+  it('makes visits wait for the write under way once the buffer passes backlogRows, and drops none', async () => {
+    const { store, batches } = fakeVisits();
+    let release = () => {};
+    let writes = 0;
+    const slow: VisitStore = {
+      ...store,
+      record: (batch) => {
+        writes++;
+        return new Promise<void>((resolve) => {
+          release = () => {
+            release = () => {};
+            void store.record(batch).then(resolve);
+          };
+        });
+      },
+    };
+    const recorder = recorderWith(slow, { flushAtRows: 10, rowsPerWrite: 1_000_000, backlogRows: 100 });
+    expect(recorder.backlog()).toBeUndefined();
+    for (let i = 0; i < 40; i++) recorder.track(visit({ linkId: `link-${i}` }));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(writes).toBe(1); // the first rows went to a write that is still under way
+    for (let i = 40; i < 200; i++) recorder.track(visit({ linkId: `link-${i}` }));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const backlog = recorder.backlog();
+    expect(backlog).toBeInstanceOf(Promise);
+    let waited = true;
+    void backlog!.then(() => (waited = false));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(waited).toBe(true);
+    release();
+    await backlog;
+    expect(recorder.dropped()).toBe(0);
+    for (;;) {
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      release();
+      if (recorder.pending() === 0) break;
+      void recorder.flush();
+    }
+    expect(clicksOf(batches)).toBe(200);
   });
 });

@@ -39,6 +39,14 @@ export interface VisitRecorder {
   /** How many visits were dropped because the buffer held `maxPendingRows` rows (the store failing). */
   dropped(): number;
   /**
+   * Backpressure: undefined while the buffer is below `backlogRows`; past it, a promise that settles
+   * when the write under way ends. A server answers a visit only then, so visits arrive no faster than
+   * the store writes them (a long tail of links can produce more rows a second than a store writes
+   * off the event loop) and none is dropped while the store is healthy. A failing store rejects at once,
+   * so nothing waits on it.
+   */
+  backlog(): Promise<void> | undefined;
+  /**
    * The counters of a human click on a capped link at `at` (total, device, browser, referrer,
    * country), for the store to add in the transaction of the atomic click (`tryConsumeClick`).
    */
@@ -68,6 +76,8 @@ export interface VisitRecorderDeps {
    * rows (default 200,000, some tens of MB) new visits are dropped and counted instead.
    */
   readonly maxPendingRows?: number;
+  /** The buffer's size in rows past which `backlog()` makes visits wait (default half `maxPendingRows`). */
+  readonly backlogRows?: number;
 }
 
 /**
@@ -88,6 +98,8 @@ export function createVisitRecorder(deps: VisitRecorderDeps): VisitRecorder {
   const flushAtRows = deps.flushAtRows ?? 10_000;
   const rowsPerWrite = Math.max(1, deps.rowsPerWrite ?? 250);
   const maxPendingRows = deps.maxPendingRows ?? 200_000;
+  const backlogRows = deps.backlogRows ?? Math.floor(maxPendingRows / 2);
+  const settled = () => undefined;
   let dropped = 0;
   const salts = createSaltCache(deps);
   const dayOfVisit = createDayCache();
@@ -202,6 +214,7 @@ export function createVisitRecorder(deps: VisitRecorderDeps): VisitRecorder {
       queued++;
     },
     flush,
+    backlog: () => (aggregate.rows() < backlogRows ? undefined : running.then(settled, settled)),
     pending: () => queued,
     dropped: () => dropped,
     countersOf(linkId, at, visit) {
