@@ -72,7 +72,9 @@ function readSqlite(path: string): TableRows[] {
         )
         .all()
         .map((row) => row.name);
-      const unknown = names.filter((name) => !(COPY_TABLES as readonly string[]).includes(name));
+      // the change log only tells other SQLite processes what changed: nothing to carry over
+      const copied = names.filter((name) => name !== 'link_change_log');
+      const unknown = copied.filter((name) => !(COPY_TABLES as readonly string[]).includes(name));
       if (unknown.length > 0) throw new CliError(`cannot copy table ${unknown.join(', ')}`, 1);
       return COPY_TABLES.map((name) => readTable(db, name));
     })();

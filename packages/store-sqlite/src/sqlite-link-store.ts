@@ -71,7 +71,7 @@ export function createSqliteLinkStore(db: Database): LinkStore {
   const changes = createSqliteLinkChanges(db);
   // Announced once committed: a cache that reloaded the link before the commit would keep the old one.
   const announce = <T extends LinkChange | null>(link: T): T => {
-    if (link !== null) changes.emit({ id: link.id, domain: link.domain, slug: link.slug });
+    if (link !== null) changes.own({ id: link.id, domain: link.domain, slug: link.slug });
     return link;
   };
   const announceResults = (results: Result<LinkRecord>[]) => {

@@ -1,4 +1,5 @@
-import { describeLinkChangeFeedContract } from '@shortener/testkit';
+import { aLink, describeLinkChangeFeedContract } from '@shortener/testkit';
+import { describe, expect, it } from 'vitest';
 import { openSqliteStores } from '../src/index.js';
 import { useTempDbPaths } from './temp-files.js';
 
@@ -13,3 +14,33 @@ describeLinkChangeFeedContract(
   },
   { pollable: true },
 );
+
+describe('the change log other processes read', () => {
+  it('names the links another connection changed, and not the clicks a visit flush adds', async () => {
+    const path = nextPath();
+    const mine = openSqliteStores(path);
+    const theirs = openSqliteStores(path);
+    try {
+      const [a, b] = [aLink(), aLink()];
+      await mine.links.insertMany([a, b]);
+      const heard: (string | null)[] = [];
+      const unsubscribe = mine.links.changes.subscribe((change) => heard.push(change?.id ?? null));
+      // a flush of visits by the other connection: clicks only
+      await theirs.visits.record({
+        clicks: [{ linkId: a.id, count: 3, lastClickAt: Date.now() }],
+        counters: [],
+        visitors: [],
+      });
+      mine.links.changes.poll?.();
+      expect(heard).toEqual([]);
+      await theirs.links.update(b.id, { title: 'changed elsewhere', updatedAt: Date.now() });
+      await theirs.links.delete(a.id);
+      mine.links.changes.poll?.();
+      expect(heard).toEqual([b.id, a.id]);
+      unsubscribe();
+    } finally {
+      await theirs.close();
+      await mine.close();
+    }
+  });
+});

@@ -150,7 +150,9 @@ function sqliteCounts(dbPath: string): Record<string, number> {
       .prepare<[], { name: string }>(
         "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
       )
-      .all();
+      .all()
+      // what other SQLite processes read to learn of changes: not data, not copied
+      .filter(({ name }) => name !== 'link_change_log');
     return Object.fromEntries(
       tables.map(({ name }) => [
         name,

@@ -2,6 +2,7 @@ import type { Database } from 'better-sqlite3';
 import { INITIAL_SCHEMA } from './001-initial.js';
 import { ACCOUNTS_IN_THE_BROWSER } from './002-accounts-in-the-browser.js';
 import { SETTINGS } from './003-settings.js';
+import { LINK_CHANGE_LOG } from './004-link-change-log.js';
 
 /** One schema step. Versions start at 1 and increase by one; `PRAGMA user_version` holds the last applied. */
 export interface Migration {
@@ -14,6 +15,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 1, sql: INITIAL_SCHEMA },
   { version: 2, sql: ACCOUNTS_IN_THE_BROWSER },
   { version: 3, sql: SETTINGS },
+  { version: 4, sql: LINK_CHANGE_LOG },
 ];
 
 /**
