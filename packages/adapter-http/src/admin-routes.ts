@@ -5,6 +5,7 @@ import {
   deleteLink,
   domainError,
   inviteAccount,
+  isLinkId,
   listAllLinks,
   setAccountDisabled,
   setLinkDisabled,
@@ -119,6 +120,8 @@ export function addAdminRoutes(router: Router, deps: HttpDeps): void {
       const back = returnOf(body);
       ctx.state.returnTo = back;
       const id = ctx.params.id ?? '';
+      // the path names a link by id only (core would also take a slug or a short URL)
+      if (!isLinkId(id)) return sendError(ctx, domainError('not_found'));
       const { language } = stateOf(ctx);
       if (action === 'delete' && fieldOf(body, 'confirm') === '') {
         const text = adminTextOf(language).confirmMissing;
@@ -149,7 +152,7 @@ export function addAdminRoutes(router: Router, deps: HttpDeps): void {
       }
       const account = await core.accounts.findAccountById(id);
       if (account === null) return sendError(ctx, domainError('not_found', 'No such account.', 'account'));
-      const done = await setAccountDisabled(core, account.name, disable);
+      const done = await setAccountDisabled(core, account.id, disable);
       if (!done.ok) return sendError(ctx, done.error);
       seeOther(ctx, back);
     });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserOf, invitedBrowser, sessionCookieOf } from './browser-session.js';
+import { browserOf, invitedBrowser } from './browser-session.js';
 import type { BrowserSession } from './browser-session.js';
 import { createLink, expectError, jsonOf, startTestServer } from './harness.js';
 import type { TestServer } from './harness.js';
@@ -8,18 +8,29 @@ let server: TestServer;
 let admin: BrowserSession;
 let adminId: string;
 let user: BrowserSession;
+const PASSWORD = 'a long enough password';
+const UNKNOWN = '0f8fad5b-d9cb-469f-a165-70867728950e';
+
+/** The id of the account `name`, as `shortener accounts list` prints it. */
+const accountIdOf = async (name: string): Promise<string> => {
+  const accounts = (await server.cli('accounts', 'list')) as unknown as { id: string; name: string }[];
+  return accounts.find((account) => account.name === name)?.id ?? '';
+};
+
 beforeAll(async () => {
   server = await startTestServer({ RATE_LIMIT_ANON_HOUR: '10000', RATE_LIMIT_ANON_DAY: '10000' });
-  const invite = await server.cli('accounts', 'invite', 'root-admin', '--admin');
-  adminId = String(invite.id);
-  const path = new URL(String(invite.url)).pathname;
-  admin = browserOf(server);
-  const accepted = await admin.post(path, { password: 'a long enough password' });
-  expect(accepted.status).toBe(303);
-  admin.cookie = sessionCookieOf(accepted);
-  user = await invitedBrowser(server, 'plain-user', 'a long enough password');
+  admin = await invitedBrowser(server, 'root-admin', PASSWORD, '--admin');
+  adminId = await accountIdOf('root-admin');
+  user = await invitedBrowser(server, 'plain-user', PASSWORD);
 });
 afterAll(() => server.close());
+
+/** Every form of `/admin`, for a link and an account that exist. */
+const posts = (linkId: string, accountId: string): string[] => [
+  ...['disable', 'enable', 'delete'].map((action) => `/admin/links/${linkId}/${action}`),
+  ...['disable', 'enable'].map((action) => `/admin/accounts/${accountId}/${action}`),
+  '/admin/invites',
+];
 
 const listed = (page: string): string[] =>
   [...page.matchAll(/<span class="short-url">([^<]+)<\/span>/g)].map((m) => m[1] ?? '');
@@ -29,11 +40,19 @@ describe('/admin (decisions §10)', () => {
     const anonymous = await browserOf(server).send('/admin');
     expect(anonymous.status).toBe(303);
     expect(anonymous.headers.get('location')).toBe('/login');
-    await expectError(await browserOf(server).post('/admin/invites', { name: 'x' }), 401, 'unauthorized');
+    const link = await createLink(server, { url: 'https://example.com/admin-guarded' });
+    const fields = { name: 'sneaky', confirm: 'yes', return: '/admin' };
+    for (const path of posts(String(link.id), adminId)) {
+      await expectError(await browserOf(server).post(path, fields), 401, 'unauthorized');
+      const forbidden = await user.post(path, fields);
+      expect([path, forbidden.status]).toEqual([path, 403]);
+      expect(await forbidden.text()).toContain('Administrators only');
+    }
     const refused = await user.send('/admin');
     expect(refused.status).toBe(403);
     expect(await refused.text()).toContain('Administrators only');
-    expect((await user.post('/admin/invites', { name: 'sneaky' })).status).toBe(403);
+    expect((await server.visit(String(link.short_url))).status).toBe(302);
+    expect(await (await admin.send('/admin')).text()).not.toContain('sneaky');
     const page = await admin.send('/admin');
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('plain-user');
@@ -50,9 +69,18 @@ describe('/admin (decisions §10)', () => {
       }),
       201,
     );
+    const mine = await jsonOf(
+      await admin.send('/api/v1/links', {
+        method: 'POST',
+        json: { url: 'https://example.com/admin-mine', title: 'zebra three' },
+      }),
+      201,
+    );
     const page = await (await admin.send('/admin?q=zebra')).text();
-    expect(listed(page)).toEqual([owned.short_url, anonymous.short_url]);
+    expect(listed(page)).toEqual([mine.short_url, owned.short_url, anonymous.short_url]);
     expect(page).toContain('owner plain-user');
+    expect(page).toContain('owner root-admin');
+    expect(page).toContain('https://example.com/admin-owned');
     expect(page).toContain('anonymous');
     for (let i = 0; i < 55; i++) await createLink(server, { url: `https://example.com/admin-page-${i}` });
     const first = await (await admin.send('/admin')).text();
@@ -88,11 +116,15 @@ describe('/admin (decisions §10)', () => {
     expect((await server.visit(String(link.short_url))).status).toBe(404);
     for (const action of ['disable', 'enable', 'delete'])
       await expectError(
-        await admin.post(`/admin/links/0f8fad5b-d9cb-469f-a165-70867728950e/${action}`, { confirm: 'yes' }),
+        await admin.post(`/admin/links/${UNKNOWN}/${action}`, { confirm: 'yes' }),
         404,
         'not_found',
       );
     await expectError(await admin.post('/admin/links/nonsense/disable', {}), 404, 'not_found');
+    // a slug is not an id here
+    const other = await createLink(server, { url: 'https://example.com/admin-by-slug' });
+    await expectError(await admin.post(`/admin/links/${String(other.slug)}/disable`, {}), 404, 'not_found');
+    expect((await server.visit(String(other.short_url))).status).toBe(302);
   });
 
   it('disables an account, ending its sessions and refusing its keys, but never the admin’s own', async () => {
@@ -107,14 +139,17 @@ describe('/admin (decisions §10)', () => {
     expect((await victim.send('/account')).status).toBe(303);
     await expectError(await server.api('/api/v1/links', { key: String(key.key) }), 401, 'unauthorized');
     expect(await (await admin.send('/admin')).text()).toMatch(/to-disable<\/span>[\s\S]*?disabled/);
+    const signIn = await browserOf(server).post('/login', { name: 'to-disable', password: PASSWORD });
+    expect(signIn.status).not.toBe(303);
+    expect(signIn.headers.getSetCookie()).toEqual([]);
     expect((await admin.post(`/admin/accounts/${id!}/enable`, {})).status).toBe(303);
     expect((await server.api('/api/v1/links', { key: String(key.key) })).status).toBe(200);
+    // the sessions ended for good; signing in works again
+    expect((await victim.send('/account')).status).toBe(303);
+    await browserOf(server).signIn('to-disable', PASSWORD);
     expect(accounts).not.toContain(`/admin/accounts/${adminId}/disable`);
-    await expectError(
-      await admin.post('/admin/accounts/0f8fad5b-d9cb-469f-a165-70867728950e/disable', {}),
-      404,
-      'not_found',
-    );
+    for (const bad of [UNKNOWN, 'nonsense', 'plain-user'])
+      await expectError(await admin.post(`/admin/accounts/${bad}/disable`, {}), 404, 'not_found');
   });
 
   it('refuses to disable the admin’s own account', async () => {
@@ -140,12 +175,16 @@ describe('/admin (decisions §10)', () => {
     expect((await admin.post('/admin/invites', { name: '' })).status).toBe(400);
   });
 
-  it('refuses every /admin form from another site', async () => {
-    const foreign = await admin.post(
-      '/admin/invites',
-      { name: 'csrf-victim' },
-      { origin: 'https://evil.example' },
-    );
-    await expectError(foreign, 403, 'forbidden');
+  it('refuses every /admin form from another site, and answers only on the host of {base_url}', async () => {
+    const link = await createLink(server, { url: 'https://example.com/admin-csrf' });
+    const fields = { name: 'csrf-victim', confirm: 'yes' };
+    for (const path of posts(String(link.id), await accountIdOf('plain-user')))
+      await expectError(await admin.post(path, fields, { origin: 'https://evil.example' }), 403, 'forbidden');
+    expect((await server.visit(String(link.short_url))).status).toBe(302);
+    expect(await (await admin.send('/admin')).text()).not.toContain('csrf-victim');
+    const onShortDomain = await server.visit(`http://${server.hostB}/admin`, {
+      headers: { cookie: admin.cookie ?? '' },
+    });
+    expect(onShortDomain.status).toBe(404);
   });
 });

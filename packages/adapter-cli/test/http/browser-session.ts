@@ -58,14 +58,18 @@ export async function inviteUrl(server: TestServer, name: string, ...flags: stri
   return String(invite.url);
 }
 
-/** Invites `name` and sets `password` through the invite page; returns the signed-in browser. */
+/**
+ * Invites `name` (with the command's `flags`, e.g. `--admin`) and sets `password` through the invite
+ * page; returns the signed-in browser.
+ */
 export async function invitedBrowser(
   server: TestServer,
   name: string,
   password: string,
+  ...flags: string[]
 ): Promise<BrowserSession> {
   const browser = browserOf(server);
-  const path = new URL(await inviteUrl(server, name)).pathname;
+  const path = new URL(await inviteUrl(server, name, ...flags)).pathname;
   const response = await browser.post(path, { password });
   expect(response.status).toBe(303);
   browser.cookie = sessionCookieOf(response);
