@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer } from '../http/harness.js';
 import type { TestServer } from '../http/harness.js';
-import { VIEWPORTS, browserAvailable, launchChromium, screenshot } from './browser.js';
+import { VIEWPORTS, browserAvailable, launchChromium, screenshot, watchedPage } from './browser.js';
 
 const available = browserAvailable();
 
@@ -24,13 +24,7 @@ describe.skipIf(!available)('accounts in Chromium (decisions §10)', { timeout: 
   async function newPage(viewport: keyof typeof VIEWPORTS): Promise<{ page: Page; problems: string[] }> {
     const context = await browser.newContext({ viewport: VIEWPORTS[viewport], locale: 'en-US' });
     contexts.push(context);
-    const page = await context.newPage();
-    const problems: string[] = [];
-    page.on('pageerror', (error) => problems.push(error.message));
-    page.on('console', (message) => {
-      if (message.type() === 'error') problems.push(message.text());
-    });
-    return { page, problems };
+    return watchedPage(context);
   }
 
   const inviteUrl = async (name: string) => String((await server.cli('accounts', 'invite', name)).url);

@@ -8,6 +8,7 @@ import {
   screenshot,
   seriousViolations,
   useServerAndBrowser,
+  watchedPage,
 } from './browser.js';
 
 const available = browserAvailable();
@@ -26,22 +27,17 @@ describe.skipIf(!available)('/admin in Chromium (decisions §10)', { timeout: 60
         url: `https://example.com/admin-ui-${viewport}`,
         title: `needle ${viewport}`,
       });
-      // the pages' CSP would refuse the injected axe script; the CSP has tests of its own
-      const context = await browser.newContext({
-        viewport: VIEWPORTS[viewport],
-        locale: 'en-US',
-        bypassCSP: true,
-      });
-      const page = await context.newPage();
-      const problems: string[] = [];
-      page.on('pageerror', (error) => problems.push(error.message));
+      // the pages' own CSP: the copy button's script must load under it
+      const context = await browser.newContext({ viewport: VIEWPORTS[viewport], locale: 'en-US' });
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl });
+      const { page, problems } = await watchedPage(context);
       await page.goto(String((await server.cli('accounts', 'invite', `boss-${viewport}`, '--admin')).url));
       await page.getByLabel('New password').fill('a long enough password');
       await page.getByRole('button', { name: 'Set password' }).click();
       await page.waitForURL(`${server.baseUrl}/account`);
       await page.getByRole('link', { name: 'Administration' }).click();
       await page.waitForURL(`${server.baseUrl}/admin`);
-      expect(await seriousViolations(page)).toEqual([]);
+      await screenshot(page, `admin-${viewport}`);
 
       await page.getByLabel('Search every link').fill(`needle ${viewport}`);
       await page.getByRole('button', { name: 'Search', exact: true }).click();
@@ -50,14 +46,40 @@ describe.skipIf(!available)('/admin in Chromium (decisions §10)', { timeout: 60
       await page.waitForURL(/\/admin\?q=needle/);
       await expect.poll(() => page.locator('#admin-links li .link-meta').textContent()).toContain('Disabled');
       expect((await server.visit(String(link.short_url))).status).toBe(410);
+      await expect(page.getByLabel('Search every link').inputValue()).resolves.toBe(`needle ${viewport}`);
 
       await page.getByLabel('Name of the new account').fill(`guest-${viewport}`);
       await page.getByRole('button', { name: 'Make an invite link' }).click();
       const url = (await page.locator('#new-key').textContent()) ?? '';
       expect(url).toMatch(/\/account\/invite\/inv_[0-9A-Za-z]{32}$/);
-      expect(await seriousViolations(page)).toEqual([]);
-      await screenshot(page, `admin-${viewport}`);
+      await page.getByRole('button', { name: 'Copy' }).click();
+      await expect.poll(() => page.locator('#copy-key-status').textContent()).toBe('Copied.');
+      expect(await page.evaluate('navigator.clipboard.readText()')).toBe(url);
+      await screenshot(page, `admin-invite-${viewport}`);
       expect(problems).toEqual([]);
+
+      // the person invited opens the link in a browser of their own
+      const theirs = await browser.newContext({ viewport: VIEWPORTS[viewport], locale: 'en-US' });
+      const invited = await theirs.newPage();
+      await invited.goto(url);
+      await expect.poll(() => invited.locator('h1').textContent()).toContain(`guest-${viewport}`);
+      await theirs.close();
+
+      // axe-core is injected, which the CSP would refuse: a second window with the same session
+      const checked = await browser.newContext({
+        viewport: VIEWPORTS[viewport],
+        locale: 'en-US',
+        bypassCSP: true,
+        storageState: await context.storageState(),
+      });
+      const axePage = await checked.newPage();
+      await axePage.goto(`${server.baseUrl}/admin`);
+      expect(await seriousViolations(axePage)).toEqual([]);
+      await axePage.getByLabel('Name of the new account').fill(`other-${viewport}`);
+      await axePage.getByRole('button', { name: 'Make an invite link' }).click();
+      await expect.poll(() => axePage.locator('#new-key').count()).toBe(1);
+      expect(await seriousViolations(axePage)).toEqual([]);
+      await checked.close();
       await context.close();
     });
   }

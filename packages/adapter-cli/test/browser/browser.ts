@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { startTestServer } from '../http/harness.js';
 import type { TestServer } from '../http/harness.js';
 import { chromium } from 'playwright-core';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 /** Debian's Chromium (`apt-get install chromium`); never a downloaded browser. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -47,6 +47,17 @@ const ARTIFACTS = join(dirname(fileURLToPath(import.meta.url)), '../../../../tes
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+/** A new page of `context` that collects script errors and console errors (CSP refusals among them). */
+export async function watchedPage(context: BrowserContext): Promise<{ page: Page; problems: string[] }> {
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text());
+  });
+  return { page, problems };
 }
 
 /** Phone- and desktop-sized windows. */

@@ -76,11 +76,17 @@ describe('/admin (decisions §10)', () => {
       }),
       201,
     );
+    expect((await server.visit(String(owned.short_url))).status).toBe(302);
     const page = await (await admin.send('/admin?q=zebra')).text();
     expect(listed(page)).toEqual([mine.short_url, owned.short_url, anonymous.short_url]);
     expect(page).toContain('owner plain-user');
     expect(page).toContain('owner root-admin');
     expect(page).toContain('https://example.com/admin-owned');
+    expect(page).toMatch(/owner plain-user ·\s*1 click ·\s*Active/);
+    expect(page).toMatch(/anonymous ·\s*0 clicks ·\s*Active/);
+    const none = await (await admin.send('/admin?q=no-such-thing')).text();
+    expect(listed(none)).toEqual([]);
+    expect(none).toContain('No link matches “no-such-thing”.');
     expect(page).toContain('anonymous');
     for (let i = 0; i < 55; i++) await createLink(server, { url: `https://example.com/admin-page-${i}` });
     const first = await (await admin.send('/admin')).text();

@@ -94,7 +94,7 @@ export async function endSessionById(deps: Deps, accountId: string, id: string):
 
 /**
  * The caller of an admin's requests on `/admin` (decisions §10): the operator's rights over every link,
- * as the `shortener` CLI has them. Null for any other account.
+ * as the `shortener` CLI has them. Null for any other account, and for a disabled admin.
  */
 export function adminCallerOf(signedIn: SignedIn): Caller | null {
   const { account } = signedIn;

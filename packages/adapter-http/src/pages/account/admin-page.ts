@@ -1,4 +1,5 @@
 import type { Account, Language, LinkView } from '@shortener/core';
+import { countText } from '@shortener/core';
 import type { SafeHtml } from '../layout.js';
 import { html, renderPage } from '../layout.js';
 import { fill, textOf } from '../text.js';
@@ -88,8 +89,9 @@ function linksSection(view: AdminView, t: AdminText): SafeHtml {
       <span class="short-url">${link.short_url}</span>
       <span class="link-target">${link.url}</span>
       <span class="link-meta"
-        >${owner === null ? t.anonymous : fill(t.owner, { name: owner })} · ${link.clicks} ${pt.clicks} ·
-        ${pt[link.status]} · ${fill(t.createdOn, { date: dateOf(language, link.created_at) })}</span
+        >${owner === null ? t.anonymous : fill(t.owner, { name: owner })} ·
+        ${countText(language, link.clicks, pt.click[0], pt.click[1])} · ${pt[link.status]} ·
+        ${fill(t.createdOn, { date: dateOf(language, link.created_at) })}</span
       >
       <div class="row-actions">
         ${toggle}
@@ -108,7 +110,7 @@ function linksSection(view: AdminView, t: AdminText): SafeHtml {
     </form>
     ${
       view.links.length === 0
-        ? html`<p>${t.noLinks}</p>`
+        ? html`<p>${q === '' ? t.noLinks : fill(t.noMatches, { q })}</p>`
         : html`<ul id="admin-links" class="link-list">
             ${view.links.map(item)}
           </ul>`
@@ -150,7 +152,7 @@ function accountsSection(view: AdminView, t: AdminText): SafeHtml {
 function inviteSection(view: AdminView, t: AdminText): SafeHtml {
   const values = view.inviteValues ?? { name: '', admin: false };
   const made = view.invite;
-  return html`<section class="card" aria-labelledby="invite-title">
+  return html`<section class="card admin-invite" aria-labelledby="invite-title">
     <h2 id="invite-title">${t.inviteTitle}</h2>
     ${
       made === undefined
