@@ -96,6 +96,11 @@ describe('/admin (decisions §10)', () => {
     const second = await (await admin.send(next!)).text();
     expect(listed(second).length).toBeGreaterThan(0);
     expect(listed(second)).not.toContain(listed(first)[0]);
+    expect(second).toContain('href="/admin">First page</a>');
+    // a cursor that is not one of ours shows the first page
+    const garbled = await admin.send('/admin?cursor=not-a-cursor');
+    expect(garbled.status).toBe(200);
+    expect(listed(await garbled.text())).toEqual(listed(first));
   });
 
   it('disables and enables any link, and deletes one only when confirmed', async () => {
@@ -177,7 +182,12 @@ describe('/admin (decisions §10)', () => {
     const taken = await admin.post('/admin/invites', { name: 'plain-user' });
     expect(taken.status).toBe(400);
     expect(await taken.text()).toContain('An account of that name exists already.');
-    expect((await admin.post('/admin/invites', { name: 'no spaces allowed!' })).status).toBe(400);
+    const invalid = await admin.post('/admin/invites', { name: 'no spaces allowed!' });
+    expect(invalid.status).toBe(400);
+    const again = await invalid.text();
+    expect(again).toContain('Account names are 1-64 letters, digits, _ . @ -.');
+    expect(again).toContain('value="no spaces allowed!"');
+    expect(again).not.toContain('id="new-key"');
     expect((await admin.post('/admin/invites', { name: '' })).status).toBe(400);
   });
 
@@ -192,5 +202,13 @@ describe('/admin (decisions §10)', () => {
       headers: { cookie: admin.cookie ?? '' },
     });
     expect(onShortDomain.status).toBe(404);
+  });
+
+  it('speaks the language the browser asks for', async () => {
+    const german = await admin.send('/admin', { headers: { 'accept-language': 'de' } });
+    expect(await german.text()).toContain('<h1 id="admin-title">Verwaltung</h1>');
+    const spanish = await user.send('/admin', { headers: { 'accept-language': 'es' } });
+    expect(spanish.status).toBe(403);
+    expect(await spanish.text()).toContain('Solo para administradores');
   });
 });

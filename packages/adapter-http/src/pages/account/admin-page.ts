@@ -73,8 +73,10 @@ const button = (action: string, here: string, label: string, text: string, extra
 function linksSection(view: AdminView, t: AdminText): SafeHtml {
   const { language, q, here } = view;
   const pt = textOf(language);
-  const query = (extra: Record<string, string>) =>
-    `/admin?${new URLSearchParams({ ...(q === '' ? {} : { q }), ...extra }).toString()}`;
+  const query = (extra: Record<string, string>) => {
+    const params = new URLSearchParams({ ...(q === '' ? {} : { q }), ...extra });
+    return params.size === 0 ? '/admin' : `/admin?${params.toString()}`;
+  };
   const item = ({ link, owner }: AdminLink) => {
     const base = `/admin/links/${link.id}`;
     const toggle =
