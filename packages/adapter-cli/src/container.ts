@@ -202,9 +202,8 @@ function createMcpDeps(
 }
 
 /**
- * The stores `config` names. The server asks for `backgroundCheckpoints` and `backgroundWrites` (SQLite
- * checkpoints its WAL and writes the visit flushes in worker threads, off the event loop); short
- * commands do not.
+ * The stores `config` names. The server asks for `backgroundCheckpoints` (SQLite checkpoints its WAL in a
+ * worker thread, off the event loop); short commands do not.
  */
 export function openStores(config: AppConfig, options: SqliteStoreOptions = {}): Stores | SqliteStores {
   const { kind, dbPath, databaseUrl, synchronous } = config.store;

@@ -76,7 +76,10 @@ export interface VisitRecorderDeps {
    * rows (default 200,000, some tens of MB) new visits are dropped and counted instead.
    */
   readonly maxPendingRows?: number;
-  /** The buffer's size in rows past which `backlog()` makes visits wait (default half `maxPendingRows`). */
+  /**
+   * The buffer's size in rows past which `backlog()` makes visits wait (default twice `flushAtRows`, at
+   * most half `maxPendingRows`): the smaller, the shorter each wait under a long tail of new links.
+   */
   readonly backlogRows?: number;
 }
 
@@ -98,7 +101,8 @@ export function createVisitRecorder(deps: VisitRecorderDeps): VisitRecorder {
   const flushAtRows = deps.flushAtRows ?? 10_000;
   const rowsPerWrite = Math.max(1, deps.rowsPerWrite ?? 250);
   const maxPendingRows = deps.maxPendingRows ?? 200_000;
-  const backlogRows = deps.backlogRows ?? Math.floor(maxPendingRows / 2);
+  // two auto-flushes' worth: a visit that waits, waits for a write of about that many rows
+  const backlogRows = deps.backlogRows ?? Math.min(Math.floor(maxPendingRows / 2), 2 * flushAtRows);
   const settled = () => undefined;
   let dropped = 0;
   const salts = createSaltCache(deps);
