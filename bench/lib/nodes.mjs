@@ -69,7 +69,10 @@ export async function runNodes({ counts, quick, log }) {
     const dbPath = join(dir, 'seed.db');
     const seeded = await seed('links', dbPath, HOST, 0, plan.links);
     const migrated = Date.now();
+    // the source is the SQLite file: a REDIS_URL or STORE exported for the nodes would refuse it
     await run(process.execPath, [BIN, 'migrate', '--to', url], {
+      STORE: '',
+      REDIS_URL: '',
       DB_PATH: dbPath,
       SHORT_DOMAINS: `http://${HOST}`,
     });

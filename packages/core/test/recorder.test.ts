@@ -292,6 +292,12 @@ describe('backpressure', () => {
     void backlog!.then(() => (waited = false));
     await new Promise((resolve) => setTimeout(resolve, 5));
     expect(waited).toBe(true);
+    // it waits until the rows not written fall below backlogRows: the write under way, then the
+    // next one (the buffer it saw), which starts by itself
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(waited).toBe(true);
+    expect(writes).toBe(2);
     release();
     await backlog;
     expect(recorder.dropped()).toBe(0);
@@ -302,5 +308,59 @@ describe('backpressure', () => {
       void recorder.flush();
     }
     expect(clicksOf(batches)).toBe(200);
+  });
+
+  it('lets a waiting visit go after the part that brings the unwritten rows below backlogRows, not after the whole write', async () => {
+    const { store, batches } = fakeVisits();
+    const held: (() => void)[] = [];
+    const slow: VisitStore = {
+      ...store,
+      record: (batch) =>
+        new Promise<void>((resolve) => held.push(() => void store.record(batch).then(resolve))),
+    };
+    const recorder = recorderWith(slow, { flushAtRows: 10, rowsPerWrite: 10, backlogRows: 50 });
+    for (let i = 0; i < 20; i++) recorder.track(visit({ linkId: `link-${i}` }));
+    const tick = () => new Promise((resolve) => setTimeout(resolve, 2));
+    await tick();
+    expect(held).toHaveLength(1); // the write of the 20 visits' rows, in parts of 10 rows, has begun
+    const backlog = recorder.backlog();
+    expect(backlog).toBeInstanceOf(Promise);
+    let waited = true;
+    void backlog!.then(() => (waited = false));
+    let parts = 0;
+    while (waited) {
+      held.shift()!();
+      parts++;
+      await tick();
+    }
+    const written = batches.reduce((sum, b) => sum + rowsOf(b), 0);
+    expect(written).toBeGreaterThan(0);
+    expect(held).toHaveLength(1); // the write goes on: the visit did not wait for all of it
+    while (held.length > 0) {
+      held.shift()!();
+      parts++;
+      await tick();
+    }
+    expect(parts).toBeGreaterThan(written / 10);
+    expect(clicksOf(batches)).toBe(20);
+    expect(recorder.pending()).toBe(0);
+  });
+
+  it('lets every waiting visit go at once when the write fails', async () => {
+    const { store } = fakeVisits();
+    let fail = (_: Error) => {};
+    const failing: VisitStore = {
+      ...store,
+      record: () => new Promise<void>((_, reject) => (fail = reject)),
+    };
+    const recorder = recorderWith(failing, { flushAtRows: 10, rowsPerWrite: 1_000, backlogRows: 20 });
+    for (let i = 0; i < 20; i++) recorder.track(visit({ linkId: `link-${i}` }));
+    await new Promise((resolve) => setTimeout(resolve, 2));
+    const backlog = recorder.backlog();
+    expect(backlog).toBeInstanceOf(Promise);
+    fail(new Error('disk full'));
+    await expect(backlog).resolves.toBeUndefined();
+    expect(recorder.backlog()).toBeUndefined(); // nothing is written now: nobody waits on a failing store
+    expect(recorder.pending()).toBe(20);
   });
 });

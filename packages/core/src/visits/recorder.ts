@@ -5,6 +5,7 @@ import type {
   GeoLookup,
   RandomSource,
   UserAgentParser,
+  VisitBatch,
   VisitDimension,
   VisitStore,
   VisitorDescription,
@@ -25,6 +26,8 @@ export interface TrackedVisit {
   readonly visit: Visit;
 }
 
+const rowsOf = (part: VisitBatch): number => part.clicks.length + part.counters.length + part.visitors.length;
+
 /** Buffers visits in memory and writes them in batches, off the request path. */
 export interface VisitRecorder {
   /** Queues a visit; never waits and never writes. */
@@ -39,11 +42,13 @@ export interface VisitRecorder {
   /** How many visits were dropped because the buffer held `maxPendingRows` rows (the store failing). */
   dropped(): number;
   /**
-   * Backpressure: undefined while the buffer is below `backlogRows`; past it, a promise that settles
-   * when the write under way ends. A server answers a visit only then, so visits arrive no faster than
-   * the store writes them (a long tail of links can produce more rows a second than a store writes
-   * off the event loop) and none is dropped while the store is healthy. A failing store rejects at once,
-   * so nothing waits on it.
+   * Backpressure: undefined while no write is under way, or while the rows not written yet (buffered,
+   * or in the write's parts still to come) are fewer than `backlogRows` and nobody waits; else a promise
+   * that settles after the part of the write that brings them below it. A server answers a visit only
+   * then, so visits arrive no faster than the store writes them (a long tail of links can produce more
+   * rows a second than a store writes off the event loop), none is dropped while the store is healthy,
+   * and each waits about one part (a few ms), not a whole write. A failing write lets every waiting
+   * visit go at once, so nothing waits on a failing store.
    */
   backlog(): Promise<void> | undefined;
   /**
@@ -103,7 +108,6 @@ export function createVisitRecorder(deps: VisitRecorderDeps): VisitRecorder {
   const maxPendingRows = deps.maxPendingRows ?? 200_000;
   // two auto-flushes' worth: a visit that waits, waits for a write of about that many rows
   const backlogRows = deps.backlogRows ?? Math.min(Math.floor(maxPendingRows / 2), 2 * flushAtRows);
-  const settled = () => undefined;
   let dropped = 0;
   const salts = createSaltCache(deps);
   const dayOfVisit = createDayCache();
@@ -118,6 +122,13 @@ export function createVisitRecorder(deps: VisitRecorderDeps): VisitRecorder {
   let foldScheduled = false;
   let autoFlush: 'idle' | 'running' | 'failed' = 'idle'; // after a failure, only the caller's timer retries
   let running: Promise<unknown> = Promise.resolve();
+  let writing = false; // a flush is writing its parts
+  let unwritten = 0; // rows of that flush not written yet
+  const waiting: (() => void)[] = []; // backlog() callers, first come first served
+  const backlogged = () => aggregate.rows() + unwritten >= backlogRows;
+  const letGo = (): void => {
+    for (const go of waiting.splice(0)) go();
+  };
 
   const fold = (tracked: TrackedVisit): void => {
     if (aggregate.rows() >= maxPendingRows) {
@@ -182,18 +193,31 @@ export function createVisitRecorder(deps: VisitRecorderDeps): VisitRecorder {
     folded = 0;
     const parts = count > 0 ? splitBatch(batch, rowsPerWrite) : [];
     let written = 0;
+    writing = true;
+    unwritten = parts.reduce((sum, part) => sum + rowsOf(part), 0);
     try {
       for (const part of parts) {
         if (written > 0) await new Promise<void>((resolve) => afterThisTurn(resolve));
         await deps.visits.record(part);
         written++;
+        // the waiting visits go once the rows not written fall below backlogRows: their own rows are
+        // counted already, so the buffer stays near that size and each waits about one part
+        unwritten -= rowsOf(part);
+        if (!backlogged()) letGo();
       }
       // pending until written, not until taken: a read that settles first must wait for this write
       queued -= count;
       await salts.prune(deps.clock.now());
       if (autoFlush === 'failed') autoFlush = 'idle';
+      writing = false;
+      // visits still waiting wait for the next write, which starts now
+      if (waiting.length > 0 && backlogged()) void flush().catch(letGo);
+      else letGo();
       return count;
     } catch (error) {
+      writing = false;
+      unwritten = 0;
+      letGo();
       // keep the parts not written for the next flush: nothing lost, nothing counted twice. Parts are
       // rows, not visits, so after a partial write all `count` visits are reported pending until then.
       for (const part of parts.slice(written)) aggregate.addBatch(part);
@@ -218,7 +242,10 @@ export function createVisitRecorder(deps: VisitRecorderDeps): VisitRecorder {
       queued++;
     },
     flush,
-    backlog: () => (aggregate.rows() < backlogRows ? undefined : running.then(settled, settled)),
+    backlog: () =>
+      !writing || (waiting.length === 0 && !backlogged())
+        ? undefined
+        : new Promise<void>((go) => waiting.push(go)),
     pending: () => queued,
     dropped: () => dropped,
     countersOf(linkId, at, visit) {
