@@ -11,7 +11,7 @@ import type {
   VisitorDescription,
 } from '../ports.js';
 import { createClassifier, createDayCache } from './classify.js';
-import { createVisitAggregate, splitBatch } from './visit-aggregate.js';
+import { createVisitAggregate } from './visit-aggregate.js';
 import { createSaltCache } from './salt-cache.js';
 
 /** A followed link waiting to be recorded: the request's visit, wrapped rather than copied. */
@@ -26,7 +26,9 @@ export interface TrackedVisit {
   readonly visit: Visit;
 }
 
-const rowsOf = (part: VisitBatch): number => part.clicks.length + part.counters.length + part.visitors.length;
+/** A part's rows as the aggregate counts them (a visitor hash may add a `unique` counter: two). */
+const weightOf = (part: VisitBatch): number =>
+  part.clicks.length + part.counters.length + 2 * part.visitors.length;
 
 /** Buffers visits in memory and writes them in batches, off the request path. */
 export interface VisitRecorder {
@@ -186,25 +188,30 @@ export function createVisitRecorder(deps: VisitRecorderDeps): VisitRecorder {
     await Promise.all([...new Set(unsalted.map((v) => dayOfVisit(v.at)))].map(salts.load));
     foldUnsalted();
     foldIncoming();
-    const batch = aggregate.toBatch();
+    const taken = aggregate;
     const count = folded;
     aggregate = createVisitAggregate();
     classify = createClassifier(deps, descriptions);
     folded = 0;
-    const parts = count > 0 ? splitBatch(batch, rowsPerWrite) : [];
+    // built a part at a time: a long tail's batch is never turned into rows in one stretch of the loop
+    const parts = taken.parts(rowsPerWrite);
+    let part: VisitBatch | undefined; // the part being written
     let written = 0;
     writing = true;
-    unwritten = parts.reduce((sum, part) => sum + rowsOf(part), 0);
+    unwritten = taken.rows();
     try {
-      for (const part of parts) {
+      for (let next = parts.next(); next.done !== true; next = parts.next()) {
         if (written > 0) await new Promise<void>((resolve) => afterThisTurn(resolve));
+        part = next.value;
         await deps.visits.record(part);
         written++;
         // the waiting visits go once the rows not written fall below backlogRows: their own rows are
         // counted already, so the buffer stays near that size and each waits about one part
-        unwritten -= rowsOf(part);
+        unwritten = Math.max(0, unwritten - weightOf(part));
+        part = undefined;
         if (!backlogged()) letGo();
       }
+      unwritten = 0;
       // pending until written, not until taken: a read that settles first must wait for this write
       queued -= count;
       await salts.prune(deps.clock.now());
@@ -218,10 +225,13 @@ export function createVisitRecorder(deps: VisitRecorderDeps): VisitRecorder {
       writing = false;
       unwritten = 0;
       letGo();
-      // keep the parts not written for the next flush: nothing lost, nothing counted twice. Parts are
+      // keep the rows not written for the next flush: nothing lost, nothing counted twice. Parts are
       // rows, not visits, so after a partial write all `count` visits are reported pending until then.
-      for (const part of parts.slice(written)) aggregate.addBatch(part);
-      if (written < parts.length) folded += count;
+      if (part !== undefined) {
+        aggregate.addBatch(part);
+        for (let next = parts.next(); next.done !== true; next = parts.next()) aggregate.addBatch(next.value);
+        folded += count;
+      }
       throw error;
     }
   };

@@ -54,7 +54,12 @@ export interface VisitAggregate {
   addBot(linkId: string, day: string): void;
   /** Adds a batch back (a failed write), so nothing is lost or counted twice. */
   addBatch(batch: VisitBatch): void;
-  toBatch(): VisitBatch;
+  /**
+   * The rows, in parts of about `maxRows` rows (see {@link partsOf}), each built when asked for: a
+   * flush turns a large aggregate into rows a part at a time, answering requests in between, instead
+   * of in one long stretch of the event loop. Only for an aggregate no visit is added to any more.
+   */
+  parts(maxRows: number): Iterator<VisitBatch, void, undefined>;
 }
 
 /** An empty aggregate; the recorder starts a new one for every flush. */
@@ -154,49 +159,98 @@ export function createVisitAggregate(): VisitAggregate {
       }
       for (const v of batch.visitors) addHash(bucketOf(v.linkId, v.day), v.hash);
     },
-    toBatch: () => rowsOf(buckets, carriedClicks),
+    parts: (maxRows) => partsOf(buckets, carriedClicks, maxRows),
   };
 }
 
-/** The rows of an aggregate: one click update per link, the counters, the visitor hashes. */
-function rowsOf(buckets: Map<string, Map<string, Bucket>>, carried: Map<string, ClickIncrement>): VisitBatch {
-  const clicks = new Map(carried);
-  const counters: CounterIncrement[] = [];
-  const visitors: VisitBatch['visitors'][number][] = [];
+/**
+ * The rows of an aggregate in parts of about `maxRows` rows, each built when the next is asked for: one
+ * click update per link (its days and the carried clicks summed), its counters, then the visitor hashes.
+ * A link's click update and all its counters share a part (a part grows past `maxRows` for one link
+ * rather than split them), so a crash between parts never leaves `clicks` and `total` apart.
+ */
+function* partsOf(
+  buckets: Map<string, Map<string, Bucket>>,
+  carried: Map<string, ClickIncrement>,
+  maxRows: number,
+): Generator<VisitBatch, void, undefined> {
+  const daysOf = new Map<string, Bucket[]>();
   for (const byLink of buckets.values()) {
     for (const b of byLink.values()) {
-      const { linkId, day } = b;
-      if (b.clicks > 0) {
-        const prior = clicks.get(linkId);
-        clicks.set(linkId, {
-          linkId,
-          count: (prior?.count ?? 0) + b.clicks,
-          lastClickAt: Math.max(prior?.lastClickAt ?? 0, b.lastClickAt),
-        });
-      }
-      if (b.total > 0) counters.push({ linkId, day, dimension: 'total', key: '', count: b.total });
-      if (b.bots > 0) counters.push({ linkId, day, dimension: 'bots', key: '', count: b.bots });
-      const counts = {
-        device: countsOf(b.device),
-        browser: countsOf(b.browser),
-        referrer: countsOf(b.referrer),
-        country: countsOf(b.country),
-      };
-      const bump = (map: Map<string, number>, key: string, by: number) =>
-        map.set(key, (map.get(key) ?? 0) + by);
-      for (const [{ visitor, referrer, country }, visits] of b.profiles) {
-        bump(counts.device, visitor.description.device, visits.n);
-        bump(counts.browser, visitor.description.browser, visits.n);
-        bump(counts.referrer, referrer, visits.n);
-        bump(counts.country, country, visits.n);
-      }
-      for (const [dimension, byKey] of Object.entries(counts) as [CountedDimension, Map<string, number>][]) {
-        for (const [key, count] of capKeys(byKey)) counters.push({ linkId, day, dimension, key, count });
-      }
-      for (const hash of b.visitors) visitors.push({ linkId, day, hash });
+      const days = daysOf.get(b.linkId);
+      if (days === undefined) daysOf.set(b.linkId, [b]);
+      else days.push(b);
     }
   }
-  return { clicks: [...clicks.values()], counters, visitors };
+  let part = emptyPart();
+  let rows = 0;
+  for (const linkId of new Set([...carried.keys(), ...daysOf.keys()])) {
+    const days = daysOf.get(linkId) ?? [];
+    const click = clickOf(linkId, carried.get(linkId), days);
+    const counters: CounterIncrement[] = [];
+    for (const b of days) countersOf(b, counters);
+    const size = (click === null ? 0 : 1) + counters.length;
+    if (rows > 0 && rows + size > maxRows) {
+      yield part;
+      part = emptyPart();
+      rows = 0;
+    }
+    if (click !== null) part.clicks.push(click);
+    part.counters.push(...counters);
+    rows += size;
+  }
+  for (const days of daysOf.values()) {
+    for (const { linkId, day, visitors } of days) {
+      for (const hash of visitors) {
+        if (rows >= maxRows) {
+          yield part;
+          part = emptyPart();
+          rows = 0;
+        }
+        part.visitors.push({ linkId, day, hash });
+        rows++;
+      }
+    }
+  }
+  if (rows > 0) yield part;
+}
+
+/** A link's click update: its buckets' human clicks and any carried from a failed write, or null. */
+function clickOf(
+  linkId: string,
+  carried: ClickIncrement | undefined,
+  days: readonly Bucket[],
+): ClickIncrement | null {
+  let count = carried?.count ?? 0;
+  let lastClickAt = carried?.lastClickAt ?? 0;
+  for (const b of days) {
+    count += b.clicks;
+    if (b.clicks > 0 && b.lastClickAt > lastClickAt) lastClickAt = b.lastClickAt;
+  }
+  return count > 0 ? { linkId, count, lastClickAt } : null;
+}
+
+/** Appends the counters of one link and day to `counters`. */
+function countersOf(b: Bucket, counters: CounterIncrement[]): void {
+  const { linkId, day } = b;
+  if (b.total > 0) counters.push({ linkId, day, dimension: 'total', key: '', count: b.total });
+  if (b.bots > 0) counters.push({ linkId, day, dimension: 'bots', key: '', count: b.bots });
+  const counts = {
+    device: countsOf(b.device),
+    browser: countsOf(b.browser),
+    referrer: countsOf(b.referrer),
+    country: countsOf(b.country),
+  };
+  const bump = (map: Map<string, number>, key: string, by: number) => map.set(key, (map.get(key) ?? 0) + by);
+  for (const [{ visitor, referrer, country }, visits] of b.profiles) {
+    bump(counts.device, visitor.description.device, visits.n);
+    bump(counts.browser, visitor.description.browser, visits.n);
+    bump(counts.referrer, referrer, visits.n);
+    bump(counts.country, country, visits.n);
+  }
+  for (const [dimension, byKey] of Object.entries(counts) as [CountedDimension, Map<string, number>][]) {
+    for (const [key, count] of capKeys(byKey)) counters.push({ linkId, day, dimension, key, count });
+  }
 }
 
 /** The dimensions counted per key. */
@@ -204,44 +258,6 @@ type CountedDimension = 'device' | 'browser' | 'referrer' | 'country';
 
 const countsOf = (tallies: Map<string, Tally>): Map<string, number> =>
   new Map([...tallies].map(([key, tally]) => [key, tally.n]));
-
-/**
- * `batch` in parts of about `maxRows` rows, each written in a transaction of its own. A link's click
- * increment and all its counters share a part (a part grows past `maxRows` for one link rather than
- * split them), so a crash between parts never leaves `clicks` and `total` apart; the visitor
- * sightings, which only feed `unique`, fill the parts after.
- */
-export function splitBatch(batch: VisitBatch, maxRows: number): VisitBatch[] {
-  const byLink = new Map<string, { clicks: ClickIncrement[]; counters: CounterIncrement[] }>();
-  const groupOf = (linkId: string) => {
-    let group = byLink.get(linkId);
-    if (group === undefined) byLink.set(linkId, (group = { clicks: [], counters: [] }));
-    return group;
-  };
-  for (const c of batch.clicks) groupOf(c.linkId).clicks.push(c);
-  for (const c of batch.counters) groupOf(c.linkId).counters.push(c);
-  const parts: VisitBatch[] = [];
-  let part = emptyPart();
-  let rows = 0;
-  const close = () => {
-    if (rows > 0) parts.push(part);
-    part = emptyPart();
-    rows = 0;
-  };
-  for (const { clicks, counters } of byLink.values()) {
-    if (rows > 0 && rows + clicks.length + counters.length > maxRows) close();
-    part.clicks.push(...clicks);
-    part.counters.push(...counters);
-    rows += clicks.length + counters.length;
-  }
-  for (const sighting of batch.visitors) {
-    if (rows >= maxRows) close();
-    part.visitors.push(sighting);
-    rows += 1;
-  }
-  close();
-  return parts;
-}
 
 const emptyPart = () => ({
   clicks: [] as ClickIncrement[],
