@@ -1,13 +1,14 @@
-import { consumeCreations, createUserAgentParser } from '@shortener/adapter-http';
+import { consumeCreations, createUserAgentParser, spendQrBudget } from '@shortener/adapter-http';
 import type { HttpDeps } from '@shortener/adapter-http';
 import { createMcpHttpHandler } from '@shortener/adapter-mcp';
-import type { McpDeps } from '@shortener/adapter-mcp';
+import type { Admission, McpDeps } from '@shortener/adapter-mcp';
 import { createVisitRecorder } from '@shortener/core';
 import type {
   Clock,
   CoreDeps,
   GeoLookup,
   RandomSource,
+  RateDecision,
   Stores,
   UserAgentParser,
   VisitRecorder,
@@ -191,15 +192,16 @@ function createMcpDeps(
     core,
     logger,
     qr: qr.render,
-    admitCreation: async ({ accountId, ip }) => {
-      const decision = await consumeCreations(limits, { accountId, editToken: null }, ip, 1);
-      return {
-        allowed: decision.allowed,
-        retryAfterSeconds: Math.max(1, Math.ceil(decision.retryAfterMs / 1000)),
-      };
-    },
+    admitCreation: async ({ accountId, ip }) =>
+      admissionOf(await consumeCreations(limits, { accountId, editToken: null }, ip, 1)),
+    admitQrPng: async ({ ip }, size) => admissionOf(await spendQrBudget(limits, ip, size)),
   };
 }
+
+const admissionOf = (decision: RateDecision): Admission => ({
+  allowed: decision.allowed,
+  retryAfterSeconds: Math.max(1, Math.ceil(decision.retryAfterMs / 1000)),
+});
 
 /**
  * The stores `config` names. The server asks for `backgroundCheckpoints` (SQLite checkpoints its WAL in a

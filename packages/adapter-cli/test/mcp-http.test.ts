@@ -143,6 +143,32 @@ describe('POST /mcp with the SDK client', () => {
     });
     expect((await limited.api('/api/v1/links', { json: { url: 'https://example.com/4' } })).status).toBe(429);
   });
+
+  it('spends the per-client QR budget of /{slug}.png on PNG qr_code calls (SVG costs none)', async () => {
+    const slug = uniqueAlias('mcpqr');
+    await jsonOf(
+      await server.api('/api/v1/links', { json: { url: 'https://example.com/qr', alias: slug } }),
+      201,
+    );
+    const client = await connect();
+    // a 2048 px PNG costs 16 of the 120 units a minute: 7 fit
+    for (let i = 0; i < 7; i++) {
+      const drawn = await call(client, 'qr_code', { slug, size: 2048 });
+      expect(drawn.isError).toBeFalsy();
+    }
+    const refused = await call(client, 'qr_code', { slug, size: 2048 });
+    expect(refused.isError).toBe(true);
+    expect(refused.structuredContent?.error).toMatchObject({
+      code: 'rate_limited',
+      message: expect.stringMatching(/QR codes/),
+      retry_after_seconds: expect.any(Number),
+    });
+    expect((await call(client, 'qr_code', { slug, format: 'svg' })).isError).toBeFalsy();
+    // the same client over HTTP has no budget left either
+    const png = await server.visit(`http://${server.hostA}/${slug}.png?size=2048`);
+    expect(png.status).toBe(429);
+    expect(png.headers.get('retry-after')).toMatch(/^\d+$/);
+  });
 });
 
 describe('/mcp over raw HTTP', () => {

@@ -1,5 +1,5 @@
 import type Router from '@koa/router';
-import type { LinkRecord, RateWindow } from '@shortener/core';
+import type { LinkRecord, RateDecision, RateWindow } from '@shortener/core';
 import {
   QrPngQuery,
   QrSvgQuery,
@@ -63,14 +63,25 @@ async function sendImage(
   ctx.body = image.data;
 }
 
-/** Spends the client's PNG budget (the IP, an IPv6 address by its prefix, is a key in memory only). */
-async function admitPng(ctx: Context, deps: HttpDeps, size: number): Promise<boolean> {
-  const subject = `qr:${limitSubjectOf(stateOf(ctx).ip, deps.core.config.limits.ipv6PrefixBits)}`;
+/**
+ * Spends a client's PNG budget for one image of `size` pixels ({@link QR_PNG_UNITS_PER_MINUTE}). The
+ * `/{slug}.png` route and MCP's `qr_code` both spend it, so a client has one budget whichever it uses.
+ * The IP (an IPv6 address by its prefix) is only a key of the in-memory limiter, never written anywhere.
+ */
+export async function spendQrBudget(
+  deps: Pick<HttpDeps, 'core' | 'rateLimiter' | 'metrics'>,
+  ip: string,
+  size: number,
+): Promise<RateDecision> {
+  const subject = `qr:${limitSubjectOf(ip, deps.core.config.limits.ipv6PrefixBits)}`;
   const decision = await deps.rateLimiter.hit(subject, QR_WINDOWS, pngCost(size), deps.core.clock.now());
-  if (!decision.allowed) {
-    deps.metrics?.limited('qr');
-    refuse(ctx, rateLimitHeaders(decision));
-  }
+  if (!decision.allowed) deps.metrics?.limited('qr');
+  return decision;
+}
+
+async function admitPng(ctx: Context, deps: HttpDeps, size: number): Promise<boolean> {
+  const decision = await spendQrBudget(deps, stateOf(ctx).ip, size);
+  if (!decision.allowed) refuse(ctx, rateLimitHeaders(decision));
   return decision.allowed;
 }
 

@@ -40,4 +40,9 @@ export interface McpDeps {
   readonly logger: McpLogger;
   /** QR drawing for `qr_code`; without it, `renderQr` on the calling thread. */
   readonly qr?: McpQrRenderer;
+  /**
+   * Spends the caller's budget for one PNG QR code of `size` pixels, the same budget as `/{slug}.png`
+   * (per IP over HTTP, one budget for a stdio process). Without it PNGs are not budgeted.
+   */
+  readonly admitQrPng?: (caller: McpCaller, size: number) => Promise<Admission>;
 }

@@ -113,6 +113,16 @@ export function addLookupTools(
         input.format === 'svg'
           ? view.qr_svg_url
           : `${view.qr_png_url}${size === QR_DEFAULTS.size ? '' : `?size=${size}`}`;
+      if (input.format === 'png' && deps.admitQrPng !== undefined) {
+        const admission = await deps.admitQrPng(caller, size);
+        if (!admission.allowed) {
+          const message = `Too many QR codes drawn for this client; try again in ${admission.retryAfterSeconds} s.`;
+          return toolError({
+            ...domainError('rate_limited', message),
+            retryAfterSeconds: admission.retryAfterSeconds,
+          });
+        }
+      }
       const image = await (deps.qr ?? renderQr)(view.short_url, input.format, { size });
       if (image === 'busy') {
         const busy = domainError('rate_limited', 'Too many QR codes are being drawn; try again in 1 s.');
