@@ -88,4 +88,47 @@ export const COLD = `- Issue 18 (cold links, creation, the hot ratio). This mach
     index by link for the statistics (itself a random insert per row) or a scan per read.
   - Creation, profiled (\`--cpu-prof\`, one link per POST): the commit of each turn's creations 9%, the
     insert (four B-trees, two with random keys) 5%, authentication 7% (two autocommit reads a request:
-    the key by its hash, then its account), Koa and HTTP most of the rest. Not changed in this round.`;
+    the key by its hash, then its account), Koa and HTTP most of the rest. Not changed in this round.
+- Issue 18, third session (an idle machine; A/B through the real server with \`bench/profile.mjs 8
+  --links 1000000 --slugs 50000\` on one seeded database, builds alternated):
+  - Backpressure by parts: a visit that has to wait goes after the part of the write that brings the
+    rows not written below \`backlogRows\`, instead of after the whole write (which took up to a second
+    under a long tail, so 50 connections stalled together). Cache-miss p99 445 / 542 → 108 / 78 ms at
+    the same req/s (4,540 / 5,918 before, 5,241 / 4,311 after). Kept.
+  - The flush builds its rows a part at a time (\`VisitAggregate.parts\`) instead of the whole batch
+    first: the profile's longest stalls without a request answered were a 20,000-row batch turned into
+    rows (~28 ms) and the garbage after it (~28 ms). Kept; the p99 stayed at 74-82 ms because what is
+    left is the WAL restart: with the checkpointer's RESTART disabled (an experiment: the WAL then grew
+    to 1.3 GB in 20 s) it was 31-43 ms. The RESTART holds the writer lock while it copies the last
+    frames and syncs the database file; the flush waits (about 1,000 retries of 1 ms in a 15 s run).
+    More PASSIVE passes before it (6 instead of 2), a 64 MiB limit instead of 16 MiB, or 5 ms instead
+    of 100 ms for readers changed neither the retries nor the p99. Not kept.
+  - 1 KiB pages instead of 4 KiB (the seeded database vacuumed): the WAL written per cold visit fell
+    from 24 to 10 KB, but req/s and CPU-µs per redirect stayed the same (6,383 / 6,319 against 6,334 /
+    6,247): the cost is CPU per statement and page touched, not bytes. Not kept.
+  - Foreign-key checks off during the flush (the writer checks that each link exists itself): within
+    the noise in process (flush 108-161 against 110-116 CPU-µs per cold visit). Not kept.
+  - The worker-thread visit writer, four quick runs alternated: hot 0.700 / 0.705 against 0.713 /
+    0.715, cold 0.17 / 0.21 against 0.16 / 0.23. No gain. Not kept.
+  - Where a cold redirect's ~190 µs of the main thread go (profile at 1,000,000 links): the flush 38%
+    (about 37 µs of statements and 34 µs of commit per visit: nine statements and three to six pages of
+    three large B-trees), socket writes 13%, the look-up 9%, GC 5%, the event loop waiting 18%; the
+    checkpoint worker uses another 17% of a CPU. A ratio of 0.5 means about 45 CPU-µs per cold redirect
+    in all, which no layout reaches while every visit to a link not seen in this flush writes its own
+    rows into large B-trees during the load. What would reach it is deferring those writes: one
+    append-only row per flush, compacted into the counters later, with statistics and clicks read
+    through the part not compacted yet. That changes the storage design of both stores and their
+    readers; it is not done.
+  - Creation: the two authentication reads measured 13 µs each inside the server (instrumented); one
+    joined read would save about 10 of the ~180 CPU-µs a creation costs, where 8,000 a second needs
+    ~125. Koa, HTTP and the commit are the rest. Not changed.
+  - PostgreSQL: in the multi-node quick run the cache-miss case is bound by PostgreSQL, not the node
+    (its main thread idle 63% of the profile). Flush parts of 5,000 rows instead of 250 doubled the
+    cold rate in two runs (1,231 / 1,328 → 2,542 / 2,681 req/s, p99 4.5-5.0 → 0.7-0.85 s) but raised
+    the hot p99 (7-9 → 15-50 ms: the node builds and serializes 5,000-row arrays at once); 1,000 and
+    2,000 fell in between, with noise between runs as large as the effect. Not changed.
+  - The run above: RSS after the cache-miss case 298 MB (235 MB in the run before). It is one sample
+    after the rounds; the server's VmRSS sampled every 0.5 s through a 10 s cache-miss load peaked at
+    238 MB with this session's changes and 245 MB without them, so the difference is when V8 last
+    collected, not what the server holds. Other tenants of the machine took the bare baseline from
+    about 45,000 to 26,000-31,000 req/s in three of the rounds at 1,000 links.`;
