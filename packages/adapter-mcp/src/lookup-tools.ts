@@ -12,7 +12,7 @@ import {
 import type { LinkRecord, PublicLinkView, Result, StatsView } from '@shortener/core';
 import type { McpCaller, McpDeps } from './deps.js';
 import { QR_DEFAULTS, renderQr } from './qr.js';
-import { toolError, toolResult } from './results.js';
+import { rateLimited, toolError, toolResult } from './results.js';
 import { INFO_STATS_DAYS } from './schemas.js';
 import type { ToolSchemas } from './schemas.js';
 import type { Guard } from './server.js';
@@ -115,19 +115,11 @@ export function addLookupTools(
           : `${view.qr_png_url}${size === QR_DEFAULTS.size ? '' : `?size=${size}`}`;
       if (input.format === 'png' && deps.admitQrPng !== undefined) {
         const admission = await deps.admitQrPng(caller, size);
-        if (!admission.allowed) {
-          const message = `Too many QR codes drawn for this client; try again in ${admission.retryAfterSeconds} s.`;
-          return toolError({
-            ...domainError('rate_limited', message),
-            retryAfterSeconds: admission.retryAfterSeconds,
-          });
-        }
+        if (!admission.allowed)
+          return rateLimited('QR codes drawn for this client', admission.retryAfterSeconds);
       }
       const image = await (deps.qr ?? renderQr)(view.short_url, input.format, { size });
-      if (image === 'busy') {
-        const busy = domainError('rate_limited', 'Too many QR codes are being drawn; try again in 1 s.');
-        return toolError({ ...busy, retryAfterSeconds: 1 });
-      }
+      if (image === 'busy') return rateLimited('QR codes are being drawn', 1);
       const structured = { short_url: view.short_url, format: input.format, url };
       const caption = `QR code (${input.format}) for ${view.short_url}: ${url}`;
       const result = toolResult(structured, caption);

@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ERROR_CODES } from '@shortener/core';
+import { ERROR_CODES, domainError } from '@shortener/core';
 import type { DomainError } from '@shortener/core';
 import { z } from 'zod';
 
@@ -55,4 +55,10 @@ export function toolError(error: ToolError): CallToolResult {
     content: [{ type: 'text', text: `error: ${message} (${code})` }],
     structuredContent: { error: detail },
   };
+}
+
+/** The tool error `rate_limited`: `Too many <what>; try again in N s.`, with `retry_after_seconds`. */
+export function rateLimited(what: string, retryAfterSeconds: number): CallToolResult {
+  const message = `Too many ${what}; try again in ${retryAfterSeconds} s.`;
+  return toolError({ ...domainError('rate_limited', message), retryAfterSeconds });
 }

@@ -1,8 +1,8 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { checkAlias, createLink, domainError, toLinkView } from '@shortener/core';
+import { checkAlias, createLink, toLinkView } from '@shortener/core';
 import type { AliasCheckView, LinkView } from '@shortener/core';
 import type { McpCaller, McpDeps } from './deps.js';
-import { toolError, toolResult } from './results.js';
+import { rateLimited, toolError, toolResult } from './results.js';
 import type { ToolSchemas } from './schemas.js';
 import type { Guard } from './server.js';
 
@@ -78,13 +78,7 @@ export function addShortenTools(
     },
     guard('shorten_url', async (input) => {
       const admission = await deps.admitCreation(caller);
-      if (!admission.allowed) {
-        const message = `Too many links created; try again in ${admission.retryAfterSeconds} s.`;
-        return toolError({
-          ...domainError('rate_limited', message),
-          retryAfterSeconds: admission.retryAfterSeconds,
-        });
-      }
+      if (!admission.allowed) return rateLimited('links created', admission.retryAfterSeconds);
       const created = await createLink(core, input, { accountId: caller.accountId, editToken: null });
       if (!created.ok) return toolError(created.error);
       const { link, editToken } = created.value;
