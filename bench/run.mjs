@@ -158,7 +158,7 @@ async function nodes() {
   if (store !== 'postgres') throw new Error('--store takes postgres (SQLite is the default benchmark)');
   const results = await runNodes({ counts: nodeCounts(process.argv), quick, log });
   if (json) writeFileSync(json, `${JSON.stringify(results, null, 2)}\n`);
-  const path = outIndex > 0 ? out : 'docs/benchmarks.md';
+  const path = outIndex > 0 ? out : quick ? null : 'docs/benchmarks.md';
   if (path) {
     writeNodesSection(path, results);
     log(`written to ${path}`);
