@@ -123,10 +123,13 @@ export const COLD = `- Issue 18 (cold links, creation, the hot ratio). This mach
     joined read would save about 10 of the ~180 CPU-µs a creation costs, where 8,000 a second needs
     ~125. Koa, HTTP and the commit are the rest. Not changed.
   - PostgreSQL: in the multi-node quick run the cache-miss case is bound by PostgreSQL, not the node
-    (its main thread idle 63% of the profile). Flush parts of 5,000 rows instead of 250 doubled the
-    cold rate in two runs (1,231 / 1,328 → 2,542 / 2,681 req/s, p99 4.5-5.0 → 0.7-0.85 s) but raised
-    the hot p99 (7-9 → 15-50 ms: the node builds and serializes 5,000-row arrays at once); 1,000 and
-    2,000 fell in between, with noise between runs as large as the effect. Not changed.
+    (its main thread idle 63% of the profile): each flush part is a transaction of round trips and a
+    WAL flush. Parts of 5,000 rows instead of 250 doubled the cold rate in two runs but raised the hot
+    p99 (7-9 → 15-50 ms: the node builds and serializes 5,000-row arrays at once). With backpressure by
+    parts in place, 1,000 rows against 250 in alternated quick runs: cold 1,812 / 1,760 against 1,077 /
+    1,124 req/s, p99 112 / 114 against 197 / 187 ms, hot rounds no worse. The server now writes
+    PostgreSQL flushes in parts of 1,000 rows (SQLite keeps 250). In the full multi-node run below the
+    cache-miss p99 is 118-173 ms where the run before had 1.4-3.7 s.
   - The run above: RSS after the cache-miss case 298 MB (235 MB in the run before). It is one sample
     after the rounds; the server's VmRSS sampled every 0.5 s through a 10 s cache-miss load peaked at
     238 MB with this session's changes and 245 MB without them, so the difference is when V8 last
