@@ -33,14 +33,18 @@ const INFO_DESCRIPTION = [
   'limit; disabled: turned off by the operator), created_at, clicks (only when statistics are public)',
   `and stats for the last ${INFO_STATS_DAYS} days (total, unique visitors, bots, by_day, top countries,`,
   'referrers, devices, browsers) when statistics are public or your API key owns the link.',
-  `${WHICH_LINK} Errors: not_found, domain_invalid, invalid_request.`,
+  `${WHICH_LINK} Errors: not_found, domain_invalid, invalid_request, rate_limited (PNGs spend a budget`,
+  'of 120 units a minute per client, a 512 px code costing 1 and a 2048 px one 16; SVGs are free; retry',
+  'after retry_after_seconds).',
 ].join(' ');
 
 const QR_DESCRIPTION = [
   'Get the QR code of a short link (it encodes the short URL). format png (default) returns the image',
   'as image content (size: width in pixels, 64-2048, default 512); svg returns the SVG markup as text.',
   'Also returns url: where this service serves the same image, to embed or download.',
-  `${WHICH_LINK} Errors: not_found, domain_invalid, invalid_request.`,
+  `${WHICH_LINK} Errors: not_found, domain_invalid, invalid_request, rate_limited (PNGs spend a budget`,
+  'of 120 units a minute per client, a 512 px code costing 1 and a 2048 px one 16; SVGs are free; retry',
+  'after retry_after_seconds).',
 ].join(' ');
 
 async function findLink(deps: McpDeps, reference: Reference): Promise<Result<LinkRecord>> {
