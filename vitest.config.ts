@@ -36,7 +36,7 @@ const ALONE: Readonly<Record<string, readonly string[]>> = {
  * per server): when `DATABASE_URL` is set, or required (`.ci/run`, where a missing one fails the run). A
  * representative part, since the whole suite twice would double the run.
  */
-const ON_POSTGRES = ['redirect', 'links', 'stats', 'shorten', 'bulk-claim', 'rate-limit'].map(
+const ON_POSTGRES = ['redirect', 'links', 'stats', 'shorten', 'bulk-claim', 'rate-limit', 'guess-limits'].map(
   (name) => `test/http/${name}.test.ts`,
 );
 const postgresWanted =

@@ -57,7 +57,7 @@ export function createServiceMetrics(recorder: VisitRecorder, onThisPort: boolea
   const byFamily = new Map(FAMILIES.map((family) => [family, latency.labels({ family })]));
   const limited = new Counter({
     name: 'shortener_rate_limited_total',
-    help: 'Requests refused by a limit (creation, password tries, QR images).',
+    help: 'Requests refused by a limit (creation, password tries, sign-ins, sign-ups, QR images).',
     labelNames: ['limit'],
     registers: [registry],
   });

@@ -23,7 +23,9 @@ export interface RateLimits extends RateLimiter {
 export function createRateLimits(config: AppConfig, settings: SettingStore, logger: AppLogger): RateLimits {
   const local = createMemoryRateLimiter();
   const url = config.store.redisUrl;
-  if (url === null) return { hit: local.hit, check: async () => null, close: async () => {} };
+  if (url === null) {
+    return { hit: local.hit, refund: local.refund, check: async () => null, close: async () => {} };
+  }
   const redis = openRedisRateLimits({ url, secret: () => sharedSecret(settings) });
   return {
     hit: async (key, windows, cost, now) => {
@@ -33,6 +35,11 @@ export function createRateLimits(config: AppConfig, settings: SettingStore, logg
         logger.warn('rate limits are this node’s own: Redis does not answer', { error: String(error) });
         return local.hit(key, windows, cost, now);
       }
+    },
+    refund: async (key, cost, at) => {
+      // a hit the fallback took is given back there; one of Redis there (both: nothing is over-refunded)
+      await local.refund(key, cost, at);
+      await redis.refund(key, cost, at).catch(() => undefined);
     },
     check: async () =>
       (await redis.ping()) ? null : 'Redis does not answer (rate limits are this node’s own)',

@@ -4,7 +4,6 @@ import {
   CreateLinkInput,
   acceptInviteWithPassword,
   claimLinks,
-  countFailedSignIn,
   countText,
   createLink,
   domainError,
@@ -12,8 +11,7 @@ import {
   listLinks,
   openInvite,
   parseInput,
-  signInRetryAfter,
-  signInWithPassword,
+  signIn,
   signUp,
   startSession,
   toLinkView,
@@ -61,6 +59,9 @@ export function accountAreaGuard(deps: HttpDeps) {
     await next();
   };
 }
+
+/** The core with the limiter, for the use cases that limit guesses (decisions §14). */
+export const guardedCoreOf = (deps: HttpDeps) => ({ ...deps.core, rateLimiter: deps.rateLimiter });
 
 /** Starts a session for the account and sets its cookie: the only place a cookie is set. */
 export async function signInTo(deps: HttpDeps, ctx: Context, accountId: string): Promise<void> {
@@ -143,7 +144,7 @@ async function sendAccountHome(
 export function addAccountRoutes(router: Router, deps: HttpDeps): void {
   const { core } = deps;
   const guard = accountAreaGuard(deps);
-  const throttle = { rateLimiter: deps.rateLimiter, clock: core.clock, config: core.config };
+  const guarded = guardedCoreOf(deps);
   const signupOpen = core.config.signup === 'open';
 
   router.get('/login', guard, async (ctx) => {
@@ -157,16 +158,14 @@ export function addAccountRoutes(router: Router, deps: HttpDeps): void {
     const [name, password] = [fieldOf(body, 'name'), fieldOf(body, 'password')];
     const failed = (status: number, error: string) =>
       sendAccountPage(ctx, status, signInPage({ language, signupOpen, name, error }));
-    const wait = await signInRetryAfter(throttle, name, ip);
-    if (wait > 0) {
+    const account = await signIn(guarded, name, password, ip);
+    if (!account.ok && 'retryAfterMs' in account) {
+      const wait = account.retryAfterMs;
       ctx.set('Retry-After', String(Math.ceil(wait / 1000)));
+      deps.metrics?.limited('sign_in');
       return failed(429, fill(accountTextOf(language).tooManyTries, { minutes: Math.ceil(wait / 60_000) }));
     }
-    const account = await signInWithPassword(core, name, password);
-    if (!account.ok) {
-      await countFailedSignIn(throttle, name, ip);
-      return failed(401, accountTextOf(language).wrongCredentials);
-    }
+    if (!account.ok) return failed(401, accountTextOf(language).wrongCredentials);
     await signInTo(deps, ctx, account.value.id);
     seeOther(ctx, '/account');
   });

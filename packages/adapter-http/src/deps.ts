@@ -66,8 +66,8 @@ export interface HttpMetrics {
   redirected(outcome: 'redirect' | 'password' | 'gone' | 'not_found'): void;
   linkCache(hit: boolean): void;
   requestServed(family: RouteFamily, seconds: number): void;
-  /** A request refused by a limit (creation, password tries, QR images). */
-  limited(limit: 'creation' | 'password' | 'qr'): void;
+  /** A request refused by a limit (creation, password tries, sign-ins, sign-ups, QR images). */
+  limited(limit: 'creation' | 'password' | 'qr' | 'sign_in' | 'signup'): void;
   /** `GET /metrics` on this server; absent when the metrics have a port of their own. */
   readonly exposition?: () => Promise<{ readonly contentType: string; readonly body: string }>;
 }

@@ -5,6 +5,7 @@ import {
   createApiKey,
   domainError,
   parseInput,
+  requireRecentSignIn,
   revokeApiKey,
   toApiKeyView,
 } from '@shortener/core';
@@ -12,7 +13,7 @@ import type { Context } from 'koa';
 import type { HttpDeps } from './deps.js';
 import { sendError, sendResult } from './koa-helpers.js';
 import { callerOf, readBody } from './request.js';
-import { withSession } from './session.js';
+import { signedInOf, withSession } from './session.js';
 
 /**
  * `GET/POST/DELETE /api/v1/keys` (decisions §10): an account's API keys, by its session or one of its
@@ -38,6 +39,10 @@ export function addKeyRoutes(router: Router, deps: HttpDeps): void {
   router.post('/api/v1/keys', async (ctx) => {
     const accountId = await accountOf(ctx);
     if (accountId === null) return;
+    // made by the session (no Authorization): a lasting key needs a recent sign-in (decisions §14)
+    const bySession = ctx.get('authorization') === '' ? await signedInOf(deps, ctx) : null;
+    const recent = bySession === null ? null : requireRecentSignIn(core, bySession);
+    if (recent !== null && !recent.ok) return sendError(ctx, recent.error);
     const input = parseInput(CreateKeyInput, await readBody(ctx.req));
     if (!input.ok) return sendError(ctx, input.error);
     const created = await createApiKey(core, accountId, input.value.name);

@@ -54,7 +54,8 @@ function endpoints(config: ServiceConfig): string[] {
       '`POST /account/password`; passkeys: `POST /login/passkey/options`, `POST /login/passkey`, ' +
       '`POST /account/invite/{token}/passkey/options`, `POST /account/invite/{token}/passkey`, ' +
       '`POST /account/passkeys/options`, `POST /account/passkeys`; settings (form posts): ' +
-      '`GET /account/settings`, `POST /account/settings/keys`, `POST /account/settings/keys/{id}/revoke`, ' +
+      '`GET /account/settings`, `POST /account/settings/confirm` (the password again: making keys and changing ' +
+      'passkeys need a sign-in from the last 10 minutes), `POST /account/settings/keys`, `POST /account/settings/keys/{id}/revoke`, ' +
       '`POST /account/settings/password`, `POST /account/settings/sessions/{id}/end`, ' +
       '`POST /account/settings/passkeys/{id}/delete`.',
     '- `POST /mcp`: the MCP endpoint (see below).',

@@ -106,7 +106,9 @@ function keyPaths(): Json {
       post: operation({
         id: 'createKey',
         summary: 'Create an API key',
-        description: 'The answer carries `key` once; only its SHA-256 is stored.',
+        description:
+          'The answer carries `key` once; only its SHA-256 is stored. Made by the session cookie (in the ' +
+          'browser), it needs a password or passkey entered in the last 10 minutes, else 403 `forbidden`.',
         tag: 'accounts',
         security: [KEY, SESSION],
         body: ref('schemas', 'CreateKeyRequest'),
@@ -305,11 +307,13 @@ function accountPagePaths(hosts: readonly string[]): Json {
       post: page({
         id: 'changePassword',
         summary: 'Change the password of the signed-in account',
-        description: 'Ends every other session of the account.',
+        description:
+          'Ends every other session of the account. Wrong current passwords are limited (10 per account ' +
+          'in 15 minutes, then 429); an account without a password needs a recent sign-in (403).',
         body: form({ current_password: 'The password now.', password: 'The new one, 8-128 characters.' }),
         example: { current_password: 'correct horse battery', password: 'staple battery horse' },
         responses: { 204: { description: 'Changed.' } },
-        errors: [401],
+        errors: [401, 429],
       }),
     },
   };

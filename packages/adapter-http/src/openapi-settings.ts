@@ -1,4 +1,4 @@
-import { FORM_TYPE } from './openapi-paths.js';
+import { FORM_TYPE, ref } from './openapi-paths.js';
 import { form, html, htmlOrError, page, seeOther } from './openapi-accounts.js';
 import type { Json } from './openapi-schemas.js';
 
@@ -13,14 +13,28 @@ const idParameter = (description: string, example: string): Json => ({
 const UUID = '0f8fad5b-d9cb-469f-a165-70867728950e';
 
 /** A button's post on the settings page: an empty form, a 303 back, 404 for an id the account does not have. */
-const button = (id: string, summary: string, description: string, done = 'Done: to `/account/settings`.') =>
+const button = (
+  id: string,
+  summary: string,
+  description: string,
+  done = 'Done: to `/account/settings`.',
+  extra: Json = {},
+) =>
   page({
     id,
     summary,
     description,
-    responses: { 303: seeOther(done) },
+    responses: { 303: seeOther(done), ...extra },
     errors: [401],
   });
+
+const RETRY = { 'Retry-After': ref('headers', 'Retry-After') };
+/** The answers of a form that gives lasting access (decisions §14): refused without a recent sign-in. */
+const NOT_RECENT = {
+  403: htmlOrError(
+    'No password or passkey entered in this session in the last 10 minutes: the page asking for it',
+  ),
+};
 
 /** `/account/settings` and its form posts (decisions §10), all authenticated by the session cookie. */
 export function settingsPaths(): Json {
@@ -34,15 +48,37 @@ export function settingsPaths(): Json {
         responses: { 200: html('The page.'), 303: seeOther('Not signed in: to `/login`.') },
       }),
     },
+    '/account/settings/confirm': {
+      post: page({
+        id: 'confirmSignIn',
+        summary: 'Confirm the password (a recent sign-in)',
+        description:
+          'Making API keys, adding or removing passkeys and setting a password without one need a ' +
+          'password or passkey entered in the last 10 minutes (decisions §14). The right password ' +
+          'replaces the session by a new one (a new cookie); wrong ones count as failed sign-ins.',
+        body: form({ password: 'The account’s password.' }),
+        example: { password: 'correct horse battery' },
+        bodyTypes: [FORM_TYPE],
+        responses: {
+          200: html('Confirmed: the page saying so, with a new session cookie.', {
+            'Set-Cookie': { description: 'The new session.', required: true, schema: { type: 'string' } },
+          }),
+          401: html('A wrong password: the page again.'),
+          429: html('Too many failures: the page again.', RETRY),
+        },
+        errors: [401],
+      }),
+    },
     '/account/settings/keys': {
       post: page({
         id: 'createKeyByForm',
         summary: 'Create a named API key',
-        description: 'The settings page with the new key in `#new-key`, shown this once.',
+        description:
+          'The settings page with the new key in `#new-key`, shown this once. Needs a recent sign-in.',
         body: form({ name: 'The key’s name, 1-64 characters.' }),
         example: { name: 'laptop' },
         bodyTypes: [FORM_TYPE],
-        responses: { 201: html('Created: the page showing the key.'), 400: again },
+        responses: { 201: html('Created: the page showing the key.'), 400: again, ...NOT_RECENT },
         errors: [401],
       }),
     },
@@ -54,11 +90,19 @@ export function settingsPaths(): Json {
       post: page({
         id: 'changePasswordByForm',
         summary: 'Change the password',
-        description: 'Ends every other session of the account; the page says it did.',
+        description:
+          'Ends every other session of the account; the page says it did. Wrong current passwords are ' +
+          'limited (10 per account in 15 minutes, then 429); an account without a password needs a ' +
+          'recent sign-in to set one.',
         body: form({ current_password: 'The password now.', password: 'The new one, 8-128 characters.' }),
         example: { current_password: 'correct horse battery', password: 'staple battery horse' },
         bodyTypes: [FORM_TYPE],
-        responses: { 200: html('Changed: the page saying so.'), 400: again },
+        responses: {
+          200: html('Changed: the page saying so.'),
+          400: again,
+          ...NOT_RECENT,
+          429: html('Too many wrong current passwords: the page again.', RETRY),
+        },
         errors: [401],
       }),
     },
@@ -78,7 +122,13 @@ export function settingsPaths(): Json {
           'KEbWNCc7NgaYnUyrNeFGX9_3Y-8oJ3KwzjnaiD1d1OU',
         ),
       ],
-      post: button('deletePasskeyByForm', 'Remove a passkey', 'It no longer signs in.'),
+      post: button(
+        'deletePasskeyByForm',
+        'Remove a passkey',
+        'It no longer signs in. Needs a recent sign-in.',
+        undefined,
+        NOT_RECENT,
+      ),
     },
   };
 }

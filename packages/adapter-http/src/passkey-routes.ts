@@ -1,5 +1,5 @@
 import type Router from '@koa/router';
-import type { PasskeyDeps, PasskeyEnrolment } from '@shortener/core';
+import type { PasskeyDeps, PasskeyEnrolment, SignedIn } from '@shortener/core';
 import {
   beginPasskeyRegistration,
   beginPasskeySignIn,
@@ -9,7 +9,7 @@ import {
   finishPasskeySignIn,
 } from '@shortener/core';
 import type { Context } from 'koa';
-import { accountAreaGuard, signInTo } from './account-routes.js';
+import { accountAreaGuard, guardedCoreOf, signInTo } from './account-routes.js';
 import type { HttpDeps } from './deps.js';
 import { sendError, sendResult } from './koa-helpers.js';
 import { readBody } from './request.js';
@@ -23,10 +23,10 @@ import { createPasskeyCeremony } from './webauthn.js';
 export function addPasskeyRoutes(router: Router, deps: HttpDeps): void {
   const guard = accountAreaGuard(deps);
   const passkeys: PasskeyDeps = { ...deps.core, passkeys: createPasskeyCeremony(deps.core.config.baseUrl) };
-  const signedInAccount = async (ctx: Context): Promise<string | null> => {
+  const signedInAccount = async (ctx: Context): Promise<SignedIn | null> => {
     const signedIn = await signedInOf(deps, ctx);
     if (signedIn === null) sendError(ctx, domainError('unauthorized', 'Sign in first.'));
-    return signedIn?.account.id ?? null;
+    return signedIn;
   };
 
   router.post('/login/passkey/options', guard, async (ctx) => {
@@ -53,15 +53,14 @@ export function addPasskeyRoutes(router: Router, deps: HttpDeps): void {
   });
 
   router.post('/account/passkeys/options', guard, async (ctx) => {
-    const accountId = await signedInAccount(ctx);
-    if (accountId !== null)
-      sendResult(ctx, await beginPasskeyRegistration(passkeys, { accountId }), (o) => o);
+    const signedIn = await signedInAccount(ctx);
+    if (signedIn !== null) sendResult(ctx, await beginPasskeyRegistration(passkeys, { signedIn }), (o) => o);
   });
 
   router.post('/account/passkeys', guard, async (ctx) => {
-    const accountId = await signedInAccount(ctx);
-    if (accountId === null) return;
-    const added = await finishPasskeyRegistration(passkeys, { accountId }, await readBody(ctx.req));
+    const signedIn = await signedInAccount(ctx);
+    if (signedIn === null) return;
+    const added = await finishPasskeyRegistration(passkeys, { signedIn }, await readBody(ctx.req));
     sendResult(ctx, added, () => ({ ok: true }));
   });
 
@@ -70,7 +69,15 @@ export function addPasskeyRoutes(router: Router, deps: HttpDeps): void {
     if (signedIn === null) return sendError(ctx, domainError('unauthorized', 'Sign in first.'));
     const body = (await readBody(ctx.req)) as Record<string, unknown> | null;
     const text = (name: string) => (typeof body?.[name] === 'string' ? (body[name] as string) : '');
-    const changed = await changePassword(deps.core, signedIn, text('current_password'), text('password'));
+    const changed = await changePassword(
+      guardedCoreOf(deps),
+      signedIn,
+      text('current_password'),
+      text('password'),
+    );
+    if (!changed.ok && 'retryAfterMs' in changed) {
+      ctx.set('Retry-After', String(Math.ceil(changed.retryAfterMs / 1000)));
+    }
     sendResult(ctx, changed, () => null, 204);
   });
 }

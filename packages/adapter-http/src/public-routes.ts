@@ -3,21 +3,19 @@ import {
   domainError,
   findRedirectLink,
   followLink,
-  limitSubjectOf,
+  guessLinkPassword,
   redirectState,
   toPublicLinkView,
-  verifyPassword,
 } from '@shortener/core';
+import { guardedCoreOf } from './account-routes.js';
 import type { HttpDeps } from './deps.js';
-import { sendError, setHeaders, stateOf } from './koa-helpers.js';
+import { sendError, stateOf } from './koa-helpers.js';
 import type { LinkCache } from './link-cache.js';
 import { refuseMethod } from './methods.js';
-import { rateLimitHeaders } from './rate-limit.js';
 import { sendOutcome, serveRedirect, slugOfPath, visitOf } from './redirect.js';
 import { readBody } from './request.js';
 import { settleVisits } from './settle.js';
 
-const PASSWORD_TRIES = [{ windowMs: 15 * 60_000, limit: 10 }];
 /** One-segment paths served to GET only: a POST there is 405, not a missing link. */
 const GET_ONLY = new Set(['/healthz', '/openapi.json', '/llms.txt']);
 
@@ -51,23 +49,17 @@ export function addPublicRoutes(router: Router, deps: HttpDeps, linkCache: LinkC
       ctx.respond = false;
       return sendOutcome(ctx.req, ctx.res, language, state);
     }
-    const throttleKey = `password:${state.link.id}:${limitSubjectOf(ip, core.config.limits.ipv6PrefixBits)}`;
-    const left = await deps.rateLimiter.hit(throttleKey, PASSWORD_TRIES, 0, core.clock.now());
-    if (left.remaining === 0) {
-      deps.metrics?.limited('password');
-      setHeaders(ctx, rateLimitHeaders({ ...left, allowed: false, retryAfterMs: left.resetMs }));
-      return sendError(ctx, domainError('rate_limited', 'Too many wrong passwords; try again later.'));
-    }
     const body = await readBody(ctx.req, true);
     const password =
       typeof body === 'object' && body !== null ? (body as Record<string, unknown>).password : undefined;
-    const passes =
-      typeof password === 'string' && (await verifyPassword(password, state.link.passwordHash ?? ''));
-    ctx.respond = false;
-    if (!passes) {
-      await deps.rateLimiter.hit(throttleKey, PASSWORD_TRIES, 1, core.clock.now());
-      return sendOutcome(ctx.req, ctx.res, language, state, true);
+    const guess = await guessLinkPassword(guardedCoreOf(deps), state.link, ip, password);
+    if (!guess.ok && 'retryAfterMs' in guess) {
+      deps.metrics?.limited('password');
+      ctx.set('Retry-After', String(Math.ceil(guess.retryAfterMs / 1000)));
+      return sendError(ctx, guess.error);
     }
+    ctx.respond = false;
+    if (!guess.ok) return sendOutcome(ctx.req, ctx.res, language, state, true);
     sendOutcome(
       ctx.req,
       ctx.res,

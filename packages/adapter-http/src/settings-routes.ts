@@ -3,23 +3,26 @@ import type { SignedIn } from '@shortener/core';
 import {
   CreateKeyInput,
   changePassword,
+  confirmSignIn,
   createApiKey,
   domainError,
   endSessionById,
   listSessions,
   parseInput,
+  requireRecentSignIn,
   revokeApiKey,
   toApiKeyView,
 } from '@shortener/core';
 import type { Context } from 'koa';
-import { accountAreaGuard, fieldOf, seeOther, sendAccountPage } from './account-routes.js';
+import { accountAreaGuard, fieldOf, guardedCoreOf, seeOther, sendAccountPage } from './account-routes.js';
 import type { HttpDeps } from './deps.js';
+import { HTTP_STATUS } from './errors.js';
 import { sendError, stateOf } from './koa-helpers.js';
 import type { SettingsView } from './pages/account/settings-page.js';
 import { settingsPage } from './pages/account/settings-page.js';
 import { settingsTextOf } from './pages/account/settings-text.js';
 import { readBody } from './request.js';
-import { clearSessionCookie, sessionSiteOf, signedInOf } from './session.js';
+import { clearSessionCookie, sessionSiteOf, setSessionCookie, signedInOf } from './session.js';
 
 type Extra = Pick<SettingsView, 'newKey' | 'notice'>;
 
@@ -44,6 +47,7 @@ export function addSettingsRoutes(router: Router, deps: HttpDeps): void {
       sessions,
       currentSessionId: signedIn.session.id,
       passkeys,
+      recent: requireRecentSignIn(core, signedIn).ok,
       ...extra,
     };
     sendAccountPage(ctx, status, settingsPage(view));
@@ -56,6 +60,36 @@ export function addSettingsRoutes(router: Router, deps: HttpDeps): void {
     else sendError(ctx, domainError('unauthorized', 'Sign in first.'));
     return null;
   };
+  /** The signed-in account when its sign-in is recent (decisions §14); else the page asks to confirm. */
+  const recentlySignedIn = async (ctx: Context): Promise<SignedIn | null> => {
+    const me = await signedIn(ctx);
+    if (me === null || requireRecentSignIn(core, me).ok) return me;
+    const text = settingsTextOf(stateOf(ctx).language).confirmNeeded;
+    await render(ctx, me, 403, { notice: { error: true, text } });
+    return null;
+  };
+
+  router.post('/account/settings/confirm', guard, async (ctx) => {
+    const me = await signedIn(ctx);
+    if (me === null) return;
+    const { language, ip } = stateOf(ctx);
+    const password = fieldOf(await readBody(ctx.req, true), 'password');
+    const confirmed = await confirmSignIn(guardedCoreOf(deps), me, password, ip);
+    if (!confirmed.ok) {
+      if ('retryAfterMs' in confirmed) {
+        ctx.set('Retry-After', String(Math.ceil(confirmed.retryAfterMs / 1000)));
+        deps.metrics?.limited('sign_in');
+      }
+      const status = 'retryAfterMs' in confirmed ? 429 : 401;
+      const text =
+        'retryAfterMs' in confirmed ? confirmed.error.message : settingsTextOf(language).confirmNeeded;
+      return render(ctx, me, status, { notice: { error: true, text } });
+    }
+    setSessionCookie(ctx, sessionSiteOf(core.config.baseUrl), confirmed.value.token);
+    const session = confirmed.value.session;
+    const text = settingsTextOf(language).confirmDone;
+    await render(ctx, { ...me, session }, 200, { notice: { error: false, text } });
+  });
 
   router.get('/account/settings', guard, async (ctx) => {
     const me = await signedIn(ctx);
@@ -63,7 +97,7 @@ export function addSettingsRoutes(router: Router, deps: HttpDeps): void {
   });
 
   router.post('/account/settings/keys', guard, async (ctx) => {
-    const me = await signedIn(ctx);
+    const me = await recentlySignedIn(ctx);
     if (me === null) return;
     const input = parseInput(CreateKeyInput, { name: fieldOf(await readBody(ctx.req, true), 'name') });
     const created = input.ok ? await createApiKey(core, me.account.id, input.value.name) : input;
@@ -84,13 +118,16 @@ export function addSettingsRoutes(router: Router, deps: HttpDeps): void {
     if (me === null) return;
     const body = await readBody(ctx.req, true);
     const changed = await changePassword(
-      core,
+      guardedCoreOf(deps),
       me,
       fieldOf(body, 'current_password'),
       fieldOf(body, 'password'),
     );
     if (!changed.ok) {
-      return render(ctx, me, 400, { notice: { error: true, text: changed.error.message } });
+      if ('retryAfterMs' in changed) ctx.set('Retry-After', String(Math.ceil(changed.retryAfterMs / 1000)));
+      const { code } = changed.error;
+      const status = code === 'rate_limited' || code === 'forbidden' ? HTTP_STATUS[code] : 400;
+      return render(ctx, me, status, { notice: { error: true, text: changed.error.message } });
     }
     const text = settingsTextOf(stateOf(ctx).language).passwordChanged;
     await render(ctx, me, 200, { notice: { error: false, text } });
@@ -108,7 +145,7 @@ export function addSettingsRoutes(router: Router, deps: HttpDeps): void {
   });
 
   router.post('/account/settings/passkeys/:id/delete', guard, async (ctx) => {
-    const me = await signedIn(ctx);
+    const me = await recentlySignedIn(ctx);
     if (me === null) return;
     if (!(await core.credentials.deletePasskey(me.account.id, ctx.params.id ?? '')))
       return sendError(ctx, domainError('not_found', 'No such passkey.', 'passkey'));

@@ -85,6 +85,7 @@ const PATHS: Record<string, string[]> = {
   '/account/passkeys': ['post'],
   '/account/password': ['post'],
   '/account/settings': ['get'],
+  '/account/settings/confirm': ['post'],
   '/account/settings/keys': ['post'],
   '/account/settings/keys/{id}/revoke': ['post'],
   '/account/settings/password': ['post'],

@@ -1,11 +1,13 @@
 export type { Account, AccountChanges, ApiKeyRecord, Role } from './accounts/account.js';
 export {
+  accountNameKey,
   authenticateApiKey,
   createAccount,
   createApiKey,
   findAccount,
   isAccountName,
   listApiKeys,
+  normalizeAccountName,
   revokeApiKey,
   setAccountDisabled,
 } from './accounts/accounts.js';
@@ -47,7 +49,9 @@ export {
   authenticateSession,
   endSession,
   endSessionById,
+  RECENT_SIGN_IN_MS,
   listSessions,
+  requireRecentSignIn,
   sessionExpired,
   startSession,
 } from './accounts/sessions.js';
@@ -57,12 +61,20 @@ export {
   SIGN_IN_LIMITS,
   changePassword,
   checkNewPassword,
-  countFailedSignIn,
+  confirmSignIn,
   setAccountPassword,
-  signInRetryAfter,
+  signIn,
   signInWithPassword,
 } from './accounts/sign-in.js';
-export type { ThrottleDeps } from './accounts/sign-in.js';
+export type { ThrottledDeps } from './accounts/sign-in.js';
+export { guessUnderLimit, spendGuess, tooManyGuesses } from './limits/guess-limit.js';
+export type {
+  AdmittedGuess,
+  GuessBudget,
+  GuessLimitDeps,
+  RefusedGuess,
+  Throttled,
+} from './limits/guess-limit.js';
 export { DEFAULT_LIMITS, findShortDomain, parseShortDomain, shortDomainForHost } from './config.js';
 export type { LimitsConfig, ServiceConfig, ShortDomain, SignupMode } from './config.js';
 export { ANONYMOUS } from './deps.js';
@@ -72,6 +84,7 @@ export type { DomainError, ErrorCode } from './errors.js';
 export { LANGUAGES, countText, errorMessage, pickLanguage } from './i18n.js';
 export type { Language } from './i18n.js';
 export { linkAccess } from './links/access.js';
+export { LINK_PASSWORD_TRIES, guessLinkPassword } from './links/link-password.js';
 export type { AccessRule } from './links/access.js';
 export { checkAlias, claimLinks, setLinkDisabled } from './links/alias-and-claim.js';
 export { bulkLimit, bulkUrls, createLinks } from './links/bulk.js';

@@ -156,9 +156,13 @@ export interface VisitStore {
 
 /** Accounts and API keys. Only key hashes are stored. */
 export interface AccountStore {
-  /** Creates an account; fails with `invalid_request` (field `name`) when the name is taken. */
+  /**
+   * Creates an account; fails with `invalid_request` (field `name`) when the name is taken, in any case
+   * (`Alice` takes `alice`).
+   */
   createAccount(account: Account): Promise<Result<Account>>;
   findAccountById(id: string): Promise<Account | null>;
+  /** The account whose name equals `name` without regard to case (ASCII letters), or null. */
   findAccountByName(name: string): Promise<Account | null>;
   listAccounts(): Promise<Account[]>;
   /** Applies the changes; null when the account does not exist. */
@@ -267,6 +271,11 @@ export interface RateDecision {
 /** Rolling-window rate limiting. A hit that does not fit every window is refused whole and consumes nothing. */
 export interface RateLimiter {
   hit(key: string, windows: readonly RateWindow[], cost: number, now: number): Promise<RateDecision>;
+  /**
+   * Gives back up to `cost` units of the hit recorded for `key` at `at` (a guess that was right spends
+   * nothing, decisions §14). Nothing happens when no such hit is held any more.
+   */
+  refund(key: string, cost: number, at: number): Promise<void>;
 }
 
 /** The time source. */

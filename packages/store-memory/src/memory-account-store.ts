@@ -16,17 +16,17 @@ export function createMemoryAccountStore(): AccountStore {
 
   return {
     createAccount: async (account) => {
-      if (accountIdsByName.has(account.name)) {
+      if (accountIdsByName.has(account.name.toLowerCase())) {
         return err(domainError('invalid_request', 'An account with this name exists already.', 'name'));
       }
       if (accounts.has(account.id)) throw new Error(`Duplicate account id ${account.id}`);
       accounts.set(account.id, { ...account });
-      accountIdsByName.set(account.name, account.id);
+      accountIdsByName.set(account.name.toLowerCase(), account.id);
       return ok({ ...account });
     },
     findAccountById: async (id) => copyAccount(accounts.get(id)),
     findAccountByName: async (name) => {
-      const id = accountIdsByName.get(name);
+      const id = accountIdsByName.get(name.toLowerCase());
       return id === undefined ? null : copyAccount(accounts.get(id));
     },
     listAccounts: async () => [...accounts.values()].sort(oldestFirst).map((account) => ({ ...account })),

@@ -66,8 +66,19 @@ export function createMemoryRateLimiter(): MemoryRateLimiter {
     return decision;
   };
 
+  const refund = (key: string, cost: number, at: number): void => {
+    const bucket = buckets.get(key);
+    if (bucket === undefined || cost <= 0) return;
+    const index = firstWhere(bucket, bucket.head, (i) => (bucket.at[i] ?? 0) >= at);
+    if (bucket.at[index] !== at) return;
+    const held = (bucket.total[index] ?? 0) - totalBefore(bucket, index);
+    const back = Math.min(cost, held);
+    for (let i = index; i < bucket.total.length; i++) bucket.total[i] = (bucket.total[i] ?? 0) - back;
+  };
+
   return {
     hit: async (key, windows, cost, now) => hit(key, windows, cost, now),
+    refund: async (key, cost, at) => refund(key, cost, at),
     keyCount: () => buckets.size,
   };
 }

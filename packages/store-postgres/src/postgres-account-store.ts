@@ -47,13 +47,15 @@ export function createPostgresAccountStore(pool: Pool): AccountStore {
         );
         return ok({ ...account });
       } catch (error) {
-        // the name is the table's only UNIQUE constraint; a duplicate id stays a thrown bug
-        if (!isUniqueViolation(error, 'accounts_name_key')) throw error;
+        // the name (in any case) is the only UNIQUE constraint; a duplicate id stays a thrown bug
+        const taken = ['accounts_name_key', 'accounts_name_lower'].some((c) => isUniqueViolation(error, c));
+        if (!taken) throw error;
         return err(domainError('invalid_request', 'An account with this name exists.', 'name'));
       }
     },
     findAccountById: (id) => one<Account>(`SELECT ${ACCOUNT} FROM accounts WHERE id = $1`, [id]),
-    findAccountByName: (name) => one<Account>(`SELECT ${ACCOUNT} FROM accounts WHERE name = $1`, [name]),
+    findAccountByName: (name) =>
+      one<Account>(`SELECT ${ACCOUNT} FROM accounts WHERE lower(name) = lower($1)`, [name]),
     listAccounts: () => all<Account>(`SELECT ${ACCOUNT} FROM accounts ORDER BY created_at, id`),
     updateAccount: (id, changes) =>
       one<Account>(UPDATE_ACCOUNT, [

@@ -2,7 +2,7 @@ import type { CounterIncrement, LinkChange } from '@shortener/core';
 import { aLink, FIXTURE_TIME } from '@shortener/testkit';
 import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { feedApplicationName, MIGRATIONS, openPostgresStores, schemaVersion } from '../src/index.js';
+import { feedApplicationName, MIGRATIONS, migrate, openPostgresStores, schemaVersion } from '../src/index.js';
 import type { PostgresStores } from '../src/index.js';
 import { DATABASE_URL, freshSchemaName, useFreshSchemas } from './fresh-schema.js';
 
@@ -128,6 +128,27 @@ describe.runIf(DATABASE_URL !== null)('PostgreSQL stores on several nodes', () =
     opened.push(newer);
     await expect(newer.ready()).rejects.toThrow(/schema version 999/);
     await admin.query(`DELETE FROM ${schema}.schema_migrations WHERE version = 999`);
+  });
+
+  it('refuses to make names case-blind while two differ only in case, naming them', async () => {
+    const clash = freshSchemaName();
+    const pool = new pg.Pool({ connectionString: DATABASE_URL ?? '', options: `-c search_path=${clash}` });
+    try {
+      await migrate(pool, clash, MIGRATIONS.slice(0, 1));
+      await pool.query(`INSERT INTO accounts (id, name, created_at) VALUES
+        ('a1', 'alice', 1), ('a2', 'Alice', 2), ('a3', 'bob', 3), ('a4', 'BOB', 4), ('a5', 'carol', 5)`);
+      await expect(migrate(pool, clash)).rejects.toThrow(/share a name: Alice \(a2\), alice \(a1\); BOB/);
+      expect(await schemaVersion(pool)).toBe(1);
+      await pool.query(`UPDATE accounts SET name = 'alice2' WHERE id = 'a2'`);
+      await pool.query(`DELETE FROM accounts WHERE id = 'a4'`);
+      expect(await migrate(pool, clash)).toBe(MIGRATIONS.at(-1)?.version);
+      await expect(
+        pool.query(`INSERT INTO accounts (id, name, created_at) VALUES ('a6', 'CAROL', 6)`),
+      ).rejects.toThrow(/accounts_name_lower/);
+    } finally {
+      await pool.query(`DROP SCHEMA ${clash} CASCADE`);
+      await pool.end();
+    }
   });
 
   it('tells of a lost LISTEN connection with null, listens again, and names later changes', async () => {

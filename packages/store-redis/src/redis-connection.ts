@@ -49,6 +49,10 @@ export function openRedisRateLimits(options: RedisRateLimitsOptions): RedisRateL
       if (!client.isReady) throw new Error('Redis is not connected');
       return (await ready()).hit(key, windows, cost, now);
     },
+    refund: async (key, cost, at) => {
+      if (!client.isReady) throw new Error('Redis is not connected');
+      await (await ready()).refund(key, cost, at);
+    },
     ping: async () => {
       try {
         return client.isReady && (await client.ping()) === 'PONG';

@@ -1,6 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
 import type { RateDecision, RateLimiter } from '@shortener/core';
-import { ROLLING_WINDOW_SCRIPT } from './rolling-window.lua.js';
+import { REFUND_SCRIPT, ROLLING_WINDOW_SCRIPT } from './rolling-window.lua.js';
 
 /** What the limiter needs of a Redis client (node-redis's `createClient()` has it). */
 export interface RedisScripting {
@@ -20,7 +20,8 @@ export interface RedisRateLimiterOptions {
   readonly prefix?: string;
 }
 
-const SCRIPT_SHA1 = createHash('sha1').update(ROLLING_WINDOW_SCRIPT).digest('hex');
+const sha1 = (script: string) => createHash('sha1').update(script).digest('hex');
+const SCRIPTS = new Map([ROLLING_WINDOW_SCRIPT, REFUND_SCRIPT].map((script) => [script, sha1(script)]));
 
 /**
  * A rolling-window RateLimiter in Redis, shared by every node that uses the same Redis, secret and
@@ -28,24 +29,29 @@ const SCRIPT_SHA1 = createHash('sha1').update(ROLLING_WINDOW_SCRIPT).digest('hex
  */
 export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLimiter {
   const { client, secret, prefix = 'shortener:limit:' } = options;
-  const run = async (keys: string[], args: string[]): Promise<unknown> => {
+  const run = async (script: string, key: string, numbers: number[]): Promise<unknown> => {
+    // a hash tag keeps both keys of a subject on one Redis Cluster slot
+    const subject = `${prefix}{${createHmac('sha256', secret).update(key).digest('base64url')}}`;
+    const options = {
+      keys: [`${subject}:t`, `${subject}:c`],
+      arguments: numbers.map((n) => String(Math.trunc(n))),
+    };
     try {
-      return await client.evalSha(SCRIPT_SHA1, { keys, arguments: args });
+      return await client.evalSha(SCRIPTS.get(script) ?? sha1(script), options);
     } catch (error) {
       // a restarted Redis has forgotten the script: send it whole (EVAL caches it again)
       if (!String(error).includes('NOSCRIPT')) throw error;
-      return client.eval(ROLLING_WINDOW_SCRIPT, { keys, arguments: args });
+      return client.eval(script, options);
     }
   };
   return {
     hit: async (key, windows, cost, now) => {
       if (windows.length === 0 || cost < 0) throw new RangeError('A hit needs windows and a cost >= 0.');
-      // a hash tag keeps both keys of a subject on one Redis Cluster slot
-      const subject = `${prefix}{${createHmac('sha256', secret).update(key).digest('base64url')}}`;
-      const args = [now, cost, ...windows.flatMap((w) => [w.windowMs, w.limit])].map((n) =>
-        String(Math.trunc(n)),
-      );
-      return toDecision(await run([`${subject}:t`, `${subject}:c`], args));
+      const numbers = [now, cost, ...windows.flatMap((w) => [w.windowMs, w.limit])];
+      return toDecision(await run(ROLLING_WINDOW_SCRIPT, key, numbers));
+    },
+    refund: async (key, cost, at) => {
+      await run(REFUND_SCRIPT, key, [at, cost]);
     },
   };
 }

@@ -83,3 +83,22 @@ if held then
 end
 return { allowed and 1 or 0, best.limit, best.remaining, best.reset, best.retry }
 `;
+
+/**
+ * Gives back up to `cost` units of the hit at time `at` (a right guess, decisions §14), atomically.
+ * KEYS as above; ARGV: at, cost. A hit left with no cost leaves both keys.
+ */
+export const REFUND_SCRIPT = `
+local times, costs = KEYS[1], KEYS[2]
+local at, cost = ARGV[1], tonumber(ARGV[2])
+local held = tonumber(redis.call('HGET', costs, at) or '0')
+if held <= 0 or cost <= 0 then return 0 end
+local back = math.min(cost, held)
+if held - back <= 0 then
+  redis.call('ZREM', times, at)
+  redis.call('HDEL', costs, at)
+else
+  redis.call('HINCRBY', costs, at, -back)
+end
+return back
+`;

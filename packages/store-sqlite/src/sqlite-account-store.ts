@@ -33,7 +33,9 @@ export function createSqliteAccountStore(db: Database): AccountStore {
      WHERE id = ? RETURNING *`,
   );
   const accountById = db.prepare<[string], AccountRow>('SELECT * FROM accounts WHERE id = ?');
-  const accountByName = db.prepare<[string], AccountRow>('SELECT * FROM accounts WHERE name = ?');
+  const accountByName = db.prepare<[string], AccountRow>(
+    'SELECT * FROM accounts WHERE lower(name) = lower(?)',
+  );
   const allAccounts = db.prepare<[], AccountRow>('SELECT * FROM accounts ORDER BY created_at, id');
   const insertKey = db.prepare<ApiKeyRow>(
     `INSERT INTO api_keys (id, account_id, name, key_hash, prefix, created_at, last_used_at, revoked_at)
@@ -68,7 +70,7 @@ export function createSqliteAccountStore(db: Database): AccountStore {
       });
       return ok({ ...account });
     } catch (error) {
-      // accounts.name is the table's only UNIQUE constraint; a duplicate id stays a thrown bug.
+      // the name (in any case) is the table's only UNIQUE constraint; a duplicate id stays a thrown bug.
       if (isConstraintError(error, 'UNIQUE')) {
         return err(domainError('invalid_request', 'An account with this name exists.', 'name'));
       }

@@ -51,6 +51,20 @@ describe('migrate', () => {
     expect(tableNames()).toContain('extra');
   });
 
+  it('refuses to make names case-blind while two differ only in case, naming them', () => {
+    db = new BetterSqlite3(':memory:');
+    migrate(db, MIGRATIONS.slice(0, 4));
+    db.exec(`INSERT INTO accounts (id, name, created_at) VALUES
+      ('a1', 'alice', 1), ('a2', 'Alice', 2), ('a3', 'bob', 3), ('a4', 'BOB', 4), ('a5', 'carol', 5)`);
+    expect(() => migrate(db)).toThrow(/share a name: alice \(a1\), Alice \(a2\); bob \(a3\), BOB \(a4\)\./);
+    expect(userVersion(db)).toBe(4);
+    db.exec(`UPDATE accounts SET name = 'alice2' WHERE id = 'a2'; DELETE FROM accounts WHERE id = 'a4'`);
+    expect(migrate(db)).toBe(MIGRATIONS.length);
+    expect(() => db.exec(`INSERT INTO accounts (id, name, created_at) VALUES ('a6', 'CAROL', 6)`)).toThrow(
+      /UNIQUE/,
+    );
+  });
+
   it('brings accounts and keys of a version 1 database into version 2 as users with unnamed keys', () => {
     db = new BetterSqlite3(':memory:');
     migrate(db, MIGRATIONS.slice(0, 1));

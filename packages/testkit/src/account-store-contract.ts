@@ -42,12 +42,14 @@ function describeAccounts(stores: () => Stores): void {
       expect(await stores().accounts.listAccounts()).toStrictEqual([first]);
     });
 
-    it('treats names as case-sensitive', async () => {
-      const lower = await givenAccount(stores(), { name: 'alice' });
-      const upper = await givenAccount(stores(), { name: 'Alice' });
-      expect(await stores().accounts.findAccountByName('alice')).toStrictEqual(lower);
-      expect(await stores().accounts.findAccountByName('Alice')).toStrictEqual(upper);
-      expect(await stores().accounts.findAccountByName('ALICE')).toBeNull();
+    it('treats names alike whatever their case, keeping the spelling given (decisions §14)', async () => {
+      const alice = await givenAccount(stores(), { name: 'Alice' });
+      for (const name of ['alice', 'Alice', 'ALICE']) {
+        expect(await stores().accounts.findAccountByName(name)).toStrictEqual(alice);
+      }
+      const taken = await stores().accounts.createAccount(anAccount({ id: 'other', name: 'aLICE' }));
+      expect(taken).toMatchObject({ ok: false, error: { code: 'invalid_request', field: 'name' } });
+      expect(await stores().accounts.findAccountByName('bob')).toBeNull();
     });
 
     it('changes the role and the disabled time, and only those', async () => {

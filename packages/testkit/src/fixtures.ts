@@ -6,6 +6,7 @@ import type {
   LinkRecord,
   Passkey,
   RandomSource,
+  RateLimiter,
   SessionRecord,
 } from '@shortener/core';
 
@@ -163,5 +164,30 @@ export function createSeededRandom(seed = 1): RandomSource {
   };
   return {
     bytes: (size) => Uint8Array.from({ length: size }, nextByte),
+  };
+}
+
+/**
+ * A plain RateLimiter for the use-case suites: every hit of a key kept with its time and cost, each
+ * window summed on every hit. Slow and unbounded, but short and obviously right; the stores' limiters
+ * are proven by their own contract suite.
+ */
+export function createListRateLimiter(): RateLimiter {
+  const hits = new Map<string, { at: number; cost: number }[]>();
+  return {
+    hit: async (key, windows, cost, now) => {
+      const list = hits.get(key) ?? [];
+      const used = (ms: number) => list.filter((h) => now - h.at < ms).reduce((sum, h) => sum + h.cost, 0);
+      const refusing = windows.find((w) => used(w.windowMs) + cost > w.limit);
+      const tightest = refusing ?? windows[0] ?? { windowMs: 0, limit: 0 };
+      if (refusing === undefined && cost > 0) hits.set(key, [...list, { at: now, cost }]);
+      const remaining = refusing === undefined ? tightest.limit - used(tightest.windowMs) - cost : 0;
+      const retryAfterMs = refusing === undefined ? 0 : tightest.windowMs;
+      return { allowed: refusing === undefined, limit: tightest.limit, remaining, resetMs: 0, retryAfterMs };
+    },
+    refund: async (key, cost, at) => {
+      const hit = hits.get(key)?.find((h) => h.at === at && h.cost > 0);
+      if (hit !== undefined) hit.cost = Math.max(0, hit.cost - cost);
+    },
   };
 }

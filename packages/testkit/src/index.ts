@@ -10,6 +10,7 @@ export {
   createFakeClock,
   createSeededRandom,
   FIXTURE_TIME,
+  createListRateLimiter,
 } from './fixtures.js';
 export type { FakeClock } from './fixtures.js';
 export { describeLinkChangeFeedContract } from './link-change-feed-contract.js';

@@ -100,5 +100,36 @@ export function describeRateLimiterContract(name: string, make: () => RateLimite
       );
       expect(await hit(T + DAY, 1, windows)).toMatchObject({ allowed: true });
     });
+
+    it('gives a refunded hit back, and nothing for a hit it does not hold', async () => {
+      await hit(T);
+      await hit(T + 100);
+      await hit(T + 200);
+      await limiter.refund('k', 1, T + 100);
+      await limiter.refund('k', 1, T + 100); // already given back: nothing more
+      await limiter.refund('k', 1, T + 150); // no hit at that time
+      await limiter.refund('unknown', 1, T);
+      expect(await hit(T + 300)).toEqual(decision(true, 3, 0, 700, 0));
+      expect((await hit(T + 400)).allowed).toBe(false);
+    });
+
+    it('gives back part of a hit of a larger cost', async () => {
+      const windows = [{ windowMs: 1000, limit: 5 }];
+      await hit(T, 4, windows);
+      await limiter.refund('k', 2, T);
+      expect(await hit(T + 10, 3, windows)).toEqual(decision(true, 5, 0, 990, 0));
+    });
+
+    it('checks no more concurrent guesses than the budget, refunding the right ones', async () => {
+      // spend, then check, refund on success (decisions §14): of 100 guesses at once, 10 pass
+      const windows = [{ windowMs: 60_000, limit: 10 }];
+      const decisions = await Promise.all(
+        Array.from({ length: 100 }, (_, i) => limiter.hit('guess', windows, 1, T + (i % 7))),
+      );
+      expect(decisions.filter((d) => d.allowed)).toHaveLength(10);
+      const passed = decisions.flatMap((d, i) => (d.allowed ? [T + (i % 7)] : []));
+      await Promise.all(passed.map((at) => limiter.refund('guess', 1, at)));
+      expect((await limiter.hit('guess', windows, 0, T + 10)).remaining).toBe(10);
+    });
   });
 }

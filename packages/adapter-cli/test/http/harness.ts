@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AppConfig, RunningServer } from '../../src/index.js';
+import type { AppConfig, RunningServer, Services } from '../../src/index.js';
 import { createJsonLogger, loadConfig, runCli, startServer } from '../../src/index.js';
 import { expect } from 'vitest';
 import { openTestStore } from './test-store.js';
@@ -75,8 +75,14 @@ export interface TestServer {
 /** Environment overrides of one test server (decisions §1 variables). */
 export type TestEnv = Record<string, string>;
 
-/** Starts the real server on a free loopback port with a temporary SQLite database. */
-export async function startTestServer(env: TestEnv = {}): Promise<TestServer> {
+/**
+ * Starts the real server on a free loopback port with a temporary SQLite database; `overrides` replace
+ * bindings of the composition root (a clock a test moves, say).
+ */
+export async function startTestServer(
+  env: TestEnv = {},
+  overrides: Partial<Services> = {},
+): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'shortener-http-'));
   const dbPath = join(dir, 'shortener.db');
   const store = await openTestStore(dbPath);
@@ -90,7 +96,7 @@ export async function startTestServer(env: TestEnv = {}): Promise<TestServer> {
     const port = await freePort();
     config = loadConfig({ PORT: String(port), HOST: '127.0.0.1', ...store.env, ...env });
     try {
-      running = await startServer(config, { logger });
+      running = await startServer(config, { logger, ...overrides });
     } catch (error) {
       if ((error as { code?: unknown }).code !== 'EADDRINUSE' || attempt >= 5) throw error;
     }
@@ -181,7 +187,7 @@ export function tempFile(name: string, content: string): string {
  * (`/logout`, or ending the session in use in settings, which clears it).
  */
 const SIGN_IN_PATHS =
-  /^\/(?:login(?:\/passkey)?|logout|account\/(?:signup|invite\/[^/]+(?:\/passkey)?|settings\/sessions\/[^/]+\/end))$/;
+  /^\/(?:login(?:\/passkey)?|logout|account\/(?:signup|invite\/[^/]+(?:\/passkey)?|settings\/(?:confirm|sessions\/[^/]+\/end)))$/;
 
 /**
  * The assertion every response of the suite passes: never a server error, and never a cookie but the

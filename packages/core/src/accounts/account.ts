@@ -4,7 +4,7 @@ export type Role = 'admin' | 'user';
 /** An account: made by the operator (`accounts create`, `accounts invite`) or by an open sign-up. */
 export interface Account {
   readonly id: string;
-  /** Unique, case-sensitive name. */
+  /** The name as given; unique without regard to case (decisions §14). */
   readonly name: string;
   readonly role: Role;
   readonly createdAt: number;

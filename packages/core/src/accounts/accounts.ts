@@ -17,9 +17,25 @@ export function isAccountName(name: string): boolean {
   return ACCOUNT_NAME.test(name);
 }
 
-/** Creates an account (operator, invite or open sign-up). Names: 1-64 of letters, digits, `_ . @ -`. */
+/**
+ * A name as accounts are looked up by (decisions §14): trimmed and NFKC-normalised. Stores compare it
+ * without regard to case, so `alice`, `Alice` and `ALICE` are one name.
+ */
+export function normalizeAccountName(name: string): string {
+  return name.trim().normalize('NFKC');
+}
+
+/** The key a name is unique by: its normalised form in lower case (for limits and comparisons). */
+export function accountNameKey(name: string): string {
+  return normalizeAccountName(name).toLowerCase();
+}
+
+/**
+ * Creates an account (operator, invite or open sign-up). Names: 1-64 of letters, digits, `_ . @ -`,
+ * unique without regard to case; the account keeps the spelling it was given.
+ */
 export async function createAccount(deps: Deps, name: string, role: Role = 'user'): Promise<Result<Account>> {
-  const trimmed = name.trim();
+  const trimmed = normalizeAccountName(name);
   if (!isAccountName(trimmed)) {
     return err(domainError('invalid_request', 'Account names are 1-64 letters, digits, _ . @ -.', 'name'));
   }
@@ -36,7 +52,7 @@ export async function createAccount(deps: Deps, name: string, role: Role = 'user
 export async function findAccount(deps: Pick<Deps, 'accounts'>, reference: string): Promise<Result<Account>> {
   const found =
     (await deps.accounts.findAccountById(reference)) ??
-    (await deps.accounts.findAccountByName(reference.trim()));
+    (await deps.accounts.findAccountByName(normalizeAccountName(reference)));
   return found ? ok(found) : err(domainError('not_found', 'No such account.', 'account'));
 }
 

@@ -4,7 +4,7 @@ import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
 import { digestsEqual, generateSecret, sha256Hex } from '../secrets.js';
 import type { Account } from './account.js';
-import { createAccount } from './accounts.js';
+import { createAccount, normalizeAccountName } from './accounts.js';
 import type { InviteRecord } from './credentials.js';
 import { checkNewPassword, setAccountPassword } from './sign-in.js';
 
@@ -30,7 +30,7 @@ export interface Invite {
  * `admin` makes the account an admin; an existing admin stays one without it.
  */
 export async function inviteAccount(deps: Deps, name: string, admin = false): Promise<Result<Invite>> {
-  let account = await deps.accounts.findAccountByName(name.trim());
+  let account = await deps.accounts.findAccountByName(normalizeAccountName(name));
   const created = account === null;
   if (account === null) {
     if (deps.config.signup === 'closed') {
@@ -76,14 +76,18 @@ export async function openInvite(deps: Deps, token: string): Promise<Result<Open
 }
 
 /**
- * Uses the invite up (once, atomically) and ends every session of its account: a reset link signs out
- * whoever held the old credentials. `not_found` when another request used it first.
+ * Uses the invite up (once, atomically), ends every session of its account and removes its passkeys
+ * (decisions §14): a reset link shuts out whoever held the old credentials or a stolen session.
+ * `not_found` when another request used it first.
  */
 export async function consumeInvite(deps: Deps, invite: InviteRecord): Promise<Result<true>> {
   const used = await deps.credentials.consumeInvite(invite.tokenHash, deps.clock.now());
   if (used === null)
     return err(domainError('not_found', 'This invite link is unknown, used or expired.', 'invite'));
   await deps.sessions.deleteSessions(invite.accountId, null);
+  for (const passkey of await deps.credentials.listPasskeys(invite.accountId)) {
+    await deps.credentials.deletePasskey(invite.accountId, passkey.id);
+  }
   return ok(true);
 }
 

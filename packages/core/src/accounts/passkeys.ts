@@ -6,6 +6,8 @@ import { err, ok } from '../result.js';
 import type { Account } from './account.js';
 import type { ChallengePurpose, ChallengeRecord } from './credentials.js';
 import { consumeInvite, openInvite } from './invites.js';
+import { requireRecentSignIn } from './sessions.js';
+import type { SignedIn } from './sessions.js';
 
 /** The core plus the WebAuthn ceremonies of the edge. */
 export type PasskeyDeps = Pick<
@@ -49,8 +51,11 @@ async function takeChallenge(
   return record?.purpose === purpose ? { record, credentialId: claims.credentialId } : null;
 }
 
-/** Where a new passkey comes from: a signed-in account, or an invite link (token). */
-export type PasskeyEnrolment = { readonly accountId: string } | { readonly inviteToken: string };
+/**
+ * Where a new passkey comes from: a signed-in session (which must be a recent sign-in, decisions §14), or
+ * an invite link (token).
+ */
+export type PasskeyEnrolment = { readonly signedIn: SignedIn } | { readonly inviteToken: string };
 
 /** Options for the browser to register a passkey for the account of `enrolment`. */
 export async function beginPasskeyRegistration(
@@ -65,8 +70,9 @@ export async function beginPasskeyRegistration(
     account = opened.value.account;
     inviteHash = opened.value.invite.tokenHash;
   } else {
-    account = await deps.accounts.findAccountById(enrolment.accountId);
-    if (account === null) return err(domainError('not_found', 'No such account.', 'account'));
+    const recent = requireRecentSignIn(deps, enrolment.signedIn);
+    if (!recent.ok) return recent;
+    account = enrolment.signedIn.account;
   }
   const challenge = await issueChallenge(deps, 'register', account.id, inviteHash);
   const exclude = await deps.credentials.listPasskeys(account.id);
@@ -89,9 +95,10 @@ export async function finishPasskeyRegistration(
   const viaInvite = 'inviteToken' in enrolment;
   const opened = viaInvite ? await openInvite(deps, enrolment.inviteToken) : null;
   if (opened !== null && !opened.ok) return opened;
+  const recent = viaInvite ? ok(true) : requireRecentSignIn(deps, enrolment.signedIn);
+  if (!recent.ok) return recent;
   const expectedInvite = opened === null ? null : opened.value.invite.tokenHash;
-  const expectedAccount =
-    opened === null ? (enrolment as { accountId: string }).accountId : opened.value.account.id;
+  const expectedAccount = viaInvite ? opened?.value.account.id : enrolment.signedIn.account.id;
   if (record.accountId !== expectedAccount || record.inviteHash !== expectedInvite) return refused();
   const verified = await deps.passkeys.verifyRegistration(response, record.challenge);
   if (verified === null) return refused();
@@ -102,13 +109,13 @@ export async function finishPasskeyRegistration(
   const now = deps.clock.now();
   const added = await deps.credentials.addPasskey({
     ...verified,
-    accountId: expectedAccount,
+    accountId: record.accountId,
     name: `Passkey ${new Date(now).toISOString().slice(0, 10)}`,
     createdAt: now,
     lastUsedAt: null,
   });
   if (!added.ok) return added;
-  const account = await deps.accounts.findAccountById(expectedAccount);
+  const account = await deps.accounts.findAccountById(record.accountId);
   return account === null ? err(domainError('not_found', 'No such account.', 'account')) : ok(account);
 }
 

@@ -13,6 +13,11 @@ const DAY = 24 * 3_600_000;
 export const SESSION_IDLE_MS = 14 * DAY;
 /** A session ends this long after sign-in, however much it is used (decisions §10). */
 export const SESSION_MAX_MS = 90 * DAY;
+/**
+ * What gives lasting access (a passkey added or removed, an API key made in the browser, a password set
+ * without one) needs a password or passkey entered in the session within this long (decisions §14).
+ */
+export const RECENT_SIGN_IN_MS = 10 * 60_000;
 /** `lastSeenAt` is written at most this often, so a busy session costs no write per request. */
 const TOUCH_MS = 60_000;
 const SESSION_TOKEN = /^ses_[0-9A-Za-z]{32}$/;
@@ -43,6 +48,15 @@ export async function startSession(
   };
   await deps.sessions.addSession(session);
   return { token, session };
+}
+
+/**
+ * `forbidden` (field `recent_sign_in`) unless the session began with a password or passkey within
+ * {@link RECENT_SIGN_IN_MS}: a session starts at a sign-in, and confirming the password starts a new one.
+ */
+export function requireRecentSignIn(deps: Pick<CoreDeps, 'clock'>, signedIn: SignedIn): Result<true> {
+  if (deps.clock.now() - signedIn.session.createdAt < RECENT_SIGN_IN_MS) return ok(true);
+  return err(domainError('forbidden', 'Enter your password or use a passkey again first.', 'recent_sign_in'));
 }
 
 /** Whether a session has ended by its idle or absolute expiry at `now`. */

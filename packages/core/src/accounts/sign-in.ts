@@ -1,11 +1,17 @@
 import type { CoreDeps } from '../deps.js';
 import { domainError } from '../errors.js';
-import type { RateLimiter, RateWindow } from '../ports.js';
+import type { GuessLimitDeps } from '../limits/guess-limit.js';
+import { guessUnderLimit, tooManyGuesses } from '../limits/guess-limit.js';
+import type { Throttled } from '../limits/guess-limit.js';
+import type { RateWindow } from '../ports.js';
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
 import { hashPassword, verifyPassword } from '../secrets.js';
 import { limitSubjectOf } from '../urls/ip.js';
 import type { Account } from './account.js';
+import { accountNameKey, normalizeAccountName } from './accounts.js';
+import type { SessionRecord } from './credentials.js';
+import { requireRecentSignIn, startSession } from './sessions.js';
 import type { SignedIn } from './sessions.js';
 
 type Deps = Pick<CoreDeps, 'accounts' | 'credentials' | 'sessions' | 'clock' | 'random'>;
@@ -16,6 +22,7 @@ export const PASSWORD_LENGTH = { min: 8, max: 128 } as const;
 const WINDOW_MS = 15 * 60_000;
 /** Failed sign-ins allowed per account and per client address (an IPv6 one by its prefix) in 15 minutes. */
 export const SIGN_IN_LIMITS = { perAccount: 10, perAddress: 30, windowMs: WINDOW_MS } as const;
+const SIGN_IN_WINDOW = (limit: number): RateWindow[] => [{ windowMs: WINDOW_MS, limit }];
 
 const WRONG = 'The name or the password is wrong.';
 
@@ -45,14 +52,14 @@ let decoy: Promise<string> | undefined;
 /**
  * The account of a name and password; `unauthorized` with one message whether the name is unknown, the
  * password wrong, the account without a password or disabled. Unknown names cost one scrypt like known
- * ones, so timing does not tell them apart either.
+ * ones, so timing does not tell them apart either. No limit: {@link signIn} is the guarded entry.
  */
 export async function signInWithPassword(
   deps: Deps,
   name: string,
   password: string,
 ): Promise<Result<Account>> {
-  const account = await deps.accounts.findAccountByName(name.trim());
+  const account = await deps.accounts.findAccountByName(normalizeAccountName(name));
   const stored = account === null ? null : await deps.credentials.passwordHashOf(account.id);
   decoy ??= hashPassword('decoy password', deps.random);
   const matches = await verifyPassword(password.slice(0, 4 * PASSWORD_LENGTH.max), stored ?? (await decoy));
@@ -62,58 +69,86 @@ export async function signInWithPassword(
   return ok(account);
 }
 
+/** What the guarded sign-in and password change need: the stores and the limiter. */
+export type ThrottledDeps = Deps & GuessLimitDeps & Pick<CoreDeps, 'config'>;
+
+/**
+ * Signs in with a name and password under the guess limits of decisions §10 and §14: 10 wrong
+ * passwords per account and 30 per client address (an IPv6 one by its prefix) in 15 minutes. Each
+ * attempt is counted before the password is checked and given back when it was right, so concurrent
+ * guesses cannot outrun the limit. The address is a key of the limiter only, never written anywhere.
+ */
+export async function signIn(
+  deps: ThrottledDeps,
+  name: string,
+  password: string,
+  ip: string,
+): Promise<Throttled<Account>> {
+  const subject = limitSubjectOf(ip, deps.config.limits.ipv6PrefixBits);
+  const budgets = [
+    { key: `sign-in:account:${accountNameKey(name)}`, windows: SIGN_IN_WINDOW(SIGN_IN_LIMITS.perAccount) },
+    { key: `sign-in:address:${subject}`, windows: SIGN_IN_WINDOW(SIGN_IN_LIMITS.perAddress) },
+  ];
+  let signedIn: Result<Account> = err(domainError('unauthorized', WRONG));
+  const guess = await guessUnderLimit(deps, budgets, async () => {
+    signedIn = await signInWithPassword(deps, name, password);
+    return signedIn.ok;
+  });
+  return guess.allowed ? signedIn : tooManyGuesses(guess, 'Too many failed sign-ins; try again later.');
+}
+
 /**
  * Changes the signed-in account's password: the current one must match (`unauthorized` on the field
- * `current_password`), and every other session of the account ends (decisions §10).
+ * `current_password`; wrong ones are limited like sign-ins, 10 per account in 15 minutes), and every
+ * other session of the account ends (decisions §10). An account without a password needs a recent
+ * sign-in instead (decisions §14).
  */
 export async function changePassword(
-  deps: Deps,
+  deps: ThrottledDeps,
   signedIn: SignedIn,
   current: string,
   next: string,
-): Promise<Result<true>> {
+): Promise<Throttled<true>> {
   const checked = checkNewPassword(next);
   if (!checked.ok) return checked;
   const stored = await deps.credentials.passwordHashOf(signedIn.account.id);
-  if (stored !== null && !(await verifyPassword(current.slice(0, 4 * PASSWORD_LENGTH.max), stored))) {
-    return err(domainError('unauthorized', 'The current password is wrong.', 'current_password'));
+  if (stored === null) {
+    const recent = requireRecentSignIn(deps, signedIn);
+    if (!recent.ok) return recent;
+  } else {
+    const budgets = [
+      {
+        key: `password-change:${signedIn.account.id}`,
+        windows: SIGN_IN_WINDOW(SIGN_IN_LIMITS.perAccount),
+      },
+    ];
+    const guess = await guessUnderLimit(deps, budgets, () =>
+      verifyPassword(current.slice(0, 4 * PASSWORD_LENGTH.max), stored),
+    );
+    if (!guess.allowed) return tooManyGuesses(guess, 'Too many wrong passwords; try again later.');
+    if (!guess.right) {
+      return err(domainError('unauthorized', 'The current password is wrong.', 'current_password'));
+    }
   }
   await deps.credentials.setPasswordHash(signedIn.account.id, await hashPassword(next, deps.random));
   await deps.sessions.deleteSessions(signedIn.account.id, signedIn.session.id);
   return ok(true);
 }
 
-/** What the sign-in throttle needs. */
-export interface ThrottleDeps {
-  readonly rateLimiter: RateLimiter;
-  readonly clock: CoreDeps['clock'];
-  readonly config: CoreDeps['config'];
-}
-
-function throttleKeys(deps: ThrottleDeps, name: string, ip: string): [string, RateWindow[]][] {
-  const subject = limitSubjectOf(ip, deps.config.limits.ipv6PrefixBits);
-  return [
-    [`sign-in:account:${name.trim()}`, [{ windowMs: WINDOW_MS, limit: SIGN_IN_LIMITS.perAccount }]],
-    [`sign-in:address:${subject}`, [{ windowMs: WINDOW_MS, limit: SIGN_IN_LIMITS.perAddress }]],
-  ];
-}
-
 /**
- * Milliseconds until a sign-in for `name` from `ip` may be tried again (0: now). The address is only a
- * key of the limiter, never written anywhere.
+ * Confirms the password in a signed-in session (decisions §14, before what gives lasting access): under
+ * the sign-in limits, and when right the session is replaced by a new one (its token returned for the
+ * cookie), which counts as a recent sign-in.
  */
-export async function signInRetryAfter(deps: ThrottleDeps, name: string, ip: string): Promise<number> {
-  let wait = 0;
-  for (const [key, windows] of throttleKeys(deps, name, ip)) {
-    const peek = await deps.rateLimiter.hit(key, windows, 0, deps.clock.now());
-    if (peek.remaining === 0) wait = Math.max(wait, peek.resetMs, 1);
-  }
-  return wait;
-}
-
-/** Counts one failed sign-in for `name` and for the client address. */
-export async function countFailedSignIn(deps: ThrottleDeps, name: string, ip: string): Promise<void> {
-  for (const [key, windows] of throttleKeys(deps, name, ip)) {
-    await deps.rateLimiter.hit(key, windows, 1, deps.clock.now());
-  }
+export async function confirmSignIn(
+  deps: ThrottledDeps,
+  signedIn: SignedIn,
+  password: string,
+  ip: string,
+): Promise<Throttled<{ readonly token: string; readonly session: SessionRecord }>> {
+  const account = await signIn(deps, signedIn.account.name, password, ip);
+  if (!account.ok) return account;
+  const started = await startSession(deps, account.value.id);
+  await deps.sessions.deleteSession(signedIn.account.id, signedIn.session.id);
+  return ok(started);
 }

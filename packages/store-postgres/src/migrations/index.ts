@@ -1,6 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 import { inTransaction } from '../database.js';
 import { INITIAL_SCHEMA } from './001-initial.js';
+import { NAMES_WITHOUT_CASE } from './002-names-without-case.js';
 
 /** One schema step. Versions start at 1 and increase by one; `schema_migrations` lists those applied. */
 export interface Migration {
@@ -9,7 +10,10 @@ export interface Migration {
 }
 
 /** Every migration, in order. Append new ones; never edit an applied one. */
-export const MIGRATIONS: readonly Migration[] = [{ version: 1, sql: INITIAL_SCHEMA }];
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, sql: INITIAL_SCHEMA },
+  { version: 2, sql: NAMES_WITHOUT_CASE },
+];
 
 /**
  * Applies the migrations newer than the schema's, all in one transaction under an advisory lock of

@@ -3,11 +3,14 @@ import { INITIAL_SCHEMA } from './001-initial.js';
 import { ACCOUNTS_IN_THE_BROWSER } from './002-accounts-in-the-browser.js';
 import { SETTINGS } from './003-settings.js';
 import { LINK_CHANGE_LOG } from './004-link-change-log.js';
+import { NAMES_WITHOUT_CASE, checkNamesWithoutCase } from './005-names-without-case.js';
 
 /** One schema step. Versions start at 1 and increase by one; `PRAGMA user_version` holds the last applied. */
 export interface Migration {
   readonly version: number;
   readonly sql: string;
+  /** Runs before `sql` and throws (with a message for the operator) when the data cannot take it. */
+  readonly check?: (db: Database) => void;
 }
 
 /** Every migration, in order. Append new ones; never edit an applied one. */
@@ -16,6 +19,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 2, sql: ACCOUNTS_IN_THE_BROWSER },
   { version: 3, sql: SETTINGS },
   { version: 4, sql: LINK_CHANGE_LOG },
+  { version: 5, sql: NAMES_WITHOUT_CASE, check: checkNamesWithoutCase },
 ];
 
 /**
@@ -32,6 +36,7 @@ export function migrate(db: Database, migrations: readonly Migration[] = MIGRATI
     }
     for (const migration of migrations) {
       if (migration.version <= current) continue;
+      migration.check?.(db);
       db.exec(migration.sql);
       // user_version takes no bound parameter; the version is a number we own.
       db.pragma(`user_version = ${Math.trunc(migration.version)}`);

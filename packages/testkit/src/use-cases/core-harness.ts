@@ -1,7 +1,15 @@
-import type { CoreDeps, LinkRecord, Result, ServiceConfig, Stores, UserAgentParser } from '@shortener/core';
+import type {
+  CoreDeps,
+  LinkRecord,
+  RateLimiter,
+  Result,
+  ServiceConfig,
+  Stores,
+  UserAgentParser,
+} from '@shortener/core';
 import { DEFAULT_LIMITS, createVisitRecorder } from '@shortener/core';
 import { expect } from 'vitest';
-import { createFakeClock, createSeededRandom } from '../fixtures.js';
+import { createFakeClock, createListRateLimiter, createSeededRandom } from '../fixtures.js';
 import type { FakeClock } from '../fixtures.js';
 import { useFreshStores } from '../fresh-stores.js';
 
@@ -30,6 +38,8 @@ export const testUserAgents: UserAgentParser = {
 export interface Harness extends CoreDeps {
   readonly clock: FakeClock;
   readonly stores: Stores;
+  /** The guess limits' limiter (decisions §14). */
+  readonly rateLimiter: RateLimiter;
 }
 
 /** Opens fresh stores for every test and returns a getter for the deps built on them. */
@@ -47,6 +57,7 @@ export function useCoreHarness(open: () => Promise<Stores>): () => Harness {
       clock: createFakeClock(),
       random: createSeededRandom(7),
       config: TEST_CONFIG,
+      rateLimiter: createListRateLimiter(),
     };
   };
 }

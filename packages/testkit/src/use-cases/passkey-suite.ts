@@ -96,10 +96,44 @@ export function describePasskeySuite(name: string, open: () => Promise<Stores>):
       const { id: accountId } = valueOf(
         await finishPasskeyRegistration(h, { inviteToken }, answer(first, 'a')),
       );
-      const second = valueOf(await beginPasskeyRegistration(h, { accountId }));
+      const signedIn = valueOf(await authenticateSession(h, (await startSession(h, accountId)).token));
+      const second = valueOf(await beginPasskeyRegistration(h, { signedIn }));
       expect(second).toMatchObject({ user: 'noah', exclude: ['a'] });
-      valueOf(await finishPasskeyRegistration(h, { accountId }, answer(second, 'b')));
+      valueOf(await finishPasskeyRegistration(h, { signedIn }, answer(second, 'b')));
       expect((await h.credentials.listPasskeys(accountId)).map((p) => p.id)).toEqual(['a', 'b']);
+    });
+
+    it('adds a passkey only within 10 minutes of a sign-in (decisions §14)', async () => {
+      const h = harness();
+      const inviteToken = await inviteTokenOf(h, 'nora');
+      const first = valueOf(await beginPasskeyRegistration(h, { inviteToken }));
+      const { id: accountId } = valueOf(
+        await finishPasskeyRegistration(h, { inviteToken }, answer(first, 'a')),
+      );
+      const signedIn = valueOf(await authenticateSession(h, (await startSession(h, accountId)).token));
+      h.clock.advance(8 * 60_000);
+      const options = valueOf(await beginPasskeyRegistration(h, { signedIn }));
+      h.clock.advance(2 * 60_000); // the challenge lives 5 minutes; the sign-in is now 10 minutes old
+      expect(codeOf(await beginPasskeyRegistration(h, { signedIn }))).toBe('forbidden');
+      expect(codeOf(await finishPasskeyRegistration(h, { signedIn }, answer(options, 'late')))).toBe(
+        'forbidden',
+      );
+      expect((await h.credentials.listPasskeys(accountId)).map((p) => p.id)).toEqual(['a']);
+    });
+
+    it('removes every passkey and session when a reset link is used (decisions §14)', async () => {
+      const h = harness();
+      const inviteToken = await inviteTokenOf(h, 'owen');
+      const first = valueOf(await beginPasskeyRegistration(h, { inviteToken }));
+      const owen = valueOf(await finishPasskeyRegistration(h, { inviteToken }, answer(first, 'thief')));
+      const stolen = await startSession(h, owen.id);
+      const reset = await inviteTokenOf(h, 'OWEN');
+      const options = valueOf(await beginPasskeyRegistration(h, { inviteToken: reset }));
+      valueOf(await finishPasskeyRegistration(h, { inviteToken: reset }, answer(options, 'owner')));
+      expect((await h.credentials.listPasskeys(owen.id)).map((p) => p.id)).toEqual(['owner']);
+      expect(codeOf(await authenticateSession(h, stolen.token))).toBe('unauthorized');
+      const signIn = await beginPasskeySignIn(h);
+      expect(codeOf(await finishPasskeySignIn(h, answer(signIn, 'thief')))).toBe('unauthorized');
     });
 
     it('refuses a replayed, unsigned or foreign answer', async () => {

@@ -18,6 +18,11 @@ import {
   signInWithPassword,
   signUp,
   startSession,
+  RECENT_SIGN_IN_MS,
+  SIGN_IN_LIMITS,
+  confirmSignIn,
+  requireRecentSignIn,
+  signIn,
 } from '@shortener/core';
 import { describe, expect, it } from 'vitest';
 import { codeOf, TEST_CONFIG, useCoreHarness, valueOf } from './core-harness.js';
@@ -147,6 +152,84 @@ export function describeSignInSuite(name: string, open: () => Promise<Stores>): 
       const closed = { ...h, config: { ...TEST_CONFIG, signup: 'closed' as const } };
       expect(codeOf(await inviteAccount(closed, 'newcomer'))).toBe('forbidden');
       valueOf(await inviteAccount(closed, 'lee'));
+    });
+
+    it('treats names alike whatever their case, keeping the spelling given (decisions §14)', async () => {
+      const h = harness();
+      const accountId = await invited(h, 'Alice', 'alice password');
+      expect(codeOf(await createAccount(h, 'alice'))).toBe('invalid_request');
+      expect(codeOf(await createAccount(h, 'ALICE'))).toBe('invalid_request');
+      expect(valueOf(await signInWithPassword(h, 'ALICE', 'alice password'))).toMatchObject({
+        id: accountId,
+        name: 'Alice',
+      });
+      expect(valueOf(await signInWithPassword(h, 'ａｌｉｃｅ', 'alice password')).id).toBe(accountId);
+      expect(valueOf(await inviteAccount(h, 'aLiCe'))).toMatchObject({
+        created: false,
+        account: { id: accountId },
+      });
+    });
+
+    it('checks no more of 100 concurrent wrong sign-ins than the limit, and refunds a right one', async () => {
+      const h = harness();
+      await invited(h, 'mona', 'mona password');
+      const guesses = await Promise.all(
+        Array.from({ length: 100 }, (_, i) =>
+          signIn(h, i % 2 ? 'mona' : 'MONA', i === 50 ? 'mona password' : `guess ${i}`, '203.0.113.7'),
+        ),
+      );
+      const limited = guesses.filter((g) => !g.ok && g.error.code === 'rate_limited');
+      const checked = guesses.length - limited.length;
+      expect(checked).toBeLessThanOrEqual(SIGN_IN_LIMITS.perAccount + 1);
+      expect(limited.length).toBeGreaterThanOrEqual(100 - SIGN_IN_LIMITS.perAccount - 1);
+      expect(limited.every((g) => 'retryAfterMs' in g && g.retryAfterMs > 0)).toBe(true);
+    });
+
+    it('limits wrong sign-ins per address across accounts', async () => {
+      const h = harness();
+      const tries = await Promise.all(
+        Array.from({ length: 40 }, (_, i) => signIn(h, `ghost${i}`, 'wrong password', '2001:db8::1')),
+      );
+      expect(tries.filter((t) => !t.ok && t.error.code === 'rate_limited')).toHaveLength(
+        40 - SIGN_IN_LIMITS.perAddress,
+      );
+      // another address of the same /64 is the same subject
+      expect(codeOf(await signIn(h, 'ghost', 'wrong password', '2001:db8::2'))).toBe('rate_limited');
+      expect(codeOf(await signIn(h, 'ghost', 'wrong password', '198.51.100.1'))).toBe('unauthorized');
+    });
+
+    it('gives back the try of a right password, so the owner is never locked out by their own sign-ins', async () => {
+      const h = harness();
+      await invited(h, 'nell', 'nell password');
+      for (let i = 0; i < 3 * SIGN_IN_LIMITS.perAccount; i++) {
+        valueOf(await signIn(h, 'nell', 'nell password', '192.0.2.1'));
+      }
+    });
+
+    it('limits guesses of the current password on a change', async () => {
+      const h = harness();
+      const accountId = await invited(h, 'olga', 'olga password');
+      const signedIn = valueOf(await authenticateSession(h, (await startSession(h, accountId)).token));
+      const changes = await Promise.all(
+        Array.from({ length: 30 }, (_, i) => changePassword(h, signedIn, `guess ${i}`, 'new password')),
+      );
+      expect(changes.filter((c) => !c.ok && c.error.code === 'rate_limited')).toHaveLength(
+        30 - SIGN_IN_LIMITS.perAccount,
+      );
+      expect(codeOf(await changePassword(h, signedIn, 'olga password', 'new password'))).toBe('rate_limited');
+    });
+
+    it('confirms the password in a session by starting a new one', async () => {
+      const h = harness();
+      const accountId = await invited(h, 'pia', 'pia password');
+      const old = await startSession(h, accountId);
+      const signedIn = valueOf(await authenticateSession(h, old.token));
+      h.clock.advance(RECENT_SIGN_IN_MS);
+      expect(codeOf(requireRecentSignIn(h, signedIn))).toBe('forbidden');
+      expect(codeOf(await confirmSignIn(h, signedIn, 'wrong password', '192.0.2.2'))).toBe('unauthorized');
+      const fresh = valueOf(await confirmSignIn(h, signedIn, 'pia password', '192.0.2.2'));
+      expect(codeOf(await authenticateSession(h, old.token))).toBe('unauthorized');
+      valueOf(requireRecentSignIn(h, valueOf(await authenticateSession(h, fresh.token))));
     });
   });
 }

@@ -14,6 +14,8 @@ export interface SettingsView {
   readonly sessions: readonly SessionRecord[];
   readonly currentSessionId: string;
   readonly passkeys: readonly Passkey[];
+  /** Whether the session began with a password or passkey in the last 10 minutes (decisions §14). */
+  readonly recent: boolean;
   /** A key just created: its name and secret, shown this once. */
   readonly newKey?: { readonly name: string; readonly key: string };
   /** A line above the forms: an error of the last form (`error`), or what it did. */
@@ -160,6 +162,29 @@ function passkeysSection(view: SettingsView, t: SettingsText): SafeHtml {
   </section>`;
 }
 
+/** The password form that makes the session a recent sign-in, shown while it is not one. */
+function confirmSection(t: SettingsText): SafeHtml {
+  return html`<section class="card" aria-labelledby="confirm-title" id="confirm">
+    <h2 id="confirm-title">${t.confirmTitle}</h2>
+    <p class="hint">${t.confirmIntro}</p>
+    <form method="post" action="/account/settings/confirm" class="stack">
+      <div class="field">
+        <label for="confirm-password">${t.confirmPassword}</label>
+        <input
+          id="confirm-password"
+          name="password"
+          type="password"
+          required
+          maxlength="128"
+          autocomplete="current-password"
+        />
+      </div>
+      <button type="submit">${t.confirmButton}</button>
+    </form>
+    <p class="hint">${t.confirmPasskey}</p>
+  </section>`;
+}
+
 /** `/account/settings` (decisions §10): API keys, password, sessions and passkeys, every form a plain post. */
 export function settingsPage(view: SettingsView): string {
   const t = settingsTextOf(view.language);
@@ -184,7 +209,7 @@ export function settingsPage(view: SettingsView): string {
               </p>`
         }
       </section>
-      ${keysSection(view, t)} ${passwordSection(t, view.language)} ${sessionsSection(view, t)}
-      ${passkeysSection(view, t)}`,
+      ${view.recent ? '' : confirmSection(t)} ${keysSection(view, t)} ${passwordSection(t, view.language)}
+      ${sessionsSection(view, t)} ${passkeysSection(view, t)}`,
   });
 }

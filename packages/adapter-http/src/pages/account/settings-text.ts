@@ -32,6 +32,14 @@ const EN = {
   passkeysTitle: 'Passkeys',
   noPasskeys: 'No passkeys yet.',
   removePasskey: 'Remove {name}',
+  confirmTitle: 'Confirm it is you',
+  confirmIntro:
+    'Making API keys, adding or removing passkeys and setting a password need your password from the last 10 minutes.',
+  confirmPassword: 'Your password',
+  confirmButton: 'Confirm',
+  confirmPasskey: 'Only passkeys? Sign out and sign in again with your passkey.',
+  confirmNeeded: 'Confirm it is you first: enter your password below.',
+  confirmDone: 'Confirmed. For the next 10 minutes you can change keys and passkeys.',
 } as const;
 
 /** The shape of one language's settings texts. */
@@ -69,6 +77,14 @@ const DE: SettingsText = {
   passkeysTitle: 'Passkeys',
   noPasskeys: 'Noch keine Passkeys.',
   removePasskey: '{name} entfernen',
+  confirmTitle: 'Bestätigen Sie, dass Sie es sind',
+  confirmIntro:
+    'API-Schlüssel anlegen, Passkeys hinzufügen oder entfernen und ein Passwort setzen erfordern Ihr Passwort aus den letzten 10 Minuten.',
+  confirmPassword: 'Ihr Passwort',
+  confirmButton: 'Bestätigen',
+  confirmPasskey: 'Nur Passkeys? Melden Sie sich ab und mit Ihrem Passkey wieder an.',
+  confirmNeeded: 'Bestätigen Sie zuerst, dass Sie es sind: Geben Sie unten Ihr Passwort ein.',
+  confirmDone: 'Bestätigt. In den nächsten 10 Minuten können Sie Schlüssel und Passkeys ändern.',
 };
 
 const FR: SettingsText = {
@@ -103,6 +119,14 @@ const FR: SettingsText = {
   passkeysTitle: 'Clés d’accès',
   noPasskeys: 'Aucune clé d’accès pour l’instant.',
   removePasskey: 'Supprimer {name}',
+  confirmTitle: 'Confirmez que c’est vous',
+  confirmIntro:
+    'Créer des clés d’API, ajouter ou supprimer des passkeys et définir un mot de passe demandent votre mot de passe des 10 dernières minutes.',
+  confirmPassword: 'Votre mot de passe',
+  confirmButton: 'Confirmer',
+  confirmPasskey: 'Seulement des passkeys ? Déconnectez-vous et reconnectez-vous avec votre passkey.',
+  confirmNeeded: 'Confirmez d’abord que c’est vous : saisissez votre mot de passe ci-dessous.',
+  confirmDone: 'Confirmé. Pendant 10 minutes, vous pouvez modifier clés et passkeys.',
 };
 
 const ES: SettingsText = {
@@ -137,6 +161,14 @@ const ES: SettingsText = {
   passkeysTitle: 'Llaves de acceso',
   noPasskeys: 'Aún no hay llaves de acceso.',
   removePasskey: 'Quitar {name}',
+  confirmTitle: 'Confirme que es usted',
+  confirmIntro:
+    'Crear claves de API, añadir o quitar passkeys y establecer una contraseña requieren su contraseña de los últimos 10 minutos.',
+  confirmPassword: 'Su contraseña',
+  confirmButton: 'Confirmar',
+  confirmPasskey: '¿Solo passkeys? Cierre la sesión y vuelva a entrar con su passkey.',
+  confirmNeeded: 'Primero confirme que es usted: escriba su contraseña abajo.',
+  confirmDone: 'Confirmado. Durante 10 minutos puede cambiar claves y passkeys.',
 };
 
 const TEXTS: Record<Language, SettingsText> = { en: EN, de: DE, fr: FR, es: ES };

@@ -1,0 +1,88 @@
+import type { CoreDeps } from '../deps.js';
+import type { DomainError } from '../errors.js';
+import { domainError } from '../errors.js';
+import type { RateDecision, RateLimiter, RateWindow } from '../ports.js';
+import type { Result } from '../result.js';
+
+/** A result that may be refused by a limit: then `rate_limited` and how long to wait. */
+export type Throttled<T> =
+  Result<T> | { readonly ok: false; readonly error: DomainError; readonly retryAfterMs: number };
+
+/** The `rate_limited` failure of a refused guess. */
+export function tooManyGuesses(refused: RefusedGuess, message: string): Throttled<never> {
+  const retryAfterMs = Math.max(refused.decision.retryAfterMs, 1000);
+  return { ok: false, error: domainError('rate_limited', message), retryAfterMs };
+}
+
+/** One budget a guess spends from: a key of the limiter and its windows. */
+export interface GuessBudget {
+  readonly key: string;
+  readonly windows: readonly RateWindow[];
+}
+
+/** What a guess limit needs. */
+export interface GuessLimitDeps {
+  readonly rateLimiter: RateLimiter;
+  readonly clock: CoreDeps['clock'];
+}
+
+/** A guess that may be checked; `settle` gives its units back when it was right. */
+export interface AdmittedGuess {
+  readonly allowed: true;
+  settle(right: boolean): Promise<void>;
+}
+
+/** A guess refused before its secret is looked at. */
+export interface RefusedGuess {
+  readonly allowed: false;
+  /** The refusing budget's decision (its `retryAfterMs` is the wait). */
+  readonly decision: RateDecision;
+}
+
+/**
+ * Spends one unit of every budget before a secret is checked (decisions §14): each spend is one atomic
+ * step of the limiter, so however many guesses arrive at once no more are checked than the budgets
+ * allow. A refusal by a later budget gives back what the earlier ones spent.
+ */
+export async function spendGuess(
+  deps: GuessLimitDeps,
+  budgets: readonly GuessBudget[],
+): Promise<AdmittedGuess | RefusedGuess> {
+  const at = deps.clock.now();
+  const spent: GuessBudget[] = [];
+  const refundAll = () => Promise.all(spent.map((b) => deps.rateLimiter.refund(b.key, 1, at)));
+  for (const budget of budgets) {
+    const decision = await deps.rateLimiter.hit(budget.key, budget.windows, 1, at);
+    if (!decision.allowed) {
+      await refundAll();
+      return { allowed: false, decision };
+    }
+    spent.push(budget);
+  }
+  return {
+    allowed: true,
+    settle: async (right) => {
+      if (right) await refundAll();
+    },
+  };
+}
+
+/**
+ * Checks a secret under guess budgets: `check` runs only when every budget has a unit left, and a right
+ * guess (`check` resolving true) gives its units back. Refused: the limiter's decision.
+ */
+export async function guessUnderLimit(
+  deps: GuessLimitDeps,
+  budgets: readonly GuessBudget[],
+  check: () => Promise<boolean>,
+): Promise<{ readonly allowed: true; readonly right: boolean } | RefusedGuess> {
+  const guess = await spendGuess(deps, budgets);
+  if (!guess.allowed) return guess;
+  let right = false;
+  try {
+    right = await check();
+  } finally {
+    await guess.settle(right);
+  }
+  return { allowed: true, right };
+}
