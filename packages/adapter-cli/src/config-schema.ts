@@ -168,6 +168,7 @@ export const SettingsSchema = z.object({
   RATE_LIMIT_ANON_HOUR: positive.default(DEFAULT_LIMITS.anonPerHour),
   RATE_LIMIT_ANON_DAY: positive.default(DEFAULT_LIMITS.anonPerDay),
   RATE_LIMIT_KEY_HOUR: positive.default(DEFAULT_LIMITS.keyPerHour),
+  RATE_LIMIT_SIGNUP_HOUR: positive.default(DEFAULT_LIMITS.signupPerHour),
   RATE_LIMIT_IPV6_PREFIX: integer(48, 128, 'must be an integer from 48 to 128').default(
     DEFAULT_LIMITS.ipv6PrefixBits,
   ),

@@ -93,6 +93,7 @@ function toAppConfig(settings: Settings): AppConfig {
       anonPerHour: settings.RATE_LIMIT_ANON_HOUR,
       anonPerDay: settings.RATE_LIMIT_ANON_DAY,
       keyPerHour: settings.RATE_LIMIT_KEY_HOUR,
+      signupPerHour: settings.RATE_LIMIT_SIGNUP_HOUR,
       ipv6PrefixBits: settings.RATE_LIMIT_IPV6_PREFIX,
     },
   };

@@ -15,6 +15,7 @@ export const VARIABLE_NAMES = [
   'RATE_LIMIT_ANON_HOUR',
   'RATE_LIMIT_ANON_DAY',
   'RATE_LIMIT_KEY_HOUR',
+  'RATE_LIMIT_SIGNUP_HOUR',
   'RATE_LIMIT_IPV6_PREFIX',
   'MCP_ALLOWED_ORIGINS',
   'ALLOW_PRIVATE_HOSTS',
@@ -82,6 +83,10 @@ export const VARIABLE_HELP: Readonly<Record<VariableName, VariableHelp>> = {
   RATE_LIMIT_ANON_HOUR: { value: '<n>', help: 'anonymous creations per IP per hour (default 60)' },
   RATE_LIMIT_ANON_DAY: { value: '<n>', help: 'anonymous creations per IP per day (default 300)' },
   RATE_LIMIT_KEY_HOUR: { value: '<n>', help: 'creations per API key per hour (default 1000)' },
+  RATE_LIMIT_SIGNUP_HOUR: {
+    value: '<n>',
+    help: 'accounts one IP may sign up per hour with SIGNUP=open (default 3)',
+  },
   RATE_LIMIT_IPV6_PREFIX: {
     value: '<bits>',
     help: 'per-IP limits count an IPv6 address by this prefix, 48-128 (default 64)',

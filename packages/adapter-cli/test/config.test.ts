@@ -174,6 +174,7 @@ describe('loadConfig', () => {
     ['RATE_LIMIT_ANON_HOUR', '0'],
     ['RATE_LIMIT_ANON_DAY', '1.5'],
     ['RATE_LIMIT_KEY_HOUR', 'lots'],
+    ['RATE_LIMIT_SIGNUP_HOUR', '-1'],
     ['RATE_LIMIT_IPV6_PREFIX', '32'],
     ['MCP_ALLOWED_ORIGINS', 'https://app.example/path'],
     ['MCP_ALLOWED_ORIGINS', 'app.example'],

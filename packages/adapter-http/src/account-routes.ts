@@ -263,7 +263,12 @@ export function addAccountRoutes(router: Router, deps: HttpDeps): void {
     const { language } = stateOf(ctx);
     const body = await readBody(ctx.req);
     const name = fieldOf(body, 'name');
-    const account = await signUp(core, name, fieldOf(body, 'password'));
+    const account = await signUp(guarded, name, fieldOf(body, 'password'), stateOf(ctx).ip);
+    if (!account.ok && 'retryAfterMs' in account) {
+      ctx.set('Retry-After', String(Math.ceil(account.retryAfterMs / 1000)));
+      deps.metrics?.limited('signup');
+      return sendAccountPage(ctx, 429, signUpPage(language, name, account.error.message));
+    }
     if (!account.ok) return sendAccountPage(ctx, 400, signUpPage(language, name, account.error.message));
     await signInTo(deps, ctx, account.value.id);
     seeOther(ctx, '/account');

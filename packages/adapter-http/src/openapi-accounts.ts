@@ -270,13 +270,19 @@ function accountPagePaths(hosts: readonly string[]): Json {
       post: page({
         id: 'signUp',
         summary: 'Create an account (`SIGNUP=open` only)',
-        description: 'A name and a password; signs in.',
+        description:
+          'A name (unique without regard to case) and a password; signs in. At most ' +
+          '`RATE_LIMIT_SIGNUP_HOUR` (default 3) accounts per address (an IPv6 one per /64) per hour, then ' +
+          '429; a new account has the anonymous creation limits for its first 24 hours.',
         body: form({ name: 'The account name.', password: 'The password, 8-128 characters.' }),
         example: { name: 'alice', password: 'correct horse battery' },
         bodyTypes: [FORM_TYPE, 'application/json'],
         responses: {
           303: seeOther('Created: to `/account`.', SIGNED_IN),
           400: html('The page with the error.'),
+          429: html('Too many accounts from this address: the page again.', {
+            'Retry-After': ref('headers', 'Retry-After'),
+          }),
         },
       }),
     },

@@ -14,6 +14,8 @@ export interface LimitsConfig {
   readonly bulkAnonymous: number;
   readonly bulkWithKey: number;
   readonly claimMax: number;
+  /** Accounts an address (an IPv6 one by its prefix) may make per hour with `SIGNUP=open` (decisions §14). */
+  readonly signupPerHour: number;
   /** Per-IP limits count an IPv6 address by this many leading bits (decisions §9). */
   readonly ipv6PrefixBits: number;
 }
@@ -46,6 +48,7 @@ export const DEFAULT_LIMITS: LimitsConfig = {
   bulkAnonymous: 20,
   bulkWithKey: 200,
   claimMax: 1000,
+  signupPerHour: 3,
   ipv6PrefixBits: 64,
 };
 

@@ -26,7 +26,7 @@ export {
   openInvite,
   signUp,
 } from './accounts/invites.js';
-export type { Invite, OpenInvite } from './accounts/invites.js';
+export type { Invite, OpenInvite, SignUpDeps } from './accounts/invites.js';
 export {
   ApiKeyListSchema,
   ApiKeySchema,

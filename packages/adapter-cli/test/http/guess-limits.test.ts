@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserOf, invitedBrowser } from './browser-session.js';
+import { browserOf, invitedBrowser, sessionCookieOf } from './browser-session.js';
 import { createLink, startTestServer } from './harness.js';
 import type { TestServer } from './harness.js';
 
@@ -12,7 +12,12 @@ let server: TestServer;
 const SLOW = 60_000;
 
 beforeAll(async () => {
-  server = await startTestServer({ PUBLIC_BASE_URL: 'https://sho.example', TRUST_PROXY: 'true' });
+  server = await startTestServer({
+    PUBLIC_BASE_URL: 'https://sho.example',
+    TRUST_PROXY: 'true',
+    SIGNUP: 'open',
+    RATE_LIMIT_ANON_HOUR: '5',
+  });
 });
 
 afterAll(async () => {
@@ -136,6 +141,38 @@ describe('guesses at once against the guess limits (decisions §14)', () => {
     async () => {
       await invitedBrowser(server, 'uma', 'uma password');
       for (let i = 0; i < 12; i++) await browserOf(server).signIn('uma', 'uma password');
+    },
+    SLOW,
+  );
+
+  it(
+    'makes 3 of 40 concurrent open sign-ups from one address, and holds a new account to the anonymous limit',
+    async () => {
+      const client = { 'x-forwarded-for': '2001:db8:77::1' };
+      const answers = await Promise.all(
+        Array.from({ length: 40 }, (_, i) =>
+          browserOf(server).post('/account/signup', { name: `bot${i}`, password: 'a good password' }, client),
+        ),
+      );
+      const counts = tally(answers.map((a) => a.status));
+      console.info(`40 concurrent sign-ups from one /64: ${JSON.stringify(counts)}`);
+      expect(counts).toEqual({ 303: 3, 429: 37 });
+      const made = answers.find((a) => a.status === 303);
+      const newcomer = browserOf(server);
+      newcomer.cookie = sessionCookieOf(made as Response);
+      const key = await newcomer.send('/api/v1/keys', { json: { name: 'script' } });
+      expect(key.status).toBe(201);
+      const { key: secret } = (await key.json()) as { key: string };
+      const creations = [];
+      for (let i = 0; i < 6; i++) {
+        creations.push(
+          await server.api('/api/v1/links', {
+            json: { url: `https://example.com/young/${i}` },
+            headers: { authorization: `Bearer ${secret}`, 'x-forwarded-for': `198.18.0.${i}` },
+          }),
+        );
+      }
+      expect(creations.map((c) => c.status)).toEqual([201, 201, 201, 201, 201, 429]);
     },
     SLOW,
   );

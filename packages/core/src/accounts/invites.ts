@@ -2,7 +2,10 @@ import type { CoreDeps } from '../deps.js';
 import { domainError } from '../errors.js';
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
+import type { GuessLimitDeps, Throttled } from '../limits/guess-limit.js';
+import { spendGuess, tooManyGuesses } from '../limits/guess-limit.js';
 import { digestsEqual, generateSecret, sha256Hex } from '../secrets.js';
+import { limitSubjectOf } from '../urls/ip.js';
 import type { Account } from './account.js';
 import { createAccount, normalizeAccountName } from './accounts.js';
 import type { InviteRecord } from './credentials.js';
@@ -10,6 +13,7 @@ import { checkNewPassword, setAccountPassword } from './sign-in.js';
 
 type Deps = Pick<CoreDeps, 'accounts' | 'credentials' | 'sessions' | 'clock' | 'random' | 'config'>;
 
+const HOUR = 3_600_000;
 /** An invite link works for 48 hours (decisions §10). */
 export const INVITE_TTL_MS = 48 * 3_600_000;
 const INVITE_TOKEN = /^inv_[0-9A-Za-z]{32}$/;
@@ -107,12 +111,31 @@ export async function acceptInviteWithPassword(
   return ok(opened.value.account);
 }
 
-/** Creates an account with a password, when `SIGNUP=open` (`forbidden` otherwise). */
-export async function signUp(deps: Deps, name: string, password: string): Promise<Result<Account>> {
+/** What an open sign-up needs: the stores and the limiter of the sign-up limit. */
+export type SignUpDeps = Deps & GuessLimitDeps;
+
+/**
+ * Creates an account with a password, when `SIGNUP=open` (`forbidden` otherwise), at most
+ * `limits.signupPerHour` per client address (an IPv6 one by its prefix) per hour (decisions §14): the
+ * unit is spent before the account is made, so concurrent sign-ups cannot outrun the limit, and given
+ * back when none was made. The address is a key of the limiter only.
+ */
+export async function signUp(
+  deps: SignUpDeps,
+  name: string,
+  password: string,
+  ip: string,
+): Promise<Throttled<Account>> {
   if (deps.config.signup !== 'open') return err(domainError('forbidden', 'Sign-up is not open here.'));
   const checked = checkNewPassword(password);
   if (!checked.ok) return checked;
+  const { limits } = deps.config;
+  const subject = limitSubjectOf(ip, limits.ipv6PrefixBits);
+  const budget = { key: `signup:${subject}`, windows: [{ windowMs: HOUR, limit: limits.signupPerHour }] };
+  const spent = await spendGuess(deps, [budget]);
+  if (!spent.allowed) return tooManyGuesses(spent, 'Too many accounts from this address; try again later.');
   const account = await createAccount(deps, name);
+  await spent.settle(!account.ok);
   if (!account.ok) return account;
   await setAccountPassword(deps, account.value.id, password);
   return account;

@@ -28,6 +28,7 @@ import { describe, expect, it } from 'vitest';
 import { codeOf, TEST_CONFIG, useCoreHarness, valueOf } from './core-harness.js';
 import type { Harness } from './core-harness.js';
 
+const IP = '192.0.2.9';
 const tokenOf = (url: string) => url.slice(url.lastIndexOf('/') + 1);
 
 async function invited(h: Harness, name: string, password = 'correct horse'): Promise<string> {
@@ -145,13 +146,31 @@ export function describeSignInSuite(name: string, open: () => Promise<Stores>): 
 
     it('signs up only when SIGNUP is open, and invites only existing accounts when closed', async () => {
       const h = harness();
-      expect(codeOf(await signUp(h, 'lee', 'a good password'))).toBe('forbidden');
+      expect(codeOf(await signUp(h, 'lee', 'a good password', IP))).toBe('forbidden');
       const open = { ...h, config: { ...TEST_CONFIG, signup: 'open' as const } };
-      valueOf(await signUp(open, 'lee', 'a good password'));
-      expect(codeOf(await signUp(open, 'lee', 'a good password'))).toBe('invalid_request');
+      valueOf(await signUp(open, 'lee', 'a good password', IP));
+      expect(codeOf(await signUp(open, 'lee', 'a good password', IP))).toBe('invalid_request');
       const closed = { ...h, config: { ...TEST_CONFIG, signup: 'closed' as const } };
       expect(codeOf(await inviteAccount(closed, 'newcomer'))).toBe('forbidden');
       valueOf(await inviteAccount(closed, 'lee'));
+    });
+
+    it('makes at most 3 accounts per address per hour by open sign-up, however many at once', async () => {
+      const h = harness();
+      const open = { ...h, config: { ...TEST_CONFIG, signup: 'open' as const } };
+      expect(codeOf(await signUp(open, 'bad name!', 'a good password', '2001:db8:1::1'))).toBe(
+        'invalid_request',
+      );
+      const made = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => signUp(open, `bot${i}`, 'a good password', `2001:db8:1::${i}`)),
+      );
+      expect(made.filter((m) => m.ok)).toHaveLength(TEST_CONFIG.limits.signupPerHour);
+      expect(made.filter((m) => !m.ok && m.error.code === 'rate_limited')).toHaveLength(
+        20 - TEST_CONFIG.limits.signupPerHour,
+      );
+      valueOf(await signUp(open, 'elsewhere', 'a good password', '198.51.100.20'));
+      h.clock.advance(3_600_000);
+      valueOf(await signUp(open, 'later', 'a good password', '2001:db8:1::99'));
     });
 
     it('treats names alike whatever their case, keeping the spelling given (decisions §14)', async () => {
