@@ -119,7 +119,7 @@ const COMMANDS: readonly OperatorCommand[] = [
     flags: [['--name <name>', 'what the key is for (listed beside its prefix)']],
     run: async ({ core, argument, print, io, options }) => {
       const name = typeof options.name === 'string' ? options.name : '';
-      const { key, secret } = unwrap(await createApiKey(core, argument, name));
+      const { key, secret } = unwrap(await createApiKey(core, argument, name, 'cli'));
       print({ ...keyJson(key), key: secret }, secret);
       io.stderr.write(`This key is shown once and cannot be recovered: store it now (key id ${key.id}).\n`);
     },
@@ -196,6 +196,7 @@ const keyJson = (k: ApiKeyRecord) => ({
   name: k.name,
   prefix: k.prefix,
   created_at: iso(k.createdAt),
+  created_via: k.createdVia,
   last_used_at: k.lastUsedAt === null ? null : iso(k.lastUsedAt),
   revoked_at: k.revokedAt === null ? null : iso(k.revokedAt),
 });

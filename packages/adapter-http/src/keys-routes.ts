@@ -45,7 +45,12 @@ export function addKeyRoutes(router: Router, deps: HttpDeps): void {
     if (recent !== null && !recent.ok) return sendError(ctx, recent.error);
     const input = parseInput(CreateKeyInput, await readBody(ctx.req));
     if (!input.ok) return sendError(ctx, input.error);
-    const created = await createApiKey(core, accountId, input.value.name);
+    const created = await createApiKey(
+      core,
+      accountId,
+      input.value.name,
+      bySession !== null ? 'browser' : 'api',
+    );
     sendResult(ctx, created, ({ key, secret }) => ({ ...toApiKeyView(key), key: secret }), 201);
   });
 

@@ -43,7 +43,7 @@ export function addSettingsRoutes(router: Router, deps: HttpDeps): void {
     ]);
     const view: SettingsView = {
       language: stateOf(ctx).language,
-      keys: keys.map(toApiKeyView),
+      keys: keys.map((key) => ({ ...toApiKeyView(key), createdVia: key.createdVia })),
       sessions,
       currentSessionId: signedIn.session.id,
       passkeys,
@@ -100,7 +100,7 @@ export function addSettingsRoutes(router: Router, deps: HttpDeps): void {
     const me = await recentlySignedIn(ctx);
     if (me === null) return;
     const input = parseInput(CreateKeyInput, { name: fieldOf(await readBody(ctx.req, true), 'name') });
-    const created = input.ok ? await createApiKey(core, me.account.id, input.value.name) : input;
+    const created = input.ok ? await createApiKey(core, me.account.id, input.value.name, 'browser') : input;
     if (!created.ok) return render(ctx, me, 400, { notice: { error: true, text: created.error.message } });
     await render(ctx, me, 201, { newKey: { name: created.value.key.name, key: created.value.secret } });
   });

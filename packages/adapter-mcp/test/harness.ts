@@ -78,7 +78,7 @@ export async function connect(options: ConnectOptions = {}): Promise<Connected> 
 export async function anAccountId(core: CoreDeps, name = 'alice'): Promise<string> {
   const account = await createAccount(core, name);
   if (!account.ok) throw new Error(account.error.message);
-  const key = await createApiKey(core, name);
+  const key = await createApiKey(core, name, '', 'cli');
   if (!key.ok) throw new Error(key.error.message);
   return account.value.id;
 }

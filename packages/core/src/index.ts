@@ -1,4 +1,4 @@
-export type { Account, AccountChanges, ApiKeyRecord, Role } from './accounts/account.js';
+export type { Account, AccountChanges, ApiKeyRecord, KeyOrigin, Role } from './accounts/account.js';
 export {
   accountNameKey,
   authenticateApiKey,

@@ -19,12 +19,14 @@ const API_KEY = selectList([
   ['key_hash', 'keyHash'],
   ['prefix', 'prefix'],
   ['created_at', 'createdAt'],
+  ['created_via', 'createdVia'],
   ['last_used_at', 'lastUsedAt'],
   ['revoked_at', 'revokedAt'],
 ]);
 
-const INSERT_KEY = `INSERT INTO api_keys (id, account_id, name, key_hash, prefix, created_at, last_used_at, revoked_at)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`;
+const INSERT_KEY = `INSERT INTO api_keys
+  (id, account_id, name, key_hash, prefix, created_at, created_via, last_used_at, revoked_at)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`;
 
 // A change given as undefined keeps its column: `$n::boolean` says whether to write it.
 const UPDATE_ACCOUNT = `UPDATE accounts SET role = COALESCE($2, role),
@@ -65,8 +67,18 @@ export function createPostgresAccountStore(pool: Pool): AccountStore {
         changes.disabledAt ?? null,
       ]),
     addApiKey: async (key) => {
-      const { id, accountId, name, keyHash, prefix, createdAt, lastUsedAt, revokedAt } = key;
-      await pool.query(INSERT_KEY, [id, accountId, name, keyHash, prefix, createdAt, lastUsedAt, revokedAt]);
+      const { id, accountId, name, keyHash, prefix, createdAt, createdVia, lastUsedAt, revokedAt } = key;
+      await pool.query(INSERT_KEY, [
+        id,
+        accountId,
+        name,
+        keyHash,
+        prefix,
+        createdAt,
+        createdVia,
+        lastUsedAt,
+        revokedAt,
+      ]);
     },
     findApiKeyByHash: (hash) =>
       one<ApiKeyRecord>(`SELECT ${API_KEY} FROM api_keys WHERE key_hash = $1`, [hash]),

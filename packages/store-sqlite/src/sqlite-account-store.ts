@@ -1,5 +1,13 @@
 import { domainError, err, ok } from '@shortener/core';
-import type { Account, AccountChanges, AccountStore, ApiKeyRecord, Result, Role } from '@shortener/core';
+import type {
+  Account,
+  AccountChanges,
+  AccountStore,
+  ApiKeyRecord,
+  KeyOrigin,
+  Result,
+  Role,
+} from '@shortener/core';
 import type { Database } from 'better-sqlite3';
 import { isConstraintError } from './database.js';
 
@@ -18,6 +26,7 @@ interface ApiKeyRow {
   readonly key_hash: string;
   readonly prefix: string;
   readonly created_at: number;
+  readonly created_via: KeyOrigin;
   readonly last_used_at: number | null;
   readonly revoked_at: number | null;
 }
@@ -38,8 +47,10 @@ export function createSqliteAccountStore(db: Database): AccountStore {
   );
   const allAccounts = db.prepare<[], AccountRow>('SELECT * FROM accounts ORDER BY created_at, id');
   const insertKey = db.prepare<ApiKeyRow>(
-    `INSERT INTO api_keys (id, account_id, name, key_hash, prefix, created_at, last_used_at, revoked_at)
-     VALUES (@id, @account_id, @name, @key_hash, @prefix, @created_at, @last_used_at, @revoked_at)`,
+    `INSERT INTO api_keys (id, account_id, name, key_hash, prefix, created_at, created_via, last_used_at,
+       revoked_at)
+     VALUES (@id, @account_id, @name, @key_hash, @prefix, @created_at, @created_via, @last_used_at,
+       @revoked_at)`,
   );
   const keyByHash = db.prepare<[string], ApiKeyRow>('SELECT * FROM api_keys WHERE key_hash = ?');
   const keyById = db.prepare<[string], ApiKeyRow>('SELECT * FROM api_keys WHERE id = ?');
@@ -117,6 +128,7 @@ function toApiKey(row: ApiKeyRow | undefined): ApiKeyRecord | null {
     keyHash: row.key_hash,
     prefix: row.prefix,
     createdAt: row.created_at,
+    createdVia: row.created_via,
     lastUsedAt: row.last_used_at,
     revokedAt: row.revoked_at,
   };
@@ -130,6 +142,7 @@ function toApiKeyRow(key: ApiKeyRecord): ApiKeyRow {
     key_hash: key.keyHash,
     prefix: key.prefix,
     created_at: key.createdAt,
+    created_via: key.createdVia,
     last_used_at: key.lastUsedAt,
     revoked_at: key.revokedAt,
   };

@@ -74,6 +74,7 @@ export function anApiKey(overrides: Partial<ApiKeyRecord> = {}): ApiKeyRecord {
     keyHash: serial.padStart(64, '0'),
     prefix: `shk_${serial.padStart(4, '0')}`,
     createdAt: FIXTURE_TIME,
+    createdVia: 'cli',
     lastUsedAt: null,
     revokedAt: null,
     ...overrides,

@@ -48,6 +48,7 @@ describe('recent sign-in for lasting access (decisions §14)', () => {
     const renewed = browserOf(server);
     renewed.cookie = sessionCookieOf(confirmed);
     expect((await renewed.post('/account/settings/keys', { name: 'desktop' })).status).toBe(201);
+    expect(await (await renewed.send('/account/settings')).text()).toMatch(/desktop[\s\S]*in the browser/);
     // confirming replaced the old session: the copied cookie is signed out
     expect((await thief.send('/account/settings')).status).toBe(303);
   });

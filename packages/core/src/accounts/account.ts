@@ -15,6 +15,13 @@ export interface Account {
 /** The fields of an account a store update may change. */
 export type AccountChanges = Partial<Pick<Account, 'role' | 'disabledAt'>>;
 
+/**
+ * How a key was made (decisions §14, listed in settings): in the browser (settings, or the JSON API by
+ * the session), through the JSON API with another key, or by the operator's CLI; `unknown` for keys
+ * made before this was recorded.
+ */
+export type KeyOrigin = 'browser' | 'api' | 'cli' | 'unknown';
+
 /** An API key as stored: only the SHA-256 of the secret is kept. */
 export interface ApiKeyRecord {
   readonly id: string;
@@ -26,6 +33,7 @@ export interface ApiKeyRecord {
   /** The first characters of the key (`shk_abcd`), safe to show in listings. */
   readonly prefix: string;
   readonly createdAt: number;
+  readonly createdVia: KeyOrigin;
   /** When a request last used it (recorded at most once a minute), or null. */
   readonly lastUsedAt: number | null;
   readonly revokedAt: number | null;

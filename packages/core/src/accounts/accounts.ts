@@ -3,7 +3,7 @@ import { domainError } from '../errors.js';
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
 import { digestsEqual, generateSecret, randomUuid, sha256Hex } from '../secrets.js';
-import type { Account, ApiKeyRecord, Role } from './account.js';
+import type { Account, ApiKeyRecord, KeyOrigin, Role } from './account.js';
 
 type Deps = Pick<CoreDeps, 'accounts' | 'clock' | 'random'>;
 
@@ -79,7 +79,8 @@ export async function setAccountDisabled(
 export async function createApiKey(
   deps: Deps,
   accountReference: string,
-  name = '',
+  name: string,
+  createdVia: KeyOrigin,
 ): Promise<Result<{ readonly key: ApiKeyRecord; readonly secret: string }>> {
   const account = await findAccount(deps, accountReference);
   if (!account.ok) return account;
@@ -91,6 +92,7 @@ export async function createApiKey(
     keyHash: sha256Hex(secret),
     prefix: secret.slice(0, 8),
     createdAt: deps.clock.now(),
+    createdVia,
     lastUsedAt: null,
     revokedAt: null,
   };

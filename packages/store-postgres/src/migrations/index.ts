@@ -2,6 +2,7 @@ import type { Pool, PoolClient } from 'pg';
 import { inTransaction } from '../database.js';
 import { INITIAL_SCHEMA } from './001-initial.js';
 import { NAMES_WITHOUT_CASE } from './002-names-without-case.js';
+import { KEY_ORIGIN } from './003-key-origin.js';
 
 /** One schema step. Versions start at 1 and increase by one; `schema_migrations` lists those applied. */
 export interface Migration {
@@ -13,6 +14,7 @@ export interface Migration {
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, sql: INITIAL_SCHEMA },
   { version: 2, sql: NAMES_WITHOUT_CASE },
+  { version: 3, sql: KEY_ORIGIN },
 ];
 
 /**

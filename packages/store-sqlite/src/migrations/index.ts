@@ -4,6 +4,7 @@ import { ACCOUNTS_IN_THE_BROWSER } from './002-accounts-in-the-browser.js';
 import { SETTINGS } from './003-settings.js';
 import { LINK_CHANGE_LOG } from './004-link-change-log.js';
 import { NAMES_WITHOUT_CASE, checkNamesWithoutCase } from './005-names-without-case.js';
+import { KEY_ORIGIN } from './006-key-origin.js';
 
 /** One schema step. Versions start at 1 and increase by one; `PRAGMA user_version` holds the last applied. */
 export interface Migration {
@@ -20,6 +21,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 3, sql: SETTINGS },
   { version: 4, sql: LINK_CHANGE_LOG },
   { version: 5, sql: NAMES_WITHOUT_CASE, check: checkNamesWithoutCase },
+  { version: 6, sql: KEY_ORIGIN },
 ];
 
 /**

@@ -26,7 +26,7 @@ export function describeAccountsSuite(name: string, open: () => Promise<Stores>)
     it('issues a key once, stores only its hash and authenticates it until revoked', async () => {
       const h = harness();
       const account = valueOf(await createAccount(h, 'bob'));
-      const { key, secret } = valueOf(await createApiKey(h, 'bob'));
+      const { key, secret } = valueOf(await createApiKey(h, 'bob', '', 'cli'));
       expect(secret).toMatch(/^shk_[0-9A-Za-z]{32}$/);
       expect(key.keyHash).toBe(sha256Hex(secret));
       expect(JSON.stringify(await h.accounts.listApiKeys(account.id))).not.toContain(secret);
@@ -45,7 +45,7 @@ export function describeAccountsSuite(name: string, open: () => Promise<Stores>)
 
     it('reports an unknown account for key operations', async () => {
       const h = harness();
-      expect(codeOf(await createApiKey(h, 'ghost'))).toBe('not_found');
+      expect(codeOf(await createApiKey(h, 'ghost', '', 'cli'))).toBe('not_found');
       expect(codeOf(await listApiKeys(h, 'ghost'))).toBe('not_found');
     });
   });

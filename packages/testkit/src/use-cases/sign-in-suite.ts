@@ -135,7 +135,7 @@ export function describeSignInSuite(name: string, open: () => Promise<Stores>): 
       const h = harness();
       const accountId = await invited(h, 'kim');
       const { token } = await startSession(h, accountId);
-      const { secret } = valueOf(await createApiKey(h, 'kim', 'laptop'));
+      const { secret } = valueOf(await createApiKey(h, 'kim', 'laptop', 'cli'));
       valueOf(await setAccountDisabled(h, 'kim', true));
       expect(codeOf(await signInWithPassword(h, 'kim', 'correct horse'))).toBe('unauthorized');
       expect(codeOf(await authenticateSession(h, token))).toBe('unauthorized');

@@ -1,4 +1,4 @@
-import type { ApiKeyView, Language, Passkey, SessionRecord } from '@shortener/core';
+import type { ApiKeyView, KeyOrigin, Language, Passkey, SessionRecord } from '@shortener/core';
 import type { SafeHtml } from '../layout.js';
 import { html, renderPage } from '../layout.js';
 import { fill } from '../text.js';
@@ -10,7 +10,8 @@ import { settingsTextOf } from './settings-text.js';
 /** What `/account/settings` shows. */
 export interface SettingsView {
   readonly language: Language;
-  readonly keys: readonly ApiKeyView[];
+  /** The account's keys, each with how it was made (decisions §14). */
+  readonly keys: readonly (ApiKeyView & { readonly createdVia: KeyOrigin })[];
   readonly sessions: readonly SessionRecord[];
   readonly currentSessionId: string;
   readonly passkeys: readonly Passkey[];
@@ -39,6 +40,13 @@ function confirmed(action: string, open: string, question: string, confirm: stri
   </details>`;
 }
 
+/** How a key was made, as the list says it ('' when unknown). */
+function madeBy(t: SettingsText, via: KeyOrigin): string {
+  if (via === 'browser') return t.madeInBrowser;
+  if (via === 'api') return t.madeByApi;
+  return via === 'cli' ? t.madeByOperator : '';
+}
+
 function keysSection(view: SettingsView, t: SettingsText): SafeHtml {
   const { language } = view;
   const items = view.keys.map(
@@ -46,7 +54,7 @@ function keysSection(view: SettingsView, t: SettingsText): SafeHtml {
       html`<li class="key" data-prefix="${key.prefix}">
         <strong>${key.name}</strong>
         <span>${t.prefix} <code>${key.prefix}</code></span>
-        <span>${t.created}: ${when(language, key.created_at)}</span>
+        <span>${t.created}: ${when(language, key.created_at)} ${madeBy(t, key.createdVia)}</span>
         <span>${t.lastUsed}: ${key.last_used_at === null ? t.never : when(language, key.last_used_at)}</span>
         ${
           key.revoked_at === null

@@ -32,6 +32,9 @@ const EN = {
   passkeysTitle: 'Passkeys',
   noPasskeys: 'No passkeys yet.',
   removePasskey: 'Remove {name}',
+  madeInBrowser: 'in the browser',
+  madeByApi: 'through the API, with another key',
+  madeByOperator: 'by the operator (command line)',
   confirmTitle: 'Confirm it is you',
   confirmIntro:
     'Making API keys, adding or removing passkeys and setting a password need your password from the last 10 minutes.',
@@ -77,6 +80,9 @@ const DE: SettingsText = {
   passkeysTitle: 'Passkeys',
   noPasskeys: 'Noch keine Passkeys.',
   removePasskey: '{name} entfernen',
+  madeInBrowser: 'im Browser',
+  madeByApi: 'über die API, mit einem anderen Schlüssel',
+  madeByOperator: 'vom Betreiber (Kommandozeile)',
   confirmTitle: 'Bestätigen Sie, dass Sie es sind',
   confirmIntro:
     'API-Schlüssel anlegen, Passkeys hinzufügen oder entfernen und ein Passwort setzen erfordern Ihr Passwort aus den letzten 10 Minuten.',
@@ -119,6 +125,9 @@ const FR: SettingsText = {
   passkeysTitle: 'Clés d’accès',
   noPasskeys: 'Aucune clé d’accès pour l’instant.',
   removePasskey: 'Supprimer {name}',
+  madeInBrowser: 'dans le navigateur',
+  madeByApi: 'par l’API, avec une autre clé',
+  madeByOperator: 'par l’opérateur (ligne de commande)',
   confirmTitle: 'Confirmez que c’est vous',
   confirmIntro:
     'Créer des clés d’API, ajouter ou supprimer des passkeys et définir un mot de passe demandent votre mot de passe des 10 dernières minutes.',
@@ -161,6 +170,9 @@ const ES: SettingsText = {
   passkeysTitle: 'Llaves de acceso',
   noPasskeys: 'Aún no hay llaves de acceso.',
   removePasskey: 'Quitar {name}',
+  madeInBrowser: 'en el navegador',
+  madeByApi: 'a través de la API, con otra clave',
+  madeByOperator: 'por el operador (línea de comandos)',
   confirmTitle: 'Confirme que es usted',
   confirmIntro:
     'Crear claves de API, añadir o quitar passkeys y establecer una contraseña requieren su contraseña de los últimos 10 minutos.',
