@@ -1,3 +1,4 @@
+import { underTokenLimit } from './token-guesses.js';
 import type Router from '@koa/router';
 import type { DomainError, SignedIn } from '@shortener/core';
 import {
@@ -18,6 +19,7 @@ import {
 } from '@shortener/core';
 import type { Context, Next } from 'koa';
 import type { HttpDeps } from './deps.js';
+import { guardedCoreOf } from './deps.js';
 import { HTTP_STATUS, errorBody } from './errors.js';
 import { sendError, setHeaders, stateOf } from './koa-helpers.js';
 import type { AccountHomeView } from './pages/account/account-pages.js';
@@ -59,9 +61,6 @@ export function accountAreaGuard(deps: HttpDeps) {
     await next();
   };
 }
-
-/** The core with the limiter, for the use cases that limit guesses (decisions §14). */
-export const guardedCoreOf = (deps: HttpDeps) => ({ ...deps.core, rateLimiter: deps.rateLimiter });
 
 /** Starts a session for the account and sets its cookie: the only place a cookie is set. */
 export async function signInTo(deps: HttpDeps, ctx: Context, accountId: string): Promise<void> {
@@ -226,33 +225,42 @@ export function addAccountRoutes(router: Router, deps: HttpDeps): void {
     return answer(200, false, fill(t.claimed, { count }));
   });
 
+  // an invite token spends from the token guess limit before it is looked up (decisions §14)
   router.get('/account/invite/:token', guard, async (ctx) => {
     const { language } = stateOf(ctx);
     const token = ctx.params.token ?? '';
-    const opened = await openInvite(core, token);
-    if (!opened.ok) return sendAccountPage(ctx, 404, inviteGonePage(language));
-    sendAccountPage(ctx, 200, invitePage(language, opened.value.account.name, token));
+    await underTokenLimit(deps, ctx, 'invite', async () => {
+      const opened = await openInvite(core, token);
+      if (!opened.ok) sendAccountPage(ctx, 404, inviteGonePage(language));
+      else sendAccountPage(ctx, 200, invitePage(language, opened.value.account.name, token));
+      return opened.ok;
+    });
   });
 
   router.post('/account/invite/:token', guard, async (ctx) => {
-    const { language } = stateOf(ctx);
     const token = ctx.params.token ?? '';
     const password = fieldOf(await readBody(ctx.req), 'password');
+    await underTokenLimit(deps, ctx, 'invite', () => acceptInvite(ctx, token, password));
+  });
+
+  /** Sets the password through an invite and signs in; whether the token was a live invite. */
+  const acceptInvite = async (ctx: Context, token: string, password: string): Promise<boolean> => {
+    const { language } = stateOf(ctx);
     const opened = await openInvite(core, token);
     const accepted = opened.ok ? await acceptInviteWithPassword(core, token, password) : opened;
-    if (!accepted.ok && accepted.error.code === 'not_found')
-      return sendAccountPage(ctx, 404, inviteGonePage(language));
+    if (!accepted.ok && accepted.error.code === 'not_found') {
+      sendAccountPage(ctx, 404, inviteGonePage(language));
+      return false;
+    }
     if (!accepted.ok) {
       const name = opened.ok ? opened.value.account.name : '';
-      return sendAccountPage(
-        ctx,
-        400,
-        invitePage(language, name, token, accountTextOf(language).newPasswordHint),
-      );
+      sendAccountPage(ctx, 400, invitePage(language, name, token, accountTextOf(language).newPasswordHint));
+      return true;
     }
     await signInTo(deps, ctx, accepted.value.id);
     seeOther(ctx, '/account');
-  });
+    return true;
+  };
 
   router.get('/account/signup', guard, async (ctx) => {
     if (signupOpen) sendAccountPage(ctx, 200, signUpPage(stateOf(ctx).language));

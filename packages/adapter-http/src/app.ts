@@ -1,3 +1,4 @@
+import { limitEditTokenGuesses } from './token-guesses.js';
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import Router from '@koa/router';
@@ -96,6 +97,7 @@ export function createHttpApp(deps: HttpDeps, linkCache: LinkCache = createLinkC
   addPageRoutes(router, deps, linkCache);
   addPublicRoutes(router, deps, linkCache);
   app.use(methodRules());
+  app.use(limitEditTokenGuesses(deps));
   app.use(router.routes());
   return app;
 }

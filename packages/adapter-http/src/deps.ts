@@ -67,7 +67,7 @@ export interface HttpMetrics {
   linkCache(hit: boolean): void;
   requestServed(family: RouteFamily, seconds: number): void;
   /** A request refused by a limit (creation, password tries, sign-ins, sign-ups, QR images). */
-  limited(limit: 'creation' | 'password' | 'qr' | 'sign_in' | 'signup'): void;
+  limited(limit: 'creation' | 'password' | 'qr' | 'sign_in' | 'signup' | 'token'): void;
   /** `GET /metrics` on this server; absent when the metrics have a port of their own. */
   readonly exposition?: () => Promise<{ readonly contentType: string; readonly body: string }>;
 }
@@ -88,3 +88,6 @@ export interface HttpDeps {
   /** The QR images `/{slug}.png` and `/{slug}.svg`; without it they are 404. */
   readonly qr?: QrRenderer;
 }
+
+/** The core with the limiter, for the use cases that limit guesses (decisions §14). */
+export const guardedCoreOf = (deps: HttpDeps) => ({ ...deps.core, rateLimiter: deps.rateLimiter });

@@ -1,3 +1,4 @@
+import { underTokenLimit } from './token-guesses.js';
 import type Router from '@koa/router';
 import type { Caller, DomainError, LinkRecord, Result } from '@shortener/core';
 import {
@@ -116,7 +117,13 @@ export function addLinkPageRoutes(router: Router, deps: HttpDeps): void {
     const id = ctx.params.id ?? '';
     const { language } = stateOf(ctx);
     const manager = await managerOf(ctx, body);
-    const found: Result<LinkRecord> = await getLink(core, id, manager?.caller ?? ANONYMOUS);
+    const looked: { found?: Result<LinkRecord> } = {};
+    const look = async () => (looked.found = await getLink(core, id, manager?.caller ?? ANONYMOUS)).ok;
+    // a posted token spends from the token guess limit first (decisions §14); past it, 429 is sent
+    if (manager?.token != null) await underTokenLimit(deps, ctx, 'edit', look);
+    else await look();
+    const { found } = looked;
+    if (found === undefined) return null;
     if (found.ok && manager !== null) return { link: found.value, manager };
     if (!found.ok && found.error.code === 'not_found') {
       send(ctx, 404, linkMissingPage(language));

@@ -291,13 +291,18 @@ function accountPagePaths(hosts: readonly string[]): Json {
       get: page({
         id: 'invitePage',
         summary: 'The page of an invite link',
-        description: 'Set a password and/or register a passkey for the invited account.',
+        description:
+          'Set a password and/or register a passkey for the invited account. Unknown tokens count ' +
+          'against the token guess limit (30 per address in 15 minutes, then 429).',
         responses: { 200: html('The page.'), 404: htmlOrError('Unknown, used or expired link') },
+        errors: [429],
       }),
       post: page({
         id: 'acceptInvite',
         summary: 'Set the password through an invite link',
-        description: 'Uses the link up, ends the account’s other sessions and signs in.',
+        description:
+          'Uses the link up, ends the account’s sessions, removes its passkeys (a reset) and signs in.',
+        errors: [429],
         body: newPassword,
         example: { password: 'correct horse battery' },
         bodyTypes: [FORM_TYPE, 'application/json'],
@@ -326,7 +331,7 @@ function accountPagePaths(hosts: readonly string[]): Json {
 }
 
 function passkeyRegistrationPaths(): Json {
-  const registration = (id: string, summary: string, answer: Json, errors: (401 | 404)[]): Json =>
+  const registration = (id: string, summary: string, answer: Json, errors: (401 | 404 | 429)[]): Json =>
     page({
       id,
       summary,
@@ -345,7 +350,7 @@ function passkeyRegistrationPaths(): Json {
         'inviteKeyOptions',
         'Start registering a passkey through an invite',
         publicKeyOptions,
-        [404],
+        [404, 429],
       ),
     },
     '/account/invite/{token}/passkey': {
@@ -354,7 +359,7 @@ function passkeyRegistrationPaths(): Json {
         'invitePasskey',
         'Register a passkey through an invite; signs in',
         { ...redirectAnswer, headers: setCookie(SIGNED_IN) },
-        [401, 404],
+        [401, 404, 429],
       ),
     },
     '/account/passkeys/options': {

@@ -1,4 +1,4 @@
-import { FORM_TYPE } from './openapi-paths.js';
+import { FORM_TYPE, jsonContent, ref } from './openapi-paths.js';
 import { html, htmlOrError, page, seeOther } from './openapi-accounts.js';
 import type { Json } from './openapi-schemas.js';
 
@@ -22,6 +22,14 @@ const refused = {
     'The edit-token form again with an error, for a wrong token (HTML); or a form posted from another site',
   ),
   404: htmlOrError('No such link (HTML)'),
+};
+/** A posted edit token spends from the token guess limit (decisions §14). */
+const tokenLimited = {
+  429: {
+    description: 'Too many wrong edit tokens from this address: the error object.',
+    headers: { 'Retry-After': ref('headers', 'Retry-After') },
+    content: jsonContent(ref('schemas', 'Error')),
+  },
 };
 
 /** `/account/links/{id}` and its forms (decisions §10): for the owner's session or the link's edit token. */
@@ -56,7 +64,7 @@ export function linkPagePaths(): Json {
         body: { type: 'object', properties: { edit_token: tokenField, days: text('7, 30, 90 or 365.') } },
         example: { edit_token: TOKEN, days: '30' },
         bodyTypes: [FORM_TYPE],
-        responses: { 200: html('The full page.'), ...refused },
+        responses: { 200: html('The full page.'), ...refused, ...tokenLimited },
       }),
     },
     '/account/links/{id}/edit': {
@@ -88,6 +96,7 @@ export function linkPagePaths(): Json {
           303: seeOther('Saved, for the owner: back to the page.'),
           400: html('The page again, with the error next to the form and what was typed.'),
           ...refused,
+          ...tokenLimited,
         },
       }),
     },
@@ -108,6 +117,7 @@ export function linkPagePaths(): Json {
           303: seeOther('Deleted, for the owner: to `/account`.'),
           400: html('Not confirmed: the page again with the error.'),
           ...refused,
+          ...tokenLimited,
         },
       }),
     },

@@ -64,6 +64,8 @@ export function operation(spec: OperationSpec, api = true): Json {
     ...(spec.common === false ? [] : ([400, 500] as const)),
   ]);
   if (spec.body !== undefined) errors.add(413).add(415);
+  // an edit token spends from the token guess limit (decisions §14)
+  if (spec.security?.includes(TOKEN) === true) errors.add(429);
   const responses: Json = { ...spec.responses };
   for (const status of [...errors].sort())
     if (!(status in responses)) responses[status] = ref('responses', ERROR_RESPONSES[status]);

@@ -1,3 +1,4 @@
+import { underTokenLimit } from './token-guesses.js';
 import type Router from '@koa/router';
 import type { PasskeyDeps, PasskeyEnrolment, SignedIn } from '@shortener/core';
 import {
@@ -9,7 +10,8 @@ import {
   finishPasskeySignIn,
 } from '@shortener/core';
 import type { Context } from 'koa';
-import { accountAreaGuard, guardedCoreOf, signInTo } from './account-routes.js';
+import { accountAreaGuard, signInTo } from './account-routes.js';
+import { guardedCoreOf } from './deps.js';
 import type { HttpDeps } from './deps.js';
 import { sendError, sendResult } from './koa-helpers.js';
 import { readBody } from './request.js';
@@ -41,15 +43,27 @@ export function addPasskeyRoutes(router: Router, deps: HttpDeps): void {
   });
 
   const invite = (ctx: Context): PasskeyEnrolment => ({ inviteToken: ctx.params.token ?? '' });
+  // an invite token spends from the token guess limit before it is looked up (decisions §14)
   router.post('/account/invite/:token/passkey/options', guard, async (ctx) => {
-    sendResult(ctx, await beginPasskeyRegistration(passkeys, invite(ctx)), (options) => options);
+    await underTokenLimit(deps, ctx, 'invite', async () => {
+      const options = await beginPasskeyRegistration(passkeys, invite(ctx));
+      sendResult(ctx, options, (o) => o);
+      return options.ok || options.error.code !== 'not_found';
+    });
   });
 
   router.post('/account/invite/:token/passkey', guard, async (ctx) => {
-    const account = await finishPasskeyRegistration(passkeys, invite(ctx), await readBody(ctx.req));
-    if (!account.ok) return sendError(ctx, account.error);
-    await signInTo(deps, ctx, account.value.id);
-    ctx.body = { redirect: '/account' };
+    const body = await readBody(ctx.req);
+    await underTokenLimit(deps, ctx, 'invite', async () => {
+      const account = await finishPasskeyRegistration(passkeys, invite(ctx), body);
+      if (!account.ok) {
+        sendError(ctx, account.error);
+        return account.error.code !== 'not_found';
+      }
+      await signInTo(deps, ctx, account.value.id);
+      ctx.body = { redirect: '/account' };
+      return true;
+    });
   });
 
   router.post('/account/passkeys/options', guard, async (ctx) => {

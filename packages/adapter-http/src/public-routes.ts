@@ -7,7 +7,7 @@ import {
   redirectState,
   toPublicLinkView,
 } from '@shortener/core';
-import { guardedCoreOf } from './account-routes.js';
+import { guardedCoreOf } from './deps.js';
 import type { HttpDeps } from './deps.js';
 import { sendError, stateOf } from './koa-helpers.js';
 import type { LinkCache } from './link-cache.js';

@@ -14,7 +14,8 @@ import {
   toApiKeyView,
 } from '@shortener/core';
 import type { Context } from 'koa';
-import { accountAreaGuard, fieldOf, guardedCoreOf, seeOther, sendAccountPage } from './account-routes.js';
+import { accountAreaGuard, fieldOf, seeOther, sendAccountPage } from './account-routes.js';
+import { guardedCoreOf } from './deps.js';
 import type { HttpDeps } from './deps.js';
 import { HTTP_STATUS } from './errors.js';
 import { sendError, stateOf } from './koa-helpers.js';

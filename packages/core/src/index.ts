@@ -67,7 +67,13 @@ export {
   signInWithPassword,
 } from './accounts/sign-in.js';
 export type { ThrottledDeps } from './accounts/sign-in.js';
-export { guessUnderLimit, spendGuess, tooManyGuesses } from './limits/guess-limit.js';
+export {
+  TOKEN_GUESS_LIMIT,
+  guessUnderLimit,
+  spendGuess,
+  tokenGuessBudget,
+  tooManyGuesses,
+} from './limits/guess-limit.js';
 export type {
   AdmittedGuess,
   GuessBudget,

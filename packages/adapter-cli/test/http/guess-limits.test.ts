@@ -176,4 +176,56 @@ describe('guesses at once against the guess limits (decisions §14)', () => {
     },
     SLOW,
   );
+
+  it(
+    'checks at most 30 of 60 concurrent wrong edit tokens from one address, by header or by form',
+    async () => {
+      const link = await createLink(server, { url: 'https://example.com/tokened' });
+      const from = (address: string) => ({ 'x-forwarded-for': address });
+      const answers = await Promise.all(
+        Array.from({ length: 60 }, (_, i) =>
+          i % 2
+            ? server.api(`/api/v1/links/${String(link.id)}`, {
+                method: 'PATCH',
+                json: { title: 'taken over' },
+                headers: { ...from('203.0.113.90'), 'x-edit-token': `et_wrong${i}` },
+              })
+            : browserOf(server).post(
+                `/account/links/${String(link.id)}`,
+                { edit_token: `et_wrong${i}` },
+                from('203.0.113.90'),
+              ),
+        ),
+      );
+      const counts = tally(answers.map((a) => a.status));
+      console.info(`60 concurrent wrong edit tokens: ${JSON.stringify(counts)}`);
+      expect(counts).toEqual({ 403: 30, 429: 30 });
+      const token = String(link.edit_token);
+      const refused = await server.api(`/api/v1/links/${String(link.id)}`, {
+        headers: { ...from('203.0.113.90'), 'x-edit-token': token },
+      });
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      for (let i = 0; i < 40; i++) {
+        const right = await server.api(`/api/v1/links/${String(link.id)}`, {
+          headers: { ...from('203.0.113.91'), 'x-edit-token': token },
+        });
+        expect(right.status).toBe(200);
+      }
+    },
+    SLOW,
+  );
+
+  it('checks at most 30 of 40 concurrent unknown invite tokens from one address', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        browserOf(server).send(`/account/invite/inv_${String(i).padStart(32, 'x')}`, {
+          headers: { 'x-forwarded-for': '203.0.113.95' },
+        }),
+      ),
+    );
+    const counts = tally(answers.map((a) => a.status));
+    console.info(`40 concurrent unknown invite tokens: ${JSON.stringify(counts)}`);
+    expect(counts).toEqual({ 404: 30, 429: 10 });
+  });
 });

@@ -3,6 +3,7 @@ import type { DomainError } from '../errors.js';
 import { domainError } from '../errors.js';
 import type { RateDecision, RateLimiter, RateWindow } from '../ports.js';
 import type { Result } from '../result.js';
+import { limitSubjectOf } from '../urls/ip.js';
 
 /** A result that may be refused by a limit: then `rate_limited` and how long to wait. */
 export type Throttled<T> =
@@ -85,4 +86,23 @@ export async function guessUnderLimit(
     await guess.settle(right);
   }
   return { allowed: true, right };
+}
+
+/** Wrong edit or invite tokens allowed per client address (an IPv6 one by its prefix) in 15 minutes. */
+export const TOKEN_GUESS_LIMIT = { limit: 30, windowMs: 15 * 60_000 } as const;
+
+/**
+ * The budget guesses of a token kind spend from (decisions §14): per client address, so a guesser
+ * cannot try tokens faster than {@link TOKEN_GUESS_LIMIT} whatever link or invite it aims at. Tokens
+ * are 190-bit random secrets, so this bounds noise and scanning more than it protects the secrets.
+ */
+export function tokenGuessBudget(
+  config: CoreDeps['config'],
+  kind: 'edit' | 'invite',
+  ip: string,
+): GuessBudget {
+  return {
+    key: `${kind}-token:${limitSubjectOf(ip, config.limits.ipv6PrefixBits)}`,
+    windows: [TOKEN_GUESS_LIMIT],
+  };
 }
