@@ -7,7 +7,7 @@ import { addAccountRoutes } from './account-routes.js';
 import { addApiRoutes } from './api-routes.js';
 import { answerClientError, refuseConnect } from './client-errors.js';
 import type { HttpDeps } from './deps.js';
-import { HttpInputError } from './errors.js';
+import { HttpInputError, errorBody } from './errors.js';
 import { sendError, stateOf } from './koa-helpers.js';
 import { createLinkCache } from './link-cache.js';
 import type { LinkCache } from './link-cache.js';
@@ -31,8 +31,9 @@ import { addSettingsRoutes } from './settings-routes.js';
 import { addLinkPageRoutes } from './link-page-routes.js';
 import { addAdminRoutes } from './admin-routes.js';
 import { refuseLongQueries, useBoundedQuery } from './query.js';
-import { handleRedirect, slugOfPath } from './redirect.js';
+import { handleRedirect, respond, slugOfPath } from './redirect.js';
 import { clientOf, languageOf } from './request.js';
+import { PARSER_OPTIONS, answerHalfClosedRequests, hostProblem } from './wire-rules.js';
 
 /** Two years, the preload list's figure; subdomains are left to the operator (they may not be https). */
 const HSTS = 'max-age=63072000';
@@ -109,16 +110,22 @@ export function createHttpServer(deps: HttpDeps, limits: ServerLimits = DEFAULT_
   const { links } = deps.core;
   const cache = createLinkCache({ changes: links.changes });
   const callback = createHttpApp(deps, cache).callback();
-  const server = createServer(serverOptionsOf(limits));
+  const server = createServer({ ...serverOptionsOf(limits), ...PARSER_OPTIONS });
+  answerHalfClosedRequests(server);
   const drain = drainStateOf(server);
   // `/metrics` looks like a slug: with the metrics on this port, Koa answers it (`metrics` is reserved then)
   const metricsHere = deps.metrics?.exposition !== undefined;
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     onRequest(drain, res);
-    const routed = req.method === 'GET' || req.method === 'HEAD';
-    const target = routed && !(metricsHere && req.url === '/metrics') ? slugOfPath(req.url) : null;
-    if (target === null) void callback(req, res);
-    else handleRedirect(deps, cache, req, res, target);
+    const problem = hostProblem(req);
+    if (problem !== null) {
+      refuseHost(req, res, problem);
+    } else {
+      const routed = req.method === 'GET' || req.method === 'HEAD';
+      const target = routed && !(metricsHere && req.url === '/metrics') ? slugOfPath(req.url) : null;
+      if (target === null) void callback(req, res);
+      else handleRedirect(deps, cache, req, res, target);
+    }
     afterRequest(drain, res);
   });
   server.on('clientError', answerClientError);
@@ -129,4 +136,17 @@ export function createHttpServer(deps: HttpDeps, limits: ServerLimits = DEFAULT_
     ipv6PrefixBits: deps.core.config.limits.ipv6PrefixBits,
   });
   return server;
+}
+
+/** The 400 of a request without a single Host (RFC 9112 §3.2), before any routing; the connection closes. */
+function refuseHost(req: IncomingMessage, res: ServerResponse, message: string): void {
+  const language = languageOf(undefined, req.headers['accept-language']);
+  res.shouldKeepAlive = false;
+  respond(
+    req,
+    res,
+    400,
+    { 'Content-Type': 'application/json', 'X-Content-Type-Options': 'nosniff' },
+    JSON.stringify(errorBody(domainError('invalid_request', message), language)),
+  );
 }
