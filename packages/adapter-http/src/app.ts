@@ -66,8 +66,8 @@ export function createHttpApp(deps: HttpDeps, linkCache: LinkCache = createLinkC
       sendError(ctx, domainError('internal_error'), 500);
     }
   });
-  app.use(refuseLongQueries);
-  const hsts = new URL(deps.core.config.baseUrl).protocol === 'https:';
+  const hsts = baseIsHttps(deps);
+  // before anything that answers, so every answer carries them (a refused query string included)
   app.use(async (ctx, next) => {
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('X-Frame-Options', 'DENY');
@@ -75,6 +75,7 @@ export function createHttpApp(deps: HttpDeps, linkCache: LinkCache = createLinkC
     if (hsts && stateOf(ctx).protocol === 'https') ctx.set('Strict-Transport-Security', HSTS);
     await next();
   });
+  app.use(refuseLongQueries);
   app.use(async (ctx, next) => {
     await next();
     if (ctx.status === 405)
@@ -115,17 +116,18 @@ export function createHttpServer(deps: HttpDeps, limits: ServerLimits = DEFAULT_
   const drain = drainStateOf(server);
   // `/metrics` looks like a slug: with the metrics on this port, Koa answers it (`metrics` is reserved then)
   const metricsHere = deps.metrics?.exposition !== undefined;
+  const secure = overHttps(deps);
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     onRequest(drain, res);
     const problem = hostProblem(req);
-    if (problem !== null) {
-      refuseHost(req, res, problem);
-    } else {
-      const routed = req.method === 'GET' || req.method === 'HEAD';
-      const target = routed && !(metricsHere && req.url === '/metrics') ? slugOfPath(req.url) : null;
-      if (target === null) void callback(req, res);
-      else handleRedirect(deps, cache, req, res, target);
-    }
+    const routed = problem === null && (req.method === 'GET' || req.method === 'HEAD');
+    const target = routed && !(metricsHere && req.url === '/metrics') ? slugOfPath(req.url) : null;
+    // Koa sends its own HSTS; the answers given here (redirects, link pages, their errors, the Host
+    // refusal) get the same constant header over https
+    if (problem === null && target === null) void callback(req, res);
+    else if (secure?.(req) === true) res.setHeader('Strict-Transport-Security', HSTS);
+    if (problem !== null) refuseHost(req, res, problem);
+    else if (target !== null) handleRedirect(deps, cache, req, res, target);
     afterRequest(drain, res);
   });
   server.on('clientError', answerClientError);
@@ -136,6 +138,18 @@ export function createHttpServer(deps: HttpDeps, limits: ServerLimits = DEFAULT_
     ipv6PrefixBits: deps.core.config.limits.ipv6PrefixBits,
   });
   return server;
+}
+
+const baseIsHttps = (deps: HttpDeps): boolean => new URL(deps.core.config.baseUrl).protocol === 'https:';
+
+/**
+ * Whether a request came over https, for HSTS outside Koa (decisions §9, §14): null when the answer is
+ * always no (an http {base_url}, or no trusted proxy: this server's own sockets are plain http), so the
+ * redirect path asks nothing per request then.
+ */
+function overHttps(deps: HttpDeps): ((req: IncomingMessage) => boolean) | null {
+  if (!baseIsHttps(deps) || behindNoProxy(deps.options.trustProxy)) return null;
+  return (req) => clientOf(deps.options, req).protocol === 'https';
 }
 
 /** The 400 of a request without a single Host (RFC 9112 §3.2), before any routing; the connection closes. */
