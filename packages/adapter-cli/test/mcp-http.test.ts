@@ -198,6 +198,26 @@ describe('/mcp over raw HTTP', () => {
     expect(((await response.json()) as Json).error.code).toEqual(expect.any(Number));
   });
 
+  it('answers a batch with an array, even a batch of one (JSON-RPC 2.0)', async () => {
+    const batch = async (messages: Json[]) => {
+      const response = await server.api('/mcp', { json: messages, headers: MCP_HEADERS });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+      return (await response.json()) as Json[];
+    };
+    const one = await batch([rpc('initialize', 3)]);
+    expect(Array.isArray(one)).toBe(true);
+    expect(one).toMatchObject([{ jsonrpc: '2.0', id: 3, result: { serverInfo: { name: 'shortener' } } }]);
+    expect(await batch([rpc('tools/list', 4)])).toMatchObject([
+      { id: 4, result: { tools: expect.any(Array) } },
+    ]);
+    const two = await batch([rpc('tools/list', 5), rpc('ping', 6), rpc('notifications/initialized', null)]);
+    expect(two.map((r) => r.id)).toEqual([5, 6]);
+    // a single message still gets a single answer
+    const single = await server.api('/mcp', { json: rpc('ping', 7), headers: MCP_HEADERS });
+    expect(await single.json()).toEqual({ jsonrpc: '2.0', id: 7, result: {} });
+  });
+
   it('answers in plain JSON without a session id', async () => {
     const response = await server.api('/mcp', { json: rpc('initialize'), headers: MCP_HEADERS });
     expect(response.status).toBe(200);
