@@ -36,7 +36,8 @@ const ALONE: Readonly<Record<string, readonly string[]>> = {
  * per server): when `DATABASE_URL` is set, or required (`.ci/run`, where a missing one fails the run). A
  * representative part, since the whole suite twice would double the run.
  */
-const ON_POSTGRES = ['redirect', 'links', 'stats', 'shorten', 'bulk-claim', 'rate-limit'].map(
+// raw-requests: a half-closed client lost nearly every answer on PostgreSQL, where they are asynchronous
+const ON_POSTGRES = ['redirect', 'links', 'stats', 'shorten', 'bulk-claim', 'rate-limit', 'raw-requests'].map(
   (name) => `test/http/${name}.test.ts`,
 );
 const postgresWanted =
