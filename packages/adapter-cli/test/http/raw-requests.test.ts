@@ -86,6 +86,16 @@ describe('a client that half-closes after its request', () => {
     expect(response.body.subarray(0, 4)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47]));
   });
 
+  it('gets a 400 for a body cut short by the half-close, and nothing else', async () => {
+    const response = await exchange(
+      `POST /api/v1/links HTTP/1.1\r\nHost: ${server.hostA}\r\nContent-Type: application/json\r\n` +
+        'Content-Length: 100\r\n\r\n{"url":',
+      true,
+    );
+    expect(response.status).toBe(400);
+    expect(JSON.parse(response.body.toString('utf8')).error.code).toBe('invalid_request');
+  });
+
   it('gets the redirect and the health check', async () => {
     const link = await createLink(server, { url: 'https://example.com/redirect-half-closed' });
     const redirect = await exchange(
