@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
+import { METRICS_ALLOW, answerHalfClosedRequests } from '@shortener/adapter-http';
 import type { HttpMetrics, RouteFamily } from '@shortener/adapter-http';
 import type { VisitRecorder } from '@shortener/core';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
@@ -104,22 +105,32 @@ export function createServiceMetrics(recorder: VisitRecorder, onThisPort: boolea
   };
 }
 
-/** The server of `METRICS_PORT`: `GET /metrics`, and 404 for anything else. Not started here. */
+/**
+ * The server of `METRICS_PORT`: `GET|HEAD /metrics` (another method is 405 with `Allow`, as on the main
+ * port), and 404 for anything else. Not started here.
+ */
 export function createMetricsServer(metrics: ServiceMetrics): Server {
-  return createServer((req, res) => {
-    if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {
-      res.writeHead(404, { 'Content-Type': 'application/json' });
-      return void res.end(JSON.stringify({ error: { code: 'not_found', message: 'Only /metrics here.' } }));
+  const server = createServer((req, res) => {
+    if ((req.url ?? '').split('?')[0] !== '/metrics') {
+      return sendError(res, 404, { code: 'not_found', message: 'Only /metrics here.' });
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.setHeader('Allow', METRICS_ALLOW);
+      return sendError(res, 405, { code: 'invalid_request', message: `${req.method} is not allowed here.` });
     }
     metrics.exposition().then(
       ({ contentType, body }) => {
         res.writeHead(200, { 'Content-Type': contentType, 'Cache-Control': 'no-store' });
-        res.end(body);
+        res.end(req.method === 'HEAD' ? undefined : body);
       },
-      () => {
-        res.writeHead(500, { 'Content-Type': 'application/json' });
-        res.end(JSON.stringify({ error: { code: 'internal_error', message: 'The metrics failed.' } }));
-      },
+      () => sendError(res, 500, { code: 'internal_error', message: 'The metrics failed.' }),
     );
   });
+  answerHalfClosedRequests(server);
+  return server;
+}
+
+function sendError(res: ServerResponse, status: number, error: { code: string; message: string }): void {
+  res.writeHead(status, { 'Content-Type': 'application/json' });
+  res.end(JSON.stringify({ error }));
 }

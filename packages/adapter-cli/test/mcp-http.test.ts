@@ -171,6 +171,122 @@ describe('POST /mcp with the SDK client', () => {
   });
 });
 
+describe('tool inputs as generic clients and models send them (decisions §13)', () => {
+  const ok = (result: Result) => {
+    expect(result.isError ?? false, JSON.stringify(result.content)).toBe(false);
+    return result.structuredContent!;
+  };
+  const refused = (result: Result, field: string) => {
+    expect(result.isError).toBe(true);
+    const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+    expect(text).toMatch(/Input validation error/);
+    expect(text).toContain(field);
+    expect(text).toMatch(/expected (number|int)/);
+  };
+
+  it('advertises every number as a number or null, integers as integer', async () => {
+    const { tools } = await (await connect()).listTools();
+    const typesOf = (tool: string) =>
+      Object.fromEntries(
+        Object.entries(tools.find((t) => t.name === tool)!.inputSchema.properties as Record<string, Json>)
+          .filter(([, p]) => JSON.stringify(p.type ?? p.anyOf).match(/integer|number/))
+          .map(([name, p]) => [name, p.type]),
+      );
+    expect(typesOf('shorten_url')).toEqual({
+      expires_in_days: ['number', 'null'],
+      max_clicks: ['integer', 'null'],
+    });
+    expect(typesOf('qr_code')).toEqual({ size: ['integer', 'null'] });
+    expect(typesOf('list_links')).toEqual({ limit: ['integer', 'null'] });
+    expect(typesOf('update_link')).toEqual({
+      expires_in_days: ['number', 'null'],
+      max_clicks: ['integer', 'null'],
+    });
+    expect(typesOf('link_stats')).toEqual({ days: ['integer', 'null'] });
+  });
+
+  it('takes null for every optional input as absent, and strings of digits for numbers, in every tool', async () => {
+    const account = await server.createAccount(uniqueAlias('loose'));
+    const client = await connect();
+    const keyed = await connect(server, account.key);
+    const alias = uniqueAlias('loose');
+    const link = ok(
+      await call(client, 'shorten_url', {
+        url: 'https://example.com/loose',
+        alias,
+        domain: null,
+        title: null,
+        expires_in_days: '30',
+        max_clicks: '5',
+        password: null,
+      }),
+    );
+    expect(link).toMatchObject({ slug: alias, max_clicks: 5, title: null, has_password: false });
+    const token = String(link.edit_token);
+    expect(ok(await call(client, 'check_alias', { slug: alias, domain: null }))).toMatchObject({
+      status: 'taken',
+    });
+    expect(
+      ok(await call(client, 'get_link_info', { short_url: link.short_url, slug: null, domain: null })),
+    ).toMatchObject({ short_url: link.short_url });
+    const qr = { slug: alias, short_url: null, domain: null, format: null };
+    expect(ok(await call(client, 'qr_code', { ...qr, size: '256' })).url).toBe(`${link.qr_png_url}?size=256`);
+    expect(ok(await call(client, 'qr_code', { ...qr, size: null })).url).toBe(link.qr_png_url);
+    const updated = ok(
+      await call(client, 'update_link', {
+        id: link.id,
+        edit_token: token,
+        url: null,
+        public_stats: null,
+        expires_in_days: '2',
+        max_clicks: '10',
+      }),
+    );
+    expect(updated).toMatchObject({ url: 'https://example.com/loose', max_clicks: 10, public_stats: true });
+    // in update_link null keeps its meaning: remove
+    expect(
+      ok(await call(client, 'update_link', { id: link.id, edit_token: token, max_clicks: null })),
+    ).toMatchObject({
+      max_clicks: null,
+    });
+    expect(
+      ok(await call(client, 'link_stats', { id: link.id, edit_token: token, days: null })),
+    ).toMatchObject({
+      days: 30,
+    });
+    expect(
+      ok(await call(client, 'link_stats', { id: link.id, edit_token: token, days: '7' })).by_day,
+    ).toHaveLength(7);
+
+    const mine = ok(await call(keyed, 'shorten_url', { url: 'https://example.com/mine', max_clicks: null }));
+    expect(ok(await call(keyed, 'list_links', { q: null, cursor: null, limit: '5' })).links).toHaveLength(1);
+    expect(ok(await call(keyed, 'list_links', { limit: null })).links).toHaveLength(1);
+    expect(ok(await call(keyed, 'link_stats', { id: mine.id, edit_token: null, days: '1' })).days).toBe(1);
+    expect(ok(await call(keyed, 'delete_link', { id: mine.id, edit_token: null }))).toEqual({
+      deleted: true,
+      id: mine.id,
+    });
+  });
+
+  it('refuses a number that is no string of digits as invalid input, naming the field', async () => {
+    const client = await connect();
+    const link = ok(await call(client, 'shorten_url', { url: 'https://example.com/strict' }));
+    const access = { id: link.id, edit_token: link.edit_token };
+    refused(
+      await call(client, 'shorten_url', { url: 'https://example.com/', max_clicks: 'five' }),
+      'max_clicks',
+    );
+    refused(
+      await call(client, 'shorten_url', { url: 'https://example.com/', expires_in_days: '' }),
+      'expires_in_days',
+    );
+    refused(await call(client, 'qr_code', { slug: link.slug, size: '2.5' }), 'size');
+    refused(await call(client, 'link_stats', { ...access, days: 'week' }), 'days');
+    refused(await call(client, 'update_link', { ...access, max_clicks: '1e3' }), 'max_clicks');
+    refused(await call(client, 'list_links', { limit: true }), 'limit');
+  });
+});
+
 describe('/mcp over raw HTTP', () => {
   it.each(['GET', 'DELETE'])('answers %s with 405 and Allow: POST', async (method) => {
     const response = await server.api('/mcp', { method, headers: MCP_HEADERS });
@@ -196,6 +312,26 @@ describe('/mcp over raw HTTP', () => {
     const response = await server.api('/mcp', { json: { hello: 'world' }, headers: MCP_HEADERS });
     expect(response.status).toBe(400);
     expect(((await response.json()) as Json).error.code).toEqual(expect.any(Number));
+  });
+
+  it('answers a batch with an array, even a batch of one (JSON-RPC 2.0)', async () => {
+    const batch = async (messages: Json[]) => {
+      const response = await server.api('/mcp', { json: messages, headers: MCP_HEADERS });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+      return (await response.json()) as Json[];
+    };
+    const one = await batch([rpc('initialize', 3)]);
+    expect(Array.isArray(one)).toBe(true);
+    expect(one).toMatchObject([{ jsonrpc: '2.0', id: 3, result: { serverInfo: { name: 'shortener' } } }]);
+    expect(await batch([rpc('tools/list', 4)])).toMatchObject([
+      { id: 4, result: { tools: expect.any(Array) } },
+    ]);
+    const two = await batch([rpc('tools/list', 5), rpc('ping', 6), rpc('notifications/initialized', null)]);
+    expect(two.map((r) => r.id)).toEqual([5, 6]);
+    // a single message still gets a single answer
+    const single = await server.api('/mcp', { json: rpc('ping', 7), headers: MCP_HEADERS });
+    expect(await single.json()).toEqual({ jsonrpc: '2.0', id: 7, result: {} });
   });
 
   it('answers in plain JSON without a session id', async () => {

@@ -36,6 +36,7 @@ import {
 } from './pages/account/account-pages.js';
 import { ACCOUNT_PAGE_HEADERS } from './pages/layout.js';
 import { fill } from './pages/text.js';
+import { pageSearchOf, searchTooLongMessage } from './query.js';
 import { queryOf, readBody } from './request.js';
 import {
   clearSessionCookie,
@@ -103,12 +104,9 @@ async function sendAccountHome(
   extra: Pick<AccountHomeView, 'create' | 'claim'> = {},
 ): Promise<void> {
   const { core } = deps;
-  const query = queryOf(ctx.query);
-  const text = (name: string) => {
-    const value = query[name];
-    return typeof value === 'string' ? value.trim().slice(0, 200) : '';
-  };
-  const [q, cursor] = [text('q'), text('cursor')];
+  const { language } = stateOf(ctx);
+  const search = pageSearchOf(queryOf(ctx.query));
+  const { q, cursor } = search;
   const caller = { accountId: signedIn.account.id, editToken: null };
   const list = (after: string) =>
     listLinks(
@@ -122,7 +120,7 @@ async function sendAccountHome(
   if (!page.ok) page = await list('');
   const now = core.clock.now();
   const view: AccountHomeView = {
-    language: stateOf(ctx).language,
+    language,
     name: signedIn.account.name,
     admin: signedIn.account.role === 'admin',
     links: page.ok ? page.value.links.map((link) => toLinkView(link, core.config, now)) : [],
@@ -131,9 +129,10 @@ async function sendAccountHome(
     paged,
     domains: core.config.shortDomains.map((d) => d.host),
     claimMax: core.config.limits.claimMax,
+    ...(search.tooLong ? { searchError: searchTooLongMessage(language) } : {}),
     ...extra,
   };
-  sendAccountPage(ctx, status, accountHomePage(view));
+  sendAccountPage(ctx, search.tooLong ? 400 : status, accountHomePage(view));
 }
 
 /**

@@ -19,6 +19,7 @@ import { sendError, stateOf } from './koa-helpers.js';
 import type { AdminView } from './pages/account/admin-page.js';
 import { adminOnlyPage, adminPage } from './pages/account/admin-page.js';
 import { adminTextOf } from './pages/account/admin-text.js';
+import { pageSearchOf, searchTooLongMessage } from './query.js';
 import { queryOf, readBody } from './request.js';
 import { signedInOf } from './session.js';
 import { settleVisits } from './settle.js';
@@ -65,17 +66,17 @@ export function addAdminRoutes(router: Router, deps: HttpDeps): void {
     admin: { me: SignedIn; caller: Caller },
     extra: Extra = {},
   ) => {
-    const query = queryOf(ctx.query);
-    const text = (name: string) => {
-      const value = query[name];
-      return typeof value === 'string' ? value.trim().slice(0, 200) : '';
-    };
     // after a form, the page it came from
     const back = new URLSearchParams(
       ctx.method === 'GET' ? '' : ((ctx.state.returnTo ?? '').split('?')[1] ?? ''),
     );
-    const q = ctx.method === 'GET' ? text('q') : (back.get('q') ?? '');
-    const cursor = ctx.method === 'GET' ? text('cursor') : (back.get('cursor') ?? '');
+    const { q, cursor, tooLong } = pageSearchOf(
+      ctx.method === 'GET' ? queryOf(ctx.query) : Object.fromEntries(back),
+    );
+    if (tooLong) {
+      status = 400;
+      extra = { ...extra, notice: { error: true, text: searchTooLongMessage(stateOf(ctx).language) } };
+    }
     const list = (after: string) =>
       listAllLinks(
         core,

@@ -8,7 +8,7 @@ import { addAccountRoutes } from './account-routes.js';
 import { addApiRoutes } from './api-routes.js';
 import { answerClientError, refuseConnect } from './client-errors.js';
 import type { HttpDeps } from './deps.js';
-import { HttpInputError } from './errors.js';
+import { HttpInputError, errorBody } from './errors.js';
 import { sendError, stateOf } from './koa-helpers.js';
 import { createLinkCache } from './link-cache.js';
 import type { LinkCache } from './link-cache.js';
@@ -32,8 +32,9 @@ import { addSettingsRoutes } from './settings-routes.js';
 import { addLinkPageRoutes } from './link-page-routes.js';
 import { addAdminRoutes } from './admin-routes.js';
 import { refuseLongQueries, useBoundedQuery } from './query.js';
-import { handleRedirect, slugOfPath } from './redirect.js';
+import { handleRedirect, respond, slugOfPath } from './redirect.js';
 import { clientOf, languageOf } from './request.js';
+import { PARSER_OPTIONS, answerHalfClosedRequests, hostProblem } from './wire-rules.js';
 
 /** Two years, the preload list's figure; subdomains are left to the operator (they may not be https). */
 const HSTS = 'max-age=63072000';
@@ -66,8 +67,8 @@ export function createHttpApp(deps: HttpDeps, linkCache: LinkCache = createLinkC
       sendError(ctx, domainError('internal_error'), 500);
     }
   });
-  app.use(refuseLongQueries);
-  const hsts = new URL(deps.core.config.baseUrl).protocol === 'https:';
+  const hsts = baseIsHttps(deps);
+  // before anything that answers, so every answer carries them (a refused query string included)
   app.use(async (ctx, next) => {
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('X-Frame-Options', 'DENY');
@@ -75,6 +76,7 @@ export function createHttpApp(deps: HttpDeps, linkCache: LinkCache = createLinkC
     if (hsts && stateOf(ctx).protocol === 'https') ctx.set('Strict-Transport-Security', HSTS);
     await next();
   });
+  app.use(refuseLongQueries);
   app.use(async (ctx, next) => {
     await next();
     if (ctx.status === 405)
@@ -111,16 +113,23 @@ export function createHttpServer(deps: HttpDeps, limits: ServerLimits = DEFAULT_
   const { links } = deps.core;
   const cache = createLinkCache({ changes: links.changes });
   const callback = createHttpApp(deps, cache).callback();
-  const server = createServer(serverOptionsOf(limits));
+  const server = createServer({ ...serverOptionsOf(limits), ...PARSER_OPTIONS });
+  answerHalfClosedRequests(server);
   const drain = drainStateOf(server);
   // `/metrics` looks like a slug: with the metrics on this port, Koa answers it (`metrics` is reserved then)
   const metricsHere = deps.metrics?.exposition !== undefined;
+  const secure = overHttps(deps);
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     onRequest(drain, res);
-    const routed = req.method === 'GET' || req.method === 'HEAD';
+    const problem = hostProblem(req);
+    const routed = problem === null && (req.method === 'GET' || req.method === 'HEAD');
     const target = routed && !(metricsHere && req.url === '/metrics') ? slugOfPath(req.url) : null;
-    if (target === null) void callback(req, res);
-    else handleRedirect(deps, cache, req, res, target);
+    // Koa sends its own HSTS; the answers given here (redirects, link pages, their errors, the Host
+    // refusal) get the same constant header over https
+    if (problem === null && target === null) void callback(req, res);
+    else if (secure?.(req) === true) res.setHeader('Strict-Transport-Security', HSTS);
+    if (problem !== null) refuseHost(req, res, problem);
+    else if (target !== null) handleRedirect(deps, cache, req, res, target);
     afterRequest(drain, res);
   });
   server.on('clientError', answerClientError);
@@ -131,4 +140,29 @@ export function createHttpServer(deps: HttpDeps, limits: ServerLimits = DEFAULT_
     ipv6PrefixBits: deps.core.config.limits.ipv6PrefixBits,
   });
   return server;
+}
+
+const baseIsHttps = (deps: HttpDeps): boolean => new URL(deps.core.config.baseUrl).protocol === 'https:';
+
+/**
+ * Whether a request came over https, for HSTS outside Koa (decisions §9, §14): null when the answer is
+ * always no (an http {base_url}, or no trusted proxy: this server's own sockets are plain http), so the
+ * redirect path asks nothing per request then.
+ */
+function overHttps(deps: HttpDeps): ((req: IncomingMessage) => boolean) | null {
+  if (!baseIsHttps(deps) || behindNoProxy(deps.options.trustProxy)) return null;
+  return (req) => clientOf(deps.options, req).protocol === 'https';
+}
+
+/** The 400 of a request without a single Host (RFC 9112 §3.2), before any routing; the connection closes. */
+function refuseHost(req: IncomingMessage, res: ServerResponse, message: string): void {
+  const language = languageOf(undefined, req.headers['accept-language']);
+  res.shouldKeepAlive = false;
+  respond(
+    req,
+    res,
+    400,
+    { 'Content-Type': 'application/json', 'X-Content-Type-Options': 'nosniff' },
+    JSON.stringify(errorBody(domainError('invalid_request', message), language)),
+  );
 }

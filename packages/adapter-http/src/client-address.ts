@@ -83,20 +83,36 @@ export function createClientAddressResolver(trust: TrustProxy): ClientAddressRes
     return (req) => ({ ip: peerOf(req), protocol: socketProtocol(req) });
   }
   const trusted = trustTest(trust);
+  // The redirect path asks twice for one request over https (for HSTS, then for the visit): the last
+  // answer is kept, so the walk is done once; one comparison otherwise.
+  let lastReq: IncomingMessage | null = null;
+  let lastClient: ClientAddress = { ip: 'unknown', protocol: 'http' };
   return (req) => {
-    const peer = peerOf(req);
-    const chain = [...headerList(req.headers['x-forwarded-for']), peer];
-    let client = peer;
-    let skipped = 0;
-    for (let i = chain.length - 1; i >= 0; i--) {
-      const entry = normalizeAddress(chain[i] ?? '');
-      if (entry === null) break;
-      client = entry;
-      skipped = chain.length - 1 - i;
-      if (!trusted(entry, skipped)) break;
+    if (req !== lastReq) {
+      lastClient = resolveForwarded(req, trusted);
+      lastReq = req;
     }
-    return { ip: client, protocol: forwardedProtocol(req, skipped) ?? socketProtocol(req) };
+    return lastClient;
   };
+}
+
+/** The walk of {@link createClientAddressResolver} through `X-Forwarded-For` and the socket's peer. */
+function resolveForwarded(
+  req: IncomingMessage,
+  trusted: (entry: string, hop: number) => boolean,
+): ClientAddress {
+  const peer = peerOf(req);
+  const chain = [...headerList(req.headers['x-forwarded-for']), peer];
+  let client = peer;
+  let skipped = 0;
+  for (let i = chain.length - 1; i >= 0; i--) {
+    const entry = normalizeAddress(chain[i] ?? '');
+    if (entry === null) break;
+    client = entry;
+    skipped = chain.length - 1 - i;
+    if (!trusted(entry, skipped)) break;
+  }
+  return { ip: client, protocol: forwardedProtocol(req, skipped) ?? socketProtocol(req) };
 }
 
 function trustTest(trust: Exclude<TrustProxy, { kind: 'none' }>): (entry: string, hop: number) => boolean {

@@ -2,6 +2,8 @@ export { createHttpApp, createHttpServer } from './app.js';
 export { DEFAULT_SERVER_LIMITS } from './connection-limits.js';
 export type { ServerLimits } from './connection-limits.js';
 export { drainHttpServer } from './drain.js';
+export { METRICS_ALLOW } from './metrics-routes.js';
+export { answerHalfClosedRequests } from './wire-rules.js';
 export type {
   HealthReport,
   HttpDeps,

@@ -1,6 +1,7 @@
 import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { HttpDeps, HttpMetrics, RouteFamily } from './deps.js';
+import { refuseMethod } from './methods.js';
 
 const META = new Set(['/healthz', '/openapi.json', '/llms.txt', '/metrics']);
 
@@ -27,7 +28,10 @@ export function measureRequests(metrics: HttpMetrics): Middleware {
   };
 }
 
-/** `GET /metrics` in Prometheus text format, when the metrics are served on this server's port. */
+/** The methods `/metrics` takes, wherever it is served. */
+export const METRICS_ALLOW = 'GET, HEAD';
+
+/** `GET /metrics` in Prometheus text format (HEAD too; other methods 405), when the metrics are served on this server's port. */
 export function addMetricsRoute(router: Router, deps: HttpDeps): void {
   const exposition = deps.metrics?.exposition;
   if (exposition === undefined) return;
@@ -37,4 +41,6 @@ export function addMetricsRoute(router: Router, deps: HttpDeps): void {
     ctx.type = contentType;
     ctx.body = body;
   });
+  // before the `/:slug` routes, which take POST (the password form) and would answer a link's 404
+  router.all('/metrics', (ctx) => refuseMethod(ctx, METRICS_ALLOW));
 }

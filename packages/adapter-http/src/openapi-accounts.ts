@@ -222,7 +222,11 @@ function accountPagePaths(hosts: readonly string[]): Json {
             'MTczMjQwMDAwMDAwMC5hYmM',
           ),
         ],
-        responses: { 200: html('The page.'), 303: seeOther('Not signed in: to `/login`.') },
+        responses: {
+          200: html('The page.'),
+          303: seeOther('Not signed in: to `/login`.'),
+          400: again('the first page unsearched and the error: `q` or `cursor` is over 200 characters'),
+        },
       }),
     },
     '/account/links': {

@@ -53,7 +53,12 @@ export function adminPaths(): Json {
             'MTczMjQwMDAwMDAwMC5hYmM',
           ),
         ],
-        responses: { 200: html('The page.'), 303: seeOther('Not signed in: to `/login`.'), ...notAdmin },
+        responses: {
+          200: html('The page.'),
+          303: seeOther('Not signed in: to `/login`.'),
+          400: html('The first page unsearched, with the error: `q` or `cursor` is over 200 characters.'),
+          ...notAdmin,
+        },
       }),
     },
     '/admin/links/{id}/disable': {

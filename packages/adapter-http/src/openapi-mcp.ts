@@ -93,7 +93,18 @@ export function mcpPaths(): Json {
         'No server-sent event stream and no sessions: `GET` and `DELETE` answer 405.',
       tag: 'mcp',
       security: [{}, { apiKey: [] }],
-      body: ref('schemas', 'JsonRpcRequest'),
+      body: {
+        oneOf: [
+          ref('schemas', 'JsonRpcRequest'),
+          {
+            type: 'array',
+            description: 'A batch, answered with an array (even a batch of one).',
+            items: ref('schemas', 'JsonRpcRequest'),
+            minItems: 1,
+            maxItems: 100,
+          },
+        ],
+      },
       example: INITIALIZE,
       responses: {
         200: {

@@ -1,4 +1,5 @@
-import { domainError } from '@shortener/core';
+import { domainError, errorMessage } from '@shortener/core';
+import type { Language } from '@shortener/core';
 import type Koa from 'koa';
 import { sendError } from './koa-helpers.js';
 
@@ -105,3 +106,32 @@ export const refuseLongQueries: Koa.Middleware = async (ctx, next) => {
   if (!hasTooManyParams(ctx.querystring)) return next();
   sendError(ctx, domainError('invalid_request', `At most ${MAX_QUERY_PARAMS} query parameters.`), 400);
 };
+
+/** The longest search (`q`) or cursor a list page takes: the JSON API's limit, which /openapi.json gives. */
+export const MAX_PAGE_TEXT = 200;
+
+/** What a list page (`/account`, `/admin`) searches for: `q` and `cursor`, and whether one is over the limit. */
+export interface PageSearch {
+  readonly q: string;
+  readonly cursor: string;
+  /** One was longer than {@link MAX_PAGE_TEXT}: the page answers 400 and lists the first page, unsearched. */
+  readonly tooLong: boolean;
+}
+
+/** The `q` and `cursor` of a list page's query (trimmed; '' when absent), refused whole when one is too long. */
+export function pageSearchOf(query: Record<string, unknown>): PageSearch {
+  const text = (name: string) => {
+    const value = query[name];
+    return typeof value === 'string' ? value : '';
+  };
+  const [q, cursor] = [text('q'), text('cursor')];
+  if (q.length > MAX_PAGE_TEXT || cursor.length > MAX_PAGE_TEXT) return { q: '', cursor: '', tooLong: true };
+  return { q: q.trim(), cursor: cursor.trim(), tooLong: false };
+}
+
+/** The error a page shows for a too-long search: specific in English, the code's translation otherwise. */
+export function searchTooLongMessage(language: Language): string {
+  return language === 'en'
+    ? `A search may be at most ${MAX_PAGE_TEXT} characters.`
+    : errorMessage('invalid_request', language);
+}

@@ -48,13 +48,22 @@ export async function readBodyText(req: IncomingMessage): Promise<string> {
   if (declared > MAX_BODY_BYTES) throw tooLarge();
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) throw tooLarge();
-    chunks.push(chunk);
+  try {
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) throw tooLarge();
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    // the client closed before its body was all there (Node's `aborted`): its fault, not a failure of ours
+    if ((error as { code?: unknown }).code === 'ECONNRESET') throw cutShort();
+    throw error;
   }
   return Buffer.concat(chunks).toString('utf8');
 }
+
+const cutShort = () =>
+  new HttpInputError(400, domainError('invalid_request', 'The body ended before its declared length.'));
 
 const tooLarge = () =>
   new HttpInputError(413, domainError('invalid_request', 'The body is larger than 1 MiB.'));

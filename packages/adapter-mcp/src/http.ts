@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { authenticateApiKey, domainError, err, ok } from '@shortener/core';
 import type { CoreDeps, DomainError, Result } from '@shortener/core';
 import type { McpDeps } from './deps.js';
@@ -40,13 +40,14 @@ export function createMcpHttpHandler(deps: McpDeps): McpHttpHandler {
       }
       const server = createMcpServer(deps, { accountId: account.value, ip });
       // No sessionIdGenerator: stateless mode, no Mcp-Session-Id.
-      const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
+      const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
       res.on('close', () => {
         void transport.close();
         void server.close();
       });
       await server.connect(transport);
-      await transport.handleRequest(req, res, body);
+      const response = await transport.handleRequest(webRequestOf(req), { parsedBody: body });
+      await send(res, response, Array.isArray(body));
     } catch (error) {
       deps.logger.error('mcp request failed', { error });
       if (res.headersSent) return void res.destroy();
@@ -70,6 +71,38 @@ async function accountOf(core: CoreDeps, header: string | undefined): Promise<Re
 function rpcError(code: number, error: DomainError, body: unknown) {
   const detail = { code, message: `${error.message} (${error.code})`, data: { code: error.code } };
   return { jsonrpc: '2.0', error: detail, id: idOf(body) };
+}
+
+/**
+ * The request as the SDK's transport reads it: method and headers (the body is already parsed). The URL
+ * is only passed on to tools, which do not read it: a fixed origin, since `Host` is the client's to write.
+ */
+function webRequestOf(req: IncomingMessage): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  return new Request(new URL(req.url ?? '/mcp', 'http://localhost'), {
+    method: req.method ?? 'POST',
+    headers,
+  });
+}
+
+/**
+ * Writes the transport's answer. A batch is answered with an array (JSON-RPC 2.0 §6), even a batch of one
+ * request, which the SDK (1.x) answers with the bare response object; a refused batch (400, one error
+ * object) stays as it is.
+ */
+async function send(res: ServerResponse, response: Response, batch: boolean): Promise<void> {
+  let body = response.body === null ? null : Buffer.from(await response.arrayBuffer());
+  if (batch && response.status === 200 && body !== null) {
+    const answered: unknown = JSON.parse(body.toString('utf8'));
+    if (!Array.isArray(answered)) body = Buffer.from(JSON.stringify([answered]));
+  }
+  const headers: Record<string, string> = Object.fromEntries(response.headers);
+  if (body !== null) headers['content-length'] = String(body.length);
+  res.writeHead(response.status, headers);
+  res.end(body ?? undefined);
 }
 
 function answer(res: ServerResponse, status: number, payload: unknown) {

@@ -7,7 +7,6 @@ import {
   LinkSchema,
   ListLinksQuery,
   PublicLinkSchema,
-  StatsQuery,
   StatsSchema,
   UpdateLinkInput,
 } from '@shortener/core';
@@ -23,12 +22,49 @@ function domainText(config: ServiceConfig): string {
   return `Short domain host. Default ${first ?? 'the first short domain'}.${others}`;
 }
 
+/** A number as text: what older clients and models send for a number (`"5"`, `"0.5"`). */
+const NUMERIC_TEXT = /^\s*-?\d+(?:\.\d+)?\s*$/;
+
+/** `integer` or `number` when `field` takes a number, else null. */
+function numberTypeOf(field: z.ZodType): 'integer' | 'number' | null {
+  const json = z.toJSONSchema(field, { io: 'input', unrepresentable: 'any' }) as {
+    type?: unknown;
+    anyOf?: { type?: unknown }[];
+  };
+  const types = [json.type, ...(json.anyOf ?? []).map((branch) => branch.type)].flat();
+  if (types.includes('integer')) return 'integer';
+  return types.includes('number') ? 'number' : null;
+}
+
 /**
- * A nullable number declared with a plain type list (decisions §13): generic clients (the MCP Inspector)
- * read `type` to decide how to send a value typed as text, and zod alone says only `anyOf`.
+ * An optional tool input as generic clients and models send it (decisions §13): null is absent, unless
+ * the field gives null a meaning (update_link: remove); a number also comes as a string of digits, and
+ * is declared with a plain type list (`["integer", "null"]`), since generic clients (the MCP Inspector)
+ * read `type` to decide how to send a value typed as text and zod alone says only `anyOf`. Any other
+ * string stays invalid, with zod's message. A required input is left as it is.
  */
-const typeListed = <T extends z.ZodType>(field: T, type: 'integer' | 'number'): T =>
-  field.meta({ type: [type, 'null'] }) as T;
+function forgiving(field: z.ZodType): z.ZodType {
+  if (!z.safeParse(field, undefined).success) return field;
+  const keepsNull = z.safeParse(field, null).success;
+  const type = numberTypeOf(field);
+  if (type === null && keepsNull) return field;
+  const input = z.preprocess((value) => {
+    if (value === null) return keepsNull ? null : undefined;
+    return type !== null && typeof value === 'string' && NUMERIC_TEXT.test(value) ? Number(value) : value;
+  }, field);
+  return type === null ? input : input.meta({ type: [type, 'null'] });
+}
+
+/**
+ * A tool's input object with every optional input {@link forgiving}. The parsed value's type is the
+ * original object's: only what is accepted on the way in changes.
+ */
+function toolInput<T extends z.ZodObject>(schema: T): T {
+  const shape = Object.fromEntries(
+    Object.entries(schema.shape).map(([name, field]) => [name, forgiving(field as z.ZodType)]),
+  );
+  return z.strictObject(shape) as unknown as T;
+}
 
 /** How the manage tools name a link and prove access to it. */
 const linkAccess = {
@@ -44,27 +80,35 @@ const linkAccess = {
 
 function manageSchemas() {
   const update = UpdateLinkInput.shape;
+  // `limit` and `days` are numbers here, not the query schemas' coerced text: coercion takes null for 0
+  // and any word for NaN, and a tool's numbers arrive as JSON
   return {
-    listInput: z.strictObject({
-      q: ListLinksQuery.shape.q,
-      limit: ListLinksQuery.shape.limit.describe('Links per page, 1-200, default 50.'),
-      cursor: ListLinksQuery.shape.cursor,
-    }),
-    updateInput: z.strictObject({
-      ...linkAccess,
-      ...update,
-      expires_in_days: typeListed(update.expires_in_days, 'number').describe(
-        'Expires this many days from now (0.01-3650); null removes the expiry.',
-      ),
-      max_clicks: typeListed(update.max_clicks, 'integer').describe(
-        'Human clicks until the link expires (at least 1); null removes the cap.',
-      ),
-    }),
-    accessInput: z.strictObject(linkAccess),
-    statsInput: z.strictObject({
-      ...linkAccess,
-      days: StatsQuery.shape.days.describe('Days of statistics, 1-365, default 30.'),
-    }),
+    listInput: toolInput(
+      z.strictObject({
+        q: ListLinksQuery.shape.q,
+        limit: z.number().int().min(1).max(200).optional().describe('Links per page, 1-200, default 50.'),
+        cursor: ListLinksQuery.shape.cursor,
+      }),
+    ),
+    updateInput: toolInput(
+      z.strictObject({
+        ...linkAccess,
+        ...update,
+        expires_in_days: update.expires_in_days.describe(
+          'Expires this many days from now (0.01-3650); null removes the expiry.',
+        ),
+        max_clicks: update.max_clicks.describe(
+          'Human clicks until the link expires (at least 1); null removes the cap.',
+        ),
+      }),
+    ),
+    accessInput: toolInput(z.strictObject(linkAccess)),
+    statsInput: toolInput(
+      z.strictObject({
+        ...linkAccess,
+        days: z.number().int().min(1).max(365).default(30).describe('Days of statistics, 1-365, default 30.'),
+      }),
+    ),
     listOutput: withErrorBranch(LinkListSchema),
     statsOutput: withErrorBranch(StatsSchema),
     deleteOutput: withErrorBranch(
@@ -89,8 +133,6 @@ function buildSchemas(config: ServiceConfig) {
     ),
     domain,
     title: CreateLinkInput.shape.title.describe('A label for the link, max 200 characters.'),
-    expires_in_days: typeListed(CreateLinkInput.shape.expires_in_days, 'number'),
-    max_clicks: typeListed(CreateLinkInput.shape.max_clicks, 'integer'),
   });
   const checkInput = CheckAliasInput.extend({
     slug: CheckAliasInput.shape.slug.describe('The alias to check, e.g. summer-sale.'),
@@ -130,10 +172,10 @@ function buildSchemas(config: ServiceConfig) {
     url: z.url().describe('Where this service serves the same image, for embedding.'),
   });
   return {
-    shortenInput,
-    checkInput,
-    infoInput: z.strictObject(reference),
-    qrInput,
+    shortenInput: toolInput(shortenInput),
+    checkInput: toolInput(checkInput),
+    infoInput: toolInput(z.strictObject(reference)),
+    qrInput: toolInput(qrInput),
     linkOutput: withErrorBranch(LinkSchema),
     aliasOutput: withErrorBranch(AliasCheckSchema),
     infoOutput: withErrorBranch(infoOutput),

@@ -52,8 +52,10 @@ describe('tools/list', () => {
       expect(property(tool, 'max_clicks').type, tool).toEqual(['integer', 'null']);
       expect(property(tool, 'expires_in_days').type, tool).toEqual(['number', 'null']);
     }
-    expect(property('list_links', 'limit').type).toBe('integer');
-    expect(property('link_stats', 'days').type).toBe('integer');
+    // every optional input takes null as absent, so every optional number is nullable
+    expect(property('list_links', 'limit').type).toEqual(['integer', 'null']);
+    expect(property('link_stats', 'days').type).toEqual(['integer', 'null']);
+    expect(property('qr_code', 'size').type).toEqual(['integer', 'null']);
   });
 
   it('derives the manage tools from UpdateLinkInput, LinkListSchema and StatsSchema', async () => {

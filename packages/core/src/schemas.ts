@@ -78,8 +78,10 @@ export type UpdateLinkInput = z.infer<typeof UpdateLinkInput>;
 export const BulkInput = z
   .strictObject({
     urls: z
-      .union([z.array(z.string()), z.string()])
-      .describe('An array of URLs, or one string with one URL per line (blank lines ignored).'),
+      .union([z.array(z.string()).min(1), z.string().min(1)])
+      .describe(
+        'An array of URLs, or one string with one URL per line (blank lines ignored); at least one URL.',
+      ),
     domain: DomainField.nullish(),
     expires_in_days: z.number().min(0.01).max(3650).nullish(),
   })

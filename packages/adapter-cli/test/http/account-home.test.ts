@@ -105,6 +105,33 @@ describe('/account: the signed-in account’s links, search, paging, creation an
     expect(listed(await bad.text())).toEqual(made.slice(-20).reverse());
   });
 
+  it('refuses a search or cursor over 200 characters with 400 and the page, the error shown, as the API does', async () => {
+    const made = await me.send('/api/v1/links', {
+      method: 'POST',
+      json: { url: 'https://example.com/long-q' },
+    });
+    expect(made.status).toBe(201);
+    const long = 'x'.repeat(201);
+    for (const query of [`q=${long}`, `cursor=${long}`, `q=${encodeURIComponent(' '.repeat(201))}`]) {
+      const response = await me.send(`/account?${query}`);
+      expect(response.status, query).toBe(400);
+      expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+      const page = await response.text();
+      expect(page).toMatch(/<p\s+id="search-error"\s+class="error"\s+role="alert"/);
+      expect(listed(page).length).toBeGreaterThan(0); // the first page, unsearched
+    }
+    expect((await me.send(`/account?q=${'x'.repeat(200)}`)).status).toBe(200);
+    await expectError(await me.send(`/api/v1/links?q=${long}`), 400, 'invalid_request');
+    expect((await me.send(`/api/v1/links?q=${'x'.repeat(200)}`)).status).toBe(200);
+    // and /openapi.json says the same of both
+    const doc = await jsonOf(await server.api('/openapi.json'));
+    const limitOf = (path: string, name: string) =>
+      (doc.paths[path].get.parameters as Json[]).find((p) => p.name === name)?.schema.maxLength;
+    expect([limitOf('/account', 'q'), limitOf('/account', 'cursor'), limitOf('/api/v1/links', 'q')]).toEqual([
+      200, 200, 200,
+    ]);
+  });
+
   it('claims anonymous links by pasted edit tokens, once, and says how many', async () => {
     const claimer = await invitedBrowser(server, 'home-claimer', 'a long enough password');
     const anonymous: Json[] = [];

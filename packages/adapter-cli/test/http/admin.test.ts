@@ -84,6 +84,12 @@ describe('/admin (decisions §10)', () => {
     expect(page).toContain('https://example.com/admin-owned');
     expect(page).toMatch(/owner plain-user ·\s*1 click ·\s*Active/);
     expect(page).toMatch(/anonymous ·\s*0 clicks ·\s*Active/);
+    // a search over 200 characters is refused, as the API refuses it
+    const long = await admin.send(`/admin?q=${'zebra'.repeat(41)}`);
+    expect(long.status).toBe(400);
+    const refused = await long.text();
+    expect(refused).toMatch(/id="admin-notice"\s+role="alert"/);
+    expect(listed(refused).length).toBeGreaterThan(0);
     const none = await (await admin.send('/admin?q=no-such-thing')).text();
     expect(listed(none)).toEqual([]);
     expect(none).toContain('No link matches “no-such-thing”.');

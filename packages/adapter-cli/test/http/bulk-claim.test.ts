@@ -135,6 +135,15 @@ describe('POST /api/v1/bulk', () => {
       'domain_invalid',
     );
   });
+
+  it('refuses what /openapi.json says it takes no fewer than: 1 URL, and no more than 200', async () => {
+    await expectError(await bulk({ urls: [] }), 400, 'invalid_request');
+    await expectError(await bulk({ urls: '' }), 400, 'invalid_request');
+    const doc = await jsonOf(await server.api('/openapi.json'));
+    const branches = doc.components.schemas.BulkRequest.properties.urls.anyOf as Json[];
+    expect(branches.find((b) => b.type === 'array')).toMatchObject({ minItems: 1, maxItems: 200 });
+    expect(branches.find((b) => b.type === 'string')).toMatchObject({ minLength: 1 });
+  });
 });
 
 describe('POST /api/v1/links/claim', () => {

@@ -32,6 +32,7 @@ const initialize = {
   method: 'initialize',
   params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
 };
+const MCP_ACCEPT = { accept: 'application/json, text/event-stream' };
 const mcp = (headers: Record<string, string>, target = server) =>
   target.visit(`http://${target.hostA}/mcp`, {
     json: initialize,
@@ -141,6 +142,57 @@ describe('security headers (decisions §9)', () => {
       expect(overHttps.headers.get('strict-transport-security')).toMatch(/^max-age=\d{8}/);
       const overHttp = await secure.api('/', { headers: { ...forwarded, 'x-forwarded-proto': 'http' } });
       expect(overHttp.headers.get('strict-transport-security')).toBeNull();
+    } finally {
+      await secure.close();
+    }
+  });
+
+  it('sends HSTS on every answer over https, link pages, error pages and refusals included', async () => {
+    const secure = await startTestServer({ PUBLIC_BASE_URL: 'https://sho.example', TRUST_PROXY: '1' });
+    try {
+      const https = { 'x-forwarded-for': '198.51.100.9', 'x-forwarded-proto': 'https' };
+      const hsts = (response: Response) => response.headers.get('strict-transport-security');
+      const locked = await createLink(secure, { url: 'https://example.com/', password: 'hunter22' });
+      const open = await createLink(secure, { url: 'https://example.com/', max_clicks: 1 });
+      const short = (path: string) => `http://${secure.hostA}${path}`;
+      const answers: [string, Promise<Response>][] = [
+        ['the password form', secure.visit(locked.short_url, { headers: https })],
+        [
+          'a wrong password',
+          secure.visit(locked.short_url, {
+            method: 'POST',
+            body: 'password=wrong',
+            headers: { ...https, 'content-type': 'application/x-www-form-urlencoded' },
+          }),
+        ],
+        ['the short-domain 404 page', secure.visit(short(`/${uniqueAlias()}`), { headers: https })],
+        [
+          'the 404 error object',
+          secure.visit(short(`/${uniqueAlias()}`), {
+            headers: { ...https, accept: 'application/json' },
+          }),
+        ],
+        ['a redirect', secure.visit(open.short_url, { headers: { ...https, 'user-agent': BROWSER_UA } })],
+        ['a redirect to HEAD', secure.visit(open.short_url, { method: 'HEAD', headers: https })],
+        ['a 405', secure.visit(short('/'), { method: 'PROPFIND', headers: https })],
+        ['an API error', secure.api('/api/v1/links', { json: { url: 'nope://x' }, headers: https })],
+        [
+          'a query of too many parameters',
+          secure.api(`/api/v1/check?slug=a${'&p=1'.repeat(120)}`, { headers: https }),
+        ],
+        ['/mcp', secure.api('/mcp', { json: initialize, headers: { ...https, ...MCP_ACCEPT } })],
+      ];
+      for (const [what, answer] of answers) {
+        const response = await answer;
+        expect(response.status, what).toBeLessThan(500);
+        expect(hsts(response), what).toMatch(/^max-age=\d{8}/);
+      }
+      expect((await answers[4]![1]).status).toBe(302);
+      // over plain http, as the trusted proxy says, none of them
+      const http = { 'x-forwarded-for': '198.51.100.9', 'x-forwarded-proto': 'http' };
+      for (const url of [locked.short_url, short(`/${uniqueAlias()}`)]) {
+        expect(hsts(await secure.visit(url, { headers: http })), url).toBeNull();
+      }
     } finally {
       await secure.close();
     }

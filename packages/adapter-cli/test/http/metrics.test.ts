@@ -88,6 +88,37 @@ describe('/metrics on the main port (METRICS=true)', () => {
   });
 });
 
+describe('/metrics with another method', () => {
+  it.each(['POST', 'PUT', 'DELETE', 'PATCH'])(
+    'answers %s /metrics with 405, Allow: GET, HEAD and the error object',
+    async (method) => {
+      const response = await server.api('/metrics', {
+        method,
+        headers: { 'x-forwarded-for': '198.51.100.4' },
+      });
+      expect(response.headers.get('allow')).toBe('GET, HEAD');
+      await expectError(response, 405, 'invalid_request');
+    },
+  );
+
+  it('answers HEAD /metrics like GET, without a body', async () => {
+    const response = await server.api('/metrics', { method: 'HEAD' });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+  });
+
+  it('answers the same on METRICS_PORT', async () => {
+    const url = `http://127.0.0.1:${metricsPort}/metrics`;
+    for (const method of ['POST', 'PUT', 'DELETE']) {
+      const response = await fetch(url, { method });
+      expect(response.headers.get('allow'), method).toBe('GET, HEAD');
+      await expectError(response, 405, 'invalid_request');
+    }
+    const head = await fetch(url, { method: 'HEAD' });
+    expect([head.status, await head.text()]).toEqual([200, '']);
+  });
+});
+
 describe('/metrics on METRICS_PORT', () => {
   it('serves the metrics on their own port, and nothing else there', async () => {
     const text = await scrape(`http://127.0.0.1:${metricsPort}/metrics`);

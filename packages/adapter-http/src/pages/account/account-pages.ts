@@ -191,6 +191,8 @@ export interface AccountHomeView {
   readonly q: string;
   readonly nextCursor: string | null;
   readonly paged: boolean;
+  /** Why the search was refused (too long), shown by the search form. */
+  readonly searchError?: string;
   readonly domains: readonly string[];
   /** The creation form's values and error after a failed post. */
   readonly create?: Pick<LinkFormView, 'values' | 'error'>;
@@ -266,6 +268,7 @@ function linksSection(view: AccountHomeView, t: AccountText): SafeHtml {
         <button type="submit" class="button">${t.search}</button>
       </div>
       <small class="hint" id="q-hint">${t.searchHint}</small>
+      ${view.searchError === undefined ? '' : html`<p id="search-error" class="error" role="alert">${view.searchError}</p>`}
     </form>
     ${
       view.links.length === 0
