@@ -68,12 +68,14 @@ export function createHttpApp(deps: HttpDeps, linkCache: LinkCache = createLinkC
     }
   });
   const hsts = baseIsHttps(deps);
+  const direct = behindNoProxy(deps.options.trustProxy);
   // before anything that answers, so every answer carries them (a refused query string included)
   app.use(async (ctx, next) => {
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('X-Frame-Options', 'DENY');
-    // HSTS counts only over https (RFC 6797): the client's scheme by the proxy rule
-    if (hsts && stateOf(ctx).protocol === 'https') ctx.set('Strict-Transport-Security', HSTS);
+    // HSTS on every answer of an https {base_url} (decisions §14); behind a trusted proxy, only when it
+    // says the client came over https (RFC 6797: never over plain http)
+    if (hsts && (direct || stateOf(ctx).protocol === 'https')) ctx.set('Strict-Transport-Security', HSTS);
     await next();
   });
   app.use(refuseLongQueries);
@@ -146,11 +148,13 @@ const baseIsHttps = (deps: HttpDeps): boolean => new URL(deps.core.config.baseUr
 
 /**
  * Whether a request came over https, for HSTS outside Koa (decisions §9, §14): null when the answer is
- * always no (an http {base_url}, or no trusted proxy: this server's own sockets are plain http), so the
- * redirect path asks nothing per request then.
+ * always no (an http {base_url}). With no trusted proxy the scheme cannot be read, and an https
+ * {base_url} says TLS ends in front of this server: always yes, a constant. Behind a trusted proxy, what
+ * it says (RFC 6797: never over plain http).
  */
 function overHttps(deps: HttpDeps): ((req: IncomingMessage) => boolean) | null {
-  if (!baseIsHttps(deps) || behindNoProxy(deps.options.trustProxy)) return null;
+  if (!baseIsHttps(deps)) return null;
+  if (behindNoProxy(deps.options.trustProxy)) return () => true;
   return (req) => clientOf(deps.options, req).protocol === 'https';
 }
 

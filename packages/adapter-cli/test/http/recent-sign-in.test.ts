@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserOf, invitedBrowser, inviteUrl, sessionCookieOf } from './browser-session.js';
-import { expectError, startTestServer } from './harness.js';
+import { createLink, expectError, startTestServer } from './harness.js';
 import type { TestServer } from './harness.js';
 
 // Decisions §14: a stolen session cookie must not turn into lasting access. Adding a passkey, making an
@@ -70,5 +70,18 @@ describe('recent sign-in for lasting access (decisions §14)', () => {
     const again = await server.cli('accounts', 'invite', 'XENA');
     expect(again).toMatchObject({ name: 'Xena' });
     await browserOf(server).signIn('xena', 'xena password');
+  });
+
+  it('sends HSTS on every answer of an https base URL with no proxy in front (decisions §14)', async () => {
+    const link = await createLink(server, { url: 'https://example.com/locked', password: 'open-sesame' });
+    const answers = [
+      await server.visit(String(link.short_url)),
+      await server.visit(`http://${server.hostA}/no-such-slug-here`),
+      await server.api('/api/v1/links/not-an-id'),
+      await browserOf(server).send('/login'),
+    ];
+    expect(answers.map((a) => a.headers.get('strict-transport-security'))).toEqual(
+      Array(4).fill('max-age=63072000'),
+    );
   });
 });
