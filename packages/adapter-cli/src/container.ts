@@ -213,6 +213,7 @@ function createMcpDeps(
     admitCreation: async ({ accountId, ip }) =>
       admissionOf(await consumeCreations(limits, { accountId, editToken: null }, ip, 1)),
     admitQrPng: async ({ ip }, size) => admissionOf(await spendQrBudget(limits, ip, size)),
+    rateLimiter,
   };
 }
 

@@ -144,6 +144,34 @@ describe('POST /mcp with the SDK client', () => {
     expect((await limited.api('/api/v1/links', { json: { url: 'https://example.com/4' } })).status).toBe(429);
   });
 
+  it('spends the edit-token guess limit of the JSON API on wrong tokens, however many at once', async () => {
+    const { key } = await limited.createAccount('token-guesser-target');
+    const link = await jsonOf(
+      await limited.api('/api/v1/links', {
+        json: { url: 'https://example.com/guarded' },
+        headers: { authorization: `Bearer ${key}` },
+      }),
+      201,
+    );
+    const client = await connect(limited);
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        call(client, i % 2 ? 'update_link' : 'delete_link', {
+          id: link.id,
+          edit_token: `et_wrong${i}`,
+          ...(i % 2 ? { title: 'taken' } : {}),
+        }),
+      ),
+    );
+    const codes = answers.map((a) => (a.structuredContent?.error as Json | undefined)?.code);
+    expect(codes.filter((c) => c === 'forbidden')).toHaveLength(30);
+    expect(codes.filter((c) => c === 'rate_limited')).toHaveLength(10);
+    const api = await limited.api(`/api/v1/links/${String(link.id)}`, {
+      headers: { 'x-edit-token': 'et_more' },
+    });
+    expect(api.status).toBe(429);
+  });
+
   it('spends the per-client QR budget of /{slug}.png on PNG qr_code calls (SVG costs none)', async () => {
     const slug = uniqueAlias('mcpqr');
     await jsonOf(

@@ -1,4 +1,4 @@
-import type { CoreDeps } from '@shortener/core';
+import type { CoreDeps, RateLimiter } from '@shortener/core';
 
 /** Who calls the tools: the account of a presented API key (null when anonymous) and the client's IP. */
 export interface McpCaller {
@@ -45,4 +45,9 @@ export interface McpDeps {
    * (per IP over HTTP, one budget for a stdio process). Without it PNGs are not budgeted.
    */
   readonly admitQrPng?: (caller: McpCaller, size: number) => Promise<Admission>;
+  /**
+   * The limiter of the edit-token guess limit (decisions §14), the JSON API's: a tool given an
+   * `edit_token` spends a unit before the token is checked, given back when it was right.
+   */
+  readonly rateLimiter?: RateLimiter;
 }

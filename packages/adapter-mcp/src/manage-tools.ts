@@ -1,8 +1,17 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { deleteLink, getStats, listLinks, toLinkView, updateLink } from '@shortener/core';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  deleteLink,
+  getStats,
+  listLinks,
+  spendGuess,
+  toLinkView,
+  tokenGuessBudget,
+  updateLink,
+} from '@shortener/core';
 import type { Caller, LinkRecord, StatsView } from '@shortener/core';
 import type { McpCaller, McpDeps } from './deps.js';
-import { toolError, toolResult } from './results.js';
+import { rateLimited, toolError, toolResult } from './results.js';
 import type { ToolSchemas } from './schemas.js';
 import type { Guard } from './server.js';
 
@@ -53,6 +62,30 @@ export function addManageTools(
     editToken: editToken?.trim() || null,
   });
   const write = { readOnlyHint: false, openWorldHint: false };
+  /**
+   * Runs a tool given `editToken` under the edit-token guess limit of the JSON API (decisions §14): a
+   * unit spent first, given back unless the answer was `forbidden`; past it, `rate_limited`.
+   */
+  const withToken = async (
+    editToken: string | undefined,
+    run: () => Promise<CallToolResult>,
+  ): Promise<CallToolResult> => {
+    const { rateLimiter } = deps;
+    if (rateLimiter === undefined || !editToken?.trim()) return run();
+    const budget = tokenGuessBudget(core.config, 'edit', caller.ip);
+    const guess = await spendGuess({ rateLimiter, clock: core.clock }, [budget]);
+    if (!guess.allowed) {
+      return rateLimited('wrong edit tokens', Math.max(1, Math.ceil(guess.decision.retryAfterMs / 1000)));
+    }
+    let result: CallToolResult | undefined;
+    try {
+      result = await run();
+    } finally {
+      const code = (result?.structuredContent as { error?: { code?: string } } | undefined)?.error?.code;
+      await guess.settle(result !== undefined && code !== 'forbidden' && code !== 'unauthorized');
+    }
+    return result;
+  };
 
   server.registerTool(
     'list_links',
@@ -87,12 +120,14 @@ export function addManageTools(
       outputSchema: schemas.linkOutput,
       annotations: { ...write, destructiveHint: false, idempotentHint: true },
     },
-    guard('update_link', async ({ id, edit_token: editToken, ...changes }) => {
-      const updated = await updateLink(core, id, changes, as(editToken));
-      return updated.ok
-        ? toolResult(view(updated.value), linkText(view(updated.value)))
-        : toolError(updated.error);
-    }),
+    guard('update_link', async ({ id, edit_token: editToken, ...changes }) =>
+      withToken(editToken, async () => {
+        const updated = await updateLink(core, id, changes, as(editToken));
+        return updated.ok
+          ? toolResult(view(updated.value), linkText(view(updated.value)))
+          : toolError(updated.error);
+      }),
+    ),
   );
 
   server.registerTool(
@@ -104,11 +139,13 @@ export function addManageTools(
       outputSchema: schemas.deleteOutput,
       annotations: { ...write, destructiveHint: true, idempotentHint: true },
     },
-    guard('delete_link', async ({ id, edit_token: editToken }) => {
-      const deleted = await deleteLink(core, id, as(editToken));
-      if (!deleted.ok) return toolError(deleted.error);
-      return toolResult({ deleted: true, id: id.toLowerCase() }, `Deleted ${id}.`);
-    }),
+    guard('delete_link', async ({ id, edit_token: editToken }) =>
+      withToken(editToken, async () => {
+        const deleted = await deleteLink(core, id, as(editToken));
+        if (!deleted.ok) return toolError(deleted.error);
+        return toolResult({ deleted: true, id: id.toLowerCase() }, `Deleted ${id}.`);
+      }),
+    ),
   );
 
   server.registerTool(
@@ -120,9 +157,11 @@ export function addManageTools(
       outputSchema: schemas.statsOutput,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    guard('link_stats', async ({ id, edit_token: editToken, days }) => {
-      const stats = await getStats(core, id, { days }, as(editToken));
-      return stats.ok ? toolResult(stats.value, statsText(stats.value)) : toolError(stats.error);
-    }),
+    guard('link_stats', async ({ id, edit_token: editToken, days }) =>
+      withToken(editToken, async () => {
+        const stats = await getStats(core, id, { days }, as(editToken));
+        return stats.ok ? toolResult(stats.value, statsText(stats.value)) : toolError(stats.error);
+      }),
+    ),
   );
 }
