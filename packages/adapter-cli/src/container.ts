@@ -1,4 +1,4 @@
-import { consumeCreations, createUserAgentParser, spendQrBudget } from '@shortener/adapter-http';
+import { consumeCreations, createUserAgentParser, spendPngBudget } from '@shortener/adapter-http';
 import type { HttpDeps } from '@shortener/adapter-http';
 import { createMcpHttpHandler } from '@shortener/adapter-mcp';
 import type { Admission, McpDeps } from '@shortener/adapter-mcp';
@@ -212,7 +212,7 @@ function createMcpDeps(
     qr: qr.render,
     admitCreation: async ({ accountId, ip }) =>
       admissionOf(await consumeCreations(limits, { accountId, editToken: null }, ip, 1)),
-    admitQrPng: async ({ ip }, size) => admissionOf(await spendQrBudget(limits, ip, size)),
+    admitQrPng: async ({ ip }, size) => admissionOf(await spendPngBudget(limits, ip, size)),
     rateLimiter,
   };
 }

@@ -90,4 +90,7 @@ export interface HttpDeps {
 }
 
 /** The core with the limiter, for the use cases that limit guesses (decisions §14). */
-export const guardedCoreOf = (deps: HttpDeps) => ({ ...deps.core, rateLimiter: deps.rateLimiter });
+export const guardedCoreOf = (deps: Pick<HttpDeps, 'core' | 'rateLimiter'>) => ({
+  ...deps.core,
+  rateLimiter: deps.rateLimiter,
+});

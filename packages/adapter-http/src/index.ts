@@ -19,7 +19,7 @@ export { HTTP_STATUS } from './errors.js';
 export { createClientAddressResolver, normalizeAddress, parseTrustProxy } from './client-address.js';
 export type { ClientAddress, TrustProxy } from './client-address.js';
 export { consumeCreations } from './rate-limit.js';
-export { spendQrBudget } from './qr-routes.js';
+export { spendPngBudget } from './qr-routes.js';
 export { createUserAgentParser, isBotUserAgent } from './user-agent.js';
 export { buildLlmsTxt } from './llms-txt.js';
 export { buildOpenApiDocument } from './openapi.js';

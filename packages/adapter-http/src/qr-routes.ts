@@ -1,30 +1,21 @@
 import type Router from '@koa/router';
-import type { LinkRecord, RateDecision, RateWindow } from '@shortener/core';
+import type { LinkRecord, RateDecision } from '@shortener/core';
 import {
   QrPngQuery,
   QrSvgQuery,
   domainError,
   findRedirectLink,
-  limitSubjectOf,
   parseInput,
   sha256Hex,
   shortUrlOf,
+  spendQrBudget,
 } from '@shortener/core';
 import type { Context } from 'koa';
 import type { HttpDeps, QrRenderer } from './deps.js';
+import { guardedCoreOf } from './deps.js';
 import { sendError, setHeaders, stateOf } from './koa-helpers.js';
 import { rateLimitHeaders } from './rate-limit.js';
 import { queryOf } from './request.js';
-
-/**
- * PNG drawing a client may ask for, in units of a 512 px image (a 2048 px one costs 16, as its CPU
- * does): 120 a minute is 120 default codes or 7 print-size ones, about 2.5 s of CPU.
- */
-export const QR_PNG_UNITS_PER_MINUTE = 120;
-const QR_WINDOWS: readonly RateWindow[] = [{ windowMs: 60_000, limit: QR_PNG_UNITS_PER_MINUTE }];
-
-/** The cost of a PNG of `size` pixels against {@link QR_PNG_UNITS_PER_MINUTE}. */
-export const pngCost = (size: number): number => Math.max(1, Math.ceil((size / 512) ** 2));
 
 /** `/{slug}.png` and `/{slug}.svg`: the QR code of the short URL (decisions §7), cacheable for a day. */
 export function addQrRoutes(router: Router, deps: HttpDeps): void {
@@ -63,24 +54,19 @@ async function sendImage(
   ctx.body = image.data;
 }
 
-/**
- * Spends a client's PNG budget for one image of `size` pixels ({@link QR_PNG_UNITS_PER_MINUTE}). The
- * `/{slug}.png` route and MCP's `qr_code` both spend it, so a client has one budget whichever it uses.
- * The IP (an IPv6 address by its prefix) is only a key of the in-memory limiter, never written anywhere.
- */
-export async function spendQrBudget(
+/** Spends a client's PNG budget from core ({@link spendQrBudget}), counting a refusal on `/metrics`. */
+export async function spendPngBudget(
   deps: Pick<HttpDeps, 'core' | 'rateLimiter' | 'metrics'>,
   ip: string,
   size: number,
 ): Promise<RateDecision> {
-  const subject = `qr:${limitSubjectOf(ip, deps.core.config.limits.ipv6PrefixBits)}`;
-  const decision = await deps.rateLimiter.hit(subject, QR_WINDOWS, pngCost(size), deps.core.clock.now());
+  const decision = await spendQrBudget(guardedCoreOf(deps), ip, size);
   if (!decision.allowed) deps.metrics?.limited('qr');
   return decision;
 }
 
 async function admitPng(ctx: Context, deps: HttpDeps, size: number): Promise<boolean> {
-  const decision = await spendQrBudget(deps, stateOf(ctx).ip, size);
+  const decision = await spendPngBudget(deps, stateOf(ctx).ip, size);
   if (!decision.allowed) refuse(ctx, rateLimitHeaders(decision));
   return decision.allowed;
 }

@@ -91,6 +91,8 @@ export { LANGUAGES, countText, errorMessage, pickLanguage } from './i18n.js';
 export type { Language } from './i18n.js';
 export { linkAccess } from './links/access.js';
 export { LINK_PASSWORD_TRIES, guessLinkPassword } from './links/link-password.js';
+export { QR_PNG_UNITS_PER_MINUTE, pngCost, spendCreations, spendQrBudget } from './limits/budgets.js';
+export type { BudgetDeps } from './limits/budgets.js';
 export type { AccessRule } from './links/access.js';
 export { checkAlias, claimLinks, setLinkDisabled } from './links/alias-and-claim.js';
 export { bulkLimit, bulkUrls, createLinks } from './links/bulk.js';
