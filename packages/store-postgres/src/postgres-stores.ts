@@ -1,5 +1,6 @@
+import { classifyStoreErrors } from '@shortener/core';
 import type { Stores } from '@shortener/core';
-import { createPool } from './database.js';
+import { createPool, unavailableReason } from './database.js';
 import type { PostgresOptions } from './database.js';
 import { migrate } from './migrations/index.js';
 import { createPostgresAccountStore } from './postgres-account-store.js';
@@ -70,16 +71,10 @@ export function openPostgresStores(options: PostgresOptions): PostgresStores {
   };
 }
 
-/** `store` with each method waiting for `ready` first (other properties, such as a feed, as they are). */
+/**
+ * `store` with each method waiting for `ready` first, and a lost or refused connection thrown as the
+ * store being unavailable (other properties, such as a feed, as they are).
+ */
 function afterReady<T extends object>(ready: () => Promise<void>, store: T): T {
-  const entries = Object.entries(store).map(([name, value]: [string, unknown]) => [
-    name,
-    typeof value === 'function'
-      ? async (...args: unknown[]) => {
-          await ready();
-          return (value as (...args: unknown[]) => unknown)(...args);
-        }
-      : value,
-  ]);
-  return Object.fromEntries(entries) as T;
+  return classifyStoreErrors(store, unavailableReason, ready);
 }

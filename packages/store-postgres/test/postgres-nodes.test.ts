@@ -1,3 +1,4 @@
+import { isStoreUnavailable } from '@shortener/core';
 import type { CounterIncrement, LinkChange } from '@shortener/core';
 import { aLink, FIXTURE_TIME } from '@shortener/testkit';
 import pg from 'pg';
@@ -130,7 +131,7 @@ describe.runIf(DATABASE_URL !== null)('PostgreSQL stores on several nodes', () =
     await admin.query(`DELETE FROM ${schema}.schema_migrations WHERE version = 999`);
   });
 
-  it('tells of a lost LISTEN connection with null, listens again, and names later changes', async () => {
+  it('listens again after its LISTEN connection is lost, tells null then, and names later changes', async () => {
     const [stores, writer] = await nodes(2);
     const heard: (LinkChange | null)[] = [];
     stores!.links.changes.subscribe((change) => heard.push(change));
@@ -144,11 +145,60 @@ describe.runIf(DATABASE_URL !== null)('PostgreSQL stores on several nodes', () =
       [feedApplicationName({ connectionString: '', schema })],
     );
     expect(killed.rowCount).toBe(1);
-    // lost, then listening again
-    await until(() => heard.slice(before).filter((h) => h === null).length >= 2);
+    // listening again: null (whatever changed meanwhile was not heard), and only then
+    await until(() => heard.slice(before).includes(null));
+    expect(heard.slice(before).filter((h) => h === null)).toHaveLength(1);
     const later = aLink();
     await writer!.links.insert(later);
     await until(() => heard.some((h) => h?.id === later.id));
+  });
+
+  it('survives losing a connection checked out for a flush, and throws it as the store unavailable', async () => {
+    const [stores] = await nodes(1);
+    const link = aLink();
+    await stores!.links.insert(link);
+    // another session holds the link's row: the flush waits inside its transaction for the lock
+    const holder = await admin.connect();
+    await holder.query('BEGIN');
+    await holder.query(`SELECT id FROM ${schema}.links WHERE id = $1 FOR UPDATE`, [link.id]);
+    const batch = {
+      clicks: [{ linkId: link.id, count: 1, lastClickAt: FIXTURE_TIME }],
+      counters: [],
+      visitors: [],
+    };
+    const flush = stores!.visits.record(batch);
+    const killed = async () =>
+      (
+        await admin.query(
+          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+            WHERE wait_event_type = 'Lock' AND query LIKE 'SELECT id FROM links WHERE id = ANY%'`,
+        )
+      ).rowCount === 1;
+    for (let tries = 0; !(await killed()); tries++) {
+      if (tries > 100) throw new Error('the flush never waited for the lock');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const failure: unknown = await flush.catch((error: unknown) => error);
+    await holder.query('ROLLBACK');
+    holder.release();
+    expect(isStoreUnavailable(failure)).toBe(true);
+    // the socket's end comes after the query's error: give it time to reach the client
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await stores!.visits.record(batch); // a new connection
+    expect((await stores!.links.findById(link.id))?.clicks).toBe(1);
+  });
+
+  it('throws a refused connection as the store unavailable, naming no address', async () => {
+    const url = new URL(DATABASE_URL ?? '');
+    url.port = '9'; // discard: nothing listens there
+    const stores = openPostgresStores({ connectionString: url.toString(), schema: freshSchemaName() });
+    opened.push(stores);
+    const failure: unknown = await stores.links
+      .findBySlug('sho.example', 'abc')
+      .catch((error: unknown) => error);
+    expect(isStoreUnavailable(failure)).toBe(true);
+    expect((failure as Error).message).toMatch(/ECONNREFUSED/);
+    expect((failure as Error).message).not.toMatch(/127\.0\.0\.1|:9\b/);
   });
 
   it('answers ping and commits a write check while open, and ping false once closed', async () => {
