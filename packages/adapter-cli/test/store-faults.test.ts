@@ -58,6 +58,17 @@ describe('a store that cannot write', () => {
       reason: expect.stringMatching(/cannot write.*SQLITE_/),
     });
     expect(JSON.stringify(failing)).not.toMatch(/127\.0\.0\.1|::1/);
+    // what needs a write answers 503 unavailable naming the cause, as /healthz does, never a 500
+    const refused = await fetch(`${server.url}/api/v1/links`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ url: 'https://example.com/while-full' }),
+    });
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('5');
+    expect(await refused.json()).toEqual({
+      error: { code: 'unavailable', message: expect.stringMatching(/cannot write.*SQLITE_/) },
+    });
 
     setFileSizeLimit(server.child.pid!, 'unlimited');
     expect(await healthOnce(server.url, 200)).toEqual({ status: 'ok' });
