@@ -29,6 +29,7 @@ export interface PostgresStores extends Stores {
 export function openPostgresStores(options: PostgresOptions): PostgresStores {
   const pool = createPool(options);
   const changes = createPostgresLinkChanges(options);
+  const visits = createPostgresVisitStore(pool);
   let migrated: Promise<void> | null = null;
   let closed = false;
   const ready = (): Promise<void> => {
@@ -43,7 +44,7 @@ export function openPostgresStores(options: PostgresOptions): PostgresStores {
   };
   return {
     links: afterReady(ready, createPostgresLinkStore(pool, changes)),
-    visits: afterReady(ready, createPostgresVisitStore(pool)),
+    visits: afterReady(ready, visits),
     accounts: afterReady(ready, createPostgresAccountStore(pool)),
     sessions: afterReady(ready, createPostgresSessionStore(pool)),
     credentials: afterReady(ready, createPostgresCredentialStore(pool)),
@@ -58,13 +59,16 @@ export function openPostgresStores(options: PostgresOptions): PostgresStores {
       }
     },
     // assigning a transaction id commits a real (empty) transaction: it fails where writes fail
+    // and the flushes a lost connection left in doubt are settled, should no visit come to do it
     checkWritable: async () => {
       await ready();
       await pool.query('SELECT pg_current_xact_id()');
+      await visits.settleInDoubt();
     },
     close: async () => {
       if (closed) return;
       closed = true;
+      await visits.settleInDoubt().catch(() => undefined); // the database away: they are lost
       await changes.close();
       await pool.end();
     },

@@ -1,6 +1,8 @@
 import { isStoreUnavailable } from '@shortener/core';
 import type { CounterIncrement, LinkChange } from '@shortener/core';
 import { aLink, FIXTURE_TIME } from '@shortener/testkit';
+import { createConnection, createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { feedApplicationName, MIGRATIONS, openPostgresStores, schemaVersion } from '../src/index.js';
@@ -188,6 +190,34 @@ describe.runIf(DATABASE_URL !== null)('PostgreSQL stores on several nodes', () =
     expect((await stores!.links.findById(link.id))?.clicks).toBe(1);
   });
 
+  it.each(['committed', 'rolled back'] as const)(
+    'counts a flush whose connection is lost at its COMMIT once, %s or not',
+    async (outcome) => {
+      const [stores] = await nodes(1);
+      const link = aLink();
+      await stores!.links.insert(link);
+      // a proxy that loses the connection at the first COMMIT: after passing it on, or before
+      const proxy = await cutAtCommit(outcome === 'committed');
+      const url = new URL(DATABASE_URL ?? '');
+      url.host = `127.0.0.1:${proxy.port}`;
+      const through = openPostgresStores({ connectionString: url.toString(), schema, poolSize: 1 });
+      opened.push(through);
+      await through.ready();
+      proxy.arm();
+      const batch = {
+        clicks: [{ linkId: link.id, count: 1, lastClickAt: FIXTURE_TIME }],
+        counters: [],
+        visitors: [],
+      };
+      // what the recorder does: a failed flush is written again with the next
+      await through.visits.record(batch).catch(() => through.visits.record(batch));
+      expect(proxy.cuts()).toBe(1);
+      await through.checkWritable?.(); // settles what was in doubt
+      expect((await stores!.links.findById(link.id))?.clicks).toBe(1);
+      proxy.close();
+    },
+  );
+
   it('throws a refused connection as the store unavailable, naming no address', async () => {
     const url = new URL(DATABASE_URL ?? '');
     url.port = '9'; // discard: nothing listens there
@@ -216,4 +246,34 @@ async function until(check: () => boolean, timeoutMs = 3000): Promise<void> {
     if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
+}
+
+/**
+ * A TCP proxy to PostgreSQL that, once armed, destroys the connection carrying the next COMMIT: before
+ * passing it on, or after (its answer held back, the server given time to commit).
+ */
+async function cutAtCommit(passItOn: boolean) {
+  const target = new URL(DATABASE_URL ?? '');
+  let armed = false;
+  let cuts = 0;
+  const server = createServer((client) => {
+    const upstream = createConnection({ host: target.hostname, port: Number(target.port || 5432) });
+    for (const socket of [client, upstream]) socket.on('error', () => socket.destroy());
+    upstream.pipe(client);
+    client.on('data', (chunk: Buffer) => {
+      if (!armed || cuts > 0 || !chunk.includes('COMMIT\0')) return void upstream.write(chunk);
+      cuts++;
+      upstream.unpipe(client);
+      const cut = () => (client.resetAndDestroy(), upstream.destroy());
+      if (passItOn) upstream.write(chunk, () => setTimeout(cut, 100));
+      else cut();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    arm: () => void (armed = true),
+    cuts: () => cuts,
+    close: () => server.close(),
+  };
 }
