@@ -425,6 +425,7 @@ describe('while the store is away', () => {
     expect(await recorder.flush()).toBe(100 - dropped);
     // each kept visit written once; the ones dropped are the newest
     expect(clicksOf(batches)).toBe(100 - dropped);
+    expect(total(batches)).toBe(100 - dropped);
     const written = new Set(batches.flatMap((b) => b.clicks.map((c) => c.linkId)));
     expect(written.has('link-0')).toBe(true);
     expect(written.has('link-99')).toBe(false);

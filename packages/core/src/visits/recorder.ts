@@ -240,8 +240,17 @@ export function createVisitRecorder(deps: VisitRecorderDeps): VisitRecorder {
       // keep the rows not written for the next flush: nothing lost, nothing counted twice. Parts are
       // rows, not visits, so after a partial write all `count` visits are reported pending until then.
       if (part !== undefined) {
-        aggregate.addBatch(part);
-        for (let next = parts.next(); next.done !== true; next = parts.next()) aggregate.addBatch(next.value);
+        if (written === 0) {
+          // nothing written (the store away): the taken rows are whole, and what was folded meanwhile
+          // joins them, so a failing flush costs the few new rows, not the whole buffer again
+          const added = aggregate.parts(rowsPerWrite);
+          for (let next = added.next(); next.done !== true; next = added.next()) taken.addBatch(next.value);
+          aggregate = taken;
+        } else {
+          aggregate.addBatch(part);
+          for (let next = parts.next(); next.done !== true; next = parts.next())
+            aggregate.addBatch(next.value);
+        }
         folded += count;
       }
       throw error;
