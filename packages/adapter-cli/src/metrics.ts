@@ -64,10 +64,19 @@ export function createServiceMetrics(recorder: VisitRecorder, onThisPort: boolea
   });
   new Gauge({
     name: 'shortener_visits_buffered',
-    help: 'Visits waiting in memory for the next flush.',
+    help: 'Visits waiting in memory to be written (while the store is away, up to 200,000 rows of counters).',
     registers: [registry],
     collect() {
       this.set(recorder.pending());
+    },
+  });
+  new Counter({
+    name: 'shortener_visits_dropped_total',
+    help: 'Visits dropped because the buffer was full while the store could not write (the newest go).',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(recorder.dropped());
     },
   });
   const flushedVisits = new Counter({

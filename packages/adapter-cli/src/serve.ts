@@ -15,6 +15,8 @@ import type { StoreHealth } from './store-health.js';
 
 /** How often buffered visits are written. */
 const FLUSH_EVERY_MS = 1000;
+/** After failed flushes the next waits 1 s, 2 s, 4 s, then 5 s at most (the store away). */
+const RETRY_LAST_MS = 5000;
 /** How long in-flight requests may run on after a shutdown began. */
 const DRAIN_CAP_MS = 10_000;
 
@@ -62,22 +64,39 @@ export async function startServer(
   const url = `http://${hostInUrl(config.listen.host)}:${(server.address() as AddressInfo).port}`;
   // A flush that wrote proves the store writes; otherwise a probe checks now and then (at once while
   // failing, so /healthz notices the recovery, and the buffered visits follow on the next flush).
-  const flush = (): Promise<void> => {
+  // resolves with whether it failed
+  const flush = (): Promise<boolean> => {
     const started = performance.now();
     const took = () => (performance.now() - started) / 1000;
     return recorder.flush().then(
       (written) => {
         app.metrics?.flushed(written, took(), false);
-        return written > 0 ? storeHealth.wrote() : void storeHealth.probe();
+        if (written > 0) storeHealth.wrote();
+        else void storeHealth.probe();
+        return false;
       },
       (error: unknown) => {
         app.metrics?.flushed(0, took(), true);
         storeHealth.wrote(error);
         logger.error('writing visits failed', { error, pending: recorder.pending() });
+        return true;
       },
     );
   };
-  const timer = setInterval(() => void flush(), FLUSH_EVERY_MS);
+  // one flush at a time from the timer, and fewer while the store fails (the visits wait meanwhile)
+  let failures = 0;
+  let nextAt = 0;
+  let flushing = false;
+  const tick = () => {
+    if (flushing || performance.now() < nextAt) return;
+    flushing = true;
+    void flush().then((failed) => {
+      flushing = false;
+      failures = failed ? failures + 1 : 0;
+      nextAt = failed ? performance.now() + Math.min(FLUSH_EVERY_MS * 2 ** (failures - 1), RETRY_LAST_MS) : 0;
+    });
+  };
+  const timer = setInterval(tick, FLUSH_EVERY_MS);
   timer.unref();
   logStart(logger, config, url);
 

@@ -1,4 +1,5 @@
 import type { HealthReport } from '@shortener/adapter-http';
+import { isStoreUnavailable } from '@shortener/core';
 import type { Stores } from '@shortener/core';
 
 /** What `/healthz` says about the store, fed by the visit flushes and write probes of `serve`. */
@@ -60,7 +61,9 @@ export function createStoreHealth(stores: Stores, options: StoreHealthOptions = 
 }
 
 /** The reason a write failed, for `/healthz` and the start-up error: SQLite's message and code. */
-export function writeFailure(error: unknown): string {
+export function writeFailure(thrown: unknown): string {
+  // the driver's own error, not the store's "unavailable" wrapping of it
+  const error = isStoreUnavailable(thrown) ? thrown.cause : thrown;
   const code = (error as { code?: unknown } | null)?.code;
   const message = error instanceof Error ? error.message : String(error);
   return `the store cannot write: ${message}${typeof code === 'string' ? ` (${code})` : ''}`;

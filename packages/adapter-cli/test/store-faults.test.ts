@@ -1,4 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bin, buildBinary, collect, envOf, runBin } from './bin-helpers.js';
@@ -55,9 +56,20 @@ describe('a store that cannot write', () => {
     const failing = await healthOnce(server.url, 503);
     expect(failing).toEqual({
       status: 'unavailable',
-      reason: expect.stringMatching(/cannot write.*SQLITE_/),
+      reason: expect.stringMatching(/^the store cannot write: [^A-Z].*\(SQLITE_\w+\)$/),
     });
     expect(JSON.stringify(failing)).not.toMatch(/127\.0\.0\.1|::1/);
+    // what needs a write answers 503 unavailable naming the cause, as /healthz does, never a 500
+    const refused = await fetch(`${server.url}/api/v1/links`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ url: 'https://example.com/while-full' }),
+    });
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('5');
+    expect(await refused.json()).toEqual({
+      error: { code: 'unavailable', message: expect.stringMatching(/cannot write.*SQLITE_/) },
+    });
 
     setFileSizeLimit(server.child.pid!, 'unlimited');
     expect(await healthOnce(server.url, 200)).toEqual({ status: 'ok' });
@@ -70,6 +82,57 @@ describe('a store that cannot write', () => {
     expect(finished.code).toBe(0);
     // a persistent fault is logged once per window, not once per failed flush
     expect(finished.stderr.match(/"msg":"writing visits failed"/g)?.length ?? 0).toBeLessThanOrEqual(2);
+  }, 40_000);
+
+  it('answers creations 503 unavailable naming SQLITE_FULL on a full disk, keeps redirecting, and recovers', async (context) => {
+    // a real full disk: a small tmpfs (root may mount one here; elsewhere the test is skipped)
+    const dir = tempDir();
+    try {
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=8m', 'tmpfs', dir], { stdio: 'ignore' });
+    } catch {
+      context.skip();
+    }
+    let server: Awaited<ReturnType<typeof serve>> | undefined;
+    try {
+      server = await serve(join(dir, 'shortener.db'));
+      const { url } = server;
+      const create = () =>
+        fetch(`${url}/api/v1/links`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ url: 'https://example.com/full-disk' }),
+        });
+      const link = (await (await create()).json()) as { id: string; slug: string; edit_token: string };
+      const visit = () => fetch(`${url}/${link.slug}`, { redirect: 'manual' }).then((r) => r.status);
+      expect(await visit()).toBe(302);
+      try {
+        execFileSync('dd', ['if=/dev/zero', `of=${join(dir, 'filler')}`, 'bs=64k'], { stdio: 'ignore' });
+      } catch {
+        // dd stops at the full disk
+      }
+      let refused: Response | undefined;
+      for (let i = 0; i < 500 && refused === undefined; i++) {
+        const response = await create();
+        if (response.status !== 201) refused = response;
+      }
+      expect(refused?.status).toBe(503);
+      expect(refused?.headers.get('retry-after')).toBe('5');
+      expect(await refused?.json()).toEqual({
+        error: { code: 'unavailable', message: expect.stringMatching(/\(SQLITE_FULL\)/) },
+      });
+      for (let i = 0; i < 10; i += 1) expect(await visit()).toBe(302);
+      rmSync(join(dir, 'filler'));
+      expect((await healthOnce(url, 200)).status).toBe('ok');
+      expect((await create()).status).toBe(201);
+      const read = await fetch(`${url}/api/v1/links/${link.id}`, {
+        headers: { 'x-edit-token': link.edit_token },
+      });
+      expect(((await read.json()) as { clicks: number }).clicks).toBe(11);
+    } finally {
+      server?.child.kill('SIGKILL'); // it holds files of the tmpfs open
+      await server?.done;
+      execFileSync('umount', [dir]);
+    }
   }, 40_000);
 
   it('stops start-up with one line naming DB_PATH when the database cannot be written', async () => {

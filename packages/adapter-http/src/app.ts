@@ -8,7 +8,7 @@ import { addAccountRoutes } from './account-routes.js';
 import { addApiRoutes } from './api-routes.js';
 import { answerClientError, refuseConnect } from './client-errors.js';
 import type { HttpDeps } from './deps.js';
-import { HttpInputError, errorBody } from './errors.js';
+import { HTTP_STATUS, HttpInputError, RETRY_AFTER_SECONDS, errorBody, unavailableError } from './errors.js';
 import { sendError, stateOf } from './koa-helpers.js';
 import { createLinkCache } from './link-cache.js';
 import type { LinkCache } from './link-cache.js';
@@ -62,6 +62,12 @@ export function createHttpApp(deps: HttpDeps, linkCache: LinkCache = createLinkC
         // A refused oversize body is left unread: close the connection, or keep-alive reuse would hang.
         if (error.status === 413) ctx.set('Connection', 'close');
         return sendError(ctx, error.domainError, error.status);
+      }
+      // the store away: not a bug, and not logged per request (the failing flushes are)
+      const unavailable = unavailableError(error);
+      if (unavailable !== null) {
+        ctx.set('Retry-After', RETRY_AFTER_SECONDS);
+        return sendError(ctx, unavailable, HTTP_STATUS.unavailable);
       }
       deps.logger.error('request failed', { method: ctx.method, path: ctx.path, error: String(error) });
       sendError(ctx, domainError('internal_error'), 500);

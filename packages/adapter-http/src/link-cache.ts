@@ -1,3 +1,4 @@
+import { isStoreUnavailable } from '@shortener/core';
 import type { LinkChangeFeed, LinkRecord } from '@shortener/core';
 
 /** Settings of the hot-link cache; every field has a default. */
@@ -29,7 +30,9 @@ export interface LinkCache {
   get(domain: string, slug: string): LinkRecord | null | undefined;
   /**
    * Reads (domain, slug) through `find` (the store) and remembers the answer, unless the cache was
-   * invalidated while the read was under way.
+   * invalidated while the read was under way. When the store is unavailable, a link this cache held
+   * (its time to live passed, nothing invalidated it) is the answer, kept for another time to live: a
+   * node keeps redirecting its links while the database is away, until it hears from it again.
    */
   load(domain: string, slug: string, find: () => Promise<LinkRecord | null>): Promise<LinkRecord | null>;
   /** Drops a link after this process changed or deleted it. */
@@ -120,13 +123,23 @@ export function createLinkCache(options: LinkCacheOptions = {}): LinkCache {
         entry.used = true;
         return entry.link;
       }
-      evict(key);
+      // an expired link stays until read again: the answer if the store is away (see load)
+      if (entry.link === null) evict(key);
       return undefined;
     },
     async load(domain, slug, find) {
       const started = generation;
-      const link = await find();
-      if (generation === started) remember(`${domain}/${slug}`, link);
+      const key = `${domain}/${slug}`;
+      let link: LinkRecord | null;
+      try {
+        link = await find();
+      } catch (error) {
+        const stale = entries.get(key);
+        if (!stale?.link || !isStoreUnavailable(error)) throw error;
+        entries.set(key, { ...stale, expiresAt: now() + ttlMs });
+        return stale.link;
+      }
+      if (generation === started) remember(key, link);
       return link;
     },
     invalidate(linkId) {

@@ -25,6 +25,7 @@ const ERROR_RESPONSES = {
   415: 'UnsupportedMediaType',
   429: 'RateLimited',
   500: 'InternalError',
+  503: 'Unavailable',
 } as const;
 type ErrorStatus = keyof typeof ERROR_RESPONSES;
 
@@ -50,8 +51,8 @@ interface OperationSpec {
   /** The error statuses this operation can answer with. */
   readonly errors?: readonly ErrorStatus[];
   /**
-   * Whether 400 (more than 100 query parameters, as on every path) and 500 are added when not given;
-   * true unless the operation describes its own.
+   * Whether 400 (more than 100 query parameters, as on every path), 500 and 503 (the database away)
+   * are added when not given; true unless the operation describes its own.
    */
   readonly common?: boolean;
 }
@@ -61,7 +62,7 @@ export function operation(spec: OperationSpec, api = true): Json {
   const parameters = [...(spec.parameters ?? []), ...(api ? [ref('parameters', 'lang')] : [])];
   const errors = new Set<ErrorStatus>([
     ...(spec.errors ?? []),
-    ...(spec.common === false ? [] : ([400, 500] as const)),
+    ...(spec.common === false ? [] : ([400, 500, 503] as const)),
   ]);
   if (spec.body !== undefined) errors.add(413).add(415);
   // an edit token spends from the token guess limit (decisions §14)

@@ -70,6 +70,10 @@ function responses(): Json {
       ...rateLimitHeaders,
     }),
     InternalError: errorResponse('`internal_error`: an unexpected failure; no details are given.'),
+    Unavailable: errorResponse(
+      '`unavailable`: the database does not answer (or cannot write); the message names the cause. Wait `Retry-After` seconds.',
+      { 'Retry-After': ref('headers', 'Retry-After') },
+    ),
   };
 }
 

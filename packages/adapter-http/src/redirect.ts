@@ -9,7 +9,7 @@ import {
   redirectState,
 } from '@shortener/core';
 import type { HttpDeps, HttpMetrics } from './deps.js';
-import { HTTP_STATUS, errorBody } from './errors.js';
+import { HTTP_STATUS, RETRY_AFTER_SECONDS, errorBody, unavailableError } from './errors.js';
 import type { LinkCache } from './link-cache.js';
 import { gonePage, notFoundPage, passwordPage } from './pages/basic-pages.js';
 import { LINK_PAGE_HEADERS } from './pages/layout.js';
@@ -239,7 +239,17 @@ const INTERNAL_ERROR = JSON.stringify({
 });
 
 function failed(deps: HttpDeps, req: IncomingMessage, res: ServerResponse, error: unknown): void {
-  deps.logger.error('redirect failed', { error: String(error) });
+  const unavailable = unavailableError(error);
+  if (unavailable === null) deps.logger.error('redirect failed', { error: String(error) });
   if (res.headersSent) return void res.destroy();
-  respond(req, res, 500, { 'Content-Type': 'application/json' }, INTERNAL_ERROR);
+  if (unavailable === null)
+    return respond(req, res, 500, { 'Content-Type': 'application/json' }, INTERNAL_ERROR);
+  // a link not cached while the store is away (not logged per request: the failing flushes are)
+  respond(
+    req,
+    res,
+    HTTP_STATUS.unavailable,
+    { 'Content-Type': 'application/json', 'Retry-After': RETRY_AFTER_SECONDS },
+    JSON.stringify(errorBody(unavailable, 'en')),
+  );
 }

@@ -1,4 +1,4 @@
-import { createLinkChangeHub } from '@shortener/core';
+import { createLinkChangeHub, storeUnavailable } from '@shortener/core';
 import type { LinkRecord } from '@shortener/core';
 import { aLink } from '@shortener/testkit';
 import { describe, expect, it } from 'vitest';
@@ -44,6 +44,32 @@ describe('the hot-link cache', () => {
     t.advance(1);
     await t.lookUp(link.slug);
     expect(t.reads()).toBe(2);
+  });
+
+  it('serves a link it held while the store is unavailable, and a store bug or an unheld link fails', async () => {
+    const t = setup({ ttlMs: 10_000 });
+    const link = aLink();
+    const other = aLink();
+    t.add(link);
+    t.add(other);
+    await t.lookUp(link.slug);
+    t.advance(10_000);
+    const away = async () => {
+      throw storeUnavailable('The database does not answer (ECONNREFUSED).', new Error('refused'));
+    };
+    expect(await t.cache.load('sho.rt', link.slug, away)).toEqual(link);
+    // kept for another time to live: no store read per redirect while the store is away
+    t.advance(9_999);
+    expect(t.cache.get('sho.rt', link.slug)).toEqual(link);
+    t.advance(1);
+    const bug = async () => {
+      throw new Error('a bug');
+    };
+    await expect(t.cache.load('sho.rt', link.slug, bug)).rejects.toThrow('a bug');
+    await expect(t.cache.load('sho.rt', other.slug, away)).rejects.toMatchObject({ storeUnavailable: true });
+    // a link this process changed is not served in its old form
+    t.cache.invalidate(link.id);
+    await expect(t.cache.load('sho.rt', link.slug, away)).rejects.toMatchObject({ storeUnavailable: true });
   });
 
   it('remembers an unknown slug for the shorter miss time only', async () => {

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { authenticateApiKey, domainError, err, ok } from '@shortener/core';
+import { authenticateApiKey, domainError, err, isStoreUnavailable, ok } from '@shortener/core';
 import type { CoreDeps, DomainError, Result } from '@shortener/core';
 import type { McpDeps } from './deps.js';
 import { createMcpServer } from './server.js';
@@ -49,9 +49,20 @@ export function createMcpHttpHandler(deps: McpDeps): McpHttpHandler {
       const response = await transport.handleRequest(webRequestOf(req), { parsedBody: body });
       await send(res, response, Array.isArray(body));
     } catch (error) {
-      deps.logger.error('mcp request failed', { error });
+      // the store away while checking the API key: not a bug
+      const away = isStoreUnavailable(error);
+      if (!away) deps.logger.error('mcp request failed', { error });
       if (res.headersSent) return void res.destroy();
-      answer(res, 500, rpcError(-32603, domainError('internal_error'), body));
+      if (away) res.setHeader('Retry-After', '5');
+      answer(
+        res,
+        away ? 503 : 500,
+        rpcError(
+          -32603,
+          away ? domainError('unavailable', error.message) : domainError('internal_error'),
+          body,
+        ),
+      );
     }
   };
 }

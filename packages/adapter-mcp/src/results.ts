@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ERROR_CODES, domainError } from '@shortener/core';
+import { ERROR_CODES, domainError, isStoreUnavailable } from '@shortener/core';
 import type { DomainError } from '@shortener/core';
 import { z } from 'zod';
 
@@ -8,7 +8,11 @@ export const ToolErrorSchema = z.object({
   code: z.enum(ERROR_CODES).describe('Stable machine-readable code, e.g. slug_taken or rate_limited.'),
   message: z.string().describe('What went wrong, in English.'),
   field: z.string().optional().describe('The input field at fault, when there is one.'),
-  retry_after_seconds: z.number().int().optional().describe('With rate_limited: when to try again.'),
+  retry_after_seconds: z
+    .number()
+    .int()
+    .optional()
+    .describe('With rate_limited or unavailable: when to try again.'),
 });
 
 /** A DomainError plus what a tool result adds to it. */
@@ -34,6 +38,21 @@ export function withErrorBranch(success: z.ZodObject) {
     .refine((value: Record<string, unknown>) => 'error' in value || required.every((name) => name in value), {
       message: `Give ${required.join(', ')}, or error.`,
     });
+}
+
+/** Seconds to wait before trying again when the database is away (HTTP's `Retry-After` of 503). */
+const RETRY_UNAVAILABLE_SECONDS = 5;
+
+/**
+ * The tool error of something thrown: `unavailable` (with when to try again) when a store threw it as
+ * its outage, else null (a bug: the caller answers `internal_error`).
+ */
+export function unavailableResult(error: unknown): CallToolResult | null {
+  if (!isStoreUnavailable(error)) return null;
+  return toolError({
+    ...domainError('unavailable', error.message),
+    retryAfterSeconds: RETRY_UNAVAILABLE_SECONDS,
+  });
 }
 
 /** A successful tool result: the structured value and its readable rendering. */

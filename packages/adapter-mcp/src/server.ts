@@ -4,7 +4,7 @@ import { domainError } from '@shortener/core';
 import type { McpCaller, McpDeps } from './deps.js';
 import { addLookupTools } from './lookup-tools.js';
 import { addManageTools } from './manage-tools.js';
-import { toolError } from './results.js';
+import { toolError, unavailableResult } from './results.js';
 import { toolSchemas } from './schemas.js';
 import { addShortenTools } from './shorten-tools.js';
 
@@ -12,8 +12,9 @@ import { addShortenTools } from './shorten-tools.js';
 export const SERVER_INFO = { name: 'shortener', version: '0.1.0' } as const;
 
 /**
- * Wraps a tool handler: anything thrown (a store failure, a bug) is logged and answered as
- * `internal_error`, instead of the SDK's default of showing the exception's own message to the client.
+ * Wraps a tool handler: the store away is answered `unavailable`; anything else thrown (a bug) is
+ * logged and answered as `internal_error`, instead of the SDK's default of showing the exception's own
+ * message to the client.
  */
 export type Guard = <A>(
   tool: string,
@@ -46,6 +47,8 @@ export function createMcpServer(deps: McpDeps, caller: McpCaller): McpServer {
     try {
       return await handler(args);
     } catch (error) {
+      const unavailable = unavailableResult(error);
+      if (unavailable !== null) return unavailable;
       deps.logger.error('tool failed', { tool, error });
       return toolError(domainError('internal_error'));
     }

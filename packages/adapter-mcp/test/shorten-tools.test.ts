@@ -1,3 +1,4 @@
+import { storeUnavailable } from '@shortener/core';
 import { describe, expect, it } from 'vitest';
 import { anAccountId, connect, memoryCore, textOf } from './harness.js';
 
@@ -91,6 +92,17 @@ describe('shorten_url', () => {
     expect(result.structuredContent?.error.code).toBe('internal_error');
     expect(textOf(result)).not.toMatch(/disk full/);
     expect(errors).toEqual(['tool failed']);
+  });
+
+  it('answers unavailable with when to retry, and logs nothing, when the store is away', async () => {
+    const core = memoryCore();
+    core.links.insert = () =>
+      Promise.reject(storeUnavailable('The database does not answer (ECONNREFUSED).', new Error('refused')));
+    const { call, errors } = await connect({ core });
+    const result = await call('shorten_url', { url: 'https://example.com' });
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent?.error).toMatchObject({ code: 'unavailable', retry_after_seconds: 5 });
+    expect(errors).toEqual([]);
   });
 });
 

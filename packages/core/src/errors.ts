@@ -18,6 +18,7 @@ export const ERROR_CODES = [
   'forbidden',
   'too_many',
   'internal_error',
+  'unavailable',
 ] as const;
 
 /** The closed union of error codes. */

@@ -54,6 +54,7 @@ const MESSAGES: Record<Language, Messages> = {
     forbidden: 'You have no access to this link.',
     too_many: 'Too many items in one request.',
     internal_error: 'Something went wrong on our side.',
+    unavailable: 'The database is not available right now. Please try again in a few seconds.',
   },
   de: {
     invalid_url: 'Die URL ist ungültig.',
@@ -72,6 +73,8 @@ const MESSAGES: Record<Language, Messages> = {
     forbidden: 'Sie haben keinen Zugriff auf diesen Link.',
     too_many: 'Zu viele Einträge in einer Anfrage.',
     internal_error: 'Bei uns ist etwas schiefgelaufen.',
+    unavailable:
+      'Die Datenbank ist gerade nicht verfügbar. Bitte versuchen Sie es in einigen Sekunden erneut.',
   },
   fr: {
     invalid_url: "L'URL n'est pas valide.",
@@ -90,6 +93,8 @@ const MESSAGES: Record<Language, Messages> = {
     forbidden: "Vous n'avez pas accès à ce lien.",
     too_many: "Trop d'éléments dans une seule requête.",
     internal_error: 'Une erreur est survenue de notre côté.',
+    unavailable:
+      'La base de données est indisponible pour le moment. Veuillez réessayer dans quelques secondes.',
   },
   es: {
     invalid_url: 'La URL no es válida.',
@@ -108,6 +113,7 @@ const MESSAGES: Record<Language, Messages> = {
     forbidden: 'No tiene acceso a este enlace.',
     too_many: 'Demasiados elementos en una sola solicitud.',
     internal_error: 'Algo salió mal por nuestra parte.',
+    unavailable: 'La base de datos no está disponible ahora. Vuelva a intentarlo en unos segundos.',
   },
 };
 

@@ -87,6 +87,8 @@ export { ANONYMOUS } from './deps.js';
 export type { Caller, CoreDeps } from './deps.js';
 export { ERROR_CODES, domainError } from './errors.js';
 export type { DomainError, ErrorCode } from './errors.js';
+export { classifyStoreErrors, isStoreUnavailable, storeUnavailable } from './store-unavailable.js';
+export type { StoreUnavailableError } from './store-unavailable.js';
 export { LANGUAGES, countText, errorMessage, pickLanguage } from './i18n.js';
 export type { Language } from './i18n.js';
 export { linkAccess } from './links/access.js';

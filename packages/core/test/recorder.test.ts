@@ -26,7 +26,10 @@ function fakeVisits() {
 function recorderWith(
   visits: VisitStore,
   options: Partial<
-    Pick<VisitRecorderDeps, 'flushAtRows' | 'rowsPerWrite' | 'geo' | 'userAgents' | 'backlogRows'>
+    Pick<
+      VisitRecorderDeps,
+      'flushAtRows' | 'rowsPerWrite' | 'geo' | 'userAgents' | 'backlogRows' | 'maxPendingRows'
+    >
   > = {},
 ) {
   return createVisitRecorder({
@@ -362,5 +365,70 @@ describe('backpressure', () => {
     await expect(backlog).resolves.toBeUndefined();
     expect(recorder.backlog()).toBeUndefined(); // nothing is written now: nobody waits on a failing store
     expect(recorder.pending()).toBe(20);
+  });
+});
+
+describe('while the store is away', () => {
+  const turn = () => new Promise((resolve) => setTimeout(resolve, 2));
+
+  it('never makes a visit wait on a failing store, even with a write under way and the buffer past backlogRows', async () => {
+    const { store, batches } = fakeVisits();
+    let settle: (failed: boolean) => void = () => {};
+    let hang = true;
+    const hanging: VisitStore = {
+      ...store,
+      // a write that neither fails nor succeeds yet, as a connection attempt to a database that is away
+      record: (batch) =>
+        hang
+          ? new Promise<void>((resolve, reject) => {
+              settle = (failed) =>
+                failed ? reject(new Error('refused')) : void store.record(batch).then(resolve);
+            })
+          : store.record(batch),
+    };
+    const recorder = recorderWith(hanging, {
+      flushAtRows: 1_000_000,
+      rowsPerWrite: 1_000_000,
+      backlogRows: 20,
+    });
+    for (let i = 0; i < 40; i++) recorder.track(visit({ linkId: `link-${i}` }));
+    const first = recorder.flush();
+    await turn();
+    settle(true);
+    await expect(first).rejects.toThrow('refused');
+    // the next attempt hangs: visits go on being answered at once
+    const second = recorder.flush();
+    for (let i = 40; i < 80; i++) recorder.track(visit({ linkId: `link-${i}` }));
+    await turn();
+    expect(recorder.backlog()).toBeUndefined();
+    expect(recorder.pending()).toBe(80);
+    hang = false;
+    settle(false);
+    await second;
+    await recorder.flush();
+    expect(clicksOf(batches)).toBe(80);
+    expect(recorder.pending()).toBe(0);
+  });
+
+  it('keeps visits up to maxPendingRows, drops and counts the newest beyond, and writes the kept ones once back', async () => {
+    const { store, batches, state } = fakeVisits();
+    state.failing = true;
+    const recorder = recorderWith(store, { flushAtRows: 1_000_000, maxPendingRows: 100 });
+    for (let i = 0; i < 50; i++) recorder.track(visit({ linkId: `link-${i}` }));
+    await expect(recorder.flush()).rejects.toThrow('disk full');
+    for (let i = 50; i < 100; i++) recorder.track(visit({ linkId: `link-${i}` }));
+    await expect(recorder.flush()).rejects.toThrow('disk full');
+    const dropped = recorder.dropped();
+    expect(dropped).toBeGreaterThan(0);
+    expect(recorder.pending()).toBe(100 - dropped);
+    state.failing = false;
+    expect(await recorder.flush()).toBe(100 - dropped);
+    // each kept visit written once; the ones dropped are the newest
+    expect(clicksOf(batches)).toBe(100 - dropped);
+    expect(total(batches)).toBe(100 - dropped);
+    const written = new Set(batches.flatMap((b) => b.clicks.map((c) => c.linkId)));
+    expect(written.has('link-0')).toBe(true);
+    expect(written.has('link-99')).toBe(false);
+    expect(recorder.pending()).toBe(0);
   });
 });

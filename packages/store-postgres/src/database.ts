@@ -39,7 +39,48 @@ export function createPool(options: PostgresOptions): Pool {
   // An idle connection the server dropped (a restart) is removed from the pool; without a listener
   // its error would end the process. The next query opens a new one.
   pool.on('error', () => {});
+  // A checked-out connection (a transaction, a flush) has no pool listener: its loss would end the
+  // process. Its queries fail with the error anyway, and a connection that failed is not put back.
+  pool.on('connect', (client) => client.on('error', () => {}));
   return pool;
+}
+
+/** Node's socket errors of a connection that failed or was lost. */
+const SOCKET_ERRORS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+
+/** SQLSTATEs of a server going away or refusing: shutdown, crash, starting up, too many connections. */
+const SERVER_AWAY = new Set(['57P01', '57P02', '57P03', '53300']);
+
+// pg's and pg-pool's own messages for a lost or unopened connection
+const CONNECTION_LOST =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed|Query read timeout)/;
+
+/**
+ * Why PostgreSQL does not answer, when `error` says it does not (a connection refused, reset, timed
+ * out or terminated; SQLSTATE class 08, 57P01-57P03, 53300), else null: a bug or a refused statement.
+ */
+export function unavailableReason(error: unknown): string | null {
+  const code = sqlState(error) ?? '';
+  const message = error instanceof Error ? error.message : '';
+  const lost =
+    SOCKET_ERRORS.has(code) ||
+    SERVER_AWAY.has(code) ||
+    code.startsWith('08') ||
+    CONNECTION_LOST.test(message);
+  if (!lost) return null;
+  // a socket error's message names the address (host:port): its code alone is shown
+  const detail = SOCKET_ERRORS.has(code) ? code : code === '' ? message : `${message}, ${code}`;
+  return `The database does not answer (${detail}).`;
 }
 
 /** SQLSTATEs worth a second try of the whole transaction: a deadlock, a serialization failure. */

@@ -20,8 +20,10 @@ export function feedApplicationName(options: PostgresOptions): string {
 /**
  * Link changes by LISTEN on `<schema>.link_changes`, which the `links` trigger notifies on every
  * commit that changes a link (whoever writes: any node, the CLI, psql). One connection of its own,
- * opened while anyone listens. When it is lost, listeners get null (forget everything: changes may be
- * missed) and it connects again, from 100 ms up to every 5 s; once listening again, another null.
+ * opened while anyone listens. When it is lost it connects again, from 100 ms up to every 5 s, and
+ * once listening again tells listeners null (forget everything: changes may have been missed). Nothing
+ * is said on the loss itself: while the database is away, caches keep serving what they hold (a link
+ * changed meanwhile may be served in its old form until the node hears from the database again).
  */
 export function createPostgresLinkChanges(options: PostgresOptions): PostgresLinkChanges {
   let client: pg.Client | null = null;
@@ -34,7 +36,6 @@ export function createPostgresLinkChanges(options: PostgresOptions): PostgresLin
     client = null;
     from.removeAllListeners('notification');
     void from.end().catch(() => {});
-    hub.emit(null);
     if (!wanted) return;
     retry = setTimeout(connect, retryMs);
     retry.unref();

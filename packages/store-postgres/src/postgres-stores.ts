@@ -1,5 +1,6 @@
+import { classifyStoreErrors } from '@shortener/core';
 import type { Stores } from '@shortener/core';
-import { createPool } from './database.js';
+import { createPool, unavailableReason } from './database.js';
 import type { PostgresOptions } from './database.js';
 import { migrate } from './migrations/index.js';
 import { createPostgresAccountStore } from './postgres-account-store.js';
@@ -28,6 +29,7 @@ export interface PostgresStores extends Stores {
 export function openPostgresStores(options: PostgresOptions): PostgresStores {
   const pool = createPool(options);
   const changes = createPostgresLinkChanges(options);
+  const visits = createPostgresVisitStore(pool);
   let migrated: Promise<void> | null = null;
   let closed = false;
   const ready = (): Promise<void> => {
@@ -42,7 +44,7 @@ export function openPostgresStores(options: PostgresOptions): PostgresStores {
   };
   return {
     links: afterReady(ready, createPostgresLinkStore(pool, changes)),
-    visits: afterReady(ready, createPostgresVisitStore(pool)),
+    visits: afterReady(ready, visits),
     accounts: afterReady(ready, createPostgresAccountStore(pool)),
     sessions: afterReady(ready, createPostgresSessionStore(pool)),
     credentials: afterReady(ready, createPostgresCredentialStore(pool)),
@@ -57,29 +59,26 @@ export function openPostgresStores(options: PostgresOptions): PostgresStores {
       }
     },
     // assigning a transaction id commits a real (empty) transaction: it fails where writes fail
+    // and the flushes a lost connection left in doubt are settled, should no visit come to do it
     checkWritable: async () => {
       await ready();
       await pool.query('SELECT pg_current_xact_id()');
+      await visits.settleInDoubt();
     },
     close: async () => {
       if (closed) return;
       closed = true;
+      await visits.settleInDoubt().catch(() => undefined); // the database away: they are lost
       await changes.close();
       await pool.end();
     },
   };
 }
 
-/** `store` with each method waiting for `ready` first (other properties, such as a feed, as they are). */
+/**
+ * `store` with each method waiting for `ready` first, and a lost or refused connection thrown as the
+ * store being unavailable (other properties, such as a feed, as they are).
+ */
 function afterReady<T extends object>(ready: () => Promise<void>, store: T): T {
-  const entries = Object.entries(store).map(([name, value]: [string, unknown]) => [
-    name,
-    typeof value === 'function'
-      ? async (...args: unknown[]) => {
-          await ready();
-          return (value as (...args: unknown[]) => unknown)(...args);
-        }
-      : value,
-  ]);
-  return Object.fromEntries(entries) as T;
+  return classifyStoreErrors(store, unavailableReason, ready);
 }

@@ -1,7 +1,7 @@
 import type { CounterIncrement, DimensionCount, KeyCount, VisitBatch, VisitStore } from '@shortener/core';
 import type { Pool, PoolClient } from 'pg';
 import { addCounters, compare } from './counter-writes.js';
-import { inTransaction } from './database.js';
+import { inTransaction, unavailableReason } from './database.js';
 
 // The batch's links, locked in id order (the same on every node) for the rest of the flush: a link
 // deleted meanwhile waits for it, a deleted one is left out, and the clicks below cannot deadlock.
@@ -21,17 +21,70 @@ const COUNTS_BY_DAY = `SELECT day AS key, sum(count)::bigint AS count FROM visit
 const COUNTS_BY_KEY = `SELECT dimension, key, sum(count)::bigint AS count FROM visit_counters
   WHERE link_id = $1 AND day BETWEEN $2 AND $3 GROUP BY dimension, key ORDER BY dimension, count DESC, key`;
 
+const CURRENT_XID = 'SELECT pg_current_xact_id()::text AS xid';
+const XACT_STATUS = 'SELECT pg_xact_status($1::xid8) AS status';
+
 // DO UPDATE (not DO NOTHING) returns the kept row even when another node inserted it a moment ago.
 const SALT = `INSERT INTO salts (day, salt) VALUES ($1, $2)
   ON CONFLICT (day) DO UPDATE SET salt = salts.salt RETURNING salt`;
 
-/** The VisitStore on a pg pool (schema migrated). A flush is one transaction of four statements. */
-export function createPostgresVisitStore(pool: Pool): VisitStore {
+/** A flush whose connection was lost while it committed: written or not, only the server knows. */
+interface InDoubt {
+  readonly xid: string;
+  readonly batch: VisitBatch;
+}
+
+/** The PostgreSQL VisitStore, and the settling of flushes left in doubt by a lost connection. */
+export interface PostgresVisitStore extends VisitStore {
+  /**
+   * Asks the database what became of each flush in doubt: committed, it is forgotten; rolled back, it
+   * is written again. Throws (keeping them) when the database does not answer.
+   */
+  settleInDoubt(): Promise<void>;
+}
+
+/**
+ * The VisitStore on a pg pool (schema migrated). A flush is one transaction of four statements. A flush
+ * whose connection is lost at its COMMIT may have committed: answering "failed" would have the recorder
+ * write it again (counted twice), so it is answered written and kept here, with its transaction id,
+ * until the database says whether it committed (before the next flush, or a write probe).
+ */
+export function createPostgresVisitStore(pool: Pool): PostgresVisitStore {
+  const inDoubt: InDoubt[] = [];
+  const write = async (batch: VisitBatch): Promise<void> => {
+    let xid: string | undefined;
+    try {
+      await inTransaction(pool, async (client) => {
+        await record(client, batch);
+        // the last statement before COMMIT: a failure before it is a sure rollback
+        xid = (await client.query<{ xid: string }>(CURRENT_XID)).rows[0]?.xid;
+      });
+    } catch (error) {
+      if (xid === undefined || unavailableReason(error) === null) throw error;
+      inDoubt.push({ xid, batch });
+    }
+  };
+  const settleInDoubt = async (): Promise<void> => {
+    const doubts = inDoubt.splice(0);
+    for (const [i, doubt] of doubts.entries()) {
+      try {
+        const { rows } = await pool.query<{ status: string | null }>(XACT_STATUS, [doubt.xid]);
+        const status = rows[0]?.status;
+        if (status === 'aborted') await write(doubt.batch);
+        else if (status !== 'committed') inDoubt.push(doubt); // still in progress: asked again later
+      } catch (error) {
+        inDoubt.push(...doubts.slice(i));
+        throw error;
+      }
+    }
+  };
   return {
     record: async (batch) => {
       if (batch.clicks.length + batch.counters.length + batch.visitors.length === 0) return;
-      await inTransaction(pool, (client) => record(client, batch));
+      if (inDoubt.length > 0) await settleInDoubt();
+      await write(batch);
     },
+    settleInDoubt,
     countsByDay: async (linkId, dimension, fromDay, toDay) =>
       (await pool.query<KeyCount>(COUNTS_BY_DAY, [linkId, dimension, fromDay, toDay])).rows,
     countsByKey: async (linkId, fromDay, toDay) =>

@@ -1,5 +1,8 @@
+import { isStoreUnavailable } from '@shortener/core';
 import type { CounterIncrement, LinkChange } from '@shortener/core';
 import { aLink, FIXTURE_TIME } from '@shortener/testkit';
+import { createConnection, createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { feedApplicationName, MIGRATIONS, migrate, openPostgresStores, schemaVersion } from '../src/index.js';
@@ -151,7 +154,7 @@ describe.runIf(DATABASE_URL !== null)('PostgreSQL stores on several nodes', () =
     }
   });
 
-  it('tells of a lost LISTEN connection with null, listens again, and names later changes', async () => {
+  it('listens again after its LISTEN connection is lost, tells null then, and names later changes', async () => {
     const [stores, writer] = await nodes(2);
     const heard: (LinkChange | null)[] = [];
     stores!.links.changes.subscribe((change) => heard.push(change));
@@ -165,11 +168,88 @@ describe.runIf(DATABASE_URL !== null)('PostgreSQL stores on several nodes', () =
       [feedApplicationName({ connectionString: '', schema })],
     );
     expect(killed.rowCount).toBe(1);
-    // lost, then listening again
-    await until(() => heard.slice(before).filter((h) => h === null).length >= 2);
+    // listening again: null (whatever changed meanwhile was not heard), and only then
+    await until(() => heard.slice(before).includes(null));
+    expect(heard.slice(before).filter((h) => h === null)).toHaveLength(1);
     const later = aLink();
     await writer!.links.insert(later);
     await until(() => heard.some((h) => h?.id === later.id));
+  });
+
+  it('survives losing a connection checked out for a flush, and throws it as the store unavailable', async () => {
+    const [stores] = await nodes(1);
+    const link = aLink();
+    await stores!.links.insert(link);
+    // another session holds the link's row: the flush waits inside its transaction for the lock
+    const holder = await admin.connect();
+    await holder.query('BEGIN');
+    await holder.query(`SELECT id FROM ${schema}.links WHERE id = $1 FOR UPDATE`, [link.id]);
+    const batch = {
+      clicks: [{ linkId: link.id, count: 1, lastClickAt: FIXTURE_TIME }],
+      counters: [],
+      visitors: [],
+    };
+    const flush = stores!.visits.record(batch);
+    const killed = async () =>
+      (
+        await admin.query(
+          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+            WHERE wait_event_type = 'Lock' AND query LIKE 'SELECT id FROM links WHERE id = ANY%'`,
+        )
+      ).rowCount === 1;
+    for (let tries = 0; !(await killed()); tries++) {
+      if (tries > 100) throw new Error('the flush never waited for the lock');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const failure: unknown = await flush.catch((error: unknown) => error);
+    await holder.query('ROLLBACK');
+    holder.release();
+    expect(isStoreUnavailable(failure)).toBe(true);
+    // the socket's end comes after the query's error: give it time to reach the client
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await stores!.visits.record(batch); // a new connection
+    expect((await stores!.links.findById(link.id))?.clicks).toBe(1);
+  });
+
+  it.each(['committed', 'rolled back'] as const)(
+    'counts a flush whose connection is lost at its COMMIT once, %s or not',
+    async (outcome) => {
+      const [stores] = await nodes(1);
+      const link = aLink();
+      await stores!.links.insert(link);
+      // a proxy that loses the connection at the first COMMIT: after passing it on, or before
+      const proxy = await cutAtCommit(outcome === 'committed');
+      const url = new URL(DATABASE_URL ?? '');
+      url.host = `127.0.0.1:${proxy.port}`;
+      const through = openPostgresStores({ connectionString: url.toString(), schema, poolSize: 1 });
+      opened.push(through);
+      await through.ready();
+      proxy.arm();
+      const batch = {
+        clicks: [{ linkId: link.id, count: 1, lastClickAt: FIXTURE_TIME }],
+        counters: [],
+        visitors: [],
+      };
+      // what the recorder does: a failed flush is written again with the next
+      await through.visits.record(batch).catch(() => through.visits.record(batch));
+      expect(proxy.cuts()).toBe(1);
+      await through.checkWritable?.(); // settles what was in doubt
+      expect((await stores!.links.findById(link.id))?.clicks).toBe(1);
+      proxy.close();
+    },
+  );
+
+  it('throws a refused connection as the store unavailable, naming no address', async () => {
+    const url = new URL(DATABASE_URL ?? '');
+    url.port = '9'; // discard: nothing listens there
+    const stores = openPostgresStores({ connectionString: url.toString(), schema: freshSchemaName() });
+    opened.push(stores);
+    const failure: unknown = await stores.links
+      .findBySlug('sho.example', 'abc')
+      .catch((error: unknown) => error);
+    expect(isStoreUnavailable(failure)).toBe(true);
+    expect((failure as Error).message).toMatch(/ECONNREFUSED/);
+    expect((failure as Error).message).not.toMatch(/127\.0\.0\.1|:9\b/);
   });
 
   it('answers ping and commits a write check while open, and ping false once closed', async () => {
@@ -187,4 +267,34 @@ async function until(check: () => boolean, timeoutMs = 3000): Promise<void> {
     if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
+}
+
+/**
+ * A TCP proxy to PostgreSQL that, once armed, destroys the connection carrying the next COMMIT: before
+ * passing it on, or after (its answer held back, the server given time to commit).
+ */
+async function cutAtCommit(passItOn: boolean) {
+  const target = new URL(DATABASE_URL ?? '');
+  let armed = false;
+  let cuts = 0;
+  const server = createServer((client) => {
+    const upstream = createConnection({ host: target.hostname, port: Number(target.port || 5432) });
+    for (const socket of [client, upstream]) socket.on('error', () => socket.destroy());
+    upstream.pipe(client);
+    client.on('data', (chunk: Buffer) => {
+      if (!armed || cuts > 0 || !chunk.includes('COMMIT\0')) return void upstream.write(chunk);
+      cuts++;
+      upstream.unpipe(client);
+      const cut = () => (client.resetAndDestroy(), upstream.destroy());
+      if (passItOn) upstream.write(chunk, () => setTimeout(cut, 100));
+      else cut();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    arm: () => void (armed = true),
+    cuts: () => cuts,
+    close: () => server.close(),
+  };
 }

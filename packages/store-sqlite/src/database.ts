@@ -46,3 +46,20 @@ function configure(db: Database, path: string, synchronous: Synchronous): void {
 export function isConstraintError(error: unknown, kind: 'UNIQUE' | 'PRIMARYKEY' | 'FOREIGNKEY'): boolean {
   return error instanceof BetterSqlite3.SqliteError && error.code === `SQLITE_CONSTRAINT_${kind}`;
 }
+
+/**
+ * Why SQLite cannot answer now, when `error` says so (the disk full, an I/O error, the file read-only,
+ * the database locked past `busy_timeout`), naming SQLite's message and code as `/healthz` does; else
+ * null: a bug or a refused statement.
+ */
+export function unavailableReason(error: unknown): string | null {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return null;
+  const message = error instanceof Error ? error.message : String(error);
+  if (code === 'SQLITE_BUSY' || code.startsWith('SQLITE_BUSY_')) {
+    return `The database is busy: ${message} (${code}).`;
+  }
+  const cannotWrite =
+    code === 'SQLITE_FULL' || /^SQLITE_(IOERR|READONLY)(_|$)/.test(code) || code === 'SQLITE_CANTOPEN';
+  return cannotWrite ? `The store cannot write: ${message} (${code}).` : null;
+}

@@ -1,3 +1,4 @@
+import { classifyStoreErrors } from '@shortener/core';
 import type { Stores } from '@shortener/core';
 import type { Database } from 'better-sqlite3';
 import { startBackgroundVisitWrites } from './background-visit-writes.js';
@@ -5,7 +6,7 @@ import type { BackgroundVisitWrites } from './background-visit-writes.js';
 import { backupDatabase } from './backup.js';
 import { startBackgroundCheckpoints, walFileBytes } from './checkpointer.js';
 import type { Checkpointer, CheckpointOptions } from './checkpointer.js';
-import { isMemoryPath, openSqliteDatabase } from './database.js';
+import { isMemoryPath, openSqliteDatabase, unavailableReason } from './database.js';
 import { userVersion } from './migrations/index.js';
 import type { Synchronous } from './database.js';
 import { createSqliteAccountStore } from './sqlite-account-store.js';
@@ -77,13 +78,15 @@ export function createSqliteStores(
   const ping = db.prepare('SELECT 1').pluck();
   // Rewriting user_version with its own value dirties the header page: a real commit, no change.
   const rewriteVersion = db.transaction(() => db.pragma(`user_version = ${userVersion(db)}`));
+  // a full disk, an I/O error or a lock held too long is thrown as the store unavailable (503), not a bug
+  const classified = <T extends object>(store: T): T => classifyStoreErrors(store, unavailableReason);
   return {
-    links: { ...createSqliteLinkStore(db), listAll: createSqliteLinkListing(db) },
-    visits: createSqliteVisitStore(db, writes),
-    accounts: createSqliteAccountStore(db),
-    sessions: createSqliteSessionStore(db),
-    credentials: createSqliteCredentialStore(db),
-    settings: createSqliteSettingStore(db),
+    links: classified({ ...createSqliteLinkStore(db), listAll: createSqliteLinkListing(db) }),
+    visits: classified(createSqliteVisitStore(db, writes)),
+    accounts: classified(createSqliteAccountStore(db)),
+    sessions: classified(createSqliteSessionStore(db)),
+    credentials: classified(createSqliteCredentialStore(db)),
+    settings: classified(createSqliteSettingStore(db)),
     ping: async () => {
       try {
         return ping.get() === 1;

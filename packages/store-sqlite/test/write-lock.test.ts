@@ -32,14 +32,16 @@ describe('the flush and a write lock held by another connection', () => {
     await stores.close();
   });
 
-  it('gives up with the busy error once the lock stays taken for 5 s', async () => {
+  it('gives up with the busy error, as the store unavailable, once the lock stays taken for 5 s', async () => {
     const path = dbPath();
     const stores = openSqliteStores(path);
     const other = openSqliteDatabase(path);
     other.exec('BEGIN IMMEDIATE');
     const started = Date.now();
     await expect(stores.visits.record({ clicks: [], counters: [], visitors: [] })).rejects.toMatchObject({
-      code: expect.stringMatching(/^SQLITE_BUSY/),
+      storeUnavailable: true,
+      message: expect.stringMatching(/\(SQLITE_BUSY/),
+      cause: { code: expect.stringMatching(/^SQLITE_BUSY/) },
     });
     expect(Date.now() - started).toBeGreaterThanOrEqual(4900);
     other.exec('ROLLBACK');

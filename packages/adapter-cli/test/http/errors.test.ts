@@ -31,6 +31,7 @@ describe('HTTP_STATUS', () => {
     ['not_found', 404],
     ['rate_limited', 429],
     ['internal_error', 500],
+    ['unavailable', 503],
   ];
 
   it.each(expected)('maps %s to %i', (code, status) => {

@@ -69,6 +69,7 @@ describe('/metrics on the main port (METRICS=true)', () => {
     expect(grew('shortener_http_request_duration_seconds_count{family="redirect"}')).toBe(4);
     expect(sample(after, 'shortener_visit_flush_duration_seconds_count')).toBeGreaterThan(0);
     expect(after).toMatch(/^shortener_visits_buffered \d+$/m);
+    expect(after).toMatch(/^shortener_visits_dropped_total 0$/m);
     expect(after).toMatch(/^process_cpu_seconds_total /m);
     expect(after).toMatch(/^nodejs_eventloop_lag_seconds /m);
     // no address and no slug anywhere

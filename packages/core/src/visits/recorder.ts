@@ -50,7 +50,8 @@ export interface VisitRecorder {
    * then, so visits arrive no faster than the store writes them (a long tail of links can produce more
    * rows a second than a store writes off the event loop), none is dropped while the store is healthy,
    * and each waits about one part (a few ms), not a whole write. A failing write lets every waiting
-   * visit go at once, so nothing waits on a failing store.
+   * visit go at once, and from then until a write succeeds again nothing waits (the store is away: the
+   * visits wait in memory instead, up to `maxPendingRows`).
    */
   backlog(): Promise<void> | undefined;
   /**
@@ -80,7 +81,9 @@ export interface VisitRecorderDeps {
   readonly rowsPerWrite?: number;
   /**
    * While the store cannot write, visits wait in memory and each flush retries them; past this many
-   * rows (default 200,000, some tens of MB) new visits are dropped and counted instead.
+   * rows (default 200,000, some tens of MB; a row is a link's counter of a day or a visitor hash, so a
+   * hot link's visits are a few rows however many) the newest visits are dropped and counted
+   * ({@link VisitRecorder.dropped}), the ones buffered first are kept.
    */
   readonly maxPendingRows?: number;
   /**
@@ -126,6 +129,7 @@ export function createVisitRecorder(deps: VisitRecorderDeps): VisitRecorder {
   let running: Promise<unknown> = Promise.resolve();
   let writing = false; // a flush is writing its parts
   let unwritten = 0; // rows of that flush not written yet
+  let failing = false; // the last write failed: nobody waits for the next one
   const waiting: (() => void)[] = []; // backlog() callers, first come first served
   const backlogged = () => aggregate.rows() + unwritten >= backlogRows;
   const letGo = (): void => {
@@ -133,7 +137,8 @@ export function createVisitRecorder(deps: VisitRecorderDeps): VisitRecorder {
   };
 
   const fold = (tracked: TrackedVisit): void => {
-    if (aggregate.rows() >= maxPendingRows) {
+    // visits waiting for their day's salt count too: a new day may begin while the store is away
+    if (aggregate.rows() + unsalted.length >= maxPendingRows) {
       dropped++;
       queued--;
       return;
@@ -185,7 +190,12 @@ export function createVisitRecorder(deps: VisitRecorderDeps): VisitRecorder {
 
   const writeQueued = async (): Promise<number> => {
     foldIncoming();
-    await Promise.all([...new Set(unsalted.map((v) => dayOfVisit(v.at)))].map(salts.load));
+    await Promise.all([...new Set(unsalted.map((v) => dayOfVisit(v.at)))].map(salts.load)).catch(
+      (error: unknown) => {
+        failing = true;
+        throw error;
+      },
+    );
     foldUnsalted();
     foldIncoming();
     const taken = aggregate;
@@ -205,6 +215,7 @@ export function createVisitRecorder(deps: VisitRecorderDeps): VisitRecorder {
         part = next.value;
         await deps.visits.record(part);
         written++;
+        failing = false;
         // the waiting visits go once the rows not written fall below backlogRows: their own rows are
         // counted already, so the buffer stays near that size and each waits about one part
         unwritten = Math.max(0, unwritten - weightOf(part));
@@ -223,13 +234,23 @@ export function createVisitRecorder(deps: VisitRecorderDeps): VisitRecorder {
       return count;
     } catch (error) {
       writing = false;
+      failing = true;
       unwritten = 0;
       letGo();
       // keep the rows not written for the next flush: nothing lost, nothing counted twice. Parts are
       // rows, not visits, so after a partial write all `count` visits are reported pending until then.
       if (part !== undefined) {
-        aggregate.addBatch(part);
-        for (let next = parts.next(); next.done !== true; next = parts.next()) aggregate.addBatch(next.value);
+        if (written === 0) {
+          // nothing written (the store away): the taken rows are whole, and what was folded meanwhile
+          // joins them, so a failing flush costs the few new rows, not the whole buffer again
+          const added = aggregate.parts(rowsPerWrite);
+          for (let next = added.next(); next.done !== true; next = added.next()) taken.addBatch(next.value);
+          aggregate = taken;
+        } else {
+          aggregate.addBatch(part);
+          for (let next = parts.next(); next.done !== true; next = parts.next())
+            aggregate.addBatch(next.value);
+        }
         folded += count;
       }
       throw error;
@@ -253,7 +274,7 @@ export function createVisitRecorder(deps: VisitRecorderDeps): VisitRecorder {
     },
     flush,
     backlog: () =>
-      !writing || (waiting.length === 0 && !backlogged())
+      !writing || failing || (waiting.length === 0 && !backlogged())
         ? undefined
         : new Promise<void>((go) => waiting.push(go)),
     pending: () => queued,
