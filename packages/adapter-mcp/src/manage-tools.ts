@@ -77,14 +77,15 @@ export function addManageTools(
     if (!guess.allowed) {
       return rateLimited('wrong edit tokens', Math.max(1, Math.ceil(guess.decision.retryAfterMs / 1000)));
     }
-    let result: CallToolResult | undefined;
+    let right = true; // a check that failed (the store away) is no wrong guess: given back
     try {
-      result = await run();
+      const result = await run();
+      const code = (result.structuredContent as { error?: { code?: string } } | undefined)?.error?.code;
+      right = code !== 'forbidden' && code !== 'unauthorized';
+      return result;
     } finally {
-      const code = (result?.structuredContent as { error?: { code?: string } } | undefined)?.error?.code;
-      await guess.settle(result !== undefined && code !== 'forbidden' && code !== 'unauthorized');
+      await guess.settle(right);
     }
-    return result;
   };
 
   server.registerTool(

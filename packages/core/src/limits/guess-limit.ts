@@ -79,7 +79,7 @@ export async function guessUnderLimit(
 ): Promise<{ readonly allowed: true; readonly right: boolean } | RefusedGuess> {
   const guess = await spendGuess(deps, budgets);
   if (!guess.allowed) return guess;
-  let right = false;
+  let right = true; // a check that failed (the store away) is no wrong guess: given back
   try {
     right = await check();
   } finally {

@@ -21,6 +21,7 @@ import {
   RECENT_SIGN_IN_MS,
   SIGN_IN_LIMITS,
   confirmSignIn,
+  guessUnderLimit,
   requireRecentSignIn,
   signIn,
 } from '@shortener/core';
@@ -236,6 +237,18 @@ export function describeSignInSuite(name: string, open: () => Promise<Stores>): 
         30 - SIGN_IN_LIMITS.perAccount,
       );
       expect(codeOf(await changePassword(h, signedIn, 'olga password', 'new password'))).toBe('rate_limited');
+    });
+
+    it('gives back the try of a check that failed instead of answering (the store away)', async () => {
+      const h = harness();
+      const budgets = [{ key: 'one-try', windows: [{ windowMs: 60_000, limit: 1 }] }];
+      const away = () => Promise.reject(new Error('the store is away'));
+      await expect(guessUnderLimit(h, budgets, away)).rejects.toThrow('the store is away');
+      expect(await guessUnderLimit(h, budgets, async () => false)).toMatchObject({
+        allowed: true,
+        right: false,
+      });
+      expect(await guessUnderLimit(h, budgets, async () => true)).toMatchObject({ allowed: false });
     });
 
     it('confirms the password in a session by starting a new one', async () => {
