@@ -120,7 +120,7 @@ export function addLinkPageRoutes(router: Router, deps: HttpDeps): void {
     const looked: { found?: Result<LinkRecord> } = {};
     const look = async () => (looked.found = await getLink(core, id, manager?.caller ?? ANONYMOUS)).ok;
     // a posted token spends from the token guess limit first (decisions §14); past it, 429 is sent
-    if (manager?.token != null) await underTokenLimit(deps, ctx, 'edit', look);
+    if (manager?.token != null) await underTokenLimit(deps, ctx, 'edit', look, id);
     else await look();
     const { found } = looked;
     if (found === undefined) return null;

@@ -15,8 +15,9 @@ export async function underTokenLimit(
   ctx: Context,
   kind: 'edit' | 'invite',
   handle: () => Promise<boolean>,
+  target = '',
 ): Promise<void> {
-  const budget: GuessBudget = tokenGuessBudget(deps.core.config, kind, stateOf(ctx).ip);
+  const budget: GuessBudget = tokenGuessBudget(deps.core.config, kind, stateOf(ctx).ip, target);
   const guess = await spendGuess(guardedCoreOf(deps), [budget]);
   if (!guess.allowed) {
     const refused = tooManyGuesses(guess, 'Too many wrong tokens from this address; try again later.');
@@ -34,16 +35,22 @@ export async function underTokenLimit(
   }
 }
 
+/** The link a path of the JSON API names (`/api/v1/links/{id}…`), or '' for any other path. */
+const LINK_PATH = /^\/api\/v1\/links\/([^/]+)/;
+
 /**
- * A request that carries `X-Edit-Token` spends from the edit-token guess limit before any route looks
- * at the token; an answer other than 401/403 means the token was right (or not needed) and gives it back.
+ * A request that carries `X-Edit-Token` spends from the edit-token guess limit of the link its path
+ * names before any route looks at the token; an answer other than 401/403 means the token was right (or
+ * not needed) and gives it back.
  */
 export function limitEditTokenGuesses(deps: HttpDeps) {
   return async (ctx: Context, next: Next): Promise<void> => {
     if (ctx.get('x-edit-token').trim() === '') return next();
-    await underTokenLimit(deps, ctx, 'edit', async () => {
+    const target = LINK_PATH.exec(ctx.path)?.[1] ?? '';
+    const check = async () => {
       await next();
       return ctx.status !== 401 && ctx.status !== 403;
-    });
+    };
+    await underTokenLimit(deps, ctx, 'edit', check, target);
   };
 }

@@ -67,12 +67,13 @@ export function addManageTools(
    * unit spent first, given back unless the answer was `forbidden`; past it, `rate_limited`.
    */
   const withToken = async (
+    id: string,
     editToken: string | undefined,
     run: () => Promise<CallToolResult>,
   ): Promise<CallToolResult> => {
     const { rateLimiter } = deps;
     if (rateLimiter === undefined || !editToken?.trim()) return run();
-    const budget = tokenGuessBudget(core.config, 'edit', caller.ip);
+    const budget = tokenGuessBudget(core.config, 'edit', caller.ip, id);
     const guess = await spendGuess({ rateLimiter, clock: core.clock }, [budget]);
     if (!guess.allowed) {
       return rateLimited('wrong edit tokens', Math.max(1, Math.ceil(guess.decision.retryAfterMs / 1000)));
@@ -122,7 +123,7 @@ export function addManageTools(
       annotations: { ...write, destructiveHint: false, idempotentHint: true },
     },
     guard('update_link', async ({ id, edit_token: editToken, ...changes }) =>
-      withToken(editToken, async () => {
+      withToken(id, editToken, async () => {
         const updated = await updateLink(core, id, changes, as(editToken));
         return updated.ok
           ? toolResult(view(updated.value), linkText(view(updated.value)))
@@ -141,7 +142,7 @@ export function addManageTools(
       annotations: { ...write, destructiveHint: true, idempotentHint: true },
     },
     guard('delete_link', async ({ id, edit_token: editToken }) =>
-      withToken(editToken, async () => {
+      withToken(id, editToken, async () => {
         const deleted = await deleteLink(core, id, as(editToken));
         if (!deleted.ok) return toolError(deleted.error);
         return toolResult({ deleted: true, id: id.toLowerCase() }, `Deleted ${id}.`);
@@ -159,7 +160,7 @@ export function addManageTools(
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     guard('link_stats', async ({ id, edit_token: editToken, days }) =>
-      withToken(editToken, async () => {
+      withToken(id, editToken, async () => {
         const stats = await getStats(core, id, { days }, as(editToken));
         return stats.ok ? toolResult(stats.value, statsText(stats.value)) : toolError(stats.error);
       }),

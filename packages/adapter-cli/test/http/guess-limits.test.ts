@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserOf, invitedBrowser, sessionCookieOf } from './browser-session.js';
-import { createLink, startTestServer } from './harness.js';
+import { createLink, jsonOf, startTestServer } from './harness.js';
 import type { TestServer } from './harness.js';
 
 // Decisions §14: a limit on guessing a secret counts each guess before the secret is checked, in one
@@ -215,6 +215,29 @@ describe('guesses at once against the guess limits (decisions §14)', () => {
     },
     SLOW,
   );
+
+  it('lets a client read 60 of its links at once by their edit tokens', async () => {
+    const links = [];
+    for (let i = 0; i < 60; i++) {
+      links.push(
+        await jsonOf(
+          await server.api('/api/v1/links', {
+            json: { url: `https://example.com/mine/${i}` },
+            headers: { 'x-forwarded-for': `198.18.1.${i}` },
+          }),
+          201,
+        ),
+      );
+    }
+    const reads = await Promise.all(
+      links.map((link) =>
+        server.api(`/api/v1/links/${String(link.id)}`, {
+          headers: { 'x-forwarded-for': '198.18.2.1', 'x-edit-token': String(link.edit_token) },
+        }),
+      ),
+    );
+    expect(tally(reads.map((r) => r.status))).toEqual({ 200: 60 });
+  });
 
   it('checks at most 30 of 40 concurrent unknown invite tokens from one address', async () => {
     const answers = await Promise.all(

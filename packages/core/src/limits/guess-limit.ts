@@ -88,21 +88,26 @@ export async function guessUnderLimit(
   return { allowed: true, right };
 }
 
-/** Wrong edit or invite tokens allowed per client address (an IPv6 one by its prefix) in 15 minutes. */
+/**
+ * Wrong edit tokens allowed per client address (an IPv6 one by its prefix) per link, and wrong invite
+ * tokens per address, in 15 minutes.
+ */
 export const TOKEN_GUESS_LIMIT = { limit: 30, windowMs: 15 * 60_000 } as const;
 
 /**
- * The budget guesses of a token kind spend from (decisions §14): per client address, so a guesser
- * cannot try tokens faster than {@link TOKEN_GUESS_LIMIT} whatever link or invite it aims at. Tokens
- * are 190-bit random secrets, so this bounds noise and scanning more than it protects the secrets.
+ * The budget guesses of a token spend from (decisions §14): an edit token's per client address and
+ * link (`target`, the link's id as the request names it), as a link password's; an invite token's per
+ * address. Spending first bounds the tries in flight too, so keying edit tokens by link keeps a client
+ * that reads many of its links at once clear of the limit. Tokens are 190-bit random secrets: this
+ * bounds noise and scanning more than it protects the secrets.
  */
 export function tokenGuessBudget(
   config: CoreDeps['config'],
   kind: 'edit' | 'invite',
   ip: string,
+  target = '',
 ): GuessBudget {
-  return {
-    key: `${kind}-token:${limitSubjectOf(ip, config.limits.ipv6PrefixBits)}`,
-    windows: [TOKEN_GUESS_LIMIT],
-  };
+  const subject = limitSubjectOf(ip, config.limits.ipv6PrefixBits);
+  const key = kind === 'edit' ? `edit-token:${target.toLowerCase()}:${subject}` : `invite-token:${subject}`;
+  return { key, windows: [TOKEN_GUESS_LIMIT] };
 }
