@@ -26,7 +26,8 @@ export function createTally() {
 }
 
 /**
- * One request; resolves with the status (0 when the connection failed). The body is read and dropped,
+ * One request; resolves with the status, or the error code when the connection failed (`ECONNRESET`,
+ * 0 without one). The body is read and dropped,
  * or handed to `onBody` as text when given.
  */
 function send(agent, url, { method = 'GET', path, headers = {}, body }, onBody) {
@@ -49,10 +50,10 @@ function send(agent, url, { method = 'GET', path, headers = {}, body }, onBody) 
           if (onBody) onBody(res.statusCode ?? 0, text);
           resolve(res.statusCode ?? 0);
         });
-        res.on('error', () => resolve(0));
+        res.on('error', (error) => resolve(error.code ?? 0));
       },
     );
-    req.on('error', () => resolve(0));
+    req.on('error', (error) => resolve(error.code ?? 0));
     req.end(body);
   });
 }
