@@ -4,8 +4,9 @@
 // rounds (with wrk when installed, else autocannon), measures creation, statistics and QR codes, then
 // checks after a graceful shutdown that every redirect served was recorded as a click. Never part of
 // `npm test`. `--pin` places the processes on CPUs (bench/lib/cpus.mjs); `--json` also writes the raw
-// results. See docs/benchmarks.md for the method and the last full run. `--soak SECONDS` runs the
-// endurance soak instead (bench/lib/soak.mjs); `--store postgres [--nodes 1,2,3]` the multi-node run on
+// results. See docs/benchmarks.md for the method and the last full run. `--soak [SECONDS]` (default 600)
+// or `--soak-minutes N` runs the endurance soak instead (bench/lib/soak.mjs), which says whether memory
+// stays flat; `--store postgres [--nodes 1,2,3]` the multi-node run on
 // PostgreSQL and Redis (bench/lib/nodes.mjs, `DATABASE_URL` and `REDIS_URL`, loopback by default).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -40,9 +41,10 @@ const STATS_VISITS = 1_000_000;
 
 const log = (line) => process.stdout.write(`${line}\n`);
 const soakIndex = process.argv.indexOf('--soak');
+const soakMinutesIndex = process.argv.indexOf('--soak-minutes');
 
 async function main() {
-  if (soakIndex > 0) return soak();
+  if (soakIndex > 0 || soakMinutesIndex > 0) return soak();
   if (process.argv.includes('--store')) return nodes();
   const started = Date.now();
   placeThisProcess();
@@ -139,17 +141,27 @@ async function main() {
   }
 }
 
-/** `--soak SECONDS` (default 180): the endurance run of bench/lib/soak.mjs instead of the benchmark. */
+/**
+ * `--soak [SECONDS]` (default 600: long enough for the memory verdict's middle and last thirds to come
+ * after warm-up) or `--soak-minutes N`: the endurance run of bench/lib/soak.mjs instead of the benchmark.
+ */
 async function soak() {
-  const seconds = Number(process.argv[soakIndex + 1] ?? 180);
+  const seconds = soakSeconds();
   if (!Number.isInteger(seconds) || seconds < 5)
-    throw new Error('--soak takes a number of seconds (5 or more)');
+    throw new Error('--soak takes a number of seconds (5 or more), --soak-minutes a number of minutes');
   const summary = await runSoak({
     seconds,
     out: seconds >= 60 ? (outIndex > 0 ? out : 'docs/benchmarks.md') : null,
     log,
   });
   if (json) writeFileSync(json, `${JSON.stringify(summary, null, 2)}\n`);
+  if (summary.memory.flat === false || Object.keys(summary.unexpected).length > 0) process.exitCode = 1;
+}
+
+function soakSeconds() {
+  if (soakMinutesIndex > 0) return Math.round(Number(process.argv[soakMinutesIndex + 1]) * 60);
+  const given = process.argv[soakIndex + 1];
+  return given === undefined || given.startsWith('--') ? 600 : Number(given);
 }
 
 /** `--store postgres --nodes 1,2,3`: the multi-node run of bench/lib/nodes.mjs instead of the benchmark. */

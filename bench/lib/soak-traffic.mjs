@@ -1,7 +1,9 @@
-// The mixed traffic of the soak (`npm run bench -- --soak SECONDS`): closed loops over keep-alive
-// connections (creations, redirects, a hot capped link, statistics) and paced streams (QR codes in random
+// The mixed traffic of the soak (`npm run bench -- --soak [SECONDS]`): closed loops over keep-alive
+// connections (creations with an API key and anonymous ones from many client addresses, redirects of
+// seeded and of newly created links, a hot capped link, statistics) and paced streams (QR codes in random
 // colours, hostile query strings, /healthz probes), every answer counted by class and status.
 import { Agent, request } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { BROWSER_UA } from './load.mjs';
 
 /** Answers by class and status since the last `take()`, plus /healthz latencies. */
@@ -23,8 +25,12 @@ export function createTally() {
   };
 }
 
-/** One request; resolves with the status (0 when the connection failed), the body read and dropped. */
-function send(agent, url, { method = 'GET', path, headers = {}, body }) {
+/**
+ * One request; resolves with the status, or the error code when the connection failed (`ECONNRESET`,
+ * 0 without one). The body is read and dropped,
+ * or handed to `onBody` as text when given.
+ */
+function send(agent, url, { method = 'GET', path, headers = {}, body }, onBody) {
   return new Promise((resolve) => {
     const target = new URL(path, url);
     const req = request(
@@ -37,12 +43,17 @@ function send(agent, url, { method = 'GET', path, headers = {}, body }) {
         agent,
       },
       (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-        res.on('error', () => resolve(0));
+        let text = '';
+        if (onBody) res.setEncoding('utf8').on('data', (chunk) => (text += chunk));
+        else res.resume();
+        res.on('end', () => {
+          if (onBody) onBody(res.statusCode ?? 0, text);
+          resolve(res.statusCode ?? 0);
+        });
+        res.on('error', (error) => resolve(error.code ?? 0));
       },
     );
-    req.on('error', () => resolve(0));
+    req.on('error', (error) => resolve(error.code ?? 0));
     req.end(body);
   });
 }
@@ -51,6 +62,30 @@ const randomHex = () =>
   Math.floor(Math.random() * 0xffffff)
     .toString(16)
     .padStart(6, '0');
+
+/** A random public-looking IPv4 address: every request from another client (the server trusts the proxy). */
+const randomAddress = () =>
+  `${11 + Math.floor(Math.random() * 200)}.${Math.floor(Math.random() * 256)}.` +
+  `${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 254)}`;
+
+/**
+ * The slugs created so far: a redirect of a new link picks one of the last thousand (recent links are
+ * the busy ones) or, every other time, any of them (most of those miss the server's link cache).
+ */
+function createdSlugs() {
+  const slugs = [];
+  return {
+    add: (status, text) => {
+      if (status === 201) slugs.push(JSON.parse(text).slug);
+    },
+    pick() {
+      if (slugs.length === 0) return null;
+      const from = Math.random() < 0.5 ? Math.max(0, slugs.length - 1000) : 0;
+      return slugs[from + Math.floor(Math.random() * (slugs.length - from))];
+    },
+    count: () => slugs.length,
+  };
+}
 
 /**
  * Starts the traffic against `url` (the server; `host` its short domain): returns `stop()`, which ends
@@ -61,17 +96,35 @@ export function startTraffic({ url, host, key, slugs, hotSlug, statsId, tally })
   let running = true;
   const browser = { host, 'user-agent': BROWSER_UA, accept: 'text/html' };
   const api = { 'content-type': 'application/json', authorization: `Bearer ${key}` };
-  let created = 0;
+  const created = createdSlugs();
+  let posted = 0;
   let turn = 0;
-
-  const kinds = {
-    creation: () =>
-      send(agent, url, {
+  const create = (headers) =>
+    send(
+      agent,
+      url,
+      {
         method: 'POST',
         path: '/api/v1/links',
-        headers: api,
-        body: JSON.stringify({ url: `https://example.com/soak/${created++}` }),
-      }),
+        headers,
+        body: JSON.stringify({ url: `https://example.com/soak/${posted++}` }),
+      },
+      created.add,
+    );
+
+  const kinds = {
+    creation: () => create(api),
+    // anonymous, each from another address: the per-address creation limit keeps a key for every one
+    creation_anon: () => create({ 'content-type': 'application/json', 'x-forwarded-for': randomAddress() }),
+    // a link created during the soak, by another visitor each time
+    fresh_redirect: () => {
+      const slug = created.pick();
+      if (slug === null) return sleep(10).then(() => null); // none created yet
+      return send(agent, url, {
+        path: `/${slug}`,
+        headers: { ...browser, 'x-forwarded-for': randomAddress() },
+      });
+    },
     // one redirect in ten carries a random Referer: counter rows the store must keep bounded
     redirect: () => {
       const referer = turn % 10 === 0 ? { referer: `https://r${randomHex()}.example/` } : {};
@@ -90,7 +143,10 @@ export function startTraffic({ url, host, key, slugs, hotSlug, statsId, tally })
     hostile: () => send(agent, url, { path: `/api/v1/links?${HOSTILE}`, headers: api }),
   };
   const loop = async (kind) => {
-    while (running) tally.count(kind, await kinds[kind]());
+    while (running) {
+      const status = await kinds[kind]();
+      if (status !== null) tally.count(kind, status);
+    }
   };
   const inFlight = new Set();
   const paced = (kind, perSecond) =>
@@ -103,8 +159,10 @@ export function startTraffic({ url, host, key, slugs, hotSlug, statsId, tally })
     }, 1000 / perSecond);
 
   const loops = [
-    ...Array.from({ length: 4 }, () => loop('creation')),
+    ...Array.from({ length: 2 }, () => loop('creation')),
+    ...Array.from({ length: 2 }, () => loop('creation_anon')),
     ...Array.from({ length: 8 }, () => loop('redirect')),
+    ...Array.from({ length: 4 }, () => loop('fresh_redirect')),
     ...Array.from({ length: 4 }, () => loop('hot_capped')),
     loop('stats'),
   ];
@@ -123,6 +181,7 @@ export function startTraffic({ url, host, key, slugs, hotSlug, statsId, tally })
     }, 500),
   ];
   return {
+    created: created.count,
     async stop() {
       running = false;
       for (const timer of timers) clearInterval(timer);
@@ -139,7 +198,9 @@ const HOSTILE = Array(7000).fill('a').join('&');
 /** The statuses a class is expected to answer (others count as errors). */
 export const EXPECTED = {
   creation: [201],
+  creation_anon: [201],
   redirect: [302],
+  fresh_redirect: [302],
   hot_capped: [302],
   stats: [200],
   qr: [200, 429],

@@ -1,14 +1,17 @@
-// `npm run bench -- --soak SECONDS`: the real server on a SQLite file under mixed heavy traffic for
-// SECONDS (bench/lib/soak-traffic.mjs), printing every few seconds the WAL size, the server's RSS,
-// /healthz latency, answers per second and the answers no class expects (by status). Runs of a minute
-// or more replace the "Soak" section of docs/benchmarks.md. Never part of `npm test`.
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+// `npm run bench -- --soak [SECONDS]` (or `--soak-minutes N`): the real server on a SQLite file under
+// mixed heavy traffic for SECONDS (bench/lib/soak-traffic.mjs), printing every few seconds the WAL size,
+// the server's RSS and V8 heap, /healthz latency, answers per second and the answers no class expects
+// (by status), then whether memory stayed flat (bench/lib/soak-memory.mjs). Runs of a minute or more
+// replace the "Soak" section of docs/benchmarks.md. Never part of `npm test`.
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import process from 'node:process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createKey, rssMb, run, seed, startBenchServer, stop } from './processes.mjs';
-import { SOAK_SECTION, machine, withSoakSection } from './report.mjs';
+import { machine } from './report.mjs';
+import { heapOf, heapWatch, memoryVerdict } from './soak-memory.mjs';
+import { HEADER, describeUnexpected, line, writeSoakSection } from './soak-report.mjs';
 import { EXPECTED, createTally, startTraffic } from './soak-traffic.mjs';
 
 const SHORT_HOST = 's.bench';
@@ -24,7 +27,10 @@ export async function runSoak({ seconds, every = seconds >= 60 ? 10 : 5, out, lo
   let server = null;
   try {
     const key = await createKey(dbPath);
-    server = await startBenchServer(dbPath, SHORT_HOST);
+    // metrics for the heap figures; the proxy trusted so that X-Forwarded-For names the client
+    const watch = heapWatch(join(dir, 'heap'));
+    const env = { METRICS: 'true', TRUST_PROXY: 'true', ...watch.env };
+    server = await startBenchServer(dbPath, SHORT_HOST, env, watch.nodeFlags);
     await seed('links', dbPath, SHORT_HOST, 0, LINKS);
     const hot = await createHotLink(server.url, key);
     const slugs = Array.from({ length: LINKS }, (_, i) => `b${i.toString(36)}`);
@@ -40,12 +46,13 @@ export async function runSoak({ seconds, every = seconds >= 60 ? 10 : 5, out, lo
       statsId: hot.id,
       tally,
     });
-    const rows = await sample({ server, dbPath, tally, seconds, every, log });
+    const rows = await sample({ server, dir, dbPath, tally, traffic, seconds, every, log });
     await traffic.stop();
     const exit = await stop(server);
     server = null;
     const summary = summarize(rows, exit);
     log(`\n${summary.text}`);
+    log(`memory: ${summary.memory.text}`);
     if (out) writeSoakSection(out, { seconds, every, rows, summary });
     return summary;
   } finally {
@@ -64,10 +71,7 @@ async function createHotLink(url, key) {
   return response.json();
 }
 
-const HEADER =
-  '     t |  req/s | redirects/s | creations/s | WAL MB | RSS MB | healthz p50/max ms | log lines | unexpected answers';
-
-async function sample({ server, dbPath, tally, seconds, every, log }) {
+async function sample({ server, dir, dbPath, tally, traffic, seconds, every, log }) {
   const rows = [];
   const started = performance.now();
   let logBytes = server.stderr().length;
@@ -80,11 +84,13 @@ async function sample({ server, dbPath, tally, seconds, every, log }) {
     const row = {
       t,
       rps: total(counts) / every,
-      redirects: ((counts.redirect?.[302] ?? 0) + (counts.hot_capped?.[302] ?? 0)) / every,
-      creations: (counts.creation?.[201] ?? 0) / every,
+      redirects: REDIRECTS.reduce((sum, kind) => sum + (counts[kind]?.[302] ?? 0), 0) / every,
+      creations: CREATIONS.reduce((sum, kind) => sum + (counts[kind]?.[201] ?? 0), 0) / every,
+      links: traffic.created(),
       walMb: mb(fileSize(`${dbPath}-wal`)),
       dbMb: mb(fileSize(dbPath)),
       rssMb: rssMb(server.pid),
+      heap: await heapOf(server.url, join(dir, 'heap')),
       healthz: percentiles(healthz),
       logLines,
       unexpected: unexpectedOf(counts),
@@ -96,6 +102,8 @@ async function sample({ server, dbPath, tally, seconds, every, log }) {
   return rows;
 }
 
+const REDIRECTS = ['redirect', 'fresh_redirect', 'hot_capped'];
+const CREATIONS = ['creation', 'creation_anon'];
 const fileSize = (path) => (existsSync(path) ? statSync(path).size : 0);
 const total = (counts) =>
   Object.values(counts).reduce(
@@ -119,17 +127,6 @@ function unexpectedOf(counts) {
   return found;
 }
 
-const describeUnexpected = (unexpected) =>
-  Object.entries(unexpected)
-    .map(([what, n]) => `${what}: ${n}`)
-    .join(', ') || 'none';
-
-const line = (r) =>
-  `${String(r.t).padStart(5)} s | ${fmt(r.rps).padStart(6)} | ${fmt(r.redirects).padStart(11)} | ` +
-  `${fmt(r.creations).padStart(11)} | ${fmt(r.walMb, 1).padStart(6)} | ${fmt(r.rssMb).padStart(6)} | ` +
-  `${`${fmt(r.healthz.p50, 1)} / ${fmt(r.healthz.max, 1)}`.padStart(18)} | ${String(r.logLines).padStart(9)} | ` +
-  describeUnexpected(r.unexpected);
-
 function summarize(rows, exit) {
   const max = (pick) => Math.max(...rows.map(pick));
   const sum = (kind, status) => rows.reduce((s, r) => s + (r.counts[kind]?.[status] ?? 0), 0);
@@ -143,47 +140,30 @@ function summarize(rows, exit) {
     rssFirstMb: rows[0]?.rssMb ?? 0,
     rssLastMb: rows[rows.length - 1]?.rssMb ?? 0,
     healthzMaxMs: max((r) => r.healthz.max),
-    redirects: sum('redirect', 302) + sum('hot_capped', 302),
-    creations: sum('creation', 201),
+    redirects: REDIRECTS.reduce((n, kind) => n + sum(kind, 302), 0),
+    creations: CREATIONS.reduce((n, kind) => n + sum(kind, 201), 0),
     qr: { drawn: sum('qr', 200), refused: sum('qr', 429) },
     hostile: sum('hostile', 400),
     logLines: rows.reduce((s, r) => s + r.logLines, 0),
     unexpected,
     exitCode: exit.code,
+    memory: memoryVerdict(rows),
+    marks: marksOf(rows),
   };
   summary.text =
     `WAL at most ${fmt(summary.walMaxMb, 1)} MB (database ${fmt(summary.dbMb, 1)} MB); RSS ${fmt(summary.rssFirstMb)} → ` +
     `${fmt(summary.rssLastMb)} MB (max ${fmt(summary.rssMaxMb)}); /healthz at most ${fmt(summary.healthzMaxMs, 1)} ms; ` +
     `${summary.redirects.toLocaleString('en')} redirects, ${summary.creations.toLocaleString('en')} creations, ` +
     `QR ${summary.qr.drawn} drawn / ${summary.qr.refused} refused (429), ${summary.hostile} hostile queries refused (400); ` +
-    `unexpected answers: ${describeUnexpected(unexpected)}; ${summary.logLines} log lines; exit ${exit.code}`;
+    `unexpected answers: ${describeUnexpected(unexpected)}; ${summary.logLines} log lines; ` +
+    `${rows[rows.length - 1]?.heap.fullGcs ?? 0} full collections; exit ${exit.code}`;
   return summary;
 }
 
-/** Replaces (or appends) the Soak section of the report at `path`. */
-function writeSoakSection(path, { seconds, every, rows, summary }) {
-  const m = machine();
-  const table = rows.map((r) => `| ${line(r)} |`).join('\n');
-  const section = `${SOAK_SECTION}
-
-Generated by \`npm run bench -- --soak ${seconds}\` on ${m.summary}: the real server (SQLite file,
-\`LOG_LEVEL=warn\`, creation limits raised) under mixed traffic from one client process for ${seconds} s, all
-at once: 4 connections creating links, 8 redirecting over 1,000 links (one request in ten with a random
-\`Referer\`), 4 on a hot capped link (every click a write), 1 reading its statistics, 5 QR PNGs a second
-(2048 px, random colours: most are refused by the per-client budget), 10 hostile query strings a second
-(\`?a&a&…\`, 7,000 times), and a \`/healthz\` probe on a new connection every 500 ms. A line every ${every} s.
-
-| t | req/s | redirects/s | creations/s | WAL MB | RSS MB | healthz p50 / max ms | log lines | unexpected answers |
-|---|---|---|---|---|---|---|---|---|
-${table}
-
-${summary.text}.
-
-Reading it: the client keeps every connection busy, so the server runs flat out and \`/healthz\` waits its
-turn behind the other requests: its latency is that queue (the first interval also pays for start-up),
-not a stalled event loop. Answers per second swing with whatever else the machine runs. The WAL is
-the \`-wal\` file beside the database, sampled every ${every} s; RSS is the server's \`VmRSS\`.
-`;
-  const current = existsSync(path) ? readFileSync(path, 'utf8') : '# Benchmarks\n';
-  writeFileSync(path, withSoakSection(current, section));
+/** RSS, heap used and live heap at the first sample, the middle one and the last. */
+function marksOf(rows) {
+  const at = (r) => ({ t: r.t, rssMb: r.rssMb, heapUsedMb: r.heap.usedMb, liveHeapMb: r.heap.liveMb });
+  return rows.length === 0
+    ? null
+    : { start: at(rows[0]), middle: at(rows[rows.length >> 1]), end: at(rows[rows.length - 1]) };
 }

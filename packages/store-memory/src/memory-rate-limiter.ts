@@ -26,14 +26,26 @@ interface WindowState {
   readonly used: number;
 }
 
-/** Every this many hits, keys whose hits all expired are dropped, which bounds memory. */
+/** Every this many hits, keys whose hits all expired are dropped. */
 const SWEEP_EVERY = 1000;
+
+/** Options of {@link createMemoryRateLimiter}. */
+export interface MemoryRateLimiterOptions {
+  /**
+   * How many keys are kept at most (default 50,000: about 30 MB). Past it the key hit least recently
+   * is forgotten, and its client starts afresh: a day's window keeps a key for every address that
+   * created a link that day, so without a bound clients that change address grow memory without end.
+   */
+  readonly maxKeys?: number;
+}
 
 /**
  * Creates a rolling-window RateLimiter in memory: per key a list of (time, cost) hits, where a hit
  * counts in a window while `now - at < windowMs`. Refused hits are not recorded.
  */
-export function createMemoryRateLimiter(): MemoryRateLimiter {
+export function createMemoryRateLimiter(options: MemoryRateLimiterOptions = {}): MemoryRateLimiter {
+  const maxKeys = Math.max(1, options.maxKeys ?? 50_000);
+  // Map order is the order of the last hits: the first key is the one hit least recently.
   const buckets = new Map<string, Bucket>();
   let hitsSinceSweep = 0;
 
@@ -44,6 +56,11 @@ export function createMemoryRateLimiter(): MemoryRateLimiter {
     }
   };
 
+  const forgetLeastRecent = (): void => {
+    const oldest = buckets.keys().next();
+    if (oldest.done !== true) buckets.delete(oldest.value);
+  };
+
   const hit = (key: string, windows: readonly RateWindow[], cost: number, now: number): RateDecision => {
     if (windows.length === 0 || cost < 0) throw new RangeError('A hit needs windows and a cost >= 0.');
     hitsSinceSweep += 1;
@@ -52,7 +69,8 @@ export function createMemoryRateLimiter(): MemoryRateLimiter {
       sweep(now);
     }
     const spanMs = Math.max(...windows.map((w) => w.windowMs));
-    const bucket = buckets.get(key) ?? { at: [], total: [], head: 0, spanMs };
+    const held = buckets.get(key);
+    const bucket = held ?? { at: [], total: [], head: 0, spanMs };
     bucket.spanMs = Math.max(bucket.spanMs, spanMs);
     forgetExpired(bucket, now);
     const states = windows.map((window) => windowState(bucket, window, now));
@@ -61,8 +79,11 @@ export function createMemoryRateLimiter(): MemoryRateLimiter {
       ? allowedDecision(bucket, states, cost, now)
       : refusedDecision(bucket, states, cost, now);
     if (allowed && cost > 0) insertHit(bucket, now, cost);
-    if (size(bucket) > 0) buckets.set(key, bucket);
-    else buckets.delete(key);
+    if (held !== undefined) buckets.delete(key);
+    if (size(bucket) > 0) {
+      if (held === undefined && buckets.size >= maxKeys) forgetLeastRecent();
+      buckets.set(key, bucket);
+    }
     return decision;
   };
 

@@ -112,4 +112,24 @@ describe('memory rate limiter', () => {
     await limiter.hit('k', [{ windowMs: 1000, limit: 10 }], 1, FIXTURE_TIME + 7_200_000);
     expect((await limiter.hit('k', hourAndDay, 1, FIXTURE_TIME + 7_200_001)).allowed).toBe(false);
   });
+
+  it('holds at most maxKeys keys and forgets the one hit least recently', async () => {
+    const limiter = createMemoryRateLimiter({ maxKeys: 3 });
+    const day = [{ windowMs: 86_400_000, limit: 5 }];
+    for (const key of ['a', 'b', 'c', 'a', 'd']) await limiter.hit(key, day, 1, FIXTURE_TIME);
+    expect(limiter.keyCount()).toBe(3);
+    expect(await limiter.hit('a', day, 0, FIXTURE_TIME)).toMatchObject({ remaining: 3 });
+    expect(await limiter.hit('b', day, 0, FIXTURE_TIME)).toMatchObject({ remaining: 5 });
+  });
+
+  it('stays within 50,000 keys by default when every hit comes from another address', async () => {
+    const limiter = createMemoryRateLimiter();
+    const hourAndDay = [
+      { windowMs: 3_600_000, limit: 60 },
+      { windowMs: 86_400_000, limit: 300 },
+    ];
+    for (let i = 0; i < 60_000; i += 1)
+      await limiter.hit(`anon:10.${i >> 16}.${(i >> 8) & 255}.${i & 255}`, hourAndDay, 1, FIXTURE_TIME + i);
+    expect(limiter.keyCount()).toBe(50_000);
+  });
 });
