@@ -92,6 +92,26 @@ describe('POST /mcp with the SDK client', () => {
     expect(svg.content.some((c) => c.type === 'text' && c.text.startsWith('<svg'))).toBe(true);
   });
 
+  it('redirects to a link’s new destination at once after update_link, and to nothing after delete_link', async () => {
+    const client = await connect();
+    const link = (await call(client, 'shorten_url', { url: 'https://example.com/before' }))
+      .structuredContent!;
+    const location = async () => {
+      const answer = await server.visit(String(link.short_url));
+      return [answer.status, answer.headers.get('location')];
+    };
+    expect(await location()).toEqual([302, 'https://example.com/before']); // now in the link cache
+    const changed = await call(client, 'update_link', {
+      id: link.id,
+      edit_token: link.edit_token,
+      url: 'https://example.com/after',
+    });
+    expect(changed.isError).toBeFalsy();
+    expect(await location()).toEqual([302, 'https://example.com/after']);
+    await call(client, 'delete_link', { id: link.id, edit_token: link.edit_token });
+    expect((await location())[0]).toBe(404);
+  });
+
   it('answers a taken alias and an invalid URL as tool errors with their codes', async () => {
     const client = await connect();
     const alias = uniqueAlias('dup');

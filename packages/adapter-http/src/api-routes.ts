@@ -27,7 +27,6 @@ import type { Context } from 'koa';
 import type { z } from 'zod';
 import type { HttpDeps } from './deps.js';
 import { errorBody } from './errors.js';
-import type { LinkCache } from './link-cache.js';
 import { buildLlmsTxt } from './llms-txt.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { sendError, sendResult, setHeaders, stateOf } from './koa-helpers.js';
@@ -42,7 +41,7 @@ export const ShortenQuery = CreateLinkInput.pick({ url: true, alias: true, domai
 });
 
 /** The JSON API under `/api/v1` and the plain-text `/api/shorten` (interface §4). */
-export function addApiRoutes(router: Router, deps: HttpDeps, linkCache: LinkCache): void {
+export function addApiRoutes(router: Router, deps: HttpDeps): void {
   const { core } = deps;
   const view = (link: LinkRecord, editToken?: string | null) =>
     toLinkView(link, core.config, core.clock.now(), editToken ?? undefined);
@@ -72,7 +71,6 @@ export function addApiRoutes(router: Router, deps: HttpDeps, linkCache: LinkCach
     const input = caller && parse(ctx, CreateLinkInput, await readBody(ctx.req));
     if (!caller || !input || !(await admit(ctx, caller, 1))) return;
     const created = await createLink(core, input, caller);
-    if (created.ok) linkCache.forget(created.value.link.domain, created.value.link.slug);
     if (sendResult(ctx, created, (c) => view(c.link, c.editToken), 201) && created.ok) {
       ctx.set('Location', view(created.value.link).stats_url.replace(/\/stats$/, ''));
     }
@@ -110,7 +108,6 @@ export function addApiRoutes(router: Router, deps: HttpDeps, linkCache: LinkCach
     const input = caller && parse(ctx, UpdateLinkInput, await readBody(ctx.req));
     if (!caller || !input) return;
     const updated = await updateLink(core, ctx.params.id ?? '', input, caller);
-    if (updated.ok) linkCache.invalidate(updated.value.id);
     sendResult(ctx, updated, (l) => view(l));
   });
 
@@ -118,7 +115,6 @@ export function addApiRoutes(router: Router, deps: HttpDeps, linkCache: LinkCach
     const caller = await authenticate(ctx);
     if (!caller) return;
     const deleted = await deleteLink(core, ctx.params.id ?? '', caller);
-    if (deleted.ok) linkCache.invalidate((ctx.params.id ?? '').toLowerCase());
     sendResult(ctx, deleted, () => null, 204);
   });
 
@@ -148,8 +144,6 @@ export function addApiRoutes(router: Router, deps: HttpDeps, linkCache: LinkCach
     if (count > 0 && !(await admit(ctx, caller, count))) return;
     const language = stateOf(ctx).language;
     const created = await createLinks(core, input, caller);
-    for (const item of created.ok ? created.value : [])
-      if (item.ok) linkCache.forget(item.created.link.domain, item.created.link.slug);
     sendResult(ctx, created, (items) => ({
       results: items.map((item) =>
         item.ok
@@ -170,7 +164,6 @@ export function addApiRoutes(router: Router, deps: HttpDeps, linkCache: LinkCach
     if (!caller || !input || !(await admit(ctx, caller, 1))) return;
     const created = await createLink(core, input, caller);
     if (!created.ok) return sendError(ctx, created.error);
-    linkCache.forget(created.value.link.domain, created.value.link.slug);
     if (created.value.editToken !== null) ctx.set('X-Edit-Token', created.value.editToken);
     ctx.status = 201;
     ctx.type = 'text/plain; charset=utf-8';

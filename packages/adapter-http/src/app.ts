@@ -41,7 +41,8 @@ const HSTS = 'max-age=63072000';
 
 /**
  * The Koa application: every route but the hot redirect path lives here. It never listens. `linkCache`
- * is the redirect path's, which the routes changing links invalidate.
+ * is the redirect path's; the store's change feed is the only thing that empties it (every store names
+ * a change made through it by the time the write resolves), so no route has to remember to.
  */
 export function createHttpApp(deps: HttpDeps, linkCache: LinkCache = createLinkCache()): Koa {
   // Koa's own proxy support believes the leftmost X-Forwarded-For entry and X-Forwarded-Host: off, the
@@ -96,7 +97,7 @@ export function createHttpApp(deps: HttpDeps, linkCache: LinkCache = createLinkC
   const router = new Router();
   addMetricsRoute(router, deps);
   addMcpRoutes(router, deps);
-  addApiRoutes(router, deps, linkCache);
+  addApiRoutes(router, deps);
   addKeyRoutes(router, deps);
   addAccountRoutes(router, deps);
   addPasskeyRoutes(router, deps);
@@ -104,7 +105,7 @@ export function createHttpApp(deps: HttpDeps, linkCache: LinkCache = createLinkC
   addLinkPageRoutes(router, deps);
   addAdminRoutes(router, deps);
   addQrRoutes(router, deps);
-  addPageRoutes(router, deps, linkCache);
+  addPageRoutes(router, deps);
   addPublicRoutes(router, deps, linkCache);
   app.use(methodRules());
   app.use(limitEditTokenGuesses(deps));

@@ -14,7 +14,6 @@ import type { Context } from 'koa';
 import type { HttpDeps } from './deps.js';
 import { HTTP_STATUS, errorBody } from './errors.js';
 import { setHeaders, stateOf } from './koa-helpers.js';
-import type { LinkCache } from './link-cache.js';
 import { assets } from './pages/assets.js';
 import { formToCreateInput, formValues } from './pages/form-input.js';
 import { createdPage, homePage } from './pages/home-page.js';
@@ -29,7 +28,7 @@ const PREVIEW_PATH = /^\/([A-Za-z0-9_-]{1,64})(?:\+|%2[Bb])$/;
 const YEAR = 365 * 24 * 3600;
 
 /** The pages: the home form (`GET /`, and `POST /` for browsers without script), `/{slug}+`, `/assets/*`. */
-export function addPageRoutes(router: Router, deps: HttpDeps, linkCache: LinkCache): void {
+export function addPageRoutes(router: Router, deps: HttpDeps): void {
   const { core } = deps;
   const domains = core.config.shortDomains.map((d) => d.host);
   const accountHref = new URL('/account', core.config.baseUrl).href;
@@ -72,7 +71,6 @@ export function addPageRoutes(router: Router, deps: HttpDeps, linkCache: LinkCac
     if (!decision.allowed) return failed(domainError('rate_limited'));
     const created = await createLink(core, input.value, ANONYMOUS);
     if (!created.ok) return failed(created.error);
-    linkCache.forget(created.value.link.domain, created.value.link.slug);
     const view = toLinkView(
       created.value.link,
       core.config,

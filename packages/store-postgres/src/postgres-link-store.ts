@@ -1,7 +1,8 @@
 import { domainError, err, ok } from '@shortener/core';
 import type {
   CounterIncrement,
-  LinkChangeFeed,
+  LinkChange,
+  LinkChangeHub,
   LinkListQuery,
   LinkRecord,
   LinkStore,
@@ -24,12 +25,20 @@ const CONSUME_CLICK = `UPDATE links SET clicks = clicks + 1, last_click_at = GRE
   WHERE id = $1 AND (max_clicks IS NULL OR clicks < max_clicks)`;
 
 const CLAIM = `UPDATE links SET account_id = $1, edit_token_hash = NULL, updated_at = $2
-  WHERE edit_token_hash = ANY($3::text[]) AND account_id IS NULL`;
+  WHERE edit_token_hash = ANY($3::text[]) AND account_id IS NULL RETURNING id, domain, slug`;
 
 const SEARCH = `(slug ILIKE $q ESCAPE '\\' OR title ILIKE $q ESCAPE '\\' OR url ILIKE $q ESCAPE '\\')`;
 
-/** The LinkStore on a pg pool (schema migrated); `changes` is the LISTEN feed of the stores. */
-export function createPostgresLinkStore(pool: Pool, changes: LinkChangeFeed): LinkStore {
+/**
+ * The LinkStore on a pg pool (schema migrated); `changes` is the LISTEN feed of the stores. A change
+ * made here is also announced on it as soon as it commits, before its notification comes back, so a
+ * cache of this process never serves a link this process has just changed (read-your-writes).
+ */
+export function createPostgresLinkStore(pool: Pool, changes: LinkChangeHub): LinkStore {
+  const announce = <T extends LinkChange | null>(link: T): T => {
+    if (link !== null) changes.emit({ id: link.id, domain: link.domain, slug: link.slug });
+    return link;
+  };
   const insertAll = async (links: readonly LinkRecord[]): Promise<Result<LinkRecord>[]> => {
     if (links.length === 0) return [];
     const rows = links.map(normalised);
@@ -37,7 +46,7 @@ export function createPostgresLinkStore(pool: Pool, changes: LinkChangeFeed): Li
     const { rows: inserted } = await pool.query<{ id: string }>(INSERT, values);
     const ids = new Set(inserted.map((row) => row.id));
     return rows.map((link) =>
-      ids.has(link.id) ? ok(link) : err(domainError('slug_taken', undefined, 'alias')),
+      ids.has(link.id) ? ok(announce(link)) : err(domainError('slug_taken', undefined, 'alias')),
     );
   };
 
@@ -66,16 +75,25 @@ export function createPostgresLinkStore(pool: Pool, changes: LinkChangeFeed): Li
         domain.toLowerCase(),
         slug.toLowerCase(),
       ]),
-    update: (id, linkChanges) => {
+    update: async (id, linkChanges) => {
       const { text, values } = toUpdate(id, linkChanges);
-      return findOne(text, values);
+      return announce(await findOne(text, values));
     },
-    delete: async (id) => (await pool.query('DELETE FROM links WHERE id = $1', [id])).rowCount === 1,
+    delete: async (id) => {
+      const { rows } = await pool.query<LinkChange>(
+        'DELETE FROM links WHERE id = $1 RETURNING id, domain, slug',
+        [id],
+      );
+      return announce(rows[0] ?? null) !== null;
+    },
     list: (query) => listLinks(pool, query),
     listAll: (query) => listLinks(pool, query),
     tryConsumeClick: consumeClick,
-    claim: async (hashes, accountId, at) =>
-      hashes.length === 0 ? 0 : ((await pool.query(CLAIM, [accountId, at, hashes])).rowCount ?? 0),
+    claim: async (hashes, accountId, at) => {
+      if (hashes.length === 0) return 0;
+      const { rows } = await pool.query<LinkChange>(CLAIM, [accountId, at, hashes]);
+      return rows.map(announce).length;
+    },
     changes,
   };
 }

@@ -70,6 +70,27 @@ export function describeLinkChangeFeedContract(
       expect(heardOf(heard)).toEqual(expect.arrayContaining(expected));
     });
 
+    it('names a change made through these stores by the time the write resolves', async () => {
+      // the one way caches are emptied (decisions §11, issue 25): a read right after a write through
+      // this process must not find the old link in a cache that has not heard yet
+      const { stores } = current();
+      const account = await givenAccount(stores);
+      const [updated, deleted] = [await givenLink(stores), await givenLink(stores)];
+      const claimed = await givenLink(stores, { accountId: null, editTokenHash: 'd'.repeat(64) });
+      const heard = await listen();
+      const inserted = aLink();
+      const writes: [() => Promise<unknown>, LinkChange][] = [
+        [() => stores.links.insert(inserted), inserted],
+        [() => stores.links.update(updated.id, { title: 'Now', updatedAt: FIXTURE_TIME + 1 }), updated],
+        [() => stores.links.delete(deleted.id), deleted],
+        [() => stores.links.claim(['d'.repeat(64)], account.id, FIXTURE_TIME + 2), claimed],
+      ];
+      for (const [write, change] of writes) {
+        await write();
+        expect(heardOf(heard).some((h) => same(h, named(change)))).toBe(true);
+      }
+    });
+
     it('tells of a change by another writer of the same data, by name or with null', async () => {
       const { other } = current();
       const link = await givenLink(other);
