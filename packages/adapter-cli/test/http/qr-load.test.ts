@@ -39,10 +39,27 @@ describe('QR codes under attack', () => {
     );
     agent.destroy();
     expect(result.ratio, JSON.stringify(result.rounds)).toBeGreaterThan(0.8);
-    // drawn while the queue had room, refused with 429 once it was full
+    // drawn while the queue had room, refused with 429 once it was full (a fast machine keeps up with
+    // ten a second and refuses none: the burst below fills the queue whatever the machine)
     expect(result.statuses[200]).toBeGreaterThan(0);
-    expect(result.statuses[429]).toBeGreaterThan(0);
-    expect(Object.keys(result.statuses).sort()).toEqual(['200', '429']);
+    expect(Object.keys(result.statuses).filter((s) => s !== '200' && s !== '429')).toEqual([]);
+  }, 30_000);
+
+  it('refuse what does not fit the bounded queue with 429, drawing the rest', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+    const burst = await Promise.all(
+      Array.from({ length: 40 }, () =>
+        getStatus(agent, server.port, `/${slug}.png?size=2048&fg=${randomColour()}&bg=${randomColour()}`, {
+          host: server.hostA,
+          'x-forwarded-for': nextAddress(),
+        }),
+      ),
+    );
+    agent.destroy();
+    const count = (status: number) => burst.filter((s) => s === status).length;
+    expect(count(200)).toBeGreaterThan(0);
+    expect(count(429)).toBeGreaterThan(0);
+    expect(count(200) + count(429)).toBe(40);
   }, 30_000);
 
   it('refuse a client past its budget with 429, Retry-After and the error object', async () => {
