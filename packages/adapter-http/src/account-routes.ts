@@ -26,7 +26,6 @@ import type { AccountHomeView } from './pages/account/account-pages.js';
 import { accountTextOf } from './pages/account/account-text.js';
 import { formToCreateInput, formValues } from './pages/form-input.js';
 import { consumeCreations, rateLimitHeaders } from './rate-limit.js';
-import { settleVisits } from './settle.js';
 import {
   accountHomePage,
   invitePage,
@@ -114,7 +113,6 @@ async function sendAccountHome(
       { limit: LINKS_PER_PAGE, ...(q ? { q } : {}), ...(after ? { cursor: after } : {}) },
       caller,
     );
-  await settleVisits(deps);
   let page = await list(cursor);
   const paged = page.ok && cursor !== '';
   if (!page.ok) page = await list('');

@@ -22,7 +22,6 @@ import { adminTextOf } from './pages/account/admin-text.js';
 import { pageSearchOf, searchTooLongMessage } from './query.js';
 import { queryOf, readBody } from './request.js';
 import { signedInOf } from './session.js';
-import { settleVisits } from './settle.js';
 
 const LINKS_PER_PAGE = 50;
 
@@ -83,7 +82,6 @@ export function addAdminRoutes(router: Router, deps: HttpDeps): void {
         { limit: LINKS_PER_PAGE, ...(q ? { q } : {}), ...(after ? { cursor: after } : {}) },
         admin.caller,
       );
-    await settleVisits(deps);
     let page = await list(cursor);
     const paged = page.ok && cursor !== '';
     if (!page.ok) page = await list('');

@@ -33,7 +33,6 @@ import { sendError, sendResult, setHeaders, stateOf } from './koa-helpers.js';
 import { consumeCreations, rateLimitHeaders } from './rate-limit.js';
 import { callerOf, queryOf, readBody } from './request.js';
 import { withSession } from './session.js';
-import { settleVisits } from './settle.js';
 
 /** Query of `GET /api/shorten`. */
 export const ShortenQuery = CreateLinkInput.pick({ url: true, alias: true, domain: true }).meta({
@@ -80,7 +79,6 @@ export function addApiRoutes(router: Router, deps: HttpDeps): void {
     const caller = await authenticate(ctx);
     const query = caller && parse(ctx, ListLinksQuery, queryOf(ctx.query));
     if (!caller || !query) return;
-    await settleVisits(deps);
     sendResult(ctx, await listLinks(core, query, caller), (page) => ({
       links: page.links.map((l) => view(l)),
       next_cursor: page.nextCursor,
@@ -99,7 +97,6 @@ export function addApiRoutes(router: Router, deps: HttpDeps): void {
   router.get('/api/v1/links/:id', async (ctx) => {
     const caller = await authenticate(ctx);
     if (!caller) return;
-    await settleVisits(deps);
     sendResult(ctx, await getLink(core, ctx.params.id ?? '', caller), (l) => view(l));
   });
 
@@ -122,7 +119,6 @@ export function addApiRoutes(router: Router, deps: HttpDeps): void {
     const caller = await authenticate(ctx);
     const query = caller && parse(ctx, StatsQuery, queryOf(ctx.query));
     if (!caller || !query) return;
-    await settleVisits(deps);
     sendResult(ctx, await getStats(core, ctx.params.id ?? '', query, caller), (s) => s);
   });
 

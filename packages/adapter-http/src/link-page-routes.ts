@@ -29,7 +29,6 @@ import { formValues, utcOfLocal } from './pages/form-input.js';
 import { accountPageHeaders } from './pages/layout.js';
 import { queryOf, readBody } from './request.js';
 import { signedInOf } from './session.js';
-import { settleVisits } from './settle.js';
 
 /** Who manages the link on this request: the signed-in owner, or the holder of an edit token. */
 interface Manager {
@@ -80,7 +79,6 @@ export function addLinkPageRoutes(router: Router, deps: HttpDeps): void {
     days: number,
     extra: Partial<LinkPageView> = {},
   ) => {
-    await settleVisits(deps);
     const stats = await getStats(core, link.id, { days }, manager.caller);
     const fresh = await getLink(core, link.id, manager.caller);
     const shown = fresh.ok ? fresh.value : link;

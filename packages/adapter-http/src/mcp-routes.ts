@@ -5,7 +5,6 @@ import { HttpInputError } from './errors.js';
 import { stateOf } from './koa-helpers.js';
 import { refuseMethod } from './methods.js';
 import { readBodyText } from './request.js';
-import { settleVisits } from './settle.js';
 
 /**
  * `/mcp` (decisions §8): POST hands the parsed JSON-RPC body to `deps.mcp`, which writes the response
@@ -38,7 +37,6 @@ export function addMcpRoutes(router: Router, deps: HttpDeps): void {
     } catch {
       return rpcError(ctx, 400, -32700, 'Parse error: the body is not valid JSON.');
     }
-    await settleVisits(deps); // a tool may read clicks or statistics
     ctx.respond = false;
     await endpoint(ctx.req, ctx.res, body, stateOf(ctx).ip);
   });

@@ -5,7 +5,7 @@ import {
   CreateLinkInput,
   createLink,
   domainError,
-  findRedirectLink,
+  findLinkShown,
   getStats,
   parseInput,
   toLinkView,
@@ -22,7 +22,6 @@ import { previewPage } from './pages/preview-page.js';
 import { consumeCreations, rateLimitHeaders } from './rate-limit.js';
 import { sendMissing } from './redirect.js';
 import { readBody } from './request.js';
-import { settleVisits } from './settle.js';
 
 const PREVIEW_PATH = /^\/([A-Za-z0-9_-]{1,64})(?:\+|%2[Bb])$/;
 const YEAR = 365 * 24 * 3600;
@@ -84,8 +83,7 @@ export function addPageRoutes(router: Router, deps: HttpDeps): void {
     const match = PREVIEW_PATH.exec(ctx.path);
     if (!match?.[1]) return next();
     const { language } = stateOf(ctx);
-    await settleVisits(deps);
-    const link = await findRedirectLink(core, ctx.host, match[1]);
+    const link = await findLinkShown(core, ctx.host, match[1]);
     if (link === null) {
       ctx.respond = false;
       return sendMissing(ctx.req, ctx.res, language, null);

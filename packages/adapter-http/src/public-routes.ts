@@ -1,6 +1,7 @@
 import type Router from '@koa/router';
 import {
   domainError,
+  findLinkShown,
   findRedirectLink,
   followLink,
   guessLinkPassword,
@@ -14,7 +15,6 @@ import type { LinkCache } from './link-cache.js';
 import { refuseMethod } from './methods.js';
 import { sendOutcome, serveRedirect, slugOfPath, visitOf } from './redirect.js';
 import { readBody } from './request.js';
-import { settleVisits } from './settle.js';
 
 /** One-segment paths served to GET only: a POST there is 405, not a missing link. */
 const GET_ONLY = new Set(['/healthz', '/openapi.json', '/llms.txt']);
@@ -24,8 +24,7 @@ export function addPublicRoutes(router: Router, deps: HttpDeps, linkCache: LinkC
   const { core } = deps;
 
   router.get('/:slug.json', async (ctx) => {
-    await settleVisits(deps);
-    const link = await findRedirectLink(core, ctx.host, ctx.params.slug ?? '');
+    const link = await findLinkShown(core, ctx.host, ctx.params.slug ?? '');
     if (link === null) return sendError(ctx, domainError('not_found'));
     ctx.set('Cache-Control', 'no-cache');
     ctx.body = toPublicLinkView(link, core.config, core.clock.now());

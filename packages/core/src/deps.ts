@@ -19,6 +19,12 @@ export interface CoreDeps {
   readonly clock: Clock;
   readonly random: RandomSource;
   readonly config: ServiceConfig;
+  /**
+   * Writes the visits served so far before a read that shows clicks or statistics (read-your-writes),
+   * however long the flush interval; the use cases that show them call it, so no adapter can forget.
+   * Provided by the composition root (the server's visit recorder); absent where nothing records visits.
+   */
+  readonly settleVisits?: () => Promise<void>;
 }
 
 /** Who is asking: an authenticated account (API key) and/or an edit token, either may be absent. */

@@ -115,7 +115,14 @@ export {
   updateLink,
 } from './links/manage-links.js';
 export type { LinkPage } from './links/manage-links.js';
-export { findRedirectLink, followLink, followLinkNow, redirectKey, redirectState } from './links/redirect.js';
+export {
+  findLinkShown,
+  findRedirectLink,
+  followLink,
+  followLinkNow,
+  redirectKey,
+  redirectState,
+} from './links/redirect.js';
 export type { RedirectOutcome, Visit } from './links/redirect.js';
 export { findLinkByReference, isLinkId, locateSlug, resolveDomain } from './links/references.js';
 export { RESERVED_SLUGS, normalizeSlug, randomSlug, validateAlias } from './links/slug.js';

@@ -14,11 +14,12 @@ import { expiryFromDays } from './status.js';
 
 /** Loads a link for a per-link endpoint: `not_found` when unknown, `forbidden` without access. */
 export async function loadLinkFor(
-  deps: Pick<CoreDeps, 'links'>,
+  deps: Pick<CoreDeps, 'links' | 'settleVisits'>,
   id: string,
   caller: Caller,
   rule: AccessRule,
 ): Promise<Result<LinkRecord>> {
+  await deps.settleVisits?.(); // the link's clicks and statistics include every visit served
   const link = isLinkId(id) ? await deps.links.findById(id.toLowerCase()) : null;
   if (link === null) return err(domainError('not_found'));
   return rule(link, caller) ? ok(link) : err(domainError('forbidden'));
@@ -95,6 +96,7 @@ export async function listLinks(
   query: ListLinksQuery,
   caller: Caller,
 ): Promise<Result<LinkPage>> {
+  await deps.settleVisits?.();
   if (caller.accountId === null) return err(domainError('unauthorized', 'An API key is required.'));
   const accountId = caller.accountId;
   return pageOf(query, (page) => deps.links.list({ accountId, ...page }));
@@ -109,6 +111,7 @@ export async function listAllLinks(
   query: ListLinksQuery,
   caller: Caller,
 ): Promise<Result<LinkPage>> {
+  await deps.settleVisits?.();
   if (caller.operator !== true) return err(domainError('forbidden'));
   const { listAll } = deps.links;
   if (listAll === undefined) return err(domainError('invalid_request', 'This store cannot list every link.'));

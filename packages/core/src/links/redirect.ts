@@ -45,6 +45,19 @@ export async function findRedirectLink(
   return deps.links.findBySlug(key.domain, key.slug);
 }
 
+/**
+ * The link of `/{slug}` on `host` for a page or answer that shows its clicks (the preview, `/{slug}.json`,
+ * MCP's `get_link_info`): the visits served so far are written first. Never on the redirect path.
+ */
+export async function findLinkShown(
+  deps: Pick<CoreDeps, 'links' | 'config' | 'settleVisits'>,
+  host: string | undefined,
+  slug: string,
+) {
+  await deps.settleVisits?.();
+  return findRedirectLink(deps, host, slug);
+}
+
 /** What a GET of the link would do, counting nothing: gone, the password form, or the redirect. */
 export function redirectState(link: LinkRecord | null, now: number): RedirectOutcome {
   if (link === null) return { kind: 'not_found' };

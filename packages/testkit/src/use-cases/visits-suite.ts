@@ -1,5 +1,13 @@
 import type { Stores, Visit } from '@shortener/core';
-import { createLink, findRedirectLink, followLink, getStats, redirectState } from '@shortener/core';
+import {
+  createLink,
+  findLinkShown,
+  findRedirectLink,
+  followLink,
+  getLink,
+  getStats,
+  redirectState,
+} from '@shortener/core';
 import { describe, expect, it } from 'vitest';
 import type { Harness } from './core-harness.js';
 import { codeOf, recorderOf, useCoreHarness, valueOf, withToken } from './core-harness.js';
@@ -83,6 +91,26 @@ export function describeVisitsSuite(name: string, open: () => Promise<Stores>): 
       expect(await recorder.flush()).toBe(1);
       const stored = await h.links.findById(link.id);
       expect(stored).toMatchObject({ clicks: 1, lastClickAt: h.clock.now() });
+    });
+  });
+
+  describe(`${name}: reading what was served`, () => {
+    const harness = useCoreHarness(open);
+
+    it('shows every visit served before a read of clicks or statistics, flushed or not', async () => {
+      const base = harness();
+      const recorder = recorderOf(base);
+      const h = { ...base, settleVisits: async () => void (await recorder.flush()) };
+      const { link, editToken } = await linkWith(h);
+      await followLink(h, recorder, link, human());
+      await followLink(h, recorder, link, human({ ip: '198.51.100.2' }));
+      const caller = withToken(editToken);
+      expect(valueOf(await getStats(h, link.id, { days: 30 }, caller))).toMatchObject({ total: 2 });
+      await followLink(h, recorder, link, human({ ip: '198.51.100.3' }));
+      expect(valueOf(await getLink(h, link.id, caller)).clicks).toBe(3);
+      await followLink(h, recorder, link, human({ ip: '198.51.100.4' }));
+      expect((await findLinkShown(h, link.domain, link.slug))?.clicks).toBe(4);
+      expect(recorder.pending()).toBe(0);
     });
   });
 
