@@ -1,87 +1,23 @@
-import type { ServiceConfig } from '@shortener/core';
 import { linkFormSchema } from './openapi-pages.js';
 import { FORM_TYPE, jsonContent, operation, ref } from './openapi-paths.js';
+import {
+  HTML,
+  SIGNED_IN,
+  form,
+  html,
+  htmlOrError,
+  json,
+  page,
+  query,
+  seeOther,
+  setCookie,
+} from './openapi-forms.js';
+import { passkeyRegistrationPaths, publicKeyOptions, redirectAnswer, token } from './openapi-passkeys.js';
 import type { Json } from './openapi-schemas.js';
-import { sessionSiteOf } from './session.js';
 
 /** Security requirements of the account area: an API key, or the session cookie of {base_url}. */
 const KEY: Json = { apiKey: [] };
 const SESSION: Json = { session: [] };
-
-const HTML = { 'text/html': { schema: { type: 'string' } } };
-/** An HTML answer. */
-export const html = (description: string, headers?: Json): Json => ({
-  description,
-  ...(headers === undefined ? {} : { headers }),
-  content: HTML,
-});
-/** An HTML page, or the error object. */
-export const htmlOrError = (description: string): Json => ({
-  description: `${description} (the error object on another host than {base_url}'s).`,
-  content: { ...HTML, ...jsonContent(ref('schemas', 'Error')) },
-});
-const setCookie = (description: string): Json => ({
-  'Set-Cookie': { description, required: true, schema: { type: 'string' } },
-});
-/** A 303 to the next page. */
-export const seeOther = (description: string, cookie?: string): Json => ({
-  description,
-  headers: {
-    Location: { description: 'Where to go next.', required: true, schema: { type: 'string' } },
-    ...(cookie === undefined ? {} : setCookie(cookie)),
-  },
-});
-const json = (description: string, schema: Json): Json => ({ description, content: jsonContent(schema) });
-/** A form of text fields, all required. */
-export const form = (fields: Record<string, string>): Json => ({
-  type: 'object',
-  properties: Object.fromEntries(
-    Object.entries(fields).map(([name, description]) => [name, { type: 'string', description }]),
-  ),
-  required: Object.keys(fields),
-});
-const SIGNED_IN = 'The session cookie (HttpOnly, SameSite=Lax, Path=/; Secure over https).';
-/** An operation of the account area: 403 from another site, 404 on another host than {base_url}'s. */
-export const page = (spec: Omit<Parameters<typeof operation>[0], 'tag'>): Json => {
-  const success = Object.keys(spec.responses).some((status) => status.startsWith('2'));
-  // a form's success is a redirect; `default` keeps the failures described for linters that want a 2XX
-  const responses = success ? spec.responses : { ...spec.responses, default: FAILURE };
-  return operation(
-    { ...spec, responses, tag: 'accounts', errors: [403, 404, ...(spec.errors ?? [])] },
-    false,
-  );
-};
-const FAILURE: Json = {
-  description: 'Any other failure (the statuses above are all it answers): the error object.',
-  content: jsonContent(ref('schemas', 'Error')),
-};
-const redirectAnswer = json('Signed in: where to go next.', {
-  type: 'object',
-  properties: { redirect: { type: 'string' } },
-  required: ['redirect'],
-});
-const publicKeyOptions = json('Options for `navigator.credentials` (WebAuthn, as JSON).', { type: 'object' });
-const token: Json = {
-  name: 'token',
-  in: 'path',
-  required: true,
-  description: 'The token of the invite link (`inv_…`).',
-  schema: { type: 'string' },
-  example: 'inv_4fTq9ZrW2mXb7LcN1vYs8KdJ3hGp6QaE',
-};
-
-/** The cookie security scheme: the session of a browser signed in at {base_url} (decisions §10). */
-export function sessionSecurityScheme(config: ServiceConfig): Json {
-  return {
-    type: 'apiKey',
-    in: 'cookie',
-    name: sessionSiteOf(config.baseUrl).cookieName,
-    description:
-      'The session of a browser signed in at `/login`. It authenticates every API operation that takes ' +
-      'an API key, for requests from {base_url}’s own pages: a change must carry {base_url}’s `Origin` ' +
-      '(or `Sec-Fetch-Site: same-origin`), else 403 `forbidden`.',
-  };
-}
 
 function keyPaths(): Json {
   const id: Json = {
@@ -188,16 +124,6 @@ function signInPaths(): Json {
     },
   };
 }
-
-/** An optional text query parameter of a page (a search, a cursor): at most 200 characters. */
-export const query = (name: string, description: string, example: string): Json => ({
-  name,
-  in: 'query',
-  required: false,
-  description,
-  schema: { type: 'string', maxLength: 200 },
-  example,
-});
 
 function accountPagePaths(hosts: readonly string[]): Json {
   const newPassword = form({ password: 'The new password, 8-128 characters.' });
@@ -330,52 +256,6 @@ function accountPagePaths(hosts: readonly string[]): Json {
         responses: { 204: { description: 'Changed.' } },
         errors: [401, 429],
       }),
-    },
-  };
-}
-
-function passkeyRegistrationPaths(): Json {
-  const registration = (id: string, summary: string, answer: Json, errors: (401 | 404 | 429)[]): Json =>
-    page({
-      id,
-      summary,
-      description:
-        'The browser’s answer to `navigator.credentials.create` (as JSON), or `{}` for the options.',
-      body: { type: 'object' },
-      example: {},
-      responses: { 200: answer },
-      errors,
-    });
-  const added = json('Added.', { type: 'object', properties: { ok: { const: true } } });
-  return {
-    '/account/invite/{token}/passkey/options': {
-      parameters: [token],
-      post: registration(
-        'inviteKeyOptions',
-        'Start registering a passkey through an invite',
-        publicKeyOptions,
-        [404, 429],
-      ),
-    },
-    '/account/invite/{token}/passkey': {
-      parameters: [token],
-      post: registration(
-        'invitePasskey',
-        'Register a passkey through an invite; signs in',
-        { ...redirectAnswer, headers: setCookie(SIGNED_IN) },
-        [401, 404, 429],
-      ),
-    },
-    '/account/passkeys/options': {
-      post: registration(
-        'passkeyOptions',
-        'Start adding a passkey to the signed-in account',
-        publicKeyOptions,
-        [401],
-      ),
-    },
-    '/account/passkeys': {
-      post: registration('addPasskey', 'Add a passkey to the signed-in account', added, [401]),
     },
   };
 }

@@ -1,5 +1,5 @@
 import { FORM_TYPE, jsonContent, ref } from './openapi-paths.js';
-import { html, htmlOrError, page, seeOther } from './openapi-accounts.js';
+import { html, htmlOrError, page, seeOther } from './openapi-forms.js';
 import type { Json } from './openapi-schemas.js';
 
 const UUID = '0f8fad5b-d9cb-469f-a165-70867728950e';

@@ -1,5 +1,5 @@
 import { FORM_TYPE, ref } from './openapi-paths.js';
-import { form, html, htmlOrError, page, seeOther } from './openapi-accounts.js';
+import { form, html, htmlOrError, page, seeOther } from './openapi-forms.js';
 import type { Json } from './openapi-schemas.js';
 
 const idParameter = (description: string, example: string): Json => ({

@@ -1,6 +1,7 @@
 import { LANGUAGES } from '@shortener/core';
 import type { ServiceConfig } from '@shortener/core';
-import { accountPaths, sessionSecurityScheme, withSessionAuth } from './openapi-accounts.js';
+import { accountPaths, withSessionAuth } from './openapi-accounts.js';
+import { sessionSecurityScheme } from './openapi-forms.js';
 import { mcpPaths } from './openapi-mcp.js';
 import { pagePaths } from './openapi-pages.js';
 import { apiPaths, jsonContent, rateLimitHeaders, ref } from './openapi-paths.js';
