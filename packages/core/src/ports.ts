@@ -85,7 +85,9 @@ export type LinkChangeListener = (change: LinkChange | null) => void;
 /**
  * Tells of committed link changes, whoever made them: these stores, other processes and machines, the
  * `shortener` commands, SQL. Clicks are no change. Changes reach listeners within a second (PostgreSQL's
- * LISTEN/NOTIFY: milliseconds); a listener that sees null must assume anything changed.
+ * LISTEN/NOTIFY: milliseconds); a change made through this process's stores is named by the time its
+ * write resolves (and may be named again when the notification arrives). A listener that sees null
+ * must assume anything changed.
  */
 export interface LinkChangeFeed {
   /** Starts calling `listener`; returns the function that stops it. */

@@ -10,6 +10,7 @@ import type {
 } from '@shortener/core';
 import type { Database } from 'better-sqlite3';
 import { isConstraintError } from './database.js';
+import { recordOf, recordsOf, rowOf } from './row-mapping.js';
 
 interface AccountRow {
   readonly id: string;
@@ -65,20 +66,14 @@ export function createSqliteAccountStore(db: Database): AccountStore {
   );
   const updateAccount = (id: string, changes: AccountChanges): Account | null => {
     const disabled = changes.disabledAt !== undefined;
-    return toAccount(
+    return recordOf<Account>(
       changeAccount.get(changes.role ?? null, disabled ? 1 : 0, changes.disabledAt ?? null, id),
     );
   };
 
   const createAccount = (account: Account): Result<Account> => {
     try {
-      insertAccount.run({
-        id: account.id,
-        name: account.name,
-        role: account.role,
-        created_at: account.createdAt,
-        disabled_at: account.disabledAt,
-      });
+      insertAccount.run(rowOf<AccountRow>(account));
       return ok({ ...account });
     } catch (error) {
       // the name (in any case) is the table's only UNIQUE constraint; a duplicate id stays a thrown bug.
@@ -91,59 +86,15 @@ export function createSqliteAccountStore(db: Database): AccountStore {
 
   return {
     createAccount: async (account) => createAccount(account),
-    findAccountById: async (id) => toAccount(accountById.get(id)),
-    findAccountByName: async (name) => toAccount(accountByName.get(name)),
-    listAccounts: async () => allAccounts.all().map((row) => toAccount(row)),
+    findAccountById: async (id) => recordOf<Account>(accountById.get(id)),
+    findAccountByName: async (name) => recordOf<Account>(accountByName.get(name)),
+    listAccounts: async () => recordsOf<Account>(allAccounts.all()),
     updateAccount: async (id, changes) => updateAccount(id, changes),
-    addApiKey: async (key) => void insertKey.run(toApiKeyRow(key)),
-    findApiKeyByHash: async (keyHash) => toApiKey(keyByHash.get(keyHash)),
-    findApiKeyById: async (id) => toApiKey(keyById.get(id)),
-    listApiKeys: async (accountId) => keysOf.all(accountId).map((row) => toApiKey(row)),
+    addApiKey: async (key) => void insertKey.run(rowOf<ApiKeyRow>(key)),
+    findApiKeyByHash: async (keyHash) => recordOf<ApiKeyRecord>(keyByHash.get(keyHash)),
+    findApiKeyById: async (id) => recordOf<ApiKeyRecord>(keyById.get(id)),
+    listApiKeys: async (accountId) => recordsOf<ApiKeyRecord>(keysOf.all(accountId)),
     revokeApiKey: async (id, at) => revoke.run(at, id).changes === 1,
     touchApiKey: async (id, at) => void touchKey.run(at, id),
-  };
-}
-
-function toAccount(row: AccountRow): Account;
-function toAccount(row: AccountRow | undefined): Account | null;
-function toAccount(row: AccountRow | undefined): Account | null {
-  if (row === undefined) return null;
-  return {
-    id: row.id,
-    name: row.name,
-    role: row.role,
-    createdAt: row.created_at,
-    disabledAt: row.disabled_at,
-  };
-}
-
-function toApiKey(row: ApiKeyRow): ApiKeyRecord;
-function toApiKey(row: ApiKeyRow | undefined): ApiKeyRecord | null;
-function toApiKey(row: ApiKeyRow | undefined): ApiKeyRecord | null {
-  if (row === undefined) return null;
-  return {
-    id: row.id,
-    accountId: row.account_id,
-    name: row.name,
-    keyHash: row.key_hash,
-    prefix: row.prefix,
-    createdAt: row.created_at,
-    createdVia: row.created_via,
-    lastUsedAt: row.last_used_at,
-    revokedAt: row.revoked_at,
-  };
-}
-
-function toApiKeyRow(key: ApiKeyRecord): ApiKeyRow {
-  return {
-    id: key.id,
-    account_id: key.accountId,
-    name: key.name,
-    key_hash: key.keyHash,
-    prefix: key.prefix,
-    created_at: key.createdAt,
-    created_via: key.createdVia,
-    last_used_at: key.lastUsedAt,
-    revoked_at: key.revokedAt,
   };
 }

@@ -7,6 +7,7 @@ import type {
   Passkey,
 } from '@shortener/core';
 import type { Database } from 'better-sqlite3';
+import { recordOf, rowOf } from './row-mapping.js';
 import { isConstraintError } from './database.js';
 
 interface PasskeyRow {
@@ -84,7 +85,7 @@ export function createSqliteCredentialStore(db: Database): CredentialStore {
 
   const addPasskey = (passkey: Passkey) => {
     try {
-      insertPasskey.run(toPasskeyRow(passkey));
+      insertPasskey.run(rowOf<PasskeyRow>({ ...passkey, transports: JSON.stringify(passkey.transports) }));
       return ok({ ...passkey, transports: [...passkey.transports] });
     } catch (error) {
       if (!isConstraintError(error, 'PRIMARYKEY')) throw error;
@@ -97,89 +98,25 @@ export function createSqliteCredentialStore(db: Database): CredentialStore {
       void (hash === null ? removePassword.run(accountId) : setPassword.run(accountId, hash)),
     passwordHashOf: async (accountId) => passwordOf.get(accountId) ?? null,
     addPasskey: async (passkey) => addPasskey(passkey),
-    findPasskey: async (id) => toPasskey(passkeyById.get(id)),
-    listPasskeys: async (accountId) => passkeysOf.all(accountId).map((row) => toPasskey(row)),
+    findPasskey: async (id) => passkeyOf(passkeyById.get(id)),
+    listPasskeys: async (accountId) => passkeysOf.all(accountId).map((row) => passkeyOf(row) as Passkey),
     usePasskey: async (id, counter, at) => void usePasskey.run(counter, at, id),
     deletePasskey: async (accountId, id) => deletePasskey.run(accountId, id).changes === 1,
-    addInvite: async (invite) => void insertInvite.run(toInviteRow(invite)),
-    findInvite: async (tokenHash) => toInvite(inviteByHash.get(tokenHash)),
-    consumeInvite: async (tokenHash, at) => toInvite(consumeInvite.get(at, tokenHash, at)),
-    addChallenge: async (challenge) => addChallenge.immediate(toChallengeRow(challenge)),
+    addInvite: async (invite) => void insertInvite.run(rowOf<InviteRow>(invite)),
+    findInvite: async (tokenHash) => recordOf<InviteRecord>(inviteByHash.get(tokenHash)),
+    consumeInvite: async (tokenHash, at) => recordOf<InviteRecord>(consumeInvite.get(at, tokenHash, at)),
+    addChallenge: async (challenge) => addChallenge.immediate(rowOf<ChallengeRow>(challenge)),
     consumeChallenge: async (challenge, at) => {
       const row = takeChallenge.get(challenge);
-      return row === undefined || at >= row.expires_at ? null : toChallenge(row);
+      return row === undefined || at >= row.expires_at ? null : recordOf<ChallengeRecord>(row);
     },
   };
 }
 
-function toPasskeyRow(p: Passkey): PasskeyRow {
-  return {
-    id: p.id,
-    account_id: p.accountId,
-    public_key: p.publicKey,
-    counter: p.counter,
-    transports: JSON.stringify(p.transports),
-    name: p.name,
-    created_at: p.createdAt,
-    last_used_at: p.lastUsedAt,
-  };
-}
-
-function toPasskey(row: PasskeyRow): Passkey;
-function toPasskey(row: PasskeyRow | undefined): Passkey | null;
-function toPasskey(row: PasskeyRow | undefined): Passkey | null {
-  if (row === undefined) return null;
-  return {
-    id: row.id,
-    accountId: row.account_id,
-    publicKey: row.public_key,
-    counter: row.counter,
-    transports: JSON.parse(row.transports) as string[],
-    name: row.name,
-    createdAt: row.created_at,
-    lastUsedAt: row.last_used_at,
-  };
-}
-
-function toInviteRow(i: InviteRecord): InviteRow {
-  return {
-    token_hash: i.tokenHash,
-    account_id: i.accountId,
-    created_at: i.createdAt,
-    expires_at: i.expiresAt,
-    used_at: i.usedAt,
-  };
-}
-
-function toInvite(row: InviteRow | undefined): InviteRecord | null {
-  if (row === undefined) return null;
-  return {
-    tokenHash: row.token_hash,
-    accountId: row.account_id,
-    createdAt: row.created_at,
-    expiresAt: row.expires_at,
-    usedAt: row.used_at,
-  };
-}
-
-function toChallengeRow(c: ChallengeRecord): ChallengeRow {
-  return {
-    challenge: c.challenge,
-    purpose: c.purpose,
-    account_id: c.accountId,
-    invite_hash: c.inviteHash,
-    created_at: c.createdAt,
-    expires_at: c.expiresAt,
-  };
-}
-
-function toChallenge(row: ChallengeRow): ChallengeRecord {
-  return {
-    challenge: row.challenge,
-    purpose: row.purpose,
-    accountId: row.account_id,
-    inviteHash: row.invite_hash,
-    createdAt: row.created_at,
-    expiresAt: row.expires_at,
-  };
+/** The passkey of a row: its transports are stored as JSON. */
+function passkeyOf(row: PasskeyRow | undefined): Passkey | null {
+  const record = recordOf<Passkey & { transports: unknown }>(row);
+  return record === null
+    ? null
+    : { ...record, transports: JSON.parse(String(record.transports)) as string[] };
 }

@@ -1,5 +1,6 @@
 import type { SessionRecord, SessionStore } from '@shortener/core';
 import type { Database } from 'better-sqlite3';
+import { recordOf, recordsOf, rowOf } from './row-mapping.js';
 
 interface SessionRow {
   readonly id: string;
@@ -27,32 +28,12 @@ export function createSqliteSessionStore(db: Database): SessionStore {
   const prune = db.prepare<[number, number]>('DELETE FROM sessions WHERE last_seen_at < ? OR created_at < ?');
 
   return {
-    addSession: async (session) =>
-      void insert.run({
-        id: session.id,
-        account_id: session.accountId,
-        token_hash: session.tokenHash,
-        created_at: session.createdAt,
-        last_seen_at: session.lastSeenAt,
-      }),
-    findSessionByHash: async (tokenHash) => toSession(byHash.get(tokenHash)),
+    addSession: async (session) => void insert.run(rowOf<SessionRow>(session)),
+    findSessionByHash: async (tokenHash) => recordOf<SessionRecord>(byHash.get(tokenHash)),
     touchSession: async (id, at) => void touch.run(at, id),
-    listSessions: async (accountId) => ofAccount.all(accountId).map((row) => toSession(row)),
+    listSessions: async (accountId) => recordsOf<SessionRecord>(ofAccount.all(accountId)),
     deleteSession: async (accountId, id) => deleteOne.run(accountId, id).changes === 1,
     deleteSessions: async (accountId, exceptId) => deleteAll.run(accountId, exceptId ?? '').changes,
     pruneSessions: async (seenBefore, createdBefore) => void prune.run(seenBefore, createdBefore),
-  };
-}
-
-function toSession(row: SessionRow): SessionRecord;
-function toSession(row: SessionRow | undefined): SessionRecord | null;
-function toSession(row: SessionRow | undefined): SessionRecord | null {
-  if (row === undefined) return null;
-  return {
-    id: row.id,
-    accountId: row.account_id,
-    tokenHash: row.token_hash,
-    createdAt: row.created_at,
-    lastSeenAt: row.last_seen_at,
   };
 }

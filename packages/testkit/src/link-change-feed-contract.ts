@@ -115,7 +115,8 @@ export function describeLinkChangeFeedContract(
       // a change after the clicks: once it arrives, anything the clicks caused would have arrived first
       const marker = await givenLink(stores);
       await until(() => heardOf(heard).some((h) => same(h, named(marker))));
-      expect(heard).toEqual([named(marker)]);
+      // the marker alone, though perhaps twice (PostgreSQL names its own change, then its NOTIFY does)
+      expect(heard.filter((h) => h === null || !same(h, named(marker)))).toEqual([]);
     });
 
     it('stops calling a listener once it unsubscribes', async () => {
