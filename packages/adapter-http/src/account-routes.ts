@@ -62,6 +62,25 @@ export function accountAreaGuard(deps: HttpDeps) {
   };
 }
 
+/** Paths a sign-in may return to: pages of the account area on this site (never `//host`, `/\\host`). */
+const RETURN_PATH = /^\/(?:account|admin)(?:[/?#][^\s\\]*)?$/;
+
+/**
+ * The page to go to once signed in: `next` when it is a page of the account area on this site (an
+ * open redirect is never possible: no other host, no scheme), else null.
+ */
+export function signInReturn(next: unknown): string | null {
+  return typeof next === 'string' && next.length <= 200 && RETURN_PATH.test(next) && !next.startsWith('//')
+    ? next
+    : null;
+}
+
+/** 303 to `/login`, asking it to come back to this page (a GET) once signed in. */
+export function toSignIn(ctx: Context): void {
+  const back = signInReturn(ctx.url);
+  seeOther(ctx, back === null || back === '/account' ? '/login' : `/login?next=${encodeURIComponent(back)}`);
+}
+
 /** Starts a session for the account and sets its cookie: the only place a cookie is set. */
 export async function signInTo(deps: HttpDeps, ctx: Context, accountId: string): Promise<void> {
   const { token } = await startSession(deps.core, accountId);
@@ -144,16 +163,18 @@ export function addAccountRoutes(router: Router, deps: HttpDeps): void {
   const signupOpen = core.config.signup === 'open';
 
   router.get('/login', guard, async (ctx) => {
-    if ((await signedInOf(deps, ctx)) !== null) return seeOther(ctx, '/account');
-    sendAccountPage(ctx, 200, signInPage({ language: stateOf(ctx).language, signupOpen }));
+    const next = signInReturn(queryOf(ctx.query).next);
+    if ((await signedInOf(deps, ctx)) !== null) return seeOther(ctx, next ?? '/account');
+    sendAccountPage(ctx, 200, signInPage({ language: stateOf(ctx).language, signupOpen, next }));
   });
 
   router.post('/login', guard, async (ctx) => {
     const { language, ip } = stateOf(ctx);
     const body = await readBody(ctx.req);
     const [name, password] = [fieldOf(body, 'name'), fieldOf(body, 'password')];
+    const next = signInReturn(fieldOf(body, 'next'));
     const failed = (status: number, error: string) =>
-      sendAccountPage(ctx, status, signInPage({ language, signupOpen, name, error }));
+      sendAccountPage(ctx, status, signInPage({ language, signupOpen, name, error, next }));
     const account = await signIn(guarded, name, password, ip);
     if (!account.ok && 'retryAfterMs' in account) {
       const wait = account.retryAfterMs;
@@ -163,7 +184,7 @@ export function addAccountRoutes(router: Router, deps: HttpDeps): void {
     }
     if (!account.ok) return failed(401, accountTextOf(language).wrongCredentials);
     await signInTo(deps, ctx, account.value.id);
-    seeOther(ctx, '/account');
+    seeOther(ctx, next ?? '/account');
   });
 
   router.post('/logout', guard, async (ctx) => {

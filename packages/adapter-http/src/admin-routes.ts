@@ -12,7 +12,7 @@ import {
   toLinkView,
 } from '@shortener/core';
 import type { Context } from 'koa';
-import { accountAreaGuard, fieldOf, seeOther, sendAccountPage } from './account-routes.js';
+import { accountAreaGuard, fieldOf, seeOther, sendAccountPage, toSignIn } from './account-routes.js';
 import type { HttpDeps } from './deps.js';
 import { HTTP_STATUS, errorBody } from './errors.js';
 import { sendError, stateOf } from './koa-helpers.js';
@@ -47,7 +47,7 @@ export function addAdminRoutes(router: Router, deps: HttpDeps): void {
   const adminOf = async (ctx: Context): Promise<{ me: SignedIn; caller: Caller } | null> => {
     const me = await signedInOf(deps, ctx);
     if (me === null) {
-      if (ctx.method === 'GET') seeOther(ctx, '/login');
+      if (ctx.method === 'GET') toSignIn(ctx);
       else sendError(ctx, domainError('unauthorized', 'Sign in first.'));
       return null;
     }

@@ -11,6 +11,7 @@ import {
   query,
   seeOther,
   setCookie,
+  withOptional,
 } from './openapi-forms.js';
 import { passkeyRegistrationPaths, publicKeyOptions, redirectAnswer, token } from './openapi-passkeys.js';
 import type { Json } from './openapi-schemas.js';
@@ -74,8 +75,14 @@ function signInPaths(): Json {
       get: page({
         id: 'signInPage',
         summary: 'The sign-in page',
-        description: 'Name and password, or a passkey.',
-        responses: { 200: html('The page.'), 303: seeOther('Signed in already: to `/account`.') },
+        description:
+          'Name and password, or a passkey. `next`, a page of the account area (`/account…`, `/admin…`), ' +
+          'is where signing in leads; the pages that need a session send browsers here with it.',
+        parameters: [query('next', 'The page to return to once signed in.', '/account/settings')],
+        responses: {
+          200: html('The page.'),
+          303: seeOther('Signed in already: to `next`, or `/account`.'),
+        },
       }),
       post: page({
         id: 'signIn',
@@ -83,11 +90,13 @@ function signInPaths(): Json {
         description:
           'The same answer for an unknown name and a wrong password. 10 failures per account and 30 per ' +
           'address (an IPv6 one per /64) in 15 minutes refuse further tries with 429.',
-        body: form({ name: 'The account name.', password: 'Its password.' }),
+        body: withOptional(form({ name: 'The account name.', password: 'Its password.' }), {
+          next: 'The page to return to (a page of the account area), from the sign-in page.',
+        }),
         example: { name: 'alice', password: 'correct horse battery' },
         bodyTypes: [FORM_TYPE, 'application/json'],
         responses: {
-          303: seeOther('Signed in: to `/account`.', SIGNED_IN),
+          303: seeOther('Signed in: to `next`, or `/account`.', SIGNED_IN),
           401: html('Wrong name or password: the page again.'),
           429: html('Too many failures: the page again.', { 'Retry-After': ref('headers', 'Retry-After') }),
         },

@@ -78,3 +78,14 @@ export function sessionSecurityScheme(config: ServiceConfig): Json {
       '(or `Sec-Fetch-Site: same-origin`), else 403 `forbidden`.',
   };
 }
+
+/** `form` with optional text fields besides its required ones. */
+export const withOptional = (schema: Json, fields: Record<string, string>): Json => ({
+  ...schema,
+  properties: {
+    ...(schema.properties as Json),
+    ...Object.fromEntries(
+      Object.entries(fields).map(([name, description]) => [name, { type: 'string', description }]),
+    ),
+  },
+});

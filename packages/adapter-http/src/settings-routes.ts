@@ -14,7 +14,7 @@ import {
   toApiKeyView,
 } from '@shortener/core';
 import type { Context } from 'koa';
-import { accountAreaGuard, fieldOf, seeOther, sendAccountPage } from './account-routes.js';
+import { accountAreaGuard, fieldOf, seeOther, sendAccountPage, toSignIn } from './account-routes.js';
 import { guardedCoreOf } from './deps.js';
 import type { HttpDeps } from './deps.js';
 import { HTTP_STATUS } from './errors.js';
@@ -57,7 +57,7 @@ export function addSettingsRoutes(router: Router, deps: HttpDeps): void {
   const signedIn = async (ctx: Context): Promise<SignedIn | null> => {
     const found = await signedInOf(deps, ctx);
     if (found !== null) return found;
-    if (ctx.method === 'GET') seeOther(ctx, '/login');
+    if (ctx.method === 'GET') toSignIn(ctx);
     else sendError(ctx, domainError('unauthorized', 'Sign in first.'));
     return null;
   };

@@ -39,7 +39,7 @@ describe('/admin (decisions §10)', () => {
   it('sends a visitor to /login, refuses a user with 403 and lets an admin in', async () => {
     const anonymous = await browserOf(server).send('/admin');
     expect(anonymous.status).toBe(303);
-    expect(anonymous.headers.get('location')).toBe('/login');
+    expect(anonymous.headers.get('location')).toBe('/login?next=%2Fadmin');
     const link = await createLink(server, { url: 'https://example.com/admin-guarded' });
     const fields = { name: 'sneaky', confirm: 'yes', return: '/admin' };
     for (const path of posts(String(link.id), adminId)) {

@@ -29,7 +29,10 @@ const FOREIGN = { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site'
 describe('/account/settings (decisions §10)', () => {
   it('sends a visitor without a session to /login, and refuses its posts', async () => {
     const response = await browserOf(server).send('/account/settings');
-    expect([response.status, response.headers.get('location')]).toEqual([303, '/login']);
+    expect([response.status, response.headers.get('location')]).toEqual([
+      303,
+      '/login?next=%2Faccount%2Fsettings',
+    ]);
     await expectError(
       await browserOf(server).post('/account/settings/keys', { name: 'x' }),
       401,

@@ -51,6 +51,8 @@ export interface SignInView {
   readonly name?: string;
   readonly error?: string;
   readonly signupOpen: boolean;
+  /** Where to go once signed in: a path of this site the visitor asked for (`signInReturn`). */
+  readonly next?: string | null;
 }
 
 /** `/login`: name and password, or a passkey (decisions §10). */
@@ -63,6 +65,7 @@ export function signInPage(view: SignInView): string {
       <h1 id="sign-in-title">${t.signInTitle}</h1>
       ${errorLine(view.error)}
       <form method="post" action="/login" class="stack">
+        ${view.next ? html`<input type="hidden" name="next" value="${view.next}" />` : ''}
         ${nameField(t, view.name ?? '', 'username webauthn', view.error)}
         <div class="field">
           <label for="password">${t.passwordLabel}</label>
