@@ -222,7 +222,9 @@ export function accountHomePage(view: AccountHomeView): string {
           <li><a href="/account/settings">${settingsTextOf(language).settingsLink}</a></li>
           ${view.admin ? html`<li><a href="/admin">${t.administration}</a></li>` : ''}
         </ul>
-        <form method="post" action="/logout"><button type="submit" class="button">${t.signOut}</button></form>
+        <form method="post" action="/logout">
+          <button type="submit" class="button danger">${t.signOut}</button>
+        </form>
         ${passkeyButton(t, 'passkey-register', t.addPasskey, { options: '/account/passkeys/options', finish: '/account/passkeys', done: t.passkeyAdded })}
       </section>
       ${linksSection(view, t)}

@@ -67,8 +67,16 @@ export function adminPage(view: AdminView): string {
 const button = (action: string, here: string, label: string, text: string, extra: SafeHtml | '' = '') =>
   html`<form method="post" action="${action}" class="inline-form">
     <input type="hidden" name="return" value="${here}" />
-    ${extra}<button type="submit" class="button" aria-label="${label}">${text}</button>
+    ${extra}<button
+      type="submit"
+      class="${DESTRUCTIVE.test(action) ? 'button danger' : 'button'}"
+      aria-label="${label}"
+    >
+      ${text}
+    </button>
   </form>`;
+/** The admin actions that take something away: styled as such, never as the primary action. */
+const DESTRUCTIVE = /\/(?:disable|delete)$/;
 
 function linksSection(view: AdminView, t: AdminText): SafeHtml {
   const { language, q, here } = view;

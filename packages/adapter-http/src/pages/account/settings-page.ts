@@ -130,7 +130,7 @@ function sessionsSection(view: SettingsView, t: SettingsText): SafeHtml {
       <span>${t.created}: ${when(view.language, session.createdAt)}</span>
       <span>${t.lastSeen}: ${when(view.language, session.lastSeenAt)}</span>
       <form method="post" action="/account/settings/sessions/${session.id}/end">
-        <button type="submit" class="button">${t.endSession}</button>
+        <button type="submit" class="button danger">${t.endSession}</button>
       </form>
     </li>`;
   });
@@ -153,7 +153,9 @@ function passkeysSection(view: SettingsView, t: SettingsText): SafeHtml {
           ${passkey.lastUsedAt === null ? t.never : when(view.language, passkey.lastUsedAt)}</span
         >
         <form method="post" action="/account/settings/passkeys/${encodeURIComponent(passkey.id)}/delete">
-          <button type="submit" class="button">${fill(t.removePasskey, { name: passkey.name })}</button>
+          <button type="submit" class="button danger">
+            ${fill(t.removePasskey, { name: passkey.name })}
+          </button>
         </form>
       </li>`,
   );
