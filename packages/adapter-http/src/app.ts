@@ -9,7 +9,9 @@ import { addApiRoutes } from './api-routes.js';
 import { answerClientError, refuseConnect } from './client-errors.js';
 import type { HttpDeps } from './deps.js';
 import { HTTP_STATUS, HttpInputError, RETRY_AFTER_SECONDS, errorBody, unavailableError } from './errors.js';
-import { sendError, stateOf } from './koa-helpers.js';
+import { sendError, setHeaders, stateOf } from './koa-helpers.js';
+import { notFoundPage } from './pages/basic-pages.js';
+import { ACCOUNT_PAGE_HEADERS } from './pages/layout.js';
 import { createLinkCache } from './link-cache.js';
 import type { LinkCache } from './link-cache.js';
 import {
@@ -38,6 +40,13 @@ import { PARSER_OPTIONS, answerHalfClosedRequests, hostProblem } from './wire-ru
 
 /** Two years, the preload list's figure; subdomains are left to the operator (they may not be https). */
 const HSTS = 'max-age=63072000';
+
+/** Whether a request is a browser's for a page: a GET or HEAD outside the APIs that accepts HTML. */
+function wantsPage(ctx: Koa.Context): boolean {
+  if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return false;
+  if (ctx.path.startsWith('/api/') || ctx.path === '/mcp' || ctx.path === '/metrics') return false;
+  return /\btext\/html\b/.test(ctx.get('accept'));
+}
 
 /**
  * The Koa application: every route but the hot redirect path lives here. It never listens. `linkCache`
@@ -91,7 +100,11 @@ export function createHttpApp(deps: HttpDeps, linkCache: LinkCache = createLinkC
     if (ctx.status === 405)
       return sendError(ctx, domainError('invalid_request', `${ctx.method} is not allowed here.`), 405);
     if (ctx.status === 404 && (ctx.body === undefined || ctx.body === null) && ctx.respond !== false) {
-      sendError(ctx, domainError('not_found', 'Nothing here.'));
+      if (!wantsPage(ctx)) return sendError(ctx, domainError('not_found', 'Nothing here.'));
+      // a browser asking for a page that is not there (`/docs`, `/settings`…) gets the 404 page
+      setHeaders(ctx, ACCOUNT_PAGE_HEADERS);
+      ctx.status = 404;
+      ctx.body = notFoundPage(stateOf(ctx).language);
     }
   });
   const router = new Router();

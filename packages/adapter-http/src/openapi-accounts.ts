@@ -203,8 +203,8 @@ function accountPagePaths(hosts: readonly string[]): Json {
       get: page({
         id: 'signUpPage',
         summary: 'The sign-up page (`SIGNUP=open` only)',
-        description: 'Otherwise 404.',
-        responses: { 200: html('The page.') },
+        description: 'Otherwise 404: the 404 page for a browser, the error object for anyone else.',
+        responses: { 200: html('The page.'), 404: htmlOrError('`SIGNUP` is not open') },
       }),
       post: page({
         id: 'signUp',

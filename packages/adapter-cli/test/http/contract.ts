@@ -139,7 +139,13 @@ function unlisted(exchange: Exchange, pathListed: boolean, errorsOf: ErrorsOf): 
   if (!allowed.includes(status))
     problems.push(`a ${pathListed ? 'method' : 'path'} the document does not list`);
   if ((status === 405 || status === 204) && !exchange.headers.get('allow')) problems.push('no Allow header');
-  if (status >= 400 && exchange.body.length > 0) {
+  // a browser's GET of a page that is not there gets the 404 page (issue 26); anyone else the error object
+  const accept = Object.entries(exchange.requestHeaders).find(([k]) => k.toLowerCase() === 'accept')?.[1];
+  const page =
+    status === 404 &&
+    /\btext\/html\b/.test(accept ?? '') &&
+    (exchange.headers.get('content-type') ?? '').startsWith('text/html');
+  if (status >= 400 && exchange.body.length > 0 && !page) {
     const body = parseJson(exchange.body);
     const wrong = body === undefined ? 'not JSON' : errorsOf('/components/schemas/Error', body);
     if (wrong !== null) problems.push(`not the error object: ${wrong}`);

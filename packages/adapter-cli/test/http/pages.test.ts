@@ -28,6 +28,25 @@ function expectStrictPage(response: Response): void {
 }
 
 describe('the home page', () => {
+  it('answers a browser with the 404 page on app paths that are not there, anyone else with JSON', async () => {
+    const page = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8', 'user-agent': BROWSER_UA };
+    for (const path of ['/docs', '/settings', '/account/signup', '/account/nothing-here']) {
+      const answer = await server.visit(`${server.baseUrl}${path}`, { headers: page });
+      expect([path, answer.status, answer.headers.get('content-type')]).toEqual([
+        path,
+        404,
+        'text/html; charset=utf-8',
+      ]);
+      expect(await answer.text()).toContain('<html');
+      await expectError(await server.visit(`${server.baseUrl}${path}`), 404, 'not_found');
+    }
+    await expectError(
+      await server.visit(`${server.baseUrl}/api/v1/nothing`, { headers: page }),
+      404,
+      'not_found',
+    );
+  });
+
   it('serves the form with a strict CSP, fingerprinted assets and no inline script', async () => {
     const response = await server.api('/');
     expect(response.status).toBe(200);
