@@ -10,6 +10,7 @@ import {
   parseInput,
   toLinkView,
   updateLink,
+  adminCallerOf,
 } from '@shortener/core';
 import type { Context } from 'koa';
 import { accountAreaGuard, fieldOf, seeOther } from './account-routes.js';
@@ -61,14 +62,17 @@ export function addLinkPageRoutes(router: Router, deps: HttpDeps): void {
     ctx.body = body;
   };
 
-  /** The manager of the request: a posted `edit_token` wins, else the session; null for neither. */
+  /**
+   * The manager of the request: a posted `edit_token` wins, else the session (an admin's with the
+   * operator's rights, so an admin opens every link's page, issue 26); null for neither.
+   */
   const managerOf = async (ctx: Context, body: unknown): Promise<Manager | null> => {
     const token = fieldOf(body, 'edit_token').trim();
     if (token !== '') return { caller: { accountId: null, editToken: token }, token };
     const signedIn = await signedInOf(deps, ctx);
-    return signedIn === null
-      ? null
-      : { caller: { accountId: signedIn.account.id, editToken: null }, token: null };
+    if (signedIn === null) return null;
+    const caller = adminCallerOf(signedIn) ?? { accountId: signedIn.account.id, editToken: null };
+    return { caller, token: null };
   };
 
   const renderFull = async (

@@ -109,6 +109,35 @@ describe('/admin (decisions §10)', () => {
     expect(listed(await garbled.text())).toEqual(listed(first));
   });
 
+  it('opens the page of any link, with its statistics and settings, from its row (issue 26)', async () => {
+    const owner = await server.createAccount('someone-else');
+    const link = await jsonOf(
+      await server.api('/api/v1/links', {
+        json: { url: 'https://example.com/owned-elsewhere', title: 'Their campaign' },
+        headers: { authorization: `Bearer ${owner.key}` },
+      }),
+      201,
+    );
+    const rows = await (await admin.send(`/admin?q=owned-elsewhere`)).text();
+    expect(rows).toContain(
+      `<a class="link-title" href="/account/links/${String(link.id)}">Their campaign</a>`,
+    );
+    const page = await admin.send(`/account/links/${String(link.id)}`);
+    expect(page.status).toBe(200);
+    const text = await page.text();
+    expect(text).toContain('https://example.com/owned-elsewhere');
+    expect(text).toContain(`action="/account/links/${String(link.id)}/edit"`);
+    // a user who does not own it still gets the edit-token form
+    expect(await (await user.send(`/account/links/${String(link.id)}`)).text()).not.toContain(
+      `action="/account/links/${String(link.id)}/edit"`,
+    );
+    const saved = await admin.post(`/account/links/${String(link.id)}/edit`, {
+      url: 'https://example.com/owned-elsewhere/v2',
+      title: 'Their campaign',
+    });
+    expect(saved.status).toBe(303);
+  });
+
   it('disables and enables any link, and deletes one only when confirmed', async () => {
     const link = await jsonOf(
       await user.send('/api/v1/links', { method: 'POST', json: { url: 'https://example.com/admin-target' } }),

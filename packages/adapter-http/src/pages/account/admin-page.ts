@@ -96,6 +96,7 @@ function linksSection(view: AdminView, t: AdminText): SafeHtml {
       <label for="confirm-${link.id}">${fill(t.confirmDelete, { link: link.short_url })}</label>
     </span>`;
     return html`<li>
+      <a class="link-title" href="/account/links/${link.id}">${link.title ?? pt.statsLink}</a>
       <span class="short-url">${link.short_url}</span>
       <span class="link-target">${link.url}</span>
       <span class="link-meta"
