@@ -47,6 +47,11 @@ describe.skipIf(!available)('a link’s page in Chromium (decisions §10)', { ti
       await page.locator('#create-form').getByRole('button').click();
       await page.waitForURL(/\/account\/links\/[0-9a-f-]{36}$/);
       const shortUrl = (await page.locator('#short-url').textContent()) ?? '';
+      // the copy button beside it puts the short URL on the clipboard and says so (issue 26)
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl });
+      await page.getByRole('button', { name: `Copy ${shortUrl}` }).click();
+      await expect.poll(() => page.locator('.copy-status').first().textContent()).toBe('Copied.');
+      expect(await page.evaluate('navigator.clipboard.readText()')).toBe(shortUrl);
       for (const ua of [BROWSER_UA, BROWSER_UA, BROWSER_UA, 'Slackbot-LinkExpanding 1.0'])
         expect((await server.visit(shortUrl, { headers: { 'user-agent': ua } })).status).toBe(302);
       await page.reload();

@@ -1,4 +1,5 @@
 import type { Language, LinkView } from '@shortener/core';
+import { copyButton } from '../copy-button.js';
 import { countText } from '@shortener/core';
 import type { LinkFormView } from '../home-page.js';
 import { linkForm } from '../home-page.js';
@@ -10,7 +11,7 @@ import { accountTextOf } from './account-text.js';
 import { settingsTextOf } from './settings-text.js';
 
 /** The scripts of the account pages: SimpleWebAuthn's browser bundle, then the pages' own module. */
-const SCRIPTS = ['webauthn.js', 'account.js'] as const;
+const SCRIPTS = ['webauthn.js', 'account.js', 'copy.js'] as const;
 
 function accountPage(language: Language, title: string, main: SafeHtml): string {
   return renderPage({ language, title, main, noindex: true, scripts: SCRIPTS, accountHref: '/account' });
@@ -256,6 +257,7 @@ function linksSection(view: AccountHomeView, t: AccountText): SafeHtml {
     html`<li>
       <a class="link-title" href="/account/links/${link.id}">${link.title ?? link.short_url}</a>
       <span class="short-url">${link.short_url}</span>
+      ${copyButton(language, link.short_url)}
       <span class="link-target">${link.url ?? ''}</span>
       <span class="link-meta"
         >${countText(language, link.clicks, pt.click[0], pt.click[1])} ·

@@ -1,4 +1,5 @@
 import type { Language, LinkView, StatsView } from '@shortener/core';
+import { copyButton } from '../copy-button.js';
 import type { SafeHtml } from '../layout.js';
 import { html, renderPage } from '../layout.js';
 import { countryNamer, dayChart, topList } from '../preview-page.js';
@@ -27,7 +28,7 @@ export interface LinkPageView {
 }
 
 function page(language: Language, title: string, main: SafeHtml): string {
-  return renderPage({ language, title, main, noindex: true, accountHref: '/account' });
+  return renderPage({ language, title, main, noindex: true, scripts: ['copy.js'], accountHref: '/account' });
 }
 
 const hiddenToken = (token: string | null) =>
@@ -72,8 +73,11 @@ function factsSection(view: LinkPageView, t: LinkPageText): SafeHtml {
     </div>`;
   return html`<section class="card" aria-labelledby="link-title">
     <p>${view.token === null ? html`<a href="/account">${t.backToAccount}</a>` : ''}</p>
-    <h1 id="link-title">${link.title ?? link.short_url}</h1>
-    <p><a class="short-url" id="short-url" href="${link.short_url}">${link.short_url}</a></p>
+    <h1 id="link-title">${link.title ?? `/${link.slug}`}</h1>
+    <p>
+      <a class="short-url" id="short-url" href="${link.short_url}">${link.short_url}</a>
+      ${copyButton(language, link.short_url)}
+    </p>
     <dl class="facts">
       ${row(pt.destination, html`<span class="destination">${link.url}</span>`)}
       ${row(pt.status, html`<span class="status status-${link.status}">${pt[link.status]}</span>`)}
