@@ -1,6 +1,7 @@
 // @ts-check
 // The home form, enhanced: live alias check, creation through the JSON API without a reload, copy
-// buttons. Without this script the form posts to / and the server renders the same result.
+// buttons. Without this script the form posts to / and the server renders the same result. On /account
+// it gives the "New link" form the same live alias check.
 
 const lang = document.documentElement.lang || 'en';
 const TEXT_FIELDS = ['url', 'alias', 'domain', 'title', 'password'];
@@ -171,3 +172,6 @@ if (form instanceof HTMLFormElement) {
   enableAliasCheck(form);
   enableSubmit(form);
 }
+// /account's "New link" form: the same live alias check; it posts as a plain form
+const accountForm = document.getElementById('create-form');
+if (accountForm instanceof HTMLFormElement) enableAliasCheck(accountForm);

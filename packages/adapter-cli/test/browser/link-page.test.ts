@@ -40,6 +40,19 @@ describe.skipIf(!available)('a link’s page in Chromium (decisions §10)', { ti
       const problems: string[] = [];
       page.on('pageerror', (error) => problems.push(error.message));
 
+      // the "New link" form checks an alias as it is typed, as the home page does (issue 26)
+      const taken = await createLink(server, {
+        url: 'https://example.com/taken',
+        alias: `taken-${viewport}`,
+      });
+      await page
+        .locator('#create-form')
+        .getByLabel('Alias', { exact: false })
+        .first()
+        .fill(String(taken.slug));
+      await expect.poll(() => page.locator('#alias-status').getAttribute('class')).toContain('taken');
+      await page.locator('#create-form').getByLabel('Alias', { exact: false }).first().fill('');
+      await expect.poll(() => page.locator('#alias-status').textContent()).toBe('');
       await page
         .locator('#create-form')
         .getByLabel('Long URL')

@@ -11,7 +11,7 @@ import { accountTextOf } from './account-text.js';
 import { settingsTextOf } from './settings-text.js';
 
 /** The scripts of the account pages: SimpleWebAuthn's browser bundle, then the pages' own module. */
-const SCRIPTS = ['webauthn.js', 'account.js', 'copy.js'] as const;
+const SCRIPTS = ['webauthn.js', 'account.js', 'copy.js', 'app.js'] as const;
 
 function accountPage(language: Language, title: string, main: SafeHtml): string {
   return renderPage({ language, title, main, noindex: true, scripts: SCRIPTS, accountHref: '/account' });
