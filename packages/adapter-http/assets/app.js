@@ -122,7 +122,10 @@ function showResult(link) {
   /** @type {HTMLElement} */ (slot('edit_token')).textContent = link.edit_token ?? '';
   /** @type {HTMLElement} */ (slot('token-box')).hidden = !link.edit_token;
   section.hidden = false;
-  byId('result-title').focus();
+  // the whole result in view (on a phone it would sit below the form, the short URL cut off), then
+  // focus its heading so a screen reader reads it
+  section.scrollIntoView({ block: 'start' });
+  byId('result-title').focus({ preventScroll: true });
 }
 
 /** Creation with fetch: errors next to the form, the result below it. @param {HTMLFormElement} form */

@@ -24,6 +24,7 @@ import { HTTP_STATUS, errorBody } from './errors.js';
 import { sendError, setHeaders, stateOf } from './koa-helpers.js';
 import type { AccountHomeView } from './pages/account/account-pages.js';
 import { accountTextOf } from './pages/account/account-text.js';
+import { linkPageTextOf } from './pages/account/link-page-text.js';
 import { formToCreateInput, formValues } from './pages/form-input.js';
 import { consumeCreations, rateLimitHeaders } from './rate-limit.js';
 import {
@@ -136,8 +137,11 @@ async function sendAccountHome(
   const paged = page.ok && cursor !== '';
   if (!page.ok) page = await list('');
   const now = core.clock.now();
+  // after the owner deleted a link (post, redirect, get): the confirmation at the top
+  const deleted = queryOf(ctx.query).done === 'deleted' && status === 200;
   const view: AccountHomeView = {
     language,
+    ...(deleted ? { notice: { error: false, text: linkPageTextOf(language).deleted } } : {}),
     name: signedIn.account.name,
     admin: signedIn.account.role === 'admin',
     links: page.ok ? page.value.links.map((link) => toLinkView(link, core.config, now)) : [],

@@ -143,8 +143,13 @@ export function addLinkPageRoutes(router: Router, deps: HttpDeps): void {
 
   router.get('/account/links/:id', guard, async (ctx) => {
     const opened = await open(ctx, null);
-    if (opened !== null)
-      await renderFull(ctx, 200, opened.link, opened.manager, daysOf(queryOf(ctx.query).days));
+    if (opened === null) return;
+    const query = queryOf(ctx.query);
+    // after a save by the owner (post, redirect, get): the confirmation, brought into view
+    const text = query.done === 'saved' ? linkPageTextOf(stateOf(ctx).language).saved : null;
+    await renderFull(ctx, 200, opened.link, opened.manager, daysOf(query.days), {
+      ...(text === null ? {} : { notice: { error: false, text } }),
+    });
   });
 
   // the edit-token form, and a token holder's change of window
@@ -171,7 +176,7 @@ export function addLinkPageRoutes(router: Router, deps: HttpDeps): void {
     if (!input.ok) return failed(input.error);
     const updated = await updateLink(core, link.id, input.value, manager.caller);
     if (!updated.ok) return failed(updated.error);
-    if (manager.token === null) return seeOther(ctx, `/account/links/${link.id}`);
+    if (manager.token === null) return seeOther(ctx, `/account/links/${link.id}?done=saved`);
     const text = linkPageTextOf(stateOf(ctx).language).saved;
     await renderFull(ctx, 200, updated.value, manager, DEFAULT_DAYS, { notice: { error: false, text } });
   });
@@ -188,7 +193,7 @@ export function addLinkPageRoutes(router: Router, deps: HttpDeps): void {
     }
     const deleted = await deleteLink(core, link.id, manager.caller);
     if (!deleted.ok) return send(ctx, 404, linkMissingPage(language));
-    if (manager.token === null) return seeOther(ctx, '/account');
+    if (manager.token === null) return seeOther(ctx, '/account?done=deleted');
     send(ctx, 200, linkDeletedPage(language));
   });
 }

@@ -8,6 +8,7 @@ import {
   htmlOrError,
   json,
   page,
+  doneParameter,
   query,
   seeOther,
   setCookie,
@@ -151,6 +152,7 @@ function accountPagePaths(hosts: readonly string[]): Json {
           'shows the first page.',
         parameters: [
           query('q', 'Shows the links whose slug, title or URL contains it.', 'summer'),
+          doneParameter('`deleted`'),
           query(
             'cursor',
             'The page after this one, as the page’s “Next page” link gives it.',

@@ -56,6 +56,14 @@ const FAILURE: Json = {
   content: jsonContent(ref('schemas', 'Error')),
 };
 
+/** `done`: after a form's redirect, the action whose confirmation the page shows at its top. */
+export const doneParameter = (values: string): Json =>
+  query(
+    'done',
+    `After a form's redirect: the action to confirm at the top of the page (${values}).`,
+    'saved',
+  );
+
 /** An optional text query parameter of a page (a search, a cursor): at most 200 characters. */
 export const query = (name: string, description: string, example: string): Json => ({
   name,

@@ -1,5 +1,5 @@
 import { FORM_TYPE, jsonContent, ref } from './openapi-paths.js';
-import { html, htmlOrError, page, seeOther } from './openapi-forms.js';
+import { html, htmlOrError, page, seeOther, doneParameter } from './openapi-forms.js';
 import type { Json } from './openapi-schemas.js';
 
 const UUID = '0f8fad5b-d9cb-469f-a165-70867728950e';
@@ -44,6 +44,7 @@ export function linkPagePaths(): Json {
           'For the owner (session): the full page. For anyone else: a form asking for the edit token, ' +
           'and the statistics when they are public.',
         parameters: [
+          doneParameter('`saved`'),
           {
             name: 'days',
             in: 'query',

@@ -1,5 +1,5 @@
 import { FORM_TYPE, ref } from './openapi-paths.js';
-import { form, html, htmlOrError, page, seeOther } from './openapi-forms.js';
+import { form, html, htmlOrError, page, seeOther, doneParameter } from './openapi-forms.js';
 import type { Json } from './openapi-schemas.js';
 
 const idParameter = (description: string, example: string): Json => ({
@@ -45,6 +45,7 @@ export function settingsPaths(): Json {
         id: 'settingsPage',
         summary: 'The settings of the signed-in account',
         description: 'API keys, password, sessions and passkeys; without a session, a redirect to `/login`.',
+        parameters: [doneParameter('`revoked`, `ended`, `removed`')],
         responses: { 200: html('The page.'), 303: seeOther('Not signed in: to `/login`.') },
       }),
     },

@@ -22,10 +22,17 @@ import { sendError, stateOf } from './koa-helpers.js';
 import type { SettingsView } from './pages/account/settings-page.js';
 import { settingsPage } from './pages/account/settings-page.js';
 import { settingsTextOf } from './pages/account/settings-text.js';
-import { readBody } from './request.js';
+import { queryOf, readBody } from './request.js';
 import { clearSessionCookie, sessionSiteOf, setSessionCookie, signedInOf } from './session.js';
 
 type Extra = Pick<SettingsView, 'newKey' | 'notice'>;
+
+/** The confirmations `?done=` asks for after a redirect, by their text. */
+const DONE: Readonly<Record<string, 'keyRevoked' | 'sessionEnded' | 'passkeyRemoved'>> = {
+  revoked: 'keyRevoked',
+  ended: 'sessionEnded',
+  removed: 'passkeyRemoved',
+};
 
 /**
  * `/account/settings` and its form posts (decisions §10): create and revoke API keys, change the password
@@ -94,7 +101,11 @@ export function addSettingsRoutes(router: Router, deps: HttpDeps): void {
 
   router.get('/account/settings', guard, async (ctx) => {
     const me = await signedIn(ctx);
-    if (me !== null) await render(ctx, me, 200);
+    if (me === null) return;
+    // after a revoke, an ended session or a removed passkey (post, redirect, get): the confirmation
+    const t = settingsTextOf(stateOf(ctx).language);
+    const done = DONE[String(queryOf(ctx.query).done)];
+    await render(ctx, me, 200, done === undefined ? {} : { notice: { error: false, text: t[done] } });
   });
 
   router.post('/account/settings/keys', guard, async (ctx) => {
@@ -111,7 +122,7 @@ export function addSettingsRoutes(router: Router, deps: HttpDeps): void {
     if (me === null) return;
     const revoked = await revokeApiKey(core, ctx.params.id ?? '', me.account.id);
     if (!revoked.ok) return sendError(ctx, revoked.error);
-    seeOther(ctx, '/account/settings');
+    seeOther(ctx, '/account/settings?done=revoked');
   });
 
   router.post('/account/settings/password', guard, async (ctx) => {
@@ -140,7 +151,7 @@ export function addSettingsRoutes(router: Router, deps: HttpDeps): void {
     const id = ctx.params.id ?? '';
     const ended = await endSessionById(core, me.account.id, id);
     if (!ended.ok) return sendError(ctx, ended.error);
-    if (id !== me.session.id) return seeOther(ctx, '/account/settings');
+    if (id !== me.session.id) return seeOther(ctx, '/account/settings?done=ended');
     clearSessionCookie(ctx, sessionSiteOf(core.config.baseUrl));
     seeOther(ctx, '/login');
   });
@@ -150,6 +161,6 @@ export function addSettingsRoutes(router: Router, deps: HttpDeps): void {
     if (me === null) return;
     if (!(await core.credentials.deletePasskey(me.account.id, ctx.params.id ?? '')))
       return sendError(ctx, domainError('not_found', 'No such passkey.', 'passkey'));
-    seeOther(ctx, '/account/settings');
+    seeOther(ctx, '/account/settings?done=removed');
   });
 }

@@ -5,6 +5,7 @@ import type { TestServer } from '../http/harness.js';
 import {
   VIEWPORTS,
   browserAvailable,
+  inViewport,
   screenshot,
   seriousViolations,
   useServerAndBrowser,
@@ -52,7 +53,9 @@ describe.skipIf(!available)('/admin in Chromium (decisions §10)', { timeout: 60
       await page.getByRole('button', { name: 'Make an invite link' }).click();
       const url = (await page.locator('#new-key').textContent()) ?? '';
       expect(url).toMatch(/\/account\/invite\/inv_[0-9A-Za-z]{32}$/);
-      await page.getByRole('button', { name: 'Copy' }).click();
+      // the invite link is in view after the post, not thousands of pixels below (issue 26)
+      await expect.poll(() => inViewport(page, '#new-key')).toBe(true);
+      await page.getByRole('button', { name: 'Copy', exact: true }).click();
       await expect.poll(() => page.locator('#copy-key-status').textContent()).toBe('Copied.');
       expect(await page.evaluate('navigator.clipboard.readText()')).toBe(url);
       await screenshot(page, `admin-invite-${viewport}`);

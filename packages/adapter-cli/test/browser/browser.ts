@@ -102,3 +102,11 @@ export function useServerAndBrowser(): { server(): TestServer; browser(): Browse
   });
   return { server: () => server!, browser: () => browser! };
 }
+
+/** Whether the element of `selector` lies wholly inside the page's viewport (its bounding box). */
+export async function inViewport(page: Page, selector: string): Promise<boolean> {
+  const box = await page.locator(selector).first().boundingBox();
+  const size = page.viewportSize();
+  if (box === null || size === null) return false;
+  return box.y >= 0 && box.y + box.height <= size.height && box.x >= 0 && box.x + box.width <= size.width;
+}

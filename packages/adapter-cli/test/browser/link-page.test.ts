@@ -5,6 +5,7 @@ import type { TestServer } from '../http/harness.js';
 import {
   VIEWPORTS,
   browserAvailable,
+  inViewport,
   screenshot,
   seriousViolations,
   useServerAndBrowser,
@@ -84,14 +85,18 @@ describe.skipIf(!available)('a link’s page in Chromium (decisions §10)', { ti
       await page.getByLabel('Title (optional)').fill('Charted');
       await page.getByRole('button', { name: 'Save' }).click();
       await expect.poll(() => page.locator('h1').textContent()).toBe('Charted');
+      // "Saved." is in view and has the focus, not at the bottom of the form (issue 26)
+      await expect.poll(() => inViewport(page, '#edit-notice')).toBe(true);
+      expect(await page.evaluate('document.activeElement?.id')).toBe('edit-notice');
 
       await page.getByRole('button', { name: 'Delete this link' }).click();
       // the box is required: the browser refuses the form until it is ticked
       expect(page.url()).toMatch(/\/account\/links\//);
       await page.getByLabel('I understand').check();
       await page.getByRole('button', { name: 'Delete this link' }).click();
-      await page.waitForURL(`${server.baseUrl}/account`);
+      await page.waitForURL(`${server.baseUrl}/account?done=deleted`);
       expect(await page.locator('#links-status').textContent()).toContain('No links yet.');
+      await expect.poll(() => inViewport(page, '#account-notice')).toBe(true);
       expect(problems).toEqual([]);
       await context.close();
     });

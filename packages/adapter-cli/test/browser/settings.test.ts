@@ -2,7 +2,14 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer } from '../http/harness.js';
 import type { TestServer } from '../http/harness.js';
-import { VIEWPORTS, browserAvailable, launchChromium, screenshot, seriousViolations } from './browser.js';
+import {
+  VIEWPORTS,
+  browserAvailable,
+  launchChromium,
+  screenshot,
+  seriousViolations,
+  inViewport,
+} from './browser.js';
 
 const available = browserAvailable();
 describe.skipIf(!available)(
@@ -64,8 +71,9 @@ describe.skipIf(!available)(
         expect(await page.content()).not.toContain(key);
         await page.getByText('Revoke…').click();
         await page.getByRole('button', { name: 'Revoke script' }).click();
-        await page.waitForURL(`${server.baseUrl}/account/settings`);
+        await page.waitForURL(`${server.baseUrl}/account/settings?done=revoked`);
         await expect.poll(() => page.locator('#keys .revoked').count()).toBe(1);
+        await expect.poll(() => inViewport(page, '#settings-notice')).toBe(true);
         expect((await withKey(key, '/api/v1/links')).status).toBe(401);
         expect(problems).toEqual([]);
         await context.close();

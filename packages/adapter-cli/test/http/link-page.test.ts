@@ -63,7 +63,10 @@ describe('/account/links/{id}: a link’s page (decisions §10)', () => {
       private_stats: 'on',
     });
     expect(saved.status).toBe(303);
-    expect(saved.headers.get('location')).toBe(page(link.id));
+    expect(saved.headers.get('location')).toBe(`${page(link.id)}?done=saved`);
+    expect(await (await owner.send(`${page(link.id)}?done=saved`)).text()).toMatch(
+      /data-flash[^>]*>\s*Saved\./,
+    );
     const detail = await jsonOf(await owner.send(`/api/v1/links/${String(link.id)}`));
     expect(detail).toMatchObject({
       url: 'https://example.com/after',
@@ -105,7 +108,10 @@ describe('/account/links/{id}: a link’s page (decisions §10)', () => {
     expect(await unconfirmed.text()).toContain('Tick the box to confirm the deletion.');
     const deleted = await owner.post(`${page(link.id)}/delete`, { confirm: 'yes' });
     expect(deleted.status).toBe(303);
-    expect(deleted.headers.get('location')).toBe('/account');
+    expect(deleted.headers.get('location')).toBe('/account?done=deleted');
+    expect(await (await owner.send('/account?done=deleted')).text()).toContain(
+      'The link and its statistics are gone.',
+    );
     expect((await server.visit(String(link.short_url))).status).toBe(404);
     const gone = await owner.send(page(link.id));
     expect(gone.status).toBe(404);

@@ -58,7 +58,14 @@ describe('/account/settings (decisions §10)', () => {
     const [id] = idsIn(page, 'keys', 'revoke');
     expect((await browser.post(`/account/settings/keys/${id}/revoke`, {}, FOREIGN)).status).toBe(403);
     const revoked = await browser.post(`/account/settings/keys/${id}/revoke`, {});
-    expect([revoked.status, revoked.headers.get('location')]).toEqual([303, '/account/settings']);
+    expect([revoked.status, revoked.headers.get('location')]).toEqual([
+      303,
+      '/account/settings?done=revoked',
+    ]);
+    // the confirmation, at the top of the page it leads to (issue 26)
+    expect(await (await browser.send('/account/settings?done=revoked')).text()).toMatch(
+      /data-flash\s+tabindex="-1"\s+class="notice"\s+id="settings-notice"\s+role="status"\s*>\s*Key revoked/,
+    );
     await expectError(
       await server.visit(`${server.baseUrl}/api/v1/keys`, { headers: bearer }),
       401,

@@ -27,6 +27,7 @@ export function homePage(view: HomeView): string {
     language: view.language,
     title: t.home,
     script: true,
+    scripts: ['flash.js'],
     accountHref: view.accountHref,
     main: html`${linkForm(t, view, HOME_FORM)} ${resultSection(t, null, view.accountHref)}`,
   });
@@ -100,7 +101,7 @@ export function linkForm(
         role="alert"
         data-failed="${t.failed}"
         data-network="${t.networkError}"
-        ${view.error ? '' : html` hidden`}
+        ${view.error ? html` tabindex="-1" data-flash` : html` hidden`}
       >
         ${view.error ? `${t.failed} ${view.error.message}` : ''}
       </p>

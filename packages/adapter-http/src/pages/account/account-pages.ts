@@ -1,4 +1,5 @@
 import type { Language, LinkView } from '@shortener/core';
+import { noticeLine } from '../notice.js';
 import { copyButton } from '../copy-button.js';
 import { countText } from '@shortener/core';
 import type { LinkFormView } from '../home-page.js';
@@ -11,7 +12,7 @@ import { accountTextOf } from './account-text.js';
 import { settingsTextOf } from './settings-text.js';
 
 /** The scripts of the account pages: SimpleWebAuthn's browser bundle, then the pages' own module. */
-const SCRIPTS = ['webauthn.js', 'account.js', 'copy.js', 'app.js'] as const;
+const SCRIPTS = ['webauthn.js', 'account.js', 'copy.js', 'app.js', 'flash.js'] as const;
 
 function accountPage(language: Language, title: string, main: SafeHtml): string {
   return renderPage({ language, title, main, noindex: true, scripts: SCRIPTS, accountHref: '/account' });
@@ -180,14 +181,14 @@ export function signUpPage(language: Language, name = '', error?: string): strin
 }
 
 /** A line under a form: an error (alert) or a notice (status). */
-export interface Notice {
-  readonly error: boolean;
-  readonly text: string;
-}
+export type { Notice } from '../notice.js';
+import type { Notice } from '../notice.js';
 
 /** What `/account` shows: the account, a page of its links, the forms (with what a failed post sent). */
 export interface AccountHomeView {
   readonly language: Language;
+  /** What the last action did (a link deleted), shown at the top. */
+  readonly notice?: Notice;
   readonly name: string;
   readonly admin: boolean;
   readonly links: readonly LinkView[];
@@ -218,6 +219,7 @@ export function accountHomePage(view: AccountHomeView): string {
     t.accountTitle,
     html`<section class="card" aria-labelledby="account-title">
         <h1 id="account-title">${t.accountTitle}</h1>
+        ${noticeLine(view.notice, 'account-notice')}
         <p id="signed-in-as">${fill(t.signedInAs, { name: view.name })}</p>
         <ul class="actions">
           <li><a href="/account/settings">${settingsTextOf(language).settingsLink}</a></li>
@@ -298,17 +300,7 @@ function claimSection(view: AccountHomeView, t: AccountText): SafeHtml {
   return html`<section class="card" aria-labelledby="claim-title">
     <h2 id="claim-title">${t.claimTitle}</h2>
     <p>${fill(t.claimIntro, { max: view.claimMax })}</p>
-    ${
-      claim === undefined
-        ? ''
-        : html`<p
-            class="${failed ? 'error' : 'notice'}"
-            id="claim-result"
-            role="${failed ? 'alert' : 'status'}"
-          >
-            ${claim.text}
-          </p>`
-    }
+    ${noticeLine(claim, 'claim-result')}
     <form method="post" action="/account/claim" class="stack">
       <div class="field">
         <label for="tokens">${t.claimLabel}</label>

@@ -1,4 +1,5 @@
 import type { Account, Language, LinkView } from '@shortener/core';
+import { noticeLine } from '../notice.js';
 import { countText } from '@shortener/core';
 import type { SafeHtml } from '../layout.js';
 import { html, renderPage } from '../layout.js';
@@ -32,7 +33,14 @@ export interface AdminView {
 }
 
 const page = (language: Language, title: string, main: SafeHtml) =>
-  renderPage({ language, title, main, noindex: true, scripts: ['settings.js'], accountHref: '/account' });
+  renderPage({
+    language,
+    title,
+    main,
+    noindex: true,
+    scripts: ['settings.js', 'flash.js'],
+    accountHref: '/account',
+  });
 
 const dateOf = (language: Language, time: number | string) =>
   new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(time));
@@ -47,17 +55,7 @@ export function adminPage(view: AdminView): string {
     html`<section class="card" aria-labelledby="admin-title">
         <h1 id="admin-title">${t.adminTitle}</h1>
         <p><a href="/account">${t.backToAccount}</a></p>
-        ${
-          notice === undefined
-            ? ''
-            : html`<p
-                class="${notice.error ? 'error' : 'notice'}"
-                id="admin-notice"
-                role="${notice.error ? 'alert' : 'status'}"
-              >
-                ${notice.text}
-              </p>`
-        }
+        ${noticeLine(notice, 'admin-notice')}
       </section>
       ${linksSection(view, t)} ${accountsSection(view, t)} ${inviteSection(view, t)}`,
   );
@@ -168,7 +166,7 @@ function inviteSection(view: AdminView, t: AdminText): SafeHtml {
     ${
       made === undefined
         ? ''
-        : html`<div class="new-key" role="status">
+        : html`<div class="new-key" role="status" tabindex="-1" data-flash>
             <p>${fill(t.inviteMade, { name: made.name })}</p>
             <p><code id="new-key">${made.url}</code></p>
             <button type="button" class="button" id="copy-key" data-copied="${t.copied}" hidden>

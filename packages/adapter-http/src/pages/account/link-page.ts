@@ -1,4 +1,5 @@
 import type { Language, LinkView, StatsView } from '@shortener/core';
+import { noticeLine } from '../notice.js';
 import { copyButton } from '../copy-button.js';
 import type { SafeHtml } from '../layout.js';
 import { html, renderPage } from '../layout.js';
@@ -28,22 +29,18 @@ export interface LinkPageView {
 }
 
 function page(language: Language, title: string, main: SafeHtml): string {
-  return renderPage({ language, title, main, noindex: true, scripts: ['copy.js'], accountHref: '/account' });
+  return renderPage({
+    language,
+    title,
+    main,
+    noindex: true,
+    scripts: ['copy.js', 'flash.js'],
+    accountHref: '/account',
+  });
 }
 
 const hiddenToken = (token: string | null) =>
   token === null ? '' : html`<input type="hidden" name="edit_token" value="${token}" />`;
-
-const noticeLine = (notice: Notice | undefined, id: string) =>
-  notice === undefined
-    ? ''
-    : html`<p
-        class="${notice.error ? 'error' : 'notice'}"
-        id="${id}"
-        role="${notice.error ? 'alert' : 'status'}"
-      >
-        ${notice.text}
-      </p>`;
 
 /** `YYYY-MM-DDTHH:MM` of an ISO time, in UTC (the value of a `datetime-local` input). */
 const localValue = (iso: string | null) => (iso === null ? '' : iso.slice(0, 16));

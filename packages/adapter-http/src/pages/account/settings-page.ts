@@ -1,4 +1,5 @@
 import type { ApiKeyView, KeyOrigin, Language, Passkey, SessionRecord } from '@shortener/core';
+import { noticeLine } from '../notice.js';
 import type { SafeHtml } from '../layout.js';
 import { html, renderPage } from '../layout.js';
 import { fill } from '../text.js';
@@ -203,21 +204,12 @@ export function settingsPage(view: SettingsView): string {
     language: view.language,
     title: t.settingsTitle,
     noindex: true,
-    scripts: ['settings.js'],
+    scripts: ['settings.js', 'flash.js'],
     accountHref: '/account',
     main: html`<section class="card" aria-labelledby="settings-title">
         <h1 id="settings-title">${t.settingsTitle}</h1>
         <p><a href="/account">${t.backToAccount}</a></p>
-        ${
-          notice === undefined
-            ? ''
-            : html`<p
-                class="${notice.error ? 'error' : 'notice'}"
-                role="${notice.error ? 'alert' : 'status'}"
-              >
-                ${notice.text}
-              </p>`
-        }
+        ${noticeLine(notice, 'settings-notice')}
       </section>
       ${view.recent ? '' : confirmSection(t)} ${keysSection(view, t)} ${passwordSection(t, view.language)}
       ${sessionsSection(view, t)} ${passkeysSection(view, t)}`,
