@@ -244,7 +244,11 @@ export function addAccountRoutes(router: Router, deps: HttpDeps): void {
     }
     if (claimed.value === 0) return answer(200, true, t.claimedNone);
     const count = countText(language, claimed.value, t.linkWord, t.linksWord);
-    return answer(200, false, fill(t.claimed, { count }));
+    // tokens that matched nothing are said too, when valid ones came with them (issue 26)
+    const unmatched = new Set(tokens).size - claimed.value;
+    const tokenCount = countText(language, unmatched, t.tokenWord, t.tokensWord);
+    const rest = unmatched > 0 ? ` ${fill(t.claimedSome, { unmatched: tokenCount })}` : '';
+    return answer(200, false, `${fill(t.claimed, { count })}${rest}`);
   });
 
   // an invite token spends from the token guess limit before it is looked up (decisions §14)

@@ -149,6 +149,12 @@ describe('/account: the signed-in account’s links, search, paging, creation an
     const text = await again.text();
     expect(text).toContain('No link was added');
     expect(text).toContain(String(anonymous[0]!.edit_token));
+    // valid tokens mixed with unknown ones: the page says how many matched nothing (issue 26)
+    const third = await createLink(server, { url: 'https://example.com/three' });
+    const mixed = await claimer.post('/account/claim', {
+      tokens: `${String(third.edit_token)} et_unknown0000000000000000000000000 et_unknown1111111111111111111111111`,
+    });
+    expect(await mixed.text()).toMatch(/Added to your account: 1 link\. 2 tokens matched no link/);
     const empty = await claimer.post('/account/claim', { tokens: '  ' });
     expect(empty.status).toBe(400);
     expect(await empty.text()).toContain('Paste at least one edit token.');

@@ -49,9 +49,13 @@ const EN = {
   claimLabel: 'Edit tokens',
   claimSubmit: 'Add to my account',
   claimed: 'Added to your account: {count}.',
+  claimedSome:
+    '{unmatched} matched no link: unknown, already used, or their links belong to an account already.',
   claimedNone: 'No link was added: the tokens are unknown, or their links belong to an account already.',
   claimEmpty: 'Paste at least one edit token.',
   linkWord: 'link',
+  tokenWord: 'token',
+  tokensWord: 'tokens',
   linksWord: 'links',
   createdOn: 'created {date}',
 } as const;
@@ -108,10 +112,14 @@ const DE: AccountText = {
   claimLabel: 'Bearbeitungstokens',
   claimSubmit: 'Zu meinem Konto hinzufügen',
   claimed: 'Zu Ihrem Konto hinzugefügt: {count}.',
+  claimedSome:
+    '{unmatched} passten zu keinem Link: unbekannt, schon verwendet, oder ihre Links gehören schon einem Konto.',
   claimedNone:
     'Kein Link wurde hinzugefügt: Die Tokens sind unbekannt oder ihre Links gehören bereits zu einem Konto.',
   claimEmpty: 'Fügen Sie mindestens ein Bearbeitungstoken ein.',
   linkWord: 'Link',
+  tokenWord: 'Token',
+  tokensWord: 'Tokens',
   linksWord: 'Links',
   createdOn: 'erstellt am {date}',
 };
@@ -165,9 +173,13 @@ const FR: AccountText = {
   claimLabel: 'Jetons de modification',
   claimSubmit: 'Ajouter à mon compte',
   claimed: 'Ajoutés à votre compte : {count}.',
+  claimedSome:
+    '{unmatched} ne correspondent à aucun lien : inconnus, déjà utilisés, ou leurs liens appartiennent déjà à un compte.',
   claimedNone: 'Aucun lien ajouté : les jetons sont inconnus ou leurs liens appartiennent déjà à un compte.',
   claimEmpty: 'Collez au moins un jeton de modification.',
   linkWord: 'lien',
+  tokenWord: 'jeton',
+  tokensWord: 'jetons',
   linksWord: 'liens',
   createdOn: 'créé le {date}',
 };
@@ -220,10 +232,14 @@ const ES: AccountText = {
   claimLabel: 'Tokens de edición',
   claimSubmit: 'Añadir a mi cuenta',
   claimed: 'Añadidos a su cuenta: {count}.',
+  claimedSome:
+    '{unmatched} no corresponden a ningún enlace: desconocidos, ya usados, o sus enlaces pertenecen ya a una cuenta.',
   claimedNone:
     'No se añadió ningún enlace: los tokens son desconocidos o sus enlaces ya pertenecen a una cuenta.',
   claimEmpty: 'Pegue al menos un token de edición.',
   linkWord: 'enlace',
+  tokenWord: 'token',
+  tokensWord: 'tokens',
   linksWord: 'enlaces',
   createdOn: 'creado el {date}',
 };
