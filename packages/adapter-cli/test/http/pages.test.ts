@@ -176,12 +176,20 @@ describe('GET /{slug}+ (preview)', () => {
 
   it('draws 30 days of clicks as an inline SVG chart when stats are public', async () => {
     const link = await createLink(server, { url: 'https://example.com/charted' });
+    const before = await (await preview(link)).text();
+    // an empty chart says so instead of a blank box (issue 26)
+    expect(before).toContain('No visits yet');
+    expect(before).not.toContain('<svg class="chart"');
     await server.visit(link.short_url, {
       headers: { 'user-agent': BROWSER_UA, referer: 'https://news.example/a' },
     });
     const page = await (await preview(link)).text();
     expect(page.match(/<rect class="bar"/g)).toHaveLength(30);
     expect(page).toMatch(/<svg class="chart"[^>]*role="img"/);
+    // a scale (0 and the top) with gridlines, and the days with clicks as a table
+    expect(page).toMatch(/class="grid"/);
+    expect(page).toMatch(/text-anchor="end">\s*0\s*<\/text>/);
+    expect(page).toMatch(/<td>\d{4}-\d\d-\d\d<\/td>\s*<td>1<\/td>/);
   });
 
   it('hides the destination of a password-protected link and the stats of a private one', async () => {

@@ -92,12 +92,22 @@ export function topList(
 }
 
 const WIDTH = 600;
-const HEIGHT = 160;
-const AXIS = 20;
+const HEIGHT = 180;
+const AXIS = 22;
+/** Room left of the plot for the scale's numbers. */
+const GUTTER = 44;
+
+/** The scale of a chart: 0, the middle and the top, whole numbers, the top at least the busiest day. */
+function scaleOf(max: number): number[] {
+  const top = max <= 4 ? Math.max(1, max) : Math.ceil(max / 2) * 2;
+  return top === 1 ? [0, 1] : [0, top / 2, top];
+}
 
 /**
- * Clicks per day as bars in inline SVG: readable without script, each bar titled with its day and count.
- * `summaryOf` words the total and the busiest day (default: the preview's "last 30 days").
+ * Clicks per day as bars in inline SVG, readable without script: a scale with gridlines, each bar
+ * titled with its day and count, the first and last day under it; a table of the days with clicks
+ * for screen readers and copying; "No visits yet" instead of an empty box (issue 26). `summaryOf`
+ * words the total and the busiest day (default: the preview's "last 30 days").
  */
 export function dayChart(
   t: PageText,
@@ -105,26 +115,60 @@ export function dayChart(
   days: readonly KeyCount[],
   summaryOf: (count: string, max: number) => string = (count, max) => fill(t.chartSummary, { count, max }),
 ): SafeHtml {
-  const max = Math.max(1, ...days.map((d) => d.count));
+  const busiest = Math.max(0, ...days.map((d) => d.count));
   const total = days.reduce((sum, d) => sum + d.count, 0);
-  const step = WIDTH / Math.max(1, days.length);
+  const summary = summaryOf(countText(language, total, ...t.click), busiest);
+  if (total === 0) return html`<p class="chart-empty muted">${t.noVisitsYet}</p>`;
+  const scale = scaleOf(busiest);
+  const top = scale.at(-1) ?? 1;
   const plot = HEIGHT - AXIS;
+  const y = (count: number) => Math.round((plot - (count / top) * (plot - 6)) * 100) / 100;
+  const step = (WIDTH - GUTTER) / Math.max(1, days.length);
   const bars = days.map((d, i) => {
-    const h = Math.round((d.count / max) * (plot - 4) * 100) / 100;
-    const x = Math.round((i * step + 1) * 100) / 100;
+    const x = Math.round((GUTTER + i * step + 1) * 100) / 100;
     const w = Math.max(1, Math.round((step - 2) * 100) / 100);
-    return html`<rect class="bar" x="${x}" y="${plot - h}" width="${w}" height="${h}"
+    const [top, h] = [y(d.count), Math.round((plot - y(d.count)) * 100) / 100];
+    return html`<rect class="bar" x="${x}" y="${top}" width="${w}" height="${h}"
       ><title>${d.key}: ${d.count}</title></rect
     >`;
   });
-  const count = countText(language, total, ...t.click);
-  const summary = summaryOf(count, total === 0 ? 0 : max);
+  const grid = scale.map(
+    (value) =>
+      html`<line
+          class="${value === 0 ? 'axis' : 'grid'}"
+          x1="${GUTTER}"
+          y1="${y(value)}"
+          x2="${WIDTH}"
+          y2="${y(value)}"
+        />
+        <text class="label" x="${GUTTER - 6}" y="${y(value) + 6}" text-anchor="end">${value}</text>`,
+  );
+  const busy = days.filter((d) => d.count > 0);
   return html`<svg class="chart" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="chart-desc">
       <desc id="chart-desc">${summary}</desc>
-      <line class="axis" x1="0" y1="${plot}" x2="${WIDTH}" y2="${plot}" />
-      ${bars}
-      <text class="label" x="0" y="${HEIGHT - 4}">${days[0]?.key ?? ''}</text>
-      <text class="label" x="${WIDTH}" y="${HEIGHT - 4}" text-anchor="end">${days.at(-1)?.key ?? ''}</text>
+      ${grid} ${bars}
+      <text class="label" x="${GUTTER}" y="${HEIGHT - 2}">${days[0]?.key ?? ''}</text>
+      <text class="label" x="${WIDTH}" y="${HEIGHT - 2}" text-anchor="end">${days.at(-1)?.key ?? ''}</text>
     </svg>
-    <p class="chart-summary">${summary}</p>`;
+    <p class="chart-summary">${summary}</p>
+    <details class="chart-table">
+      <summary>${t.chartTable}</summary>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">${t.dayHeader}</th>
+            <th scope="col">${t.clicks}</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${busy.map(
+            (d) =>
+              html`<tr>
+                <td>${d.key}</td>
+                <td>${d.count}</td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>
+    </details>`;
 }
