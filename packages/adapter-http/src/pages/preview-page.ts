@@ -97,10 +97,10 @@ const AXIS = 22;
 /** Room left of the plot for the scale's numbers. */
 const GUTTER = 44;
 
-/** The scale of a chart: 0, the middle and the top, whole numbers, the top at least the busiest day. */
+/** The scale of a chart: 0, the middle (when whole) and the top, the top at least the busiest day. */
 function scaleOf(max: number): number[] {
   const top = max <= 4 ? Math.max(1, max) : Math.ceil(max / 2) * 2;
-  return top === 1 ? [0, 1] : [0, top / 2, top];
+  return top % 2 === 0 ? [0, top / 2, top] : [0, top];
 }
 
 /**
@@ -118,7 +118,10 @@ export function dayChart(
   const busiest = Math.max(0, ...days.map((d) => d.count));
   const total = days.reduce((sum, d) => sum + d.count, 0);
   const summary = summaryOf(countText(language, total, ...t.click), busiest);
-  if (total === 0) return html`<p class="chart-empty muted">${t.noVisitsYet}</p>`;
+  if (total === 0) {
+    return html`<p class="chart-empty muted">${t.noVisitsYet}</p>
+      <p class="chart-summary">${summary}</p>`;
+  }
   const scale = scaleOf(busiest);
   const top = scale.at(-1) ?? 1;
   const plot = HEIGHT - AXIS;
