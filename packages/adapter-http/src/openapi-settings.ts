@@ -45,7 +45,7 @@ export function settingsPaths(): Json {
         id: 'settingsPage',
         summary: 'The settings of the signed-in account',
         description: 'API keys, password, sessions and passkeys; without a session, a redirect to `/login`.',
-        parameters: [doneParameter('`revoked`, `ended`, `removed`')],
+        parameters: [doneParameter('`revoked`, `ended`, `removed`, `renamed`')],
         responses: { 200: html('The page.'), 303: seeOther('Not signed in: to `/login`.') },
       }),
     },
@@ -115,6 +115,24 @@ export function settingsPaths(): Json {
         'Ending the session in use signs out.',
         'Done: to `/account/settings`, or `/login` after ending this session.',
       ),
+    },
+    '/account/settings/passkeys/{id}/rename': {
+      parameters: [
+        idParameter(
+          'The passkey’s credential id (base64url).',
+          'KEbWNCc7NgaYnUyrNeFGX9_3Y-8oJ3KwzjnaiD1d1OU',
+        ),
+      ],
+      post: page({
+        id: 'renamePasskeyByForm',
+        summary: 'Rename a passkey',
+        description: 'A name of 1-64 characters; then back to the settings, which say it was renamed.',
+        body: form({ name: 'The new name, 1-64 characters.' }),
+        example: { name: 'Work laptop' },
+        bodyTypes: [FORM_TYPE],
+        responses: { 303: seeOther('Renamed: to `/account/settings?done=renamed`.'), 400: again },
+        errors: [401],
+      }),
     },
     '/account/settings/passkeys/{id}/delete': {
       parameters: [

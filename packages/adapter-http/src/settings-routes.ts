@@ -9,6 +9,7 @@ import {
   endSessionById,
   listSessions,
   parseInput,
+  renamePasskey,
   requireRecentSignIn,
   revokeApiKey,
   toApiKeyView,
@@ -28,10 +29,11 @@ import { clearSessionCookie, sessionSiteOf, setSessionCookie, signedInOf } from 
 type Extra = Pick<SettingsView, 'newKey' | 'notice'>;
 
 /** The confirmations `?done=` asks for after a redirect, by their text. */
-const DONE: Readonly<Record<string, 'keyRevoked' | 'sessionEnded' | 'passkeyRemoved'>> = {
+const DONE: Readonly<Record<string, 'keyRevoked' | 'sessionEnded' | 'passkeyRemoved' | 'passkeyRenamed'>> = {
   revoked: 'keyRevoked',
   ended: 'sessionEnded',
   removed: 'passkeyRemoved',
+  renamed: 'passkeyRenamed',
 };
 
 /**
@@ -154,6 +156,16 @@ export function addSettingsRoutes(router: Router, deps: HttpDeps): void {
     if (id !== me.session.id) return seeOther(ctx, '/account/settings?done=ended');
     clearSessionCookie(ctx, sessionSiteOf(core.config.baseUrl));
     seeOther(ctx, '/login');
+  });
+
+  router.post('/account/settings/passkeys/:id/rename', guard, async (ctx) => {
+    const me = await signedIn(ctx);
+    if (me === null) return;
+    const name = fieldOf(await readBody(ctx.req, true), 'name');
+    const renamed = await renamePasskey(core, me.account.id, ctx.params.id ?? '', name);
+    if (!renamed.ok && renamed.error.code === 'not_found') return sendError(ctx, renamed.error);
+    if (!renamed.ok) return render(ctx, me, 400, { notice: { error: true, text: renamed.error.message } });
+    seeOther(ctx, '/account/settings?done=renamed');
   });
 
   router.post('/account/settings/passkeys/:id/delete', guard, async (ctx) => {

@@ -90,6 +90,7 @@ const PATHS: Record<string, string[]> = {
   '/account/settings/keys/{id}/revoke': ['post'],
   '/account/settings/password': ['post'],
   '/account/settings/sessions/{id}/end': ['post'],
+  '/account/settings/passkeys/{id}/rename': ['post'],
   '/account/settings/passkeys/{id}/delete': ['post'],
 };
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];

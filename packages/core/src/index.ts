@@ -40,6 +40,7 @@ export {
   beginPasskeySignIn,
   finishPasskeyRegistration,
   finishPasskeySignIn,
+  renamePasskey,
 } from './accounts/passkeys.js';
 export type { PasskeyDeps, PasskeyEnrolment } from './accounts/passkeys.js';
 export {

@@ -37,6 +37,12 @@ export function createMemoryCredentialStore(): CredentialStore {
         passkeys.set(id, { ...passkey, counter, lastUsedAt: latest(passkey.lastUsedAt, at) });
     },
     deletePasskey: async (accountId, id) => passkeys.get(id)?.accountId === accountId && passkeys.delete(id),
+    renamePasskey: async (accountId, id, name) => {
+      const passkey = passkeys.get(id);
+      if (passkey?.accountId !== accountId) return false;
+      passkeys.set(id, { ...passkey, name });
+      return true;
+    },
     addInvite: async (invite) => void invites.set(invite.tokenHash, { ...invite }),
     findInvite: async (tokenHash) => {
       const invite = invites.get(tokenHash);

@@ -61,6 +61,9 @@ export function createSqliteCredentialStore(db: Database): CredentialStore {
     'UPDATE passkeys SET counter = ?, last_used_at = max(coalesce(last_used_at, 0), ?) WHERE id = ?',
   );
   const deletePasskey = db.prepare<[string, string]>('DELETE FROM passkeys WHERE account_id = ? AND id = ?');
+  const renamePasskey = db.prepare<[string, string, string]>(
+    'UPDATE passkeys SET name = ? WHERE account_id = ? AND id = ?',
+  );
   const insertInvite = db.prepare<InviteRow>(
     `INSERT INTO invites (token_hash, account_id, created_at, expires_at, used_at)
      VALUES (@token_hash, @account_id, @created_at, @expires_at, @used_at)`,
@@ -102,6 +105,7 @@ export function createSqliteCredentialStore(db: Database): CredentialStore {
     listPasskeys: async (accountId) => passkeysOf.all(accountId).map((row) => passkeyOf(row) as Passkey),
     usePasskey: async (id, counter, at) => void usePasskey.run(counter, at, id),
     deletePasskey: async (accountId, id) => deletePasskey.run(accountId, id).changes === 1,
+    renamePasskey: async (accountId, id, name) => renamePasskey.run(name, accountId, id).changes === 1,
     addInvite: async (invite) => void insertInvite.run(rowOf<InviteRow>(invite)),
     findInvite: async (tokenHash) => recordOf<InviteRecord>(inviteByHash.get(tokenHash)),
     consumeInvite: async (tokenHash, at) => recordOf<InviteRecord>(consumeInvite.get(at, tokenHash, at)),

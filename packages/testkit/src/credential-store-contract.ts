@@ -62,6 +62,17 @@ export function describeCredentialStoreContract(name: string, open: () => Promis
       expect(await credentials().findPasskey(passkey.id)).toBeNull();
     });
 
+    it("renames a passkey of its account, not another account's", async () => {
+      const { id: accountId } = await givenAccount(stores());
+      const other = await givenAccount(stores());
+      const passkey = aPasskey({ accountId });
+      await credentials().addPasskey(passkey);
+      expect(await credentials().renamePasskey(other.id, passkey.id, 'stolen')).toBe(false);
+      expect(await credentials().renamePasskey(accountId, 'unknown', 'nothing')).toBe(false);
+      expect(await credentials().renamePasskey(accountId, passkey.id, 'Work laptop')).toBe(true);
+      expect(await credentials().findPasskey(passkey.id)).toStrictEqual({ ...passkey, name: 'Work laptop' });
+    });
+
     it('uses an invite once, and never after it expired', async () => {
       const { id: accountId } = await givenAccount(stores());
       const invite = anInvite({ accountId });

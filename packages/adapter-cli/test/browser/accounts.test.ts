@@ -101,6 +101,14 @@ describe.skipIf(!available)('accounts in Chromium (decisions §10)', { timeout: 
     await atAccount(page, 'passkey-pia');
     const after = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
     expect(after.credentials[0]?.signCount).toBeGreaterThan(credentials[0]?.signCount ?? 0);
+
+    // the passkey can be renamed in settings (issue 26), and the page says so at its top
+    await page.goto(`${server.baseUrl}/account/settings`);
+    await page.getByLabel(/^Name of Passkey /).fill('Work laptop');
+    await page.getByRole('button', { name: 'Rename' }).click();
+    await page.waitForURL(`${server.baseUrl}/account/settings?done=renamed`);
+    expect(await page.locator('#settings-notice').textContent()).toContain('Passkey renamed.');
+    expect(await page.locator('.passkey strong').textContent()).toBe('Work laptop');
     expect(problems).toEqual([]);
   });
 

@@ -90,6 +90,12 @@ describe('/account/settings (decisions §10)', () => {
     await expectError(await here.post(`/account/settings/sessions/${maxSession}/end`, {}), 404, 'not_found');
     await expectError(await here.post(`/account/settings/keys/${maxKey}/revoke`, {}), 404, 'not_found');
     await expectError(await here.post('/account/settings/passkeys/nope/delete', {}), 404, 'not_found');
+    await expectError(
+      await here.post('/account/settings/passkeys/nope/rename', { name: 'mine' }),
+      404,
+      'not_found',
+    );
+    expect((await here.post('/account/settings/passkeys/nope/rename', { name: ' ' })).status).toBe(400);
     expect((await other.send('/account/settings')).status).toBe(200);
 
     const current = /aria-current="true"[\s\S]*?\/account\/settings\/sessions\/([^/"]+)\/end/.exec(page)?.[1];

@@ -58,6 +58,8 @@ export interface CredentialStore {
   usePasskey(id: string, counter: number, at: number): Promise<void>;
   /** Removes one passkey of the account; false when it has no such passkey. */
   deletePasskey(accountId: string, id: string): Promise<boolean>;
+  /** Renames one passkey of the account; false when it has no such passkey. */
+  renamePasskey(accountId: string, id: string, name: string): Promise<boolean>;
   addInvite(invite: InviteRecord): Promise<void>;
   findInvite(tokenHash: string): Promise<InviteRecord | null>;
   /**

@@ -136,3 +136,23 @@ export async function finishPasskeySignIn(deps: PasskeyDeps, response: unknown):
   await deps.credentials.usePasskey(passkey.id, counter, deps.clock.now());
   return ok(account);
 }
+
+/**
+ * Renames a passkey of the account (1-64 characters, trimmed): `invalid_request` on the field `name`
+ * for another length, `not_found` for a passkey the account does not have.
+ */
+export async function renamePasskey(
+  deps: Pick<CoreDeps, 'credentials'>,
+  accountId: string,
+  id: string,
+  name: string,
+): Promise<Result<true>> {
+  const trimmed = name.trim();
+  const length = [...trimmed].length;
+  if (length < 1 || length > 64) {
+    return err(domainError('invalid_request', 'A passkey name has 1-64 characters.', 'name'));
+  }
+  return (await deps.credentials.renamePasskey(accountId, id, trimmed))
+    ? ok(true)
+    : err(domainError('not_found', 'No such passkey.', 'passkey'));
+}

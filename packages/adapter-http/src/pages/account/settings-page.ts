@@ -153,6 +153,20 @@ function passkeysSection(view: SettingsView, t: SettingsText): SafeHtml {
           >${t.lastUsed}:
           ${passkey.lastUsedAt === null ? t.never : when(view.language, passkey.lastUsedAt)}</span
         >
+        <form
+          method="post"
+          action="/account/settings/passkeys/${encodeURIComponent(passkey.id)}/rename"
+          class="inline-form"
+        >
+          <input
+            name="name"
+            value="${passkey.name}"
+            required
+            maxlength="64"
+            aria-label="${fill(t.passkeyNameLabel, { name: passkey.name })}"
+          />
+          <button type="submit" class="button">${t.rename}</button>
+        </form>
         <form method="post" action="/account/settings/passkeys/${encodeURIComponent(passkey.id)}/delete">
           <button type="submit" class="button danger">
             ${fill(t.removePasskey, { name: passkey.name })}
