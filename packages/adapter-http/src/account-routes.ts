@@ -1,4 +1,5 @@
 import { underTokenLimit } from './token-guesses.js';
+import { createUserAgentParser } from './user-agent.js';
 import type Router from '@koa/router';
 import type { DomainError, SignedIn } from '@shortener/core';
 import {
@@ -82,9 +83,13 @@ export function toSignIn(ctx: Context): void {
   seeOther(ctx, back === null || back === '/account' ? '/login' : `/login?next=${encodeURIComponent(back)}`);
 }
 
+const clients = createUserAgentParser();
+
 /** Starts a session for the account and sets its cookie: the only place a cookie is set. */
 export async function signInTo(deps: HttpDeps, ctx: Context, accountId: string): Promise<void> {
-  const { token } = await startSession(deps.core, accountId);
+  // what signed in, for the settings' list of sessions: device class and browser, never the address
+  const { device, browser } = clients.describe(ctx.get('user-agent'));
+  const { token } = await startSession(deps.core, accountId, { device, browser });
   setSessionCookie(ctx, sessionSiteOf(deps.core.config.baseUrl), token);
 }
 

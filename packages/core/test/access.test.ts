@@ -51,7 +51,15 @@ describe('link access rules', () => {
 
 describe('adminCallerOf', () => {
   const signedIn = (role: 'admin' | 'user', disabledAt: number | null = null) => ({
-    session: { id: 's', accountId: 'acc-9', tokenHash: 'h', createdAt: 0, lastSeenAt: 0, userAgent: null },
+    session: {
+      id: 's',
+      accountId: 'acc-9',
+      tokenHash: 'h',
+      createdAt: 0,
+      lastSeenAt: 0,
+      device: null,
+      browser: null,
+    },
     account: { id: 'acc-9', name: 'root', role, createdAt: 0, disabledAt },
   });
 

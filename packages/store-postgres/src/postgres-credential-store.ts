@@ -92,7 +92,11 @@ export function createPostgresCredentialStore(pool: Pool): CredentialStore {
     deletePasskey: async (accountId, id) =>
       (await run('DELETE FROM passkeys WHERE account_id = $1 AND id = $2', [accountId, id])) === 1,
     renamePasskey: async (accountId, id, name) =>
-      (await run('UPDATE passkeys SET name = $3 WHERE account_id = $1 AND id = $2', [accountId, id, name])) === 1,
+      (await run('UPDATE passkeys SET name = $3 WHERE account_id = $1 AND id = $2', [
+        accountId,
+        id,
+        name,
+      ])) === 1,
     addInvite: async ({ tokenHash, accountId, createdAt, expiresAt, usedAt }) =>
       void (await run(
         'INSERT INTO invites (token_hash, account_id, created_at, expires_at, used_at) VALUES ($1, $2, $3, $4, $5)',

@@ -8,16 +8,19 @@ const SESSION = selectList([
   ['token_hash', 'tokenHash'],
   ['created_at', 'createdAt'],
   ['last_seen_at', 'lastSeenAt'],
+  ['device', 'device'],
+  ['browser', 'browser'],
 ]);
 
 /** The SessionStore on a pg pool (schema migrated). */
 export function createPostgresSessionStore(pool: Pool): SessionStore {
   const run = async (text: string, values: unknown[]) => (await pool.query(text, values)).rowCount ?? 0;
   return {
-    addSession: async ({ id, accountId, tokenHash, createdAt, lastSeenAt }) =>
+    addSession: async ({ id, accountId, tokenHash, createdAt, lastSeenAt, device, browser }) =>
       void (await run(
-        'INSERT INTO sessions (id, account_id, token_hash, created_at, last_seen_at) VALUES ($1, $2, $3, $4, $5)',
-        [id, accountId, tokenHash, createdAt, lastSeenAt],
+        `INSERT INTO sessions (id, account_id, token_hash, created_at, last_seen_at, device, browser)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        [id, accountId, tokenHash, createdAt, lastSeenAt, device, browser],
       )),
     findSessionByHash: async (tokenHash) =>
       (await pool.query<SessionRecord>(`SELECT ${SESSION} FROM sessions WHERE token_hash = $1`, [tokenHash]))

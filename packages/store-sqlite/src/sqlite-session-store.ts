@@ -8,13 +8,15 @@ interface SessionRow {
   readonly token_hash: string;
   readonly created_at: number;
   readonly last_seen_at: number;
+  readonly device: string | null;
+  readonly browser: string | null;
 }
 
 /** The SessionStore on a better-sqlite3 connection (already migrated). */
 export function createSqliteSessionStore(db: Database): SessionStore {
   const insert = db.prepare<SessionRow>(
-    `INSERT INTO sessions (id, account_id, token_hash, created_at, last_seen_at)
-     VALUES (@id, @account_id, @token_hash, @created_at, @last_seen_at)`,
+    `INSERT INTO sessions (id, account_id, token_hash, created_at, last_seen_at, device, browser)
+     VALUES (@id, @account_id, @token_hash, @created_at, @last_seen_at, @device, @browser)`,
   );
   const byHash = db.prepare<[string], SessionRow>('SELECT * FROM sessions WHERE token_hash = ?');
   const touch = db.prepare<[number, string]>(

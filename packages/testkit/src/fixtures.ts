@@ -96,6 +96,8 @@ export function aSession(overrides: Partial<SessionRecord> = {}): SessionRecord 
     tokenHash,
     createdAt: FIXTURE_TIME,
     lastSeenAt: FIXTURE_TIME,
+    device: 'desktop',
+    browser: 'Firefox',
     ...overrides,
   };
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserOf, invitedBrowser, inviteUrl, sessionCookieOf } from './browser-session.js';
-import { createLink, expectError, startTestServer } from './harness.js';
+import { BROWSER_UA, createLink, expectError, startTestServer } from './harness.js';
 import type { TestServer } from './harness.js';
 
 // Decisions §14: a stolen session cookie must not turn into lasting access. Adding a passkey, making an
@@ -63,6 +63,20 @@ describe('recent sign-in for lasting access (decisions §14)', () => {
     expect((await thief.send('/account')).status).toBe(303);
     expect((await owner.send('/account')).status).toBe(303);
     await browserOf(server).signIn('walt', 'walt new password');
+  });
+
+  it('lists each session with the browser and device that signed in, never an address', async () => {
+    await invitedBrowser(server, 'yuri', 'yuri password');
+    const phone = browserOf(server);
+    const signedIn = await phone.post(
+      '/login',
+      { name: 'yuri', password: 'yuri password' },
+      { 'user-agent': BROWSER_UA, 'x-forwarded-for': '203.0.113.66' },
+    );
+    phone.cookie = sessionCookieOf(signedIn);
+    const page = await (await phone.send('/account/settings')).text();
+    expect(page).toContain('Chrome on desktop');
+    expect(page).not.toContain('203.0.113.66');
   });
 
   it('keeps one account per name whatever its case', async () => {

@@ -32,6 +32,12 @@ export interface SessionRecord {
   readonly createdAt: number;
   /** Moved forward by use (at most once a minute); the idle expiry counts from it. */
   readonly lastSeenAt: number;
+  /**
+   * What signed in, from its User-Agent at sign-in (settings list it; never the address): the device
+   * class and browser family, or null when unknown (sessions older than this).
+   */
+  readonly device: string | null;
+  readonly browser: string | null;
 }
 
 /** What a WebAuthn challenge was issued for. */

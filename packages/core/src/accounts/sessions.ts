@@ -35,6 +35,7 @@ export interface SignedIn {
 export async function startSession(
   deps: Deps,
   accountId: string,
+  client: Pick<SessionRecord, 'device' | 'browser'> = { device: null, browser: null },
 ): Promise<{ readonly token: string; readonly session: SessionRecord }> {
   const now = deps.clock.now();
   await deps.sessions.pruneSessions(now - SESSION_IDLE_MS, now - SESSION_MAX_MS);
@@ -45,6 +46,8 @@ export async function startSession(
     tokenHash: sha256Hex(token),
     createdAt: now,
     lastSeenAt: now,
+    device: client.device,
+    browser: client.browser,
   };
   await deps.sessions.addSession(session);
   return { token, session };

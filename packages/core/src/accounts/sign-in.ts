@@ -148,7 +148,8 @@ export async function confirmSignIn(
 ): Promise<Throttled<{ readonly token: string; readonly session: SessionRecord }>> {
   const account = await signIn(deps, signedIn.account.name, password, ip);
   if (!account.ok) return account;
-  const started = await startSession(deps, account.value.id);
+  const { device, browser } = signedIn.session;
+  const started = await startSession(deps, account.value.id, { device, browser });
   await deps.sessions.deleteSession(signedIn.account.id, signedIn.session.id);
   return ok(started);
 }

@@ -5,6 +5,7 @@ import { SETTINGS } from './003-settings.js';
 import { LINK_CHANGE_LOG } from './004-link-change-log.js';
 import { NAMES_WITHOUT_CASE, checkNamesWithoutCase } from './005-names-without-case.js';
 import { KEY_ORIGIN } from './006-key-origin.js';
+import { SESSION_CLIENTS } from './007-session-clients.js';
 
 /** One schema step. Versions start at 1 and increase by one; `PRAGMA user_version` holds the last applied. */
 export interface Migration {
@@ -22,6 +23,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 4, sql: LINK_CHANGE_LOG },
   { version: 5, sql: NAMES_WITHOUT_CASE, check: checkNamesWithoutCase },
   { version: 6, sql: KEY_ORIGIN },
+  { version: 7, sql: SESSION_CLIENTS },
 ];
 
 /**

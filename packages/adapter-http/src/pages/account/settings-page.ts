@@ -128,6 +128,7 @@ function sessionsSection(view: SettingsView, t: SettingsText): SafeHtml {
     const current = session.id === view.currentSessionId;
     return html`<li class="session" ${current ? html` aria-current="true"` : ''}>
       ${current ? html`<strong>${t.thisSession}</strong>` : ''}
+      ${session.browser === null ? '' : html`<span class="client">${fill(t.sessionClient, { browser: session.browser, device: session.device ?? 'other' })}</span>`}
       <span>${t.created}: ${when(view.language, session.createdAt)}</span>
       <span>${t.lastSeen}: ${when(view.language, session.lastSeenAt)}</span>
       <form method="post" action="/account/settings/sessions/${session.id}/end">
