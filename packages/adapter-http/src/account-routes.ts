@@ -1,4 +1,5 @@
 import { underTokenLimit } from './token-guesses.js';
+import { signInReturn } from './sign-in-return.js';
 import { createUserAgentParser } from './user-agent.js';
 import type Router from '@koa/router';
 import type { DomainError, SignedIn } from '@shortener/core';
@@ -62,25 +63,6 @@ export function accountAreaGuard(deps: HttpDeps) {
     }
     await next();
   };
-}
-
-/** Paths a sign-in may return to: pages of the account area on this site (never `//host`, `/\\host`). */
-const RETURN_PATH = /^\/(?:account|admin)(?:[/?#][^\s\\]*)?$/;
-
-/**
- * The page to go to once signed in: `next` when it is a page of the account area on this site (an
- * open redirect is never possible: no other host, no scheme), else null.
- */
-export function signInReturn(next: unknown): string | null {
-  return typeof next === 'string' && next.length <= 200 && RETURN_PATH.test(next) && !next.startsWith('//')
-    ? next
-    : null;
-}
-
-/** 303 to `/login`, asking it to come back to this page (a GET) once signed in. */
-export function toSignIn(ctx: Context): void {
-  const back = signInReturn(ctx.url);
-  seeOther(ctx, back === null || back === '/account' ? '/login' : `/login?next=${encodeURIComponent(back)}`);
 }
 
 const clients = createUserAgentParser();

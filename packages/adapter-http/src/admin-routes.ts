@@ -12,7 +12,8 @@ import {
   toLinkView,
 } from '@shortener/core';
 import type { Context } from 'koa';
-import { accountAreaGuard, fieldOf, seeOther, sendAccountPage, toSignIn } from './account-routes.js';
+import { accountAreaGuard, fieldOf, seeOther, sendAccountPage } from './account-routes.js';
+import { toSignIn } from './sign-in-return.js';
 import type { HttpDeps } from './deps.js';
 import { HTTP_STATUS, errorBody } from './errors.js';
 import { sendError, stateOf } from './koa-helpers.js';
