@@ -11,6 +11,8 @@ import {
   toLinkView,
   updateLink,
   adminCallerOf,
+  isLinkId,
+  shortUrlOf,
 } from '@shortener/core';
 import type { Context } from 'koa';
 import { accountAreaGuard, fieldOf, seeOther } from './account-routes.js';
@@ -100,12 +102,11 @@ export function addLinkPageRoutes(router: Router, deps: HttpDeps): void {
   /** The edit-token form (with the public statistics, if any); `error` after a wrong token. */
   const renderTokenForm = async (ctx: Context, status: number, id: string, error?: string) => {
     const stats = await getStats(core, id, { days: DEFAULT_DAYS }, ANONYMOUS);
+    const link = isLinkId(id) ? await core.links.findById(id.toLowerCase()) : null;
+    const shortUrl = link === null ? null : shortUrlOf(link, core.config);
     const { language } = stateOf(ctx);
-    send(
-      ctx,
-      status,
-      tokenPage({ language, id, stats: stats.ok ? stats.value : null, ...(error ? { error } : {}) }),
-    );
+    const view = { language, id, shortUrl, stats: stats.ok ? stats.value : null };
+    send(ctx, status, tokenPage({ ...view, ...(error ? { error } : {}) }));
   };
 
   /**

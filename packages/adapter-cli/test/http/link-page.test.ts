@@ -186,6 +186,8 @@ describe('/account/links/{id}: a link’s page (decisions §10)', () => {
       expect(text).toContain('Its statistics are public:');
       expect(text).toContain('1 click in the last 30 days');
       expect(text).not.toContain('example.com/public-stats');
+      // the form says which link it opens (its short URL, never the destination; issue 26)
+      expect(text).toContain(`<p class="short-url" id="token-for">${String(open.short_url)}</p>`);
     });
   });
 

@@ -231,6 +231,8 @@ function deleteSection(view: LinkPageView, t: LinkPageText): SafeHtml {
 export interface TokenPageView {
   readonly language: Language;
   readonly id: string;
+  /** The short URL of the link the form is for (issue 26: the form says which link it opens). */
+  readonly shortUrl: string | null;
   readonly error?: string;
   readonly stats: StatsView | null;
 }
@@ -243,6 +245,7 @@ export function tokenPage(view: TokenPageView): string {
     t.manageTitle,
     html`<section class="card" aria-labelledby="token-title">
         <h1 id="token-title">${t.manageTitle}</h1>
+        ${view.shortUrl === null ? '' : html`<p class="short-url" id="token-for">${view.shortUrl}</p>`}
         <p>${t.tokenIntro}</p>
         ${view.error === undefined ? '' : html`<p class="error" role="alert" id="token-error">${view.error}</p>`}
         <form method="post" action="/account/links/${view.id}" class="stack">
