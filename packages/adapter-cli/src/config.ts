@@ -88,6 +88,7 @@ function toAppConfig(settings: Settings): AppConfig {
     blocklist: settings.BLOCKLIST_FILE ?? [],
     allowPrivateHosts: settings.ALLOW_PRIVATE_HOSTS,
     signup: settings.SIGNUP,
+    redirectStatus: settings.REDIRECT_STATUS,
     limits: {
       ...DEFAULT_LIMITS,
       anonPerHour: settings.RATE_LIMIT_ANON_HOUR,

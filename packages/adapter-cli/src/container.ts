@@ -169,8 +169,12 @@ export function createContainer(config: AppConfig, overrides: Partial<Services> 
       mcpDeps: McpDeps,
       qr: QrPool,
       metrics: ServiceMetrics | null,
+      userAgents: UserAgentParser,
+      geo: GeoLookup | null,
     ) => ({
       core,
+      userAgents,
+      geo,
       recorder,
       rateLimiter,
       logger,
@@ -180,7 +184,19 @@ export function createContainer(config: AppConfig, overrides: Partial<Services> 
       qr: qr.render,
       ...(metrics === null ? {} : { metrics: metrics.http }),
     }),
-    [t.coreDeps, t.recorder, t.rateLimiter, t.logger, t.storeHealth, t.config, t.mcpDeps, t.qr, t.metrics],
+    [
+      t.coreDeps,
+      t.recorder,
+      t.rateLimiter,
+      t.logger,
+      t.storeHealth,
+      t.config,
+      t.mcpDeps,
+      t.qr,
+      t.metrics,
+      t.userAgents,
+      t.geo,
+    ],
   );
   c.bind<StoreHealth>(t.storeHealth).toResolvedValue(
     (stores: Stores, limits: RateLimits) => createStoreHealth(stores, { checks: [limits.check] }),

@@ -19,6 +19,7 @@ import {
   getLink,
   getStats,
   listLinks,
+  listTags,
   parseInput,
   toLinkView,
   updateLink,
@@ -83,6 +84,11 @@ export function addApiRoutes(router: Router, deps: HttpDeps): void {
       links: page.links.map((l) => view(l)),
       next_cursor: page.nextCursor,
     }));
+  });
+
+  router.get('/api/v1/tags', async (ctx) => {
+    const caller = await authenticate(ctx);
+    if (caller) sendResult(ctx, await listTags(core, caller), (tags) => ({ tags }));
   });
 
   router.post('/api/v1/links/claim', async (ctx) => {

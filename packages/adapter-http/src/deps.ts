@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { CoreDeps, RateLimiter, VisitRecorder } from '@shortener/core';
+import type { CoreDeps, GeoLookup, RateLimiter, UserAgentParser, VisitRecorder } from '@shortener/core';
 import type { TrustProxy } from './client-address.js';
 
 /** Structured logging; implementations write one JSON object per line and never receive an IP. */
@@ -87,6 +87,10 @@ export interface HttpDeps {
   readonly metrics?: HttpMetrics;
   /** The QR images `/{slug}.png` and `/{slug}.svg`; without it they are 404. */
   readonly qr?: QrRenderer;
+  /** Device and OS of a visitor for redirect rules (decisions §15); ua-parser-js when absent. */
+  readonly userAgents?: UserAgentParser;
+  /** The visitor's country for redirect rules when no trusted header names it. */
+  readonly geo?: GeoLookup | null;
 }
 
 /** The core with the limiter, for the use cases that limit guesses (decisions §14). */

@@ -33,9 +33,23 @@ const notModified = { description: 'The image is unchanged (`If-None-Match`).', 
 const redirect = (description: string): Json => ({
   description,
   headers: {
-    Location: header('The destination URL.', { type: 'string', format: 'uri' }, true),
-    'Cache-Control': header('`private, max-age=0`: every click reaches the server.'),
+    Location: header(
+      'The destination URL: the first rule that holds picks it, else the link URL; with `forward_query` the visitor’s query parameters are added (the destination’s own win).',
+      { type: 'string', format: 'uri' },
+      true,
+    ),
+    'Cache-Control': header(
+      '`private, max-age=0`: every click reaches the server; `private, max-age=3600` with a permanent status (301/308).',
+    ),
+    'X-Robots-Tag': header('`noindex, nofollow` unless the link is crawlable.'),
   },
+});
+/** The statuses a redirect may answer with (decisions §15: the link's `redirect_status`). */
+const redirects = (description: string): Json => ({
+  301: redirect(`${description} Permanent (the link's \`redirect_status\`).`),
+  302: redirect(`${description} The default.`),
+  307: redirect(`${description} The link's \`redirect_status\`.`),
+  308: redirect(`${description} Permanent (the link's \`redirect_status\`).`),
 });
 const page = (spec: Parameters<typeof operation>[0]): Json => operation(spec, false);
 
@@ -50,11 +64,11 @@ function slugPaths(): Json {
         description:
           'Redirects to the destination and counts a click (bots are redirected but counted apart). A ' +
           'password-protected link answers a password form instead. Served before the web framework: the ' +
-          'query string is not read beyond `lang`.',
+          'query string is read only for `lang`, redirect rules on `query` and `forward_query`.',
         tag: 'public',
         responses: {
           200: html('The password form of a protected link.'),
-          302: redirect('Redirect to the destination.'),
+          ...redirects('Redirect to the destination.'),
           404: notFound,
           410: gone,
         },
@@ -77,7 +91,7 @@ function slugPaths(): Json {
         example: { password: 'correct horse' },
         bodyTypes: [FORM_TYPE, 'application/json'],
         responses: {
-          302: redirect('Right password: redirect.'),
+          ...redirects('Right password: redirect.'),
           401: html('Wrong or missing password: the form again, with an error.'),
           404: notFound,
           410: gone,
@@ -299,6 +313,14 @@ function metaPaths(metrics: boolean): Json {
       get: meta('getLlmsTxt', 'Summary for AI clients', 'Markdown per the llms.txt convention.', {
         200: { description: 'The summary.', content: { 'text/markdown': { schema: { type: 'string' } } } },
       }),
+    },
+    '/robots.txt': {
+      get: meta(
+        'getRobotsTxt',
+        'Robots rules of a short domain',
+        'Disallows everything on the short domain named by the Host header except the short URLs of its crawlable links (`Allow: /{slug}$`).',
+        { 200: { description: 'The rules.', content: { 'text/plain': { schema: { type: 'string' } } } } },
+      ),
     },
   };
 }

@@ -107,7 +107,9 @@ function linkPaths(hosts: readonly string[]): Json {
         summary: 'Create a short link',
         description:
           'Shortens `url`. Without an API key the link is anonymous: the response carries `edit_token` once; ' +
-          'keep it to edit or delete the link. Omitting `alias` picks a random 6-character slug.',
+          'keep it to edit or delete the link. Omitting `alias` picks a random 6-character slug. `tags`, ' +
+          '`rules` (each rule URL passes every URL check and gets the UTM parameters), `forward_query`, ' +
+          '`redirect_status` and `crawlable` organise and route the link.',
         tag: 'links',
         security: [NONE, KEY],
         body: ref('schemas', 'CreateLink'),
@@ -129,7 +131,7 @@ function linkPaths(hosts: readonly string[]): Json {
         summary: 'List the account’s links',
         description:
           'The links of the API key’s account, newest first. Pass `next_cursor` as `cursor` for the next page; ' +
-          '`next_cursor` is null on the last page.',
+          '`next_cursor` is null on the last page. `tag` (repeatable) keeps the links carrying every tag given.',
         tag: 'links',
         security: [KEY],
         parameters: queryParameters(ListLinksQuery, hosts),
@@ -153,7 +155,9 @@ function linkPaths(hosts: readonly string[]): Json {
         summary: 'Edit a link',
         description:
           'Changes the given fields; `null` removes an expiry, click cap, title or password (an empty ' +
-          'password removes it too). Moving the expiry into the future or raising the cap reactivates the link.',
+          'password removes it too). Moving the expiry into the future or raising the cap reactivates the link. ' +
+          '`tags` and `rules` replace the lists. A permanent `redirect_status` (301/308) is refused (400) on a ' +
+          'link with rules, a cap, an expiry or a password; bad tags are 400 `validation_error` on `tags`.',
         tag: 'links',
         security: keyOrToken,
         body: ref('schemas', 'UpdateLink'),
@@ -220,6 +224,18 @@ export function apiPaths(hosts: readonly string[]): Json {
         example: { urls: ['https://example.com/a', 'https://example.com/b'], expires_in_days: 7 },
         responses: { 200: jsonResponse('Per-URL results.', 'BulkResponse', rateLimitHeaders) },
         errors: [401, 429],
+      }),
+    },
+    '/api/v1/tags': {
+      get: operation({
+        id: 'listTags',
+        summary: 'List the account’s tags',
+        description:
+          'Every tag of the API key’s account’s links, by name, with how many links carry it and their clicks.',
+        tag: 'links',
+        security: [KEY],
+        responses: { 200: jsonResponse('The tags.', 'TagList') },
+        errors: [401],
       }),
     },
     '/api/v1/links/claim': {

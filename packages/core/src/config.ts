@@ -38,6 +38,8 @@ export interface ServiceConfig {
   readonly limits: LimitsConfig;
   /** `invite` when absent. */
   readonly signup?: SignupMode;
+  /** `REDIRECT_STATUS`: the status of redirects whose link sets none (302 when absent; decisions §15). */
+  readonly redirectStatus?: 301 | 302 | 307 | 308;
 }
 
 /** The limits of the interface spec. */

@@ -14,7 +14,7 @@ export interface RemoteSettings {
   readonly token: string | null;
 }
 
-type Query = Record<string, string | number | undefined>;
+type Query = Record<string, string | number | readonly string[] | undefined>;
 
 /**
  * The client on a server's HTTP API. Links named by short URL or slug are looked up among the key's
@@ -147,8 +147,10 @@ function createHttp(settings: RemoteSettings): Http {
     body?: unknown,
   ): Promise<Result<T>> => {
     const search = new URLSearchParams();
-    for (const [name, value] of Object.entries(query))
-      if (value !== undefined) search.set(name, String(value));
+    for (const [name, value] of Object.entries(query)) {
+      if (Array.isArray(value)) for (const item of value as readonly string[]) search.append(name, item);
+      else if (value !== undefined) search.set(name, String(value));
+    }
     const url = `${base}${path}${search.size === 0 ? '' : `?${search}`}`;
     let response: Response;
     try {
