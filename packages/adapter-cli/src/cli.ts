@@ -5,6 +5,7 @@ import { CliError } from './cli-io.js';
 import { addBatchCommands } from './commands/batch-commands.js';
 import { addInspectCommands } from './commands/inspect-commands.js';
 import { addLinkCommands } from './commands/link-commands.js';
+import { addTagCommands } from './commands/tag-commands.js';
 import type { CliIo } from './cli-io.js';
 import { createJsonLogger } from './logger.js';
 import type { AppLogger } from './logger.js';
@@ -49,6 +50,7 @@ export function createProgram(io: CliIo): Command {
   addServeCommand(program, io);
   addMcpCommand(program, io);
   addLinkCommands(program, io);
+  addTagCommands(program, io);
   addInspectCommands(program, io);
   addBatchCommands(program, io);
   addOperatorCommands(program, io);

@@ -1,5 +1,5 @@
 import { ERROR_CODES, domainError, err, isLinkId, locateSlug, ok } from '@shortener/core';
-import type { AliasCheckView, DomainError, ErrorCode, LinkView, Result } from '@shortener/core';
+import type { AliasCheckView, DomainError, ErrorCode, LinkView, Result, TagCount } from '@shortener/core';
 import { CliError, usageError } from '../cli-io.js';
 import { andThen } from './client.js';
 import type { LinkListView, ShortenerClient } from './client.js';
@@ -48,6 +48,10 @@ export function createRemoteClient(settings: RemoteSettings): ShortenerClient {
     stats: (reference, query) =>
       withId(reference, (id) => http.call('GET', `/api/v1/links/${id}/stats`, { days: query.days })),
     check: (input) => http.call('GET', '/api/v1/check', { slug: input.slug, domain: input.domain }),
+    tags: async () => {
+      const listed = await http.call<{ tags: TagCount[] }>('GET', '/api/v1/tags');
+      return listed.ok ? ok(listed.value.tags) : listed;
+    },
     claim: async (tokens) => {
       const claimed = await http.call<{ claimed: number }>('POST', '/api/v1/links/claim', undefined, {
         edit_tokens: tokens,
