@@ -11,6 +11,7 @@ import {
   createLink,
   domainError,
   endSession,
+  isTag,
   listLinks,
   openInvite,
   parseInput,
@@ -95,6 +96,9 @@ export const fieldOf = (body: unknown, name: string): string => {
   return typeof value === 'string' ? value : '';
 };
 
+/** The `tag` filter of `/account`: one tag, lower-cased, or '' (anything else filters nothing). */
+const tagOf = (raw: unknown): string => (typeof raw === 'string' && isTag(raw) ? raw.toLowerCase() : '');
+
 /** Links on one page of `/account`. */
 const LINKS_PER_PAGE = 20;
 
@@ -113,11 +117,17 @@ async function sendAccountHome(
   const { language } = stateOf(ctx);
   const search = pageSearchOf(queryOf(ctx.query));
   const { q, cursor } = search;
+  const tag = tagOf(queryOf(ctx.query).tag);
   const caller = { accountId: signedIn.account.id, editToken: null };
   const list = (after: string) =>
     listLinks(
       core,
-      { limit: LINKS_PER_PAGE, ...(q ? { q } : {}), ...(after ? { cursor: after } : {}) },
+      {
+        limit: LINKS_PER_PAGE,
+        ...(q ? { q } : {}),
+        ...(after ? { cursor: after } : {}),
+        ...(tag ? { tag: [tag] } : {}),
+      },
       caller,
     );
   let page = await list(cursor);
@@ -133,6 +143,7 @@ async function sendAccountHome(
     admin: signedIn.account.role === 'admin',
     links: page.ok ? page.value.links.map((link) => toLinkView(link, core.config, now)) : [],
     q,
+    tag,
     nextCursor: page.ok ? page.value.nextCursor : null,
     paged,
     domains: core.config.shortDomains.map((d) => d.host),

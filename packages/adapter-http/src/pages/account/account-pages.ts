@@ -10,6 +10,7 @@ import { fill, textOf } from '../text.js';
 import type { AccountText } from './account-text.js';
 import { accountTextOf } from './account-text.js';
 import { settingsTextOf } from './settings-text.js';
+import { tagFilterLine, tagList } from './link-tags.js';
 
 /** The scripts of the account pages: SimpleWebAuthn's browser bundle, then the pages' own module. */
 const SCRIPTS = ['webauthn.js', 'account.js', 'copy.js', 'app.js', 'flash.js'] as const;
@@ -194,6 +195,8 @@ export interface AccountHomeView {
   readonly links: readonly LinkView[];
   /** The search, and the cursor of the next page (null at the end); `paged` when not on the first page. */
   readonly q: string;
+  /** The tag the list is filtered by ('' for none; decisions §15). */
+  readonly tag?: string;
   readonly nextCursor: string | null;
   readonly paged: boolean;
   /** Why the search was refused (too long), shown by the search form. */
@@ -252,9 +255,11 @@ const dateOf = (language: Language, iso: string) =>
 
 function linksSection(view: AccountHomeView, t: AccountText): SafeHtml {
   const { language, q } = view;
+  const tag = view.tag ?? '';
   const pt = textOf(language);
+  const filters = { ...(q === '' ? {} : { q }), ...(tag === '' ? {} : { tag }) };
   const query = (extra: Record<string, string>) =>
-    `/account?${new URLSearchParams({ ...(q === '' ? {} : { q }), ...extra }).toString()}`;
+    `/account?${new URLSearchParams({ ...filters, ...extra }).toString()}`;
   const item = (link: LinkView) =>
     html`<li>
       <a class="link-title" href="/account/links/${link.id}">${link.title ?? link.short_url}</a>
@@ -266,6 +271,7 @@ function linksSection(view: AccountHomeView, t: AccountText): SafeHtml {
         ${link.status === 'active' ? pt.active : link.status === 'expired' ? pt.expired : pt.disabled} ·
         ${fill(t.createdOn, { date: dateOf(language, link.created_at) })}</span
       >
+      ${tagList(language, link.tags)}
     </li>`;
   const empty = q === '' ? t.noLinks : fill(t.noMatches, { q });
   return html`<section class="card" aria-labelledby="links-title">
@@ -279,6 +285,7 @@ function linksSection(view: AccountHomeView, t: AccountText): SafeHtml {
       <small class="hint" id="q-hint">${t.searchHint}</small>
       ${view.searchError === undefined ? '' : html`<p id="search-error" class="error" role="alert">${view.searchError}</p>`}
     </form>
+    ${tagFilterLine(language, tag)}
     ${
       view.links.length === 0
         ? html`<p id="links-status">${empty}</p>`

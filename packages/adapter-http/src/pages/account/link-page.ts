@@ -8,6 +8,7 @@ import { fill, textOf } from '../text.js';
 import type { Notice } from './account-pages.js';
 import type { LinkPageText } from './link-page-text.js';
 import { linkPageTextOf } from './link-page-text.js';
+import { organiseFields, organiseValues, ruleKeyLabel, ruleStatsTitle } from './link-organise.js';
 
 /** The statistics windows the page offers, in days (decisions §10). */
 export const STATS_WINDOWS = [7, 30, 90, 365] as const;
@@ -124,6 +125,7 @@ export function statsBlock(language: Language, stats: StatsView): SafeHtml {
       ${topList(pt.referrers, stats.referrers, (key) => key, pt.noClicks, 10)}
       ${topList(t.devices, stats.devices, (key) => key, pt.noClicks, 10)}
       ${topList(t.browsers, stats.browsers, (key) => key, pt.noClicks, 10)}
+      ${stats.rules.length === 0 ? '' : topList(ruleStatsTitle(language), stats.rules, ruleKeyLabel, pt.noClicks, 10)}
     </div>`;
 }
 
@@ -172,6 +174,7 @@ function editSection(view: LinkPageView, t: LinkPageText): SafeHtml {
     expires_at: localValue(link.expires_at),
     max_clicks: link.max_clicks === null ? '' : String(link.max_clicks),
     private_stats: link.public_stats ? '' : 'on',
+    ...organiseValues(link),
   };
   const invalid = (name: string) =>
     failed && view.field === name ? html` aria-invalid="true" aria-describedby="edit-notice"` : '';
@@ -199,6 +202,7 @@ function editSection(view: LinkPageView, t: LinkPageText): SafeHtml {
       ${input('password', t.passwordLabel, html` type="password" minlength="4" maxlength="64" autocomplete="new-password"`)}
       ${link.has_password ? check('remove_password', t.removePassword, values.remove_password === 'on') : ''}
       ${check('private_stats', t.privateStats, values.private_stats === 'on')}
+      ${organiseFields(view.language, values)}
       <button type="submit" class="primary">${t.save}</button>
     </form>
   </section>`;
