@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CoreDeps, RateLimiter, VisitRecorder } from '@shortener/core';
-import type { TrustProxy } from './client-address.js';
+import type { TrustProxy } from './server/client-address.js';
 
 /** Structured logging; implementations write one JSON object per line and never receive an IP. */
 export interface Logger {

@@ -11,17 +11,17 @@ import {
   toLinkView,
 } from '@shortener/core';
 import type { Context } from 'koa';
-import type { HttpDeps } from './deps.js';
-import { HTTP_STATUS, errorBody } from './errors.js';
-import { setHeaders, stateOf } from './koa-helpers.js';
-import { assets } from './pages/assets.js';
-import { formToCreateInput, formValues } from './pages/form-input.js';
-import { createdPage, homePage } from './pages/home-page.js';
-import { LINK_PAGE_HEADERS, PAGE_REFERRER_POLICY, contentSecurityPolicy } from './pages/layout.js';
-import { previewPage } from './pages/preview-page.js';
-import { consumeCreations, rateLimitHeaders } from './rate-limit.js';
+import type { HttpDeps } from '../deps.js';
+import { HTTP_STATUS, errorBody } from '../errors.js';
+import { setHeaders, stateOf } from '../koa-helpers.js';
+import { assets } from '../pages/assets.js';
+import { formToCreateInput, formValues } from '../pages/form-input.js';
+import { createdPage, homePage } from '../pages/home-page.js';
+import { LINK_PAGE_HEADERS, PAGE_REFERRER_POLICY, contentSecurityPolicy } from '../pages/layout.js';
+import { previewPage } from '../pages/preview-page.js';
+import { consumeCreations, rateLimitHeaders } from '../api/rate-limit.js';
 import { sendMissing } from './redirect.js';
-import { readBody } from './request.js';
+import { readBody } from '../request.js';
 
 const PREVIEW_PATH = /^\/([A-Za-z0-9_-]{1,64})(?:\+|%2[Bb])$/;
 const YEAR = 365 * 24 * 3600;

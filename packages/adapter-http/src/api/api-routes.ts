@@ -25,14 +25,14 @@ import {
 } from '@shortener/core';
 import type { Context } from 'koa';
 import type { z } from 'zod';
-import type { HttpDeps } from './deps.js';
-import { errorBody } from './errors.js';
+import type { HttpDeps } from '../deps.js';
+import { errorBody } from '../errors.js';
 import { buildLlmsTxt } from './llms-txt.js';
-import { buildOpenApiDocument } from './openapi.js';
-import { sendError, sendResult, setHeaders, stateOf } from './koa-helpers.js';
+import { buildOpenApiDocument } from '../openapi/openapi.js';
+import { sendError, sendResult, setHeaders, stateOf } from '../koa-helpers.js';
 import { consumeCreations, rateLimitHeaders } from './rate-limit.js';
-import { callerOf, queryOf, readBody } from './request.js';
-import { withSession } from './session.js';
+import { callerOf, queryOf, readBody } from '../request.js';
+import { withSession } from '../account/session.js';
 
 /** Query of `GET /api/shorten`. */
 export const ShortenQuery = CreateLinkInput.pick({ url: true, alias: true, domain: true }).meta({

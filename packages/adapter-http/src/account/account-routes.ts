@@ -1,6 +1,6 @@
-import { underTokenLimit } from './token-guesses.js';
+import { underTokenLimit } from '../token-guesses.js';
 import { signInReturn } from './sign-in-return.js';
-import { createUserAgentParser } from './user-agent.js';
+import { createUserAgentParser } from '../public/user-agent.js';
 import type Router from '@koa/router';
 import type { DomainError, SignedIn } from '@shortener/core';
 import {
@@ -20,26 +20,26 @@ import {
   toLinkView,
 } from '@shortener/core';
 import type { Context, Next } from 'koa';
-import type { HttpDeps } from './deps.js';
-import { guardedCoreOf } from './deps.js';
-import { HTTP_STATUS, errorBody } from './errors.js';
-import { sendError, setHeaders, stateOf } from './koa-helpers.js';
-import type { AccountHomeView } from './pages/account/account-pages.js';
-import { accountTextOf } from './pages/account/account-text.js';
-import { linkPageTextOf } from './pages/account/link-page-text.js';
-import { formToCreateInput, formValues } from './pages/form-input.js';
-import { consumeCreations, rateLimitHeaders } from './rate-limit.js';
+import type { HttpDeps } from '../deps.js';
+import { guardedCoreOf } from '../deps.js';
+import { HTTP_STATUS, errorBody } from '../errors.js';
+import { sendError, setHeaders, stateOf } from '../koa-helpers.js';
+import type { AccountHomeView } from '../pages/account/account-pages.js';
+import { accountTextOf } from '../pages/account/account-text.js';
+import { linkPageTextOf } from '../pages/account/link-page-text.js';
+import { formToCreateInput, formValues } from '../pages/form-input.js';
+import { consumeCreations, rateLimitHeaders } from '../api/rate-limit.js';
 import {
   accountHomePage,
   invitePage,
   inviteGonePage,
   signInPage,
   signUpPage,
-} from './pages/account/account-pages.js';
-import { ACCOUNT_PAGE_HEADERS } from './pages/layout.js';
-import { fill } from './pages/text.js';
-import { pageSearchOf, searchTooLongMessage } from './query.js';
-import { queryOf, readBody } from './request.js';
+} from '../pages/account/account-pages.js';
+import { ACCOUNT_PAGE_HEADERS } from '../pages/layout.js';
+import { fill } from '../pages/text.js';
+import { pageSearchOf, searchTooLongMessage } from '../server/query.js';
+import { queryOf, readBody } from '../request.js';
 import {
   clearSessionCookie,
   fromSameOrigin,

@@ -1,7 +1,7 @@
 import type { ServiceConfig } from '@shortener/core';
 import { jsonContent, operation, ref } from './openapi-paths.js';
 import type { Json } from './openapi-schemas.js';
-import { sessionSiteOf } from './session.js';
+import { sessionSiteOf } from '../account/session.js';
 
 // The pieces of the pages' and forms' operations in `/openapi.json`: HTML answers, redirects, forms.
 

@@ -10,10 +10,10 @@ import {
   toApiKeyView,
 } from '@shortener/core';
 import type { Context } from 'koa';
-import type { HttpDeps } from './deps.js';
-import { sendError, sendResult } from './koa-helpers.js';
-import { callerOf, readBody } from './request.js';
-import { signedInOf, withSession } from './session.js';
+import type { HttpDeps } from '../deps.js';
+import { sendError, sendResult } from '../koa-helpers.js';
+import { callerOf, readBody } from '../request.js';
+import { signedInOf, withSession } from '../account/session.js';
 
 /**
  * `GET/POST/DELETE /api/v1/keys` (decisions §10): an account's API keys, by its session or one of its

@@ -1,4 +1,4 @@
-import { underTokenLimit } from './token-guesses.js';
+import { underTokenLimit } from '../token-guesses.js';
 import type Router from '@koa/router';
 import type { PasskeyDeps, PasskeyEnrolment, SignedIn } from '@shortener/core';
 import {
@@ -11,10 +11,10 @@ import {
 } from '@shortener/core';
 import type { Context } from 'koa';
 import { accountAreaGuard, signInTo } from './account-routes.js';
-import { guardedCoreOf } from './deps.js';
-import type { HttpDeps } from './deps.js';
-import { sendError, sendResult } from './koa-helpers.js';
-import { readBody } from './request.js';
+import { guardedCoreOf } from '../deps.js';
+import type { HttpDeps } from '../deps.js';
+import { sendError, sendResult } from '../koa-helpers.js';
+import { readBody } from '../request.js';
 import { signedInOf } from './session.js';
 import { createPasskeyCeremony } from './webauthn.js';
 

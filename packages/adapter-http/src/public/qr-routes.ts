@@ -11,11 +11,11 @@ import {
   spendQrBudget,
 } from '@shortener/core';
 import type { Context } from 'koa';
-import type { HttpDeps, QrRenderer } from './deps.js';
-import { guardedCoreOf } from './deps.js';
-import { sendError, setHeaders, stateOf } from './koa-helpers.js';
-import { rateLimitHeaders } from './rate-limit.js';
-import { queryOf } from './request.js';
+import type { HttpDeps, QrRenderer } from '../deps.js';
+import { guardedCoreOf } from '../deps.js';
+import { sendError, setHeaders, stateOf } from '../koa-helpers.js';
+import { rateLimitHeaders } from '../api/rate-limit.js';
+import { queryOf } from '../request.js';
 
 /** `/{slug}.png` and `/{slug}.svg`: the QR code of the short URL (decisions §7), cacheable for a day. */
 export function addQrRoutes(router: Router, deps: HttpDeps): void {
