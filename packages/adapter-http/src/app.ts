@@ -22,7 +22,6 @@ import {
 } from './server/connection-limits.js';
 import type { ServerLimits } from './server/connection-limits.js';
 import { afterRequest, drainStateOf, onRequest } from './server/drain.js';
-import { addKeyRoutes } from './api/keys-routes.js';
 import { addMcpRoutes } from './api/mcp-routes.js';
 import { methodRules } from './server/methods.js';
 import { addMetricsRoute, measureRequests } from './api/metrics-routes.js';
@@ -111,7 +110,6 @@ export function createHttpApp(deps: HttpDeps, linkCache: LinkCache = createLinkC
   addMetricsRoute(router, deps);
   addMcpRoutes(router, deps);
   addApiRoutes(router, deps);
-  addKeyRoutes(router, deps);
   addAccountRoutes(router, deps);
   addPasskeyRoutes(router, deps);
   addSettingsRoutes(router, deps);

@@ -1,62 +1,95 @@
-import type Router from '@koa/router';
-import type { Caller } from '@shortener/core';
 import {
   CreateKeyInput,
   createApiKey,
-  domainError,
-  parseInput,
   requireRecentSignIn,
   revokeApiKey,
   toApiKeyView,
 } from '@shortener/core';
-import type { Context } from 'koa';
-import type { HttpDeps } from '../deps.js';
+import { signedInOf } from '../account/session.js';
 import { sendError, sendResult } from '../koa-helpers.js';
-import { callerOf, readBody } from '../request.js';
-import { signedInOf, withSession } from '../account/session.js';
+import { SECURITY } from '../openapi/openapi-paths.js';
+import type { Json } from '../openapi/openapi-schemas.js';
+import { route } from '../routes/route-table.js';
+import type { AnyRoute } from '../routes/route-table.js';
+import { jsonResponse } from './route-kit.js';
+
+const { key } = SECURITY;
+const SESSION: Json = { session: [] };
+const KEY_ID: Json = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  description: 'The key `id`.',
+  schema: { type: 'string' },
+  example: '0b9a6c1e-2f4d-4c8a-9e7b-5d3f1a2c4b6e',
+};
 
 /**
  * `GET/POST/DELETE /api/v1/keys` (decisions §10): an account's API keys, by its session or one of its
  * keys. Another account's key id is `not_found`.
  */
-export function addKeyRoutes(router: Router, deps: HttpDeps): void {
-  const { core } = deps;
-  const accountOf = async (ctx: Context): Promise<string | null> => {
-    const caller = await callerOf(deps, ctx.req);
-    const withCookie = caller.ok ? await withSession(deps, ctx, caller.value) : caller;
-    const accountId = withCookie.ok ? (withCookie.value as Caller).accountId : null;
-    if (!withCookie.ok) sendError(ctx, withCookie.error);
-    else if (accountId === null) sendError(ctx, domainError('unauthorized', 'Sign in or use an API key.'));
-    return accountId;
-  };
-
-  router.get('/api/v1/keys', async (ctx) => {
-    const accountId = await accountOf(ctx);
-    if (accountId === null) return;
-    ctx.body = { keys: (await core.accounts.listApiKeys(accountId)).map(toApiKeyView) };
-  });
-
-  router.post('/api/v1/keys', async (ctx) => {
-    const accountId = await accountOf(ctx);
-    if (accountId === null) return;
-    // made by the session (no Authorization): a lasting key needs a recent sign-in (decisions §14)
-    const bySession = ctx.get('authorization') === '' ? await signedInOf(deps, ctx) : null;
-    const recent = bySession === null ? null : requireRecentSignIn(core, bySession);
-    if (recent !== null && !recent.ok) return sendError(ctx, recent.error);
-    const input = parseInput(CreateKeyInput, await readBody(ctx.req));
-    if (!input.ok) return sendError(ctx, input.error);
-    const created = await createApiKey(
-      core,
-      accountId,
-      input.value.name,
-      bySession !== null ? 'browser' : 'api',
-    );
-    sendResult(ctx, created, ({ key, secret }) => ({ ...toApiKeyView(key), key: secret }), 201);
-  });
-
-  router.delete('/api/v1/keys/:id', async (ctx) => {
-    const accountId = await accountOf(ctx);
-    if (accountId === null) return;
-    sendResult(ctx, await revokeApiKey(core, ctx.params.id ?? '', accountId), () => null, 204);
-  });
-}
+export const KEY_ROUTES: readonly AnyRoute[] = [
+  route({
+    method: 'get',
+    path: '/api/v1/keys',
+    access: 'account',
+    doc: {
+      id: 'listKeys',
+      summary: 'List the account’s API keys',
+      description: 'Oldest first, revoked ones included; `prefix` is a key’s first 8 characters.',
+      tag: 'accounts',
+      security: [key, SESSION],
+      responses: { 200: jsonResponse('The keys, never the keys themselves.', 'ApiKeyList') },
+      errors: [401, 403],
+    },
+    handle: async (ctx, { deps: { core }, caller }) => {
+      ctx.body = { keys: (await core.accounts.listApiKeys(caller.accountId ?? '')).map(toApiKeyView) };
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/api/v1/keys',
+    access: 'account',
+    body: CreateKeyInput,
+    doc: {
+      id: 'createKey',
+      summary: 'Create an API key',
+      description:
+        'The answer carries `key` once; only its SHA-256 is stored. Made by the session cookie (in the ' +
+        'browser), it needs a password or passkey entered in the last 10 minutes, else 403 `forbidden`.',
+      tag: 'accounts',
+      security: [key, SESSION],
+      example: { name: 'laptop' },
+      responses: { 201: jsonResponse('The new key, with `key` shown this once.', 'CreatedApiKey') },
+      errors: [401, 403],
+    },
+    handle: async (ctx, { deps, caller, body }) => {
+      const { core } = deps;
+      // made by the session (no Authorization): a lasting key needs a recent sign-in (decisions §14)
+      const bySession = ctx.get('authorization') === '' ? await signedInOf(deps, ctx) : null;
+      const recent = bySession === null ? null : requireRecentSignIn(core, bySession);
+      if (recent !== null && !recent.ok) return sendError(ctx, recent.error);
+      const via = bySession !== null ? 'browser' : 'api';
+      const created = await createApiKey(core, caller.accountId ?? '', body.name, via);
+      sendResult(ctx, created, ({ key, secret }) => ({ ...toApiKeyView(key), key: secret }), 201);
+    },
+  }),
+  route({
+    method: 'delete',
+    path: '/api/v1/keys/{id}',
+    access: 'account',
+    doc: {
+      id: 'revokeKey',
+      summary: 'Revoke an API key',
+      description: 'The key is refused (401) from then on. Another account’s key is `not_found`.',
+      tag: 'accounts',
+      security: [key, SESSION],
+      parameters: [KEY_ID],
+      responses: { 204: { description: 'Revoked.' } },
+      errors: [401, 403, 404],
+    },
+    handle: async (ctx, { deps: { core }, caller, params }) => {
+      sendResult(ctx, await revokeApiKey(core, params.id ?? '', caller.accountId ?? ''), () => null, 204);
+    },
+  }),
+];

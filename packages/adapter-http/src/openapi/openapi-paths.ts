@@ -1,5 +1,3 @@
-import { CheckAliasInput, CreateLinkInput, ListLinksQuery, StatsQuery } from '@shortener/core';
-import { queryParameters } from './openapi-schemas.js';
 import type { Json } from './openapi-schemas.js';
 
 /** A `$ref` to a component of the document, e.g. `ref('schemas', 'Link')`. */
@@ -27,14 +25,16 @@ const ERROR_RESPONSES = {
   500: 'InternalError',
   503: 'Unavailable',
 } as const;
-type ErrorStatus = keyof typeof ERROR_RESPONSES;
+export type ErrorStatus = keyof typeof ERROR_RESPONSES;
 
 /** Security requirements: `{}` makes credentials optional. */
 const NONE: Json = {};
 const KEY: Json = { apiKey: [] };
 const TOKEN: Json = { editToken: [] };
+/** The security requirements operations name (`none` makes credentials optional); compared by identity. */
+export const SECURITY = { none: NONE, key: KEY, token: TOKEN } as const;
 
-interface OperationSpec {
+export interface OperationSpec {
   readonly id: string;
   readonly summary: string;
   readonly description: string;
@@ -88,180 +88,3 @@ export function operation(spec: OperationSpec, api = true): Json {
 
 /** The media type of a form post. */
 export const FORM_TYPE = 'application/x-www-form-urlencoded';
-
-const EDIT_TOKEN = 'et_4fTq9ZrW2mXb7LcN1vYs8KdJ3hGp6QaE';
-
-const jsonResponse = (description: string, schema: string, headers?: Json): Json => ({
-  description,
-  ...(headers === undefined ? {} : { headers }),
-  content: jsonContent(ref('schemas', schema)),
-});
-
-function linkPaths(hosts: readonly string[]): Json {
-  const id = ref('parameters', 'linkId');
-  const keyOrToken = [KEY, TOKEN];
-  return {
-    '/api/v1/links': {
-      post: operation({
-        id: 'createLink',
-        summary: 'Create a short link',
-        description:
-          'Shortens `url`. Without an API key the link is anonymous: the response carries `edit_token` once; ' +
-          'keep it to edit or delete the link. Omitting `alias` picks a random 6-character slug.',
-        tag: 'links',
-        security: [NONE, KEY],
-        body: ref('schemas', 'CreateLink'),
-        example: { url: 'https://example.com/a/long/path', alias: 'summer-sale', expires_in_days: 30 },
-        responses: {
-          201: jsonResponse('The created link.', 'Link', {
-            Location: {
-              description: 'The link’s URL in this API.',
-              required: true,
-              schema: { type: 'string' },
-            },
-            ...rateLimitHeaders,
-          }),
-        },
-        errors: [401, 429],
-      }),
-      get: operation({
-        id: 'listLinks',
-        summary: 'List the account’s links',
-        description:
-          'The links of the API key’s account, newest first. Pass `next_cursor` as `cursor` for the next page; ' +
-          '`next_cursor` is null on the last page.',
-        tag: 'links',
-        security: [KEY],
-        parameters: queryParameters(ListLinksQuery, hosts),
-        responses: { 200: jsonResponse('One page of links.', 'LinkList') },
-        errors: [401],
-      }),
-    },
-    '/api/v1/links/{id}': {
-      parameters: [id],
-      get: operation({
-        id: 'getLink',
-        summary: 'Get a link',
-        description: 'Reads one link with the owning account’s API key or the link’s edit token.',
-        tag: 'links',
-        security: keyOrToken,
-        responses: { 200: jsonResponse('The link.', 'Link') },
-        errors: [401, 403, 404],
-      }),
-      patch: operation({
-        id: 'updateLink',
-        summary: 'Edit a link',
-        description:
-          'Changes the given fields; `null` removes an expiry, click cap, title or password (an empty ' +
-          'password removes it too). Moving the expiry into the future or raising the cap reactivates the link.',
-        tag: 'links',
-        security: keyOrToken,
-        body: ref('schemas', 'UpdateLink'),
-        example: { title: 'Summer sale, extended', expires_in_days: 60, max_clicks: null },
-        responses: { 200: jsonResponse('The updated link.', 'Link') },
-        errors: [401, 403, 404],
-      }),
-      delete: operation({
-        id: 'deleteLink',
-        summary: 'Delete a link',
-        description: 'Deletes the link and its statistics. The slug becomes free again.',
-        tag: 'links',
-        security: keyOrToken,
-        responses: { 204: { description: 'Deleted.' } },
-        errors: [401, 403, 404],
-      }),
-    },
-    '/api/v1/links/{id}/stats': {
-      parameters: [id],
-      get: operation({
-        id: 'getLinkStats',
-        summary: 'Get click statistics',
-        description:
-          'Statistics of the last `days` days: `by_day` lists every day (oldest first), the other lists the ' +
-          'top 20 plus `other`. Public statistics need no credentials; private ones need the key or edit token.',
-        tag: 'stats',
-        security: [NONE, KEY, TOKEN],
-        parameters: queryParameters(StatsQuery, hosts),
-        responses: { 200: jsonResponse('The statistics.', 'Stats') },
-        errors: [401, 403, 404],
-      }),
-    },
-  };
-}
-
-/** The JSON API under `/api/v1` and the plain-text `/api/shorten`. */
-export function apiPaths(hosts: readonly string[]): Json {
-  return {
-    ...linkPaths(hosts),
-    '/api/v1/check': {
-      get: operation({
-        id: 'checkAlias',
-        summary: 'Check whether an alias is free',
-        description:
-          'Answers `free`, `taken`, `reserved` or `invalid` for the alias on the domain (default: the first ' +
-          'short domain), and the other domain where it is free as `alternative`.',
-        tag: 'links',
-        security: [NONE, KEY],
-        parameters: queryParameters(CheckAliasInput, hosts),
-        responses: { 200: jsonResponse('The alias check result.', 'AliasCheck') },
-        errors: [401],
-      }),
-    },
-    '/api/v1/bulk': {
-      post: operation({
-        id: 'bulkCreateLinks',
-        summary: 'Create many short links',
-        description:
-          'One result per input URL, in input order (`ok` true with `link`, or false with `error`). At most 20 ' +
-          'URLs anonymously, 200 with a key (`too_many` otherwise); each URL uses one unit of the rate limit.',
-        tag: 'links',
-        security: [NONE, KEY],
-        body: ref('schemas', 'BulkRequest'),
-        example: { urls: ['https://example.com/a', 'https://example.com/b'], expires_in_days: 7 },
-        responses: { 200: jsonResponse('Per-URL results.', 'BulkResponse', rateLimitHeaders) },
-        errors: [401, 429],
-      }),
-    },
-    '/api/v1/links/claim': {
-      post: operation({
-        id: 'claimLinks',
-        summary: 'Attach anonymous links to the account',
-        description:
-          'Moves the links of the given edit tokens (at most 1000) to the API key’s account; unknown or ' +
-          'already-claimed tokens are skipped. A claimed link’s edit token stops working.',
-        tag: 'links',
-        security: [KEY],
-        body: ref('schemas', 'ClaimRequest'),
-        example: { edit_tokens: [EDIT_TOKEN] },
-        responses: { 200: jsonResponse('How many links were claimed.', 'ClaimResult') },
-        errors: [401],
-      }),
-    },
-    '/api/shorten': {
-      get: operation({
-        id: 'shortenPlainText',
-        summary: 'Shorten a URL, answer in plain text',
-        description:
-          'For scripts: `curl "…/api/shorten?url=example.com"` prints only the short URL. An anonymous ' +
-          'link’s edit token comes in the `X-Edit-Token` response header.',
-        tag: 'links',
-        security: [NONE, KEY],
-        parameters: queryParameters(CreateLinkInput.pick({ url: true, alias: true, domain: true }), hosts),
-        responses: {
-          201: {
-            description: 'The short URL, nothing else.',
-            headers: {
-              'X-Edit-Token': {
-                description: 'The edit token (`et_…`) of an anonymous link, returned only here.',
-                schema: { type: 'string', pattern: '^et_[A-Za-z0-9]{32}$' },
-              },
-              ...rateLimitHeaders,
-            },
-            content: { 'text/plain': { schema: { type: 'string', format: 'uri' } } },
-          },
-        },
-        errors: [401, 429],
-      }),
-    },
-  };
-}

@@ -1,0 +1,162 @@
+import type Router from '@koa/router';
+import type { Caller, DomainError } from '@shortener/core';
+import { domainError, parseInput } from '@shortener/core';
+import type { Context } from 'koa';
+import type { z } from 'zod';
+import { withSession } from '../account/session.js';
+import { consumeCreations, rateLimitHeaders } from '../api/rate-limit.js';
+import type { HttpDeps } from '../deps.js';
+import { sendError, setHeaders, stateOf } from '../koa-helpers.js';
+import { operation, ref } from '../openapi/openapi-paths.js';
+import type { OperationSpec } from '../openapi/openapi-paths.js';
+import { queryParameters } from '../openapi/openapi-schemas.js';
+import type { Json } from '../openapi/openapi-schemas.js';
+import { callerOf, queryOf, readBody } from '../request.js';
+
+/** The HTTP methods a declared route answers (HEAD follows GET, OPTIONS is answered for every path). */
+export type Method = 'get' | 'post' | 'patch' | 'delete';
+
+/**
+ * Who may call a route:
+ * - `caller`: anyone; a key or session is read when sent, and a bad or revoked key is refused (decisions §6);
+ * - `account`: a key or the session of an account, else 401 `unauthorized`.
+ */
+export type Access = 'caller' | 'account';
+
+/** What the runner hands a route's handler: the caller, and its input parsed by the route's schemas. */
+export interface RouteInput<Q, B> {
+  readonly deps: HttpDeps;
+  readonly caller: Caller;
+  readonly query: Q;
+  readonly body: B;
+  readonly params: Readonly<Record<string, string>>;
+}
+
+/** The documentation of a route in `/openapi.json`; parameters and the body come from its schemas. */
+export type RouteDoc = Omit<OperationSpec, 'body' | 'parameters'> & { readonly parameters?: readonly Json[] };
+
+/**
+ * One HTTP route, declared once: method, path (OpenAPI's `{name}` form), who may call, the zod schemas of
+ * its query and body, the creation units it spends, its documentation, and the handler that calls core
+ * and renders. {@link mountRoutes} serves a table of them; {@link routePaths} documents the same table.
+ */
+export interface Route<
+  Q extends z.ZodType | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+> {
+  readonly method: Method;
+  readonly path: string;
+  readonly access: Access;
+  readonly query?: Q;
+  readonly body?: B;
+  /**
+   * Creation units the request spends from the caller's budget before the work (decisions §14: one per
+   * link, refused whole with 429), or an error that refuses it first; 0 spends nothing.
+   */
+  readonly spends?: (input: RouteInput<Parsed<Q>, Parsed<B>>) => number | DomainError;
+  readonly doc: RouteDoc;
+  readonly handle: (ctx: Context, input: RouteInput<Parsed<Q>, Parsed<B>>) => Promise<void> | void;
+}
+
+type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+/** A route of any input, as tables hold them. */
+export type AnyRoute = Route<z.ZodType | undefined, z.ZodType | undefined>;
+
+/** Declares a route, keeping its schemas' types for the handler. */
+export const route = <
+  Q extends z.ZodType | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+>(
+  declared: Route<Q, B>,
+): AnyRoute => declared as unknown as AnyRoute;
+
+/** `/api/v1/links/{id}` → `/api/v1/links/:id`. */
+const koaPath = (path: string): string => path.replace(/\{(\w+)\}/g, ':$1');
+
+async function callerFor(deps: HttpDeps, ctx: Context, access: Access): Promise<Caller | null> {
+  const key = await callerOf(deps, ctx.req);
+  const caller = key.ok ? await withSession(deps, ctx, key.value) : key;
+  if (!caller.ok) sendError(ctx, caller.error);
+  else if (access === 'account' && caller.value.accountId === null)
+    sendError(ctx, domainError('unauthorized', 'Sign in or use an API key.'));
+  else return caller.value;
+  return null;
+}
+
+function parsed<S extends z.ZodType | undefined>(
+  ctx: Context,
+  schema: S,
+  raw: () => unknown,
+): { value: Parsed<S> } | null {
+  if (schema === undefined) return { value: undefined as Parsed<S> };
+  const result = parseInput(schema, raw());
+  if (result.ok) return { value: result.value as Parsed<S> };
+  sendError(ctx, result.error);
+  return null;
+}
+
+/** Spends the route's creation units; false (and the 429 sent) when refused. */
+async function admitted(
+  deps: HttpDeps,
+  ctx: Context,
+  units: number | DomainError,
+  caller: Caller,
+): Promise<boolean> {
+  if (typeof units !== 'number') {
+    sendError(ctx, units);
+    return false;
+  }
+  if (units === 0) return true;
+  const decision = await consumeCreations(deps, caller, stateOf(ctx).ip, units);
+  setHeaders(ctx, rateLimitHeaders(decision));
+  if (!decision.allowed) sendError(ctx, domainError('rate_limited'));
+  return decision.allowed;
+}
+
+/**
+ * Serves a route table: for each request, in this order, the caller (refused per `access`), the query and
+ * the body (each by its schema: a validation error names the field), the creation budget, then the handler.
+ * Errors thrown past here are mapped by the application's error middleware.
+ */
+export function mountRoutes(router: Router, deps: HttpDeps, routes: readonly AnyRoute[]): void {
+  for (const declared of routes) {
+    router[declared.method](koaPath(declared.path), async (ctx) => {
+      const caller = await callerFor(deps, ctx, declared.access);
+      if (caller === null) return;
+      const query = parsed(ctx, declared.query, () => queryOf(ctx.query));
+      if (query === null) return;
+      const raw = declared.body === undefined ? undefined : await readBody(ctx.req);
+      const body = parsed(ctx, declared.body, () => raw);
+      if (body === null) return;
+      const input = { deps, caller, query: query.value, body: body.value, params: ctx.params };
+      if (declared.spends !== undefined && !(await admitted(deps, ctx, declared.spends(input), caller)))
+        return;
+      await declared.handle(ctx, input);
+    });
+  }
+}
+
+/**
+ * The `paths` of `/openapi.json` for a route table: each route's documentation, its query parameters from
+ * its query schema, and its request body as a `$ref` to the component named by its body schema's id.
+ */
+export function routePaths(routes: readonly AnyRoute[], hosts: readonly string[]): Json {
+  const paths: Record<string, Json> = {};
+  for (const declared of routes) {
+    const { parameters = [], ...doc } = declared.doc;
+    const body = declared.body?.meta()?.id;
+    if (declared.body !== undefined && typeof body !== 'string')
+      throw new Error(`${declared.path}: a body schema needs .meta({ id })`);
+    const item = (paths[declared.path] ??= {});
+    item[declared.method] = operation({
+      ...doc,
+      parameters: [
+        ...parameters,
+        ...(declared.query === undefined ? [] : queryParameters(declared.query, hosts)),
+      ],
+      ...(typeof body === 'string' ? { body: ref('schemas', body) } : {}),
+    });
+  }
+  return paths;
+}
