@@ -26,7 +26,8 @@ import { addMcpRoutes } from './api/mcp-routes.js';
 import { methodRules } from './server/methods.js';
 import { addMetricsRoute, measureRequests } from './api/metrics-routes.js';
 import { addPageRoutes } from './public/page-routes.js';
-import { addPasskeyRoutes } from './account/passkey-routes.js';
+import { PASSKEY_ROUTES } from './account/passkey-routes.js';
+import { mountRoutes } from './routes/route-table.js';
 import { addPublicRoutes } from './public/public-routes.js';
 import { addQrRoutes } from './public/qr-routes.js';
 import { addSettingsRoutes } from './account/settings-routes.js';
@@ -111,7 +112,7 @@ export function createHttpApp(deps: HttpDeps, linkCache: LinkCache = createLinkC
   addMcpRoutes(router, deps);
   addApiRoutes(router, deps);
   addAccountRoutes(router, deps);
-  addPasskeyRoutes(router, deps);
+  mountRoutes(router, deps, PASSKEY_ROUTES);
   addSettingsRoutes(router, deps);
   addLinkPageRoutes(router, deps);
   addAdminRoutes(router, deps);

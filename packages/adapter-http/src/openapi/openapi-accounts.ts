@@ -10,10 +10,9 @@ import {
   doneParameter,
   query,
   seeOther,
-  setCookie,
   withOptional,
 } from './openapi-forms.js';
-import { passkeyRegistrationPaths, publicKeyOptions, redirectAnswer, token } from './openapi-passkeys.js';
+import { token } from './openapi-forms.js';
 import type { Json } from './openapi-schemas.js';
 
 /** Security requirements of the account area: an API key, or the session cookie of {base_url}. */
@@ -50,27 +49,6 @@ function signInPaths(): Json {
           401: html('Wrong name or password: the page again.'),
           429: html('Too many failures: the page again.', { 'Retry-After': ref('headers', 'Retry-After') }),
         },
-      }),
-    },
-    '/login/passkey/options': {
-      post: page({
-        id: 'passkeySignInOptions',
-        summary: 'Start a passkey sign-in',
-        description: 'A challenge for any passkey of this site, valid 5 minutes.',
-        body: { type: 'object' },
-        example: {},
-        responses: { 200: publicKeyOptions },
-      }),
-    },
-    '/login/passkey': {
-      post: page({
-        id: 'passkeySignIn',
-        summary: 'Finish a passkey sign-in',
-        description: 'The browser’s answer (`navigator.credentials.get`, as JSON).',
-        body: { type: 'object' },
-        example: { id: 'credential-id', response: {} },
-        responses: { 200: { ...redirectAnswer, headers: setCookie(SIGNED_IN) } },
-        errors: [401],
       }),
     },
     '/logout': {
@@ -201,20 +179,6 @@ function accountPagePaths(hosts: readonly string[]): Json {
           400: html('A password of the wrong length: the page again.'),
           404: htmlOrError('Unknown, used or expired link'),
         },
-      }),
-    },
-    ...passkeyRegistrationPaths(),
-    '/account/password': {
-      post: page({
-        id: 'changePassword',
-        summary: 'Change the password of the signed-in account',
-        description:
-          'Ends every other session of the account. Wrong current passwords are limited (10 per account ' +
-          'in 15 minutes, then 429); an account without a password needs a recent sign-in (403).',
-        body: form({ current_password: 'The password now.', password: 'The new one, 8-128 characters.' }),
-        example: { current_password: 'correct horse battery', password: 'staple battery horse' },
-        responses: { 204: { description: 'Changed.' } },
-        errors: [401, 429],
       }),
     },
   };

@@ -6,6 +6,7 @@ import { mcpPaths } from './openapi-mcp.js';
 import { pagePaths } from './openapi-pages.js';
 import { jsonContent, rateLimitHeaders, ref } from './openapi-paths.js';
 import { API_ROUTES } from '../api/api-table.js';
+import { PASSKEY_ROUTES } from '../account/passkey-routes.js';
 import { routePaths } from '../routes/route-table.js';
 import { componentSchemas } from './openapi-schemas.js';
 import type { Json } from './openapi-schemas.js';
@@ -166,6 +167,7 @@ export function buildOpenApiDocument(config: ServiceConfig, options: DocumentOpt
       ),
       ...mcpPaths(),
       ...accountPaths(hosts),
+      ...routePaths(PASSKEY_ROUTES, hosts),
       ...settingsPaths(),
       ...linkPagePaths(),
       ...adminPaths(),

@@ -1,12 +1,16 @@
 import type Router from '@koa/router';
-import type { Caller, DomainError } from '@shortener/core';
-import { domainError, parseInput } from '@shortener/core';
-import type { Context } from 'koa';
+import type { Caller, DomainError, SignedIn } from '@shortener/core';
+import { ANONYMOUS, domainError, parseInput } from '@shortener/core';
+import type { Context, Middleware } from 'koa';
+import { accountAreaGuard } from '../account/account-routes.js';
+import { signedInOf } from '../account/session.js';
+import { toSignIn } from '../account/sign-in-return.js';
 import type { z } from 'zod';
 import { withSession } from '../account/session.js';
 import { consumeCreations, rateLimitHeaders } from '../api/rate-limit.js';
 import type { HttpDeps } from '../deps.js';
 import { sendError, setHeaders, stateOf } from '../koa-helpers.js';
+import { page } from '../openapi/openapi-forms.js';
 import { operation, ref } from '../openapi/openapi-paths.js';
 import type { OperationSpec } from '../openapi/openapi-paths.js';
 import { queryParameters } from '../openapi/openapi-schemas.js';
@@ -19,21 +23,37 @@ export type Method = 'get' | 'post' | 'patch' | 'delete';
 /**
  * Who may call a route:
  * - `caller`: anyone; a key or session is read when sent, and a bad or revoked key is refused (decisions §6);
- * - `account`: a key or the session of an account, else 401 `unauthorized`.
+ * - `account`: a key or the session of an account, else 401 `unauthorized`;
+ * - `signed-in`: the session cookie only (the account pages): a page without one goes to `/login`, a post is 401;
+ * - `anyone`: no credentials are read.
  */
-export type Access = 'caller' | 'account';
+export type Access = 'caller' | 'account' | 'signed-in' | 'anyone';
+
+/**
+ * Where a route lives: `api` (the JSON API, with `lang`), or `account`: the account area on {base_url}'s
+ * host only, whose posts must come from its own pages (decisions §10), documented as its pages are.
+ */
+export type Area = 'api' | 'account';
 
 /** What the runner hands a route's handler: the caller, and its input parsed by the route's schemas. */
 export interface RouteInput<Q, B> {
   readonly deps: HttpDeps;
   readonly caller: Caller;
+  /** The session, for `signed-in` routes. */
+  readonly signedIn: SignedIn | null;
   readonly query: Q;
   readonly body: B;
   readonly params: Readonly<Record<string, string>>;
 }
 
 /** The documentation of a route in `/openapi.json`; parameters and the body come from its schemas. */
-export type RouteDoc = Omit<OperationSpec, 'body' | 'parameters'> & { readonly parameters?: readonly Json[] };
+export type RouteDoc = Omit<OperationSpec, 'body' | 'parameters' | 'tag'> & {
+  readonly parameters?: readonly Json[];
+  /** The body's schema where the route's own is not a named zod schema (a WebAuthn answer, a form). */
+  readonly body?: Json;
+  /** The API's group; the account area's routes are all `accounts`. */
+  readonly tag?: string;
+};
 
 /**
  * One HTTP route, declared once: method, path (OpenAPI's `{name}` form), who may call, the zod schemas of
@@ -46,7 +66,10 @@ export interface Route<
 > {
   readonly method: Method;
   readonly path: string;
+  readonly area?: Area;
   readonly access: Access;
+  /** Whether the body may also be a URL-encoded form (the pages' posts without script). */
+  readonly form?: boolean;
   readonly query?: Q;
   readonly body?: B;
   /**
@@ -73,6 +96,24 @@ export const route = <
 
 /** `/api/v1/links/{id}` → `/api/v1/links/:id`. */
 const koaPath = (path: string): string => path.replace(/\{(\w+)\}/g, ':$1');
+
+interface Who {
+  readonly caller: Caller;
+  readonly signedIn: SignedIn | null;
+}
+
+async function whoFor(deps: HttpDeps, ctx: Context, access: Access): Promise<Who | null> {
+  if (access === 'anyone') return { caller: ANONYMOUS, signedIn: null };
+  if (access === 'signed-in') {
+    const signedIn = await signedInOf(deps, ctx);
+    if (signedIn !== null) return { caller: { accountId: signedIn.account.id, editToken: null }, signedIn };
+    if (ctx.method === 'GET') toSignIn(ctx);
+    else sendError(ctx, domainError('unauthorized', 'Sign in first.'));
+    return null;
+  }
+  const caller = await callerFor(deps, ctx, access);
+  return caller === null ? null : { caller, signedIn: null };
+}
 
 async function callerFor(deps: HttpDeps, ctx: Context, access: Access): Promise<Caller | null> {
   const key = await callerOf(deps, ctx.req);
@@ -121,15 +162,17 @@ async function admitted(
  */
 export function mountRoutes(router: Router, deps: HttpDeps, routes: readonly AnyRoute[]): void {
   for (const declared of routes) {
-    router[declared.method](koaPath(declared.path), async (ctx) => {
-      const caller = await callerFor(deps, ctx, declared.access);
-      if (caller === null) return;
+    const guards: Middleware[] = declared.area === 'account' ? [accountAreaGuard(deps)] : [];
+    router[declared.method](koaPath(declared.path), ...guards, async (ctx) => {
+      const who = await whoFor(deps, ctx, declared.access);
+      if (who === null) return;
+      const { caller } = who;
       const query = parsed(ctx, declared.query, () => queryOf(ctx.query));
       if (query === null) return;
-      const raw = declared.body === undefined ? undefined : await readBody(ctx.req);
+      const raw = declared.body === undefined ? undefined : await readBody(ctx.req, declared.form === true);
       const body = parsed(ctx, declared.body, () => raw);
       if (body === null) return;
-      const input = { deps, caller, query: query.value, body: body.value, params: ctx.params };
+      const input = { deps, ...who, query: query.value, body: body.value, params: ctx.params };
       if (declared.spends !== undefined && !(await admitted(deps, ctx, declared.spends(input), caller)))
         return;
       await declared.handle(ctx, input);
@@ -144,19 +187,21 @@ export function mountRoutes(router: Router, deps: HttpDeps, routes: readonly Any
 export function routePaths(routes: readonly AnyRoute[], hosts: readonly string[]): Json {
   const paths: Record<string, Json> = {};
   for (const declared of routes) {
-    const { parameters = [], ...doc } = declared.doc;
-    const body = declared.body?.meta()?.id;
-    if (declared.body !== undefined && typeof body !== 'string')
-      throw new Error(`${declared.path}: a body schema needs .meta({ id })`);
-    const item = (paths[declared.path] ??= {});
-    item[declared.method] = operation({
+    const { parameters = [], tag = 'accounts', body: bodyDoc, ...doc } = declared.doc;
+    const id = declared.body?.meta()?.id;
+    const body = bodyDoc ?? (typeof id === 'string' ? ref('schemas', id) : undefined);
+    if (declared.body !== undefined && body === undefined)
+      throw new Error(`${declared.path}: a body schema needs .meta({ id }), or the doc its body`);
+    const spec = {
       ...doc,
       parameters: [
         ...parameters,
         ...(declared.query === undefined ? [] : queryParameters(declared.query, hosts)),
       ],
-      ...(typeof body === 'string' ? { body: ref('schemas', body) } : {}),
-    });
+      ...(body === undefined ? {} : { body }),
+    };
+    const item = (paths[declared.path] ??= {});
+    item[declared.method] = declared.area === 'account' ? page(spec) : operation({ ...spec, tag });
   }
   return paths;
 }
