@@ -29,7 +29,7 @@ import { addPageRoutes } from './public/page-routes.js';
 import { PASSKEY_ROUTES } from './account/passkey-routes.js';
 import { mountRoutes } from './routes/route-table.js';
 import { addPublicRoutes } from './public/public-routes.js';
-import { addQrRoutes } from './public/qr-routes.js';
+import { QR_ROUTES } from './public/qr-routes.js';
 import { addSettingsRoutes } from './account/settings-routes.js';
 import { addLinkPageRoutes } from './account/link-page-routes.js';
 import { addAdminRoutes } from './admin/admin-routes.js';
@@ -116,7 +116,7 @@ export function createHttpApp(deps: HttpDeps, linkCache: LinkCache = createLinkC
   addSettingsRoutes(router, deps);
   addLinkPageRoutes(router, deps);
   addAdminRoutes(router, deps);
-  addQrRoutes(router, deps);
+  mountRoutes(router, deps, QR_ROUTES);
   addPageRoutes(router, deps);
   addPublicRoutes(router, deps, linkCache);
   app.use(methodRules());

@@ -7,6 +7,7 @@ import { pagePaths } from './openapi-pages.js';
 import { jsonContent, rateLimitHeaders, ref } from './openapi-paths.js';
 import { API_ROUTES } from '../api/api-table.js';
 import { PASSKEY_ROUTES } from '../account/passkey-routes.js';
+import { QR_ROUTES } from '../public/qr-routes.js';
 import { routePaths } from '../routes/route-table.js';
 import { componentSchemas } from './openapi-schemas.js';
 import type { Json } from './openapi-schemas.js';
@@ -165,6 +166,7 @@ export function buildOpenApiDocument(config: ServiceConfig, options: DocumentOpt
         hosts,
         options.metrics === true,
       ),
+      ...routePaths(QR_ROUTES, hosts),
       ...mcpPaths(),
       ...accountPaths(hosts),
       ...routePaths(PASSKEY_ROUTES, hosts),

@@ -1,11 +1,9 @@
-import type Router from '@koa/router';
-import type { LinkRecord, RateDecision } from '@shortener/core';
+import type { RateDecision } from '@shortener/core';
 import {
   QrPngQuery,
   QrSvgQuery,
   domainError,
   findRedirectLink,
-  parseInput,
   sha256Hex,
   shortUrlOf,
   spendQrBudget,
@@ -15,30 +13,79 @@ import type { HttpDeps, QrRenderer } from '../deps.js';
 import { guardedCoreOf } from '../deps.js';
 import { sendError, setHeaders, stateOf } from '../koa-helpers.js';
 import { rateLimitHeaders } from '../api/rate-limit.js';
-import { queryOf } from '../request.js';
+import { ref } from '../openapi/openapi-paths.js';
+import { cacheHeaders, notModified } from '../openapi/openapi-pages.js';
+import type { Json } from '../openapi/openapi-schemas.js';
+import { route } from '../routes/route-table.js';
+import type { AnyRoute, RouteInput } from '../routes/route-table.js';
+
+const COLORS = 'Colors are `#rgb`, `#rrggbb` or `#rrggbbaa`, with or without `#`.';
+const image = (type: string): Json => ({
+  description: 'The QR code of the short URL.',
+  headers: cacheHeaders,
+  content: { [type]: { schema: { type: 'string', ...(type === 'image/png' ? { format: 'binary' } : {}) } } },
+});
 
 /** `/{slug}.png` and `/{slug}.svg`: the QR code of the short URL (decisions §7), cacheable for a day. */
-export function addQrRoutes(router: Router, deps: HttpDeps): void {
-  const render = deps.qr;
-  if (render === undefined) return;
-  const serve = async (ctx: Context, format: 'png' | 'svg') => {
-    const parsed = parseInput(format === 'png' ? QrPngQuery : QrSvgQuery, queryOf(ctx.query));
-    if (!parsed.ok) return sendError(ctx, parsed.error);
-    const link: LinkRecord | null = await findRedirectLink(deps.core, ctx.host, ctx.params.slug ?? '');
-    if (link === null) return sendError(ctx, domainError('not_found'));
-    await sendImage(ctx, deps, render, shortUrlOf(link, deps.core.config), format, parsed.value);
-  };
-  router.get('/:slug.png', (ctx) => serve(ctx, 'png'));
-  router.get('/:slug.svg', (ctx) => serve(ctx, 'svg'));
+export const QR_ROUTES: readonly AnyRoute[] = [
+  route({
+    method: 'get',
+    path: '/{slug}.png',
+    area: 'public',
+    access: 'anyone',
+    query: QrPngQuery,
+    enabled: (deps) => deps.qr !== undefined,
+    doc: {
+      id: 'getQrPng',
+      summary: 'QR code as PNG',
+      description:
+        `A QR code of the short URL. ${COLORS} Each client may draw 120 units a minute (a 512 px PNG ` +
+        'costs 1, 2048 px 16); past that, or while too many PNGs wait to be drawn, 429 with `Retry-After`.',
+      tag: 'public',
+      parameters: [ref('parameters', 'slug')],
+      responses: { 200: image('image/png'), 304: notModified },
+      errors: [404, 429],
+    },
+    handle: (ctx, input) => serveQr(ctx, input, 'png'),
+  }),
+  route({
+    method: 'get',
+    path: '/{slug}.svg',
+    area: 'public',
+    access: 'anyone',
+    query: QrSvgQuery,
+    enabled: (deps) => deps.qr !== undefined,
+    doc: {
+      id: 'getQrSvg',
+      summary: 'QR code as SVG',
+      description: `A QR code of the short URL. ${COLORS}`,
+      tag: 'public',
+      parameters: [ref('parameters', 'slug')],
+      responses: { 200: image('image/svg+xml'), 304: notModified },
+      errors: [404],
+    },
+    handle: (ctx, input) => serveQr(ctx, input, 'svg'),
+  }),
+];
+
+type QrOptions = Parameters<QrRenderer>[2];
+
+async function serveQr(
+  ctx: Context,
+  { deps, query, params }: RouteInput<QrOptions, undefined>,
+  format: 'png' | 'svg',
+): Promise<void> {
+  const link = await findRedirectLink(deps.core, ctx.host, params.slug ?? '');
+  if (link === null) return sendError(ctx, domainError('not_found'));
+  await sendImage(ctx, deps, shortUrlOf(link, deps.core.config), format, query);
 }
 
 async function sendImage(
   ctx: Context,
   deps: HttpDeps,
-  render: QrRenderer,
   text: string,
   format: 'png' | 'svg',
-  options: Parameters<QrRenderer>[2],
+  options: QrOptions,
 ): Promise<void> {
   const etag = `"${sha256Hex(JSON.stringify([text, format, options])).slice(0, 32)}"`;
   if (ctx.get('if-none-match') === etag) {
@@ -46,12 +93,14 @@ async function sendImage(
     ctx.status = 304;
     return;
   }
+  const render = deps.qr;
+  if (render === undefined) return sendError(ctx, domainError('not_found'));
   if (format === 'png' && !(await admitPng(ctx, deps, options.size ?? 512))) return;
-  const image = await render(text, format, options);
-  if (image === 'busy') return refuse(ctx, { 'Retry-After': '1' });
+  const drawn = await render(text, format, options);
+  if (drawn === 'busy') return refuse(ctx, { 'Retry-After': '1' });
   setHeaders(ctx, { ETag: etag, 'Cache-Control': 'public, max-age=86400' });
-  ctx.type = image.mimeType;
-  ctx.body = image.data;
+  ctx.type = drawn.mimeType;
+  ctx.body = drawn.data;
 }
 
 /** Spends a client's PNG budget from core ({@link spendQrBudget}), counting a refusal on `/metrics`. */

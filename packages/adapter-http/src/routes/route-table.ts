@@ -30,10 +30,11 @@ export type Method = 'get' | 'post' | 'patch' | 'delete';
 export type Access = 'caller' | 'account' | 'signed-in' | 'anyone';
 
 /**
- * Where a route lives: `api` (the JSON API, with `lang`), or `account`: the account area on {base_url}'s
- * host only, whose posts must come from its own pages (decisions §10), documented as its pages are.
+ * Where a route lives: `api` (the JSON API, with `lang`); `account`: the account area on {base_url}'s
+ * host only, whose posts must come from its own pages (decisions §10), documented as its pages are; or
+ * `public`: the short domains' pages and images.
  */
-export type Area = 'api' | 'account';
+export type Area = 'api' | 'account' | 'public';
 
 /** What the runner hands a route's handler: the caller, and its input parsed by the route's schemas. */
 export interface RouteInput<Q, B> {
@@ -70,6 +71,8 @@ export interface Route<
   readonly access: Access;
   /** Whether the body may also be a URL-encoded form (the pages' posts without script). */
   readonly form?: boolean;
+  /** Whether this server serves the route (e.g. QR codes need a renderer); documented either way. */
+  readonly enabled?: (deps: HttpDeps) => boolean;
   readonly query?: Q;
   readonly body?: B;
   /**
@@ -162,6 +165,7 @@ async function admitted(
  */
 export function mountRoutes(router: Router, deps: HttpDeps, routes: readonly AnyRoute[]): void {
   for (const declared of routes) {
+    if (declared.enabled?.(deps) === false) continue;
     const guards: Middleware[] = declared.area === 'account' ? [accountAreaGuard(deps)] : [];
     router[declared.method](koaPath(declared.path), ...guards, async (ctx) => {
       const who = await whoFor(deps, ctx, declared.access);
@@ -201,7 +205,8 @@ export function routePaths(routes: readonly AnyRoute[], hosts: readonly string[]
       ...(body === undefined ? {} : { body }),
     };
     const item = (paths[declared.path] ??= {});
-    item[declared.method] = declared.area === 'account' ? page(spec) : operation({ ...spec, tag });
+    item[declared.method] =
+      declared.area === 'account' ? page(spec) : operation({ ...spec, tag }, declared.area !== 'public');
   }
   return paths;
 }
