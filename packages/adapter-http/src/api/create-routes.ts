@@ -1,16 +1,18 @@
+import type { Budgeted, BudgetedDeps, Result } from '@shortener/core';
 import {
   BulkInput,
   CheckAliasInput,
   CreateLinkInput,
-  bulkLimit,
-  bulkUrls,
   checkAlias,
-  createLink,
-  createLinks,
-  domainError,
+  createLinkWithinBudget,
+  createLinksWithinBudget,
 } from '@shortener/core';
 import { errorBody } from '../errors.js';
-import { sendError, sendResult, stateOf } from '../koa-helpers.js';
+import { sendError, sendResult, setHeaders, stateOf } from '../koa-helpers.js';
+import { budgetedCoreOf } from '../deps.js';
+import type { HttpDeps } from '../deps.js';
+import type { Context } from 'koa';
+import { rateLimitHeaders as rateLimitHeaderValues } from './rate-limit.js';
 import { SECURITY, rateLimitHeaders } from '../openapi/openapi-paths.js';
 import { route } from '../routes/route-table.js';
 import type { AnyRoute } from '../routes/route-table.js';
@@ -23,6 +25,17 @@ export const ShortenQuery = CreateLinkInput.pick({ url: true, alias: true, domai
 
 const { none, key } = SECURITY;
 
+/** Runs a budgeted core use case for this request's client, answering with its `RateLimit-*` headers. */
+async function createWithinBudget<T>(
+  ctx: Context,
+  deps: HttpDeps,
+  create: (budgeted: BudgetedDeps, ip: string) => Promise<Budgeted<T>>,
+): Promise<Result<T>> {
+  const { decision, result } = await create(budgetedCoreOf(deps), stateOf(ctx).ip);
+  if (decision !== null) setHeaders(ctx, rateLimitHeaderValues(decision));
+  return result;
+}
+
 /** Creating links: `POST /api/v1/links`, `/api/v1/bulk`, the plain-text `/api/shorten`, and the alias check. */
 export const CREATE_ROUTES: readonly AnyRoute[] = [
   route({
@@ -30,7 +43,6 @@ export const CREATE_ROUTES: readonly AnyRoute[] = [
     path: '/api/v1/links',
     access: 'caller',
     body: CreateLinkInput,
-    spends: () => 1,
     doc: {
       id: 'createLink',
       summary: 'Create a short link',
@@ -52,8 +64,11 @@ export const CREATE_ROUTES: readonly AnyRoute[] = [
       },
       errors: [401, 429],
     },
-    handle: async (ctx, { deps: { core }, caller, body }) => {
-      const created = await createLink(core, body, caller);
+    handle: async (ctx, { deps, caller, body }) => {
+      const { core } = deps;
+      const created = await createWithinBudget(ctx, deps, (budgeted, ip) =>
+        createLinkWithinBudget(budgeted, body, caller, ip),
+      );
       if (sendResult(ctx, created, (c) => view(core, c.link, c.editToken), 201) && created.ok)
         ctx.set('Location', view(core, created.value.link).stats_url.replace(/\/stats$/, ''));
     },
@@ -84,12 +99,6 @@ export const CREATE_ROUTES: readonly AnyRoute[] = [
     path: '/api/v1/bulk',
     access: 'caller',
     body: BulkInput,
-    // one unit per URL, refused whole; too many URLs are refused before anything is spent
-    spends: ({ deps: { core }, caller, body }) => {
-      const count = bulkUrls(body.urls).length;
-      const max = bulkLimit(core, caller);
-      return count > max ? domainError('too_many', `At most ${max} URLs per request.`, 'urls') : count;
-    },
     doc: {
       id: 'bulkCreateLinks',
       summary: 'Create many short links',
@@ -102,9 +111,14 @@ export const CREATE_ROUTES: readonly AnyRoute[] = [
       responses: { 200: jsonResponse('Per-URL results.', 'BulkResponse', rateLimitHeaders) },
       errors: [401, 429],
     },
-    handle: async (ctx, { deps: { core }, caller, body }) => {
+    // too many URLs are refused before anything is spent; then one unit per URL, refused whole
+    handle: async (ctx, { deps, caller, body }) => {
+      const { core } = deps;
       const language = stateOf(ctx).language;
-      sendResult(ctx, await createLinks(core, body, caller), (items) => ({
+      const created = await createWithinBudget(ctx, deps, (budgeted, ip) =>
+        createLinksWithinBudget(budgeted, body, caller, ip),
+      );
+      sendResult(ctx, created, (items) => ({
         results: items.map((item) =>
           item.ok
             ? {
@@ -128,7 +142,6 @@ export const CREATE_ROUTES: readonly AnyRoute[] = [
     path: '/api/shorten',
     access: 'caller',
     query: ShortenQuery,
-    spends: () => 1,
     doc: {
       id: 'shortenPlainText',
       summary: 'Shorten a URL, answer in plain text',
@@ -152,8 +165,11 @@ export const CREATE_ROUTES: readonly AnyRoute[] = [
       },
       errors: [401, 429],
     },
-    handle: async (ctx, { deps: { core }, caller, query }) => {
-      const created = await createLink(core, query, caller);
+    handle: async (ctx, { deps, caller, query }) => {
+      const { core } = deps;
+      const created = await createWithinBudget(ctx, deps, (budgeted, ip) =>
+        createLinkWithinBudget(budgeted, query, caller, ip),
+      );
       if (!created.ok) return sendError(ctx, created.error);
       if (created.value.editToken !== null) ctx.set('X-Edit-Token', created.value.editToken);
       ctx.status = 201;

@@ -3,8 +3,7 @@ import type { DomainError } from '@shortener/core';
 import {
   ANONYMOUS,
   CreateLinkInput,
-  createLink,
-  domainError,
+  createLinkWithinBudget,
   findLinkShown,
   getStats,
   parseInput,
@@ -12,6 +11,7 @@ import {
 } from '@shortener/core';
 import type { Context } from 'koa';
 import type { HttpDeps } from '../deps.js';
+import { budgetedCoreOf } from '../deps.js';
 import { HTTP_STATUS, errorBody } from '../errors.js';
 import { setHeaders, stateOf } from '../koa-helpers.js';
 import { assets } from '../pages/assets.js';
@@ -19,7 +19,7 @@ import { formToCreateInput, formValues } from '../pages/form-input.js';
 import { createdPage, homePage } from '../pages/home-page.js';
 import { LINK_PAGE_HEADERS, PAGE_REFERRER_POLICY, contentSecurityPolicy } from '../pages/layout.js';
 import { previewPage } from '../pages/preview-page.js';
-import { consumeCreations, rateLimitHeaders } from '../api/rate-limit.js';
+import { rateLimitHeaders } from '../api/rate-limit.js';
 import { sendMissing } from './redirect.js';
 import { readBody } from '../request.js';
 
@@ -65,10 +65,9 @@ export function addPageRoutes(router: Router, deps: HttpDeps): void {
     };
     const input = parseInput(CreateLinkInput, formToCreateInput(values));
     if (!input.ok) return failed(input.error);
-    const decision = await consumeCreations(deps, ANONYMOUS, ip, 1);
-    setHeaders(ctx, rateLimitHeaders(decision));
-    if (!decision.allowed) return failed(domainError('rate_limited'));
-    const created = await createLink(core, input.value, ANONYMOUS);
+    const budgeted = await createLinkWithinBudget(budgetedCoreOf(deps), input.value, ANONYMOUS, ip);
+    if (budgeted.decision !== null) setHeaders(ctx, rateLimitHeaders(budgeted.decision));
+    const created = budgeted.result;
     if (!created.ok) return failed(created.error);
     const view = toLinkView(
       created.value.link,

@@ -1,5 +1,5 @@
 import type Router from '@koa/router';
-import type { Caller, DomainError, SignedIn } from '@shortener/core';
+import type { Caller, SignedIn } from '@shortener/core';
 import { ANONYMOUS, domainError, parseInput } from '@shortener/core';
 import type { Context, Middleware } from 'koa';
 import { accountAreaGuard } from '../account/account-routes.js';
@@ -7,9 +7,8 @@ import { signedInOf } from '../account/session.js';
 import { toSignIn } from '../account/sign-in-return.js';
 import type { z } from 'zod';
 import { withSession } from '../account/session.js';
-import { consumeCreations, rateLimitHeaders } from '../api/rate-limit.js';
 import type { HttpDeps } from '../deps.js';
-import { sendError, setHeaders, stateOf } from '../koa-helpers.js';
+import { sendError } from '../koa-helpers.js';
 import { page } from '../openapi/openapi-forms.js';
 import { operation, ref } from '../openapi/openapi-paths.js';
 import type { OperationSpec } from '../openapi/openapi-paths.js';
@@ -58,7 +57,7 @@ export type RouteDoc = Omit<OperationSpec, 'body' | 'parameters' | 'tag'> & {
 
 /**
  * One HTTP route, declared once: method, path (OpenAPI's `{name}` form), who may call, the zod schemas of
- * its query and body, the creation units it spends, its documentation, and the handler that calls core
+ * its query and body, its documentation, and the handler that calls core
  * and renders. {@link mountRoutes} serves a table of them; {@link routePaths} documents the same table.
  */
 export interface Route<
@@ -75,11 +74,6 @@ export interface Route<
   readonly enabled?: (deps: HttpDeps) => boolean;
   readonly query?: Q;
   readonly body?: B;
-  /**
-   * Creation units the request spends from the caller's budget before the work (decisions §14: one per
-   * link, refused whole with 429), or an error that refuses it first; 0 spends nothing.
-   */
-  readonly spends?: (input: RouteInput<Parsed<Q>, Parsed<B>>) => number | DomainError;
   readonly doc: RouteDoc;
   readonly handle: (ctx: Context, input: RouteInput<Parsed<Q>, Parsed<B>>) => Promise<void> | void;
 }
@@ -140,27 +134,9 @@ function parsed<S extends z.ZodType | undefined>(
   return null;
 }
 
-/** Spends the route's creation units; false (and the 429 sent) when refused. */
-async function admitted(
-  deps: HttpDeps,
-  ctx: Context,
-  units: number | DomainError,
-  caller: Caller,
-): Promise<boolean> {
-  if (typeof units !== 'number') {
-    sendError(ctx, units);
-    return false;
-  }
-  if (units === 0) return true;
-  const decision = await consumeCreations(deps, caller, stateOf(ctx).ip, units);
-  setHeaders(ctx, rateLimitHeaders(decision));
-  if (!decision.allowed) sendError(ctx, domainError('rate_limited'));
-  return decision.allowed;
-}
-
 /**
  * Serves a route table: for each request, in this order, the caller (refused per `access`), the query and
- * the body (each by its schema: a validation error names the field), the creation budget, then the handler.
+ * the body (each by its schema: a validation error names the field), then the handler.
  * Errors thrown past here are mapped by the application's error middleware.
  */
 export function mountRoutes(router: Router, deps: HttpDeps, routes: readonly AnyRoute[]): void {
@@ -170,15 +146,12 @@ export function mountRoutes(router: Router, deps: HttpDeps, routes: readonly Any
     router[declared.method](koaPath(declared.path), ...guards, async (ctx) => {
       const who = await whoFor(deps, ctx, declared.access);
       if (who === null) return;
-      const { caller } = who;
       const query = parsed(ctx, declared.query, () => queryOf(ctx.query));
       if (query === null) return;
       const raw = declared.body === undefined ? undefined : await readBody(ctx.req, declared.form === true);
       const body = parsed(ctx, declared.body, () => raw);
       if (body === null) return;
       const input = { deps, ...who, query: query.value, body: body.value, params: ctx.params };
-      if (declared.spends !== undefined && !(await admitted(deps, ctx, declared.spends(input), caller)))
-        return;
       await declared.handle(ctx, input);
     });
   }
