@@ -1,5 +1,6 @@
 import type Router from '@koa/router';
 import type { HttpDeps } from '../deps.js';
+import { perServer } from '../deps.js';
 import { jsonContent, ref } from '../openapi/openapi-paths.js';
 import { buildOpenApiDocument } from '../openapi/openapi.js';
 import { mountRoutes, route } from '../routes/route-table.js';
@@ -19,19 +20,12 @@ const meta = (id: string, summary: string, description: string, responses: Route
 });
 
 /** The documents, built once per server: they depend only on its settings. */
-const documents = new WeakMap<HttpDeps, { readonly openApi: string; readonly llmsTxt: string }>();
-function documentsOf(deps: HttpDeps) {
-  let built = documents.get(deps);
-  if (built === undefined) {
-    const metrics = deps.metrics?.exposition !== undefined;
-    built = {
-      openApi: JSON.stringify(buildOpenApiDocument(deps.core.config, { metrics })),
-      llmsTxt: buildLlmsTxt(deps.core.config),
-    };
-    documents.set(deps, built);
-  }
-  return built;
-}
+const documentsOf = perServer((deps) => ({
+  openApi: JSON.stringify(
+    buildOpenApiDocument(deps.core.config, { metrics: deps.metrics?.exposition !== undefined }),
+  ),
+  llmsTxt: buildLlmsTxt(deps.core.config),
+}));
 
 /** `/healthz`, `/metrics` (when served on this port), `/openapi.json` and `/llms.txt`. */
 export const META_ROUTES: readonly AnyRoute[] = [
