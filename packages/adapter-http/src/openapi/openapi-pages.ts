@@ -1,4 +1,4 @@
-import { FORM_TYPE, jsonContent, operation, ref } from './openapi-paths.js';
+import { FORM_TYPE, jsonContent, operation, pathParameter, ref } from './openapi-paths.js';
 import type { Json } from './openapi-schemas.js';
 
 const HTML = { 'text/html': { schema: { type: 'string' } } };
@@ -197,14 +197,7 @@ function assetPaths(): Json {
         description: 'Stylesheet, script and icon of the pages; the name carries a content hash.',
         tag: 'public',
         parameters: [
-          {
-            name: 'file',
-            in: 'path',
-            required: true,
-            description: 'The hashed file name, as the pages link it.',
-            schema: { type: 'string' },
-            example: 'app.1a2b3c4d5e.css',
-          },
+          pathParameter('file', 'The hashed file name, as the pages link it.', 'app.1a2b3c4d5e.css'),
         ],
         responses: {
           200: {
