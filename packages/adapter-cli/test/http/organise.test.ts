@@ -213,6 +213,8 @@ describe('forward_query, redirect_status and crawlable (decisions §15)', () => 
     });
     expect((await visit(hidden)).headers.get('x-robots-tag')).toBe('noindex, nofollow');
     expect((await visit(open)).headers.get('x-robots-tag')).toBeNull();
+    const locked = await create({ url: 'https://example.com/locked', password: 'secret-pass' });
+    expect((await visit(locked)).headers.get('x-robots-tag')).toBe('noindex, nofollow');
     const robots = await server.visit(`http://${server.hostA}/robots.txt`);
     expect(robots.status).toBe(200);
     const text = await robots.text();

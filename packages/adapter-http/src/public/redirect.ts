@@ -93,6 +93,9 @@ export function respond(
 const NO_STORE = 'private, max-age=0';
 const NOINDEX = 'noindex, nofollow';
 
+/** The pages a short URL answers with (password form, 404, 410): never indexed (decisions §15). */
+const SHORT_URL_PAGE_HEADERS = { ...LINK_PAGE_HEADERS, 'X-Robots-Tag': NOINDEX };
+
 /**
  * The redirect of a plain link (no rules, no forwarding, not crawlable): the server's status (302 unless
  * `REDIRECT_STATUS` says otherwise); headers as a flat list, which Node writes without walking an object.
@@ -141,7 +144,7 @@ export function sendMissing(
     return;
   }
   const page = reason === null ? notFoundPage(language) : gonePage(reason, language);
-  respond(req, res, reason === null ? HTTP_STATUS.not_found : 410, LINK_PAGE_HEADERS, page);
+  respond(req, res, reason === null ? HTTP_STATUS.not_found : 410, SHORT_URL_PAGE_HEADERS, page);
 }
 
 function linkGoneMessage(reason: GoneReason): string {
@@ -164,7 +167,13 @@ export function sendOutcome(
       sendFollowed(deps, req, res, outcome.link, options.routed ?? null);
       return;
     case 'password':
-      respond(req, res, wrongPassword ? 401 : 200, LINK_PAGE_HEADERS, passwordPage(language, wrongPassword));
+      respond(
+        req,
+        res,
+        wrongPassword ? 401 : 200,
+        SHORT_URL_PAGE_HEADERS,
+        passwordPage(language, wrongPassword),
+      );
       return;
     case 'gone':
       sendMissing(req, res, language, outcome.reason);
