@@ -38,7 +38,8 @@ const DESCRIPTIONS = {
     'Errors: not_found, forbidden, unauthorized.',
   link_stats:
     'Click statistics of a link for the last days (default 30): total, unique visitors, bots, by_day (every ' +
-    'day, oldest first) and the top countries, referrers, devices and browsers. Public statistics need no ' +
+    'day, oldest first) and the top countries, referrers, devices and browsers, and for a link with redirect ' +
+    'rules which rule answered (rules: 0, 1, … or default). Public statistics need no ' +
     `credentials; private ones need the owner. ${ACCESS} Errors: not_found, forbidden, invalid_request.`,
 } as const;
 

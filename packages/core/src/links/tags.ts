@@ -40,7 +40,9 @@ export const VALIDATION_ERROR_FIELDS: ReadonlySet<string> = new Set(['tags']);
 /** The `tag` filter of a listing: one value or several (links carrying all of them). */
 export const TagFilterField = z
   .union([z.string().max(32), z.array(z.string().max(32)).max(MAX_TAGS)])
-  .transform((value) => normalizeTags(typeof value === 'string' ? [value] : value))
+  .transform((value) =>
+    normalizeTags(typeof value === 'string' ? [value] : value).filter((tag) => tag !== ''),
+  )
   .describe('Only links carrying this tag; repeat it for links carrying all of them.');
 
 /** One tag of the caller's links, with how many links carry it and their clicks. */
