@@ -225,3 +225,38 @@ describe('forward_query, redirect_status and crawlable (decisions §15)', () => 
     expect(other).not.toContain(open.slug as string);
   });
 });
+
+describe('bulk and the server default status (decisions §15)', () => {
+  it('tags and routes every link of a bulk request', async () => {
+    const rules = [{ when: { device: 'mobile' }, url: 'https://m.example/' }];
+    const answer = await jsonOf(
+      await server.api('/api/v1/bulk', {
+        key: owner.key,
+        json: { urls: ['https://example.com/1', 'https://example.com/2'], tags: ['Bulk'], rules },
+      }),
+    );
+    for (const item of answer.results as Json[]) {
+      expect(item.ok).toBe(true);
+      expect(item.link).toMatchObject({ tags: ['bulk'], rules: [{ url: 'https://m.example/' }] });
+    }
+  });
+
+  it('answers with REDIRECT_STATUS, and 302 where a permanent default would defeat counting', async () => {
+    const permanent = await startTestServer({ REDIRECT_STATUS: '301' });
+    try {
+      const make = async (body: Json) => jsonOf(await permanent.api('/api/v1/links', { json: body }), 201);
+      const plain = await make({ url: 'https://example.com/p' });
+      expect(plain.redirect_status).toBe(301);
+      const response = await permanent.visit(plain.short_url as string);
+      expect([response.status, response.headers.get('cache-control')]).toEqual([
+        301,
+        'private, max-age=3600',
+      ]);
+      const capped = await make({ url: 'https://example.com/c', max_clicks: 5 });
+      expect(capped.redirect_status).toBe(302);
+      expect((await permanent.visit(capped.short_url as string)).status).toBe(302);
+    } finally {
+      await permanent.close();
+    }
+  });
+});
