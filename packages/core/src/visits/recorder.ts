@@ -163,7 +163,7 @@ export function createVisitRecorder(deps: VisitRecorderDeps): VisitRecorder {
         at: tracked.at,
         counted: tracked.counted,
         profile: classify.profile(visit),
-        rule: visit.rule,
+        rule: visit.rule ?? null,
         salt,
       });
     }
@@ -291,7 +291,7 @@ export function createVisitRecorder(deps: VisitRecorderDeps): VisitRecorder {
         counter('referrer', referrer),
         counter('country', country),
       ];
-      if (visit.rule !== null) counters.push(counter('rule', visit.rule));
+      if (visit.rule != null) counters.push(counter('rule', visit.rule));
       return counters;
     },
   };
