@@ -210,7 +210,7 @@ export function addAccountRoutes(router: Router, deps: HttpDeps): void {
     if (!decision.allowed) return failed(domainError('rate_limited'));
     const created = await createLink(core, input.value, caller);
     if (!created.ok) return failed(created.error);
-    seeOther(ctx, `/account/links/${created.value.link.id}`);
+    seeOther(ctx, `/account/links/${created.value.link.id}?done=created`);
   });
 
   router.post('/account/claim', guard, async (ctx) => {

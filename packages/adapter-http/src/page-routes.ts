@@ -22,6 +22,7 @@ import { previewPage } from './pages/preview-page.js';
 import { consumeCreations, rateLimitHeaders } from './rate-limit.js';
 import { sendMissing } from './redirect.js';
 import { readBody } from './request.js';
+import { signedInOf, withSession } from './session.js';
 
 const PREVIEW_PATH = /^\/([A-Za-z0-9_-]{1,64})(?:\+|%2[Bb])$/;
 const YEAR = 365 * 24 * 3600;
@@ -52,8 +53,15 @@ export function addPageRoutes(router: Router, deps: HttpDeps): void {
     ctx.body = asset.body;
   });
 
-  router.get('/', (ctx) => {
-    sendPage(ctx, 200, homePage({ language: stateOf(ctx).language, domains, accountHref }), homeHeaders);
+  router.get('/', async (ctx) => {
+    const signedIn = await signedInOf(deps, ctx);
+    const signedInAs = signedIn?.account.name;
+    sendPage(
+      ctx,
+      200,
+      homePage({ language: stateOf(ctx).language, domains, accountHref, signedInAs }),
+      homeHeaders,
+    );
   });
 
   router.post('/', async (ctx) => {
@@ -65,10 +73,13 @@ export function addPageRoutes(router: Router, deps: HttpDeps): void {
     };
     const input = parseInput(CreateLinkInput, formToCreateInput(values));
     if (!input.ok) return failed(input.error);
-    const decision = await consumeCreations(deps, ANONYMOUS, ip, 1);
+    // signed in, the link is the account's, as the home page says (and as its script's API call makes it)
+    const caller = await withSession(deps, ctx, ANONYMOUS);
+    if (!caller.ok) return failed(caller.error);
+    const decision = await consumeCreations(deps, caller.value, ip, 1);
     setHeaders(ctx, rateLimitHeaders(decision));
     if (!decision.allowed) return failed(domainError('rate_limited'));
-    const created = await createLink(core, input.value, ANONYMOUS);
+    const created = await createLink(core, input.value, caller.value);
     if (!created.ok) return failed(created.error);
     const view = toLinkView(
       created.value.link,

@@ -40,7 +40,9 @@ describe('/account: the signed-in account’s links, search, paging, creation an
       max_clicks: '5',
     });
     expect(response.status).toBe(303);
-    const id = /^\/account\/links\/([0-9a-f-]{36})$/.exec(response.headers.get('location') ?? '')?.[1];
+    const id = /^\/account\/links\/([0-9a-f-]{36})\?done=created$/.exec(
+      response.headers.get('location') ?? '',
+    )?.[1];
     expect(id).toBeDefined();
     const link = await jsonOf(await me.send(`/api/v1/links/${id}`));
     expect(link).toMatchObject({
