@@ -5,6 +5,8 @@ import { html } from './layout.js';
 import { statsWordsOf } from './stats-words.js';
 
 const REGIONAL_A = 0x1f1e6;
+/** What stands for a flag beside `unknown` and `other`. */
+const GLOBE = '\u{1f310}';
 
 /** The flag of an ISO 3166 code as regional-indicator letters (an emoji where fonts have it), else ''. */
 export function flagOf(code: string): string {
@@ -65,7 +67,7 @@ export function countryChart(
   const drawn = rows.slice(0, limit).map(
     (r) =>
       html`<li>
-        <span class="flag" aria-hidden="true">${flagOf(r.key)}</span>
+        <span class="flag" aria-hidden="true">${flagOf(r.key) || GLOBE}</span>
         <span class="country-name">${name(r.key)}</span>
         <svg class="country-bar" viewBox="0 0 100 10" preserveAspectRatio="none" aria-hidden="true">
           <rect class="share" x="0" y="0" width="${bar(r.count)}" height="10" />
