@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { CoreDeps, RateLimiter, VisitRecorder } from '@shortener/core';
-import type { TrustProxy } from './client-address.js';
+import type { CoreDeps, RateLimiter, VisitRecorder, BudgetedDeps } from '@shortener/core';
+import type { TrustProxy } from './server/client-address.js';
 
 /** Structured logging; implementations write one JSON object per line and never receive an IP. */
 export interface Logger {
@@ -93,4 +93,10 @@ export interface HttpDeps {
 export const guardedCoreOf = (deps: Pick<HttpDeps, 'core' | 'rateLimiter'>) => ({
   ...deps.core,
   rateLimiter: deps.rateLimiter,
+});
+
+/** The core with the limiter and the refusals counter, for the use cases that spend a budget. */
+export const budgetedCoreOf = (deps: Pick<HttpDeps, 'core' | 'rateLimiter' | 'metrics'>): BudgetedDeps => ({
+  ...guardedCoreOf(deps),
+  onLimited: (limit) => deps.metrics?.limited(limit),
 });

@@ -3,26 +3,26 @@ import type { DomainError } from '@shortener/core';
 import {
   ANONYMOUS,
   CreateLinkInput,
-  createLink,
-  domainError,
+  createLinkWithinBudget,
   findLinkShown,
   getStats,
   parseInput,
   toLinkView,
 } from '@shortener/core';
 import type { Context } from 'koa';
-import type { HttpDeps } from './deps.js';
-import { HTTP_STATUS, errorBody } from './errors.js';
-import { setHeaders, stateOf } from './koa-helpers.js';
-import { assets } from './pages/assets.js';
-import { formToCreateInput, formValues } from './pages/form-input.js';
-import { createdPage, homePage } from './pages/home-page.js';
-import { LINK_PAGE_HEADERS, PAGE_REFERRER_POLICY, contentSecurityPolicy } from './pages/layout.js';
-import { previewPage } from './pages/preview-page.js';
-import { consumeCreations, rateLimitHeaders } from './rate-limit.js';
+import type { HttpDeps } from '../deps.js';
+import { budgetedCoreOf } from '../deps.js';
+import { HTTP_STATUS, errorBody } from '../errors.js';
+import { setHeaders, stateOf } from '../koa-helpers.js';
+import { assets } from '../pages/assets.js';
+import { formToCreateInput, formValues } from '../pages/form-input.js';
+import { createdPage, homePage } from '../pages/home-page.js';
+import { LINK_PAGE_HEADERS, PAGE_REFERRER_POLICY, contentSecurityPolicy } from '../pages/layout.js';
+import { previewPage } from '../pages/preview-page.js';
+import { rateLimitHeaders } from '../api/rate-limit.js';
 import { sendMissing } from './redirect.js';
-import { readBody } from './request.js';
-import { signedInOf, withSession } from './session.js';
+import { readBody } from '../request.js';
+import { signedInOf, withSession } from '../account/session.js';
 
 const PREVIEW_PATH = /^\/([A-Za-z0-9_-]{1,64})(?:\+|%2[Bb])$/;
 const YEAR = 365 * 24 * 3600;
@@ -76,10 +76,9 @@ export function addPageRoutes(router: Router, deps: HttpDeps): void {
     // signed in, the link is the account's, as the home page says (and as its script's API call makes it)
     const caller = await withSession(deps, ctx, ANONYMOUS);
     if (!caller.ok) return failed(caller.error);
-    const decision = await consumeCreations(deps, caller.value, ip, 1);
-    setHeaders(ctx, rateLimitHeaders(decision));
-    if (!decision.allowed) return failed(domainError('rate_limited'));
-    const created = await createLink(core, input.value, caller.value);
+    const budgeted = await createLinkWithinBudget(budgetedCoreOf(deps), input.value, caller.value, ip);
+    if (budgeted.decision !== null) setHeaders(ctx, rateLimitHeaders(budgeted.decision));
+    const created = budgeted.result;
     if (!created.ok) return failed(created.error);
     const view = toLinkView(
       created.value.link,

@@ -1,7 +1,7 @@
 import type { Caller, RateDecision } from '@shortener/core';
 import { spendCreations } from '@shortener/core';
-import type { HttpDeps } from './deps.js';
-import { guardedCoreOf } from './deps.js';
+import type { HttpDeps } from '../deps.js';
+import { guardedCoreOf } from '../deps.js';
 
 /** Response headers of a limiter decision: `RateLimit-*` always, `Retry-After` when refused (seconds). */
 export function rateLimitHeaders(decision: RateDecision): Record<string, string> {

@@ -1,74 +1,22 @@
 import { linkFormSchema } from './openapi-pages.js';
-import { FORM_TYPE, jsonContent, operation, ref } from './openapi-paths.js';
+import { FORM_TYPE, jsonContent, ref } from './openapi-paths.js';
 import {
   HTML,
   SIGNED_IN,
   form,
   html,
   htmlOrError,
-  json,
   page,
   doneParameter,
   query,
   seeOther,
-  setCookie,
   withOptional,
 } from './openapi-forms.js';
-import { passkeyRegistrationPaths, publicKeyOptions, redirectAnswer, token } from './openapi-passkeys.js';
+import { token } from './openapi-forms.js';
 import type { Json } from './openapi-schemas.js';
 
 /** Security requirements of the account area: an API key, or the session cookie of {base_url}. */
-const KEY: Json = { apiKey: [] };
 const SESSION: Json = { session: [] };
-
-function keyPaths(): Json {
-  const id: Json = {
-    name: 'id',
-    in: 'path',
-    required: true,
-    description: 'The key `id`.',
-    schema: { type: 'string' },
-    example: '0b9a6c1e-2f4d-4c8a-9e7b-5d3f1a2c4b6e',
-  };
-  return {
-    '/api/v1/keys': {
-      get: operation({
-        id: 'listKeys',
-        summary: 'List the account’s API keys',
-        description: 'Oldest first, revoked ones included; `prefix` is a key’s first 8 characters.',
-        tag: 'accounts',
-        security: [KEY, SESSION],
-        responses: { 200: json('The keys, never the keys themselves.', ref('schemas', 'ApiKeyList')) },
-        errors: [401, 403],
-      }),
-      post: operation({
-        id: 'createKey',
-        summary: 'Create an API key',
-        description:
-          'The answer carries `key` once; only its SHA-256 is stored. Made by the session cookie (in the ' +
-          'browser), it needs a password or passkey entered in the last 10 minutes, else 403 `forbidden`.',
-        tag: 'accounts',
-        security: [KEY, SESSION],
-        body: ref('schemas', 'CreateKeyRequest'),
-        example: { name: 'laptop' },
-        responses: { 201: json('The new key, with `key` shown this once.', ref('schemas', 'CreatedApiKey')) },
-        errors: [401, 403],
-      }),
-    },
-    '/api/v1/keys/{id}': {
-      parameters: [id],
-      delete: operation({
-        id: 'revokeKey',
-        summary: 'Revoke an API key',
-        description: 'The key is refused (401) from then on. Another account’s key is `not_found`.',
-        tag: 'accounts',
-        security: [KEY, SESSION],
-        responses: { 204: { description: 'Revoked.' } },
-        errors: [401, 403, 404],
-      }),
-    },
-  };
-}
 
 function signInPaths(): Json {
   return {
@@ -101,27 +49,6 @@ function signInPaths(): Json {
           401: html('Wrong name or password: the page again.'),
           429: html('Too many failures: the page again.', { 'Retry-After': ref('headers', 'Retry-After') }),
         },
-      }),
-    },
-    '/login/passkey/options': {
-      post: page({
-        id: 'passkeySignInOptions',
-        summary: 'Start a passkey sign-in',
-        description: 'A challenge for any passkey of this site, valid 5 minutes.',
-        body: { type: 'object' },
-        example: {},
-        responses: { 200: publicKeyOptions },
-      }),
-    },
-    '/login/passkey': {
-      post: page({
-        id: 'passkeySignIn',
-        summary: 'Finish a passkey sign-in',
-        description: 'The browser’s answer (`navigator.credentials.get`, as JSON).',
-        body: { type: 'object' },
-        example: { id: 'credential-id', response: {} },
-        responses: { 200: { ...redirectAnswer, headers: setCookie(SIGNED_IN) } },
-        errors: [401],
       }),
     },
     '/logout': {
@@ -254,20 +181,6 @@ function accountPagePaths(hosts: readonly string[]): Json {
         },
       }),
     },
-    ...passkeyRegistrationPaths(),
-    '/account/password': {
-      post: page({
-        id: 'changePassword',
-        summary: 'Change the password of the signed-in account',
-        description:
-          'Ends every other session of the account. Wrong current passwords are limited (10 per account ' +
-          'in 15 minutes, then 429); an account without a password needs a recent sign-in (403).',
-        body: form({ current_password: 'The password now.', password: 'The new one, 8-128 characters.' }),
-        example: { current_password: 'correct horse battery', password: 'staple battery horse' },
-        responses: { 204: { description: 'Changed.' } },
-        errors: [401, 429],
-      }),
-    },
   };
 }
 
@@ -293,5 +206,5 @@ export function withSessionAuth(paths: Json): Json {
 
 /** The account area of decisions §10 in `/openapi.json`: the keys API and the sign-in pages. */
 export function accountPaths(hosts: readonly string[]): Json {
-  return { ...keyPaths(), ...signInPaths(), ...accountPagePaths(hosts) };
+  return { ...signInPaths(), ...accountPagePaths(hosts) };
 }

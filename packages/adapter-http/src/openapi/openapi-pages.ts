@@ -1,7 +1,5 @@
-import { QrPngQuery, QrSvgQuery } from '@shortener/core';
 import { FORM_TYPE, jsonContent, operation, ref } from './openapi-paths.js';
 import type { Json } from './openapi-schemas.js';
-import { queryParameters } from './openapi-schemas.js';
 
 const HTML = { 'text/html': { schema: { type: 'string' } } };
 
@@ -25,11 +23,16 @@ const header = (description: string, schema: Json = { type: 'string' }, required
 
 const notFound = pageError('`not_found`: no such link.');
 const gone = pageError('The link has expired, reached its click limit or was disabled.');
-const cacheHeaders = {
+/** The caching headers of a QR image. */
+export const cacheHeaders = {
   ETag: header('Entity tag of the image.', { type: 'string' }, true),
   'Cache-Control': header('`public, max-age=86400`.', { const: 'public, max-age=86400' }, true),
 };
-const notModified = { description: 'The image is unchanged (`If-None-Match`).', headers: cacheHeaders };
+/** 304 to a client that has the image (`If-None-Match`). */
+export const notModified = {
+  description: 'The image is unchanged (`If-None-Match`).',
+  headers: cacheHeaders,
+};
 const redirect = (description: string): Json => ({
   description,
   headers: {
@@ -115,47 +118,6 @@ function slugPaths(): Json {
             content: jsonContent(ref('schemas', 'PublicLink')),
           },
         },
-        errors: [404],
-      }),
-    },
-    ...qrPaths(),
-  };
-}
-
-function qrPaths(): Json {
-  const slug = ref('parameters', 'slug');
-  const colors = 'Colors are `#rgb`, `#rrggbb` or `#rrggbbaa`, with or without `#`.';
-  const image = (type: string): Json => ({
-    description: 'The QR code of the short URL.',
-    headers: cacheHeaders,
-    content: {
-      [type]: { schema: { type: 'string', ...(type === 'image/png' ? { format: 'binary' } : {}) } },
-    },
-  });
-  return {
-    '/{slug}.png': {
-      parameters: [slug],
-      get: page({
-        id: 'getQrPng',
-        summary: 'QR code as PNG',
-        description:
-          `A QR code of the short URL. ${colors} Each client may draw 120 units a minute (a 512 px PNG ` +
-          'costs 1, 2048 px 16); past that, or while too many PNGs wait to be drawn, 429 with `Retry-After`.',
-        tag: 'public',
-        parameters: queryParameters(QrPngQuery, []),
-        responses: { 200: image('image/png'), 304: notModified },
-        errors: [404, 429],
-      }),
-    },
-    '/{slug}.svg': {
-      parameters: [slug],
-      get: page({
-        id: 'getQrSvg',
-        summary: 'QR code as SVG',
-        description: `A QR code of the short URL. ${colors}`,
-        tag: 'public',
-        parameters: queryParameters(QrSvgQuery, []),
-        responses: { 200: image('image/svg+xml'), 304: notModified },
         errors: [404],
       }),
     },

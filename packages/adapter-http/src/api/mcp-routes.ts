@@ -1,10 +1,10 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import type { HttpDeps } from './deps.js';
-import { HttpInputError } from './errors.js';
-import { stateOf } from './koa-helpers.js';
-import { refuseMethod } from './methods.js';
-import { readBodyText } from './request.js';
+import type { HttpDeps } from '../deps.js';
+import { HttpInputError } from '../errors.js';
+import { stateOf } from '../koa-helpers.js';
+import { refuseMethod } from '../server/methods.js';
+import { readBodyText } from '../request.js';
 
 /**
  * `/mcp` (decisions §8): POST hands the parsed JSON-RPC body to `deps.mcp`, which writes the response

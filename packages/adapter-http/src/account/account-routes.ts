@@ -1,6 +1,6 @@
-import { underTokenLimit } from './token-guesses.js';
+import { underTokenLimit } from '../token-guesses.js';
 import { signInReturn } from './sign-in-return.js';
-import { createUserAgentParser } from './user-agent.js';
+import { createUserAgentParser } from '../public/user-agent.js';
 import type Router from '@koa/router';
 import type { DomainError, SignedIn } from '@shortener/core';
 import {
@@ -8,7 +8,7 @@ import {
   acceptInviteWithPassword,
   claimLinks,
   countText,
-  createLink,
+  createLinkWithinBudget,
   domainError,
   endSession,
   listLinks,
@@ -20,26 +20,26 @@ import {
   toLinkView,
 } from '@shortener/core';
 import type { Context, Next } from 'koa';
-import type { HttpDeps } from './deps.js';
-import { guardedCoreOf } from './deps.js';
-import { HTTP_STATUS, errorBody } from './errors.js';
-import { sendError, setHeaders, stateOf } from './koa-helpers.js';
-import type { AccountHomeView } from './pages/account/account-pages.js';
-import { accountTextOf } from './pages/account/account-text.js';
-import { linkPageTextOf } from './pages/account/link-page-text.js';
-import { formToCreateInput, formValues } from './pages/form-input.js';
-import { consumeCreations, rateLimitHeaders } from './rate-limit.js';
+import type { HttpDeps } from '../deps.js';
+import { budgetedCoreOf, guardedCoreOf } from '../deps.js';
+import { HTTP_STATUS, errorBody } from '../errors.js';
+import { sendError, setHeaders, stateOf } from '../koa-helpers.js';
+import type { AccountHomeView } from '../pages/account/account-pages.js';
+import { accountTextOf } from '../pages/account/account-text.js';
+import { linkPageTextOf } from '../pages/account/link-page-text.js';
+import { formToCreateInput, formValues } from '../pages/form-input.js';
+import { rateLimitHeaders } from '../api/rate-limit.js';
 import {
   accountHomePage,
   invitePage,
   inviteGonePage,
   signInPage,
   signUpPage,
-} from './pages/account/account-pages.js';
-import { ACCOUNT_PAGE_HEADERS } from './pages/layout.js';
-import { fill } from './pages/text.js';
-import { pageSearchOf, searchTooLongMessage } from './query.js';
-import { queryOf, readBody } from './request.js';
+} from '../pages/account/account-pages.js';
+import { ACCOUNT_PAGE_HEADERS } from '../pages/layout.js';
+import { fill } from '../pages/text.js';
+import { pageSearchOf, searchTooLongMessage } from '../server/query.js';
+import { queryOf, readBody } from '../request.js';
 import {
   clearSessionCookie,
   fromSameOrigin,
@@ -205,10 +205,9 @@ export function addAccountRoutes(router: Router, deps: HttpDeps): void {
     const caller = { accountId: signedIn.account.id, editToken: null };
     const input = parseInput(CreateLinkInput, formToCreateInput(values));
     if (!input.ok) return failed(input.error);
-    const decision = await consumeCreations(deps, caller, stateOf(ctx).ip, 1);
-    setHeaders(ctx, rateLimitHeaders(decision));
-    if (!decision.allowed) return failed(domainError('rate_limited'));
-    const created = await createLink(core, input.value, caller);
+    const budgeted = await createLinkWithinBudget(budgetedCoreOf(deps), input.value, caller, stateOf(ctx).ip);
+    if (budgeted.decision !== null) setHeaders(ctx, rateLimitHeaders(budgeted.decision));
+    const created = budgeted.result;
     if (!created.ok) return failed(created.error);
     seeOther(ctx, `/account/links/${created.value.link.id}?done=created`);
   });

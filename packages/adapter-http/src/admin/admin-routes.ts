@@ -12,17 +12,17 @@ import {
   toLinkView,
 } from '@shortener/core';
 import type { Context } from 'koa';
-import { accountAreaGuard, fieldOf, seeOther, sendAccountPage } from './account-routes.js';
-import { toSignIn } from './sign-in-return.js';
-import type { HttpDeps } from './deps.js';
-import { HTTP_STATUS, errorBody } from './errors.js';
-import { sendError, stateOf } from './koa-helpers.js';
-import type { AdminView } from './pages/account/admin-page.js';
-import { adminOnlyPage, adminPage } from './pages/account/admin-page.js';
-import { adminTextOf } from './pages/account/admin-text.js';
-import { pageSearchOf, searchTooLongMessage } from './query.js';
-import { queryOf, readBody } from './request.js';
-import { signedInOf } from './session.js';
+import { accountAreaGuard, fieldOf, seeOther, sendAccountPage } from '../account/account-routes.js';
+import { toSignIn } from '../account/sign-in-return.js';
+import type { HttpDeps } from '../deps.js';
+import { HTTP_STATUS, errorBody } from '../errors.js';
+import { sendError, stateOf } from '../koa-helpers.js';
+import type { AdminView } from '../pages/account/admin-page.js';
+import { adminOnlyPage, adminPage } from '../pages/account/admin-page.js';
+import { adminTextOf } from '../pages/account/admin-text.js';
+import { pageSearchOf, searchTooLongMessage } from '../server/query.js';
+import { queryOf, readBody } from '../request.js';
+import { signedInOf } from '../account/session.js';
 
 const LINKS_PER_PAGE = 50;
 

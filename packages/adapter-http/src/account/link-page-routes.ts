@@ -1,4 +1,4 @@
-import { underTokenLimit } from './token-guesses.js';
+import { underTokenLimit } from '../token-guesses.js';
 import type Router from '@koa/router';
 import type { Caller, DomainError, LinkRecord, Result } from '@shortener/core';
 import {
@@ -16,21 +16,21 @@ import {
 } from '@shortener/core';
 import type { Context } from 'koa';
 import { accountAreaGuard, fieldOf, seeOther } from './account-routes.js';
-import type { HttpDeps } from './deps.js';
-import { HTTP_STATUS, errorBody } from './errors.js';
-import { setHeaders, stateOf } from './koa-helpers.js';
-import type { LinkPageView } from './pages/account/link-page.js';
+import type { HttpDeps } from '../deps.js';
+import { HTTP_STATUS, errorBody } from '../errors.js';
+import { setHeaders, stateOf } from '../koa-helpers.js';
+import type { LinkPageView } from '../pages/account/link-page.js';
 import {
   STATS_WINDOWS,
   linkDeletedPage,
   linkMissingPage,
   linkPage,
   tokenPage,
-} from './pages/account/link-page.js';
-import { linkPageTextOf } from './pages/account/link-page-text.js';
-import { formValues, utcOfLocal } from './pages/form-input.js';
-import { accountPageHeaders } from './pages/layout.js';
-import { queryOf, readBody } from './request.js';
+} from '../pages/account/link-page.js';
+import { linkPageTextOf } from '../pages/account/link-page-text.js';
+import { formValues, utcOfLocal } from '../pages/form-input.js';
+import { accountPageHeaders } from '../pages/layout.js';
+import { queryOf, readBody } from '../request.js';
 import { signedInOf } from './session.js';
 
 /** Who manages the link on this request: the signed-in owner, or the holder of an edit token. */

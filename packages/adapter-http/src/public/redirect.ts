@@ -8,13 +8,13 @@ import {
   redirectKey,
   redirectState,
 } from '@shortener/core';
-import type { HttpDeps, HttpMetrics } from './deps.js';
-import { HTTP_STATUS, RETRY_AFTER_SECONDS, errorBody, unavailableError } from './errors.js';
+import type { HttpDeps, HttpMetrics } from '../deps.js';
+import { HTTP_STATUS, RETRY_AFTER_SECONDS, errorBody, unavailableError } from '../errors.js';
 import type { LinkCache } from './link-cache.js';
-import { gonePage, notFoundPage, passwordPage } from './pages/basic-pages.js';
-import { LINK_PAGE_HEADERS } from './pages/layout.js';
-import { queryParam } from './query.js';
-import { clientOf, languageOf } from './request.js';
+import { gonePage, notFoundPage, passwordPage } from '../pages/basic-pages.js';
+import { LINK_PAGE_HEADERS } from '../pages/layout.js';
+import { queryParam } from '../server/query.js';
+import { clientOf, languageOf } from '../request.js';
 import { isBotUserAgent, isPrefetch } from './user-agent.js';
 
 const RESERVED = new Set(RESERVED_SLUGS);

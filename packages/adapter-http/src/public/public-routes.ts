@@ -8,13 +8,13 @@ import {
   redirectState,
   toPublicLinkView,
 } from '@shortener/core';
-import { guardedCoreOf } from './deps.js';
-import type { HttpDeps } from './deps.js';
-import { sendError, stateOf } from './koa-helpers.js';
+import { guardedCoreOf } from '../deps.js';
+import type { HttpDeps } from '../deps.js';
+import { sendError, stateOf } from '../koa-helpers.js';
 import type { LinkCache } from './link-cache.js';
-import { refuseMethod } from './methods.js';
+import { refuseMethod } from '../server/methods.js';
 import { sendOutcome, serveRedirect, slugOfPath, visitOf } from './redirect.js';
-import { readBody } from './request.js';
+import { readBody } from '../request.js';
 
 /** One-segment paths served to GET only: a POST there is 405, not a missing link. */
 const GET_ONLY = new Set(['/healthz', '/openapi.json', '/llms.txt']);

@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
 import type { Middleware } from 'koa';
-import type { HttpDeps, HttpMetrics, RouteFamily } from './deps.js';
-import { refuseMethod } from './methods.js';
+import type { HttpDeps, HttpMetrics, RouteFamily } from '../deps.js';
+import { refuseMethod } from '../server/methods.js';
 
 const META = new Set(['/healthz', '/openapi.json', '/llms.txt', '/metrics']);
 

@@ -17,14 +17,14 @@ import {
 import type { Context } from 'koa';
 import { accountAreaGuard, fieldOf, seeOther, sendAccountPage } from './account-routes.js';
 import { toSignIn } from './sign-in-return.js';
-import { guardedCoreOf } from './deps.js';
-import type { HttpDeps } from './deps.js';
-import { HTTP_STATUS } from './errors.js';
-import { sendError, stateOf } from './koa-helpers.js';
-import type { SettingsView } from './pages/account/settings-page.js';
-import { settingsPage } from './pages/account/settings-page.js';
-import { settingsTextOf } from './pages/account/settings-text.js';
-import { queryOf, readBody } from './request.js';
+import { guardedCoreOf } from '../deps.js';
+import type { HttpDeps } from '../deps.js';
+import { HTTP_STATUS } from '../errors.js';
+import { sendError, stateOf } from '../koa-helpers.js';
+import type { SettingsView } from '../pages/account/settings-page.js';
+import { settingsPage } from '../pages/account/settings-page.js';
+import { settingsTextOf } from '../pages/account/settings-text.js';
+import { queryOf, readBody } from '../request.js';
 import { clearSessionCookie, sessionSiteOf, setSessionCookie, signedInOf } from './session.js';
 
 type Extra = Pick<SettingsView, 'newKey' | 'notice'>;

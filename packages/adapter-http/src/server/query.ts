@@ -1,7 +1,7 @@
 import { domainError, errorMessage } from '@shortener/core';
 import type { Language } from '@shortener/core';
 import type Koa from 'koa';
-import { sendError } from './koa-helpers.js';
+import { sendError } from '../koa-helpers.js';
 
 /** A query string with more parameters than this is refused (400); none of ours needs more than ten. */
 export const MAX_QUERY_PARAMS = 100;

@@ -4,7 +4,11 @@ import { accountPaths, withSessionAuth } from './openapi-accounts.js';
 import { sessionSecurityScheme } from './openapi-forms.js';
 import { mcpPaths } from './openapi-mcp.js';
 import { pagePaths } from './openapi-pages.js';
-import { apiPaths, jsonContent, rateLimitHeaders, ref } from './openapi-paths.js';
+import { jsonContent, rateLimitHeaders, ref } from './openapi-paths.js';
+import { API_ROUTES } from '../api/api-table.js';
+import { PASSKEY_ROUTES } from '../account/passkey-routes.js';
+import { QR_ROUTES } from '../public/qr-routes.js';
+import { routePaths } from '../routes/route-table.js';
 import { componentSchemas } from './openapi-schemas.js';
 import type { Json } from './openapi-schemas.js';
 import { adminPaths } from './openapi-admin.js';
@@ -156,14 +160,16 @@ export function buildOpenApiDocument(config: ServiceConfig, options: DocumentOpt
       { name: 'accounts', description: 'Signing in at {base_url}, and the account’s API keys.' },
     ],
     paths: {
-      ...withSessionAuth(apiPaths(hosts)),
+      ...withSessionAuth(routePaths(API_ROUTES, hosts)),
       ...pagePaths(
         config.shortDomains.map((d) => d.origin),
         hosts,
         options.metrics === true,
       ),
+      ...routePaths(QR_ROUTES, hosts),
       ...mcpPaths(),
       ...accountPaths(hosts),
+      ...routePaths(PASSKEY_ROUTES, hosts),
       ...settingsPaths(),
       ...linkPagePaths(),
       ...adminPaths(),

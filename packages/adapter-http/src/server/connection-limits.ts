@@ -3,7 +3,7 @@ import { isIP } from 'node:net';
 import type { Server, Socket } from 'node:net';
 import { limitSubjectOf } from '@shortener/core';
 import type { TrustProxy } from './client-address.js';
-import type { Logger } from './deps.js';
+import type { Logger } from '../deps.js';
 
 /** Timeouts and connection caps of the node:http server (issue 20), each a configuration variable. */
 export interface ServerLimits {

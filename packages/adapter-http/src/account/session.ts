@@ -1,7 +1,7 @@
 import type { Caller, Result, SignedIn } from '@shortener/core';
 import { SESSION_MAX_MS, authenticateSession, domainError, err, ok } from '@shortener/core';
 import type { Context } from 'koa';
-import type { HttpDeps } from './deps.js';
+import type { HttpDeps } from '../deps.js';
 
 /** Where the session cookie lives: {base_url}'s host only (decisions §10). */
 export interface SessionSite {
