@@ -78,6 +78,14 @@ describe.skipIf(!available)(
         await expect.poll(() => b.inViewport(page, '#stats-title')).toBe(true);
         expect(await page.locator('#link-title').textContent()).toBe(`Someone else's ${viewport}`);
 
+        // disabling it from its row: the confirmation is at the top, in view and focused
+        await page.goBack();
+        await page.getByRole('button', { name: `Disable ${shortUrl}` }).click();
+        await page.waitForURL(/\/admin\?q=.+&done=disabled$/);
+        await b.expectInViewAndFocused(page, '#admin-notice');
+        expect(await page.locator('#admin-notice').textContent()).toContain('Link disabled');
+        await b.screenshot(page, `journey-admin-disabled-${viewport}`, false);
+
         // an invite: the one-time link is in view and focused, and its copy button fills the clipboard
         await page.goto(`${server.baseUrl}/admin`);
         await page.getByLabel('Name of the new account').fill(`guest-journey-${viewport}`);
