@@ -132,6 +132,17 @@ describe.skipIf(!available)(
         expect(await b.clipboardOf(page)).toBe(await page.locator('#new-key').textContent());
         await b.expectAccessible(page, '/account/settings with a new key');
         await b.screenshot(page, `journey-settings-key-${viewport}`, false);
+        // the session's browser and device, the device in the page's language
+        expect(await page.locator('.session .client').first().textContent()).toMatch(/ on Desktop$/);
+        const german = await browser.newContext({
+          viewport: b.VIEWPORTS[viewport],
+          locale: 'de-DE',
+          storageState: await context.storageState(),
+        });
+        const seite = await german.newPage();
+        await seite.goto(`${server.baseUrl}/account/settings`);
+        expect(await seite.locator('.session .client').first().textContent()).toMatch(/ auf Computer$/);
+        await german.close();
         expect(problems).toEqual([]);
         await context.close();
       });
