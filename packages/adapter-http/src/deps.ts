@@ -100,3 +100,12 @@ export const budgetedCoreOf = (deps: Pick<HttpDeps, 'core' | 'rateLimiter' | 'me
   ...guardedCoreOf(deps),
   onLimited: (limit) => deps.metrics?.limited(limit),
 });
+
+/** A value made once per server (per `deps`) on first use, e.g. a document that depends on the settings. */
+export function perServer<T>(make: (deps: HttpDeps) => T): (deps: HttpDeps) => T {
+  const made = new WeakMap<HttpDeps, T>();
+  return (deps) => {
+    if (!made.has(deps)) made.set(deps, make(deps));
+    return made.get(deps) as T;
+  };
+}

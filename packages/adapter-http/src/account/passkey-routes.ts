@@ -7,8 +7,7 @@ import {
   finishPasskeySignIn,
 } from '@shortener/core';
 import { z } from 'zod';
-import { guardedCoreOf } from '../deps.js';
-import type { HttpDeps } from '../deps.js';
+import { guardedCoreOf, perServer } from '../deps.js';
 import { sendError, sendResult } from '../koa-helpers.js';
 import { SIGNED_IN, form, json, setCookie, token } from '../openapi/openapi-forms.js';
 import { route } from '../routes/route-table.js';
@@ -35,16 +34,11 @@ export const publicKeyOptions = json('Options for `navigator.credentials` (WebAu
 });
 const signedInAnswer = { ...redirectAnswer, headers: setCookie(SIGNED_IN) };
 
-const ceremonies = new WeakMap<HttpDeps, PasskeyDeps>();
 /** The passkey ceremony of this server's {base_url}, made once. */
-function passkeysOf(deps: HttpDeps): PasskeyDeps {
-  let found = ceremonies.get(deps);
-  if (found === undefined) {
-    found = { ...deps.core, passkeys: createPasskeyCeremony(deps.core.config.baseUrl) };
-    ceremonies.set(deps, found);
-  }
-  return found;
-}
+const passkeysOf = perServer((deps): PasskeyDeps => ({
+  ...deps.core,
+  passkeys: createPasskeyCeremony(deps.core.config.baseUrl),
+}));
 
 /**
  * The JSON endpoints behind the account pages' buttons (decisions §10, not part of the public API):

@@ -7,7 +7,7 @@ import {
 } from '@shortener/core';
 import { signedInOf } from '../account/session.js';
 import { sendError, sendResult } from '../koa-helpers.js';
-import { SECURITY } from '../openapi/openapi-paths.js';
+import { SECURITY, pathParameter } from '../openapi/openapi-paths.js';
 import type { Json } from '../openapi/openapi-schemas.js';
 import { route } from '../routes/route-table.js';
 import type { AnyRoute } from '../routes/route-table.js';
@@ -15,14 +15,7 @@ import { jsonResponse } from './route-kit.js';
 
 const { key } = SECURITY;
 const SESSION: Json = { session: [] };
-const KEY_ID: Json = {
-  name: 'id',
-  in: 'path',
-  required: true,
-  description: 'The key `id`.',
-  schema: { type: 'string' },
-  example: '0b9a6c1e-2f4d-4c8a-9e7b-5d3f1a2c4b6e',
-};
+const KEY_ID = pathParameter('id', 'The key `id`.', '0b9a6c1e-2f4d-4c8a-9e7b-5d3f1a2c4b6e');
 
 /**
  * `GET/POST/DELETE /api/v1/keys` (decisions §10): an account's API keys, by its session or one of its

@@ -1,7 +1,5 @@
-import type Router from '@koa/router';
 import type { Middleware } from 'koa';
-import type { HttpDeps, HttpMetrics, RouteFamily } from '../deps.js';
-import { refuseMethod } from '../server/methods.js';
+import type { HttpMetrics, RouteFamily } from '../deps.js';
 
 const META = new Set(['/healthz', '/openapi.json', '/llms.txt', '/metrics']);
 
@@ -26,21 +24,4 @@ export function measureRequests(metrics: HttpMetrics): Middleware {
       metrics.requestServed(routeFamily(ctx.path), (performance.now() - started) / 1000);
     }
   };
-}
-
-/** The methods `/metrics` takes, wherever it is served. */
-export const METRICS_ALLOW = 'GET, HEAD';
-
-/** `GET /metrics` in Prometheus text format (HEAD too; other methods 405), when the metrics are served on this server's port. */
-export function addMetricsRoute(router: Router, deps: HttpDeps): void {
-  const exposition = deps.metrics?.exposition;
-  if (exposition === undefined) return;
-  router.get('/metrics', async (ctx) => {
-    const { contentType, body } = await exposition();
-    ctx.set('Cache-Control', 'no-store');
-    ctx.type = contentType;
-    ctx.body = body;
-  });
-  // before the `/:slug` routes, which take POST (the password form) and would answer a link's 404
-  router.all('/metrics', (ctx) => refuseMethod(ctx, METRICS_ALLOW));
 }

@@ -1,17 +1,10 @@
-import { FORM_TYPE } from './openapi-paths.js';
+import { FORM_TYPE, pathParameter } from './openapi-paths.js';
 import { doneParameter, query } from './openapi-forms.js';
 import { html, htmlOrError, page, seeOther } from './openapi-forms.js';
 import type { Json } from './openapi-schemas.js';
 
 const UUID = '0f8fad5b-d9cb-469f-a165-70867728950e';
-const id = (what: string): Json => ({
-  name: 'id',
-  in: 'path',
-  required: true,
-  description: `The ${what}’s id.`,
-  schema: { type: 'string' },
-  example: UUID,
-});
+const id = (what: string): Json => pathParameter('id', `The ${what}’s id.`, UUID);
 const text = (description: string): Json => ({ type: 'string', description });
 const back = text('Where to come back to: a path of `/admin` (anything else: `/admin`).');
 const notAdmin = { 403: htmlOrError('Not an administrator (HTML), or a form posted from another site') };

@@ -1,5 +1,5 @@
 import type { ServiceConfig } from '@shortener/core';
-import { jsonContent, operation, ref } from './openapi-paths.js';
+import { jsonContent, operation, pathParameter, ref } from './openapi-paths.js';
 import type { Json } from './openapi-schemas.js';
 import { sessionSiteOf } from '../account/session.js';
 
@@ -99,11 +99,8 @@ export const withOptional = (schema: Json, fields: Record<string, string>): Json
 });
 
 /** The path parameter of an invite link's token. */
-export const token: Json = {
-  name: 'token',
-  in: 'path',
-  required: true,
-  description: 'The token of the invite link (`inv_…`).',
-  schema: { type: 'string' },
-  example: 'inv_4fTq9ZrW2mXb7LcN1vYs8KdJ3hGp6QaE',
-};
+export const token: Json = pathParameter(
+  'token',
+  'The token of the invite link (`inv_…`).',
+  'inv_4fTq9ZrW2mXb7LcN1vYs8KdJ3hGp6QaE',
+);

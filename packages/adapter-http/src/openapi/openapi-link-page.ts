@@ -1,18 +1,11 @@
-import { FORM_TYPE, jsonContent, ref } from './openapi-paths.js';
+import { FORM_TYPE, jsonContent, pathParameter, ref } from './openapi-paths.js';
 import { html, htmlOrError, page, seeOther, doneParameter } from './openapi-forms.js';
 import type { Json } from './openapi-schemas.js';
 
 const UUID = '0f8fad5b-d9cb-469f-a165-70867728950e';
 const TOKEN = 'et_4fTq9ZrW2mXb7LcN1vYs8KdJ3hGp6QaE';
 
-const id: Json = {
-  name: 'id',
-  in: 'path',
-  required: true,
-  description: 'The link’s `id`.',
-  schema: { type: 'string' },
-  example: UUID,
-};
+const id: Json = pathParameter('id', 'The link’s `id`.', UUID);
 const text = (description: string): Json => ({ type: 'string', description });
 const tokenField = text('The link’s edit token, for a visitor who is not its owner (never in a URL).');
 

@@ -1,4 +1,4 @@
-import { FORM_TYPE, jsonContent, operation, ref } from './openapi-paths.js';
+import { FORM_TYPE, jsonContent, operation, pathParameter, ref } from './openapi-paths.js';
 import type { Json } from './openapi-schemas.js';
 
 const HTML = { 'text/html': { schema: { type: 'string' } } };
@@ -199,14 +199,7 @@ function assetPaths(): Json {
         description: 'Stylesheet, script and icon of the pages; the name carries a content hash.',
         tag: 'public',
         parameters: [
-          {
-            name: 'file',
-            in: 'path',
-            required: true,
-            description: 'The hashed file name, as the pages link it.',
-            schema: { type: 'string' },
-            example: 'app.1a2b3c4d5e.css',
-          },
+          pathParameter('file', 'The hashed file name, as the pages link it.', 'app.1a2b3c4d5e.css'),
         ],
         responses: {
           200: {
@@ -222,54 +215,9 @@ function assetPaths(): Json {
   };
 }
 
-function metaPaths(metrics: boolean): Json {
-  const meta = (id: string, summary: string, description: string, responses: Json): Json =>
-    page({ id, summary, description, tag: 'meta', responses });
-  return {
-    '/healthz': {
-      get: meta('getHealth', 'Health check', 'Whether the service and its store answer.', {
-        200: { description: 'Healthy.', content: jsonContent(ref('schemas', 'Health')) },
-        503: {
-          description: 'Something does not answer; `reason` says what.',
-          content: jsonContent(ref('schemas', 'Health')),
-        },
-      }),
-    },
-    // listed when this server serves it; otherwise `/metrics` is a slug like any other
-    ...(metrics
-      ? {
-          '/metrics': {
-            get: meta(
-              'getMetrics',
-              'Prometheus metrics',
-              'Served because the operator set `METRICS=true` (without `METRICS_PORT`): counters and ' +
-                'latencies in Prometheus text format, never an address or a slug.',
-              {
-                200: {
-                  description: 'The metrics.',
-                  content: { 'text/plain': { schema: { type: 'string' } } },
-                },
-              },
-            ),
-          },
-        }
-      : {}),
-    '/openapi.json': {
-      get: meta('getOpenApi', 'This document', 'The OpenAPI 3.1 description of the service.', {
-        200: { description: 'The OpenAPI document.', content: jsonContent({ type: 'object' }) },
-      }),
-    },
-    '/llms.txt': {
-      get: meta('getLlmsTxt', 'Summary for AI clients', 'Markdown per the llms.txt convention.', {
-        200: { description: 'The summary.', content: { 'text/markdown': { schema: { type: 'string' } } } },
-      }),
-    },
-  };
-}
-
-/** The public pages on the short domains, plus the web form, its assets, `/healthz`, `/openapi.json`, `/llms.txt`. */
-export function pagePaths(origins: readonly string[], hosts: readonly string[], metrics = false): Json {
+/** The public pages on the short domains, plus the web form and its assets. */
+export function pagePaths(origins: readonly string[], hosts: readonly string[]): Json {
   const servers = origins.map((url) => ({ url }));
   const pages = Object.entries(slugPaths()).map(([path, item]) => [path, { servers, ...(item as Json) }]);
-  return { ...homePaths(hosts), ...assetPaths(), ...metaPaths(metrics), ...Object.fromEntries(pages) };
+  return { ...homePaths(hosts), ...assetPaths(), ...Object.fromEntries(pages) };
 }

@@ -3,6 +3,16 @@ import type { Json } from './openapi-schemas.js';
 /** A `$ref` to a component of the document, e.g. `ref('schemas', 'Link')`. */
 export const ref = (section: string, name: string): Json => ({ $ref: `#/components/${section}/${name}` });
 
+/** A required string path parameter, e.g. `pathParameter('id', 'The key `id`.', '0b9a…')`. */
+export const pathParameter = (name: string, description: string, example: string): Json => ({
+  name,
+  in: 'path',
+  required: true,
+  description,
+  schema: { type: 'string' },
+  example,
+});
+
 /** `{ 'application/json': { schema } }`. */
 export const jsonContent = (schema: Json): Json => ({ 'application/json': { schema } });
 

@@ -1,15 +1,8 @@
-import { FORM_TYPE, ref } from './openapi-paths.js';
+import { FORM_TYPE, pathParameter, ref } from './openapi-paths.js';
 import { form, html, htmlOrError, page, seeOther, doneParameter } from './openapi-forms.js';
 import type { Json } from './openapi-schemas.js';
 
-const idParameter = (description: string, example: string): Json => ({
-  name: 'id',
-  in: 'path',
-  required: true,
-  description,
-  schema: { type: 'string' },
-  example,
-});
+const idParameter = (description: string, example: string): Json => pathParameter('id', description, example);
 const UUID = '0f8fad5b-d9cb-469f-a165-70867728950e';
 
 /** A button's post on the settings page: an empty form, a 303 back, 404 for an id the account does not have. */

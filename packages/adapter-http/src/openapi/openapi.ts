@@ -6,6 +6,7 @@ import { mcpPaths } from './openapi-mcp.js';
 import { pagePaths } from './openapi-pages.js';
 import { jsonContent, rateLimitHeaders, ref } from './openapi-paths.js';
 import { API_ROUTES } from '../api/api-table.js';
+import { META_ROUTES } from '../api/meta-routes.js';
 import { PASSKEY_ROUTES } from '../account/passkey-routes.js';
 import { QR_ROUTES } from '../public/qr-routes.js';
 import { routePaths } from '../routes/route-table.js';
@@ -164,7 +165,11 @@ export function buildOpenApiDocument(config: ServiceConfig, options: DocumentOpt
       ...pagePaths(
         config.shortDomains.map((d) => d.origin),
         hosts,
-        options.metrics === true,
+      ),
+      // `/metrics` is listed when this server serves it; otherwise it is a slug like any other
+      ...routePaths(
+        META_ROUTES.filter((r) => r.path !== '/metrics' || options.metrics === true),
+        hosts,
       ),
       ...routePaths(QR_ROUTES, hosts),
       ...mcpPaths(),

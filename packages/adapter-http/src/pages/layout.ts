@@ -78,7 +78,7 @@ export function renderPage(parts: PageParts): string {
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        ${parts.noindex ? html`<meta name="robots" content="noindex">\n` : ''}
+        ${parts.noindex ? html`<meta name="robots" content="noindex" /> ` : ''}
         <title>${parts.title} · shortener</title>
         <link rel="icon" href="${files.pathOf('icon.svg')}" type="image/svg+xml" />
         <link rel="stylesheet" href="${files.pathOf('app.css')}" />
