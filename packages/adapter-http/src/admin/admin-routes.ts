@@ -19,6 +19,7 @@ import { HTTP_STATUS, errorBody } from '../errors.js';
 import { sendError, stateOf } from '../koa-helpers.js';
 import type { AdminView } from '../pages/account/admin-page.js';
 import { adminOnlyPage, adminPage } from '../pages/account/admin-page.js';
+import type { AdminText } from '../pages/account/admin-text.js';
 import { adminTextOf } from '../pages/account/admin-text.js';
 import { pageSearchOf, searchTooLongMessage } from '../server/query.js';
 import { queryOf, readBody } from '../request.js';
@@ -33,6 +34,22 @@ const returnOf = (body: unknown): string => {
 };
 
 type Extra = Pick<AdminView, 'notice' | 'invite' | 'inviteValues'>;
+
+/** `back` with `done=` naming the action just done, for the page to confirm it. */
+const withDone = (back: string, done: string): string =>
+  `${back}${back.includes('?') ? '&' : '?'}done=${done}`;
+
+/** The confirmation of a `done=` value, if it names one. */
+function doneText(t: AdminText, done: unknown): string | undefined {
+  const texts: Record<string, string> = {
+    disabled: t.doneDisabled,
+    enabled: t.doneEnabled,
+    deleted: t.doneDeleted,
+    'account-disabled': t.doneAccountDisabled,
+    'account-enabled': t.doneAccountEnabled,
+  };
+  return typeof done === 'string' && Object.hasOwn(texts, done) ? texts[done] : undefined;
+}
 
 /**
  * `/admin` (decisions §10), for accounts with role `admin`: every link (search, paging, disable, enable,
@@ -109,7 +126,10 @@ export function addAdminRoutes(router: Router, deps: HttpDeps): void {
 
   router.get('/admin', guard, async (ctx) => {
     const admin = await adminOf(ctx);
-    if (admin !== null) await render(ctx, 200, admin);
+    if (admin === null) return;
+    // after an action (post, redirect, get): its confirmation at the top, brought into view
+    const text = doneText(adminTextOf(stateOf(ctx).language), queryOf(ctx.query).done);
+    await render(ctx, 200, admin, text === undefined ? {} : { notice: { error: false, text } });
   });
 
   const linkAction = (action: 'disable' | 'enable' | 'delete') =>
@@ -132,7 +152,7 @@ export function addAdminRoutes(router: Router, deps: HttpDeps): void {
           ? await deleteLink(core, id, admin.caller)
           : await setLinkDisabled(core, id, action === 'disable');
       if (!done.ok) return sendError(ctx, done.error);
-      seeOther(ctx, back);
+      seeOther(ctx, withDone(back, `${action}d`));
     });
   linkAction('disable');
   linkAction('enable');
@@ -154,7 +174,7 @@ export function addAdminRoutes(router: Router, deps: HttpDeps): void {
       if (account === null) return sendError(ctx, domainError('not_found', 'No such account.', 'account'));
       const done = await setAccountDisabled(core, account.id, disable);
       if (!done.ok) return sendError(ctx, done.error);
-      seeOther(ctx, back);
+      seeOther(ctx, withDone(back, disable ? 'account-disabled' : 'account-enabled'));
     });
   accountAction(true);
   accountAction(false);

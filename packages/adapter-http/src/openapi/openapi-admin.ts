@@ -1,5 +1,5 @@
 import { FORM_TYPE, pathParameter } from './openapi-paths.js';
-import { query } from './openapi-forms.js';
+import { doneParameter, query } from './openapi-forms.js';
 import { html, htmlOrError, page, seeOther } from './openapi-forms.js';
 import type { Json } from './openapi-schemas.js';
 
@@ -19,7 +19,7 @@ const action = (operationId: string, summary: string, description: string, extra
     example: { return: '/admin?q=promo' },
     bodyTypes: [FORM_TYPE],
     responses: {
-      303: seeOther('Done: back to the page it came from.'),
+      303: seeOther('Done: back to the page it came from, with `done=` naming the action to confirm.'),
       400: html('Refused (a deletion not confirmed, one’s own account): the page with the error.'),
       ...notAdmin,
     },
@@ -46,6 +46,7 @@ export function adminPaths(): Json {
             'The next page, as the page’s “Next page” link gives it.',
             'MTczMjQwMDAwMDAwMC5hYmM',
           ),
+          doneParameter('`disabled`, `enabled`, `deleted`, `account-disabled` or `account-enabled`'),
         ],
         responses: {
           200: html('The page.'),
