@@ -8,6 +8,7 @@ import { jsonContent, rateLimitHeaders, ref } from './openapi-paths.js';
 import { API_ROUTES } from '../api/api-table.js';
 import { META_ROUTES } from '../api/meta-routes.js';
 import { PASSKEY_ROUTES } from '../account/passkey-routes.js';
+import { SIGN_IN_ROUTES } from '../account/sign-in-routes.js';
 import { QR_ROUTES } from '../public/qr-routes.js';
 import { routePaths } from '../routes/route-table.js';
 import { componentSchemas } from './openapi-schemas.js';
@@ -174,6 +175,7 @@ export function buildOpenApiDocument(config: ServiceConfig, options: DocumentOpt
       ...routePaths(QR_ROUTES, hosts),
       ...mcpPaths(),
       ...accountPaths(hosts),
+      ...routePaths(SIGN_IN_ROUTES, hosts),
       ...routePaths(PASSKEY_ROUTES, hosts),
       ...settingsPaths(),
       ...linkPagePaths(),
