@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LinkRecord, RedirectRule, RouteVisit } from '../src/index.js';
-import { PLAIN, acceptedLanguages, forwardQuery, pickRule, routingOf } from '../src/index.js';
+import { PLAIN, acceptedLanguages, checkRules, forwardQuery, pickRule, routingOf } from '../src/index.js';
 
 const NOW = Date.UTC(2026, 5, 1);
 
@@ -78,5 +78,51 @@ describe('routingOf', () => {
     // a permanent server default never applies to a link that needs every visit
     expect(routingOf(aLink({ maxClicks: 3 }), 301)).toMatchObject({ status: 302 });
     expect(routingOf(aLink(), 301)).toBeNull();
+  });
+});
+
+describe('checkRules', () => {
+  const policy = {
+    shortHosts: ['s.example', 'sho.example'],
+    blocklist: ['bad.example'],
+    allowPrivateHosts: false,
+  };
+  const codeOf = (url: string) => {
+    const checked = checkRules(
+      [
+        { when: {}, url: 'https://ok.example/' },
+        { when: { os: 'ios' }, url },
+      ],
+      policy,
+      {},
+    );
+    return checked.ok ? 'ok' : `${checked.error.code} ${checked.error.field ?? ''}`;
+  };
+
+  it('puts every rule URL through the checks of a link URL, naming the rule', () => {
+    expect(codeOf('https://s.example/abc')).toBe('self_reference rules.1.url');
+    expect(codeOf('https://www.bad.example/')).toBe('unsafe_url rules.1.url');
+    expect(codeOf('http://[::1]/')).toBe('private_host rules.1.url');
+    expect(codeOf('javascript:alert(1)')).toBe('unsupported_scheme rules.1.url');
+    expect(codeOf('example.org/fine')).toBe('ok');
+  });
+
+  it('stores lists, upper-case countries, lower-case languages, epoch times and the UTM parameters', () => {
+    const when = {
+      device: 'mobile' as const,
+      country: 'at',
+      language: ['DE'],
+      after: '2026-01-01T00:00:00Z',
+    };
+    const checked = checkRules([{ when, url: 'https://e.example/?a=1' }], policy, { utm_source: 'news' });
+    expect(checked).toEqual({
+      ok: true,
+      value: [
+        {
+          when: { device: ['mobile'], country: ['AT'], language: ['de'], after: Date.UTC(2026, 0, 1) },
+          url: 'https://e.example/?a=1&utm_source=news',
+        },
+      ],
+    });
   });
 });
