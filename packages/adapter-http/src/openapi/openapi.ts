@@ -2,7 +2,7 @@ import { LANGUAGES } from '@shortener/core';
 import type { ServiceConfig } from '@shortener/core';
 import { accountPaths, withSessionAuth } from './openapi-accounts.js';
 import { sessionSecurityScheme } from './openapi-forms.js';
-import { mcpPaths } from './openapi-mcp.js';
+import { MCP_ROUTES } from '../api/mcp-routes.js';
 import { pagePaths } from './openapi-pages.js';
 import { jsonContent, rateLimitHeaders, ref } from './openapi-paths.js';
 import { API_ROUTES } from '../api/api-table.js';
@@ -173,7 +173,7 @@ export function buildOpenApiDocument(config: ServiceConfig, options: DocumentOpt
         hosts,
       ),
       ...routePaths(QR_ROUTES, hosts),
-      ...mcpPaths(),
+      ...routePaths(MCP_ROUTES, hosts),
       ...accountPaths(hosts),
       ...routePaths(SIGN_IN_ROUTES, hosts),
       ...routePaths(PASSKEY_ROUTES, hosts),
