@@ -1,14 +1,13 @@
-import { consumeCreations, createUserAgentParser, spendPngBudget } from '@shortener/adapter-http';
+import { createUserAgentParser } from '@shortener/adapter-http';
 import type { HttpDeps } from '@shortener/adapter-http';
 import { createMcpHttpHandler } from '@shortener/adapter-mcp';
-import type { Admission, McpDeps } from '@shortener/adapter-mcp';
+import type { McpDeps } from '@shortener/adapter-mcp';
 import { createVisitRecorder } from '@shortener/core';
 import type {
   Clock,
   CoreDeps,
   GeoLookup,
   RandomSource,
-  RateDecision,
   Stores,
   UserAgentParser,
   VisitRecorder,
@@ -235,7 +234,7 @@ async function settleVisits(recorder: VisitRecorder, logger: AppLogger): Promise
   }
 }
 
-/** The MCP tools' deps: `shorten_url` spends the same creation budget as the JSON API. */
+/** The MCP tools' deps: the JSON API's limiter, so its budgets and guess limits are the same. */
 function createMcpDeps(
   core: CoreDeps,
   rateLimiter: RateLimits,
@@ -243,22 +242,14 @@ function createMcpDeps(
   qr: QrPool,
   metrics: ServiceMetrics | null,
 ): McpDeps {
-  const limits = { core, rateLimiter, ...(metrics === null ? {} : { metrics: metrics.http }) };
   return {
     core,
     logger,
     qr: qr.render,
-    admitCreation: async ({ accountId, ip }) =>
-      admissionOf(await consumeCreations(limits, { accountId, editToken: null }, ip, 1)),
-    admitQrPng: async ({ ip }, size) => admissionOf(await spendPngBudget(limits, ip, size)),
     rateLimiter,
+    ...(metrics === null ? {} : { onLimited: (limit: 'creation' | 'qr') => metrics.http.limited(limit) }),
   };
 }
-
-const admissionOf = (decision: RateDecision): Admission => ({
-  allowed: decision.allowed,
-  retryAfterSeconds: Math.max(1, Math.ceil(decision.retryAfterMs / 1000)),
-});
 
 /**
  * The stores `config` names. The server asks for `backgroundCheckpoints` (SQLite checkpoints its WAL in a
