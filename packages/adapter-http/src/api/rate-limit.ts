@@ -1,7 +1,4 @@
-import type { Caller, RateDecision } from '@shortener/core';
-
-
-
+import type { RateDecision } from '@shortener/core';
 
 /** Response headers of a limiter decision: `RateLimit-*` always, `Retry-After` when refused (seconds). */
 export function rateLimitHeaders(decision: RateDecision): Record<string, string> {
