@@ -4,7 +4,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import Router from '@koa/router';
 import { domainError } from '@shortener/core';
 import Koa from 'koa';
-import { addAccountRoutes } from './account/account-routes.js';
+import { ACCOUNT_ROUTES } from './account/account-home-routes.js';
 import { API_ROUTES } from './api/api-table.js';
 import { addMetaRoutes } from './api/meta-routes.js';
 import { answerClientError, refuseConnect } from './server/client-errors.js';
@@ -118,7 +118,7 @@ export function createHttpApp(
   addMcpRoutes(router, deps);
   mountRoutes(router, deps, API_ROUTES);
   mountRoutes(router, deps, SIGN_IN_ROUTES);
-  addAccountRoutes(router, deps);
+  mountRoutes(router, deps, ACCOUNT_ROUTES);
   mountRoutes(router, deps, PASSKEY_ROUTES);
   addSettingsRoutes(router, deps);
   mountRoutes(router, deps, LINK_PAGE_ROUTES);

@@ -12,7 +12,7 @@ import { formValues } from '../pages/form-input.js';
 import { queryOf } from '../request.js';
 import { route } from '../routes/route-table.js';
 import type { AnyRoute } from '../routes/route-table.js';
-import { fieldOf, seeOther } from './account-routes.js';
+import { fieldOf, seeOther } from './account-kit.js';
 import { DEFAULT_DAYS, daysOf, editInput, openLinkPage, renderFull, sendLinkPage } from './link-page-view.js';
 
 /** A posted form: its fields are read by name. */

@@ -13,7 +13,7 @@ import { SIGNED_IN, form, json, setCookie, token } from '../openapi/openapi-form
 import { route } from '../routes/route-table.js';
 import type { AnyRoute } from '../routes/route-table.js';
 import { underTokenLimit } from '../token-guesses.js';
-import { signInTo } from './account-routes.js';
+import { signInTo } from './account-kit.js';
 import { createPasskeyCeremony } from './webauthn.js';
 
 /** A browser's WebAuthn answer, as JSON: checked by the ceremony, not here. */

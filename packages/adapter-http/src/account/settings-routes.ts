@@ -15,7 +15,7 @@ import {
   toApiKeyView,
 } from '@shortener/core';
 import type { Context } from 'koa';
-import { accountAreaGuard, fieldOf, seeOther, sendAccountPage } from './account-routes.js';
+import { accountAreaGuard, fieldOf, seeOther, sendAccountPage } from './account-kit.js';
 import { toSignIn } from './sign-in-return.js';
 import { guardedCoreOf } from '../deps.js';
 import type { HttpDeps } from '../deps.js';

@@ -22,7 +22,7 @@ import { queryOf, readBody } from '../request.js';
 import { route } from '../routes/route-table.js';
 import type { AnyRoute } from '../routes/route-table.js';
 import { underTokenLimit } from '../token-guesses.js';
-import { fieldOf, seeOther, sendAccountPage, signInTo } from './account-routes.js';
+import { fieldOf, seeOther, sendAccountPage, signInTo } from './account-kit.js';
 import { clearSessionCookie, sessionSiteOf, sessionTokenOf, signedInOf } from './session.js';
 import { signInReturn } from './sign-in-return.js';
 

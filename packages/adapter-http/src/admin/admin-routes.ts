@@ -7,7 +7,7 @@ import {
   setLinkDisabled,
 } from '@shortener/core';
 import { z } from 'zod';
-import { fieldOf, seeOther } from '../account/account-routes.js';
+import { fieldOf, seeOther } from '../account/account-kit.js';
 import { HTTP_STATUS, errorBody } from '../errors.js';
 import { sendError, stateOf } from '../koa-helpers.js';
 import {

@@ -1,6 +1,7 @@
 import { LANGUAGES } from '@shortener/core';
 import type { ServiceConfig } from '@shortener/core';
-import { accountPaths, withSessionAuth } from './openapi-accounts.js';
+import { withSessionAuth } from './openapi-accounts.js';
+import { ACCOUNT_ROUTES } from '../account/account-home-routes.js';
 import { sessionSecurityScheme } from './openapi-forms.js';
 import { MCP_ROUTES } from '../api/mcp-routes.js';
 import { pagePaths } from './openapi-pages.js';
@@ -174,7 +175,7 @@ export function buildOpenApiDocument(config: ServiceConfig, options: DocumentOpt
       ),
       ...routePaths(QR_ROUTES, hosts),
       ...routePaths(MCP_ROUTES, hosts),
-      ...accountPaths(hosts),
+      ...routePaths(ACCOUNT_ROUTES, hosts),
       ...routePaths(SIGN_IN_ROUTES, hosts),
       ...routePaths(PASSKEY_ROUTES, hosts),
       ...settingsPaths(),

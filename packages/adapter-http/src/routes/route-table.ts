@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import type { Caller, SignedIn } from '@shortener/core';
 import { ANONYMOUS, domainError, parseInput } from '@shortener/core';
 import type { Context, Middleware } from 'koa';
-import { accountAreaGuard } from '../account/account-routes.js';
+import { accountAreaGuard } from '../account/account-kit.js';
 import { signedInOf } from '../account/session.js';
 import { toSignIn } from '../account/sign-in-return.js';
 import type { z } from 'zod';
@@ -49,8 +49,11 @@ export interface RouteInput<Q, B> {
 /** The documentation of a route in `/openapi.json`; parameters and the body come from its schemas. */
 export type RouteDoc = Omit<OperationSpec, 'body' | 'parameters' | 'tag'> & {
   readonly parameters?: readonly Json[];
-  /** The body's schema where the route's own is not a named zod schema (a WebAuthn answer, a form). */
-  readonly body?: Json;
+  /**
+   * The body's schema where the route's own is not a named zod schema (a WebAuthn answer, a form), or a
+   * function of the short domains' hosts (a form with a `domain` field).
+   */
+  readonly body?: Json | ((hosts: readonly string[]) => Json);
   /** The API's group; the account area's routes are all `accounts`. */
   readonly tag?: string;
   /** A body whose every field may be left out, so the body too (a button's form). */
@@ -168,7 +171,8 @@ export function routePaths(routes: readonly AnyRoute[], hosts: readonly string[]
   for (const declared of routes) {
     const { parameters = [], tag = 'accounts', body: bodyDoc, bodyOptional, ...doc } = declared.doc;
     const id = declared.body?.meta()?.id;
-    const body = bodyDoc ?? (typeof id === 'string' ? ref('schemas', id) : undefined);
+    const given = typeof bodyDoc === 'function' ? bodyDoc(hosts) : bodyDoc;
+    const body = given ?? (typeof id === 'string' ? ref('schemas', id) : undefined);
     if (declared.body !== undefined && body === undefined)
       throw new Error(`${declared.path}: a body schema needs .meta({ id }), or the doc its body`);
     const spec = {
