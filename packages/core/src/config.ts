@@ -38,6 +38,8 @@ export interface ServiceConfig {
   readonly limits: LimitsConfig;
   /** `invite` when absent. */
   readonly signup?: SignupMode;
+  /** `WEBHOOK_ALLOW_PRIVATE`: webhooks may deliver to private addresses (decisions §16). */
+  readonly webhookAllowPrivate?: boolean;
 }
 
 /** The limits of the interface spec. */

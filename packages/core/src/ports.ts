@@ -1,5 +1,6 @@
 import type { AccountStore, CredentialStore, SessionStore } from './accounts/account-ports.js';
 import type { Result } from './result.js';
+import type { EventStore } from './events/event-ports.js';
 import type { LinkChanges, LinkRecord } from './links/link.js';
 
 // The ports of accounts live beside them; named here too, so every port is found in one place.
@@ -230,6 +231,8 @@ export interface Stores {
   readonly sessions: SessionStore;
   readonly credentials: CredentialStore;
   readonly settings: SettingStore;
+  /** The event outbox and the webhooks (decisions §16). */
+  readonly events: EventStore;
   /** Resolves true when the backend answers (health checks). */
   ping(): Promise<boolean>;
   /**
