@@ -20,6 +20,8 @@ import type { SqliteStoreOptions } from '@shortener/store-sqlite';
 import type { SqliteStores } from '@shortener/store-sqlite';
 import { Container } from 'inversify';
 import type { AppConfig } from './config.js';
+import { createEventRuntime } from './events/event-runtime.js';
+import type { EventRuntime } from './events/event-runtime.js';
 import { createJsonLogger } from './logger.js';
 import type { AppLogger } from './logger.js';
 import { createServiceMetrics } from './metrics.js';
@@ -58,6 +60,8 @@ export interface Services {
   readonly storeHealth: StoreHealth;
   /** The Prometheus metrics, or null when `METRICS` is off. */
   readonly metrics: ServiceMetrics | null;
+  /** The delivery of events: webhooks and the broker (decisions §16). */
+  readonly events: EventRuntime;
 }
 
 /** The service identifier of each binding. */
@@ -78,6 +82,7 @@ export const TOKENS: { readonly [K in keyof Services]: symbol } = {
   backup: Symbol('backup'),
   storeHealth: Symbol('storeHealth'),
   metrics: Symbol('metrics'),
+  events: Symbol('events'),
 };
 
 /** The container built by {@link createContainer}. */
@@ -146,6 +151,11 @@ export function createContainer(config: AppConfig, overrides: Partial<Services> 
     [t.stores, t.clock, t.random, t.config, t.recorder, t.logger],
   );
   c.bind<QrPool>(t.qr).toResolvedValue(() => createQrPool());
+  c.bind<EventRuntime>(t.events).toResolvedValue(
+    (config: AppConfig, stores: Stores, clock: Clock, random: RandomSource, logger: AppLogger) =>
+      createEventRuntime({ config, stores, clock, random, logger }),
+    [t.config, t.stores, t.clock, t.random, t.logger],
+  );
   c.bind<ServiceMetrics | null>(t.metrics).toResolvedValue(
     (cfg: AppConfig, recorder: VisitRecorder) =>
       cfg.metrics.enabled ? createServiceMetrics(recorder, cfg.metrics.port === null) : null,
@@ -169,18 +179,31 @@ export function createContainer(config: AppConfig, overrides: Partial<Services> 
       mcpDeps: McpDeps,
       qr: QrPool,
       metrics: ServiceMetrics | null,
+      events: EventRuntime,
     ) => ({
       core,
       recorder,
       rateLimiter,
       logger,
       options: cfg.http,
-      health: () => storeHealth.report(),
+      health: () => storeHealth.report(events.brokerConnected()),
       mcp: createMcpHttpHandler(mcpDeps),
       qr: qr.render,
+      webhooks: events.webhooks,
       ...(metrics === null ? {} : { metrics: metrics.http }),
     }),
-    [t.coreDeps, t.recorder, t.rateLimiter, t.logger, t.storeHealth, t.config, t.mcpDeps, t.qr, t.metrics],
+    [
+      t.coreDeps,
+      t.recorder,
+      t.rateLimiter,
+      t.logger,
+      t.storeHealth,
+      t.config,
+      t.mcpDeps,
+      t.qr,
+      t.metrics,
+      t.events,
+    ],
   );
   c.bind<StoreHealth>(t.storeHealth).toResolvedValue(
     (stores: Stores, limits: RateLimits) => createStoreHealth(stores, { checks: [limits.check] }),
@@ -272,6 +295,7 @@ export interface App {
   readonly storeHealth: StoreHealth;
   readonly metrics: ServiceMetrics | null;
   readonly rateLimits: RateLimits;
+  readonly events: EventRuntime;
 }
 
 /** Resolves everything `serve` needs (this opens the stores). */
@@ -286,5 +310,6 @@ export function resolveApp(container: AppContainer): App {
     storeHealth: resolve(container, 'storeHealth'),
     metrics: resolve(container, 'metrics'),
     rateLimits: resolve(container, 'rateLimiter'),
+    events: resolve(container, 'events'),
   };
 }

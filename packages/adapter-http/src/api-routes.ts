@@ -183,6 +183,7 @@ export function addApiRoutes(router: Router, deps: HttpDeps): void {
       .health()
       .catch(() => ({ ok: false, reason: 'the health check failed' }) as const);
     ctx.status = health.ok ? 200 : 503;
-    ctx.body = health.ok ? { status: 'ok' } : { status: 'unavailable', reason: health.reason };
+    const broker = health.ok && health.broker !== undefined ? { broker: health.broker } : {};
+    ctx.body = health.ok ? { status: 'ok', ...broker } : { status: 'unavailable', reason: health.reason };
   });
 }

@@ -23,6 +23,7 @@ import {
 import type { ServerLimits } from './connection-limits.js';
 import { afterRequest, drainStateOf, onRequest } from './drain.js';
 import { addKeyRoutes } from './keys-routes.js';
+import { addWebhookRoutes } from './webhook-routes.js';
 import { addMcpRoutes } from './mcp-routes.js';
 import { methodRules } from './methods.js';
 import { addMetricsRoute, measureRequests } from './metrics-routes.js';
@@ -112,6 +113,7 @@ export function createHttpApp(deps: HttpDeps, linkCache: LinkCache = createLinkC
   addMcpRoutes(router, deps);
   addApiRoutes(router, deps);
   addKeyRoutes(router, deps);
+  addWebhookRoutes(router, deps);
   addAccountRoutes(router, deps);
   addPasskeyRoutes(router, deps);
   addSettingsRoutes(router, deps);

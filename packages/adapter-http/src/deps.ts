@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { CoreDeps, RateLimiter, VisitRecorder } from '@shortener/core';
+import type { CoreDeps, RateLimiter, VisitRecorder, WebhookDeps } from '@shortener/core';
 import type { TrustProxy } from './client-address.js';
 
 /** Structured logging; implementations write one JSON object per line and never receive an IP. */
@@ -52,8 +52,13 @@ export type QrRenderer = (
   },
 ) => Promise<QrImage | 'busy'>;
 
-/** The state `/healthz` reports; `reason` says what fails (never an address). */
-export type HealthReport = { readonly ok: true } | { readonly ok: false; readonly reason: string };
+/**
+ * The state `/healthz` reports; `reason` says what fails (never an address). `broker`, with `AMQP_URL`:
+ * whether RabbitMQ is connected; a broker away delays events and leaves the service healthy.
+ */
+export type HealthReport =
+  | { readonly ok: true; readonly broker?: 'connected' | 'down' }
+  | { readonly ok: false; readonly reason: string };
 
 /** Where a request belongs, for latency histograms: never a slug, never an address. */
 export type RouteFamily = 'redirect' | 'api' | 'mcp' | 'qr' | 'pages' | 'assets' | 'meta' | 'other';
@@ -87,6 +92,8 @@ export interface HttpDeps {
   readonly metrics?: HttpMetrics;
   /** The QR images `/{slug}.png` and `/{slug}.svg`; without it they are 404. */
   readonly qr?: QrRenderer;
+  /** The account's webhooks (`/api/v1/webhooks`, settings); without it those routes are 404. */
+  readonly webhooks?: WebhookDeps;
 }
 
 /** The core with the limiter, for the use cases that limit guesses (decisions §14). */

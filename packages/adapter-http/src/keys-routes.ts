@@ -1,19 +1,18 @@
 import type Router from '@koa/router';
-import type { Caller } from '@shortener/core';
 import {
   CreateKeyInput,
   createApiKey,
-  domainError,
   parseInput,
   requireRecentSignIn,
   revokeApiKey,
   toApiKeyView,
 } from '@shortener/core';
 import type { Context } from 'koa';
+import { accountOfRequest } from './account-of-request.js';
 import type { HttpDeps } from './deps.js';
 import { sendError, sendResult } from './koa-helpers.js';
-import { callerOf, readBody } from './request.js';
-import { signedInOf, withSession } from './session.js';
+import { readBody } from './request.js';
+import { signedInOf } from './session.js';
 
 /**
  * `GET/POST/DELETE /api/v1/keys` (decisions §10): an account's API keys, by its session or one of its
@@ -21,14 +20,7 @@ import { signedInOf, withSession } from './session.js';
  */
 export function addKeyRoutes(router: Router, deps: HttpDeps): void {
   const { core } = deps;
-  const accountOf = async (ctx: Context): Promise<string | null> => {
-    const caller = await callerOf(deps, ctx.req);
-    const withCookie = caller.ok ? await withSession(deps, ctx, caller.value) : caller;
-    const accountId = withCookie.ok ? (withCookie.value as Caller).accountId : null;
-    if (!withCookie.ok) sendError(ctx, withCookie.error);
-    else if (accountId === null) sendError(ctx, domainError('unauthorized', 'Sign in or use an API key.'));
-    return accountId;
-  };
+  const accountOf = (ctx: Context) => accountOfRequest(deps, ctx);
 
   router.get('/api/v1/keys', async (ctx) => {
     const accountId = await accountOf(ctx);

@@ -38,6 +38,10 @@ function endpoints(config: ServiceConfig): string[] {
     '- `POST /api/v1/links/claim`: attach anonymous links to the account (`edit_tokens`: array).',
     '- `GET /api/v1/keys`, `POST /api/v1/keys` (`name`; the answer shows `key` once), ' +
       '`DELETE /api/v1/keys/{id}`: the account’s API keys (listed by `prefix`, never the key).',
+    '- `GET /api/v1/webhooks`, `POST /api/v1/webhooks` (`url`, `events`: `link.created`, `link.updated`, ' +
+      '`link.deleted`, `link.visited`; the answer shows the `whsec_…` secret once), ' +
+      '`DELETE /api/v1/webhooks/{id}`, `POST /api/v1/webhooks/{id}/test` (a signed `ping`): the account’s ' +
+      'webhooks, signed as Standard Webhooks, retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h.',
     '- `GET /api/shorten?url=…&alias=…&domain=…`: 201 `text/plain` with only the short URL; ' +
       'an anonymous link’s edit token is in the `X-Edit-Token` response header.',
     '- `GET /`: the web form for people (it calls `POST /api/v1/links`); `GET /assets/{file}`: its static files.',

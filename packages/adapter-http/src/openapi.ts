@@ -1,6 +1,7 @@
 import { LANGUAGES } from '@shortener/core';
 import type { ServiceConfig } from '@shortener/core';
 import { accountPaths, withSessionAuth } from './openapi-accounts.js';
+import { webhookPaths, webhookSchemas } from './openapi-webhooks.js';
 import { sessionSecurityScheme } from './openapi-forms.js';
 import { mcpPaths } from './openapi-mcp.js';
 import { pagePaths } from './openapi-pages.js';
@@ -80,7 +81,7 @@ function responses(): Json {
 
 function components(config: ServiceConfig): Json {
   return {
-    schemas: componentSchemas(config),
+    schemas: { ...componentSchemas(config), ...webhookSchemas() },
     securitySchemes: {
       apiKey: {
         type: 'http',
@@ -154,6 +155,7 @@ export function buildOpenApiDocument(config: ServiceConfig, options: DocumentOpt
       { name: 'meta', description: 'Health, this document and the llms.txt summary.' },
       { name: 'mcp', description: 'Model Context Protocol endpoint for AI agents.' },
       { name: 'accounts', description: 'Signing in at {base_url}, and the account’s API keys.' },
+      { name: 'webhooks', description: 'Signed events of the account’s links, POSTed to its endpoints.' },
     ],
     paths: {
       ...withSessionAuth(apiPaths(hosts)),
@@ -164,6 +166,7 @@ export function buildOpenApiDocument(config: ServiceConfig, options: DocumentOpt
       ),
       ...mcpPaths(),
       ...accountPaths(hosts),
+      ...webhookPaths(),
       ...settingsPaths(),
       ...linkPagePaths(),
       ...adminPaths(),

@@ -252,3 +252,5 @@ export {
   validateWebhookUrl,
 } from './events/webhooks.js';
 export type { WebhookDeps } from './events/webhooks.js';
+export { toAttemptView, toCreatedWebhookView, toWebhookView, webhookState } from './events/webhook-view.js';
+export type { WebhookState } from './events/webhook-view.js';

@@ -1,0 +1,156 @@
+import { EVENT_TYPES } from '@shortener/core';
+import { json } from './openapi-forms.js';
+import { operation, ref } from './openapi-paths.js';
+import type { Json } from './openapi-schemas.js';
+
+// The webhooks of an account in `/openapi.json` (decisions §16).
+
+const KEY: Json = { apiKey: [] };
+const SESSION: Json = { session: [] };
+const TIME: Json = { type: 'string', format: 'date-time' };
+const EVENTS: Json = { type: 'array', items: { type: 'string', enum: [...EVENT_TYPES] }, minItems: 1 };
+
+/** The component schemas of webhooks. */
+export function webhookSchemas(): Record<string, Json> {
+  const attempt: Json = {
+    type: 'object',
+    description: 'One delivery attempt.',
+    properties: {
+      at: TIME,
+      event: { type: 'string', enum: [...EVENT_TYPES, 'ping'] },
+      event_id: { type: 'string', description: 'The `webhook-id` header of the delivery.' },
+      attempt: { type: 'integer', minimum: 1 },
+      ok: { type: 'boolean' },
+      status: { type: ['integer', 'null'], description: 'The HTTP status, or null when none came.' },
+      response: { type: ['string', 'null'], description: 'A short excerpt of the answer, or why none came.' },
+    },
+    required: ['at', 'event', 'event_id', 'attempt', 'ok', 'status', 'response'],
+    additionalProperties: false,
+  };
+  const webhook: Json = {
+    type: 'object',
+    description: 'A webhook of the account, never its secret.',
+    properties: {
+      id: { type: 'string' },
+      url: { type: 'string', format: 'uri' },
+      events: EVENTS,
+      state: {
+        type: 'string',
+        enum: ['active', 'failing', 'disabled'],
+        description: '`disabled` after 5 days of failed deliveries.',
+      },
+      created_at: TIME,
+      failing_since: { type: ['string', 'null'], format: 'date-time' },
+      disabled_at: { type: ['string', 'null'], format: 'date-time' },
+      last_delivery: { anyOf: [{ $ref: '#/components/schemas/WebhookAttempt' }, { type: 'null' }] },
+    },
+    required: ['id', 'url', 'events', 'state', 'created_at', 'failing_since', 'disabled_at', 'last_delivery'],
+    additionalProperties: false,
+  };
+  return {
+    WebhookAttempt: attempt,
+    Webhook: webhook,
+    WebhookList: {
+      type: 'object',
+      properties: { webhooks: { type: 'array', items: { $ref: '#/components/schemas/Webhook' } } },
+      required: ['webhooks'],
+      additionalProperties: false,
+    },
+    CreateWebhookRequest: {
+      type: 'object',
+      properties: {
+        url: {
+          type: 'string',
+          maxLength: 4096,
+          description: 'A public http(s) URL, checked as link URLs are.',
+        },
+        events: EVENTS,
+      },
+      required: ['url', 'events'],
+      additionalProperties: false,
+    },
+    CreatedWebhook: {
+      type: 'object',
+      properties: {
+        id: { type: 'string' },
+        url: { type: 'string', format: 'uri' },
+        events: EVENTS,
+        secret: { type: 'string', pattern: '^whsec_', description: 'The signing secret, shown this once.' },
+        created_at: TIME,
+      },
+      required: ['id', 'url', 'events', 'secret', 'created_at'],
+      additionalProperties: false,
+    },
+    WebhookTest: {
+      type: 'object',
+      properties: {
+        delivered: { type: 'boolean', description: 'Whether the endpoint answered 2xx.' },
+        status: { type: ['integer', 'null'] },
+        response: { type: ['string', 'null'] },
+      },
+      required: ['delivered', 'status', 'response'],
+      additionalProperties: false,
+    },
+  };
+}
+
+/** `/api/v1/webhooks` and its per-webhook paths. */
+export function webhookPaths(): Json {
+  const id: Json = {
+    name: 'id',
+    in: 'path',
+    required: true,
+    description: 'The webhook `id`.',
+    schema: { type: 'string' },
+    example: '0b9a6c1e-2f4d-4c8a-9e7b-5d3f1a2c4b6e',
+  };
+  const op = (spec: Parameters<typeof operation>[0]) =>
+    operation({ ...spec, tag: 'webhooks', security: [KEY, SESSION] });
+  return {
+    '/api/v1/webhooks': {
+      get: op({
+        id: 'listWebhooks',
+        summary: 'List the account’s webhooks',
+        description: 'Oldest first, with their state and last delivery; never their secrets.',
+        tag: 'webhooks',
+        responses: { 200: json('The webhooks.', ref('schemas', 'WebhookList')) },
+        errors: [401, 403],
+      }),
+      post: op({
+        id: 'createWebhook',
+        summary: 'Add a webhook',
+        description:
+          'Events of the account’s links are POSTed to `url`, signed as Standard Webhooks ' +
+          '(`webhook-id`, `webhook-timestamp`, `webhook-signature`) with `secret`, shown this once. ' +
+          'Failed deliveries are retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h.',
+        tag: 'webhooks',
+        body: ref('schemas', 'CreateWebhookRequest'),
+        example: { url: 'https://hooks.example.com/shortener', events: ['link.created', 'link.visited'] },
+        responses: { 201: json('The new webhook, with `secret`.', ref('schemas', 'CreatedWebhook')) },
+        errors: [401, 403],
+      }),
+    },
+    '/api/v1/webhooks/{id}': {
+      parameters: [id],
+      delete: op({
+        id: 'deleteWebhook',
+        summary: 'Remove a webhook',
+        description: 'Its pending deliveries are dropped. Another account’s webhook is `not_found`.',
+        tag: 'webhooks',
+        responses: { 204: { description: 'Removed.' } },
+        errors: [401, 403, 404],
+      }),
+    },
+    '/api/v1/webhooks/{id}/test': {
+      parameters: [id],
+      post: op({
+        id: 'testWebhook',
+        summary: 'Send a test ping',
+        description: 'POSTs a signed `ping` event now (not retried) and says what the endpoint answered.',
+        tag: 'webhooks',
+        responses: { 200: json('What the endpoint answered.', ref('schemas', 'WebhookTest')) },
+        errors: [401, 403, 404],
+      }),
+    },
+  };
+}
