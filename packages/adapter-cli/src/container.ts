@@ -157,9 +157,11 @@ export function createContainer(config: AppConfig, overrides: Partial<Services> 
     [t.config, t.stores, t.clock, t.random, t.logger],
   );
   c.bind<ServiceMetrics | null>(t.metrics).toResolvedValue(
-    (cfg: AppConfig, recorder: VisitRecorder) =>
-      cfg.metrics.enabled ? createServiceMetrics(recorder, cfg.metrics.port === null) : null,
-    [t.config, t.recorder],
+    (cfg: AppConfig, recorder: VisitRecorder, events: EventRuntime) =>
+      cfg.metrics.enabled
+        ? createServiceMetrics(recorder, cfg.metrics.port === null, events.dispatcher.counts)
+        : null,
+    [t.config, t.recorder, t.events],
   );
   c.bind<McpDeps>(t.mcpDeps).toResolvedValue(createMcpDeps, [
     t.coreDeps,

@@ -17,7 +17,7 @@ const clock = { now: () => Date.now() + offset };
 const ALL = ['link.created', 'link.updated', 'link.deleted', 'link.visited'];
 
 beforeAll(async () => {
-  server = await startTestServer({ WEBHOOK_ALLOW_PRIVATE: 'true' }, { clock });
+  server = await startTestServer({ WEBHOOK_ALLOW_PRIVATE: 'true', METRICS: 'true' }, { clock });
   receiver = await startReceiver();
   alice = await server.createAccount('alice');
   bob = await server.createAccount('bob');
@@ -186,5 +186,13 @@ describe('delivery', () => {
     offset += 5 * 24 * 3600e3;
     await receiver.next(() => true, from + 3);
     await expect.poll(async () => (await stateOf(hook.id)).state).toBe('disabled');
+
+    const metrics = await (await server.api('/metrics')).text();
+    const count = (outcome: string) =>
+      Number(
+        new RegExp(`shortener_webhook_deliveries_total\\{outcome="${outcome}"\\} (\\d+)`).exec(metrics)?.[1],
+      );
+    expect(count('delivered')).toBeGreaterThanOrEqual(5);
+    expect(count('failed')).toBe(3);
   });
 });
