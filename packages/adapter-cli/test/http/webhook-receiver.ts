@@ -25,7 +25,7 @@ export interface Receiver {
 }
 
 /** Starts a receiver on 127.0.0.1. */
-export async function startReceiver(path = '/hook'): Promise<Receiver> {
+export async function startReceiver(path = '/hook', port = 0): Promise<Receiver> {
   const received: Received[] = [];
   const answers: number[] = [];
   const waiters = new Set<() => void>();
@@ -71,7 +71,7 @@ export async function startReceiver(path = '/hook'): Promise<Receiver> {
       for (const waiter of [...waiters]) waiter();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
   Object.assign(receiver, { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}` });
   return receiver;
 }

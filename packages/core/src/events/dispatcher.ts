@@ -8,8 +8,11 @@ import type { OutboxEvent } from './events.js';
 export const RETRY_DELAYS_MS = [5e3, 3e5, 18e5, 72e5, 18e6, 36e6, 36e6] as const;
 /** An endpoint failing this long is disabled. */
 export const DISABLE_AFTER_MS = 5 * 24 * 3600e3;
-/** How long a claimed delivery is held: the 10 s timeout with a margin; then another node may retry. */
-export const HOLD_MS = 60e3;
+/**
+ * How long a claimed delivery is held: the 10 s timeout with a margin; then another node (or this one,
+ * restarted after a crash) retries it.
+ */
+export const HOLD_MS = 30e3;
 /** A broker delivery that failed waits this long; broker deliveries never give up. */
 export const BROKER_RETRY_MS = 5e3;
 
