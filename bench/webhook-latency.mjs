@@ -2,10 +2,12 @@
 // (just before its API call) to the signed POST arriving at a receiver on loopback, for N link
 // creations one after another, then N 20 at a time. Starts the built server in this process on a temporary
 // SQLite file (`npx tsc -b` first). Never part of `npm test`.
+import { Buffer } from 'node:buffer';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import process from 'node:process';
 import { loadConfig, runCli, startServer } from '../packages/adapter-cli/dist/src/index.js';
 
 const n = Number(process.argv[2] ?? 300);
@@ -63,8 +65,8 @@ async function one(slug) {
 const percentile = (values, p) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))];
 const report = (label, ms) =>
-  console.log(
-    `${label}: n=${ms.length} p50=${percentile(ms, 50).toFixed(1)} ms p99=${percentile(ms, 99).toFixed(1)} ms max=${Math.max(...ms).toFixed(1)} ms`,
+  process.stdout.write(
+    `${label}: n=${ms.length} p50=${percentile(ms, 50).toFixed(1)} ms p99=${percentile(ms, 99).toFixed(1)} ms max=${Math.max(...ms).toFixed(1)} ms\n`,
   );
 
 const sequential = [];
