@@ -11,6 +11,7 @@ import type { AppLogger } from './logger.js';
 import { addMcpCommand } from './mcp-command.js';
 import { addMigrateCommand } from './migrate-command.js';
 import { addOperatorCommands } from './operator-commands.js';
+import { addWebhookCommands } from './webhook-commands.js';
 import { startServer } from './serve.js';
 import type { RunningServer } from './serve.js';
 import { VARIABLE_HELP, VARIABLE_NAMES, flagOf } from './variables.js';
@@ -52,6 +53,7 @@ export function createProgram(io: CliIo): Command {
   addInspectCommands(program, io);
   addBatchCommands(program, io);
   addOperatorCommands(program, io);
+  addWebhookCommands(program, io);
   addMigrateCommand(program, io);
   return program;
 }

@@ -87,6 +87,31 @@ describe('/api/v1/webhooks (decisions §16)', () => {
   });
 });
 
+describe('shortener webhooks (the operator)', () => {
+  it('adds, lists and removes an account’s webhooks on the database', async () => {
+    const added = await server.cli(
+      'webhooks',
+      'add',
+      'bob',
+      'https://hooks.example/ops',
+      '--events',
+      'link.deleted',
+    );
+    expect(added).toMatchObject({ url: 'https://hooks.example/ops', events: ['link.deleted'] });
+    expect(added.secret).toMatch(/^whsec_/);
+    const listed = await server.cli('webhooks', 'list', 'bob');
+    expect(listed).toEqual([
+      expect.objectContaining({ id: added.id, state: 'active', account_id: bob.accountId }),
+    ]);
+    expect(JSON.stringify(listed)).not.toContain(added.secret);
+    const api = await jsonOf(await server.api('/api/v1/webhooks', { key: bob.key }));
+    expect(api.webhooks.map((w: { id: string }) => w.id)).toEqual([added.id]);
+    expect(await server.cli('webhooks', 'remove', added.id)).toEqual({ id: added.id, removed: true });
+    expect(await server.cli('webhooks', 'list', 'bob')).toEqual([]);
+    await expect(server.cli('webhooks', 'add', 'bob', 'http://10.0.0.1/')).rejects.toThrow(/private_host/);
+  });
+});
+
 describe('delivery', () => {
   it("delivers each change of the account's links, signed, and never another account's", async () => {
     const hook = await addWebhook(alice, receiver.url);
