@@ -61,7 +61,9 @@ function endpoints(config: ServiceConfig): string[] {
       '`GET /account/settings`, `POST /account/settings/confirm` (the password again: making keys and changing ' +
       'passkeys need a sign-in from the last 10 minutes), `POST /account/settings/keys`, `POST /account/settings/keys/{id}/revoke`, ' +
       '`POST /account/settings/password`, `POST /account/settings/sessions/{id}/end`, ' +
-      '`POST /account/settings/passkeys/{id}/rename`, `POST /account/settings/passkeys/{id}/delete`.',
+      '`POST /account/settings/passkeys/{id}/rename`, `POST /account/settings/passkeys/{id}/delete`, ' +
+      '`POST /account/settings/webhooks` (add; the page shows the secret once), ' +
+      '`POST /account/settings/webhooks/{id}/test`, `POST /account/settings/webhooks/{id}/delete`.',
     '- `POST /mcp`: the MCP endpoint (see below).',
     '- `GET /healthz`: `{"status":"ok"}` when the service and its store answer.',
     '- `GET /metrics`: Prometheus metrics when the operator serves them here (otherwise a slug like any other).',

@@ -1,6 +1,6 @@
 import { EVENT_TYPES } from '@shortener/core';
-import { json } from './openapi-forms.js';
-import { operation, ref } from './openapi-paths.js';
+import { form, html, htmlOrError, json, page, seeOther, withOptional } from './openapi-forms.js';
+import { FORM_TYPE, operation, ref } from './openapi-paths.js';
 import type { Json } from './openapi-schemas.js';
 
 // The webhooks of an account in `/openapi.json` (decisions §16).
@@ -150,6 +150,58 @@ export function webhookPaths(): Json {
         tag: 'webhooks',
         responses: { 200: json('What the endpoint answered.', ref('schemas', 'WebhookTest')) },
         errors: [401, 403, 404],
+      }),
+    },
+  };
+}
+
+/** The webhook forms of `/account/settings`, authenticated by the session cookie. */
+export function webhookSettingsPaths(): Json {
+  const id: Json = {
+    name: 'id',
+    in: 'path',
+    required: true,
+    description: 'The webhook’s id.',
+    schema: { type: 'string' },
+    example: '0f8fad5b-d9cb-469f-a165-70867728950e',
+  };
+  const again = htmlOrError('The page again with the error');
+  return {
+    '/account/settings/webhooks': {
+      post: page({
+        id: 'addWebhookByForm',
+        summary: 'Add a webhook',
+        description:
+          'The settings page with the new webhook’s secret in `#new-webhook-secret`, shown this once. ' +
+          'Each event type is a checkbox named after it (`link.created=on`, …).',
+        body: withOptional(
+          form({ url: 'The endpoint, a public http(s) URL.' }),
+          Object.fromEntries(EVENT_TYPES.map((type) => [type, `\`on\` to send \`${type}\` events.`])),
+        ),
+        example: { url: 'https://hooks.example.com/shortener', 'link.created': 'on' },
+        bodyTypes: [FORM_TYPE],
+        responses: { 201: html('Added: the page showing the secret.'), 400: again },
+        errors: [401],
+      }),
+    },
+    '/account/settings/webhooks/{id}/delete': {
+      parameters: [id],
+      post: page({
+        id: 'deleteWebhookByForm',
+        summary: 'Remove a webhook',
+        description: 'Its pending deliveries are dropped.',
+        responses: { 303: seeOther('Removed: to `/account/settings?done=webhook-removed`.') },
+        errors: [401],
+      }),
+    },
+    '/account/settings/webhooks/{id}/test': {
+      parameters: [id],
+      post: page({
+        id: 'testWebhookByForm',
+        summary: 'Send a test ping',
+        description: 'POSTs a signed `ping` now; the page says what the endpoint answered.',
+        responses: { 200: html('The page with what the endpoint answered.') },
+        errors: [401],
       }),
     },
   };

@@ -1,7 +1,7 @@
 import { LANGUAGES } from '@shortener/core';
 import type { ServiceConfig } from '@shortener/core';
 import { accountPaths, withSessionAuth } from './openapi-accounts.js';
-import { webhookPaths, webhookSchemas } from './openapi-webhooks.js';
+import { webhookPaths, webhookSchemas, webhookSettingsPaths } from './openapi-webhooks.js';
 import { sessionSecurityScheme } from './openapi-forms.js';
 import { mcpPaths } from './openapi-mcp.js';
 import { pagePaths } from './openapi-pages.js';
@@ -167,6 +167,7 @@ export function buildOpenApiDocument(config: ServiceConfig, options: DocumentOpt
       ...mcpPaths(),
       ...accountPaths(hosts),
       ...webhookPaths(),
+      ...webhookSettingsPaths(),
       ...settingsPaths(),
       ...linkPagePaths(),
       ...adminPaths(),

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { invitedBrowser } from './browser-session.js';
 import { expectError, jsonOf, startTestServer } from './harness.js';
 import type { TestAccount, TestServer } from './harness.js';
 import { startReceiver } from './webhook-receiver.js';
@@ -84,6 +85,36 @@ describe('/api/v1/webhooks (decisions §16)', () => {
     } finally {
       await strict.close();
     }
+  });
+});
+
+describe('/account/settings (no script: plain form posts)', () => {
+  it('adds a webhook showing its secret once, sends a test, lists deliveries, and removes it', async () => {
+    const browser = await invitedBrowser(server, 'dora', 'dora password');
+    const added = await browser.post('/account/settings/webhooks', {
+      url: receiver.url,
+      'link.created': 'on',
+    });
+    expect(added.status).toBe(201);
+    const secret = /<code id="new-webhook-secret">(whsec_[^<]+)<\/code>/.exec(await added.text())?.[1] ?? '';
+    expect(secret).toMatch(/^whsec_/);
+    receiver.secret = secret;
+    const page = await (await browser.send('/account/settings')).text();
+    expect(page).not.toContain(secret);
+    const id = /data-id="([^"]+)"/.exec(page)?.[1] ?? '';
+    const tested = await browser.post(`/account/settings/webhooks/${id}/test`, {});
+    expect(tested.status).toBe(200);
+    expect(await tested.text()).toMatch(/Test sent to .*: 200\./);
+    expect(receiver.received.at(-1)).toMatchObject({ verified: true, body: { type: 'ping' } });
+    const listed = await (await browser.send('/account/settings')).text();
+    expect(listed).toMatch(/<code>ping<\/code>\s*<span>attempt 1<\/span>\s*<strong>200<\/strong>/);
+    const removed = await browser.post(`/account/settings/webhooks/${id}/delete`, {});
+    expect(removed.status).toBe(303);
+    expect(removed.headers.get('location')).toBe('/account/settings?done=webhook-removed');
+    const after = await (await browser.send('/account/settings?done=webhook-removed')).text();
+    expect(after).toContain('Webhook removed.');
+    expect(after).not.toContain(`data-id="${id}"`);
+    expect((await browser.post(`/account/settings/webhooks/${id}/delete`, {})).status).toBe(404);
   });
 });
 
