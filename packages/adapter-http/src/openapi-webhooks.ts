@@ -8,6 +8,15 @@ import type { Json } from './openapi-schemas.js';
 const KEY: Json = { apiKey: [] };
 const SESSION: Json = { session: [] };
 const TIME: Json = { type: 'string', format: 'date-time' };
+/** The path parameter of one webhook. */
+const id: Json = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  description: 'The webhook’s `id`.',
+  schema: { type: 'string' },
+  example: '0b9a6c1e-2f4d-4c8a-9e7b-5d3f1a2c4b6e',
+};
 const EVENTS: Json = { type: 'array', items: { type: 'string', enum: [...EVENT_TYPES] }, minItems: 1 };
 
 /** The component schemas of webhooks. */
@@ -96,14 +105,6 @@ export function webhookSchemas(): Record<string, Json> {
 
 /** `/api/v1/webhooks` and its per-webhook paths. */
 export function webhookPaths(): Json {
-  const id: Json = {
-    name: 'id',
-    in: 'path',
-    required: true,
-    description: 'The webhook `id`.',
-    schema: { type: 'string' },
-    example: '0b9a6c1e-2f4d-4c8a-9e7b-5d3f1a2c4b6e',
-  };
   const op = (spec: Parameters<typeof operation>[0]) =>
     operation({ ...spec, tag: 'webhooks', security: [KEY, SESSION] });
   return {
@@ -157,14 +158,6 @@ export function webhookPaths(): Json {
 
 /** The webhook forms of `/account/settings`, authenticated by the session cookie. */
 export function webhookSettingsPaths(): Json {
-  const id: Json = {
-    name: 'id',
-    in: 'path',
-    required: true,
-    description: 'The webhook’s id.',
-    schema: { type: 'string' },
-    example: '0f8fad5b-d9cb-469f-a165-70867728950e',
-  };
   const again = htmlOrError('The page again with the error');
   return {
     '/account/settings/webhooks': {
