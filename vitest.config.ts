@@ -37,7 +37,8 @@ const ALONE: Readonly<Record<string, readonly string[]>> = {
  * representative part, since the whole suite twice would double the run.
  */
 // raw-requests: a half-closed client lost nearly every answer on PostgreSQL, where they are asynchronous;
-// guess-limits: concurrent guesses against the limiter in Redis (decisions §14)
+// guess-limits: concurrent guesses against the limiter in Redis (decisions §14); webhooks: the outbox's
+// triggers and the dispatcher's SKIP LOCKED claims (decisions §16)
 const ON_POSTGRES = [
   'redirect',
   'links',
@@ -47,6 +48,7 @@ const ON_POSTGRES = [
   'rate-limit',
   'raw-requests',
   'guess-limits',
+  'webhooks',
 ].map((name) => `test/http/${name}.test.ts`);
 const postgresWanted =
   (process.env.DATABASE_URL ?? '') !== '' || process.env.SHORTENER_SCALE_TESTS === 'required';

@@ -226,10 +226,9 @@ describe('delivery', () => {
     offset += 5_000;
     const second = await receiver.next(() => true, from + 1);
     expect(second.id).toBe(first.id);
-    const listed = await jsonOf(await server.api('/api/v1/webhooks', { key: alice.key }));
-    const mine = listed.webhooks.find((w: { id: string }) => w.id === hook.id);
-    expect(mine.state).toBe('active');
-    expect(mine.last_delivery).toMatchObject({ attempt: 2, ok: true, status: 200 });
+    // recorded once the answer is in: the receiver may see the request first
+    await expect.poll(async () => (await stateOf(hook.id)).state).toBe('active');
+    expect((await stateOf(hook.id)).last_delivery).toMatchObject({ attempt: 2, ok: true, status: 200 });
 
     // failing from now on: its retry, 5 days after the first failure, disables the endpoint
     receiver.answers.push(500, 500);
