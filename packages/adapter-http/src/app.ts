@@ -4,40 +4,40 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import Router from '@koa/router';
 import { domainError } from '@shortener/core';
 import Koa from 'koa';
-import { addAccountRoutes } from './account-routes.js';
-import { addApiRoutes } from './api-routes.js';
-import { answerClientError, refuseConnect } from './client-errors.js';
+import { addAccountRoutes } from './account/account-routes.js';
+import { API_ROUTES } from './api/api-table.js';
+import { addMetaRoutes } from './api/meta-routes.js';
+import { answerClientError, refuseConnect } from './server/client-errors.js';
 import type { HttpDeps } from './deps.js';
 import { HTTP_STATUS, HttpInputError, RETRY_AFTER_SECONDS, errorBody, unavailableError } from './errors.js';
 import { sendError, setHeaders, stateOf } from './koa-helpers.js';
 import { notFoundPage } from './pages/basic-pages.js';
 import { ACCOUNT_PAGE_HEADERS } from './pages/layout.js';
-import { createLinkCache } from './link-cache.js';
-import type { LinkCache } from './link-cache.js';
+import { createLinkCache } from './public/link-cache.js';
+import type { LinkCache } from './public/link-cache.js';
 import {
   DEFAULT_SERVER_LIMITS,
   behindNoProxy,
   capConnections,
   serverOptionsOf,
-} from './connection-limits.js';
-import type { ServerLimits } from './connection-limits.js';
-import { afterRequest, drainStateOf, onRequest } from './drain.js';
-import { addKeyRoutes } from './keys-routes.js';
-import { addWebhookRoutes } from './webhook-routes.js';
-import { addMcpRoutes } from './mcp-routes.js';
-import { methodRules } from './methods.js';
-import { addMetricsRoute, measureRequests } from './metrics-routes.js';
-import { addPageRoutes } from './page-routes.js';
-import { addPasskeyRoutes } from './passkey-routes.js';
-import { addPublicRoutes } from './public-routes.js';
-import { addQrRoutes } from './qr-routes.js';
-import { addSettingsRoutes } from './settings-routes.js';
-import { addLinkPageRoutes } from './link-page-routes.js';
-import { addAdminRoutes } from './admin-routes.js';
-import { refuseLongQueries, useBoundedQuery } from './query.js';
-import { handleRedirect, respond, slugOfPath } from './redirect.js';
+} from './server/connection-limits.js';
+import type { ServerLimits } from './server/connection-limits.js';
+import { afterRequest, drainStateOf, onRequest } from './server/drain.js';
+import { addMcpRoutes } from './api/mcp-routes.js';
+import { methodRules } from './server/methods.js';
+import { measureRequests } from './api/metrics-routes.js';
+import { addPageRoutes } from './public/page-routes.js';
+import { PASSKEY_ROUTES } from './account/passkey-routes.js';
+import { mountRoutes } from './routes/route-table.js';
+import { addPublicRoutes } from './public/public-routes.js';
+import { QR_ROUTES } from './public/qr-routes.js';
+import { addSettingsRoutes } from './account/settings-routes.js';
+import { addLinkPageRoutes } from './account/link-page-routes.js';
+import { addAdminRoutes } from './admin/admin-routes.js';
+import { refuseLongQueries, useBoundedQuery } from './server/query.js';
+import { handleRedirect, respond, slugOfPath } from './public/redirect.js';
 import { clientOf, languageOf } from './request.js';
-import { PARSER_OPTIONS, answerHalfClosedRequests, hostProblem } from './wire-rules.js';
+import { PARSER_OPTIONS, answerHalfClosedRequests, hostProblem } from './server/wire-rules.js';
 
 /** Two years, the preload list's figure; subdomains are left to the operator (they may not be https). */
 const HSTS = 'max-age=63072000';
@@ -109,17 +109,15 @@ export function createHttpApp(deps: HttpDeps, linkCache: LinkCache = createLinkC
     }
   });
   const router = new Router();
-  addMetricsRoute(router, deps);
+  addMetaRoutes(router, deps);
   addMcpRoutes(router, deps);
-  addApiRoutes(router, deps);
-  addKeyRoutes(router, deps);
-  addWebhookRoutes(router, deps);
+  mountRoutes(router, deps, API_ROUTES);
   addAccountRoutes(router, deps);
-  addPasskeyRoutes(router, deps);
+  mountRoutes(router, deps, PASSKEY_ROUTES);
   addSettingsRoutes(router, deps);
   addLinkPageRoutes(router, deps);
   addAdminRoutes(router, deps);
-  addQrRoutes(router, deps);
+  mountRoutes(router, deps, QR_ROUTES);
   addPageRoutes(router, deps);
   addPublicRoutes(router, deps, linkCache);
   app.use(methodRules());

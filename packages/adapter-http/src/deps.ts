@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { CoreDeps, RateLimiter, VisitRecorder, WebhookDeps } from '@shortener/core';
-import type { TrustProxy } from './client-address.js';
+import type { CoreDeps, RateLimiter, VisitRecorder, BudgetedDeps, WebhookDeps } from '@shortener/core';
+import type { TrustProxy } from './server/client-address.js';
 
 /** Structured logging; implementations write one JSON object per line and never receive an IP. */
 export interface Logger {
@@ -101,3 +101,18 @@ export const guardedCoreOf = (deps: Pick<HttpDeps, 'core' | 'rateLimiter'>) => (
   ...deps.core,
   rateLimiter: deps.rateLimiter,
 });
+
+/** The core with the limiter and the refusals counter, for the use cases that spend a budget. */
+export const budgetedCoreOf = (deps: Pick<HttpDeps, 'core' | 'rateLimiter' | 'metrics'>): BudgetedDeps => ({
+  ...guardedCoreOf(deps),
+  onLimited: (limit) => deps.metrics?.limited(limit),
+});
+
+/** A value made once per server (per `deps`) on first use, e.g. a document that depends on the settings. */
+export function perServer<T>(make: (deps: HttpDeps) => T): (deps: HttpDeps) => T {
+  const made = new WeakMap<HttpDeps, T>();
+  return (deps) => {
+    if (!made.has(deps)) made.set(deps, make(deps));
+    return made.get(deps) as T;
+  };
+}

@@ -1,9 +1,9 @@
 export { createHttpApp, createHttpServer } from './app.js';
-export { DEFAULT_SERVER_LIMITS } from './connection-limits.js';
-export type { ServerLimits } from './connection-limits.js';
-export { drainHttpServer } from './drain.js';
-export { METRICS_ALLOW } from './metrics-routes.js';
-export { answerHalfClosedRequests } from './wire-rules.js';
+export { DEFAULT_SERVER_LIMITS } from './server/connection-limits.js';
+export type { ServerLimits } from './server/connection-limits.js';
+export { drainHttpServer } from './server/drain.js';
+export { METRICS_ALLOW } from './api/meta-routes.js';
+export { answerHalfClosedRequests } from './server/wire-rules.js';
 export type {
   HealthReport,
   HttpDeps,
@@ -16,10 +16,10 @@ export type {
   RouteFamily,
 } from './deps.js';
 export { HTTP_STATUS } from './errors.js';
-export { createClientAddressResolver, normalizeAddress, parseTrustProxy } from './client-address.js';
-export type { ClientAddress, TrustProxy } from './client-address.js';
-export { consumeCreations } from './rate-limit.js';
-export { spendPngBudget } from './qr-routes.js';
-export { createUserAgentParser, isBotUserAgent } from './user-agent.js';
-export { buildLlmsTxt } from './llms-txt.js';
-export { buildOpenApiDocument } from './openapi.js';
+export { createClientAddressResolver, normalizeAddress, parseTrustProxy } from './server/client-address.js';
+export type { ClientAddress, TrustProxy } from './server/client-address.js';
+export { consumeCreations } from './api/rate-limit.js';
+export { spendPngBudget } from './public/qr-routes.js';
+export { createUserAgentParser, isBotUserAgent } from './public/user-agent.js';
+export { buildLlmsTxt } from './api/llms-txt.js';
+export { buildOpenApiDocument } from './openapi/openapi.js';

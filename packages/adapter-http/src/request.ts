@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Caller, Language, Result } from '@shortener/core';
 import { authenticateApiKey, domainError, err, ok, pickLanguage } from '@shortener/core';
-import { createClientAddressResolver } from './client-address.js';
-import type { ClientAddress, ClientAddressResolver } from './client-address.js';
+import { createClientAddressResolver } from './server/client-address.js';
+import type { ClientAddress, ClientAddressResolver } from './server/client-address.js';
 import type { HttpDeps, HttpOptions } from './deps.js';
 import { HttpInputError } from './errors.js';
 

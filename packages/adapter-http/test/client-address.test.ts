@@ -1,8 +1,12 @@
 import type { IncomingMessage } from 'node:http';
 import { limitSubjectOf } from '@shortener/core';
 import { describe, expect, it } from 'vitest';
-import { createClientAddressResolver, normalizeAddress, parseTrustProxy } from '../src/client-address.js';
-import type { TrustProxy } from '../src/client-address.js';
+import {
+  createClientAddressResolver,
+  normalizeAddress,
+  parseTrustProxy,
+} from '../src/server/client-address.js';
+import type { TrustProxy } from '../src/server/client-address.js';
 
 /** A request as the resolver sees it: the socket's peer and the forwarding headers. */
 function request(peer: string, forwardedFor?: string | string[], proto?: string, encrypted = false) {

@@ -2,8 +2,8 @@ import { createLinkChangeHub, storeUnavailable } from '@shortener/core';
 import type { LinkRecord } from '@shortener/core';
 import { aLink } from '@shortener/testkit';
 import { describe, expect, it } from 'vitest';
-import { createLinkCache } from '../src/link-cache.js';
-import type { LinkCacheOptions } from '../src/link-cache.js';
+import { createLinkCache } from '../src/public/link-cache.js';
+import type { LinkCacheOptions } from '../src/public/link-cache.js';
 
 /** A cache on a hand-moved clock, with a store of one link per slug that counts its reads. */
 function setup(options: Partial<LinkCacheOptions> = {}) {

@@ -1,7 +1,7 @@
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { DEFAULT_LIMITS } from '@shortener/core';
 import { describe, expect, it } from 'vitest';
-import { buildOpenApiDocument } from '../src/openapi.js';
+import { buildOpenApiDocument } from '../src/openapi/openapi.js';
 import { serviceConfig } from './config.js';
 
 const config = serviceConfig({

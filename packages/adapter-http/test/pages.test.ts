@@ -17,7 +17,11 @@ describe('html', () => {
     expect(markup`<ul>${items}</ul>${null}${undefined}${false}${0}`.value).toBe(
       '<ul><li>a&#60;</li><li>b</li></ul>0',
     );
-    expect(markup`${new SafeHtml('<br>')}`.value).toBe('<br>');
+    expect(markup`${markup`<br>`}`.value).toBe('<br>');
+  });
+
+  it('makes SafeHtml only through the tag: nothing else can mark a string as escaped', () => {
+    expect(() => new SafeHtml(Symbol('html'), '<script>')).toThrow(TypeError);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_QUERY_PARAMS, hasTooManyParams, parseQuery, queryParam } from '../src/query.js';
+import { MAX_QUERY_PARAMS, hasTooManyParams, parseQuery, queryParam } from '../src/server/query.js';
 
 const repeated = (pair: string, times: number): string => Array<string>(times).fill(pair).join('&');
 

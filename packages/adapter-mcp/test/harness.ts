@@ -1,10 +1,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { DEFAULT_LIMITS, createAccount, createApiKey } from '@shortener/core';
+import { createAccount, createApiKey } from '@shortener/core';
 import type { CoreDeps, ServiceConfig } from '@shortener/core';
 import { createMemoryStores } from '@shortener/store-memory';
-import { createFakeClock, createSeededRandom } from '@shortener/testkit';
+import { aServiceConfig, createFakeClock, createSeededRandom } from '@shortener/testkit';
 import type { FakeClock } from '@shortener/testkit';
 import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
@@ -15,17 +15,7 @@ import { createMcpServer } from '../src/index.js';
 export type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** Two short domains; the first is the default. */
-export const CONFIG: ServiceConfig = {
-  shortDomains: [
-    { origin: 'https://s.example', host: 's.example' },
-    { origin: 'https://go.example', host: 'go.example' },
-  ],
-  baseUrl: 'https://short.example',
-  extraReservedSlugs: [],
-  blocklist: [],
-  allowPrivateHosts: false,
-  limits: DEFAULT_LIMITS,
-};
+export const CONFIG: ServiceConfig = aServiceConfig();
 
 /** The core on memory stores with a fake clock and seeded randomness. */
 export function memoryCore(): CoreDeps & { clock: FakeClock } {

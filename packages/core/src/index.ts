@@ -96,6 +96,8 @@ export { linkAccess } from './links/access.js';
 export { LINK_PASSWORD_TRIES, guessLinkPassword } from './links/link-password.js';
 export { QR_PNG_UNITS_PER_MINUTE, pngCost, spendCreations, spendQrBudget } from './limits/budgets.js';
 export type { BudgetDeps } from './limits/budgets.js';
+export { createLinkWithinBudget, createLinksWithinBudget } from './limits/admitted.js';
+export type { Budgeted, BudgetedDeps } from './limits/admitted.js';
 export type { AccessRule } from './links/access.js';
 export { checkAlias, claimLinks, setLinkDisabled } from './links/alias-and-claim.js';
 export { bulkLimit, bulkUrls, createLinks } from './links/bulk.js';

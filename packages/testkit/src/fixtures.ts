@@ -7,8 +7,29 @@ import type {
   Passkey,
   RandomSource,
   RateLimiter,
+  ServiceConfig,
   SessionRecord,
 } from '@shortener/core';
+import { DEFAULT_LIMITS } from '@shortener/core';
+
+/**
+ * Settings for adapter tests: two short domains on https (`s.example`, the default, and `go.example`),
+ * the app on `short.example`, no blocklist, the default limits; `overrides` replace fields.
+ */
+export function aServiceConfig(overrides: Partial<ServiceConfig> = {}): ServiceConfig {
+  return {
+    shortDomains: [
+      { origin: 'https://s.example', host: 's.example' },
+      { origin: 'https://go.example', host: 'go.example' },
+    ],
+    baseUrl: 'https://short.example',
+    extraReservedSlugs: [],
+    blocklist: [],
+    allowPrivateHosts: false,
+    limits: DEFAULT_LIMITS,
+    ...overrides,
+  };
+}
 
 /** The fixed time of every fixture: 2026-01-01T00:00:00Z in epoch milliseconds. */
 export const FIXTURE_TIME = Date.UTC(2026, 0, 1);

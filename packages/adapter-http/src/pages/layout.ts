@@ -8,9 +8,21 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** Marks a string as already-escaped HTML, so the `html` tag keeps it as is. */
+/** Known only here: what makes a {@link SafeHtml}, so nothing but the `html` tag can. */
+const MADE_BY_THE_TAG = Symbol('html');
+
+/**
+ * Escaped HTML, which the `html` tag keeps as is. Only the tag makes one (its constructor refuses any
+ * other caller), so every string that reaches a page went through escaping.
+ */
 export class SafeHtml {
-  constructor(readonly value: string) {}
+  readonly value: string;
+
+  constructor(token: symbol, value: string) {
+    if (token !== MADE_BY_THE_TAG) throw new TypeError('SafeHtml is made by the html template tag only');
+    this.value = value;
+  }
+
   toString(): string {
     return this.value;
   }
@@ -29,7 +41,7 @@ function render(part: Part): string {
 export function html(strings: TemplateStringsArray, ...values: Part[]): SafeHtml {
   let out = strings[0] ?? '';
   values.forEach((value, i) => (out += render(value) + (strings[i + 1] ?? '')));
-  return new SafeHtml(out);
+  return new SafeHtml(MADE_BY_THE_TAG, out);
 }
 
 const NAMES: Record<Language, string> = { en: 'English', de: 'Deutsch', fr: 'Français', es: 'Español' };
@@ -66,7 +78,7 @@ export function renderPage(parts: PageParts): string {
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        ${parts.noindex ? new SafeHtml('<meta name="robots" content="noindex">\n') : ''}
+        ${parts.noindex ? html`<meta name="robots" content="noindex" /> ` : ''}
         <title>${parts.title} · shortener</title>
         <link rel="icon" href="${files.pathOf('icon.svg')}" type="image/svg+xml" />
         <link rel="stylesheet" href="${files.pathOf('app.css')}" />

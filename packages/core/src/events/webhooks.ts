@@ -15,10 +15,12 @@ import { EVENT_TYPES } from './events.js';
 export const MAX_WEBHOOKS_PER_ACCOUNT = 20;
 
 /** The body of `POST /api/v1/webhooks`. */
-export const CreateWebhookInput = z.strictObject({
-  url: z.string().max(4096),
-  events: z.array(z.enum(EVENT_TYPES)).min(1).max(EVENT_TYPES.length),
-});
+export const CreateWebhookInput = z
+  .strictObject({
+    url: z.string().max(4096),
+    events: z.array(z.enum(EVENT_TYPES)).min(1).max(EVENT_TYPES.length),
+  })
+  .meta({ id: 'CreateWebhookRequest' });
 export type CreateWebhookInput = z.infer<typeof CreateWebhookInput>;
 
 /** What the webhook use cases run on. */

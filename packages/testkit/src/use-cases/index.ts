@@ -5,10 +5,12 @@ import { describeManageLinksSuite } from './manage-links-suite.js';
 import { describePasskeySuite } from './passkey-suite.js';
 import { describeSignInSuite } from './sign-in-suite.js';
 import { describeVisitsSuite } from './visits-suite.js';
+import { describeBudgetSuite } from './budget-suite.js';
 
 /** Runs every core use case against one store backend, so core and store are proven together. */
 export function describeUseCaseSuites(name: string, open: () => Promise<Stores>): void {
   describeCreateLinkSuite(name, open);
+  describeBudgetSuite(name, open);
   describeManageLinksSuite(name, open);
   describeVisitsSuite(name, open);
   describeAccountsSuite(name, open);

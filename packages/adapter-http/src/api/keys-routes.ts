@@ -1,0 +1,88 @@
+import {
+  CreateKeyInput,
+  createApiKey,
+  requireRecentSignIn,
+  revokeApiKey,
+  toApiKeyView,
+} from '@shortener/core';
+import { signedInOf } from '../account/session.js';
+import { sendError, sendResult } from '../koa-helpers.js';
+import { SECURITY, pathParameter } from '../openapi/openapi-paths.js';
+import type { Json } from '../openapi/openapi-schemas.js';
+import { route } from '../routes/route-table.js';
+import type { AnyRoute } from '../routes/route-table.js';
+import { jsonResponse } from './route-kit.js';
+
+const { key } = SECURITY;
+const SESSION: Json = { session: [] };
+const KEY_ID = pathParameter('id', 'The key `id`.', '0b9a6c1e-2f4d-4c8a-9e7b-5d3f1a2c4b6e');
+
+/**
+ * `GET/POST/DELETE /api/v1/keys` (decisions §10): an account's API keys, by its session or one of its
+ * keys. Another account's key id is `not_found`.
+ */
+export const KEY_ROUTES: readonly AnyRoute[] = [
+  route({
+    method: 'get',
+    path: '/api/v1/keys',
+    access: 'account',
+    doc: {
+      id: 'listKeys',
+      summary: 'List the account’s API keys',
+      description: 'Oldest first, revoked ones included; `prefix` is a key’s first 8 characters.',
+      tag: 'accounts',
+      security: [key, SESSION],
+      responses: { 200: jsonResponse('The keys, never the keys themselves.', 'ApiKeyList') },
+      errors: [401, 403],
+    },
+    handle: async (ctx, { deps: { core }, caller }) => {
+      ctx.body = { keys: (await core.accounts.listApiKeys(caller.accountId ?? '')).map(toApiKeyView) };
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/api/v1/keys',
+    access: 'account',
+    body: CreateKeyInput,
+    doc: {
+      id: 'createKey',
+      summary: 'Create an API key',
+      description:
+        'The answer carries `key` once; only its SHA-256 is stored. Made by the session cookie (in the ' +
+        'browser), it needs a password or passkey entered in the last 10 minutes, else 403 `forbidden`.',
+      tag: 'accounts',
+      security: [key, SESSION],
+      example: { name: 'laptop' },
+      responses: { 201: jsonResponse('The new key, with `key` shown this once.', 'CreatedApiKey') },
+      errors: [401, 403],
+    },
+    handle: async (ctx, { deps, caller, body }) => {
+      const { core } = deps;
+      // made by the session (no Authorization): a lasting key needs a recent sign-in (decisions §14)
+      const bySession = ctx.get('authorization') === '' ? await signedInOf(deps, ctx) : null;
+      const recent = bySession === null ? null : requireRecentSignIn(core, bySession);
+      if (recent !== null && !recent.ok) return sendError(ctx, recent.error);
+      const via = bySession !== null ? 'browser' : 'api';
+      const created = await createApiKey(core, caller.accountId ?? '', body.name, via);
+      sendResult(ctx, created, ({ key, secret }) => ({ ...toApiKeyView(key), key: secret }), 201);
+    },
+  }),
+  route({
+    method: 'delete',
+    path: '/api/v1/keys/{id}',
+    access: 'account',
+    doc: {
+      id: 'revokeKey',
+      summary: 'Revoke an API key',
+      description: 'The key is refused (401) from then on. Another account’s key is `not_found`.',
+      tag: 'accounts',
+      security: [key, SESSION],
+      parameters: [KEY_ID],
+      responses: { 204: { description: 'Revoked.' } },
+      errors: [401, 403, 404],
+    },
+    handle: async (ctx, { deps: { core }, caller, params }) => {
+      sendResult(ctx, await revokeApiKey(core, params.id ?? '', caller.accountId ?? ''), () => null, 204);
+    },
+  }),
+];

@@ -1,0 +1,146 @@
+import {
+  ClaimInput,
+  ListLinksQuery,
+  StatsQuery,
+  UpdateLinkInput,
+  claimLinks,
+  deleteLink,
+  getLink,
+  getStats,
+  listLinks,
+  updateLink,
+} from '@shortener/core';
+import { sendResult } from '../koa-helpers.js';
+import { SECURITY } from '../openapi/openapi-paths.js';
+import { route } from '../routes/route-table.js';
+import type { AnyRoute } from '../routes/route-table.js';
+import { EDIT_TOKEN, LINK_ID, jsonResponse, view } from './route-kit.js';
+
+const { none, key, token } = SECURITY;
+
+/** An account's links: list, read, edit, delete, statistics and claiming anonymous ones. */
+export const LINK_ROUTES: readonly AnyRoute[] = [
+  route({
+    method: 'get',
+    path: '/api/v1/links',
+    access: 'caller',
+    query: ListLinksQuery,
+    doc: {
+      id: 'listLinks',
+      summary: 'List the account’s links',
+      description:
+        'The links of the API key’s account, newest first. Pass `next_cursor` as `cursor` for the next page; ' +
+        '`next_cursor` is null on the last page.',
+      tag: 'links',
+      security: [key],
+      responses: { 200: jsonResponse('One page of links.', 'LinkList') },
+      errors: [401],
+    },
+    handle: async (ctx, { deps: { core }, caller, query }) => {
+      sendResult(ctx, await listLinks(core, query, caller), (page) => ({
+        links: page.links.map((l) => view(core, l)),
+        next_cursor: page.nextCursor,
+      }));
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/api/v1/links/claim',
+    access: 'account',
+    body: ClaimInput,
+    doc: {
+      id: 'claimLinks',
+      summary: 'Attach anonymous links to the account',
+      description:
+        'Moves the links of the given edit tokens (at most 1000) to the API key’s account; unknown or ' +
+        'already-claimed tokens are skipped. A claimed link’s edit token stops working.',
+      tag: 'links',
+      security: [key],
+      example: { edit_tokens: [EDIT_TOKEN] },
+      responses: { 200: jsonResponse('How many links were claimed.', 'ClaimResult') },
+      errors: [401],
+    },
+    handle: async (ctx, { deps: { core }, caller, body }) => {
+      sendResult(ctx, await claimLinks(core, body.edit_tokens, caller), (claimed) => ({ claimed }));
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/api/v1/links/{id}',
+    access: 'caller',
+    doc: {
+      id: 'getLink',
+      summary: 'Get a link',
+      description: 'Reads one link with the owning account’s API key or the link’s edit token.',
+      tag: 'links',
+      security: [key, token],
+      parameters: [LINK_ID],
+      responses: { 200: jsonResponse('The link.', 'Link') },
+      errors: [401, 403, 404],
+    },
+    handle: async (ctx, { deps: { core }, caller, params }) => {
+      sendResult(ctx, await getLink(core, params.id ?? '', caller), (l) => view(core, l));
+    },
+  }),
+  route({
+    method: 'patch',
+    path: '/api/v1/links/{id}',
+    access: 'caller',
+    body: UpdateLinkInput,
+    doc: {
+      id: 'updateLink',
+      summary: 'Edit a link',
+      description:
+        'Changes the given fields; `null` removes an expiry, click cap, title or password (an empty ' +
+        'password removes it too). Moving the expiry into the future or raising the cap reactivates the link.',
+      tag: 'links',
+      security: [key, token],
+      parameters: [LINK_ID],
+      example: { title: 'Summer sale, extended', expires_in_days: 60, max_clicks: null },
+      responses: { 200: jsonResponse('The updated link.', 'Link') },
+      errors: [401, 403, 404],
+    },
+    handle: async (ctx, { deps: { core }, caller, body, params }) => {
+      sendResult(ctx, await updateLink(core, params.id ?? '', body, caller), (l) => view(core, l));
+    },
+  }),
+  route({
+    method: 'delete',
+    path: '/api/v1/links/{id}',
+    access: 'caller',
+    doc: {
+      id: 'deleteLink',
+      summary: 'Delete a link',
+      description: 'Deletes the link and its statistics. The slug becomes free again.',
+      tag: 'links',
+      security: [key, token],
+      parameters: [LINK_ID],
+      responses: { 204: { description: 'Deleted.' } },
+      errors: [401, 403, 404],
+    },
+    handle: async (ctx, { deps: { core }, caller, params }) => {
+      sendResult(ctx, await deleteLink(core, params.id ?? '', caller), () => null, 204);
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/api/v1/links/{id}/stats',
+    access: 'caller',
+    query: StatsQuery,
+    doc: {
+      id: 'getLinkStats',
+      summary: 'Get click statistics',
+      description:
+        'Statistics of the last `days` days: `by_day` lists every day (oldest first), the other lists the ' +
+        'top 20 plus `other`. Public statistics need no credentials; private ones need the key or edit token.',
+      tag: 'stats',
+      security: [none, key, token],
+      parameters: [LINK_ID],
+      responses: { 200: jsonResponse('The statistics.', 'Stats') },
+      errors: [401, 403, 404],
+    },
+    handle: async (ctx, { deps: { core }, caller, query, params }) => {
+      sendResult(ctx, await getStats(core, params.id ?? '', query, caller), (s) => s);
+    },
+  }),
+];

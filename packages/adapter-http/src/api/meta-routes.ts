@@ -1,0 +1,110 @@
+import type Router from '@koa/router';
+import type { HttpDeps } from '../deps.js';
+import { perServer } from '../deps.js';
+import { jsonContent, ref } from '../openapi/openapi-paths.js';
+import { buildOpenApiDocument } from '../openapi/openapi.js';
+import { mountRoutes, route } from '../routes/route-table.js';
+import type { AnyRoute, RouteDoc } from '../routes/route-table.js';
+import { refuseMethod } from '../server/methods.js';
+import { buildLlmsTxt } from './llms-txt.js';
+
+/** The methods `/metrics` takes, wherever it is served. */
+export const METRICS_ALLOW = 'GET, HEAD';
+
+const meta = (id: string, summary: string, description: string, responses: RouteDoc['responses']) => ({
+  id,
+  summary,
+  description,
+  tag: 'meta',
+  responses,
+});
+
+/** The documents, built once per server: they depend only on its settings. */
+const documentsOf = perServer((deps) => ({
+  openApi: JSON.stringify(
+    buildOpenApiDocument(deps.core.config, { metrics: deps.metrics?.exposition !== undefined }),
+  ),
+  llmsTxt: buildLlmsTxt(deps.core.config),
+}));
+
+/** `/healthz`, `/metrics` (when served on this port), `/openapi.json` and `/llms.txt`. */
+export const META_ROUTES: readonly AnyRoute[] = [
+  route({
+    method: 'get',
+    path: '/healthz',
+    area: 'public',
+    access: 'anyone',
+    doc: meta('getHealth', 'Health check', 'Whether the service and its store answer.', {
+      200: { description: 'Healthy.', content: jsonContent(ref('schemas', 'Health')) },
+      503: {
+        description: 'Something does not answer; `reason` says what.',
+        content: jsonContent(ref('schemas', 'Health')),
+      },
+    }),
+    handle: async (ctx, { deps }) => {
+      const health = await deps
+        .health()
+        .catch(() => ({ ok: false, reason: 'the health check failed' }) as const);
+      ctx.status = health.ok ? 200 : 503;
+      // the broker (AMQP_URL) is only reported: events wait in the outbox while it is away
+      const broker = health.ok && health.broker !== undefined ? { broker: health.broker } : {};
+      ctx.body = health.ok ? { status: 'ok', ...broker } : { status: 'unavailable', reason: health.reason };
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/metrics',
+    area: 'public',
+    access: 'anyone',
+    // listed when this server serves it; otherwise `/metrics` is a slug like any other
+    enabled: (deps) => deps.metrics?.exposition !== undefined,
+    doc: meta(
+      'getMetrics',
+      'Prometheus metrics',
+      'Served because the operator set `METRICS=true` (without `METRICS_PORT`): counters and ' +
+        'latencies in Prometheus text format, never an address or a slug.',
+      { 200: { description: 'The metrics.', content: { 'text/plain': { schema: { type: 'string' } } } } },
+    ),
+    handle: async (ctx, { deps }) => {
+      const exposition = deps.metrics?.exposition;
+      if (exposition === undefined) return;
+      const { contentType, body } = await exposition();
+      ctx.set('Cache-Control', 'no-store');
+      ctx.type = contentType;
+      ctx.body = body;
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/openapi.json',
+    area: 'public',
+    access: 'anyone',
+    doc: meta('getOpenApi', 'This document', 'The OpenAPI 3.1 description of the service.', {
+      200: { description: 'The OpenAPI document.', content: jsonContent({ type: 'object' }) },
+    }),
+    handle: (ctx, { deps }) => {
+      ctx.type = 'application/json; charset=utf-8';
+      ctx.body = documentsOf(deps).openApi;
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/llms.txt',
+    area: 'public',
+    access: 'anyone',
+    doc: meta('getLlmsTxt', 'Summary for AI clients', 'Markdown per the llms.txt convention.', {
+      200: { description: 'The summary.', content: { 'text/markdown': { schema: { type: 'string' } } } },
+    }),
+    handle: (ctx, { deps }) => {
+      ctx.type = 'text/markdown; charset=utf-8';
+      ctx.body = documentsOf(deps).llmsTxt;
+    },
+  }),
+];
+
+/** The meta routes, with `/metrics` refusing other methods (before the `/:slug` routes, which take POST). */
+export function addMetaRoutes(router: Router, deps: HttpDeps): void {
+  mountRoutes(router, deps, META_ROUTES);
+  if (deps.metrics?.exposition !== undefined)
+    router.all('/metrics', (ctx) => refuseMethod(ctx, METRICS_ALLOW));
+}

@@ -1,0 +1,100 @@
+import type { Json } from './openapi-schemas.js';
+
+/** A `$ref` to a component of the document, e.g. `ref('schemas', 'Link')`. */
+export const ref = (section: string, name: string): Json => ({ $ref: `#/components/${section}/${name}` });
+
+/** A required string path parameter, e.g. `pathParameter('id', 'The key `id`.', '0b9a…')`. */
+export const pathParameter = (name: string, description: string, example: string): Json => ({
+  name,
+  in: 'path',
+  required: true,
+  description,
+  schema: { type: 'string' },
+  example,
+});
+
+/** `{ 'application/json': { schema } }`. */
+export const jsonContent = (schema: Json): Json => ({ 'application/json': { schema } });
+
+/** The `RateLimit-*` headers of creation, bulk and plain-text shortening. */
+export const rateLimitHeaders: Json = {
+  'RateLimit-Limit': ref('headers', 'RateLimit-Limit'),
+  'RateLimit-Remaining': ref('headers', 'RateLimit-Remaining'),
+  'RateLimit-Reset': ref('headers', 'RateLimit-Reset'),
+};
+
+/** The error statuses of decisions §6 and their reusable responses in `components.responses`. */
+const ERROR_RESPONSES = {
+  400: 'BadRequest',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'NotFound',
+  413: 'PayloadTooLarge',
+  415: 'UnsupportedMediaType',
+  429: 'RateLimited',
+  500: 'InternalError',
+  503: 'Unavailable',
+} as const;
+export type ErrorStatus = keyof typeof ERROR_RESPONSES;
+
+/** Security requirements: `{}` makes credentials optional. */
+const NONE: Json = {};
+const KEY: Json = { apiKey: [] };
+const TOKEN: Json = { editToken: [] };
+/** The security requirements operations name (`none` makes credentials optional); compared by identity. */
+export const SECURITY = { none: NONE, key: KEY, token: TOKEN } as const;
+
+export interface OperationSpec {
+  readonly id: string;
+  readonly summary: string;
+  readonly description: string;
+  readonly tag: string;
+  /** Who may call; public operations say so with an empty list. */
+  readonly security?: readonly Json[];
+  readonly parameters?: readonly Json[];
+  /** The request body's schema, and an example of it. */
+  readonly body?: Json;
+  readonly example?: unknown;
+  /** The body's media types: JSON (the default), or a form that also takes JSON. */
+  readonly bodyTypes?: readonly string[];
+  readonly responses: Json;
+  /** The error statuses this operation can answer with. */
+  readonly errors?: readonly ErrorStatus[];
+  /**
+   * Whether 400 (more than 100 query parameters, as on every path), 500 and 503 (the database away)
+   * are added when not given; true unless the operation describes its own.
+   */
+  readonly common?: boolean;
+}
+
+/** An OpenAPI operation object; API operations (under `/api/`) also take `lang`. */
+export function operation(spec: OperationSpec, api = true): Json {
+  const parameters = [...(spec.parameters ?? []), ...(api ? [ref('parameters', 'lang')] : [])];
+  const errors = new Set<ErrorStatus>([
+    ...(spec.errors ?? []),
+    ...(spec.common === false ? [] : ([400, 500, 503] as const)),
+  ]);
+  if (spec.body !== undefined) errors.add(413).add(415);
+  // an edit token spends from the token guess limit (decisions §14)
+  if (spec.security?.includes(TOKEN) === true) errors.add(429);
+  const responses: Json = { ...spec.responses };
+  for (const status of [...errors].sort())
+    if (!(status in responses)) responses[status] = ref('responses', ERROR_RESPONSES[status]);
+  const types = spec.bodyTypes ?? ['application/json'];
+  const content = Object.fromEntries(
+    types.map((type) => [type, { schema: spec.body, example: spec.example }]),
+  );
+  return {
+    operationId: spec.id,
+    summary: spec.summary,
+    description: spec.description,
+    tags: [spec.tag],
+    security: [...(spec.security ?? [])],
+    ...(parameters.length === 0 ? {} : { parameters }),
+    ...(spec.body === undefined ? {} : { requestBody: { required: true, content } }),
+    responses,
+  };
+}
+
+/** The media type of a form post. */
+export const FORM_TYPE = 'application/x-www-form-urlencoded';

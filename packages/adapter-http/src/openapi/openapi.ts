@@ -1,0 +1,187 @@
+import { LANGUAGES } from '@shortener/core';
+import type { ServiceConfig } from '@shortener/core';
+import { accountPaths, withSessionAuth } from './openapi-accounts.js';
+import { webhookSchemas, webhookSettingsPaths } from './openapi-webhooks.js';
+import { sessionSecurityScheme } from './openapi-forms.js';
+import { mcpPaths } from './openapi-mcp.js';
+import { pagePaths } from './openapi-pages.js';
+import { jsonContent, rateLimitHeaders, ref } from './openapi-paths.js';
+import { API_ROUTES } from '../api/api-table.js';
+import { META_ROUTES } from '../api/meta-routes.js';
+import { PASSKEY_ROUTES } from '../account/passkey-routes.js';
+import { QR_ROUTES } from '../public/qr-routes.js';
+import { routePaths } from '../routes/route-table.js';
+import { componentSchemas } from './openapi-schemas.js';
+import type { Json } from './openapi-schemas.js';
+import { adminPaths } from './openapi-admin.js';
+import { linkPagePaths } from './openapi-link-page.js';
+import { settingsPaths } from './openapi-settings.js';
+
+const errorResponse = (description: string, headers?: Json): Json => ({
+  description: `${description} Body: the error object; \`code\` says which rule failed.`,
+  ...(headers === undefined ? {} : { headers }),
+  content: jsonContent(ref('schemas', 'Error')),
+});
+
+const integerHeader = (description: string): Json => ({
+  description,
+  schema: { type: 'integer', minimum: 0 },
+});
+
+function parameters(): Json {
+  return {
+    lang: {
+      name: 'lang',
+      in: 'query',
+      required: false,
+      description: 'Language of error messages; beats `Accept-Language`. English by default.',
+      schema: { type: 'string', enum: [...LANGUAGES] },
+      example: 'de',
+    },
+    linkId: {
+      name: 'id',
+      in: 'path',
+      required: true,
+      description: 'The link `id` (uuid) from the Link object.',
+      schema: { type: 'string', format: 'uuid' },
+      example: '3f2b8c1e-6a4d-4f7b-9c2e-8d1a5b6c7e90',
+    },
+    slug: {
+      name: 'slug',
+      in: 'path',
+      required: true,
+      description: 'The slug of the short link; resolved in the short domain named by the Host header.',
+      schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' },
+      example: 'summer-sale',
+    },
+  };
+}
+
+function responses(): Json {
+  return {
+    BadRequest: errorResponse(
+      'Invalid input: a validation code, `too_many`, or `invalid_request` (malformed JSON, a wrong type, ' +
+        'a value out of range, an unknown field, more than 100 query parameters).',
+    ),
+    Unauthorized: errorResponse('`unauthorized`: a bad or revoked API key, or no key where one is required.'),
+    Forbidden: errorResponse('`forbidden`: neither the owning API key nor the edit token of this link.'),
+    NotFound: errorResponse('`not_found`: no such link.'),
+    PayloadTooLarge: errorResponse('`invalid_request`: the body is larger than 1 MiB.', {
+      Connection: { description: '`close`: the rest of the body is not read.', schema: { const: 'close' } },
+    }),
+    UnsupportedMediaType: errorResponse(
+      '`invalid_request`: the body is neither `application/json` nor a URL-encoded form.',
+    ),
+    RateLimited: errorResponse('`rate_limited`: wait `Retry-After` seconds.', {
+      'Retry-After': ref('headers', 'Retry-After'),
+      ...rateLimitHeaders,
+    }),
+    InternalError: errorResponse('`internal_error`: an unexpected failure; no details are given.'),
+    Unavailable: errorResponse(
+      '`unavailable`: the database does not answer (or cannot write); the message names the cause. Wait `Retry-After` seconds.',
+      { 'Retry-After': ref('headers', 'Retry-After') },
+    ),
+  };
+}
+
+function components(config: ServiceConfig): Json {
+  return {
+    schemas: { ...componentSchemas(config), ...webhookSchemas() },
+    securitySchemes: {
+      apiKey: {
+        type: 'http',
+        scheme: 'bearer',
+        description:
+          'API key issued by the operator (`shortener keys create ACCOUNT`), sent as ' +
+          '`Authorization: Bearer shk_…` (`shk_` + 32 base62 characters). Saves links to the account ' +
+          'and raises the rate limit; required to list and claim links.',
+      },
+      editToken: {
+        type: 'apiKey',
+        in: 'header',
+        name: 'X-Edit-Token',
+        description:
+          'Edit token `et_…` returned once when an anonymous link is created (`edit_token` field, or ' +
+          'the `X-Edit-Token` header of `/api/shorten`). Grants detail, edit, delete and stats of that one link.',
+      },
+      session: sessionSecurityScheme(config),
+    },
+    parameters: parameters(),
+    headers: {
+      'Retry-After': { ...integerHeader('Seconds to wait before retrying.'), required: true },
+      'RateLimit-Limit': integerHeader('Requests allowed in the current rolling window.'),
+      'RateLimit-Remaining': integerHeader('Requests left in the current window.'),
+      'RateLimit-Reset': integerHeader('Seconds until the window has room again.'),
+    },
+    responses: responses(),
+  };
+}
+
+const DESCRIPTION = [
+  'Turns long http(s) URLs into short links on HOSTS. Anonymous use is allowed and rate-limited per IP; ',
+  'an API key saves links to an account. Errors are `{ "error": { "code", "message", "field"? } }`. ',
+  'A summary for AI clients is at `/llms.txt`.\n\n',
+  'Methods: `HEAD` is answered wherever `GET` is, without a body. `OPTIONS` answers 204 with `Allow`. ',
+  'Any method a path does not list here answers 405 with `Allow` and the error object (`invalid_request`); ',
+  'a path not listed here answers 404 with the error object (`not_found`).\n\n',
+  'Connections: a request that is not valid HTTP/1.1 answers 400, headers over the size limit 431, a ',
+  'request that takes too long to arrive 408, each with the error object and `Connection: close`; ',
+  'connections over the server’s limits are closed without an answer.',
+].join('');
+
+/** What the document describes besides the configuration. */
+export interface DocumentOptions {
+  /** `GET /metrics` is served on this port (`METRICS=true` without `METRICS_PORT`). */
+  readonly metrics?: boolean;
+}
+
+/**
+ * Builds the OpenAPI 3.1.0 document served at `/openapi.json`. Request and response schemas are
+ * generated from the core zod schemas (the ones the edges parse with), so the document cannot drift
+ * from the code; `domain` fields enumerate the configured short-domain hosts.
+ */
+export function buildOpenApiDocument(config: ServiceConfig, options: DocumentOptions = {}): object {
+  const hosts = config.shortDomains.map((d) => d.host);
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'shortener',
+      version: '1.0.0',
+      summary: 'Self-hosted URL shortener: short links, QR codes, statistics and an MCP endpoint.',
+      description: DESCRIPTION.replace('HOSTS', hosts.join(' or ')),
+      contact: { name: 'The operator of this service', url: config.baseUrl },
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    servers: [{ url: config.baseUrl }],
+    tags: [
+      { name: 'links', description: 'Create, list, read, edit and delete short links.' },
+      { name: 'stats', description: 'Cookie-free click statistics.' },
+      { name: 'public', description: 'Redirects, previews and QR codes on the short domains.' },
+      { name: 'meta', description: 'Health, this document and the llms.txt summary.' },
+      { name: 'mcp', description: 'Model Context Protocol endpoint for AI agents.' },
+      { name: 'accounts', description: 'Signing in at {base_url}, and the account’s API keys.' },
+      { name: 'webhooks', description: 'Signed events of the account’s links, POSTed to its endpoints.' },
+    ],
+    paths: {
+      ...withSessionAuth(routePaths(API_ROUTES, hosts)),
+      ...pagePaths(
+        config.shortDomains.map((d) => d.origin),
+        hosts,
+      ),
+      // `/metrics` is listed when this server serves it; otherwise it is a slug like any other
+      ...routePaths(
+        META_ROUTES.filter((r) => r.path !== '/metrics' || options.metrics === true),
+        hosts,
+      ),
+      ...routePaths(QR_ROUTES, hosts),
+      ...mcpPaths(),
+      ...accountPaths(hosts),
+      ...routePaths(PASSKEY_ROUTES, hosts),
+      ...webhookSettingsPaths(),
+      ...settingsPaths(),
+      ...linkPagePaths(),
+      ...adminPaths(),
+    },
+    components: components(config),
+  };
+}

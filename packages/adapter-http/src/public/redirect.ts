@@ -1,0 +1,255 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { GoneReason, Language, LinkRecord, RedirectOutcome, Visit } from '@shortener/core';
+import {
+  RESERVED_SLUGS,
+  domainError,
+  followLink,
+  followLinkNow,
+  redirectKey,
+  redirectState,
+} from '@shortener/core';
+import type { HttpDeps, HttpMetrics } from '../deps.js';
+import { HTTP_STATUS, RETRY_AFTER_SECONDS, errorBody, unavailableError } from '../errors.js';
+import type { LinkCache } from './link-cache.js';
+import { gonePage, notFoundPage, passwordPage } from '../pages/basic-pages.js';
+import { LINK_PAGE_HEADERS } from '../pages/layout.js';
+import { queryParam } from '../server/query.js';
+import { clientOf, languageOf } from '../request.js';
+import { isBotUserAgent, isPrefetch } from './user-agent.js';
+
+const RESERVED = new Set(RESERVED_SLUGS);
+const MAX_PATH_SLUG = 64;
+
+/** A–Z, a–z, 0–9, `_` and `-`: the characters of a slug in a path. */
+const isSlugChar = (c: number): boolean =>
+  (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 45;
+
+/**
+ * The slug of a `GET /{slug}` request line (`/` then 1-64 slug characters, then perhaps `?query`), or
+ * null when the path is something else. A scan rather than a regex: it runs for every request.
+ */
+export function slugOfPath(url: string | undefined): { slug: string; query: string } | null {
+  if (url === undefined || url.charCodeAt(0) !== 47) return null;
+  const q = url.indexOf('?');
+  const end = q === -1 ? url.length : q;
+  if (end < 2 || end > MAX_PATH_SLUG + 1) return null;
+  for (let i = 1; i < end; i++) if (!isSlugChar(url.charCodeAt(i))) return null;
+  const slug = url.slice(1, end);
+  if (RESERVED.has(slug.toLowerCase())) return null;
+  return { slug, query: q === -1 ? '' : url.slice(q + 1) };
+}
+
+/** Whether the client prefers the JSON error object to an HTML page (decisions §4), by q-value. */
+export function wantsJson(req: IncomingMessage): boolean {
+  let json = 0;
+  let html = 0;
+  for (const part of (req.headers.accept ?? '').toLowerCase().split(',')) {
+    const [type = '', ...params] = part.split(';').map((p) => p.trim());
+    const q = params.find((p) => p.startsWith('q='));
+    const weight = q === undefined ? 1 : Number(q.slice(2)) || 0;
+    if (type === 'application/json') json = Math.max(json, weight);
+    if (type === 'text/html') html = Math.max(html, weight);
+  }
+  return json > html;
+}
+
+/** The visit of a request, as the recorder needs it; the IP lives only in memory until the next flush. */
+export function visitOf(deps: HttpDeps, req: IncomingMessage): Visit {
+  const userAgent = req.headers['user-agent'] ?? '';
+  const { countryHeader } = deps.options;
+  const country = countryHeader === null ? undefined : req.headers[countryHeader];
+  return {
+    bot: isBotUserAgent(userAgent),
+    countable: req.method !== 'HEAD' && !isPrefetch(req.headers),
+    ip: clientOf(deps.options, req).ip,
+    userAgent,
+    referrer: req.headers.referer ?? null,
+    country: typeof country === 'string' ? country : null,
+  };
+}
+
+/** Writes a complete response (no body for HEAD). */
+export function respond(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  headers: Record<string, string>,
+  body = '',
+): void {
+  const head = { 'Cache-Control': NO_STORE, ...headers };
+  res.writeHead(
+    status,
+    req.method === 'HEAD' ? head : { ...head, 'Content-Length': String(Buffer.byteLength(body)) },
+  );
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
+
+const NO_STORE = 'private, max-age=0';
+
+/** The 302 itself; headers as a flat list, which Node writes without walking an object's keys. */
+function sendRedirect(req: IncomingMessage, res: ServerResponse, location: string): void {
+  res.writeHead(
+    302,
+    req.method === 'HEAD'
+      ? ['Cache-Control', NO_STORE, 'Location', location]
+      : ['Cache-Control', NO_STORE, 'Location', location, 'Content-Length', '0'],
+  );
+  res.end();
+}
+
+/** Renders the 404 and 410 answers: an HTML page, or the error object for JSON clients. */
+export function sendMissing(
+  req: IncomingMessage,
+  res: ServerResponse,
+  language: Language,
+  reason: GoneReason | null,
+): void {
+  if (wantsJson(req)) {
+    const error =
+      reason === null ? domainError('not_found') : domainError('not_found', linkGoneMessage(reason));
+    respond(
+      req,
+      res,
+      reason === null ? 404 : 410,
+      { 'Content-Type': 'application/json' },
+      JSON.stringify(errorBody(error, language)),
+    );
+    return;
+  }
+  const page = reason === null ? notFoundPage(language) : gonePage(reason, language);
+  respond(req, res, reason === null ? HTTP_STATUS.not_found : 410, LINK_PAGE_HEADERS, page);
+}
+
+function linkGoneMessage(reason: GoneReason): string {
+  if (reason === 'click_limit') return 'This link has reached its click limit.';
+  return reason === 'disabled' ? 'This link has been disabled.' : 'This link has expired.';
+}
+
+/** Answers an outcome of following a link: 302, the password form, or 404/410. */
+export function sendOutcome(
+  req: IncomingMessage,
+  res: ServerResponse,
+  language: Language,
+  outcome: RedirectOutcome,
+  wrongPassword = false,
+): void {
+  switch (outcome.kind) {
+    case 'redirect':
+      sendRedirect(req, res, outcome.link.url);
+      return;
+    case 'password':
+      respond(req, res, wrongPassword ? 401 : 200, LINK_PAGE_HEADERS, passwordPage(language, wrongPassword));
+      return;
+    case 'gone':
+      sendMissing(req, res, language, outcome.reason);
+      return;
+    case 'not_found':
+      sendMissing(req, res, language, null);
+  }
+}
+
+/** Answers an outcome; the language (`?lang=`, `Accept-Language`) is worked out only for a page. */
+function finish(
+  deps: HttpDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  query: string,
+  outcome: RedirectOutcome,
+): void {
+  deps.metrics?.redirected(outcome.kind);
+  if (outcome.kind === 'redirect') return sendRedirect(req, res, outcome.link.url);
+  sendOutcome(req, res, languageOf(queryParam(query, 'lang'), req.headers['accept-language']), outcome);
+}
+
+/** The decision on a link as found (or not): gone, password, or followed, and the answer. */
+function answer(
+  deps: HttpDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  query: string,
+  link: LinkRecord | null,
+): Promise<void> | undefined {
+  const now = deps.core.clock.now();
+  const state = redirectState(link, now);
+  if (state.kind !== 'redirect') return void finish(deps, req, res, query, state);
+  const visit = visitOf(deps, req);
+  const outcome = followLinkNow(deps.recorder, state.link, visit, now);
+  if (outcome !== null) {
+    // the visits buffered outrun the store: answer once the write under way ends (backpressure)
+    const backlog = deps.recorder.backlog();
+    if (backlog === undefined) return void finish(deps, req, res, query, outcome);
+    return backlog.then(() => finish(deps, req, res, query, outcome));
+  }
+  // a human click on a capped link: the store counts it atomically before the answer
+  return followLink(deps.core, deps.recorder, state.link, visit).then((o) =>
+    finish(deps, req, res, query, o),
+  );
+}
+
+/**
+ * `GET|HEAD /{slug}` on the raw request (before Koa, the hot path): the link from the hot-link cache
+ * (or one store look-up), the decision, the answer; the click is buffered by the recorder and written
+ * later. A cached, uncapped link is answered synchronously; a promise is returned otherwise.
+ */
+export function serveRedirect(
+  deps: HttpDeps,
+  cache: LinkCache,
+  req: IncomingMessage,
+  res: ServerResponse,
+  slug: string,
+  query: string,
+): Promise<void> | undefined {
+  const key = redirectKey(deps.core.config, req.headers.host, slug);
+  const cached = cache.get(key.domain, key.slug);
+  deps.metrics?.linkCache(cached !== undefined);
+  if (cached !== undefined) return answer(deps, req, res, query, cached);
+  return cache
+    .load(key.domain, key.slug, () => deps.core.links.findBySlug(key.domain, key.slug))
+    .then((link) => answer(deps, req, res, query, link));
+}
+
+/** {@link serveRedirect} for the request listener: a failure is logged and answered with a 500. */
+export function handleRedirect(
+  deps: HttpDeps,
+  cache: LinkCache,
+  req: IncomingMessage,
+  res: ServerResponse,
+  target: { slug: string; query: string },
+): void {
+  const { metrics } = deps;
+  const started = metrics === undefined ? 0 : performance.now();
+  try {
+    const pending = serveRedirect(deps, cache, req, res, target.slug, target.query);
+    const fail = (error: unknown) => failed(deps, req, res, error);
+    if (metrics === undefined) pending?.catch(fail);
+    else if (pending === undefined) timed(metrics, started);
+    else pending.then(() => timed(metrics, started), fail);
+  } catch (error) {
+    failed(deps, req, res, error);
+  }
+}
+
+/** The redirect path's latency, when metrics are on. */
+function timed(metrics: HttpMetrics, started: number): void {
+  metrics.requestServed('redirect', (performance.now() - started) / 1000);
+}
+
+const INTERNAL_ERROR = JSON.stringify({
+  error: { code: 'internal_error', message: 'Something went wrong on our side.' },
+});
+
+function failed(deps: HttpDeps, req: IncomingMessage, res: ServerResponse, error: unknown): void {
+  const unavailable = unavailableError(error);
+  if (unavailable === null) deps.logger.error('redirect failed', { error: String(error) });
+  if (res.headersSent) return void res.destroy();
+  if (unavailable === null)
+    return respond(req, res, 500, { 'Content-Type': 'application/json' }, INTERNAL_ERROR);
+  // a link not cached while the store is away (not logged per request: the failing flushes are)
+  respond(
+    req,
+    res,
+    HTTP_STATUS.unavailable,
+    { 'Content-Type': 'application/json', 'Retry-After': RETRY_AFTER_SECONDS },
+    JSON.stringify(errorBody(unavailable, 'en')),
+  );
+}

@@ -1,0 +1,185 @@
+import type Router from '@koa/router';
+import type { Caller, SignedIn } from '@shortener/core';
+import { ANONYMOUS, domainError, parseInput } from '@shortener/core';
+import type { Context, Middleware } from 'koa';
+import { accountAreaGuard } from '../account/account-routes.js';
+import { signedInOf } from '../account/session.js';
+import { toSignIn } from '../account/sign-in-return.js';
+import type { z } from 'zod';
+import { withSession } from '../account/session.js';
+import type { HttpDeps } from '../deps.js';
+import { sendError } from '../koa-helpers.js';
+import { page } from '../openapi/openapi-forms.js';
+import { operation, ref } from '../openapi/openapi-paths.js';
+import type { OperationSpec } from '../openapi/openapi-paths.js';
+import { queryParameters } from '../openapi/openapi-schemas.js';
+import type { Json } from '../openapi/openapi-schemas.js';
+import { callerOf, queryOf, readBody } from '../request.js';
+
+/** The HTTP methods a declared route answers (HEAD follows GET, OPTIONS is answered for every path). */
+export type Method = 'get' | 'post' | 'patch' | 'delete';
+
+/**
+ * Who may call a route:
+ * - `caller`: anyone; a key or session is read when sent, and a bad or revoked key is refused (decisions §6);
+ * - `account`: a key or the session of an account, else 401 `unauthorized`;
+ * - `signed-in`: the session cookie only (the account pages): a page without one goes to `/login`, a post is 401;
+ * - `anyone`: no credentials are read.
+ */
+export type Access = 'caller' | 'account' | 'signed-in' | 'anyone';
+
+/**
+ * Where a route lives: `api` (the JSON API, with `lang`); `account`: the account area on {base_url}'s
+ * host only, whose posts must come from its own pages (decisions §10), documented as its pages are; or
+ * `public`: the short domains' pages and images.
+ */
+export type Area = 'api' | 'account' | 'public';
+
+/** What the runner hands a route's handler: the caller, and its input parsed by the route's schemas. */
+export interface RouteInput<Q, B> {
+  readonly deps: HttpDeps;
+  readonly caller: Caller;
+  /** The session, for `signed-in` routes. */
+  readonly signedIn: SignedIn | null;
+  readonly query: Q;
+  readonly body: B;
+  readonly params: Readonly<Record<string, string>>;
+}
+
+/** The documentation of a route in `/openapi.json`; parameters and the body come from its schemas. */
+export type RouteDoc = Omit<OperationSpec, 'body' | 'parameters' | 'tag'> & {
+  readonly parameters?: readonly Json[];
+  /** The body's schema where the route's own is not a named zod schema (a WebAuthn answer, a form). */
+  readonly body?: Json;
+  /** The API's group; the account area's routes are all `accounts`. */
+  readonly tag?: string;
+};
+
+/**
+ * One HTTP route, declared once: method, path (OpenAPI's `{name}` form), who may call, the zod schemas of
+ * its query and body, its documentation, and the handler that calls core
+ * and renders. {@link mountRoutes} serves a table of them; {@link routePaths} documents the same table.
+ */
+export interface Route<
+  Q extends z.ZodType | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+> {
+  readonly method: Method;
+  readonly path: string;
+  readonly area?: Area;
+  readonly access: Access;
+  /** Whether the body may also be a URL-encoded form (the pages' posts without script). */
+  readonly form?: boolean;
+  /** Whether this server serves the route (e.g. QR codes need a renderer); documented either way. */
+  readonly enabled?: (deps: HttpDeps) => boolean;
+  readonly query?: Q;
+  readonly body?: B;
+  readonly doc: RouteDoc;
+  readonly handle: (ctx: Context, input: RouteInput<Parsed<Q>, Parsed<B>>) => Promise<void> | void;
+}
+
+type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+/** A route of any input, as tables hold them. */
+export type AnyRoute = Route<z.ZodType | undefined, z.ZodType | undefined>;
+
+/** Declares a route, keeping its schemas' types for the handler. */
+export const route = <
+  Q extends z.ZodType | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+>(
+  declared: Route<Q, B>,
+): AnyRoute => declared as unknown as AnyRoute;
+
+/** `/api/v1/links/{id}` → `/api/v1/links/:id`. */
+const koaPath = (path: string): string => path.replace(/\{(\w+)\}/g, ':$1');
+
+interface Who {
+  readonly caller: Caller;
+  readonly signedIn: SignedIn | null;
+}
+
+async function whoFor(deps: HttpDeps, ctx: Context, access: Access): Promise<Who | null> {
+  if (access === 'anyone') return { caller: ANONYMOUS, signedIn: null };
+  if (access === 'signed-in') {
+    const signedIn = await signedInOf(deps, ctx);
+    if (signedIn !== null) return { caller: { accountId: signedIn.account.id, editToken: null }, signedIn };
+    if (ctx.method === 'GET') toSignIn(ctx);
+    else sendError(ctx, domainError('unauthorized', 'Sign in first.'));
+    return null;
+  }
+  const caller = await callerFor(deps, ctx, access);
+  return caller === null ? null : { caller, signedIn: null };
+}
+
+async function callerFor(deps: HttpDeps, ctx: Context, access: Access): Promise<Caller | null> {
+  const key = await callerOf(deps, ctx.req);
+  const caller = key.ok ? await withSession(deps, ctx, key.value) : key;
+  if (!caller.ok) sendError(ctx, caller.error);
+  else if (access === 'account' && caller.value.accountId === null)
+    sendError(ctx, domainError('unauthorized', 'Sign in or use an API key.'));
+  else return caller.value;
+  return null;
+}
+
+function parsed<S extends z.ZodType | undefined>(
+  ctx: Context,
+  schema: S,
+  raw: () => unknown,
+): { value: Parsed<S> } | null {
+  if (schema === undefined) return { value: undefined as Parsed<S> };
+  const result = parseInput(schema, raw());
+  if (result.ok) return { value: result.value as Parsed<S> };
+  sendError(ctx, result.error);
+  return null;
+}
+
+/**
+ * Serves a route table: for each request, in this order, the caller (refused per `access`), the query and
+ * the body (each by its schema: a validation error names the field), then the handler.
+ * Errors thrown past here are mapped by the application's error middleware.
+ */
+export function mountRoutes(router: Router, deps: HttpDeps, routes: readonly AnyRoute[]): void {
+  for (const declared of routes) {
+    if (declared.enabled?.(deps) === false) continue;
+    const guards: Middleware[] = declared.area === 'account' ? [accountAreaGuard(deps)] : [];
+    router[declared.method](koaPath(declared.path), ...guards, async (ctx) => {
+      const who = await whoFor(deps, ctx, declared.access);
+      if (who === null) return;
+      const query = parsed(ctx, declared.query, () => queryOf(ctx.query));
+      if (query === null) return;
+      const raw = declared.body === undefined ? undefined : await readBody(ctx.req, declared.form === true);
+      const body = parsed(ctx, declared.body, () => raw);
+      if (body === null) return;
+      const input = { deps, ...who, query: query.value, body: body.value, params: ctx.params };
+      await declared.handle(ctx, input);
+    });
+  }
+}
+
+/**
+ * The `paths` of `/openapi.json` for a route table: each route's documentation, its query parameters from
+ * its query schema, and its request body as a `$ref` to the component named by its body schema's id.
+ */
+export function routePaths(routes: readonly AnyRoute[], hosts: readonly string[]): Json {
+  const paths: Record<string, Json> = {};
+  for (const declared of routes) {
+    const { parameters = [], tag = 'accounts', body: bodyDoc, ...doc } = declared.doc;
+    const id = declared.body?.meta()?.id;
+    const body = bodyDoc ?? (typeof id === 'string' ? ref('schemas', id) : undefined);
+    if (declared.body !== undefined && body === undefined)
+      throw new Error(`${declared.path}: a body schema needs .meta({ id }), or the doc its body`);
+    const spec = {
+      ...doc,
+      parameters: [
+        ...parameters,
+        ...(declared.query === undefined ? [] : queryParameters(declared.query, hosts)),
+      ],
+      ...(body === undefined ? {} : { body }),
+    };
+    const item = (paths[declared.path] ??= {});
+    item[declared.method] =
+      declared.area === 'account' ? page(spec) : operation({ ...spec, tag }, declared.area !== 'public');
+  }
+  return paths;
+}
