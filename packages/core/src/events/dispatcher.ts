@@ -13,6 +13,9 @@ export const DISABLE_AFTER_MS = 5 * 24 * 3600e3;
  * restarted after a crash) retries it.
  */
 export const HOLD_MS = 30e3;
+/** Events taken from the outbox per statement, and statements per tick at most. */
+const FAN_OUT_BATCH = 1000;
+const FAN_OUT_ROUNDS = 10;
 /** A broker delivery that failed waits this long; broker deliveries never give up. */
 export const BROKER_RETRY_MS = 5e3;
 
@@ -128,7 +131,11 @@ export function createEventDispatcher(deps: {
     counts,
     async tick() {
       const now = clock.now();
-      await events.fanOut(now, publisher !== undefined, batch);
+      // a flush of a long tail of links writes thousands of link.visited events at once: fan them out
+      // in rounds (most have no webhook and simply leave the outbox), a bounded number per tick
+      for (let round = 0; round < FAN_OUT_ROUNDS; round++) {
+        if ((await events.fanOut(now, publisher !== undefined, FAN_OUT_BATCH)) < FAN_OUT_BATCH) break;
+      }
       const due = await events.claimDue(now, now + HOLD_MS, batch);
       await Promise.all(
         due.map((delivery) =>
