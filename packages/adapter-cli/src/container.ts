@@ -1,14 +1,13 @@
-import { consumeCreations, createUserAgentParser, spendPngBudget } from '@shortener/adapter-http';
+import { createUserAgentParser } from '@shortener/adapter-http';
 import type { HttpDeps } from '@shortener/adapter-http';
 import { createMcpHttpHandler } from '@shortener/adapter-mcp';
-import type { Admission, McpDeps } from '@shortener/adapter-mcp';
+import type { McpDeps } from '@shortener/adapter-mcp';
 import { createVisitRecorder } from '@shortener/core';
 import type {
   Clock,
   CoreDeps,
   GeoLookup,
   RandomSource,
-  RateDecision,
   Stores,
   UserAgentParser,
   VisitRecorder,
@@ -26,6 +25,7 @@ import { createJsonLogger } from './logger.js';
 import type { AppLogger } from './logger.js';
 import { createServiceMetrics } from './metrics.js';
 import type { ServiceMetrics } from './metrics.js';
+import { createMcpDeps } from './mcp-deps.js';
 import { createQrPool } from './qr-pool.js';
 import { createRateLimits } from './rate-limits.js';
 import type { RateLimits } from './rate-limits.js';
@@ -243,31 +243,6 @@ async function settleVisits(recorder: VisitRecorder, logger: AppLogger): Promise
     logger.warn('visits not written before a read', { error: String(error) });
   }
 }
-
-/** The MCP tools' deps: `shorten_url` spends the same creation budget as the JSON API. */
-function createMcpDeps(
-  core: CoreDeps,
-  rateLimiter: RateLimits,
-  logger: AppLogger,
-  qr: QrPool,
-  metrics: ServiceMetrics | null,
-): McpDeps {
-  const limits = { core, rateLimiter, ...(metrics === null ? {} : { metrics: metrics.http }) };
-  return {
-    core,
-    logger,
-    qr: qr.render,
-    admitCreation: async ({ accountId, ip }) =>
-      admissionOf(await consumeCreations(limits, { accountId, editToken: null }, ip, 1)),
-    admitQrPng: async ({ ip }, size) => admissionOf(await spendPngBudget(limits, ip, size)),
-    rateLimiter,
-  };
-}
-
-const admissionOf = (decision: RateDecision): Admission => ({
-  allowed: decision.allowed,
-  retryAfterSeconds: Math.max(1, Math.ceil(decision.retryAfterMs / 1000)),
-});
 
 /**
  * The stores `config` names. The server asks for `backgroundCheckpoints` (SQLite checkpoints its WAL in a
