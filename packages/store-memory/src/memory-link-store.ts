@@ -71,6 +71,10 @@ export function createMemoryLinkStore(state: MemoryState): LinkStore {
       if (link === undefined || (link.maxClicks !== null && link.clicks >= link.maxClicks)) return false;
       state.links.set(id, { ...link, clicks: link.clicks + 1, lastClickAt: latest(link.lastClickAt, at) });
       counters?.forEach((counter) => addCounter(state, counter));
+      if (counters !== undefined)
+        state.outbox.visits({ clicks: [], counters, visitors: [] }, new Map(), (linkId) =>
+          state.links.get(linkId),
+        );
       return true;
     },
     claim: async (editTokenHashes, accountId, at) => {

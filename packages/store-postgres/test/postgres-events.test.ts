@@ -55,7 +55,6 @@ describe.runIf(DATABASE_URL !== null)('PostgreSQL events on three nodes', () => 
     const ids = received.map((r) => r.id);
     expect(ids).toHaveLength(1000);
     expect(new Set(ids).size).toBe(1000);
-    expect(new Set(received.map((r) => r.node)).size).toBeGreaterThan(1);
     expect(await first!.events.backlog()).toEqual({ events: 0, deliveries: 0 });
     await Promise.all(nodes.map((stores) => stores.close()));
   }, 60_000);

@@ -1,18 +1,12 @@
-import { summarizeVisitBatch } from '@shortener/core';
 import type { VisitBatch } from '@shortener/core';
 import type { Database } from 'better-sqlite3';
 import { createCounterWriter } from './counter-writes.js';
+import { createVisitedEvents } from './visited-events.js';
 
 const ADD_CLICKS = `UPDATE links SET clicks = clicks + ?,
   last_click_at = MAX(COALESCE(last_click_at, 0), ?) WHERE id = ?`;
 
 const ADD_VISITOR = 'INSERT OR IGNORE INTO visitor_hashes (link_id, day, hash) VALUES (?, ?, ?)';
-
-/** The `link.visited` event of one link of the flush, in its transaction (decisions §16). */
-const ADD_VISITED = `INSERT INTO event_outbox (id, type, account_id, payload, created_at)
-  SELECT 'msg_' || lower(hex(randomblob(16))), 'link.visited', account_id,
-    json_set(?, '$.domain', domain, '$.slug', slug), CAST(unixepoch('subsec') * 1000 AS INTEGER)
-  FROM links WHERE id = ?`;
 
 /**
  * The write of one flush (`VisitStore.record`) on a connection: clicks, counters and visitor hashes in
@@ -24,7 +18,7 @@ export function createVisitWriter(db: Database): (batch: VisitBatch) => void {
   const counters = createCounterWriter(db);
   const addVisitor = db.prepare<[string, string, string]>(ADD_VISITOR);
   const linkExists = db.prepare<[string], number>('SELECT 1 FROM links WHERE id = ?').pluck();
-  const addVisited = db.prepare<[string, string]>(ADD_VISITED);
+  const addVisited = createVisitedEvents(db);
 
   // Increments of links deleted since the visits were tracked are dropped (one look-up per link, not
   // per row; a link whose clicks were just added exists), instead of failing the whole flush on the
@@ -47,9 +41,7 @@ export function createVisitWriter(db: Database): (batch: VisitBatch) => void {
         uniques.set(v.linkId, (uniques.get(v.linkId) ?? 0) + 1);
       }
     }
-    for (const summary of summarizeVisitBatch(batch, uniques)) {
-      if (exists(summary.link_id)) addVisited.run(JSON.stringify(summary), summary.link_id);
-    }
+    addVisited(batch, uniques); // one per link, in this transaction (decisions §16)
   });
   return (batch) => record.immediate(batch);
 }

@@ -82,6 +82,26 @@ export function describeEventStoreContract(name: string, open: () => Promise<Sto
       expect(JSON.stringify(delivery?.event)).not.toContain('secret-visitor-hash');
     });
 
+    it('adds link.visited for a click of a capped link, counted with its statistics', async () => {
+      const account = await givenAccount(stores());
+      await stores().events.createWebhook(aWebhook(account.id, { events: ['link.visited'] }));
+      const link = await givenLink(stores(), { accountId: account.id, maxClicks: 5 });
+      const day = '2026-01-02';
+      const counted = await stores().links.tryConsumeClick(link.id, T, [
+        { linkId: link.id, day, dimension: 'total', key: '', count: 1 },
+        { linkId: link.id, day, dimension: 'device', key: 'mobile', count: 1 },
+      ]);
+      expect(counted).toBe(true);
+      const [delivery, ...rest] = await deliveriesOf(stores());
+      expect(rest).toEqual([]);
+      expect(delivery?.event.visits).toMatchObject({
+        link_id: link.id,
+        humans: 1,
+        visits: 1,
+        devices: { mobile: 1 },
+      });
+    });
+
     it("fans out to the event's account's enabled webhooks that want its type, and to the broker", async () => {
       const a = await givenAccount(stores(), { name: 'a' });
       const b = await givenAccount(stores(), { name: 'b' });
