@@ -2,6 +2,7 @@ import type { EventStore, OutboxEvent, PendingDelivery, Webhook } from '@shorten
 import type { Database } from 'better-sqlite3';
 import { toLinkRecord } from './link-rows.js';
 import type { LinkRow } from './link-rows.js';
+import { createWriteLock } from './write-lock.js';
 
 /** Attempts kept per webhook. */
 const KEEP_ATTEMPTS = 20;
@@ -74,6 +75,8 @@ function toWebhook(row: WebhookRow): Webhook {
 
 /** The {@link EventStore} on a better-sqlite3 connection (migration 009). */
 export function createSqliteEventStore(db: Database): EventStore {
+  // the dispatcher writes on the server's connection: a busy lock waits off the event loop
+  const lock = createWriteLock(db);
   const outbox = db.prepare<[number], OutboxRow>('SELECT * FROM event_outbox ORDER BY seq LIMIT ?');
   const fanOut = db.prepare(FAN_OUT);
   const toBroker = db.prepare(TO_BROKER);
@@ -146,26 +149,28 @@ export function createSqliteEventStore(db: Database): EventStore {
   );
 
   return {
-    fanOut: async (now, broker, limit) => fanOutTx.immediate(now, broker, limit),
-    claimDue: async (now, holdUntil, limit) => claimTx.immediate(now, holdUntil, limit),
+    fanOut: (now, broker, limit) => lock.write(() => fanOutTx.immediate(now, broker, limit)),
+    claimDue: (now, holdUntil, limit) => lock.write(() => claimTx.immediate(now, holdUntil, limit)),
     settle: async (id, nextAt) => {
       if (nextAt === null) dropDelivery.run(Number(id));
       else settle.run(nextAt, Number(id));
     },
-    recordAttempt: async (webhookId, a, health) =>
-      recordTx.immediate(
-        webhookId,
-        {
-          webhook_id: webhookId,
-          at: a.at,
-          event_id: a.eventId,
-          type: a.eventType,
-          attempt: a.attempt,
-          ok: a.ok ? 1 : 0,
-          status: a.status,
-          excerpt: a.excerpt,
-        },
-        [health.failingSince, health.disabledAt],
+    recordAttempt: (webhookId, a, health) =>
+      lock.write(() =>
+        recordTx.immediate(
+          webhookId,
+          {
+            webhook_id: webhookId,
+            at: a.at,
+            event_id: a.eventId,
+            type: a.eventType,
+            attempt: a.attempt,
+            ok: a.ok ? 1 : 0,
+            status: a.status,
+            excerpt: a.excerpt,
+          },
+          [health.failingSince, health.disabledAt],
+        ),
       ),
     createWebhook: async (w) =>
       void insertWebhook.run({
