@@ -34,11 +34,11 @@ export default tseslint.config(
   {
     // Only the composition root may know inversify.
     files: ['packages/**/src/**/*.ts'],
-    ignores: ['packages/adapter-cli/src/container.ts'],
+    ignores: ['packages/app/src/container.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
-        { paths: [{ name: 'inversify', message: 'Only adapter-cli/src/container.ts imports inversify.' }] },
+        { paths: [{ name: 'inversify', message: 'Only app/src/container.ts imports inversify.' }] },
       ],
     },
   },

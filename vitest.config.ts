@@ -11,6 +11,7 @@ const packages = [
   'adapter-http',
   'adapter-mcp',
   'adapter-cli',
+  'app',
 ];
 
 // The workspace runs the packages' TypeScript sources through a condition named after the project, which
@@ -24,11 +25,7 @@ const sourceFirst = ['@shortener/source', 'source', 'module', 'node', 'default']
  */
 const ALONE: Readonly<Record<string, readonly string[]>> = {
   'store-sqlite': ['test/checkpointer.test.ts'],
-  'adapter-cli': [
-    'test/http/qr-load.test.ts',
-    'test/http/slow-connections.test.ts',
-    'test/http/hostile-query.test.ts',
-  ],
+  app: ['test/http/qr-load.test.ts', 'test/http/slow-connections.test.ts', 'test/http/hostile-query.test.ts'],
 };
 
 /**
@@ -80,8 +77,8 @@ export default defineConfig({
             {
               extends: true,
               test: {
-                name: 'adapter-cli-postgres',
-                root: 'packages/adapter-cli',
+                name: 'app-postgres',
+                root: 'packages/app',
                 include: ON_POSTGRES,
                 env: { SHORTENER_HTTP_STORE: 'postgres' },
               },

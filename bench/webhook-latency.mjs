@@ -8,7 +8,7 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import process from 'node:process';
-import { loadConfig, runCli, startServer } from '../packages/adapter-cli/dist/src/index.js';
+import { loadConfig, runCli, startServer } from '../packages/app/dist/src/index.js';
 
 const n = Number(process.argv[2] ?? 300);
 const dir = mkdtempSync(join(tmpdir(), 'shortener-webhooks-'));

@@ -25,7 +25,7 @@ import { NODES_SECTION, machine, printSection, withSection } from './report.mjs'
 import { spreadSlugs } from './redirects.mjs';
 
 const HOST = 's.bench';
-const BIN = 'packages/adapter-cli/bin/shortener.js';
+const BIN = 'packages/app/bin/shortener.js';
 const CONNECTIONS = 48;
 const HOT_SLUGS = 1000;
 

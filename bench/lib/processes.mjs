@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { onServerCpu } from './cpus.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const BIN = 'packages/adapter-cli/bin/shortener.js';
+const BIN = 'packages/app/bin/shortener.js';
 /** Node flags of the server, as `npm start` and the bin's shebang pass them. */
 const SERVER_FLAGS = ['--no-memory-reducer'];
 

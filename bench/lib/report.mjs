@@ -138,7 +138,7 @@ ${COLD}
   (one commit instead of one each: about 280 → 175 CPU-µs per link). The bulk endpoint shares the HTTP
   part among 200 links. \`crypto.randomBytes\` costs about 19 µs a call on this machine whatever the size,
   and a creation draws two or three times (id, slug, edit token), so the server draws 4 KiB at a time
-  (\`adapter-cli/src/random.ts\`; about 20% more creations per second).
+  (\`app/src/random.ts\`; about 20% more creations per second).
 - Full runs with wrk, redirect ratio at 1,000 / 1,000,000 links: 0.626 / 0.588 (first), 0.70 / 0.62
   (background checkpoints), 0.707 / 0.664 (visits folded by visitor identity, no memory reducer, the
   observer in both rounds), 0.744 / 0.738 (a visit counted by one interned profile), 0.681 / 0.612

@@ -1,6 +1,13 @@
 import type { Result } from '@shortener/core';
-import type { Environment } from './config.js';
-import type { TextSink } from './logger.js';
+import type { CliHost } from './host.js';
+
+/** The process environment: variables by name. */
+export type Environment = Readonly<Record<string, string | undefined>>;
+
+/** Where text goes: a stream, or a test's buffer. */
+export interface TextSink {
+  write(text: string): unknown;
+}
 
 /** An output stream, and whether it is a terminal (progress bars, the QR code, `shorten`'s summary). */
 export interface CliSink extends TextSink {
@@ -14,6 +21,8 @@ export interface CliIo {
   readonly env: Environment;
   /** Read by `bulk -` and `import -`; absent means no standard input. */
   readonly stdin?: AsyncIterable<string | Uint8Array>;
+  /** The application the commands drive: the server, the local database, MCP over stdio. */
+  readonly host: CliHost;
 }
 
 /** A failure the CLI reports as `error: message` with this exit code (1: domain error, 2: usage). */

@@ -1,21 +1,13 @@
 import { SERVER_INFO } from '@shortener/adapter-mcp';
 import { Command, CommanderError, Option } from 'commander';
-import { ConfigError, loadConfig } from './config.js';
-import { CliError } from './cli-io.js';
 import { addBatchCommands } from './commands/batch-commands.js';
 import { addInspectCommands } from './commands/inspect-commands.js';
 import { addLinkCommands } from './commands/link-commands.js';
 import type { CliIo } from './cli-io.js';
-import { createJsonLogger } from './logger.js';
-import type { AppLogger } from './logger.js';
 import { addMcpCommand } from './mcp-command.js';
 import { addMigrateCommand } from './migrate-command.js';
 import { addOperatorCommands } from './operator-commands.js';
 import { addWebhookCommands } from './webhook-commands.js';
-import { startServer } from './serve.js';
-import type { RunningServer } from './serve.js';
-import { VARIABLE_HELP, VARIABLE_NAMES, flagOf } from './variables.js';
-import type { RawSettings, VariableName } from './variables.js';
 
 const EXAMPLES = `
 Link commands work on the database of DB_PATH by default (local mode), or on a server's API with
@@ -66,49 +58,20 @@ function addServeCommand(program: Command, io: CliIo): void {
       'after',
       '\nExample:\n  $ shortener serve --host 0.0.0.0 --public-base-url https://sho.example --short-domains s.example\n',
     );
-  const options = VARIABLE_NAMES.map((name) => {
-    const { value, help } = VARIABLE_HELP[name];
-    const option = new Option(`${flagOf(name)} ${value}`, `${help} [${name}]`);
+  const options = io.host.serveOptions.map(({ name, flag, value, help }) => {
+    const option = new Option(`${flag} ${value}`, `${help} [${name}]`);
     serve.addOption(option);
     return [name, option.attributeName()] as const;
   });
   serve.action(async (given: Record<string, unknown>) => {
-    const flags: RawSettings = {};
-    for (const [name, key] of options) setFlag(flags, name, given[key]);
-    const config = loadConfig(io.env, flags);
-    const logger = createJsonLogger({ level: config.logLevel, stream: io.stderr });
-    const running = await startServer(config, { logger });
-    await untilClosedBySignal(running, logger);
+    const flags: Record<string, string> = {};
+    for (const [name, key] of options) {
+      const value = given[key];
+      if (value === true) flags[name] = 'true';
+      else if (typeof value === 'string') flags[name] = value;
+    }
+    await io.host.serve(io, flags);
   });
-}
-
-/**
- * Waits for SIGTERM or SIGINT, then shuts down gracefully. A later signal (a second Ctrl-C, or the copy
- * `npm start` forwards of the one the terminal sent) closes the open connections at once instead of
- * killing the process, so buffered visits are still written and the database closed.
- */
-async function untilClosedBySignal(running: RunningServer, logger: AppLogger): Promise<void> {
-  let on: (name: NodeJS.Signals) => void = () => undefined;
-  try {
-    await new Promise<void>((resolve, reject) => {
-      let first = true;
-      on = (name) => {
-        logger.info(first ? 'stopping on signal' : 'closing open connections now', { signal: name });
-        running.close(first ? {} : { immediate: true }).then(resolve, reject);
-        first = false;
-      };
-      process.on('SIGTERM', on);
-      process.on('SIGINT', on);
-    });
-  } finally {
-    process.off('SIGTERM', on);
-    process.off('SIGINT', on);
-  }
-}
-
-function setFlag(flags: RawSettings, name: VariableName, value: unknown): void {
-  if (value === true) flags[name] = 'true';
-  else if (typeof value === 'string') flags[name] = value;
 }
 
 /**
@@ -122,12 +85,12 @@ export async function runCli(args: readonly string[], io: CliIo): Promise<number
     return 0;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2; // commander printed it
+    // a CliError, or the host's configuration error (exit code 2): both say their exit code
+    const exitCode = (error as { exitCode?: unknown } | null)?.exitCode;
     const [message, code] =
-      error instanceof CliError
-        ? [error.message, error.exitCode]
-        : error instanceof ConfigError
-          ? [error.message, 2]
-          : [error instanceof Error ? error.message : String(error), 1];
+      error instanceof Error && typeof exitCode === 'number'
+        ? [error.message, exitCode]
+        : [error instanceof Error ? error.message : String(error), 1];
     io.stderr.write(`error: ${message}\n`);
     return code;
   }

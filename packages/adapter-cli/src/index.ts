@@ -1,13 +1,5 @@
-export type { CliIo } from './cli-io.js';
+export type { CliIo, CliSink, Environment, TextSink } from './cli-io.js';
 export { CliError } from './cli-io.js';
 export { createProgram, runCli } from './cli.js';
-export { ConfigError, loadConfig } from './config.js';
-export type { AppConfig, Environment } from './config.js';
-export { TOKENS, createContainer, resolve, resolveApp } from './container.js';
-export type { App, AppContainer, Services } from './container.js';
-export { LOG_LEVELS, createJsonLogger } from './logger.js';
-export type { AppLogger, JsonLoggerOptions, LogLevel, TextSink } from './logger.js';
-export { startServer } from './serve.js';
-export type { RunningServer } from './serve.js';
-export { VARIABLE_HELP, VARIABLE_NAMES, flagOf } from './variables.js';
-export type { RawSettings, VariableHelp, VariableName } from './variables.js';
+export { neutraliseCell, restoreCell } from './commands/csv.js';
+export type { CliHost, LocalStore, ServeOption } from './host.js';

@@ -1,13 +1,5 @@
-import { serveMcpOverStdio } from '@shortener/adapter-mcp';
-import { authenticateApiKey } from '@shortener/core';
 import type { Command } from 'commander';
-import { CliError } from './cli-io.js';
 import type { CliIo } from './cli-io.js';
-import { loadConfig } from './config.js';
-import { resolve } from './container.js';
-import type { AppContainer } from './container.js';
-import { openDatabase } from './local-store.js';
-import { createJsonLogger } from './logger.js';
 
 /** The environment variable `shortener mcp` reads the API key from when `--key` is not given. */
 export const API_KEY_VARIABLE = 'SHORTENER_API_KEY';
@@ -36,30 +28,9 @@ export function addMcpCommand(program: Command, io: CliIo): void {
     );
   command.action(async () => {
     const options = command.opts<McpOptions>();
-    const flags = options.dbPath === undefined ? {} : { DB_PATH: options.dbPath };
-    const logger = createJsonLogger({ level: loadConfig(io.env, flags).logLevel, stream: io.stderr });
-    const { container } = await openDatabase(io.env, flags, { logger });
-    const stores = resolve(container, 'stores');
-    try {
-      const accountId = await accountOf(options.key ?? io.env[API_KEY_VARIABLE], container);
-      const session = await serveMcpOverStdio(resolve(container, 'mcpDeps'), { accountId, ip: 'stdio' });
-      logger.info('serving MCP on stdio', { authenticated: accountId !== null });
-      const stop = (): void => void session.close();
-      process.once('SIGTERM', stop).once('SIGINT', stop);
-      try {
-        await session.closed;
-      } finally {
-        process.off('SIGTERM', stop).off('SIGINT', stop);
-      }
-    } finally {
-      await stores.close();
-    }
+    await io.host.serveMcp(io, {
+      key: options.key ?? io.env[API_KEY_VARIABLE],
+      ...(options.dbPath === undefined ? {} : { dbPath: options.dbPath }),
+    });
   });
-}
-
-async function accountOf(key: string | undefined, container: AppContainer) {
-  if (key === undefined || key.trim() === '') return null;
-  const found = await authenticateApiKey(resolve(container, 'coreDeps'), key.trim());
-  if (!found.ok) throw new CliError(`${found.error.message} (${found.error.code})`, 1);
-  return found.value.accountId;
 }

@@ -10,7 +10,7 @@ import {
 import type { Account, ApiKeyRecord, CoreDeps } from '@shortener/core';
 import { unwrap } from './cli-io.js';
 import type { CliIo } from './cli-io.js';
-import { withLocalStore } from './local-store.js';
+import { withLocalStore } from './host.js';
 import { table } from './render.js';
 
 /** Options every operator command takes. */

@@ -1,34 +1,15 @@
 import type { Command } from 'commander';
 import { createWebhook, EVENT_TYPES, findAccount, toWebhookView } from '@shortener/core';
-import type { EventType, Stores, WebhookDeps } from '@shortener/core';
+import type { EventType } from '@shortener/core';
 import { CliError, unwrap } from './cli-io.js';
 import type { CliIo } from './cli-io.js';
-import { resolve } from './container.js';
-import { openDatabase } from './local-store.js';
+import { withLocalStore } from './host.js';
 import { table } from './render.js';
 
 interface Options {
   readonly dbPath?: string;
   readonly json?: boolean;
   readonly events?: string;
-}
-
-/** Runs `run` on the webhooks of the local database (`DB_PATH` or `--db-path`), closing it afterwards. */
-async function withWebhooks(
-  io: CliIo,
-  options: Options,
-  run: (deps: WebhookDeps & Pick<Stores, 'accounts'>) => Promise<void>,
-): Promise<void> {
-  const flags = options.dbPath === undefined ? {} : { DB_PATH: options.dbPath };
-  const { config, container } = await openDatabase(io.env, flags);
-  const stores = resolve(container, 'stores');
-  try {
-    const clock = resolve(container, 'clock');
-    const random = resolve(container, 'random');
-    await run({ events: stores.events, accounts: stores.accounts, clock, random, config: config.service });
-  } finally {
-    await stores.close();
-  }
 }
 
 function parseEvents(raw: string | undefined): EventType[] {
@@ -68,39 +49,32 @@ export function addWebhookCommands(program: Command, io: CliIo): void {
   const list = common(
     group
       .command('list [account]')
-      .description('List webhooks (of one account, id or name): id, account, state, URL.'),
+      .description('List webhooks (of one account, id or name): id, account, state, events, URL.'),
   );
   list.action(async (reference: string | undefined) => {
     const options = list.opts<Options>();
-    await withWebhooks(io, options, async (deps) => {
-      const accountId = reference === undefined ? null : unwrap(await findAccount(deps, reference)).id;
-      const all = await deps.events.listWebhooks(accountId);
+    await withLocalStore(io, options.dbPath, async ({ core, webhooks }) => {
+      const accountId = reference === undefined ? null : unwrap(await findAccount(core, reference)).id;
+      const all = await webhooks.events.listWebhooks(accountId);
       const rows = all.map((w) => [w.id, w.accountId, toWebhookView(w).state, w.events.join(','), w.url]);
-      print(
-        options,
-        all.map((w) => ({ ...toWebhookView(w), account_id: w.accountId })),
-        table(['ID', 'ACCOUNT', 'STATE', 'EVENTS', 'URL'], rows),
-      );
+      const json = all.map((w) => ({ ...toWebhookView(w), account_id: w.accountId }));
+      print(options, json, table(['ID', 'ACCOUNT', 'STATE', 'EVENTS', 'URL'], rows));
     });
   });
 
   const add = common(
     group
       .command('add <account> <url>')
-      .description('Add a webhook to an account (id or name); prints its secret, once.'),
+      .description('Add a webhook to an account (id or name); prints its id and secret, once.'),
   ).option('--events <list>', `comma-separated event types (default: all of ${EVENT_TYPES.join(', ')})`);
   add.action(async (reference: string, url: string) => {
     const options = add.opts<Options>();
-    await withWebhooks(io, options, async (deps) => {
-      const account = unwrap(await findAccount(deps, reference));
-      const webhook = unwrap(
-        await createWebhook(deps, account.id, { url, events: parseEvents(options.events) }),
-      );
-      print(
-        options,
-        { id: webhook.id, url: webhook.url, events: webhook.events, secret: webhook.secret },
-        `${webhook.id}\t${webhook.secret}`,
-      );
+    await withLocalStore(io, options.dbPath, async ({ core, webhooks }) => {
+      const account = unwrap(await findAccount(core, reference));
+      const events = parseEvents(options.events);
+      const webhook = unwrap(await createWebhook(webhooks, account.id, { url, events }));
+      const json = { id: webhook.id, url: webhook.url, events: webhook.events, secret: webhook.secret };
+      print(options, json, `${webhook.id}\t${webhook.secret}`);
       io.stderr.write(
         'The secret is shown once: give it to the receiver now (it verifies the signatures).\n',
       );
@@ -114,8 +88,8 @@ export function addWebhookCommands(program: Command, io: CliIo): void {
   );
   remove.action(async (id: string) => {
     const options = remove.opts<Options>();
-    await withWebhooks(io, options, async (deps) => {
-      if (!(await deps.events.deleteWebhook(id.trim())))
+    await withLocalStore(io, options.dbPath, async ({ webhooks }) => {
+      if (!(await webhooks.events.deleteWebhook(id.trim())))
         throw new CliError(`No webhook has the id ${id.trim()}.`, 1);
       print(options, { id: id.trim(), removed: true }, `removed ${id.trim()}`);
     });

@@ -33,7 +33,7 @@ import { addPublicRoutes } from './public/public-routes.js';
 import { QR_ROUTES } from './public/qr-routes.js';
 import { addSettingsRoutes } from './account/settings-routes.js';
 import { addLinkPageRoutes } from './account/link-page-routes.js';
-import { addAdminRoutes } from './admin/admin-routes.js';
+import { ADMIN_ROUTES } from './admin/admin-routes.js';
 import { refuseLongQueries, useBoundedQuery } from './server/query.js';
 import { handleRedirect, respond, slugOfPath } from './public/redirect.js';
 import { clientOf, languageOf } from './request.js';
@@ -116,7 +116,7 @@ export function createHttpApp(deps: HttpDeps, linkCache: LinkCache = createLinkC
   mountRoutes(router, deps, PASSKEY_ROUTES);
   addSettingsRoutes(router, deps);
   addLinkPageRoutes(router, deps);
-  addAdminRoutes(router, deps);
+  mountRoutes(router, deps, ADMIN_ROUTES);
   mountRoutes(router, deps, QR_ROUTES);
   addPageRoutes(router, deps);
   addPublicRoutes(router, deps, linkCache);

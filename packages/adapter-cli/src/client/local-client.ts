@@ -17,8 +17,8 @@ import {
   updateLink,
 } from '@shortener/core';
 import type { Caller, ListLinksQuery, LinkRecord, LinkView, Result } from '@shortener/core';
-import { ConfigError } from '../config.js';
-import type { LocalStore } from '../local-store.js';
+import { CliError, USAGE } from '../cli-io.js';
+import type { LocalStore } from '../host.js';
 import { andThen } from './client.js';
 import type { ShortenerClient } from './client.js';
 
@@ -85,7 +85,7 @@ export function createLocalClient(store: LocalStore, accountId: string | null): 
     },
     backup: async (destination) => {
       if (store.backup === null)
-        throw new ConfigError('STORE', 'STORE must be sqlite to back up (PostgreSQL has pg_dump)');
+        throw new CliError('STORE must be sqlite to back up (PostgreSQL has pg_dump)', USAGE);
       await store.backup(destination);
     },
     close: () => store.close(),

@@ -2,7 +2,6 @@ import { authenticateApiKey, findAccount } from '@shortener/core';
 import type { CoreDeps } from '@shortener/core';
 import { unwrap, usageError } from '../cli-io.js';
 import type { CliIo } from '../cli-io.js';
-import { openLocalStore } from '../local-store.js';
 import { API_KEY_VARIABLE } from '../mcp-command.js';
 import type { ShortenerClient } from './client.js';
 import { createLocalClient } from './local-client.js';
@@ -44,7 +43,7 @@ export async function openClient(io: CliIo, options: ConnectionOptions): Promise
       throw usageError(`--server must be an http(s) URL (got "${server}")`);
     return createRemoteClient({ server, key, token: given(options.token) });
   }
-  const store = await openLocalStore(io, options.dbPath);
+  const store = await io.host.openLocalStore(io, options.dbPath);
   try {
     return createLocalClient(store, await localAccount(store.core, given(options.account), key));
   } catch (error) {

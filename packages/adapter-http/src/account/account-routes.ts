@@ -209,7 +209,7 @@ export function addAccountRoutes(router: Router, deps: HttpDeps): void {
     if (budgeted.decision !== null) setHeaders(ctx, rateLimitHeaders(budgeted.decision));
     const created = budgeted.result;
     if (!created.ok) return failed(created.error);
-    seeOther(ctx, `/account/links/${created.value.link.id}`);
+    seeOther(ctx, `/account/links/${created.value.link.id}?done=created`);
   });
 
   router.post('/account/claim', guard, async (ctx) => {

@@ -146,10 +146,12 @@ export function addLinkPageRoutes(router: Router, deps: HttpDeps): void {
     const opened = await open(ctx, null);
     if (opened === null) return;
     const query = queryOf(ctx.query);
-    // after a save by the owner (post, redirect, get): the confirmation, brought into view
-    const text = query.done === 'saved' ? linkPageTextOf(stateOf(ctx).language).saved : null;
+    // after a save or a creation by the owner (post, redirect, get): the confirmation, brought into view
+    const t = linkPageTextOf(stateOf(ctx).language);
+    const text = query.done === 'saved' ? t.saved : null;
     await renderFull(ctx, 200, opened.link, opened.manager, daysOf(query.days), {
       ...(text === null ? {} : { notice: { error: false, text } }),
+      ...(query.done === 'created' ? { topNotice: { error: false, text: t.created } } : {}),
     });
   });
 

@@ -1,38 +1,144 @@
-import type Router from '@koa/router';
-import type { Caller, SignedIn } from '@shortener/core';
 import {
-  adminCallerOf,
   deleteLink,
   domainError,
   inviteAccount,
   isLinkId,
-  listAllLinks,
   setAccountDisabled,
   setLinkDisabled,
-  toLinkView,
 } from '@shortener/core';
-import type { Context } from 'koa';
-import { accountAreaGuard, fieldOf, seeOther, sendAccountPage } from '../account/account-routes.js';
-import { toSignIn } from '../account/sign-in-return.js';
-import type { HttpDeps } from '../deps.js';
+import { z } from 'zod';
+import { fieldOf, seeOther } from '../account/account-routes.js';
 import { HTTP_STATUS, errorBody } from '../errors.js';
 import { sendError, stateOf } from '../koa-helpers.js';
-import type { AdminView } from '../pages/account/admin-page.js';
-import { adminOnlyPage, adminPage } from '../pages/account/admin-page.js';
+import {
+  doneParameter,
+  html,
+  htmlOrError,
+  query,
+  seeOther as seeOtherDoc,
+} from '../openapi/openapi-forms.js';
+import { FORM_TYPE, pathParameter } from '../openapi/openapi-paths.js';
+import type { Json } from '../openapi/openapi-schemas.js';
 import { adminTextOf } from '../pages/account/admin-text.js';
-import { pageSearchOf, searchTooLongMessage } from '../server/query.js';
-import { queryOf, readBody } from '../request.js';
-import { signedInOf } from '../account/session.js';
+import { queryOf } from '../request.js';
+import { route } from '../routes/route-table.js';
+import type { AnyRoute, RouteDoc } from '../routes/route-table.js';
+import { adminOf, doneText, renderAdmin, returnOf, withDone } from './admin-render.js';
 
-const LINKS_PER_PAGE = 50;
+/** A posted form: its fields are read by name. */
+const Form = z.unknown();
 
-/** Where a form comes back to: a path of `/admin` itself, else `/admin`. */
-const returnOf = (body: unknown): string => {
-  const path = fieldOf(body, 'return');
-  return /^\/admin(?:\?[^\\\s]*)?$/.test(path) ? path : '/admin';
-};
+const UUID = '0f8fad5b-d9cb-469f-a165-70867728950e';
+const idOf = (what: string): Json => pathParameter('id', `The ${what}’s id.`, UUID);
+const text = (description: string): Json => ({ type: 'string', description });
+const back = text('Where to come back to: a path of `/admin` (anything else: `/admin`).');
+const notAdmin = { 403: htmlOrError('Not an administrator (HTML), or a form posted from another site') };
 
-type Extra = Pick<AdminView, 'notice' | 'invite' | 'inviteValues'>;
+/** A button's post on `/admin`: a 303 back, 404 for an unknown id; every field may be left out. */
+const actionDoc = (
+  id: string,
+  summary: string,
+  description: string,
+  target: Json,
+  extra: Json = {},
+): RouteDoc => ({
+  id,
+  summary,
+  description,
+  parameters: [target],
+  body: { type: 'object', properties: { return: back, ...extra } },
+  bodyOptional: true,
+  example: { return: '/admin?q=promo' },
+  bodyTypes: [FORM_TYPE],
+  responses: {
+    303: seeOtherDoc('Done: back to the page it came from, with `done=` naming the action to confirm.'),
+    400: html('Refused (a deletion not confirmed, one’s own account): the page with the error.'),
+    ...notAdmin,
+  },
+  errors: [401],
+});
+
+const LINK_ACTIONS = {
+  disable: ['adminDisableLink', 'Disable a link', 'Visits get 410 until it is enabled again.'],
+  enable: ['adminEnableLink', 'Enable a disabled link', 'It redirects again.'],
+  delete: ['adminDeleteLink', 'Delete a link and its statistics', 'Needs the `confirm` box ticked.'],
+} as const;
+
+/** Disable, enable or delete any link (by id only: core would also take a slug or a short URL). */
+const linkAction = (action: keyof typeof LINK_ACTIONS): AnyRoute =>
+  route({
+    method: 'post',
+    path: `/admin/links/{id}/${action}`,
+    area: 'account',
+    access: 'signed-in',
+    body: Form,
+    form: true,
+    doc: actionDoc(
+      LINK_ACTIONS[action][0],
+      LINK_ACTIONS[action][1],
+      LINK_ACTIONS[action][2],
+      idOf('link'),
+      action === 'delete' ? { confirm: text('Any value: the deletion is confirmed.') } : {},
+    ),
+    handle: async (ctx, { deps, signedIn, body, params }) => {
+      const admin = adminOf(ctx, signedIn);
+      if (admin === null) return;
+      const backTo = returnOf(body);
+      ctx.state.returnTo = backTo;
+      const id = params.id ?? '';
+      if (!isLinkId(id)) return sendError(ctx, domainError('not_found'));
+      if (action === 'delete' && fieldOf(body, 'confirm') === '') {
+        const notice = { error: true, text: adminTextOf(stateOf(ctx).language).confirmMissing };
+        return renderAdmin(ctx, deps, 400, admin, { notice });
+      }
+      const done =
+        action === 'delete'
+          ? await deleteLink(deps.core, id, admin.caller)
+          : await setLinkDisabled(deps.core, id, action === 'disable');
+      if (!done.ok) return sendError(ctx, done.error);
+      seeOther(ctx, withDone(backTo, `${action}d`));
+    },
+  });
+
+/** Disable or enable an account (never one's own). */
+const accountAction = (disable: boolean): AnyRoute =>
+  route({
+    method: 'post',
+    path: `/admin/accounts/{id}/${disable ? 'disable' : 'enable'}`,
+    area: 'account',
+    access: 'signed-in',
+    body: Form,
+    form: true,
+    doc: disable
+      ? actionDoc(
+          'adminDisableAccount',
+          'Disable an account',
+          'Its sign-ins, sessions and keys are refused until it is enabled. Not one’s own (400).',
+          idOf('account'),
+        )
+      : actionDoc(
+          'adminEnableAccount',
+          'Enable a disabled account',
+          'It may sign in again.',
+          idOf('account'),
+        ),
+    handle: async (ctx, { deps, signedIn, body, params }) => {
+      const admin = adminOf(ctx, signedIn);
+      if (admin === null) return;
+      const backTo = returnOf(body);
+      ctx.state.returnTo = backTo;
+      const id = params.id ?? '';
+      if (disable && id === admin.me.account.id) {
+        const notice = { error: true, text: adminTextOf(stateOf(ctx).language).notSelf };
+        return renderAdmin(ctx, deps, 400, admin, { notice });
+      }
+      const account = await deps.core.accounts.findAccountById(id);
+      if (account === null) return sendError(ctx, domainError('not_found', 'No such account.', 'account'));
+      const done = await setAccountDisabled(deps.core, account.id, disable);
+      if (!done.ok) return sendError(ctx, done.error);
+      seeOther(ctx, withDone(backTo, disable ? 'account-disabled' : 'account-enabled'));
+    },
+  });
 
 /**
  * `/admin` (decisions §10), for accounts with role `admin`: every link (search, paging, disable, enable,
@@ -40,142 +146,94 @@ type Extra = Pick<AdminView, 'notice' | 'invite' | 'inviteValues'>;
  * to `/login` and a post is 401; another account gets 403. Forms are plain posts under the account
  * area's guard.
  */
-export function addAdminRoutes(router: Router, deps: HttpDeps): void {
-  const { core } = deps;
-  const guard = accountAreaGuard(deps);
-
-  /** The signed-in admin and their caller, or null with the answer sent. */
-  const adminOf = async (ctx: Context): Promise<{ me: SignedIn; caller: Caller } | null> => {
-    const me = await signedInOf(deps, ctx);
-    if (me === null) {
-      if (ctx.method === 'GET') toSignIn(ctx);
-      else sendError(ctx, domainError('unauthorized', 'Sign in first.'));
-      return null;
-    }
-    const caller = adminCallerOf(me);
-    if (caller === null) {
-      sendAccountPage(ctx, 403, adminOnlyPage(stateOf(ctx).language));
-      return null;
-    }
-    return { me, caller };
-  };
-
-  const render = async (
-    ctx: Context,
-    status: number,
-    admin: { me: SignedIn; caller: Caller },
-    extra: Extra = {},
-  ) => {
-    // after a form, the page it came from
-    const back = new URLSearchParams(
-      ctx.method === 'GET' ? '' : ((ctx.state.returnTo ?? '').split('?')[1] ?? ''),
-    );
-    const { q, cursor, tooLong } = pageSearchOf(
-      ctx.method === 'GET' ? queryOf(ctx.query) : Object.fromEntries(back),
-    );
-    if (tooLong) {
-      status = 400;
-      extra = { ...extra, notice: { error: true, text: searchTooLongMessage(stateOf(ctx).language) } };
-    }
-    const list = (after: string) =>
-      listAllLinks(
-        core,
-        { limit: LINKS_PER_PAGE, ...(q ? { q } : {}), ...(after ? { cursor: after } : {}) },
-        admin.caller,
+export const ADMIN_ROUTES: readonly AnyRoute[] = [
+  route({
+    method: 'get',
+    path: '/admin',
+    area: 'account',
+    access: 'signed-in',
+    doc: {
+      id: 'adminPage',
+      summary: 'Every link and every account, for an administrator',
+      description:
+        'Every link newest first (50 a page), with disable, enable and delete; the accounts with ' +
+        'disable and enable; an invite form. Without a session, a redirect to `/login`.',
+      parameters: [
+        query('q', 'Shows the links whose slug, title or URL contains it.', 'promo'),
+        query('cursor', 'The next page, as the page’s “Next page” link gives it.', 'MTczMjQwMDAwMDAwMC5hYmM'),
+        doneParameter('`disabled`, `enabled`, `deleted`, `account-disabled` or `account-enabled`'),
+      ],
+      responses: {
+        200: html('The page.'),
+        303: seeOtherDoc('Not signed in: to `/login`.'),
+        400: html('The first page unsearched, with the error: `q` or `cursor` is over 200 characters.'),
+        ...notAdmin,
+      },
+    },
+    handle: async (ctx, { deps, signedIn }) => {
+      const admin = adminOf(ctx, signedIn);
+      if (admin === null) return;
+      // after an action (post, redirect, get): its confirmation at the top, brought into view
+      const done = doneText(adminTextOf(stateOf(ctx).language), queryOf(ctx.query).done);
+      await renderAdmin(
+        ctx,
+        deps,
+        200,
+        admin,
+        done === undefined ? {} : { notice: { error: false, text: done } },
       );
-    let page = await list(cursor);
-    const paged = page.ok && cursor !== '';
-    if (!page.ok) page = await list('');
-    const accounts = await core.accounts.listAccounts();
-    const names = new Map(accounts.map((a) => [a.id, a.name]));
-    const now = core.clock.now();
-    const params = new URLSearchParams({ ...(q ? { q } : {}), ...(paged && cursor ? { cursor } : {}) });
-    const view: AdminView = {
-      language: stateOf(ctx).language,
-      links: (page.ok ? page.value.links : []).map((link) => ({
-        link: toLinkView(link, core.config, now),
-        owner: link.accountId === null ? null : (names.get(link.accountId) ?? null),
-      })),
-      q,
-      nextCursor: page.ok ? page.value.nextCursor : null,
-      paged,
-      accounts,
-      selfId: admin.me.account.id,
-      here: params.size === 0 ? '/admin' : `/admin?${params.toString()}`,
-      ...extra,
-    };
-    sendAccountPage(ctx, status, adminPage(view));
-  };
-
-  router.get('/admin', guard, async (ctx) => {
-    const admin = await adminOf(ctx);
-    if (admin !== null) await render(ctx, 200, admin);
-  });
-
-  const linkAction = (action: 'disable' | 'enable' | 'delete') =>
-    router.post(`/admin/links/:id/${action}`, guard, async (ctx) => {
-      const admin = await adminOf(ctx);
+    },
+  }),
+  linkAction('disable'),
+  linkAction('enable'),
+  linkAction('delete'),
+  accountAction(true),
+  accountAction(false),
+  route({
+    method: 'post',
+    path: '/admin/invites',
+    area: 'account',
+    access: 'signed-in',
+    body: Form,
+    form: true,
+    doc: {
+      id: 'adminInvite',
+      summary: 'Invite someone: a new account and its one-time invite link',
+      description:
+        'The page shows `{base_url}/account/invite/inv_…` once (valid 48 hours). Names of existing ' +
+        'accounts are refused here (the `shortener accounts invite` command makes reset links).',
+      body: {
+        type: 'object',
+        properties: { name: text('The new account’s name.'), admin: text('`on`: an administrator.') },
+        required: ['name'],
+      },
+      example: { name: 'alice' },
+      bodyTypes: [FORM_TYPE],
+      responses: {
+        201: html('The page showing the invite link.'),
+        400: html('The page again with the error (name taken or not valid).'),
+        ...notAdmin,
+      },
+      errors: [401],
+    },
+    handle: async (ctx, { deps, signedIn, body }) => {
+      const admin = adminOf(ctx, signedIn);
       if (admin === null) return;
-      const body = await readBody(ctx.req, true);
-      const back = returnOf(body);
-      ctx.state.returnTo = back;
-      const id = ctx.params.id ?? '';
-      // the path names a link by id only (core would also take a slug or a short URL)
-      if (!isLinkId(id)) return sendError(ctx, domainError('not_found'));
       const { language } = stateOf(ctx);
-      if (action === 'delete' && fieldOf(body, 'confirm') === '') {
-        const text = adminTextOf(language).confirmMissing;
-        return render(ctx, 400, admin, { notice: { error: true, text } });
-      }
-      const done =
-        action === 'delete'
-          ? await deleteLink(core, id, admin.caller)
-          : await setLinkDisabled(core, id, action === 'disable');
-      if (!done.ok) return sendError(ctx, done.error);
-      seeOther(ctx, back);
-    });
-  linkAction('disable');
-  linkAction('enable');
-  linkAction('delete');
-
-  const accountAction = (disable: boolean) =>
-    router.post(`/admin/accounts/:id/${disable ? 'disable' : 'enable'}`, guard, async (ctx) => {
-      const admin = await adminOf(ctx);
-      if (admin === null) return;
-      const body = await readBody(ctx.req, true);
-      const back = returnOf(body);
-      ctx.state.returnTo = back;
-      const id = ctx.params.id ?? '';
-      if (disable && id === admin.me.account.id) {
-        const text = adminTextOf(stateOf(ctx).language).notSelf;
-        return render(ctx, 400, admin, { notice: { error: true, text } });
-      }
-      const account = await core.accounts.findAccountById(id);
-      if (account === null) return sendError(ctx, domainError('not_found', 'No such account.', 'account'));
-      const done = await setAccountDisabled(core, account.id, disable);
-      if (!done.ok) return sendError(ctx, done.error);
-      seeOther(ctx, back);
-    });
-  accountAction(true);
-  accountAction(false);
-
-  router.post('/admin/invites', guard, async (ctx) => {
-    const admin = await adminOf(ctx);
-    if (admin === null) return;
-    const body = await readBody(ctx.req, true);
-    const { language } = stateOf(ctx);
-    const name = fieldOf(body, 'name').trim();
-    const wantsAdmin = fieldOf(body, 'admin') !== '';
-    const inviteValues = { name, admin: wantsAdmin };
-    const failed = (text: string, status = 400) =>
-      render(ctx, status, admin, { notice: { error: true, text }, inviteValues });
-    // an existing name would get a reset link (as `shortener accounts invite` gives the operator):
-    // on this page an admin makes new accounts only, so nobody's credentials can be taken over here
-    if (name !== '' && (await core.accounts.findAccountByName(name)) !== null)
-      return failed(adminTextOf(language).nameTaken);
-    const invite = await inviteAccount(core, name, wantsAdmin);
-    if (!invite.ok)
-      return failed(errorBody(invite.error, language).error.message, HTTP_STATUS[invite.error.code]);
-    await render(ctx, 201, admin, { invite: { name: invite.value.account.name, url: invite.value.url } });
-  });
-}
+      const name = fieldOf(body, 'name').trim();
+      const wantsAdmin = fieldOf(body, 'admin') !== '';
+      const inviteValues = { name, admin: wantsAdmin };
+      const failed = (message: string, status = 400) =>
+        renderAdmin(ctx, deps, status, admin, { notice: { error: true, text: message }, inviteValues });
+      // an existing name would get a reset link (as `shortener accounts invite` gives the operator):
+      // on this page an admin makes new accounts only, so nobody's credentials can be taken over here
+      if (name !== '' && (await deps.core.accounts.findAccountByName(name)) !== null)
+        return failed(adminTextOf(language).nameTaken);
+      const invite = await inviteAccount(deps.core, name, wantsAdmin);
+      if (!invite.ok)
+        return failed(errorBody(invite.error, language).error.message, HTTP_STATUS[invite.error.code]);
+      const made = { name: invite.value.account.name, url: invite.value.url };
+      await renderAdmin(ctx, deps, 201, admin, { invite: made });
+    },
+  }),
+];

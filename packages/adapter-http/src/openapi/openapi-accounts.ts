@@ -104,7 +104,7 @@ function accountPagePaths(hosts: readonly string[]): Json {
         example: { url: 'https://example.com/a/long/path', title: 'Summer sale' },
         bodyTypes: [FORM_TYPE],
         responses: {
-          303: seeOther('Created: to the link’s page `/account/links/{id}`.'),
+          303: seeOther('Created: to the link’s page `/account/links/{id}?done=created`, which says so.'),
           400: again('what was typed and the error'),
           429: again('the error: the creation limit is reached'),
         },

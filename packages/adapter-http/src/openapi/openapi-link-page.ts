@@ -37,7 +37,7 @@ export function linkPagePaths(): Json {
           'For the owner (session): the full page. For anyone else: a form asking for the edit token, ' +
           'and the statistics when they are public.',
         parameters: [
-          doneParameter('`saved`'),
+          doneParameter('`saved` or `created`'),
           {
             name: 'days',
             in: 'query',

@@ -167,7 +167,8 @@ function homePaths(hosts: readonly string[]): Json {
         description:
           'The fields of CreateLink as form strings; empty ones are left out, `private_stats` sets ' +
           '`public_stats` false, and an `expires_at` without a zone is read as UTC. Limited like anonymous ' +
-          'creation. A missing `url` is answered with the form again (400).',
+          'creation. A missing `url` is answered with the form again (400). Signed in on {base_url} (the ' +
+          "session cookie, from its own pages), the link is the account's and has no edit token.",
         tag: 'public',
         body: form,
         example: { url: 'https://example.com/a/long/path', alias: 'summer-sale' },
@@ -180,6 +181,7 @@ function homePaths(hosts: readonly string[]): Json {
               'is not valid JSON or more than 100 query parameters.',
             content: { ...HTML, ...jsonContent(ref('schemas', 'Error')) },
           },
+          403: html('The form again: signed in by cookie, but posted from another site (decisions §10).'),
           429: html('The form again: the creation limit is reached.', retry),
         },
       }),

@@ -13,7 +13,7 @@ import { QR_ROUTES } from '../public/qr-routes.js';
 import { routePaths } from '../routes/route-table.js';
 import { componentSchemas } from './openapi-schemas.js';
 import type { Json } from './openapi-schemas.js';
-import { adminPaths } from './openapi-admin.js';
+import { ADMIN_ROUTES } from '../admin/admin-routes.js';
 import { linkPagePaths } from './openapi-link-page.js';
 import { settingsPaths } from './openapi-settings.js';
 
@@ -180,7 +180,7 @@ export function buildOpenApiDocument(config: ServiceConfig, options: DocumentOpt
       ...webhookSettingsPaths(),
       ...settingsPaths(),
       ...linkPagePaths(),
-      ...adminPaths(),
+      ...routePaths(ADMIN_ROUTES, hosts),
     },
     components: components(config),
   };

@@ -3,7 +3,7 @@ import type { SafeHtml } from './layout.js';
 import { html, renderPage } from './layout.js';
 import { resultSection } from './result-section.js';
 import type { PageText } from './text.js';
-import { textOf } from './text.js';
+import { fill, textOf } from './text.js';
 
 /** The raw text fields of the form, as posted. */
 export type FormValues = Readonly<Record<string, string>>;
@@ -16,6 +16,8 @@ export interface HomeView {
   readonly error?: DomainError;
   /** {base_url}'s `/account`: the header's account link, and the result's link pages below it. */
   readonly accountHref: string;
+  /** The name of the signed-in account, whose links the form makes (no "no account, no cookies" then). */
+  readonly signedInAs?: string | undefined;
 }
 
 const UTM = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content'] as const;
@@ -29,9 +31,14 @@ export function homePage(view: HomeView): string {
     script: true,
     scripts: ['flash.js'],
     accountHref: view.accountHref,
-    main: html`${linkForm(t, view, HOME_FORM)} ${resultSection(t, null, view.accountHref)}`,
+    main: html`${linkForm(t, view, { ...HOME_FORM, intro: introOf(t, view.signedInAs) })}
+    ${resultSection(t, null, view.accountHref)}`,
   });
 }
+
+/** The home page's line under its heading: anonymous and cookie-free, or the signed-in account's. */
+const introOf = (t: PageText, name: string | undefined) =>
+  name === undefined ? t.intro : fill(t.introSignedIn, { name });
 
 /** The page after a form post without JavaScript: the new link. */
 export function createdPage(language: Language, link: LinkView, accountHref: string): string {

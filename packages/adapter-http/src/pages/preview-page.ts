@@ -1,8 +1,11 @@
 import type { KeyCount, Language, LinkView, StatsView } from '@shortener/core';
 import { countText } from '@shortener/core';
+import { chartTable } from './chart-table.js';
+import { countryChart } from './country-chart.js';
 import type { SafeHtml } from './layout.js';
 import { html, renderPage } from './layout.js';
 import type { PageText } from './text.js';
+import { keyWord } from './stats-words.js';
 import { fill, textOf } from './text.js';
 
 /** What the preview shows: the link (its `url` only when it may be shown) and its stats when public. */
@@ -53,21 +56,12 @@ function destination(t: PageText, link: LinkView): SafeHtml | string {
 }
 
 function statsSection(t: PageText, language: Language, stats: StatsView): SafeHtml {
-  const country = countryNamer(language);
+  const countries = { title: t.countries, empty: t.noClicks, clicks: t.clicks };
   return html`<section class="card" aria-labelledby="chart-title">
     <h2 id="chart-title">${t.chartTitle}</h2>
-    ${dayChart(t, language, stats.by_day)}
-    <div class="tops">
-      ${topList(t.countries, stats.countries, country, t.noClicks)}
-      ${topList(t.referrers, stats.referrers, (key) => key, t.noClicks)}
-    </div>
+    ${dayChart(t, language, stats.by_day)} ${countryChart(language, countries, stats.countries)}
+    <div class="tops">${topList(t.referrers, stats.referrers, keyWord(language), t.noClicks)}</div>
   </section>`;
-}
-
-/** A country's name in `language` from its ISO code (other keys, such as `other`, as they are). */
-export function countryNamer(language: Language): (code: string) => string {
-  const regions = new Intl.DisplayNames([language], { type: 'region' });
-  return (code) => (/^[A-Z]{2}$/.test(code) ? (regions.of(code) ?? code) : code);
 }
 
 /** The top `limit` keys of a dimension with their counts, as an ordered list under a heading. */
@@ -154,24 +148,9 @@ export function dayChart(
       <text class="label" x="${WIDTH}" y="${HEIGHT - 2}" text-anchor="end">${days.at(-1)?.key ?? ''}</text>
     </svg>
     <p class="chart-summary">${summary}</p>
-    <details class="chart-table">
-      <summary>${t.chartTable}</summary>
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">${t.dayHeader}</th>
-            <th scope="col">${t.clicks}</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${busy.map(
-            (d) =>
-              html`<tr>
-                <td>${d.key}</td>
-                <td>${d.count}</td>
-              </tr>`,
-          )}
-        </tbody>
-      </table>
-    </details>`;
+    ${chartTable(
+      t.chartTable,
+      [t.dayHeader, t.clicks],
+      busy.map((d) => [d.key, String(d.count)]),
+    )}`;
 }

@@ -9,6 +9,8 @@ export const DE: PageText = {
   languages: 'Sprache',
   intro:
     'Lange Adresse einfügen und einen kurzen Link, einen QR-Code und eine Vorschauseite erhalten. Kein Konto, keine Cookies.',
+  introSignedIn:
+    'Lange Adresse einfügen und einen kurzen Link, einen QR-Code und eine Vorschauseite erhalten. Angemeldet als {name}: Ihre Links landen in Ihrem Konto.',
   urlLabel: 'Lange URL',
   urlHint: 'http oder https; ohne Schema wird https:// ergänzt.',
   aliasLabel: 'Eigener Alias (optional)',
@@ -95,6 +97,8 @@ export const FR: PageText = {
   languages: 'Langue',
   intro:
     'Collez une longue adresse et obtenez un lien court, un code QR et une page d’aperçu. Sans compte, sans cookies.',
+  introSignedIn:
+    'Collez une longue adresse et obtenez un lien court, un code QR et une page d’aperçu. Connecté en tant que {name} : vos liens vont dans votre compte.',
   urlLabel: 'URL longue',
   urlHint: 'http ou https ; https:// est ajouté si le schéma manque.',
   aliasLabel: 'Alias personnalisé (facultatif)',
@@ -178,6 +182,8 @@ export const ES: PageText = {
   languages: 'Idioma',
   intro:
     'Pegue una dirección larga y obtenga un enlace corto, un código QR y una página de vista previa. Sin cuenta, sin cookies.',
+  introSignedIn:
+    'Pegue una dirección larga y obtenga un enlace corto, un código QR y una página de vista previa. Con la sesión de {name}: sus enlaces van a su cuenta.',
   urlLabel: 'URL larga',
   urlHint: 'http o https; se añade https:// si falta el esquema.',
   aliasLabel: 'Alias propio (opcional)',

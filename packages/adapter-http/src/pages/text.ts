@@ -9,6 +9,8 @@ export const EN = {
   account: 'Your account',
   languages: 'Language',
   intro: 'Paste a long address and get a short link, a QR code and a preview page. No account, no cookies.',
+  introSignedIn:
+    'Paste a long address and get a short link, a QR code and a preview page. Signed in as {name}: the links you make here go to your account.',
   urlLabel: 'Long URL',
   urlHint: 'http or https; https:// is added when you leave out the scheme.',
   aliasLabel: 'Custom alias (optional)',

@@ -22,6 +22,7 @@ import { previewPage } from '../pages/preview-page.js';
 import { rateLimitHeaders } from '../api/rate-limit.js';
 import { sendMissing } from './redirect.js';
 import { readBody } from '../request.js';
+import { signedInOf, withSession } from '../account/session.js';
 
 const PREVIEW_PATH = /^\/([A-Za-z0-9_-]{1,64})(?:\+|%2[Bb])$/;
 const YEAR = 365 * 24 * 3600;
@@ -52,8 +53,15 @@ export function addPageRoutes(router: Router, deps: HttpDeps): void {
     ctx.body = asset.body;
   });
 
-  router.get('/', (ctx) => {
-    sendPage(ctx, 200, homePage({ language: stateOf(ctx).language, domains, accountHref }), homeHeaders);
+  router.get('/', async (ctx) => {
+    const signedIn = await signedInOf(deps, ctx);
+    const signedInAs = signedIn?.account.name;
+    sendPage(
+      ctx,
+      200,
+      homePage({ language: stateOf(ctx).language, domains, accountHref, signedInAs }),
+      homeHeaders,
+    );
   });
 
   router.post('/', async (ctx) => {
@@ -65,7 +73,10 @@ export function addPageRoutes(router: Router, deps: HttpDeps): void {
     };
     const input = parseInput(CreateLinkInput, formToCreateInput(values));
     if (!input.ok) return failed(input.error);
-    const budgeted = await createLinkWithinBudget(budgetedCoreOf(deps), input.value, ANONYMOUS, ip);
+    // signed in, the link is the account's, as the home page says (and as its script's API call makes it)
+    const caller = await withSession(deps, ctx, ANONYMOUS);
+    if (!caller.ok) return failed(caller.error);
+    const budgeted = await createLinkWithinBudget(budgetedCoreOf(deps), input.value, caller.value, ip);
     if (budgeted.decision !== null) setHeaders(ctx, rateLimitHeaders(budgeted.decision));
     const created = budgeted.result;
     if (!created.ok) return failed(created.error);

@@ -53,6 +53,8 @@ export type RouteDoc = Omit<OperationSpec, 'body' | 'parameters' | 'tag'> & {
   readonly body?: Json;
   /** The API's group; the account area's routes are all `accounts`. */
   readonly tag?: string;
+  /** A body whose every field may be left out, so the body too (a button's form). */
+  readonly bodyOptional?: boolean;
 };
 
 /**
@@ -164,7 +166,7 @@ export function mountRoutes(router: Router, deps: HttpDeps, routes: readonly Any
 export function routePaths(routes: readonly AnyRoute[], hosts: readonly string[]): Json {
   const paths: Record<string, Json> = {};
   for (const declared of routes) {
-    const { parameters = [], tag = 'accounts', body: bodyDoc, ...doc } = declared.doc;
+    const { parameters = [], tag = 'accounts', body: bodyDoc, bodyOptional, ...doc } = declared.doc;
     const id = declared.body?.meta()?.id;
     const body = bodyDoc ?? (typeof id === 'string' ? ref('schemas', id) : undefined);
     if (declared.body !== undefined && body === undefined)
@@ -178,8 +180,11 @@ export function routePaths(routes: readonly AnyRoute[], hosts: readonly string[]
       ...(body === undefined ? {} : { body }),
     };
     const item = (paths[declared.path] ??= {});
-    item[declared.method] =
+    const documented =
       declared.area === 'account' ? page(spec) : operation({ ...spec, tag }, declared.area !== 'public');
+    if (bodyOptional === true && documented.requestBody !== undefined)
+      documented.requestBody = { ...(documented.requestBody as Json), required: false };
+    item[declared.method] = documented;
   }
   return paths;
 }

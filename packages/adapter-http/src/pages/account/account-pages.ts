@@ -1,7 +1,5 @@
 import type { Language, LinkView } from '@shortener/core';
 import { noticeLine } from '../notice.js';
-import { copyButton } from '../copy-button.js';
-import { countText } from '@shortener/core';
 import type { LinkFormView } from '../home-page.js';
 import { linkForm } from '../home-page.js';
 import type { SafeHtml } from '../layout.js';
@@ -9,6 +7,7 @@ import { html, renderPage } from '../layout.js';
 import { fill, textOf } from '../text.js';
 import type { AccountText } from './account-text.js';
 import { accountTextOf } from './account-text.js';
+import { linksSection } from './account-links.js';
 import { settingsTextOf } from './settings-text.js';
 
 /** The scripts of the account pages: SimpleWebAuthn's browser bundle, then the pages' own module. */
@@ -19,7 +18,9 @@ function accountPage(language: Language, title: string, main: SafeHtml): string 
 }
 
 const errorLine = (message: string | undefined) =>
-  message === undefined ? '' : html`<p class="error" role="alert" id="form-error">${message}</p>`;
+  message === undefined
+    ? ''
+    : html`<p class="error" role="alert" id="form-error" tabindex="-1" data-flash>${message}</p>`;
 
 const invalid = (message: string | undefined) =>
   message === undefined ? '' : html` aria-invalid="true" aria-describedby="form-error"`;
@@ -245,53 +246,6 @@ export function accountHomePage(view: AccountHomeView): string {
       )}
       ${claimSection(view, t)}`,
   );
-}
-
-const dateOf = (language: Language, iso: string) =>
-  new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(iso));
-
-function linksSection(view: AccountHomeView, t: AccountText): SafeHtml {
-  const { language, q } = view;
-  const pt = textOf(language);
-  const query = (extra: Record<string, string>) =>
-    `/account?${new URLSearchParams({ ...(q === '' ? {} : { q }), ...extra }).toString()}`;
-  const item = (link: LinkView) =>
-    html`<li>
-      <a class="link-title" href="/account/links/${link.id}">${link.title ?? link.short_url}</a>
-      <span class="short-url">${link.short_url}</span>
-      ${copyButton(language, link.short_url)}
-      <span class="link-target">${link.url ?? ''}</span>
-      <span class="link-meta"
-        >${countText(language, link.clicks, pt.click[0], pt.click[1])} ·
-        ${link.status === 'active' ? pt.active : link.status === 'expired' ? pt.expired : pt.disabled} ·
-        ${fill(t.createdOn, { date: dateOf(language, link.created_at) })}</span
-      >
-    </li>`;
-  const empty = q === '' ? t.noLinks : fill(t.noMatches, { q });
-  return html`<section class="card" aria-labelledby="links-title">
-    <h2 id="links-title">${t.yourLinks}</h2>
-    <form method="get" action="/account" class="search" role="search">
-      <label for="q">${t.searchLabel}</label>
-      <div class="copy-row">
-        <input id="q" name="q" type="search" value="${q}" maxlength="200" aria-describedby="q-hint" />
-        <button type="submit" class="button">${t.search}</button>
-      </div>
-      <small class="hint" id="q-hint">${t.searchHint}</small>
-      ${view.searchError === undefined ? '' : html`<p id="search-error" class="error" role="alert">${view.searchError}</p>`}
-    </form>
-    ${
-      view.links.length === 0
-        ? html`<p id="links-status">${empty}</p>`
-        : html`<ul id="links" class="link-list">
-            ${view.links.map(item)}
-          </ul>`
-    }
-    <nav class="pager" aria-label="${t.yourLinks}">
-      ${view.paged ? html`<a href="${query({})}">${t.firstPage}</a>` : ''}
-      ${view.nextCursor === null ? '' : html`<a href="${query({ cursor: view.nextCursor })}" rel="next">${t.nextPage}</a>`}
-      ${q === '' ? '' : html`<a href="/account">${t.clearSearch}</a>`}
-    </nav>
-  </section>`;
 }
 
 function claimSection(view: AccountHomeView, t: AccountText): SafeHtml {

@@ -3,6 +3,7 @@ import { noticeLine } from '../notice.js';
 import { countText } from '@shortener/core';
 import type { SafeHtml } from '../layout.js';
 import { html, renderPage } from '../layout.js';
+import { rowActions } from '../row-actions.js';
 import { fill, textOf } from '../text.js';
 import type { Notice } from './account-pages.js';
 import type { AdminText } from './admin-text.js';
@@ -38,7 +39,7 @@ const page = (language: Language, title: string, main: SafeHtml) =>
     title,
     main,
     noindex: true,
-    scripts: ['settings.js', 'flash.js'],
+    scripts: ['settings.js', 'copy.js', 'flash.js'],
     accountHref: '/account',
   });
 
@@ -102,6 +103,7 @@ function linksSection(view: AdminView, t: AdminText): SafeHtml {
         ${countText(language, link.clicks, pt.click[0], pt.click[1])} · ${pt[link.status]} ·
         ${fill(t.createdOn, { date: dateOf(language, link.created_at) })}</span
       >
+      ${rowActions(language, link)}
       <div class="row-actions">
         ${toggle}
         ${button(`${base}/delete`, here, fill(t.deleteLink, { link: link.short_url }), t.delete, confirm)}

@@ -39,6 +39,11 @@ const EN = {
   forbiddenTitle: 'Administrators only',
   forbidden: 'This page is for the administrators of this service.',
   createdOn: 'created {date}',
+  doneDisabled: 'Link disabled: its visitors are told so (410).',
+  doneEnabled: 'Link enabled: it redirects again.',
+  doneDeleted: 'Link deleted, with its statistics.',
+  doneAccountDisabled: 'Account disabled: its sessions are ended and its keys refused.',
+  doneAccountEnabled: 'Account enabled.',
 } as const;
 
 /** The shape of one language's admin texts. */
@@ -82,6 +87,11 @@ const DE: AdminText = {
   forbiddenTitle: 'Nur für Administratoren',
   forbidden: 'Diese Seite ist für die Administratoren dieses Dienstes.',
   createdOn: 'erstellt am {date}',
+  doneDisabled: 'Link deaktiviert: Besucher erfahren es (410).',
+  doneEnabled: 'Link aktiviert: er leitet wieder weiter.',
+  doneDeleted: 'Link samt Statistik gelöscht.',
+  doneAccountDisabled: 'Konto deaktiviert: seine Sitzungen sind beendet, seine Schlüssel abgelehnt.',
+  doneAccountEnabled: 'Konto aktiviert.',
 };
 
 const FR: AdminText = {
@@ -123,6 +133,11 @@ const FR: AdminText = {
   forbiddenTitle: 'Réservé aux administrateurs',
   forbidden: 'Cette page est réservée aux administrateurs de ce service.',
   createdOn: 'créé le {date}',
+  doneDisabled: 'Lien désactivé : ses visiteurs en sont informés (410).',
+  doneEnabled: 'Lien activé : il redirige de nouveau.',
+  doneDeleted: 'Lien supprimé, avec ses statistiques.',
+  doneAccountDisabled: 'Compte désactivé : ses sessions sont fermées et ses clés refusées.',
+  doneAccountEnabled: 'Compte activé.',
 };
 
 const ES: AdminText = {
@@ -163,6 +178,11 @@ const ES: AdminText = {
   forbiddenTitle: 'Solo para administradores',
   forbidden: 'Esta página es para los administradores de este servicio.',
   createdOn: 'creado el {date}',
+  doneDisabled: 'Enlace desactivado: sus visitantes lo verán (410).',
+  doneEnabled: 'Enlace activado: vuelve a redirigir.',
+  doneDeleted: 'Enlace eliminado, con sus estadísticas.',
+  doneAccountDisabled: 'Cuenta desactivada: sus sesiones se cerraron y sus claves se rechazan.',
+  doneAccountEnabled: 'Cuenta activada.',
 };
 
 const TEXTS: Record<Language, AdminText> = { en: EN, de: DE, fr: FR, es: ES };

@@ -3,14 +3,13 @@ import { noticeLine } from '../notice.js';
 import { copyButton } from '../copy-button.js';
 import type { SafeHtml } from '../layout.js';
 import { html, renderPage } from '../layout.js';
-import { countryNamer, dayChart, topList } from '../preview-page.js';
 import { fill, textOf } from '../text.js';
 import type { Notice } from './account-pages.js';
 import type { LinkPageText } from './link-page-text.js';
 import { linkPageTextOf } from './link-page-text.js';
+import { hiddenToken, statsBlock, statsSection } from './link-stats.js';
 
-/** The statistics windows the page offers, in days (decisions §10). */
-export const STATS_WINDOWS = [7, 30, 90, 365] as const;
+export { STATS_WINDOWS } from './link-stats.js';
 
 /** What `/account/links/{id}` shows to the owner, or to the holder of the link's edit token. */
 export interface LinkPageView {
@@ -21,6 +20,8 @@ export interface LinkPageView {
   readonly token: string | null;
   /** A line about the last action (saved), or an error of the edit form. */
   readonly notice?: Notice;
+  /** A line at the top of the page: the link was just created (`?done=created`). */
+  readonly topNotice?: Notice;
   /** What the edit form sent, when it failed, and the field the error is about. */
   readonly values?: Readonly<Record<string, string>>;
   readonly field?: string;
@@ -38,9 +39,6 @@ function page(language: Language, title: string, main: SafeHtml): string {
     accountHref: '/account',
   });
 }
-
-const hiddenToken = (token: string | null) =>
-  token === null ? '' : html`<input type="hidden" name="edit_token" value="${token}" />`;
 
 /** `YYYY-MM-DDTHH:MM` of an ISO time, in UTC (the value of a `datetime-local` input). */
 const localValue = (iso: string | null) => (iso === null ? '' : iso.slice(0, 16));
@@ -71,6 +69,7 @@ function factsSection(view: LinkPageView, t: LinkPageText): SafeHtml {
   return html`<section class="card" aria-labelledby="link-title">
     <p>${view.token === null ? html`<a href="/account">${t.backToAccount}</a>` : ''}</p>
     <h1 id="link-title">${link.title ?? `/${link.slug}`}</h1>
+    ${noticeLine(view.topNotice, 'link-notice')}
     <p>
       <a class="short-url" id="short-url" href="${link.short_url}">${link.short_url}</a>
       ${copyButton(language, link.short_url)}
@@ -100,66 +99,6 @@ function factsSection(view: LinkPageView, t: LinkPageText): SafeHtml {
         <li><a href="${link.stats_url}">${pt.statsJsonLink}</a></li>
       </ul>
     </div>
-  </section>`;
-}
-
-/** The statistics of a window: totals, clicks by day, and the top keys of each dimension. */
-export function statsBlock(language: Language, stats: StatsView): SafeHtml {
-  const t = linkPageTextOf(language);
-  const pt = textOf(language);
-  const country = countryNamer(language);
-  const summary = (count: string, max: number) => fill(t.chartSummary, { count, days: stats.days, max });
-  const total = (label: string, value: number) =>
-    html`<div>
-      <dt>${label}</dt>
-      <dd class="total">${value}</dd>
-    </div>`;
-  return html`<dl class="totals">
-      ${total(pt.clicks, stats.total)} ${total(t.uniqueLabel, stats.unique)} ${total(t.botsLabel, stats.bots)}
-    </dl>
-    <h3>${t.chartTitle}</h3>
-    ${dayChart(pt, language, stats.by_day, summary)}
-    <div class="tops">
-      ${topList(pt.countries, stats.countries, country, pt.noClicks, 10)}
-      ${topList(pt.referrers, stats.referrers, (key) => key, pt.noClicks, 10)}
-      ${topList(t.devices, stats.devices, (key) => key, pt.noClicks, 10)}
-      ${topList(t.browsers, stats.browsers, (key) => key, pt.noClicks, 10)}
-    </div>`;
-}
-
-function statsSection(view: LinkPageView, t: LinkPageText): SafeHtml {
-  const { stats, link } = view;
-  const windows = STATS_WINDOWS.map((days) => {
-    const label = fill(t.lastDays, { days });
-    if (days === stats.days) return html`<li><span aria-current="true">${label}</span></li>`;
-    return html`<li><a href="/account/links/${link.id}?days=${days}">${label}</a></li>`;
-  });
-  // a token holder changes the window by a post (the token stays out of the URL)
-  const picker =
-    view.token === null
-      ? html`<nav aria-label="${t.windowLabel}">
-          <ul class="windows">
-            ${windows}
-          </ul>
-        </nav>`
-      : html`<form method="post" action="/account/links/${link.id}" class="row windows-form">
-          ${hiddenToken(view.token)}
-          <div class="field">
-            <label for="days">${t.windowLabel}</label>
-            <select id="days" name="days">
-              ${STATS_WINDOWS.map(
-                (days) =>
-                  html`<option value="${days}" ${days === stats.days ? html` selected` : ''}>
-                    ${fill(t.lastDays, { days })}
-                  </option>`,
-              )}
-            </select>
-          </div>
-          <button type="submit" class="button">${t.showWindow}</button>
-        </form>`;
-  return html`<section class="card" aria-labelledby="stats-title">
-    <h2 id="stats-title">${t.statsTitle}</h2>
-    ${picker} ${statsBlock(view.language, stats)}
   </section>`;
 }
 
@@ -208,7 +147,7 @@ function deleteSection(view: LinkPageView, t: LinkPageText): SafeHtml {
   const error = view.deleteError;
   return html`<section class="card" aria-labelledby="delete-title">
     <h2 id="delete-title">${t.deleteTitle}</h2>
-    ${error === undefined ? '' : html`<p class="error" role="alert" id="delete-error">${error}</p>`}
+    ${error === undefined ? '' : html`<p class="error" role="alert" id="delete-error" tabindex="-1" data-flash>${error}</p>`}
     <form method="post" action="/account/links/${view.link.id}/delete" class="stack">
       ${hiddenToken(view.token)}
       <div class="field check">
@@ -247,7 +186,7 @@ export function tokenPage(view: TokenPageView): string {
         <h1 id="token-title">${t.manageTitle}</h1>
         ${view.shortUrl === null ? '' : html`<p class="short-url" id="token-for">${view.shortUrl}</p>`}
         <p>${t.tokenIntro}</p>
-        ${view.error === undefined ? '' : html`<p class="error" role="alert" id="token-error">${view.error}</p>`}
+        ${view.error === undefined ? '' : html`<p class="error" role="alert" id="token-error" tabindex="-1" data-flash>${view.error}</p>`}
         <form method="post" action="/account/links/${view.id}" class="stack">
           <div class="field">
             <label for="edit_token">${t.tokenLabel}</label>

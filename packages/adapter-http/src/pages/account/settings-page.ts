@@ -2,6 +2,7 @@ import type { ApiKeyView, KeyOrigin, Language, Passkey, SessionRecord } from '@s
 import { noticeLine } from '../notice.js';
 import type { SafeHtml } from '../layout.js';
 import { html, renderPage } from '../layout.js';
+import { keyWord } from '../stats-words.js';
 import { fill } from '../text.js';
 import { newPasswordField } from './account-pages.js';
 import { accountTextOf } from './account-text.js';
@@ -82,7 +83,7 @@ function keysSection(view: SettingsView, t: SettingsText): SafeHtml {
     ${
       shown === undefined
         ? ''
-        : html`<div class="new-key" role="status">
+        : html`<div class="new-key" role="status" tabindex="-1" data-flash>
             <p>${fill(t.newKeyShown, { name: shown.name })}</p>
             <p><code id="new-key">${shown.key}</code></p>
             <button type="button" class="button" id="copy-key" data-copied="${t.copied}" hidden>
@@ -130,11 +131,12 @@ function passwordSection(t: SettingsText, language: Language): SafeHtml {
 }
 
 function sessionsSection(view: SettingsView, t: SettingsText): SafeHtml {
+  const word = keyWord(view.language);
   const items = view.sessions.map((session) => {
     const current = session.id === view.currentSessionId;
     return html`<li class="session" ${current ? html` aria-current="true"` : ''}>
       ${current ? html`<strong>${t.thisSession}</strong>` : ''}
-      ${session.browser === null ? '' : html`<span class="client">${fill(t.sessionClient, { browser: session.browser, device: session.device ?? 'other' })}</span>`}
+      ${session.browser === null ? '' : html`<span class="client">${fill(t.sessionClient, { browser: word(session.browser), device: word(session.device ?? 'other') })}</span>`}
       <span>${t.created}: ${when(view.language, session.createdAt)}</span>
       <span>${t.lastSeen}: ${when(view.language, session.lastSeenAt)}</span>
       <form method="post" action="/account/settings/sessions/${session.id}/end">

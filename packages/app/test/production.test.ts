@@ -107,7 +107,7 @@ describe('a production install', () => {
     expect(existsSync(join(dir, 'node_modules/typescript'))).toBe(false);
     expect(existsSync(join(dir, 'node_modules/.bin/tsc'))).toBe(false);
 
-    const child = spawn(process.execPath, ['packages/adapter-cli/bin/shortener.js', 'serve'], {
+    const child = spawn(process.execPath, ['packages/app/bin/shortener.js', 'serve'], {
       cwd: dir,
       env: env({ PORT: '0', DB_PATH: join(dir, 'data/shortener.db') }),
     });

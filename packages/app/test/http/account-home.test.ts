@@ -40,7 +40,9 @@ describe('/account: the signed-in account’s links, search, paging, creation an
       max_clicks: '5',
     });
     expect(response.status).toBe(303);
-    const id = /^\/account\/links\/([0-9a-f-]{36})$/.exec(response.headers.get('location') ?? '')?.[1];
+    const id = /^\/account\/links\/([0-9a-f-]{36})\?done=created$/.exec(
+      response.headers.get('location') ?? '',
+    )?.[1];
     expect(id).toBeDefined();
     const link = await jsonOf(await me.send(`/api/v1/links/${id}`));
     expect(link).toMatchObject({
@@ -189,5 +191,29 @@ describe('/account: the signed-in account’s links, search, paging, creation an
     expect(id).toBeDefined();
     expect(page).toContain('Statistics and settings');
     expect(page).toContain('Statistics (JSON)');
+  });
+
+  it('tells a signed-in person on the home page that the links go to the account, and files them there', async () => {
+    const anonymous = await (await server.visit(`${server.baseUrl}/`)).text();
+    expect(anonymous).toContain('No account, no cookies.');
+    const home = await (await me.send('/')).text();
+    expect(home).toContain('Signed in as home-owner: the links you make here go to your account.');
+    expect(home).not.toContain('No account, no cookies');
+    // the form without script makes the account's link too, with no edit token to keep
+    const created = await me.post('/', { url: 'https://example.com/home-form-signed-in' });
+    expect(created.status).toBe(201);
+    const page = await created.text();
+    expect(page).not.toMatch(/et_[0-9A-Za-z]{32}/);
+    const id = /\/account\/links\/([0-9a-f-]{36})"/.exec(page)?.[1];
+    expect((await jsonOf(await me.send(`/api/v1/links/${id}`))).url).toBe(
+      'https://example.com/home-form-signed-in',
+    );
+    // from another site the cookie makes no link at all (decisions §10)
+    const forged = await me.post(
+      '/',
+      { url: 'https://example.com/forged' },
+      { origin: 'https://evil.example' },
+    );
+    expect(forged.status).toBe(403);
   });
 });

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { runCli } from './cli.js';
+import { runCli } from './run.js';
 
 // exitCode rather than process.exit(): output written to a pipe (a new key on stdout) is flushed first.
 process.exitCode = await runCli(process.argv.slice(2), {

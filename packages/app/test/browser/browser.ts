@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { startTestServer } from '../http/harness.js';
-import type { TestServer } from '../http/harness.js';
+import type { TestEnv, TestServer } from '../http/harness.js';
 import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
@@ -43,10 +43,13 @@ export function launchChromium(): Promise<Browser> {
 
 const ARTIFACTS = join(dirname(fileURLToPath(import.meta.url)), '../../../../test-artifacts/browser');
 
-/** Saves a full-page screenshot under `test-artifacts/browser/` (not committed). */
-export async function screenshot(page: Page, name: string): Promise<void> {
+/**
+ * Saves a screenshot under `test-artifacts/browser/` (not committed): the full page, or with
+ * `fullPage: false` just what the window shows (what a person sees after an action).
+ */
+export async function screenshot(page: Page, name: string, fullPage = true): Promise<void> {
   mkdirSync(ARTIFACTS, { recursive: true });
-  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage });
 }
 
 /** A new page of `context` that collects script errors and console errors (CSP refusals among them). */
@@ -89,12 +92,12 @@ export async function seriousViolations(page: Page): Promise<string[]> {
     .map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
 }
 
-/** A test server and Chromium for a browser suite: started before its tests, closed after them. */
-export function useServerAndBrowser(): { server(): TestServer; browser(): Browser } {
+/** A test server (with `env`) and Chromium for a browser suite: started before its tests, closed after. */
+export function useServerAndBrowser(env: TestEnv = {}): { server(): TestServer; browser(): Browser } {
   let server: TestServer | undefined;
   let browser: Browser | undefined;
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startTestServer(), launchChromium()]);
+    [server, browser] = await Promise.all([startTestServer(env), launchChromium()]);
   }, 30_000);
   afterAll(async () => {
     await browser?.close();
@@ -109,4 +112,49 @@ export async function inViewport(page: Page, selector: string): Promise<boolean>
   const size = page.viewportSize();
   if (box === null || size === null) return false;
   return box.y >= 0 && box.y + box.height <= size.height && box.x >= 0 && box.x + box.width <= size.width;
+}
+
+/** Whether the element of `selector` is the focused one (a flash message moved the focus to it). */
+export function hasFocus(page: Page, selector: string): Promise<boolean> {
+  const query = JSON.stringify(selector);
+  return page.evaluate(`document.activeElement === document.querySelector(${query})`);
+}
+
+/**
+ * Asserts the message of the last action (`selector`) lies inside the window and has the focus, so a
+ * phone shows it without scrolling and a screen reader reads it (issue 26).
+ */
+export async function expectInViewAndFocused(page: Page, selector: string): Promise<void> {
+  await expect.poll(() => inViewport(page, selector), { message: `${selector} in view` }).toBe(true);
+  await expect.poll(() => hasFocus(page, selector), { message: `${selector} focused` }).toBe(true);
+}
+
+/** A browser profile of `viewport` that may read the clipboard of `origins`; axe needs `bypassCSP`. */
+export async function clipboardContext(
+  browser: Browser,
+  viewport: keyof typeof VIEWPORTS,
+  origins: readonly string[],
+  locale = 'en-US',
+): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: VIEWPORTS[viewport], locale, bypassCSP: true });
+  for (const origin of new Set(origins))
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+  return context;
+}
+
+/** What the clipboard holds. */
+export const clipboardOf = (page: Page): Promise<string> => page.evaluate('navigator.clipboard.readText()');
+
+/** Opens a one-time invite of `name` (an admin with `admin`) and sets a password: signed in on /account. */
+export async function signInByInvite(page: Page, server: TestServer, name: string, admin = false) {
+  const invite = await server.cli('accounts', 'invite', name, ...(admin ? ['--admin'] : []));
+  await page.goto(String(invite.url));
+  await page.getByLabel('New password').fill('a long enough password');
+  await page.getByRole('button', { name: 'Set password' }).click();
+  await page.waitForURL(`${server.baseUrl}/account`);
+}
+
+/** Asserts axe-core finds no serious or critical violation on the page as it is now, named `what`. */
+export async function expectAccessible(page: Page, what: string): Promise<void> {
+  expect({ [what]: await seriousViolations(page) }).toEqual({ [what]: [] });
 }

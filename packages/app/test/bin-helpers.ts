@@ -7,8 +7,8 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 
 /** The compiled entry point, and the committed npm launcher in front of it. */
-export const bin = join(root, 'packages/adapter-cli/dist/src/bin.js');
-export const launcher = join(root, 'packages/adapter-cli/bin/shortener.js');
+export const bin = join(root, 'packages/app/dist/src/bin.js');
+export const launcher = join(root, 'packages/app/bin/shortener.js');
 
 /**
  * Builds the workspace: `tsc -b` is quick when dist is current, and a stale dist would test old code. It

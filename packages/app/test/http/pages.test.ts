@@ -189,7 +189,7 @@ describe('GET /{slug}+ (preview)', () => {
     // a scale (0 and the top) with gridlines, and the days with clicks as a table
     expect(page).toMatch(/class="grid"/);
     expect(page).toMatch(/text-anchor="end">\s*0\s*<\/text>/);
-    expect(page).toMatch(/<td>\d{4}-\d\d-\d\d<\/td>\s*<td>1<\/td>/);
+    expect(page).toMatch(/<th scope="row">\d{4}-\d\d-\d\d<\/th>\s*<td>1<\/td>/);
   });
 
   it('hides the destination of a password-protected link and the stats of a private one', async () => {

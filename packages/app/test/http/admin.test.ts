@@ -148,12 +148,15 @@ describe('/admin (decisions §10)', () => {
       return: '/admin?q=target',
     });
     expect(disabled.status).toBe(303);
-    expect(disabled.headers.get('location')).toBe('/admin?q=target');
+    expect(disabled.headers.get('location')).toBe('/admin?q=target&done=disabled');
+    // the page it comes back to confirms it at the top
+    const confirmed = await (await admin.send('/admin?q=target&done=disabled')).text();
+    expect(confirmed).toMatch(/id="admin-notice"[^>]*>\s*Link disabled: its visitors are told so/);
     expect((await server.visit(String(link.short_url))).status).toBe(410);
     const enabled = await admin.post(`/admin/links/${String(link.id)}/enable`, {
       return: 'https://evil.example/',
     });
-    expect(enabled.headers.get('location')).toBe('/admin');
+    expect(enabled.headers.get('location')).toBe('/admin?done=enabled');
     expect((await server.visit(String(link.short_url))).status).toBe(302);
     const unconfirmed = await admin.post(`/admin/links/${String(link.id)}/delete`, {});
     expect(unconfirmed.status).toBe(400);

@@ -37,6 +37,8 @@ export interface AppConfig {
 /** A configuration value that stops start-up. The message is one line and names the variable. */
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
+  /** The command line's exit code for it: a usage error. */
+  readonly exitCode = 2;
 
   constructor(
     /** The variable at fault, e.g. `PORT`. */

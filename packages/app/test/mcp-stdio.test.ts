@@ -11,7 +11,7 @@ import { MCP_TOOLS, captureIo, tempDir } from './helpers.js';
 // `shortener mcp` as an agent runs it: the built binary as a child process, spoken to over stdio.
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
-const launcher = join(root, 'packages/adapter-cli/bin/shortener.js');
+const launcher = join(root, 'packages/app/bin/shortener.js');
 
 beforeAll(buildBinary, 180_000);
 

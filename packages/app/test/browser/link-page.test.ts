@@ -59,7 +59,7 @@ describe.skipIf(!available)('a link’s page in Chromium (decisions §10)', { ti
         .getByLabel('Long URL')
         .fill(`https://example.com/charted-${viewport}`);
       await page.locator('#create-form').getByRole('button').click();
-      await page.waitForURL(/\/account\/links\/[0-9a-f-]{36}$/);
+      await page.waitForURL(/\/account\/links\/[0-9a-f-]{36}\?done=created$/);
       const shortUrl = (await page.locator('#short-url').textContent()) ?? '';
       // the copy button beside it puts the short URL on the clipboard and says so (issue 26)
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl });

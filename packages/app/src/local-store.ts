@@ -1,18 +1,10 @@
-import type { CoreDeps } from '@shortener/core';
-import type { CliIo } from './cli-io.js';
+import type { LocalStore } from '@shortener/adapter-cli';
 import { ConfigError, loadConfig } from './config.js';
 import type { AppConfig, Environment } from './config.js';
 import { createContainer, openStores, resolve } from './container.js';
 import type { AppContainer, Services } from './container.js';
 import { applyRecordedOrigins } from './origins.js';
 import type { RawSettings } from './variables.js';
-
-/** The database of `DB_PATH` opened for one command, through the composition root. */
-export interface LocalStore {
-  readonly core: CoreDeps;
-  readonly backup: Services['backup'];
-  close(): Promise<void>;
-}
 
 /**
  * Opens the database of `DB_PATH` (or `dbPath`, the `--db-path` flag) for a command that works on it
@@ -21,11 +13,12 @@ export interface LocalStore {
  *
  * @throws ConfigError for a bad configuration, `STORE=memory`, or origins that disagree with the server's.
  */
-export async function openLocalStore(io: CliIo, dbPath: string | undefined): Promise<LocalStore> {
-  const { container } = await openDatabase(io.env, dbPath === undefined ? {} : { DB_PATH: dbPath });
+export async function openLocalStore(env: Environment, dbPath: string | undefined): Promise<LocalStore> {
+  const { container } = await openDatabase(env, dbPath === undefined ? {} : { DB_PATH: dbPath });
   return {
     core: resolve(container, 'coreDeps'),
     backup: resolve(container, 'backup'),
+    webhooks: resolve(container, 'events').webhooks,
     close: () => resolve(container, 'stores').close(),
   };
 }
@@ -54,19 +47,5 @@ export async function openDatabase(
   } catch (error) {
     await stores.close();
     throw error;
-  }
-}
-
-/** Runs `run` on the local database and closes it afterwards, whatever happens. */
-export async function withLocalStore<T>(
-  io: CliIo,
-  dbPath: string | undefined,
-  run: (store: LocalStore) => Promise<T>,
-): Promise<T> {
-  const store = await openLocalStore(io, dbPath);
-  try {
-    return await run(store);
-  } finally {
-    await store.close();
   }
 }

@@ -1,0 +1,64 @@
+import type { CoreDeps, WebhookDeps } from '@shortener/core';
+import type { CliIo } from './cli-io.js';
+
+/** The database of `DB_PATH` opened for one command. */
+export interface LocalStore {
+  readonly core: CoreDeps;
+  /** The SQLite online backup to a file, safe while serving; null where the store cannot (PostgreSQL). */
+  readonly backup: ((destination: string) => Promise<void>) | null;
+  /** The webhooks of every account on it (decisions §16: `shortener webhooks`). */
+  readonly webhooks: WebhookDeps;
+  close(): Promise<void>;
+}
+
+/** One setting of the server as a flag of `serve`: `--public-base-url <url>` for `PUBLIC_BASE_URL`. */
+export interface ServeOption {
+  /** The environment variable, e.g. `PUBLIC_BASE_URL`. */
+  readonly name: string;
+  /** The flag, e.g. `--public-base-url`. */
+  readonly flag: string;
+  /** The value's placeholder, e.g. `<url>`. */
+  readonly value: string;
+  readonly help: string;
+}
+
+/**
+ * What the command line drives but does not build (the port the composition root implements, in
+ * `@shortener/app`): the server, the database of a local command, MCP over stdio and the copy into
+ * PostgreSQL. The CLI parses, calls these or core, and renders; it opens no store itself.
+ */
+export interface CliHost {
+  /** The settings `serve` takes as flags (each mirrors an environment variable and wins over it). */
+  readonly serveOptions: readonly ServeOption[];
+  /** Runs the server with `flags` (by variable name) over `io.env` until SIGTERM or SIGINT stops it. */
+  serve(io: CliIo, flags: Readonly<Record<string, string>>): Promise<void>;
+  /**
+   * Opens the database of `DB_PATH` (or `dbPath`) for one command, with the origins the server recorded
+   * there, so every short URL printed works on the server. Throws for a memory store.
+   */
+  openLocalStore(io: CliIo, dbPath: string | undefined): Promise<LocalStore>;
+  /**
+   * Serves the MCP tools over stdio on the database until the client leaves; with `key` the links go
+   * to its account (a bad key fails before serving).
+   */
+  serveMcp(io: CliIo, options: { readonly key: string | undefined; readonly dbPath?: string }): Promise<void>;
+  /** Copies the SQLite database into an empty PostgreSQL one and returns the verified rows per table. */
+  migrate(
+    io: CliIo,
+    options: { readonly to: string; readonly dbPath?: string },
+  ): Promise<{ readonly path: string; readonly counts: Readonly<Record<string, number>> }>;
+}
+
+/** Runs `run` on the local database and closes it afterwards, whatever happens. */
+export async function withLocalStore<T>(
+  io: CliIo,
+  dbPath: string | undefined,
+  run: (store: LocalStore) => Promise<T>,
+): Promise<T> {
+  const store = await io.host.openLocalStore(io, dbPath);
+  try {
+    return await run(store);
+  } finally {
+    await store.close();
+  }
+}

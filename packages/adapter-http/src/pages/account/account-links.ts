@@ -1,0 +1,56 @@
+import type { Language, LinkView } from '@shortener/core';
+import { countText } from '@shortener/core';
+import type { SafeHtml } from '../layout.js';
+import { html } from '../layout.js';
+import { rowActions } from '../row-actions.js';
+import { fill, textOf } from '../text.js';
+import type { AccountHomeView } from './account-pages.js';
+import type { AccountText } from './account-text.js';
+
+const dateOf = (language: Language, iso: string) =>
+  new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(iso));
+
+/** The account's links: the search, a page of rows with their actions, and the pager. */
+export function linksSection(view: AccountHomeView, t: AccountText): SafeHtml {
+  const { language, q } = view;
+  const pt = textOf(language);
+  const query = (extra: Record<string, string>) =>
+    `/account?${new URLSearchParams({ ...(q === '' ? {} : { q }), ...extra }).toString()}`;
+  const item = (link: LinkView) =>
+    html`<li>
+      <a class="link-title" href="/account/links/${link.id}">${link.title ?? link.short_url}</a>
+      <span class="short-url">${link.short_url}</span>
+      <span class="link-target">${link.url ?? ''}</span>
+      <span class="link-meta"
+        >${countText(language, link.clicks, pt.click[0], pt.click[1])} ·
+        ${link.status === 'active' ? pt.active : link.status === 'expired' ? pt.expired : pt.disabled} ·
+        ${fill(t.createdOn, { date: dateOf(language, link.created_at) })}</span
+      >
+      ${rowActions(language, link)}
+    </li>`;
+  const empty = q === '' ? t.noLinks : fill(t.noMatches, { q });
+  return html`<section class="card" aria-labelledby="links-title">
+    <h2 id="links-title">${t.yourLinks}</h2>
+    <form method="get" action="/account" class="search" role="search">
+      <label for="q">${t.searchLabel}</label>
+      <div class="copy-row">
+        <input id="q" name="q" type="search" value="${q}" maxlength="200" aria-describedby="q-hint" />
+        <button type="submit" class="button">${t.search}</button>
+      </div>
+      <small class="hint" id="q-hint">${t.searchHint}</small>
+      ${view.searchError === undefined ? '' : html`<p id="search-error" class="error" role="alert">${view.searchError}</p>`}
+    </form>
+    ${
+      view.links.length === 0
+        ? html`<p id="links-status">${empty}</p>`
+        : html`<ul id="links" class="link-list">
+            ${view.links.map(item)}
+          </ul>`
+    }
+    <nav class="pager" aria-label="${t.yourLinks}">
+      ${view.paged ? html`<a href="${query({})}">${t.firstPage}</a>` : ''}
+      ${view.nextCursor === null ? '' : html`<a href="${query({ cursor: view.nextCursor })}" rel="next">${t.nextPage}</a>`}
+      ${q === '' ? '' : html`<a href="/account">${t.clearSearch}</a>`}
+    </nav>
+  </section>`;
+}

@@ -1,0 +1,87 @@
+import type { CliHost, CliIo } from '@shortener/adapter-cli';
+import { CliError } from '@shortener/adapter-cli';
+import { serveMcpOverStdio } from '@shortener/adapter-mcp';
+import { authenticateApiKey } from '@shortener/core';
+import { loadConfig } from './config.js';
+import { resolve } from './container.js';
+import type { AppContainer } from './container.js';
+import { openDatabase, openLocalStore } from './local-store.js';
+import { createJsonLogger } from './logger.js';
+import type { AppLogger } from './logger.js';
+import { migrateToPostgres } from './migrate.js';
+import { startServer } from './serve.js';
+import type { RunningServer } from './serve.js';
+import { VARIABLE_HELP, VARIABLE_NAMES, flagOf } from './variables.js';
+
+/**
+ * The command line's host (`CliHost` of `@shortener/adapter-cli`): the server, the local database, MCP
+ * over stdio and the copy into PostgreSQL, each built by this composition root.
+ */
+export const APP_HOST: CliHost = {
+  serveOptions: VARIABLE_NAMES.map((name) => ({ name, flag: flagOf(name), ...VARIABLE_HELP[name] })),
+  async serve(io, flags) {
+    const config = loadConfig(io.env, flags);
+    const logger = createJsonLogger({ level: config.logLevel, stream: io.stderr });
+    const running = await startServer(config, { logger });
+    await untilClosedBySignal(running, logger);
+  },
+  openLocalStore: (io, dbPath) => openLocalStore(io.env, dbPath),
+  serveMcp,
+  migrate: (io, options) => migrateToPostgres(io.env, options),
+};
+
+/**
+ * `shortener mcp`: the MCP tools over stdio on the database of `serve` and the origins it recorded there
+ * (decisions §12). The protocol runs on the process's own stdin and stdout, so logs go to `io.stderr`.
+ */
+async function serveMcp(io: CliIo, options: { readonly key: string | undefined; readonly dbPath?: string }) {
+  const flags = options.dbPath === undefined ? {} : { DB_PATH: options.dbPath };
+  const logger = createJsonLogger({ level: loadConfig(io.env, flags).logLevel, stream: io.stderr });
+  const { container } = await openDatabase(io.env, flags, { logger });
+  const stores = resolve(container, 'stores');
+  try {
+    const accountId = await accountOf(options.key, container);
+    const session = await serveMcpOverStdio(resolve(container, 'mcpDeps'), { accountId, ip: 'stdio' });
+    logger.info('serving MCP on stdio', { authenticated: accountId !== null });
+    const stop = (): void => void session.close();
+    process.once('SIGTERM', stop).once('SIGINT', stop);
+    try {
+      await session.closed;
+    } finally {
+      process.off('SIGTERM', stop).off('SIGINT', stop);
+    }
+  } finally {
+    await stores.close();
+  }
+}
+
+/**
+ * Waits for SIGTERM or SIGINT, then shuts down gracefully. A later signal (a second Ctrl-C, or the copy
+ * `npm start` forwards of the one the terminal sent) closes the open connections at once instead of
+ * killing the process, so buffered visits are still written and the database closed.
+ */
+async function untilClosedBySignal(running: RunningServer, logger: AppLogger): Promise<void> {
+  let on: (name: NodeJS.Signals) => void = () => undefined;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      let first = true;
+      on = (name) => {
+        logger.info(first ? 'stopping on signal' : 'closing open connections now', { signal: name });
+        running.close(first ? {} : { immediate: true }).then(resolve, reject);
+        first = false;
+      };
+      process.on('SIGTERM', on);
+      process.on('SIGINT', on);
+    });
+  } finally {
+    process.off('SIGTERM', on);
+    process.off('SIGINT', on);
+  }
+}
+
+async function accountOf(key: string | undefined, container: AppContainer) {
+  if (key === undefined || key.trim() === '') return null;
+  const found = await authenticateApiKey(resolve(container, 'coreDeps'), key.trim());
+  if (!found.ok) throw new CliError(`${found.error.message} (${found.error.code})`, 1);
+  return found.value.accountId;
+}

@@ -1,0 +1,13 @@
+export { APP_HOST } from './cli-host.js';
+export { ConfigError, loadConfig } from './config.js';
+export type { AppConfig, Environment } from './config.js';
+export { TOKENS, createContainer, resolve, resolveApp } from './container.js';
+export type { App, AppContainer, Services } from './container.js';
+export { LOG_LEVELS, createJsonLogger } from './logger.js';
+export type { AppLogger, JsonLoggerOptions, LogLevel, TextSink } from './logger.js';
+export { createProgram, runCli } from './run.js';
+export type { ShortenerIo, ShortenerIo as CliIo } from './run.js';
+export { startServer } from './serve.js';
+export type { RunningServer } from './serve.js';
+export { VARIABLE_HELP, VARIABLE_NAMES, flagOf } from './variables.js';
+export type { RawSettings, VariableHelp, VariableName } from './variables.js';

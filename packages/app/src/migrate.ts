@@ -1,0 +1,70 @@
+import { existsSync } from 'node:fs';
+import { CliError } from '@shortener/adapter-cli';
+import { COPY_TABLES, copyIntoEmptyDatabase } from '@shortener/store-postgres';
+import type { CopyTable, TableRows } from '@shortener/store-postgres';
+import { isMemoryPath, openSqliteDatabase } from '@shortener/store-sqlite';
+import { loadConfig } from './config.js';
+import type { Environment } from './config.js';
+
+/** SQLite keeps booleans as 0/1 and a passkey's transports as JSON; PostgreSQL has the types. */
+const CONVERSIONS: Partial<Record<CopyTable, Record<string, (value: unknown) => unknown>>> = {
+  links: { public_stats: Boolean, disabled: Boolean },
+  passkeys: { transports: (value) => JSON.parse(String(value)) as unknown },
+};
+
+/**
+ * `shortener migrate` (decisions §11): the SQLite database of `DB_PATH` (or `dbPath`) copied into the
+ * empty PostgreSQL database of `to`, every table in one transaction, counts verified and returned.
+ */
+export async function migrateToPostgres(
+  env: Environment,
+  options: { readonly to: string; readonly dbPath?: string },
+): Promise<{ readonly path: string; readonly counts: Record<CopyTable, number> }> {
+  const flags = options.dbPath === undefined ? {} : { DB_PATH: options.dbPath };
+  const path = loadConfig(env, flags).store.dbPath;
+  if (isMemoryPath(path) || !existsSync(path)) throw new CliError(`no SQLite database at ${path}`, 1);
+  const tables = readSqlite(path);
+  try {
+    return { path, counts: await copyIntoEmptyDatabase({ connectionString: options.to }, tables) };
+  } catch (error) {
+    throw new CliError(`migrate failed, the target is unchanged: ${describe(error)}`, 1);
+  }
+}
+/** Every table of the SQLite file, read in one transaction (a consistent snapshot beside a writer). */
+function readSqlite(path: string): TableRows[] {
+  const db = openSqliteDatabase(path);
+  try {
+    return db.transaction(() => {
+      const names = db
+        .prepare<[], { name: string }>(
+          "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
+        )
+        .all()
+        .map((row) => row.name);
+      // the change log only tells other SQLite processes what changed: nothing to carry over
+      const copied = names.filter((name) => name !== 'link_change_log');
+      const unknown = copied.filter((name) => !(COPY_TABLES as readonly string[]).includes(name));
+      if (unknown.length > 0) throw new CliError(`cannot copy table ${unknown.join(', ')}`, 1);
+      return COPY_TABLES.map((name) => readTable(db, name));
+    })();
+  } finally {
+    db.close();
+  }
+}
+
+function readTable(db: ReturnType<typeof openSqliteDatabase>, name: CopyTable): TableRows {
+  const statement = db.prepare(`SELECT * FROM ${name}`).raw(true);
+  const columns = statement.columns().map((column) => column.name);
+  const convert = columns.map((column) => CONVERSIONS[name]?.[column] ?? ((value: unknown) => value));
+  const rows = (statement.all() as unknown[][]).map((row) =>
+    row.map((value, i) => (value === null ? null : convert[i]?.(value))),
+  );
+  return { table: name, columns, rows };
+}
+
+/** One line for any failure; node's AggregateError (every address refused) has an empty message. */
+function describe(error: unknown): string {
+  if (error instanceof AggregateError && error.message === '') return describe(error.errors[0]);
+  if (error instanceof Error) return error.message === '' ? error.name : error.message.split('\n')[0]!;
+  return String(error);
+}
