@@ -15,15 +15,21 @@ const READ_AT_MOST = 4096;
 
 const fail = (excerpt: string): SendResult => ({ ok: false, status: null, excerpt });
 
+/** Every address of a name (node's `dns.lookup` with `all`; tests give their own). */
+export type Resolve = (hostname: string) => Promise<readonly { address: string; family: number }[]>;
+
+const systemResolve: Resolve = (hostname) => lookup(hostname, { all: true });
+
 /** The address to connect to: every address the name resolves to must be public, unless allowed. */
 async function checkedAddress(
   hostname: string,
   allowPrivate: boolean,
+  resolve: Resolve,
 ): Promise<{ address: string; family: number } | string> {
   const host = hostname.startsWith('[') ? hostname.slice(1, -1) : hostname;
-  let addresses: { address: string; family: number }[];
+  let addresses: readonly { address: string; family: number }[];
   try {
-    addresses = await lookup(host, { all: true });
+    addresses = await resolve(host);
   } catch {
     return 'the name did not resolve';
   }
@@ -47,14 +53,17 @@ function pinned(address: string, family: number): LookupFunction {
  * then after DNS resolution (every address public, unless `WEBHOOK_ALLOW_PRIVATE`), and the connection
  * goes to the address checked (DNS rebinding). Only a short excerpt of the answer is kept.
  */
-export function createHttpWebhookSender(config: ServiceConfig): WebhookSender {
+export function createHttpWebhookSender(
+  config: ServiceConfig,
+  resolve: Resolve = systemResolve,
+): WebhookSender {
   const allowPrivate = config.webhookAllowPrivate === true;
   return {
     async send(webhook, message) {
       const checked = validateWebhookUrl(webhook.url, config);
       if (!checked.ok) return fail(`refused: ${checked.error.code}`);
       const url = new URL(checked.value);
-      const target = await checkedAddress(url.hostname, allowPrivate);
+      const target = await checkedAddress(url.hostname, allowPrivate, resolve);
       if (typeof target === 'string') return fail(`refused: ${target}`);
       const signature = new Signer(webhook.secret).sign(message.id, new Date(message.at), message.body);
       const headers = {
