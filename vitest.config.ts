@@ -8,6 +8,7 @@ const packages = [
   'store-postgres',
   'store-redis',
   'testkit',
+  'qr',
   'adapter-http',
   'adapter-mcp',
   'adapter-cli',

@@ -28,6 +28,7 @@ import { methodRules } from './server/methods.js';
 import { measureRequests } from './api/metrics-routes.js';
 import { addPageRoutes } from './public/page-routes.js';
 import { PASSKEY_ROUTES } from './account/passkey-routes.js';
+import { SIGN_IN_ROUTES } from './account/sign-in-routes.js';
 import { mountRoutes } from './routes/route-table.js';
 import { addPublicRoutes } from './public/public-routes.js';
 import { QR_ROUTES } from './public/qr-routes.js';
@@ -112,6 +113,7 @@ export function createHttpApp(deps: HttpDeps, linkCache: LinkCache = createLinkC
   addMetaRoutes(router, deps);
   addMcpRoutes(router, deps);
   mountRoutes(router, deps, API_ROUTES);
+  mountRoutes(router, deps, SIGN_IN_ROUTES);
   addAccountRoutes(router, deps);
   mountRoutes(router, deps, PASSKEY_ROUTES);
   addSettingsRoutes(router, deps);

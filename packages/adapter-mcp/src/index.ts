@@ -1,8 +1,6 @@
 export type { Admission, McpCaller, McpDeps, McpLogger, McpQrRenderer } from './deps.js';
 export { UNAUTHORIZED_RPC_CODE, createMcpHttpHandler } from './http.js';
 export type { McpHttpHandler } from './http.js';
-export { QR_DEFAULTS, renderQr } from './qr.js';
-export type { QrImage, QrOptions } from './qr.js';
 export { ToolErrorSchema, toolError, toolResult, withErrorBranch } from './results.js';
 export type { ToolError } from './results.js';
 export { SERVER_INFO, createMcpServer } from './server.js';

@@ -11,7 +11,7 @@ import {
 } from '@shortener/core';
 import type { LinkRecord, PublicLinkView, Result, StatsView } from '@shortener/core';
 import type { McpCaller, McpDeps } from './deps.js';
-import { QR_DEFAULTS, renderQr } from './qr.js';
+import { QR_DEFAULTS, renderQr } from '@shortener/qr';
 import { rateLimited, toolError, toolResult } from './results.js';
 import { INFO_STATS_DAYS } from './schemas.js';
 import type { ToolSchemas } from './schemas.js';

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { QrImage, QrRenderer } from '@shortener/adapter-http';
-import { QR_DEFAULTS, renderQr } from '@shortener/adapter-mcp';
+import { QR_DEFAULTS, renderQr } from '@shortener/qr';
 import { createByteCache } from './byte-cache.js';
 
 // Plain CommonJS for an eval'd worker, so it runs the same from `src/` (tests) and `dist/`. On Linux the

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { stat, writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { renderQr } from '@shortener/adapter-mcp';
+import { renderQr } from '@shortener/qr';
 import { CheckAliasInput, QrPngQuery, StatsQuery, countText, parseInput } from '@shortener/core';
 import type { Command } from 'commander';
 import QRCode from 'qrcode';

@@ -1,27 +1,20 @@
-import { underTokenLimit } from '../token-guesses.js';
-import { signInReturn } from './sign-in-return.js';
 import { createUserAgentParser } from '../public/user-agent.js';
 import type Router from '@koa/router';
 import type { DomainError, SignedIn } from '@shortener/core';
 import {
   CreateLinkInput,
-  acceptInviteWithPassword,
   claimLinks,
   countText,
   createLinkWithinBudget,
   domainError,
-  endSession,
   listLinks,
-  openInvite,
   parseInput,
-  signIn,
-  signUp,
   startSession,
   toLinkView,
 } from '@shortener/core';
 import type { Context, Next } from 'koa';
 import type { HttpDeps } from '../deps.js';
-import { budgetedCoreOf, guardedCoreOf } from '../deps.js';
+import { budgetedCoreOf } from '../deps.js';
 import { HTTP_STATUS, errorBody } from '../errors.js';
 import { sendError, setHeaders, stateOf } from '../koa-helpers.js';
 import type { AccountHomeView } from '../pages/account/account-pages.js';
@@ -29,26 +22,12 @@ import { accountTextOf } from '../pages/account/account-text.js';
 import { linkPageTextOf } from '../pages/account/link-page-text.js';
 import { formToCreateInput, formValues } from '../pages/form-input.js';
 import { rateLimitHeaders } from '../api/rate-limit.js';
-import {
-  accountHomePage,
-  invitePage,
-  inviteGonePage,
-  signInPage,
-  signUpPage,
-} from '../pages/account/account-pages.js';
+import { accountHomePage } from '../pages/account/account-pages.js';
 import { ACCOUNT_PAGE_HEADERS } from '../pages/layout.js';
 import { fill } from '../pages/text.js';
 import { pageSearchOf, searchTooLongMessage } from '../server/query.js';
 import { queryOf, readBody } from '../request.js';
-import {
-  clearSessionCookie,
-  fromSameOrigin,
-  onSessionHost,
-  sessionSiteOf,
-  sessionTokenOf,
-  setSessionCookie,
-  signedInOf,
-} from './session.js';
+import { fromSameOrigin, onSessionHost, sessionSiteOf, setSessionCookie, signedInOf } from './session.js';
 
 /**
  * Guards the account area (decisions §10): it exists on {base_url}'s host only (elsewhere the app's 404),
@@ -143,48 +122,10 @@ async function sendAccountHome(
   sendAccountPage(ctx, search.tooLong ? 400 : status, accountHomePage(view));
 }
 
-/**
- * `/login`, `/logout`, `/account` (with its creation and claim forms), `/account/invite/{token}` and
- * `/account/signup` (decisions §10).
- */
+/** `/account`, with its creation and claim forms (decisions §10). */
 export function addAccountRoutes(router: Router, deps: HttpDeps): void {
   const { core } = deps;
   const guard = accountAreaGuard(deps);
-  const guarded = guardedCoreOf(deps);
-  const signupOpen = core.config.signup === 'open';
-
-  router.get('/login', guard, async (ctx) => {
-    const next = signInReturn(queryOf(ctx.query).next);
-    if ((await signedInOf(deps, ctx)) !== null) return seeOther(ctx, next ?? '/account');
-    sendAccountPage(ctx, 200, signInPage({ language: stateOf(ctx).language, signupOpen, next }));
-  });
-
-  router.post('/login', guard, async (ctx) => {
-    const { language, ip } = stateOf(ctx);
-    const body = await readBody(ctx.req);
-    const [name, password] = [fieldOf(body, 'name'), fieldOf(body, 'password')];
-    const next = signInReturn(fieldOf(body, 'next'));
-    const failed = (status: number, error: string) =>
-      sendAccountPage(ctx, status, signInPage({ language, signupOpen, name, error, next }));
-    const account = await signIn(guarded, name, password, ip);
-    if (!account.ok && 'retryAfterMs' in account) {
-      const wait = account.retryAfterMs;
-      ctx.set('Retry-After', String(Math.ceil(wait / 1000)));
-      deps.metrics?.limited('sign_in');
-      return failed(429, fill(accountTextOf(language).tooManyTries, { minutes: Math.ceil(wait / 60_000) }));
-    }
-    if (!account.ok) return failed(401, accountTextOf(language).wrongCredentials);
-    await signInTo(deps, ctx, account.value.id);
-    seeOther(ctx, next ?? '/account');
-  });
-
-  router.post('/logout', guard, async (ctx) => {
-    const site = sessionSiteOf(core.config.baseUrl);
-    const token = sessionTokenOf(ctx, site);
-    if (token !== null) await endSession(core, token);
-    clearSessionCookie(ctx, site);
-    seeOther(ctx, '/login');
-  });
 
   router.get('/account', guard, async (ctx) => {
     const signedIn = await signedInOf(deps, ctx);
@@ -235,62 +176,5 @@ export function addAccountRoutes(router: Router, deps: HttpDeps): void {
     const tokenCount = countText(language, unmatched, t.tokenWord, t.tokensWord);
     const rest = unmatched > 0 ? ` ${fill(t.claimedSome, { unmatched: tokenCount })}` : '';
     return answer(200, false, `${fill(t.claimed, { count })}${rest}`);
-  });
-
-  // an invite token spends from the token guess limit before it is looked up (decisions §14)
-  router.get('/account/invite/:token', guard, async (ctx) => {
-    const { language } = stateOf(ctx);
-    const token = ctx.params.token ?? '';
-    await underTokenLimit(deps, ctx, 'invite', async () => {
-      const opened = await openInvite(core, token);
-      if (!opened.ok) sendAccountPage(ctx, 404, inviteGonePage(language));
-      else sendAccountPage(ctx, 200, invitePage(language, opened.value.account.name, token));
-      return opened.ok;
-    });
-  });
-
-  router.post('/account/invite/:token', guard, async (ctx) => {
-    const token = ctx.params.token ?? '';
-    const password = fieldOf(await readBody(ctx.req), 'password');
-    await underTokenLimit(deps, ctx, 'invite', () => acceptInvite(ctx, token, password));
-  });
-
-  /** Sets the password through an invite and signs in; whether the token was a live invite. */
-  const acceptInvite = async (ctx: Context, token: string, password: string): Promise<boolean> => {
-    const { language } = stateOf(ctx);
-    const opened = await openInvite(core, token);
-    const accepted = opened.ok ? await acceptInviteWithPassword(core, token, password) : opened;
-    if (!accepted.ok && accepted.error.code === 'not_found') {
-      sendAccountPage(ctx, 404, inviteGonePage(language));
-      return false;
-    }
-    if (!accepted.ok) {
-      const name = opened.ok ? opened.value.account.name : '';
-      sendAccountPage(ctx, 400, invitePage(language, name, token, accountTextOf(language).newPasswordHint));
-      return true;
-    }
-    await signInTo(deps, ctx, accepted.value.id);
-    seeOther(ctx, '/account');
-    return true;
-  };
-
-  router.get('/account/signup', guard, async (ctx) => {
-    if (signupOpen) sendAccountPage(ctx, 200, signUpPage(stateOf(ctx).language));
-  });
-
-  router.post('/account/signup', guard, async (ctx) => {
-    if (!signupOpen) return;
-    const { language } = stateOf(ctx);
-    const body = await readBody(ctx.req);
-    const name = fieldOf(body, 'name');
-    const account = await signUp(guarded, name, fieldOf(body, 'password'), stateOf(ctx).ip);
-    if (!account.ok && 'retryAfterMs' in account) {
-      ctx.set('Retry-After', String(Math.ceil(account.retryAfterMs / 1000)));
-      deps.metrics?.limited('signup');
-      return sendAccountPage(ctx, 429, signUpPage(language, name, account.error.message));
-    }
-    if (!account.ok) return sendAccountPage(ctx, 400, signUpPage(language, name, account.error.message));
-    await signInTo(deps, ctx, account.value.id);
-    seeOther(ctx, '/account');
   });
 }

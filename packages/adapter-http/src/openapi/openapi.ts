@@ -3,12 +3,13 @@ import type { ServiceConfig } from '@shortener/core';
 import { accountPaths, withSessionAuth } from './openapi-accounts.js';
 import { webhookSchemas, webhookSettingsPaths } from './openapi-webhooks.js';
 import { sessionSecurityScheme } from './openapi-forms.js';
-import { mcpPaths } from './openapi-mcp.js';
+import { MCP_ROUTES } from '../api/mcp-routes.js';
 import { pagePaths } from './openapi-pages.js';
 import { jsonContent, rateLimitHeaders, ref } from './openapi-paths.js';
 import { API_ROUTES } from '../api/api-table.js';
 import { META_ROUTES } from '../api/meta-routes.js';
 import { PASSKEY_ROUTES } from '../account/passkey-routes.js';
+import { SIGN_IN_ROUTES } from '../account/sign-in-routes.js';
 import { QR_ROUTES } from '../public/qr-routes.js';
 import { routePaths } from '../routes/route-table.js';
 import { componentSchemas } from './openapi-schemas.js';
@@ -174,8 +175,9 @@ export function buildOpenApiDocument(config: ServiceConfig, options: DocumentOpt
         hosts,
       ),
       ...routePaths(QR_ROUTES, hosts),
-      ...mcpPaths(),
+      ...routePaths(MCP_ROUTES, hosts),
       ...accountPaths(hosts),
+      ...routePaths(SIGN_IN_ROUTES, hosts),
       ...routePaths(PASSKEY_ROUTES, hosts),
       ...webhookSettingsPaths(),
       ...settingsPaths(),

@@ -75,7 +75,7 @@ describe('recent sign-in for lasting access (decisions §14)', () => {
     );
     phone.cookie = sessionCookieOf(signedIn);
     const page = await (await phone.send('/account/settings')).text();
-    expect(page).toContain('Chrome on desktop');
+    expect(page).toContain('Chrome on Desktop');
     expect(page).not.toContain('203.0.113.66');
   });
 

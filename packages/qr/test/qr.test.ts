@@ -1,7 +1,7 @@
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { renderQr } from '../src/index.js';
-import { decodeQrPng } from './harness.js';
+import { decodeQrPng } from './decode.js';
 
 describe('renderQr', () => {
   it('draws a 512 px PNG by default that decodes to the text', async () => {

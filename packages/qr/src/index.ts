@@ -1,0 +1,2 @@
+export { QR_DEFAULTS, renderQr } from './qr.js';
+export type { QrImage, QrOptions } from './qr.js';
