@@ -86,7 +86,7 @@ export function addSettingsRoutes(router: Router, deps: HttpDeps): void {
     return null;
   };
 
-  addWebhookSettingsRoutes(router, deps, { guard, signedIn, render });
+  addWebhookSettingsRoutes(router, deps, { guard, signedIn, recentlySignedIn, render });
 
   router.post('/account/settings/confirm', guard, async (ctx) => {
     const me = await signedIn(ctx);

@@ -21,6 +21,8 @@ import { readBody } from '../request.js';
 export interface SettingsKit {
   readonly guard: Middleware;
   readonly signedIn: (ctx: Context) => Promise<SignedIn | null>;
+  /** The account when its sign-in is recent (decisions §14); else the page asks to confirm. */
+  readonly recentlySignedIn: (ctx: Context) => Promise<SignedIn | null>;
   readonly render: (
     ctx: Context,
     signedIn: SignedIn,
@@ -36,11 +38,12 @@ export interface SettingsKit {
 export function addWebhookSettingsRoutes(router: Router, deps: HttpDeps, kit: SettingsKit): void {
   const webhooks = deps.webhooks;
   if (webhooks === undefined) return;
-  const { guard, signedIn, render } = kit;
+  const { guard, signedIn, recentlySignedIn, render } = kit;
   const base = '/account/settings/webhooks';
 
+  // a lasting feed of the account's links: made by the session, it needs a recent sign-in (decisions §14)
   router.post(base, guard, async (ctx) => {
-    const me = await signedIn(ctx);
+    const me = await recentlySignedIn(ctx);
     if (me === null) return;
     const body = await readBody(ctx.req, true);
     const events = EVENT_TYPES.filter((type) => fieldOf(body, type) !== '');

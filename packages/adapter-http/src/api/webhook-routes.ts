@@ -3,13 +3,15 @@ import {
   createWebhook,
   deleteWebhook,
   listWebhooks,
+  requireRecentSignIn,
   testWebhook,
   toCreatedWebhookView,
   toWebhookView,
 } from '@shortener/core';
 import type { WebhookDeps } from '@shortener/core';
 import type { HttpDeps } from '../deps.js';
-import { sendResult } from '../koa-helpers.js';
+import { signedInOf } from '../account/session.js';
+import { sendError, sendResult } from '../koa-helpers.js';
 import { SECURITY } from '../openapi/openapi-paths.js';
 import type { Json } from '../openapi/openapi-schemas.js';
 import { WEBHOOK_ID } from '../openapi/openapi-webhooks.js';
@@ -60,7 +62,8 @@ export const WEBHOOK_ROUTES: readonly AnyRoute[] = [
       description:
         'Events of the account’s links are POSTed to `url`, signed as Standard Webhooks ' +
         '(`webhook-id`, `webhook-timestamp`, `webhook-signature`) with `secret`, shown this once. ' +
-        'Failed deliveries are retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h.',
+        'Failed deliveries are retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. Made by the ' +
+        'session cookie, it needs a password or passkey entered in the last 10 minutes, else 403 `forbidden`.',
       tag: 'webhooks',
       security,
       example: { url: 'https://hooks.example.com/shortener', events: ['link.created', 'link.visited'] },
@@ -68,6 +71,10 @@ export const WEBHOOK_ROUTES: readonly AnyRoute[] = [
       errors: [401, 403],
     },
     handle: async (ctx, { deps, caller, body }) => {
+      // made by the session (no Authorization): a lasting feed needs a recent sign-in (decisions §14)
+      const bySession = ctx.get('authorization') === '' ? await signedInOf(deps, ctx) : null;
+      const recent = bySession === null ? null : requireRecentSignIn(deps.core, bySession);
+      if (recent !== null && !recent.ok) return sendError(ctx, recent.error);
       const created = await createWebhook(webhooksOf(deps), caller.accountId ?? '', body);
       sendResult(ctx, created, toCreatedWebhookView, 201);
     },

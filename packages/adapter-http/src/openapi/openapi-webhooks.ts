@@ -104,14 +104,20 @@ export function webhookSettingsPaths(): Json {
         summary: 'Add a webhook',
         description:
           'The settings page with the new webhook’s secret in `#new-webhook-secret`, shown this once. ' +
-          'Each event type is a checkbox named after it (`link.created=on`, …).',
+          'Each event type is a checkbox named after it (`link.created=on`, …). Needs a recent sign-in.',
         body: withOptional(
           form({ url: 'The endpoint, a public http(s) URL.' }),
           Object.fromEntries(EVENT_TYPES.map((type) => [type, `\`on\` to send \`${type}\` events.`])),
         ),
         example: { url: 'https://hooks.example.com/shortener', 'link.created': 'on' },
         bodyTypes: [FORM_TYPE],
-        responses: { 201: html('Added: the page showing the secret.'), 400: again },
+        responses: {
+          201: html('Added: the page showing the secret.'),
+          400: again,
+          403: htmlOrError(
+            'No password or passkey entered in this session in the last 10 minutes: the page asking for it',
+          ),
+        },
         errors: [401],
       }),
     },

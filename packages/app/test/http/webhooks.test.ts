@@ -115,6 +115,16 @@ describe('/account/settings (no script: plain form posts)', () => {
     expect(after).toContain('Webhook removed.');
     expect(after).not.toContain(`data-id="${id}"`);
     expect((await browser.post(`/account/settings/webhooks/${id}/delete`, {})).status).toBe(404);
+
+    // a lasting feed of the account's links: a session signed in over 10 minutes ago must confirm first
+    offset += 11 * 60_000;
+    const late = { url: receiver.url, 'link.created': 'on' };
+    expect((await browser.post('/account/settings/webhooks', late)).status).toBe(403);
+    const byApi = await browser.send('/api/v1/webhooks', {
+      json: { url: receiver.url, events: ['link.created'] },
+    });
+    await expectError(byApi, 403, 'forbidden');
+    offset -= 11 * 60_000; // back: receivers refuse signatures more than 5 minutes off their clock
   });
 });
 
