@@ -47,6 +47,7 @@ const ON_POSTGRES = [
   'raw-requests',
   'guess-limits',
   'webhooks',
+  'organise',
 ].map((name) => `test/http/${name}.test.ts`);
 const postgresWanted =
   (process.env.DATABASE_URL ?? '') !== '' || process.env.SHORTENER_SCALE_TESTS === 'required';

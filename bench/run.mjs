@@ -15,6 +15,7 @@ import process from 'node:process';
 import { PLACEMENT, placeThisProcess } from './lib/cpus.mjs';
 import { LOAD_GENERATOR } from './lib/load.mjs';
 import { loadCold, seedAndLoad } from './lib/redirects.mjs';
+import { measureRules } from './lib/routing.mjs';
 import { measureCreation, measureQr, measureStats, openObserver } from './lib/measure.mjs';
 import { createKey, rssMb, run, seed, startBaseline, startBenchServer, stop } from './lib/processes.mjs';
 import { machine, printSection, writeReport } from './lib/report.mjs';
@@ -94,6 +95,9 @@ async function main() {
     log(`  recorded ${STATS_VISITS} visits through VisitStore.record in ${fmt(results.statsSeed.ms)} ms`);
     results.stats = await measureStats(server.url, key, statsLink.id, quick ? 200 : 1000);
     log(`  total ${results.stats.total}; p50 ${ms(results.stats.p50)}, p99 ${ms(results.stats.p99)}`);
+
+    // the cost of five redirect rules, as a ratio to a plain link in the same run (issue 27)
+    results.rules = await measureRules(ctx, key);
 
     printSection(log, 'QR codes');
     results.qr = await measureQr(server.url, SHORT_HOST, 'b0', quick ? 500 : 2000);

@@ -3,6 +3,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { addBatchCommands } from './commands/batch-commands.js';
 import { addInspectCommands } from './commands/inspect-commands.js';
 import { addLinkCommands } from './commands/link-commands.js';
+import { addTagCommands } from './commands/tag-commands.js';
 import type { CliIo } from './cli-io.js';
 import { addMcpCommand } from './mcp-command.js';
 import { addMigrateCommand } from './migrate-command.js';
@@ -42,6 +43,7 @@ export function createProgram(io: CliIo): Command {
   addServeCommand(program, io);
   addMcpCommand(program, io);
   addLinkCommands(program, io);
+  addTagCommands(program, io);
   addInspectCommands(program, io);
   addBatchCommands(program, io);
   addOperatorCommands(program, io);

@@ -58,9 +58,10 @@ export function linksTable(links: readonly LinkView[]): string {
     l.status,
     String(l.clicks),
     l.created_at.slice(0, 10),
+    clip(l.tags.join(','), 30),
     clip(l.url, 60),
   ]);
-  return table(['SHORT URL', 'STATUS', 'CLICKS', 'CREATED', 'URL'], rows);
+  return table(['SHORT URL', 'STATUS', 'CLICKS', 'CREATED', 'TAGS', 'URL'], rows);
 }
 
 /** Statistics: the totals, the by-day sparkline and one table of the top lists. */
@@ -72,6 +73,7 @@ export function statsText(stats: StatsView): string {
     ['referrer', stats.referrers],
     ['device', stats.devices],
     ['browser', stats.browsers],
+    ['rule', stats.rules],
   ] as const;
   const rows = lists.flatMap(([name, counts]) => counts.map((c) => [name, c.key, String(c.count)]));
   return [

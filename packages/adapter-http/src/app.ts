@@ -15,6 +15,7 @@ import { notFoundPage } from './pages/basic-pages.js';
 import { ACCOUNT_PAGE_HEADERS } from './pages/layout.js';
 import { createLinkCache } from './public/link-cache.js';
 import type { LinkCache } from './public/link-cache.js';
+import type { RoutedLink } from './public/routing.js';
 import {
   DEFAULT_SERVER_LIMITS,
   behindNoProxy,
@@ -55,7 +56,10 @@ function wantsPage(ctx: Koa.Context): boolean {
  * is the redirect path's; the store's change feed is the only thing that empties it (every store names
  * a change made through it by the time the write resolves), so no route has to remember to.
  */
-export function createHttpApp(deps: HttpDeps, linkCache: LinkCache = createLinkCache()): Koa {
+export function createHttpApp(
+  deps: HttpDeps,
+  linkCache: LinkCache<RoutedLink> = createLinkCache<RoutedLink>(),
+): Koa {
   // Koa's own proxy support believes the leftmost X-Forwarded-For entry and X-Forwarded-Host: off, the
   // client comes from clientOf (decisions §9) and the Host header is the proxy's to pass on.
   const app = new Koa({ proxy: false });
@@ -135,7 +139,7 @@ export function createHttpApp(deps: HttpDeps, linkCache: LinkCache = createLinkC
  */
 export function createHttpServer(deps: HttpDeps, limits: ServerLimits = DEFAULT_SERVER_LIMITS): Server {
   const { links } = deps.core;
-  const cache = createLinkCache({ changes: links.changes });
+  const cache = createLinkCache<RoutedLink>({ changes: links.changes });
   const callback = createHttpApp(deps, cache).callback();
   const server = createServer({ ...serverOptionsOf(limits), ...PARSER_OPTIONS });
   answerHalfClosedRequests(server);

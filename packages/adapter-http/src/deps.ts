@@ -1,5 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { CoreDeps, RateLimiter, VisitRecorder, BudgetedDeps, WebhookDeps } from '@shortener/core';
+import type {
+  BudgetedDeps,
+  CoreDeps,
+  GeoLookup,
+  RateLimiter,
+  UserAgentParser,
+  VisitRecorder,
+  WebhookDeps,
+} from '@shortener/core';
 import type { TrustProxy } from './server/client-address.js';
 
 /** Structured logging; implementations write one JSON object per line and never receive an IP. */
@@ -94,6 +102,10 @@ export interface HttpDeps {
   readonly qr?: QrRenderer;
   /** The account's webhooks (`/api/v1/webhooks`, settings); without it those routes are 404. */
   readonly webhooks?: WebhookDeps;
+  /** Device and OS of a visitor for redirect rules (decisions §15); ua-parser-js when absent. */
+  readonly userAgents?: UserAgentParser;
+  /** The visitor's country for redirect rules when no trusted header names it. */
+  readonly geo?: GeoLookup | null;
 }
 
 /** The core with the limiter, for the use cases that limit guesses (decisions §14). */

@@ -13,6 +13,7 @@ export const HTTP_STATUS = {
   slug_taken: 400,
   domain_invalid: 400,
   invalid_request: 400,
+  validation_error: 400,
   too_many: 400,
   unauthorized: 401,
   forbidden: 403,

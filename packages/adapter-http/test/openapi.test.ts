@@ -46,12 +46,14 @@ const PATHS: Record<string, string[]> = {
   '/api/v1/check': ['get'],
   '/api/v1/bulk': ['post'],
   '/api/v1/links/claim': ['post'],
+  '/api/v1/tags': ['get'],
   '/api/shorten': ['get'],
   '/assets/{file}': ['get'],
   '/healthz': ['get'],
   '/metrics': ['get'],
   '/openapi.json': ['get'],
   '/llms.txt': ['get'],
+  '/robots.txt': ['get'],
   '/{slug}': ['get', 'post'],
   '/{slug}+': ['get'],
   '/{slug}.json': ['get'],
@@ -225,7 +227,9 @@ describe('buildOpenApiDocument', () => {
     const fields = ['id', 'domain', 'slug', 'short_url', 'url', 'title', 'status', 'clicks', 'has_password'];
     fields.push('public_stats', 'expires_at', 'max_clicks', 'created_at', 'updated_at', 'last_click_at');
     fields.push('preview_url', 'qr_svg_url', 'qr_png_url', 'stats_url', 'edit_token');
+    fields.push('tags', 'rules', 'forward_query', 'redirect_status', 'crawlable');
     expect(Object.keys(schemas.Link.properties).sort()).toEqual([...fields].sort());
+    expect(schemas.Link.properties.rules.items).toEqual({ $ref: '#/components/schemas/RedirectRule' });
     expect(schemas.Link.required).not.toContain('edit_token');
   });
 

@@ -4,6 +4,7 @@ import {
   deleteLink,
   getStats,
   listLinks,
+  normalizeTags,
   spendGuess,
   toLinkView,
   tokenGuessBudget,
@@ -22,20 +23,23 @@ const ACCESS =
 const DESCRIPTIONS = {
   list_links:
     'List the links of your API key’s account, newest first: links (each a Link) and next_cursor (pass it ' +
-    'as cursor for the next page; null on the last page). q matches slug, title or url. Needs an API key. ' +
+    'as cursor for the next page; null on the last page). q matches slug, title or url; tags keeps the ' +
+    'links carrying every tag given. Needs an API key. ' +
     'Errors: unauthorized, invalid_request.',
   update_link:
-    `Change a link: url, title, expires_in_days or expires_at, max_clicks, password, public_stats. Absent ` +
+    `Change a link: url, title, expires_in_days or expires_at, max_clicks, password, public_stats, tags ` +
+    '(replaces the list), rules (replaces them), forward_query, redirect_status (null: server default), crawlable. Absent ' +
     'fields stay; null removes an expiry, click cap, title or password (an empty password removes it too). ' +
     `Moving the expiry into the future or raising the cap reactivates the link. ${ACCESS} Returns the Link. ` +
     'Errors: not_found, forbidden, unauthorized, invalid_request, invalid_url, unsupported_scheme, ' +
-    'private_host, self_reference, unsafe_url.',
+    'private_host, self_reference, unsafe_url, validation_error (tags).',
   delete_link:
     `Delete a link and its statistics; its slug becomes free again. ${ACCESS} ` +
     'Errors: not_found, forbidden, unauthorized.',
   link_stats:
     'Click statistics of a link for the last days (default 30): total, unique visitors, bots, by_day (every ' +
-    'day, oldest first) and the top countries, referrers, devices and browsers. Public statistics need no ' +
+    'day, oldest first) and the top countries, referrers, devices and browsers, and for a link with redirect ' +
+    'rules which rule answered (rules: 0, 1, … or default). Public statistics need no ' +
     `credentials; private ones need the owner. ${ACCESS} Errors: not_found, forbidden, invalid_request.`,
 } as const;
 
@@ -98,11 +102,12 @@ export function addManageTools(
       outputSchema: schemas.listOutput,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    guard('list_links', async ({ q, limit, cursor }) => {
+    guard('list_links', async ({ q, limit, cursor, tags }) => {
       const query = {
         limit: limit ?? 50,
         ...(q === undefined ? {} : { q }),
         ...(cursor === undefined ? {} : { cursor }),
+        ...(tags === undefined ? {} : { tag: normalizeTags(tags) }),
       };
       const page = await listLinks(core, query, as(undefined));
       if (!page.ok) return toolError(page.error);

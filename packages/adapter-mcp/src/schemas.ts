@@ -88,6 +88,11 @@ function manageSchemas() {
         q: ListLinksQuery.shape.q,
         limit: z.number().int().min(1).max(200).optional().describe('Links per page, 1-200, default 50.'),
         cursor: ListLinksQuery.shape.cursor,
+        tags: z
+          .array(z.string().max(32))
+          .max(10)
+          .optional()
+          .describe('Only links carrying every one of these tags.'),
       }),
     ),
     updateInput: toolInput(
@@ -127,6 +132,11 @@ function buildSchemas(config: ServiceConfig) {
     expires_in_days: true,
     max_clicks: true,
     password: true,
+    tags: true,
+    rules: true,
+    forward_query: true,
+    redirect_status: true,
+    crawlable: true,
   }).extend({
     alias: CreateLinkInput.shape.alias.describe(
       'Custom slug: 2-40 characters of a-z, 0-9, - and _ (lower-cased). Random when omitted.',

@@ -184,6 +184,12 @@ export const SettingsSchema = z.object({
     .toLowerCase()
     .pipe(z.enum(['invite', 'open', 'closed'], 'must be invite, open or closed'))
     .default('invite'),
+  REDIRECT_STATUS: z
+    .string()
+    .trim()
+    .pipe(z.enum(['301', '302', '307', '308'], 'must be 301, 302, 307 or 308'))
+    .transform((value) => Number(value) as 301 | 302 | 307 | 308)
+    .default(302),
   METRICS: flag.default(false),
   METRICS_PORT: integer(1, 65535, 'must be an integer from 1 to 65535').optional(),
   LOG_LEVEL: z

@@ -93,6 +93,7 @@ function toAppConfig(settings: Settings): AppConfig {
     allowPrivateHosts: settings.ALLOW_PRIVATE_HOSTS,
     webhookAllowPrivate: settings.WEBHOOK_ALLOW_PRIVATE,
     signup: settings.SIGNUP,
+    redirectStatus: settings.REDIRECT_STATUS,
     limits: {
       ...DEFAULT_LIMITS,
       anonPerHour: settings.RATE_LIMIT_ANON_HOUR,

@@ -182,8 +182,12 @@ export function createContainer(config: AppConfig, overrides: Partial<Services> 
       qr: QrPool,
       metrics: ServiceMetrics | null,
       events: EventRuntime,
+      userAgents: UserAgentParser,
+      geo: GeoLookup | null,
     ) => ({
       core,
+      userAgents,
+      geo,
       recorder,
       rateLimiter,
       logger,
@@ -205,6 +209,8 @@ export function createContainer(config: AppConfig, overrides: Partial<Services> 
       t.qr,
       t.metrics,
       t.events,
+      t.userAgents,
+      t.geo,
     ],
   );
   c.bind<StoreHealth>(t.storeHealth).toResolvedValue(

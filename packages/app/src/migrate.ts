@@ -8,7 +8,7 @@ import type { Environment } from './config.js';
 
 /** SQLite keeps booleans as 0/1 and a passkey's transports as JSON; PostgreSQL has the types. */
 const CONVERSIONS: Partial<Record<CopyTable, Record<string, (value: unknown) => unknown>>> = {
-  links: { public_stats: Boolean, disabled: Boolean },
+  links: { public_stats: Boolean, disabled: Boolean, forward_query: Boolean, crawlable: Boolean },
   passkeys: { transports: (value) => JSON.parse(String(value)) as unknown },
   webhooks: { events: (value) => JSON.parse(String(value)) as unknown },
 };

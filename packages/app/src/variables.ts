@@ -24,6 +24,7 @@ export const VARIABLE_NAMES = [
   'BLOCKLIST_FILE',
   'RESERVED_SLUGS',
   'SIGNUP',
+  'REDIRECT_STATUS',
   'METRICS',
   'METRICS_PORT',
   'LOG_LEVEL',
@@ -108,6 +109,10 @@ export const VARIABLE_HELP: Readonly<Record<VariableName, VariableHelp>> = {
   SIGNUP: {
     value: '<mode>',
     help: 'who gets an account in the browser: invite (operator invites), open (anyone signs up) or closed (default invite)',
+  },
+  REDIRECT_STATUS: {
+    value: '<status>',
+    help: 'status of redirects whose link sets none: 302, 307, 301 or 308 (default 302; a permanent one falls back to 302 on links with rules, a cap, an expiry or a password)',
   },
   METRICS: { value: '[bool]', help: 'serve Prometheus metrics at /metrics (default false)' },
   METRICS_PORT: {

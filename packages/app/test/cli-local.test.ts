@@ -73,7 +73,9 @@ describe('shortener link commands on the local database', () => {
     expect(slugs(await run('links', 'list', '--json'))).toEqual(['three', 'two', 'one']);
     expect(slugs(await run('links', 'list', '--account', 'alice', '--json'))).toEqual(['three', 'two']);
     const page = await run('links', 'list', '--limit', '1');
-    expect(page.stdout).toMatch(/^SHORT URL +STATUS +CLICKS +CREATED +URL\nhttp:\/\/localhost:3000\/three /);
+    expect(page.stdout).toMatch(
+      /^SHORT URL +STATUS +CLICKS +CREATED +TAGS +URL\nhttp:\/\/localhost:3000\/three /,
+    );
     expect(page.stderr).toMatch(/^more: --cursor \S+, or --all\n$/);
     expect(slugs(await run('links', 'list', '--limit', '1', '--all', '--json'))).toEqual([
       'three',

@@ -79,9 +79,11 @@ describe('loadConfig', () => {
       BLOCKLIST_FILE: blocklistFile,
       RESERVED_SLUGS: 'Pricing, blog,,',
       SIGNUP: ' Open ',
+      REDIRECT_STATUS: '307',
       LOG_LEVEL: 'DEBUG',
     });
     expect(config.service.signup).toBe('open');
+    expect(config.service.redirectStatus).toBe(307);
     expect(config.listen).toEqual({ port: 0, host: '0.0.0.0' });
     expect(config.service.baseUrl).toBe('https://sho.example');
     expect(config.service.shortDomains).toEqual([
@@ -184,6 +186,7 @@ describe('loadConfig', () => {
     ['BLOCKLIST_FILE', join(dir, 'missing.txt')],
     ['RESERVED_SLUGS', 'pricing,a/b'],
     ['SIGNUP', 'sometimes'],
+    ['REDIRECT_STATUS', '303'],
     ['METRICS', 'sometimes'],
     ['METRICS_PORT', '0'],
     ['LOG_LEVEL', 'verbose'],

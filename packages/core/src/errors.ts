@@ -12,6 +12,7 @@ export const ERROR_CODES = [
   'slug_taken',
   'domain_invalid',
   'invalid_request',
+  'validation_error',
   'rate_limited',
   'not_found',
   'unauthorized',

@@ -104,7 +104,37 @@ export { bulkLimit, bulkUrls, createLinks } from './links/bulk.js';
 export type { BulkItem } from './links/bulk.js';
 export { createLink, creationExpiry, destinationOf, urlPolicyOf } from './links/create-link.js';
 export type { CreatedLink } from './links/create-link.js';
-export type { LinkChanges, LinkRecord, LinkStatus } from './links/link.js';
+export type { LinkChanges, LinkRecord, LinkStatus, RedirectStatus } from './links/link.js';
+export { PLAIN, checkPermanent, organisedOf, serverRedirectStatus } from './links/organise.js';
+export type { Organised, OrganiseInput } from './links/organise.js';
+export {
+  MAX_RULES,
+  RULE_DEVICES,
+  RULE_OSES,
+  RuleInput,
+  RuleViewSchema,
+  RuleWhenInput,
+  RulesField,
+  checkRules,
+  toRuleView,
+  utmOf,
+} from './links/rules.js';
+export type { RedirectRule, RuleConditions, RuleDevice, RuleOs, RuleView } from './links/rules.js';
+export {
+  acceptedLanguages,
+  forwardQuery,
+  isPermanent,
+  needsEveryVisit,
+  pickRule,
+  routeVisit,
+  routingOf,
+  ruleKey,
+  statusOf,
+} from './links/routing.js';
+export type { LinkRouting, RouteVisit } from './links/routing.js';
+export { robotsTxt } from './links/robots.js';
+export { MAX_TAGS, TagFilterField, TagsField, isTag, listTags, normalizeTags } from './links/tags.js';
+export type { TagCount } from './links/tags.js';
 export { ExportedLink, importLink, toExportedLink } from './links/link-export.js';
 export type { ExportedLinkExtras } from './links/link-export.js';
 export {
@@ -176,6 +206,7 @@ export {
   LinkSchema,
   PublicLinkSchema,
   StatsSchema,
+  TagListSchema,
 } from './response-schemas.js';
 export type { AliasCheckView, LinkView, PublicLinkView, StatsView } from './response-schemas.js';
 export { err, ok } from './result.js';
@@ -188,6 +219,8 @@ export {
   ListLinksQuery,
   QrPngQuery,
   QrSvgQuery,
+  REDIRECT_STATUSES,
+  RedirectStatusField,
   StatsQuery,
   UTM_FIELD_NAMES,
   UpdateLinkInput,

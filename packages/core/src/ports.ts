@@ -2,6 +2,7 @@ import type { AccountStore, CredentialStore, SessionStore } from './accounts/acc
 import type { Result } from './result.js';
 import type { EventStore } from './events/event-ports.js';
 import type { LinkChanges, LinkRecord } from './links/link.js';
+import type { TagCount } from './links/tags.js';
 
 // The ports of accounts live beside them; named here too, so every port is found in one place.
 export type {
@@ -26,6 +27,8 @@ export interface LinkListQuery {
   readonly after?: LinkCursor;
   /** Case-insensitive substring of slug, title or url. */
   readonly q?: string;
+  /** Only links carrying every one of these (lower-case) tags. */
+  readonly tags?: readonly string[];
 }
 
 /** A batch of human clicks on one uncapped link, applied by the buffered recorder. */
@@ -64,6 +67,10 @@ export interface LinkStore {
    * crash keeps both or neither. Returns whether the click was counted.
    */
   tryConsumeClick(id: string, at: number, counters?: readonly CounterIncrement[]): Promise<boolean>;
+  /** Every tag of the account's links, by name, with how many links carry it and their clicks. */
+  tagCounts(accountId: string): Promise<TagCount[]>;
+  /** The slugs of the crawlable links of a short domain (its `/robots.txt`), in slug order. */
+  crawlableSlugs(domain: string): Promise<string[]>;
   /** Attaches the anonymous links whose edit-token hash is listed to the account; returns how many. */
   claim(editTokenHashes: readonly string[], accountId: string, at: number): Promise<number>;
   /** The links changed by any writer of the backend: caches of links listen to it. */
@@ -102,7 +109,8 @@ export interface LinkChangeFeed {
 }
 
 /** The dimensions of visit counters. `total`, `bots` and `unique` use the key `''`. */
-export type VisitDimension = 'total' | 'bots' | 'unique' | 'country' | 'referrer' | 'device' | 'browser';
+export type VisitDimension =
+  'total' | 'bots' | 'unique' | 'country' | 'referrer' | 'device' | 'browser' | 'rule';
 
 /** An increment of one per-link, per-day, per-dimension counter. `day` is `YYYY-MM-DD` (UTC). */
 export interface CounterIncrement {
@@ -249,6 +257,8 @@ export interface VisitorDescription {
   readonly device: 'desktop' | 'mobile' | 'tablet' | 'other';
   /** Browser family, e.g. `Chrome`, `Firefox`, `Safari`, or `other`. */
   readonly browser: string;
+  /** Operating system, as redirect rules name it (decisions §15); absent where a parser cannot tell. */
+  readonly os?: 'ios' | 'android' | 'windows' | 'macos' | 'linux' | 'other';
 }
 
 /** Parses User-Agent strings (bot detection happens on the request; this runs off it). */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ERROR_CODES } from './errors.js';
+import { RuleViewSchema } from './links/rules.js';
 
 /** Output schemas: documentation for `/openapi.json` and the MCP output schemas. */
 
@@ -27,6 +28,13 @@ export const LinkSchema = z
     qr_svg_url: z.url(),
     qr_png_url: z.url(),
     stats_url: z.url(),
+    tags: z.array(z.string()).describe('Lower-case tags, in the order given.'),
+    rules: z
+      .array(RuleViewSchema)
+      .describe('Redirect rules, in order; the first that holds picks the destination.'),
+    forward_query: z.boolean(),
+    redirect_status: z.union([z.literal(301), z.literal(302), z.literal(307), z.literal(308)]),
+    crawlable: z.boolean(),
     edit_token: z.string().optional().describe('Only for anonymous links, returned once on creation.'),
   })
   .meta({ id: 'Link' });
@@ -46,6 +54,7 @@ export const StatsSchema = z
     referrers: keyCounts,
     devices: keyCounts,
     browsers: keyCounts,
+    rules: keyCounts.describe('Which rule answered: `0`, `1`, … or `default` (links with rules only).'),
   })
   .meta({ id: 'Stats' });
 export type StatsView = z.infer<typeof StatsSchema>;
@@ -106,6 +115,19 @@ export const BulkResultSchema = z
 export const LinkListSchema = z
   .object({ links: z.array(LinkSchema), next_cursor: z.string().nullable() })
   .meta({ id: 'LinkList' });
+
+/** `GET /api/v1/tags` response. */
+export const TagListSchema = z
+  .object({
+    tags: z.array(
+      z.object({
+        name: z.string(),
+        links: z.number().int().describe("How many of the caller's links carry it."),
+        clicks: z.number().int().describe('The clicks of those links.'),
+      }),
+    ),
+  })
+  .meta({ id: 'TagList' });
 
 /** `POST /api/v1/links/claim` response. */
 export const ClaimResultSchema = z.object({ claimed: z.number().int() }).meta({ id: 'ClaimResult' });

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { RulesField } from './links/rules.js';
+import { TagFilterField, TagsField } from './links/tags.js';
 
 /**
  * The zod schemas of every input and output of the interface. Edges parse raw input with them once;
@@ -19,6 +21,29 @@ const utmShape = Object.fromEntries(
 ) as Record<UtmField, z.ZodOptional<z.ZodNullable<z.ZodString>>>;
 
 const dateTime = z.iso.datetime({ offset: true });
+
+/** The statuses a redirect may answer with (decisions §15). */
+export const REDIRECT_STATUSES = [301, 302, 307, 308] as const;
+
+/** `redirect_status`: 302 by default (or the server's `REDIRECT_STATUS`); 301/308 are permanent. */
+export const RedirectStatusField = z
+  .union(REDIRECT_STATUSES.map((status) => z.literal(status)))
+  .describe(
+    'Redirect status: 302 (default, or the server default REDIRECT_STATUS), 307, 301 or 308. A permanent ' +
+      'status (301/308) is refused on a link with rules, a cap, an expiry or a password.',
+  );
+
+/** The fields of decisions §15, shared by create and bulk (`nullish`: absent or null is the default). */
+const organiseShape = {
+  tags: TagsField.nullish(),
+  rules: RulesField.nullish(),
+  forward_query: z
+    .boolean()
+    .nullish()
+    .describe("Add the visitor's query parameters to the destination (the destination's own win)."),
+  redirect_status: RedirectStatusField.nullish(),
+  crawlable: z.boolean().nullish().describe('Let search engines index the short URL (default false).'),
+};
 
 /** The destination as given: checked by the URL rules (missing scheme means https). */
 export const TargetUrlField = z
@@ -51,6 +76,7 @@ export const CreateLinkInput = z
     max_clicks: z.number().int().min(1).nullish().describe('The link expires after this many human clicks.'),
     password: z.string().min(4).max(64).nullish().describe('Visitors must enter it before the redirect.'),
     public_stats: z.boolean().nullish().describe('Anyone may read the statistics (default true).'),
+    ...organiseShape,
     ...utmShape,
   })
   .meta({ id: 'CreateLink' });
@@ -70,6 +96,11 @@ export const UpdateLinkInput = z
       .optional()
       .describe('Empty string or null removes the password.'),
     public_stats: z.boolean().optional(),
+    tags: TagsField.nullable().optional().describe('Replaces the list; null or [] removes every tag.'),
+    rules: RulesField.nullable().optional().describe('Replaces the rules; null or [] removes them.'),
+    forward_query: z.boolean().optional(),
+    redirect_status: RedirectStatusField.nullable().optional().describe('null: the server default.'),
+    crawlable: z.boolean().optional(),
   })
   .meta({ id: 'UpdateLink' });
 export type UpdateLinkInput = z.infer<typeof UpdateLinkInput>;
@@ -84,6 +115,7 @@ export const BulkInput = z
       ),
     domain: DomainField.nullish(),
     expires_in_days: z.number().min(0.01).max(3650).nullish(),
+    ...organiseShape,
   })
   .meta({ id: 'BulkRequest' });
 export type BulkInput = z.infer<typeof BulkInput>;
@@ -106,6 +138,7 @@ export const ListLinksQuery = z
     limit: z.coerce.number().int().min(1).max(200).default(50),
     cursor: z.string().max(200).optional().describe('`next_cursor` of the previous page.'),
     q: z.string().max(200).optional().describe('Matches slug, title or url, case-insensitively.'),
+    tag: TagFilterField.optional(),
   })
   .meta({ id: 'ListLinksQuery' });
 export type ListLinksQuery = z.infer<typeof ListLinksQuery>;

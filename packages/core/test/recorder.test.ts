@@ -60,6 +60,7 @@ const visit = (
       ip: '192.0.2.1',
       userAgent: 'Mozilla/5.0 Firefox/140.0',
       referrer: null,
+      rule: null,
       country: 'DE',
       ...rest,
     },

@@ -1,5 +1,6 @@
 import { createLinkChangeHub, domainError, err, ok } from '@shortener/core';
-import type { LinkChanges, LinkCursor, LinkListQuery, LinkRecord, LinkStore, Result } from '@shortener/core';
+import type { LinkChanges, LinkCursor, LinkListQuery, LinkRecord, LinkStore } from '@shortener/core';
+import type { Result, TagCount } from '@shortener/core';
 import { addCounter, latest, slugKey } from './memory-state.js';
 import type { MemoryState } from './memory-state.js';
 
@@ -14,6 +15,11 @@ const CHANGEABLE = [
   'disabled',
   'accountId',
   'editTokenHash',
+  'tags',
+  'rules',
+  'forwardQuery',
+  'redirectStatus',
+  'crawlable',
   'updatedAt',
 ] as const satisfies readonly (keyof LinkChanges)[];
 
@@ -77,6 +83,12 @@ export function createMemoryLinkStore(state: MemoryState): LinkStore {
         );
       return true;
     },
+    crawlableSlugs: async (domain) =>
+      [...state.links.values()]
+        .filter((link) => link.crawlable && link.domain === domain.toLowerCase())
+        .map((link) => link.slug)
+        .sort(),
+    tagCounts: async (accountId) => tagCounts([...state.links.values()], accountId),
     claim: async (editTokenHashes, accountId, at) => {
       const wanted = new Set(editTokenHashes);
       let claimed = 0;
@@ -121,6 +133,7 @@ function listLinks(
     .filter((link) => accountId === undefined || link.accountId === accountId)
     .filter((link) => after === undefined || isAfter(link, after))
     .filter((link) => needle === undefined || matches(link, needle))
+    .filter((link) => query.tags === undefined || query.tags.every((tag) => link.tags.includes(tag)))
     .sort(newestFirst)
     .slice(0, limit);
 }
@@ -136,4 +149,19 @@ function isAfter(link: LinkRecord, cursor: LinkCursor): boolean {
 
 function matches(link: LinkRecord, needle: string): boolean {
   return [link.slug, link.title ?? '', link.url].some((text) => text.toLowerCase().includes(needle));
+}
+
+/** The tags of an account's links with their link and click counts, by name. */
+function tagCounts(links: readonly LinkRecord[], accountId: string): TagCount[] {
+  const counts = new Map<string, { links: number; clicks: number }>();
+  for (const link of links) {
+    if (link.accountId !== accountId) continue;
+    for (const tag of link.tags) {
+      const count = counts.get(tag) ?? { links: 0, clicks: 0 };
+      counts.set(tag, { links: count.links + 1, clicks: count.clicks + link.clicks });
+    }
+  }
+  return [...counts]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([name, count]) => ({ name, ...count }));
 }

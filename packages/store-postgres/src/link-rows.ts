@@ -18,10 +18,31 @@ export const LINK_COLUMNS = [
   ['edit_token_hash', 'editTokenHash', 'text'],
   ['created_at', 'createdAt', 'bigint'],
   ['updated_at', 'updatedAt', 'bigint'],
+  ['tags', 'tags', 'jsonb'],
+  ['rules', 'rules', 'jsonb'],
+  ['forward_query', 'forwardQuery', 'boolean'],
+  ['redirect_status', 'redirectStatus', 'integer'],
+  ['crawlable', 'crawlable', 'boolean'],
 ] as const satisfies readonly (readonly [string, keyof LinkRecord, string])[];
 
-/** The select list that reads a row of `links` as a {@link LinkRecord}. */
-export const LINK_FIELDS = selectList(LINK_COLUMNS.map(([column, field]) => [column, field]));
+/** The select list that reads a row of `links` as a {@link LinkRecord} (no rules: an empty list). */
+export const LINK_FIELDS = selectList(
+  LINK_COLUMNS.map(([column, field]) => [
+    column === 'rules' ? `COALESCE(rules, '[]'::jsonb)` : column,
+    field,
+  ]),
+);
+
+/**
+ * A field's value as a query parameter: JSON text for the JSONB columns (pg would send an array as a
+ * PostgreSQL array), no rules as NULL.
+ */
+export function columnValue(link: Partial<LinkRecord>, field: keyof LinkRecord): unknown {
+  const value = link[field];
+  if (field === 'rules') return Array.isArray(value) && value.length > 0 ? JSON.stringify(value) : null;
+  if (field === 'tags') return value === undefined ? undefined : JSON.stringify(value);
+  return value;
+}
 
 /** A select list naming each column by its field: `pg` then returns records as they are. */
 export function selectList(columns: readonly (readonly [column: string, field: string])[]): string {
@@ -53,8 +74,8 @@ export function toUpdate(id: string, changes: LinkChanges): { text: string; valu
   const values: unknown[] = [id, changes.updatedAt];
   const sets = ['updated_at = $2'];
   for (const [column, field] of LINK_COLUMNS) {
-    const value = (changes as Partial<LinkRecord>)[field];
-    if (value === undefined || FIXED.has(field)) continue;
+    if ((changes as Partial<LinkRecord>)[field] === undefined || FIXED.has(field)) continue;
+    const value = columnValue(changes as Partial<LinkRecord>, field);
     values.push(value);
     sets.push(`${column} = $${values.length}`);
   }

@@ -7,12 +7,13 @@ import type {
   LinkRecord,
   LinkStore,
   Result,
+  TagCount,
 } from '@shortener/core';
 import type { Pool } from 'pg';
 import { addCounters } from './counter-writes.js';
 import { addVisitedEvents } from './postgres-event-store.js';
 import { inTransaction } from './database.js';
-import { LINK_COLUMNS, LINK_FIELDS, normalised, toLikePattern, toUpdate } from './link-rows.js';
+import { LINK_COLUMNS, LINK_FIELDS, columnValue, normalised, toLikePattern, toUpdate } from './link-rows.js';
 
 // One statement inserts a batch: a taken (domain, slug) skips its row, reported as slug_taken; a
 // duplicate id fails the whole statement (a bug, thrown).
@@ -27,6 +28,9 @@ const CONSUME_CLICK = `UPDATE links SET clicks = clicks + 1, last_click_at = GRE
 
 const CLAIM = `UPDATE links SET account_id = $1, edit_token_hash = NULL, updated_at = $2
   WHERE edit_token_hash = ANY($3::text[]) AND account_id IS NULL RETURNING id, domain, slug`;
+
+const TAG_COUNTS = `SELECT tag AS name, count(*)::int AS links, sum(clicks)::bigint AS clicks
+  FROM links, jsonb_array_elements_text(tags) AS tag WHERE account_id = $1 GROUP BY tag ORDER BY tag COLLATE "C"`;
 
 const SEARCH = `(slug ILIKE $q ESCAPE '\\' OR title ILIKE $q ESCAPE '\\' OR url ILIKE $q ESCAPE '\\')`;
 
@@ -43,7 +47,7 @@ export function createPostgresLinkStore(pool: Pool, changes: LinkChangeHub): Lin
   const insertAll = async (links: readonly LinkRecord[]): Promise<Result<LinkRecord>[]> => {
     if (links.length === 0) return [];
     const rows = links.map(normalised);
-    const values = LINK_COLUMNS.map(([, field]) => rows.map((link) => link[field]));
+    const values = LINK_COLUMNS.map(([, field]) => rows.map((link) => columnValue(link, field)));
     const { rows: inserted } = await pool.query<{ id: string }>(INSERT, values);
     const ids = new Set(inserted.map((row) => row.id));
     return rows.map((link) =>
@@ -91,6 +95,14 @@ export function createPostgresLinkStore(pool: Pool, changes: LinkChangeHub): Lin
     list: (query) => listLinks(pool, query),
     listAll: (query) => listLinks(pool, query),
     tryConsumeClick: consumeClick,
+    crawlableSlugs: async (domain) => {
+      const { rows } = await pool.query<{ slug: string }>(
+        'SELECT slug FROM links WHERE domain = $1 AND crawlable ORDER BY slug COLLATE "C"',
+        [domain.toLowerCase()],
+      );
+      return rows.map((row) => row.slug);
+    },
+    tagCounts: async (accountId) => (await pool.query<TagCount>(TAG_COUNTS, [accountId])).rows,
     claim: async (hashes, accountId, at) => {
       if (hashes.length === 0) return 0;
       const { rows } = await pool.query<LinkChange>(CLAIM, [accountId, at, hashes]);
@@ -114,6 +126,8 @@ async function listLinks(
   if (query.accountId !== undefined) where.push(`account_id = ${param(query.accountId)}`);
   const q = toLikePattern(query.q);
   if (q !== null) where.push(SEARCH.replaceAll('$q', param(q)));
+  if (query.tags !== undefined && query.tags.length > 0)
+    where.push(`tags @> ${param(JSON.stringify(query.tags))}::jsonb`);
   if (query.after !== undefined) {
     where.push(`(created_at, id) < (${param(query.after.createdAt)}, ${param(query.after.id)})`);
   }

@@ -1,4 +1,4 @@
-import type { LinkChanges, LinkRecord } from '@shortener/core';
+import type { LinkChanges, LinkRecord, RedirectRule, RedirectStatus } from '@shortener/core';
 
 /** A row of the `links` table as better-sqlite3 returns it. */
 export interface LinkRow {
@@ -18,6 +18,13 @@ export interface LinkRow {
   readonly edit_token_hash: string | null;
   readonly created_at: number;
   readonly updated_at: number;
+  /** JSON array of strings. */
+  readonly tags: string;
+  /** JSON array of rules, or null for none. */
+  readonly rules: string | null;
+  readonly forward_query: number;
+  readonly redirect_status: number | null;
+  readonly crawlable: number;
 }
 
 /** Turns a row into a record. */
@@ -39,6 +46,11 @@ export function toLinkRecord(row: LinkRow): LinkRecord {
     editTokenHash: row.edit_token_hash,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    tags: JSON.parse(row.tags) as string[],
+    rules: row.rules === null ? [] : (JSON.parse(row.rules) as RedirectRule[]),
+    forwardQuery: row.forward_query === 1,
+    redirectStatus: row.redirect_status as RedirectStatus | null,
+    crawlable: row.crawlable === 1,
   };
 }
 
@@ -61,8 +73,17 @@ export function toLinkRow(link: LinkRecord): LinkRow {
     edit_token_hash: link.editTokenHash,
     created_at: link.createdAt,
     updated_at: link.updatedAt,
+    tags: JSON.stringify(link.tags),
+    rules: rulesColumn(link.rules),
+    forward_query: link.forwardQuery ? 1 : 0,
+    redirect_status: link.redirectStatus,
+    crawlable: link.crawlable ? 1 : 0,
   };
 }
+
+/** The `rules` column: JSON, or null when there are none. */
+const rulesColumn = (rules: readonly RedirectRule[]): string | null =>
+  rules.length === 0 ? null : JSON.stringify(rules);
 
 /** The columns `update` may write, by the record field that feeds them. */
 export const CHANGEABLE_COLUMNS = {
@@ -75,6 +96,11 @@ export const CHANGEABLE_COLUMNS = {
   disabled: 'disabled',
   accountId: 'account_id',
   editTokenHash: 'edit_token_hash',
+  tags: 'tags',
+  rules: 'rules',
+  forwardQuery: 'forward_query',
+  redirectStatus: 'redirect_status',
+  crawlable: 'crawlable',
 } as const satisfies Record<Exclude<keyof LinkChanges, 'updatedAt'>, keyof LinkRow>;
 
 /** Turns changes into the update statement's parameters: absent fields keep their column. */
@@ -83,9 +109,14 @@ export function toChangeParams(id: string, changes: LinkChanges): Record<string,
   for (const [field, column] of Object.entries(CHANGEABLE_COLUMNS)) {
     const value: unknown = changes[field as keyof typeof CHANGEABLE_COLUMNS];
     params[`set_${column}`] = value === undefined ? 0 : 1;
-    params[column] = toSqlValue(value);
+    params[column] = field === 'tags' || field === 'rules' ? jsonValue(field, value) : toSqlValue(value);
   }
   return params;
+}
+
+function jsonValue(field: 'tags' | 'rules', value: unknown): string | null {
+  if (!Array.isArray(value)) return field === 'tags' ? '[]' : null;
+  return field === 'tags' ? JSON.stringify(value) : rulesColumn(value as RedirectRule[]);
 }
 
 function toSqlValue(value: unknown): string | number | null {

@@ -3,14 +3,16 @@ import type { Database } from 'better-sqlite3';
 import { toLinkRecord } from './link-rows.js';
 import type { LinkRow } from './link-rows.js';
 import { toLikePattern } from './sqlite-link-store.js';
+import { TAGS_FILTER, tagsParam } from './sqlite-tags.js';
 
 const ALL_LINKS = `SELECT * FROM links
   WHERE (@q IS NULL OR slug LIKE @q ESCAPE '\\' OR title LIKE @q ESCAPE '\\' OR url LIKE @q ESCAPE '\\')
-    AND (@createdAt IS NULL OR (created_at, id) < (@createdAt, @id))
+    AND (@createdAt IS NULL OR (created_at, id) < (@createdAt, @id)) AND ${TAGS_FILTER}
   ORDER BY created_at DESC, id DESC LIMIT @limit`;
 
 interface AllParams {
   q: string | null;
+  tags: string | null;
   createdAt: number | null;
   id: string | null;
   limit: number;
@@ -28,6 +30,7 @@ export function createSqliteLinkListing(
     page
       .all({
         q: toLikePattern(query.q),
+        tags: tagsParam(query.tags),
         createdAt: query.after?.createdAt ?? null,
         id: query.after?.id ?? null,
         limit: query.limit,

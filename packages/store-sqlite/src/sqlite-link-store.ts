@@ -6,6 +6,7 @@ import type {
   LinkRecord,
   LinkStore,
   Result,
+  TagCount,
 } from '@shortener/core';
 import type { Database } from 'better-sqlite3';
 import { createCounterWriter } from './counter-writes.js';
@@ -14,12 +15,14 @@ import { isConstraintError } from './database.js';
 import { CHANGEABLE_COLUMNS, toChangeParams, toLinkRecord, toLinkRow } from './link-rows.js';
 import type { LinkRow } from './link-rows.js';
 import { createSqliteLinkChanges } from './sqlite-link-changes.js';
+import { TAGS_FILTER, TAG_COUNTS, tagsParam } from './sqlite-tags.js';
 import { batchPerTurn } from './turn-batch.js';
 
 // prettier-ignore
 const COLUMNS = [
   'id', 'domain', 'slug', 'url', 'title', 'password_hash', 'public_stats', 'expires_at', 'max_clicks',
   'clicks', 'last_click_at', 'disabled', 'account_id', 'edit_token_hash', 'created_at', 'updated_at',
+  'tags', 'rules', 'forward_query', 'redirect_status', 'crawlable',
 ] as const satisfies readonly (keyof LinkRow)[];
 
 const INSERT = `INSERT INTO links (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')})`;
@@ -30,7 +33,7 @@ const UPDATE = `UPDATE links SET ${Object.values(CHANGEABLE_COLUMNS)
   .join(', ')}, updated_at = @updated_at WHERE id = @id RETURNING *`;
 
 const LIST_WHERE = `account_id = @accountId AND (@q IS NULL
-  OR slug LIKE @q ESCAPE '\\' OR title LIKE @q ESCAPE '\\' OR url LIKE @q ESCAPE '\\')`;
+  OR slug LIKE @q ESCAPE '\\' OR title LIKE @q ESCAPE '\\' OR url LIKE @q ESCAPE '\\') AND ${TAGS_FILTER}`;
 const LIST_ORDER = 'ORDER BY created_at DESC, id DESC LIMIT @limit';
 
 const TRY_CONSUME_CLICK = `UPDATE links SET clicks = clicks + 1, last_click_at = MAX(COALESCE(last_click_at, 0), ?)
@@ -48,6 +51,7 @@ interface CappedClick {
 interface ListParams {
   accountId: string;
   q: string | null;
+  tags: string | null;
   limit: number;
   createdAt?: number;
   id?: string;
@@ -70,6 +74,10 @@ export function createSqliteLinkStore(db: Database): LinkStore {
   const addCounter = createCounterWriter(db).add;
   const claimOne = db.prepare<[string, number, string], LinkChange>(CLAIM);
   const changes = createSqliteLinkChanges(db);
+  const tagCounts = db.prepare<[string], TagCount>(TAG_COUNTS);
+  const crawlable = db
+    .prepare<[string], string>('SELECT slug FROM links WHERE domain = ? AND crawlable = 1 ORDER BY slug')
+    .pluck();
   // Announced once committed: a cache that reloaded the link before the commit would keep the old one.
   const announce = <T extends LinkChange | null>(link: T): T => {
     if (link !== null) changes.own({ id: link.id, domain: link.domain, slug: link.slug });
@@ -115,7 +123,12 @@ export function createSqliteLinkStore(db: Database): LinkStore {
   const consumeSoon = batchPerTurn(consumeAll, (click: CappedClick) => consumeAll([click])[0] === true);
 
   const list = (query: LinkListQuery): LinkRecord[] => {
-    const params: ListParams = { accountId: query.accountId, q: toLikePattern(query.q), limit: query.limit };
+    const params: ListParams = {
+      accountId: query.accountId,
+      q: toLikePattern(query.q),
+      tags: tagsParam(query.tags),
+      limit: query.limit,
+    };
     const rows = query.after
       ? nextPage.all({ ...params, createdAt: query.after.createdAt, id: query.after.id })
       : firstPage.all(params);
@@ -131,6 +144,8 @@ export function createSqliteLinkStore(db: Database): LinkStore {
     delete: async (id) => announce(deleteRow.get(id) ?? null) !== null,
     list: async (query) => list(query),
     tryConsumeClick: (id, at, counters) => consumeSoon({ id, at, counters }),
+    tagCounts: async (accountId) => tagCounts.all(accountId),
+    crawlableSlugs: async (domain) => crawlable.all(domain.toLowerCase()),
     claim: async (hashes, accountId, at) =>
       hashes.length === 0 ? 0 : claimTx.immediate(hashes, accountId, at).map(announce).length,
     changes,

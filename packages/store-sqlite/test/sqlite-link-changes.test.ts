@@ -1,6 +1,6 @@
 import { aLink, describeLinkChangeFeedContract } from '@shortener/testkit';
 import { describe, expect, it } from 'vitest';
-import { openSqliteStores } from '../src/index.js';
+import { openSqliteDatabase, openSqliteStores } from '../src/index.js';
 import { useTempDbPaths } from './temp-files.js';
 
 const nextPath = useTempDbPaths();
@@ -40,6 +40,36 @@ describe('the change log other processes read', () => {
       unsubscribe();
     } finally {
       await theirs.close();
+      await mine.close();
+    }
+  });
+});
+
+describe('the change log and the columns of decisions §15', () => {
+  it('names a link whose rules, tags, forwarding, status or crawlability another process wrote in SQL', async () => {
+    const path = nextPath();
+    const mine = openSqliteStores(path);
+    const raw = openSqliteDatabase(path);
+    try {
+      const link = aLink();
+      await mine.links.insert(link);
+      const heard: (string | null)[] = [];
+      const unsubscribe = mine.links.changes.subscribe((change) => heard.push(change?.id ?? null));
+      const columns = [
+        `rules = '[{"when":{"os":["ios"]},"url":"https://b.example/"}]'`,
+        `tags = '["x"]'`,
+        'forward_query = 1',
+        'redirect_status = 307',
+        'crawlable = 1',
+      ];
+      for (const set of columns) {
+        raw.prepare(`UPDATE links SET ${set} WHERE id = ?`).run(link.id);
+        mine.links.changes.poll?.();
+      }
+      expect(heard).toEqual(columns.map(() => link.id));
+      unsubscribe();
+    } finally {
+      raw.close();
       await mine.close();
     }
   });

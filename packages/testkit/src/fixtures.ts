@@ -67,6 +67,11 @@ export function aLink(overrides: Partial<LinkRecord> = {}): LinkRecord {
     editTokenHash: null,
     createdAt: FIXTURE_TIME,
     updatedAt: FIXTURE_TIME,
+    tags: [],
+    rules: [],
+    forwardQuery: false,
+    redirectStatus: null,
+    crawlable: false,
     ...overrides,
   };
 }

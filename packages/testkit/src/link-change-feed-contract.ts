@@ -99,6 +99,15 @@ export function describeLinkChangeFeedContract(
       await until(() => heard.some((h) => h === null || same(h, named(link))));
     });
 
+    it('tells of a change of the redirect rules or tags by another writer (every node routes by the new ones)', async () => {
+      const { other } = current();
+      const link = await givenLink(other, { rules: [{ when: { os: ['ios'] }, url: 'https://a.example/' }] });
+      const heard = await listen();
+      const rules = [{ when: { os: ['ios' as const] }, url: 'https://b.example/' }];
+      await other.links.update(link.id, { rules, tags: ['moved'], updatedAt: FIXTURE_TIME + 1 });
+      await until(() => heard.some((h) => h === null || same(h, named(link))));
+    });
+
     it('tells of no click, counted one by one or in a flush', async () => {
       const { stores } = current();
       const [uncapped, capped] = [await givenLink(stores), await givenLink(stores, { maxClicks: 5 })];

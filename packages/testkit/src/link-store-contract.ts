@@ -5,6 +5,7 @@ import { givenAccount, givenLink, useFreshStores } from './fresh-stores.js';
 import { describeLinkClaims, describeLinkClicks } from './link-store-contract-clicks.js';
 import { describeLinkImport } from './link-store-contract-import.js';
 import { describeLinkListing } from './link-store-contract-list.js';
+import { describeLinkOrganising } from './link-store-contract-organise.js';
 
 /**
  * Registers the LinkStore contract: every LinkStore must pass it. Each test gets stores from `open`
@@ -20,6 +21,7 @@ export function describeLinkStoreContract(name: string, open: () => Promise<Stor
     describeLinkClicks(stores);
     describeLinkClaims(stores);
     describeLinkImport(stores);
+    describeLinkOrganising(stores);
   });
 }
 

@@ -9,6 +9,7 @@ import type {
   Result,
   StatsQuery,
   StatsView,
+  TagCount,
   UpdateLinkInput,
 } from '@shortener/core';
 
@@ -42,6 +43,8 @@ export interface ShortenerClient {
   setDisabled(reference: string, disabled: boolean): Promise<Result<LinkView>>;
   stats(reference: string, query: StatsQuery): Promise<Result<StatsView>>;
   check(input: CheckAliasInput): Promise<Result<AliasCheckView>>;
+  /** The tags of the caller's links with their link and click counts (local: `--account`'s). */
+  tags(): Promise<Result<TagCount[]>>;
   /** Attaches anonymous links to the caller's account; returns how many. */
   claim(tokens: readonly string[]): Promise<Result<number>>;
   /** The short URL of an existing link. */

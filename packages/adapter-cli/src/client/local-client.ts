@@ -10,6 +10,7 @@ import {
   importLink,
   listAllLinks,
   listLinks,
+  listTags,
   ok,
   setLinkDisabled,
   toExportedLink,
@@ -75,6 +76,10 @@ export function createLocalClient(store: LocalStore, accountId: string | null): 
     setDisabled: async (reference, disabled) => viewOf(await setLinkDisabled(core, reference, disabled)),
     stats: (reference, query) => onFound(reference, (link) => getStats(core, link.id, query, caller)),
     check: (input) => checkAlias(core, input),
+    tags: async () =>
+      accountId === null
+        ? err(domainError('invalid_request', 'Name the account with --account.', 'account'))
+        : listTags(core, caller),
     claim: async (tokens) =>
       accountId === null
         ? err(domainError('invalid_request', 'Name the account to claim for with --account.', 'account'))

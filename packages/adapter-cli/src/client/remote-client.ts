@@ -1,5 +1,5 @@
 import { ERROR_CODES, domainError, err, isLinkId, locateSlug, ok } from '@shortener/core';
-import type { AliasCheckView, DomainError, ErrorCode, LinkView, Result } from '@shortener/core';
+import type { AliasCheckView, DomainError, ErrorCode, LinkView, Result, TagCount } from '@shortener/core';
 import { CliError, usageError } from '../cli-io.js';
 import { andThen } from './client.js';
 import type { LinkListView, ShortenerClient } from './client.js';
@@ -14,7 +14,7 @@ export interface RemoteSettings {
   readonly token: string | null;
 }
 
-type Query = Record<string, string | number | undefined>;
+type Query = Record<string, string | number | readonly string[] | undefined>;
 
 /**
  * The client on a server's HTTP API. Links named by short URL or slug are looked up among the key's
@@ -48,6 +48,10 @@ export function createRemoteClient(settings: RemoteSettings): ShortenerClient {
     stats: (reference, query) =>
       withId(reference, (id) => http.call('GET', `/api/v1/links/${id}/stats`, { days: query.days })),
     check: (input) => http.call('GET', '/api/v1/check', { slug: input.slug, domain: input.domain }),
+    tags: async () => {
+      const listed = await http.call<{ tags: TagCount[] }>('GET', '/api/v1/tags');
+      return listed.ok ? ok(listed.value.tags) : listed;
+    },
     claim: async (tokens) => {
       const claimed = await http.call<{ claimed: number }>('POST', '/api/v1/links/claim', undefined, {
         edit_tokens: tokens,
@@ -147,8 +151,10 @@ function createHttp(settings: RemoteSettings): Http {
     body?: unknown,
   ): Promise<Result<T>> => {
     const search = new URLSearchParams();
-    for (const [name, value] of Object.entries(query))
-      if (value !== undefined) search.set(name, String(value));
+    for (const [name, value] of Object.entries(query)) {
+      if (Array.isArray(value)) for (const item of value as readonly string[]) search.append(name, item);
+      else if (value !== undefined) search.set(name, String(value));
+    }
     const url = `${base}${path}${search.size === 0 ? '' : `?${search}`}`;
     let response: Response;
     try {

@@ -7,8 +7,8 @@ export function isExportedLink(fields: Record<string, unknown>): boolean {
   return 'password_hash' in fields && 'edit_token_hash' in fields;
 }
 
-const NUMBERS = ['clicks', 'max_clicks'] as const;
-const BOOLEANS = ['public_stats', 'disabled', 'has_password'] as const;
+const NUMBERS = ['clicks', 'max_clicks', 'redirect_status'] as const;
+const BOOLEANS = ['public_stats', 'disabled', 'has_password', 'forward_query', 'crawlable'] as const;
 
 /**
  * The fields of a lossless line as `ExportedLink` reads them: from CSV, empty cells are null, numbers
@@ -27,7 +27,33 @@ export function exportedLinkFields(fields: Record<string, unknown>): Record<stri
     const value = typed[name];
     if (typeof value === 'string') typed[name] = booleanOf(value);
   }
-  return typed;
+  // empty cells mean no tags and no rules, which the lists say by their absence
+  const { tags: _tags, rules: _rules, ...rest } = typed;
+  return { ...rest, ...listsOf(fields) };
+}
+
+/**
+ * `tags` and `rules` of a record: from CSV, tags separated by spaces or commas and rules as JSON (text
+ * that is not JSON stays, for the schema to refuse); absent or empty cells leave them out.
+ */
+function listsOf(fields: Record<string, unknown>): Record<string, unknown> {
+  const lists: Record<string, unknown> = {};
+  const { tags, rules } = fields;
+  if (typeof tags === 'string') {
+    if (tags.trim() !== '') lists.tags = tags.split(/[\s,]+/).filter((tag) => tag !== '');
+  } else if (tags !== undefined && tags !== null) lists.tags = tags;
+  if (typeof rules === 'string') {
+    if (rules.trim() !== '') lists.rules = jsonOrText(rules);
+  } else if (rules !== undefined && rules !== null) lists.rules = rules;
+  return lists;
+}
+
+function jsonOrText(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
 }
 
 /**
@@ -56,7 +82,13 @@ export function creationFields(fields: Record<string, unknown>): Record<string, 
   }
   const publicStats = fields.public_stats;
   set('public_stats', typeof publicStats === 'string' ? booleanOf(publicStats) : publicStats);
-  return raw;
+  for (const name of ['forward_query', 'crawlable'] as const) {
+    const value = fields[name];
+    set(name, typeof value === 'string' ? booleanOf(value) : value);
+  }
+  const status = fields.redirect_status;
+  set('redirect_status', typeof status === 'string' ? numberOf(status || undefined) : status);
+  return { ...raw, ...listsOf(fields) };
 }
 
 const yes = (value: unknown) => value === true || (typeof value === 'string' && booleanOf(value) === true);

@@ -15,6 +15,7 @@ const SHORTEN: ClientCommand = {
   examples: [
     'shorten https://example.com/a/long/page --alias hello --title Hello',
     'shorten example.com --expires-in 7 --max-clicks 100 | pbcopy',
+    `shorten example.com --tag summer --rule '{"when":{"os":"ios"},"url":"https://apps.example"}'`,
     'shorten https://example.com --server https://sho.example --key shk_… --json',
   ],
   options: addCreateFlags,
@@ -33,17 +34,24 @@ const LIST: ClientCommand = {
   examples: [
     'links list',
     'links list --query promo --all --json',
+    'links list --tag summer --tag print',
     'links list --server https://sho.example --key shk_…',
   ],
   options: (command) =>
     command
       .option('--query <text>', 'only links whose slug, title or URL contains it')
+      .option('--tag <tag>', 'only links carrying this tag (repeatable: every one)', collectTag)
       .option('--limit <n>', 'links per page, 1-200 (default 50; 200 with --all)')
       .option('--cursor <cursor>', 'the page after this cursor')
       .option('--all', 'every page'),
   run: async ({ client, options, out }) => {
     const all = options.all === true;
-    const raw = { limit: options.limit ?? (all ? 200 : undefined), cursor: options.cursor, q: options.query };
+    const raw = {
+      limit: options.limit ?? (all ? 200 : undefined),
+      cursor: options.cursor,
+      q: options.query,
+      tag: options.tag,
+    };
     const query = unwrap(parseInput(ListLinksQuery, defined(raw)), USAGE);
     let page = unwrap(await client.list(query));
     const links = [...page.links];
@@ -55,6 +63,8 @@ const LIST: ClientCommand = {
     if (page.next_cursor !== null && !all) out.note(`more: --cursor ${page.next_cursor}, or --all`);
   },
 };
+
+const collectTag = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
 const REFERENCE = '<id-or-short-url>';
 const REFERENCE_HELP = 'A link is named by its id, its short URL, or a bare slug on the default domain.';

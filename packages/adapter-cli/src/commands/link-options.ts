@@ -1,6 +1,7 @@
 import { CreateLinkInput, UTM_FIELD_NAMES, UpdateLinkInput, parseInput } from '@shortener/core';
 import type { Command } from 'commander';
 import { USAGE, unwrap, usageError } from '../cli-io.js';
+import { addOrganiseCreateFlags, addOrganiseUpdateFlags, organiseFieldsOf } from './organise-options.js';
 
 type Flags = Readonly<Record<string, unknown>>;
 
@@ -24,6 +25,7 @@ export function addCreateFlags(command: Command): void {
     .option('--private-stats', 'only the owner may read the statistics');
   for (const { flag, field } of UTM_FLAGS)
     command.option(`${flag} <value>`, `sets ${field} on the destination`);
+  addOrganiseCreateFlags(command);
 }
 
 /** The flags of `links update` (interface §2.3): `--no-…` removes a setting. */
@@ -41,6 +43,7 @@ export function addUpdateFlags(command: Command): void {
     .option('--no-password', 'remove the password')
     .option('--public-stats', 'anyone may read the statistics')
     .option('--private-stats', 'only the owner may read the statistics');
+  addOrganiseUpdateFlags(command);
 }
 
 /** The creation input of `url` and the `shorten` flags, parsed by the API's schema; bad flags exit 2. */
@@ -55,6 +58,7 @@ export function createInputOf(url: string, flags: Flags): CreateLinkInput {
     max_clicks: numberOf(flags.maxClicks),
     password: flags.password,
     public_stats: flags.privateStats === true ? false : undefined,
+    ...organiseFieldsOf(flags),
   };
   for (const { field, attribute } of UTM_FLAGS) raw[field] = flags[attribute];
   return unwrap(parseInput(CreateLinkInput, defined(raw)), USAGE);
@@ -72,6 +76,7 @@ export function updateInputOf(flags: Flags): UpdateLinkInput {
     max_clicks: removable(flags.maxClicks, numberOf),
     password: removable(flags.password),
     public_stats: flags.publicStats === true ? true : flags.privateStats === true ? false : undefined,
+    ...organiseFieldsOf(flags),
   });
   if (Object.keys(raw).length === 0)
     throw usageError('nothing to change: give at least one flag (see --help)');

@@ -7,6 +7,7 @@ import {
   countText,
   createLinkWithinBudget,
   domainError,
+  isTag,
   listLinks,
   parseInput,
   startSession,
@@ -74,6 +75,9 @@ export const fieldOf = (body: unknown, name: string): string => {
   return typeof value === 'string' ? value : '';
 };
 
+/** The `tag` filter of `/account`: one tag, lower-cased, or '' (anything else filters nothing). */
+const tagOf = (raw: unknown): string => (typeof raw === 'string' && isTag(raw) ? raw.toLowerCase() : '');
+
 /** Links on one page of `/account`. */
 const LINKS_PER_PAGE = 20;
 
@@ -92,11 +96,17 @@ async function sendAccountHome(
   const { language } = stateOf(ctx);
   const search = pageSearchOf(queryOf(ctx.query));
   const { q, cursor } = search;
+  const tag = tagOf(queryOf(ctx.query).tag);
   const caller = { accountId: signedIn.account.id, editToken: null };
   const list = (after: string) =>
     listLinks(
       core,
-      { limit: LINKS_PER_PAGE, ...(q ? { q } : {}), ...(after ? { cursor: after } : {}) },
+      {
+        limit: LINKS_PER_PAGE,
+        ...(q ? { q } : {}),
+        ...(after ? { cursor: after } : {}),
+        ...(tag ? { tag: [tag] } : {}),
+      },
       caller,
     );
   let page = await list(cursor);
@@ -112,6 +122,7 @@ async function sendAccountHome(
     admin: signedIn.account.role === 'admin',
     links: page.ok ? page.value.links.map((link) => toLinkView(link, core.config, now)) : [],
     q,
+    tag,
     nextCursor: page.ok ? page.value.nextCursor : null,
     paged,
     domains: core.config.shortDomains.map((d) => d.host),

@@ -29,6 +29,7 @@ import {
 } from '../pages/account/link-page.js';
 import { linkPageTextOf } from '../pages/account/link-page-text.js';
 import { formValues, utcOfLocal } from '../pages/form-input.js';
+import { organiseInput } from '../pages/account/link-organise.js';
 import { accountPageHeaders } from '../pages/layout.js';
 import { queryOf, readBody } from '../request.js';
 import { signedInOf } from './session.js';
@@ -213,6 +214,7 @@ function editInput(values: Readonly<Record<string, string>>, hasPassword: boolea
     title: text('title') === '' ? null : text('title'),
     max_clicks: text('max_clicks') === '' ? null : Number(text('max_clicks')),
     public_stats: values.private_stats === undefined || values.private_stats === '',
+    ...organiseInput(values),
   };
   const expiresAt = text('expires_at');
   input.expires_at = expiresAt === '' ? null : utcOfLocal(expiresAt);

@@ -8,6 +8,7 @@ import {
   getLink,
   getStats,
   listLinks,
+  listTags,
   updateLink,
 } from '@shortener/core';
 import { sendResult } from '../koa-helpers.js';
@@ -30,7 +31,7 @@ export const LINK_ROUTES: readonly AnyRoute[] = [
       summary: 'List the account’s links',
       description:
         'The links of the API key’s account, newest first. Pass `next_cursor` as `cursor` for the next page; ' +
-        '`next_cursor` is null on the last page.',
+        '`next_cursor` is null on the last page. `tag` (repeatable) keeps the links carrying every tag given.',
       tag: 'links',
       security: [key],
       responses: { 200: jsonResponse('One page of links.', 'LinkList') },
@@ -41,6 +42,24 @@ export const LINK_ROUTES: readonly AnyRoute[] = [
         links: page.links.map((l) => view(core, l)),
         next_cursor: page.nextCursor,
       }));
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/api/v1/tags',
+    access: 'account',
+    doc: {
+      id: 'listTags',
+      summary: 'List the account’s tags',
+      description:
+        'Every tag of the API key’s account’s links, by name, with how many links carry it and their clicks.',
+      tag: 'links',
+      security: [key],
+      responses: { 200: jsonResponse('The tags.', 'TagList') },
+      errors: [401],
+    },
+    handle: async (ctx, { deps: { core }, caller }) => {
+      sendResult(ctx, await listTags(core, caller), (tags) => ({ tags }));
     },
   }),
   route({
@@ -92,7 +111,9 @@ export const LINK_ROUTES: readonly AnyRoute[] = [
       summary: 'Edit a link',
       description:
         'Changes the given fields; `null` removes an expiry, click cap, title or password (an empty ' +
-        'password removes it too). Moving the expiry into the future or raising the cap reactivates the link.',
+        'password removes it too). Moving the expiry into the future or raising the cap reactivates the link. ' +
+        '`tags` and `rules` replace the lists. A permanent `redirect_status` (301/308) is refused (400) on a ' +
+        'link with rules, a cap, an expiry or a password; bad tags are 400 `validation_error` on `tags`.',
       tag: 'links',
       security: [key, token],
       parameters: [LINK_ID],

@@ -26,8 +26,17 @@ function endpoints(config: ServiceConfig): string[] {
     '## Endpoints',
     '',
     '- `POST /api/v1/links`: create a link (JSON body: `url` required; `alias`, `domain`, `title`, ' +
-      '`expires_in_days` or `expires_at`, `max_clicks`, `password`, `public_stats`, `utm_*`). 201 Link.',
-    '- `GET /api/v1/links`: the API key’s links, newest first (`limit` ≤ 200, `cursor` = `next_cursor`, `q`).',
+      '`expires_in_days` or `expires_at`, `max_clicks`, `password`, `public_stats`, `utm_*`, `tags`, `rules`, ' +
+      '`forward_query`, `redirect_status`, `crawlable`). 201 Link.',
+    '- Organising and routing (decisions §15): `tags` (0-10 of `a-z0-9-_`, 1-32 characters, lower-cased; else 400 ' +
+      '`validation_error`); `rules`: up to 20 `{ when, url }`, the first whose `when` holds (`device`, `os`, ' +
+      '`country`, `language`, `query`, `after`, `before`) picks the destination; `forward_query` adds the ' +
+      'visitor’s query (the destination’s parameters win); `redirect_status` 302 (default), 307, 301 or 308 ' +
+      '(permanent refused with rules, a cap, an expiry or a password); `crawlable` drops `X-Robots-Tag: noindex` ' +
+      'and opens the link in `/robots.txt` of its short domain. Statistics gain `rules` (`0`, `1`, … or `default`).',
+    '- `GET /api/v1/links`: the API key’s links, newest first (`limit` ≤ 200, `cursor` = `next_cursor`, `q`, ' +
+      '`tag` repeatable: links carrying all).',
+    '- `GET /api/v1/tags`: `{ tags: [{ name, links, clicks }] }` over the API key’s links.',
     '- `GET /api/v1/links/{id}`: one link (API key or edit token).',
     '- `PATCH /api/v1/links/{id}`: edit a link; `null` removes expiry, click cap, title or password.',
     '- `DELETE /api/v1/links/{id}`: delete a link. 204.',
@@ -45,7 +54,8 @@ function endpoints(config: ServiceConfig): string[] {
     '- `GET /api/shorten?url=…&alias=…&domain=…`: 201 `text/plain` with only the short URL; ' +
       'an anonymous link’s edit token is in the `X-Edit-Token` response header.',
     '- `GET /`: the web form for people (it calls `POST /api/v1/links`); `GET /assets/{file}`: its static files.',
-    '- `GET /{slug}`: redirect (302); a password form for protected links; `POST /{slug}` submits the password.',
+    '- `GET /{slug}`: redirect (302 unless the link or `REDIRECT_STATUS` says 301/307/308); a password form for protected links; `POST /{slug}` submits the password.',
+    '- `GET /robots.txt` on a short domain: disallows everything but its crawlable links.',
     '- `GET /{slug}+`: preview page showing the destination without redirecting.',
     '- `GET /{slug}.json`: public facts (`short_url`, `url` unless password protected, `status`, `created_at`, `clicks` if public).',
     '- `GET /{slug}.png?size=512&fg=%23000000&bg=%23ffffff&margin=4` and `GET /{slug}.svg?fg=…&bg=…`: QR codes.',

@@ -1,4 +1,5 @@
 import type Router from '@koa/router';
+import { robotsTxt } from '@shortener/core';
 import type { HttpDeps } from '../deps.js';
 import { perServer } from '../deps.js';
 import { jsonContent, ref } from '../openapi/openapi-paths.js';
@@ -27,7 +28,7 @@ const documentsOf = perServer((deps) => ({
   llmsTxt: buildLlmsTxt(deps.core.config),
 }));
 
-/** `/healthz`, `/metrics` (when served on this port), `/openapi.json` and `/llms.txt`. */
+/** `/healthz`, `/metrics` (when served on this port), `/openapi.json`, `/llms.txt` and `/robots.txt`. */
 export const META_ROUTES: readonly AnyRoute[] = [
   route({
     method: 'get',
@@ -98,6 +99,24 @@ export const META_ROUTES: readonly AnyRoute[] = [
     handle: (ctx, { deps }) => {
       ctx.type = 'text/markdown; charset=utf-8';
       ctx.body = documentsOf(deps).llmsTxt;
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/robots.txt',
+    area: 'public',
+    access: 'anyone',
+    doc: meta(
+      'getRobotsTxt',
+      'Robots rules of a short domain',
+      'Disallows everything on the short domain named by the Host header except the short URLs of its ' +
+        'crawlable links (`Allow: /{slug}$`; decisions §15).',
+      { 200: { description: 'The rules.', content: { 'text/plain': { schema: { type: 'string' } } } } },
+    ),
+    handle: async (ctx, { deps }) => {
+      ctx.type = 'text/plain; charset=utf-8';
+      ctx.set('Cache-Control', 'public, max-age=300');
+      ctx.body = await robotsTxt(deps.core, ctx.host);
     },
   }),
 ];

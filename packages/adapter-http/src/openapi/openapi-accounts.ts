@@ -23,6 +23,7 @@ function accountPagePaths(hosts: readonly string[]): Json {
           'shows the first page.',
         parameters: [
           query('q', 'Shows the links whose slug, title or URL contains it.', 'summer'),
+          query('tag', 'Shows the links carrying this tag (decisions §15).', 'summer'),
           doneParameter('`deleted`'),
           query(
             'cursor',

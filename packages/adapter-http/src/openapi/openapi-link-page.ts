@@ -69,7 +69,8 @@ export function linkPagePaths(): Json {
         description:
           'Every field is sent: an empty title, expiry or click limit removes it; an empty password keeps ' +
           'the current one unless `remove_password` is ticked; `private_stats` makes the statistics ' +
-          'private. An expiry without a zone is read as UTC.',
+          'private. An expiry without a zone is read as UTC. Tags and redirect rules (one row per rule) ' +
+          'are edited here too.',
         body: {
           type: 'object',
           properties: {
@@ -80,7 +81,20 @@ export function linkPagePaths(): Json {
             password: text('A new password (4-64 characters); empty: unchanged.'),
             remove_password: text('`on` removes the password.'),
             private_stats: text('`on` makes the statistics private.'),
-            edit_token: tokenField,
+            tags: text('Tags separated by commas or spaces (decisions §15); empty: no tags.'),
+            redirect_status: text(
+              '302, 307, 301 or 308. Its presence says the tags-and-routing part was sent: then tags, rules, ' +
+                '`forward_query` and `crawlable` are all set from the form.',
+            ),
+            forward_query: text("`on` adds the visitor's query parameters to the destination."),
+            crawlable: text('`on` lets search engines index the short URL.'),
+          },
+          patternProperties: {
+            '^rule_[0-9]+_(url|device|os|country|language|query|after|before)$': text(
+              'Row N of the redirect rules: its URL (empty removes the row), comma-separated lists of ' +
+                'devices, systems, country codes and languages, a query (`ref=mail`), and `YYYY-MM-DDTHH:MM` ' +
+                'times (UTC).',
+            ),
           },
         },
         example: { url: 'https://example.com/new', title: 'Summer sale', max_clicks: '100' },

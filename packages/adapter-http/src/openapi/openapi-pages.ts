@@ -36,9 +36,23 @@ export const notModified = {
 const redirect = (description: string): Json => ({
   description,
   headers: {
-    Location: header('The destination URL.', { type: 'string', format: 'uri' }, true),
-    'Cache-Control': header('`private, max-age=0`: every click reaches the server.'),
+    Location: header(
+      'The destination URL: the first rule that holds picks it, else the link URL; with `forward_query` the visitor’s query parameters are added (the destination’s own win).',
+      { type: 'string', format: 'uri' },
+      true,
+    ),
+    'Cache-Control': header(
+      '`private, max-age=0`: every click reaches the server; `private, max-age=3600` with a permanent status (301/308).',
+    ),
+    'X-Robots-Tag': header('`noindex, nofollow` unless the link is crawlable.'),
   },
+});
+/** The statuses a redirect may answer with (decisions §15: the link's `redirect_status`). */
+const redirects = (description: string): Json => ({
+  301: redirect(`${description} Permanent (the link's \`redirect_status\`).`),
+  302: redirect(`${description} The default.`),
+  307: redirect(`${description} The link's \`redirect_status\`.`),
+  308: redirect(`${description} Permanent (the link's \`redirect_status\`).`),
 });
 const page = (spec: Parameters<typeof operation>[0]): Json => operation(spec, false);
 
@@ -53,11 +67,11 @@ function slugPaths(): Json {
         description:
           'Redirects to the destination and counts a click (bots are redirected but counted apart). A ' +
           'password-protected link answers a password form instead. Served before the web framework: the ' +
-          'query string is not read beyond `lang`.',
+          'query string is read only for `lang`, redirect rules on `query` and `forward_query`.',
         tag: 'public',
         responses: {
           200: html('The password form of a protected link.'),
-          302: redirect('Redirect to the destination.'),
+          ...redirects('Redirect to the destination.'),
           404: notFound,
           410: gone,
         },
@@ -80,7 +94,7 @@ function slugPaths(): Json {
         example: { password: 'correct horse' },
         bodyTypes: [FORM_TYPE, 'application/json'],
         responses: {
-          302: redirect('Right password: redirect.'),
+          ...redirects('Right password: redirect.'),
           401: html('Wrong or missing password: the form again, with an error.'),
           404: notFound,
           410: gone,

@@ -14,7 +14,10 @@ import {
   LinkListSchema,
   LinkSchema,
   PublicLinkSchema,
+  RuleInput,
+  RuleViewSchema,
   StatsSchema,
+  TagListSchema,
   UpdateLinkInput,
 } from '@shortener/core';
 import type { ServiceConfig } from '@shortener/core';
@@ -25,6 +28,7 @@ import { jsonRpcSchemas } from './openapi-mcp.js';
 export type Json = Record<string, unknown>;
 
 const REQUEST_SCHEMAS: readonly z.ZodType[] = [
+  RuleInput,
   CreateLinkInput,
   UpdateLinkInput,
   BulkInput,
@@ -32,6 +36,7 @@ const REQUEST_SCHEMAS: readonly z.ZodType[] = [
   CreateKeyInput,
 ];
 const RESPONSE_SCHEMAS: readonly z.ZodType[] = [
+  RuleViewSchema,
   LinkSchema,
   LinkListSchema,
   StatsSchema,
@@ -39,6 +44,7 @@ const RESPONSE_SCHEMAS: readonly z.ZodType[] = [
   PublicLinkSchema,
   BulkResultSchema,
   ClaimResultSchema,
+  TagListSchema,
   ErrorDetailSchema,
   ErrorSchema,
   ApiKeySchema,
@@ -176,6 +182,7 @@ const QUERY_EXAMPLES: Readonly<Record<string, unknown>> = {
   limit: 50,
   cursor: 'MTcwMDAwMDAwMDAwMC4zZjJiOGMxZS02YTRkLTRmN2ItOWMyZS04ZDFhNWI2YzdlOTA',
   q: 'sale',
+  tag: 'summer',
   days: 30,
   slug: 'summer-sale',
   url: 'https://example.com/a/long/path',

@@ -3,6 +3,7 @@ import { countText } from '@shortener/core';
 import { chartTable } from './chart-table.js';
 import { countryChart } from './country-chart.js';
 import type { SafeHtml } from './layout.js';
+import { destinationsList } from './preview-destinations.js';
 import { html, renderPage } from './layout.js';
 import type { PageText } from './text.js';
 import { keyWord } from './stats-words.js';
@@ -36,7 +37,7 @@ export function previewPage({ language, link, stats }: PreviewView): string {
         <h1 id="preview-title">${link.title ?? t.previewTitle}</h1>
         <p class="short-url">${link.short_url}</p>
         <dl class="facts">
-          ${row(t.destination, destination(t, link))} ${row(t.domain, link.domain)}
+          ${row(t.destination, destination(t, link, language))} ${row(t.domain, link.domain)}
           ${row(t.created, date(link.created_at))}
           ${row(t.status, html`<span class="status status-${link.status}">${t[link.status]}</span>`)}
           ${link.expires_at ? row(t.expires, date(link.expires_at)) : ''}
@@ -49,9 +50,10 @@ export function previewPage({ language, link, stats }: PreviewView): string {
   });
 }
 
-function destination(t: PageText, link: LinkView): SafeHtml | string {
+function destination(t: PageText, link: LinkView, language: Language): SafeHtml | string {
   if (link.has_password) return t.destinationHidden;
   if (link.status === 'disabled') return t.destinationDisabled;
+  if (link.rules.length > 0) return destinationsList(language, link);
   return html`<span class="destination">${link.url}</span>`;
 }
 

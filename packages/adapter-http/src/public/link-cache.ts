@@ -25,16 +25,16 @@ export interface LinkCacheOptions {
  * Only the record is cached: status is still derived from it at request time, so expiry is exact. Capped
  * links are never cached (their click count decides), so they always go to the store.
  */
-export interface LinkCache {
+export interface LinkCache<L extends LinkRecord = LinkRecord> {
   /** The link of (domain, lower-case slug), null for a known miss, undefined when not cached. */
-  get(domain: string, slug: string): LinkRecord | null | undefined;
+  get(domain: string, slug: string): L | null | undefined;
   /**
    * Reads (domain, slug) through `find` (the store) and remembers the answer, unless the cache was
    * invalidated while the read was under way. When the store is unavailable, a link this cache held
    * (its time to live passed, nothing invalidated it) is the answer, kept for another time to live: a
    * node keeps redirecting its links while the database is away, until it hears from it again.
    */
-  load(domain: string, slug: string, find: () => Promise<LinkRecord | null>): Promise<LinkRecord | null>;
+  load(domain: string, slug: string, find: () => Promise<L | null>): Promise<L | null>;
   /** Drops a link after this process changed or deleted it. */
   invalidate(linkId: string): void;
   /** Drops what is known of (domain, slug), e.g. a miss, after this process created a link there. */
@@ -43,8 +43,8 @@ export interface LinkCache {
   readonly size: number;
 }
 
-interface Entry {
-  readonly link: LinkRecord | null;
+interface Entry<L> {
+  readonly link: L | null;
   readonly expiresAt: number;
   /** Read since it was (re)inserted: spared once by eviction (second chance, an LRU approximation). */
   used: boolean;
@@ -57,11 +57,13 @@ const SECOND_CHANCES = 8;
  * A bounded cache with a time to live, listening to the store's link changes (changes by another
  * process on SQLite are seen within a millisecond, on PostgreSQL within milliseconds).
  */
-export function createLinkCache(options: LinkCacheOptions = {}): LinkCache {
+export function createLinkCache<L extends LinkRecord = LinkRecord>(
+  options: LinkCacheOptions = {},
+): LinkCache<L> {
   const { ttlMs = 10_000, missTtlMs = 0, changes, now = Date.now } = options;
   const poll = changes?.poll?.bind(changes);
   const maxEntries = Math.max(1, options.maxEntries ?? 20_000);
-  const entries = new Map<string, Entry>();
+  const entries = new Map<string, Entry<L>>();
   const keysById = new Map<string, string>();
   let polledAt = -1;
   // Bumped by every invalidation, so a read that started before one is not remembered.
@@ -84,13 +86,13 @@ export function createLinkCache(options: LinkCacheOptions = {}): LinkCache {
   // Map order is insertion order: the oldest entry is first, unless it was read since (moved back once).
   const makeRoom = () => {
     for (let spared = 0; entries.size >= maxEntries; spared++) {
-      const [key, entry] = entries.entries().next().value as [string, Entry];
+      const [key, entry] = entries.entries().next().value as [string, Entry<L>];
       entries.delete(key);
       if (entry.used && spared < SECOND_CHANCES) entries.set(key, { ...entry, used: false });
       else if (entry.link) keysById.delete(entry.link.id);
     }
   };
-  const remember = (key: string, link: LinkRecord | null) => {
+  const remember = (key: string, link: L | null) => {
     if (link !== null && link.maxClicks !== null) return;
     if (link === null && missTtlMs <= 0) return;
     evict(key);
@@ -130,7 +132,7 @@ export function createLinkCache(options: LinkCacheOptions = {}): LinkCache {
     async load(domain, slug, find) {
       const started = generation;
       const key = `${domain}/${slug}`;
-      let link: LinkRecord | null;
+      let link: L | null;
       try {
         link = await find();
       } catch (error) {

@@ -15,12 +15,14 @@ import type { LinkCache } from './link-cache.js';
 import { refuseMethod } from '../server/methods.js';
 import { sendOutcome, serveRedirect, slugOfPath, visitOf } from './redirect.js';
 import { readBody } from '../request.js';
+import type { RoutedLink } from './routing.js';
+import { routeRequest, withRouting } from './routing.js';
 
 /** One-segment paths served to GET only: a POST there is 405, not a missing link. */
-const GET_ONLY = new Set(['/healthz', '/openapi.json', '/llms.txt']);
+const GET_ONLY = new Set(['/healthz', '/openapi.json', '/llms.txt', '/robots.txt']);
 
 /** The public link routes Koa serves: `/{slug}.json`, the password POST, and GET/HEAD `/{slug}` as a fallback. */
-export function addPublicRoutes(router: Router, deps: HttpDeps, linkCache: LinkCache): void {
+export function addPublicRoutes(router: Router, deps: HttpDeps, linkCache: LinkCache<RoutedLink>): void {
   const { core } = deps;
 
   router.get('/:slug.json', async (ctx) => {
@@ -46,7 +48,7 @@ export function addPublicRoutes(router: Router, deps: HttpDeps, linkCache: LinkC
     const state = redirectState(link, core.clock.now());
     if (state.kind !== 'password') {
       ctx.respond = false;
-      return sendOutcome(ctx.req, ctx.res, language, state);
+      return sendOutcome(deps, ctx.req, ctx.res, language, state);
     }
     const body = await readBody(ctx.req, true);
     const password =
@@ -58,13 +60,12 @@ export function addPublicRoutes(router: Router, deps: HttpDeps, linkCache: LinkC
       return sendError(ctx, guess.error);
     }
     ctx.respond = false;
-    if (!guess.ok) return sendOutcome(ctx.req, ctx.res, language, state, true);
-    sendOutcome(
-      ctx.req,
-      ctx.res,
-      language,
-      // the Referer of this post is the password form itself, not where the visitor came from
-      await followLink(core, deps.recorder, state.link, { ...visitOf(deps, ctx.req), referrer: null }),
-    );
+    if (!guess.ok) return sendOutcome(deps, ctx.req, ctx.res, language, state, { wrongPassword: true });
+    const routing = withRouting(deps, state.link)?.routing ?? null;
+    const routed = routing === null ? null : routeRequest(deps, ctx.req, state.link, routing, target.query);
+    // the Referer of this post is the password form itself, not where the visitor came from
+    const visit = { ...visitOf(deps, ctx.req, routed?.rule ?? null), referrer: null };
+    const outcome = await followLink(core, deps.recorder, state.link, visit);
+    sendOutcome(deps, ctx.req, ctx.res, language, outcome, { routed });
   });
 }

@@ -16,6 +16,8 @@ import { LINK_PAGE_HEADERS } from '../pages/layout.js';
 import { queryParam } from '../server/query.js';
 import { clientOf, languageOf } from '../request.js';
 import { isBotUserAgent, isPrefetch } from './user-agent.js';
+import type { Routed, RoutedLink } from './routing.js';
+import { routeRequest, withRouting, writeRedirect } from './routing.js';
 
 const RESERVED = new Set(RESERVED_SLUGS);
 const MAX_PATH_SLUG = 64;
@@ -53,8 +55,11 @@ export function wantsJson(req: IncomingMessage): boolean {
   return json > html;
 }
 
-/** The visit of a request, as the recorder needs it; the IP lives only in memory until the next flush. */
-export function visitOf(deps: HttpDeps, req: IncomingMessage): Visit {
+/**
+ * The visit of a request, as the recorder needs it (with the redirect rule that answered, for links with
+ * rules); the IP lives only in memory until the next flush.
+ */
+export function visitOf(deps: HttpDeps, req: IncomingMessage, rule: string | null = null): Visit {
   const userAgent = req.headers['user-agent'] ?? '';
   const { countryHeader } = deps.options;
   const country = countryHeader === null ? undefined : req.headers[countryHeader];
@@ -65,6 +70,7 @@ export function visitOf(deps: HttpDeps, req: IncomingMessage): Visit {
     userAgent,
     referrer: req.headers.referer ?? null,
     country: typeof country === 'string' ? country : null,
+    rule,
   };
 }
 
@@ -85,16 +91,37 @@ export function respond(
 }
 
 const NO_STORE = 'private, max-age=0';
+const NOINDEX = 'noindex, nofollow';
 
-/** The 302 itself; headers as a flat list, which Node writes without walking an object's keys. */
-function sendRedirect(req: IncomingMessage, res: ServerResponse, location: string): void {
+/** The pages a short URL answers with (password form, 404, 410): never indexed (decisions §15). */
+const SHORT_URL_PAGE_HEADERS = { ...LINK_PAGE_HEADERS, 'X-Robots-Tag': NOINDEX };
+
+/**
+ * The redirect of a plain link (no rules, no forwarding, not crawlable): the server's status (302 unless
+ * `REDIRECT_STATUS` says otherwise); headers as a flat list, which Node writes without walking an object.
+ */
+function sendRedirect(deps: HttpDeps, req: IncomingMessage, res: ServerResponse, location: string): void {
+  const status = deps.core.config.redirectStatus ?? 302;
+  if (status !== 302) return writeRedirect(req, res, status, location, false);
   res.writeHead(
     302,
     req.method === 'HEAD'
-      ? ['Cache-Control', NO_STORE, 'Location', location]
-      : ['Cache-Control', NO_STORE, 'Location', location, 'Content-Length', '0'],
+      ? ['Cache-Control', NO_STORE, 'Location', location, 'X-Robots-Tag', NOINDEX]
+      : ['Cache-Control', NO_STORE, 'Location', location, 'X-Robots-Tag', NOINDEX, 'Content-Length', '0'],
   );
   res.end();
+}
+
+/** The redirect of an outcome: routed when the link has routing, else plain. */
+function sendFollowed(
+  deps: HttpDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  link: LinkRecord,
+  routed: Routed | null,
+): void {
+  if (routed === null) return sendRedirect(deps, req, res, link.url);
+  writeRedirect(req, res, routed.status, routed.location, routed.crawlable);
 }
 
 /** Renders the 404 and 410 answers: an HTML page, or the error object for JSON clients. */
@@ -117,7 +144,7 @@ export function sendMissing(
     return;
   }
   const page = reason === null ? notFoundPage(language) : gonePage(reason, language);
-  respond(req, res, reason === null ? HTTP_STATUS.not_found : 410, LINK_PAGE_HEADERS, page);
+  respond(req, res, reason === null ? HTTP_STATUS.not_found : 410, SHORT_URL_PAGE_HEADERS, page);
 }
 
 function linkGoneMessage(reason: GoneReason): string {
@@ -125,20 +152,28 @@ function linkGoneMessage(reason: GoneReason): string {
   return reason === 'disabled' ? 'This link has been disabled.' : 'This link has expired.';
 }
 
-/** Answers an outcome of following a link: 302, the password form, or 404/410. */
+/** Answers an outcome of following a link: the redirect (`routed`, if any), the password form, or 404/410. */
 export function sendOutcome(
+  deps: HttpDeps,
   req: IncomingMessage,
   res: ServerResponse,
   language: Language,
   outcome: RedirectOutcome,
-  wrongPassword = false,
+  options: { readonly wrongPassword?: boolean; readonly routed?: Routed | null } = {},
 ): void {
+  const wrongPassword = options.wrongPassword ?? false;
   switch (outcome.kind) {
     case 'redirect':
-      sendRedirect(req, res, outcome.link.url);
+      sendFollowed(deps, req, res, outcome.link, options.routed ?? null);
       return;
     case 'password':
-      respond(req, res, wrongPassword ? 401 : 200, LINK_PAGE_HEADERS, passwordPage(language, wrongPassword));
+      respond(
+        req,
+        res,
+        wrongPassword ? 401 : 200,
+        SHORT_URL_PAGE_HEADERS,
+        passwordPage(language, wrongPassword),
+      );
       return;
     case 'gone':
       sendMissing(req, res, language, outcome.reason);
@@ -155,10 +190,12 @@ function finish(
   res: ServerResponse,
   query: string,
   outcome: RedirectOutcome,
+  routed: Routed | null = null,
 ): void {
   deps.metrics?.redirected(outcome.kind);
-  if (outcome.kind === 'redirect') return sendRedirect(req, res, outcome.link.url);
-  sendOutcome(req, res, languageOf(queryParam(query, 'lang'), req.headers['accept-language']), outcome);
+  if (outcome.kind === 'redirect') return sendFollowed(deps, req, res, outcome.link, routed);
+  const language = languageOf(queryParam(query, 'lang'), req.headers['accept-language']);
+  sendOutcome(deps, req, res, language, outcome);
 }
 
 /** The decision on a link as found (or not): gone, password, or followed, and the answer. */
@@ -167,22 +204,24 @@ function answer(
   req: IncomingMessage,
   res: ServerResponse,
   query: string,
-  link: LinkRecord | null,
+  link: RoutedLink | null,
 ): Promise<void> | undefined {
   const now = deps.core.clock.now();
   const state = redirectState(link, now);
-  if (state.kind !== 'redirect') return void finish(deps, req, res, query, state);
-  const visit = visitOf(deps, req);
+  if (state.kind !== 'redirect' || link === null) return void finish(deps, req, res, query, state);
+  // a plain link (routing null) is routed by nothing: one comparison
+  const routed = link.routing === null ? null : routeRequest(deps, req, link, link.routing, query);
+  const visit = visitOf(deps, req, routed === null ? null : routed.rule);
   const outcome = followLinkNow(deps.recorder, state.link, visit, now);
   if (outcome !== null) {
     // the visits buffered outrun the store: answer once the write under way ends (backpressure)
     const backlog = deps.recorder.backlog();
-    if (backlog === undefined) return void finish(deps, req, res, query, outcome);
-    return backlog.then(() => finish(deps, req, res, query, outcome));
+    if (backlog === undefined) return void finish(deps, req, res, query, outcome, routed);
+    return backlog.then(() => finish(deps, req, res, query, outcome, routed));
   }
   // a human click on a capped link: the store counts it atomically before the answer
   return followLink(deps.core, deps.recorder, state.link, visit).then((o) =>
-    finish(deps, req, res, query, o),
+    finish(deps, req, res, query, o, routed),
   );
 }
 
@@ -193,7 +232,7 @@ function answer(
  */
 export function serveRedirect(
   deps: HttpDeps,
-  cache: LinkCache,
+  cache: LinkCache<RoutedLink>,
   req: IncomingMessage,
   res: ServerResponse,
   slug: string,
@@ -204,14 +243,16 @@ export function serveRedirect(
   deps.metrics?.linkCache(cached !== undefined);
   if (cached !== undefined) return answer(deps, req, res, query, cached);
   return cache
-    .load(key.domain, key.slug, () => deps.core.links.findBySlug(key.domain, key.slug))
+    .load(key.domain, key.slug, () =>
+      deps.core.links.findBySlug(key.domain, key.slug).then((found) => withRouting(deps, found)),
+    )
     .then((link) => answer(deps, req, res, query, link));
 }
 
 /** {@link serveRedirect} for the request listener: a failure is logged and answered with a 500. */
 export function handleRedirect(
   deps: HttpDeps,
-  cache: LinkCache,
+  cache: LinkCache<RoutedLink>,
   req: IncomingMessage,
   res: ServerResponse,
   target: { slug: string; query: string },

@@ -60,7 +60,19 @@ export function createUserAgentParser(): UserAgentParser {
             ? 'desktop'
             : 'other'
           : (DEVICES[type] ?? 'other');
-      return { device, browser: result.browser.name ?? 'other' };
+      return { device, browser: result.browser.name ?? 'other', os: osOf(result.os.name) };
     },
   };
 }
+
+/** The operating system as redirect rules name it (decisions §15), from ua-parser-js's name. */
+function osOf(name: string | undefined): NonNullable<VisitorDescription['os']> {
+  if (name === undefined) return 'other';
+  if (name === 'iOS') return 'ios';
+  if (name === 'Android') return 'android';
+  if (name === 'Windows') return 'windows';
+  if (name === 'Mac OS' || name === 'macOS') return 'macos';
+  return LINUX.test(name) ? 'linux' : 'other';
+}
+
+const LINUX = /^(linux|ubuntu|debian|fedora|mint|arch|gentoo|centos|red ?hat|suse|opensuse|manjaro)/i;

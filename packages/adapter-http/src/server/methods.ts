@@ -9,6 +9,7 @@ const FIXED_ALLOW: Readonly<Record<string, string>> = {
   '/healthz': 'GET, HEAD',
   '/openapi.json': 'GET, HEAD',
   '/llms.txt': 'GET, HEAD',
+  '/robots.txt': 'GET, HEAD',
   '/login': 'GET, HEAD, POST',
   '/logout': 'POST',
   '/account': 'GET, HEAD',

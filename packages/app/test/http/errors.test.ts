@@ -26,6 +26,7 @@ describe('HTTP_STATUS', () => {
     ['domain_invalid', 400],
     ['too_many', 400],
     ['invalid_request', 400],
+    ['validation_error', 400],
     ['unauthorized', 401],
     ['forbidden', 403],
     ['not_found', 404],

@@ -22,6 +22,11 @@ const LINK_FIELDS = [
   'qr_svg_url',
   'qr_png_url',
   'stats_url',
+  'tags',
+  'rules',
+  'forward_query',
+  'redirect_status',
+  'crawlable',
 ];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;

@@ -21,6 +21,7 @@ const STATS_FIELDS = [
   'referrers',
   'devices',
   'browsers',
+  'rules',
 ];
 const MOBILE_UA =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
@@ -51,7 +52,8 @@ describe('GET /api/v1/links/{id}/stats', () => {
     expect(days).toEqual([...days].sort());
     expect(days.at(-1)).toBe(today());
     expect((stats.by_day as Json[]).every((d) => d.count === 0)).toBe(true);
-    for (const list of ['countries', 'referrers', 'devices', 'browsers']) expect(stats[list]).toEqual([]);
+    for (const list of ['countries', 'referrers', 'devices', 'browsers', 'rules'])
+      expect(stats[list]).toEqual([]);
   });
 
   it('refuses private statistics to anonymous callers and strangers with 403', async () => {

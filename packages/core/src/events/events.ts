@@ -76,8 +76,9 @@ export function summarizeVisitBatch(batch: VisitBatch, uniques: ReadonlyMap<stri
     const summary = of(c.linkId, c.day);
     if (c.dimension === 'total') summary.humans += c.count;
     else if (c.dimension === 'bots') summary.bots += c.count;
-    else if (c.dimension !== 'unique') {
-      const counts = summary[DIMENSION_FIELDS[c.dimension]];
+    else if (c.dimension in DIMENSION_FIELDS) {
+      // countries, devices, browsers, referrers (a redirect rule's matches are not part of the event)
+      const counts = summary[DIMENSION_FIELDS[c.dimension as keyof typeof DIMENSION_FIELDS]];
       counts[c.key] = (counts[c.key] ?? 0) + c.count;
     }
   }

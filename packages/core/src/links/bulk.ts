@@ -45,7 +45,16 @@ export async function createLinks(
   for (const [index, url] of urls.entries()) {
     const created = await createLink(
       deps,
-      { url, domain: domain.value.host, expires_in_days: input.expires_in_days ?? null },
+      {
+        url,
+        domain: domain.value.host,
+        expires_in_days: input.expires_in_days ?? null,
+        tags: input.tags ?? null,
+        rules: input.rules ?? null,
+        forward_query: input.forward_query ?? null,
+        redirect_status: input.redirect_status ?? null,
+        crawlable: input.crawlable ?? null,
+      },
       caller,
     );
     items.push(

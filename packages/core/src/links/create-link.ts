@@ -6,10 +6,12 @@ import type { CreateLinkInput } from '../schemas.js';
 import { UTM_FIELD_NAMES } from '../schemas.js';
 import { generateSecret, hashPassword, randomUuid, sha256Hex } from '../secrets.js';
 import { mergeUtm } from '../urls/utm.js';
+import type { UtmParams } from '../urls/utm.js';
 import type { UrlPolicy } from '../urls/validate-url.js';
 import { MAX_URL_LENGTH, validateTargetUrl } from '../urls/validate-url.js';
 import type { ServiceConfig } from '../config.js';
 import type { LinkRecord } from './link.js';
+import { checkPermanent, organisedOf } from './organise.js';
 import { resolveDomain } from './references.js';
 import { RESERVED_SLUGS, randomSlug, slugLengthForAttempt, validateAlias } from './slug.js';
 import { expiryFromDays } from './status.js';
@@ -32,6 +34,16 @@ export function urlPolicyOf(config: ServiceConfig): UrlPolicy {
   };
 }
 
+/** The UTM parameters given with a creation. */
+function utmOfInput(input: Partial<CreateLinkInput>): UtmParams {
+  const utm: Partial<Record<(typeof UTM_FIELD_NAMES)[number], string>> = {};
+  for (const name of UTM_FIELD_NAMES) {
+    const value = input[name];
+    if (typeof value === 'string' && value.trim() !== '') utm[name] = value;
+  }
+  return utm;
+}
+
 /** The destination after the URL rules (decisions §5), with UTM parameters merged in. */
 export function destinationOf(
   config: ServiceConfig,
@@ -39,11 +51,7 @@ export function destinationOf(
 ) {
   const checked = validateTargetUrl(input.url, urlPolicyOf(config));
   if (!checked.ok) return checked;
-  const utm: Partial<Record<(typeof UTM_FIELD_NAMES)[number], string>> = {};
-  for (const name of UTM_FIELD_NAMES) {
-    const value = input[name];
-    if (typeof value === 'string' && value !== '') utm[name] = value;
-  }
+  const utm = utmOfInput(input);
   if (Object.keys(utm).length === 0) return checked;
   const merged = mergeUtm(checked.value, utm);
   return merged.length > MAX_URL_LENGTH ? err(domainError('invalid_url', undefined, 'url')) : ok(merged);
@@ -85,6 +93,8 @@ export async function createLink(
   const now = clock.now();
   const expiresAt = creationExpiry(input, now);
   if (!expiresAt.ok) return expiresAt;
+  const organised = organisedOf(input, urlPolicyOf(config), utmOfInput(input));
+  if (!organised.ok) return organised;
 
   const editToken = caller.accountId === null ? generateSecret(random, 'et_') : null;
   const draft: LinkRecord = {
@@ -104,7 +114,10 @@ export async function createLink(
     editTokenHash: editToken === null ? null : sha256Hex(editToken),
     createdAt: now,
     updatedAt: now,
+    ...organised.value,
   };
+  const permanent = checkPermanent(draft);
+  if (!permanent.ok) return permanent;
   const inserted = alias === null ? await insertWithRandomSlug(deps, draft) : await deps.links.insert(draft);
   return inserted.ok ? ok({ link: inserted.value, editToken }) : inserted;
 }

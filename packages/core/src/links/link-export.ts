@@ -7,7 +7,11 @@ import type { LinkView } from '../response-schemas.js';
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
 import { validateTargetUrl } from '../urls/validate-url.js';
+import { RedirectStatusField } from '../schemas.js';
 import { urlPolicyOf } from './create-link.js';
+import { checkPermanent, organisedOf } from './organise.js';
+import { RulesField } from './rules.js';
+import { TagsField } from './tags.js';
 import type { LinkRecord } from './link.js';
 import { isLinkId } from './references.js';
 import { validateAlias } from './slug.js';
@@ -45,6 +49,12 @@ export const ExportedLink = z.object({
     .nullable(),
   created_at: instant,
   updated_at: instant,
+  // decisions §15; absent in exports made before them
+  tags: TagsField.optional(),
+  rules: RulesField.optional(),
+  forward_query: z.boolean().optional(),
+  redirect_status: RedirectStatusField.nullable().optional(),
+  crawlable: z.boolean().optional(),
 });
 export type ExportedLink = z.output<typeof ExportedLink>;
 
@@ -92,6 +102,11 @@ export async function importLink(deps: CoreDeps, line: ExportedLink): Promise<Re
   if (!url.ok) return url;
   const owner = await ownerOf(deps, line);
   if (!owner.ok) return owner;
+  // rule URLs carry their UTM parameters already; they pass the URL rules of this server again
+  const organised = organisedOf(line, urlPolicyOf(deps.config), {});
+  if (!organised.ok) return organised;
+  const permanent = checkPermanent({ ...organised.value, ...fieldsOfLine(line) });
+  if (!permanent.ok) return permanent;
   if ((await deps.links.findById(line.id.toLowerCase())) !== null) {
     return err(domainError('invalid_request', 'A link with this id exists here already.', 'id'));
   }
@@ -112,8 +127,15 @@ export async function importLink(deps: CoreDeps, line: ExportedLink): Promise<Re
     editTokenHash: line.edit_token_hash,
     createdAt: line.created_at,
     updatedAt: line.updated_at,
+    ...organised.value,
   });
 }
+
+const fieldsOfLine = (line: ExportedLink) => ({
+  maxClicks: line.max_clicks,
+  expiresAt: line.expires_at,
+  passwordHash: line.password_hash,
+});
 
 /** The account here with the exported id, else with the exported name; null for an anonymous link. */
 async function ownerOf(deps: CoreDeps, line: ExportedLink): Promise<Result<string | null>> {

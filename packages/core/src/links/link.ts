@@ -1,3 +1,8 @@
+import type { RedirectRule } from './rules.js';
+
+/** The HTTP status of a redirect (decisions §15); 301 and 308 are permanent. */
+export type RedirectStatus = 301 | 302 | 307 | 308;
+
 /** A link as stored. Times are epoch milliseconds; secrets are hashes only. */
 export interface LinkRecord {
   readonly id: string;
@@ -24,6 +29,16 @@ export interface LinkRecord {
   readonly editTokenHash: string | null;
   readonly createdAt: number;
   readonly updatedAt: number;
+  /** 0-10 lower-case tags (decisions §15), in the order given. */
+  readonly tags: readonly string[];
+  /** Redirect rules, in order: the first whose conditions all hold picks the destination. */
+  readonly rules: readonly RedirectRule[];
+  /** The visitor's query parameters are added to the destination (the destination's own win). */
+  readonly forwardQuery: boolean;
+  /** The redirect's status; null follows the server's default (`REDIRECT_STATUS`). */
+  readonly redirectStatus: RedirectStatus | null;
+  /** Search engines may index the short URL (no `X-Robots-Tag`, allowed in `/robots.txt`). */
+  readonly crawlable: boolean;
 }
 
 /** The fields a store update may change (clicks change only through click recording). */
@@ -39,6 +54,11 @@ export type LinkChanges = Partial<
     | 'disabled'
     | 'accountId'
     | 'editTokenHash'
+    | 'tags'
+    | 'rules'
+    | 'forwardQuery'
+    | 'redirectStatus'
+    | 'crawlable'
   >
 > & { readonly updatedAt: number };
 

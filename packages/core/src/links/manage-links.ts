@@ -7,7 +7,8 @@ import type { ListLinksQuery, UpdateLinkInput } from '../schemas.js';
 import { hashPassword } from '../secrets.js';
 import type { AccessRule } from './access.js';
 import { linkAccess } from './access.js';
-import { destinationOf } from './create-link.js';
+import { destinationOf, urlPolicyOf } from './create-link.js';
+import { organiseChanges } from './organise.js';
 import type { LinkChanges, LinkRecord } from './link.js';
 import { isLinkId } from './references.js';
 import { expiryFromDays } from './status.js';
@@ -51,13 +52,17 @@ export async function updateLink(
   if (!link.ok) return link;
   const changes = await changesOf(deps, input);
   if (!changes.ok) return changes;
+  const organised = organiseChanges(input, link.value, urlPolicyOf(deps.config), changes.value);
+  if (!organised.ok) return organised;
   const updated = await deps.links.update(link.value.id, changes.value);
   return updated ? ok(updated) : err(domainError('not_found'));
 }
 
-async function changesOf(deps: CoreDeps, input: UpdateLinkInput): Promise<Result<LinkChanges>> {
+type MutableChanges = { -readonly [K in keyof LinkChanges]: LinkChanges[K] };
+
+async function changesOf(deps: CoreDeps, input: UpdateLinkInput): Promise<Result<MutableChanges>> {
   const now = deps.clock.now();
-  const changes: { -readonly [K in keyof LinkChanges]: LinkChanges[K] } = { updatedAt: now };
+  const changes: MutableChanges = { updatedAt: now };
   if (input.url !== undefined) {
     const url = destinationOf(deps.config, { url: input.url });
     if (!url.ok) return url;
@@ -125,7 +130,13 @@ async function pageOf(
   const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
   if (after === null) return err(domainError('invalid_request', 'The cursor is not valid.', 'cursor'));
   const q = query.q?.trim();
-  const rows = await fetch({ limit: query.limit + 1, ...(after ? { after } : {}), ...(q ? { q } : {}) });
+  const tags = query.tag !== undefined && query.tag.length > 0 ? { tags: query.tag } : {};
+  const rows = await fetch({
+    limit: query.limit + 1,
+    ...(after ? { after } : {}),
+    ...(q ? { q } : {}),
+    ...tags,
+  });
   const links = rows.slice(0, query.limit);
   const last = links.at(-1);
   const nextCursor = rows.length > query.limit && last ? encodeCursor(last) : null;

@@ -24,6 +24,11 @@ export interface Visit {
   readonly referrer: string | null;
   /** Country from a trusted proxy header, when configured. */
   readonly country: string | null;
+  /**
+   * The redirect rule that answered (`0`, `1`, … or `default`); null or absent for a link without rules
+   * (absent keeps visits built before decisions §15 valid).
+   */
+  readonly rule?: string | null;
 }
 
 /** Where a request for `/{slug}` on `host` points: the short domain's host (decisions §1) and the slug. */

@@ -1,6 +1,9 @@
 import type { ServiceConfig } from '../config.js';
 import type { LinkView, PublicLinkView } from '../response-schemas.js';
 import type { LinkRecord } from './link.js';
+import { serverRedirectStatus } from './organise.js';
+import { statusOf } from './routing.js';
+import { toRuleView } from './rules.js';
 import { linkStatus } from './status.js';
 
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -41,6 +44,11 @@ export function toLinkView(
     qr_svg_url: `${shortUrl}.svg`,
     qr_png_url: `${shortUrl}.png`,
     stats_url: `${config.baseUrl}/api/v1/links/${link.id}/stats`,
+    tags: [...link.tags],
+    rules: link.rules.map(toRuleView),
+    forward_query: link.forwardQuery,
+    redirect_status: statusOf(link, serverRedirectStatus(config)),
+    crawlable: link.crawlable,
   };
   return editToken === undefined ? view : { ...view, edit_token: editToken };
 }

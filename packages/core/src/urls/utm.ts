@@ -33,7 +33,7 @@ export function mergeUtm(url: string, utm: UtmParams): string {
 }
 
 /** The decoded name of one `name=value` pair of a query string. */
-function paramName(pair: string): string {
+export function paramName(pair: string): string {
   const raw = (pair.split('=')[0] ?? '').replace(/\+/g, ' ');
   try {
     return decodeURIComponent(raw);

@@ -163,6 +163,7 @@ export function createVisitRecorder(deps: VisitRecorderDeps): VisitRecorder {
         at: tracked.at,
         counted: tracked.counted,
         profile: classify.profile(visit),
+        rule: visit.rule ?? null,
         salt,
       });
     }
@@ -283,13 +284,15 @@ export function createVisitRecorder(deps: VisitRecorderDeps): VisitRecorder {
       const day = dayOfVisit(at);
       const { visitor, referrer, country } = classify.profile(visit);
       const counter = (dimension: VisitDimension, key: string) => ({ linkId, day, dimension, key, count: 1 });
-      return [
+      const counters = [
         counter('total', ''),
         counter('device', visitor.description.device),
         counter('browser', visitor.description.browser),
         counter('referrer', referrer),
         counter('country', country),
       ];
+      if (visit.rule != null) counters.push(counter('rule', visit.rule));
+      return counters;
     },
   };
 }

@@ -45,6 +45,7 @@ export async function getStats(
     referrers: top(byKey, 'referrer'),
     devices: top(byKey, 'device'),
     browsers: top(byKey, 'browser'),
+    rules: top(byKey, 'rule'),
   });
 }
 

@@ -21,6 +21,8 @@ interface Bucket {
   readonly browser: Map<string, Tally>;
   readonly referrer: Map<string, Tally>;
   readonly country: Map<string, Tally>;
+  /** Which redirect rule answered (`0`, `1`, … or `default`), for links with rules only. */
+  readonly rule: Map<string, Tally>;
   /** The salted hashes of the bucket's visitors (never an IP). */
   readonly visitors: Set<string>;
   /** The visitor objects of this batch counted here (each adds its hash once). */
@@ -39,6 +41,8 @@ export interface HumanVisit {
   readonly at: number;
   readonly counted: boolean;
   readonly profile: VisitProfile;
+  /** The redirect rule that answered, or null for a link without rules. */
+  readonly rule: string | null;
   /** The secret salt of `day`, for the visitor hash. */
   readonly salt: string;
 }
@@ -103,6 +107,7 @@ export function createVisitAggregate(): VisitAggregate {
         browser: new Map(),
         referrer: new Map(),
         country: new Map(),
+        rule: new Map(),
         visitors: new Set(),
         seen: new Set(),
         profiles: new Map(),
@@ -126,6 +131,7 @@ export function createVisitAggregate(): VisitAggregate {
         add(bucket, 'total', 1);
         add(bucket, 'clicks', 1);
         if (v.at > bucket.lastClickAt) bucket.lastClickAt = v.at;
+        if (v.rule !== null) tally(bucket.rule, v.rule, 1);
         const visits = bucket.profiles.get(v.profile);
         if (visits !== undefined) return void visits.n++;
         // a profile new to this link and day: its counter keys, and its visitor's hash once
@@ -240,6 +246,7 @@ function countersOf(b: Bucket, counters: CounterIncrement[]): void {
     browser: countsOf(b.browser),
     referrer: countsOf(b.referrer),
     country: countsOf(b.country),
+    rule: countsOf(b.rule),
   };
   const bump = (map: Map<string, number>, key: string, by: number) => map.set(key, (map.get(key) ?? 0) + by);
   for (const [{ visitor, referrer, country }, visits] of b.profiles) {
@@ -254,7 +261,7 @@ function countersOf(b: Bucket, counters: CounterIncrement[]): void {
 }
 
 /** The dimensions counted per key. */
-type CountedDimension = 'device' | 'browser' | 'referrer' | 'country';
+type CountedDimension = 'device' | 'browser' | 'referrer' | 'country' | 'rule';
 
 const countsOf = (tallies: Map<string, Tally>): Map<string, number> =>
   new Map([...tallies].map(([key, tally]) => [key, tally.n]));

@@ -2,7 +2,7 @@
  * Events out (decisions §16), as SQLite's migration 009: a trigger adds each link change's event to the
  * outbox in the change's own transaction (the link as a record, by its field names), the visit writer
  * adds `link.visited` in its flush's; every node fans the outbox out into deliveries and claims due ones
- * with `FOR UPDATE SKIP LOCKED`. (005 is taken by another change in flight.)
+ * with `FOR UPDATE SKIP LOCKED`.
  */
 export const EVENT_OUTBOX = `
 CREATE TABLE event_outbox (
@@ -30,14 +30,16 @@ BEGIN
       'passwordHash', l.password_hash, 'publicStats', l.public_stats, 'expiresAt', l.expires_at,
       'maxClicks', l.max_clicks, 'clicks', l.clicks, 'lastClickAt', l.last_click_at,
       'disabled', l.disabled, 'accountId', l.account_id, 'editTokenHash', l.edit_token_hash,
-      'createdAt', l.created_at, 'updatedAt', l.updated_at),
+      'createdAt', l.created_at, 'updatedAt', l.updated_at, 'tags', l.tags,
+      'rules', COALESCE(l.rules, '[]'::jsonb), 'forwardQuery', l.forward_query,
+      'redirectStatus', l.redirect_status, 'crawlable', l.crawlable),
     (extract(epoch FROM clock_timestamp()) * 1000)::bigint);
   RETURN NULL;
 END
 $$;
 CREATE TRIGGER links_event_outbox
   AFTER INSERT OR DELETE OR UPDATE OF domain, slug, url, title, password_hash, public_stats, expires_at,
-    max_clicks, disabled, account_id, edit_token_hash
+    max_clicks, disabled, account_id, edit_token_hash, tags, rules, forward_query, redirect_status, crawlable
   ON links FOR EACH ROW EXECUTE FUNCTION event_outbox_link();
 
 CREATE TABLE webhooks (

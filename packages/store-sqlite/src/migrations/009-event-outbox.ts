@@ -4,7 +4,9 @@ const snapshot = (row: 'NEW' | 'OLD') => `json_object('id', ${row}.id, 'domain',
   'public_stats', ${row}.public_stats, 'expires_at', ${row}.expires_at, 'max_clicks', ${row}.max_clicks,
   'clicks', ${row}.clicks, 'last_click_at', ${row}.last_click_at, 'disabled', ${row}.disabled,
   'account_id', ${row}.account_id, 'edit_token_hash', ${row}.edit_token_hash,
-  'created_at', ${row}.created_at, 'updated_at', ${row}.updated_at)`;
+  'created_at', ${row}.created_at, 'updated_at', ${row}.updated_at, 'tags', ${row}.tags,
+  'rules', ${row}.rules, 'forward_query', ${row}.forward_query, 'redirect_status', ${row}.redirect_status,
+  'crawlable', ${row}.crawlable)`;
 
 const event = (
   type: string,
@@ -18,7 +20,6 @@ const event = (
  * the `shortener` commands, an import) writes it in the change's own transaction; the visit writer adds
  * `link.visited` rows in its flush's. The dispatcher moves outbox rows into one delivery per webhook
  * (and the broker), and deletes a delivery once done; the last 20 attempts of each webhook are kept.
- * (008 is taken by another change in flight.)
  */
 export const EVENT_OUTBOX = `
 CREATE TABLE event_outbox (
@@ -35,7 +36,7 @@ BEGIN
 END;
 CREATE TRIGGER event_outbox_link_updated
 AFTER UPDATE OF domain, slug, url, title, password_hash, public_stats, expires_at, max_clicks, disabled,
-  account_id, edit_token_hash ON links
+  account_id, edit_token_hash, tags, rules, forward_query, redirect_status, crawlable ON links
 BEGIN
   ${event('link.updated', 'NEW')}
 END;

@@ -6,6 +6,7 @@ import { LINK_CHANGE_LOG } from './004-link-change-log.js';
 import { NAMES_WITHOUT_CASE, checkNamesWithoutCase } from './005-names-without-case.js';
 import { KEY_ORIGIN } from './006-key-origin.js';
 import { SESSION_CLIENTS } from './007-session-clients.js';
+import { ORGANISE_LINKS } from './008-organise-links.js';
 import { EVENT_OUTBOX } from './009-event-outbox.js';
 
 /** One schema step. Versions start at 1 and increase by one; `PRAGMA user_version` holds the last applied. */
@@ -25,6 +26,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 5, sql: NAMES_WITHOUT_CASE, check: checkNamesWithoutCase },
   { version: 6, sql: KEY_ORIGIN },
   { version: 7, sql: SESSION_CLIENTS },
+  { version: 8, sql: ORGANISE_LINKS },
   { version: 9, sql: EVENT_OUTBOX },
 ];
 

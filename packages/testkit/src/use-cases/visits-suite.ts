@@ -22,6 +22,7 @@ const human = (over: Partial<Visit> = {}): Visit => ({
   userAgent: 'Firefox/130 desktop',
   referrer: null,
   country: null,
+  rule: null,
   ...over,
 });
 

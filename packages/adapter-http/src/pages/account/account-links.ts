@@ -6,6 +6,7 @@ import { rowActions } from '../row-actions.js';
 import { fill, textOf } from '../text.js';
 import type { AccountHomeView } from './account-pages.js';
 import type { AccountText } from './account-text.js';
+import { tagFilterLine, tagList } from './link-tags.js';
 
 const dateOf = (language: Language, iso: string) =>
   new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(iso));
@@ -13,9 +14,11 @@ const dateOf = (language: Language, iso: string) =>
 /** The account's links: the search, a page of rows with their actions, and the pager. */
 export function linksSection(view: AccountHomeView, t: AccountText): SafeHtml {
   const { language, q } = view;
+  const tag = view.tag ?? '';
   const pt = textOf(language);
+  const filters = { ...(q === '' ? {} : { q }), ...(tag === '' ? {} : { tag }) };
   const query = (extra: Record<string, string>) =>
-    `/account?${new URLSearchParams({ ...(q === '' ? {} : { q }), ...extra }).toString()}`;
+    `/account?${new URLSearchParams({ ...filters, ...extra }).toString()}`;
   const item = (link: LinkView) =>
     html`<li>
       <a class="link-title" href="/account/links/${link.id}">${link.title ?? link.short_url}</a>
@@ -26,7 +29,7 @@ export function linksSection(view: AccountHomeView, t: AccountText): SafeHtml {
         ${link.status === 'active' ? pt.active : link.status === 'expired' ? pt.expired : pt.disabled} ·
         ${fill(t.createdOn, { date: dateOf(language, link.created_at) })}</span
       >
-      ${rowActions(language, link)}
+      ${tagList(language, link.tags)} ${rowActions(language, link)}
     </li>`;
   const empty = q === '' ? t.noLinks : fill(t.noMatches, { q });
   return html`<section class="card" aria-labelledby="links-title">
@@ -40,6 +43,7 @@ export function linksSection(view: AccountHomeView, t: AccountText): SafeHtml {
       <small class="hint" id="q-hint">${t.searchHint}</small>
       ${view.searchError === undefined ? '' : html`<p id="search-error" class="error" role="alert">${view.searchError}</p>`}
     </form>
+    ${tagFilterLine(language, tag)}
     ${
       view.links.length === 0
         ? html`<p id="links-status">${empty}</p>`

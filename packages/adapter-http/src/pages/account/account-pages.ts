@@ -195,6 +195,8 @@ export interface AccountHomeView {
   readonly links: readonly LinkView[];
   /** The search, and the cursor of the next page (null at the end); `paged` when not on the first page. */
   readonly q: string;
+  /** The tag the list is filtered by ('' for none; decisions §15). */
+  readonly tag?: string;
   readonly nextCursor: string | null;
   readonly paged: boolean;
   /** Why the search was refused (too long), shown by the search form. */

@@ -7,6 +7,7 @@ import { fill, textOf } from '../text.js';
 import type { Notice } from './account-pages.js';
 import type { LinkPageText } from './link-page-text.js';
 import { linkPageTextOf } from './link-page-text.js';
+import { organiseFields, organiseValues } from './link-organise.js';
 import { hiddenToken, statsBlock, statsSection } from './link-stats.js';
 
 export { STATS_WINDOWS } from './link-stats.js';
@@ -111,6 +112,7 @@ function editSection(view: LinkPageView, t: LinkPageText): SafeHtml {
     expires_at: localValue(link.expires_at),
     max_clicks: link.max_clicks === null ? '' : String(link.max_clicks),
     private_stats: link.public_stats ? '' : 'on',
+    ...organiseValues(link),
   };
   const invalid = (name: string) =>
     failed && view.field === name ? html` aria-invalid="true" aria-describedby="edit-notice"` : '';
@@ -138,6 +140,7 @@ function editSection(view: LinkPageView, t: LinkPageText): SafeHtml {
       ${input('password', t.passwordLabel, html` type="password" minlength="4" maxlength="64" autocomplete="new-password"`)}
       ${link.has_password ? check('remove_password', t.removePassword, values.remove_password === 'on') : ''}
       ${check('private_stats', t.privateStats, values.private_stats === 'on')}
+      ${organiseFields(view.language, values)}
       <button type="submit" class="primary">${t.save}</button>
     </form>
   </section>`;

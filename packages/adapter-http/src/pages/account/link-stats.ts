@@ -7,6 +7,7 @@ import { keyWord } from '../stats-words.js';
 import { fill, textOf } from '../text.js';
 import type { LinkPageView } from './link-page.js';
 import type { LinkPageText } from './link-page-text.js';
+import { ruleKeyLabel, ruleStatsTitle } from './link-organise.js';
 import { linkPageTextOf } from './link-page-text.js';
 
 /** The statistics windows the page offers, in days (decisions §10). */
@@ -37,6 +38,7 @@ export function statsBlock(language: Language, stats: StatsView): SafeHtml {
       ${topList(pt.referrers, stats.referrers, word, pt.noClicks, 10)}
       ${topList(t.devices, stats.devices, word, pt.noClicks, 10)}
       ${topList(t.browsers, stats.browsers, word, pt.noClicks, 10)}
+      ${stats.rules.length === 0 ? '' : topList(ruleStatsTitle(language), stats.rules, ruleKeyLabel, pt.noClicks, 10)}
     </div>`;
 }
 

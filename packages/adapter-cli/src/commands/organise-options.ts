@@ -1,0 +1,55 @@
+import type { Command } from 'commander';
+import { usageError } from '../cli-io.js';
+import { numberOf } from './link-options.js';
+
+type Flags = Readonly<Record<string, unknown>>;
+
+/** Collects a repeatable flag's values. */
+const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
+
+/** A `--rule` value: one rule as JSON, e.g. `{"when":{"os":"ios"},"url":"https://apps.example"}`. */
+function parseRule(value: string, previous: unknown[] | undefined): unknown[] {
+  try {
+    return [...(previous ?? []), JSON.parse(value) as unknown];
+  } catch {
+    throw usageError(`--rule takes one rule as JSON, e.g. '{"when":{"os":"ios"},"url":"https://…"}'`);
+  }
+}
+
+const RULE_HELP =
+  'a redirect rule as JSON, repeatable, in order: {"when":{"device"|"os"|"country"|"language"|"query"|"after"|"before":…},"url":"…"}';
+
+/** The flags of decisions §15 on `shorten`. */
+export function addOrganiseCreateFlags(command: Command): void {
+  command
+    .option('--tag <tag>', 'a tag (repeatable, up to 10: a-z, 0-9, - and _)', collect)
+    .option('--rule <json>', RULE_HELP, parseRule)
+    .option('--forward-query', "add the visitor's query parameters to the destination")
+    .option('--redirect-status <status>', 'redirect with 302 (default), 307, 301 or 308')
+    .option('--crawlable', 'let search engines index the short URL');
+}
+
+/** The flags of decisions §15 on `links update`: `--tag` and `--rule` replace the lists. */
+export function addOrganiseUpdateFlags(command: Command): void {
+  command
+    .option('--tag <tag>', 'replace the tags (repeatable)', collect)
+    .option('--no-tags', 'remove every tag')
+    .option('--rule <json>', `replace the rules: ${RULE_HELP}`, parseRule)
+    .option('--no-rules', 'remove every rule')
+    .option('--forward-query', "add the visitor's query parameters to the destination")
+    .option('--no-forward-query', 'stop forwarding the query')
+    .option('--redirect-status <status>', 'redirect with 302, 307, 301 or 308')
+    .option('--crawlable', 'let search engines index the short URL')
+    .option('--no-crawlable', 'keep search engines out (the default)');
+}
+
+/** The §15 fields of the flags given, for the API's schemas (`--no-tags` and `--no-rules` clear). */
+export function organiseFieldsOf(flags: Flags): Record<string, unknown> {
+  return {
+    tags: flags.tags === false ? [] : flags.tag,
+    rules: flags.rules === false ? [] : flags.rule,
+    forward_query: flags.forwardQuery,
+    redirect_status: numberOf(flags.redirectStatus),
+    crawlable: flags.crawlable,
+  };
+}

@@ -1,0 +1,119 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type {
+  LinkRecord,
+  LinkRouting,
+  RedirectStatus,
+  RouteVisit,
+  VisitorDescription,
+} from '@shortener/core';
+import {
+  acceptedLanguages,
+  countryCode,
+  isPermanent,
+  routeVisit,
+  routingOf,
+  serverRedirectStatus,
+} from '@shortener/core';
+import { clientOf } from '../request.js';
+import type { HttpDeps } from '../deps.js';
+import { queryParam } from '../server/query.js';
+import { createUserAgentParser } from './user-agent.js';
+
+/**
+ * A link as the redirect path keeps it: with its routing worked out once, when it is loaded (null for a
+ * plain link: no rules, no forwarding, not crawlable, the server's status), so a plain link's redirect
+ * costs one comparison more than before and a cached routed link never works it out again.
+ */
+export type RoutedLink = LinkRecord & { readonly routing: LinkRouting | null };
+
+/** Adds the routing of a link as found (decisions §15). */
+export function withRouting(deps: Pick<HttpDeps, 'core'>, link: LinkRecord | null): RoutedLink | null {
+  if (link === null) return null;
+  return { ...link, routing: routingOf(link, serverRedirectStatus(deps.core.config)) };
+}
+
+/** Where a visit goes: the location, and the rule that picked it (null for a link without rules). */
+export interface Routed {
+  readonly location: string;
+  readonly rule: string | null;
+  readonly status: RedirectStatus;
+  readonly crawlable: boolean;
+}
+
+const MAX_REMEMBERED = 5000;
+// One parse per distinct User-Agent (a User-Agent alone identifies no one), and per Accept-Language.
+const descriptions = new Map<string, VisitorDescription>();
+const languages = new Map<string, readonly string[]>();
+let fallbackParser: ReturnType<typeof createUserAgentParser> | undefined;
+
+function remembered<T>(cache: Map<string, T>, key: string, make: () => T): T {
+  let value = cache.get(key);
+  if (value === undefined) {
+    if (cache.size >= MAX_REMEMBERED) cache.clear();
+    cache.set(key, (value = make()));
+  }
+  return value;
+}
+
+/** What the rules may ask about this request, each worked out when first asked. */
+function routeVisitOf(deps: HttpDeps, req: IncomingMessage, query: string): RouteVisit {
+  let description: VisitorDescription | undefined;
+  const describe = () =>
+    (description ??= remembered(descriptions, req.headers['user-agent'] ?? '', () =>
+      (deps.userAgents ?? (fallbackParser ??= createUserAgentParser())).describe(
+        req.headers['user-agent'] ?? '',
+      ),
+    ));
+  return {
+    now: deps.core.clock.now(),
+    device: () => describe().device,
+    os: () => describe().os ?? 'other',
+    country: () => countryOf(deps, req),
+    languages: () => {
+      const header = req.headers['accept-language'] ?? '';
+      return remembered(languages, header, () => acceptedLanguages(header));
+    },
+    query: (name) => queryParam(query, name) ?? null,
+  };
+}
+
+/** The visitor's country: the trusted proxy's header when it names one, else the GeoIP database. */
+function countryOf(deps: HttpDeps, req: IncomingMessage): string | null {
+  const { countryHeader } = deps.options;
+  const header = countryHeader === null ? undefined : req.headers[countryHeader];
+  const fromHeader = typeof header === 'string' ? countryCode(header) : null;
+  if (fromHeader !== null) return fromHeader;
+  return countryCode(deps.geo?.country(clientOf(deps.options, req).ip) ?? null);
+}
+
+/** Routes a visit of a link with routing: the first rule that holds, forwarding, status. */
+export function routeRequest(
+  deps: HttpDeps,
+  req: IncomingMessage,
+  link: LinkRecord,
+  routing: LinkRouting,
+  query: string,
+): Routed {
+  const routed = routeVisit(link, routing, routeVisitOf(deps, req, query), query);
+  return { location: routed.url, rule: routed.rule, status: routing.status, crawlable: routing.crawlable };
+}
+
+const NO_STORE = 'private, max-age=0';
+/** A permanent redirect is remembered an hour by the browser only, so it still comes back (decisions §15). */
+const PERMANENT = 'private, max-age=3600';
+const NOINDEX = 'noindex, nofollow';
+
+/** A redirect with its status, cache and robots headers (headers as a flat list: no object to walk). */
+export function writeRedirect(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: RedirectStatus,
+  location: string,
+  crawlable: boolean,
+): void {
+  const headers = ['Cache-Control', isPermanent(status) ? PERMANENT : NO_STORE, 'Location', location];
+  if (!crawlable) headers.push('X-Robots-Tag', NOINDEX);
+  if (req.method !== 'HEAD') headers.push('Content-Length', '0');
+  res.writeHead(status, headers);
+  res.end();
+}

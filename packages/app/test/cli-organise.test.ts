@@ -1,0 +1,117 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runIn } from './cli-run.js';
+import { tempDir } from './helpers.js';
+import { startTestServer } from './http/harness.js';
+import type { Json, TestAccount, TestServer } from './http/harness.js';
+
+// decisions §15 on the command line: --tag, --rule, --forward-query, --redirect-status, --crawlable,
+// `links list --tag` and `tags`, against a server.
+
+let server: TestServer;
+let carol: TestAccount;
+let env: Record<string, string>;
+const withKey = (...args: string[]) => runIn(env, [...args, '--key', carol.key]);
+
+beforeAll(async () => {
+  server = await startTestServer();
+  carol = await server.createAccount('carol');
+  env = { SHORTENER_URL: server.origin };
+});
+afterAll(() => server.close());
+
+describe('tags and rules on the command line', () => {
+  it('creates with tags and rules, filters by tag, lists the tags and replaces them', async () => {
+    const rule = JSON.stringify({ when: { os: 'ios' }, url: 'https://apps.example/ios' });
+    const created = (
+      await withKey(
+        'shorten',
+        'https://example.com/cli',
+        '--tag',
+        'Summer',
+        '--tag',
+        'print',
+        '--rule',
+        rule,
+        '--forward-query',
+        '--redirect-status',
+        '307',
+        '--crawlable',
+        '--json',
+      )
+    ).json();
+    const { tags, rules, forward_query, redirect_status, crawlable } = created;
+    expect([tags, rules[0].url, forward_query, redirect_status, crawlable]).toEqual([
+      ['summer', 'print'],
+      'https://apps.example/ios',
+      true,
+      307,
+      true,
+    ]);
+    await withKey('shorten', 'https://example.com/other', '--tag', 'summer');
+    const listed = (await withKey('links', 'list', '--tag', 'summer', '--tag', 'print', '--json')).json();
+    expect(listed.links.map((l: { id: string }) => l.id)).toEqual([created.id]);
+    expect((await withKey('tags', '--json')).json()).toEqual({
+      tags: [
+        { name: 'print', links: 1, clicks: 0 },
+        { name: 'summer', links: 2, clicks: 0 },
+      ],
+    });
+    const updated = (
+      await withKey('links', 'update', created.id, '--tag', 'winter', '--no-rules', '--json')
+    ).json();
+    expect(updated).toMatchObject({ tags: ['winter'], rules: [] });
+  });
+
+  it('refuses a bad --rule with a usage error and a bad tag with validation_error', async () => {
+    expect((await withKey('shorten', 'https://example.com/x', '--rule', 'not json')).code).toBe(2);
+    const bad = await withKey('shorten', 'https://example.com/x', '--tag', 'no way');
+    expect(bad.stderr).toMatch(/validation_error/);
+  });
+});
+
+describe('tags and rules through export and import (local, lossless)', () => {
+  it('brings tags, rules and the redirect settings back from JSON lines and from CSV', async () => {
+    const dir = tempDir();
+    const site = { SHORT_DOMAINS: 'https://s.test', PUBLIC_BASE_URL: 'https://sho.test' };
+    const local = (db: string, ...args: string[]) => runIn({ DB_PATH: join(dir, db), ...site }, args);
+    const rule = JSON.stringify({ when: { country: ['AT'], language: 'de' }, url: 'https://example.at/' });
+    const made = await local('source.db', 'shorten', 'https://example.com/r', '--tag', 'a', '--tag', 'b');
+    expect(made.code).toBe(0);
+    await local(
+      'source.db',
+      'links',
+      'update',
+      made.stdout.trim(),
+      '--rule',
+      rule,
+      '--crawlable',
+      '--redirect-status',
+      '307',
+    );
+    const settings = (line: Json) => [
+      line.tags,
+      line.rules,
+      line.forward_query,
+      line.redirect_status,
+      line.crawlable,
+    ];
+    const exported = JSON.parse((await local('source.db', 'export')).stdout) as Json;
+    expect(settings(exported)).toEqual([
+      ['a', 'b'],
+      [{ when: { country: ['AT'], language: ['de'] }, url: 'https://example.at/' }],
+      false,
+      307,
+      true,
+    ]);
+    for (const format of ['jsonl', 'csv']) {
+      const file = join(dir, `links.${format}`);
+      expect((await local('source.db', 'export', '--format', format, '--out', file)).code).toBe(0);
+      const imported = await local(`${format}.db`, 'import', file);
+      expect(imported.stderr).toBe('');
+      expect(settings(JSON.parse((await local(`${format}.db`, 'export')).stdout) as Json)).toEqual(
+        settings(exported),
+      );
+    }
+  });
+});

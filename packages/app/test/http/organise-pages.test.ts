@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { invitedBrowser } from './browser-session.js';
+import type { BrowserSession } from './browser-session.js';
+import { jsonOf, startTestServer } from './harness.js';
+import type { Json, TestServer } from './harness.js';
+
+// decisions §15 on the pages: tags on /account, tags and rules on a link's page, every destination on
+// the preview.
+
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+
+let server: TestServer;
+let owner: BrowserSession;
+beforeAll(async () => {
+  server = await startTestServer();
+  owner = await invitedBrowser(server, 'organiser', 'a long enough password');
+});
+afterAll(() => server.close());
+
+async function ownLink(body: Json): Promise<Json> {
+  const response = await owner.send('/api/v1/links', { method: 'POST', json: body });
+  return jsonOf(response, 201);
+}
+
+describe('tags and rules on the pages (decisions §15)', () => {
+  it('shows each link’s tags on /account and filters the list by one', async () => {
+    const tagged = await ownLink({ url: 'https://example.com/tagged', title: 'Tagged one', tags: ['promo'] });
+    await ownLink({ url: 'https://example.com/plain', title: 'Plain one' });
+    const all = await (await owner.send('/account')).text();
+    expect(all).toContain('href="/account?tag=promo"');
+    expect(all).toContain('Plain one');
+    const filtered = await (await owner.send('/account?tag=promo')).text();
+    expect(filtered).toContain('id="tag-filter"');
+    expect(filtered).toContain(`/account/links/${String(tagged.id)}`);
+    expect(filtered).not.toContain('Plain one');
+  });
+
+  it('edits tags and rules on the link page with a plain form, one row per rule', async () => {
+    const link = await ownLink({
+      url: 'https://example.com/page',
+      rules: [{ when: { os: 'ios' }, url: 'https://apps.example/ios' }],
+    });
+    const page = await (await owner.send(`/account/links/${String(link.id)}`)).text();
+    expect(page).toMatch(/name="rule_0_url"\s+type="text"\s+value="https:\/\/apps\.example\/ios"/);
+    expect(page).toContain('name="rule_1_url"'); // an empty row to add one
+    const saved = await owner.post(`/account/links/${String(link.id)}/edit`, {
+      url: 'https://example.com/page',
+      tags: 'Summer, print',
+      rule_0_url: '',
+      rule_1_url: 'https://example.de/',
+      rule_1_language: 'de',
+      rule_2_url: 'https://example.at/',
+      rule_2_country: 'at, ch',
+      redirect_status: '307',
+      crawlable: 'on',
+    });
+    expect(saved.status).toBe(303);
+    const detail = await jsonOf(await owner.send(`/api/v1/links/${String(link.id)}`));
+    expect(detail).toMatchObject({
+      tags: ['summer', 'print'],
+      rules: [
+        { when: { language: ['de'] }, url: 'https://example.de/' },
+        { when: { country: ['AT', 'CH'] }, url: 'https://example.at/' },
+      ],
+      redirect_status: 307,
+      crawlable: true,
+      forward_query: false,
+    });
+    const refused = await owner.post(`/account/links/${String(link.id)}/edit`, {
+      url: 'https://example.com/page',
+      rule_0_url: 'http://127.0.0.1/',
+      redirect_status: '302',
+    });
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain('value="http://127.0.0.1/"');
+  });
+
+  it('lists every destination on the preview, and the rule that answered in the statistics', async () => {
+    const link = await ownLink({
+      url: 'https://example.com/fallback',
+      rules: [{ when: { os: ['ios', 'android'] }, url: 'https://apps.example/' }],
+    });
+    const preview = await (await server.visit(`${String(link.short_url)}+`)).text();
+    expect(preview).toContain('id="destinations"');
+    expect(preview).toContain('os: ios, android');
+    expect(preview).toContain('https://apps.example/');
+    expect(preview).toContain('https://example.com/fallback');
+    await server.visit(String(link.short_url), { headers: { 'user-agent': IPHONE } });
+    const page = await (await owner.send(`/account/links/${String(link.id)}`)).text();
+    expect(page).toContain('Redirect rules');
+    expect(page).toContain('#0');
+  });
+});

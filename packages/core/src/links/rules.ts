@@ -1,0 +1,157 @@
+import { z } from 'zod';
+import { domainError } from '../errors.js';
+import type { Result } from '../result.js';
+import { err, ok } from '../result.js';
+import type { UtmParams } from '../urls/utm.js';
+import { UTM_KEYS, mergeUtm } from '../urls/utm.js';
+import type { UrlPolicy } from '../urls/validate-url.js';
+import { MAX_URL_LENGTH, validateTargetUrl } from '../urls/validate-url.js';
+
+/** The most rules one link holds (decisions §15). */
+export const MAX_RULES = 20;
+
+/** The device classes a rule can ask for. */
+export const RULE_DEVICES = ['mobile', 'tablet', 'desktop'] as const;
+export type RuleDevice = (typeof RULE_DEVICES)[number];
+
+/** The operating systems a rule can ask for. */
+export const RULE_OSES = ['ios', 'android', 'windows', 'macos', 'linux'] as const;
+export type RuleOs = (typeof RULE_OSES)[number];
+
+/** The conditions of a rule, as stored: lists (any value matches), times in epoch milliseconds. */
+export interface RuleConditions {
+  readonly device?: readonly RuleDevice[];
+  readonly os?: readonly RuleOs[];
+  /** ISO 3166-1 alpha-2 codes, upper-case. */
+  readonly country?: readonly string[];
+  /** Primary language subtags, lower-case (`de`, `pt`). */
+  readonly language?: readonly string[];
+  /** Query parameters the visitor's request must carry with exactly these values. */
+  readonly query?: Readonly<Record<string, string>>;
+  readonly after?: number;
+  readonly before?: number;
+}
+
+/** One redirect rule: when every condition holds, the visitor goes to `url` (checked, UTM merged). */
+export interface RedirectRule {
+  readonly when: RuleConditions;
+  readonly url: string;
+}
+
+const oneOrMany = <T extends z.ZodType>(item: T) => z.union([item, z.array(item).min(1).max(50)]);
+const instant = z.iso.datetime({ offset: true });
+
+/** The `when` of a rule as given. */
+export const RuleWhenInput = z
+  .strictObject({
+    device: oneOrMany(z.enum(RULE_DEVICES)).optional(),
+    os: oneOrMany(z.enum(RULE_OSES)).optional(),
+    country: oneOrMany(z.string().regex(/^[A-Za-z]{2}$/))
+      .optional()
+      .describe('ISO 3166-1 alpha-2 country codes.'),
+    language: oneOrMany(z.string().regex(/^[A-Za-z]{2,8}$/))
+      .optional()
+      .describe('Primary language subtags, matched against Accept-Language entries with q > 0.'),
+    query: z
+      .record(z.string().min(1).max(100), z.string().max(500))
+      .optional()
+      .describe('Query parameters that must have exactly these values.'),
+    after: instant.optional().describe('The rule holds from this time on.'),
+    before: instant.optional().describe('The rule holds until this time.'),
+  })
+  .describe('Conditions that must all hold; each list matches when any of its values does.');
+export type RuleWhenInput = z.infer<typeof RuleWhenInput>;
+
+/** One rule as given. */
+export const RuleInput = z
+  .strictObject({
+    when: RuleWhenInput,
+    url: z.string().min(1).meta({ maxLength: MAX_URL_LENGTH }).describe('Destination when `when` holds.'),
+  })
+  .meta({ id: 'RedirectRuleInput' });
+export type RuleInput = z.infer<typeof RuleInput>;
+
+/** The `rules` field of create, bulk, update and import: at most 20, in order. */
+export const RulesField = z
+  .array(RuleInput)
+  .max(MAX_RULES)
+  .describe('Redirect rules, in order: the first whose conditions all hold picks the destination.');
+
+/** A rule as the Link object shows it: lists, ISO times. */
+export const RuleViewSchema = z
+  .object({
+    when: z.object({
+      device: z.array(z.enum(RULE_DEVICES)).optional(),
+      os: z.array(z.enum(RULE_OSES)).optional(),
+      country: z.array(z.string()).optional(),
+      language: z.array(z.string()).optional(),
+      query: z.record(z.string(), z.string()).optional(),
+      after: z.iso.datetime().optional(),
+      before: z.iso.datetime().optional(),
+    }),
+    url: z.url(),
+  })
+  .meta({ id: 'RedirectRule' });
+export type RuleView = z.infer<typeof RuleViewSchema>;
+
+const listOf = <T>(value: T | readonly T[]): T[] => (Array.isArray(value) ? [...value] : [value as T]);
+
+/** The stored conditions of a rule as given. */
+function conditionsOf(when: RuleWhenInput): RuleConditions {
+  const conditions: { -readonly [K in keyof RuleConditions]: RuleConditions[K] } = {};
+  if (when.device !== undefined) conditions.device = [...new Set(listOf(when.device))];
+  if (when.os !== undefined) conditions.os = [...new Set(listOf(when.os))];
+  if (when.country !== undefined) conditions.country = listOf(when.country).map((c) => c.toUpperCase());
+  if (when.language !== undefined) conditions.language = listOf(when.language).map((l) => l.toLowerCase());
+  if (when.query !== undefined) conditions.query = { ...when.query };
+  if (when.after !== undefined) conditions.after = Date.parse(when.after);
+  if (when.before !== undefined) conditions.before = Date.parse(when.before);
+  return conditions;
+}
+
+/**
+ * The rules as stored: each URL through every check a link's URL passes (field `rules.N.url`), with
+ * the link's UTM parameters merged in.
+ */
+export function checkRules(
+  rules: readonly RuleInput[],
+  policy: UrlPolicy,
+  utm: UtmParams,
+): Result<RedirectRule[]> {
+  const checked: RedirectRule[] = [];
+  for (const [index, rule] of rules.entries()) {
+    const field = `rules.${index}.url`;
+    const url = validateTargetUrl(rule.url, policy);
+    if (!url.ok) return err({ ...url.error, field });
+    const merged = Object.keys(utm).length === 0 ? url.value : mergeUtm(url.value, utm);
+    if (merged.length > MAX_URL_LENGTH) return err(domainError('invalid_url', undefined, field));
+    checked.push({ when: conditionsOf(rule.when), url: merged });
+  }
+  return ok(checked);
+}
+
+/** The UTM parameters a stored destination carries: those merged in at creation. */
+export function utmOf(url: string): UtmParams {
+  const utm: { -readonly [K in keyof UtmParams]: string } = {};
+  const params = new URL(url).searchParams;
+  for (const key of UTM_KEYS) {
+    const value = params.get(key);
+    if (value !== null && value !== '') utm[key] = value;
+  }
+  return utm;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** A stored rule as the Link object shows it. */
+export function toRuleView(rule: RedirectRule): RuleView {
+  const { after, before, ...lists } = rule.when;
+  return {
+    when: {
+      ...(lists as Omit<RuleView['when'], 'after' | 'before'>),
+      ...(after === undefined ? {} : { after: iso(after) }),
+      ...(before === undefined ? {} : { before: iso(before) }),
+    },
+    url: rule.url,
+  };
+}
