@@ -7,13 +7,6 @@ export interface McpCaller {
   readonly ip: string;
 }
 
-/** The rate limiter's verdict on one creation. */
-export interface Admission {
-  readonly allowed: boolean;
-  /** When refused: seconds until a creation fits again. */
-  readonly retryAfterSeconds: number;
-}
-
 /** Where the MCP adapter reports failures it did not expect (a thrown store error, say). */
 export interface McpLogger {
   error(message: string, fields?: Record<string, unknown>): void;
@@ -29,25 +22,17 @@ export type McpQrRenderer = (
   options: { readonly size?: number | undefined },
 ) => Promise<{ readonly mimeType: string; readonly data: Buffer | string } | 'busy'>;
 
-/** What the MCP adapter needs: the core, and the creation limits of the JSON API as a hook. */
+/**
+ * What the MCP adapter needs: the core, and the limiter of the JSON API, so `shorten_url` spends the
+ * same creation budget as `POST /api/v1/links` (core's `createLinkWithinBudget`), `qr_code` the same PNG
+ * budget as `/{slug}.png`, and an `edit_token` the same guess limit (decisions §14).
+ */
 export interface McpDeps {
   readonly core: CoreDeps;
-  /**
-   * Consumes one creation for the caller, with the same windows and counters as `POST /api/v1/links`
-   * (per IP when anonymous, per account with a key). Provided by the composition root.
-   */
-  readonly admitCreation: (caller: McpCaller) => Promise<Admission>;
+  readonly rateLimiter: RateLimiter;
+  /** Told of each refused creation or PNG (the `/metrics` counter). */
+  readonly onLimited?: (limit: 'creation' | 'qr') => void;
   readonly logger: McpLogger;
   /** QR drawing for `qr_code`; without it, `renderQr` on the calling thread. */
   readonly qr?: McpQrRenderer;
-  /**
-   * Spends the caller's budget for one PNG QR code of `size` pixels, the same budget as `/{slug}.png`
-   * (per IP over HTTP, one budget for a stdio process). Without it PNGs are not budgeted.
-   */
-  readonly admitQrPng?: (caller: McpCaller, size: number) => Promise<Admission>;
-  /**
-   * The limiter of the edit-token guess limit (decisions §14), the JSON API's: a tool given an
-   * `edit_token` spends a unit before the token is checked, given back when it was right.
-   */
-  readonly rateLimiter?: RateLimiter;
 }

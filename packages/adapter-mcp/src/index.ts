@@ -1,4 +1,4 @@
-export type { Admission, McpCaller, McpDeps, McpLogger, McpQrRenderer } from './deps.js';
+export type { McpCaller, McpDeps, McpLogger, McpQrRenderer } from './deps.js';
 export { UNAUTHORIZED_RPC_CODE, createMcpHttpHandler } from './http.js';
 export type { McpHttpHandler } from './http.js';
 export { ToolErrorSchema, toolError, toolResult, withErrorBranch } from './results.js';

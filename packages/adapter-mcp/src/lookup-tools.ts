@@ -1,6 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import {
+  spendQrBudget,
   countText,
   domainError,
   err,
@@ -12,7 +13,7 @@ import {
 import type { LinkRecord, PublicLinkView, Result, StatsView } from '@shortener/core';
 import type { McpCaller, McpDeps } from './deps.js';
 import { QR_DEFAULTS, renderQr } from '@shortener/qr';
-import { rateLimited, toolError, toolResult } from './results.js';
+import { rateLimited, secondsOf, toolError, toolResult } from './results.js';
 import { INFO_STATS_DAYS } from './schemas.js';
 import type { ToolSchemas } from './schemas.js';
 import type { Guard } from './server.js';
@@ -118,10 +119,12 @@ export function addLookupTools(
         input.format === 'svg'
           ? view.qr_svg_url
           : `${view.qr_png_url}${size === QR_DEFAULTS.size ? '' : `?size=${size}`}`;
-      if (input.format === 'png' && deps.admitQrPng !== undefined) {
-        const admission = await deps.admitQrPng(caller, size);
-        if (!admission.allowed)
-          return rateLimited('QR codes drawn for this client', admission.retryAfterSeconds);
+      if (input.format === 'png') {
+        const decision = await spendQrBudget({ ...core, rateLimiter: deps.rateLimiter }, caller.ip, size);
+        if (!decision.allowed) {
+          deps.onLimited?.('qr');
+          return rateLimited('QR codes drawn for this client', secondsOf(decision));
+        }
       }
       const image = await (deps.qr ?? renderQr)(view.short_url, input.format, { size });
       if (image === 'busy') return rateLimited('QR codes are being drawn', 1);

@@ -77,6 +77,10 @@ export function toolError(error: ToolError): CallToolResult {
 }
 
 /** The tool error `rate_limited`: `Too many <what>; try again in N s.`, with `retry_after_seconds`. */
+/** Whole seconds to wait after a refused limiter decision (at least 1). */
+export const secondsOf = (decision: { readonly retryAfterMs: number }): number =>
+  Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
+
 export function rateLimited(what: string, retryAfterSeconds: number): CallToolResult {
   const message = `Too many ${what}; try again in ${retryAfterSeconds} s.`;
   return toolError({ ...domainError('rate_limited', message), retryAfterSeconds });

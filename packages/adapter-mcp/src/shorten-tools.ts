@@ -1,8 +1,8 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { checkAlias, createLink, toLinkView } from '@shortener/core';
+import { checkAlias, createLinkWithinBudget, toLinkView } from '@shortener/core';
 import type { AliasCheckView, LinkView } from '@shortener/core';
 import type { McpCaller, McpDeps } from './deps.js';
-import { rateLimited, toolError, toolResult } from './results.js';
+import { rateLimited, secondsOf, toolError, toolResult } from './results.js';
 import type { ToolSchemas } from './schemas.js';
 import type { Guard } from './server.js';
 
@@ -84,9 +84,14 @@ export function addShortenTools(
       },
     },
     guard('shorten_url', async (input) => {
-      const admission = await deps.admitCreation(caller);
-      if (!admission.allowed) return rateLimited('links created', admission.retryAfterSeconds);
-      const created = await createLink(core, input, { accountId: caller.accountId, editToken: null });
+      const budgeted = {
+        ...core,
+        rateLimiter: deps.rateLimiter,
+        onLimited: () => deps.onLimited?.('creation'),
+      };
+      const owner = { accountId: caller.accountId, editToken: null };
+      const { decision, result: created } = await createLinkWithinBudget(budgeted, input, owner, caller.ip);
+      if (decision !== null && !decision.allowed) return rateLimited('links created', secondsOf(decision));
       if (!created.ok) return toolError(created.error);
       const { link, editToken } = created.value;
       const view = toLinkView(link, core.config, core.clock.now(), editToken ?? undefined);

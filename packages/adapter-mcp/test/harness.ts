@@ -2,13 +2,18 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createAccount, createApiKey } from '@shortener/core';
-import type { CoreDeps, ServiceConfig } from '@shortener/core';
+import type { CoreDeps, RateLimiter, ServiceConfig } from '@shortener/core';
 import { createMemoryStores } from '@shortener/store-memory';
-import { aServiceConfig, createFakeClock, createSeededRandom } from '@shortener/testkit';
+import {
+  aServiceConfig,
+  createFakeClock,
+  createListRateLimiter,
+  createSeededRandom,
+} from '@shortener/testkit';
 import type { FakeClock } from '@shortener/testkit';
 import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
-import type { Admission, McpCaller, McpDeps } from '../src/index.js';
+import type { McpDeps } from '../src/index.js';
 import { createMcpServer } from '../src/index.js';
 
 /** JSON as the tests read it. */
@@ -26,8 +31,8 @@ export function memoryCore(): CoreDeps & { clock: FakeClock } {
 export interface Connected {
   readonly client: Client;
   readonly core: CoreDeps & { clock: FakeClock };
-  /** Every caller `admitCreation` was asked about. */
-  readonly admitted: McpCaller[];
+  /** Every key the limiter was asked to spend from (`anon:192.0.2.1`, `account:…`, `qr:…`). */
+  readonly admitted: string[];
   /** Messages of `logger.error`. */
   readonly errors: string[];
   /** Calls a tool and returns the result. */
@@ -38,22 +43,27 @@ export interface Connected {
 export interface ConnectOptions {
   readonly core?: CoreDeps & { clock: FakeClock };
   readonly accountId?: string | null;
-  readonly admission?: Admission;
+  /** A limiter that refuses every spend, asking to wait this many seconds. */
+  readonly refuseFor?: number;
 }
 
 /** Creates the server for a caller and connects the SDK's Client to it over an in-memory pair. */
 export async function connect(options: ConnectOptions = {}): Promise<Connected> {
   const core = options.core ?? memoryCore();
-  const admitted: McpCaller[] = [];
+  const admitted: string[] = [];
   const errors: string[] = [];
-  const deps: McpDeps = {
-    core,
-    admitCreation: async (caller) => {
-      admitted.push(caller);
-      return options.admission ?? { allowed: true, retryAfterSeconds: 0 };
+  const limiter = createListRateLimiter();
+  const rateLimiter: RateLimiter = {
+    hit: async (key, windows, cost, now) => {
+      admitted.push(key);
+      const refused = { allowed: false, limit: 0, remaining: 0, resetMs: 0 };
+      return options.refuseFor === undefined
+        ? limiter.hit(key, windows, cost, now)
+        : { ...refused, retryAfterMs: options.refuseFor * 1000 };
     },
-    logger: { error: (message) => errors.push(message) },
+    refund: limiter.refund,
   };
+  const deps: McpDeps = { core, rateLimiter, logger: { error: (message) => errors.push(message) } };
   const server = createMcpServer(deps, { accountId: options.accountId ?? null, ip: '192.0.2.1' });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'test', version: '1.0.0' });

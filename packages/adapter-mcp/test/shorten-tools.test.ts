@@ -18,7 +18,7 @@ describe('shorten_url', () => {
     expect(link.edit_token).toMatch(/^et_/);
     expect(textOf(result)).toContain('Short URL: https://s.example/guide');
     expect(textOf(result)).toContain(link.edit_token);
-    expect(admitted).toEqual([{ accountId: null, ip: '192.0.2.1' }]);
+    expect(admitted).toEqual(['anon:192.0.2.1']);
   });
 
   it('saves the link to the account of an API key, without an edit token', async () => {
@@ -69,7 +69,7 @@ describe('shorten_url', () => {
   });
 
   it('answers rate_limited with retry_after_seconds and creates nothing when the limiter refuses', async () => {
-    const { call, core } = await connect({ admission: { allowed: false, retryAfterSeconds: 42 } });
+    const { call, core } = await connect({ refuseFor: 42 });
     const result = await call('shorten_url', { url: 'https://example.com', alias: 'nope' });
     expect(result.isError).toBe(true);
     expect(result.structuredContent?.error).toMatchObject({ code: 'rate_limited', retry_after_seconds: 42 });

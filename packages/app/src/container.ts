@@ -25,7 +25,6 @@ import { createJsonLogger } from './logger.js';
 import type { AppLogger } from './logger.js';
 import { createServiceMetrics } from './metrics.js';
 import type { ServiceMetrics } from './metrics.js';
-import { createMcpDeps } from './mcp-deps.js';
 import { createQrPool } from './qr-pool.js';
 import { createRateLimits } from './rate-limits.js';
 import type { RateLimits } from './rate-limits.js';
@@ -33,6 +32,7 @@ import { createStoreHealth } from './store-health.js';
 import type { StoreHealth } from './store-health.js';
 import type { QrPool } from './qr-pool.js';
 import { createPooledRandom } from './random.js';
+import { settleVisits } from './settle-visits.js';
 
 // The composition root: the only file that knows every package, and the only one importing inversify.
 
@@ -60,8 +60,7 @@ export interface Services {
   readonly storeHealth: StoreHealth;
   /** The Prometheus metrics, or null when `METRICS` is off. */
   readonly metrics: ServiceMetrics | null;
-  /** The delivery of events: webhooks and the broker (decisions §16). */
-  readonly events: EventRuntime;
+  readonly events: EventRuntime; // webhooks and the broker (decisions §16)
 }
 
 /** The service identifier of each binding. */
@@ -153,13 +152,13 @@ export function createContainer(config: AppConfig, overrides: Partial<Services> 
   c.bind<QrPool>(t.qr).toResolvedValue(() => createQrPool());
   c.bind<EventRuntime>(t.events).toResolvedValue(
     (config: AppConfig, stores: Stores, clock: Clock, random: RandomSource, logger: AppLogger) =>
-      createEventRuntime({ config, stores, clock, random, logger }),
+      createEventRuntime(config, stores, clock, random, logger),
     [t.config, t.stores, t.clock, t.random, t.logger],
   );
   c.bind<ServiceMetrics | null>(t.metrics).toResolvedValue(
-    (cfg: AppConfig, recorder: VisitRecorder, events: EventRuntime) =>
+    (cfg: AppConfig, recorder: VisitRecorder, { dispatcher }: EventRuntime) =>
       cfg.metrics.enabled
-        ? createServiceMetrics(recorder, cfg.metrics.port === null, events.dispatcher.counts)
+        ? createServiceMetrics(recorder, cfg.metrics.port === null, dispatcher.counts)
         : null,
     [t.config, t.recorder, t.events],
   );
@@ -236,18 +235,21 @@ export function createContainer(config: AppConfig, overrides: Partial<Services> 
  */
 const POSTGRES_ROWS_PER_WRITE = 1_000;
 
-/**
- * Writes the visits the recorder holds before a read that shows clicks or statistics (core calls it),
- * so the read sees every redirect served before it. Costs nothing when no visit waits. A failed write
- * is logged and the read shows what is stored; the visits stay queued for the next flush.
- */
-async function settleVisits(recorder: VisitRecorder, logger: AppLogger): Promise<void> {
-  if (recorder.pending() === 0) return;
-  try {
-    await recorder.flush();
-  } catch (error) {
-    logger.warn('visits not written before a read', { error: String(error) });
-  }
+/** The MCP tools' deps: the JSON API's limiter, so its budgets and guess limits are the same. */
+function createMcpDeps(
+  core: CoreDeps,
+  rateLimiter: RateLimits,
+  logger: AppLogger,
+  qr: QrPool,
+  metrics: ServiceMetrics | null,
+): McpDeps {
+  return {
+    core,
+    logger,
+    qr: qr.render,
+    rateLimiter,
+    ...(metrics === null ? {} : { onLimited: (limit: 'creation' | 'qr') => metrics.http.limited(limit) }),
+  };
 }
 
 /**

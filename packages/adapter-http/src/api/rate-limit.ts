@@ -1,7 +1,4 @@
-import type { Caller, RateDecision } from '@shortener/core';
-import { spendCreations } from '@shortener/core';
-import type { HttpDeps } from '../deps.js';
-import { guardedCoreOf } from '../deps.js';
+import type { RateDecision } from '@shortener/core';
 
 /** Response headers of a limiter decision: `RateLimit-*` always, `Retry-After` when refused (seconds). */
 export function rateLimitHeaders(decision: RateDecision): Record<string, string> {
@@ -13,19 +10,4 @@ export function rateLimitHeaders(decision: RateDecision): Record<string, string>
   if (!decision.allowed)
     headers['Retry-After'] = String(Math.max(1, Math.ceil(decision.retryAfterMs / 1000)));
   return headers;
-}
-
-/**
- * Spends `cost` creation units of the caller from core's creation budget (one per link; bulk one per
- * URL), counting a refusal on `/metrics`.
- */
-export async function consumeCreations(
-  deps: Pick<HttpDeps, 'core' | 'rateLimiter' | 'metrics'>,
-  caller: Caller,
-  ip: string,
-  cost: number,
-): Promise<RateDecision> {
-  const decision = await spendCreations(guardedCoreOf(deps), caller, ip, cost);
-  if (!decision.allowed) deps.metrics?.limited('creation');
-  return decision;
 }

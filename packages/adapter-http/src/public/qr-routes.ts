@@ -104,7 +104,7 @@ async function sendImage(
 }
 
 /** Spends a client's PNG budget from core ({@link spendQrBudget}), counting a refusal on `/metrics`. */
-export async function spendPngBudget(
+async function spendPngBudget(
   deps: Pick<HttpDeps, 'core' | 'rateLimiter' | 'metrics'>,
   ip: string,
   size: number,

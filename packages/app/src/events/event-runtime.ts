@@ -24,15 +24,14 @@ export interface EventRuntime {
   stop(): Promise<void>;
 }
 
-/** Wires the dispatcher on the stores, the HTTP sender and the optional broker. */
-export function createEventRuntime(deps: {
-  readonly config: AppConfig;
-  readonly stores: Stores;
-  readonly clock: Clock;
-  readonly random: RandomSource;
-  readonly logger: AppLogger;
-}): EventRuntime {
-  const { config, stores, clock, logger } = deps;
+/** Wires the dispatcher on the stores, the HTTP sender and the optional broker (the container's binding). */
+export function createEventRuntime(
+  config: AppConfig,
+  stores: Stores,
+  clock: Clock,
+  random: RandomSource,
+  logger: AppLogger,
+): EventRuntime {
   const publisher: AmqpPublisher | null =
     config.amqpUrl === null ? null : createAmqpPublisher(config.amqpUrl);
   const dispatcher = createEventDispatcher({
@@ -66,7 +65,7 @@ export function createEventRuntime(deps: {
   };
   return {
     dispatcher,
-    webhooks: { events: stores.events, clock, random: deps.random, config: config.service, dispatcher },
+    webhooks: { events: stores.events, clock, random, config: config.service, dispatcher },
     kick: () => setImmediate(round),
     brokerConnected: () => (publisher === null ? null : publisher.connected()),
     start() {
