@@ -34,7 +34,7 @@ import { mountRoutes } from './routes/route-table.js';
 import { addPublicRoutes } from './public/public-routes.js';
 import { QR_ROUTES } from './public/qr-routes.js';
 import { addSettingsRoutes } from './account/settings-routes.js';
-import { addLinkPageRoutes } from './account/link-page-routes.js';
+import { LINK_PAGE_ROUTES } from './account/link-page-routes.js';
 import { ADMIN_ROUTES } from './admin/admin-routes.js';
 import { refuseLongQueries, useBoundedQuery } from './server/query.js';
 import { handleRedirect, respond, slugOfPath } from './public/redirect.js';
@@ -121,7 +121,7 @@ export function createHttpApp(
   addAccountRoutes(router, deps);
   mountRoutes(router, deps, PASSKEY_ROUTES);
   addSettingsRoutes(router, deps);
-  addLinkPageRoutes(router, deps);
+  mountRoutes(router, deps, LINK_PAGE_ROUTES);
   mountRoutes(router, deps, ADMIN_ROUTES);
   mountRoutes(router, deps, QR_ROUTES);
   addPageRoutes(router, deps);

@@ -1,225 +1,229 @@
-import { underTokenLimit } from '../token-guesses.js';
-import type Router from '@koa/router';
-import type { Caller, DomainError, LinkRecord, Result } from '@shortener/core';
-import {
-  ANONYMOUS,
-  UpdateLinkInput,
-  deleteLink,
-  getLink,
-  getStats,
-  parseInput,
-  toLinkView,
-  updateLink,
-  adminCallerOf,
-  isLinkId,
-  shortUrlOf,
-} from '@shortener/core';
-import type { Context } from 'koa';
-import { accountAreaGuard, fieldOf, seeOther } from './account-routes.js';
-import type { HttpDeps } from '../deps.js';
+import type { DomainError } from '@shortener/core';
+import { UpdateLinkInput, deleteLink, parseInput, updateLink } from '@shortener/core';
+import { z } from 'zod';
 import { HTTP_STATUS, errorBody } from '../errors.js';
-import { setHeaders, stateOf } from '../koa-helpers.js';
-import type { LinkPageView } from '../pages/account/link-page.js';
-import {
-  STATS_WINDOWS,
-  linkDeletedPage,
-  linkMissingPage,
-  linkPage,
-  tokenPage,
-} from '../pages/account/link-page.js';
+import { stateOf } from '../koa-helpers.js';
+import { doneParameter, html, htmlOrError, seeOther as seeOtherDoc } from '../openapi/openapi-forms.js';
+import { FORM_TYPE, jsonContent, pathParameter, ref } from '../openapi/openapi-paths.js';
+import type { Json } from '../openapi/openapi-schemas.js';
+import { linkDeletedPage, linkMissingPage } from '../pages/account/link-page.js';
 import { linkPageTextOf } from '../pages/account/link-page-text.js';
-import { formValues, utcOfLocal } from '../pages/form-input.js';
-import { organiseInput } from '../pages/account/link-organise.js';
-import { accountPageHeaders } from '../pages/layout.js';
-import { queryOf, readBody } from '../request.js';
-import { signedInOf } from './session.js';
+import { formValues } from '../pages/form-input.js';
+import { queryOf } from '../request.js';
+import { route } from '../routes/route-table.js';
+import type { AnyRoute } from '../routes/route-table.js';
+import { fieldOf, seeOther } from './account-routes.js';
+import { DEFAULT_DAYS, daysOf, editInput, openLinkPage, renderFull, sendLinkPage } from './link-page-view.js';
 
-/** Who manages the link on this request: the signed-in owner, or the holder of an edit token. */
-interface Manager {
-  readonly caller: Caller;
-  /** The edit token posted, carried on in the page's forms; null for a session. */
-  readonly token: string | null;
-}
+/** A posted form: its fields are read by name. */
+const Form = z.unknown();
 
-const DEFAULT_DAYS = 30;
+const UUID = '0f8fad5b-d9cb-469f-a165-70867728950e';
+const TOKEN = 'et_4fTq9ZrW2mXb7LcN1vYs8KdJ3hGp6QaE';
+const id: Json = pathParameter('id', 'The link’s `id`.', UUID);
+const text = (description: string): Json => ({ type: 'string', description });
+const tokenField = text('The link’s edit token, for a visitor who is not its owner (never in a URL).');
 
-/** A window the page offers, from a query or form value; the default for anything else. */
-const daysOf = (value: unknown): number => {
-  const days = Number(value);
-  return (STATS_WINDOWS as readonly number[]).includes(days) ? days : DEFAULT_DAYS;
+/** The answers every link-page operation shares: no access, and an unknown link. */
+const refused = {
+  403: htmlOrError(
+    'The edit-token form again with an error, for a wrong token (HTML); or a form posted from another site',
+  ),
+  404: htmlOrError('No such link (HTML)'),
+};
+/** A posted edit token spends from the token guess limit (decisions §14). */
+const tokenLimited = {
+  429: {
+    description: 'Too many wrong edit tokens from this address: the error object.',
+    headers: { 'Retry-After': ref('headers', 'Retry-After') },
+    content: jsonContent(ref('schemas', 'Error')),
+  },
 };
 
 /**
- * `/account/links/{id}` (decisions §10): the page of one link for its owner (the session) or for whoever
- * types its edit token (posted with every form, never in a URL, and no cookie is set). Settings, deletion
- * with confirmation, QR downloads and the statistics of a 7/30/90/365-day window. Every form is a plain
- * post under the account area's guard.
+ * `/account/links/{id}` (decisions §10): the page of one link for its owner (the session; an admin's for
+ * every link) or for whoever types its edit token (posted with every form, never in a URL, and no cookie
+ * is set). Settings, deletion with confirmation, QR downloads and the statistics of a 7/30/90/365-day
+ * window. Every form is a plain post under the account area's guard.
  */
-export function addLinkPageRoutes(router: Router, deps: HttpDeps): void {
-  const { core } = deps;
-  const guard = accountAreaGuard(deps);
-  const headers = accountPageHeaders(core.config.shortDomains.map((d) => d.origin));
-  const send = (ctx: Context, status: number, body: string) => {
-    setHeaders(ctx, headers);
-    ctx.status = status;
-    ctx.body = body;
-  };
-
-  /**
-   * The manager of the request: a posted `edit_token` wins, else the session (an admin's with the
-   * operator's rights, so an admin opens every link's page, issue 26); null for neither.
-   */
-  const managerOf = async (ctx: Context, body: unknown): Promise<Manager | null> => {
-    const token = fieldOf(body, 'edit_token').trim();
-    if (token !== '') return { caller: { accountId: null, editToken: token }, token };
-    const signedIn = await signedInOf(deps, ctx);
-    if (signedIn === null) return null;
-    const caller = adminCallerOf(signedIn) ?? { accountId: signedIn.account.id, editToken: null };
-    return { caller, token: null };
-  };
-
-  const renderFull = async (
-    ctx: Context,
-    status: number,
-    link: LinkRecord,
-    manager: Manager,
-    days: number,
-    extra: Partial<LinkPageView> = {},
-  ) => {
-    const stats = await getStats(core, link.id, { days }, manager.caller);
-    const fresh = await getLink(core, link.id, manager.caller);
-    const shown = fresh.ok ? fresh.value : link;
-    if (!stats.ok) return send(ctx, 404, linkMissingPage(stateOf(ctx).language));
-    const view: LinkPageView = {
-      language: stateOf(ctx).language,
-      link: toLinkView(shown, core.config, core.clock.now()),
-      stats: stats.value,
-      token: manager.token,
-      ...extra,
-    };
-    send(ctx, status, linkPage(view));
-  };
-
-  /** The edit-token form (with the public statistics, if any); `error` after a wrong token. */
-  const renderTokenForm = async (ctx: Context, status: number, id: string, error?: string) => {
-    const stats = await getStats(core, id, { days: DEFAULT_DAYS }, ANONYMOUS);
-    const link = isLinkId(id) ? await core.links.findById(id.toLowerCase()) : null;
-    const shortUrl = link === null ? null : shortUrlOf(link, core.config);
-    const { language } = stateOf(ctx);
-    const view = { language, id, shortUrl, stats: stats.ok ? stats.value : null };
-    send(ctx, status, tokenPage({ ...view, ...(error ? { error } : {}) }));
-  };
-
-  /**
-   * The link and its manager, or the answer already sent: 404 for an unknown id, the token form for a
-   * visitor without access (403 when a token was posted).
-   */
-  const open = async (
-    ctx: Context,
-    body: unknown,
-  ): Promise<{ link: LinkRecord; manager: Manager } | null> => {
-    const id = ctx.params.id ?? '';
-    const { language } = stateOf(ctx);
-    const manager = await managerOf(ctx, body);
-    const looked: { found?: Result<LinkRecord> } = {};
-    const look = async () => (looked.found = await getLink(core, id, manager?.caller ?? ANONYMOUS)).ok;
-    // a posted token spends from the token guess limit first (decisions §14); past it, 429 is sent
-    if (manager?.token != null) await underTokenLimit(deps, ctx, 'edit', look, id);
-    else await look();
-    const { found } = looked;
-    if (found === undefined) return null;
-    if (found.ok && manager !== null) return { link: found.value, manager };
-    if (!found.ok && found.error.code === 'not_found') {
-      send(ctx, 404, linkMissingPage(language));
-      return null;
-    }
-    const tried = manager?.token != null;
-    await renderTokenForm(
-      ctx,
-      tried ? 403 : 200,
-      id,
-      tried ? linkPageTextOf(language).wrongToken : undefined,
-    );
-    return null;
-  };
-
-  router.get('/account/links/:id', guard, async (ctx) => {
-    const opened = await open(ctx, null);
-    if (opened === null) return;
-    const query = queryOf(ctx.query);
-    // after a save or a creation by the owner (post, redirect, get): the confirmation, brought into view
-    const t = linkPageTextOf(stateOf(ctx).language);
-    const text = query.done === 'saved' ? t.saved : null;
-    await renderFull(ctx, 200, opened.link, opened.manager, daysOf(query.days), {
-      ...(text === null ? {} : { notice: { error: false, text } }),
-      ...(query.done === 'created' ? { topNotice: { error: false, text: t.created } } : {}),
-    });
-  });
-
-  // the edit-token form, and a token holder's change of window
-  router.post('/account/links/:id', guard, async (ctx) => {
-    const body = await readBody(ctx.req, true);
-    const opened = await open(ctx, body);
-    if (opened !== null)
-      await renderFull(ctx, 200, opened.link, opened.manager, daysOf(fieldOf(body, 'days')));
-  });
-
-  router.post('/account/links/:id/edit', guard, async (ctx) => {
-    const body = await readBody(ctx.req, true);
-    const opened = await open(ctx, body);
-    if (opened === null) return;
-    const { link, manager } = opened;
-    const values = formValues(body);
-    const failed = (error: DomainError) =>
-      renderFull(ctx, HTTP_STATUS[error.code], link, manager, DEFAULT_DAYS, {
-        notice: { error: true, text: errorBody(error, stateOf(ctx).language).error.message },
-        values,
-        ...(error.field === undefined ? {} : { field: error.field }),
+export const LINK_PAGE_ROUTES: readonly AnyRoute[] = [
+  route({
+    method: 'get',
+    path: '/account/links/{id}',
+    area: 'account',
+    access: 'anyone',
+    doc: {
+      id: 'linkPage',
+      summary: 'A link’s page: settings, QR codes and statistics',
+      description:
+        'For the owner (session): the full page. For anyone else: a form asking for the edit token, ' +
+        'and the statistics when they are public.',
+      parameters: [
+        id,
+        doneParameter('`saved` or `created`'),
+        {
+          name: 'days',
+          in: 'query',
+          required: false,
+          description: 'The statistics window: 7, 30 (default), 90 or 365 days.',
+          schema: { type: 'string' },
+          example: '90',
+        },
+      ],
+      responses: { 200: html('The page, or the edit-token form.'), ...refused },
+    },
+    handle: async (ctx, { deps }) => {
+      const opened = await openLinkPage(ctx, deps, null);
+      if (opened === null) return;
+      const query = queryOf(ctx.query);
+      // after a save or a creation by the owner (post, redirect, get): the confirmation, brought into view
+      const t = linkPageTextOf(stateOf(ctx).language);
+      const saved = query.done === 'saved' ? t.saved : null;
+      await renderFull(ctx, deps, 200, opened.link, opened.manager, daysOf(query.days), {
+        ...(saved === null ? {} : { notice: { error: false, text: saved } }),
+        ...(query.done === 'created' ? { topNotice: { error: false, text: t.created } } : {}),
       });
-    const input = parseInput(UpdateLinkInput, editInput(values, link.passwordHash !== null));
-    if (!input.ok) return failed(input.error);
-    const updated = await updateLink(core, link.id, input.value, manager.caller);
-    if (!updated.ok) return failed(updated.error);
-    if (manager.token === null) return seeOther(ctx, `/account/links/${link.id}?done=saved`);
-    const text = linkPageTextOf(stateOf(ctx).language).saved;
-    await renderFull(ctx, 200, updated.value, manager, DEFAULT_DAYS, { notice: { error: false, text } });
-  });
-
-  router.post('/account/links/:id/delete', guard, async (ctx) => {
-    const body = await readBody(ctx.req, true);
-    const opened = await open(ctx, body);
-    if (opened === null) return;
-    const { link, manager } = opened;
-    const { language } = stateOf(ctx);
-    if (fieldOf(body, 'confirm') === '') {
-      const deleteError = linkPageTextOf(language).confirmMissing;
-      return renderFull(ctx, 400, link, manager, DEFAULT_DAYS, { deleteError });
-    }
-    const deleted = await deleteLink(core, link.id, manager.caller);
-    if (!deleted.ok) return send(ctx, 404, linkMissingPage(language));
-    if (manager.token === null) return seeOther(ctx, '/account?done=deleted');
-    send(ctx, 200, linkDeletedPage(language));
-  });
-}
-
-/**
- * The PATCH of the settings form: every field is sent, so each one is set (an empty title, expiry or
- * click limit removes it); an empty password keeps the current one unless "remove" is ticked; the
- * private box sets `public_stats`. A `datetime-local` expiry is read as UTC.
- */
-function editInput(values: Readonly<Record<string, string>>, hasPassword: boolean): Record<string, unknown> {
-  const text = (name: string) => values[name]?.trim() ?? '';
-  const input: Record<string, unknown> = {
-    url: text('url'),
-    title: text('title') === '' ? null : text('title'),
-    max_clicks: text('max_clicks') === '' ? null : Number(text('max_clicks')),
-    public_stats: values.private_stats === undefined || values.private_stats === '',
-    ...organiseInput(values),
-  };
-  const expiresAt = text('expires_at');
-  input.expires_at = expiresAt === '' ? null : utcOfLocal(expiresAt);
-  const password = values.password ?? '';
-  if (hasPassword && values.remove_password === 'on') input.password = null;
-  else if (password !== '') input.password = password;
-  return input;
-}
+    },
+  }),
+  // the edit-token form, and a token holder's change of window
+  route({
+    method: 'post',
+    path: '/account/links/{id}',
+    area: 'account',
+    access: 'anyone',
+    body: Form,
+    form: true,
+    doc: {
+      id: 'openLinkPageByToken',
+      parameters: [id],
+      summary: 'Open a link’s page with its edit token',
+      description:
+        'The edit-token form’s post (and a token holder’s change of the statistics window): the full ' +
+        'page, the token carried in the page’s forms. No cookie is set.',
+      body: { type: 'object', properties: { edit_token: tokenField, days: text('7, 30, 90 or 365.') } },
+      example: { edit_token: TOKEN, days: '30' },
+      bodyTypes: [FORM_TYPE],
+      responses: { 200: html('The full page.'), ...refused, ...tokenLimited },
+    },
+    handle: async (ctx, { deps, body }) => {
+      const opened = await openLinkPage(ctx, deps, body);
+      if (opened !== null)
+        await renderFull(ctx, deps, 200, opened.link, opened.manager, daysOf(fieldOf(body, 'days')));
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/account/links/{id}/edit',
+    area: 'account',
+    access: 'anyone',
+    body: Form,
+    form: true,
+    doc: {
+      id: 'editLinkByForm',
+      parameters: [id],
+      summary: 'Change a link’s settings',
+      description:
+        'Every field is sent: an empty title, expiry or click limit removes it; an empty password keeps ' +
+        'the current one unless `remove_password` is ticked; `private_stats` makes the statistics ' +
+        'private. An expiry without a zone is read as UTC. Tags and redirect rules (one row per rule) ' +
+        'are edited here too.',
+      body: {
+        type: 'object',
+        properties: {
+          url: text('The destination.'),
+          title: text('Empty: no title.'),
+          expires_at: text('`YYYY-MM-DDTHH:MM` (UTC) or ISO 8601; empty: no expiry.'),
+          max_clicks: text('A whole number of 1 or more; empty: no limit.'),
+          password: text('A new password (4-64 characters); empty: unchanged.'),
+          remove_password: text('`on` removes the password.'),
+          private_stats: text('`on` makes the statistics private.'),
+          tags: text('Tags separated by commas or spaces (decisions §15); empty: no tags.'),
+          redirect_status: text(
+            '302, 307, 301 or 308. Its presence says the tags-and-routing part was sent: then tags, rules, ' +
+              '`forward_query` and `crawlable` are all set from the form.',
+          ),
+          forward_query: text("`on` adds the visitor's query parameters to the destination."),
+          crawlable: text('`on` lets search engines index the short URL.'),
+        },
+        patternProperties: {
+          '^rule_[0-9]+_(url|device|os|country|language|query|after|before)$': text(
+            'Row N of the redirect rules: its URL (empty removes the row), comma-separated lists of ' +
+              'devices, systems, country codes and languages, a query (`ref=mail`), and `YYYY-MM-DDTHH:MM` ' +
+              'times (UTC).',
+          ),
+        },
+      },
+      example: { url: 'https://example.com/new', title: 'Summer sale', max_clicks: '100' },
+      bodyTypes: [FORM_TYPE],
+      responses: {
+        200: html('Saved, for a token holder: the page saying so.'),
+        303: seeOtherDoc('Saved, for the owner: back to the page.'),
+        400: html('The page again, with the error next to the form and what was typed.'),
+        ...refused,
+        ...tokenLimited,
+      },
+    },
+    handle: async (ctx, { deps, body }) => {
+      const opened = await openLinkPage(ctx, deps, body);
+      if (opened === null) return;
+      const { link, manager } = opened;
+      const values = formValues(body);
+      const failed = (error: DomainError) =>
+        renderFull(ctx, deps, HTTP_STATUS[error.code], link, manager, DEFAULT_DAYS, {
+          notice: { error: true, text: errorBody(error, stateOf(ctx).language).error.message },
+          values,
+          ...(error.field === undefined ? {} : { field: error.field }),
+        });
+      const input = parseInput(UpdateLinkInput, editInput(values, link.passwordHash !== null));
+      if (!input.ok) return failed(input.error);
+      const updated = await updateLink(deps.core, link.id, input.value, manager.caller);
+      if (!updated.ok) return failed(updated.error);
+      if (manager.token === null) return seeOther(ctx, `/account/links/${link.id}?done=saved`);
+      const saved = linkPageTextOf(stateOf(ctx).language).saved;
+      await renderFull(ctx, deps, 200, updated.value, manager, DEFAULT_DAYS, {
+        notice: { error: false, text: saved },
+      });
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/account/links/{id}/delete',
+    area: 'account',
+    access: 'anyone',
+    body: Form,
+    form: true,
+    doc: {
+      id: 'deleteLinkByForm',
+      parameters: [id],
+      summary: 'Delete a link and its statistics',
+      description: 'Needs the `confirm` box ticked.',
+      body: {
+        type: 'object',
+        properties: { confirm: text('Any value: the deletion is confirmed.'), edit_token: tokenField },
+      },
+      example: { confirm: 'yes' },
+      bodyTypes: [FORM_TYPE],
+      responses: {
+        200: html('Deleted, for a token holder: a page saying so.'),
+        303: seeOtherDoc('Deleted, for the owner: to `/account`.'),
+        400: html('Not confirmed: the page again with the error.'),
+        ...refused,
+        ...tokenLimited,
+      },
+    },
+    handle: async (ctx, { deps, body }) => {
+      const opened = await openLinkPage(ctx, deps, body);
+      if (opened === null) return;
+      const { link, manager } = opened;
+      const { language } = stateOf(ctx);
+      if (fieldOf(body, 'confirm') === '') {
+        const deleteError = linkPageTextOf(language).confirmMissing;
+        return renderFull(ctx, deps, 400, link, manager, DEFAULT_DAYS, { deleteError });
+      }
+      const deleted = await deleteLink(deps.core, link.id, manager.caller);
+      if (!deleted.ok) return sendLinkPage(ctx, deps, 404, linkMissingPage(language));
+      if (manager.token === null) return seeOther(ctx, '/account?done=deleted');
+      sendLinkPage(ctx, deps, 200, linkDeletedPage(language));
+    },
+  }),
+];

@@ -15,7 +15,7 @@ import { routePaths } from '../routes/route-table.js';
 import { componentSchemas } from './openapi-schemas.js';
 import type { Json } from './openapi-schemas.js';
 import { ADMIN_ROUTES } from '../admin/admin-routes.js';
-import { linkPagePaths } from './openapi-link-page.js';
+import { LINK_PAGE_ROUTES } from '../account/link-page-routes.js';
 import { settingsPaths } from './openapi-settings.js';
 
 const errorResponse = (description: string, headers?: Json): Json => ({
@@ -181,7 +181,7 @@ export function buildOpenApiDocument(config: ServiceConfig, options: DocumentOpt
       ...routePaths(PASSKEY_ROUTES, hosts),
       ...webhookSettingsPaths(),
       ...settingsPaths(),
-      ...linkPagePaths(),
+      ...routePaths(LINK_PAGE_ROUTES, hosts),
       ...routePaths(ADMIN_ROUTES, hosts),
     },
     components: components(config),

@@ -1,0 +1,162 @@
+import type { Caller, LinkRecord, Result } from '@shortener/core';
+import {
+  ANONYMOUS,
+  adminCallerOf,
+  getLink,
+  getStats,
+  isLinkId,
+  shortUrlOf,
+  toLinkView,
+} from '@shortener/core';
+import type { Context } from 'koa';
+import type { HttpDeps } from '../deps.js';
+import { perServer } from '../deps.js';
+import { setHeaders, stateOf } from '../koa-helpers.js';
+import type { LinkPageView } from '../pages/account/link-page.js';
+import { STATS_WINDOWS, linkMissingPage, linkPage, tokenPage } from '../pages/account/link-page.js';
+import { linkPageTextOf } from '../pages/account/link-page-text.js';
+import { organiseInput } from '../pages/account/link-organise.js';
+import { utcOfLocal } from '../pages/form-input.js';
+import { accountPageHeaders } from '../pages/layout.js';
+import { underTokenLimit } from '../token-guesses.js';
+import { fieldOf } from './account-routes.js';
+import { signedInOf } from './session.js';
+
+// The link page's pieces (decisions §10): who manages the link, the page, the edit-token form.
+
+/** Who manages the link on this request: the signed-in owner, or the holder of an edit token. */
+export interface Manager {
+  readonly caller: Caller;
+  /** The edit token posted, carried on in the page's forms; null for a session. */
+  readonly token: string | null;
+}
+
+export const DEFAULT_DAYS = 30;
+
+/** A window the page offers, from a query or form value; the default for anything else. */
+export const daysOf = (value: unknown): number => {
+  const days = Number(value);
+  return (STATS_WINDOWS as readonly number[]).includes(days) ? days : DEFAULT_DAYS;
+};
+
+const headersOf = perServer((deps) => accountPageHeaders(deps.core.config.shortDomains.map((d) => d.origin)));
+
+/** Sends a link page with the link pages' headers (their CSP allows the short domains' QR images). */
+export function sendLinkPage(ctx: Context, deps: HttpDeps, status: number, body: string): void {
+  setHeaders(ctx, headersOf(deps));
+  ctx.status = status;
+  ctx.body = body;
+}
+
+/**
+ * The manager of the request: a posted `edit_token` wins, else the session (an admin's with the
+ * operator's rights, so an admin opens every link's page, issue 26); null for neither.
+ */
+export async function managerOf(ctx: Context, deps: HttpDeps, body: unknown): Promise<Manager | null> {
+  const token = fieldOf(body, 'edit_token').trim();
+  if (token !== '') return { caller: { accountId: null, editToken: token }, token };
+  const signedIn = await signedInOf(deps, ctx);
+  if (signedIn === null) return null;
+  const caller = adminCallerOf(signedIn) ?? { accountId: signedIn.account.id, editToken: null };
+  return { caller, token: null };
+}
+
+/** The full page of a link for its manager, with the statistics of `days` days. */
+export async function renderFull(
+  ctx: Context,
+  deps: HttpDeps,
+  status: number,
+  link: LinkRecord,
+  manager: Manager,
+  days: number,
+  extra: Partial<LinkPageView> = {},
+) {
+  const stats = await getStats(deps.core, link.id, { days }, manager.caller);
+  const fresh = await getLink(deps.core, link.id, manager.caller);
+  const shown = fresh.ok ? fresh.value : link;
+  if (!stats.ok) return sendLinkPage(ctx, deps, 404, linkMissingPage(stateOf(ctx).language));
+  const view: LinkPageView = {
+    language: stateOf(ctx).language,
+    link: toLinkView(shown, deps.core.config, deps.core.clock.now()),
+    stats: stats.value,
+    token: manager.token,
+    ...extra,
+  };
+  sendLinkPage(ctx, deps, status, linkPage(view));
+}
+
+/** The edit-token form (with the public statistics, if any); `error` after a wrong token. */
+export async function renderTokenForm(
+  ctx: Context,
+  deps: HttpDeps,
+  status: number,
+  id: string,
+  error?: string,
+) {
+  const stats = await getStats(deps.core, id, { days: DEFAULT_DAYS }, ANONYMOUS);
+  const link = isLinkId(id) ? await deps.core.links.findById(id.toLowerCase()) : null;
+  const shortUrl = link === null ? null : shortUrlOf(link, deps.core.config);
+  const { language } = stateOf(ctx);
+  const view = { language, id, shortUrl, stats: stats.ok ? stats.value : null };
+  sendLinkPage(ctx, deps, status, tokenPage({ ...view, ...(error ? { error } : {}) }));
+}
+
+/**
+ * The link and its manager, or the answer already sent: 404 for an unknown id, the token form for a
+ * visitor without access (403 when a token was posted).
+ */
+export async function openLinkPage(
+  ctx: Context,
+  deps: HttpDeps,
+  body: unknown,
+): Promise<{ link: LinkRecord; manager: Manager } | null> {
+  const id = ctx.params.id ?? '';
+  const { language } = stateOf(ctx);
+  const manager = await managerOf(ctx, deps, body);
+  const looked: { found?: Result<LinkRecord> } = {};
+  const look = async () => (looked.found = await getLink(deps.core, id, manager?.caller ?? ANONYMOUS)).ok;
+  // a posted token spends from the token guess limit first (decisions §14); past it, 429 is sent
+  if (manager?.token != null) await underTokenLimit(deps, ctx, 'edit', look, id);
+  else await look();
+  const { found } = looked;
+  if (found === undefined) return null;
+  if (found.ok && manager !== null) return { link: found.value, manager };
+  if (!found.ok && found.error.code === 'not_found') {
+    sendLinkPage(ctx, deps, 404, linkMissingPage(language));
+    return null;
+  }
+  const tried = manager?.token != null;
+  await renderTokenForm(
+    ctx,
+    deps,
+    tried ? 403 : 200,
+    id,
+    tried ? linkPageTextOf(language).wrongToken : undefined,
+  );
+  return null;
+}
+
+/**
+ * The PATCH of the settings form: every field is sent, so each one is set (an empty title, expiry or
+ * click limit removes it); an empty password keeps the current one unless "remove" is ticked; the
+ * private box sets `public_stats`. A `datetime-local` expiry is read as UTC.
+ */
+export function editInput(
+  values: Readonly<Record<string, string>>,
+  hasPassword: boolean,
+): Record<string, unknown> {
+  const text = (name: string) => values[name]?.trim() ?? '';
+  const input: Record<string, unknown> = {
+    url: text('url'),
+    title: text('title') === '' ? null : text('title'),
+    max_clicks: text('max_clicks') === '' ? null : Number(text('max_clicks')),
+    public_stats: values.private_stats === undefined || values.private_stats === '',
+    ...organiseInput(values),
+  };
+  const expiresAt = text('expires_at');
+  input.expires_at = expiresAt === '' ? null : utcOfLocal(expiresAt);
+  const password = values.password ?? '';
+  if (hasPassword && values.remove_password === 'on') input.password = null;
+  else if (password !== '') input.password = password;
+  return input;
+}
