@@ -35,7 +35,8 @@ const ALONE: Readonly<Record<string, readonly string[]>> = {
  * representative part, since the whole suite twice would double the run.
  */
 // raw-requests: a half-closed client lost nearly every answer on PostgreSQL, where they are asynchronous;
-// guess-limits: concurrent guesses against the limiter in Redis (decisions §14)
+// guess-limits: concurrent guesses against the limiter in Redis (decisions §14); webhooks: the outbox's
+// triggers and the dispatcher's SKIP LOCKED claims (decisions §16)
 const ON_POSTGRES = [
   'redirect',
   'links',
@@ -45,6 +46,7 @@ const ON_POSTGRES = [
   'rate-limit',
   'raw-requests',
   'guess-limits',
+  'webhooks',
   'organise',
 ].map((name) => `test/http/${name}.test.ts`);
 const postgresWanted =

@@ -8,6 +8,7 @@ import type { CliIo } from './cli-io.js';
 import { addMcpCommand } from './mcp-command.js';
 import { addMigrateCommand } from './migrate-command.js';
 import { addOperatorCommands } from './operator-commands.js';
+import { addWebhookCommands } from './webhook-commands.js';
 
 const EXAMPLES = `
 Link commands work on the database of DB_PATH by default (local mode), or on a server's API with
@@ -46,6 +47,7 @@ export function createProgram(io: CliIo): Command {
   addInspectCommands(program, io);
   addBatchCommands(program, io);
   addOperatorCommands(program, io);
+  addWebhookCommands(program, io);
   addMigrateCommand(program, io);
   return program;
 }

@@ -1,4 +1,4 @@
-import type { CoreDeps } from '@shortener/core';
+import type { CoreDeps, WebhookDeps } from '@shortener/core';
 import type { CliIo } from './cli-io.js';
 
 /** The database of `DB_PATH` opened for one command. */
@@ -6,6 +6,8 @@ export interface LocalStore {
   readonly core: CoreDeps;
   /** The SQLite online backup to a file, safe while serving; null where the store cannot (PostgreSQL). */
   readonly backup: ((destination: string) => Promise<void>) | null;
+  /** The webhooks of every account on it (decisions §16: `shortener webhooks`). */
+  readonly webhooks: WebhookDeps;
   close(): Promise<void>;
 }
 

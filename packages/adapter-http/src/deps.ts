@@ -6,6 +6,7 @@ import type {
   RateLimiter,
   UserAgentParser,
   VisitRecorder,
+  WebhookDeps,
 } from '@shortener/core';
 import type { TrustProxy } from './server/client-address.js';
 
@@ -59,8 +60,13 @@ export type QrRenderer = (
   },
 ) => Promise<QrImage | 'busy'>;
 
-/** The state `/healthz` reports; `reason` says what fails (never an address). */
-export type HealthReport = { readonly ok: true } | { readonly ok: false; readonly reason: string };
+/**
+ * The state `/healthz` reports; `reason` says what fails (never an address). `broker`, with `AMQP_URL`:
+ * whether RabbitMQ is connected; a broker away delays events and leaves the service healthy.
+ */
+export type HealthReport =
+  | { readonly ok: true; readonly broker?: 'connected' | 'down' }
+  | { readonly ok: false; readonly reason: string };
 
 /** Where a request belongs, for latency histograms: never a slug, never an address. */
 export type RouteFamily = 'redirect' | 'api' | 'mcp' | 'qr' | 'pages' | 'assets' | 'meta' | 'other';
@@ -94,6 +100,8 @@ export interface HttpDeps {
   readonly metrics?: HttpMetrics;
   /** The QR images `/{slug}.png` and `/{slug}.svg`; without it they are 404. */
   readonly qr?: QrRenderer;
+  /** The account's webhooks (`/api/v1/webhooks`, settings); without it those routes are 404. */
+  readonly webhooks?: WebhookDeps;
   /** Device and OS of a visitor for redirect rules (decisions §15); ua-parser-js when absent. */
   readonly userAgents?: UserAgentParser;
   /** The visitor's country for redirect rules when no trusted header names it. */

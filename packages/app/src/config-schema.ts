@@ -174,6 +174,8 @@ export const SettingsSchema = z.object({
   ),
   MCP_ALLOWED_ORIGINS: origins.default([]),
   ALLOW_PRIVATE_HOSTS: flag.default(false),
+  WEBHOOK_ALLOW_PRIVATE: flag.default(false),
+  AMQP_URL: serviceUrl(['amqp:', 'amqps:'], 'must be an amqp:// or amqps:// URL').optional(),
   BLOCKLIST_FILE: blocklist.optional(),
   RESERVED_SLUGS: slugList.default([]),
   SIGNUP: z

@@ -27,6 +27,8 @@ export interface AppConfig {
   };
   /** `GEOIP_DB`: a MaxMind-format country database, or null. */
   readonly geoipDb: string | null;
+  /** `AMQP_URL`: the RabbitMQ every event is published to (null: none). */
+  readonly amqpUrl: string | null;
   readonly logLevel: LogLevel;
   /** Prometheus metrics: on with `METRICS=true` or a `METRICS_PORT` (null: on the main port). */
   readonly metrics: { readonly enabled: boolean; readonly port: number | null };
@@ -89,6 +91,7 @@ function toAppConfig(settings: Settings): AppConfig {
     extraReservedSlugs: metricsHere ? [...settings.RESERVED_SLUGS, 'metrics'] : settings.RESERVED_SLUGS,
     blocklist: settings.BLOCKLIST_FILE ?? [],
     allowPrivateHosts: settings.ALLOW_PRIVATE_HOSTS,
+    webhookAllowPrivate: settings.WEBHOOK_ALLOW_PRIVATE,
     signup: settings.SIGNUP,
     redirectStatus: settings.REDIRECT_STATUS,
     limits: {
@@ -123,6 +126,7 @@ function toAppConfig(settings: Settings): AppConfig {
       synchronous: settings.SQLITE_SYNCHRONOUS,
     },
     geoipDb: settings.GEOIP_DB ?? null,
+    amqpUrl: settings.AMQP_URL ?? null,
     logLevel: settings.LOG_LEVEL,
     metrics,
   };

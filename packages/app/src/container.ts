@@ -19,6 +19,8 @@ import type { SqliteStoreOptions } from '@shortener/store-sqlite';
 import type { SqliteStores } from '@shortener/store-sqlite';
 import { Container } from 'inversify';
 import type { AppConfig } from './config.js';
+import { createEventRuntime } from './events/event-runtime.js';
+import type { EventRuntime } from './events/event-runtime.js';
 import { createJsonLogger } from './logger.js';
 import type { AppLogger } from './logger.js';
 import { createServiceMetrics } from './metrics.js';
@@ -30,6 +32,7 @@ import { createStoreHealth } from './store-health.js';
 import type { StoreHealth } from './store-health.js';
 import type { QrPool } from './qr-pool.js';
 import { createPooledRandom } from './random.js';
+import { settleVisits } from './settle-visits.js';
 
 // The composition root: the only file that knows every package, and the only one importing inversify.
 
@@ -57,6 +60,7 @@ export interface Services {
   readonly storeHealth: StoreHealth;
   /** The Prometheus metrics, or null when `METRICS` is off. */
   readonly metrics: ServiceMetrics | null;
+  readonly events: EventRuntime; // webhooks and the broker (decisions §16)
 }
 
 /** The service identifier of each binding. */
@@ -77,6 +81,7 @@ export const TOKENS: { readonly [K in keyof Services]: symbol } = {
   backup: Symbol('backup'),
   storeHealth: Symbol('storeHealth'),
   metrics: Symbol('metrics'),
+  events: Symbol('events'),
 };
 
 /** The container built by {@link createContainer}. */
@@ -145,10 +150,17 @@ export function createContainer(config: AppConfig, overrides: Partial<Services> 
     [t.stores, t.clock, t.random, t.config, t.recorder, t.logger],
   );
   c.bind<QrPool>(t.qr).toResolvedValue(() => createQrPool());
+  c.bind<EventRuntime>(t.events).toResolvedValue(
+    (config: AppConfig, stores: Stores, clock: Clock, random: RandomSource, logger: AppLogger) =>
+      createEventRuntime(config, stores, clock, random, logger),
+    [t.config, t.stores, t.clock, t.random, t.logger],
+  );
   c.bind<ServiceMetrics | null>(t.metrics).toResolvedValue(
-    (cfg: AppConfig, recorder: VisitRecorder) =>
-      cfg.metrics.enabled ? createServiceMetrics(recorder, cfg.metrics.port === null) : null,
-    [t.config, t.recorder],
+    (cfg: AppConfig, recorder: VisitRecorder, { dispatcher }: EventRuntime) =>
+      cfg.metrics.enabled
+        ? createServiceMetrics(recorder, cfg.metrics.port === null, dispatcher.counts)
+        : null,
+    [t.config, t.recorder, t.events],
   );
   c.bind<McpDeps>(t.mcpDeps).toResolvedValue(createMcpDeps, [
     t.coreDeps,
@@ -168,6 +180,7 @@ export function createContainer(config: AppConfig, overrides: Partial<Services> 
       mcpDeps: McpDeps,
       qr: QrPool,
       metrics: ServiceMetrics | null,
+      events: EventRuntime,
       userAgents: UserAgentParser,
       geo: GeoLookup | null,
     ) => ({
@@ -178,9 +191,10 @@ export function createContainer(config: AppConfig, overrides: Partial<Services> 
       rateLimiter,
       logger,
       options: cfg.http,
-      health: () => storeHealth.report(),
+      health: () => storeHealth.report(events.brokerConnected()),
       mcp: createMcpHttpHandler(mcpDeps),
       qr: qr.render,
+      webhooks: events.webhooks,
       ...(metrics === null ? {} : { metrics: metrics.http }),
     }),
     [
@@ -193,6 +207,7 @@ export function createContainer(config: AppConfig, overrides: Partial<Services> 
       t.mcpDeps,
       t.qr,
       t.metrics,
+      t.events,
       t.userAgents,
       t.geo,
     ],
@@ -219,20 +234,6 @@ export function createContainer(config: AppConfig, overrides: Partial<Services> 
  * 1,077 / 1,124 (p99 197 / 187 ms) at 250, with no loss on the hot rounds (docs/benchmarks.md).
  */
 const POSTGRES_ROWS_PER_WRITE = 1_000;
-
-/**
- * Writes the visits the recorder holds before a read that shows clicks or statistics (core calls it),
- * so the read sees every redirect served before it. Costs nothing when no visit waits. A failed write
- * is logged and the read shows what is stored; the visits stay queued for the next flush.
- */
-async function settleVisits(recorder: VisitRecorder, logger: AppLogger): Promise<void> {
-  if (recorder.pending() === 0) return;
-  try {
-    await recorder.flush();
-  } catch (error) {
-    logger.warn('visits not written before a read', { error: String(error) });
-  }
-}
 
 /** The MCP tools' deps: the JSON API's limiter, so its budgets and guess limits are the same. */
 function createMcpDeps(
@@ -279,6 +280,7 @@ export interface App {
   readonly storeHealth: StoreHealth;
   readonly metrics: ServiceMetrics | null;
   readonly rateLimits: RateLimits;
+  readonly events: EventRuntime;
 }
 
 /** Resolves everything `serve` needs (this opens the stores). */
@@ -293,5 +295,6 @@ export function resolveApp(container: AppContainer): App {
     storeHealth: resolve(container, 'storeHealth'),
     metrics: resolve(container, 'metrics'),
     rateLimits: resolve(container, 'rateLimiter'),
+    events: resolve(container, 'events'),
   };
 }

@@ -18,6 +18,7 @@ export async function openLocalStore(env: Environment, dbPath: string | undefine
   return {
     core: resolve(container, 'coreDeps'),
     backup: resolve(container, 'backup'),
+    webhooks: resolve(container, 'events').webhooks,
     close: () => resolve(container, 'stores').close(),
   };
 }

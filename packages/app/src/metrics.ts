@@ -2,8 +2,9 @@ import { createServer } from 'node:http';
 import type { Server, ServerResponse } from 'node:http';
 import { METRICS_ALLOW, answerHalfClosedRequests } from '@shortener/adapter-http';
 import type { HttpMetrics, RouteFamily } from '@shortener/adapter-http';
-import type { VisitRecorder } from '@shortener/core';
+import type { DispatchCounts, VisitRecorder } from '@shortener/core';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { registerEventMetrics } from './events/event-metrics.js';
 
 /** The service's Prometheus metrics (`METRICS=true`): no label ever holds an address or a slug. */
 export interface ServiceMetrics {
@@ -23,9 +24,14 @@ const FAMILIES: readonly RouteFamily[] = ['redirect', 'api', 'mcp', 'qr', 'pages
  * so measuring costs it an addition; latencies go to per-family histogram children made once.
  * `onThisPort` adds `GET /metrics` to the main server (else `serve` opens `METRICS_PORT` for it).
  */
-export function createServiceMetrics(recorder: VisitRecorder, onThisPort: boolean): ServiceMetrics {
+export function createServiceMetrics(
+  recorder: VisitRecorder,
+  onThisPort: boolean,
+  events?: Readonly<DispatchCounts>,
+): ServiceMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  if (events !== undefined) registerEventMetrics(registry, events);
   const outcomes = { redirect: 0, password: 0, gone: 0, not_found: 0 };
   const cache = { hit: 0, miss: 0 };
   new Counter({

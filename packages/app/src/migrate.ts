@@ -10,7 +10,14 @@ import type { Environment } from './config.js';
 const CONVERSIONS: Partial<Record<CopyTable, Record<string, (value: unknown) => unknown>>> = {
   links: { public_stats: Boolean, disabled: Boolean, forward_query: Boolean, crawlable: Boolean },
   passkeys: { transports: (value) => JSON.parse(String(value)) as unknown },
+  webhooks: { events: (value) => JSON.parse(String(value)) as unknown },
 };
+
+/**
+ * Tables that only tell this SQLite file's processes something, carried over as nothing: the change log,
+ * and the events still waiting for delivery with the last attempts (let the server deliver them first).
+ */
+const NOT_COPIED = new Set(['link_change_log', 'event_outbox', 'event_deliveries', 'webhook_attempts']);
 
 /**
  * `shortener migrate` (decisions §11): the SQLite database of `DB_PATH` (or `dbPath`) copied into the
@@ -41,8 +48,7 @@ function readSqlite(path: string): TableRows[] {
         )
         .all()
         .map((row) => row.name);
-      // the change log only tells other SQLite processes what changed: nothing to carry over
-      const copied = names.filter((name) => name !== 'link_change_log');
+      const copied = names.filter((name) => !NOT_COPIED.has(name));
       const unknown = copied.filter((name) => !(COPY_TABLES as readonly string[]).includes(name));
       if (unknown.length > 0) throw new CliError(`cannot copy table ${unknown.join(', ')}`, 1);
       return COPY_TABLES.map((name) => readTable(db, name));

@@ -71,6 +71,7 @@ export async function startServer(
     return recorder.flush().then(
       (written) => {
         app.metrics?.flushed(written, took(), false);
+        if (written > 0) app.events.kick(); // their link.visited events are in the outbox now
         if (written > 0) storeHealth.wrote();
         else void storeHealth.probe();
         return false;
@@ -98,6 +99,7 @@ export async function startServer(
   };
   const timer = setInterval(tick, FLUSH_EVERY_MS);
   timer.unref();
+  app.events.start();
   logStart(logger, config, url);
 
   const shutdown = async (): Promise<void> => {
@@ -107,6 +109,7 @@ export async function startServer(
     metricsServer?.closeAllConnections();
     await drainHttpServer(server, DRAIN_CAP_MS);
     await flush();
+    await app.events.stop();
     await app.qr.close();
     await stores.close();
     await app.rateLimits.close();

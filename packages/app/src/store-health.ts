@@ -4,8 +4,11 @@ import type { Stores } from '@shortener/core';
 
 /** What `/healthz` says about the store, fed by the visit flushes and write probes of `serve`. */
 export interface StoreHealth {
-  /** 200 when the store answers and its last write succeeded; else the reason. */
-  report(): Promise<HealthReport>;
+  /**
+   * 200 when the store answers and its last write succeeded; else the reason. `broker` (null: none)
+   * is only reported: events wait in the outbox while it is away (decisions §16).
+   */
+  report(broker?: boolean | null): Promise<HealthReport>;
   /** A write succeeded (no `error`) or failed. */
   wrote(error?: unknown): void;
   /**
@@ -36,14 +39,14 @@ export function createStoreHealth(stores: Stores, options: StoreHealthOptions = 
     if (error === undefined) lastWrite = now();
   };
   return {
-    report: async () => {
+    report: async (broker = null) => {
       if (!(await stores.ping())) return { ok: false, reason: 'the store does not answer' };
       if (failure !== null) return { ok: false, reason: failure };
       for (const check of options.checks ?? []) {
         const reason = await check();
         if (reason !== null) return { ok: false, reason };
       }
-      return { ok: true };
+      return broker === null ? { ok: true } : { ok: true, broker: broker ? 'connected' : 'down' };
     },
     wrote,
     probe: async (force = false) => {

@@ -19,6 +19,8 @@ export const VARIABLE_NAMES = [
   'RATE_LIMIT_IPV6_PREFIX',
   'MCP_ALLOWED_ORIGINS',
   'ALLOW_PRIVATE_HOSTS',
+  'WEBHOOK_ALLOW_PRIVATE',
+  'AMQP_URL',
   'BLOCKLIST_FILE',
   'RESERVED_SLUGS',
   'SIGNUP',
@@ -97,6 +99,11 @@ export const VARIABLE_HELP: Readonly<Record<VariableName, VariableHelp>> = {
     help: 'extra browser origins allowed to call /mcp (default: {base_url} and the short domains)',
   },
   ALLOW_PRIVATE_HOSTS: { value: '[bool]', help: 'allow private and loopback destinations (default false)' },
+  WEBHOOK_ALLOW_PRIVATE: {
+    value: '[bool]',
+    help: 'webhooks may deliver to private and loopback addresses (default false)',
+  },
+  AMQP_URL: { value: '<url>', help: 'RabbitMQ, amqp://…: every event is published to shortener.events' },
   BLOCKLIST_FILE: { value: '<path>', help: 'extra host blocklist, one domain per line (must exist)' },
   RESERVED_SLUGS: { value: '<slugs>', help: 'comma-separated slugs to reserve on top of the built-in ones' },
   SIGNUP: {

@@ -181,6 +181,8 @@ describe('loadConfig', () => {
     ['MCP_ALLOWED_ORIGINS', 'https://app.example/path'],
     ['MCP_ALLOWED_ORIGINS', 'app.example'],
     ['ALLOW_PRIVATE_HOSTS', 'sure'],
+    ['WEBHOOK_ALLOW_PRIVATE', 'sure'],
+    ['AMQP_URL', 'http://broker.example'],
     ['BLOCKLIST_FILE', join(dir, 'missing.txt')],
     ['RESERVED_SLUGS', 'pricing,a/b'],
     ['SIGNUP', 'sometimes'],

@@ -14,3 +14,20 @@ export function programAvailable(program: string, variable: string, install: str
   );
   return false;
 }
+
+/**
+ * The RabbitMQ the AMQP suite publishes to (`AMQP_URL`), or null: the suite then skips with a loud
+ * banner, unless `SHORTENER_AMQP_TESTS=required` (as `.ci/run` sets it, after starting the broker).
+ */
+export function amqpTestUrl(): string | null {
+  const url = process.env.AMQP_URL;
+  if (url !== undefined && url !== '') return url;
+  if (process.env.SHORTENER_AMQP_TESTS === 'required') {
+    throw new Error('AMQP_URL is required (SHORTENER_AMQP_TESTS=required) but is not set');
+  }
+  console.warn(
+    '\n*** RABBITMQ TESTS SKIPPED: AMQP_URL is not set. ' +
+      'Set AMQP_URL=amqp://guest:guest@127.0.0.1:5672 to run them (.ci/run does). ***\n',
+  );
+  return null;
+}

@@ -38,6 +38,8 @@ export interface ServiceConfig {
   readonly limits: LimitsConfig;
   /** `invite` when absent. */
   readonly signup?: SignupMode;
+  /** `WEBHOOK_ALLOW_PRIVATE`: webhooks may deliver to private addresses (decisions §16). */
+  readonly webhookAllowPrivate?: boolean;
   /** `REDIRECT_STATUS`: the status of redirects whose link sets none (302 when absent; decisions §15). */
   readonly redirectStatus?: 301 | 302 | 307 | 308;
 }

@@ -1,5 +1,6 @@
 import type { AccountStore, CredentialStore, SessionStore } from './accounts/account-ports.js';
 import type { Result } from './result.js';
+import type { EventStore } from './events/event-ports.js';
 import type { LinkChanges, LinkRecord } from './links/link.js';
 import type { TagCount } from './links/tags.js';
 
@@ -238,6 +239,8 @@ export interface Stores {
   readonly sessions: SessionStore;
   readonly credentials: CredentialStore;
   readonly settings: SettingStore;
+  /** The event outbox and the webhooks (decisions §16). */
+  readonly events: EventStore;
   /** Resolves true when the backend answers (health checks). */
   ping(): Promise<boolean>;
   /**

@@ -37,6 +37,7 @@ export function createMemoryLinkStore(state: MemoryState): LinkStore {
     if (state.links.has(stored.id)) throw new Error(`Duplicate link id ${stored.id}`);
     state.links.set(stored.id, stored);
     state.slugs.set(key, stored.id);
+    state.outbox.link('link.created', stored);
     changed(stored);
     return ok({ ...stored });
   };
@@ -54,6 +55,7 @@ export function createMemoryLinkStore(state: MemoryState): LinkStore {
       if (link === undefined) return null;
       const updated = applyChanges(link, changes);
       state.links.set(id, updated);
+      state.outbox.link('link.updated', updated);
       changed(updated);
       return { ...updated };
     },
@@ -64,6 +66,7 @@ export function createMemoryLinkStore(state: MemoryState): LinkStore {
       state.slugs.delete(slugKey(link.domain, link.slug));
       state.counters.delete(id);
       state.visitors.delete(id);
+      state.outbox.link('link.deleted', link);
       changed(link);
       return true;
     },
@@ -74,6 +77,10 @@ export function createMemoryLinkStore(state: MemoryState): LinkStore {
       if (link === undefined || (link.maxClicks !== null && link.clicks >= link.maxClicks)) return false;
       state.links.set(id, { ...link, clicks: link.clicks + 1, lastClickAt: latest(link.lastClickAt, at) });
       counters?.forEach((counter) => addCounter(state, counter));
+      if (counters !== undefined)
+        state.outbox.visits({ clicks: [], counters, visitors: [] }, new Map(), (linkId) =>
+          state.links.get(linkId),
+        );
       return true;
     },
     crawlableSlugs: async (domain) =>
@@ -88,7 +95,9 @@ export function createMemoryLinkStore(state: MemoryState): LinkStore {
       for (const link of state.links.values()) {
         if (link.accountId !== null || link.editTokenHash === null || !wanted.has(link.editTokenHash))
           continue;
-        state.links.set(link.id, { ...link, accountId, editTokenHash: null, updatedAt: at });
+        const claimedLink = { ...link, accountId, editTokenHash: null, updatedAt: at };
+        state.links.set(link.id, claimedLink);
+        state.outbox.link('link.updated', claimedLink);
         changed(link);
         claimed += 1;
       }

@@ -1,5 +1,7 @@
 import { keyWithinLimit, OTHER_KEY } from '@shortener/core';
 import type { CounterIncrement, LinkRecord, VisitDimension } from '@shortener/core';
+import { createMemoryOutbox } from './memory-event-store.js';
+import type { MemoryOutbox } from './memory-event-store.js';
 
 /** One per-link counter: the sum of one (day, dimension, key). */
 export interface MemoryCounter {
@@ -22,6 +24,8 @@ export interface MemoryState {
   readonly salts: Map<string, string>;
   /** `linkId day dimension` → how many keys other than `other` its counters hold. */
   readonly heldKeys: Map<string, number>;
+  /** The events of link changes and visit batches, waiting for the dispatcher. */
+  readonly outbox: MemoryOutbox;
 }
 
 /** Creates empty shared state. */
@@ -33,6 +37,7 @@ export function createMemoryState(): MemoryState {
     visitors: new Map(),
     salts: new Map(),
     heldKeys: new Map(),
+    outbox: createMemoryOutbox(),
   };
 }
 

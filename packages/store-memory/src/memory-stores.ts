@@ -1,6 +1,7 @@
 import type { Stores } from '@shortener/core';
 import { createMemoryAccountStore } from './memory-account-store.js';
 import { createMemoryCredentialStore } from './memory-credential-store.js';
+import { createMemoryEventStore } from './memory-event-store.js';
 import { createMemoryLinkStore } from './memory-link-store.js';
 import { createMemorySessionStore } from './memory-session-store.js';
 import { createMemorySettingStore } from './memory-setting-store.js';
@@ -21,6 +22,7 @@ export function createMemoryStores(): Stores {
     sessions: createMemorySessionStore(),
     credentials: createMemoryCredentialStore(),
     settings: createMemorySettingStore(),
+    events: createMemoryEventStore(state.outbox),
     ping: async () => true,
     close: async () => {},
   };

@@ -20,6 +20,7 @@ export function createMemoryVisitStore(state: MemoryState): VisitStore {
       });
     }
     batch.counters.forEach(addToCounter);
+    const uniques = new Map<string, number>();
     for (const { linkId, day, hash } of batch.visitors) {
       if (!state.links.has(linkId)) continue;
       const days = getOrCreate(state.visitors, linkId, () => new Map<string, Set<string>>());
@@ -27,7 +28,9 @@ export function createMemoryVisitStore(state: MemoryState): VisitStore {
       if (seen.has(hash)) continue;
       seen.add(hash);
       addToCounter({ linkId, day, dimension: 'unique', key: '', count: 1 });
+      uniques.set(linkId, (uniques.get(linkId) ?? 0) + 1);
     }
+    state.outbox.visits(batch, uniques, (id) => state.links.get(id));
   };
 
   const countersIn = (linkId: string, fromDay: string, toDay: string): MemoryCounter[] =>

@@ -18,6 +18,7 @@ export interface TableRows {
  */
 export const COPY_TABLES = [
   'accounts',
+  'webhooks',
   'links',
   'visit_counters',
   'visitor_hashes',
@@ -61,6 +62,8 @@ export async function copyIntoEmptyDatabase(
       }
       const ordered = [...tables].sort((a, b) => COPY_TABLES.indexOf(a.table) - COPY_TABLES.indexOf(b.table));
       for (const rows of ordered) await insertRows(client, rows);
+      // the copy is no change: the events its inserts left in the outbox are dropped (decisions §16)
+      await client.query('DELETE FROM event_outbox');
       const after = await countRows(client);
       for (const { table, rows } of tables) {
         if (after[table] !== rows.length) {

@@ -11,6 +11,7 @@ import type {
 } from '@shortener/core';
 import type { Pool } from 'pg';
 import { addCounters } from './counter-writes.js';
+import { addVisitedEvents } from './postgres-event-store.js';
 import { inTransaction } from './database.js';
 import { LINK_COLUMNS, LINK_FIELDS, columnValue, normalised, toLikePattern, toUpdate } from './link-rows.js';
 
@@ -66,6 +67,7 @@ export function createPostgresLinkStore(pool: Pool, changes: LinkChangeHub): Lin
     return inTransaction(pool, async (client) => {
       if ((await client.query(CONSUME_CLICK, [id, at])).rowCount !== 1) return false;
       await addCounters(client, counters);
+      await addVisitedEvents(client, { clicks: [], counters, visitors: [] }, new Map()); // decisions §16
       return true;
     });
   };

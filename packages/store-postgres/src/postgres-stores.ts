@@ -5,6 +5,7 @@ import type { PostgresOptions } from './database.js';
 import { migrate } from './migrations/index.js';
 import { createPostgresAccountStore } from './postgres-account-store.js';
 import { createPostgresCredentialStore } from './postgres-credential-store.js';
+import { createPostgresEventStore } from './postgres-event-store.js';
 import { createPostgresLinkChanges } from './postgres-link-changes.js';
 import { createPostgresLinkStore } from './postgres-link-store.js';
 import { createPostgresSessionStore } from './postgres-session-store.js';
@@ -49,6 +50,7 @@ export function openPostgresStores(options: PostgresOptions): PostgresStores {
     sessions: afterReady(ready, createPostgresSessionStore(pool)),
     credentials: afterReady(ready, createPostgresCredentialStore(pool)),
     settings: afterReady(ready, createPostgresSettingStore(pool)),
+    events: afterReady(ready, createPostgresEventStore(pool)),
     ready,
     ping: async () => {
       if (closed) return false;

@@ -2,6 +2,7 @@ import type { CounterIncrement, DimensionCount, KeyCount, VisitBatch, VisitStore
 import type { Pool, PoolClient } from 'pg';
 import { addCounters, compare } from './counter-writes.js';
 import { inTransaction, unavailableReason } from './database.js';
+import { addVisitedEvents } from './postgres-event-store.js';
 
 // The batch's links, locked in id order (the same on every node) for the rest of the flush: a link
 // deleted meanwhile waits for it, a deleted one is left out, and the clicks below cannot deadlock.
@@ -119,6 +120,13 @@ async function record(client: PoolClient, batch: VisitBatch): Promise<void> {
     batch.visitors.filter((v) => existing.has(v.linkId)),
   );
   await addCounters(client, [...batch.counters.filter((c) => existing.has(c.linkId)), ...unique]);
+  const uniques = new Map<string, number>();
+  for (const { linkId } of unique) uniques.set(linkId, (uniques.get(linkId) ?? 0) + 1);
+  await addVisitedEvents(
+    client,
+    { ...batch, counters: batch.counters.filter((c) => existing.has(c.linkId)) },
+    uniques,
+  );
 }
 
 /** The batch's clicks, one per link (counts summed, the latest time kept), sorted by link. */

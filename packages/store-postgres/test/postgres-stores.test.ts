@@ -1,6 +1,7 @@
 import {
   describeAccountStoreContract,
   describeCredentialStoreContract,
+  describeEventStoreContract,
   describeLinkChangeFeedContract,
   describeLinkStoreContract,
   describeSessionStoreContract,
@@ -28,4 +29,9 @@ describe.runIf(DATABASE_URL !== null)('PostgreSQL', () => {
     },
     { pollable: false },
   );
+});
+
+describe.runIf(DATABASE_URL !== null)('PostgreSQL events', () => {
+  const openFresh = useFreshSchemas();
+  describeEventStoreContract('PostgreSQL', () => openFresh());
 });

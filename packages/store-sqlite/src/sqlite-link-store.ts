@@ -10,6 +10,7 @@ import type {
 } from '@shortener/core';
 import type { Database } from 'better-sqlite3';
 import { createCounterWriter } from './counter-writes.js';
+import { createVisitedEvents } from './visited-events.js';
 import { isConstraintError } from './database.js';
 import { CHANGEABLE_COLUMNS, toChangeParams, toLinkRecord, toLinkRow } from './link-rows.js';
 import type { LinkRow } from './link-rows.js';
@@ -110,9 +111,11 @@ export function createSqliteLinkStore(db: Database): LinkStore {
   );
 
   // The click and its statistics commit together; the clicks of one turn share a commit.
+  const addVisited = createVisitedEvents(db);
   const consumeOne = (click: CappedClick): boolean => {
     if (consumeClick.run(click.at, click.id).changes !== 1) return false;
     click.counters?.forEach(addCounter);
+    if (click.counters !== undefined) addVisited({ counters: click.counters }); // decisions §16
     return true;
   };
   const consumeTx = db.transaction((clicks: readonly CappedClick[]) => clicks.map(consumeOne));

@@ -11,6 +11,7 @@ import { userVersion } from './migrations/index.js';
 import type { Synchronous } from './database.js';
 import { createSqliteAccountStore } from './sqlite-account-store.js';
 import { createSqliteCredentialStore } from './sqlite-credential-store.js';
+import { createSqliteEventStore } from './sqlite-event-store.js';
 import { createSqliteLinkListing } from './sqlite-link-listing.js';
 import { createSqliteLinkStore } from './sqlite-link-store.js';
 import { createSqliteSessionStore } from './sqlite-session-store.js';
@@ -87,6 +88,7 @@ export function createSqliteStores(
     sessions: classified(createSqliteSessionStore(db)),
     credentials: classified(createSqliteCredentialStore(db)),
     settings: classified(createSqliteSettingStore(db)),
+    events: classified(createSqliteEventStore(db)),
     ping: async () => {
       try {
         return ping.get() === 1;

@@ -1,6 +1,7 @@
 import type { VisitBatch } from '@shortener/core';
 import type { Database } from 'better-sqlite3';
 import { createCounterWriter } from './counter-writes.js';
+import { createVisitedEvents } from './visited-events.js';
 
 const ADD_CLICKS = `UPDATE links SET clicks = clicks + ?,
   last_click_at = MAX(COALESCE(last_click_at, 0), ?) WHERE id = ?`;
@@ -17,6 +18,7 @@ export function createVisitWriter(db: Database): (batch: VisitBatch) => void {
   const counters = createCounterWriter(db);
   const addVisitor = db.prepare<[string, string, string]>(ADD_VISITOR);
   const linkExists = db.prepare<[string], number>('SELECT 1 FROM links WHERE id = ?').pluck();
+  const addVisited = createVisitedEvents(db);
 
   // Increments of links deleted since the visits were tracked are dropped (one look-up per link, not
   // per row; a link whose clicks were just added exists), instead of failing the whole flush on the
@@ -32,11 +34,14 @@ export function createVisitWriter(db: Database): (batch: VisitBatch) => void {
       if (addClicks.run(c.count, c.lastClickAt, c.linkId).changes === 1) existing.set(c.linkId, true);
     }
     counters.addAll(batch.counters.filter((c) => exists(c.linkId)));
+    const uniques = new Map<string, number>();
     for (const v of batch.visitors) {
       if (exists(v.linkId) && addVisitor.run(v.linkId, v.day, v.hash).changes === 1) {
         counters.add({ linkId: v.linkId, day: v.day, dimension: 'unique', key: '', count: 1 });
+        uniques.set(v.linkId, (uniques.get(v.linkId) ?? 0) + 1);
       }
     }
+    addVisited(batch, uniques); // one per link, in this transaction (decisions §16)
   });
   return (batch) => record.immediate(batch);
 }

@@ -21,6 +21,8 @@ describe('migrate', () => {
       'account_passwords',
       'accounts',
       'api_keys',
+      'event_deliveries',
+      'event_outbox',
       'invites',
       'link_change_log',
       'links',
@@ -32,6 +34,8 @@ describe('migrate', () => {
       'visit_counters',
       'visitor_hashes',
       'webauthn_challenges',
+      'webhook_attempts',
+      'webhooks',
     ]);
   });
 

@@ -144,6 +144,8 @@ describe('openSqliteStores on a file', () => {
         'key_hash',
         'password_hash',
         'password_hash',
+        // a webhook's signing key: HMAC signing needs it as is (decisions §16, README)
+        'secret',
         'token_hash',
         'token_hash',
       ]);

@@ -14,6 +14,7 @@ export {
   createListRateLimiter,
 } from './fixtures.js';
 export type { FakeClock } from './fixtures.js';
+export { aWebhook, describeEventStoreContract } from './event-store-contract.js';
 export { describeLinkChangeFeedContract } from './link-change-feed-contract.js';
 export type { FeedBackend, FeedTraits } from './link-change-feed-contract.js';
 export { describeLinkStoreContract } from './link-store-contract.js';

@@ -17,6 +17,7 @@ import {
 import type { Context } from 'koa';
 import { accountAreaGuard, fieldOf, seeOther, sendAccountPage } from './account-kit.js';
 import { toSignIn } from './sign-in-return.js';
+import { addWebhookSettingsRoutes } from './webhook-settings-routes.js';
 import { guardedCoreOf } from '../deps.js';
 import type { HttpDeps } from '../deps.js';
 import { HTTP_STATUS } from '../errors.js';
@@ -27,10 +28,13 @@ import { settingsTextOf } from '../pages/account/settings-text.js';
 import { queryOf, readBody } from '../request.js';
 import { clearSessionCookie, sessionSiteOf, setSessionCookie, signedInOf } from './session.js';
 
-type Extra = Pick<SettingsView, 'newKey' | 'notice'>;
+type Extra = Pick<SettingsView, 'newKey' | 'notice' | 'webhookCreated'>;
 
 /** The confirmations `?done=` asks for after a redirect, by their text. */
-const DONE: Readonly<Record<string, 'keyRevoked' | 'sessionEnded' | 'passkeyRemoved' | 'passkeyRenamed'>> = {
+const DONE: Readonly<
+  Record<string, 'keyRevoked' | 'sessionEnded' | 'passkeyRemoved' | 'passkeyRenamed' | 'webhookRemoved'>
+> = {
+  'webhook-removed': 'webhookRemoved',
   revoked: 'keyRevoked',
   ended: 'sessionEnded',
   removed: 'passkeyRemoved',
@@ -47,10 +51,11 @@ export function addSettingsRoutes(router: Router, deps: HttpDeps): void {
   const guard = accountAreaGuard(deps);
   const render = async (ctx: Context, signedIn: SignedIn, status: number, extra: Extra = {}) => {
     const accountId = signedIn.account.id;
-    const [keys, sessions, passkeys] = await Promise.all([
+    const [keys, sessions, passkeys, webhooks] = await Promise.all([
       core.accounts.listApiKeys(accountId),
       listSessions(core, accountId),
       core.credentials.listPasskeys(accountId),
+      deps.webhooks?.events.listWebhooks(accountId),
     ]);
     const view: SettingsView = {
       language: stateOf(ctx).language,
@@ -59,6 +64,7 @@ export function addSettingsRoutes(router: Router, deps: HttpDeps): void {
       currentSessionId: signedIn.session.id,
       passkeys,
       recent: requireRecentSignIn(core, signedIn).ok,
+      ...(webhooks === undefined ? {} : { webhooks }),
       ...extra,
     };
     sendAccountPage(ctx, status, settingsPage(view));
@@ -79,6 +85,8 @@ export function addSettingsRoutes(router: Router, deps: HttpDeps): void {
     await render(ctx, me, 403, { notice: { error: true, text } });
     return null;
   };
+
+  addWebhookSettingsRoutes(router, deps, { guard, signedIn, recentlySignedIn, render });
 
   router.post('/account/settings/confirm', guard, async (ctx) => {
     const me = await signedIn(ctx);

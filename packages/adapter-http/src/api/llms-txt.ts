@@ -47,6 +47,10 @@ function endpoints(config: ServiceConfig): string[] {
     '- `POST /api/v1/links/claim`: attach anonymous links to the account (`edit_tokens`: array).',
     '- `GET /api/v1/keys`, `POST /api/v1/keys` (`name`; the answer shows `key` once), ' +
       '`DELETE /api/v1/keys/{id}`: the account’s API keys (listed by `prefix`, never the key).',
+    '- `GET /api/v1/webhooks`, `POST /api/v1/webhooks` (`url`, `events`: `link.created`, `link.updated`, ' +
+      '`link.deleted`, `link.visited`; the answer shows the `whsec_…` secret once), ' +
+      '`DELETE /api/v1/webhooks/{id}`, `POST /api/v1/webhooks/{id}/test` (a signed `ping`): the account’s ' +
+      'webhooks, signed as Standard Webhooks, retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h.',
     '- `GET /api/shorten?url=…&alias=…&domain=…`: 201 `text/plain` with only the short URL; ' +
       'an anonymous link’s edit token is in the `X-Edit-Token` response header.',
     '- `GET /`: the web form for people (it calls `POST /api/v1/links`); `GET /assets/{file}`: its static files.',
@@ -67,7 +71,9 @@ function endpoints(config: ServiceConfig): string[] {
       '`GET /account/settings`, `POST /account/settings/confirm` (the password again: making keys and changing ' +
       'passkeys need a sign-in from the last 10 minutes), `POST /account/settings/keys`, `POST /account/settings/keys/{id}/revoke`, ' +
       '`POST /account/settings/password`, `POST /account/settings/sessions/{id}/end`, ' +
-      '`POST /account/settings/passkeys/{id}/rename`, `POST /account/settings/passkeys/{id}/delete`.',
+      '`POST /account/settings/passkeys/{id}/rename`, `POST /account/settings/passkeys/{id}/delete`, ' +
+      '`POST /account/settings/webhooks` (add; the page shows the secret once), ' +
+      '`POST /account/settings/webhooks/{id}/test`, `POST /account/settings/webhooks/{id}/delete`.',
     '- `POST /mcp`: the MCP endpoint (see below).',
     '- `GET /healthz`: `{"status":"ok"}` when the service and its store answer.',
     '- `GET /metrics`: Prometheus metrics when the operator serves them here (otherwise a slug like any other).',

@@ -47,7 +47,9 @@ export const META_ROUTES: readonly AnyRoute[] = [
         .health()
         .catch(() => ({ ok: false, reason: 'the health check failed' }) as const);
       ctx.status = health.ok ? 200 : 503;
-      ctx.body = health.ok ? { status: 'ok' } : { status: 'unavailable', reason: health.reason };
+      // the broker (AMQP_URL) is only reported: events wait in the outbox while it is away
+      const broker = health.ok && health.broker !== undefined ? { broker: health.broker } : {};
+      ctx.body = health.ok ? { status: 'ok', ...broker } : { status: 'unavailable', reason: health.reason };
     },
   }),
   route({

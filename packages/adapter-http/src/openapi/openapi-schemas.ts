@@ -150,6 +150,11 @@ export function componentSchemas(config: ServiceConfig): Record<string, Json> {
     properties: {
       status: { type: 'string', enum: ['ok', 'unavailable'] },
       reason: { type: 'string', description: 'With `unavailable`: what does not answer.' },
+      broker: {
+        type: 'string',
+        enum: ['connected', 'down'],
+        description: 'With `AMQP_URL`: whether RabbitMQ is connected (events wait while it is down).',
+      },
     },
     required: ['status'],
     additionalProperties: false,

@@ -38,7 +38,7 @@ export function settingsPaths(): Json {
         id: 'settingsPage',
         summary: 'The settings of the signed-in account',
         description: 'API keys, password, sessions and passkeys; without a session, a redirect to `/login`.',
-        parameters: [doneParameter('`revoked`, `ended`, `removed`, `renamed`')],
+        parameters: [doneParameter('`revoked`, `ended`, `removed`, `renamed`, `webhook-removed`')],
         responses: { 200: html('The page.'), 303: seeOther('Not signed in: to `/login`.') },
       }),
     },

@@ -2,6 +2,7 @@ import { LANGUAGES } from '@shortener/core';
 import type { ServiceConfig } from '@shortener/core';
 import { withSessionAuth } from './openapi-accounts.js';
 import { ACCOUNT_ROUTES } from '../account/account-home-routes.js';
+import { webhookSchemas, webhookSettingsPaths } from './openapi-webhooks.js';
 import { sessionSecurityScheme } from './openapi-forms.js';
 import { MCP_ROUTES } from '../api/mcp-routes.js';
 import { pagePaths } from './openapi-pages.js';
@@ -87,7 +88,7 @@ function responses(): Json {
 
 function components(config: ServiceConfig): Json {
   return {
-    schemas: componentSchemas(config),
+    schemas: { ...componentSchemas(config), ...webhookSchemas() },
     securitySchemes: {
       apiKey: {
         type: 'http',
@@ -161,6 +162,7 @@ export function buildOpenApiDocument(config: ServiceConfig, options: DocumentOpt
       { name: 'meta', description: 'Health, this document and the llms.txt summary.' },
       { name: 'mcp', description: 'Model Context Protocol endpoint for AI agents.' },
       { name: 'accounts', description: 'Signing in at {base_url}, and the account’s API keys.' },
+      { name: 'webhooks', description: 'Signed events of the account’s links, POSTed to its endpoints.' },
     ],
     paths: {
       ...withSessionAuth(routePaths(API_ROUTES, hosts)),
@@ -178,6 +180,7 @@ export function buildOpenApiDocument(config: ServiceConfig, options: DocumentOpt
       ...routePaths(ACCOUNT_ROUTES, hosts),
       ...routePaths(SIGN_IN_ROUTES, hosts),
       ...routePaths(PASSKEY_ROUTES, hosts),
+      ...webhookSettingsPaths(),
       ...settingsPaths(),
       ...routePaths(LINK_PAGE_ROUTES, hosts),
       ...routePaths(ADMIN_ROUTES, hosts),

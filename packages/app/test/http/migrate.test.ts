@@ -31,6 +31,7 @@ describe.runIf(DATABASE_URL !== null)('shortener migrate --to postgres://…', (
     alice = await invitedBrowser(source, 'alice', 'alice password'); // account, invite, password, session
     await source.cli('accounts', 'invite', 'bob'); // an invite still open
     key = String((await source.cli('keys', 'create', 'alice', '--name', 'laptop')).key);
+    await source.cli('webhooks', 'add', 'alice', 'https://hooks.example/in', '--events', 'link.deleted');
     links.anon = await createLink(source, { url: 'https://example.com/anon', max_clicks: 5 }, from(1));
     links.owned = await createLink(source, { url: 'https://example.com/owned', title: 'Mine' }, { key });
     links.locked = await createLink(source, { url: 'https://example.com/locked', password: 'open-sesame' });
@@ -151,8 +152,12 @@ function sqliteCounts(dbPath: string): Record<string, number> {
         "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
       )
       .all()
-      // what other SQLite processes read to learn of changes: not data, not copied
-      .filter(({ name }) => name !== 'link_change_log');
+      // what other SQLite processes read to learn of changes, and events waiting for delivery with the
+      // last attempts: not copied (decisions §16)
+      .filter(
+        ({ name }) =>
+          !['link_change_log', 'event_outbox', 'event_deliveries', 'webhook_attempts'].includes(name),
+      );
     return Object.fromEntries(
       tables.map(({ name }) => [
         name,

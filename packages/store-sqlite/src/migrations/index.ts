@@ -7,6 +7,7 @@ import { NAMES_WITHOUT_CASE, checkNamesWithoutCase } from './005-names-without-c
 import { KEY_ORIGIN } from './006-key-origin.js';
 import { SESSION_CLIENTS } from './007-session-clients.js';
 import { ORGANISE_LINKS } from './008-organise-links.js';
+import { EVENT_OUTBOX } from './009-event-outbox.js';
 
 /** One schema step. Versions start at 1 and increase by one; `PRAGMA user_version` holds the last applied. */
 export interface Migration {
@@ -26,6 +27,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 6, sql: KEY_ORIGIN },
   { version: 7, sql: SESSION_CLIENTS },
   { version: 8, sql: ORGANISE_LINKS },
+  { version: 9, sql: EVENT_OUTBOX },
 ];
 
 /**

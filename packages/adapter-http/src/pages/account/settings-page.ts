@@ -8,6 +8,8 @@ import { newPasswordField } from './account-pages.js';
 import { accountTextOf } from './account-text.js';
 import type { SettingsText } from './settings-text.js';
 import { settingsTextOf } from './settings-text.js';
+import { webhooksSection } from './webhooks-section.js';
+import type { WebhooksView } from './webhooks-section.js';
 
 /** What `/account/settings` shows. */
 export interface SettingsView {
@@ -23,6 +25,10 @@ export interface SettingsView {
   readonly newKey?: { readonly name: string; readonly key: string };
   /** A line above the forms: an error of the last form (`error`), or what it did. */
   readonly notice?: { readonly error: boolean; readonly text: string };
+  /** The account's webhooks (decisions §16); absent where no events are delivered. */
+  readonly webhooks?: WebhooksView['webhooks'];
+  /** A webhook just added: its URL and secret, shown this once. */
+  readonly webhookCreated?: WebhooksView['created'];
 }
 
 /** A date as the page's language writes it (UTC, as everywhere in the service). */
@@ -213,6 +219,12 @@ function confirmSection(t: SettingsText): SafeHtml {
   </section>`;
 }
 
+function webhooksOf(view: SettingsView) {
+  if (view.webhooks === undefined) return '';
+  const created = view.webhookCreated;
+  return webhooksSection({ webhooks: view.webhooks, ...(created ? { created } : {}) }, view.language);
+}
+
 /** `/account/settings` (decisions §10): API keys, password, sessions and passkeys, every form a plain post. */
 export function settingsPage(view: SettingsView): string {
   const t = settingsTextOf(view.language);
@@ -229,6 +241,6 @@ export function settingsPage(view: SettingsView): string {
         ${noticeLine(notice, 'settings-notice')}
       </section>
       ${view.recent ? '' : confirmSection(t)} ${keysSection(view, t)} ${passwordSection(t, view.language)}
-      ${sessionsSection(view, t)} ${passkeysSection(view, t)}`,
+      ${sessionsSection(view, t)} ${passkeysSection(view, t)} ${webhooksOf(view)}`,
   });
 }

@@ -1,0 +1,97 @@
+import type { Language } from '@shortener/core';
+
+/** The texts of the webhooks section of `/account/settings`, in English; the others have the same keys. */
+const EN = {
+  title: 'Webhooks',
+  intro:
+    'Events of this account’s links (created, updated, deleted, visited) are POSTed to your endpoint, signed as Standard Webhooks with its secret.',
+  url: 'Endpoint URL',
+  events: 'Events',
+  add: 'Add webhook',
+  secretShown: 'The secret of {url}. Copy it now: it is not shown again.',
+  none: 'No webhooks yet.',
+  active: 'Active',
+  failing: 'Failing since {when}',
+  disabled: 'Disabled on {when}: it failed for 5 days. Remove it and add it again once it works.',
+  sendTest: 'Send test',
+  remove: 'Remove',
+  deliveries: 'Last deliveries',
+  noDeliveries: 'No deliveries yet.',
+  attempt: 'attempt {n}',
+  noAnswer: 'no answer',
+  tested: 'Test sent to {url}: {result}.',
+};
+
+export type WebhooksText = { readonly [K in keyof typeof EN]: string };
+
+const DE: WebhooksText = {
+  title: 'Webhooks',
+  intro:
+    'Ereignisse der Links dieses Kontos (angelegt, geändert, gelöscht, besucht) werden an Ihren Endpunkt gesendet, signiert nach Standard Webhooks mit seinem Geheimnis.',
+  url: 'Endpunkt-URL',
+  events: 'Ereignisse',
+  add: 'Webhook hinzufügen',
+  secretShown: 'Das Geheimnis für {url}. Kopieren Sie es jetzt: Es wird nicht noch einmal angezeigt.',
+  none: 'Noch keine Webhooks.',
+  active: 'Aktiv',
+  failing: 'Fehlerhaft seit {when}',
+  disabled:
+    'Deaktiviert am {when}: 5 Tage lang fehlgeschlagen. Entfernen und neu hinzufügen, sobald er funktioniert.',
+  sendTest: 'Test senden',
+  remove: 'Entfernen',
+  deliveries: 'Letzte Zustellungen',
+  noDeliveries: 'Noch keine Zustellungen.',
+  attempt: 'Versuch {n}',
+  noAnswer: 'keine Antwort',
+  tested: 'Test an {url} gesendet: {result}.',
+};
+
+const FR: WebhooksText = {
+  title: 'Webhooks',
+  intro:
+    'Les événements des liens de ce compte (créés, modifiés, supprimés, visités) sont envoyés à votre point de terminaison, signés selon Standard Webhooks avec son secret.',
+  url: 'URL du point de terminaison',
+  events: 'Événements',
+  add: 'Ajouter le webhook',
+  secretShown: 'Le secret de {url}. Copiez-le maintenant : il ne sera plus affiché.',
+  none: 'Aucun webhook pour l’instant.',
+  active: 'Actif',
+  failing: 'En échec depuis {when}',
+  disabled:
+    'Désactivé le {when} : en échec pendant 5 jours. Supprimez-le et ajoutez-le à nouveau quand il fonctionne.',
+  sendTest: 'Envoyer un test',
+  remove: 'Supprimer',
+  deliveries: 'Dernières livraisons',
+  noDeliveries: 'Aucune livraison pour l’instant.',
+  attempt: 'tentative {n}',
+  noAnswer: 'pas de réponse',
+  tested: 'Test envoyé à {url} : {result}.',
+};
+
+const ES: WebhooksText = {
+  title: 'Webhooks',
+  intro:
+    'Los eventos de los enlaces de esta cuenta (creados, cambiados, eliminados, visitados) se envían a su endpoint, firmados según Standard Webhooks con su secreto.',
+  url: 'URL del endpoint',
+  events: 'Eventos',
+  add: 'Añadir webhook',
+  secretShown: 'El secreto de {url}. Cópielo ahora: no se vuelve a mostrar.',
+  none: 'Aún no hay webhooks.',
+  active: 'Activo',
+  failing: 'Fallando desde {when}',
+  disabled: 'Desactivado el {when}: falló durante 5 días. Elimínelo y añádalo de nuevo cuando funcione.',
+  sendTest: 'Enviar prueba',
+  remove: 'Eliminar',
+  deliveries: 'Últimas entregas',
+  noDeliveries: 'Aún no hay entregas.',
+  attempt: 'intento {n}',
+  noAnswer: 'sin respuesta',
+  tested: 'Prueba enviada a {url}: {result}.',
+};
+
+const TEXTS: Readonly<Record<Language, WebhooksText>> = { en: EN, de: DE, fr: FR, es: ES };
+
+/** The webhooks texts of `language`. */
+export function webhooksTextOf(language: Language): WebhooksText {
+  return TEXTS[language];
+}

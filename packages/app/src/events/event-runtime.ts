@@ -1,0 +1,84 @@
+import { createEventDispatcher } from '@shortener/core';
+import type { Clock, EventDispatcher, RandomSource, Stores, WebhookDeps } from '@shortener/core';
+import type { AppConfig } from '../config.js';
+import type { AppLogger } from '../logger.js';
+import { createAmqpPublisher } from './amqp-publisher.js';
+import type { AmqpPublisher } from './amqp-publisher.js';
+import { createHttpWebhookSender } from './webhook-sender.js';
+
+/** How often the outbox and the due deliveries are looked at, besides right after a local link change. */
+export const DISPATCH_EVERY_MS = 250;
+
+/** The delivery of events in `serve`: the dispatcher, its timer, and the broker when `AMQP_URL` is set. */
+export interface EventRuntime {
+  readonly dispatcher: EventDispatcher;
+  /** What the webhook routes and pages run on. */
+  readonly webhooks: WebhookDeps;
+  /** Null without `AMQP_URL`; else whether the broker is connected (`/healthz` says so). */
+  brokerConnected(): boolean | null;
+  /** Runs a round soon (after a flush of visits wrote their events). */
+  kick(): void;
+  /** Starts dispatching (every {@link DISPATCH_EVERY_MS}, and soon after each local link change). */
+  start(): void;
+  /** Stops the timer, waits for the round under way and closes the broker connection. */
+  stop(): Promise<void>;
+}
+
+/** Wires the dispatcher on the stores, the HTTP sender and the optional broker (the container's binding). */
+export function createEventRuntime(
+  config: AppConfig,
+  stores: Stores,
+  clock: Clock,
+  random: RandomSource,
+  logger: AppLogger,
+): EventRuntime {
+  const publisher: AmqpPublisher | null =
+    config.amqpUrl === null ? null : createAmqpPublisher(config.amqpUrl);
+  const dispatcher = createEventDispatcher({
+    events: stores.events,
+    sender: createHttpWebhookSender(config.service),
+    ...(publisher === null ? {} : { publisher }),
+    clock,
+    config: config.service,
+  });
+  let timer: NodeJS.Timeout | undefined;
+  let unsubscribe: (() => void) | undefined;
+  let running: Promise<void> | null = null;
+  let again = false;
+  let stopped = false;
+  const round = (): void => {
+    if (stopped) return;
+    if (running !== null) return void (again = true);
+    running = dispatcher
+      .tick()
+      .then(
+        () => undefined,
+        (error: unknown) => logger.warn('delivering events failed', { error: String(error) }),
+      )
+      .finally(() => {
+        running = null;
+        if (again) {
+          again = false;
+          setImmediate(round);
+        }
+      });
+  };
+  return {
+    dispatcher,
+    webhooks: { events: stores.events, clock, random, config: config.service, dispatcher },
+    kick: () => setImmediate(round),
+    brokerConnected: () => (publisher === null ? null : publisher.connected()),
+    start() {
+      timer = setInterval(round, DISPATCH_EVERY_MS);
+      timer.unref();
+      unsubscribe = stores.links.changes.subscribe(() => setImmediate(round));
+    },
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      unsubscribe?.();
+      await running;
+      await publisher?.close();
+    },
+  };
+}

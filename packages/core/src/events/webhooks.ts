@@ -1,0 +1,103 @@
+import { z } from 'zod';
+import type { ServiceConfig } from '../config.js';
+import { domainError } from '../errors.js';
+import { urlPolicyOf } from '../links/create-link.js';
+import type { Clock, RandomSource } from '../ports.js';
+import { err, ok } from '../result.js';
+import type { Result } from '../result.js';
+import { randomUuid } from '../secrets.js';
+import { validateTargetUrl } from '../urls/validate-url.js';
+import type { EventDispatcher, SendResult } from './dispatcher.js';
+import type { EventStore, Webhook, WebhookWithAttempts } from './event-ports.js';
+import { EVENT_TYPES } from './events.js';
+
+/** The most webhooks one account may have. */
+export const MAX_WEBHOOKS_PER_ACCOUNT = 20;
+
+/** The body of `POST /api/v1/webhooks`. */
+export const CreateWebhookInput = z
+  .strictObject({
+    url: z.string().max(4096),
+    events: z.array(z.enum(EVENT_TYPES)).min(1).max(EVENT_TYPES.length),
+  })
+  .meta({ id: 'CreateWebhookRequest' });
+export type CreateWebhookInput = z.infer<typeof CreateWebhookInput>;
+
+/** What the webhook use cases run on. */
+export interface WebhookDeps {
+  readonly events: EventStore;
+  readonly clock: Clock;
+  readonly random: RandomSource;
+  readonly config: ServiceConfig;
+  /** Absent where nothing delivers (a CLI on the database): `test` then fails. */
+  readonly dispatcher?: EventDispatcher;
+}
+
+/**
+ * Checks a destination as a link URL is checked (decisions §5), with private addresses allowed only
+ * under `WEBHOOK_ALLOW_PRIVATE`; the sender checks again after DNS resolution.
+ */
+export function validateWebhookUrl(url: string, config: ServiceConfig): Result<string> {
+  const policy = { ...urlPolicyOf(config), allowPrivateHosts: config.webhookAllowPrivate === true };
+  return validateTargetUrl(url, policy);
+}
+
+/** A new signing secret: `whsec_` + base64 of 24 random bytes (Standard Webhooks). */
+export function generateWebhookSecret(random: RandomSource): string {
+  return `whsec_${btoa(String.fromCharCode(...random.bytes(24)))}`;
+}
+
+/** Adds a webhook to an account; the result holds the secret, shown this once. */
+export async function createWebhook(
+  deps: WebhookDeps,
+  accountId: string,
+  input: CreateWebhookInput,
+): Promise<Result<Webhook>> {
+  const url = validateWebhookUrl(input.url, deps.config);
+  if (!url.ok) return url;
+  const existing = await deps.events.listWebhooks(accountId);
+  if (existing.length >= MAX_WEBHOOKS_PER_ACCOUNT) return err(domainError('too_many'));
+  const webhook: Webhook = {
+    id: randomUuid(deps.random),
+    accountId,
+    url: url.value,
+    events: [...new Set(input.events)],
+    secret: generateWebhookSecret(deps.random),
+    createdAt: deps.clock.now(),
+    failingSince: null,
+    disabledAt: null,
+  };
+  await deps.events.createWebhook(webhook);
+  return ok(webhook);
+}
+
+/** The account's webhooks with their last attempts. */
+export function listWebhooks(deps: WebhookDeps, accountId: string): Promise<WebhookWithAttempts[]> {
+  return deps.events.listWebhooks(accountId);
+}
+
+/** The account's webhook `id`, or `not_found` (another account's webhooks do not exist for it). */
+async function ownWebhook(deps: WebhookDeps, accountId: string, id: string): Promise<Result<Webhook>> {
+  const webhook = await deps.events.findWebhook(id);
+  return webhook === null || webhook.accountId !== accountId ? err(domainError('not_found')) : ok(webhook);
+}
+
+/** Removes one of the account's webhooks. */
+export async function deleteWebhook(deps: WebhookDeps, accountId: string, id: string): Promise<Result<null>> {
+  const webhook = await ownWebhook(deps, accountId, id);
+  if (!webhook.ok) return webhook;
+  await deps.events.deleteWebhook(id);
+  return ok(null);
+}
+
+/** Sends a signed `ping` to one of the account's webhooks now, and says what it answered. */
+export async function testWebhook(
+  deps: WebhookDeps,
+  accountId: string,
+  id: string,
+): Promise<Result<SendResult>> {
+  const webhook = await ownWebhook(deps, accountId, id);
+  if (!webhook.ok) return webhook;
+  if (deps.dispatcher === undefined) throw new Error('No event dispatcher runs here.');
+  return ok(await deps.dispatcher.ping(webhook.value));
+}

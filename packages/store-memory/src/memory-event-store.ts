@@ -1,0 +1,118 @@
+import { randomUUID } from 'node:crypto';
+import { summarizeVisitBatch } from '@shortener/core';
+import type {
+  DeliveryAttempt,
+  EventStore,
+  EventType,
+  LinkRecord,
+  OutboxEvent,
+  PendingDelivery,
+  VisitBatch,
+  Webhook,
+} from '@shortener/core';
+
+/** Attempts kept per webhook. */
+const KEEP_ATTEMPTS = 20;
+
+interface Delivery {
+  readonly id: string;
+  readonly webhookId: string | null;
+  readonly event: OutboxEvent;
+  attempts: number;
+  nextAt: number;
+  heldUntil: number;
+}
+
+/** The in-memory outbox: the link and visit stores add events to it as they change (synchronously). */
+export interface MemoryOutbox {
+  readonly events: OutboxEvent[];
+  /** Adds the event of a link change. */
+  link(type: Exclude<EventType, 'link.visited'>, link: LinkRecord): void;
+  /** Adds the `link.visited` events of a written batch; `uniques` counts the new visitor hashes per link. */
+  visits(
+    batch: VisitBatch,
+    uniques: ReadonlyMap<string, number>,
+    linkOf: (id: string) => LinkRecord | undefined,
+  ): void;
+}
+
+/** Creates an empty outbox. */
+export function createMemoryOutbox(): MemoryOutbox {
+  const events: OutboxEvent[] = [];
+  const add = (type: EventType, accountId: string | null, rest: Partial<OutboxEvent>) =>
+    events.push({ id: `msg_${randomUUID().replaceAll('-', '')}`, type, accountId, at: Date.now(), ...rest });
+  return {
+    events,
+    link: (type, link) => add(type, link.accountId, { link: { ...link } }),
+    visits(batch, uniques, linkOf) {
+      for (const summary of summarizeVisitBatch(batch, uniques)) {
+        const link = linkOf(summary.link_id);
+        if (link === undefined) continue;
+        add('link.visited', link.accountId, { visits: { ...summary, domain: link.domain, slug: link.slug } });
+      }
+    },
+  };
+}
+
+/** The {@link EventStore} over an in-memory outbox; each method runs synchronously, hence atomically. */
+export function createMemoryEventStore(outbox: MemoryOutbox): EventStore {
+  const webhooks = new Map<string, Webhook>();
+  const attempts = new Map<string, DeliveryAttempt[]>();
+  const deliveries = new Map<string, Delivery>();
+  let next = 0;
+  const enqueue = (webhookId: string | null, event: OutboxEvent, now: number) => {
+    const id = String(++next);
+    deliveries.set(id, { id, webhookId, event, attempts: 0, nextAt: now, heldUntil: 0 });
+  };
+  return {
+    fanOut: async (now, broker, limit) => {
+      const taken = outbox.events.splice(0, limit);
+      for (const event of taken) {
+        for (const w of webhooks.values()) {
+          const wanted = w.accountId === event.accountId && w.disabledAt === null;
+          if (wanted && w.events.includes(event.type as EventType)) enqueue(w.id, event, now);
+        }
+        if (broker) enqueue(null, event, now);
+      }
+      return taken.length;
+    },
+    claimDue: async (now, holdUntil, limit) => {
+      const due = [...deliveries.values()].filter((d) => d.nextAt <= now && d.heldUntil <= now);
+      return due.slice(0, limit).map((d): PendingDelivery => {
+        d.heldUntil = holdUntil;
+        const webhook = d.webhookId === null ? null : (webhooks.get(d.webhookId) ?? null);
+        return { id: d.id, webhook: webhook && { ...webhook }, event: d.event, attempts: d.attempts };
+      });
+    },
+    settle: async (id, nextAt) => {
+      const delivery = deliveries.get(id);
+      if (delivery === undefined) return;
+      if (nextAt === null) return void deliveries.delete(id);
+      Object.assign(delivery, { nextAt, heldUntil: 0, attempts: delivery.attempts + 1 });
+    },
+    recordAttempt: async (webhookId, attempt, health) => {
+      const webhook = webhooks.get(webhookId);
+      if (webhook === undefined) return;
+      const list = [attempt, ...(attempts.get(webhookId) ?? [])].slice(0, KEEP_ATTEMPTS);
+      attempts.set(webhookId, list);
+      const disabledAt = webhook.disabledAt ?? health.disabledAt;
+      webhooks.set(webhookId, { ...webhook, failingSince: health.failingSince, disabledAt });
+    },
+    createWebhook: async (webhook) => void webhooks.set(webhook.id, { ...webhook }),
+    findWebhook: async (id) => {
+      const webhook = webhooks.get(id);
+      return webhook === undefined ? null : { ...webhook };
+    },
+    listWebhooks: async (accountId) =>
+      [...webhooks.values()]
+        .filter((w) => accountId === null || w.accountId === accountId)
+        .sort((a, b) => a.createdAt - b.createdAt)
+        .map((w) => ({ ...w, attempts: [...(attempts.get(w.id) ?? [])] })),
+    deleteWebhook: async (id) => {
+      for (const [key, d] of deliveries) if (d.webhookId === id) deliveries.delete(key);
+      attempts.delete(id);
+      return webhooks.delete(id);
+    },
+    backlog: async () => ({ events: outbox.events.length, deliveries: deliveries.size }),
+  };
+}

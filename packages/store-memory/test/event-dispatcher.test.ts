@@ -1,0 +1,133 @@
+import { createEventDispatcher, DISABLE_AFTER_MS, RETRY_DELAYS_MS } from '@shortener/core';
+import type { EventPublisher, SendResult, ServiceConfig, WebhookSender } from '@shortener/core';
+import { aLink, anAccount, aWebhook, createFakeClock } from '@shortener/testkit';
+import { describe, expect, it } from 'vitest';
+import { createMemoryStores } from '../src/index.js';
+
+// The dispatcher of core on the memory stores, with the fake clock: the §16 schedule without waiting.
+
+const config: ServiceConfig = {
+  shortDomains: [{ origin: 'https://s.example', host: 's.example' }],
+  baseUrl: 'https://short.example',
+  extraReservedSlugs: [],
+  blocklist: [],
+  allowPrivateHosts: false,
+  limits: {} as ServiceConfig['limits'],
+};
+
+/** A sender answering from `answers` (then 200), recording when each attempt came. */
+function scriptedSender(clock: { now(): number }, answers: number[]) {
+  const attempts: { at: number; id: string; body: string }[] = [];
+  const sender: WebhookSender = {
+    send: async (_webhook, message): Promise<SendResult> => {
+      attempts.push({ at: clock.now(), id: message.id, body: message.body });
+      const status = answers.shift() ?? 200;
+      return { ok: status < 300, status, excerpt: null };
+    },
+  };
+  return { sender, attempts };
+}
+
+async function setUp(answers: number[], publisher?: EventPublisher) {
+  const stores = createMemoryStores();
+  const clock = createFakeClock();
+  const account = anAccount();
+  await stores.accounts.createAccount(account);
+  const webhook = aWebhook(account.id, { events: ['link.created'] });
+  await stores.events.createWebhook(webhook);
+  const { sender, attempts } = scriptedSender(clock, answers);
+  const dispatcher = createEventDispatcher({
+    events: stores.events,
+    sender,
+    clock,
+    config,
+    ...(publisher ? { publisher } : {}),
+  });
+  await stores.links.insert(aLink({ accountId: account.id, domain: 's.example', slug: 'abc' }));
+  return { stores, clock, dispatcher, attempts, webhook };
+}
+
+describe('the event dispatcher', () => {
+  it('sends the link object as { type, timestamp, data }', async () => {
+    const { dispatcher, attempts } = await setUp([]);
+    await dispatcher.tick();
+    const body = JSON.parse(attempts[0]!.body);
+    expect(body).toMatchObject({
+      type: 'link.created',
+      data: { slug: 'abc', short_url: 'https://s.example/abc' },
+    });
+    expect(Number.isNaN(Date.parse(body.timestamp))).toBe(false);
+  });
+
+  it('retries after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then gives up', async () => {
+    const { clock, dispatcher, attempts, stores } = await setUp(Array(20).fill(500));
+    const start = clock.now();
+    await dispatcher.tick();
+    for (const delay of RETRY_DELAYS_MS) {
+      clock.advance(delay - 1);
+      await dispatcher.tick();
+      const before = attempts.length;
+      clock.advance(1);
+      await dispatcher.tick();
+      expect(attempts.length).toBe(before + 1);
+    }
+    expect(attempts.map((a) => a.at - start)).toEqual(
+      RETRY_DELAYS_MS.reduce<number[]>((at, delay) => [...at, at.at(-1)! + delay], [0]),
+    );
+    expect(new Set(attempts.map((a) => a.id)).size).toBe(1);
+    expect(dispatcher.counts).toMatchObject({ failed: 7, givenUp: 1, delivered: 0 });
+    expect(await stores.events.backlog()).toEqual({ events: 0, deliveries: 0 });
+  });
+
+  it('delivers on the retry that succeeds, and records each attempt', async () => {
+    const { clock, dispatcher, attempts, stores, webhook } = await setUp([500]);
+    await dispatcher.tick();
+    clock.advance(5_000);
+    await dispatcher.tick();
+    expect(attempts).toHaveLength(2);
+    const [listed] = await stores.events.listWebhooks(webhook.accountId);
+    expect(listed?.attempts.map((a) => [a.attempt, a.status])).toEqual([
+      [2, 200],
+      [1, 500],
+    ]);
+    expect(listed?.failingSince).toBeNull();
+  });
+
+  it('disables an endpoint failing for 5 days, and sends it nothing more', async () => {
+    const { clock, dispatcher, attempts, stores, webhook } = await setUp(Array(20).fill(500));
+    await dispatcher.tick();
+    clock.advance(DISABLE_AFTER_MS);
+    await stores.links.insert(aLink({ accountId: webhook.accountId }));
+    await dispatcher.tick();
+    const [listed] = await stores.events.listWebhooks(webhook.accountId);
+    expect(listed?.disabledAt).toBe(clock.now());
+    const sent = attempts.length;
+    await stores.links.insert(aLink({ accountId: webhook.accountId }));
+    clock.advance(RETRY_DELAYS_MS[0]);
+    await dispatcher.tick();
+    expect(attempts.length).toBe(sent);
+  });
+
+  it('keeps broker events while the broker fails, and publishes each once it confirms', async () => {
+    const published: string[] = [];
+    let up = false;
+    const publisher: EventPublisher = {
+      publish: async ({ id }) => {
+        if (!up) throw new Error('away');
+        published.push(id);
+      },
+    };
+    const { clock, dispatcher, stores } = await setUp([], publisher);
+    await dispatcher.tick();
+    clock.advance(3600e3);
+    await dispatcher.tick();
+    expect(published).toEqual([]);
+    expect((await stores.events.backlog()).deliveries).toBe(1);
+    up = true;
+    clock.advance(5_000);
+    await dispatcher.tick();
+    await dispatcher.tick();
+    expect(published).toHaveLength(1);
+    expect(await stores.events.backlog()).toEqual({ events: 0, deliveries: 0 });
+  });
+});

@@ -1,0 +1,4 @@
+import { describeEventStoreContract } from '@shortener/testkit';
+import { createMemoryStores } from '../src/index.js';
+
+describeEventStoreContract('memory', async () => createMemoryStores());

@@ -1,0 +1,169 @@
+import { summarizeVisitBatch } from '@shortener/core';
+import type {
+  DeliveryAttempt,
+  EventStore,
+  OutboxEvent,
+  PendingDelivery,
+  VisitBatch,
+  Webhook,
+  WebhookWithAttempts,
+} from '@shortener/core';
+import type { Pool, PoolClient } from 'pg';
+import { inTransaction } from './database.js';
+import { selectList } from './link-rows.js';
+
+/** Attempts kept per webhook. */
+const KEEP_ATTEMPTS = 20;
+
+const NOW_MS = '(extract(epoch FROM clock_timestamp()) * 1000)::bigint';
+const NEW_ID = `'msg_' || replace(gen_random_uuid()::text, '-', '')`;
+
+// The `link.visited` events of a flush, in its transaction: the link's account, domain and slug at the time.
+const ADD_VISITED = `INSERT INTO event_outbox (id, type, account_id, payload, created_at)
+  SELECT ${NEW_ID}, 'link.visited', l.account_id,
+    u.payload::jsonb || jsonb_build_object('domain', l.domain, 'slug', l.slug), ${NOW_MS}
+  FROM unnest($1::text[], $2::text[]) AS u(id, payload) JOIN links l ON l.id = u.id`;
+
+// One statement, so one transaction: the events taken (each by one node: SKIP LOCKED) leave the outbox
+// as their deliveries are added.
+const FAN_OUT = `WITH taken AS (
+    DELETE FROM event_outbox WHERE seq IN (
+      SELECT seq FROM event_outbox ORDER BY seq LIMIT $2 FOR UPDATE SKIP LOCKED)
+    RETURNING *),
+  hooks AS (INSERT INTO event_deliveries (webhook_id, event_id, type, account_id, payload, created_at, next_at)
+    SELECT w.id, t.id, t.type, t.account_id, t.payload, t.created_at, $1 FROM taken t
+    JOIN webhooks w ON w.account_id = t.account_id AND w.disabled_at IS NULL AND t.type = ANY (w.events)
+    ORDER BY t.seq),
+  broker AS (INSERT INTO event_deliveries (webhook_id, event_id, type, account_id, payload, created_at, next_at)
+    SELECT NULL, t.id, t.type, t.account_id, t.payload, t.created_at, $1 FROM taken t WHERE $3 ORDER BY t.seq)
+  SELECT count(*)::int AS n FROM taken`;
+
+const CLAIM = `WITH due AS (
+    SELECT seq FROM event_deliveries WHERE next_at <= $1 AND held_until <= $1
+    ORDER BY next_at, seq LIMIT $3 FOR UPDATE SKIP LOCKED)
+  UPDATE event_deliveries d SET held_until = $2 FROM due WHERE d.seq = due.seq
+  RETURNING d.seq::text AS seq, d.webhook_id, d.event_id, d.type, d.account_id, d.payload, d.created_at, d.attempts`;
+
+const WEBHOOK_FIELDS = selectList([
+  ['id', 'id'],
+  ['account_id', 'accountId'],
+  ['url', 'url'],
+  ['events', 'events'],
+  ['secret', 'secret'],
+  ['created_at', 'createdAt'],
+  ['failing_since', 'failingSince'],
+  ['disabled_at', 'disabledAt'],
+]);
+
+const ATTEMPT_FIELDS = `webhook_id, at, event_id AS "eventId", type AS "eventType", attempt, ok, status, excerpt`;
+
+interface DeliveryRow {
+  readonly seq: string;
+  readonly webhook_id: string | null;
+  readonly event_id: string;
+  readonly type: OutboxEvent['type'];
+  readonly account_id: string | null;
+  readonly payload: unknown;
+  readonly created_at: number;
+  readonly attempts: number;
+}
+
+function toEvent(row: DeliveryRow): OutboxEvent {
+  const base = { id: row.event_id, type: row.type, accountId: row.account_id, at: row.created_at };
+  if (row.type === 'link.visited')
+    return { ...base, visits: row.payload as NonNullable<OutboxEvent['visits']> };
+  return { ...base, link: row.payload as NonNullable<OutboxEvent['link']> };
+}
+
+/** Adds the `link.visited` events of a flush inside its transaction (`uniques`: new visitor hashes per link). */
+export async function addVisitedEvents(
+  client: PoolClient,
+  batch: VisitBatch,
+  uniques: ReadonlyMap<string, number>,
+): Promise<void> {
+  const summaries = summarizeVisitBatch(batch, uniques);
+  if (summaries.length === 0) return;
+  await client.query(ADD_VISITED, [summaries.map((s) => s.link_id), summaries.map((s) => JSON.stringify(s))]);
+}
+
+/** The {@link EventStore} on a pg pool (migration 006). Every node may call it: claims skip locked rows. */
+export function createPostgresEventStore(pool: Pool): EventStore {
+  const webhooksById = async (ids: readonly string[]): Promise<Map<string, Webhook>> => {
+    if (ids.length === 0) return new Map();
+    const { rows } = await pool.query<Webhook>(`SELECT ${WEBHOOK_FIELDS} FROM webhooks WHERE id = ANY ($1)`, [
+      [...new Set(ids)],
+    ]);
+    return new Map(rows.map((w) => [w.id, w]));
+  };
+  return {
+    fanOut: async (now, broker, limit) =>
+      (await pool.query<{ n: number }>(FAN_OUT, [now, limit, broker])).rows[0]?.n ?? 0,
+    claimDue: async (now, holdUntil, limit) => {
+      const { rows } = await pool.query<DeliveryRow>(CLAIM, [now, holdUntil, limit]);
+      rows.sort((a, b) => Number(a.seq) - Number(b.seq));
+      const webhooks = await webhooksById(rows.flatMap((r) => (r.webhook_id === null ? [] : [r.webhook_id])));
+      return rows.map((row): PendingDelivery => ({
+        id: row.seq,
+        webhook: row.webhook_id === null ? null : (webhooks.get(row.webhook_id) ?? null),
+        event: toEvent(row),
+        attempts: row.attempts,
+      }));
+    },
+    settle: async (id, nextAt) => {
+      if (nextAt === null) await pool.query('DELETE FROM event_deliveries WHERE seq = $1', [id]);
+      else
+        await pool.query(
+          'UPDATE event_deliveries SET next_at = $1, held_until = 0, attempts = attempts + 1 WHERE seq = $2',
+          [nextAt, id],
+        );
+    },
+    recordAttempt: (webhookId, a, health) =>
+      inTransaction(pool, async (client) => {
+        await client.query(
+          `INSERT INTO webhook_attempts (webhook_id, at, event_id, type, attempt, ok, status, excerpt)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+          [webhookId, a.at, a.eventId, a.eventType, a.attempt, a.ok, a.status, a.excerpt],
+        );
+        await client.query(
+          `DELETE FROM webhook_attempts WHERE webhook_id = $1 AND seq <= (SELECT seq FROM webhook_attempts
+             WHERE webhook_id = $1 ORDER BY seq DESC LIMIT 1 OFFSET $2)`,
+          [webhookId, KEEP_ATTEMPTS],
+        );
+        await client.query(
+          'UPDATE webhooks SET failing_since = $1, disabled_at = coalesce(disabled_at, $2) WHERE id = $3',
+          [health.failingSince, health.disabledAt, webhookId],
+        );
+      }),
+    createWebhook: async (w) =>
+      void (await pool.query(
+        `INSERT INTO webhooks (id, account_id, url, events, secret, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
+        [w.id, w.accountId, w.url, w.events, w.secret, w.createdAt],
+      )),
+    findWebhook: async (id) => (await webhooksById([id])).get(id) ?? null,
+    listWebhooks: async (accountId) => {
+      const { rows } = await pool.query<Webhook>(
+        `SELECT ${WEBHOOK_FIELDS} FROM webhooks WHERE $1::text IS NULL OR account_id = $1 ORDER BY created_at, id`,
+        [accountId],
+      );
+      const { rows: attempts } = await pool.query<DeliveryAttempt & { webhook_id: string }>(
+        `SELECT ${ATTEMPT_FIELDS} FROM webhook_attempts WHERE webhook_id = ANY ($1) ORDER BY seq DESC`,
+        [rows.map((w) => w.id)],
+      );
+      return rows.map((w): WebhookWithAttempts => ({
+        ...w,
+        attempts: attempts
+          .filter((a) => a.webhook_id === w.id)
+          .slice(0, KEEP_ATTEMPTS)
+          .map(({ webhook_id: _id, ...a }) => a),
+      }));
+    },
+    deleteWebhook: async (id) =>
+      ((await pool.query('DELETE FROM webhooks WHERE id = $1', [id])).rowCount ?? 0) > 0,
+    backlog: async () =>
+      (
+        await pool.query<{ events: number; deliveries: number }>(
+          `SELECT (SELECT count(*) FROM event_outbox)::int AS events, (SELECT count(*) FROM event_deliveries)::int AS deliveries`,
+        )
+      ).rows[0]!,
+  };
+}

@@ -1,0 +1,61 @@
+import { createEventDispatcher } from '@shortener/core';
+import type { ServiceConfig, WebhookSender } from '@shortener/core';
+import { aLink, anAccount, aWebhook } from '@shortener/testkit';
+import { describe, expect, it } from 'vitest';
+import { DATABASE_URL, freshSchemaName, useFreshSchemas } from './fresh-schema.js';
+
+// Decisions §16 on PostgreSQL: every node dispatches, and each delivery is held by one node at a time
+// (FOR UPDATE SKIP LOCKED): three nodes (three pools on one schema) deliver 1,000 events, none twice in
+// one attempt and none lost.
+
+const config: ServiceConfig = {
+  shortDomains: [{ origin: 'https://s.example', host: 's.example' }],
+  baseUrl: 'https://short.example',
+  extraReservedSlugs: [],
+  blocklist: [],
+  allowPrivateHosts: false,
+  limits: {} as ServiceConfig['limits'],
+};
+
+describe.runIf(DATABASE_URL !== null)('PostgreSQL events on three nodes', () => {
+  const open = useFreshSchemas();
+
+  it('delivers 1,000 events once each, whichever node takes them', async () => {
+    const schema = freshSchemaName();
+    const nodes = [await open(schema), await open(schema), await open(schema)];
+    const [first] = nodes;
+    const account = anAccount();
+    await first!.accounts.createAccount(account);
+    await first!.events.createWebhook(aWebhook(account.id, { events: ['link.created'] }));
+    const links = Array.from({ length: 1000 }, () => aLink({ accountId: account.id }));
+    for (let i = 0; i < links.length; i += 100) await first!.links.insertMany(links.slice(i, i + 100));
+
+    const received: { node: number; id: string }[] = [];
+    const dispatchers = nodes.map((stores, node) => {
+      const sender: WebhookSender = {
+        send: async (_webhook, message) => {
+          received.push({ node, id: message.id });
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * 3));
+          return { ok: true, status: 200, excerpt: null };
+        },
+      };
+      return createEventDispatcher({
+        events: stores.events,
+        sender,
+        clock: { now: Date.now },
+        config,
+        batch: 50,
+      });
+    });
+    const drain = async (index: number) => {
+      for (let idle = 0; idle < 3;) idle = (await dispatchers[index]!.tick()) === 0 ? idle + 1 : 0;
+    };
+    await Promise.all(nodes.map((_, index) => drain(index)));
+
+    const ids = received.map((r) => r.id);
+    expect(ids).toHaveLength(1000);
+    expect(new Set(ids).size).toBe(1000);
+    expect(await first!.events.backlog()).toEqual({ events: 0, deliveries: 0 });
+    await Promise.all(nodes.map((stores) => stores.close()));
+  }, 60_000);
+});

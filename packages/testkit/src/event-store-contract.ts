@@ -1,0 +1,161 @@
+import type { PendingDelivery, Stores, Webhook } from '@shortener/core';
+import { describe, expect, it } from 'vitest';
+import { aLink, FIXTURE_TIME } from './fixtures.js';
+import { givenAccount, givenLink, useFreshStores } from './fresh-stores.js';
+
+const T = FIXTURE_TIME;
+
+/** A webhook of `accountId` wanting every event, unless `overrides` say otherwise. */
+export function aWebhook(accountId: string, overrides: Partial<Webhook> = {}): Webhook {
+  return {
+    id: `wh-${Math.random().toString(36).slice(2)}`,
+    accountId,
+    url: 'https://hooks.example/in',
+    events: ['link.created', 'link.updated', 'link.deleted', 'link.visited'],
+    secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+    createdAt: T,
+    failingSince: null,
+    disabledAt: null,
+    ...overrides,
+  };
+}
+
+/** Moves the outbox into deliveries and claims every due one. */
+async function deliveriesOf(stores: Stores, broker = false): Promise<PendingDelivery[]> {
+  await stores.events.fanOut(T, broker, 1000);
+  return stores.events.claimDue(T, T + 60_000, 1000);
+}
+
+/**
+ * Registers the EventStore contract (decisions §16): link changes and visit batches leave their events
+ * in the outbox (in their own transaction, which only a store's own tests can break), fan-out follows the
+ * webhooks' accounts and types, and a claimed delivery is held from other claimers.
+ */
+export function describeEventStoreContract(name: string, open: () => Promise<Stores>): void {
+  describe(`${name}: EventStore contract`, () => {
+    const stores = useFreshStores(open);
+
+    it('adds link.created, link.updated and link.deleted with the link as it was', async () => {
+      const account = await givenAccount(stores());
+      await stores().events.createWebhook(aWebhook(account.id));
+      const link = await givenLink(stores(), { accountId: account.id, title: 'first', tags: ['sale'] });
+      await stores().links.update(link.id, { title: 'second', updatedAt: T + 1 });
+      await stores().links.delete(link.id);
+      const events = (await deliveriesOf(stores())).map((d) => d.event);
+      expect(events.map((e) => e.type)).toEqual(['link.created', 'link.updated', 'link.deleted']);
+      expect(events.map((e) => e.link?.title)).toEqual(['first', 'second', 'second']);
+      expect(events[0]?.link).toEqual(link); // every field of the record, as stored
+      expect(new Set(events.map((e) => e.id)).size).toBe(3);
+    });
+
+    it('adds one link.visited per link of a written batch, with counts only', async () => {
+      const account = await givenAccount(stores());
+      await stores().events.createWebhook(aWebhook(account.id, { events: ['link.visited'] }));
+      const link = await givenLink(stores(), { accountId: account.id });
+      const day = '2026-01-02';
+      await stores().visits.record({
+        clicks: [{ linkId: link.id, count: 2, lastClickAt: T }],
+        counters: [
+          { linkId: link.id, day, dimension: 'total', key: '', count: 2 },
+          { linkId: link.id, day, dimension: 'bots', key: '', count: 1 },
+          { linkId: link.id, day, dimension: 'country', key: 'DE', count: 2 },
+          { linkId: link.id, day, dimension: 'browser', key: 'Firefox', count: 2 },
+        ],
+        visitors: [{ linkId: link.id, day, hash: 'secret-visitor-hash' }],
+      });
+      const [delivery, ...rest] = await deliveriesOf(stores());
+      expect(rest).toEqual([]);
+      expect(delivery?.event.type).toBe('link.visited');
+      expect(delivery?.event.visits).toMatchObject({
+        link_id: link.id,
+        domain: link.domain,
+        slug: link.slug,
+        visits: 3,
+        humans: 2,
+        bots: 1,
+        unique: 1,
+        countries: { DE: 2 },
+        browsers: { Firefox: 2 },
+        from: day,
+        to: day,
+      });
+      expect(JSON.stringify(delivery?.event)).not.toContain('secret-visitor-hash');
+    });
+
+    it('adds link.visited for a click of a capped link, counted with its statistics', async () => {
+      const account = await givenAccount(stores());
+      await stores().events.createWebhook(aWebhook(account.id, { events: ['link.visited'] }));
+      const link = await givenLink(stores(), { accountId: account.id, maxClicks: 5 });
+      const day = '2026-01-02';
+      const counted = await stores().links.tryConsumeClick(link.id, T, [
+        { linkId: link.id, day, dimension: 'total', key: '', count: 1 },
+        { linkId: link.id, day, dimension: 'device', key: 'mobile', count: 1 },
+      ]);
+      expect(counted).toBe(true);
+      const [delivery, ...rest] = await deliveriesOf(stores());
+      expect(rest).toEqual([]);
+      expect(delivery?.event.visits).toMatchObject({
+        link_id: link.id,
+        humans: 1,
+        visits: 1,
+        devices: { mobile: 1 },
+      });
+    });
+
+    it("fans out to the event's account's enabled webhooks that want its type, and to the broker", async () => {
+      const a = await givenAccount(stores(), { name: 'a' });
+      const b = await givenAccount(stores(), { name: 'b' });
+      const mine = aWebhook(a.id, { events: ['link.created'] });
+      await stores().events.createWebhook(mine);
+      await stores().events.createWebhook(aWebhook(a.id, { events: ['link.deleted'] }));
+      await stores().events.createWebhook(aWebhook(b.id));
+      await givenLink(stores(), { accountId: a.id });
+      await stores().links.insert(aLink({ accountId: null }));
+      const deliveries = await deliveriesOf(stores(), true);
+      const toWebhooks = deliveries.filter((d) => d.webhook !== null);
+      expect(toWebhooks.map((d) => d.webhook?.id)).toEqual([mine.id]);
+      expect(deliveries.filter((d) => d.webhook === null)).toHaveLength(2);
+      expect(await stores().events.backlog()).toEqual({ events: 0, deliveries: 3 });
+    });
+
+    it('holds a claimed delivery from other claimers until it is settled or its hold ends', async () => {
+      const account = await givenAccount(stores());
+      await stores().events.createWebhook(aWebhook(account.id));
+      await givenLink(stores(), { accountId: account.id });
+      const [first] = await deliveriesOf(stores());
+      expect(await stores().events.claimDue(T, T + 60_000, 10)).toEqual([]);
+      expect(await stores().events.claimDue(T + 60_000, T + 120_000, 10)).toHaveLength(1);
+      await stores().events.settle(first!.id, T + 200_000);
+      expect(await stores().events.claimDue(T + 199_999, T + 300_000, 10)).toEqual([]);
+      const [again] = await stores().events.claimDue(T + 200_000, T + 300_000, 10);
+      expect(again).toMatchObject({ id: first!.id, attempts: 1 });
+      await stores().events.settle(first!.id, null);
+      expect(await stores().events.backlog()).toEqual({ events: 0, deliveries: 0 });
+    });
+
+    it('keeps the last 20 attempts of a webhook, its health, and stops fanning out to it once disabled', async () => {
+      const account = await givenAccount(stores());
+      const webhook = aWebhook(account.id);
+      await stores().events.createWebhook(webhook);
+      for (let i = 1; i <= 25; i++) {
+        const attempt = { at: T + i, eventId: `e${i}`, eventType: 'link.created' as const, attempt: 1 };
+        const health = { failingSince: T, disabledAt: i === 25 ? T + i : null };
+        await stores().events.recordAttempt(
+          webhook.id,
+          { ...attempt, ok: false, status: 500, excerpt: 'no' },
+          health,
+        );
+      }
+      const [listed] = await stores().events.listWebhooks(account.id);
+      expect(listed?.attempts.map((a) => a.eventId)).toEqual(
+        Array.from({ length: 20 }, (_, i) => `e${25 - i}`),
+      );
+      expect(listed).toMatchObject({ failingSince: T, disabledAt: T + 25 });
+      await givenLink(stores(), { accountId: account.id });
+      expect(await deliveriesOf(stores())).toEqual([]);
+      expect(await stores().events.deleteWebhook(webhook.id)).toBe(true);
+      expect(await stores().events.findWebhook(webhook.id)).toBeNull();
+      expect(await stores().events.listWebhooks(null)).toEqual([]);
+    });
+  });
+}
