@@ -1,4 +1,3 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import {
   spendQrBudget,
@@ -11,12 +10,12 @@ import {
   toPublicLinkView,
 } from '@shortener/core';
 import type { LinkRecord, PublicLinkView, Result, StatsView } from '@shortener/core';
-import type { McpCaller, McpDeps } from './deps.js';
+import type { McpDeps } from './deps.js';
 import { QR_DEFAULTS, renderQr } from '@shortener/qr';
 import { rateLimited, secondsOf, toolError, toolResult } from './results.js';
 import { INFO_STATS_DAYS } from './schemas.js';
-import type { ToolSchemas } from './schemas.js';
-import type { Guard } from './server.js';
+
+import type { ToolSet } from './server.js';
 
 /** How a tool names a link: its short URL, or a slug with an optional domain. */
 interface Reference {
@@ -71,13 +70,7 @@ function infoText(info: PublicLinkView & { stats?: StatsView }): string[] {
 }
 
 /** Registers `get_link_info` and `qr_code`. */
-export function addLookupTools(
-  server: McpServer,
-  deps: McpDeps,
-  caller: McpCaller,
-  schemas: ToolSchemas,
-  guard: Guard,
-): void {
+export function addLookupTools({ server, deps, caller, schemas, guard }: ToolSet): void {
   const { core } = deps;
   server.registerTool(
     'get_link_info',

@@ -1,4 +1,3 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import {
   deleteLink,
@@ -11,10 +10,9 @@ import {
   updateLink,
 } from '@shortener/core';
 import type { Caller, LinkRecord, StatsView } from '@shortener/core';
-import type { McpCaller, McpDeps } from './deps.js';
 import { rateLimited, toolError, toolResult } from './results.js';
-import type { ToolSchemas } from './schemas.js';
-import type { Guard } from './server.js';
+
+import type { ToolSet } from './server.js';
 
 const ACCESS =
   'Name the link by id; prove access with the API key that owns it (the Authorization header, or ' +
@@ -52,13 +50,7 @@ function statsText(stats: StatsView): string {
 }
 
 /** Registers `list_links`, `update_link`, `delete_link` and `link_stats` (decisions §13): the JSON API's use cases. */
-export function addManageTools(
-  server: McpServer,
-  deps: McpDeps,
-  caller: McpCaller,
-  schemas: ToolSchemas,
-  guard: Guard,
-): void {
+export function addManageTools({ server, deps, caller, schemas, guard }: ToolSet): void {
   const { core } = deps;
   const view = (link: LinkRecord) => toLinkView(link, core.config, core.clock.now());
   const as = (editToken: string | undefined): Caller => ({

@@ -6,10 +6,20 @@ import { addLookupTools } from './lookup-tools.js';
 import { addManageTools } from './manage-tools.js';
 import { toolError, unavailableResult } from './results.js';
 import { toolSchemas } from './schemas.js';
+import type { ToolSchemas } from './schemas.js';
 import { addShortenTools } from './shorten-tools.js';
 
 /** The server's name and version in `initialize`. */
 export const SERVER_INFO = { name: 'shortener', version: '0.1.0' } as const;
+
+/** What a group of tools is registered with: the server, its deps, the caller, the schemas, the guard. */
+export interface ToolSet {
+  readonly server: McpServer;
+  readonly deps: McpDeps;
+  readonly caller: McpCaller;
+  readonly schemas: ToolSchemas;
+  readonly guard: Guard;
+}
 
 /**
  * Wraps a tool handler: the store away is answered `unavailable`; anything else thrown (a bug) is
@@ -54,8 +64,9 @@ export function createMcpServer(deps: McpDeps, caller: McpCaller): McpServer {
     }
   };
   const schemas = toolSchemas(deps.core.config);
-  addShortenTools(server, deps, caller, schemas, guard);
-  addLookupTools(server, deps, caller, schemas, guard);
-  addManageTools(server, deps, caller, schemas, guard);
+  const tools: ToolSet = { server, deps, caller, schemas, guard };
+  addShortenTools(tools);
+  addLookupTools(tools);
+  addManageTools(tools);
   return server;
 }

@@ -1,10 +1,9 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { checkAlias, createLinkWithinBudget, toLinkView } from '@shortener/core';
 import type { AliasCheckView, LinkView } from '@shortener/core';
-import type { McpCaller, McpDeps } from './deps.js';
+import type { McpDeps } from './deps.js';
 import { rateLimited, secondsOf, toolError, toolResult } from './results.js';
-import type { ToolSchemas } from './schemas.js';
-import type { Guard } from './server.js';
+
+import type { ToolSet } from './server.js';
 
 const URL_ERRORS = 'invalid_url, unsupported_scheme, private_host, self_reference, unsafe_url';
 
@@ -61,13 +60,7 @@ function aliasText(check: AliasCheckView): string {
 }
 
 /** Registers `shorten_url` and `check_alias`. */
-export function addShortenTools(
-  server: McpServer,
-  deps: McpDeps,
-  caller: McpCaller,
-  schemas: ToolSchemas,
-  guard: Guard,
-): void {
+export function addShortenTools({ server, deps, caller, schemas, guard }: ToolSet): void {
   const { core } = deps;
   server.registerTool(
     'shorten_url',

@@ -6,6 +6,7 @@ import {
   setAccountDisabled,
   setLinkDisabled,
 } from '@shortener/core';
+import type { Context } from 'koa';
 import { z } from 'zod';
 import { fieldOf, seeOther } from '../account/account-kit.js';
 import { HTTP_STATUS, errorBody } from '../errors.js';
@@ -64,6 +65,13 @@ const LINK_ACTIONS = {
   delete: ['adminDeleteLink', 'Delete a link and its statistics', 'Needs the `confirm` box ticked.'],
 } as const;
 
+/** Where a button's form comes back to, kept for a render of the page it came from. */
+const comingBackTo = (ctx: Context, body: unknown): string => {
+  const backTo = returnOf(body);
+  ctx.state.returnTo = backTo;
+  return backTo;
+};
+
 /** Disable, enable or delete any link (by id only: core would also take a slug or a short URL). */
 const linkAction = (action: keyof typeof LINK_ACTIONS): AnyRoute =>
   route({
@@ -83,8 +91,7 @@ const linkAction = (action: keyof typeof LINK_ACTIONS): AnyRoute =>
     handle: async (ctx, { deps, signedIn, body, params }) => {
       const admin = adminOf(ctx, signedIn);
       if (admin === null) return;
-      const backTo = returnOf(body);
-      ctx.state.returnTo = backTo;
+      const backTo = comingBackTo(ctx, body);
       const id = params.id ?? '';
       if (!isLinkId(id)) return sendError(ctx, domainError('not_found'));
       if (action === 'delete' && fieldOf(body, 'confirm') === '') {
@@ -125,8 +132,7 @@ const accountAction = (disable: boolean): AnyRoute =>
     handle: async (ctx, { deps, signedIn, body, params }) => {
       const admin = adminOf(ctx, signedIn);
       if (admin === null) return;
-      const backTo = returnOf(body);
-      ctx.state.returnTo = backTo;
+      const backTo = comingBackTo(ctx, body);
       const id = params.id ?? '';
       if (disable && id === admin.me.account.id) {
         const notice = { error: true, text: adminTextOf(stateOf(ctx).language).notSelf };

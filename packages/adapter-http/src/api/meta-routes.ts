@@ -28,6 +28,20 @@ const documentsOf = perServer((deps) => ({
   llmsTxt: buildLlmsTxt(deps.core.config),
 }));
 
+/** A document built once per server, served as `type`. */
+const documentRoute = (path: string, doc: RouteDoc, type: string, which: 'openApi' | 'llmsTxt'): AnyRoute =>
+  route({
+    method: 'get',
+    path,
+    area: 'public',
+    access: 'anyone',
+    doc,
+    handle: (ctx, { deps }) => {
+      ctx.type = type;
+      ctx.body = documentsOf(deps)[which];
+    },
+  });
+
 /** `/healthz`, `/metrics` (when served on this port), `/openapi.json`, `/llms.txt` and `/robots.txt`. */
 export const META_ROUTES: readonly AnyRoute[] = [
   route({
@@ -75,32 +89,22 @@ export const META_ROUTES: readonly AnyRoute[] = [
       ctx.body = body;
     },
   }),
-  route({
-    method: 'get',
-    path: '/openapi.json',
-    area: 'public',
-    access: 'anyone',
-    doc: meta('getOpenApi', 'This document', 'The OpenAPI 3.1 description of the service.', {
+  documentRoute(
+    '/openapi.json',
+    meta('getOpenApi', 'This document', 'The OpenAPI 3.1 description of the service.', {
       200: { description: 'The OpenAPI document.', content: jsonContent({ type: 'object' }) },
     }),
-    handle: (ctx, { deps }) => {
-      ctx.type = 'application/json; charset=utf-8';
-      ctx.body = documentsOf(deps).openApi;
-    },
-  }),
-  route({
-    method: 'get',
-    path: '/llms.txt',
-    area: 'public',
-    access: 'anyone',
-    doc: meta('getLlmsTxt', 'Summary for AI clients', 'Markdown per the llms.txt convention.', {
+    'application/json; charset=utf-8',
+    'openApi',
+  ),
+  documentRoute(
+    '/llms.txt',
+    meta('getLlmsTxt', 'Summary for AI clients', 'Markdown per the llms.txt convention.', {
       200: { description: 'The summary.', content: { 'text/markdown': { schema: { type: 'string' } } } },
     }),
-    handle: (ctx, { deps }) => {
-      ctx.type = 'text/markdown; charset=utf-8';
-      ctx.body = documentsOf(deps).llmsTxt;
-    },
-  }),
+    'text/markdown; charset=utf-8',
+    'llmsTxt',
+  ),
   route({
     method: 'get',
     path: '/robots.txt',
