@@ -57,6 +57,17 @@ describe('/account: the signed-in account’s links, search, paging, creation an
     expect(page).toContain('0 clicks');
   });
 
+  it('names a title-less link in the list by its path, so its short URL shows once (issue 26)', async () => {
+    const response = await me.post('/account/links', {
+      url: 'https://example.com/untitled',
+      alias: 'no-title-row',
+    });
+    expect(response.status).toBe(303);
+    const page = await (await me.send('/account?q=no-title-row')).text();
+    expect(page).toMatch(/<a class="link-title" href="\/account\/links\/[0-9a-f-]{36}">\/no-title-row<\/a>/);
+    expect(page.match(/http:\/\/[^"<\s]+\/no-title-row(?=<)/g)).toHaveLength(1);
+  });
+
   it('answers a bad form with the page again, the error shown and the values kept, never a 5xx', async () => {
     for (const fields of [
       { url: 'ftp://example.com/' },

@@ -11,6 +11,9 @@ import { tagFilterLine, tagList } from './link-tags.js';
 const dateOf = (language: Language, iso: string) =>
   new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(iso));
 
+/** A title-less link's name in the list: its path (`/summer`), so the short URL is not shown twice. */
+const untitled = (link: LinkView): string => new URL(link.short_url).pathname;
+
 /** The account's links: the search, a page of rows with their actions, and the pager. */
 export function linksSection(view: AccountHomeView, t: AccountText): SafeHtml {
   const { language, q } = view;
@@ -21,7 +24,7 @@ export function linksSection(view: AccountHomeView, t: AccountText): SafeHtml {
     `/account?${new URLSearchParams({ ...filters, ...extra }).toString()}`;
   const item = (link: LinkView) =>
     html`<li>
-      <a class="link-title" href="/account/links/${link.id}">${link.title ?? link.short_url}</a>
+      <a class="link-title" href="/account/links/${link.id}">${link.title ?? untitled(link)}</a>
       <span class="short-url">${link.short_url}</span>
       <span class="link-target">${link.url ?? ''}</span>
       <span class="link-meta"
