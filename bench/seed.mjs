@@ -36,6 +36,11 @@ async function seedLinks(stores, domain, from, count) {
         editTokenHash: null,
         createdAt: now,
         updatedAt: now,
+        tags: [],
+        rules: [],
+        forwardQuery: false,
+        redirectStatus: null,
+        crawlable: false,
       });
     }
     const results = await stores.links.insertMany(links);

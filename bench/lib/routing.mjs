@@ -61,8 +61,8 @@ export async function measureRules(ctx, key) {
   for (let round = 1; round <= plan.rounds; round++) {
     const row = {
       round,
-      plain: await measured(server, plain, amount),
-      rules: await measured(server, ruled, amount),
+      plain: await load(plain, amount),
+      rules: await load(ruled, amount),
     };
     row.ratio = row.rules.rps / row.plain.rps;
     row.cpuRatio = row.plain.cpuUs / row.rules.cpuUs;

@@ -33,7 +33,7 @@ import { SIGN_IN_ROUTES } from './account/sign-in-routes.js';
 import { mountRoutes } from './routes/route-table.js';
 import { addPublicRoutes } from './public/public-routes.js';
 import { QR_ROUTES } from './public/qr-routes.js';
-import { addSettingsRoutes } from './account/settings-routes.js';
+import { SETTINGS_ROUTES } from './account/settings-routes.js';
 import { LINK_PAGE_ROUTES } from './account/link-page-routes.js';
 import { ADMIN_ROUTES } from './admin/admin-routes.js';
 import { refuseLongQueries, useBoundedQuery } from './server/query.js';
@@ -120,7 +120,7 @@ export function createHttpApp(
   mountRoutes(router, deps, SIGN_IN_ROUTES);
   mountRoutes(router, deps, ACCOUNT_ROUTES);
   mountRoutes(router, deps, PASSKEY_ROUTES);
-  addSettingsRoutes(router, deps);
+  mountRoutes(router, deps, SETTINGS_ROUTES);
   mountRoutes(router, deps, LINK_PAGE_ROUTES);
   mountRoutes(router, deps, ADMIN_ROUTES);
   mountRoutes(router, deps, QR_ROUTES);

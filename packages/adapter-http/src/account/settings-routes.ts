@@ -1,5 +1,3 @@
-import type Router from '@koa/router';
-import type { SignedIn } from '@shortener/core';
 import {
   CreateKeyInput,
   changePassword,
@@ -7,28 +5,33 @@ import {
   createApiKey,
   domainError,
   endSessionById,
-  listSessions,
   parseInput,
   renamePasskey,
-  requireRecentSignIn,
   revokeApiKey,
-  toApiKeyView,
 } from '@shortener/core';
-import type { Context } from 'koa';
-import { accountAreaGuard, fieldOf, seeOther, sendAccountPage } from './account-kit.js';
-import { toSignIn } from './sign-in-return.js';
-import { addWebhookSettingsRoutes } from './webhook-settings-routes.js';
+import { z } from 'zod';
 import { guardedCoreOf } from '../deps.js';
-import type { HttpDeps } from '../deps.js';
 import { HTTP_STATUS } from '../errors.js';
 import { sendError, stateOf } from '../koa-helpers.js';
-import type { SettingsView } from '../pages/account/settings-page.js';
-import { settingsPage } from '../pages/account/settings-page.js';
+import { doneParameter, form, html, seeOther as seeOtherDoc } from '../openapi/openapi-forms.js';
+import { FORM_TYPE, pathParameter } from '../openapi/openapi-paths.js';
 import { settingsTextOf } from '../pages/account/settings-text.js';
-import { queryOf, readBody } from '../request.js';
-import { clearSessionCookie, sessionSiteOf, setSessionCookie, signedInOf } from './session.js';
+import { queryOf } from '../request.js';
+import { route } from '../routes/route-table.js';
+import type { AnyRoute } from '../routes/route-table.js';
+import { fieldOf, seeOther } from './account-kit.js';
+import { clearSessionCookie, sessionSiteOf, setSessionCookie } from './session.js';
+import { NOT_RECENT, RETRY, again, buttonDoc, recentOrAsked, renderSettings } from './settings-view.js';
+import { WEBHOOK_SETTINGS_ROUTES } from './webhook-settings-routes.js';
 
-type Extra = Pick<SettingsView, 'newKey' | 'notice' | 'webhookCreated'>;
+/** A posted form: its fields are read by name. */
+const Form = z.unknown();
+const UUID = '0f8fad5b-d9cb-469f-a165-70867728950e';
+const PASSKEY_ID = pathParameter(
+  'id',
+  'The passkey’s credential id (base64url).',
+  'KEbWNCc7NgaYnUyrNeFGX9_3Y-8oJ3KwzjnaiD1d1OU',
+);
 
 /** The confirmations `?done=` asks for after a redirect, by their text. */
 const DONE: Readonly<
@@ -42,146 +45,234 @@ const DONE: Readonly<
 };
 
 /**
- * `/account/settings` and its form posts (decisions §10): create and revoke API keys, change the password
- * (ending the other sessions), end sessions, remove passkeys. Every form works without script; the
- * account area's guard refuses a post from another site (403). Another account's id is 404 `not_found`.
+ * `/account/settings` and its form posts (decisions §10, §14, §16): API keys, the password, sessions,
+ * passkeys and webhooks. Every form works without script; the account area's guard refuses a post from
+ * another site (403). Another account's id is 404 `not_found`.
  */
-export function addSettingsRoutes(router: Router, deps: HttpDeps): void {
-  const { core } = deps;
-  const guard = accountAreaGuard(deps);
-  const render = async (ctx: Context, signedIn: SignedIn, status: number, extra: Extra = {}) => {
-    const accountId = signedIn.account.id;
-    const [keys, sessions, passkeys, webhooks] = await Promise.all([
-      core.accounts.listApiKeys(accountId),
-      listSessions(core, accountId),
-      core.credentials.listPasskeys(accountId),
-      deps.webhooks?.events.listWebhooks(accountId),
-    ]);
-    const view: SettingsView = {
-      language: stateOf(ctx).language,
-      keys: keys.map((key) => ({ ...toApiKeyView(key), createdVia: key.createdVia })),
-      sessions,
-      currentSessionId: signedIn.session.id,
-      passkeys,
-      recent: requireRecentSignIn(core, signedIn).ok,
-      ...(webhooks === undefined ? {} : { webhooks }),
-      ...extra,
-    };
-    sendAccountPage(ctx, status, settingsPage(view));
-  };
-  /** The signed-in account; a page without a session goes to /login, a post is 401. */
-  const signedIn = async (ctx: Context): Promise<SignedIn | null> => {
-    const found = await signedInOf(deps, ctx);
-    if (found !== null) return found;
-    if (ctx.method === 'GET') toSignIn(ctx);
-    else sendError(ctx, domainError('unauthorized', 'Sign in first.'));
-    return null;
-  };
-  /** The signed-in account when its sign-in is recent (decisions §14); else the page asks to confirm. */
-  const recentlySignedIn = async (ctx: Context): Promise<SignedIn | null> => {
-    const me = await signedIn(ctx);
-    if (me === null || requireRecentSignIn(core, me).ok) return me;
-    const text = settingsTextOf(stateOf(ctx).language).confirmNeeded;
-    await render(ctx, me, 403, { notice: { error: true, text } });
-    return null;
-  };
-
-  addWebhookSettingsRoutes(router, deps, { guard, signedIn, recentlySignedIn, render });
-
-  router.post('/account/settings/confirm', guard, async (ctx) => {
-    const me = await signedIn(ctx);
-    if (me === null) return;
-    const { language, ip } = stateOf(ctx);
-    const password = fieldOf(await readBody(ctx.req, true), 'password');
-    const confirmed = await confirmSignIn(guardedCoreOf(deps), me, password, ip);
-    if (!confirmed.ok) {
-      if ('retryAfterMs' in confirmed) {
-        ctx.set('Retry-After', String(Math.ceil(confirmed.retryAfterMs / 1000)));
-        deps.metrics?.limited('sign_in');
+export const SETTINGS_ROUTES: readonly AnyRoute[] = [
+  route({
+    method: 'get',
+    path: '/account/settings',
+    area: 'account',
+    access: 'signed-in',
+    doc: {
+      id: 'settingsPage',
+      summary: 'The settings of the signed-in account',
+      description: 'API keys, password, sessions and passkeys; without a session, a redirect to `/login`.',
+      parameters: [doneParameter('`revoked`, `ended`, `removed`, `renamed`, `webhook-removed`')],
+      responses: { 200: html('The page.'), 303: seeOtherDoc('Not signed in: to `/login`.') },
+    },
+    handle: async (ctx, { deps, signedIn }) => {
+      if (signedIn === null) return;
+      // after a revoke, an ended session or a removed passkey (post, redirect, get): the confirmation
+      const t = settingsTextOf(stateOf(ctx).language);
+      const done = DONE[String(queryOf(ctx.query).done)];
+      const extra = done === undefined ? {} : { notice: { error: false, text: t[done] } };
+      await renderSettings(ctx, deps, signedIn, 200, extra);
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/account/settings/confirm',
+    area: 'account',
+    access: 'signed-in',
+    body: Form,
+    form: true,
+    doc: {
+      id: 'confirmSignIn',
+      summary: 'Confirm the password (a recent sign-in)',
+      description:
+        'Making API keys, adding or removing passkeys and setting a password without one need a ' +
+        'password or passkey entered in the last 10 minutes (decisions §14). The right password ' +
+        'replaces the session by a new one (a new cookie); wrong ones count as failed sign-ins.',
+      body: form({ password: 'The account’s password.' }),
+      example: { password: 'correct horse battery' },
+      bodyTypes: [FORM_TYPE],
+      responses: {
+        200: html('Confirmed: the page saying so, with a new session cookie.', {
+          'Set-Cookie': { description: 'The new session.', required: true, schema: { type: 'string' } },
+        }),
+        401: html('A wrong password: the page again.'),
+        429: html('Too many failures: the page again.', RETRY),
+      },
+      errors: [401],
+    },
+    handle: async (ctx, { deps, signedIn: me, body }) => {
+      if (me === null) return;
+      const { language, ip } = stateOf(ctx);
+      const confirmed = await confirmSignIn(guardedCoreOf(deps), me, fieldOf(body, 'password'), ip);
+      if (!confirmed.ok) {
+        const limited = 'retryAfterMs' in confirmed;
+        if (limited) {
+          ctx.set('Retry-After', String(Math.ceil(confirmed.retryAfterMs / 1000)));
+          deps.metrics?.limited('sign_in');
+        }
+        const text = limited ? confirmed.error.message : settingsTextOf(language).confirmNeeded;
+        return renderSettings(ctx, deps, me, limited ? 429 : 401, { notice: { error: true, text } });
       }
-      const status = 'retryAfterMs' in confirmed ? 429 : 401;
-      const text =
-        'retryAfterMs' in confirmed ? confirmed.error.message : settingsTextOf(language).confirmNeeded;
-      return render(ctx, me, status, { notice: { error: true, text } });
-    }
-    setSessionCookie(ctx, sessionSiteOf(core.config.baseUrl), confirmed.value.token);
-    const session = confirmed.value.session;
-    const text = settingsTextOf(language).confirmDone;
-    await render(ctx, { ...me, session }, 200, { notice: { error: false, text } });
-  });
-
-  router.get('/account/settings', guard, async (ctx) => {
-    const me = await signedIn(ctx);
-    if (me === null) return;
-    // after a revoke, an ended session or a removed passkey (post, redirect, get): the confirmation
-    const t = settingsTextOf(stateOf(ctx).language);
-    const done = DONE[String(queryOf(ctx.query).done)];
-    await render(ctx, me, 200, done === undefined ? {} : { notice: { error: false, text: t[done] } });
-  });
-
-  router.post('/account/settings/keys', guard, async (ctx) => {
-    const me = await recentlySignedIn(ctx);
-    if (me === null) return;
-    const input = parseInput(CreateKeyInput, { name: fieldOf(await readBody(ctx.req, true), 'name') });
-    const created = input.ok ? await createApiKey(core, me.account.id, input.value.name, 'browser') : input;
-    if (!created.ok) return render(ctx, me, 400, { notice: { error: true, text: created.error.message } });
-    await render(ctx, me, 201, { newKey: { name: created.value.key.name, key: created.value.secret } });
-  });
-
-  router.post('/account/settings/keys/:id/revoke', guard, async (ctx) => {
-    const me = await signedIn(ctx);
-    if (me === null) return;
-    const revoked = await revokeApiKey(core, ctx.params.id ?? '', me.account.id);
-    if (!revoked.ok) return sendError(ctx, revoked.error);
-    seeOther(ctx, '/account/settings?done=revoked');
-  });
-
-  router.post('/account/settings/password', guard, async (ctx) => {
-    const me = await signedIn(ctx);
-    if (me === null) return;
-    const body = await readBody(ctx.req, true);
-    const changed = await changePassword(
-      guardedCoreOf(deps),
-      me,
-      fieldOf(body, 'current_password'),
-      fieldOf(body, 'password'),
-    );
-    if (!changed.ok) {
-      if ('retryAfterMs' in changed) ctx.set('Retry-After', String(Math.ceil(changed.retryAfterMs / 1000)));
-      const { code } = changed.error;
-      const status = code === 'rate_limited' || code === 'forbidden' ? HTTP_STATUS[code] : 400;
-      return render(ctx, me, status, { notice: { error: true, text: changed.error.message } });
-    }
-    const text = settingsTextOf(stateOf(ctx).language).passwordChanged;
-    await render(ctx, me, 200, { notice: { error: false, text } });
-  });
-
-  router.post('/account/settings/sessions/:id/end', guard, async (ctx) => {
-    const me = await signedIn(ctx);
-    if (me === null) return;
-    const id = ctx.params.id ?? '';
-    const ended = await endSessionById(core, me.account.id, id);
-    if (!ended.ok) return sendError(ctx, ended.error);
-    if (id !== me.session.id) return seeOther(ctx, '/account/settings?done=ended');
-    clearSessionCookie(ctx, sessionSiteOf(core.config.baseUrl));
-    seeOther(ctx, '/login');
-  });
-
-  router.post('/account/settings/passkeys/:id/rename', guard, async (ctx) => {
-    const me = await signedIn(ctx);
-    if (me === null) return;
-    const name = fieldOf(await readBody(ctx.req, true), 'name');
-    const renamed = await renamePasskey(core, me.account.id, ctx.params.id ?? '', name);
-    if (!renamed.ok && renamed.error.code === 'not_found') return sendError(ctx, renamed.error);
-    if (!renamed.ok) return render(ctx, me, 400, { notice: { error: true, text: renamed.error.message } });
-    seeOther(ctx, '/account/settings?done=renamed');
-  });
-
-  router.post('/account/settings/passkeys/:id/delete', guard, async (ctx) => {
-    const me = await recentlySignedIn(ctx);
-    if (me === null) return;
-    if (!(await core.credentials.deletePasskey(me.account.id, ctx.params.id ?? '')))
-      return sendError(ctx, domainError('not_found', 'No such passkey.', 'passkey'));
-    seeOther(ctx, '/account/settings?done=removed');
-  });
-}
+      setSessionCookie(ctx, sessionSiteOf(deps.core.config.baseUrl), confirmed.value.token);
+      const text = settingsTextOf(language).confirmDone;
+      const session = confirmed.value.session;
+      await renderSettings(ctx, deps, { ...me, session }, 200, { notice: { error: false, text } });
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/account/settings/keys',
+    area: 'account',
+    access: 'signed-in',
+    body: Form,
+    form: true,
+    doc: {
+      id: 'createKeyByForm',
+      summary: 'Create a named API key',
+      description:
+        'The settings page with the new key in `#new-key`, shown this once. Needs a recent sign-in.',
+      body: form({ name: 'The key’s name, 1-64 characters.' }),
+      example: { name: 'laptop' },
+      bodyTypes: [FORM_TYPE],
+      responses: { 201: html('Created: the page showing the key.'), 400: again, ...NOT_RECENT },
+      errors: [401],
+    },
+    handle: async (ctx, { deps, signedIn: me, body }) => {
+      if (me === null || !(await recentOrAsked(ctx, deps, me))) return;
+      const input = parseInput(CreateKeyInput, { name: fieldOf(body, 'name') });
+      const created = input.ok
+        ? await createApiKey(deps.core, me.account.id, input.value.name, 'browser')
+        : input;
+      if (!created.ok)
+        return renderSettings(ctx, deps, me, 400, { notice: { error: true, text: created.error.message } });
+      const newKey = { name: created.value.key.name, key: created.value.secret };
+      await renderSettings(ctx, deps, me, 201, { newKey });
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/account/settings/keys/{id}/revoke',
+    area: 'account',
+    access: 'signed-in',
+    doc: buttonDoc(
+      'revokeKeyByForm',
+      'Revoke an API key',
+      'The key is refused (401) from then on.',
+      pathParameter('id', 'The key’s id.', UUID),
+    ),
+    handle: async (ctx, { deps, signedIn: me, params }) => {
+      if (me === null) return;
+      const revoked = await revokeApiKey(deps.core, params.id ?? '', me.account.id);
+      if (!revoked.ok) return sendError(ctx, revoked.error);
+      seeOther(ctx, '/account/settings?done=revoked');
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/account/settings/password',
+    area: 'account',
+    access: 'signed-in',
+    body: Form,
+    form: true,
+    doc: {
+      id: 'changePasswordByForm',
+      summary: 'Change the password',
+      description:
+        'Ends every other session of the account; the page says it did. Wrong current passwords are ' +
+        'limited (10 per account in 15 minutes, then 429); an account without a password needs a ' +
+        'recent sign-in to set one.',
+      body: form({ current_password: 'The password now.', password: 'The new one, 8-128 characters.' }),
+      example: { current_password: 'correct horse battery', password: 'staple battery horse' },
+      bodyTypes: [FORM_TYPE],
+      responses: {
+        200: html('Changed: the page saying so.'),
+        400: again,
+        ...NOT_RECENT,
+        429: html('Too many wrong current passwords: the page again.', RETRY),
+      },
+      errors: [401],
+    },
+    handle: async (ctx, { deps, signedIn: me, body }) => {
+      if (me === null) return;
+      const current = fieldOf(body, 'current_password');
+      const changed = await changePassword(guardedCoreOf(deps), me, current, fieldOf(body, 'password'));
+      if (!changed.ok) {
+        if ('retryAfterMs' in changed) ctx.set('Retry-After', String(Math.ceil(changed.retryAfterMs / 1000)));
+        const { code } = changed.error;
+        const status = code === 'rate_limited' || code === 'forbidden' ? HTTP_STATUS[code] : 400;
+        return renderSettings(ctx, deps, me, status, {
+          notice: { error: true, text: changed.error.message },
+        });
+      }
+      const text = settingsTextOf(stateOf(ctx).language).passwordChanged;
+      await renderSettings(ctx, deps, me, 200, { notice: { error: false, text } });
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/account/settings/sessions/{id}/end',
+    area: 'account',
+    access: 'signed-in',
+    doc: buttonDoc(
+      'endSessionByForm',
+      'End a session of the account',
+      'Ending the session in use signs out.',
+      pathParameter('id', 'The session’s id (as listed on the page, never its token).', UUID),
+      'Done: to `/account/settings`, or `/login` after ending this session.',
+    ),
+    handle: async (ctx, { deps, signedIn: me, params }) => {
+      if (me === null) return;
+      const id = params.id ?? '';
+      const ended = await endSessionById(deps.core, me.account.id, id);
+      if (!ended.ok) return sendError(ctx, ended.error);
+      if (id !== me.session.id) return seeOther(ctx, '/account/settings?done=ended');
+      clearSessionCookie(ctx, sessionSiteOf(deps.core.config.baseUrl));
+      seeOther(ctx, '/login');
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/account/settings/passkeys/{id}/rename',
+    area: 'account',
+    access: 'signed-in',
+    body: Form,
+    form: true,
+    doc: {
+      id: 'renamePasskeyByForm',
+      summary: 'Rename a passkey',
+      description: 'A name of 1-64 characters; then back to the settings, which say it was renamed.',
+      parameters: [PASSKEY_ID],
+      body: form({ name: 'The new name, 1-64 characters.' }),
+      example: { name: 'Work laptop' },
+      bodyTypes: [FORM_TYPE],
+      responses: { 303: seeOtherDoc('Renamed: to `/account/settings?done=renamed`.'), 400: again },
+      errors: [401],
+    },
+    handle: async (ctx, { deps, signedIn: me, params, body }) => {
+      if (me === null) return;
+      const renamed = await renamePasskey(deps.core, me.account.id, params.id ?? '', fieldOf(body, 'name'));
+      if (!renamed.ok && renamed.error.code === 'not_found') return sendError(ctx, renamed.error);
+      if (!renamed.ok)
+        return renderSettings(ctx, deps, me, 400, { notice: { error: true, text: renamed.error.message } });
+      seeOther(ctx, '/account/settings?done=renamed');
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/account/settings/passkeys/{id}/delete',
+    area: 'account',
+    access: 'signed-in',
+    doc: buttonDoc(
+      'deletePasskeyByForm',
+      'Remove a passkey',
+      'It no longer signs in. Needs a recent sign-in.',
+      PASSKEY_ID,
+      undefined,
+      NOT_RECENT,
+    ),
+    handle: async (ctx, { deps, signedIn: me, params }) => {
+      if (me === null || !(await recentOrAsked(ctx, deps, me))) return;
+      if (!(await deps.core.credentials.deletePasskey(me.account.id, params.id ?? '')))
+        return sendError(ctx, domainError('not_found', 'No such passkey.', 'passkey'));
+      seeOther(ctx, '/account/settings?done=removed');
+    },
+  }),
+  ...WEBHOOK_SETTINGS_ROUTES,
+];

@@ -1,78 +1,115 @@
-import type Router from '@koa/router';
 import {
+  CreateWebhookInput,
+  EVENT_TYPES,
   createWebhook,
   deleteWebhook,
-  EVENT_TYPES,
   parseInput,
-  CreateWebhookInput,
   testWebhook,
 } from '@shortener/core';
-import type { SignedIn } from '@shortener/core';
-import type { Context, Middleware } from 'koa';
-import { fieldOf, seeOther } from './account-kit.js';
-import type { HttpDeps } from '../deps.js';
+import { z } from 'zod';
 import { sendError, stateOf } from '../koa-helpers.js';
-import type { SettingsView } from '../pages/account/settings-page.js';
+import { form, html, seeOther as seeOtherDoc, withOptional } from '../openapi/openapi-forms.js';
+import { FORM_TYPE } from '../openapi/openapi-paths.js';
+import { WEBHOOK_ID } from '../openapi/openapi-webhooks.js';
 import { webhooksTextOf } from '../pages/account/webhooks-text.js';
 import { fill } from '../pages/text.js';
-import { readBody } from '../request.js';
+import { route } from '../routes/route-table.js';
+import type { AnyRoute } from '../routes/route-table.js';
+import { fieldOf, seeOther } from './account-kit.js';
+import { NOT_RECENT, again, recentOrAsked, renderSettings } from './settings-view.js';
 
-/** What the settings routes lend these: their guard, the signed-in account, and the page. */
-export interface SettingsKit {
-  readonly guard: Middleware;
-  readonly signedIn: (ctx: Context) => Promise<SignedIn | null>;
-  /** The account when its sign-in is recent (decisions §14); else the page asks to confirm. */
-  readonly recentlySignedIn: (ctx: Context) => Promise<SignedIn | null>;
-  readonly render: (
-    ctx: Context,
-    signedIn: SignedIn,
-    status: number,
-    extra?: Pick<SettingsView, 'notice' | 'webhookCreated'>,
-  ) => Promise<void>;
-}
+/** A posted form: its fields are read by name. */
+const Form = z.unknown();
 
 /**
  * The webhook forms of `/account/settings` (decisions §16): add (the page shows the secret once),
- * remove (post, redirect, get), send a test ping (the page says what the endpoint answered).
+ * remove (post, redirect, get), send a test ping (the page says what the endpoint answered). Served
+ * where events are on.
  */
-export function addWebhookSettingsRoutes(router: Router, deps: HttpDeps, kit: SettingsKit): void {
-  const webhooks = deps.webhooks;
-  if (webhooks === undefined) return;
-  const { guard, signedIn, recentlySignedIn, render } = kit;
-  const base = '/account/settings/webhooks';
-
+export const WEBHOOK_SETTINGS_ROUTES: readonly AnyRoute[] = [
   // a lasting feed of the account's links: made by the session, it needs a recent sign-in (decisions §14)
-  router.post(base, guard, async (ctx) => {
-    const me = await recentlySignedIn(ctx);
-    if (me === null) return;
-    const body = await readBody(ctx.req, true);
-    const events = EVENT_TYPES.filter((type) => fieldOf(body, type) !== '');
-    const input = parseInput(CreateWebhookInput, { url: fieldOf(body, 'url'), events });
-    const created = input.ok ? await createWebhook(webhooks, me.account.id, input.value) : input;
-    if (!created.ok) return render(ctx, me, 400, { notice: { error: true, text: created.error.message } });
-    const { url, secret } = created.value;
-    await render(ctx, me, 201, { webhookCreated: { url, secret } });
-  });
-
-  router.post(`${base}/:id/delete`, guard, async (ctx) => {
-    const me = await signedIn(ctx);
-    if (me === null) return;
-    const removed = await deleteWebhook(webhooks, me.account.id, ctx.params.id ?? '');
-    if (!removed.ok) return sendError(ctx, removed.error);
-    seeOther(ctx, '/account/settings?done=webhook-removed');
-  });
-
-  router.post(`${base}/:id/test`, guard, async (ctx) => {
-    const me = await signedIn(ctx);
-    if (me === null) return;
-    const id = ctx.params.id ?? '';
-    const sent = await testWebhook(webhooks, me.account.id, id);
-    if (!sent.ok) return sendError(ctx, sent.error);
-    const webhook = await webhooks.events.findWebhook(id);
-    const t = webhooksTextOf(stateOf(ctx).language);
-    const { ok, status, excerpt } = sent.value;
-    const result = status === null ? `${t.noAnswer} (${excerpt ?? ''})` : String(status);
-    const text = fill(t.tested, { url: webhook?.url ?? '', result });
-    await render(ctx, me, 200, { notice: { error: !ok, text } });
-  });
-}
+  route({
+    method: 'post',
+    path: '/account/settings/webhooks',
+    area: 'account',
+    access: 'signed-in',
+    body: Form,
+    form: true,
+    enabled: (deps) => deps.webhooks !== undefined,
+    doc: {
+      id: 'addWebhookByForm',
+      summary: 'Add a webhook',
+      description:
+        'The settings page with the new webhook’s secret in `#new-webhook-secret`, shown this once. ' +
+        'Each event type is a checkbox named after it (`link.created=on`, …). Needs a recent sign-in.',
+      body: withOptional(
+        form({ url: 'The endpoint, a public http(s) URL.' }),
+        Object.fromEntries(EVENT_TYPES.map((type) => [type, `\`on\` to send \`${type}\` events.`])),
+      ),
+      example: { url: 'https://hooks.example.com/shortener', 'link.created': 'on' },
+      bodyTypes: [FORM_TYPE],
+      responses: { 201: html('Added: the page showing the secret.'), 400: again, ...NOT_RECENT },
+      errors: [401],
+    },
+    handle: async (ctx, { deps, signedIn: me, body }) => {
+      const webhooks = deps.webhooks;
+      if (me === null || webhooks === undefined || !(await recentOrAsked(ctx, deps, me))) return;
+      const events = EVENT_TYPES.filter((type) => fieldOf(body, type) !== '');
+      const input = parseInput(CreateWebhookInput, { url: fieldOf(body, 'url'), events });
+      const created = input.ok ? await createWebhook(webhooks, me.account.id, input.value) : input;
+      if (!created.ok)
+        return renderSettings(ctx, deps, me, 400, { notice: { error: true, text: created.error.message } });
+      const { url, secret } = created.value;
+      await renderSettings(ctx, deps, me, 201, { webhookCreated: { url, secret } });
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/account/settings/webhooks/{id}/delete',
+    area: 'account',
+    access: 'signed-in',
+    enabled: (deps) => deps.webhooks !== undefined,
+    doc: {
+      id: 'deleteWebhookByForm',
+      summary: 'Remove a webhook',
+      description: 'Its pending deliveries are dropped.',
+      parameters: [WEBHOOK_ID],
+      responses: { 303: seeOtherDoc('Removed: to `/account/settings?done=webhook-removed`.') },
+      errors: [401],
+    },
+    handle: async (ctx, { deps, signedIn: me, params }) => {
+      if (me === null || deps.webhooks === undefined) return;
+      const removed = await deleteWebhook(deps.webhooks, me.account.id, params.id ?? '');
+      if (!removed.ok) return sendError(ctx, removed.error);
+      seeOther(ctx, '/account/settings?done=webhook-removed');
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/account/settings/webhooks/{id}/test',
+    area: 'account',
+    access: 'signed-in',
+    enabled: (deps) => deps.webhooks !== undefined,
+    doc: {
+      id: 'testWebhookByForm',
+      summary: 'Send a test ping',
+      description: 'POSTs a signed `ping` now; the page says what the endpoint answered.',
+      parameters: [WEBHOOK_ID],
+      responses: { 200: html('The page with what the endpoint answered.') },
+      errors: [401],
+    },
+    handle: async (ctx, { deps, signedIn: me, params }) => {
+      const webhooks = deps.webhooks;
+      if (me === null || webhooks === undefined) return;
+      const id = params.id ?? '';
+      const sent = await testWebhook(webhooks, me.account.id, id);
+      if (!sent.ok) return sendError(ctx, sent.error);
+      const webhook = await webhooks.events.findWebhook(id);
+      const t = webhooksTextOf(stateOf(ctx).language);
+      const { ok, status, excerpt } = sent.value;
+      const result = status === null ? `${t.noAnswer} (${excerpt ?? ''})` : String(status);
+      const text = fill(t.tested, { url: webhook?.url ?? '', result });
+      await renderSettings(ctx, deps, me, 200, { notice: { error: !ok, text } });
+    },
+  }),
+];

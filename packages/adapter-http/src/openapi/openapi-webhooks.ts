@@ -1,6 +1,5 @@
 import { EVENT_TYPES } from '@shortener/core';
-import { form, html, htmlOrError, page, seeOther, withOptional } from './openapi-forms.js';
-import { FORM_TYPE, pathParameter } from './openapi-paths.js';
+import { pathParameter } from './openapi-paths.js';
 import type { Json } from './openapi-schemas.js';
 
 // The webhooks of an account in `/openapi.json` (decisions §16).
@@ -90,56 +89,6 @@ export function webhookSchemas(): Record<string, Json> {
       },
       required: ['delivered', 'status', 'response'],
       additionalProperties: false,
-    },
-  };
-}
-
-/** The webhook forms of `/account/settings`, authenticated by the session cookie. */
-export function webhookSettingsPaths(): Json {
-  const again = htmlOrError('The page again with the error');
-  return {
-    '/account/settings/webhooks': {
-      post: page({
-        id: 'addWebhookByForm',
-        summary: 'Add a webhook',
-        description:
-          'The settings page with the new webhook’s secret in `#new-webhook-secret`, shown this once. ' +
-          'Each event type is a checkbox named after it (`link.created=on`, …). Needs a recent sign-in.',
-        body: withOptional(
-          form({ url: 'The endpoint, a public http(s) URL.' }),
-          Object.fromEntries(EVENT_TYPES.map((type) => [type, `\`on\` to send \`${type}\` events.`])),
-        ),
-        example: { url: 'https://hooks.example.com/shortener', 'link.created': 'on' },
-        bodyTypes: [FORM_TYPE],
-        responses: {
-          201: html('Added: the page showing the secret.'),
-          400: again,
-          403: htmlOrError(
-            'No password or passkey entered in this session in the last 10 minutes: the page asking for it',
-          ),
-        },
-        errors: [401],
-      }),
-    },
-    '/account/settings/webhooks/{id}/delete': {
-      parameters: [WEBHOOK_ID],
-      post: page({
-        id: 'deleteWebhookByForm',
-        summary: 'Remove a webhook',
-        description: 'Its pending deliveries are dropped.',
-        responses: { 303: seeOther('Removed: to `/account/settings?done=webhook-removed`.') },
-        errors: [401],
-      }),
-    },
-    '/account/settings/webhooks/{id}/test': {
-      parameters: [WEBHOOK_ID],
-      post: page({
-        id: 'testWebhookByForm',
-        summary: 'Send a test ping',
-        description: 'POSTs a signed `ping` now; the page says what the endpoint answered.',
-        responses: { 200: html('The page with what the endpoint answered.') },
-        errors: [401],
-      }),
     },
   };
 }

@@ -2,7 +2,8 @@ import { LANGUAGES } from '@shortener/core';
 import type { ServiceConfig } from '@shortener/core';
 import { withSessionAuth } from './openapi-accounts.js';
 import { ACCOUNT_ROUTES } from '../account/account-home-routes.js';
-import { webhookSchemas, webhookSettingsPaths } from './openapi-webhooks.js';
+import { webhookSchemas } from './openapi-webhooks.js';
+import { SETTINGS_ROUTES } from '../account/settings-routes.js';
 import { sessionSecurityScheme } from './openapi-forms.js';
 import { MCP_ROUTES } from '../api/mcp-routes.js';
 import { pagePaths } from './openapi-pages.js';
@@ -17,7 +18,6 @@ import { componentSchemas } from './openapi-schemas.js';
 import type { Json } from './openapi-schemas.js';
 import { ADMIN_ROUTES } from '../admin/admin-routes.js';
 import { LINK_PAGE_ROUTES } from '../account/link-page-routes.js';
-import { settingsPaths } from './openapi-settings.js';
 
 const errorResponse = (description: string, headers?: Json): Json => ({
   description: `${description} Body: the error object; \`code\` says which rule failed.`,
@@ -180,8 +180,7 @@ export function buildOpenApiDocument(config: ServiceConfig, options: DocumentOpt
       ...routePaths(ACCOUNT_ROUTES, hosts),
       ...routePaths(SIGN_IN_ROUTES, hosts),
       ...routePaths(PASSKEY_ROUTES, hosts),
-      ...webhookSettingsPaths(),
-      ...settingsPaths(),
+      ...routePaths(SETTINGS_ROUTES, hosts),
       ...routePaths(LINK_PAGE_ROUTES, hosts),
       ...routePaths(ADMIN_ROUTES, hosts),
     },

@@ -1,0 +1,84 @@
+import type { SignedIn } from '@shortener/core';
+import { listSessions, requireRecentSignIn, toApiKeyView } from '@shortener/core';
+import type { Context } from 'koa';
+import type { HttpDeps } from '../deps.js';
+import { stateOf } from '../koa-helpers.js';
+import { htmlOrError, seeOther as seeOtherDoc } from '../openapi/openapi-forms.js';
+import { ref } from '../openapi/openapi-paths.js';
+import type { Json } from '../openapi/openapi-schemas.js';
+import type { SettingsView } from '../pages/account/settings-page.js';
+import { settingsPage } from '../pages/account/settings-page.js';
+import { settingsTextOf } from '../pages/account/settings-text.js';
+import type { RouteDoc } from '../routes/route-table.js';
+import { sendAccountPage } from './account-kit.js';
+
+// What the settings routes share: the page, the recent sign-in rule, and their documentation's pieces.
+
+/** What a render adds to the settings page after a form. */
+export type Extra = Pick<SettingsView, 'newKey' | 'notice' | 'webhookCreated'>;
+
+/** Sends `/account/settings` for the signed-in account. */
+export async function renderSettings(
+  ctx: Context,
+  deps: HttpDeps,
+  signedIn: SignedIn,
+  status: number,
+  extra: Extra = {},
+): Promise<void> {
+  const { core } = deps;
+  const accountId = signedIn.account.id;
+  const [keys, sessions, passkeys, webhooks] = await Promise.all([
+    core.accounts.listApiKeys(accountId),
+    listSessions(core, accountId),
+    core.credentials.listPasskeys(accountId),
+    deps.webhooks?.events.listWebhooks(accountId),
+  ]);
+  const view: SettingsView = {
+    language: stateOf(ctx).language,
+    keys: keys.map((key) => ({ ...toApiKeyView(key), createdVia: key.createdVia })),
+    sessions,
+    currentSessionId: signedIn.session.id,
+    passkeys,
+    recent: requireRecentSignIn(core, signedIn).ok,
+    ...(webhooks === undefined ? {} : { webhooks }),
+    ...extra,
+  };
+  sendAccountPage(ctx, status, settingsPage(view));
+}
+
+/**
+ * Whether the session's sign-in is recent (decisions §14), for forms that give lasting access; when it
+ * is not, the page is sent asking for the password (403).
+ */
+export async function recentOrAsked(ctx: Context, deps: HttpDeps, signedIn: SignedIn): Promise<boolean> {
+  if (requireRecentSignIn(deps.core, signedIn).ok) return true;
+  const text = settingsTextOf(stateOf(ctx).language).confirmNeeded;
+  await renderSettings(ctx, deps, signedIn, 403, { notice: { error: true, text } });
+  return false;
+}
+
+export const RETRY = { 'Retry-After': ref('headers', 'Retry-After') };
+/** The answers of a form that gives lasting access (decisions §14): refused without a recent sign-in. */
+export const NOT_RECENT = {
+  403: htmlOrError(
+    'No password or passkey entered in this session in the last 10 minutes: the page asking for it',
+  ),
+};
+export const again = htmlOrError('The page again with the error');
+
+/** A button's post on the settings page: an empty form, a 303 back, 404 for an id the account does not have. */
+export const buttonDoc = (
+  id: string,
+  summary: string,
+  description: string,
+  target: Json,
+  done = 'Done: to `/account/settings`.',
+  extra: Json = {},
+): RouteDoc => ({
+  id,
+  summary,
+  description,
+  parameters: [target],
+  responses: { 303: seeOtherDoc(done), ...extra },
+  errors: [401],
+});
