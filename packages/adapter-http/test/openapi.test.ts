@@ -116,6 +116,12 @@ describe('buildOpenApiDocument', () => {
     expect(doc.servers).toEqual([{ url: 'https://short.example' }]);
   });
 
+  it('serves what lives on the short domains from them: links, their QR codes and robots.txt', () => {
+    const shortDomains = config.shortDomains.map((d) => ({ url: d.origin }));
+    for (const path of ['/{slug}', '/{slug}+', '/{slug}.json', '/{slug}.png', '/{slug}.svg', '/robots.txt'])
+      expect((doc.paths[path] as Json).servers, path).toEqual(shortDomains);
+  });
+
   it('describes every endpoint with exactly its methods', () => {
     expect(Object.keys(doc.paths).sort()).toEqual(Object.keys(PATHS).sort());
     for (const [path, methods] of Object.entries(PATHS)) {

@@ -109,6 +109,7 @@ export const META_ROUTES: readonly AnyRoute[] = [
     method: 'get',
     path: '/robots.txt',
     area: 'public',
+    onShortDomains: true,
     access: 'anyone',
     doc: meta(
       'getRobotsTxt',

@@ -144,6 +144,7 @@ export interface DocumentOptions {
  */
 export function buildOpenApiDocument(config: ServiceConfig, options: DocumentOptions = {}): object {
   const hosts = config.shortDomains.map((d) => d.host);
+  const origins = config.shortDomains.map((d) => d.origin);
   return {
     openapi: '3.1.0',
     info: {
@@ -174,8 +175,9 @@ export function buildOpenApiDocument(config: ServiceConfig, options: DocumentOpt
       ...routePaths(
         META_ROUTES.filter((r) => r.path !== '/metrics' || options.metrics === true),
         hosts,
+        origins,
       ),
-      ...routePaths(QR_ROUTES, hosts),
+      ...routePaths(QR_ROUTES, hosts, origins),
       ...routePaths(MCP_ROUTES, hosts),
       ...routePaths(ACCOUNT_ROUTES, hosts),
       ...routePaths(SIGN_IN_ROUTES, hosts),

@@ -75,6 +75,8 @@ export interface Route<
   readonly access: Access;
   /** Whether the body may also be a URL-encoded form (the pages' posts without script). */
   readonly form?: boolean;
+  /** Served on the short domains (a link's QR code, `/robots.txt`), not {base_url}: so documented. */
+  readonly onShortDomains?: boolean;
   /** Whether this server serves the route (e.g. QR codes need a renderer); documented either way. */
   readonly enabled?: (deps: HttpDeps) => boolean;
   readonly query?: Q;
@@ -166,7 +168,11 @@ export function mountRoutes(router: Router, deps: HttpDeps, routes: readonly Any
  * The `paths` of `/openapi.json` for a route table: each route's documentation, its query parameters from
  * its query schema, and its request body as a `$ref` to the component named by its body schema's id.
  */
-export function routePaths(routes: readonly AnyRoute[], hosts: readonly string[]): Json {
+export function routePaths(
+  routes: readonly AnyRoute[],
+  hosts: readonly string[],
+  origins: readonly string[] = [],
+): Json {
   const paths: Record<string, Json> = {};
   for (const declared of routes) {
     const { parameters = [], tag = 'accounts', body: bodyDoc, bodyOptional, ...doc } = declared.doc;
@@ -184,6 +190,8 @@ export function routePaths(routes: readonly AnyRoute[], hosts: readonly string[]
       ...(body === undefined ? {} : { body }),
     };
     const item = (paths[declared.path] ??= {});
+    if (declared.onShortDomains === true && origins.length > 0)
+      item.servers = origins.map((url) => ({ url }));
     const documented =
       declared.area === 'account' ? page(spec) : operation({ ...spec, tag }, declared.area !== 'public');
     if (bodyOptional === true && documented.requestBody !== undefined)
