@@ -39,6 +39,8 @@ const tokenLimited = {
     content: jsonContent(ref('schemas', 'Error')),
   },
 };
+/** The answers of a post that may carry an edit token. */
+const refusedOrLimited = { ...refused, ...tokenLimited };
 
 /**
  * `/account/links/{id}` (decisions §10): the page of one link for its owner (the session; an admin's for
@@ -103,7 +105,7 @@ export const LINK_PAGE_ROUTES: readonly AnyRoute[] = [
       body: { type: 'object', properties: { edit_token: tokenField, days: text('7, 30, 90 or 365.') } },
       example: { edit_token: TOKEN, days: '30' },
       bodyTypes: [FORM_TYPE],
-      responses: { 200: html('The full page.'), ...refused, ...tokenLimited },
+      responses: { 200: html('The full page.'), ...refusedOrLimited },
     },
     handle: async (ctx, { deps, body }) => {
       const opened = await openLinkPage(ctx, deps, body);
@@ -159,8 +161,7 @@ export const LINK_PAGE_ROUTES: readonly AnyRoute[] = [
         200: html('Saved, for a token holder: the page saying so.'),
         303: seeOtherDoc('Saved, for the owner: back to the page.'),
         400: html('The page again, with the error next to the form and what was typed.'),
-        ...refused,
-        ...tokenLimited,
+        ...refusedOrLimited,
       },
     },
     handle: async (ctx, { deps, body }) => {
@@ -207,8 +208,7 @@ export const LINK_PAGE_ROUTES: readonly AnyRoute[] = [
         200: html('Deleted, for a token holder: a page saying so.'),
         303: seeOtherDoc('Deleted, for the owner: to `/account`.'),
         400: html('Not confirmed: the page again with the error.'),
-        ...refused,
-        ...tokenLimited,
+        ...refusedOrLimited,
       },
     },
     handle: async (ctx, { deps, body }) => {
