@@ -164,6 +164,28 @@ describe('POST /mcp with the SDK client', () => {
     expect((await limited.api('/api/v1/links', { json: { url: 'https://example.com/4' } })).status).toBe(429);
   });
 
+  it('creates no more than the shared creation budget when the API and MCP ask at once', async () => {
+    const ten = await startTestServer({ RATE_LIMIT_ANON_HOUR: '10' });
+    try {
+      const client = await connect(ten);
+      const results = await Promise.all([
+        ...Array.from({ length: 20 }, (_, i) =>
+          ten
+            .api('/api/v1/links', { json: { url: `https://example.com/api/${i}` } })
+            .then((r) => r.status === 201),
+        ),
+        ...Array.from({ length: 20 }, (_, i) =>
+          call(client, 'shorten_url', { url: `https://example.com/mcp/${i}` }).then((r) => !r.isError),
+        ),
+      ]);
+      expect(results.filter(Boolean)).toHaveLength(10);
+      const all = await ten.cli('links', 'list');
+      expect(all.links).toHaveLength(10);
+    } finally {
+      await ten.close();
+    }
+  });
+
   it('spends the edit-token guess limit of the JSON API on wrong tokens, however many at once', async () => {
     const { key } = await limited.createAccount('token-guesser-target');
     const link = await jsonOf(
