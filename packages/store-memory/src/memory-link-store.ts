@@ -66,6 +66,7 @@ export function createMemoryLinkStore(state: MemoryState): LinkStore {
       state.slugs.delete(slugKey(link.domain, link.slug));
       state.counters.delete(id);
       state.visitors.delete(id);
+      state.tailVisitors.delete(id);
       state.outbox.link('link.deleted', link);
       changed(link);
       return true;

@@ -26,6 +26,10 @@ export interface MemoryState {
   readonly heldKeys: Map<string, number>;
   /** The events of link changes and visit batches, waiting for the dispatcher. */
   readonly outbox: MemoryOutbox;
+  /** The visit log not folded yet: the counters of one link per flush, oldest first. */
+  readonly visitLog: { linkId: string; counters: readonly CounterIncrement[] }[];
+  /** link id → day → visitor hashes new to the link and day, not folded yet. */
+  readonly tailVisitors: Map<string, Map<string, Set<string>>>;
 }
 
 /** Creates empty shared state. */
@@ -38,6 +42,8 @@ export function createMemoryState(): MemoryState {
     salts: new Map(),
     heldKeys: new Map(),
     outbox: createMemoryOutbox(),
+    visitLog: [],
+    tailVisitors: new Map(),
   };
 }
 

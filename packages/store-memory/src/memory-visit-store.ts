@@ -1,14 +1,37 @@
-import type { CounterIncrement, DimensionCount, KeyCount, VisitBatch, VisitStore } from '@shortener/core';
+import {
+  addTailByDay,
+  addTailByKey,
+  limitTailKeys,
+  mergeIncrements,
+  OTHER_KEY,
+  tailWithin,
+} from '@shortener/core';
+import type {
+  CounterIncrement,
+  DimensionCount,
+  KeyCount,
+  VisitBatch,
+  VisitDimension,
+  VisitStore,
+} from '@shortener/core';
 import { addCounter, latest } from './memory-state.js';
 import type { MemoryCounter, MemoryState } from './memory-state.js';
 
 /**
  * Creates a VisitStore over the state shared with the link store: batched clicks land on the links,
- * and increments for links that no longer exist are dropped. `record` is synchronous, hence atomic.
+ * counters and new visitor hashes on the visit log until `compact`, and increments for links that no
+ * longer exist are dropped. Every method is synchronous, hence atomic.
  */
 export function createMemoryVisitStore(state: MemoryState): VisitStore {
   const addToCounter = (increment: CounterIncrement): void => addCounter(state, increment);
+  const hashesOf = (visitors: Map<string, Map<string, Set<string>>>, linkId: string, day: string) =>
+    getOrCreate(
+      getOrCreate(visitors, linkId, () => new Map<string, Set<string>>()),
+      day,
+      () => new Set(),
+    );
 
+  // the clicks, the link.visited events and the log entries: the counters wait for compact()
   const record = (batch: VisitBatch): void => {
     for (const { linkId, count, lastClickAt } of batch.clicks) {
       const link = state.links.get(linkId);
@@ -19,25 +42,68 @@ export function createMemoryVisitStore(state: MemoryState): VisitStore {
         lastClickAt: latest(link.lastClickAt, lastClickAt),
       });
     }
-    batch.counters.forEach(addToCounter);
+    const byLink = new Map<string, CounterIncrement[]>();
+    for (const c of batch.counters) {
+      if (state.links.has(c.linkId)) getOrCreate(byLink, c.linkId, () => []).push(c);
+    }
+    for (const [linkId, counters] of byLink) state.visitLog.push({ linkId, counters });
     const uniques = new Map<string, number>();
     for (const { linkId, day, hash } of batch.visitors) {
-      if (!state.links.has(linkId)) continue;
-      const days = getOrCreate(state.visitors, linkId, () => new Map<string, Set<string>>());
-      const seen = getOrCreate(days, day, () => new Set<string>());
-      if (seen.has(hash)) continue;
-      seen.add(hash);
-      addToCounter({ linkId, day, dimension: 'unique', key: '', count: 1 });
+      if (!state.links.has(linkId) || state.visitors.get(linkId)?.get(day)?.has(hash) === true) continue;
+      const tail = hashesOf(state.tailVisitors, linkId, day);
+      if (tail.has(hash)) continue;
+      tail.add(hash);
       uniques.set(linkId, (uniques.get(linkId) ?? 0) + 1);
     }
     state.outbox.visits(batch, uniques, (id) => state.links.get(id));
   };
 
+  const compact = (maxEntries: number): number => {
+    const entries = state.visitLog.splice(0, maxEntries);
+    mergeIncrements(entries.flatMap((e) => e.counters)).forEach(addToCounter);
+    let folded = entries.length;
+    for (const [linkId, days] of state.tailVisitors) {
+      for (const [day, hashes] of days) {
+        for (const hash of hashes) {
+          const seen = hashesOf(state.visitors, linkId, day);
+          if (!seen.has(hash) && state.links.has(linkId)) {
+            seen.add(hash);
+            addToCounter({ linkId, day, dimension: 'unique', key: '', count: 1 });
+          }
+          hashes.delete(hash);
+          if (++folded >= maxEntries) return folded;
+        }
+        days.delete(day);
+      }
+      state.tailVisitors.delete(linkId);
+    }
+    return folded;
+  };
+
   const countersIn = (linkId: string, fromDay: string, toDay: string): MemoryCounter[] =>
     [...(state.counters.get(linkId)?.values() ?? [])].filter((c) => c.day >= fromDay && c.day <= toDay);
+  // the unfolded counters of a link, as compact() will fold them
+  const tailOf = (linkId: string, fromDay: string, toDay: string): CounterIncrement[] => {
+    if (!state.links.has(linkId)) return [];
+    const tail = state.visitLog.filter((e) => e.linkId === linkId).flatMap((e) => e.counters);
+    const held = (day: string, dimension: VisitDimension) =>
+      countersIn(linkId, day, day)
+        .filter((c) => c.dimension === dimension && c.key !== OTHER_KEY)
+        .map((c) => c.key);
+    return tailWithin(limitTailKeys(tail, held), fromDay, toDay);
+  };
+  const tailUniques = (linkId: string): CounterIncrement[] =>
+    [...(state.tailVisitors.get(linkId) ?? [])].map(([day, hashes]) => ({
+      linkId,
+      day,
+      dimension: 'unique',
+      key: '',
+      count: hashes.size,
+    }));
 
   return {
     record: async (batch) => record(batch),
+    compact: async (maxEntries) => compact(maxEntries),
     countsByDay: async (linkId, dimension, fromDay, toDay) => {
       const sums = new Map<string, number>();
       for (const { day, count } of countersIn(linkId, fromDay, toDay).filter(
@@ -45,20 +111,24 @@ export function createMemoryVisitStore(state: MemoryState): VisitStore {
       )) {
         sums.set(day, (sums.get(day) ?? 0) + count);
       }
-      return [...sums].sort(([a], [b]) => (a < b ? -1 : 1)).map(([key, count]): KeyCount => ({ key, count }));
+      const stored = [...sums].map(([key, count]): KeyCount => ({ key, count }));
+      const tail = dimension === 'unique' ? tailUniques(linkId) : tailOf(linkId, fromDay, toDay);
+      return addTailByDay(stored, tailWithin(tail, fromDay, toDay), dimension);
     },
     countsByKey: async (linkId, fromDay, toDay) => {
       const sums = new Map<string, { -readonly [K in keyof DimensionCount]: DimensionCount[K] }>();
       for (const { dimension, key, count } of countersIn(linkId, fromDay, toDay)) {
         getOrCreate(sums, `${dimension} ${key}`, () => ({ dimension, key, count: 0 })).count += count;
       }
-      return [...sums.values()].map((sum) => ({ ...sum }));
+      const tail = [...tailOf(linkId, fromDay, toDay), ...tailUniques(linkId)];
+      return addTailByKey([...sums.values()], tailWithin(tail, fromDay, toDay));
     },
     salt: async (day, candidate) => getOrCreate(state.salts, day, () => candidate),
     pruneSalts: async (beforeDay) => {
       for (const day of state.salts.keys()) if (day < beforeDay) state.salts.delete(day);
     },
     pruneCounters: async (beforeDay) => {
+      compact(Infinity); // the counts of the days it forgets are kept, or dropped, whole
       for (const counters of state.counters.values()) {
         for (const [id, counter] of counters) if (counter.day < beforeDay) counters.delete(id);
       }
@@ -66,6 +136,7 @@ export function createMemoryVisitStore(state: MemoryState): VisitStore {
         if (held.split(' ')[1]! < beforeDay) state.heldKeys.delete(held);
     },
     pruneVisitors: async (beforeDay) => {
+      compact(Infinity);
       for (const days of state.visitors.values()) {
         for (const day of days.keys()) if (day < beforeDay) days.delete(day);
       }

@@ -86,6 +86,7 @@ export function createPostgresVisitStore(pool: Pool): PostgresVisitStore {
       await write(batch);
     },
     settleInDoubt,
+    compact: async () => 0,
     countsByDay: async (linkId, dimension, fromDay, toDay) =>
       (await pool.query<KeyCount>(COUNTS_BY_DAY, [linkId, dimension, fromDay, toDay])).rows,
     countsByKey: async (linkId, fromDay, toDay) =>

@@ -1,22 +1,29 @@
-import type { VisitBatch } from '@shortener/core';
+import { encodeLogCounters } from '@shortener/core';
+import type { CounterIncrement, VisitBatch } from '@shortener/core';
 import type { Database } from 'better-sqlite3';
-import { createCounterWriter } from './counter-writes.js';
 import { createVisitedEvents } from './visited-events.js';
 
 const ADD_CLICKS = `UPDATE links SET clicks = clicks + ?,
   last_click_at = MAX(COALESCE(last_click_at, 0), ?) WHERE id = ?`;
 
-const ADD_VISITOR = 'INSERT OR IGNORE INTO visitor_hashes (link_id, day, hash) VALUES (?, ?, ?)';
+const APPEND = 'INSERT INTO visit_log (link_id, counters) VALUES (?, ?)';
+
+const KNOWN_VISITOR = 'SELECT 1 FROM visitor_hashes WHERE link_id = ? AND day = ? AND hash = ?';
+
+const ADD_TAIL_VISITOR = 'INSERT OR IGNORE INTO visit_log_visitors (link_id, day, hash) VALUES (?, ?, ?)';
 
 /**
- * The write of one flush (`VisitStore.record`) on a connection: clicks, counters and visitor hashes in
- * one IMMEDIATE transaction. Runs on the store's own connection, or on the background writer's
- * (background-visit-writes.ts), which loads this module in its worker thread.
+ * The write of one flush (`VisitStore.record`) on a connection, in one IMMEDIATE transaction: the
+ * links' clicks, one `visit_log` row per link, the visitor hashes new to their link and day, and the
+ * `link.visited` events. Counters are folded later (visit-compactor.ts). Runs on the store's own
+ * connection, or on the background writer's (background-visit-writes.ts), which loads this module in
+ * its worker thread.
  */
 export function createVisitWriter(db: Database): (batch: VisitBatch) => void {
   const addClicks = db.prepare<[number, number, string]>(ADD_CLICKS);
-  const counters = createCounterWriter(db);
-  const addVisitor = db.prepare<[string, string, string]>(ADD_VISITOR);
+  const append = db.prepare<[string, string]>(APPEND);
+  const knownVisitor = db.prepare<[string, string, string], number>(KNOWN_VISITOR).pluck();
+  const addTailVisitor = db.prepare<[string, string, string]>(ADD_TAIL_VISITOR);
   const linkExists = db.prepare<[string], number>('SELECT 1 FROM links WHERE id = ?').pluck();
   const addVisited = createVisitedEvents(db);
 
@@ -33,13 +40,20 @@ export function createVisitWriter(db: Database): (batch: VisitBatch) => void {
     for (const c of batch.clicks) {
       if (addClicks.run(c.count, c.lastClickAt, c.linkId).changes === 1) existing.set(c.linkId, true);
     }
-    counters.addAll(batch.counters.filter((c) => exists(c.linkId)));
+    const byLink = new Map<string, CounterIncrement[]>();
+    for (const c of batch.counters) {
+      if (!exists(c.linkId)) continue;
+      const counters = byLink.get(c.linkId);
+      if (counters === undefined) byLink.set(c.linkId, [c]);
+      else counters.push(c);
+    }
+    for (const [linkId, counters] of byLink) append.run(linkId, encodeLogCounters(counters));
+    // a hash is new when neither the folded sets nor the tail hold it: the events' `unique` is exact
     const uniques = new Map<string, number>();
-    for (const v of batch.visitors) {
-      if (exists(v.linkId) && addVisitor.run(v.linkId, v.day, v.hash).changes === 1) {
-        counters.add({ linkId: v.linkId, day: v.day, dimension: 'unique', key: '', count: 1 });
-        uniques.set(v.linkId, (uniques.get(v.linkId) ?? 0) + 1);
-      }
+    for (const { linkId, day, hash } of batch.visitors) {
+      if (!exists(linkId) || knownVisitor.get(linkId, day, hash) !== undefined) continue;
+      if (addTailVisitor.run(linkId, day, hash).changes === 1)
+        uniques.set(linkId, (uniques.get(linkId) ?? 0) + 1);
     }
     addVisited(batch, uniques); // one per link, in this transaction (decisions §16)
   });

@@ -32,6 +32,8 @@ describe('migrate', () => {
       'settings',
       'sqlite_sequence',
       'visit_counters',
+      'visit_log',
+      'visit_log_visitors',
       'visitor_hashes',
       'webauthn_challenges',
       'webhook_attempts',
