@@ -3,6 +3,7 @@ import type { CounterIncrement, DimensionCount, Stores, VisitBatch, VisitDimensi
 import { describe, expect, it } from 'vitest';
 import { FIXTURE_TIME } from './fixtures.js';
 import { givenLink } from './fresh-stores.js';
+import { compactAll as compactInChunks } from './visit-log-helpers.js';
 
 const DAY = '2026-01-01';
 
@@ -37,12 +38,8 @@ async function statsOf(stores: Stores, linkId: string) {
 const byDimensionAndKey = (a: DimensionCount, b: DimensionCount) =>
   a.dimension.localeCompare(b.dimension) || a.key.localeCompare(b.key);
 
-/** Compacts until the log is empty; returns how many entries were folded. */
-async function compactAll(stores: Stores): Promise<number> {
-  let folded = 0;
-  for (let n = await stores.visits.compact(2); n > 0; n = await stores.visits.compact(2)) folded += n;
-  return folded;
-}
+/** Compacts in small chunks until the log is empty; returns how many entries were folded. */
+const compactAll = (stores: Stores): Promise<number> => compactInChunks(stores, 2);
 
 /** The visit log and its compaction (issue 29): reads see the tail, folding changes no figure. */
 export function describeVisitLog(stores: () => Stores): void {
