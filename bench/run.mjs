@@ -39,6 +39,7 @@ const PLAN = quick
 Object.assign(PLAN, quick ? { cold: 30_000, coldRounds: 1 } : { cold: 50_000, coldRounds: 3 });
 const SHORT_HOST = 's.bench';
 const STATS_VISITS = 1_000_000;
+const STATS_TAIL = 100_000;
 
 const log = (line) => process.stdout.write(`${line}\n`);
 const soakIndex = process.argv.indexOf('--soak');
@@ -128,6 +129,19 @@ async function main() {
     printSection(log, 'clicks after SIGTERM');
     log(
       `  302s served ${results.redirectsServed}, clicks recorded ${results.clicksRecorded}, exit ${exit.code}`,
+    );
+
+    // statistics with the last 100,000 visits still in the visit log (issue 29), no compactor running
+    printSection(
+      log,
+      `statistics of that link with an unfolded tail of ${STATS_TAIL.toLocaleString('en')} visits`,
+    );
+    results.statsTail = JSON.parse(
+      await run(process.execPath, ['bench/stats-tail.mjs', dbPath, statsLink.id, String(STATS_TAIL)]),
+    );
+    log(
+      `  total ${results.statsTail.total}; store reads of getStats p50 ${ms(results.statsTail.p50)}, ` +
+        `p99 ${ms(results.statsTail.p99)} (${results.statsTail.entries} log entries, ${results.statsTail.visitors} tail visitors)`,
     );
     results.seconds = (Date.now() - started) / 1000;
     printSection(log, 'targets');

@@ -43,10 +43,9 @@ export function createMemoryVisitStore(state: MemoryState): VisitStore {
       });
     }
     const byLink = new Map<string, CounterIncrement[]>();
-    for (const c of batch.counters) {
-      if (state.links.has(c.linkId)) getOrCreate(byLink, c.linkId, () => []).push(c);
-    }
-    for (const [linkId, counters] of byLink) state.visitLog.push({ linkId, counters });
+    const entryOf = (linkId: string) => getOrCreate(byLink, linkId, (): CounterIncrement[] => []);
+    for (const c of batch.counters) if (state.links.has(c.linkId)) entryOf(c.linkId).push(c);
+    // a hash new to the folded set and the tail: its entry counts it as `unique`
     const uniques = new Map<string, number>();
     for (const { linkId, day, hash } of batch.visitors) {
       if (!state.links.has(linkId) || state.visitors.get(linkId)?.get(day)?.has(hash) === true) continue;
@@ -54,7 +53,9 @@ export function createMemoryVisitStore(state: MemoryState): VisitStore {
       if (tail.has(hash)) continue;
       tail.add(hash);
       uniques.set(linkId, (uniques.get(linkId) ?? 0) + 1);
+      entryOf(linkId).push({ linkId, day, dimension: 'unique', key: '', count: 1 });
     }
+    for (const [linkId, counters] of byLink) state.visitLog.push({ linkId, counters });
     state.outbox.visits(batch, uniques, (id) => state.links.get(id));
   };
 
@@ -65,11 +66,7 @@ export function createMemoryVisitStore(state: MemoryState): VisitStore {
     for (const [linkId, days] of state.tailVisitors) {
       for (const [day, hashes] of days) {
         for (const hash of hashes) {
-          const seen = hashesOf(state.visitors, linkId, day);
-          if (!seen.has(hash) && state.links.has(linkId)) {
-            seen.add(hash);
-            addToCounter({ linkId, day, dimension: 'unique', key: '', count: 1 });
-          }
+          if (state.links.has(linkId)) hashesOf(state.visitors, linkId, day).add(hash);
           hashes.delete(hash);
           if (++folded >= maxEntries) return folded;
         }
@@ -92,15 +89,6 @@ export function createMemoryVisitStore(state: MemoryState): VisitStore {
         .map((c) => c.key);
     return tailWithin(limitTailKeys(tail, held), fromDay, toDay);
   };
-  const tailUniques = (linkId: string): CounterIncrement[] =>
-    [...(state.tailVisitors.get(linkId) ?? [])].map(([day, hashes]) => ({
-      linkId,
-      day,
-      dimension: 'unique',
-      key: '',
-      count: hashes.size,
-    }));
-
   return {
     record: async (batch) => record(batch),
     compact: async (maxEntries) => compact(maxEntries),
@@ -112,16 +100,14 @@ export function createMemoryVisitStore(state: MemoryState): VisitStore {
         sums.set(day, (sums.get(day) ?? 0) + count);
       }
       const stored = [...sums].map(([key, count]): KeyCount => ({ key, count }));
-      const tail = dimension === 'unique' ? tailUniques(linkId) : tailOf(linkId, fromDay, toDay);
-      return addTailByDay(stored, tailWithin(tail, fromDay, toDay), dimension);
+      return addTailByDay(stored, tailOf(linkId, fromDay, toDay), dimension);
     },
     countsByKey: async (linkId, fromDay, toDay) => {
       const sums = new Map<string, { -readonly [K in keyof DimensionCount]: DimensionCount[K] }>();
       for (const { dimension, key, count } of countersIn(linkId, fromDay, toDay)) {
         getOrCreate(sums, `${dimension} ${key}`, () => ({ dimension, key, count: 0 })).count += count;
       }
-      const tail = [...tailOf(linkId, fromDay, toDay), ...tailUniques(linkId)];
-      return addTailByKey([...sums.values()], tailWithin(tail, fromDay, toDay));
+      return addTailByKey([...sums.values()], tailOf(linkId, fromDay, toDay));
     },
     salt: async (day, candidate) => getOrCreate(state.salts, day, () => candidate),
     pruneSalts: async (beforeDay) => {

@@ -10,7 +10,13 @@ const ADD_TAIL_VISITORS = `INSERT INTO visit_log_visitors (link_id, day, hash)
   SELECT u.* FROM unnest($1::text[], $2::text[], $3::text[]) AS u(link_id, day, hash)
   WHERE NOT EXISTS (SELECT 1 FROM visitor_hashes v
     WHERE v.link_id = u.link_id AND v.day = u.day AND v.hash = u.hash)
-  ON CONFLICT DO NOTHING RETURNING link_id`;
+  ON CONFLICT DO NOTHING RETURNING link_id, day`;
+
+// A flush's look-up of the folded hashes and its insert into the tail never straddle a compaction's move
+// of tail hashes into the folded set (else a hash moved in between would be counted new twice): flushes
+// share this lock, the compactor takes it alone while it moves hashes.
+const SHARE_VISITORS = `SELECT pg_advisory_xact_lock_shared(hashtext(current_schema() || '.visit_log_visitors'))`;
+const MOVE_VISITORS = `SELECT pg_advisory_xact_lock(hashtext(current_schema() || '.visit_log_visitors'))`;
 
 // One compactor per schema at a time, whichever node: the others find the lock taken and go.
 const TRY_LOCK = `SELECT pg_try_advisory_xact_lock(hashtext(current_schema() || '.visit_log')) AS locked`;
@@ -22,12 +28,12 @@ const TAKE_VISITORS = `DELETE FROM visit_log_visitors WHERE (link_id, day, hash)
   (SELECT link_id, day, hash FROM visit_log_visitors LIMIT $1) RETURNING link_id, day, hash`;
 
 const ADD_VISITORS = `INSERT INTO visitor_hashes (link_id, day, hash)
-  SELECT * FROM unnest($1::text[], $2::text[], $3::text[])
-  ON CONFLICT DO NOTHING RETURNING link_id, day`;
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[]) ON CONFLICT DO NOTHING`;
 
 /**
- * Appends a flush's counters (one log row per link) and its visitor hashes new to their link and day,
- * inside the caller's transaction, for the links in `existing`; returns the new hashes per link.
+ * Appends a flush inside the caller's transaction, for the links in `existing`: its visitor hashes new
+ * to their link and day to the tail, and one log row per link with its counters and one `unique` per
+ * new hash (reads never count the tail's hashes). Returns the new hashes per link.
  */
 export async function appendVisits(
   client: PoolClient,
@@ -35,28 +41,44 @@ export async function appendVisits(
   existing: ReadonlySet<string>,
 ): Promise<Map<string, number>> {
   const byLink = new Map<string, CounterIncrement[]>();
-  for (const c of batch.counters) {
-    if (!existing.has(c.linkId)) continue;
-    const counters = byLink.get(c.linkId);
-    if (counters === undefined) byLink.set(c.linkId, [c]);
-    else counters.push(c);
+  const entryOf = (linkId: string) => {
+    let counters = byLink.get(linkId);
+    if (counters === undefined) byLink.set(linkId, (counters = []));
+    return counters;
+  };
+  for (const c of batch.counters) if (existing.has(c.linkId)) entryOf(c.linkId).push(c);
+  const uniques = new Map<string, number>();
+  for (const { link_id: linkId, day } of await addTailVisitors(client, batch, existing)) {
+    uniques.set(linkId, (uniques.get(linkId) ?? 0) + 1);
+    entryOf(linkId).push({ linkId, day, dimension: 'unique', key: '', count: 1 });
   }
   if (byLink.size > 0) {
     const entries = [...byLink];
-    await client.query(APPEND, [entries.map(([id]) => id), entries.map(([, c]) => encodeLogCounters(c))]);
+    await client.query(APPEND, [
+      entries.map(([id]) => id),
+      entries.map(([, counters]) => encodeLogCounters(mergeIncrements(counters))),
+    ]);
   }
-  const uniques = new Map<string, number>();
+  return uniques;
+}
+
+/** Adds the batch's visitor hashes new to their link and day to the tail; returns those added. */
+async function addTailVisitors(
+  client: PoolClient,
+  batch: VisitBatch,
+  existing: ReadonlySet<string>,
+): Promise<{ link_id: string; day: string }[]> {
   const visitors = batch.visitors.filter((v) => existing.has(v.linkId));
-  if (visitors.length === 0) return uniques;
+  if (visitors.length === 0) return [];
   const seen = new Map(visitors.map((v) => [`${v.linkId}\u0000${v.day}\u0000${v.hash}`, v]));
   const rows = [...seen].sort(([a], [b]) => compare(a, b)).map(([, v]) => v);
-  const { rows: added } = await client.query<{ link_id: string }>(ADD_TAIL_VISITORS, [
+  await client.query(SHARE_VISITORS);
+  const { rows: added } = await client.query<{ link_id: string; day: string }>(ADD_TAIL_VISITORS, [
     rows.map((v) => v.linkId),
     rows.map((v) => v.day),
     rows.map((v) => v.hash),
   ]);
-  for (const { link_id: id } of added) uniques.set(id, (uniques.get(id) ?? 0) + 1);
-  return uniques;
+  return added;
 }
 
 /**
@@ -73,20 +95,20 @@ export async function compactVisitLog(client: PoolClient, maxEntries: number): P
   );
   entries.sort((a, b) => Number(a.seq) - Number(b.seq)); // the order the key limit is applied in
   const increments = entries.flatMap((e) => decodeLogCounters(e.link_id, e.counters));
+  await addCounters(client, mergeIncrements(increments));
   const room = Math.max(maxEntries - entries.length, 0);
+  if (room > 0) await client.query(MOVE_VISITORS);
   const { rows: visitors } =
     room === 0
       ? { rows: [] }
       : await client.query<{ link_id: string; day: string; hash: string }>(TAKE_VISITORS, [room]);
+  // their `unique` counts came with the log entries: the hashes only join the folded set
   if (visitors.length > 0) {
-    const { rows: added } = await client.query<{ link_id: string; day: string }>(ADD_VISITORS, [
+    await client.query(ADD_VISITORS, [
       visitors.map((v) => v.link_id),
       visitors.map((v) => v.day),
       visitors.map((v) => v.hash),
     ]);
-    for (const { link_id: linkId, day } of added)
-      increments.push({ linkId, day, dimension: 'unique', key: '', count: 1 });
   }
-  await addCounters(client, mergeIncrements(increments));
   return entries.length + visitors.length;
 }

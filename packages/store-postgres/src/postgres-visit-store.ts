@@ -23,18 +23,12 @@ const COUNTS_BY_DAY = `SELECT day AS key, sum(count)::bigint AS count FROM (
     UNION ALL
     SELECT e->>0, (e->>3)::bigint FROM visit_log l, jsonb_array_elements(l.counters::jsonb) e
       WHERE l.link_id = $1 AND e->>1 = $2 AND e->>0 BETWEEN $3 AND $4
-    UNION ALL
-    SELECT day, count(*) FROM visit_log_visitors
-      WHERE $2 = 'unique' AND link_id = $1 AND day BETWEEN $3 AND $4 GROUP BY day
   ) t GROUP BY day ORDER BY day`;
 
-// The stored sums ('s'), the tail's new visitors per day ('u'), its log rows ('t') and the keys held
+// The stored sums ('s'), the tail's log rows ('t', their new visitors as `unique`) and the keys held
 // on the tail's days ('h', for the key limit as the compactor will apply it), in one statement.
 const COUNTS_BY_KEY = `SELECT 's' AS part, dimension, key, sum(count)::bigint AS count, '' AS day
     FROM visit_counters WHERE link_id = $1 AND day BETWEEN $2 AND $3 GROUP BY dimension, key
-  UNION ALL
-  SELECT 'u', 'unique', '', count(*), day FROM visit_log_visitors
-    WHERE link_id = $1 AND day BETWEEN $2 AND $3 GROUP BY day
   UNION ALL
   SELECT 't', '', counters, seq, '' FROM visit_log WHERE link_id = $1
   UNION ALL

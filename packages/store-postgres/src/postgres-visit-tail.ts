@@ -1,9 +1,9 @@
-import { addTailByKey, decodeLogCounters, limitTailKeys, tailWithin } from '@shortener/core';
-import type { CounterIncrement, DimensionCount, VisitDimension } from '@shortener/core';
+import { addTailByKey, decodeLogCounters, limitTailKeys, mergeIncrements, tailWithin } from '@shortener/core';
+import type { DimensionCount, VisitDimension } from '@shortener/core';
 
-/** A row of the by-key read (postgres-visit-store.ts): stored sums, tail visitors, log rows, held keys. */
+/** A row of the by-key read (postgres-visit-store.ts): stored sums, log rows, held keys. */
 export interface KeyRow {
-  readonly part: 's' | 'u' | 't' | 'h';
+  readonly part: 's' | 't' | 'h';
   readonly dimension: VisitDimension | '';
   readonly key: string;
   readonly count: number;
@@ -24,21 +24,18 @@ export function withTail(
   const stored: DimensionCount[] = [];
   const entries: { seq: number; text: string }[] = [];
   const held = new Map<string, string[]>();
-  const tail: CounterIncrement[] = [];
   for (const row of rows) {
     if (row.part === 's')
       stored.push({ dimension: row.dimension as VisitDimension, key: row.key, count: row.count });
     else if (row.part === 't') entries.push({ seq: Number(row.count), text: row.key });
-    else if (row.part === 'u')
-      tail.push({ linkId, day: row.day, dimension: 'unique', key: '', count: Number(row.count) });
     else {
       const id = `${row.day}\u0000${row.dimension}`;
       held.set(id, [...(held.get(id) ?? []), row.key]);
     }
   }
-  if (entries.length + tail.length === 0) return stored;
+  if (entries.length === 0) return stored;
   entries.sort((a, b) => a.seq - b.seq);
-  const logged = entries.flatMap((e) => decodeLogCounters(linkId, e.text));
+  const logged = mergeIncrements(entries.flatMap((e) => decodeLogCounters(linkId, e.text)));
   const limited = limitTailKeys(logged, (day, dimension) => held.get(`${day}\u0000${dimension}`) ?? []);
-  return addTailByKey(stored, [...tailWithin(limited, fromDay, toDay), ...tail]);
+  return addTailByKey(stored, tailWithin(limited, fromDay, toDay));
 }

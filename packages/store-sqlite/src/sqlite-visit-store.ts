@@ -3,6 +3,7 @@ import {
   addTailByKey,
   decodeLogCounters,
   limitTailKeys,
+  mergeIncrements,
   OTHER_KEY,
   tailWithin,
 } from '@shortener/core';
@@ -24,9 +25,6 @@ const PRUNE_CHUNK = 1000;
 
 const TAIL = 'SELECT counters FROM visit_log WHERE link_id = ? ORDER BY seq';
 
-const TAIL_UNIQUES = `SELECT day AS key, COUNT(*) AS count FROM visit_log_visitors
-  WHERE link_id = ? AND day BETWEEN ? AND ? GROUP BY day ORDER BY day`;
-
 const HELD_KEYS = `SELECT key FROM visit_counters
   WHERE link_id = ? AND day = ? AND dimension = ? AND key <> '${OTHER_KEY}'`;
 
@@ -47,7 +45,6 @@ export function createSqliteVisitStore(
   const byDay = db.prepare<[string, VisitDimension, string, string], KeyCount>(COUNTS_BY_DAY);
   const byKey = db.prepare<[string, string, string], DimensionCount>(COUNTS_BY_KEY);
   const tailRows = db.prepare<[string], string>(TAIL).pluck();
-  const tailUniques = db.prepare<[string, string, string], KeyCount>(TAIL_UNIQUES);
   const heldKeys = db.prepare<[string, string, VisitDimension], string>(HELD_KEYS).pluck();
   const keepSalt = db.prepare<[string, string]>('INSERT OR IGNORE INTO salts (day, salt) VALUES (?, ?)');
   const saltOf = db.prepare<[string], string>('SELECT salt FROM salts WHERE day = ?').pluck();
@@ -61,38 +58,25 @@ export function createSqliteVisitStore(
     if (kept === undefined) throw new Error(`The salt of ${day} vanished inside its transaction.`);
     return kept;
   });
+  // the unfolded counters of a link (its new visitors among them, as `unique`), summed per counter
   const tailOf = (linkId: string, fromDay: string, toDay: string): CounterIncrement[] =>
-    tailWithin(
-      tailRows.all(linkId).flatMap((text) => decodeLogCounters(linkId, text)),
-      fromDay,
-      toDay,
+    mergeIncrements(
+      tailWithin(
+        tailRows.all(linkId).flatMap((text) => decodeLogCounters(linkId, text)),
+        fromDay,
+        toDay,
+      ),
     );
   const countsByDay = db.transaction(
-    (linkId: string, dimension: VisitDimension, fromDay: string, toDay: string): KeyCount[] => {
-      const stored = byDay.all(linkId, dimension, fromDay, toDay);
-      if (dimension !== 'unique') return addTailByDay(stored, tailOf(linkId, fromDay, toDay), dimension);
-      const tail = tailUniques.all(linkId, fromDay, toDay);
-      return addTailByDay(
-        stored,
-        tail.map(({ key, count }) => ({ linkId, day: key, dimension, key: '', count })),
-        dimension,
-      );
-    },
+    (linkId: string, dimension: VisitDimension, fromDay: string, toDay: string): KeyCount[] =>
+      addTailByDay(byDay.all(linkId, dimension, fromDay, toDay), tailOf(linkId, fromDay, toDay), dimension),
   );
   const countsByKey = db.transaction((linkId: string, fromDay: string, toDay: string): DimensionCount[] => {
     const stored = byKey.all(linkId, fromDay, toDay);
     const tail = limitTailKeys(tailOf(linkId, fromDay, toDay), (day, dimension) =>
       heldKeys.all(linkId, day, dimension),
     );
-    const uniques = tailUniques.all(linkId, fromDay, toDay);
-    const unique = uniques.map(({ key, count }): CounterIncrement => ({
-      linkId,
-      day: key,
-      dimension: 'unique',
-      key: '',
-      count,
-    }));
-    return tail.length + unique.length === 0 ? stored : addTailByKey(stored, [...tail, ...unique]);
+    return tail.length === 0 ? stored : addTailByKey(stored, tail);
   });
 
   const compactChunk = (maxEntries: number) =>

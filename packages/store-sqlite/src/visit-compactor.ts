@@ -1,5 +1,4 @@
 import { decodeLogCounters, mergeIncrements } from '@shortener/core';
-import type { CounterIncrement } from '@shortener/core';
 import type { Database } from 'better-sqlite3';
 import { createCounterWriter } from './counter-writes.js';
 
@@ -23,7 +22,7 @@ const DROP_VISITOR = 'DELETE FROM visit_log_visitors WHERE link_id = ? AND day =
 /**
  * The compaction of the visit log (`VisitStore.compact`) on a connection: up to `maxEntries` of the
  * oldest log rows and tail visitor hashes are folded into `visit_counters` (under the per-day key limit,
- * counter-writes.ts) and `visitor_hashes` (each new hash adds one `unique`), and deleted, in one
+ * counter-writes.ts; the entries carry the `unique` counts) and `visitor_hashes`, and deleted, in one
  * IMMEDIATE transaction: a crash folds the chunk whole or not at all, and SQLite's one writer at a time
  * keeps two compactors from folding the same rows. Runs in the background writer's worker thread on
  * the server (background-visit-writes.ts), or on the store's connection.
@@ -45,15 +44,11 @@ export function createVisitCompactor(db: Database): (maxEntries: number) => numb
       dropEntries.run(last.seq);
     }
     const visitors = oldestVisitors.all(Math.max(maxEntries - entries.length, 0));
-    const uniques = new Map<string, CounterIncrement>();
+    // their `unique` counts came with the log entries: the hashes only join the folded set
     for (const { link_id: linkId, day, hash } of visitors) {
       dropVisitor.run(linkId, day, hash);
-      if (addVisitor.run(linkId, day, hash).changes !== 1) continue;
-      const id = `${linkId}\u0000${day}`;
-      const count = (uniques.get(id)?.count ?? 0) + 1;
-      uniques.set(id, { linkId, day, dimension: 'unique', key: '', count });
+      addVisitor.run(linkId, day, hash);
     }
-    uniques.forEach((unique) => counters.add(unique));
     return entries.length + visitors.length;
   });
   return (maxEntries) => compact.immediate(maxEntries);

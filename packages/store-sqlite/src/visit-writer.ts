@@ -1,4 +1,4 @@
-import { encodeLogCounters } from '@shortener/core';
+import { encodeLogCounters, mergeIncrements } from '@shortener/core';
 import type { CounterIncrement, VisitBatch } from '@shortener/core';
 import type { Database } from 'better-sqlite3';
 import { createVisitedEvents } from './visited-events.js';
@@ -14,8 +14,8 @@ const ADD_TAIL_VISITOR = 'INSERT OR IGNORE INTO visit_log_visitors (link_id, day
 
 /**
  * The write of one flush (`VisitStore.record`) on a connection, in one IMMEDIATE transaction: the
- * links' clicks, one `visit_log` row per link, the visitor hashes new to their link and day, and the
- * `link.visited` events. Counters are folded later (visit-compactor.ts). Runs on the store's own
+ * links' clicks, one `visit_log` row per link (its counters, and one `unique` per visitor hash new to
+ * its link and day), those new hashes in `visit_log_visitors`, and the `link.visited` events. Counters are folded later (visit-compactor.ts). Runs on the store's own
  * connection, or on the background writer's (background-visit-writes.ts), which loads this module in
  * its worker thread.
  */
@@ -41,20 +41,22 @@ export function createVisitWriter(db: Database): (batch: VisitBatch) => void {
       if (addClicks.run(c.count, c.lastClickAt, c.linkId).changes === 1) existing.set(c.linkId, true);
     }
     const byLink = new Map<string, CounterIncrement[]>();
-    for (const c of batch.counters) {
-      if (!exists(c.linkId)) continue;
-      const counters = byLink.get(c.linkId);
-      if (counters === undefined) byLink.set(c.linkId, [c]);
-      else counters.push(c);
-    }
-    for (const [linkId, counters] of byLink) append.run(linkId, encodeLogCounters(counters));
-    // a hash is new when neither the folded sets nor the tail hold it: the events' `unique` is exact
+    const entryOf = (linkId: string) => {
+      let counters = byLink.get(linkId);
+      if (counters === undefined) byLink.set(linkId, (counters = []));
+      return counters;
+    };
+    for (const c of batch.counters) if (exists(c.linkId)) entryOf(c.linkId).push(c);
+    // a hash is new when neither the folded sets nor the tail hold it: the events' `unique` is exact,
+    // and the entry carries the new ones as its `unique` counts (reads never count the tail's hashes)
     const uniques = new Map<string, number>();
     for (const { linkId, day, hash } of batch.visitors) {
       if (!exists(linkId) || knownVisitor.get(linkId, day, hash) !== undefined) continue;
-      if (addTailVisitor.run(linkId, day, hash).changes === 1)
-        uniques.set(linkId, (uniques.get(linkId) ?? 0) + 1);
+      if (addTailVisitor.run(linkId, day, hash).changes !== 1) continue;
+      uniques.set(linkId, (uniques.get(linkId) ?? 0) + 1);
+      entryOf(linkId).push({ linkId, day, dimension: 'unique', key: '', count: 1 });
     }
+    for (const [linkId, counters] of byLink) append.run(linkId, encodeLogCounters(mergeIncrements(counters)));
     addVisited(batch, uniques); // one per link, in this transaction (decisions §16)
   });
   return (batch) => record.immediate(batch);
