@@ -13,9 +13,7 @@ import { HTTP_STATUS, HttpInputError, RETRY_AFTER_SECONDS, errorBody, unavailabl
 import { sendError, setHeaders, stateOf } from './koa-helpers.js';
 import { notFoundPage } from './pages/basic-pages.js';
 import { ACCOUNT_PAGE_HEADERS } from './pages/layout.js';
-import { createLinkCache } from './public/link-cache.js';
-import type { LinkCache } from './public/link-cache.js';
-import type { RoutedLink } from './public/routing.js';
+import { linkCacheOf } from './public/routing.js';
 import {
   DEFAULT_SERVER_LIMITS,
   behindNoProxy,
@@ -27,11 +25,11 @@ import { afterRequest, drainStateOf, onRequest } from './server/drain.js';
 import { addMcpRoutes } from './api/mcp-routes.js';
 import { methodRules } from './server/methods.js';
 import { measureRequests } from './api/metrics-routes.js';
-import { addPageRoutes } from './public/page-routes.js';
+import { HOME_ROUTES } from './public/home-routes.js';
 import { PASSKEY_ROUTES } from './account/passkey-routes.js';
 import { SIGN_IN_ROUTES } from './account/sign-in-routes.js';
 import { mountRoutes } from './routes/route-table.js';
-import { addPublicRoutes } from './public/public-routes.js';
+import { SHORT_LINK_ROUTES } from './public/link-routes.js';
 import { QR_ROUTES } from './public/qr-routes.js';
 import { SETTINGS_ROUTES } from './account/settings-routes.js';
 import { LINK_PAGE_ROUTES } from './account/link-page-routes.js';
@@ -52,14 +50,10 @@ function wantsPage(ctx: Koa.Context): boolean {
 }
 
 /**
- * The Koa application: every route but the hot redirect path lives here. It never listens. `linkCache`
- * is the redirect path's; the store's change feed is the only thing that empties it (every store names
- * a change made through it by the time the write resolves), so no route has to remember to.
+ * The Koa application: every route but the hot redirect path lives here, each declared once in a route
+ * table (routes/route-table.ts) that `/openapi.json` documents too. It never listens.
  */
-export function createHttpApp(
-  deps: HttpDeps,
-  linkCache: LinkCache<RoutedLink> = createLinkCache<RoutedLink>(),
-): Koa {
+export function createHttpApp(deps: HttpDeps): Koa {
   // Koa's own proxy support believes the leftmost X-Forwarded-For entry and X-Forwarded-Host: off, the
   // client comes from clientOf (decisions §9) and the Host header is the proxy's to pass on.
   const app = new Koa({ proxy: false });
@@ -124,8 +118,8 @@ export function createHttpApp(
   mountRoutes(router, deps, LINK_PAGE_ROUTES);
   mountRoutes(router, deps, ADMIN_ROUTES);
   mountRoutes(router, deps, QR_ROUTES);
-  addPageRoutes(router, deps);
-  addPublicRoutes(router, deps, linkCache);
+  mountRoutes(router, deps, HOME_ROUTES);
+  mountRoutes(router, deps, SHORT_LINK_ROUTES);
   app.use(methodRules());
   app.use(limitEditTokenGuesses(deps));
   app.use(router.routes());
@@ -138,9 +132,8 @@ export function createHttpApp(
  * timeouts and connection caps are `limits`.
  */
 export function createHttpServer(deps: HttpDeps, limits: ServerLimits = DEFAULT_SERVER_LIMITS): Server {
-  const { links } = deps.core;
-  const cache = createLinkCache<RoutedLink>({ changes: links.changes });
-  const callback = createHttpApp(deps, cache).callback();
+  const cache = linkCacheOf(deps);
+  const callback = createHttpApp(deps).callback();
   const server = createServer({ ...serverOptionsOf(limits), ...PARSER_OPTIONS });
   answerHalfClosedRequests(server);
   const drain = drainStateOf(server);
