@@ -1,6 +1,7 @@
 import type { DomainError, Language, LinkView } from '@shortener/core';
 import type { SafeHtml } from './layout.js';
 import { html, renderPage } from './layout.js';
+import { checkField } from './page-parts.js';
 import { resultSection } from './result-section.js';
 import type { PageText } from './text.js';
 import { fill, textOf } from './text.js';
@@ -125,17 +126,7 @@ export function linkForm(
           ${input('max_clicks', t.maxClicksLabel, html` type="number" min="1" step="1" inputmode="numeric"`)}
           ${input('password', t.passwordLabel, html` type="password" minlength="4" maxlength="64" autocomplete="new-password"`, t.passwordHint)}
         </div>
-        <div class="field check">
-          <input
-            id="private_stats"
-            name="private_stats"
-            type="checkbox"
-            value="on"
-            ${values.private_stats ? html` checked` : ''}
-          />
-          <label for="private_stats">${t.privateStatsLabel}</label>
-          <small class="hint">${t.privateStatsHint}</small>
-        </div>
+        ${checkField('private_stats', 'private_stats', t.privateStatsLabel, Boolean(values.private_stats), html`<small class="hint">${t.privateStatsHint}</small>`)}
         <fieldset class="utm">
           <legend>${t.utm}</legend>
           ${UTM.map((name) => input(name, name, html` type="text" autocomplete="off"`))}
