@@ -60,7 +60,20 @@ export function createHttpApp(deps: HttpDeps): Koa {
   app.silent = true;
   useBoundedQuery(app);
   if (deps.metrics !== undefined) app.use(measureRequests(deps.metrics));
-  app.use(async (ctx, next) => {
+  app.use(answerFailures(deps));
+  // before anything that answers, so every answer carries them (a refused query string included)
+  app.use(securityHeaders(deps));
+  app.use(refuseLongQueries);
+  app.use(answerMissing);
+  app.use(methodRules());
+  app.use(limitEditTokenGuesses(deps));
+  app.use(routerOf(deps).routes());
+  return app;
+}
+
+/** Reads the request's language and client, and turns what the routes throw into an error answer. */
+function answerFailures(deps: HttpDeps): Koa.Middleware {
+  return async (ctx, next) => {
     ctx.state.language = languageOf(ctx.query.lang, ctx.get('accept-language') || undefined);
     const client = clientOf(deps.options, ctx.req);
     ctx.state.ip = client.ip;
@@ -82,48 +95,58 @@ export function createHttpApp(deps: HttpDeps): Koa {
       deps.logger.error('request failed', { method: ctx.method, path: ctx.path, error: String(error) });
       sendError(ctx, domainError('internal_error'), 500);
     }
-  });
+  };
+}
+
+/** The headers of every answer: no sniffing, no framing, and HSTS where the client came over https. */
+function securityHeaders(deps: HttpDeps): Koa.Middleware {
   const hsts = baseIsHttps(deps);
   const direct = behindNoProxy(deps.options.trustProxy);
-  // before anything that answers, so every answer carries them (a refused query string included)
-  app.use(async (ctx, next) => {
+  return async (ctx, next) => {
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('X-Frame-Options', 'DENY');
     // HSTS on every answer of an https {base_url} (decisions §14); behind a trusted proxy, only when it
     // says the client came over https (RFC 6797: never over plain http)
     if (hsts && (direct || stateOf(ctx).protocol === 'https')) ctx.set('Strict-Transport-Security', HSTS);
     await next();
-  });
-  app.use(refuseLongQueries);
-  app.use(async (ctx, next) => {
-    await next();
-    if (ctx.status === 405)
-      return sendError(ctx, domainError('invalid_request', `${ctx.method} is not allowed here.`), 405);
-    if (ctx.status === 404 && (ctx.body === undefined || ctx.body === null) && ctx.respond !== false) {
-      if (!wantsPage(ctx)) return sendError(ctx, domainError('not_found', 'Nothing here.'));
-      // a browser asking for a page that is not there (`/docs`, `/settings`…) gets the 404 page
-      setHeaders(ctx, ACCOUNT_PAGE_HEADERS);
-      ctx.status = 404;
-      ctx.body = notFoundPage(stateOf(ctx).language);
-    }
-  });
+  };
+}
+
+/** The error body of a 405, and of a 404 no route answered (the 404 page for a browser). */
+const answerMissing: Koa.Middleware = async (ctx, next) => {
+  await next();
+  if (ctx.status === 405)
+    return sendError(ctx, domainError('invalid_request', `${ctx.method} is not allowed here.`), 405);
+  if (ctx.status === 404 && (ctx.body === undefined || ctx.body === null) && ctx.respond !== false) {
+    if (!wantsPage(ctx)) return sendError(ctx, domainError('not_found', 'Nothing here.'));
+    // a browser asking for a page that is not there (`/docs`, `/settings`…) gets the 404 page
+    setHeaders(ctx, ACCOUNT_PAGE_HEADERS);
+    ctx.status = 404;
+    ctx.body = notFoundPage(stateOf(ctx).language);
+  }
+};
+
+/** The route tables, in the order their paths are tried (the short links' catch-all last). */
+const ROUTE_TABLES = [
+  API_ROUTES,
+  SIGN_IN_ROUTES,
+  ACCOUNT_ROUTES,
+  PASSKEY_ROUTES,
+  SETTINGS_ROUTES,
+  LINK_PAGE_ROUTES,
+  ADMIN_ROUTES,
+  QR_ROUTES,
+  HOME_ROUTES,
+  SHORT_LINK_ROUTES,
+];
+
+/** Every route: `/metrics`, `/openapi.json` and the like, `/mcp`, then the route tables. */
+function routerOf(deps: HttpDeps): Router {
   const router = new Router();
   addMetaRoutes(router, deps);
   addMcpRoutes(router, deps);
-  mountRoutes(router, deps, API_ROUTES);
-  mountRoutes(router, deps, SIGN_IN_ROUTES);
-  mountRoutes(router, deps, ACCOUNT_ROUTES);
-  mountRoutes(router, deps, PASSKEY_ROUTES);
-  mountRoutes(router, deps, SETTINGS_ROUTES);
-  mountRoutes(router, deps, LINK_PAGE_ROUTES);
-  mountRoutes(router, deps, ADMIN_ROUTES);
-  mountRoutes(router, deps, QR_ROUTES);
-  mountRoutes(router, deps, HOME_ROUTES);
-  mountRoutes(router, deps, SHORT_LINK_ROUTES);
-  app.use(methodRules());
-  app.use(limitEditTokenGuesses(deps));
-  app.use(router.routes());
-  return app;
+  for (const table of ROUTE_TABLES) mountRoutes(router, deps, table);
+  return router;
 }
 
 /**
