@@ -50,41 +50,58 @@ function statsText(stats: StatsView): string {
 }
 
 /** Registers `list_links`, `update_link`, `delete_link` and `link_stats` (decisions §13): the JSON API's use cases. */
-export function addManageTools({ server, deps, caller, schemas, guard }: ToolSet): void {
-  const { core } = deps;
-  const view = (link: LinkRecord) => toLinkView(link, core.config, core.clock.now());
-  const as = (editToken: string | undefined): Caller => ({
-    accountId: caller.accountId,
-    editToken: editToken?.trim() || null,
-  });
-  const write = { readOnlyHint: false, openWorldHint: false };
-  /**
-   * Runs a tool given `editToken` under the edit-token guess limit of the JSON API (decisions §14): a
-   * unit spent first, given back unless the answer was `forbidden`; past it, `rate_limited`.
-   */
-  const withToken = async (
-    id: string,
-    editToken: string | undefined,
-    run: () => Promise<CallToolResult>,
-  ): Promise<CallToolResult> => {
-    const { rateLimiter } = deps;
-    if (rateLimiter === undefined || !editToken?.trim()) return run();
-    const budget = tokenGuessBudget(core.config, 'edit', caller.ip, id);
-    const guess = await spendGuess({ rateLimiter, clock: core.clock }, [budget]);
-    if (!guess.allowed) {
-      return rateLimited('wrong edit tokens', Math.max(1, Math.ceil(guess.decision.retryAfterMs / 1000)));
-    }
-    let right = true; // a check that failed (the store away) is no wrong guess: given back
-    try {
-      const result = await run();
-      const code = (result.structuredContent as { error?: { code?: string } } | undefined)?.error?.code;
-      right = code !== 'forbidden' && code !== 'unauthorized';
-      return result;
-    } finally {
-      await guess.settle(right);
-    }
-  };
+export function addManageTools(set: ToolSet): void {
+  addListLinks(set);
+  addUpdateLink(set);
+  addDeleteLink(set);
+  addLinkStats(set);
+}
 
+const WRITE = { readOnlyHint: false, openWorldHint: false };
+
+/** A link as the tools answer it. */
+const viewOf =
+  ({ deps: { core } }: ToolSet) =>
+  (link: LinkRecord) =>
+    toLinkView(link, core.config, core.clock.now());
+
+/** The caller with the edit token a tool was given (blank: none). */
+const as = ({ caller }: ToolSet, editToken: string | undefined): Caller => ({
+  accountId: caller.accountId,
+  editToken: editToken?.trim() || null,
+});
+
+/**
+ * Runs a tool given `editToken` under the edit-token guess limit of the JSON API (decisions §14): a
+ * unit spent first, given back unless the answer was `forbidden`; past it, `rate_limited`.
+ */
+async function withToken(
+  { deps, caller }: ToolSet,
+  id: string,
+  editToken: string | undefined,
+  run: () => Promise<CallToolResult>,
+): Promise<CallToolResult> {
+  const { rateLimiter, core } = deps;
+  if (rateLimiter === undefined || !editToken?.trim()) return run();
+  const budget = tokenGuessBudget(core.config, 'edit', caller.ip, id);
+  const guess = await spendGuess({ rateLimiter, clock: core.clock }, [budget]);
+  if (!guess.allowed) {
+    return rateLimited('wrong edit tokens', Math.max(1, Math.ceil(guess.decision.retryAfterMs / 1000)));
+  }
+  let right = true; // a check that failed (the store away) is no wrong guess: given back
+  try {
+    const result = await run();
+    const code = (result.structuredContent as { error?: { code?: string } } | undefined)?.error?.code;
+    right = code !== 'forbidden' && code !== 'unauthorized';
+    return result;
+  } finally {
+    await guess.settle(right);
+  }
+}
+
+function addListLinks(set: ToolSet): void {
+  const { server, deps, schemas, guard } = set;
+  const view = viewOf(set);
   server.registerTool(
     'list_links',
     {
@@ -101,7 +118,7 @@ export function addManageTools({ server, deps, caller, schemas, guard }: ToolSet
         ...(cursor === undefined ? {} : { cursor }),
         ...(tags === undefined ? {} : { tag: normalizeTags(tags) }),
       };
-      const page = await listLinks(core, query, as(undefined));
+      const page = await listLinks(deps.core, query, as(set, undefined));
       if (!page.ok) return toolError(page.error);
       const links = page.value.links.map(view);
       const lines = links.length === 0 ? ['No links.'] : links.map(linkText);
@@ -109,7 +126,11 @@ export function addManageTools({ server, deps, caller, schemas, guard }: ToolSet
       return toolResult({ links, next_cursor: page.value.nextCursor }, ...lines);
     }),
   );
+}
 
+function addUpdateLink(set: ToolSet): void {
+  const { server, deps, schemas, guard } = set;
+  const view = viewOf(set);
   server.registerTool(
     'update_link',
     {
@@ -117,18 +138,21 @@ export function addManageTools({ server, deps, caller, schemas, guard }: ToolSet
       description: DESCRIPTIONS.update_link,
       inputSchema: schemas.updateInput,
       outputSchema: schemas.linkOutput,
-      annotations: { ...write, destructiveHint: false, idempotentHint: true },
+      annotations: { ...WRITE, destructiveHint: false, idempotentHint: true },
     },
     guard('update_link', async ({ id, edit_token: editToken, ...changes }) =>
-      withToken(id, editToken, async () => {
-        const updated = await updateLink(core, id, changes, as(editToken));
+      withToken(set, id, editToken, async () => {
+        const updated = await updateLink(deps.core, id, changes, as(set, editToken));
         return updated.ok
           ? toolResult(view(updated.value), linkText(view(updated.value)))
           : toolError(updated.error);
       }),
     ),
   );
+}
 
+function addDeleteLink(set: ToolSet): void {
+  const { server, deps, schemas, guard } = set;
   server.registerTool(
     'delete_link',
     {
@@ -136,17 +160,20 @@ export function addManageTools({ server, deps, caller, schemas, guard }: ToolSet
       description: DESCRIPTIONS.delete_link,
       inputSchema: schemas.accessInput,
       outputSchema: schemas.deleteOutput,
-      annotations: { ...write, destructiveHint: true, idempotentHint: true },
+      annotations: { ...WRITE, destructiveHint: true, idempotentHint: true },
     },
     guard('delete_link', async ({ id, edit_token: editToken }) =>
-      withToken(id, editToken, async () => {
-        const deleted = await deleteLink(core, id, as(editToken));
+      withToken(set, id, editToken, async () => {
+        const deleted = await deleteLink(deps.core, id, as(set, editToken));
         if (!deleted.ok) return toolError(deleted.error);
         return toolResult({ deleted: true, id: id.toLowerCase() }, `Deleted ${id}.`);
       }),
     ),
   );
+}
 
+function addLinkStats(set: ToolSet): void {
+  const { server, deps, schemas, guard } = set;
   server.registerTool(
     'link_stats',
     {
@@ -157,8 +184,8 @@ export function addManageTools({ server, deps, caller, schemas, guard }: ToolSet
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     guard('link_stats', async ({ id, edit_token: editToken, days }) =>
-      withToken(id, editToken, async () => {
-        const stats = await getStats(core, id, { days }, as(editToken));
+      withToken(set, id, editToken, async () => {
+        const stats = await getStats(deps.core, id, { days }, as(set, editToken));
         return stats.ok ? toolResult(stats.value, statsText(stats.value)) : toolError(stats.error);
       }),
     ),
