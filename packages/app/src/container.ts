@@ -123,27 +123,18 @@ function bindFoundations(c: Container, config: AppConfig): void {
 /** The services both adapters use: visits, the core's deps, QR codes, events, metrics, health, backup. */
 function bindServices(c: Container): void {
   const t = TOKENS;
-  c.bind<VisitRecorder>(t.recorder).toResolvedValue(createRecorder, [
-    t.stores,
-    t.clock,
-    t.random,
-    t.userAgents,
-    t.geo,
-    t.config,
-  ]);
-  c.bind<CoreDeps>(t.coreDeps).toResolvedValue(createCoreDeps, [
-    t.stores,
-    t.clock,
-    t.random,
-    t.config,
-    t.recorder,
-    t.logger,
-  ]);
+  c.bind<VisitRecorder>(t.recorder).toResolvedValue(
+    createRecorder,
+    needs('stores', 'clock', 'random', 'userAgents', 'geo', 'config'),
+  );
+  c.bind<CoreDeps>(t.coreDeps).toResolvedValue(
+    createCoreDeps,
+    needs('stores', 'clock', 'random', 'config', 'recorder', 'logger'),
+  );
   c.bind<QrPool>(t.qr).toResolvedValue(() => createQrPool());
   c.bind<EventRuntime>(t.events).toResolvedValue(
-    (config: AppConfig, stores: Stores, clock: Clock, random: RandomSource, logger: AppLogger) =>
-      createEventRuntime(config, stores, clock, random, logger),
-    [t.config, t.stores, t.clock, t.random, t.logger],
+    createEventRuntime,
+    needs('config', 'stores', 'clock', 'random', 'logger'),
   );
   c.bind<ServiceMetrics | null>(t.metrics).toResolvedValue(
     (cfg: AppConfig, recorder: VisitRecorder, { dispatcher }: EventRuntime) =>
@@ -162,30 +153,34 @@ function bindServices(c: Container): void {
   );
 }
 
+/** The tokens of the bindings a factory takes, in the order of its parameters. */
+const needs = <K extends (keyof Services)[]>(...keys: K) =>
+  keys.map((key) => TOKENS[key]) as { [I in keyof K]: symbol };
+
 /** The deps of the MCP and HTTP adapters. */
 function bindAdapters(c: Container): void {
   const t = TOKENS;
-  c.bind<McpDeps>(t.mcpDeps).toResolvedValue(createMcpDeps, [
-    t.coreDeps,
-    t.rateLimiter,
-    t.logger,
-    t.qr,
-    t.metrics,
-  ]);
-  c.bind<HttpDeps>(t.httpDeps).toResolvedValue(createHttpDeps, [
-    t.coreDeps,
-    t.recorder,
-    t.rateLimiter,
-    t.logger,
-    t.storeHealth,
-    t.config,
-    t.mcpDeps,
-    t.qr,
-    t.metrics,
-    t.events,
-    t.userAgents,
-    t.geo,
-  ]);
+  c.bind<McpDeps>(t.mcpDeps).toResolvedValue(
+    createMcpDeps,
+    needs('coreDeps', 'rateLimiter', 'logger', 'qr', 'metrics'),
+  );
+  c.bind<HttpDeps>(t.httpDeps).toResolvedValue(
+    createHttpDeps,
+    needs(
+      'coreDeps',
+      'recorder',
+      'rateLimiter',
+      'logger',
+      'storeHealth',
+      'config',
+      'mcpDeps',
+      'qr',
+      'metrics',
+      'events',
+      'userAgents',
+      'geo',
+    ),
+  );
 }
 
 /**
