@@ -100,27 +100,25 @@ async function withToken(
 }
 
 function addListLinks(set: ToolSet): void {
-  const { server, deps, schemas, guard } = set;
-  const view = viewOf(set);
-  server.registerTool(
+  set.server.registerTool(
     'list_links',
     {
       title: 'List your links',
       description: DESCRIPTIONS.list_links,
-      inputSchema: schemas.listInput,
-      outputSchema: schemas.listOutput,
+      inputSchema: set.schemas.listInput,
+      outputSchema: set.schemas.listOutput,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    guard('list_links', async ({ q, limit, cursor, tags }) => {
+    set.guard('list_links', async ({ q, limit, cursor, tags }) => {
       const query = {
         limit: limit ?? 50,
         ...(q === undefined ? {} : { q }),
         ...(cursor === undefined ? {} : { cursor }),
         ...(tags === undefined ? {} : { tag: normalizeTags(tags) }),
       };
-      const page = await listLinks(deps.core, query, as(set, undefined));
+      const page = await listLinks(set.deps.core, query, as(set, undefined));
       if (!page.ok) return toolError(page.error);
-      const links = page.value.links.map(view);
+      const links = page.value.links.map(viewOf(set));
       const lines = links.length === 0 ? ['No links.'] : links.map(linkText);
       if (page.value.nextCursor !== null) lines.push(`More: cursor ${page.value.nextCursor}`);
       return toolResult({ links, next_cursor: page.value.nextCursor }, ...lines);
@@ -129,42 +127,39 @@ function addListLinks(set: ToolSet): void {
 }
 
 function addUpdateLink(set: ToolSet): void {
-  const { server, deps, schemas, guard } = set;
-  const view = viewOf(set);
-  server.registerTool(
+  set.server.registerTool(
     'update_link',
     {
       title: 'Change a link',
       description: DESCRIPTIONS.update_link,
-      inputSchema: schemas.updateInput,
-      outputSchema: schemas.linkOutput,
+      inputSchema: set.schemas.updateInput,
+      outputSchema: set.schemas.linkOutput,
       annotations: { ...WRITE, destructiveHint: false, idempotentHint: true },
     },
-    guard('update_link', async ({ id, edit_token: editToken, ...changes }) =>
+    set.guard('update_link', async ({ id, edit_token: editToken, ...changes }) =>
       withToken(set, id, editToken, async () => {
-        const updated = await updateLink(deps.core, id, changes, as(set, editToken));
-        return updated.ok
-          ? toolResult(view(updated.value), linkText(view(updated.value)))
-          : toolError(updated.error);
+        const updated = await updateLink(set.deps.core, id, changes, as(set, editToken));
+        if (!updated.ok) return toolError(updated.error);
+        const link = viewOf(set)(updated.value);
+        return toolResult(link, linkText(link));
       }),
     ),
   );
 }
 
 function addDeleteLink(set: ToolSet): void {
-  const { server, deps, schemas, guard } = set;
-  server.registerTool(
+  set.server.registerTool(
     'delete_link',
     {
       title: 'Delete a link',
       description: DESCRIPTIONS.delete_link,
-      inputSchema: schemas.accessInput,
-      outputSchema: schemas.deleteOutput,
+      inputSchema: set.schemas.accessInput,
+      outputSchema: set.schemas.deleteOutput,
       annotations: { ...WRITE, destructiveHint: true, idempotentHint: true },
     },
-    guard('delete_link', async ({ id, edit_token: editToken }) =>
+    set.guard('delete_link', async ({ id, edit_token: editToken }) =>
       withToken(set, id, editToken, async () => {
-        const deleted = await deleteLink(deps.core, id, as(set, editToken));
+        const deleted = await deleteLink(set.deps.core, id, as(set, editToken));
         if (!deleted.ok) return toolError(deleted.error);
         return toolResult({ deleted: true, id: id.toLowerCase() }, `Deleted ${id}.`);
       }),
@@ -173,19 +168,18 @@ function addDeleteLink(set: ToolSet): void {
 }
 
 function addLinkStats(set: ToolSet): void {
-  const { server, deps, schemas, guard } = set;
-  server.registerTool(
+  set.server.registerTool(
     'link_stats',
     {
       title: 'Statistics of a link',
       description: DESCRIPTIONS.link_stats,
-      inputSchema: schemas.statsInput,
-      outputSchema: schemas.statsOutput,
+      inputSchema: set.schemas.statsInput,
+      outputSchema: set.schemas.statsOutput,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    guard('link_stats', async ({ id, edit_token: editToken, days }) =>
+    set.guard('link_stats', async ({ id, edit_token: editToken, days }) =>
       withToken(set, id, editToken, async () => {
-        const stats = await getStats(deps.core, id, { days }, as(set, editToken));
+        const stats = await getStats(set.deps.core, id, { days }, as(set, editToken));
         return stats.ok ? toolResult(stats.value, statsText(stats.value)) : toolError(stats.error);
       }),
     ),
