@@ -4,9 +4,8 @@ import {
   getStats,
   listLinks,
   normalizeTags,
-  spendGuess,
   toLinkView,
-  tokenGuessBudget,
+  underTokenGuessLimit,
   updateLink,
 } from '@shortener/core';
 import type { Caller, LinkRecord, StatsView } from '@shortener/core';
@@ -83,20 +82,19 @@ async function withToken(
 ): Promise<CallToolResult> {
   const { rateLimiter, core } = deps;
   if (rateLimiter === undefined || !editToken?.trim()) return run();
-  const budget = tokenGuessBudget(core.config, 'edit', caller.ip, id);
-  const guess = await spendGuess({ rateLimiter, clock: core.clock }, [budget]);
-  if (!guess.allowed) {
-    return rateLimited('wrong edit tokens', Math.max(1, Math.ceil(guess.decision.retryAfterMs / 1000)));
-  }
-  let right = true; // a check that failed (the store away) is no wrong guess: given back
-  try {
-    const result = await run();
-    const code = (result.structuredContent as { error?: { code?: string } } | undefined)?.error?.code;
-    right = code !== 'forbidden' && code !== 'unauthorized';
-    return result;
-  } finally {
-    await guess.settle(right);
-  }
+  const guarded = { rateLimiter, clock: core.clock, config: core.config };
+  const limited = await underTokenGuessLimit(
+    guarded,
+    { kind: 'edit', ip: caller.ip, target: id },
+    run,
+    (result) => {
+      const code = (result.structuredContent as { error?: { code?: string } } | undefined)?.error?.code;
+      return code !== 'forbidden' && code !== 'unauthorized';
+    },
+  );
+  return limited.ok
+    ? limited.value
+    : rateLimited('wrong edit tokens', Math.ceil(limited.retryAfterMs / 1000));
 }
 
 function addListLinks(set: ToolSet): void {
