@@ -1,26 +1,12 @@
-import type { HttpDeps } from '@shortener/adapter-http';
 import { createMcpHttpHandler } from '@shortener/adapter-mcp';
-import type { McpDeps } from '@shortener/adapter-mcp';
 import { createVisitRecorder } from '@shortener/core';
-import type {
-  Clock,
-  CoreDeps,
-  GeoLookup,
-  RandomSource,
-  Stores,
-  UserAgentParser,
-  VisitRecorder,
-} from '@shortener/core';
-import type { AppConfig } from './config.js';
-import type { EventRuntime } from './events/event-runtime.js';
-import type { AppLogger } from './logger.js';
-import type { ServiceMetrics } from './metrics.js';
-import type { QrPool } from './qr-pool.js';
-import type { RateLimits } from './rate-limits.js';
-import type { StoreHealth } from './store-health.js';
+import type { Services } from './container.js';
 import { settleVisits } from './settle-visits.js';
 
-// The factories the container binds (container.ts): what each package's deps are made of, by name.
+// The factories the container binds (container.ts): what each package's deps are made of. Each takes
+// the bindings its parameters name, typed by the container's Services.
+
+type S = Services;
 
 /**
  * Rows per transaction of a visit flush on PostgreSQL. SQLite keeps the recorder's 250, as its writes
@@ -33,13 +19,13 @@ const POSTGRES_ROWS_PER_WRITE = 1_000;
 
 /** The visit recorder, writing larger transactions on PostgreSQL. */
 export function createRecorder(
-  stores: Stores,
-  clock: Clock,
-  random: RandomSource,
-  userAgents: UserAgentParser,
-  geo: GeoLookup | null,
-  cfg: AppConfig,
-): VisitRecorder {
+  stores: S['stores'],
+  clock: S['clock'],
+  random: S['random'],
+  userAgents: S['userAgents'],
+  geo: S['geo'],
+  cfg: S['config'],
+): S['recorder'] {
   return createVisitRecorder({
     visits: stores.visits,
     clock,
@@ -52,13 +38,13 @@ export function createRecorder(
 
 /** The core's deps: the stores, and visits settled before statistics are read. */
 export function createCoreDeps(
-  stores: Stores,
-  clock: Clock,
-  random: RandomSource,
-  cfg: AppConfig,
-  recorder: VisitRecorder,
-  logger: AppLogger,
-): CoreDeps {
+  stores: S['stores'],
+  clock: S['clock'],
+  random: S['random'],
+  cfg: S['config'],
+  recorder: S['recorder'],
+  logger: S['logger'],
+): S['coreDeps'] {
   return {
     links: stores.links,
     visits: stores.visits,
@@ -74,19 +60,19 @@ export function createCoreDeps(
 
 /** The HTTP adapter's deps: `/mcp` served by the MCP handler, `/healthz` by the store health. */
 export function createHttpDeps(
-  core: CoreDeps,
-  recorder: VisitRecorder,
-  rateLimiter: RateLimits,
-  logger: AppLogger,
-  storeHealth: StoreHealth,
-  cfg: AppConfig,
-  mcpDeps: McpDeps,
-  qr: QrPool,
-  metrics: ServiceMetrics | null,
-  events: EventRuntime,
-  userAgents: UserAgentParser,
-  geo: GeoLookup | null,
-): HttpDeps {
+  core: S['coreDeps'],
+  recorder: S['recorder'],
+  rateLimiter: S['rateLimiter'],
+  logger: S['logger'],
+  storeHealth: S['storeHealth'],
+  cfg: S['config'],
+  mcpDeps: S['mcpDeps'],
+  qr: S['qr'],
+  metrics: S['metrics'],
+  events: S['events'],
+  userAgents: S['userAgents'],
+  geo: S['geo'],
+): S['httpDeps'] {
   return {
     core,
     userAgents,
@@ -105,12 +91,12 @@ export function createHttpDeps(
 
 /** The MCP tools' deps: the JSON API's limiter, so its budgets and guess limits are the same. */
 export function createMcpDeps(
-  core: CoreDeps,
-  rateLimiter: RateLimits,
-  logger: AppLogger,
-  qr: QrPool,
-  metrics: ServiceMetrics | null,
-): McpDeps {
+  core: S['coreDeps'],
+  rateLimiter: S['rateLimiter'],
+  logger: S['logger'],
+  qr: S['qr'],
+  metrics: S['metrics'],
+): S['mcpDeps'] {
   return {
     core,
     logger,
