@@ -4,7 +4,7 @@ import {
   countText,
   domainError,
   err,
-  findLinkByReference,
+  findLinkShownByReference,
   getStats,
   toLinkView,
   toPublicLinkView,
@@ -52,8 +52,7 @@ async function findLink(deps: McpDeps, reference: Reference): Promise<Result<Lin
   if ((shortUrl === undefined) === (slug === undefined)) {
     return err(domainError('invalid_request', 'Give either short_url or slug.', 'short_url'));
   }
-  await deps.core.settleVisits?.(); // its clicks include every visit served
-  return findLinkByReference(deps.core.links, deps.core.config, shortUrl ?? slug ?? '', domain);
+  return findLinkShownByReference(deps.core, shortUrl ?? slug ?? '', domain);
 }
 
 function infoText(info: PublicLinkView & { stats?: StatsView }): string[] {
