@@ -18,6 +18,11 @@ import type { StoreHealth } from './store-health.js';
 const FLUSH_EVERY_MS = 1000;
 /** After failed flushes the next waits 1 s, 2 s, 4 s, then 5 s at most (the store away). */
 const RETRY_LAST_MS = 5000;
+/**
+ * Visits waiting to be written past which the visit log's compaction defers folding (a burst: more than
+ * a flush a second writes comfortably); see compaction.ts.
+ */
+const BURST_VISITS = 5_000;
 /** How long in-flight requests may run on after a shutdown began. */
 const DRAIN_CAP_MS = 10_000;
 
@@ -49,7 +54,7 @@ export async function startServer(
   const { server, metricsServer } = await listenAll(app, config, stores);
   const url = `http://${hostInUrl(config.listen.host)}:${(server.address() as AddressInfo).port}`;
   const flushing = startFlushing(app);
-  const compaction = startVisitCompaction(stores.visits, logger);
+  const compaction = startVisitCompaction(stores.visits, logger, () => app.recorder.pending() > BURST_VISITS);
   app.events.start();
   logStart(logger, config, url);
 

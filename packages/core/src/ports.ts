@@ -171,6 +171,8 @@ export interface VisitStore {
    * 0 when the log is empty or another compactor (another node) holds it.
    */
   compact(maxEntries: number): Promise<number>;
+  /** About how many entries the visit log holds (a cheap look, for the compactor's schedule). */
+  logSize(): Promise<number>;
   /** Per-day sums of one dimension (all keys) for days in [fromDay, toDay], ascending, days without data omitted. */
   countsByDay(linkId: string, dimension: VisitDimension, fromDay: string, toDay: string): Promise<KeyCount[]>;
   /** Sums per (dimension, key) over days in [fromDay, toDay]. */

@@ -14,6 +14,7 @@ function fakeVisits() {
       batches.push(batch);
     },
     compact: async () => 0,
+    logSize: async () => 0,
     countsByDay: async () => [],
     countsByKey: async () => [],
     salt: async (_day, candidate) => candidate,

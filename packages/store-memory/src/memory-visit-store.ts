@@ -92,6 +92,7 @@ export function createMemoryVisitStore(state: MemoryState): VisitStore {
   return {
     record: async (batch) => record(batch),
     compact: async (maxEntries) => compact(maxEntries),
+    logSize: async () => state.visitLog.length,
     countsByDay: async (linkId, dimension, fromDay, toDay) => {
       const sums = new Map<string, number>();
       for (const { day, count } of countersIn(linkId, fromDay, toDay).filter(

@@ -37,6 +37,9 @@ const COUNTS_BY_KEY = `SELECT 's' AS part, dimension, key, sum(count)::bigint AS
       AND c.day IN (SELECT e->>0 FROM visit_log l, jsonb_array_elements(l.counters::jsonb) e
         WHERE l.link_id = $1)`;
 
+// seq's smallest and largest come from the primary key's two ends, not a count of the rows
+const LOG_SIZE = 'SELECT COALESCE(max(seq) - min(seq) + 1, 0) AS n FROM visit_log';
+
 const CURRENT_XID = 'SELECT pg_current_xact_id()::text AS xid';
 const XACT_STATUS = 'SELECT pg_xact_status($1::xid8) AS status';
 
@@ -126,6 +129,7 @@ export function createPostgresVisitStore(pool: Pool): PostgresVisitStore {
         toDay,
         (await pool.query<KeyRow>(COUNTS_BY_KEY, [linkId, fromDay, toDay])).rows,
       ),
+    logSize: async () => Number((await pool.query<{ n: string | null }>(LOG_SIZE)).rows[0]?.n ?? 0),
     compact: (maxEntries) => inTransaction(pool, (client) => compactVisitLog(client, maxEntries)),
     salt: async (day, candidate) => {
       const { rows } = await pool.query<{ salt: string }>(SALT, [day, candidate]);

@@ -25,6 +25,9 @@ const PRUNE_CHUNK = 1000;
 
 const TAIL = 'SELECT counters FROM visit_log WHERE link_id = ? ORDER BY seq';
 
+// seq is the rowid: its smallest and largest are two B-tree edges, not a count of the rows
+const LOG_SIZE = 'SELECT COALESCE(MAX(seq) - MIN(seq) + 1, 0) FROM visit_log';
+
 const HELD_KEYS = `SELECT key FROM visit_counters
   WHERE link_id = ? AND day = ? AND dimension = ? AND key <> '${OTHER_KEY}'`;
 
@@ -45,6 +48,7 @@ export function createSqliteVisitStore(
   const byDay = db.prepare<[string, VisitDimension, string, string], KeyCount>(COUNTS_BY_DAY);
   const byKey = db.prepare<[string, string, string], DimensionCount>(COUNTS_BY_KEY);
   const tailRows = db.prepare<[string], string>(TAIL).pluck();
+  const logSize = db.prepare<[], number>(LOG_SIZE).pluck();
   const heldKeys = db.prepare<[string, string, VisitDimension], string>(HELD_KEYS).pluck();
   const keepSalt = db.prepare<[string, string]>('INSERT OR IGNORE INTO salts (day, salt) VALUES (?, ?)');
   const saltOf = db.prepare<[string], string>('SELECT salt FROM salts WHERE day = ?').pluck();
@@ -93,6 +97,7 @@ export function createSqliteVisitStore(
         ? background.write(batch)
         : lock.write(() => write(batch)),
     compact: compactChunk,
+    logSize: async () => logSize.get() ?? 0,
     countsByDay: async (linkId, dimension, fromDay, toDay) =>
       countsByDay.deferred(linkId, dimension, fromDay, toDay),
     countsByKey: async (linkId, fromDay, toDay) => countsByKey.deferred(linkId, fromDay, toDay),

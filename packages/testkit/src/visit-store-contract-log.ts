@@ -61,9 +61,11 @@ export function describeVisitLog(stores: () => Stores): void {
         unique: [{ key: DAY, count: 2 }],
         clicks: 6,
       });
+      expect(await stores().visits.logSize()).toBe(3);
       expect(await compactAll(stores())).toBeGreaterThan(0);
       expect(await statsOf(stores(), id)).toEqual(before);
       expect(await stores().visits.compact(100)).toBe(0);
+      expect(await stores().visits.logSize()).toBe(0);
     });
 
     it('reads the same figures while a compaction runs', async () => {
