@@ -66,7 +66,6 @@ export function createMemoryLinkStore(state: MemoryState): LinkStore {
       state.slugs.delete(slugKey(link.domain, link.slug));
       state.counters.delete(id);
       state.visitors.delete(id);
-      state.tailVisitors.delete(id);
       state.outbox.link('link.deleted', link);
       changed(link);
       return true;

@@ -28,8 +28,6 @@ export interface MemoryState {
   readonly outbox: MemoryOutbox;
   /** The visit log not folded yet: the counters of one link per flush, oldest first. */
   readonly visitLog: { linkId: string; counters: readonly CounterIncrement[] }[];
-  /** link id → day → visitor hashes new to the link and day, not folded yet. */
-  readonly tailVisitors: Map<string, Map<string, Set<string>>>;
 }
 
 /** Creates empty shared state. */
@@ -43,7 +41,6 @@ export function createMemoryState(): MemoryState {
     heldKeys: new Map(),
     outbox: createMemoryOutbox(),
     visitLog: [],
-    tailVisitors: new Map(),
   };
 }
 

@@ -19,7 +19,7 @@ import type { MemoryCounter, MemoryState } from './memory-state.js';
 
 /**
  * Creates a VisitStore over the state shared with the link store: batched clicks land on the links,
- * counters and new visitor hashes on the visit log until `compact`, and increments for links that no
+ * counters on the visit log until `compact`, and increments for links that no
  * longer exist are dropped. Every method is synchronous, hence atomic.
  */
 export function createMemoryVisitStore(state: MemoryState): VisitStore {
@@ -45,13 +45,13 @@ export function createMemoryVisitStore(state: MemoryState): VisitStore {
     const byLink = new Map<string, CounterIncrement[]>();
     const entryOf = (linkId: string) => getOrCreate(byLink, linkId, (): CounterIncrement[] => []);
     for (const c of batch.counters) if (state.links.has(c.linkId)) entryOf(c.linkId).push(c);
-    // a hash new to the folded set and the tail: its entry counts it as `unique`
+    // the visitor set is written now: a hash new to it is counted by its entry as `unique`
     const uniques = new Map<string, number>();
     for (const { linkId, day, hash } of batch.visitors) {
-      if (!state.links.has(linkId) || state.visitors.get(linkId)?.get(day)?.has(hash) === true) continue;
-      const tail = hashesOf(state.tailVisitors, linkId, day);
-      if (tail.has(hash)) continue;
-      tail.add(hash);
+      if (!state.links.has(linkId)) continue;
+      const seen = hashesOf(state.visitors, linkId, day);
+      if (seen.has(hash)) continue;
+      seen.add(hash);
       uniques.set(linkId, (uniques.get(linkId) ?? 0) + 1);
       entryOf(linkId).push({ linkId, day, dimension: 'unique', key: '', count: 1 });
     }
@@ -62,19 +62,7 @@ export function createMemoryVisitStore(state: MemoryState): VisitStore {
   const compact = (maxEntries: number): number => {
     const entries = state.visitLog.splice(0, maxEntries);
     mergeIncrements(entries.flatMap((e) => e.counters)).forEach(addToCounter);
-    let folded = entries.length;
-    for (const [linkId, days] of state.tailVisitors) {
-      for (const [day, hashes] of days) {
-        for (const hash of hashes) {
-          if (state.links.has(linkId)) hashesOf(state.visitors, linkId, day).add(hash);
-          hashes.delete(hash);
-          if (++folded >= maxEntries) return folded;
-        }
-        days.delete(day);
-      }
-      state.tailVisitors.delete(linkId);
-    }
-    return folded;
+    return entries.length;
   };
 
   const countersIn = (linkId: string, fromDay: string, toDay: string): MemoryCounter[] =>
@@ -123,7 +111,6 @@ export function createMemoryVisitStore(state: MemoryState): VisitStore {
         if (held.split(' ')[1]! < beforeDay) state.heldKeys.delete(held);
     },
     pruneVisitors: async (beforeDay) => {
-      compact(Infinity);
       for (const days of state.visitors.values()) {
         for (const day of days.keys()) if (day < beforeDay) days.delete(day);
       }

@@ -51,11 +51,8 @@ const SALT = `INSERT INTO salts (day, salt) VALUES ($1, $2)
 const PRUNE_CHUNK = 1000;
 
 const logIsEmpty = async (pool: Pool): Promise<boolean> =>
-  (
-    await pool.query<{ empty: boolean }>(
-      'SELECT NOT EXISTS (SELECT 1 FROM visit_log) AND NOT EXISTS (SELECT 1 FROM visit_log_visitors) AS empty',
-    )
-  ).rows[0]?.empty === true;
+  (await pool.query<{ empty: boolean }>('SELECT NOT EXISTS (SELECT 1 FROM visit_log) AS empty')).rows[0]
+    ?.empty === true;
 
 /** A flush whose connection was lost while it committed: written or not, only the server knows. */
 interface InDoubt {
@@ -136,12 +133,10 @@ export function createPostgresVisitStore(pool: Pool): PostgresVisitStore {
       return rows[0]?.salt ?? candidate;
     },
     pruneSalts: async (beforeDay) => void (await pool.query('DELETE FROM salts WHERE day < $1', [beforeDay])),
-    // pruning folds the whole log first (waiting for another node's compactor): the counts of the days
-    // it forgets are kept, or dropped, whole
-    pruneVisitors: async (beforeDay) => {
-      await foldAll();
-      await pool.query('DELETE FROM visitor_hashes WHERE day < $1', [beforeDay]);
-    },
+    // pruning counters folds the whole log first (waiting for another node's compactor): the counts of
+    // the days it forgets are dropped whole
+    pruneVisitors: async (beforeDay) =>
+      void (await pool.query('DELETE FROM visitor_hashes WHERE day < $1', [beforeDay])),
     pruneCounters: async (beforeDay) => {
       await foldAll();
       await pool.query('DELETE FROM visit_counters WHERE day < $1', [beforeDay]);

@@ -85,7 +85,7 @@ export function createSqliteVisitStore(
 
   const compactChunk = (maxEntries: number) =>
     background?.usable() === true ? background.compact(maxEntries) : lock.write(() => compact(maxEntries));
-  // pruning folds the whole log first: the counts of the days it forgets are kept, or dropped, whole
+  // pruning counters folds the whole log first: the counts of the days it forgets are dropped whole
   const foldAll = async () => {
     while ((await compactChunk(PRUNE_CHUNK)) > 0);
   };
@@ -103,10 +103,7 @@ export function createSqliteVisitStore(
     countsByKey: async (linkId, fromDay, toDay) => countsByKey.deferred(linkId, fromDay, toDay),
     salt: async (day, candidate) => salt.immediate(day, candidate),
     pruneSalts: async (beforeDay) => void pruneSalts.run(beforeDay),
-    pruneVisitors: async (beforeDay) => {
-      await foldAll();
-      pruneVisitors.run(beforeDay);
-    },
+    pruneVisitors: async (beforeDay) => void pruneVisitors.run(beforeDay),
     pruneCounters: async (beforeDay) => {
       await foldAll();
       pruneCounters.run(beforeDay);

@@ -8,22 +8,19 @@ const ADD_CLICKS = `UPDATE links SET clicks = clicks + ?,
 
 const APPEND = 'INSERT INTO visit_log (link_id, counters) VALUES (?, ?)';
 
-const KNOWN_VISITOR = 'SELECT 1 FROM visitor_hashes WHERE link_id = ? AND day = ? AND hash = ?';
-
-const ADD_TAIL_VISITOR = 'INSERT OR IGNORE INTO visit_log_visitors (link_id, day, hash) VALUES (?, ?, ?)';
+const ADD_VISITOR = 'INSERT OR IGNORE INTO visitor_hashes (link_id, day, hash) VALUES (?, ?, ?)';
 
 /**
  * The write of one flush (`VisitStore.record`) on a connection, in one IMMEDIATE transaction: the
- * links' clicks, one `visit_log` row per link (its counters, and one `unique` per visitor hash new to
- * its link and day), those new hashes in `visit_log_visitors`, and the `link.visited` events. Counters are folded later (visit-compactor.ts). Runs on the store's own
+ * links' clicks, the visitor hashes new to their link and day (`visitor_hashes`), one `visit_log` row
+ * per link (its counters, and one `unique` per new hash), and the `link.visited` events. Counters are folded later (visit-compactor.ts). Runs on the store's own
  * connection, or on the background writer's (background-visit-writes.ts), which loads this module in
  * its worker thread.
  */
 export function createVisitWriter(db: Database): (batch: VisitBatch) => void {
   const addClicks = db.prepare<[number, number, string]>(ADD_CLICKS);
   const append = db.prepare<[string, string]>(APPEND);
-  const knownVisitor = db.prepare<[string, string, string], number>(KNOWN_VISITOR).pluck();
-  const addTailVisitor = db.prepare<[string, string, string]>(ADD_TAIL_VISITOR);
+  const addVisitor = db.prepare<[string, string, string]>(ADD_VISITOR);
   const linkExists = db.prepare<[string], number>('SELECT 1 FROM links WHERE id = ?').pluck();
   const addVisited = createVisitedEvents(db);
 
@@ -47,12 +44,11 @@ export function createVisitWriter(db: Database): (batch: VisitBatch) => void {
       return counters;
     };
     for (const c of batch.counters) if (exists(c.linkId)) entryOf(c.linkId).push(c);
-    // a hash is new when neither the folded sets nor the tail hold it: the events' `unique` is exact,
-    // and the entry carries the new ones as its `unique` counts (reads never count the tail's hashes)
+    // the visitor set is written here, not folded later: a hash it did not hold is new (the events'
+    // `unique` is exact), and the log row carries it as one `unique` for the compactor to add
     const uniques = new Map<string, number>();
     for (const { linkId, day, hash } of batch.visitors) {
-      if (!exists(linkId) || knownVisitor.get(linkId, day, hash) !== undefined) continue;
-      if (addTailVisitor.run(linkId, day, hash).changes !== 1) continue;
+      if (!exists(linkId) || addVisitor.run(linkId, day, hash).changes !== 1) continue;
       uniques.set(linkId, (uniques.get(linkId) ?? 0) + 1);
       entryOf(linkId).push({ linkId, day, dimension: 'unique', key: '', count: 1 });
     }

@@ -33,7 +33,6 @@ describe('migrate', () => {
       'sqlite_sequence',
       'visit_counters',
       'visit_log',
-      'visit_log_visitors',
       'visitor_hashes',
       'webauthn_challenges',
       'webhook_attempts',

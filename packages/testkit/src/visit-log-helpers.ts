@@ -13,8 +13,7 @@ export async function compactAll(stores: Stores, chunk: number): Promise<number>
 
 /**
  * `links` new links, then `flushes` flushes visiting each once on {@link LOG_DAY}: a total, a referrer
- * per flush, a country of three, and a visitor of four. The log then holds `links × flushes` entries
- * and `links × min(flushes, 4)` tail visitors.
+ * per flush, a country of three, and a visitor of four. The log then holds `links × flushes` entries.
  */
 export async function givenVisitLog(stores: Stores, links: number, flushes: number): Promise<string[]> {
   const made = Array.from({ length: links }, () => aLink());

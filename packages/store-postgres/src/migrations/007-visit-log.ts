@@ -1,8 +1,8 @@
 /**
  * Visits appended, counters compacted (issue 29), as SQLite's migration 010: a flush appends one
- * `visit_log` row per link (its counters as compact JSON, core's `encodeLogCounters`) and the visitor
- * hashes new to their link and day to `visit_log_visitors`; one node at a time folds both into
- * `visit_counters` and `visitor_hashes` and deletes what it folded; reads add the tail.
+ * `visit_log` row per link (its counters as compact JSON, core's `encodeLogCounters`, each visitor hash
+ * new to `visitor_hashes` one `unique`); one node at a time folds the log into `visit_counters` and
+ * deletes what it folded; reads add the tail.
  */
 export const VISIT_LOG = `
 CREATE TABLE visit_log (
@@ -11,11 +11,4 @@ CREATE TABLE visit_log (
   counters TEXT NOT NULL
 );
 CREATE INDEX visit_log_link ON visit_log (link_id);
-
-CREATE TABLE visit_log_visitors (
-  link_id TEXT COLLATE "C" NOT NULL REFERENCES links (id) ON DELETE CASCADE,
-  day TEXT COLLATE "C" NOT NULL,
-  hash TEXT COLLATE "C" NOT NULL,
-  PRIMARY KEY (link_id, day, hash)
-);
 `;
