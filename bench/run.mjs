@@ -157,7 +157,7 @@ async function main() {
     );
     log(
       `  total ${results.statsTail.total}; store reads of getStats p50 ${ms(results.statsTail.p50)}, ` +
-        `p99 ${ms(results.statsTail.p99)} (${results.statsTail.entries} log entries, ${results.statsTail.visitors} tail visitors)`,
+        `p99 ${ms(results.statsTail.p99)} (${results.statsTail.entries} log entries, ${results.statsTail.visitors} new visitors)`,
     );
     results.seconds = (Date.now() - started) / 1000;
     printSection(log, 'targets');

@@ -2,8 +2,8 @@
 // whose last `visits` visits are still in the visit log, not folded (issue 29). Appends them as the
 // recorder would, in flushes of N visits of today (default 10,000: 100,000 visits are then ten log
 // entries, ten seconds of 10,000 visits a second on one link, five times what the compactor leaves
-// unfolded; 15 countries, 100 referrers, 4 devices, 7 browsers, a new visitor per visit: the most tail
-// visitors there can be), then times the three store reads `getStats` makes (total by day, sums by key,
+// unfolded; 15 countries, 100 referrers, 4 devices, 7 browsers, a new visitor per visit: the most `unique`
+// counts the log can carry), then times the three store reads `getStats` makes (total by day, sums by key,
 // unique by day over 30 days), in process and without HTTP, with no compactor running. Prints one JSON
 // line: p50 and p99 in ms, the tail's entries and visitors, the total read. Run it on a database no
 // server is folding (the benchmark runs it after the shutdown).
