@@ -50,6 +50,8 @@ export async function startServer(
   try {
     await refuseUnwritableStore(storeHealth, config);
     await recordOrigins(stores.settings, config);
+    // the broker takes every event of every account; without it only accounts with webhooks get theirs
+    await stores.events.setBroker(config.amqpUrl !== null);
     server = createHttpServer(app.httpDeps, config.server);
     await listen(server, config.listen.port, config.listen.host);
     if (app.metrics !== null && config.metrics.port !== null) {

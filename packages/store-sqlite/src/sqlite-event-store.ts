@@ -3,6 +3,7 @@ import type { Database } from 'better-sqlite3';
 import { toLinkRecord } from './link-rows.js';
 import type { LinkRow } from './link-rows.js';
 import { createWriteLock } from './write-lock.js';
+import { BROKER_SETTING } from './migrations/011-event-consumers.js';
 
 /** Attempts kept per webhook. */
 const KEEP_ATTEMPTS = 20;
@@ -73,7 +74,7 @@ function toWebhook(row: WebhookRow): Webhook {
   };
 }
 
-/** The {@link EventStore} on a better-sqlite3 connection (migration 009). */
+/** The {@link EventStore} on a better-sqlite3 connection (migrations 009 and 011). */
 export function createSqliteEventStore(db: Database): EventStore {
   // the dispatcher writes on the server's connection: a busy lock waits off the event loop
   const lock = createWriteLock(db);
@@ -107,6 +108,8 @@ export function createSqliteEventStore(db: Database): EventStore {
     (id, account_id, url, events, secret, created_at, failing_since, disabled_at)
     VALUES (@id, @account_id, @url, @events, @secret, @created_at, NULL, NULL)`);
   const removeWebhook = db.prepare<[string]>('DELETE FROM webhooks WHERE id = ?');
+  const setBroker = db.prepare<[string]>(`INSERT INTO settings (name, value) VALUES ('${BROKER_SETTING}', ?)
+    ON CONFLICT (name) DO UPDATE SET value = excluded.value`);
   const counts = db.prepare<[], { events: number; deliveries: number }>(`SELECT
     (SELECT count(*) FROM event_outbox) AS events, (SELECT count(*) FROM event_deliveries) AS deliveries`);
 
@@ -149,6 +152,7 @@ export function createSqliteEventStore(db: Database): EventStore {
   );
 
   return {
+    setBroker: async (on) => void setBroker.run(on ? 'on' : 'off'),
     fanOut: (now, broker, limit) => lock.write(() => fanOutTx.immediate(now, broker, limit)),
     claimDue: (now, holdUntil, limit) => lock.write(() => claimTx.immediate(now, holdUntil, limit)),
     settle: async (id, nextAt) => {
