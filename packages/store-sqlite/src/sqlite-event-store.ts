@@ -82,6 +82,13 @@ export function createSqliteEventStore(db: Database): EventStore {
   const fanOut = db.prepare(FAN_OUT);
   const toBroker = db.prepare(TO_BROKER);
   const dropOutbox = db.prepare<[number]>('DELETE FROM event_outbox WHERE seq <= ?');
+  // a round runs after every link change: finding nothing to do takes a read, not the write lock
+  const anyEvent = db.prepare<[], number>('SELECT EXISTS (SELECT 1 FROM event_outbox)').pluck();
+  const anyDue = db
+    .prepare<[number, number], number>(
+      'SELECT EXISTS (SELECT 1 FROM event_deliveries WHERE next_at <= ? AND held_until <= ?)',
+    )
+    .pluck();
   const due = db.prepare<
     [number, number, number],
     OutboxRow & { webhook_id: string | null; attempts: number }
@@ -153,8 +160,10 @@ export function createSqliteEventStore(db: Database): EventStore {
 
   return {
     setBroker: async (on) => void setBroker.run(on ? 'on' : 'off'),
-    fanOut: (now, broker, limit) => lock.write(() => fanOutTx.immediate(now, broker, limit)),
-    claimDue: (now, holdUntil, limit) => lock.write(() => claimTx.immediate(now, holdUntil, limit)),
+    fanOut: async (now, broker, limit) =>
+      anyEvent.get() === 1 ? lock.write(() => fanOutTx.immediate(now, broker, limit)) : 0,
+    claimDue: async (now, holdUntil, limit) =>
+      anyDue.get(now, now) === 1 ? lock.write(() => claimTx.immediate(now, holdUntil, limit)) : [],
     settle: async (id, nextAt) => {
       if (nextAt === null) dropDelivery.run(Number(id));
       else settle.run(nextAt, Number(id));
