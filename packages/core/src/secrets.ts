@@ -36,17 +36,17 @@ export function digestsEqual(a: string, b: string): boolean {
   return left.length === right.length && left.length > 0 && timingSafeEqual(left, right);
 }
 
-/** The 8-4-4-4-12 form of 16 bytes, with the version nibble and the RFC 9562 variant set. */
-function uuidOf(b: number[], version: number): string {
-  b[6] = ((b[6] ?? 0) & 0x0f) | (version << 4);
-  b[8] = ((b[8] ?? 0) & 0x3f) | 0x80;
-  const hex = b.map((x) => x.toString(16).padStart(2, '0')).join('');
+/** The 8-4-4-4-12 form of 16 bytes (a copy of them), with the version nibble and the RFC 9562 variant set. */
+function uuidOf(b: Buffer, version: number): string {
+  b[6] = (b[6]! & 0x0f) | (version << 4);
+  b[8] = (b[8]! & 0x3f) | 0x80;
+  const hex = b.toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 /** A version-4 UUID from the random source. */
 export function randomUuid(random: RandomSource): string {
-  return uuidOf(Array.from(random.bytes(16)), 4);
+  return uuidOf(Buffer.from(random.bytes(16)), 4);
 }
 
 /**
@@ -55,8 +55,8 @@ export function randomUuid(random: RandomSource): string {
  * page of it, and a commit of many writes few pages.
  */
 export function timeOrderedUuid(random: RandomSource, at: number): string {
-  const b = Array.from(random.bytes(16));
-  for (let i = 0, t = Math.max(0, Math.trunc(at)); i < 6; i++, t = Math.floor(t / 256)) b[5 - i] = t % 256;
+  const b = Buffer.from(random.bytes(16));
+  b.writeUIntBE(Math.max(0, Math.trunc(at)), 0, 6);
   return uuidOf(b, 7);
 }
 
