@@ -74,26 +74,11 @@ const COMMANDS: readonly OperatorCommand[] = [
       print(json, invite.url);
     },
   },
-  {
-    group: 'accounts',
-    spec: 'disable <account>',
-    description: 'Disable an account (id or name): it cannot sign in, its sessions end, its keys get 401.',
-    example: 'accounts disable alice',
-    run: async ({ core, argument, print }) => {
-      const account = unwrap(await setAccountDisabled(core, argument, true));
-      print(accountJson(account), `disabled ${account.name}`);
-    },
-  },
-  {
-    group: 'accounts',
-    spec: 'enable <account>',
-    description: 'Enable a disabled account again.',
-    example: 'accounts enable alice',
-    run: async ({ core, argument, print }) => {
-      const account = unwrap(await setAccountDisabled(core, argument, false));
-      print(accountJson(account), `enabled ${account.name}`);
-    },
-  },
+  accountSwitch(
+    'disable',
+    'Disable an account (id or name): it cannot sign in, its sessions end, its keys get 401.',
+  ),
+  accountSwitch('enable', 'Enable a disabled account again.'),
   {
     group: 'accounts',
     spec: 'list',
@@ -160,6 +145,20 @@ export function addOperatorCommands(program: Command, io: CliIo): void {
       .addHelpText('after', `\nExamples:\n${examples.map((e) => `  $ shortener ${e}\n`).join('')}`);
     for (const spec of COMMANDS.filter((c) => c.group === group)) addLeaf(parent, spec, io);
   }
+}
+
+/** `accounts disable|enable <account>`: the one switch, either way. */
+function accountSwitch(verb: 'disable' | 'enable', description: string): OperatorCommand {
+  return {
+    group: 'accounts',
+    spec: `${verb} <account>`,
+    description,
+    example: `accounts ${verb} alice`,
+    run: async ({ core, argument, print }) => {
+      const account = unwrap(await setAccountDisabled(core, argument, verb === 'disable'));
+      print(accountJson(account), `${verb}d ${account.name}`);
+    },
+  };
 }
 
 function addLeaf(parent: Command, spec: OperatorCommand, io: CliIo): void {

@@ -13,9 +13,7 @@ import { HTTP_STATUS, HttpInputError, RETRY_AFTER_SECONDS, errorBody, unavailabl
 import { sendError, setHeaders, stateOf } from './koa-helpers.js';
 import { notFoundPage } from './pages/basic-pages.js';
 import { ACCOUNT_PAGE_HEADERS } from './pages/layout.js';
-import { createLinkCache } from './public/link-cache.js';
-import type { LinkCache } from './public/link-cache.js';
-import type { RoutedLink } from './public/routing.js';
+import { linkCacheOf } from './public/routing.js';
 import {
   DEFAULT_SERVER_LIMITS,
   behindNoProxy,
@@ -27,11 +25,11 @@ import { afterRequest, drainStateOf, onRequest } from './server/drain.js';
 import { addMcpRoutes } from './api/mcp-routes.js';
 import { methodRules } from './server/methods.js';
 import { measureRequests } from './api/metrics-routes.js';
-import { addPageRoutes } from './public/page-routes.js';
+import { HOME_ROUTES } from './public/home-routes.js';
 import { PASSKEY_ROUTES } from './account/passkey-routes.js';
 import { SIGN_IN_ROUTES } from './account/sign-in-routes.js';
 import { mountRoutes } from './routes/route-table.js';
-import { addPublicRoutes } from './public/public-routes.js';
+import { SHORT_LINK_ROUTES } from './public/link-routes.js';
 import { QR_ROUTES } from './public/qr-routes.js';
 import { SETTINGS_ROUTES } from './account/settings-routes.js';
 import { LINK_PAGE_ROUTES } from './account/link-page-routes.js';
@@ -52,21 +50,30 @@ function wantsPage(ctx: Koa.Context): boolean {
 }
 
 /**
- * The Koa application: every route but the hot redirect path lives here. It never listens. `linkCache`
- * is the redirect path's; the store's change feed is the only thing that empties it (every store names
- * a change made through it by the time the write resolves), so no route has to remember to.
+ * The Koa application: every route but the hot redirect path lives here, each declared once in a route
+ * table (routes/route-table.ts) that `/openapi.json` documents too. It never listens.
  */
-export function createHttpApp(
-  deps: HttpDeps,
-  linkCache: LinkCache<RoutedLink> = createLinkCache<RoutedLink>(),
-): Koa {
+export function createHttpApp(deps: HttpDeps): Koa {
   // Koa's own proxy support believes the leftmost X-Forwarded-For entry and X-Forwarded-Host: off, the
   // client comes from clientOf (decisions §9) and the Host header is the proxy's to pass on.
   const app = new Koa({ proxy: false });
   app.silent = true;
   useBoundedQuery(app);
   if (deps.metrics !== undefined) app.use(measureRequests(deps.metrics));
-  app.use(async (ctx, next) => {
+  app.use(answerFailures(deps));
+  // before anything that answers, so every answer carries them (a refused query string included)
+  app.use(securityHeaders(deps));
+  app.use(refuseLongQueries);
+  app.use(answerMissing);
+  app.use(methodRules());
+  app.use(limitEditTokenGuesses(deps));
+  app.use(routerOf(deps).routes());
+  return app;
+}
+
+/** Reads the request's language and client, and turns what the routes throw into an error answer. */
+function answerFailures(deps: HttpDeps): Koa.Middleware {
+  return async (ctx, next) => {
     ctx.state.language = languageOf(ctx.query.lang, ctx.get('accept-language') || undefined);
     const client = clientOf(deps.options, ctx.req);
     ctx.state.ip = client.ip;
@@ -88,48 +95,58 @@ export function createHttpApp(
       deps.logger.error('request failed', { method: ctx.method, path: ctx.path, error: String(error) });
       sendError(ctx, domainError('internal_error'), 500);
     }
-  });
+  };
+}
+
+/** The headers of every answer: no sniffing, no framing, and HSTS where the client came over https. */
+function securityHeaders(deps: HttpDeps): Koa.Middleware {
   const hsts = baseIsHttps(deps);
   const direct = behindNoProxy(deps.options.trustProxy);
-  // before anything that answers, so every answer carries them (a refused query string included)
-  app.use(async (ctx, next) => {
+  return async (ctx, next) => {
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('X-Frame-Options', 'DENY');
     // HSTS on every answer of an https {base_url} (decisions §14); behind a trusted proxy, only when it
     // says the client came over https (RFC 6797: never over plain http)
     if (hsts && (direct || stateOf(ctx).protocol === 'https')) ctx.set('Strict-Transport-Security', HSTS);
     await next();
-  });
-  app.use(refuseLongQueries);
-  app.use(async (ctx, next) => {
-    await next();
-    if (ctx.status === 405)
-      return sendError(ctx, domainError('invalid_request', `${ctx.method} is not allowed here.`), 405);
-    if (ctx.status === 404 && (ctx.body === undefined || ctx.body === null) && ctx.respond !== false) {
-      if (!wantsPage(ctx)) return sendError(ctx, domainError('not_found', 'Nothing here.'));
-      // a browser asking for a page that is not there (`/docs`, `/settings`…) gets the 404 page
-      setHeaders(ctx, ACCOUNT_PAGE_HEADERS);
-      ctx.status = 404;
-      ctx.body = notFoundPage(stateOf(ctx).language);
-    }
-  });
+  };
+}
+
+/** The error body of a 405, and of a 404 no route answered (the 404 page for a browser). */
+const answerMissing: Koa.Middleware = async (ctx, next) => {
+  await next();
+  if (ctx.status === 405)
+    return sendError(ctx, domainError('invalid_request', `${ctx.method} is not allowed here.`), 405);
+  if (ctx.status === 404 && (ctx.body === undefined || ctx.body === null) && ctx.respond !== false) {
+    if (!wantsPage(ctx)) return sendError(ctx, domainError('not_found', 'Nothing here.'));
+    // a browser asking for a page that is not there (`/docs`, `/settings`…) gets the 404 page
+    setHeaders(ctx, ACCOUNT_PAGE_HEADERS);
+    ctx.status = 404;
+    ctx.body = notFoundPage(stateOf(ctx).language);
+  }
+};
+
+/** The route tables, in the order their paths are tried (the short links' catch-all last). */
+const ROUTE_TABLES = [
+  API_ROUTES,
+  SIGN_IN_ROUTES,
+  ACCOUNT_ROUTES,
+  PASSKEY_ROUTES,
+  SETTINGS_ROUTES,
+  LINK_PAGE_ROUTES,
+  ADMIN_ROUTES,
+  QR_ROUTES,
+  HOME_ROUTES,
+  SHORT_LINK_ROUTES,
+];
+
+/** Every route: `/metrics`, `/openapi.json` and the like, `/mcp`, then the route tables. */
+function routerOf(deps: HttpDeps): Router {
   const router = new Router();
   addMetaRoutes(router, deps);
   addMcpRoutes(router, deps);
-  mountRoutes(router, deps, API_ROUTES);
-  mountRoutes(router, deps, SIGN_IN_ROUTES);
-  mountRoutes(router, deps, ACCOUNT_ROUTES);
-  mountRoutes(router, deps, PASSKEY_ROUTES);
-  mountRoutes(router, deps, SETTINGS_ROUTES);
-  mountRoutes(router, deps, LINK_PAGE_ROUTES);
-  mountRoutes(router, deps, ADMIN_ROUTES);
-  mountRoutes(router, deps, QR_ROUTES);
-  addPageRoutes(router, deps);
-  addPublicRoutes(router, deps, linkCache);
-  app.use(methodRules());
-  app.use(limitEditTokenGuesses(deps));
-  app.use(router.routes());
-  return app;
+  for (const table of ROUTE_TABLES) mountRoutes(router, deps, table);
+  return router;
 }
 
 /**
@@ -138,9 +155,8 @@ export function createHttpApp(
  * timeouts and connection caps are `limits`.
  */
 export function createHttpServer(deps: HttpDeps, limits: ServerLimits = DEFAULT_SERVER_LIMITS): Server {
-  const { links } = deps.core;
-  const cache = createLinkCache<RoutedLink>({ changes: links.changes });
-  const callback = createHttpApp(deps, cache).callback();
+  const cache = linkCacheOf(deps);
+  const callback = createHttpApp(deps).callback();
   const server = createServer({ ...serverOptionsOf(limits), ...PARSER_OPTIONS });
   answerHalfClosedRequests(server);
   const drain = drainStateOf(server);

@@ -1,5 +1,4 @@
-import type { GuessBudget } from '@shortener/core';
-import { domainError, spendGuess, tokenGuessBudget, tooManyGuesses } from '@shortener/core';
+import { underTokenGuessLimit } from '@shortener/core';
 import type { Context, Next } from 'koa';
 import { guardedCoreOf } from './deps.js';
 import type { HttpDeps } from './deps.js';
@@ -17,22 +16,17 @@ export async function underTokenLimit(
   handle: () => Promise<boolean>,
   target = '',
 ): Promise<void> {
-  const budget: GuessBudget = tokenGuessBudget(deps.core.config, kind, stateOf(ctx).ip, target);
-  const guess = await spendGuess(guardedCoreOf(deps), [budget]);
-  if (!guess.allowed) {
-    const refused = tooManyGuesses(guess, 'Too many wrong tokens from this address; try again later.');
-    if (!refused.ok && 'retryAfterMs' in refused) {
-      ctx.set('Retry-After', String(Math.ceil(refused.retryAfterMs / 1000)));
-    }
-    deps.metrics?.limited('token');
-    return sendError(ctx, refused.ok ? domainError('rate_limited') : refused.error);
-  }
-  let right = true; // a failure to check (the store away) is no wrong guess: given back
-  try {
-    right = await handle();
-  } finally {
-    await guess.settle(right);
-  }
+  const { ip } = stateOf(ctx);
+  const limited = await underTokenGuessLimit(
+    guardedCoreOf(deps),
+    { kind, ip, target },
+    handle,
+    (right) => right,
+  );
+  if (limited.ok) return;
+  ctx.set('Retry-After', String(Math.ceil(limited.retryAfterMs / 1000)));
+  deps.metrics?.limited('token');
+  sendError(ctx, limited.error);
 }
 
 /** The link a path of the JSON API names (`/api/v1/links/{id}…`), or '' for any other path. */

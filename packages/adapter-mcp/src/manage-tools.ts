@@ -4,9 +4,8 @@ import {
   getStats,
   listLinks,
   normalizeTags,
-  spendGuess,
   toLinkView,
-  tokenGuessBudget,
+  underTokenGuessLimit,
   updateLink,
 } from '@shortener/core';
 import type { Caller, LinkRecord, StatsView } from '@shortener/core';
@@ -50,115 +49,135 @@ function statsText(stats: StatsView): string {
 }
 
 /** Registers `list_links`, `update_link`, `delete_link` and `link_stats` (decisions §13): the JSON API's use cases. */
-export function addManageTools({ server, deps, caller, schemas, guard }: ToolSet): void {
-  const { core } = deps;
-  const view = (link: LinkRecord) => toLinkView(link, core.config, core.clock.now());
-  const as = (editToken: string | undefined): Caller => ({
-    accountId: caller.accountId,
-    editToken: editToken?.trim() || null,
-  });
-  const write = { readOnlyHint: false, openWorldHint: false };
-  /**
-   * Runs a tool given `editToken` under the edit-token guess limit of the JSON API (decisions §14): a
-   * unit spent first, given back unless the answer was `forbidden`; past it, `rate_limited`.
-   */
-  const withToken = async (
-    id: string,
-    editToken: string | undefined,
-    run: () => Promise<CallToolResult>,
-  ): Promise<CallToolResult> => {
-    const { rateLimiter } = deps;
-    if (rateLimiter === undefined || !editToken?.trim()) return run();
-    const budget = tokenGuessBudget(core.config, 'edit', caller.ip, id);
-    const guess = await spendGuess({ rateLimiter, clock: core.clock }, [budget]);
-    if (!guess.allowed) {
-      return rateLimited('wrong edit tokens', Math.max(1, Math.ceil(guess.decision.retryAfterMs / 1000)));
-    }
-    let right = true; // a check that failed (the store away) is no wrong guess: given back
-    try {
-      const result = await run();
-      const code = (result.structuredContent as { error?: { code?: string } } | undefined)?.error?.code;
-      right = code !== 'forbidden' && code !== 'unauthorized';
-      return result;
-    } finally {
-      await guess.settle(right);
-    }
-  };
+export function addManageTools(set: ToolSet): void {
+  addListLinks(set);
+  addUpdateLink(set);
+  addDeleteLink(set);
+  addLinkStats(set);
+}
 
-  server.registerTool(
+const WRITE = { readOnlyHint: false, openWorldHint: false };
+
+/** A link as the tools answer it. */
+const viewOf =
+  ({ deps: { core } }: ToolSet) =>
+  (link: LinkRecord) =>
+    toLinkView(link, core.config, core.clock.now());
+
+/** The caller with the edit token a tool was given (blank: none). */
+const as = ({ caller }: ToolSet, editToken: string | undefined): Caller => ({
+  accountId: caller.accountId,
+  editToken: editToken?.trim() || null,
+});
+
+/**
+ * Runs a tool given `editToken` under the edit-token guess limit of the JSON API (decisions §14): a
+ * unit spent first, given back unless the answer was `forbidden`; past it, `rate_limited`.
+ */
+async function withToken(
+  { deps, caller }: ToolSet,
+  id: string,
+  editToken: string | undefined,
+  run: () => Promise<CallToolResult>,
+): Promise<CallToolResult> {
+  const { rateLimiter, core } = deps;
+  if (rateLimiter === undefined || !editToken?.trim()) return run();
+  const guarded = { rateLimiter, clock: core.clock, config: core.config };
+  const limited = await underTokenGuessLimit(
+    guarded,
+    { kind: 'edit', ip: caller.ip, target: id },
+    run,
+    (result) => {
+      const code = (result.structuredContent as { error?: { code?: string } } | undefined)?.error?.code;
+      return code !== 'forbidden' && code !== 'unauthorized';
+    },
+  );
+  return limited.ok
+    ? limited.value
+    : rateLimited('wrong edit tokens', Math.ceil(limited.retryAfterMs / 1000));
+}
+
+function addListLinks(set: ToolSet): void {
+  set.server.registerTool(
     'list_links',
     {
       title: 'List your links',
       description: DESCRIPTIONS.list_links,
-      inputSchema: schemas.listInput,
-      outputSchema: schemas.listOutput,
+      inputSchema: set.schemas.listInput,
+      outputSchema: set.schemas.listOutput,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    guard('list_links', async ({ q, limit, cursor, tags }) => {
+    set.guard('list_links', async ({ q, limit, cursor, tags }) => {
       const query = {
         limit: limit ?? 50,
         ...(q === undefined ? {} : { q }),
         ...(cursor === undefined ? {} : { cursor }),
         ...(tags === undefined ? {} : { tag: normalizeTags(tags) }),
       };
-      const page = await listLinks(core, query, as(undefined));
+      const page = await listLinks(set.deps.core, query, as(set, undefined));
       if (!page.ok) return toolError(page.error);
-      const links = page.value.links.map(view);
+      const links = page.value.links.map(viewOf(set));
       const lines = links.length === 0 ? ['No links.'] : links.map(linkText);
       if (page.value.nextCursor !== null) lines.push(`More: cursor ${page.value.nextCursor}`);
       return toolResult({ links, next_cursor: page.value.nextCursor }, ...lines);
     }),
   );
+}
 
-  server.registerTool(
+function addUpdateLink(set: ToolSet): void {
+  set.server.registerTool(
     'update_link',
     {
       title: 'Change a link',
       description: DESCRIPTIONS.update_link,
-      inputSchema: schemas.updateInput,
-      outputSchema: schemas.linkOutput,
-      annotations: { ...write, destructiveHint: false, idempotentHint: true },
+      inputSchema: set.schemas.updateInput,
+      outputSchema: set.schemas.linkOutput,
+      annotations: { ...WRITE, destructiveHint: false, idempotentHint: true },
     },
-    guard('update_link', async ({ id, edit_token: editToken, ...changes }) =>
-      withToken(id, editToken, async () => {
-        const updated = await updateLink(core, id, changes, as(editToken));
-        return updated.ok
-          ? toolResult(view(updated.value), linkText(view(updated.value)))
-          : toolError(updated.error);
+    set.guard('update_link', async ({ id, edit_token: editToken, ...changes }) =>
+      withToken(set, id, editToken, async () => {
+        const updated = await updateLink(set.deps.core, id, changes, as(set, editToken));
+        if (!updated.ok) return toolError(updated.error);
+        const link = viewOf(set)(updated.value);
+        return toolResult(link, linkText(link));
       }),
     ),
   );
+}
 
-  server.registerTool(
+function addDeleteLink(set: ToolSet): void {
+  set.server.registerTool(
     'delete_link',
     {
       title: 'Delete a link',
       description: DESCRIPTIONS.delete_link,
-      inputSchema: schemas.accessInput,
-      outputSchema: schemas.deleteOutput,
-      annotations: { ...write, destructiveHint: true, idempotentHint: true },
+      inputSchema: set.schemas.accessInput,
+      outputSchema: set.schemas.deleteOutput,
+      annotations: { ...WRITE, destructiveHint: true, idempotentHint: true },
     },
-    guard('delete_link', async ({ id, edit_token: editToken }) =>
-      withToken(id, editToken, async () => {
-        const deleted = await deleteLink(core, id, as(editToken));
+    set.guard('delete_link', async ({ id, edit_token: editToken }) =>
+      withToken(set, id, editToken, async () => {
+        const deleted = await deleteLink(set.deps.core, id, as(set, editToken));
         if (!deleted.ok) return toolError(deleted.error);
         return toolResult({ deleted: true, id: id.toLowerCase() }, `Deleted ${id}.`);
       }),
     ),
   );
+}
 
-  server.registerTool(
+function addLinkStats(set: ToolSet): void {
+  set.server.registerTool(
     'link_stats',
     {
       title: 'Statistics of a link',
       description: DESCRIPTIONS.link_stats,
-      inputSchema: schemas.statsInput,
-      outputSchema: schemas.statsOutput,
+      inputSchema: set.schemas.statsInput,
+      outputSchema: set.schemas.statsOutput,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    guard('link_stats', async ({ id, edit_token: editToken, days }) =>
-      withToken(id, editToken, async () => {
-        const stats = await getStats(core, id, { days }, as(editToken));
+    set.guard('link_stats', async ({ id, edit_token: editToken, days }) =>
+      withToken(set, id, editToken, async () => {
+        const stats = await getStats(set.deps.core, id, { days }, as(set, editToken));
         return stats.ok ? toolResult(stats.value, statsText(stats.value)) : toolError(stats.error);
       }),
     ),

@@ -1,18 +1,8 @@
 import { CheckAliasInput, CreateLinkInput, LinkSchema, StatsSchema, UpdateLinkInput } from '@shortener/core';
+import { MCP_TOOLS } from '@shortener/testkit';
 import { describe, expect, it } from 'vitest';
 import { connect } from './harness.js';
 import type { Json } from './harness.js';
-
-const TOOLS = [
-  'check_alias',
-  'delete_link',
-  'get_link_info',
-  'link_stats',
-  'list_links',
-  'qr_code',
-  'shorten_url',
-  'update_link',
-];
 
 async function listed(): Promise<Json[]> {
   const { client } = await connect();
@@ -22,7 +12,7 @@ async function listed(): Promise<Json[]> {
 describe('tools/list', () => {
   it('lists exactly the eight tools, each with a title, a description and object schemas', async () => {
     const tools = await listed();
-    expect(tools.map((t) => t.name).sort()).toEqual(TOOLS);
+    expect(tools.map((t) => t.name).sort()).toEqual(MCP_TOOLS);
     for (const tool of tools) {
       expect(tool.title, tool.name).toEqual(expect.any(String));
       expect(tool.description.length, tool.name).toBeGreaterThan(150);

@@ -1,8 +1,6 @@
 import { createUserAgentParser } from '@shortener/adapter-http';
 import type { HttpDeps } from '@shortener/adapter-http';
-import { createMcpHttpHandler } from '@shortener/adapter-mcp';
 import type { McpDeps } from '@shortener/adapter-mcp';
-import { createVisitRecorder } from '@shortener/core';
 import type {
   Clock,
   CoreDeps,
@@ -32,7 +30,7 @@ import { createStoreHealth } from './store-health.js';
 import type { StoreHealth } from './store-health.js';
 import type { QrPool } from './qr-pool.js';
 import { createPooledRandom } from './random.js';
-import { settleVisits } from './settle-visits.js';
+import { createCoreDeps, createHttpDeps, createMcpDeps, createRecorder } from './adapter-deps.js';
 
 // The composition root: the only file that knows every package, and the only one importing inversify.
 
@@ -94,6 +92,17 @@ export type AppContainer = Container;
  */
 export function createContainer(config: AppConfig, overrides: Partial<Services> = {}): AppContainer {
   const c = new Container({ defaultScope: 'Singleton' });
+  bindFoundations(c, config);
+  bindServices(c);
+  bindAdapters(c);
+  for (const key of Object.keys(overrides) as (keyof Services)[]) {
+    c.rebind(TOKENS[key]).toConstantValue(overrides[key]);
+  }
+  return c;
+}
+
+/** The configuration and what everything else stands on: logger, clock, randomness, stores, limits. */
+function bindFoundations(c: Container, config: AppConfig): void {
   const t = TOKENS;
   c.bind<AppConfig>(t.config).toConstantValue(config);
   c.bind<AppLogger>(t.logger).toResolvedValue(
@@ -109,51 +118,23 @@ export function createContainer(config: AppConfig, overrides: Partial<Services> 
   );
   c.bind<UserAgentParser>(t.userAgents).toResolvedValue(() => createUserAgentParser());
   c.bind<GeoLookup | null>(t.geo).toConstantValue(null);
+}
+
+/** The services both adapters use: visits, the core's deps, QR codes, events, metrics, health, backup. */
+function bindServices(c: Container): void {
+  const t = TOKENS;
   c.bind<VisitRecorder>(t.recorder).toResolvedValue(
-    (
-      stores: Stores,
-      clock: Clock,
-      random: RandomSource,
-      userAgents: UserAgentParser,
-      geo: GeoLookup | null,
-      cfg: AppConfig,
-    ) =>
-      createVisitRecorder({
-        visits: stores.visits,
-        clock,
-        random,
-        userAgents,
-        geo,
-        ...(cfg.store.kind === 'postgres' ? { rowsPerWrite: POSTGRES_ROWS_PER_WRITE } : {}),
-      }),
-    [t.stores, t.clock, t.random, t.userAgents, t.geo, t.config],
+    createRecorder,
+    needs('stores', 'clock', 'random', 'userAgents', 'geo', 'config'),
   );
   c.bind<CoreDeps>(t.coreDeps).toResolvedValue(
-    (
-      stores: Stores,
-      clock: Clock,
-      random: RandomSource,
-      cfg: AppConfig,
-      recorder: VisitRecorder,
-      logger: AppLogger,
-    ) => ({
-      links: stores.links,
-      visits: stores.visits,
-      accounts: stores.accounts,
-      sessions: stores.sessions,
-      credentials: stores.credentials,
-      clock,
-      random,
-      config: cfg.service,
-      settleVisits: () => settleVisits(recorder, logger),
-    }),
-    [t.stores, t.clock, t.random, t.config, t.recorder, t.logger],
+    createCoreDeps,
+    needs('stores', 'clock', 'random', 'config', 'recorder', 'logger'),
   );
   c.bind<QrPool>(t.qr).toResolvedValue(() => createQrPool());
   c.bind<EventRuntime>(t.events).toResolvedValue(
-    (config: AppConfig, stores: Stores, clock: Clock, random: RandomSource, logger: AppLogger) =>
-      createEventRuntime(config, stores, clock, random, logger),
-    [t.config, t.stores, t.clock, t.random, t.logger],
+    createEventRuntime,
+    needs('config', 'stores', 'clock', 'random', 'logger'),
   );
   c.bind<ServiceMetrics | null>(t.metrics).toResolvedValue(
     (cfg: AppConfig, recorder: VisitRecorder, { dispatcher }: EventRuntime) =>
@@ -161,56 +142,6 @@ export function createContainer(config: AppConfig, overrides: Partial<Services> 
         ? createServiceMetrics(recorder, cfg.metrics.port === null, dispatcher.counts)
         : null,
     [t.config, t.recorder, t.events],
-  );
-  c.bind<McpDeps>(t.mcpDeps).toResolvedValue(createMcpDeps, [
-    t.coreDeps,
-    t.rateLimiter,
-    t.logger,
-    t.qr,
-    t.metrics,
-  ]);
-  c.bind<HttpDeps>(t.httpDeps).toResolvedValue(
-    (
-      core: CoreDeps,
-      recorder: VisitRecorder,
-      rateLimiter: RateLimits,
-      logger: AppLogger,
-      storeHealth: StoreHealth,
-      cfg: AppConfig,
-      mcpDeps: McpDeps,
-      qr: QrPool,
-      metrics: ServiceMetrics | null,
-      events: EventRuntime,
-      userAgents: UserAgentParser,
-      geo: GeoLookup | null,
-    ) => ({
-      core,
-      userAgents,
-      geo,
-      recorder,
-      rateLimiter,
-      logger,
-      options: cfg.http,
-      health: () => storeHealth.report(events.brokerConnected()),
-      mcp: createMcpHttpHandler(mcpDeps),
-      qr: qr.render,
-      webhooks: events.webhooks,
-      ...(metrics === null ? {} : { metrics: metrics.http }),
-    }),
-    [
-      t.coreDeps,
-      t.recorder,
-      t.rateLimiter,
-      t.logger,
-      t.storeHealth,
-      t.config,
-      t.mcpDeps,
-      t.qr,
-      t.metrics,
-      t.events,
-      t.userAgents,
-      t.geo,
-    ],
   );
   c.bind<StoreHealth>(t.storeHealth).toResolvedValue(
     (stores: Stores, limits: RateLimits) => createStoreHealth(stores, { checks: [limits.check] }),
@@ -220,36 +151,36 @@ export function createContainer(config: AppConfig, overrides: Partial<Services> 
     (stores: Stores | SqliteStores) => ('backup' in stores ? (to: string) => stores.backup(to) : null),
     [t.stores],
   );
-  for (const key of Object.keys(overrides) as (keyof Services)[]) {
-    c.rebind(t[key]).toConstantValue(overrides[key]);
-  }
-  return c;
 }
 
-/**
- * Rows per transaction of a visit flush on PostgreSQL. SQLite keeps the recorder's 250, as its writes
- * run on the event loop; a PostgreSQL write waits off the loop, and each of its transactions costs
- * round trips and a WAL flush, so fewer, larger ones write a long tail faster: the multi-node
- * benchmark's cache-miss case at 1,000 rows measured 1,812 / 1,760 req/s (p99 112 / 114 ms) against
- * 1,077 / 1,124 (p99 197 / 187 ms) at 250, with no loss on the hot rounds (docs/benchmarks.md).
- */
-const POSTGRES_ROWS_PER_WRITE = 1_000;
+/** The tokens of the bindings a factory takes, in the order of its parameters. */
+const needs = <K extends (keyof Services)[]>(...keys: K) =>
+  keys.map((key) => TOKENS[key]) as { [I in keyof K]: symbol };
 
-/** The MCP tools' deps: the JSON API's limiter, so its budgets and guess limits are the same. */
-function createMcpDeps(
-  core: CoreDeps,
-  rateLimiter: RateLimits,
-  logger: AppLogger,
-  qr: QrPool,
-  metrics: ServiceMetrics | null,
-): McpDeps {
-  return {
-    core,
-    logger,
-    qr: qr.render,
-    rateLimiter,
-    ...(metrics === null ? {} : { onLimited: (limit: 'creation' | 'qr') => metrics.http.limited(limit) }),
-  };
+/** The deps of the MCP and HTTP adapters. */
+function bindAdapters(c: Container): void {
+  const t = TOKENS;
+  c.bind<McpDeps>(t.mcpDeps).toResolvedValue(
+    createMcpDeps,
+    needs('coreDeps', 'rateLimiter', 'logger', 'qr', 'metrics'),
+  );
+  c.bind<HttpDeps>(t.httpDeps).toResolvedValue(
+    createHttpDeps,
+    needs(
+      'coreDeps',
+      'recorder',
+      'rateLimiter',
+      'logger',
+      'storeHealth',
+      'config',
+      'mcpDeps',
+      'qr',
+      'metrics',
+      'events',
+      'userAgents',
+      'geo',
+    ),
+  );
 }
 
 /**

@@ -32,28 +32,50 @@ export function createServiceMetrics(
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   if (events !== undefined) registerEventMetrics(registry, events);
+  const http = registerHttpMetrics(registry);
+  const flushed = registerVisitMetrics(registry, recorder);
+  const exposition = async () => ({ contentType: registry.contentType, body: await registry.metrics() });
+  return { http: { ...http, ...(onThisPort ? { exposition } : {}) }, flushed, exposition };
+}
+
+/** A counter whose value is read from `counts` at scrape time, one child per key (`label`). */
+function countedAt(
+  registry: Registry,
+  name: string,
+  help: string,
+  label: string,
+  counts: Record<string, number>,
+) {
+  new Counter({
+    name,
+    help,
+    labelNames: [label],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [value, count] of Object.entries(counts)) this.inc({ [label]: value }, count);
+    },
+  });
+}
+
+/** The HTTP adapter's metrics: redirect outcomes, hot-link cache look-ups, latencies, refusals by limit. */
+function registerHttpMetrics(registry: Registry): Omit<HttpMetrics, 'exposition'> {
   const outcomes = { redirect: 0, password: 0, gone: 0, not_found: 0 };
   const cache = { hit: 0, miss: 0 };
-  new Counter({
-    name: 'shortener_redirects_total',
-    help: 'Answers of GET /{slug}, by outcome (redirect, password form, gone, not found).',
-    labelNames: ['outcome'],
-    registers: [registry],
-    collect() {
-      this.reset();
-      for (const [outcome, count] of Object.entries(outcomes)) this.inc({ outcome }, count);
-    },
-  });
-  new Counter({
-    name: 'shortener_link_cache_lookups_total',
-    help: 'Look-ups of the hot-link cache by the redirect path, by result (hit or miss).',
-    labelNames: ['result'],
-    registers: [registry],
-    collect() {
-      this.reset();
-      for (const [result, count] of Object.entries(cache)) this.inc({ result }, count);
-    },
-  });
+  countedAt(
+    registry,
+    'shortener_redirects_total',
+    'Answers of GET /{slug}, by outcome (redirect, password form, gone, not found).',
+    'outcome',
+    outcomes,
+  );
+  countedAt(
+    registry,
+    'shortener_link_cache_lookups_total',
+    'Look-ups of the hot-link cache by the redirect path, by result (hit or miss).',
+    'result',
+    cache,
+  );
   const latency = new Histogram({
     name: 'shortener_http_request_duration_seconds',
     help: 'Time from a request to its answer, by route family.',
@@ -68,6 +90,16 @@ export function createServiceMetrics(
     labelNames: ['limit'],
     registers: [registry],
   });
+  return {
+    redirected: (outcome) => void outcomes[outcome]++,
+    linkCache: (hit) => void (hit ? cache.hit++ : cache.miss++),
+    requestServed: (family, seconds) => byFamily.get(family)?.observe(seconds),
+    limited: (limit) => limited.inc({ limit }),
+  };
+}
+
+/** The visit buffer's metrics: what waits, what was dropped, and each flush; returns what a flush reports. */
+function registerVisitMetrics(registry: Registry, recorder: VisitRecorder): ServiceMetrics['flushed'] {
   new Gauge({
     name: 'shortener_visits_buffered',
     help: 'Visits waiting in memory to be written (while the store is away, up to 200,000 rows of counters).',
@@ -101,22 +133,10 @@ export function createServiceMetrics(
     buckets: LATENCY_BUCKETS,
     registers: [registry],
   });
-
-  const exposition = async () => ({ contentType: registry.contentType, body: await registry.metrics() });
-  return {
-    http: {
-      redirected: (outcome) => void outcomes[outcome]++,
-      linkCache: (hit) => void (hit ? cache.hit++ : cache.miss++),
-      requestServed: (family, seconds) => byFamily.get(family)?.observe(seconds),
-      limited: (limit) => limited.inc({ limit }),
-      ...(onThisPort ? { exposition } : {}),
-    },
-    flushed(visits, seconds, failed) {
-      flushDuration.observe(seconds);
-      if (failed) flushFailures.inc();
-      else flushedVisits.inc(visits);
-    },
-    exposition,
+  return (visits, seconds, failed) => {
+    flushDuration.observe(seconds);
+    if (failed) flushFailures.inc();
+    else flushedVisits.inc(visits);
   };
 }
 

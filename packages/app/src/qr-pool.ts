@@ -52,53 +52,53 @@ interface Thread {
   job: Job | null;
 }
 
-/**
- * QR codes that cannot starve the event loop (issue 20): a 2048 px PNG takes ~350 ms of CPU, so PNGs
- * are drawn in a few worker threads with a bounded queue (`busy` when it is full), and cached by bytes
- * under a canonical key (colours spelled one way), so neither the queue nor the cache grows with what a
- * client asks for. SVGs (~0.3 ms) are drawn on the calling thread.
- */
-export function createQrPool(options: QrPoolOptions = {}): QrPool {
-  const size = options.workers ?? Math.max(1, Math.min(2, availableParallelism() - 1));
-  const maxQueue = options.maxQueue ?? 8;
-  const idleMs = options.idleMs ?? 30_000;
+/** Worker threads and their queue: a job goes to an idle thread, up to `size` of them, spawned on demand. */
+interface ThreadPool {
+  readonly queue: Job[];
+  /** Hands queued jobs to idle threads; when none is busy any more, they end after the idle time. */
+  dispatch(): void;
+  /** Fails what is queued and running, and ends the threads. */
+  close(): Promise<void>;
+}
+
+/** A thread drawing PNGs; it leaves `threads` when it fails or exits, failing its job. */
+function spawnThread(qrcode: string, threads: Thread[], dispatch: () => void): Thread {
+  const thread: Thread = {
+    worker: new Worker(WORKER_SOURCE, { eval: true, workerData: { qrcode } }),
+    job: null,
+  };
+  thread.worker.unref();
+  thread.worker.on('message', (message: { png?: Uint8Array; error?: string }) => {
+    const job = thread.job;
+    thread.job = null;
+    job?.done(message.png ? Buffer.from(message.png) : new Error(message.error ?? 'QR rendering failed'));
+    dispatch();
+  });
+  const lost = (error: unknown) => {
+    const index = threads.indexOf(thread);
+    if (index !== -1) threads.splice(index, 1);
+    thread.job?.done(error instanceof Error ? error : new Error('QR worker stopped'));
+    thread.job = null;
+    dispatch();
+  };
+  thread.worker.once('error', lost);
+  thread.worker.once('exit', lost);
+  threads.push(thread);
+  return thread;
+}
+
+function createThreadPool(size: number, idleMs: number): ThreadPool {
   const qrcode = createRequire(import.meta.url).resolve('qrcode');
-  const cache = createByteCache(options.cacheBytes ?? 16 * 1024 * 1024);
-  const inFlight = new Map<string, Promise<Buffer>>();
   const queue: Job[] = [];
   const threads: Thread[] = [];
   let idleTimer: NodeJS.Timeout | null = null;
-
-  const spawn = (): Thread => {
-    const thread: Thread = {
-      worker: new Worker(WORKER_SOURCE, { eval: true, workerData: { qrcode } }),
-      job: null,
-    };
-    thread.worker.unref();
-    thread.worker.on('message', (message: { png?: Uint8Array; error?: string }) => {
-      const job = thread.job;
-      thread.job = null;
-      job?.done(message.png ? Buffer.from(message.png) : new Error(message.error ?? 'QR rendering failed'));
-      dispatch();
-    });
-    const lost = (error: unknown) => {
-      const index = threads.indexOf(thread);
-      if (index !== -1) threads.splice(index, 1);
-      thread.job?.done(error instanceof Error ? error : new Error('QR worker stopped'));
-      thread.job = null;
-      dispatch();
-    };
-    thread.worker.once('error', lost);
-    thread.worker.once('exit', lost);
-    threads.push(thread);
-    return thread;
-  };
 
   const dispatch = (): void => {
     if (idleTimer !== null) clearTimeout(idleTimer);
     idleTimer = null;
     while (queue.length > 0) {
-      const thread = threads.find((t) => t.job === null) ?? (threads.length < size ? spawn() : null);
+      const idle = threads.find((t) => t.job === null);
+      const thread = idle ?? (threads.length < size ? spawnThread(qrcode, threads, dispatch) : null);
       if (thread === null) return;
       thread.job = queue.shift()!;
       thread.worker.postMessage({ text: thread.job.text, options: thread.job.options });
@@ -119,14 +119,38 @@ export function createQrPool(options: QrPoolOptions = {}): QrPool {
     await Promise.all(stopping);
   };
 
+  return {
+    queue,
+    dispatch,
+    close: async () => {
+      if (idleTimer !== null) clearTimeout(idleTimer);
+      queue.splice(0).forEach((job) => job.done(new Error('QR renderer closed')));
+      await stopThreads();
+    },
+  };
+}
+
+/**
+ * QR codes that cannot starve the event loop (issue 20): a 2048 px PNG takes ~350 ms of CPU, so PNGs
+ * are drawn in a few worker threads with a bounded queue (`busy` when it is full), and cached by bytes
+ * under a canonical key (colours spelled one way), so neither the queue nor the cache grows with what a
+ * client asks for. SVGs (~0.3 ms) are drawn on the calling thread.
+ */
+export function createQrPool(options: QrPoolOptions = {}): QrPool {
+  const size = options.workers ?? Math.max(1, Math.min(2, availableParallelism() - 1));
+  const maxQueue = options.maxQueue ?? 8;
+  const pool = createThreadPool(size, options.idleMs ?? 30_000);
+  const cache = createByteCache(options.cacheBytes ?? 16 * 1024 * 1024);
+  const inFlight = new Map<string, Promise<Buffer>>();
+
   const renderPng = (text: string, look: PngLook): Promise<Buffer> | 'busy' => {
     const key = JSON.stringify([text, look.width, look.margin, look.color.dark, look.color.light]);
     const cached = cache.get(key) ?? inFlight.get(key);
     if (cached !== undefined) return Promise.resolve(cached);
-    if (queue.length >= maxQueue) return 'busy';
+    if (pool.queue.length >= maxQueue) return 'busy';
     const png = new Promise<Buffer>((resolve, reject) => {
       const options = { type: 'png', errorCorrectionLevel: 'M', ...look };
-      queue.push({ text, options, done: (r) => (r instanceof Error ? reject(r) : resolve(r)) });
+      pool.queue.push({ text, options, done: (r) => (r instanceof Error ? reject(r) : resolve(r)) });
     });
     inFlight.set(key, png);
     void png.then(
@@ -134,7 +158,7 @@ export function createQrPool(options: QrPoolOptions = {}): QrPool {
       () => undefined,
     );
     void png.finally(() => inFlight.delete(key)).catch(() => undefined);
-    dispatch();
+    pool.dispatch();
     return png;
   };
 
@@ -151,14 +175,7 @@ export function createQrPool(options: QrPoolOptions = {}): QrPool {
     return image;
   };
 
-  return {
-    render,
-    close: async () => {
-      if (idleTimer !== null) clearTimeout(idleTimer);
-      queue.splice(0).forEach((job) => job.done(new Error('QR renderer closed')));
-      await stopThreads();
-    },
-  };
+  return { render, close: () => pool.close() };
 }
 
 interface PngLook {

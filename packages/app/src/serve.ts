@@ -5,7 +5,7 @@ import type { Stores } from '@shortener/core';
 import { ConfigError } from './config.js';
 import type { AppConfig } from './config.js';
 import { createContainer, openStores, resolveApp } from './container.js';
-import type { Services } from './container.js';
+import type { App, Services } from './container.js';
 import { openGeoLookup } from './geo.js';
 import { createMetricsServer } from './metrics.js';
 import { recordOrigins } from './origins.js';
@@ -44,73 +44,20 @@ export async function startServer(
   const geo = 'geo' in overrides ? (overrides.geo ?? null) : await openGeoLookup(config.geoipDb ?? undefined);
   const stores = overrides.stores ?? openWritableStores(config);
   const app = resolveApp(createContainer(config, { geo, stores, ...overrides }));
-  const { logger, recorder, storeHealth } = app;
-  let server: Server;
-  let metricsServer: Server | null = null;
-  try {
-    await refuseUnwritableStore(storeHealth, config);
-    await recordOrigins(stores.settings, config);
-    // the broker takes every event of every account; without it only accounts with webhooks get theirs
-    await stores.events.setBroker(config.amqpUrl !== null);
-    server = createHttpServer(app.httpDeps, config.server);
-    await listen(server, config.listen.port, config.listen.host);
-    if (app.metrics !== null && config.metrics.port !== null) {
-      metricsServer = createMetricsServer(app.metrics);
-      await listen(metricsServer, config.metrics.port, config.listen.host);
-    }
-  } catch (error) {
-    await app.rateLimits.close();
-    await stores.close();
-    throw error;
-  }
+  const { logger } = app;
+  const { server, metricsServer } = await listenAll(app, config, stores);
   const url = `http://${hostInUrl(config.listen.host)}:${(server.address() as AddressInfo).port}`;
-  // A flush that wrote proves the store writes; otherwise a probe checks now and then (at once while
-  // failing, so /healthz notices the recovery, and the buffered visits follow on the next flush).
-  // resolves with whether it failed
-  const flush = (): Promise<boolean> => {
-    const started = performance.now();
-    const took = () => (performance.now() - started) / 1000;
-    return recorder.flush().then(
-      (written) => {
-        app.metrics?.flushed(written, took(), false);
-        if (written > 0) app.events.kick(); // their link.visited events are in the outbox now
-        if (written > 0) storeHealth.wrote();
-        else void storeHealth.probe();
-        return false;
-      },
-      (error: unknown) => {
-        app.metrics?.flushed(0, took(), true);
-        storeHealth.wrote(error);
-        logger.error('writing visits failed', { error, pending: recorder.pending() });
-        return true;
-      },
-    );
-  };
-  // one flush at a time from the timer, and fewer while the store fails (the visits wait meanwhile)
-  let failures = 0;
-  let nextAt = 0;
-  let flushing = false;
-  const tick = () => {
-    if (flushing || performance.now() < nextAt) return;
-    flushing = true;
-    void flush().then((failed) => {
-      flushing = false;
-      failures = failed ? failures + 1 : 0;
-      nextAt = failed ? performance.now() + Math.min(FLUSH_EVERY_MS * 2 ** (failures - 1), RETRY_LAST_MS) : 0;
-    });
-  };
-  const timer = setInterval(tick, FLUSH_EVERY_MS);
-  timer.unref();
+  const flushing = startFlushing(app);
   app.events.start();
   logStart(logger, config, url);
 
   const shutdown = async (): Promise<void> => {
     logger.info('shutting down');
-    clearInterval(timer);
+    flushing.stop();
     metricsServer?.close();
     metricsServer?.closeAllConnections();
     await drainHttpServer(server, DRAIN_CAP_MS);
-    await flush();
+    await flushing.flush();
     await app.events.stop();
     await app.qr.close();
     await stores.close();
@@ -124,6 +71,78 @@ export async function startServer(
     return closing;
   };
   return { url, close };
+}
+
+/**
+ * Checks the store writes, records the origins, and listens (and on `METRICS_PORT` when set); a failure
+ * closes the stores and the rate limits before it is thrown.
+ */
+async function listenAll(
+  app: App,
+  config: AppConfig,
+  stores: Stores,
+): Promise<{ server: Server; metricsServer: Server | null }> {
+  try {
+    await refuseUnwritableStore(app.storeHealth, config);
+    await recordOrigins(stores.settings, config);
+    // the broker takes every event of every account; without it only accounts with webhooks get theirs
+    await stores.events.setBroker(config.amqpUrl !== null);
+    const server = createHttpServer(app.httpDeps, config.server);
+    await listen(server, config.listen.port, config.listen.host);
+    if (app.metrics === null || config.metrics.port === null) return { server, metricsServer: null };
+    const metricsServer = createMetricsServer(app.metrics);
+    await listen(metricsServer, config.metrics.port, config.listen.host);
+    return { server, metricsServer };
+  } catch (error) {
+    await app.rateLimits.close();
+    await stores.close();
+    throw error;
+  }
+}
+
+/**
+ * A flush of the visit buffer, resolving with whether it failed. A flush that wrote proves the store
+ * writes; otherwise a probe checks now and then (at once while failing, so /healthz notices the recovery,
+ * and the buffered visits follow on the next flush).
+ */
+function flushOnce(app: App): Promise<boolean> {
+  const { recorder, storeHealth } = app;
+  const started = performance.now();
+  const took = () => (performance.now() - started) / 1000;
+  return recorder.flush().then(
+    (written) => {
+      app.metrics?.flushed(written, took(), false);
+      if (written > 0) app.events.kick(); // their link.visited events are in the outbox now
+      if (written > 0) storeHealth.wrote();
+      else void storeHealth.probe();
+      return false;
+    },
+    (error: unknown) => {
+      app.metrics?.flushed(0, took(), true);
+      storeHealth.wrote(error);
+      app.logger.error('writing visits failed', { error, pending: recorder.pending() });
+      return true;
+    },
+  );
+}
+
+/** Flushes every second, one flush at a time, and fewer while the store fails (the visits wait meanwhile). */
+function startFlushing(app: App): { flush(): Promise<boolean>; stop(): void } {
+  let failures = 0;
+  let nextAt = 0;
+  let flushing = false;
+  const tick = () => {
+    if (flushing || performance.now() < nextAt) return;
+    flushing = true;
+    void flushOnce(app).then((failed) => {
+      flushing = false;
+      failures = failed ? failures + 1 : 0;
+      nextAt = failed ? performance.now() + Math.min(FLUSH_EVERY_MS * 2 ** (failures - 1), RETRY_LAST_MS) : 0;
+    });
+  };
+  const timer = setInterval(tick, FLUSH_EVERY_MS);
+  timer.unref();
+  return { flush: () => flushOnce(app), stop: () => clearInterval(timer) };
 }
 
 /** Opens the stores; a database that cannot be written (opening writes: WAL, migrations) is one line. */

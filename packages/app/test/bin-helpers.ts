@@ -61,3 +61,22 @@ export function runBin(
   child.stdin.end(input);
   return collect(child).done;
 }
+
+/** The URL of a server's `listening` log line, once `stderr` has it (within `withinMs`). */
+export async function listeningUrl(stderr: () => string, withinMs = 10_000): Promise<string> {
+  for (let waited = 0; waited < withinMs; waited += 25) {
+    const url = /"msg":"listening","url":"([^"]+)"/.exec(stderr())?.[1];
+    if (url !== undefined) return url;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`no listening line; stderr: ${stderr()}`);
+}
+
+/** `shortener serve` as a child process on a free port with `vars` besides; resolves once it listens. */
+export async function serveBin(dbPath: string, vars: Record<string, string>) {
+  const child = spawn(process.execPath, [bin, 'serve'], {
+    env: envOf({ PORT: '0', DB_PATH: dbPath, ...vars }),
+  });
+  const { done, stderr } = collect(child);
+  return { url: await listeningUrl(stderr), child, done, stderr };
+}

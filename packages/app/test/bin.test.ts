@@ -2,19 +2,10 @@ import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bin, buildBinary, collect, envOf, launcher, runBin } from './bin-helpers.js';
+import { bin, buildBinary, collect, envOf, launcher, listeningUrl, runBin } from './bin-helpers.js';
 import { tempDir } from './helpers.js';
 
 beforeAll(buildBinary, 180_000);
-
-async function listeningUrl(stderr: () => string): Promise<string> {
-  for (let waited = 0; waited < 10_000; waited += 50) {
-    const match = /"msg":"listening","url":"([^"]+)"/.exec(stderr());
-    if (match?.[1] !== undefined) return match[1];
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`no listening line; stderr: ${stderr()}`);
-}
 
 describe('the shortener binary', () => {
   it('serves /healthz on a free port, keeps stdout clean and exits 0 on SIGTERM', async () => {

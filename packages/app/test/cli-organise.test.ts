@@ -1,24 +1,13 @@
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runIn } from './cli-run.js';
+import { describe, expect, it } from 'vitest';
+import { runIn, useRemoteCli } from './cli-run.js';
 import { tempDir } from './helpers.js';
-import { startTestServer } from './http/harness.js';
-import type { Json, TestAccount, TestServer } from './http/harness.js';
+import type { Json } from './http/harness.js';
 
 // decisions §15 on the command line: --tag, --rule, --forward-query, --redirect-status, --crawlable,
 // `links list --tag` and `tags`, against a server.
 
-let server: TestServer;
-let carol: TestAccount;
-let env: Record<string, string>;
-const withKey = (...args: string[]) => runIn(env, [...args, '--key', carol.key]);
-
-beforeAll(async () => {
-  server = await startTestServer();
-  carol = await server.createAccount('carol');
-  env = { SHORTENER_URL: server.origin };
-});
-afterAll(() => server.close());
+const { withKey } = useRemoteCli('carol');
 
 describe('tags and rules on the command line', () => {
   it('creates with tags and rules, filters by tag, lists the tags and replaces them', async () => {

@@ -1,28 +1,16 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runIn } from './cli-run.js';
+import { describe, expect, it } from 'vitest';
+import { runIn, useRemoteCli } from './cli-run.js';
 import { tempDir } from './helpers.js';
-import { startTestServer } from './http/harness.js';
-import type { TestAccount, TestServer } from './http/harness.js';
 
-let server: TestServer;
-let alice: TestAccount;
-let env: Record<string, string>;
-const run = (...args: string[]) => runIn(env, args);
-const withKey = (...args: string[]) => runIn(env, [...args, '--key', alice.key]);
-
-beforeAll(async () => {
-  server = await startTestServer();
-  alice = await server.createAccount('alice');
-  env = { SHORTENER_URL: server.origin };
-});
-afterAll(() => server.close());
+const cli = useRemoteCli('alice');
+const { run, withKey } = cli;
 
 describe('shortener link commands against a server (remote mode)', () => {
   it('creates anonymously and manages the link by id with its edit token', async () => {
     const created = (await run('shorten', 'https://example.com/anon', '--json')).json();
-    expect(created.short_url).toBe(`http://${server.hostA}/${created.slug}`);
+    expect(created.short_url).toBe(`http://${cli.server.hostA}/${created.slug}`);
     const token = created.edit_token as string;
     const updated = await run('links', 'update', created.id, '--token', token, '--title', 'Anon', '--json');
     expect(updated.json()).toMatchObject({ id: created.id, title: 'Anon' });
@@ -34,11 +22,11 @@ describe('shortener link commands against a server (remote mode)', () => {
 
   it('manages the key’s links by slug or short URL: list, show, stats, update, delete', async () => {
     const piped = await withKey('shorten', 'https://example.com/keyed', '--alias', 'keyed');
-    expect(piped).toMatchObject({ code: 0, stdout: `http://${server.hostA}/keyed\n`, stderr: '' });
+    expect(piped).toMatchObject({ code: 0, stdout: `http://${cli.server.hostA}/keyed\n`, stderr: '' });
     expect(
       (await withKey('links', 'list', '--json')).json().links.map((l: { slug: string }) => l.slug),
     ).toEqual(['keyed']);
-    expect((await withKey('links', 'show', `http://${server.hostA}/keyed`, '--json')).json().slug).toBe(
+    expect((await withKey('links', 'show', `http://${cli.server.hostA}/keyed`, '--json')).json().slug).toBe(
       'keyed',
     );
     expect((await withKey('stats', 'keyed', '--days', '3', '--json')).json()).toMatchObject({
@@ -48,7 +36,9 @@ describe('shortener link commands against a server (remote mode)', () => {
     expect((await withKey('links', 'update', 'keyed', '--private-stats', '--json')).json().public_stats).toBe(
       false,
     );
-    expect((await withKey('links', 'delete', 'keyed')).stdout).toBe(`deleted http://${server.hostA}/keyed\n`);
+    expect((await withKey('links', 'delete', 'keyed')).stdout).toBe(
+      `deleted http://${cli.server.hostA}/keyed\n`,
+    );
     expect((await withKey('links', 'show', 'keyed')).stderr).toMatch(/\(not_found\)\n$/);
   });
 
@@ -58,12 +48,12 @@ describe('shortener link commands against a server (remote mode)', () => {
     ).json();
     expect((await run('check', 'remote-qr', '--json')).json()).toMatchObject({
       status: 'taken',
-      domain: server.hostA,
+      domain: cli.server.hostA,
     });
     const qr = await run('qr', 'remote-qr');
-    expect(qr.stdout.trimEnd().endsWith(`http://${server.hostA}/remote-qr`)).toBe(true);
+    expect(qr.stdout.trimEnd().endsWith(`http://${cli.server.hostA}/remote-qr`)).toBe(true);
     const png = join(tempDir(), 'r.png');
-    expect((await run('qr', `http://${server.hostA}/remote-qr`, '--out', png)).code).toBe(0);
+    expect((await run('qr', `http://${cli.server.hostA}/remote-qr`, '--out', png)).code).toBe(0);
     expect(readFileSync(png).subarray(1, 4).toString()).toBe('PNG');
     expect((await run('qr', 'no-such-link')).stderr).toMatch(/\(not_found\)\n$/);
 
@@ -98,7 +88,7 @@ describe('shortener link commands against a server (remote mode)', () => {
         stderr: expect.stringMatching(/\(usage\)\n$/),
       });
     }
-    const bad = await runIn(env, ['links', 'list', '--key', 'shk_00000000000000000000000000000000']);
+    const bad = await runIn(cli.env, ['links', 'list', '--key', 'shk_00000000000000000000000000000000']);
     expect(bad).toMatchObject({ code: 1, stderr: expect.stringMatching(/\(unauthorized\)\n$/) });
     const gone = await runIn({ SHORTENER_URL: 'http://127.0.0.1:9' }, ['check', 'abc']);
     expect(gone).toMatchObject({

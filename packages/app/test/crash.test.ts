@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { openSqliteDatabase } from '@shortener/store-sqlite';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bin, buildBinary, collect, envOf } from './bin-helpers.js';
+import { buildBinary, serveBin } from './bin-helpers.js';
 import { tempDir } from './helpers.js';
 
 beforeAll(buildBinary, 180_000);
@@ -10,18 +9,7 @@ beforeAll(buildBinary, 180_000);
 const LIMITS = { RATE_LIMIT_ANON_HOUR: '100000', RATE_LIMIT_ANON_DAY: '100000', TRUST_PROXY: 'true' };
 
 /** `shortener serve` as a child process on a free port; resolves once it listens. */
-async function serve(dbPath: string) {
-  const child = spawn(process.execPath, [bin, 'serve'], {
-    env: envOf({ PORT: '0', DB_PATH: dbPath, ...LIMITS }),
-  });
-  const { done, stderr } = collect(child);
-  for (let waited = 0; waited < 10_000; waited += 25) {
-    const url = /"msg":"listening","url":"([^"]+)"/.exec(stderr())?.[1];
-    if (url !== undefined) return { url, child, done };
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`no listening line; stderr: ${stderr()}`);
-}
+const serve = (dbPath: string) => serveBin(dbPath, LIMITS);
 
 /** Visits the slugs from many addresses, agents and referrers until `stop` is set; errors are ignored. */
 async function visitUntil(url: string, slugs: string[], stop: { now: boolean }, worker: number) {

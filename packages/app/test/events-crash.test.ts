@@ -1,28 +1,16 @@
-import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/index.js';
-import { bin, buildBinary, collect, envOf } from './bin-helpers.js';
+import { buildBinary, serveBin } from './bin-helpers.js';
 import { tempDir } from './helpers.js';
 import { startReceiver } from './http/webhook-receiver.js';
 
 beforeAll(buildBinary, 180_000);
 
 /** `shortener serve` as a child process on a free port; resolves once it listens. */
-async function serve(dbPath: string) {
-  const child = spawn(process.execPath, [bin, 'serve'], {
-    env: envOf({ PORT: '0', DB_PATH: dbPath, WEBHOOK_ALLOW_PRIVATE: 'true' }),
-  });
-  const { done, stderr } = collect(child);
-  for (let waited = 0; waited < 10_000; waited += 25) {
-    const url = /"msg":"listening","url":"([^"]+)"/.exec(stderr())?.[1];
-    if (url !== undefined) return { url, child, done };
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`no listening line; stderr: ${stderr()}`);
-}
+const serve = (dbPath: string) => serveBin(dbPath, { WEBHOOK_ALLOW_PRIVATE: 'true' });
 
 /** A loopback port nothing listens on (yet). */
 async function freePort(): Promise<number> {

@@ -36,13 +36,4 @@ export function captureIo(env: Environment): CapturedIo {
 }
 
 /** The MCP tools, sorted: decisions §8 and §13. */
-export const MCP_TOOLS = [
-  'check_alias',
-  'delete_link',
-  'get_link_info',
-  'link_stats',
-  'list_links',
-  'qr_code',
-  'shorten_url',
-  'update_link',
-];
+export { MCP_TOOLS } from '@shortener/testkit';

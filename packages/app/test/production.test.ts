@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildBinary, collect } from './bin-helpers.js';
+import { buildBinary, collect, listeningUrl } from './bin-helpers.js';
 
 // How a service manager runs the server: `npm start` stopped by a signal to the PID it started, and a
 // production install (`npm run build`, then `npm ci --omit=dev`) serving with no compiler at all.
@@ -23,15 +23,8 @@ function tempDir(): string {
   return dir;
 }
 
-/** The URL of the `listening` line; `npm start` runs `tsc -b` first, which takes a while on a busy machine. */
-async function listeningUrl(stderr: () => string): Promise<string> {
-  for (let waited = 0; waited < 150_000; waited += 50) {
-    const match = /"msg":"listening","url":"([^"]+)"/.exec(stderr());
-    if (match?.[1] !== undefined) return match[1];
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`no listening line; stderr: ${stderr()}`);
-}
+/** `npm start` runs `tsc -b` first, which takes a while on a busy machine. */
+const NPM_START_MS = 150_000;
 
 const portOpen = (url: string) =>
   new Promise<boolean>((resolve) => {
@@ -68,7 +61,7 @@ describe('npm start', () => {
       detached: true,
     });
     const { done, stderr } = collect(child);
-    const url = await listeningUrl(stderr);
+    const url = await listeningUrl(stderr, NPM_START_MS);
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
 
     child.kill('SIGTERM'); // what systemd, a container runtime or `kill <pid>` does
@@ -113,7 +106,7 @@ describe('a production install', () => {
     });
     const { done, stderr } = collect(child);
     try {
-      const url = await listeningUrl(stderr);
+      const url = await listeningUrl(stderr, NPM_START_MS);
       const created = await fetch(`${url}/api/v1/links`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { Agent } from 'node:http';
-import { collect, envOf, launcher } from './bin-helpers.js';
+import { collect, envOf, launcher, listeningUrl } from './bin-helpers.js';
 import type { Finished } from './bin-helpers.js';
 import { getStatus } from './http/load.js';
 
@@ -26,16 +26,12 @@ export async function serve(env: Record<string, string>): Promise<Node> {
     env: envOf({ PORT: '0', SHORT_DOMAINS: `https://${HOST}`, ...LIMITS, ...env }),
   });
   const { done, stderr } = collect(child);
-  for (let waited = 0; waited < 15_000; waited += 25) {
-    const url = /"msg":"listening","url":"([^"]+)"/.exec(stderr())?.[1];
-    if (url !== undefined) {
-      const stop = () => (child.kill('SIGTERM'), done);
-      return { url, port: Number(new URL(url).port), done, stderr, stop };
-    }
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  child.kill('SIGKILL');
-  throw new Error(`no listening line; stderr: ${stderr()}`);
+  const url = await listeningUrl(stderr, 15_000).catch((error: unknown) => {
+    child.kill('SIGKILL');
+    throw error;
+  });
+  const stop = () => (child.kill('SIGTERM'), done);
+  return { url, port: Number(new URL(url).port), done, stderr, stop };
 }
 
 /** A visit of `/{slug}` on `node` through `agent`, from `client` (its X-Forwarded-For); the status. */

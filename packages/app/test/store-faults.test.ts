@@ -2,7 +2,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bin, buildBinary, collect, envOf, runBin } from './bin-helpers.js';
+import { bin, buildBinary, collect, envOf, runBin, serveBin } from './bin-helpers.js';
 import { tempDir } from './helpers.js';
 
 // Root ignores file permissions, so the faults here are ones root cannot write through: a file size
@@ -13,16 +13,7 @@ beforeAll(buildBinary, 180_000);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function serve(dbPath: string) {
-  const child = spawn(process.execPath, [bin, 'serve'], { env: envOf({ PORT: '0', DB_PATH: dbPath }) });
-  const { done, stderr } = collect(child);
-  for (let waited = 0; waited < 10_000; waited += 25) {
-    const url = /"msg":"listening","url":"([^"]+)"/.exec(stderr())?.[1];
-    if (url !== undefined) return { url, child, done, stderr };
-    await sleep(25);
-  }
-  throw new Error(`no listening line; stderr: ${stderr()}`);
-}
+const serve = (dbPath: string) => serveBin(dbPath, {});
 
 const setFileSizeLimit = (pid: number, limit: string) =>
   execFileSync('prlimit', ['--pid', String(pid), `--fsize=${limit}:unlimited`]);

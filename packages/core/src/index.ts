@@ -71,6 +71,7 @@ export type { ThrottledDeps } from './accounts/sign-in.js';
 export {
   TOKEN_GUESS_LIMIT,
   guessUnderLimit,
+  underTokenGuessLimit,
   spendGuess,
   tokenGuessBudget,
   tooManyGuesses,
@@ -157,7 +158,13 @@ export {
   redirectState,
 } from './links/redirect.js';
 export type { RedirectOutcome, Visit } from './links/redirect.js';
-export { findLinkByReference, isLinkId, locateSlug, resolveDomain } from './links/references.js';
+export {
+  findLinkByReference,
+  findLinkShownByReference,
+  isLinkId,
+  locateSlug,
+  resolveDomain,
+} from './links/references.js';
 export { RESERVED_SLUGS, normalizeSlug, randomSlug, validateAlias } from './links/slug.js';
 export { createLinkChangeHub } from './links/change-hub.js';
 export type { LinkChangeHub, LinkChangeSource } from './links/change-hub.js';
@@ -289,3 +296,10 @@ export {
 export type { WebhookDeps } from './events/webhooks.js';
 export { toAttemptView, toCreatedWebhookView, toWebhookView, webhookState } from './events/webhook-view.js';
 export type { WebhookState } from './events/webhook-view.js';
+export {
+  CreatedWebhookSchema,
+  WebhookAttemptSchema,
+  WebhookListSchema,
+  WebhookSchema,
+  WebhookTestSchema,
+} from './events/webhook-schemas.js';

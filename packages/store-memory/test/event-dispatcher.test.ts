@@ -1,19 +1,12 @@
 import { createEventDispatcher, DISABLE_AFTER_MS, RETRY_DELAYS_MS } from '@shortener/core';
-import type { EventPublisher, SendResult, ServiceConfig, WebhookSender } from '@shortener/core';
-import { aLink, anAccount, aWebhook, createFakeClock } from '@shortener/testkit';
+import type { EventPublisher, SendResult, WebhookSender } from '@shortener/core';
+import { aLink, anAccount, aServiceConfig, aWebhook, createFakeClock } from '@shortener/testkit';
 import { describe, expect, it } from 'vitest';
 import { createMemoryStores } from '../src/index.js';
 
 // The dispatcher of core on the memory stores, with the fake clock: the §16 schedule without waiting.
 
-const config: ServiceConfig = {
-  shortDomains: [{ origin: 'https://s.example', host: 's.example' }],
-  baseUrl: 'https://short.example',
-  extraReservedSlugs: [],
-  blocklist: [],
-  allowPrivateHosts: false,
-  limits: {} as ServiceConfig['limits'],
-};
+const config = aServiceConfig({ shortDomains: [{ origin: 'https://s.example', host: 's.example' }] });
 
 /** A sender answering from `answers` (then 200), recording when each attempt came. */
 function scriptedSender(clock: { now(): number }, answers: number[]) {

@@ -1,6 +1,6 @@
 import { createEventDispatcher } from '@shortener/core';
-import type { ServiceConfig, WebhookSender } from '@shortener/core';
-import { aLink, anAccount, aWebhook } from '@shortener/testkit';
+import type { WebhookSender } from '@shortener/core';
+import { aLink, anAccount, aServiceConfig, aWebhook } from '@shortener/testkit';
 import { describe, expect, it } from 'vitest';
 import { DATABASE_URL, freshSchemaName, useFreshSchemas } from './fresh-schema.js';
 
@@ -8,14 +8,7 @@ import { DATABASE_URL, freshSchemaName, useFreshSchemas } from './fresh-schema.j
 // (FOR UPDATE SKIP LOCKED): three nodes (three pools on one schema) deliver 1,000 events, none twice in
 // one attempt and none lost.
 
-const config: ServiceConfig = {
-  shortDomains: [{ origin: 'https://s.example', host: 's.example' }],
-  baseUrl: 'https://short.example',
-  extraReservedSlugs: [],
-  blocklist: [],
-  allowPrivateHosts: false,
-  limits: {} as ServiceConfig['limits'],
-};
+const config = aServiceConfig({ shortDomains: [{ origin: 'https://s.example', host: 's.example' }] });
 
 describe.runIf(DATABASE_URL !== null)('PostgreSQL events on three nodes', () => {
   const open = useFreshSchemas();

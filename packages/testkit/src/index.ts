@@ -18,6 +18,7 @@ export { aWebhook, describeEventStoreContract } from './event-store-contract.js'
 export { describeLinkChangeFeedContract } from './link-change-feed-contract.js';
 export type { FeedBackend, FeedTraits } from './link-change-feed-contract.js';
 export { describeLinkStoreContract } from './link-store-contract.js';
+export { MCP_TOOLS } from './mcp-tools.js';
 export { describeRateLimiterContract } from './rate-limiter-contract.js';
 export { scaleBackendUrl, SCALE_TESTS_VARIABLE } from './scale-backends.js';
 export { describeSessionStoreContract } from './session-store-contract.js';

@@ -17,6 +17,79 @@ const bytesOf = (challenge: string): Uint8Array<ArrayBuffer> =>
 /** How long the browser may take to ask the authenticator (the challenge itself lives 5 minutes). */
 const TIMEOUT_MS = 120_000;
 
+/** The relying party: {base_url}'s host as its id, and its origin as the only accepted one. */
+interface RelyingParty {
+  readonly rpID: string;
+  readonly origin: string;
+}
+
+/** A verification whose malformed input throws: null instead. */
+async function verified<T>(run: () => Promise<T | null>): Promise<T | null> {
+  try {
+    return await run();
+  } catch {
+    return null;
+  }
+}
+
+/** A registration answer checked against the challenge: the new passkey, or null. */
+function verifyRegistration({ rpID, origin }: RelyingParty): PasskeyCeremony['verifyRegistration'] {
+  return (response, challenge) =>
+    verified(async (): Promise<NewPasskey | null> => {
+      const result = await verifyRegistrationResponse({
+        response: response as RegistrationResponseJSON,
+        expectedChallenge: challenge,
+        expectedOrigin: origin,
+        expectedRPID: rpID,
+        requireUserVerification: false,
+      });
+      if (!result.verified) return null;
+      const { credential } = result.registrationInfo;
+      return {
+        id: credential.id,
+        publicKey: Buffer.from(credential.publicKey).toString('base64url'),
+        counter: credential.counter,
+        transports: credential.transports ?? [],
+      };
+    });
+}
+
+/** A sign-in answer checked against the challenge and the stored passkey: its new counter, or null. */
+function verifyAuthentication({ rpID, origin }: RelyingParty): PasskeyCeremony['verifyAuthentication'] {
+  return (response, challenge, passkey) =>
+    verified(async () => {
+      const result = await verifyAuthenticationResponse({
+        response: response as AuthenticationResponseJSON,
+        expectedChallenge: challenge,
+        expectedOrigin: origin,
+        expectedRPID: rpID,
+        requireUserVerification: false,
+        credential: {
+          id: passkey.id,
+          publicKey: new Uint8Array(Buffer.from(passkey.publicKey, 'base64url')),
+          counter: passkey.counter,
+          transports: [...passkey.transports],
+        },
+      });
+      return result.verified ? result.authenticationInfo.newCounter : null;
+    });
+}
+
+/** The challenge and credential id an answer claims, read before any verification (null if it has none). */
+const claimsOf: PasskeyCeremony['claimsOf'] = (response) => {
+  const answer = response as { id?: unknown; response?: { clientDataJSON?: unknown } } | null;
+  const data = answer?.response?.clientDataJSON;
+  if (typeof answer?.id !== 'string' || typeof data !== 'string') return null;
+  try {
+    const client = JSON.parse(Buffer.from(data, 'base64url').toString('utf8')) as { challenge?: unknown };
+    return typeof client.challenge === 'string'
+      ? { challenge: client.challenge, credentialId: answer.id }
+      : null;
+  } catch {
+    return null;
+  }
+};
+
 /**
  * The WebAuthn ceremonies with SimpleWebAuthn for the site at `baseUrl` ({base_url}): its host is the
  * relying party id, its origin the only accepted origin. Passkeys are discoverable credentials, so a
@@ -24,14 +97,7 @@ const TIMEOUT_MS = 120_000;
  */
 export function createPasskeyCeremony(baseUrl: string): PasskeyCeremony {
   const { hostname: rpID, origin } = new URL(baseUrl);
-  const verified = async <T>(run: () => Promise<T | null>): Promise<T | null> => {
-    try {
-      return await run();
-    } catch {
-      return null;
-    }
-  };
-
+  const party = { rpID, origin };
   return {
     registrationOptions: ({ challenge, account, exclude }) =>
       generateRegistrationOptions({
@@ -45,24 +111,7 @@ export function createPasskeyCeremony(baseUrl: string): PasskeyCeremony {
         excludeCredentials: exclude.map((p) => ({ id: p.id, transports: [...p.transports] })),
         authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
       }),
-    verifyRegistration: (response, challenge) =>
-      verified(async (): Promise<NewPasskey | null> => {
-        const result = await verifyRegistrationResponse({
-          response: response as RegistrationResponseJSON,
-          expectedChallenge: challenge,
-          expectedOrigin: origin,
-          expectedRPID: rpID,
-          requireUserVerification: false,
-        });
-        if (!result.verified) return null;
-        const { credential } = result.registrationInfo;
-        return {
-          id: credential.id,
-          publicKey: Buffer.from(credential.publicKey).toString('base64url'),
-          counter: credential.counter,
-          transports: credential.transports ?? [],
-        };
-      }),
+    verifyRegistration: verifyRegistration(party),
     authenticationOptions: (challenge) =>
       generateAuthenticationOptions({
         rpID,
@@ -70,35 +119,7 @@ export function createPasskeyCeremony(baseUrl: string): PasskeyCeremony {
         timeout: TIMEOUT_MS,
         userVerification: 'preferred',
       }),
-    verifyAuthentication: (response, challenge, passkey) =>
-      verified(async () => {
-        const result = await verifyAuthenticationResponse({
-          response: response as AuthenticationResponseJSON,
-          expectedChallenge: challenge,
-          expectedOrigin: origin,
-          expectedRPID: rpID,
-          requireUserVerification: false,
-          credential: {
-            id: passkey.id,
-            publicKey: new Uint8Array(Buffer.from(passkey.publicKey, 'base64url')),
-            counter: passkey.counter,
-            transports: [...passkey.transports],
-          },
-        });
-        return result.verified ? result.authenticationInfo.newCounter : null;
-      }),
-    claimsOf: (response) => {
-      const answer = response as { id?: unknown; response?: { clientDataJSON?: unknown } } | null;
-      const data = answer?.response?.clientDataJSON;
-      if (typeof answer?.id !== 'string' || typeof data !== 'string') return null;
-      try {
-        const client = JSON.parse(Buffer.from(data, 'base64url').toString('utf8')) as { challenge?: unknown };
-        return typeof client.challenge === 'string'
-          ? { challenge: client.challenge, credentialId: answer.id }
-          : null;
-      } catch {
-        return null;
-      }
-    },
+    verifyAuthentication: verifyAuthentication(party),
+    claimsOf,
   };
 }

@@ -24,6 +24,7 @@ import { adminTextOf } from '../pages/account/admin-text.js';
 import { queryOf } from '../request.js';
 import { route } from '../routes/route-table.js';
 import type { AnyRoute, RouteDoc } from '../routes/route-table.js';
+import { buttonDoc } from '../account/settings-view.js';
 import { adminOf, doneText, renderAdmin, returnOf, withDone } from './admin-render.js';
 
 /** A posted form: its fields are read by name. */
@@ -35,7 +36,7 @@ const text = (description: string): Json => ({ type: 'string', description });
 const back = text('Where to come back to: a path of `/admin` (anything else: `/admin`).');
 const notAdmin = { 403: htmlOrError('Not an administrator (HTML), or a form posted from another site') };
 
-/** A button's post on `/admin`: a 303 back, 404 for an unknown id; every field may be left out. */
+/** A button's post on `/admin`: the settings page's button, coming back to where it was; every field may be left out. */
 const actionDoc = (
   id: string,
   summary: string,
@@ -43,20 +44,21 @@ const actionDoc = (
   target: Json,
   extra: Json = {},
 ): RouteDoc => ({
-  id,
-  summary,
-  description,
-  parameters: [target],
+  ...buttonDoc(
+    id,
+    summary,
+    description,
+    target,
+    'Done: back to the page it came from, with `done=` naming the action to confirm.',
+    {
+      400: html('Refused (a deletion not confirmed, one’s own account): the page with the error.'),
+      ...notAdmin,
+    },
+  ),
   body: { type: 'object', properties: { return: back, ...extra } },
   bodyOptional: true,
   example: { return: '/admin?q=promo' },
   bodyTypes: [FORM_TYPE],
-  responses: {
-    303: seeOtherDoc('Done: back to the page it came from, with `done=` naming the action to confirm.'),
-    400: html('Refused (a deletion not confirmed, one’s own account): the page with the error.'),
-    ...notAdmin,
-  },
-  errors: [401],
 });
 
 const LINK_ACTIONS = {

@@ -2,11 +2,11 @@ import { LANGUAGES } from '@shortener/core';
 import type { ServiceConfig } from '@shortener/core';
 import { withSessionAuth } from './openapi-accounts.js';
 import { ACCOUNT_ROUTES } from '../account/account-home-routes.js';
-import { webhookSchemas } from './openapi-webhooks.js';
 import { SETTINGS_ROUTES } from '../account/settings-routes.js';
 import { sessionSecurityScheme } from './openapi-forms.js';
 import { MCP_ROUTES } from '../api/mcp-routes.js';
-import { pagePaths } from './openapi-pages.js';
+import { HOME_ROUTES } from '../public/home-routes.js';
+import { SHORT_LINK_ROUTES } from '../public/link-routes.js';
 import { jsonContent, rateLimitHeaders, ref } from './openapi-paths.js';
 import { API_ROUTES } from '../api/api-table.js';
 import { META_ROUTES } from '../api/meta-routes.js';
@@ -88,7 +88,7 @@ function responses(): Json {
 
 function components(config: ServiceConfig): Json {
   return {
-    schemas: { ...componentSchemas(config), ...webhookSchemas() },
+    schemas: componentSchemas(config),
     securitySchemes: {
       apiKey: {
         type: 'http',
@@ -167,10 +167,8 @@ export function buildOpenApiDocument(config: ServiceConfig, options: DocumentOpt
     ],
     paths: {
       ...withSessionAuth(routePaths(API_ROUTES, hosts)),
-      ...pagePaths(
-        config.shortDomains.map((d) => d.origin),
-        hosts,
-      ),
+      ...routePaths(HOME_ROUTES, hosts),
+      ...routePaths(SHORT_LINK_ROUTES, hosts, origins),
       // `/metrics` is listed when this server serves it; otherwise it is a slug like any other
       ...routePaths(
         META_ROUTES.filter((r) => r.path !== '/metrics' || options.metrics === true),

@@ -1,5 +1,6 @@
 import type { GoneReason, Language } from '@shortener/core';
 import { html, renderPage } from './layout.js';
+import { messageCard } from './page-parts.js';
 import type { PageText } from './text.js';
 import { textOf } from './text.js';
 
@@ -9,11 +10,7 @@ function messagePage(language: Language, [title, text]: readonly [string, string
     language,
     title,
     noindex: true,
-    main: html`<section class="card notice notice-${kind}">
-      <h1>${title}</h1>
-      <p>${text}</p>
-      <p><a class="button" href="/">${t.makeYourOwn}</a></p>
-    </section>`,
+    main: messageCard({ title, text, href: '/', link: t.makeYourOwn }, kind),
   });
 }
 

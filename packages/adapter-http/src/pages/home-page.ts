@@ -1,6 +1,7 @@
 import type { DomainError, Language, LinkView } from '@shortener/core';
 import type { SafeHtml } from './layout.js';
 import { html, renderPage } from './layout.js';
+import { checkField } from './page-parts.js';
 import { resultSection } from './result-section.js';
 import type { PageText } from './text.js';
 import { fill, textOf } from './text.js';
@@ -78,21 +79,7 @@ export function linkForm(
   place: Pick<LinkFormPlace, 'id' | 'action' | 'heading' | 'autofocus'> & Partial<LinkFormPlace>,
 ): SafeHtml {
   const values = view.values ?? {};
-  const field = (name: string) => ({
-    value: values[name] ?? '',
-    invalid: view.error?.field === name ? html` aria-invalid="true" aria-describedby="form-error"` : '',
-  });
-  const input = (name: string, label: string, attributes: SafeHtml, hint?: string) => {
-    const f = field(name);
-    return html`<div class="field">
-      <label for="${name}">${label}</label>
-      <input id="${name}" name="${name}" value="${f.value}" ${attributes}${f.invalid} />
-      ${hint === undefined ? '' : html`<small class="hint">${hint}</small>`}
-    </div>`;
-  };
-  const optionsOpen = Object.entries(values).some(
-    ([k, v]) => v !== '' && !['url', 'alias', 'domain'].includes(k),
-  );
+  const { field, input } = fieldsOf(view);
   const title = place.title ?? t.home;
   const heading =
     place.heading === 'h1'
@@ -102,48 +89,73 @@ export function linkForm(
     ${heading}
     <p class="intro">${place.intro ?? t.intro}</p>
     <form id="${place.id}" class="stack" method="post" action="${place.action}" novalidate>
-      <p
-        id="form-error"
-        class="error"
-        role="alert"
-        data-failed="${t.failed}"
-        data-network="${t.networkError}"
-        ${view.error ? html` tabindex="-1" data-flash` : html` hidden`}
-      >
-        ${view.error ? `${t.failed} ${view.error.message}` : ''}
-      </p>
+      ${formError(t, view.error)}
       ${input('url', t.urlLabel, html` type="text" inputmode="url" autocomplete="url" required${place.autofocus ? html` autofocus` : ''} placeholder="https://example.com/a/long/path"`, t.urlHint)}
       <div class="row">${aliasField(t, field('alias'))} ${domainField(t, view.domains, values.domain)}</div>
-      <details class="options" ${optionsOpen ? html` open` : ''}>
-        <summary>${t.options}</summary>
-        ${input('title', t.titleLabel, html` type="text" maxlength="200"`)}
-        <div class="row">
-          ${input('expires_in_days', t.expiresInLabel, html` type="number" min="0.01" max="3650" step="any" inputmode="decimal"`, t.expiryHint)}
-          ${input('expires_at', t.expiresAtLabel, html` type="datetime-local"`)}
-        </div>
-        <div class="row">
-          ${input('max_clicks', t.maxClicksLabel, html` type="number" min="1" step="1" inputmode="numeric"`)}
-          ${input('password', t.passwordLabel, html` type="password" minlength="4" maxlength="64" autocomplete="new-password"`, t.passwordHint)}
-        </div>
-        <div class="field check">
-          <input
-            id="private_stats"
-            name="private_stats"
-            type="checkbox"
-            value="on"
-            ${values.private_stats ? html` checked` : ''}
-          />
-          <label for="private_stats">${t.privateStatsLabel}</label>
-          <small class="hint">${t.privateStatsHint}</small>
-        </div>
-        <fieldset class="utm">
-          <legend>${t.utm}</legend>
-          ${UTM.map((name) => input(name, name, html` type="text" autocomplete="off"`))}
-        </fieldset>
-      </details>
+      ${optionsBlock(t, values, input)}
       <button type="submit" class="primary">${t.submit}</button>
     </form>
   </section>`;
+}
+
+/** One field's value and invalid mark, and a labelled input of it (with a hint under it). */
+type FieldOf = (name: string) => { value: string; invalid: SafeHtml | '' };
+type InputOf = (name: string, label: string, attributes: SafeHtml, hint?: string) => SafeHtml;
+
+/** The fields of a link form: the values it was posted with, marked invalid where the error says. */
+function fieldsOf(view: LinkFormView): { field: FieldOf; input: InputOf } {
+  const values = view.values ?? {};
+  const field: FieldOf = (name) => ({
+    value: values[name] ?? '',
+    invalid: view.error?.field === name ? html` aria-invalid="true" aria-describedby="form-error"` : '',
+  });
+  const input: InputOf = (name, label, attributes, hint) => {
+    const f = field(name);
+    return html`<div class="field">
+      <label for="${name}">${label}</label>
+      <input id="${name}" name="${name}" value="${f.value}" ${attributes}${f.invalid} />
+      ${hint === undefined ? '' : html`<small class="hint">${hint}</small>`}
+    </div>`;
+  };
+  return { field, input };
+}
+
+/** The form's error line: the failed post's error, or hidden for the script to fill. */
+function formError(t: PageText, error: DomainError | undefined): SafeHtml {
+  return html`<p
+    id="form-error"
+    class="error"
+    role="alert"
+    data-failed="${t.failed}"
+    data-network="${t.networkError}"
+    ${error ? html` tabindex="-1" data-flash` : html` hidden`}
+  >
+    ${error ? `${t.failed} ${error.message}` : ''}
+  </p>`;
+}
+
+/** The options of creation, folded unless a failed post filled one of them. */
+function optionsBlock(t: PageText, values: FormValues, input: InputOf): SafeHtml {
+  const optionsOpen = Object.entries(values).some(
+    ([k, v]) => v !== '' && !['url', 'alias', 'domain'].includes(k),
+  );
+  return html`<details class="options" ${optionsOpen ? html` open` : ''}>
+    <summary>${t.options}</summary>
+    ${input('title', t.titleLabel, html` type="text" maxlength="200"`)}
+    <div class="row">
+      ${input('expires_in_days', t.expiresInLabel, html` type="number" min="0.01" max="3650" step="any" inputmode="decimal"`, t.expiryHint)}
+      ${input('expires_at', t.expiresAtLabel, html` type="datetime-local"`)}
+    </div>
+    <div class="row">
+      ${input('max_clicks', t.maxClicksLabel, html` type="number" min="1" step="1" inputmode="numeric"`)}
+      ${input('password', t.passwordLabel, html` type="password" minlength="4" maxlength="64" autocomplete="new-password"`, t.passwordHint)}
+    </div>
+    ${checkField('private_stats', 'private_stats', t.privateStatsLabel, Boolean(values.private_stats), html`<small class="hint">${t.privateStatsHint}</small>`)}
+    <fieldset class="utm">
+      <legend>${t.utm}</legend>
+      ${UTM.map((name) => input(name, name, html` type="text" autocomplete="off"`))}
+    </fieldset>
+  </details>`;
 }
 
 function aliasField(t: PageText, f: { value: string; invalid: SafeHtml | string }): SafeHtml {

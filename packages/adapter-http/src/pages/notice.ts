@@ -23,3 +23,13 @@ export function noticeLine(notice: Notice | undefined, id: string): SafeHtml | '
     ${notice.text}
   </p>`;
 }
+
+/** The alert line of a form's error (nothing for none), with the `id` its fields point to. */
+export const errorLine = (message: string | undefined, id: string): SafeHtml | '' =>
+  message === undefined
+    ? ''
+    : html`<p class="error" role="alert" id="${id}" tabindex="-1" data-flash>${message}</p>`;
+
+/** Marks a field invalid and described by the error line `id`, when there is an error. */
+export const invalidIf = (message: string | undefined, id: string): SafeHtml | '' =>
+  message === undefined ? '' : html` aria-invalid="true" aria-describedby="${id}"`;

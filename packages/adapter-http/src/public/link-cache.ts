@@ -1,5 +1,5 @@
 import { isStoreUnavailable } from '@shortener/core';
-import type { LinkChangeFeed, LinkRecord } from '@shortener/core';
+import type { LinkChange, LinkChangeFeed, LinkRecord } from '@shortener/core';
 
 /** Settings of the hot-link cache; every field has a default. */
 export interface LinkCacheOptions {
@@ -43,7 +43,7 @@ export interface LinkCache<L extends LinkRecord = LinkRecord> {
   readonly size: number;
 }
 
-interface Entry<L> {
+interface Entry<L extends LinkRecord> {
   readonly link: L | null;
   readonly expiresAt: number;
   /** Read since it was (re)inserted: spared once by eviction (second chance, an LRU approximation). */
@@ -52,6 +52,62 @@ interface Entry<L> {
 
 /** How many recently used entries one eviction may move back before it evicts regardless. */
 const SECOND_CHANCES = 8;
+
+/** The entries by `domain/slug`, the keys by link id, and the generation every invalidation bumps. */
+interface Table<L extends LinkRecord> {
+  readonly entries: Map<string, Entry<L>>;
+  readonly keysById: Map<string, string>;
+  /** Bumped by every invalidation, so a read that started before one is not remembered. */
+  generation: number;
+}
+
+function evict<L extends LinkRecord>(table: Table<L>, key: string): void {
+  const link = table.entries.get(key)?.link;
+  if (link) table.keysById.delete(link.id);
+  table.entries.delete(key);
+}
+
+function drop<L extends LinkRecord>(table: Table<L>, key: string): void {
+  table.generation++;
+  evict(table, key);
+}
+
+function clearTable<L extends LinkRecord>(table: Table<L>): void {
+  table.generation++;
+  table.entries.clear();
+  table.keysById.clear();
+}
+
+/** Map order is insertion order: the oldest entry is first, unless it was read since (moved back once). */
+function makeRoom<L extends LinkRecord>({ entries, keysById }: Table<L>, maxEntries: number): void {
+  for (let spared = 0; entries.size >= maxEntries; spared++) {
+    const [key, entry] = entries.entries().next().value as [string, Entry<L>];
+    entries.delete(key);
+    if (entry.used && spared < SECOND_CHANCES) entries.set(key, { ...entry, used: false });
+    else if (entry.link) keysById.delete(entry.link.id);
+  }
+}
+
+/** A fresh entry's link (marked used), or undefined; an expired miss goes, an expired link stays (see load). */
+function readEntry<L extends LinkRecord>(table: Table<L>, key: string, at: number): L | null | undefined {
+  const entry = table.entries.get(key);
+  if (entry === undefined) return undefined;
+  if (entry.expiresAt > at) {
+    entry.used = true;
+    return entry.link;
+  }
+  // an expired link stays until read again: the answer if the store is away (see load)
+  if (entry.link === null) evict(table, key);
+  return undefined;
+}
+
+/** Drops what a change names: its (domain, slug) and, by id, where the link was before; null, everything. */
+function applyChange<L extends LinkRecord>(table: Table<L>, change: LinkChange | null): void {
+  if (change === null) return clearTable(table);
+  drop(table, `${change.domain}/${change.slug}`);
+  const key = table.keysById.get(change.id);
+  if (key !== undefined) evict(table, key);
+}
 
 /**
  * A bounded cache with a time to live, listening to the store's link changes (changes by another
@@ -63,40 +119,15 @@ export function createLinkCache<L extends LinkRecord = LinkRecord>(
   const { ttlMs = 10_000, missTtlMs = 0, changes, now = Date.now } = options;
   const poll = changes?.poll?.bind(changes);
   const maxEntries = Math.max(1, options.maxEntries ?? 20_000);
-  const entries = new Map<string, Entry<L>>();
-  const keysById = new Map<string, string>();
+  const table: Table<L> = { entries: new Map(), keysById: new Map(), generation: 0 };
+  const { entries, keysById } = table;
   let polledAt = -1;
-  // Bumped by every invalidation, so a read that started before one is not remembered.
-  let generation = 0;
 
-  const evict = (key: string) => {
-    const link = entries.get(key)?.link;
-    if (link) keysById.delete(link.id);
-    entries.delete(key);
-  };
-  const drop = (key: string) => {
-    generation++;
-    evict(key);
-  };
-  const clear = () => {
-    generation++;
-    entries.clear();
-    keysById.clear();
-  };
-  // Map order is insertion order: the oldest entry is first, unless it was read since (moved back once).
-  const makeRoom = () => {
-    for (let spared = 0; entries.size >= maxEntries; spared++) {
-      const [key, entry] = entries.entries().next().value as [string, Entry<L>];
-      entries.delete(key);
-      if (entry.used && spared < SECOND_CHANCES) entries.set(key, { ...entry, used: false });
-      else if (entry.link) keysById.delete(entry.link.id);
-    }
-  };
   const remember = (key: string, link: L | null) => {
     if (link !== null && link.maxClicks !== null) return;
     if (link === null && missTtlMs <= 0) return;
-    evict(key);
-    makeRoom();
+    evict(table, key);
+    makeRoom(table, maxEntries);
     entries.set(key, { link, expiresAt: now() + (link === null ? missTtlMs : ttlMs), used: false });
     if (link !== null) keysById.set(link.id, key);
   };
@@ -107,30 +138,16 @@ export function createLinkCache<L extends LinkRecord = LinkRecord>(
     polledAt = at;
     poll();
   };
-  changes?.subscribe((change) => {
-    if (change === null) return clear();
-    drop(`${change.domain}/${change.slug}`);
-    const key = keysById.get(change.id);
-    if (key !== undefined) evict(key);
-  });
+  changes?.subscribe((change) => applyChange(table, change));
 
   return {
     get(domain, slug) {
       const at = now();
       pollChanges(at);
-      const key = `${domain}/${slug}`;
-      const entry = entries.get(key);
-      if (entry === undefined) return undefined;
-      if (entry.expiresAt > at) {
-        entry.used = true;
-        return entry.link;
-      }
-      // an expired link stays until read again: the answer if the store is away (see load)
-      if (entry.link === null) evict(key);
-      return undefined;
+      return readEntry(table, `${domain}/${slug}`, at);
     },
     async load(domain, slug, find) {
-      const started = generation;
+      const started = table.generation;
       const key = `${domain}/${slug}`;
       let link: L | null;
       try {
@@ -141,16 +158,16 @@ export function createLinkCache<L extends LinkRecord = LinkRecord>(
         entries.set(key, { ...stale, expiresAt: now() + ttlMs });
         return stale.link;
       }
-      if (generation === started) remember(key, link);
+      if (table.generation === started) remember(key, link);
       return link;
     },
     invalidate(linkId) {
-      generation++;
+      table.generation++;
       const key = keysById.get(linkId);
-      if (key !== undefined) evict(key);
+      if (key !== undefined) evict(table, key);
     },
-    forget: (domain, slug) => drop(`${domain}/${slug}`),
-    clear,
+    forget: (domain, slug) => drop(table, `${domain}/${slug}`),
+    clear: () => clearTable(table),
     get size() {
       return entries.size;
     },

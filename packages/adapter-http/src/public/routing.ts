@@ -16,6 +16,8 @@ import {
 } from '@shortener/core';
 import { clientOf } from '../request.js';
 import type { HttpDeps } from '../deps.js';
+import { perServer } from '../deps.js';
+import { createLinkCache } from './link-cache.js';
 import { queryParam } from '../server/query.js';
 import { createUserAgentParser } from './user-agent.js';
 
@@ -25,6 +27,15 @@ import { createUserAgentParser } from './user-agent.js';
  * costs one comparison more than before and a cached routed link never works it out again.
  */
 export type RoutedLink = LinkRecord & { readonly routing: LinkRouting | null };
+
+/**
+ * The redirect path's cache of links, one per server: the store's change feed is the only thing that
+ * empties it (every store names a change made through it by the time the write resolves), so no route
+ * has to remember to.
+ */
+export const linkCacheOf = perServer((deps) =>
+  createLinkCache<RoutedLink>({ changes: deps.core.links.changes }),
+);
 
 /** Adds the routing of a link as found (decisions §15). */
 export function withRouting(deps: Pick<HttpDeps, 'core'>, link: LinkRecord | null): RoutedLink | null {

@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
 import type { Caller, SignedIn } from '@shortener/core';
 import { ANONYMOUS, domainError, parseInput } from '@shortener/core';
-import type { Context, Middleware } from 'koa';
+import type { Context, Middleware, Next } from 'koa';
 import { accountAreaGuard } from '../account/account-kit.js';
 import { signedInOf } from '../account/session.js';
 import { toSignIn } from '../account/sign-in-return.js';
@@ -77,12 +77,22 @@ export interface Route<
   readonly form?: boolean;
   /** Served on the short domains (a link's QR code, `/robots.txt`), not {base_url}: so documented. */
   readonly onShortDomains?: boolean;
+  /**
+   * The router's pattern, where the documented path has no Koa form (`/{slug}+` is served by `/:slug`,
+   * whose handler passes other paths on with `next`).
+   */
+  readonly routerPath?: string;
   /** Whether this server serves the route (e.g. QR codes need a renderer); documented either way. */
   readonly enabled?: (deps: HttpDeps) => boolean;
   readonly query?: Q;
   readonly body?: B;
   readonly doc: RouteDoc;
-  readonly handle: (ctx: Context, input: RouteInput<Parsed<Q>, Parsed<B>>) => Promise<void> | void;
+  /** Answers, or passes the request on to the next route of the same pattern with `next`. */
+  readonly handle: (
+    ctx: Context,
+    input: RouteInput<Parsed<Q>, Parsed<B>>,
+    next: Next,
+  ) => Promise<unknown> | void;
 }
 
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -150,7 +160,8 @@ export function mountRoutes(router: Router, deps: HttpDeps, routes: readonly Any
   for (const declared of routes) {
     if (declared.enabled?.(deps) === false) continue;
     const guards: Middleware[] = declared.area === 'account' ? [accountAreaGuard(deps)] : [];
-    router[declared.method](koaPath(declared.path), ...guards, async (ctx) => {
+    const path = declared.routerPath ?? koaPath(declared.path);
+    router[declared.method](path, ...guards, async (ctx, next) => {
       const who = await whoFor(deps, ctx, declared.access);
       if (who === null) return;
       const query = parsed(ctx, declared.query, () => queryOf(ctx.query));
@@ -159,7 +170,7 @@ export function mountRoutes(router: Router, deps: HttpDeps, routes: readonly Any
       const body = parsed(ctx, declared.body, () => raw);
       if (body === null) return;
       const input = { deps, ...who, query: query.value, body: body.value, params: ctx.params };
-      await declared.handle(ctx, input);
+      await declared.handle(ctx, input, next);
     });
   }
 }

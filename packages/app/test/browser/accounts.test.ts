@@ -27,6 +27,23 @@ describe.skipIf(!available)('accounts in Chromium (decisions §10)', { timeout: 
     return watchedPage(context);
   }
 
+  /** A virtual platform authenticator (resident keys, user verified) in `page`, through the DevTools protocol. */
+  async function withAuthenticator(page: Page) {
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('WebAuthn.enable');
+    const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: {
+        protocol: 'ctap2',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
+    });
+    return { cdp, authenticatorId };
+  }
+
   const inviteUrl = async (name: string) => String((await server.cli('accounts', 'invite', name)).url);
   const atAccount = async (page: Page, name: string) => {
     await page.waitForURL(`${server.baseUrl}/account`);
@@ -75,18 +92,7 @@ describe.skipIf(!available)('accounts in Chromium (decisions §10)', { timeout: 
 
   it('registers a passkey through an invite and signs in with it', async () => {
     const { page, problems } = await newPage('desktop');
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('WebAuthn.enable');
-    const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true,
-      },
-    });
+    const { cdp, authenticatorId } = await withAuthenticator(page);
     await page.goto(await inviteUrl('passkey-pia'));
     await page.getByRole('button', { name: 'Register a passkey' }).click();
     await atAccount(page, 'passkey-pia');
@@ -114,18 +120,7 @@ describe.skipIf(!available)('accounts in Chromium (decisions §10)', { timeout: 
 
   it('says so when the passkey is refused, and keeps the password way open', async () => {
     const { page, problems } = await newPage('phone');
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('WebAuthn.enable');
-    await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true,
-      },
-    });
+    await withAuthenticator(page);
     await page.goto(`${server.baseUrl}/login`);
     await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
     await expect

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserOf, inviteUrl, invitedBrowser, sessionCookieOf } from './browser-session.js';
+import { browserOf, inviteUrl, invitedBrowser, sessionCookieOf, twoSessions } from './browser-session.js';
 import { createLink, expectError, jsonOf, startTestServer } from './harness.js';
 import type { TestServer } from './harness.js';
 
@@ -111,9 +111,7 @@ describe('accounts in the browser (decisions §10)', () => {
   });
 
   it('ends the other sessions when the password changes', async () => {
-    const here = await invitedBrowser(server, 'frank', 'frank password');
-    const there = browserOf(server);
-    await there.signIn('frank', 'frank password');
+    const { here, there } = await twoSessions(server, 'frank', 'frank password');
     const change = (current: string) =>
       here.send('/account/password', { json: { current_password: current, password: 'frank new password' } });
     await expectError(await change('wrong'), 401, 'unauthorized');

@@ -75,3 +75,15 @@ export async function invitedBrowser(
   browser.cookie = sessionCookieOf(response);
   return browser;
 }
+
+/** An invited account signed in from two browsers: `here` through the invite, `there` by its password. */
+export async function twoSessions(
+  server: TestServer,
+  name: string,
+  password: string,
+): Promise<{ here: BrowserSession; there: BrowserSession }> {
+  const here = await invitedBrowser(server, name, password);
+  const there = browserOf(server);
+  await there.signIn(name, password);
+  return { here, there };
+}

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserOf, invitedBrowser } from './browser-session.js';
+import { browserOf, invitedBrowser, twoSessions } from './browser-session.js';
 import type { BrowserSession } from './browser-session.js';
 import { expectError, jsonOf, startTestServer } from './harness.js';
 import type { TestServer } from './harness.js';
@@ -76,9 +76,7 @@ describe('/account/settings (decisions §10)', () => {
   });
 
   it('lists the sessions, ends another one, and hides other accounts’ sessions and keys (404)', async () => {
-    const here = await invitedBrowser(server, 'lee', 'lee password');
-    const there = browserOf(server);
-    await there.signIn('lee', 'lee password');
+    const { here, there } = await twoSessions(server, 'lee', 'lee password');
     const page = await settingsOf(here);
     const sessions = idsIn(page, 'sessions', 'end');
     expect(sessions).toHaveLength(2);
@@ -117,9 +115,7 @@ describe('/account/settings (decisions §10)', () => {
   });
 
   it('changes the password by a form, ending the other sessions', async () => {
-    const here = await invitedBrowser(server, 'ned', 'ned password');
-    const there = browserOf(server);
-    await there.signIn('ned', 'ned password');
+    const { here, there } = await twoSessions(server, 'ned', 'ned password');
     const change = (current: string) =>
       here.post('/account/settings/password', { current_password: current, password: 'ned new password' });
     expect((await change('wrong password')).status).toBe(400);

@@ -75,83 +75,103 @@ function eventData(event: OutboxEvent, config: ServiceConfig, now: number): unkn
   return {};
 }
 
-/** Creates the dispatcher. `publisher` only with `AMQP_URL`. */
-export function createEventDispatcher(deps: {
+/** What the dispatcher works with. */
+interface DispatcherDeps {
   readonly events: EventStore;
   readonly sender: WebhookSender;
   readonly publisher?: EventPublisher;
   readonly clock: Clock;
   readonly config: ServiceConfig;
   readonly batch?: number;
-}): EventDispatcher {
-  const { events, sender, publisher, clock, config } = deps;
-  const batch = deps.batch ?? 100;
+}
+
+/** The deps and the counts one dispatcher keeps. */
+type Dispatch = DispatcherDeps & { readonly counts: DispatchCounts };
+
+/** Publishes a broker delivery; a failure waits {@link BROKER_RETRY_MS}, never giving up. */
+async function toBroker(d: Dispatch, publisher: EventPublisher, delivery: PendingDelivery): Promise<void> {
+  const { event } = delivery;
+  try {
+    await publisher.publish({
+      id: event.id,
+      type: event.type,
+      at: event.at,
+      body: eventBody(event, d.config, d.clock.now()),
+    });
+    d.counts.published += 1;
+    await d.events.settle(delivery.id, null);
+  } catch {
+    d.counts.publishFailed += 1;
+    await d.events.settle(delivery.id, d.clock.now() + BROKER_RETRY_MS);
+  }
+}
+
+/** Attempts a webhook delivery, then settles it: done, given up, or due again after its delay. */
+async function toWebhook(d: Dispatch, delivery: PendingDelivery, webhook: Webhook): Promise<void> {
+  if (webhook.disabledAt !== null) return d.events.settle(delivery.id, null);
+  const attempt = delivery.attempts + 1;
+  const result = await attemptOnce(d, webhook, delivery.event, attempt);
+  const delay = RETRY_DELAYS_MS[attempt - 1];
+  if (result.ok) d.counts.delivered += 1;
+  else if (delay === undefined) d.counts.givenUp += 1;
+  else d.counts.failed += 1;
+  await d.events.settle(delivery.id, result.ok || delay === undefined ? null : d.clock.now() + delay);
+}
+
+/** Sends one attempt and records it, with the endpoint's failing-since and, after 5 days, its disabling. */
+async function attemptOnce(
+  d: Dispatch,
+  webhook: Webhook,
+  event: OutboxEvent,
+  attempt: number,
+): Promise<SendResult> {
+  const now = d.clock.now();
+  const result = await d.sender.send(webhook, {
+    id: event.id,
+    at: now,
+    body: eventBody(event, d.config, now),
+  });
+  const at = d.clock.now();
+  const record: DeliveryAttempt = { at, eventId: event.id, eventType: event.type, attempt, ...result };
+  const failingSince = result.ok ? null : (webhook.failingSince ?? at);
+  const disabledAt = failingSince !== null && at - failingSince >= DISABLE_AFTER_MS ? at : null;
+  await d.events.recordAttempt(webhook.id, record, { failingSince, disabledAt });
+  return result;
+}
+
+/** One round: fans the outbox out, claims what is due and attempts each; returns how many. */
+async function tick(d: Dispatch): Promise<number> {
+  const { events, publisher } = d;
+  const now = d.clock.now();
+  // a flush of a long tail of links writes thousands of link.visited events at once: fan them out
+  // in rounds (most have no webhook and simply leave the outbox), a bounded number per tick
+  for (let round = 0; round < FAN_OUT_ROUNDS; round++) {
+    if ((await events.fanOut(now, publisher !== undefined, FAN_OUT_BATCH)) < FAN_OUT_BATCH) break;
+  }
+  const due = await events.claimDue(now, now + HOLD_MS, d.batch ?? 100);
+  await Promise.all(
+    due.map((delivery) =>
+      delivery.webhook === null
+        ? publisher === undefined
+          ? events.settle(delivery.id, null)
+          : toBroker(d, publisher, delivery)
+        : toWebhook(d, delivery, delivery.webhook),
+    ),
+  );
+  return due.length;
+}
+
+/** Creates the dispatcher. `publisher` only with `AMQP_URL`. */
+export function createEventDispatcher(deps: DispatcherDeps): EventDispatcher {
   const counts: DispatchCounts = { delivered: 0, failed: 0, givenUp: 0, published: 0, publishFailed: 0 };
-
-  const toBroker = async (delivery: PendingDelivery): Promise<void> => {
-    const { event } = delivery;
-    try {
-      await publisher!.publish({
-        id: event.id,
-        type: event.type,
-        at: event.at,
-        body: eventBody(event, config, clock.now()),
-      });
-      counts.published += 1;
-      await events.settle(delivery.id, null);
-    } catch {
-      counts.publishFailed += 1;
-      await events.settle(delivery.id, clock.now() + BROKER_RETRY_MS);
-    }
-  };
-
-  const toWebhook = async (delivery: PendingDelivery, webhook: Webhook): Promise<void> => {
-    if (webhook.disabledAt !== null) return events.settle(delivery.id, null);
-    const attempt = delivery.attempts + 1;
-    const result = await attempt1(webhook, delivery.event, attempt);
-    const delay = RETRY_DELAYS_MS[attempt - 1];
-    if (result.ok) counts.delivered += 1;
-    else if (delay === undefined) counts.givenUp += 1;
-    else counts.failed += 1;
-    await events.settle(delivery.id, result.ok || delay === undefined ? null : clock.now() + delay);
-  };
-
-  const attempt1 = async (webhook: Webhook, event: OutboxEvent, attempt: number): Promise<SendResult> => {
-    const now = clock.now();
-    const result = await sender.send(webhook, { id: event.id, at: now, body: eventBody(event, config, now) });
-    const at = clock.now();
-    const record: DeliveryAttempt = { at, eventId: event.id, eventType: event.type, attempt, ...result };
-    const failingSince = result.ok ? null : (webhook.failingSince ?? at);
-    const disabledAt = failingSince !== null && at - failingSince >= DISABLE_AFTER_MS ? at : null;
-    await events.recordAttempt(webhook.id, record, { failingSince, disabledAt });
-    return result;
-  };
-
+  const d: Dispatch = { ...deps, counts };
   return {
     counts,
-    async tick() {
-      const now = clock.now();
-      // a flush of a long tail of links writes thousands of link.visited events at once: fan them out
-      // in rounds (most have no webhook and simply leave the outbox), a bounded number per tick
-      for (let round = 0; round < FAN_OUT_ROUNDS; round++) {
-        if ((await events.fanOut(now, publisher !== undefined, FAN_OUT_BATCH)) < FAN_OUT_BATCH) break;
-      }
-      const due = await events.claimDue(now, now + HOLD_MS, batch);
-      await Promise.all(
-        due.map((delivery) =>
-          delivery.webhook === null
-            ? publisher === undefined
-              ? events.settle(delivery.id, null)
-              : toBroker(delivery)
-            : toWebhook(delivery, delivery.webhook),
-        ),
-      );
-      return due.length;
-    },
+    tick: () => tick(d),
     async ping(webhook) {
-      const at = clock.now();
+      const at = deps.clock.now();
       const id = `msg_ping_${webhook.id}_${at}`;
-      return attempt1(webhook, { id, type: 'ping', accountId: webhook.accountId, at }, 1);
+      return attemptOnce(d, webhook, { id, type: 'ping', accountId: webhook.accountId, at }, 1);
     },
   };
 }

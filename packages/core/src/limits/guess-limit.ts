@@ -9,6 +9,13 @@ import { limitSubjectOf } from '../urls/ip.js';
 export type Throttled<T> =
   Result<T> | { readonly ok: false; readonly error: DomainError; readonly retryAfterMs: number };
 
+/** A guess refused by its limit: `rate_limited`, and how long to wait. */
+export interface GuessRefused {
+  readonly ok: false;
+  readonly error: DomainError;
+  readonly retryAfterMs: number;
+}
+
 /** The `rate_limited` failure of a refused guess. */
 export function tooManyGuesses(refused: RefusedGuess, message: string): Throttled<never> {
   const retryAfterMs = Math.max(refused.decision.retryAfterMs, 1000);
@@ -110,4 +117,33 @@ export function tokenGuessBudget(
   const subject = limitSubjectOf(ip, config.limits.ipv6PrefixBits);
   const key = kind === 'edit' ? `edit-token:${target.toLowerCase()}:${subject}` : `invite-token:${subject}`;
   return { key, windows: [TOKEN_GUESS_LIMIT] };
+}
+
+/**
+ * Runs what a token opens under the token guess limit (decisions §14), for every entry point alike: one
+ * unit is spent before the token is looked at, and given back when `wasRight` says the token was right
+ * (or a failure to check, the store away, is no wrong guess). Past the limit, `run` never runs: the
+ * refusal, `rate_limited` with how long to wait.
+ */
+export async function underTokenGuessLimit<T>(
+  deps: GuessLimitDeps & { readonly config: CoreDeps['config'] },
+  guess: { readonly kind: 'edit' | 'invite'; readonly ip: string; readonly target?: string },
+  run: () => Promise<T>,
+  wasRight: (value: T) => boolean,
+): Promise<{ readonly ok: true; readonly value: T } | GuessRefused> {
+  const budget = tokenGuessBudget(deps.config, guess.kind, guess.ip, guess.target);
+  const spent = await spendGuess(deps, [budget]);
+  if (!spent.allowed) {
+    const retryAfterMs = Math.max(spent.decision.retryAfterMs, 1000);
+    const error = domainError('rate_limited', 'Too many wrong tokens from this address; try again later.');
+    return { ok: false, error, retryAfterMs };
+  }
+  let right = true;
+  try {
+    const value = await run();
+    right = wasRight(value);
+    return { ok: true, value };
+  } finally {
+    await spent.settle(right);
+  }
 }

@@ -1,3 +1,4 @@
+import type { CoreDeps } from '../deps.js';
 import type { ServiceConfig, ShortDomain } from '../config.js';
 import { findShortDomain, parseShortDomain } from '../config.js';
 import { domainError } from '../errors.js';
@@ -42,6 +43,16 @@ export async function findLinkByReference(
   if (!target.ok) return target;
   const found = await links.findBySlug(target.value.host, target.value.slug);
   return found ? ok(found) : err(domainError('not_found'));
+}
+
+/** {@link findLinkByReference} for showing the link: its clicks include every visit served by now. */
+export async function findLinkShownByReference(
+  deps: Pick<CoreDeps, 'links' | 'config' | 'settleVisits'>,
+  reference: string,
+  domain?: string,
+): Promise<Result<LinkRecord>> {
+  await deps.settleVisits?.();
+  return findLinkByReference(deps.links, deps.config, reference, domain);
 }
 
 function locateReference(

@@ -2,6 +2,7 @@ import type { Language, LinkView } from '@shortener/core';
 import { countText } from '@shortener/core';
 import type { SafeHtml } from '../layout.js';
 import { html } from '../layout.js';
+import { listOrNone, pagerNav } from '../page-parts.js';
 import { rowActions } from '../row-actions.js';
 import { fill, textOf } from '../text.js';
 import type { AccountHomeView } from './account-pages.js';
@@ -47,17 +48,7 @@ export function linksSection(view: AccountHomeView, t: AccountText): SafeHtml {
       ${view.searchError === undefined ? '' : html`<p id="search-error" class="error" role="alert">${view.searchError}</p>`}
     </form>
     ${tagFilterLine(language, tag)}
-    ${
-      view.links.length === 0
-        ? html`<p id="links-status">${empty}</p>`
-        : html`<ul id="links" class="link-list">
-            ${view.links.map(item)}
-          </ul>`
-    }
-    <nav class="pager" aria-label="${t.yourLinks}">
-      ${view.paged ? html`<a href="${query({})}">${t.firstPage}</a>` : ''}
-      ${view.nextCursor === null ? '' : html`<a href="${query({ cursor: view.nextCursor })}" rel="next">${t.nextPage}</a>`}
-      ${q === '' ? '' : html`<a href="/account">${t.clearSearch}</a>`}
-    </nav>
+    ${listOrNone(view.links.map(item), { id: 'links', class: 'link-list' }, html`<p id="links-status">${empty}</p>`)}
+    ${pagerNav(t.yourLinks, { first: view.paged ? query({}) : null, next: view.nextCursor === null ? null : query({ cursor: view.nextCursor }) }, t, q === '' ? '' : html`<a href="/account">${t.clearSearch}</a>`)}
   </section>`;
 }

@@ -1,9 +1,10 @@
 import type { Language, LinkView } from '@shortener/core';
-import { noticeLine } from '../notice.js';
+import { errorLine as errorLineOf, invalidIf, noticeLine } from '../notice.js';
 import type { LinkFormView } from '../home-page.js';
 import { linkForm } from '../home-page.js';
 import type { SafeHtml } from '../layout.js';
 import { html, renderPage } from '../layout.js';
+import { inputField, messageCard } from '../page-parts.js';
 import { fill, textOf } from '../text.js';
 import type { AccountText } from './account-text.js';
 import { accountTextOf } from './account-text.js';
@@ -17,13 +18,8 @@ function accountPage(language: Language, title: string, main: SafeHtml): string 
   return renderPage({ language, title, main, noindex: true, scripts: SCRIPTS, accountHref: '/account' });
 }
 
-const errorLine = (message: string | undefined) =>
-  message === undefined
-    ? ''
-    : html`<p class="error" role="alert" id="form-error" tabindex="-1" data-flash>${message}</p>`;
-
-const invalid = (message: string | undefined) =>
-  message === undefined ? '' : html` aria-invalid="true" aria-describedby="form-error"`;
+const errorLine = (message: string | undefined) => errorLineOf(message, 'form-error');
+const invalid = (message: string | undefined) => invalidIf(message, 'form-error');
 
 /** The passkey button and its live status line; `data-*` carry the endpoints and the texts. */
 function passkeyButton(
@@ -70,18 +66,7 @@ export function signInPage(view: SignInView): string {
       <form method="post" action="/login" class="stack">
         ${view.next ? html`<input type="hidden" name="next" value="${view.next}" />` : ''}
         ${nameField(t, view.name ?? '', 'username webauthn', view.error)}
-        <div class="field">
-          <label for="password">${t.passwordLabel}</label>
-          <input
-            id="password"
-            name="password"
-            type="password"
-            required
-            maxlength="128"
-            autocomplete="current-password"
-            ${invalid(view.error)}
-          />
-        </div>
+        ${inputField('password', t.passwordLabel, html`name="password" type="password" required maxlength="128" autocomplete="current-password"${invalid(view.error)}`)}
         <button type="submit">${t.signIn}</button>
       </form>
       <p>${t.or}</p>
@@ -114,53 +99,30 @@ export function invitePage(language: Language, name: string, token: string, erro
 }
 
 function nameField(t: AccountText, value: string, autocomplete: string, error: string | undefined): SafeHtml {
-  return html`<div class="field">
-    <label for="name">${t.nameLabel}</label>
-    <input
-      id="name"
-      name="name"
-      value="${value}"
-      required
-      maxlength="64"
-      autocomplete="${autocomplete}"
-      autocapitalize="none"
-      spellcheck="false"
-      ${invalid(error)}
-    />
-  </div>`;
+  return inputField(
+    'name',
+    t.nameLabel,
+    html`name="name" value="${value}" required maxlength="64" autocomplete="${autocomplete}"
+    autocapitalize="none" spellcheck="false"${invalid(error)}`,
+  );
 }
 
 /** The new-password field (id `password`, 8-128 characters) of the invite, sign-up and settings forms. */
 export function newPasswordField(t: AccountText, error: string | undefined): SafeHtml {
-  return html`<div class="field">
-    <label for="password">${t.newPasswordLabel}</label>
-    <input
-      id="password"
-      name="password"
-      type="password"
-      required
-      minlength="8"
-      maxlength="128"
-      autocomplete="new-password"
-      aria-describedby="password-hint"
-      ${invalid(error)}
-    />
-    <small class="hint" id="password-hint">${t.newPasswordHint}</small>
-  </div>`;
+  return inputField(
+    'password',
+    t.newPasswordLabel,
+    html`name="password" type="password" required minlength="8" maxlength="128" autocomplete="new-password"
+    aria-describedby="password-hint"${invalid(error)}`,
+    html`<small class="hint" id="password-hint">${t.newPasswordHint}</small>`,
+  );
 }
 
 /** The page of an invite link that is unknown, used or expired. */
 export function inviteGonePage(language: Language): string {
   const t = accountTextOf(language);
-  return accountPage(
-    language,
-    t.inviteGoneTitle,
-    html`<section class="card notice">
-      <h1>${t.inviteGoneTitle}</h1>
-      <p>${t.inviteGone}</p>
-      <p><a class="button" href="/login">${t.signInTitle}</a></p>
-    </section>`,
-  );
+  const card = { title: t.inviteGoneTitle, text: t.inviteGone, href: '/login', link: t.signInTitle };
+  return accountPage(language, t.inviteGoneTitle, messageCard(card));
 }
 
 /** `/account/signup` when `SIGNUP=open`: a name and a password. */

@@ -3,6 +3,15 @@ import { noticeLine } from '../notice.js';
 import { countText } from '@shortener/core';
 import type { SafeHtml } from '../layout.js';
 import { html, renderPage } from '../layout.js';
+import {
+  checkField,
+  headCard,
+  inputField,
+  listOrNone,
+  messageCard,
+  pagerNav,
+  shownOnce,
+} from '../page-parts.js';
 import { rowActions } from '../row-actions.js';
 import { fill, textOf } from '../text.js';
 import type { Notice } from './account-pages.js';
@@ -49,16 +58,11 @@ const dateOf = (language: Language, time: number | string) =>
 /** `/admin` (decisions §10): every link (search, paging, disable/enable, delete) and the accounts. */
 export function adminPage(view: AdminView): string {
   const t = adminTextOf(view.language);
-  const notice = view.notice;
   return page(
     view.language,
     t.adminTitle,
-    html`<section class="card" aria-labelledby="admin-title">
-        <h1 id="admin-title">${t.adminTitle}</h1>
-        <p><a href="/account">${t.backToAccount}</a></p>
-        ${noticeLine(notice, 'admin-notice')}
-      </section>
-      ${linksSection(view, t)} ${accountsSection(view, t)} ${inviteSection(view, t)}`,
+    html`${headCard('admin', t.adminTitle, t.backToAccount, noticeLine(view.notice, 'admin-notice'))}
+    ${linksSection(view, t)} ${accountsSection(view, t)} ${inviteSection(view, t)}`,
   );
 }
 
@@ -119,17 +123,8 @@ function linksSection(view: AdminView, t: AdminText): SafeHtml {
         <button type="submit" class="button">${t.search}</button>
       </div>
     </form>
-    ${
-      view.links.length === 0
-        ? html`<p>${q === '' ? t.noLinks : fill(t.noMatches, { q })}</p>`
-        : html`<ul id="admin-links" class="link-list">
-            ${view.links.map(item)}
-          </ul>`
-    }
-    <nav class="pager" aria-label="${t.linksTitle}">
-      ${view.paged ? html`<a href="${query({})}">${t.firstPage}</a>` : ''}
-      ${view.nextCursor === null ? '' : html`<a href="${query({ cursor: view.nextCursor })}" rel="next">${t.nextPage}</a>`}
-    </nav>
+    ${listOrNone(view.links.map(item), { id: 'admin-links', class: 'link-list' }, html`<p>${q === '' ? t.noLinks : fill(t.noMatches, { q })}</p>`)}
+    ${pagerNav(t.linksTitle, { first: view.paged ? query({}) : null, next: view.nextCursor === null ? null : query({ cursor: view.nextCursor }) }, t)}
   </section>`;
 }
 
@@ -165,42 +160,10 @@ function inviteSection(view: AdminView, t: AdminText): SafeHtml {
   const made = view.invite;
   return html`<section class="card admin-invite" aria-labelledby="invite-title">
     <h2 id="invite-title">${t.inviteTitle}</h2>
-    ${
-      made === undefined
-        ? ''
-        : html`<div class="new-key" role="status" tabindex="-1" data-flash>
-            <p>${fill(t.inviteMade, { name: made.name })}</p>
-            <p><code id="new-key">${made.url}</code></p>
-            <button type="button" class="button" id="copy-key" data-copied="${t.copied}" hidden>
-              ${t.copy}
-            </button>
-            <span id="copy-key-status" aria-live="polite"></span>
-          </div>`
-    }
+    ${made === undefined ? '' : shownOnce(fill(t.inviteMade, { name: made.name }), made.url, t)}
     <form method="post" action="/admin/invites" class="stack">
-      <div class="field">
-        <label for="invite-name">${t.nameLabel}</label>
-        <input
-          id="invite-name"
-          name="name"
-          value="${values.name}"
-          required
-          maxlength="64"
-          autocomplete="off"
-          autocapitalize="none"
-          spellcheck="false"
-        />
-      </div>
-      <div class="field check">
-        <input
-          id="invite-admin"
-          name="admin"
-          type="checkbox"
-          value="on"
-          ${values.admin ? html` checked` : ''}
-        />
-        <label for="invite-admin">${t.adminLabel}</label>
-      </div>
+      ${inputField('invite-name', t.nameLabel, html`name="name" value="${values.name}" required maxlength="64" autocomplete="off" autocapitalize="none" spellcheck="false"`)}
+      ${checkField('invite-admin', 'admin', t.adminLabel, values.admin)}
       <button type="submit">${t.inviteButton}</button>
     </form>
   </section>`;
@@ -209,13 +172,6 @@ function inviteSection(view: AdminView, t: AdminText): SafeHtml {
 /** The 403 page of a signed-in account that is not an admin. */
 export function adminOnlyPage(language: Language): string {
   const t = adminTextOf(language);
-  return page(
-    language,
-    t.forbiddenTitle,
-    html`<section class="card notice">
-      <h1>${t.forbiddenTitle}</h1>
-      <p>${t.forbidden}</p>
-      <p><a class="button" href="/account">${t.backToAccount}</a></p>
-    </section>`,
-  );
+  const card = { title: t.forbiddenTitle, text: t.forbidden, href: '/account', link: t.backToAccount };
+  return page(language, t.forbiddenTitle, messageCard(card));
 }

@@ -1,8 +1,9 @@
 import type { Language, LinkView, StatsView } from '@shortener/core';
-import { noticeLine } from '../notice.js';
+import { errorLine, invalidIf, noticeLine } from '../notice.js';
 import { copyButton } from '../copy-button.js';
 import type { SafeHtml } from '../layout.js';
 import { html, renderPage } from '../layout.js';
+import { checkField, inputField, messageCard } from '../page-parts.js';
 import { fill, textOf } from '../text.js';
 import type { Notice } from './account-pages.js';
 import type { LinkPageText } from './link-page-text.js';
@@ -122,10 +123,7 @@ function editSection(view: LinkPageView, t: LinkPageText): SafeHtml {
       <input id="edit-${name}" name="${name}" value="${values[name] ?? ''}" ${attributes}${invalid(name)} />
     </div>`;
   const check = (name: string, label: string, checked: boolean) =>
-    html`<div class="field check">
-      <input id="edit-${name}" name="${name}" type="checkbox" value="on" ${checked ? html` checked` : ''} />
-      <label for="edit-${name}">${label}</label>
-    </div>`;
+    checkField(`edit-${name}`, name, label, checked);
   return html`<section class="card" aria-labelledby="settings-title">
     <h2 id="settings-title">${t.settingsTitle}</h2>
     ${noticeLine(view.notice, 'edit-notice')}
@@ -150,7 +148,7 @@ function deleteSection(view: LinkPageView, t: LinkPageText): SafeHtml {
   const error = view.deleteError;
   return html`<section class="card" aria-labelledby="delete-title">
     <h2 id="delete-title">${t.deleteTitle}</h2>
-    ${error === undefined ? '' : html`<p class="error" role="alert" id="delete-error" tabindex="-1" data-flash>${error}</p>`}
+    ${errorLine(error, 'delete-error')}
     <form method="post" action="/account/links/${view.link.id}/delete" class="stack">
       ${hiddenToken(view.token)}
       <div class="field check">
@@ -160,7 +158,7 @@ function deleteSection(view: LinkPageView, t: LinkPageText): SafeHtml {
           type="checkbox"
           value="yes"
           required
-          ${error === undefined ? '' : html` aria-invalid="true" aria-describedby="delete-error"`}
+          ${invalidIf(error, 'delete-error')}
         />
         <label for="confirm">${t.deleteConfirm}</label>
       </div>
@@ -189,22 +187,9 @@ export function tokenPage(view: TokenPageView): string {
         <h1 id="token-title">${t.manageTitle}</h1>
         ${view.shortUrl === null ? '' : html`<p class="short-url" id="token-for">${view.shortUrl}</p>`}
         <p>${t.tokenIntro}</p>
-        ${view.error === undefined ? '' : html`<p class="error" role="alert" id="token-error" tabindex="-1" data-flash>${view.error}</p>`}
+        ${errorLine(view.error, 'token-error')}
         <form method="post" action="/account/links/${view.id}" class="stack">
-          <div class="field">
-            <label for="edit_token">${t.tokenLabel}</label>
-            <input
-              id="edit_token"
-              name="edit_token"
-              type="password"
-              required
-              maxlength="200"
-              autocomplete="off"
-              autocapitalize="none"
-              spellcheck="false"
-              ${view.error === undefined ? '' : html` aria-invalid="true" aria-describedby="token-error"`}
-            />
-          </div>
+          ${inputField('edit_token', t.tokenLabel, html`name="edit_token" type="password" required maxlength="200" autocomplete="off" autocapitalize="none" spellcheck="false"${invalidIf(view.error, 'token-error')}`)}
           <button type="submit" class="primary">${t.tokenSubmit}</button>
         </form>
         <p class="hint">${t.signInInstead} <a href="/login">${textOf(view.language).account}</a></p>
@@ -224,15 +209,8 @@ export function tokenPage(view: TokenPageView): string {
 /** The 404 page of an unknown link id. */
 export function linkMissingPage(language: Language): string {
   const t = linkPageTextOf(language);
-  return page(
-    language,
-    t.notFoundTitle,
-    html`<section class="card notice">
-      <h1>${t.notFoundTitle}</h1>
-      <p>${t.notFound}</p>
-      <p><a class="button" href="/account">${textOf(language).account}</a></p>
-    </section>`,
-  );
+  const card = { title: t.notFoundTitle, text: t.notFound, href: '/account', link: textOf(language).account };
+  return page(language, t.notFoundTitle, messageCard(card));
 }
 
 /** The page after a deletion by edit token (a session goes back to `/account`). */

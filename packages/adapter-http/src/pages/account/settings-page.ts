@@ -2,6 +2,7 @@ import type { ApiKeyView, KeyOrigin, Language, Passkey, SessionRecord } from '@s
 import { noticeLine } from '../notice.js';
 import type { SafeHtml } from '../layout.js';
 import { html, renderPage } from '../layout.js';
+import { headCard, inputField, listOrNone, shownOnce } from '../page-parts.js';
 import { keyWord } from '../stats-words.js';
 import { fill } from '../text.js';
 import { newPasswordField } from './account-pages.js';
@@ -80,32 +81,12 @@ function keysSection(view: SettingsView, t: SettingsText): SafeHtml {
   return html`<section class="card" aria-labelledby="keys-title">
     <h2 id="keys-title">${t.keysTitle}</h2>
     <p class="hint">${t.keysIntro}</p>
-    ${
-      shown === undefined
-        ? ''
-        : html`<div class="new-key" role="status" tabindex="-1" data-flash>
-            <p>${fill(t.newKeyShown, { name: shown.name })}</p>
-            <p><code id="new-key">${shown.key}</code></p>
-            <button type="button" class="button" id="copy-key" data-copied="${t.copied}" hidden>
-              ${t.copy}
-            </button>
-            <span id="copy-key-status" aria-live="polite"></span>
-          </div>`
-    }
+    ${shown === undefined ? '' : shownOnce(fill(t.newKeyShown, { name: shown.name }), shown.key, t)}
     <form method="post" action="/account/settings/keys" class="stack">
-      <div class="field">
-        <label for="key-name">${t.keyName}</label>
-        <input id="key-name" name="name" required maxlength="64" autocomplete="off" />
-      </div>
+      ${inputField('key-name', t.keyName, html`name="name" required maxlength="64" autocomplete="off"`)}
       <button type="submit">${t.createKey}</button>
     </form>
-    ${
-      view.keys.length === 0
-        ? html`<p>${t.noKeys}</p>`
-        : html`<ul id="keys" class="settings-list">
-            ${items}
-          </ul>`
-    }
+    ${listOrNone(items, { id: 'keys', class: 'settings-list' }, html`<p>${t.noKeys}</p>`)}
   </section>`;
 }
 
@@ -114,16 +95,7 @@ function passwordSection(t: SettingsText, language: Language): SafeHtml {
   return html`<section class="card" aria-labelledby="password-title">
     <h2 id="password-title">${t.passwordTitle}</h2>
     <form method="post" action="/account/settings/password" class="stack">
-      <div class="field">
-        <label for="current-password">${t.currentPassword}</label>
-        <input
-          id="current-password"
-          name="current_password"
-          type="password"
-          maxlength="128"
-          autocomplete="current-password"
-        />
-      </div>
+      ${inputField('current-password', t.currentPassword, html`name="current_password" type="password" maxlength="128" autocomplete="current-password"`)}
       ${newPasswordField(a, undefined)}
       <button type="submit">${t.changePassword}</button>
     </form>
@@ -185,13 +157,7 @@ function passkeysSection(view: SettingsView, t: SettingsText): SafeHtml {
   );
   return html`<section class="card" aria-labelledby="passkeys-title">
     <h2 id="passkeys-title">${t.passkeysTitle}</h2>
-    ${
-      view.passkeys.length === 0
-        ? html`<p>${t.noPasskeys}</p>`
-        : html`<ul id="passkeys" class="settings-list">
-            ${items}
-          </ul>`
-    }
+    ${listOrNone(items, { id: 'passkeys', class: 'settings-list' }, html`<p>${t.noPasskeys}</p>`)}
     <p><a href="/account">${accountTextOf(view.language).addPasskey}</a></p>
   </section>`;
 }
@@ -202,17 +168,7 @@ function confirmSection(t: SettingsText): SafeHtml {
     <h2 id="confirm-title">${t.confirmTitle}</h2>
     <p class="hint">${t.confirmIntro}</p>
     <form method="post" action="/account/settings/confirm" class="stack">
-      <div class="field">
-        <label for="confirm-password">${t.confirmPassword}</label>
-        <input
-          id="confirm-password"
-          name="password"
-          type="password"
-          required
-          maxlength="128"
-          autocomplete="current-password"
-        />
-      </div>
+      ${inputField('confirm-password', t.confirmPassword, html`name="password" type="password" required maxlength="128" autocomplete="current-password"`)}
       <button type="submit">${t.confirmButton}</button>
     </form>
     <p class="hint">${t.confirmPasskey}</p>
@@ -228,19 +184,14 @@ function webhooksOf(view: SettingsView) {
 /** `/account/settings` (decisions §10): API keys, password, sessions and passkeys, every form a plain post. */
 export function settingsPage(view: SettingsView): string {
   const t = settingsTextOf(view.language);
-  const notice = view.notice;
   return renderPage({
     language: view.language,
     title: t.settingsTitle,
     noindex: true,
     scripts: ['settings.js', 'flash.js'],
     accountHref: '/account',
-    main: html`<section class="card" aria-labelledby="settings-title">
-        <h1 id="settings-title">${t.settingsTitle}</h1>
-        <p><a href="/account">${t.backToAccount}</a></p>
-        ${noticeLine(notice, 'settings-notice')}
-      </section>
-      ${view.recent ? '' : confirmSection(t)} ${keysSection(view, t)} ${passwordSection(t, view.language)}
-      ${sessionsSection(view, t)} ${passkeysSection(view, t)} ${webhooksOf(view)}`,
+    main: html`${headCard('settings', t.settingsTitle, t.backToAccount, noticeLine(view.notice, 'settings-notice'))}
+    ${view.recent ? '' : confirmSection(t)} ${keysSection(view, t)} ${passwordSection(t, view.language)}
+    ${sessionsSection(view, t)} ${passkeysSection(view, t)} ${webhooksOf(view)}`,
   });
 }

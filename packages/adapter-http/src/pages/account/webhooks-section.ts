@@ -2,6 +2,7 @@ import { EVENT_TYPES, webhookState } from '@shortener/core';
 import type { DeliveryAttempt, Language, WebhookWithAttempts } from '@shortener/core';
 import type { SafeHtml } from '../layout.js';
 import { html } from '../layout.js';
+import { inputField, listOrNone } from '../page-parts.js';
 import { fill } from '../text.js';
 import type { WebhooksText } from './webhooks-text.js';
 import { webhooksTextOf } from './webhooks-text.js';
@@ -82,22 +83,17 @@ export function webhooksSection(view: WebhooksView, language: Language): SafeHtm
           </div>`
     }
     <form method="post" action="/account/settings/webhooks" class="stack">
-      <div class="field">
-        <label for="webhook-url">${t.url}</label>
-        <input id="webhook-url" name="url" type="url" required maxlength="4096" placeholder="https://" />
-      </div>
+      ${inputField('webhook-url', t.url, html`name="url" type="url" required maxlength="4096" placeholder="https://"`)}
       <fieldset>
         <legend>${t.events}</legend>
         ${boxes}
       </fieldset>
       <button type="submit">${t.add}</button>
     </form>
-    ${
-      view.webhooks.length === 0
-        ? html`<p>${t.none}</p>`
-        : html`<ul id="webhooks" class="settings-list">
-            ${view.webhooks.map((w) => webhookItem(w, t, language))}
-          </ul>`
-    }
+    ${listOrNone(
+      view.webhooks.map((w) => webhookItem(w, t, language)),
+      { id: 'webhooks', class: 'settings-list' },
+      html`<p>${t.none}</p>`,
+    )}
   </section>`;
 }

@@ -1,0 +1,11 @@
+/** The MCP tools a server lists, sorted (decisions §8 and §13): what every MCP transport's test expects. */
+export const MCP_TOOLS: readonly string[] = [
+  'check_alias',
+  'delete_link',
+  'get_link_info',
+  'link_stats',
+  'list_links',
+  'qr_code',
+  'shorten_url',
+  'update_link',
+];
