@@ -111,6 +111,8 @@ ${loadMethod(results)}
   (baseline rounds too, so both targets share the machine alike); in server rounds it changes whenever
   the server commits (or checkpoints the WAL). One write per redirect would show a change at every poll.
 - **CPU placement**: ${placement(results)}.
+- **Creation**: \`POST /api/v1/links\` with an API key on 50 connections, after a warm-up round of a
+  fifth as many (at least 2,000), as the redirect rounds have one; then \`POST /api/v1/bulk\` with 200 URLs.
 - **Clicks**: after the load the server gets SIGTERM (graceful shutdown flushes the buffer); the sum of
   \`links.clicks\` (the stats link excluded) must equal the 302s served.
 

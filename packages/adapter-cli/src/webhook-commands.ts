@@ -27,6 +27,15 @@ function parseEvents(raw: string | undefined): EventType[] {
   return names as EventType[];
 }
 
+/** The options every webhook command takes. */
+const common = (command: Command) =>
+  command
+    .option('--db-path <path>', 'SQLite file (default: $DB_PATH, else ./data/shortener.db)')
+    .option('--json', 'print JSON instead of text');
+/** Prints the JSON with `--json`, else the text. */
+const print = (io: CliIo, options: Options, json: unknown, text: string) =>
+  io.stdout.write(options.json === true ? `${JSON.stringify(json, null, 2)}\n` : `${text}\n`);
+
 /**
  * `shortener webhooks list|add|remove` (decisions §16): the operator's view of every account's
  * webhooks, on the database directly (the server delivers them; a test ping is in the API and settings).
@@ -39,13 +48,13 @@ export function addWebhookCommands(program: Command, io: CliIo): void {
       'after',
       '\nExamples:\n  $ shortener webhooks add alice https://hooks.example/in\n  $ shortener webhooks list\n',
     );
-  const common = (command: Command) =>
-    command
-      .option('--db-path <path>', 'SQLite file (default: $DB_PATH, else ./data/shortener.db)')
-      .option('--json', 'print JSON instead of text');
-  const print = (options: Options, json: unknown, text: string) =>
-    io.stdout.write(options.json === true ? `${JSON.stringify(json, null, 2)}\n` : `${text}\n`);
+  addList(group, io);
+  addAdd(group, io);
+  addRemove(group, io);
+}
 
+/** `webhooks list [account]`. */
+function addList(group: Command, io: CliIo): void {
   const list = common(
     group
       .command('list [account]')
@@ -58,10 +67,13 @@ export function addWebhookCommands(program: Command, io: CliIo): void {
       const all = await webhooks.events.listWebhooks(accountId);
       const rows = all.map((w) => [w.id, w.accountId, toWebhookView(w).state, w.events.join(','), w.url]);
       const json = all.map((w) => ({ ...toWebhookView(w), account_id: w.accountId }));
-      print(options, json, table(['ID', 'ACCOUNT', 'STATE', 'EVENTS', 'URL'], rows));
+      print(io, options, json, table(['ID', 'ACCOUNT', 'STATE', 'EVENTS', 'URL'], rows));
     });
   });
+}
 
+/** `webhooks add <account> <url>`: the secret is printed once. */
+function addAdd(group: Command, io: CliIo): void {
   const add = common(
     group
       .command('add <account> <url>')
@@ -74,13 +86,16 @@ export function addWebhookCommands(program: Command, io: CliIo): void {
       const events = parseEvents(options.events);
       const webhook = unwrap(await createWebhook(webhooks, account.id, { url, events }));
       const json = { id: webhook.id, url: webhook.url, events: webhook.events, secret: webhook.secret };
-      print(options, json, `${webhook.id}\t${webhook.secret}`);
+      print(io, options, json, `${webhook.id}\t${webhook.secret}`);
       io.stderr.write(
         'The secret is shown once: give it to the receiver now (it verifies the signatures).\n',
       );
     });
   });
+}
 
+/** `webhooks remove <id>`. */
+function addRemove(group: Command, io: CliIo): void {
   const remove = common(
     group
       .command('remove <id>')
@@ -91,7 +106,7 @@ export function addWebhookCommands(program: Command, io: CliIo): void {
     await withLocalStore(io, options.dbPath, async ({ webhooks }) => {
       if (!(await webhooks.events.deleteWebhook(id.trim())))
         throw new CliError(`No webhook has the id ${id.trim()}.`, 1);
-      print(options, { id: id.trim(), removed: true }, `removed ${id.trim()}`);
+      print(io, options, { id: id.trim(), removed: true }, `removed ${id.trim()}`);
     });
   });
 }

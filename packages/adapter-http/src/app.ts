@@ -24,6 +24,7 @@ import type { ServerLimits } from './server/connection-limits.js';
 import { afterRequest, drainStateOf, onRequest } from './server/drain.js';
 import { addMcpRoutes } from './api/mcp-routes.js';
 import { methodRules } from './server/methods.js';
+import { indexedRoutes } from './server/route-index.js';
 import { measureRequests } from './api/metrics-routes.js';
 import { HOME_ROUTES } from './public/home-routes.js';
 import { PASSKEY_ROUTES } from './account/passkey-routes.js';
@@ -67,7 +68,7 @@ export function createHttpApp(deps: HttpDeps): Koa {
   app.use(answerMissing);
   app.use(methodRules());
   app.use(limitEditTokenGuesses(deps));
-  app.use(routerOf(deps).routes());
+  app.use(indexedRoutes(routerOf(deps)));
   return app;
 }
 

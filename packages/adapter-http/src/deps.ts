@@ -108,23 +108,28 @@ export interface HttpDeps {
   readonly geo?: GeoLookup | null;
 }
 
-/** The core with the limiter, for the use cases that limit guesses (decisions §14). */
-export const guardedCoreOf = (deps: Pick<HttpDeps, 'core' | 'rateLimiter'>) => ({
-  ...deps.core,
-  rateLimiter: deps.rateLimiter,
-});
-
-/** The core with the limiter and the refusals counter, for the use cases that spend a budget. */
-export const budgetedCoreOf = (deps: Pick<HttpDeps, 'core' | 'rateLimiter' | 'metrics'>): BudgetedDeps => ({
-  ...guardedCoreOf(deps),
-  onLimited: (limit) => deps.metrics?.limited(limit),
-});
-
-/** A value made once per server (per `deps`) on first use, e.g. a document that depends on the settings. */
-export function perServer<T>(make: (deps: HttpDeps) => T): (deps: HttpDeps) => T {
-  const made = new WeakMap<HttpDeps, T>();
+/** `make(deps)`, made once per `deps` object rather than per request. */
+function perDeps<D extends object, T>(make: (deps: D) => T): (deps: D) => T {
+  const made = new WeakMap<D, T>();
   return (deps) => {
     if (!made.has(deps)) made.set(deps, make(deps));
     return made.get(deps) as T;
   };
 }
+
+/** The core with the limiter, for the use cases that limit guesses (decisions §14). */
+export const guardedCoreOf = perDeps((deps: Pick<HttpDeps, 'core' | 'rateLimiter'>) => ({
+  ...deps.core,
+  rateLimiter: deps.rateLimiter,
+}));
+
+/** The core with the limiter and the refusals counter, for the use cases that spend a budget. */
+export const budgetedCoreOf = perDeps(
+  (deps: Pick<HttpDeps, 'core' | 'rateLimiter' | 'metrics'>): BudgetedDeps => ({
+    ...guardedCoreOf(deps),
+    onLimited: (limit) => deps.metrics?.limited(limit),
+  }),
+);
+
+/** A value made once per server (per `deps`) on first use, e.g. a document that depends on the settings. */
+export const perServer = <T>(make: (deps: HttpDeps) => T): ((deps: HttpDeps) => T) => perDeps(make);

@@ -69,7 +69,8 @@ function infoText(info: PublicLinkView & { stats?: StatsView }): string[] {
 }
 
 /** Registers `get_link_info` and `qr_code`. */
-export function addLookupTools({ server, deps, caller, schemas, guard }: ToolSet): void {
+export function addLookupTools(tools: ToolSet): void {
+  const { server, deps, caller, schemas, guard } = tools;
   const { core } = deps;
   server.registerTool(
     'get_link_info',
@@ -102,32 +103,38 @@ export function addLookupTools({ server, deps, caller, schemas, guard }: ToolSet
       outputSchema: schemas.qrOutput,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    guard('qr_code', async (input): Promise<CallToolResult> => {
-      const found = await findLink(deps, input);
-      if (!found.ok) return toolError(found.error);
-      const view = toLinkView(found.value, core.config, core.clock.now());
-      const size = input.size ?? QR_DEFAULTS.size;
-      const url =
-        input.format === 'svg'
-          ? view.qr_svg_url
-          : `${view.qr_png_url}${size === QR_DEFAULTS.size ? '' : `?size=${size}`}`;
-      if (input.format === 'png') {
-        const decision = await spendQrBudget({ ...core, rateLimiter: deps.rateLimiter }, caller.ip, size);
-        if (!decision.allowed) {
-          deps.onLimited?.('qr');
-          return rateLimited('QR codes drawn for this client', secondsOf(decision));
-        }
-      }
-      const image = await (deps.qr ?? renderQr)(view.short_url, input.format, { size });
-      if (image === 'busy') return rateLimited('QR codes are being drawn', 1);
-      const structured = { short_url: view.short_url, format: input.format, url };
-      const caption = `QR code (${input.format}) for ${view.short_url}: ${url}`;
-      const result = toolResult(structured, caption);
-      const picture =
-        typeof image.data === 'string'
-          ? { type: 'text' as const, text: image.data }
-          : { type: 'image' as const, data: image.data.toString('base64'), mimeType: image.mimeType };
-      return { ...result, content: [...result.content, picture] };
-    }),
+    guard('qr_code', (input) => qrCode(tools, input)),
   );
+}
+
+type QrInput = Reference & { readonly format: 'png' | 'svg'; readonly size?: number | undefined };
+
+/** `qr_code`: the image, drawn under the QR budget the JSON API spends from (PNGs only). */
+async function qrCode({ deps, caller }: ToolSet, input: QrInput): Promise<CallToolResult> {
+  const { core } = deps;
+  const found = await findLink(deps, input);
+  if (!found.ok) return toolError(found.error);
+  const view = toLinkView(found.value, core.config, core.clock.now());
+  const size = input.size ?? QR_DEFAULTS.size;
+  const url =
+    input.format === 'svg'
+      ? view.qr_svg_url
+      : `${view.qr_png_url}${size === QR_DEFAULTS.size ? '' : `?size=${size}`}`;
+  if (input.format === 'png') {
+    const decision = await spendQrBudget({ ...core, rateLimiter: deps.rateLimiter }, caller.ip, size);
+    if (!decision.allowed) {
+      deps.onLimited?.('qr');
+      return rateLimited('QR codes drawn for this client', secondsOf(decision));
+    }
+  }
+  const image = await (deps.qr ?? renderQr)(view.short_url, input.format, { size });
+  if (image === 'busy') return rateLimited('QR codes are being drawn', 1);
+  const structured = { short_url: view.short_url, format: input.format, url };
+  const caption = `QR code (${input.format}) for ${view.short_url}: ${url}`;
+  const result = toolResult(structured, caption);
+  const picture =
+    typeof image.data === 'string'
+      ? { type: 'text' as const, text: image.data }
+      : { type: 'image' as const, data: image.data.toString('base64'), mimeType: image.mimeType };
+  return { ...result, content: [...result.content, picture] };
 }

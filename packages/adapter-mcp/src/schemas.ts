@@ -122,9 +122,9 @@ function manageSchemas() {
   };
 }
 
-function buildSchemas(config: ServiceConfig) {
-  const domain = CreateLinkInput.shape.domain.describe(domainText(config));
-  const shortenInput = CreateLinkInput.pick({
+/** `shorten_url`'s input: the fields of CreateLinkInput an agent uses, described for it. */
+function shortenInput(config: ServiceConfig) {
+  return CreateLinkInput.pick({
     url: true,
     alias: true,
     domain: true,
@@ -141,14 +141,14 @@ function buildSchemas(config: ServiceConfig) {
     alias: CreateLinkInput.shape.alias.describe(
       'Custom slug: 2-40 characters of a-z, 0-9, - and _ (lower-cased). Random when omitted.',
     ),
-    domain,
+    domain: CreateLinkInput.shape.domain.describe(domainText(config)),
     title: CreateLinkInput.shape.title.describe('A label for the link, max 200 characters.'),
   });
-  const checkInput = CheckAliasInput.extend({
-    slug: CheckAliasInput.shape.slug.describe('The alias to check, e.g. summer-sale.'),
-    domain: CheckAliasInput.shape.domain.describe(domainText(config)),
-  });
-  const reference = {
+}
+
+/** How the lookup tools name a link: its short URL, or its slug (and domain). */
+function referenceFields(config: ServiceConfig) {
+  return {
     short_url: z
       .string()
       .max(4096)
@@ -160,8 +160,12 @@ function buildSchemas(config: ServiceConfig) {
       .optional()
       .describe(`With slug: ${domainText(config)}`),
   };
-  const qrInput = z.strictObject({
-    ...reference,
+}
+
+/** `qr_code`'s input and output. */
+function qrSchemas(config: ServiceConfig) {
+  const input = z.strictObject({
+    ...referenceFields(config),
     format: z.enum(['png', 'svg']).default('png').describe('png (image content) or svg (SVG text).'),
     size: z
       .number()
@@ -171,25 +175,32 @@ function buildSchemas(config: ServiceConfig) {
       .optional()
       .describe('PNG width in pixels, 64-2048, default 512.'),
   });
+  const output = z.object({
+    short_url: z.url().describe('The link the QR code opens.'),
+    format: z.enum(['png', 'svg']),
+    url: z.url().describe('Where this service serves the same image, for embedding.'),
+  });
+  return { qrInput: toolInput(input), qrOutput: withErrorBranch(output) };
+}
+
+function buildSchemas(config: ServiceConfig) {
+  const checkInput = CheckAliasInput.extend({
+    slug: CheckAliasInput.shape.slug.describe('The alias to check, e.g. summer-sale.'),
+    domain: CheckAliasInput.shape.domain.describe(domainText(config)),
+  });
   const infoOutput = PublicLinkSchema.extend({
     stats: StatsSchema.optional().describe(
       `The last ${INFO_STATS_DAYS} days; only when statistics are public or your API key owns the link.`,
     ),
   });
-  const qrOutput = z.object({
-    short_url: z.url().describe('The link the QR code opens.'),
-    format: z.enum(['png', 'svg']),
-    url: z.url().describe('Where this service serves the same image, for embedding.'),
-  });
   return {
-    shortenInput: toolInput(shortenInput),
+    shortenInput: toolInput(shortenInput(config)),
     checkInput: toolInput(checkInput),
-    infoInput: toolInput(z.strictObject(reference)),
-    qrInput: toolInput(qrInput),
+    infoInput: toolInput(z.strictObject(referenceFields(config))),
     linkOutput: withErrorBranch(LinkSchema),
     aliasOutput: withErrorBranch(AliasCheckSchema),
     infoOutput: withErrorBranch(infoOutput),
-    qrOutput: withErrorBranch(qrOutput),
+    ...qrSchemas(config),
     ...manageSchemas(),
   };
 }

@@ -93,6 +93,8 @@ async function listenAll(
   try {
     await refuseUnwritableStore(app.storeHealth, config);
     await recordOrigins(stores.settings, config);
+    // the broker takes every event of every account; without it only accounts with webhooks get theirs
+    await stores.events.setBroker(config.amqpUrl !== null);
     const server = createHttpServer(app.httpDeps, config.server);
     await listen(server, config.listen.port, config.listen.host);
     if (app.metrics === null || config.metrics.port === null) return { server, metricsServer: null };

@@ -305,3 +305,10 @@ export {
 export type { WebhookDeps } from './events/webhooks.js';
 export { toAttemptView, toCreatedWebhookView, toWebhookView, webhookState } from './events/webhook-view.js';
 export type { WebhookState } from './events/webhook-view.js';
+export {
+  CreatedWebhookSchema,
+  WebhookAttemptSchema,
+  WebhookListSchema,
+  WebhookSchema,
+  WebhookTestSchema,
+} from './events/webhook-schemas.js';

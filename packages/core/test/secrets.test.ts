@@ -6,6 +6,7 @@ import {
   hashPassword,
   randomUuid,
   sha256Hex,
+  timeOrderedUuid,
   verifyPassword,
 } from '../src/secrets.js';
 
@@ -21,6 +22,16 @@ describe('secrets', () => {
     expect(randomUuid(random)).toMatch(
       /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
     );
+  });
+
+  it('makes version-7 UUIDs that sort by their time', () => {
+    const at = Date.UTC(2026, 10, 25, 12, 0, 0, 123);
+    const id = timeOrderedUuid(random, at);
+    expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(parseInt(id.replace('-', '').slice(0, 12), 16)).toBe(at);
+    const later = [1, 2, 1000, 86_400_000].map((ms) => timeOrderedUuid(random, at + ms));
+    expect([...later].sort()).toEqual(later);
+    expect(later.every((other) => other > id)).toBe(true);
   });
 
   it('compares digests only when equal and well-formed', () => {

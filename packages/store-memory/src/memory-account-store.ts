@@ -43,6 +43,11 @@ export function createMemoryAccountStore(): AccountStore {
       keyIdsByHash.set(key.keyHash, key.id);
     },
     findApiKeyByHash: async (keyHash) => keyById(keyIdsByHash.get(keyHash)),
+    findApiKeyWithAccount: async (keyHash) => {
+      const key = keyById(keyIdsByHash.get(keyHash));
+      const account = key === null ? null : copyAccount(accounts.get(key.accountId));
+      return key === null || account === null ? null : { key, account };
+    },
     findApiKeyById: async (id) => keyById(id),
     listApiKeys: async (accountId) =>
       [...keys.values()]

@@ -23,9 +23,16 @@ interface Delivery {
   heldUntil: number;
 }
 
-/** The in-memory outbox: the link and visit stores add events to it as they change (synchronously). */
+/**
+ * The in-memory outbox: the link and visit stores add events to it as they change (synchronously), when
+ * someone takes them: the broker, or an enabled webhook of the link's account wanting the type.
+ */
 export interface MemoryOutbox {
   readonly events: OutboxEvent[];
+  /** The webhooks, by id (the event store's). */
+  readonly webhooks: Map<string, Webhook>;
+  /** Whether a broker takes every event. */
+  broker: boolean;
   /** Adds the event of a link change. */
   link(type: Exclude<EventType, 'link.visited'>, link: LinkRecord): void;
   /** Adds the `link.visited` events of a written batch; `uniques` counts the new visitor hashes per link. */
@@ -39,10 +46,11 @@ export interface MemoryOutbox {
 /** Creates an empty outbox. */
 export function createMemoryOutbox(): MemoryOutbox {
   const events: OutboxEvent[] = [];
-  const add = (type: EventType, accountId: string | null, rest: Partial<OutboxEvent>) =>
-    events.push({ id: `msg_${randomUUID().replaceAll('-', '')}`, type, accountId, at: Date.now(), ...rest });
-  return {
+  const webhooks = new Map<string, Webhook>();
+  const outbox: MemoryOutbox = {
     events,
+    webhooks,
+    broker: false,
     link: (type, link) => add(type, link.accountId, { link: { ...link } }),
     visits(batch, uniques, linkOf) {
       for (const summary of summarizeVisitBatch(batch, uniques)) {
@@ -52,11 +60,22 @@ export function createMemoryOutbox(): MemoryOutbox {
       }
     },
   };
+  const add = (type: EventType, accountId: string | null, rest: Partial<OutboxEvent>) => {
+    if (!outbox.broker && ![...webhooks.values()].some((w) => wants(w, accountId, type))) return;
+    events.push({ id: `msg_${randomUUID().replaceAll('-', '')}`, type, accountId, at: Date.now(), ...rest });
+  };
+  return outbox;
 }
+
+/** Whether an enabled webhook wants an event of an account's. */
+const wants = (webhook: Webhook, accountId: string | null, type: EventType | 'ping'): boolean =>
+  webhook.accountId === accountId &&
+  webhook.disabledAt === null &&
+  webhook.events.includes(type as EventType);
 
 /** The {@link EventStore} over an in-memory outbox; each method runs synchronously, hence atomically. */
 export function createMemoryEventStore(outbox: MemoryOutbox): EventStore {
-  const webhooks = new Map<string, Webhook>();
+  const { webhooks } = outbox;
   const attempts = new Map<string, DeliveryAttempt[]>();
   const deliveries = new Map<string, Delivery>();
   let next = 0;
@@ -65,13 +84,12 @@ export function createMemoryEventStore(outbox: MemoryOutbox): EventStore {
     deliveries.set(id, { id, webhookId, event, attempts: 0, nextAt: now, heldUntil: 0 });
   };
   return {
+    setBroker: async (on) => void (outbox.broker = on),
     fanOut: async (now, broker, limit) => {
       const taken = outbox.events.splice(0, limit);
       for (const event of taken) {
-        for (const w of webhooks.values()) {
-          const wanted = w.accountId === event.accountId && w.disabledAt === null;
-          if (wanted && w.events.includes(event.type as EventType)) enqueue(w.id, event, now);
-        }
+        for (const w of webhooks.values())
+          if (wants(w, event.accountId, event.type)) enqueue(w.id, event, now);
         if (broker) enqueue(null, event, now);
       }
       return taken.length;

@@ -24,6 +24,14 @@ const API_KEY = selectList([
   ['revoked_at', 'revokedAt'],
 ]);
 
+// one round trip per authenticated request: the key and its account as two JSON objects
+const KEY_WITH_ACCOUNT = `SELECT json_build_object('id', k.id, 'accountId', k.account_id, 'name', k.name,
+    'keyHash', k.key_hash, 'prefix', k.prefix, 'createdAt', k.created_at, 'createdVia', k.created_via,
+    'lastUsedAt', k.last_used_at, 'revokedAt', k.revoked_at) AS key,
+  json_build_object('id', a.id, 'name', a.name, 'role', a.role, 'createdAt', a.created_at,
+    'disabledAt', a.disabled_at) AS account
+  FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.key_hash = $1`;
+
 const INSERT_KEY = `INSERT INTO api_keys
   (id, account_id, name, key_hash, prefix, created_at, created_via, last_used_at, revoked_at)
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`;
@@ -82,6 +90,10 @@ export function createPostgresAccountStore(pool: Pool): AccountStore {
     },
     findApiKeyByHash: (hash) =>
       one<ApiKeyRecord>(`SELECT ${API_KEY} FROM api_keys WHERE key_hash = $1`, [hash]),
+    findApiKeyWithAccount: async (hash) => {
+      const { rows } = await pool.query<{ key: ApiKeyRecord; account: Account }>(KEY_WITH_ACCOUNT, [hash]);
+      return rows[0] ?? null;
+    },
     findApiKeyById: (id) => one<ApiKeyRecord>(`SELECT ${API_KEY} FROM api_keys WHERE id = $1`, [id]),
     listApiKeys: (accountId) =>
       all<ApiKeyRecord>(`SELECT ${API_KEY} FROM api_keys WHERE account_id = $1 ORDER BY created_at, id`, [

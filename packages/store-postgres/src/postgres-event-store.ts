@@ -11,6 +11,7 @@ import type {
 import type { Pool, PoolClient } from 'pg';
 import { inTransaction } from './database.js';
 import { selectList } from './link-rows.js';
+import { BROKER_SETTING } from './migrations/008-event-consumers.js';
 
 /** Attempts kept per webhook. */
 const KEEP_ATTEMPTS = 20;
@@ -18,11 +19,13 @@ const KEEP_ATTEMPTS = 20;
 const NOW_MS = '(extract(epoch FROM clock_timestamp()) * 1000)::bigint';
 const NEW_ID = `'msg_' || replace(gen_random_uuid()::text, '-', '')`;
 
-// The `link.visited` events of a flush, in its transaction: the link's account, domain and slug at the time.
+// The `link.visited` events of a flush, in its transaction: the link's account, domain and slug at the
+// time; only those someone takes (migration 008).
 const ADD_VISITED = `INSERT INTO event_outbox (id, type, account_id, payload, created_at)
   SELECT ${NEW_ID}, 'link.visited', l.account_id,
     u.payload::jsonb || jsonb_build_object('domain', l.domain, 'slug', l.slug), ${NOW_MS}
-  FROM unnest($1::text[], $2::text[]) AS u(id, payload) JOIN links l ON l.id = u.id`;
+  FROM unnest($1::text[], $2::text[]) AS u(id, payload) JOIN links l ON l.id = u.id
+  WHERE event_consumed(l.account_id, 'link.visited')`;
 
 // One statement, so one transaction: the events taken (each by one node: SKIP LOCKED) leave the outbox
 // as their deliveries are added.
@@ -86,7 +89,10 @@ export async function addVisitedEvents(
   await client.query(ADD_VISITED, [summaries.map((s) => s.link_id), summaries.map((s) => JSON.stringify(s))]);
 }
 
-/** The {@link EventStore} on a pg pool (migration 006). Every node may call it: claims skip locked rows. */
+/**
+ * The {@link EventStore} on a pg pool (migrations 006 and 008). Every node may call it: claims skip locked
+ * rows.
+ */
 export function createPostgresEventStore(pool: Pool): EventStore {
   const webhooksById = async (ids: readonly string[]): Promise<Map<string, Webhook>> => {
     if (ids.length === 0) return new Map();
@@ -96,6 +102,11 @@ export function createPostgresEventStore(pool: Pool): EventStore {
     return new Map(rows.map((w) => [w.id, w]));
   };
   return {
+    setBroker: async (on) =>
+      void (await pool.query(
+        `INSERT INTO settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = excluded.value`,
+        [BROKER_SETTING, on ? 'on' : 'off'],
+      )),
     fanOut: async (now, broker, limit) =>
       (await pool.query<{ n: number }>(FAN_OUT, [now, limit, broker])).rows[0]?.n ?? 0,
     claimDue: async (now, holdUntil, limit) => {

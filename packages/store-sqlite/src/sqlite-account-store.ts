@@ -32,6 +32,37 @@ interface ApiKeyRow {
   readonly revoked_at: number | null;
 }
 
+interface KeyWithAccountRow extends ApiKeyRow {
+  readonly account_name: string;
+  readonly account_role: Role;
+  readonly account_created_at: number;
+  readonly account_disabled_at: number | null;
+}
+
+/** A key and its account from one joined row, mapped by hand: it is read on every keyed request. */
+function keyAndAccountOf(row: KeyWithAccountRow): { key: ApiKeyRecord; account: Account } {
+  return {
+    key: {
+      id: row.id,
+      accountId: row.account_id,
+      name: row.name,
+      keyHash: row.key_hash,
+      prefix: row.prefix,
+      createdAt: row.created_at,
+      createdVia: row.created_via,
+      lastUsedAt: row.last_used_at,
+      revokedAt: row.revoked_at,
+    },
+    account: {
+      id: row.account_id,
+      name: row.account_name,
+      role: row.account_role,
+      createdAt: row.account_created_at,
+      disabledAt: row.account_disabled_at,
+    },
+  };
+}
+
 /** The AccountStore on a better-sqlite3 connection (already migrated). Statements are prepared once, here. */
 export function createSqliteAccountStore(db: Database): AccountStore {
   const insertAccount = db.prepare<AccountRow>(
@@ -55,6 +86,12 @@ export function createSqliteAccountStore(db: Database): AccountStore {
   );
   const keyByHash = db.prepare<[string], ApiKeyRow>('SELECT * FROM api_keys WHERE key_hash = ?');
   const keyById = db.prepare<[string], ApiKeyRow>('SELECT * FROM api_keys WHERE id = ?');
+  // authentication's one read per request: the key's columns, then its account's as `account_…`
+  const keyWithAccount = db.prepare<[string], KeyWithAccountRow>(
+    `SELECT k.*, a.name AS account_name, a.role AS account_role, a.created_at AS account_created_at,
+       a.disabled_at AS account_disabled_at
+     FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.key_hash = ?`,
+  );
   const keysOf = db.prepare<[string], ApiKeyRow>(
     'SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at, id',
   );
@@ -92,6 +129,10 @@ export function createSqliteAccountStore(db: Database): AccountStore {
     updateAccount: async (id, changes) => updateAccount(id, changes),
     addApiKey: async (key) => void insertKey.run(rowOf<ApiKeyRow>(key)),
     findApiKeyByHash: async (keyHash) => recordOf<ApiKeyRecord>(keyByHash.get(keyHash)),
+    findApiKeyWithAccount: async (keyHash) => {
+      const row = keyWithAccount.get(keyHash);
+      return row === undefined ? null : keyAndAccountOf(row);
+    },
     findApiKeyById: async (id) => recordOf<ApiKeyRecord>(keyById.get(id)),
     listApiKeys: async (accountId) => recordsOf<ApiKeyRecord>(keysOf.all(accountId)),
     revokeApiKey: async (id, at) => revoke.run(at, id).changes === 1,

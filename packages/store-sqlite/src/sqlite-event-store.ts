@@ -3,6 +3,7 @@ import type { Database } from 'better-sqlite3';
 import { toLinkRecord } from './link-rows.js';
 import type { LinkRow } from './link-rows.js';
 import { createWriteLock } from './write-lock.js';
+import { BROKER_SETTING } from './migrations/011-event-consumers.js';
 
 /** Attempts kept per webhook. */
 const KEEP_ATTEMPTS = 20;
@@ -73,7 +74,7 @@ function toWebhook(row: WebhookRow): Webhook {
   };
 }
 
-/** The {@link EventStore} on a better-sqlite3 connection (migration 009). */
+/** The {@link EventStore} on a better-sqlite3 connection (migrations 009 and 011). */
 export function createSqliteEventStore(db: Database): EventStore {
   // the dispatcher writes on the server's connection: a busy lock waits off the event loop
   const lock = createWriteLock(db);
@@ -81,6 +82,13 @@ export function createSqliteEventStore(db: Database): EventStore {
   const fanOut = db.prepare(FAN_OUT);
   const toBroker = db.prepare(TO_BROKER);
   const dropOutbox = db.prepare<[number]>('DELETE FROM event_outbox WHERE seq <= ?');
+  // a round runs after every link change: finding nothing to do takes a read, not the write lock
+  const anyEvent = db.prepare<[], number>('SELECT EXISTS (SELECT 1 FROM event_outbox)').pluck();
+  const anyDue = db
+    .prepare<[number, number], number>(
+      'SELECT EXISTS (SELECT 1 FROM event_deliveries WHERE next_at <= ? AND held_until <= ?)',
+    )
+    .pluck();
   const due = db.prepare<
     [number, number, number],
     OutboxRow & { webhook_id: string | null; attempts: number }
@@ -107,6 +115,8 @@ export function createSqliteEventStore(db: Database): EventStore {
     (id, account_id, url, events, secret, created_at, failing_since, disabled_at)
     VALUES (@id, @account_id, @url, @events, @secret, @created_at, NULL, NULL)`);
   const removeWebhook = db.prepare<[string]>('DELETE FROM webhooks WHERE id = ?');
+  const setBroker = db.prepare<[string]>(`INSERT INTO settings (name, value) VALUES ('${BROKER_SETTING}', ?)
+    ON CONFLICT (name) DO UPDATE SET value = excluded.value`);
   const counts = db.prepare<[], { events: number; deliveries: number }>(`SELECT
     (SELECT count(*) FROM event_outbox) AS events, (SELECT count(*) FROM event_deliveries) AS deliveries`);
 
@@ -149,8 +159,11 @@ export function createSqliteEventStore(db: Database): EventStore {
   );
 
   return {
-    fanOut: (now, broker, limit) => lock.write(() => fanOutTx.immediate(now, broker, limit)),
-    claimDue: (now, holdUntil, limit) => lock.write(() => claimTx.immediate(now, holdUntil, limit)),
+    setBroker: async (on) => void setBroker.run(on ? 'on' : 'off'),
+    fanOut: async (now, broker, limit) =>
+      anyEvent.get() === 1 ? lock.write(() => fanOutTx.immediate(now, broker, limit)) : 0,
+    claimDue: async (now, holdUntil, limit) =>
+      anyDue.get(now, now) === 1 ? lock.write(() => claimTx.immediate(now, holdUntil, limit)) : [],
     settle: async (id, nextAt) => {
       if (nextAt === null) dropDelivery.run(Number(id));
       else settle.run(nextAt, Number(id));

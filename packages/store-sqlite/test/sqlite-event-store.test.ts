@@ -16,6 +16,7 @@ describe('SQLite outbox', () => {
   it('writes no event for a link whose insert failed', async () => {
     const stores = openSqliteStores(':memory:');
     opened.push(stores);
+    await stores.events.setBroker(true); // so anonymous links have their events
     const link = aLink();
     await stores.links.insert(link);
     const [dup, fresh] = await stores.links.insertMany([aLink({ slug: link.slug }), aLink()]);

@@ -88,6 +88,20 @@ function describeApiKeys(stores: () => Stores): void {
       expect(await stores().accounts.findApiKeyById(key.id)).toStrictEqual(key);
     });
 
+    it('finds a key with its account in one read, as they are now', async () => {
+      const account = await givenAccount(stores());
+      const key = anApiKey({ accountId: account.id, lastUsedAt: FIXTURE_TIME + 3 });
+      await stores().accounts.addApiKey(key);
+      expect(await stores().accounts.findApiKeyWithAccount(key.keyHash)).toStrictEqual({ key, account });
+      await stores().accounts.updateAccount(account.id, { disabledAt: FIXTURE_TIME + 4 });
+      await stores().accounts.revokeApiKey(key.id, FIXTURE_TIME + 5);
+      expect(await stores().accounts.findApiKeyWithAccount(key.keyHash)).toStrictEqual({
+        key: { ...key, revokedAt: FIXTURE_TIME + 5 },
+        account: { ...account, disabledAt: FIXTURE_TIME + 4 },
+      });
+      expect(await stores().accounts.findApiKeyWithAccount('0'.repeat(63) + 'f')).toBeNull();
+    });
+
     it('returns null for an unknown key hash or id', async () => {
       const { id: accountId } = await givenAccount(stores());
       await stores().accounts.addApiKey(anApiKey({ accountId }));

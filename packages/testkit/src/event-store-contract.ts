@@ -26,10 +26,20 @@ async function deliveriesOf(stores: Stores, broker = false): Promise<PendingDeli
   return stores.events.claimDue(T, T + 60_000, 1000);
 }
 
+/** Writes one human visit of a link, today. */
+async function recordVisit(stores: Stores, linkId: string): Promise<void> {
+  await stores.visits.record({
+    clicks: [{ linkId, count: 1, lastClickAt: T }],
+    counters: [{ linkId, day: '2026-01-02', dimension: 'total', key: '', count: 1 }],
+    visitors: [],
+  });
+}
+
 /**
  * Registers the EventStore contract (decisions §16): link changes and visit batches leave their events
- * in the outbox (in their own transaction, which only a store's own tests can break), fan-out follows the
- * webhooks' accounts and types, and a claimed delivery is held from other claimers.
+ * in the outbox (in their own transaction, which only a store's own tests can break) when the broker or
+ * a webhook of the account takes them, fan-out follows the webhooks' accounts and types, and a claimed
+ * delivery is held from other claimers.
  */
 export function describeEventStoreContract(name: string, open: () => Promise<Stores>): void {
   describe(`${name}: EventStore contract`, () => {
@@ -109,6 +119,7 @@ export function describeEventStoreContract(name: string, open: () => Promise<Sto
       await stores().events.createWebhook(mine);
       await stores().events.createWebhook(aWebhook(a.id, { events: ['link.deleted'] }));
       await stores().events.createWebhook(aWebhook(b.id));
+      await stores().events.setBroker(true);
       await givenLink(stores(), { accountId: a.id });
       await stores().links.insert(aLink({ accountId: null }));
       const deliveries = await deliveriesOf(stores(), true);
@@ -116,6 +127,51 @@ export function describeEventStoreContract(name: string, open: () => Promise<Sto
       expect(toWebhooks.map((d) => d.webhook?.id)).toEqual([mine.id]);
       expect(deliveries.filter((d) => d.webhook === null)).toHaveLength(2);
       expect(await stores().events.backlog()).toEqual({ events: 0, deliveries: 3 });
+    });
+
+    it('writes no event that no one takes: no broker, and no webhook of the account wanting its type', async () => {
+      const account = await givenAccount(stores());
+      await stores().events.createWebhook(aWebhook(account.id, { events: ['link.deleted'] }));
+      const other = await givenAccount(stores(), { name: 'other' });
+      await stores().events.createWebhook(aWebhook(other.id));
+      const link = await givenLink(stores(), { accountId: account.id });
+      await stores().links.update(link.id, { title: 'changed', updatedAt: T + 1 });
+      await stores().links.insert(aLink({ accountId: null }));
+      await recordVisit(stores(), link.id);
+      expect(await stores().events.backlog()).toEqual({ events: 0, deliveries: 0 });
+      await stores().links.delete(link.id);
+      expect(await stores().events.backlog()).toEqual({ events: 1, deliveries: 0 });
+    });
+
+    it('writes the events of changes made after a webhook was added, not those before', async () => {
+      const account = await givenAccount(stores());
+      const before = await givenLink(stores(), { accountId: account.id });
+      await recordVisit(stores(), before.id);
+      await stores().events.createWebhook(aWebhook(account.id));
+      const after = await givenLink(stores(), { accountId: account.id });
+      await recordVisit(stores(), before.id);
+      const events = (await deliveriesOf(stores())).map((d) => d.event);
+      expect(events.map((e) => [e.type, e.link?.id ?? e.visits?.link_id])).toEqual([
+        ['link.created', after.id],
+        ['link.visited', before.id],
+      ]);
+    });
+
+    it('writes every event of every account while a broker takes them, and stops when it does not', async () => {
+      const account = await givenAccount(stores());
+      await stores().events.setBroker(true);
+      const link = await givenLink(stores(), { accountId: account.id });
+      await stores().links.insert(aLink({ accountId: null }));
+      await recordVisit(stores(), link.id);
+      const events = (await deliveriesOf(stores(), true)).map((d) => d.event);
+      expect(events.map((e) => [e.type, e.accountId])).toEqual([
+        ['link.created', account.id],
+        ['link.created', null],
+        ['link.visited', account.id],
+      ]);
+      await stores().events.setBroker(false);
+      await stores().links.delete(link.id);
+      expect(await stores().events.backlog()).toMatchObject({ events: 0 });
     });
 
     it('holds a claimed delivery from other claimers until it is settled or its hold ends', async () => {

@@ -53,17 +53,8 @@ export function createLocalClient(store: LocalStore, accountId: string | null): 
         ? ok({ links: listed.value.links.map((l) => view(l)), next_cursor: listed.value.nextCursor })
         : listed;
     },
-    exportPage: async (cursor) => {
-      const listed = await page({ limit: 200, ...(cursor === null ? {} : { cursor }) });
-      if (!listed.ok) return listed;
-      const now = core.clock.now();
-      const links = await Promise.all(
-        listed.value.links.map(async (l) =>
-          toExportedLink(l, await accountName(l.accountId), core.config, now),
-        ),
-      );
-      return ok({ links, next_cursor: listed.value.nextCursor });
-    },
+    exportPage: async (cursor) =>
+      exported(store, await page({ limit: 200, ...(cursor === null ? {} : { cursor }) }), accountName),
     importLink: async (line) => viewOf(await importLink(core, line)),
     get: async (reference) => viewOf(await find(reference)),
     update: (reference, input) =>
@@ -76,14 +67,9 @@ export function createLocalClient(store: LocalStore, accountId: string | null): 
     setDisabled: async (reference, disabled) => viewOf(await setLinkDisabled(core, reference, disabled)),
     stats: (reference, query) => onFound(reference, (link) => getStats(core, link.id, query, caller)),
     check: (input) => checkAlias(core, input),
-    tags: async () =>
-      accountId === null
-        ? err(domainError('invalid_request', 'Name the account with --account.', 'account'))
-        : listTags(core, caller),
+    tags: async () => (accountId === null ? noAccount('') : listTags(core, caller)),
     claim: async (tokens) =>
-      accountId === null
-        ? err(domainError('invalid_request', 'Name the account to claim for with --account.', 'account'))
-        : claimLinks(core, tokens, caller),
+      accountId === null ? noAccount(' to claim for') : claimLinks(core, tokens, caller),
     shortUrl: async (reference) => {
       const found = await find(reference);
       return found.ok ? ok(view(found.value).short_url) : found;
@@ -95,6 +81,25 @@ export function createLocalClient(store: LocalStore, accountId: string | null): 
     },
     close: () => store.close(),
   };
+}
+
+/** The refusal of a command that needs `--account`. */
+const noAccount = (what: string) =>
+  err(domainError('invalid_request', `Name the account${what} with --account.`, 'account'));
+
+/** A page of links as `links export` writes them: each with its owner's name. */
+async function exported(
+  store: LocalStore,
+  listed: Awaited<ReturnType<typeof listLinks>>,
+  accountName: (accountId: string | null) => Promise<string | null>,
+) {
+  if (!listed.ok) return listed;
+  const { core } = store;
+  const now = core.clock.now();
+  const links = await Promise.all(
+    listed.value.links.map(async (l) => toExportedLink(l, await accountName(l.accountId), core.config, now)),
+  );
+  return ok({ links, next_cursor: listed.value.nextCursor });
 }
 
 /** Account names by id, each looked up once (an export names the owner of every link). */

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { sendError, stateOf } from '../koa-helpers.js';
 import { form, html, seeOther as seeOtherDoc, withOptional } from '../openapi/openapi-forms.js';
 import { FORM_TYPE } from '../openapi/openapi-paths.js';
-import { WEBHOOK_ID } from '../openapi/openapi-webhooks.js';
+import { WEBHOOK_ID } from '../api/webhook-routes.js';
 import { webhooksTextOf } from '../pages/account/webhooks-text.js';
 import { fill } from '../pages/text.js';
 import { route } from '../routes/route-table.js';

@@ -1,4 +1,4 @@
-import type { Budgeted, BudgetedDeps, Result } from '@shortener/core';
+import type { Budgeted, BudgetedDeps, CreatedLink, LinkView, Result } from '@shortener/core';
 import {
   BulkInput,
   CheckAliasInput,
@@ -71,8 +71,10 @@ export const CREATE_ROUTES: readonly AnyRoute[] = [
       const created = await createWithinBudget(ctx, deps, (budgeted, ip) =>
         createLinkWithinBudget(budgeted, body, caller, ip),
       );
-      if (sendResult(ctx, created, (c) => view(core, c.link, c.editToken), 201) && created.ok)
-        ctx.set('Location', view(core, created.value.link).stats_url.replace(/\/stats$/, ''));
+      let rendered: LinkView | undefined;
+      const render = (c: CreatedLink) => (rendered = view(core, c.link, c.editToken));
+      if (sendResult(ctx, created, render, 201) && rendered !== undefined)
+        ctx.set('Location', rendered.stats_url.replace(/\/stats$/, ''));
     },
   }),
   route({

@@ -21,64 +21,72 @@ function intro(config: ServiceConfig): string[] {
 }
 
 function endpoints(config: ServiceConfig): string[] {
-  const base = config.baseUrl;
+  return ['## Endpoints', '', ...API_ENDPOINTS, ...PAGE_ENDPOINTS, '', ...curlExamples(config.baseUrl)];
+}
+
+/** The JSON API's endpoints. */
+const API_ENDPOINTS = [
+  '- `POST /api/v1/links`: create a link (JSON body: `url` required; `alias`, `domain`, `title`, ' +
+    '`expires_in_days` or `expires_at`, `max_clicks`, `password`, `public_stats`, `utm_*`, `tags`, `rules`, ' +
+    '`forward_query`, `redirect_status`, `crawlable`). 201 Link.',
+  '- Organising and routing (decisions §15): `tags` (0-10 of `a-z0-9-_`, 1-32 characters, lower-cased; else 400 ' +
+    '`validation_error`); `rules`: up to 20 `{ when, url }`, the first whose `when` holds (`device`, `os`, ' +
+    '`country`, `language`, `query`, `after`, `before`) picks the destination; `forward_query` adds the ' +
+    'visitor’s query (the destination’s parameters win); `redirect_status` 302 (default), 307, 301 or 308 ' +
+    '(permanent refused with rules, a cap, an expiry or a password); `crawlable` drops `X-Robots-Tag: noindex` ' +
+    'and opens the link in `/robots.txt` of its short domain. Statistics gain `rules` (`0`, `1`, … or `default`).',
+  '- `GET /api/v1/links`: the API key’s links, newest first (`limit` ≤ 200, `cursor` = `next_cursor`, `q`, ' +
+    '`tag` repeatable: links carrying all).',
+  '- `GET /api/v1/tags`: `{ tags: [{ name, links, clicks }] }` over the API key’s links.',
+  '- `GET /api/v1/links/{id}`: one link (API key or edit token).',
+  '- `PATCH /api/v1/links/{id}`: edit a link; `null` removes expiry, click cap, title or password.',
+  '- `DELETE /api/v1/links/{id}`: delete a link. 204.',
+  '- `GET /api/v1/links/{id}/stats`: click statistics (`days` 1-365, default 30); public unless the owner hid them.',
+  '- `GET /api/v1/check?slug=…&domain=…`: whether an alias is `free`, `taken`, `reserved` or `invalid`.',
+  '- `POST /api/v1/bulk`: create many links (`urls`: array, or one string with one URL per line); ' +
+    'one result per URL in input order.',
+  '- `POST /api/v1/links/claim`: attach anonymous links to the account (`edit_tokens`: array).',
+  '- `GET /api/v1/keys`, `POST /api/v1/keys` (`name`; the answer shows `key` once), ' +
+    '`DELETE /api/v1/keys/{id}`: the account’s API keys (listed by `prefix`, never the key).',
+  '- `GET /api/v1/webhooks`, `POST /api/v1/webhooks` (`url`, `events`: `link.created`, `link.updated`, ' +
+    '`link.deleted`, `link.visited`; the answer shows the `whsec_…` secret once), ' +
+    '`DELETE /api/v1/webhooks/{id}`, `POST /api/v1/webhooks/{id}/test` (a signed `ping`): the account’s ' +
+    'webhooks, signed as Standard Webhooks, retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h.',
+  '- `GET /api/shorten?url=…&alias=…&domain=…`: 201 `text/plain` with only the short URL; ' +
+    'an anonymous link’s edit token is in the `X-Edit-Token` response header.',
+];
+
+/** The pages, the short links' own paths, MCP and the meta documents. */
+const PAGE_ENDPOINTS = [
+  '- `GET /`: the web form for people (it calls `POST /api/v1/links`); `GET /assets/{file}`: its static files.',
+  '- `GET /{slug}`: redirect (302 unless the link or `REDIRECT_STATUS` says 301/307/308); a password form for protected links; `POST /{slug}` submits the password.',
+  '- `GET /robots.txt` on a short domain: disallows everything but its crawlable links.',
+  '- `GET /{slug}+`: preview page showing the destination without redirecting.',
+  '- `GET /{slug}.json`: public facts (`short_url`, `url` unless password protected, `status`, `created_at`, `clicks` if public).',
+  '- `GET /{slug}.png?size=512&fg=%23000000&bg=%23ffffff&margin=4` and `GET /{slug}.svg?fg=…&bg=…`: QR codes.',
+  '- For people in a browser (decisions §10, not for API clients): `GET|POST /login`, `POST /logout`, ' +
+    "`GET /account` (`q`, `cursor`), `POST /account/links` (create), `POST /account/claim` (edit tokens), a link's page `GET|POST /account/links/{id}` with " +
+    '`POST /account/links/{id}/edit` and `POST /account/links/{id}/delete`; for administrators `GET /admin` ' +
+    'with `POST /admin/links/{id}/disable`, `POST /admin/links/{id}/enable`, `POST /admin/links/{id}/delete`, ' +
+    '`POST /admin/accounts/{id}/disable`, `POST /admin/accounts/{id}/enable` and `POST /admin/invites`; ' +
+    '`GET|POST /account/signup`, `GET|POST /account/invite/{token}`, ' +
+    '`POST /account/password`; passkeys: `POST /login/passkey/options`, `POST /login/passkey`, ' +
+    '`POST /account/invite/{token}/passkey/options`, `POST /account/invite/{token}/passkey`, ' +
+    '`POST /account/passkeys/options`, `POST /account/passkeys`; settings (form posts): ' +
+    '`GET /account/settings`, `POST /account/settings/confirm` (the password again: making keys and changing ' +
+    'passkeys need a sign-in from the last 10 minutes), `POST /account/settings/keys`, `POST /account/settings/keys/{id}/revoke`, ' +
+    '`POST /account/settings/password`, `POST /account/settings/sessions/{id}/end`, ' +
+    '`POST /account/settings/passkeys/{id}/rename`, `POST /account/settings/passkeys/{id}/delete`, ' +
+    '`POST /account/settings/webhooks` (add; the page shows the secret once), ' +
+    '`POST /account/settings/webhooks/{id}/test`, `POST /account/settings/webhooks/{id}/delete`.',
+  '- `POST /mcp`: the MCP endpoint (see below).',
+  '- `GET /healthz`: `{"status":"ok"}` when the service and its store answer.',
+  '- `GET /metrics`: Prometheus metrics when the operator serves them here (otherwise a slug like any other).',
+  '- `GET /openapi.json`: the OpenAPI 3.1 description; `GET /llms.txt`: this file.',
+];
+
+function curlExamples(base: string): string[] {
   return [
-    '## Endpoints',
-    '',
-    '- `POST /api/v1/links`: create a link (JSON body: `url` required; `alias`, `domain`, `title`, ' +
-      '`expires_in_days` or `expires_at`, `max_clicks`, `password`, `public_stats`, `utm_*`, `tags`, `rules`, ' +
-      '`forward_query`, `redirect_status`, `crawlable`). 201 Link.',
-    '- Organising and routing (decisions §15): `tags` (0-10 of `a-z0-9-_`, 1-32 characters, lower-cased; else 400 ' +
-      '`validation_error`); `rules`: up to 20 `{ when, url }`, the first whose `when` holds (`device`, `os`, ' +
-      '`country`, `language`, `query`, `after`, `before`) picks the destination; `forward_query` adds the ' +
-      'visitor’s query (the destination’s parameters win); `redirect_status` 302 (default), 307, 301 or 308 ' +
-      '(permanent refused with rules, a cap, an expiry or a password); `crawlable` drops `X-Robots-Tag: noindex` ' +
-      'and opens the link in `/robots.txt` of its short domain. Statistics gain `rules` (`0`, `1`, … or `default`).',
-    '- `GET /api/v1/links`: the API key’s links, newest first (`limit` ≤ 200, `cursor` = `next_cursor`, `q`, ' +
-      '`tag` repeatable: links carrying all).',
-    '- `GET /api/v1/tags`: `{ tags: [{ name, links, clicks }] }` over the API key’s links.',
-    '- `GET /api/v1/links/{id}`: one link (API key or edit token).',
-    '- `PATCH /api/v1/links/{id}`: edit a link; `null` removes expiry, click cap, title or password.',
-    '- `DELETE /api/v1/links/{id}`: delete a link. 204.',
-    '- `GET /api/v1/links/{id}/stats`: click statistics (`days` 1-365, default 30); public unless the owner hid them.',
-    '- `GET /api/v1/check?slug=…&domain=…`: whether an alias is `free`, `taken`, `reserved` or `invalid`.',
-    '- `POST /api/v1/bulk`: create many links (`urls`: array, or one string with one URL per line); ' +
-      'one result per URL in input order.',
-    '- `POST /api/v1/links/claim`: attach anonymous links to the account (`edit_tokens`: array).',
-    '- `GET /api/v1/keys`, `POST /api/v1/keys` (`name`; the answer shows `key` once), ' +
-      '`DELETE /api/v1/keys/{id}`: the account’s API keys (listed by `prefix`, never the key).',
-    '- `GET /api/v1/webhooks`, `POST /api/v1/webhooks` (`url`, `events`: `link.created`, `link.updated`, ' +
-      '`link.deleted`, `link.visited`; the answer shows the `whsec_…` secret once), ' +
-      '`DELETE /api/v1/webhooks/{id}`, `POST /api/v1/webhooks/{id}/test` (a signed `ping`): the account’s ' +
-      'webhooks, signed as Standard Webhooks, retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h.',
-    '- `GET /api/shorten?url=…&alias=…&domain=…`: 201 `text/plain` with only the short URL; ' +
-      'an anonymous link’s edit token is in the `X-Edit-Token` response header.',
-    '- `GET /`: the web form for people (it calls `POST /api/v1/links`); `GET /assets/{file}`: its static files.',
-    '- `GET /{slug}`: redirect (302 unless the link or `REDIRECT_STATUS` says 301/307/308); a password form for protected links; `POST /{slug}` submits the password.',
-    '- `GET /robots.txt` on a short domain: disallows everything but its crawlable links.',
-    '- `GET /{slug}+`: preview page showing the destination without redirecting.',
-    '- `GET /{slug}.json`: public facts (`short_url`, `url` unless password protected, `status`, `created_at`, `clicks` if public).',
-    '- `GET /{slug}.png?size=512&fg=%23000000&bg=%23ffffff&margin=4` and `GET /{slug}.svg?fg=…&bg=…`: QR codes.',
-    '- For people in a browser (decisions §10, not for API clients): `GET|POST /login`, `POST /logout`, ' +
-      "`GET /account` (`q`, `cursor`), `POST /account/links` (create), `POST /account/claim` (edit tokens), a link's page `GET|POST /account/links/{id}` with " +
-      '`POST /account/links/{id}/edit` and `POST /account/links/{id}/delete`; for administrators `GET /admin` ' +
-      'with `POST /admin/links/{id}/disable`, `POST /admin/links/{id}/enable`, `POST /admin/links/{id}/delete`, ' +
-      '`POST /admin/accounts/{id}/disable`, `POST /admin/accounts/{id}/enable` and `POST /admin/invites`; ' +
-      '`GET|POST /account/signup`, `GET|POST /account/invite/{token}`, ' +
-      '`POST /account/password`; passkeys: `POST /login/passkey/options`, `POST /login/passkey`, ' +
-      '`POST /account/invite/{token}/passkey/options`, `POST /account/invite/{token}/passkey`, ' +
-      '`POST /account/passkeys/options`, `POST /account/passkeys`; settings (form posts): ' +
-      '`GET /account/settings`, `POST /account/settings/confirm` (the password again: making keys and changing ' +
-      'passkeys need a sign-in from the last 10 minutes), `POST /account/settings/keys`, `POST /account/settings/keys/{id}/revoke`, ' +
-      '`POST /account/settings/password`, `POST /account/settings/sessions/{id}/end`, ' +
-      '`POST /account/settings/passkeys/{id}/rename`, `POST /account/settings/passkeys/{id}/delete`, ' +
-      '`POST /account/settings/webhooks` (add; the page shows the secret once), ' +
-      '`POST /account/settings/webhooks/{id}/test`, `POST /account/settings/webhooks/{id}/delete`.',
-    '- `POST /mcp`: the MCP endpoint (see below).',
-    '- `GET /healthz`: `{"status":"ok"}` when the service and its store answer.',
-    '- `GET /metrics`: Prometheus metrics when the operator serves them here (otherwise a slug like any other).',
-    '- `GET /openapi.json`: the OpenAPI 3.1 description; `GET /llms.txt`: this file.',
-    '',
     '```sh',
     `curl -X POST ${base}/api/v1/links -H 'Content-Type: application/json' \\`,
     `  -d '{"url": "https://example.com/a/long/path", "alias": "my-link", "expires_in_days": 30}'`,

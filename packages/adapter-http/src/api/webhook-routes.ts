@@ -12,12 +12,14 @@ import type { WebhookDeps } from '@shortener/core';
 import type { HttpDeps } from '../deps.js';
 import { signedInOf } from '../account/session.js';
 import { sendError, sendResult } from '../koa-helpers.js';
-import { SECURITY } from '../openapi/openapi-paths.js';
+import { SECURITY, pathParameter } from '../openapi/openapi-paths.js';
 import type { Json } from '../openapi/openapi-schemas.js';
-import { WEBHOOK_ID } from '../openapi/openapi-webhooks.js';
 import { route } from '../routes/route-table.js';
 import type { AnyRoute } from '../routes/route-table.js';
 import { jsonResponse } from './route-kit.js';
+
+/** The path parameter of one webhook (decisions §16). */
+export const WEBHOOK_ID = pathParameter('id', 'The webhook’s `id`.', '0b9a6c1e-2f4d-4c8a-9e7b-5d3f1a2c4b6e');
 
 const { key } = SECURITY;
 const SESSION: Json = { session: [] };

@@ -8,6 +8,8 @@ import {
   ClaimResultSchema,
   CreateKeyInput,
   CreateLinkInput,
+  CreateWebhookInput,
+  CreatedWebhookSchema,
   CreatedApiKeySchema,
   ErrorDetailSchema,
   ErrorSchema,
@@ -19,6 +21,10 @@ import {
   StatsSchema,
   TagListSchema,
   UpdateLinkInput,
+  WebhookAttemptSchema,
+  WebhookListSchema,
+  WebhookSchema,
+  WebhookTestSchema,
 } from '@shortener/core';
 import type { ServiceConfig } from '@shortener/core';
 import { z } from 'zod';
@@ -34,6 +40,7 @@ const REQUEST_SCHEMAS: readonly z.ZodType[] = [
   BulkInput,
   ClaimInput,
   CreateKeyInput,
+  CreateWebhookInput,
 ];
 const RESPONSE_SCHEMAS: readonly z.ZodType[] = [
   RuleViewSchema,
@@ -50,6 +57,11 @@ const RESPONSE_SCHEMAS: readonly z.ZodType[] = [
   ApiKeySchema,
   ApiKeyListSchema,
   CreatedApiKeySchema,
+  WebhookAttemptSchema,
+  WebhookSchema,
+  WebhookListSchema,
+  CreatedWebhookSchema,
+  WebhookTestSchema,
 ];
 
 const isJson = (value: unknown): value is Json => typeof value === 'object' && value !== null;

@@ -2,7 +2,6 @@ import { LANGUAGES } from '@shortener/core';
 import type { ServiceConfig } from '@shortener/core';
 import { withSessionAuth } from './openapi-accounts.js';
 import { ACCOUNT_ROUTES } from '../account/account-home-routes.js';
-import { webhookSchemas } from './openapi-webhooks.js';
 import { SETTINGS_ROUTES } from '../account/settings-routes.js';
 import { sessionSecurityScheme } from './openapi-forms.js';
 import { MCP_ROUTES } from '../api/mcp-routes.js';
@@ -89,7 +88,7 @@ function responses(): Json {
 
 function components(config: ServiceConfig): Json {
   return {
-    schemas: { ...componentSchemas(config), ...webhookSchemas() },
+    schemas: componentSchemas(config),
     securitySchemes: {
       apiKey: {
         type: 'http',

@@ -63,15 +63,25 @@ export function createEventRuntime(
         }
       });
   };
+  // the changes of one turn (a batch of creations) ask for one round, not one each
+  let soon = false;
+  const roundSoon = (): void => {
+    if (soon) return;
+    soon = true;
+    setImmediate(() => {
+      soon = false;
+      round();
+    });
+  };
   return {
     dispatcher,
     webhooks: { events: stores.events, clock, random, config: config.service, dispatcher },
-    kick: () => setImmediate(round),
+    kick: roundSoon,
     brokerConnected: () => (publisher === null ? null : publisher.connected()),
     start() {
       timer = setInterval(round, DISPATCH_EVERY_MS);
       timer.unref();
-      unsubscribe = stores.links.changes.subscribe(() => setImmediate(round));
+      unsubscribe = stores.links.changes.subscribe(roundSoon);
     },
     async stop() {
       stopped = true;

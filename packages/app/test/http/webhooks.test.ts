@@ -206,6 +206,30 @@ describe('delivery', () => {
     await server.api(`/api/v1/webhooks/${hook.id}`, { method: 'DELETE', key: alice.key });
   });
 
+  it('sends the changes made after a webhook was added, none from before it (issue 29)', async () => {
+    const erin = await server.createAccount('erin');
+    const create = async (alias: string) =>
+      jsonOf(
+        await server.api('/api/v1/links', {
+          key: erin.key,
+          json: { url: `https://example.com/${alias}`, alias },
+        }),
+        201,
+      );
+    const before = await create('before-hook');
+    const erins = await startReceiver();
+    erins.secret = (await addWebhook(erin, erins.url)).secret;
+    const after = await create('after-hook');
+    await server.api(`/api/v1/links/${before.id}`, { method: 'DELETE', key: erin.key });
+    await erins.next((r) => r.body.type === 'link.deleted');
+    await new Promise((resolve) => setTimeout(resolve, 300)); // a dispatcher round more
+    expect(erins.received.map((r) => `${r.body.type} ${r.body.data.id}`).sort()).toEqual([
+      `link.created ${after.id}`,
+      `link.deleted ${before.id}`,
+    ]);
+    await erins.close();
+  });
+
   it('sends a signed ping on test, and records it', async () => {
     const hook = await addWebhook(alice, receiver.url, ['link.created']);
     receiver.secret = hook.secret;

@@ -19,6 +19,8 @@ export interface AccountStore {
   updateAccount(id: string, changes: AccountChanges): Promise<Account | null>;
   addApiKey(key: ApiKeyRecord): Promise<void>;
   findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | null>;
+  /** The key with this hash and its account, in one read (authentication, per request); null for none. */
+  findApiKeyWithAccount(keyHash: string): Promise<{ key: ApiKeyRecord; account: Account } | null>;
   findApiKeyById(id: string): Promise<ApiKeyRecord | null>;
   /** The account's keys, oldest first, revoked ones included. */
   listApiKeys(accountId: string): Promise<ApiKeyRecord[]>;

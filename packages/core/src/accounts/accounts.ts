@@ -130,10 +130,10 @@ export async function authenticateApiKey(
   const bad = err(domainError('unauthorized', 'The API key is not valid.'));
   if (!API_KEY.test(presented)) return bad;
   const hash = sha256Hex(presented);
-  const key = await deps.accounts.findApiKeyByHash(hash);
-  if (key === null || key.revokedAt !== null || !digestsEqual(key.keyHash, hash)) return bad;
-  const account = await deps.accounts.findAccountById(key.accountId);
-  if (account === null || account.disabledAt !== null) return bad;
+  const found = await deps.accounts.findApiKeyWithAccount(hash);
+  if (found === null) return bad;
+  const { key, account } = found;
+  if (key.revokedAt !== null || !digestsEqual(key.keyHash, hash) || account.disabledAt !== null) return bad;
   const now = deps.clock.now();
   if (key.lastUsedAt === null || now - key.lastUsedAt >= KEY_TOUCH_MS) {
     await deps.accounts.touchApiKey(key.id, now);

@@ -45,9 +45,15 @@ export interface WebhookWithAttempts extends Webhook {
 
 /**
  * The outbox and the webhooks. Link changes and written visit batches add their events to the outbox
- * in their own transaction (by the stores themselves); this port moves them on.
+ * in their own transaction (by the stores themselves) when someone takes them: the broker, or an
+ * enabled webhook of the link's account that wants the event's type. This port moves them on.
  */
 export interface EventStore {
+  /**
+   * Whether a broker takes every event of every account (`AMQP_URL`), for every process writing to the
+   * store: `serve` says so at start. Events of changes made while it was off are not written.
+   */
+  setBroker(on: boolean): Promise<void>;
   /**
    * Takes up to `limit` events from the outbox and, in one transaction, adds a delivery per enabled
    * webhook of the event's account that wants its type, plus one for the broker when `broker`; the

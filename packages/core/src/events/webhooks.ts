@@ -17,7 +17,7 @@ export const MAX_WEBHOOKS_PER_ACCOUNT = 20;
 /** The body of `POST /api/v1/webhooks`. */
 export const CreateWebhookInput = z
   .strictObject({
-    url: z.string().max(4096),
+    url: z.string().max(4096).describe('A public http(s) URL, checked as link URLs are.'),
     events: z.array(z.enum(EVENT_TYPES)).min(1).max(EVENT_TYPES.length),
   })
   .meta({ id: 'CreateWebhookRequest' });

@@ -108,9 +108,20 @@ function isPrivateName(hostname: string): boolean {
 function isShortHost(url: URL, hostname: string, shortHosts: readonly string[]): boolean {
   const port = url.port !== '' ? url.port : url.protocol === 'https:' ? '443' : '80';
   return shortHosts.some((entry) => {
-    const short = splitHostPort(entry);
+    const short = splitShortHost(entry);
     return short !== null && short.hostname === hostname && (short.port === '' || short.port === port);
   });
+}
+
+/** The settings' few short hosts, split once each rather than parsed again for every destination. */
+const shortHostParts = new Map<string, { hostname: string; port: string } | null>();
+
+function splitShortHost(entry: string): { hostname: string; port: string } | null {
+  if (!shortHostParts.has(entry)) {
+    if (shortHostParts.size >= 64) shortHostParts.clear();
+    shortHostParts.set(entry, splitHostPort(entry));
+  }
+  return shortHostParts.get(entry) ?? null;
 }
 
 function splitHostPort(entry: string): { hostname: string; port: string } | null {

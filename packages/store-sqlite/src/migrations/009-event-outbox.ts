@@ -8,7 +8,8 @@ const snapshot = (row: 'NEW' | 'OLD') => `json_object('id', ${row}.id, 'domain',
   'rules', ${row}.rules, 'forward_query', ${row}.forward_query, 'redirect_status', ${row}.redirect_status,
   'crawlable', ${row}.crawlable)`;
 
-const event = (
+/** The statement adding a link change's event with the link as it is (`NEW`) or was (`OLD`). */
+export const event = (
   type: string,
   row: 'NEW' | 'OLD',
 ) => `INSERT INTO event_outbox (id, type, account_id, payload, created_at)

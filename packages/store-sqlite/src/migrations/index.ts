@@ -9,6 +9,7 @@ import { SESSION_CLIENTS } from './007-session-clients.js';
 import { ORGANISE_LINKS } from './008-organise-links.js';
 import { EVENT_OUTBOX } from './009-event-outbox.js';
 import { VISIT_LOG } from './010-visit-log.js';
+import { EVENT_CONSUMERS } from './011-event-consumers.js';
 
 /** One schema step. Versions start at 1 and increase by one; `PRAGMA user_version` holds the last applied. */
 export interface Migration {
@@ -30,6 +31,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 8, sql: ORGANISE_LINKS },
   { version: 9, sql: EVENT_OUTBOX },
   { version: 10, sql: VISIT_LOG },
+  { version: 11, sql: EVENT_CONSUMERS },
 ];
 
 /**
