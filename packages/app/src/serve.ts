@@ -54,7 +54,7 @@ export async function startServer(
   const { server, metricsServer } = await listenAll(app, config, stores);
   const url = `http://${hostInUrl(config.listen.host)}:${(server.address() as AddressInfo).port}`;
   const flushing = startFlushing(app);
-  const compaction = startVisitCompaction(stores.visits, logger, () => app.recorder.pending() > BURST_VISITS);
+  const compaction = startVisitCompaction(stores.visits, logger, () => app.recorder.pending(), BURST_VISITS);
   app.events.start();
   logStart(logger, config, url);
 
