@@ -1,9 +1,11 @@
-// `node bench/cold-path.mjs <seeded.db> [links] [--visits N] [--per-flush N]`: where a cold (cache-miss)
-// redirect's time goes, in process and without HTTP, on a copy of a database bench/seed.mjs filled with
-// `links` links (default 1,000,000): the look-up of a slug not seen for a while (`findBySlug`), the fold
-// of its visit into counters (the recorder), and the flush that writes a new link-day's rows, with the
-// WAL bytes that flush leaves for the checkpointer. Every visit is on another link, as in the
-// benchmark's cache-miss case. Prints CPU-µs per visit for each phase. Build first (`npx tsc -b`).
+// `node bench/cold-path.mjs <seeded.db> [links] [--visits N] [--per-flush N] [--rows-per-write N]`:
+// where a cold (cache-miss) redirect's time goes, in process and without HTTP, on a copy of a database
+// bench/seed.mjs filled with `links` links (default 1,000,000): the look-up of a slug not seen for a
+// while (`findBySlug`), the fold of its visit into counters (the recorder), the flush that appends it
+// to the visit log (in transactions of N rows, default the recorder's 250), with the WAL bytes that
+// flush leaves for the checkpointer, and the compaction that folds the log into the counters (on the
+// server, in a worker thread). Every visit is on another link, as in the benchmark's cache-miss case.
+// Prints CPU-µs per visit for each phase. Build first (`npx tsc -b`).
 import { randomBytes } from 'node:crypto';
 import { copyFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -44,9 +46,10 @@ const recorder = createVisitRecorder({
   random,
   userAgents: createUserAgentParser(),
   geo: null,
+  rowsPerWrite: option('--rows-per-write', 250),
 });
 const slugs = spreadSlugs(links, visits).map((path) => path.slice(1));
-const time = { lookup: 0, fold: 0, flush: 0, wal: 0 };
+const time = { lookup: 0, fold: 0, flush: 0, compact: 0, wal: 0 };
 // CPU time of the process (every thread: the checkpointer's counts with the flush), in ms; the wall
 // time of a phase depends on whatever else the machine runs
 const cpuMs = () => {
@@ -79,10 +82,15 @@ try {
     time.flush += cpuMs() - t;
     time.wal += Math.max(0, walBytes() - wal);
   }
+  // the compactor's share, on this connection (the server runs it in a worker thread)
+  const t = cpuMs();
+  while ((await stores.visits.compact(500)) > 0);
+  time.compact += cpuMs() - t;
   const per = (ms) => ((ms * 1000) / slugs.length).toFixed(1);
   process.stdout.write(
     `${slugs.length.toLocaleString('en')} cold visits over ${links.toLocaleString('en')} links, flushed every ${perFlush.toLocaleString('en')}: ` +
-      `CPU-µs per visit: look-up ${per(time.lookup)}, fold ${per(time.fold)}, flush ${per(time.flush)}; ` +
+      `CPU-µs per visit: look-up ${per(time.lookup)}, fold ${per(time.fold)}, flush ${per(time.flush)}, ` +
+      `compaction ${per(time.compact)}; ` +
       `WAL grew ${(time.wal / slugs.length).toFixed(0)} bytes per visit (at least; the checkpointer truncates it)\n`,
   );
 } finally {

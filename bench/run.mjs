@@ -8,7 +8,7 @@
 // or `--soak-minutes N` runs the endurance soak instead (bench/lib/soak.mjs), which says whether memory
 // stays flat; `--store postgres [--nodes 1,2,3]` the multi-node run on
 // PostgreSQL and Redis (bench/lib/nodes.mjs, `DATABASE_URL` and `REDIS_URL`, loopback by default).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import process from 'node:process';
@@ -39,8 +39,22 @@ const PLAN = quick
 Object.assign(PLAN, quick ? { cold: 30_000, coldRounds: 1 } : { cold: 50_000, coldRounds: 3 });
 const SHORT_HOST = 's.bench';
 const STATS_VISITS = 1_000_000;
+const STATS_TAIL = 100_000;
 
 const log = (line) => process.stdout.write(`${line}\n`);
+
+/** Samples the size of the database's WAL every 100 ms into `results.walMaxMb`; returns the stop. */
+function watchWal(dbPath, results) {
+  results.walMaxMb = 0;
+  const timer = setInterval(() => {
+    try {
+      results.walMaxMb = Math.max(results.walMaxMb, statSync(`${dbPath}-wal`).size / 2 ** 20);
+    } catch {
+      // no WAL file at this moment
+    }
+  }, 100);
+  return () => clearInterval(timer);
+}
 const soakIndex = process.argv.indexOf('--soak');
 const soakMinutesIndex = process.argv.indexOf('--soak-minutes');
 
@@ -74,6 +88,7 @@ async function main() {
     server = await startBenchServer(dbPath, SHORT_HOST);
     baseline = await startBaseline();
     results.rssStartMb = rssMb(server.pid);
+    const stopWalWatch = watchWal(dbPath, results);
     const observer = openObserver(dbPath);
     const ctx = { server, baseline, observer, plan: PLAN, host: SHORT_HOST, dbPath, log, results };
 
@@ -116,6 +131,8 @@ async function main() {
     );
 
     // 4. graceful shutdown: every redirect served is a recorded click
+    stopWalWatch();
+    log(`  WAL at most ${fmt(results.walMaxMb)} MB while the server ran`);
     const exit = await stop(server);
     server = null;
     results.exit = exit;
@@ -128,6 +145,19 @@ async function main() {
     printSection(log, 'clicks after SIGTERM');
     log(
       `  302s served ${results.redirectsServed}, clicks recorded ${results.clicksRecorded}, exit ${exit.code}`,
+    );
+
+    // statistics with the last 100,000 visits still in the visit log (issue 29), no compactor running
+    printSection(
+      log,
+      `statistics of that link with an unfolded tail of ${STATS_TAIL.toLocaleString('en')} visits`,
+    );
+    results.statsTail = JSON.parse(
+      await run(process.execPath, ['bench/stats-tail.mjs', dbPath, statsLink.id, String(STATS_TAIL)]),
+    );
+    log(
+      `  total ${results.statsTail.total}; store reads of getStats p50 ${ms(results.statsTail.p50)}, ` +
+        `p99 ${ms(results.statsTail.p99)} (${results.statsTail.entries} log entries, ${results.statsTail.visitors} new visitors)`,
     );
     results.seconds = (Date.now() - started) / 1000;
     printSection(log, 'targets');

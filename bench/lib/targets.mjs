@@ -99,6 +99,21 @@ export function targetRows(results) {
     20,
     false,
   );
+  if (results.statsTail) {
+    const tail = results.statsTail;
+    row(
+      `stats of a 1M-visit link with ${n(tail.visits)} visits unfolded, p99 (store reads)`,
+      '< 20 ms',
+      `p50 ${f(tail.p50)} ms, p99 ${f(tail.p99)} ms`,
+      tail.p99,
+      20,
+      false,
+    );
+  }
+  if (results.walMaxMb !== undefined) {
+    const wal = results.walMaxMb;
+    row('WAL while the server ran (sampled every 100 ms)', '< 64 MB', `${f(wal, 1)} MB`, wal, 64, false);
+  }
   const rss = Math.max(results.rssLargeMb, results.rssColdMb ?? 0);
   row(`server RSS at ${n(large)} links (after every round)`, '< 250 MB', `${f(rss, 0)} MB`, rss, 250, false);
   const lost = results.redirectsServed - results.clicksRecorded;

@@ -255,6 +255,15 @@ export {
   OTHER_KEY,
   STATS_MAX_DAYS,
 } from './visits/counter-keys.js';
+export {
+  addTailByDay,
+  addTailByKey,
+  decodeLogCounters,
+  encodeLogCounters,
+  limitTailKeys,
+  mergeIncrements,
+  tailWithin,
+} from './visits/visit-log.js';
 export { createVisitRecorder } from './visits/recorder.js';
 export type { TrackedVisit, VisitRecorder, VisitRecorderDeps } from './visits/recorder.js';
 export { getStats, top } from './visits/stats.js';

@@ -151,14 +151,28 @@ export interface DimensionCount extends KeyCount {
   readonly dimension: VisitDimension;
 }
 
-/** Aggregated visit statistics: counters per link, day and dimension, never one row per visit. */
+/**
+ * Aggregated visit statistics: counters per link, day and dimension, never one row per visit. A flush
+ * is appended to a visit log (one entry per link, plus the visitor hashes new to the link and day), and
+ * {@link VisitStore.compact} folds the log into the counters later; every read adds the unfolded tail,
+ * so what a flush wrote is read at once, and reads never see a visit twice or not at all.
+ */
 export interface VisitStore {
   /**
-   * Applies a flush atomically. Increments of links that no longer exist are dropped. A keyed counter
-   * (country, referrer, device, browser) whose key is new for its link and day lands on `other` once
-   * that link, day and dimension hold `MAX_KEYS_PER_DAY` keys (`keyWithinLimit`).
+   * Applies a flush atomically: the links' clicks, the `link.visited` events and the log entries in one
+   * transaction. Increments of links that no longer exist are dropped. A keyed counter (country,
+   * referrer, device, browser) whose key is new for its link and day lands on `other` once that link,
+   * day and dimension hold `MAX_KEYS_PER_DAY` keys (`keyWithinLimit`), as read and as folded.
    */
   record(batch: VisitBatch): Promise<void>;
+  /**
+   * Folds up to about `maxEntries` entries of the visit log into the counters and visitor sets and
+   * deletes them, in one transaction: a crash folds all of them or none. Returns how many it folded;
+   * 0 when the log is empty or another compactor (another node) holds it.
+   */
+  compact(maxEntries: number): Promise<number>;
+  /** About how many entries the visit log holds (a cheap look, for the compactor's schedule). */
+  logSize(): Promise<number>;
   /** Per-day sums of one dimension (all keys) for days in [fromDay, toDay], ascending, days without data omitted. */
   countsByDay(linkId: string, dimension: VisitDimension, fromDay: string, toDay: string): Promise<KeyCount[]>;
   /** Sums per (dimension, key) over days in [fromDay, toDay]. */

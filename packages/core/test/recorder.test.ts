@@ -13,6 +13,8 @@ function fakeVisits() {
       if (state.failing || state.failAfter-- <= 0) throw new Error('disk full');
       batches.push(batch);
     },
+    compact: async () => 0,
+    logSize: async () => 0,
     countsByDay: async () => [],
     countsByKey: async () => [],
     salt: async (_day, candidate) => candidate,

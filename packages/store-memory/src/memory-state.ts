@@ -26,6 +26,8 @@ export interface MemoryState {
   readonly heldKeys: Map<string, number>;
   /** The events of link changes and visit batches, waiting for the dispatcher. */
   readonly outbox: MemoryOutbox;
+  /** The visit log not folded yet: the counters of one link per flush, oldest first. */
+  readonly visitLog: { linkId: string; counters: readonly CounterIncrement[] }[];
 }
 
 /** Creates empty shared state. */
@@ -38,6 +40,7 @@ export function createMemoryState(): MemoryState {
     salts: new Map(),
     heldKeys: new Map(),
     outbox: createMemoryOutbox(),
+    visitLog: [],
   };
 }
 

@@ -20,6 +20,7 @@ export const COPY_TABLES = [
   'accounts',
   'webhooks',
   'links',
+  'visit_log',
   'visit_counters',
   'visitor_hashes',
   'salts',
@@ -62,6 +63,9 @@ export async function copyIntoEmptyDatabase(
       }
       const ordered = [...tables].sort((a, b) => COPY_TABLES.indexOf(a.table) - COPY_TABLES.indexOf(b.table));
       for (const rows of ordered) await insertRows(client, rows);
+      // the log's rows keep their order (seq); the next append is numbered after them
+      await client.query(`SELECT setval(pg_get_serial_sequence('visit_log', 'seq'),
+        (SELECT COALESCE(max(seq), 0) + 1 FROM visit_log), false)`);
       // the copy is no change: the events its inserts left in the outbox are dropped (decisions §16)
       await client.query('DELETE FROM event_outbox');
       const after = await countRows(client);

@@ -1,8 +1,12 @@
-import type { CounterIncrement, DimensionCount, KeyCount, VisitBatch, VisitStore } from '@shortener/core';
+import { OTHER_KEY } from '@shortener/core';
+import type { KeyCount, VisitBatch, VisitStore } from '@shortener/core';
 import type { Pool, PoolClient } from 'pg';
-import { addCounters, compare } from './counter-writes.js';
+import { compare } from './counter-writes.js';
 import { inTransaction, unavailableReason } from './database.js';
 import { addVisitedEvents } from './postgres-event-store.js';
+import { appendVisits, compactVisitLog } from './postgres-visit-log.js';
+import { withTail } from './postgres-visit-tail.js';
+import type { KeyRow } from './postgres-visit-tail.js';
 
 // The batch's links, locked in id order (the same on every node) for the rest of the flush: a link
 // deleted meanwhile waits for it, a deleted one is left out, and the clicks below cannot deadlock.
@@ -12,15 +16,29 @@ const ADD_CLICKS = `UPDATE links SET clicks = clicks + u.count,
     last_click_at = GREATEST(COALESCE(last_click_at, 0), u.at)
   FROM unnest($1::text[], $2::bigint[], $3::bigint[]) AS u(id, count, at) WHERE links.id = u.id`;
 
-const ADD_VISITORS = `INSERT INTO visitor_hashes (link_id, day, hash)
-  SELECT * FROM unnest($1::text[], $2::text[], $3::text[])
-  ON CONFLICT DO NOTHING RETURNING link_id, day`;
+// Counters plus the unfolded tail, in one statement: one snapshot, before or after a compaction's commit.
+const COUNTS_BY_DAY = `SELECT day AS key, sum(count)::bigint AS count FROM (
+    SELECT day, count FROM visit_counters
+      WHERE link_id = $1 AND dimension = $2 AND day BETWEEN $3 AND $4
+    UNION ALL
+    SELECT e->>0, (e->>3)::bigint FROM visit_log l, jsonb_array_elements(l.counters::jsonb) e
+      WHERE l.link_id = $1 AND e->>1 = $2 AND e->>0 BETWEEN $3 AND $4
+  ) t GROUP BY day ORDER BY day`;
 
-const COUNTS_BY_DAY = `SELECT day AS key, sum(count)::bigint AS count FROM visit_counters
-  WHERE link_id = $1 AND dimension = $2 AND day BETWEEN $3 AND $4 GROUP BY day ORDER BY day`;
+// The stored sums ('s'), the tail's log rows ('t', their new visitors as `unique`) and the keys held
+// on the tail's days ('h', for the key limit as the compactor will apply it), in one statement.
+const COUNTS_BY_KEY = `SELECT 's' AS part, dimension, key, sum(count)::bigint AS count, '' AS day
+    FROM visit_counters WHERE link_id = $1 AND day BETWEEN $2 AND $3 GROUP BY dimension, key
+  UNION ALL
+  SELECT 't', '', counters, seq, '' FROM visit_log WHERE link_id = $1
+  UNION ALL
+  SELECT 'h', c.dimension, c.key, 0, c.day FROM visit_counters c
+    WHERE c.link_id = $1 AND c.key <> '${OTHER_KEY}' AND c.dimension NOT IN ('total', 'bots', 'unique')
+      AND c.day IN (SELECT e->>0 FROM visit_log l, jsonb_array_elements(l.counters::jsonb) e
+        WHERE l.link_id = $1)`;
 
-const COUNTS_BY_KEY = `SELECT dimension, key, sum(count)::bigint AS count FROM visit_counters
-  WHERE link_id = $1 AND day BETWEEN $2 AND $3 GROUP BY dimension, key ORDER BY dimension, count DESC, key`;
+// seq's smallest and largest come from the primary key's two ends, not a count of the rows
+const LOG_SIZE = 'SELECT COALESCE(max(seq) - min(seq) + 1, 0) AS n FROM visit_log';
 
 const CURRENT_XID = 'SELECT pg_current_xact_id()::text AS xid';
 const XACT_STATUS = 'SELECT pg_xact_status($1::xid8) AS status';
@@ -28,6 +46,13 @@ const XACT_STATUS = 'SELECT pg_xact_status($1::xid8) AS status';
 // DO UPDATE (not DO NOTHING) returns the kept row even when another node inserted it a moment ago.
 const SALT = `INSERT INTO salts (day, salt) VALUES ($1, $2)
   ON CONFLICT (day) DO UPDATE SET salt = salts.salt RETURNING salt`;
+
+/** Log entries folded per transaction when pruning folds the whole log. */
+const PRUNE_CHUNK = 1000;
+
+const logIsEmpty = async (pool: Pool): Promise<boolean> =>
+  (await pool.query<{ empty: boolean }>('SELECT NOT EXISTS (SELECT 1 FROM visit_log) AS empty')).rows[0]
+    ?.empty === true;
 
 /** A flush whose connection was lost while it committed: written or not, only the server knows. */
 interface InDoubt {
@@ -79,6 +104,12 @@ export function createPostgresVisitStore(pool: Pool): PostgresVisitStore {
       }
     }
   };
+  const foldAll = async () => {
+    for (;;) {
+      const folded = await inTransaction(pool, (client) => compactVisitLog(client, PRUNE_CHUNK));
+      if (folded === 0 && (await logIsEmpty(pool))) return;
+    }
+  };
   return {
     record: async (batch) => {
       if (batch.clicks.length + batch.counters.length + batch.visitors.length === 0) return;
@@ -89,16 +120,27 @@ export function createPostgresVisitStore(pool: Pool): PostgresVisitStore {
     countsByDay: async (linkId, dimension, fromDay, toDay) =>
       (await pool.query<KeyCount>(COUNTS_BY_DAY, [linkId, dimension, fromDay, toDay])).rows,
     countsByKey: async (linkId, fromDay, toDay) =>
-      (await pool.query<DimensionCount>(COUNTS_BY_KEY, [linkId, fromDay, toDay])).rows,
+      withTail(
+        linkId,
+        fromDay,
+        toDay,
+        (await pool.query<KeyRow>(COUNTS_BY_KEY, [linkId, fromDay, toDay])).rows,
+      ),
+    logSize: async () => Number((await pool.query<{ n: string | null }>(LOG_SIZE)).rows[0]?.n ?? 0),
+    compact: (maxEntries) => inTransaction(pool, (client) => compactVisitLog(client, maxEntries)),
     salt: async (day, candidate) => {
       const { rows } = await pool.query<{ salt: string }>(SALT, [day, candidate]);
       return rows[0]?.salt ?? candidate;
     },
     pruneSalts: async (beforeDay) => void (await pool.query('DELETE FROM salts WHERE day < $1', [beforeDay])),
+    // pruning counters folds the whole log first (waiting for another node's compactor): the counts of
+    // the days it forgets are dropped whole
     pruneVisitors: async (beforeDay) =>
       void (await pool.query('DELETE FROM visitor_hashes WHERE day < $1', [beforeDay])),
-    pruneCounters: async (beforeDay) =>
-      void (await pool.query('DELETE FROM visit_counters WHERE day < $1', [beforeDay])),
+    pruneCounters: async (beforeDay) => {
+      await foldAll();
+      await pool.query('DELETE FROM visit_counters WHERE day < $1', [beforeDay]);
+    },
   };
 }
 
@@ -115,13 +157,7 @@ async function record(client: PoolClient, batch: VisitBatch): Promise<void> {
       clicks.map((c) => c.at),
     ]);
   }
-  const unique = await addVisitors(
-    client,
-    batch.visitors.filter((v) => existing.has(v.linkId)),
-  );
-  await addCounters(client, [...batch.counters.filter((c) => existing.has(c.linkId)), ...unique]);
-  const uniques = new Map<string, number>();
-  for (const { linkId } of unique) uniques.set(linkId, (uniques.get(linkId) ?? 0) + 1);
+  const uniques = await appendVisits(client, batch, existing);
   await addVisitedEvents(
     client,
     { ...batch, counters: batch.counters.filter((c) => existing.has(c.linkId)) },
@@ -141,20 +177,4 @@ function sumClicks(clicks: VisitBatch['clicks']): { linkId: string; count: numbe
     });
   }
   return [...sums.values()].sort((a, b) => compare(a.linkId, b.linkId));
-}
-
-/** Keeps the hashes not seen yet for their link and day; returns one `unique` increment per new one. */
-async function addVisitors(
-  client: PoolClient,
-  visitors: VisitBatch['visitors'],
-): Promise<CounterIncrement[]> {
-  if (visitors.length === 0) return [];
-  const seen = new Map(visitors.map((v) => [`${v.linkId}\u0000${v.day}\u0000${v.hash}`, v]));
-  const rows = [...seen.entries()].sort(([a], [b]) => compare(a, b)).map(([, v]) => v);
-  const { rows: added } = await client.query<{ link_id: string; day: string }>(ADD_VISITORS, [
-    rows.map((v) => v.linkId),
-    rows.map((v) => v.day),
-    rows.map((v) => v.hash),
-  ]);
-  return added.map(({ link_id: linkId, day }) => ({ linkId, day, dimension: 'unique', key: '', count: 1 }));
 }

@@ -3,21 +3,23 @@ import { Worker } from 'node:worker_threads';
 import type { VisitBatch } from '@shortener/core';
 import type { Synchronous } from './database.js';
 
-// Plain CommonJS for an eval'd worker. It loads the compiled visit-writer.js (from `src/`, as under the
-// tests, the one in `dist/`), opens its own connection to the database file with the pragmas of
-// database.ts, and answers each `{ id, batch }` with `{ id }` or `{ id, error }`. Its busy handler may
-// sleep: it sleeps this thread only, never the server's event loop.
+// Plain CommonJS for an eval'd worker. It loads the compiled visit-writer.js and visit-compactor.js
+// (from `src/`, as under the tests, the ones in `dist/`), opens its own connection to the database file
+// with the pragmas of database.ts, and answers each `{ id, batch }` (a flush) or `{ id, compact }` (a
+// compaction of up to that many log entries) with `{ id, result }` or `{ id, error }`. Its busy handler
+// may sleep: it sleeps this thread only, never the server's event loop.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const ready = (async () => {
-  const { createVisitWriter } = await import(workerData.module);
+  const { createVisitWriter } = await import(workerData.module + '/visit-writer.js');
+  const { createVisitCompactor } = await import(workerData.module + '/visit-compactor.js');
   const db = new Database(workerData.path);
   db.pragma('busy_timeout = 5000');
   db.pragma('synchronous = ' + workerData.synchronous);
   db.pragma('foreign_keys = ON');
   if (workerData.noAutocheckpoint) db.pragma('wal_autocheckpoint = 0');
-  return { db, write: createVisitWriter(db) };
+  return { db, write: createVisitWriter(db), compact: createVisitCompactor(db) };
 })();
 ready.catch(() => {});
 parentPort.on('message', async (message) => {
@@ -27,28 +29,34 @@ parentPort.on('message', async (message) => {
     return;
   }
   try {
-    (await ready).write(message.batch);
-    parentPort.postMessage({ id: message.id });
+    const worker = await ready;
+    const result = message.batch === undefined ? worker.compact(message.compact) : worker.write(message.batch);
+    parentPort.postMessage({ id: message.id, result });
   } catch (error) {
     parentPort.postMessage({ id: message.id, error: { message: String(error && error.message || error), code: error && error.code } });
   }
 });
 `;
 
-/** Flushes written by a worker thread on a connection of its own (the server's SQLite store). */
+/**
+ * Flushes written and the visit log compacted by a worker thread on a connection of its own (the
+ * server's SQLite store): one thread, so a compaction chunk and a flush never wait for each other's lock.
+ */
 export interface BackgroundVisitWrites {
   /** False once the worker failed: the store writes on its own connection again. */
   usable(): boolean;
   /** Writes a flush in the worker; rejects with the SQLite error when its transaction failed. */
   write(batch: VisitBatch): Promise<void>;
+  /** Folds up to `maxEntries` log entries in the worker (visit-compactor.ts); resolves with how many. */
+  compact(maxEntries: number): Promise<number>;
   /** Waits for the writes under way, then closes the worker's connection. */
   stop(): Promise<void>;
 }
 
-/** Where the worker finds the compiled visit writer: next to this file in `dist/`, or `dist/` from `src/`. */
-function writerModule(): string {
+/** Where the worker finds the compiled writer and compactor: next to this file in `dist/`, or `dist/` from `src/`. */
+function writerModules(): string {
   const here = import.meta.url;
-  return new URL(here.endsWith('.ts') ? '../dist/src/visit-writer.js' : './visit-writer.js', here).href;
+  return new URL(here.endsWith('.ts') ? '../dist/src' : '.', here).href.replace(/\/$/, '');
 }
 
 /**
@@ -62,7 +70,7 @@ export function startBackgroundVisitWrites(
 ): BackgroundVisitWrites {
   const workerData = {
     driver: createRequire(import.meta.url).resolve('better-sqlite3'),
-    module: writerModule(),
+    module: writerModules(),
     path,
     synchronous: options.synchronous === 'full' ? 'FULL' : 'NORMAL',
     noAutocheckpoint: options.noAutocheckpoint === true,
@@ -70,42 +78,47 @@ export function startBackgroundVisitWrites(
   // execArgv: [] so that no loader or export condition of the parent (a test runner's) reaches it
   const worker = new Worker(WORKER_SOURCE, { eval: true, workerData, execArgv: [] });
   worker.unref();
-  const pending = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
+  const pending = new Map<number, { resolve: (result: unknown) => void; reject: (error: Error) => void }>();
   let next = 0;
   let failed: Error | null = null;
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-  const settle = (id: number, error?: Error) => {
+  const settle = (id: number, error?: Error, result?: unknown) => {
     const waiting = pending.get(id);
     pending.delete(id);
     // keep the process alive while a write is under way (a graceful stop's last flush), not longer
     if (pending.size === 0) worker.unref();
-    if (error === undefined) waiting?.resolve();
+    if (error === undefined) waiting?.resolve(result);
     else waiting?.reject(error);
   };
-  worker.on('message', (message: { id: number; error?: { message: string; code?: string } }) => {
-    const error =
-      message.error === undefined
-        ? undefined
-        : Object.assign(new Error(message.error.message), { code: message.error.code });
-    settle(message.id, error);
-  });
+  worker.on(
+    'message',
+    (message: { id: number; result?: unknown; error?: { message: string; code?: string } }) => {
+      const error =
+        message.error === undefined
+          ? undefined
+          : Object.assign(new Error(message.error.message), { code: message.error.code });
+      settle(message.id, error, message.result);
+    },
+  );
   const fail = (error: Error) => {
     failed ??= error;
     for (const id of [...pending.keys()]) settle(id, error);
   };
   worker.once('error', fail);
   void exited.then(() => fail(new Error('The background visit writer stopped.')));
+  const ask = (message: { batch: VisitBatch } | { compact: number }) => {
+    if (failed !== null) return Promise.reject(failed);
+    return new Promise<unknown>((resolve, reject) => {
+      const id = next++;
+      if (pending.size === 0) worker.ref();
+      pending.set(id, { resolve, reject });
+      worker.postMessage({ id, ...message });
+    });
+  };
   return {
     usable: () => failed === null,
-    write: (batch) => {
-      if (failed !== null) return Promise.reject(failed);
-      return new Promise<void>((resolve, reject) => {
-        const id = next++;
-        if (pending.size === 0) worker.ref();
-        pending.set(id, { resolve, reject });
-        worker.postMessage({ id, batch });
-      });
-    },
+    write: async (batch) => void (await ask({ batch })),
+    compact: async (maxEntries) => (await ask({ compact: maxEntries })) as number,
     stop: async () => {
       if (failed !== null) return;
       worker.ref();

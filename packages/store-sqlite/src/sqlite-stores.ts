@@ -42,14 +42,14 @@ export function openSqliteStores(path: string, options: SqliteStoreOptions = {})
   const onFile = !isMemoryPath(path);
   const checkpointer =
     options.backgroundCheckpoints && onFile ? startBackgroundCheckpoints(db, options.checkpoints) : undefined;
-  const writes =
-    options.backgroundWrites && onFile
+  const worker =
+    (options.backgroundWrites || options.backgroundCompaction) && onFile
       ? startBackgroundVisitWrites(path, {
           ...(options.synchronous ? { synchronous: options.synchronous } : {}),
           noAutocheckpoint: checkpointer !== undefined,
         })
       : undefined;
-  return createSqliteStores(db, checkpointer, writes);
+  return createSqliteStores(db, checkpointer, worker, options.backgroundWrites === true);
 }
 
 /** How {@link openSqliteStores} runs the database. */
@@ -64,17 +64,27 @@ export interface SqliteStoreOptions {
    * server, whose redirects would otherwise wait while a flush of many cold links writes.
    */
   readonly backgroundWrites?: boolean;
+  /**
+   * Fold the visit log (`VisitStore.compact`) in that worker thread on a connection of its own, even
+   * when the flushes stay on the main connection: folding a long tail of links writes rows all over the
+   * large counter and visitor B-trees, which must not stall the event loop.
+   */
+  readonly backgroundCompaction?: boolean;
   /** Whether commits wait for the disk (default `normal`): see {@link Synchronous}. */
   readonly synchronous?: Synchronous;
   /** Tuning of the background checkpoints (tests use a small WAL limit); the defaults suit a server. */
   readonly checkpoints?: CheckpointOptions;
 }
 
-/** The stores on an open, migrated connection; they own it from now on and close it in `close()`. */
+/**
+ * The stores on an open, migrated connection; they own it from now on and close it in `close()`. With
+ * `worker`, the visit log is folded there, and the flushes too unless `writesInWorker` is false.
+ */
 export function createSqliteStores(
   db: Database,
   checkpointer?: Checkpointer,
-  writes?: BackgroundVisitWrites,
+  worker?: BackgroundVisitWrites,
+  writesInWorker = true,
 ): SqliteStores {
   const ping = db.prepare('SELECT 1').pluck();
   // Rewriting user_version with its own value dirties the header page: a real commit, no change.
@@ -83,7 +93,7 @@ export function createSqliteStores(
   const classified = <T extends object>(store: T): T => classifyStoreErrors(store, unavailableReason);
   return {
     links: classified({ ...createSqliteLinkStore(db), listAll: createSqliteLinkListing(db) }),
-    visits: classified(createSqliteVisitStore(db, writes)),
+    visits: classified(createSqliteVisitStore(db, worker, writesInWorker)),
     accounts: classified(createSqliteAccountStore(db)),
     sessions: classified(createSqliteSessionStore(db)),
     credentials: classified(createSqliteCredentialStore(db)),
@@ -98,7 +108,7 @@ export function createSqliteStores(
     },
     checkWritable: async () => void rewriteVersion.immediate(),
     close: async () => {
-      await writes?.stop();
+      await worker?.stop();
       await checkpointer?.stop();
       if (db.open) db.close();
     },

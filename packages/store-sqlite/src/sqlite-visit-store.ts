@@ -1,6 +1,16 @@
-import type { DimensionCount, KeyCount, VisitDimension, VisitStore } from '@shortener/core';
+import {
+  addTailByDay,
+  addTailByKey,
+  decodeLogCounters,
+  limitTailKeys,
+  mergeIncrements,
+  OTHER_KEY,
+  tailWithin,
+} from '@shortener/core';
+import type { CounterIncrement, DimensionCount, KeyCount, VisitDimension, VisitStore } from '@shortener/core';
 import type { Database } from 'better-sqlite3';
 import type { BackgroundVisitWrites } from './background-visit-writes.js';
+import { createVisitCompactor } from './visit-compactor.js';
 import { createVisitWriter } from './visit-writer.js';
 import { createWriteLock } from './write-lock.js';
 
@@ -10,16 +20,36 @@ const COUNTS_BY_DAY = `SELECT day AS key, SUM(count) AS count FROM visit_counter
 const COUNTS_BY_KEY = `SELECT dimension, key, SUM(count) AS count FROM visit_counters
   WHERE link_id = ? AND day BETWEEN ? AND ? GROUP BY dimension, key ORDER BY dimension, count DESC, key`;
 
+/** Log entries folded per transaction when pruning folds the whole log. */
+const PRUNE_CHUNK = 1000;
+
+const TAIL = 'SELECT counters FROM visit_log WHERE link_id = ? ORDER BY seq';
+
+// seq is the rowid: its smallest and largest are two B-tree edges, not a count of the rows
+const LOG_SIZE = 'SELECT COALESCE(MAX(seq) - MIN(seq) + 1, 0) FROM visit_log';
+
+const HELD_KEYS = `SELECT key FROM visit_counters
+  WHERE link_id = ? AND day = ? AND dimension = ? AND key <> '${OTHER_KEY}'`;
+
 /**
  * The VisitStore on a better-sqlite3 connection (already migrated). Statements are prepared once, here.
- * With `background`, flushes are written by its worker thread on a connection of its own, off the event
- * loop; should that writer fail, they are written here again.
+ * With `background`, compactions (and flushes, when `writesInBackground`) run in its worker thread on a
+ * connection of its own, off the event loop; should that worker fail, they run here again. A read is one deferred transaction, so
+ * it sees the counters and the unfolded tail of one moment, before or after a compaction's commit.
  */
-export function createSqliteVisitStore(db: Database, background?: BackgroundVisitWrites): VisitStore {
+export function createSqliteVisitStore(
+  db: Database,
+  background?: BackgroundVisitWrites,
+  writesInBackground = true,
+): VisitStore {
   const write = createVisitWriter(db);
+  const compact = createVisitCompactor(db);
   const lock = createWriteLock(db);
   const byDay = db.prepare<[string, VisitDimension, string, string], KeyCount>(COUNTS_BY_DAY);
   const byKey = db.prepare<[string, string, string], DimensionCount>(COUNTS_BY_KEY);
+  const tailRows = db.prepare<[string], string>(TAIL).pluck();
+  const logSize = db.prepare<[], number>(LOG_SIZE).pluck();
+  const heldKeys = db.prepare<[string, string, VisitDimension], string>(HELD_KEYS).pluck();
   const keepSalt = db.prepare<[string, string]>('INSERT OR IGNORE INTO salts (day, salt) VALUES (?, ?)');
   const saltOf = db.prepare<[string], string>('SELECT salt FROM salts WHERE day = ?').pluck();
   const pruneSalts = db.prepare<[string]>('DELETE FROM salts WHERE day < ?');
@@ -32,16 +62,51 @@ export function createSqliteVisitStore(db: Database, background?: BackgroundVisi
     if (kept === undefined) throw new Error(`The salt of ${day} vanished inside its transaction.`);
     return kept;
   });
+  // the unfolded counters of a link (its new visitors among them, as `unique`), summed per counter
+  const tailOf = (linkId: string, fromDay: string, toDay: string): CounterIncrement[] =>
+    mergeIncrements(
+      tailWithin(
+        tailRows.all(linkId).flatMap((text) => decodeLogCounters(linkId, text)),
+        fromDay,
+        toDay,
+      ),
+    );
+  const countsByDay = db.transaction(
+    (linkId: string, dimension: VisitDimension, fromDay: string, toDay: string): KeyCount[] =>
+      addTailByDay(byDay.all(linkId, dimension, fromDay, toDay), tailOf(linkId, fromDay, toDay), dimension),
+  );
+  const countsByKey = db.transaction((linkId: string, fromDay: string, toDay: string): DimensionCount[] => {
+    const stored = byKey.all(linkId, fromDay, toDay);
+    const tail = limitTailKeys(tailOf(linkId, fromDay, toDay), (day, dimension) =>
+      heldKeys.all(linkId, day, dimension),
+    );
+    return tail.length === 0 ? stored : addTailByKey(stored, tail);
+  });
+
+  const compactChunk = (maxEntries: number) =>
+    background?.usable() === true ? background.compact(maxEntries) : lock.write(() => compact(maxEntries));
+  // pruning counters folds the whole log first: the counts of the days it forgets are dropped whole
+  const foldAll = async () => {
+    while ((await compactChunk(PRUNE_CHUNK)) > 0);
+  };
 
   return {
     // IMMEDIATE transactions: see createSqliteLinkStore. The flush waits for a busy lock off the loop.
     record: (batch) =>
-      background?.usable() === true ? background.write(batch) : lock.write(() => write(batch)),
-    countsByDay: async (linkId, dimension, fromDay, toDay) => byDay.all(linkId, dimension, fromDay, toDay),
-    countsByKey: async (linkId, fromDay, toDay) => byKey.all(linkId, fromDay, toDay),
+      writesInBackground && background?.usable() === true
+        ? background.write(batch)
+        : lock.write(() => write(batch)),
+    compact: compactChunk,
+    logSize: async () => logSize.get() ?? 0,
+    countsByDay: async (linkId, dimension, fromDay, toDay) =>
+      countsByDay.deferred(linkId, dimension, fromDay, toDay),
+    countsByKey: async (linkId, fromDay, toDay) => countsByKey.deferred(linkId, fromDay, toDay),
     salt: async (day, candidate) => salt.immediate(day, candidate),
     pruneSalts: async (beforeDay) => void pruneSalts.run(beforeDay),
     pruneVisitors: async (beforeDay) => void pruneVisitors.run(beforeDay),
-    pruneCounters: async (beforeDay) => void pruneCounters.run(beforeDay),
+    pruneCounters: async (beforeDay) => {
+      await foldAll();
+      pruneCounters.run(beforeDay);
+    },
   };
 }

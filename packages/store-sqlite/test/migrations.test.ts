@@ -32,6 +32,7 @@ describe('migrate', () => {
       'settings',
       'sqlite_sequence',
       'visit_counters',
+      'visit_log',
       'visitor_hashes',
       'webauthn_challenges',
       'webhook_attempts',

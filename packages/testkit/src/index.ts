@@ -23,5 +23,6 @@ export { describeRateLimiterContract } from './rate-limiter-contract.js';
 export { scaleBackendUrl, SCALE_TESTS_VARIABLE } from './scale-backends.js';
 export { describeSessionStoreContract } from './session-store-contract.js';
 export { describeVisitStoreContract } from './visit-store-contract.js';
+export { compactAll, givenVisitLog, LOG_DAY, visitFigures } from './visit-log-helpers.js';
 export { describeSettingStoreContract } from './setting-store-contract.js';
 export { describeUseCaseSuites } from './use-cases/index.js';

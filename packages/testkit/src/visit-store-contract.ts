@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { FIXTURE_TIME } from './fixtures.js';
 import { givenLink, useFreshStores } from './fresh-stores.js';
 import { describeCounterLimits } from './visit-store-contract-limits.js';
+import { describeVisitLog } from './visit-store-contract-log.js';
 import { describeSaltsAndPruning } from './visit-store-contract-salts.js';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-ffffffffffff';
@@ -30,6 +31,7 @@ export function describeVisitStoreContract(name: string, open: () => Promise<Sto
     describeDeletedLinks(stores);
     describeSaltsAndPruning(stores);
     describeCounterLimits(stores);
+    describeVisitLog(stores);
   });
 }
 

@@ -64,7 +64,9 @@ describe.runIf(DATABASE_URL !== null)('shortener migrate --to postgres://…', (
     expect(done.code, done.stderr).toBe(0);
     const counts = JSON.parse(done.stdout) as Record<string, number>;
     expect(counts).toEqual(sqliteCounts(source.dbPath));
-    for (const [table, rows] of Object.entries(counts)) expect(rows, table).toBeGreaterThan(0);
+    // every table the fixture fills has rows; the visit log is copied whatever it holds (empty once folded)
+    for (const [table, rows] of Object.entries(counts))
+      if (table !== 'visit_log') expect(rows, table).toBeGreaterThan(0);
   });
 
   it('serves the copy on STORE=postgres: redirects, passwords, edit tokens, keys, sessions, statistics', async () => {

@@ -6,6 +6,7 @@ import { KEY_ORIGIN } from './003-key-origin.js';
 import { SESSION_CLIENTS } from './004-session-clients.js';
 import { ORGANISE_LINKS } from './005-organise-links.js';
 import { EVENT_OUTBOX } from './006-event-outbox.js';
+import { VISIT_LOG } from './007-visit-log.js';
 import { EVENT_CONSUMERS } from './008-event-consumers.js';
 
 /** One schema step. Versions start at 1 and increase by one; `schema_migrations` lists those applied. */
@@ -22,7 +23,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 4, sql: SESSION_CLIENTS },
   { version: 5, sql: ORGANISE_LINKS },
   { version: 6, sql: EVENT_OUTBOX },
-  // 7 is the visit log's (issue 29)
+  { version: 7, sql: VISIT_LOG },
   { version: 8, sql: EVENT_CONSUMERS },
 ];
 

@@ -8,6 +8,7 @@ import { KEY_ORIGIN } from './006-key-origin.js';
 import { SESSION_CLIENTS } from './007-session-clients.js';
 import { ORGANISE_LINKS } from './008-organise-links.js';
 import { EVENT_OUTBOX } from './009-event-outbox.js';
+import { VISIT_LOG } from './010-visit-log.js';
 import { EVENT_CONSUMERS } from './011-event-consumers.js';
 
 /** One schema step. Versions start at 1 and increase by one; `PRAGMA user_version` holds the last applied. */
@@ -29,7 +30,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 7, sql: SESSION_CLIENTS },
   { version: 8, sql: ORGANISE_LINKS },
   { version: 9, sql: EVENT_OUTBOX },
-  // 10 is the visit log's (issue 29)
+  { version: 10, sql: VISIT_LOG },
   { version: 11, sql: EVENT_CONSUMERS },
 ];
 

@@ -1,0 +1,50 @@
+import { createMemoryStores } from '@shortener/store-memory';
+import { aLink } from '@shortener/testkit';
+import { describe, expect, it } from 'vitest';
+import { compactionRound, LOG_HIGH_WATER } from '../src/compaction.js';
+
+/** Memory stores whose visit log holds `entries` entries of one link. */
+async function storesWithLog(entries: number) {
+  const stores = createMemoryStores();
+  const link = aLink();
+  await stores.links.insert(link);
+  for (let i = 0; i < entries; i++) {
+    await stores.visits.record({
+      clicks: [{ linkId: link.id, count: 1, lastClickAt: 1 }],
+      counters: [{ linkId: link.id, day: '2026-01-01', dimension: 'total', key: '', count: 1 }],
+      visitors: [],
+    });
+  }
+  return { stores, link };
+}
+
+describe('a compaction round', () => {
+  it('folds the whole log while visits come at an ordinary pace', async () => {
+    const { stores, link } = await storesWithLog(1_234);
+    expect(await compactionRound(stores.visits, () => false)).toBe(1_234);
+    expect(await stores.visits.logSize()).toBe(0);
+    const total = await stores.visits.countsByDay(link.id, 'total', '2026-01-01', '2026-01-01');
+    expect(total).toEqual([{ key: '2026-01-01', count: 1_234 }]);
+  });
+
+  it('leaves the log to a burst until it passes the high-water mark, then folds it to half', async () => {
+    const { stores } = await storesWithLog(LOG_HIGH_WATER - 1);
+    expect(await compactionRound(stores.visits, () => true)).toBe(0);
+    const { stores: full } = await storesWithLog(LOG_HIGH_WATER + 100);
+    await compactionRound(full.visits, () => true);
+    expect(await full.visits.logSize()).toBeLessThanOrEqual(LOG_HIGH_WATER / 2);
+    expect(await full.visits.logSize()).toBeGreaterThan(LOG_HIGH_WATER / 2 - 100);
+  });
+
+  it('stops between chunks once asked to', async () => {
+    const { stores } = await storesWithLog(2_000);
+    let chunks = 0;
+    const visits = { ...stores.visits, compact: (n: number) => (chunks++, stores.visits.compact(n)) };
+    await compactionRound(
+      visits,
+      () => false,
+      () => chunks >= 3,
+    );
+    expect(await stores.visits.logSize()).toBe(1_700);
+  });
+});

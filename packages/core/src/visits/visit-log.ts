@@ -1,0 +1,99 @@
+import type { CounterIncrement, DimensionCount, KeyCount, VisitDimension } from '../ports.js';
+import { isKeyedDimension, MAX_KEYS_PER_DAY, OTHER_KEY } from './counter-keys.js';
+
+/** One counter of a log entry, without its link: `[day, dimension, key, count]`. */
+type LogCounter = [string, VisitDimension, string, number];
+
+/**
+ * The counters of one link in a flush as the text of its visit-log entry: a compact JSON array, so an
+ * entry is one short row whatever the number of dimensions and keys.
+ */
+export function encodeLogCounters(counters: readonly CounterIncrement[]): string {
+  return JSON.stringify(counters.map((c): LogCounter => [c.day, c.dimension, c.key, c.count]));
+}
+
+/** The counters of a visit-log entry of `linkId` (see {@link encodeLogCounters}). */
+export function decodeLogCounters(linkId: string, text: string): CounterIncrement[] {
+  return (JSON.parse(text) as LogCounter[]).map(([day, dimension, key, count]) => ({
+    linkId,
+    day,
+    dimension,
+    key,
+    count,
+  }));
+}
+
+/**
+ * Increments of the same counter summed into one, in the order each counter first appears: folding the
+ * sums under the per-day key limit keeps the same keys as folding the increments one by one.
+ */
+export function mergeIncrements(increments: readonly CounterIncrement[]): CounterIncrement[] {
+  const sums = new Map<string, CounterIncrement>();
+  for (const c of increments) {
+    const id = `${c.linkId}\u0000${c.day}\u0000${c.dimension}\u0000${c.key}`;
+    const prior = sums.get(id);
+    sums.set(id, prior === undefined ? c : { ...prior, count: prior.count + c.count });
+  }
+  return [...sums.values()];
+}
+
+/**
+ * The unfolded counters of one link as the compactor will fold them: a keyed counter whose key its
+ * link-day does not hold lands on `other` once `held(day, dimension)` (the stored keys other than
+ * `other`) and the tail's earlier new keys reach `MAX_KEYS_PER_DAY` (`keyWithinLimit`).
+ */
+export function limitTailKeys(
+  tail: readonly CounterIncrement[],
+  held: (day: string, dimension: VisitDimension) => Iterable<string>,
+): CounterIncrement[] {
+  const keysOf = new Map<string, Set<string>>();
+  return tail.map((c) => {
+    if (!isKeyedDimension(c.dimension) || c.key === OTHER_KEY) return c;
+    const id = `${c.day}\u0000${c.dimension}`;
+    let keys = keysOf.get(id);
+    if (keys === undefined) keysOf.set(id, (keys = new Set(held(c.day, c.dimension))));
+    if (keys.has(c.key)) return c;
+    if (keys.size < MAX_KEYS_PER_DAY) {
+      keys.add(c.key);
+      return c;
+    }
+    return { ...c, key: OTHER_KEY };
+  });
+}
+
+/** `stored` per-day sums with the tail's counters of `dimension` added (days ascending). */
+export function addTailByDay(
+  stored: readonly KeyCount[],
+  tail: readonly CounterIncrement[],
+  dimension: VisitDimension,
+): KeyCount[] {
+  const sums = new Map(stored.map((c) => [c.key, c.count]));
+  for (const c of tail) {
+    if (c.dimension === dimension) sums.set(c.day, (sums.get(c.day) ?? 0) + c.count);
+  }
+  return [...sums].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([key, count]) => ({ key, count }));
+}
+
+/** `stored` sums per dimension and key with the tail's (key-limited) counters added. */
+export function addTailByKey(
+  stored: readonly DimensionCount[],
+  tail: readonly CounterIncrement[],
+): DimensionCount[] {
+  const sums = new Map<string, DimensionCount>();
+  const add = (dimension: VisitDimension, key: string, count: number) => {
+    const id = `${dimension}\u0000${key}`;
+    sums.set(id, { dimension, key, count: (sums.get(id)?.count ?? 0) + count });
+  };
+  for (const c of stored) add(c.dimension, c.key, c.count);
+  for (const c of tail) add(c.dimension, c.key, c.count);
+  return [...sums.values()];
+}
+
+/** The tail's counters of days in [fromDay, toDay]. */
+export function tailWithin(
+  tail: readonly CounterIncrement[],
+  fromDay: string,
+  toDay: string,
+): CounterIncrement[] {
+  return tail.filter((c) => c.day >= fromDay && c.day <= toDay);
+}
