@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { RateLimiter, SettingStore } from '@shortener/core';
 import { createMemoryRateLimiter } from '@shortener/store-memory';
-import { openRedisRateLimits } from '@shortener/store-redis';
 import type { AppConfig } from './config.js';
 import type { AppLogger } from './logger.js';
 
@@ -26,11 +25,15 @@ export function createRateLimits(config: AppConfig, settings: SettingStore, logg
   if (url === null) {
     return { hit: local.hit, refund: local.refund, check: async () => null, close: async () => {} };
   }
-  const redis = openRedisRateLimits({ url, secret: () => sharedSecret(settings) });
+  // loaded only where Redis is configured: its client is about 11 MB of a server's memory
+  const opened = import('@shortener/store-redis').then(({ openRedisRateLimits }) =>
+    openRedisRateLimits({ url, secret: () => sharedSecret(settings) }),
+  );
+  opened.catch(() => undefined); // a failed load is answered by each call's fallback, not unhandled
   return {
     hit: async (key, windows, cost, now) => {
       try {
-        return await redis.hit(key, windows, cost, now);
+        return await (await opened).hit(key, windows, cost, now);
       } catch (error) {
         logger.warn('rate limits are this node’s own: Redis does not answer', { error: String(error) });
         return local.hit(key, windows, cost, now);
@@ -39,11 +42,11 @@ export function createRateLimits(config: AppConfig, settings: SettingStore, logg
     refund: async (key, cost, at) => {
       // a hit the fallback took is given back there; one of Redis there (both: nothing is over-refunded)
       await local.refund(key, cost, at);
-      await redis.refund(key, cost, at).catch(() => undefined);
+      await opened.then((redis) => redis.refund(key, cost, at)).catch(() => undefined);
     },
     check: async () =>
-      (await redis.ping()) ? null : 'Redis does not answer (rate limits are this node’s own)',
-    close: () => redis.close(),
+      (await (await opened).ping()) ? null : 'Redis does not answer (rate limits are this node’s own)',
+    close: async () => (await opened).close(),
   };
 }
 

@@ -6,13 +6,6 @@ import { latest } from './memory-state.js';
 export function createMemoryAccountStore(): AccountStore {
   const accounts = new Map<string, Account>();
   const accountIdsByName = new Map<string, string>();
-  const keys = new Map<string, ApiKeyRecord>();
-  const keyIdsByHash = new Map<string, string>();
-
-  const keyById = (id: string | undefined): ApiKeyRecord | null => {
-    const key = id === undefined ? undefined : keys.get(id);
-    return key === undefined ? null : { ...key };
-  };
 
   return {
     createAccount: async (account) => {
@@ -37,6 +30,29 @@ export function createMemoryAccountStore(): AccountStore {
       accounts.set(id, changed);
       return { ...changed };
     },
+    ...apiKeyMethods(accounts),
+  };
+}
+
+type ApiKeyMethod =
+  | 'addApiKey'
+  | 'findApiKeyByHash'
+  | 'findApiKeyWithAccount'
+  | 'findApiKeyById'
+  | 'listApiKeys'
+  | 'revokeApiKey'
+  | 'touchApiKey';
+
+/** The API key methods; a key is found with its account in `accounts`. */
+function apiKeyMethods(accounts: ReadonlyMap<string, Account>): Pick<AccountStore, ApiKeyMethod> {
+  const keys = new Map<string, ApiKeyRecord>();
+  const keyIdsByHash = new Map<string, string>();
+  const keyById = (id: string | undefined): ApiKeyRecord | null => {
+    const key = id === undefined ? undefined : keys.get(id);
+    return key === undefined ? null : { ...key };
+  };
+
+  return {
     addApiKey: async (key) => {
       if (keys.has(key.id) || keyIdsByHash.has(key.keyHash)) throw new Error(`Duplicate API key ${key.id}`);
       keys.set(key.id, { ...key });

@@ -9,8 +9,6 @@ export function createMemoryCredentialStore(): CredentialStore {
   const passkeys = new Map<string, Passkey>();
   const invites = new Map<string, InviteRecord>();
   const challenges = new Map<string, ChallengeRecord>();
-  const copyPasskey = (p: Passkey | undefined) =>
-    p === undefined ? null : { ...p, transports: [...p.transports] };
 
   return {
     setPasswordHash: async (accountId, hash) => {
@@ -18,6 +16,37 @@ export function createMemoryCredentialStore(): CredentialStore {
       else passwords.set(accountId, hash);
     },
     passwordHashOf: async (accountId) => passwords.get(accountId) ?? null,
+    ...passkeyMethods(passkeys),
+    addInvite: async (invite) => void invites.set(invite.tokenHash, { ...invite }),
+    findInvite: async (tokenHash) => {
+      const invite = invites.get(tokenHash);
+      return invite === undefined ? null : { ...invite };
+    },
+    consumeInvite: async (tokenHash, at) => {
+      const invite = invites.get(tokenHash);
+      if (invite === undefined || invite.usedAt !== null || at >= invite.expiresAt) return null;
+      invites.set(tokenHash, { ...invite, usedAt: at });
+      return { ...invite };
+    },
+    addChallenge: async (challenge) => {
+      for (const [key, stored] of challenges)
+        if (stored.expiresAt <= challenge.createdAt) challenges.delete(key);
+      challenges.set(challenge.challenge, { ...challenge });
+    },
+    consumeChallenge: async (challenge, at) => {
+      const stored = challenges.get(challenge);
+      challenges.delete(challenge);
+      return stored === undefined || at >= stored.expiresAt ? null : stored;
+    },
+  };
+}
+
+type PasskeyMethod =
+  'addPasskey' | 'findPasskey' | 'listPasskeys' | 'usePasskey' | 'deletePasskey' | 'renamePasskey';
+
+/** The passkey methods over a map of passkeys by id. */
+function passkeyMethods(passkeys: Map<string, Passkey>): Pick<CredentialStore, PasskeyMethod> {
+  return {
     addPasskey: async (passkey) => {
       if (passkeys.has(passkey.id)) {
         return err(domainError('invalid_request', 'This passkey is registered already.', 'passkey'));
@@ -43,26 +72,9 @@ export function createMemoryCredentialStore(): CredentialStore {
       passkeys.set(id, { ...passkey, name });
       return true;
     },
-    addInvite: async (invite) => void invites.set(invite.tokenHash, { ...invite }),
-    findInvite: async (tokenHash) => {
-      const invite = invites.get(tokenHash);
-      return invite === undefined ? null : { ...invite };
-    },
-    consumeInvite: async (tokenHash, at) => {
-      const invite = invites.get(tokenHash);
-      if (invite === undefined || invite.usedAt !== null || at >= invite.expiresAt) return null;
-      invites.set(tokenHash, { ...invite, usedAt: at });
-      return { ...invite };
-    },
-    addChallenge: async (challenge) => {
-      for (const [key, stored] of challenges)
-        if (stored.expiresAt <= challenge.createdAt) challenges.delete(key);
-      challenges.set(challenge.challenge, { ...challenge });
-    },
-    consumeChallenge: async (challenge, at) => {
-      const stored = challenges.get(challenge);
-      challenges.delete(challenge);
-      return stored === undefined || at >= stored.expiresAt ? null : stored;
-    },
   };
+}
+
+function copyPasskey(p: Passkey | undefined): Passkey | null {
+  return p === undefined ? null : { ...p, transports: [...p.transports] };
 }

@@ -75,9 +75,15 @@ const wants = (webhook: Webhook, accountId: string | null, type: EventType | 'pi
 
 /** The {@link EventStore} over an in-memory outbox; each method runs synchronously, hence atomically. */
 export function createMemoryEventStore(outbox: MemoryOutbox): EventStore {
-  const { webhooks } = outbox;
-  const attempts = new Map<string, DeliveryAttempt[]>();
   const deliveries = new Map<string, Delivery>();
+  return { ...deliveryMethods(outbox, deliveries), ...webhookMethods(outbox, deliveries) };
+}
+
+type DeliveryMethods = Pick<EventStore, 'setBroker' | 'fanOut' | 'claimDue' | 'settle' | 'backlog'>;
+
+/** The outbox's fan-out into `deliveries`, their claims and settlements, and the backlog. */
+function deliveryMethods(outbox: MemoryOutbox, deliveries: Map<string, Delivery>): DeliveryMethods {
+  const { webhooks } = outbox;
   let next = 0;
   const enqueue = (webhookId: string | null, event: OutboxEvent, now: number) => {
     const id = String(++next);
@@ -108,6 +114,20 @@ export function createMemoryEventStore(outbox: MemoryOutbox): EventStore {
       if (nextAt === null) return void deliveries.delete(id);
       Object.assign(delivery, { nextAt, heldUntil: 0, attempts: delivery.attempts + 1 });
     },
+    backlog: async () => ({ events: outbox.events.length, deliveries: deliveries.size }),
+  };
+}
+
+type WebhookMethods = Pick<
+  EventStore,
+  'recordAttempt' | 'createWebhook' | 'findWebhook' | 'listWebhooks' | 'deleteWebhook'
+>;
+
+/** The outbox's webhooks and their attempts; deleting one drops its `deliveries`. */
+function webhookMethods(outbox: MemoryOutbox, deliveries: Map<string, Delivery>): WebhookMethods {
+  const { webhooks } = outbox;
+  const attempts = new Map<string, DeliveryAttempt[]>();
+  return {
     recordAttempt: async (webhookId, attempt, health) => {
       const webhook = webhooks.get(webhookId);
       if (webhook === undefined) return;
@@ -131,6 +151,5 @@ export function createMemoryEventStore(outbox: MemoryOutbox): EventStore {
       attempts.delete(id);
       return webhooks.delete(id);
     },
-    backlog: async () => ({ events: outbox.events.length, deliveries: deliveries.size }),
   };
 }

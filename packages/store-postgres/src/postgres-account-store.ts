@@ -1,5 +1,5 @@
 import { domainError, err, ok } from '@shortener/core';
-import type { Account, AccountStore, ApiKeyRecord } from '@shortener/core';
+import type { Account, AccountStore, ApiKeyRecord, Result } from '@shortener/core';
 import type { Pool } from 'pg';
 import { isUniqueViolation } from './database.js';
 import { selectList } from './link-rows.js';
@@ -48,21 +48,7 @@ export function createPostgresAccountStore(pool: Pool): AccountStore {
     (await pool.query<T>(text, values)).rows;
 
   return {
-    createAccount: async (account) => {
-      const { id, name, role, createdAt, disabledAt } = account;
-      try {
-        await pool.query(
-          'INSERT INTO accounts (id, name, role, created_at, disabled_at) VALUES ($1, $2, $3, $4, $5)',
-          [id, name, role, createdAt, disabledAt],
-        );
-        return ok({ ...account });
-      } catch (error) {
-        // the name (in any case) is the only UNIQUE constraint; a duplicate id stays a thrown bug
-        const taken = ['accounts_name_key', 'accounts_name_lower'].some((c) => isUniqueViolation(error, c));
-        if (!taken) throw error;
-        return err(domainError('invalid_request', 'An account with this name exists.', 'name'));
-      }
-    },
+    createAccount: (account) => createAccount(pool, account),
     findAccountById: (id) => one<Account>(`SELECT ${ACCOUNT} FROM accounts WHERE id = $1`, [id]),
     findAccountByName: (name) =>
       one<Account>(`SELECT ${ACCOUNT} FROM accounts WHERE lower(name) = lower($1)`, [name]),
@@ -74,20 +60,7 @@ export function createPostgresAccountStore(pool: Pool): AccountStore {
         changes.disabledAt !== undefined,
         changes.disabledAt ?? null,
       ]),
-    addApiKey: async (key) => {
-      const { id, accountId, name, keyHash, prefix, createdAt, createdVia, lastUsedAt, revokedAt } = key;
-      await pool.query(INSERT_KEY, [
-        id,
-        accountId,
-        name,
-        keyHash,
-        prefix,
-        createdAt,
-        createdVia,
-        lastUsedAt,
-        revokedAt,
-      ]);
-    },
+    addApiKey: (key) => addApiKey(pool, key),
     findApiKeyByHash: (hash) =>
       one<ApiKeyRecord>(`SELECT ${API_KEY} FROM api_keys WHERE key_hash = $1`, [hash]),
     findApiKeyWithAccount: async (hash) => {
@@ -108,4 +81,35 @@ export function createPostgresAccountStore(pool: Pool): AccountStore {
         [id, at],
       )),
   };
+}
+
+async function createAccount(pool: Pool, account: Account): Promise<Result<Account>> {
+  const { id, name, role, createdAt, disabledAt } = account;
+  try {
+    await pool.query(
+      'INSERT INTO accounts (id, name, role, created_at, disabled_at) VALUES ($1, $2, $3, $4, $5)',
+      [id, name, role, createdAt, disabledAt],
+    );
+    return ok({ ...account });
+  } catch (error) {
+    // the name (in any case) is the only UNIQUE constraint; a duplicate id stays a thrown bug
+    const taken = ['accounts_name_key', 'accounts_name_lower'].some((c) => isUniqueViolation(error, c));
+    if (!taken) throw error;
+    return err(domainError('invalid_request', 'An account with this name exists.', 'name'));
+  }
+}
+
+async function addApiKey(pool: Pool, key: ApiKeyRecord): Promise<void> {
+  const { id, accountId, name, keyHash, prefix, createdAt, createdVia, lastUsedAt, revokedAt } = key;
+  await pool.query(INSERT_KEY, [
+    id,
+    accountId,
+    name,
+    keyHash,
+    prefix,
+    createdAt,
+    createdVia,
+    lastUsedAt,
+    revokedAt,
+  ]);
 }

@@ -1,5 +1,5 @@
 import { domainError, err, ok } from '@shortener/core';
-import type { ChallengeRecord, CredentialStore, InviteRecord, Passkey } from '@shortener/core';
+import type { ChallengeRecord, CredentialStore, InviteRecord, Passkey, Result } from '@shortener/core';
 import type { Pool } from 'pg';
 import { isUniqueViolation } from './database.js';
 import { selectList } from './link-rows.js';
@@ -48,35 +48,37 @@ const ADD_CHALLENGE = `WITH expired AS (DELETE FROM webauthn_challenges WHERE ex
 
 /** The CredentialStore on a pg pool (schema migrated). */
 export function createPostgresCredentialStore(pool: Pool): CredentialStore {
-  const one = async <T extends object>(text: string, values: unknown[]): Promise<T | null> =>
-    (await pool.query<T>(text, values)).rows[0] ?? null;
-  const run = async (text: string, values: unknown[]) => (await pool.query(text, values)).rowCount ?? 0;
+  return { ...passwordAndPasskeyMethods(pool), ...inviteAndChallengeMethods(pool) };
+}
 
-  const addPasskey = async (passkey: Passkey) => {
-    const { id, accountId, publicKey, counter, transports, name, createdAt, lastUsedAt } = passkey;
-    try {
-      await run(INSERT_PASSKEY, [id, accountId, publicKey, counter, transports, name, createdAt, lastUsedAt]);
-      return ok({ ...passkey, transports: [...transports] });
-    } catch (error) {
-      if (!isUniqueViolation(error, 'passkeys_pkey')) throw error;
-      return err(domainError('invalid_request', 'This passkey is registered already.', 'passkey'));
-    }
-  };
+type PasswordAndPasskeyMethods = Pick<
+  CredentialStore,
+  | 'setPasswordHash'
+  | 'passwordHashOf'
+  | 'addPasskey'
+  | 'findPasskey'
+  | 'listPasskeys'
+  | 'usePasskey'
+  | 'deletePasskey'
+  | 'renamePasskey'
+>;
 
+function passwordAndPasskeyMethods(pool: Pool): PasswordAndPasskeyMethods {
   return {
     setPasswordHash: async (accountId, hash) =>
       void (await (hash === null
-        ? run('DELETE FROM account_passwords WHERE account_id = $1', [accountId])
-        : run(SET_PASSWORD, [accountId, hash]))),
+        ? run(pool, 'DELETE FROM account_passwords WHERE account_id = $1', [accountId])
+        : run(pool, SET_PASSWORD, [accountId, hash]))),
     passwordHashOf: async (accountId) =>
       (
         await one<{ hash: string }>(
+          pool,
           'SELECT password_hash AS hash FROM account_passwords WHERE account_id = $1',
           [accountId],
         )
       )?.hash ?? null,
-    addPasskey,
-    findPasskey: (id) => one<Passkey>(`SELECT ${PASSKEY} FROM passkeys WHERE id = $1`, [id]),
+    addPasskey: (passkey) => addPasskey(pool, passkey),
+    findPasskey: (id) => one<Passkey>(pool, `SELECT ${PASSKEY} FROM passkeys WHERE id = $1`, [id]),
     listPasskeys: async (accountId) =>
       (
         await pool.query<Passkey>(
@@ -86,27 +88,39 @@ export function createPostgresCredentialStore(pool: Pool): CredentialStore {
       ).rows,
     usePasskey: async (id, counter, at) =>
       void (await run(
+        pool,
         'UPDATE passkeys SET counter = $2, last_used_at = GREATEST(COALESCE(last_used_at, 0), $3) WHERE id = $1',
         [id, counter, at],
       )),
     deletePasskey: async (accountId, id) =>
-      (await run('DELETE FROM passkeys WHERE account_id = $1 AND id = $2', [accountId, id])) === 1,
+      (await run(pool, 'DELETE FROM passkeys WHERE account_id = $1 AND id = $2', [accountId, id])) === 1,
     renamePasskey: async (accountId, id, name) =>
-      (await run('UPDATE passkeys SET name = $3 WHERE account_id = $1 AND id = $2', [
+      (await run(pool, 'UPDATE passkeys SET name = $3 WHERE account_id = $1 AND id = $2', [
         accountId,
         id,
         name,
       ])) === 1,
+  };
+}
+
+type InviteAndChallengeMethods = Pick<
+  CredentialStore,
+  'addInvite' | 'findInvite' | 'consumeInvite' | 'addChallenge' | 'consumeChallenge'
+>;
+
+function inviteAndChallengeMethods(pool: Pool): InviteAndChallengeMethods {
+  return {
     addInvite: async ({ tokenHash, accountId, createdAt, expiresAt, usedAt }) =>
       void (await run(
+        pool,
         'INSERT INTO invites (token_hash, account_id, created_at, expires_at, used_at) VALUES ($1, $2, $3, $4, $5)',
         [tokenHash, accountId, createdAt, expiresAt, usedAt],
       )),
     findInvite: (tokenHash) =>
-      one<InviteRecord>(`SELECT ${INVITE} FROM invites WHERE token_hash = $1`, [tokenHash]),
-    consumeInvite: (tokenHash, at) => one<InviteRecord>(CONSUME_INVITE, [tokenHash, at]),
+      one<InviteRecord>(pool, `SELECT ${INVITE} FROM invites WHERE token_hash = $1`, [tokenHash]),
+    consumeInvite: (tokenHash, at) => one<InviteRecord>(pool, CONSUME_INVITE, [tokenHash, at]),
     addChallenge: async (c) =>
-      void (await run(ADD_CHALLENGE, [
+      void (await run(pool, ADD_CHALLENGE, [
         c.challenge,
         c.purpose,
         c.accountId,
@@ -116,10 +130,41 @@ export function createPostgresCredentialStore(pool: Pool): CredentialStore {
       ])),
     consumeChallenge: async (challenge, at) => {
       const taken = await one<ChallengeRecord>(
+        pool,
         `DELETE FROM webauthn_challenges WHERE challenge = $1 RETURNING ${CHALLENGE}`,
         [challenge],
       );
       return taken === null || at >= taken.expiresAt ? null : taken;
     },
   };
+}
+
+async function addPasskey(pool: Pool, passkey: Passkey): Promise<Result<Passkey>> {
+  const { id, accountId, publicKey, counter, transports, name, createdAt, lastUsedAt } = passkey;
+  try {
+    await run(pool, INSERT_PASSKEY, [
+      id,
+      accountId,
+      publicKey,
+      counter,
+      transports,
+      name,
+      createdAt,
+      lastUsedAt,
+    ]);
+    return ok({ ...passkey, transports: [...transports] });
+  } catch (error) {
+    if (!isUniqueViolation(error, 'passkeys_pkey')) throw error;
+    return err(domainError('invalid_request', 'This passkey is registered already.', 'passkey'));
+  }
+}
+
+/** The first row of a query, or null. */
+async function one<T extends object>(pool: Pool, text: string, values: unknown[]): Promise<T | null> {
+  return (await pool.query<T>(text, values)).rows[0] ?? null;
+}
+
+/** How many rows a statement changed. */
+async function run(pool: Pool, text: string, values: unknown[]): Promise<number> {
+  return (await pool.query(text, values)).rowCount ?? 0;
 }

@@ -94,13 +94,13 @@ export async function addVisitedEvents(
  * rows.
  */
 export function createPostgresEventStore(pool: Pool): EventStore {
-  const webhooksById = async (ids: readonly string[]): Promise<Map<string, Webhook>> => {
-    if (ids.length === 0) return new Map();
-    const { rows } = await pool.query<Webhook>(`SELECT ${WEBHOOK_FIELDS} FROM webhooks WHERE id = ANY ($1)`, [
-      [...new Set(ids)],
-    ]);
-    return new Map(rows.map((w) => [w.id, w]));
-  };
+  return { ...deliveryMethods(pool), ...webhookMethods(pool) };
+}
+
+type DeliveryMethods = Pick<EventStore, 'setBroker' | 'fanOut' | 'claimDue' | 'settle' | 'backlog'>;
+
+/** The outbox's fan-out, the deliveries' claims and settlements, and the backlog. */
+function deliveryMethods(pool: Pool): DeliveryMethods {
   return {
     setBroker: async (on) =>
       void (await pool.query(
@@ -112,7 +112,10 @@ export function createPostgresEventStore(pool: Pool): EventStore {
     claimDue: async (now, holdUntil, limit) => {
       const { rows } = await pool.query<DeliveryRow>(CLAIM, [now, holdUntil, limit]);
       rows.sort((a, b) => Number(a.seq) - Number(b.seq));
-      const webhooks = await webhooksById(rows.flatMap((r) => (r.webhook_id === null ? [] : [r.webhook_id])));
+      const webhooks = await webhooksById(
+        pool,
+        rows.flatMap((r) => (r.webhook_id === null ? [] : [r.webhook_id])),
+      );
       return rows.map((row): PendingDelivery => ({
         id: row.seq,
         webhook: row.webhook_id === null ? null : (webhooks.get(row.webhook_id) ?? null),
@@ -128,6 +131,23 @@ export function createPostgresEventStore(pool: Pool): EventStore {
           [nextAt, id],
         );
     },
+    backlog: async () =>
+      (
+        await pool.query<{ events: number; deliveries: number }>(
+          `SELECT (SELECT count(*) FROM event_outbox)::int AS events, (SELECT count(*) FROM event_deliveries)::int AS deliveries`,
+        )
+      ).rows[0]!,
+  };
+}
+
+type WebhookMethods = Pick<
+  EventStore,
+  'recordAttempt' | 'createWebhook' | 'findWebhook' | 'listWebhooks' | 'deleteWebhook'
+>;
+
+/** The webhooks: their records, and the attempts and health their deliveries leave. */
+function webhookMethods(pool: Pool): WebhookMethods {
+  return {
     recordAttempt: (webhookId, a, health) =>
       inTransaction(pool, async (client) => {
         await client.query(
@@ -150,31 +170,36 @@ export function createPostgresEventStore(pool: Pool): EventStore {
         `INSERT INTO webhooks (id, account_id, url, events, secret, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
         [w.id, w.accountId, w.url, w.events, w.secret, w.createdAt],
       )),
-    findWebhook: async (id) => (await webhooksById([id])).get(id) ?? null,
-    listWebhooks: async (accountId) => {
-      const { rows } = await pool.query<Webhook>(
-        `SELECT ${WEBHOOK_FIELDS} FROM webhooks WHERE $1::text IS NULL OR account_id = $1 ORDER BY created_at, id`,
-        [accountId],
-      );
-      const { rows: attempts } = await pool.query<DeliveryAttempt & { webhook_id: string }>(
-        `SELECT ${ATTEMPT_FIELDS} FROM webhook_attempts WHERE webhook_id = ANY ($1) ORDER BY seq DESC`,
-        [rows.map((w) => w.id)],
-      );
-      return rows.map((w): WebhookWithAttempts => ({
-        ...w,
-        attempts: attempts
-          .filter((a) => a.webhook_id === w.id)
-          .slice(0, KEEP_ATTEMPTS)
-          .map(({ webhook_id: _id, ...a }) => a),
-      }));
-    },
+    findWebhook: async (id) => (await webhooksById(pool, [id])).get(id) ?? null,
+    listWebhooks: (accountId) => listWebhooks(pool, accountId),
     deleteWebhook: async (id) =>
       ((await pool.query('DELETE FROM webhooks WHERE id = $1', [id])).rowCount ?? 0) > 0,
-    backlog: async () =>
-      (
-        await pool.query<{ events: number; deliveries: number }>(
-          `SELECT (SELECT count(*) FROM event_outbox)::int AS events, (SELECT count(*) FROM event_deliveries)::int AS deliveries`,
-        )
-      ).rows[0]!,
   };
+}
+
+async function webhooksById(pool: Pool, ids: readonly string[]): Promise<Map<string, Webhook>> {
+  if (ids.length === 0) return new Map();
+  const { rows } = await pool.query<Webhook>(`SELECT ${WEBHOOK_FIELDS} FROM webhooks WHERE id = ANY ($1)`, [
+    [...new Set(ids)],
+  ]);
+  return new Map(rows.map((w) => [w.id, w]));
+}
+
+/** An account's webhooks (every one for null), oldest first, each with its latest attempts. */
+async function listWebhooks(pool: Pool, accountId: string | null): Promise<WebhookWithAttempts[]> {
+  const { rows } = await pool.query<Webhook>(
+    `SELECT ${WEBHOOK_FIELDS} FROM webhooks WHERE $1::text IS NULL OR account_id = $1 ORDER BY created_at, id`,
+    [accountId],
+  );
+  const { rows: attempts } = await pool.query<DeliveryAttempt & { webhook_id: string }>(
+    `SELECT ${ATTEMPT_FIELDS} FROM webhook_attempts WHERE webhook_id = ANY ($1) ORDER BY seq DESC`,
+    [rows.map((w) => w.id)],
+  );
+  return rows.map((w): WebhookWithAttempts => ({
+    ...w,
+    attempts: attempts
+      .filter((a) => a.webhook_id === w.id)
+      .slice(0, KEEP_ATTEMPTS)
+      .map(({ webhook_id: _id, ...a }) => a),
+  }));
 }

@@ -44,46 +44,19 @@ export function createPostgresLinkStore(pool: Pool, changes: LinkChangeHub): Lin
     if (link !== null) changes.emit({ id: link.id, domain: link.domain, slug: link.slug });
     return link;
   };
-  const insertAll = async (links: readonly LinkRecord[]): Promise<Result<LinkRecord>[]> => {
-    if (links.length === 0) return [];
-    const rows = links.map(normalised);
-    const values = LINK_COLUMNS.map(([, field]) => rows.map((link) => columnValue(link, field)));
-    const { rows: inserted } = await pool.query<{ id: string }>(INSERT, values);
-    const ids = new Set(inserted.map((row) => row.id));
-    return rows.map((link) =>
-      ids.has(link.id) ? ok(announce(link)) : err(domainError('slug_taken', undefined, 'alias')),
-    );
-  };
-
-  const findOne = async (text: string, values: unknown[]): Promise<LinkRecord | null> => {
-    const { rows } = await pool.query<LinkRecord>(text, values);
-    return rows[0] ?? null;
-  };
-
-  const consumeClick = async (id: string, at: number, counters?: readonly CounterIncrement[]) => {
-    if (counters === undefined || counters.length === 0) {
-      return (await pool.query(CONSUME_CLICK, [id, at])).rowCount === 1;
-    }
-    return inTransaction(pool, async (client) => {
-      if ((await client.query(CONSUME_CLICK, [id, at])).rowCount !== 1) return false;
-      await addCounters(client, counters);
-      await addVisitedEvents(client, { clicks: [], counters, visitors: [] }, new Map()); // decisions §16
-      return true;
-    });
-  };
-
+  const insertAll = (links: readonly LinkRecord[]) => insertLinks(pool, links, announce);
   return {
     insert: async (link) => (await insertAll([link]))[0]!,
     insertMany: insertAll,
-    findById: (id) => findOne(`SELECT ${LINK_FIELDS} FROM links WHERE id = $1`, [id]),
+    findById: (id) => findOne(pool, `SELECT ${LINK_FIELDS} FROM links WHERE id = $1`, [id]),
     findBySlug: (domain, slug) =>
-      findOne(`SELECT ${LINK_FIELDS} FROM links WHERE domain = $1 AND slug = $2`, [
+      findOne(pool, `SELECT ${LINK_FIELDS} FROM links WHERE domain = $1 AND slug = $2`, [
         domain.toLowerCase(),
         slug.toLowerCase(),
       ]),
     update: async (id, linkChanges) => {
       const { text, values } = toUpdate(id, linkChanges);
-      return announce(await findOne(text, values));
+      return announce(await findOne(pool, text, values));
     },
     delete: async (id) => {
       const { rows } = await pool.query<LinkChange>(
@@ -94,7 +67,7 @@ export function createPostgresLinkStore(pool: Pool, changes: LinkChangeHub): Lin
     },
     list: (query) => listLinks(pool, query),
     listAll: (query) => listLinks(pool, query),
-    tryConsumeClick: consumeClick,
+    tryConsumeClick: (id, at, counters) => consumeClick(pool, id, at, counters),
     crawlableSlugs: async (domain) => {
       const { rows } = await pool.query<{ slug: string }>(
         'SELECT slug FROM links WHERE domain = $1 AND crawlable ORDER BY slug COLLATE "C"',
@@ -110,6 +83,44 @@ export function createPostgresLinkStore(pool: Pool, changes: LinkChangeHub): Lin
     },
     changes,
   };
+}
+
+/** Inserts links in one statement; `announce` hears each one inserted. */
+async function insertLinks(
+  pool: Pool,
+  links: readonly LinkRecord[],
+  announce: (link: LinkRecord) => LinkRecord,
+): Promise<Result<LinkRecord>[]> {
+  if (links.length === 0) return [];
+  const rows = links.map(normalised);
+  const values = LINK_COLUMNS.map(([, field]) => rows.map((link) => columnValue(link, field)));
+  const { rows: inserted } = await pool.query<{ id: string }>(INSERT, values);
+  const ids = new Set(inserted.map((row) => row.id));
+  return rows.map((link) =>
+    ids.has(link.id) ? ok(announce(link)) : err(domainError('slug_taken', undefined, 'alias')),
+  );
+}
+
+async function findOne(pool: Pool, text: string, values: unknown[]): Promise<LinkRecord | null> {
+  const { rows } = await pool.query<LinkRecord>(text, values);
+  return rows[0] ?? null;
+}
+
+async function consumeClick(
+  pool: Pool,
+  id: string,
+  at: number,
+  counters?: readonly CounterIncrement[],
+): Promise<boolean> {
+  if (counters === undefined || counters.length === 0) {
+    return (await pool.query(CONSUME_CLICK, [id, at])).rowCount === 1;
+  }
+  return inTransaction(pool, async (client) => {
+    if ((await client.query(CONSUME_CLICK, [id, at])).rowCount !== 1) return false;
+    await addCounters(client, counters);
+    await addVisitedEvents(client, { clicks: [], counters, visitors: [] }, new Map()); // decisions §16
+    return true;
+  });
 }
 
 /**

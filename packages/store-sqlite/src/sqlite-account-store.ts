@@ -65,77 +65,84 @@ function keyAndAccountOf(row: KeyWithAccountRow): { key: ApiKeyRecord; account: 
 
 /** The AccountStore on a better-sqlite3 connection (already migrated). Statements are prepared once, here. */
 export function createSqliteAccountStore(db: Database): AccountStore {
-  const insertAccount = db.prepare<AccountRow>(
-    `INSERT INTO accounts (id, name, role, created_at, disabled_at)
-     VALUES (@id, @name, @role, @created_at, @disabled_at)`,
-  );
-  const changeAccount = db.prepare<[Role | null, number, number | null, string], AccountRow>(
-    `UPDATE accounts SET role = coalesce(?, role), disabled_at = CASE WHEN ? THEN ? ELSE disabled_at END
-     WHERE id = ? RETURNING *`,
-  );
-  const accountById = db.prepare<[string], AccountRow>('SELECT * FROM accounts WHERE id = ?');
-  const accountByName = db.prepare<[string], AccountRow>(
-    'SELECT * FROM accounts WHERE lower(name) = lower(?)',
-  );
-  const allAccounts = db.prepare<[], AccountRow>('SELECT * FROM accounts ORDER BY created_at, id');
-  const insertKey = db.prepare<ApiKeyRow>(
-    `INSERT INTO api_keys (id, account_id, name, key_hash, prefix, created_at, created_via, last_used_at,
-       revoked_at)
-     VALUES (@id, @account_id, @name, @key_hash, @prefix, @created_at, @created_via, @last_used_at,
-       @revoked_at)`,
-  );
-  const keyByHash = db.prepare<[string], ApiKeyRow>('SELECT * FROM api_keys WHERE key_hash = ?');
-  const keyById = db.prepare<[string], ApiKeyRow>('SELECT * FROM api_keys WHERE id = ?');
-  // authentication's one read per request: the key's columns, then its account's as `account_…`
-  const keyWithAccount = db.prepare<[string], KeyWithAccountRow>(
-    `SELECT k.*, a.name AS account_name, a.role AS account_role, a.created_at AS account_created_at,
-       a.disabled_at AS account_disabled_at
-     FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.key_hash = ?`,
-  );
-  const keysOf = db.prepare<[string], ApiKeyRow>(
-    'SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at, id',
-  );
-  const revoke = db.prepare<[number, string]>(
-    'UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL',
-  );
-  const touchKey = db.prepare<[number, string]>(
-    'UPDATE api_keys SET last_used_at = max(coalesce(last_used_at, 0), ?) WHERE id = ?',
-  );
-  const updateAccount = (id: string, changes: AccountChanges): Account | null => {
-    const disabled = changes.disabledAt !== undefined;
-    return recordOf<Account>(
-      changeAccount.get(changes.role ?? null, disabled ? 1 : 0, changes.disabledAt ?? null, id),
-    );
-  };
-
-  const createAccount = (account: Account): Result<Account> => {
-    try {
-      insertAccount.run(rowOf<AccountRow>(account));
-      return ok({ ...account });
-    } catch (error) {
-      // the name (in any case) is the table's only UNIQUE constraint; a duplicate id stays a thrown bug.
-      if (isConstraintError(error, 'UNIQUE')) {
-        return err(domainError('invalid_request', 'An account with this name exists.', 'name'));
-      }
-      throw error;
-    }
-  };
-
+  const s = statementsOf(db);
   return {
-    createAccount: async (account) => createAccount(account),
-    findAccountById: async (id) => recordOf<Account>(accountById.get(id)),
-    findAccountByName: async (name) => recordOf<Account>(accountByName.get(name)),
-    listAccounts: async () => recordsOf<Account>(allAccounts.all()),
-    updateAccount: async (id, changes) => updateAccount(id, changes),
-    addApiKey: async (key) => void insertKey.run(rowOf<ApiKeyRow>(key)),
-    findApiKeyByHash: async (keyHash) => recordOf<ApiKeyRecord>(keyByHash.get(keyHash)),
+    createAccount: async (account) => createAccount(s, account),
+    findAccountById: async (id) => recordOf<Account>(s.accountById.get(id)),
+    findAccountByName: async (name) => recordOf<Account>(s.accountByName.get(name)),
+    listAccounts: async () => recordsOf<Account>(s.allAccounts.all()),
+    updateAccount: async (id, changes) => updateAccount(s, id, changes),
+    addApiKey: async (key) => void s.insertKey.run(rowOf<ApiKeyRow>(key)),
+    findApiKeyByHash: async (keyHash) => recordOf<ApiKeyRecord>(s.keyByHash.get(keyHash)),
     findApiKeyWithAccount: async (keyHash) => {
-      const row = keyWithAccount.get(keyHash);
+      const row = s.keyWithAccount.get(keyHash);
       return row === undefined ? null : keyAndAccountOf(row);
     },
-    findApiKeyById: async (id) => recordOf<ApiKeyRecord>(keyById.get(id)),
-    listApiKeys: async (accountId) => recordsOf<ApiKeyRecord>(keysOf.all(accountId)),
-    revokeApiKey: async (id, at) => revoke.run(at, id).changes === 1,
-    touchApiKey: async (id, at) => void touchKey.run(at, id),
+    findApiKeyById: async (id) => recordOf<ApiKeyRecord>(s.keyById.get(id)),
+    listApiKeys: async (accountId) => recordsOf<ApiKeyRecord>(s.keysOf.all(accountId)),
+    revokeApiKey: async (id, at) => s.revoke.run(at, id).changes === 1,
+    touchApiKey: async (id, at) => void s.touchKey.run(at, id),
   };
+}
+
+type Statements = ReturnType<typeof statementsOf>;
+
+/** The statements of the accounts and their API keys. */
+function statementsOf(db: Database) {
+  return {
+    insertAccount: db.prepare<AccountRow>(
+      `INSERT INTO accounts (id, name, role, created_at, disabled_at)
+       VALUES (@id, @name, @role, @created_at, @disabled_at)`,
+    ),
+    changeAccount: db.prepare<[Role | null, number, number | null, string], AccountRow>(
+      `UPDATE accounts SET role = coalesce(?, role), disabled_at = CASE WHEN ? THEN ? ELSE disabled_at END
+       WHERE id = ? RETURNING *`,
+    ),
+    accountById: db.prepare<[string], AccountRow>('SELECT * FROM accounts WHERE id = ?'),
+    accountByName: db.prepare<[string], AccountRow>('SELECT * FROM accounts WHERE lower(name) = lower(?)'),
+    allAccounts: db.prepare<[], AccountRow>('SELECT * FROM accounts ORDER BY created_at, id'),
+    insertKey: db.prepare<ApiKeyRow>(
+      `INSERT INTO api_keys (id, account_id, name, key_hash, prefix, created_at, created_via, last_used_at,
+         revoked_at)
+       VALUES (@id, @account_id, @name, @key_hash, @prefix, @created_at, @created_via, @last_used_at,
+         @revoked_at)`,
+    ),
+    keyByHash: db.prepare<[string], ApiKeyRow>('SELECT * FROM api_keys WHERE key_hash = ?'),
+    keyById: db.prepare<[string], ApiKeyRow>('SELECT * FROM api_keys WHERE id = ?'),
+    // authentication's one read per request: the key's columns, then its account's as `account_…`
+    keyWithAccount: db.prepare<[string], KeyWithAccountRow>(
+      `SELECT k.*, a.name AS account_name, a.role AS account_role, a.created_at AS account_created_at,
+         a.disabled_at AS account_disabled_at
+       FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.key_hash = ?`,
+    ),
+    keysOf: db.prepare<[string], ApiKeyRow>(
+      'SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at, id',
+    ),
+    revoke: db.prepare<[number, string]>(
+      'UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL',
+    ),
+    touchKey: db.prepare<[number, string]>(
+      'UPDATE api_keys SET last_used_at = max(coalesce(last_used_at, 0), ?) WHERE id = ?',
+    ),
+  };
+}
+
+function createAccount(s: Statements, account: Account): Result<Account> {
+  try {
+    s.insertAccount.run(rowOf<AccountRow>(account));
+    return ok({ ...account });
+  } catch (error) {
+    // the name (in any case) is the table's only UNIQUE constraint; a duplicate id stays a thrown bug.
+    if (isConstraintError(error, 'UNIQUE')) {
+      return err(domainError('invalid_request', 'An account with this name exists.', 'name'));
+    }
+    throw error;
+  }
+}
+
+function updateAccount(s: Statements, id: string, changes: AccountChanges): Account | null {
+  const disabled = changes.disabledAt !== undefined;
+  return recordOf<Account>(
+    s.changeAccount.get(changes.role ?? null, disabled ? 1 : 0, changes.disabledAt ?? null, id),
+  );
 }

@@ -5,6 +5,7 @@ import type {
   CredentialStore,
   InviteRecord,
   Passkey,
+  Result,
 } from '@shortener/core';
 import type { Database } from 'better-sqlite3';
 import { recordOf, rowOf } from './row-mapping.js';
@@ -41,80 +42,87 @@ interface ChallengeRow {
 
 /** The CredentialStore on a better-sqlite3 connection (already migrated). */
 export function createSqliteCredentialStore(db: Database): CredentialStore {
-  const setPassword = db.prepare<[string, string]>(
-    `INSERT INTO account_passwords (account_id, password_hash) VALUES (?, ?)
-     ON CONFLICT (account_id) DO UPDATE SET password_hash = excluded.password_hash`,
-  );
-  const removePassword = db.prepare<[string]>('DELETE FROM account_passwords WHERE account_id = ?');
-  const passwordOf = db
-    .prepare<[string], string>('SELECT password_hash FROM account_passwords WHERE account_id = ?')
-    .pluck();
-  const insertPasskey = db.prepare<PasskeyRow>(
-    `INSERT INTO passkeys (id, account_id, public_key, counter, transports, name, created_at, last_used_at)
-     VALUES (@id, @account_id, @public_key, @counter, @transports, @name, @created_at, @last_used_at)`,
-  );
-  const passkeyById = db.prepare<[string], PasskeyRow>('SELECT * FROM passkeys WHERE id = ?');
-  const passkeysOf = db.prepare<[string], PasskeyRow>(
-    'SELECT * FROM passkeys WHERE account_id = ? ORDER BY created_at, id',
-  );
-  const usePasskey = db.prepare<[number, number, string]>(
-    'UPDATE passkeys SET counter = ?, last_used_at = max(coalesce(last_used_at, 0), ?) WHERE id = ?',
-  );
-  const deletePasskey = db.prepare<[string, string]>('DELETE FROM passkeys WHERE account_id = ? AND id = ?');
-  const renamePasskey = db.prepare<[string, string, string]>(
-    'UPDATE passkeys SET name = ? WHERE account_id = ? AND id = ?',
-  );
-  const insertInvite = db.prepare<InviteRow>(
-    `INSERT INTO invites (token_hash, account_id, created_at, expires_at, used_at)
-     VALUES (@token_hash, @account_id, @created_at, @expires_at, @used_at)`,
-  );
-  const inviteByHash = db.prepare<[string], InviteRow>('SELECT * FROM invites WHERE token_hash = ?');
-  const consumeInvite = db.prepare<[number, string, number], InviteRow>(
-    `UPDATE invites SET used_at = ? WHERE token_hash = ? AND used_at IS NULL AND expires_at > ?
-     RETURNING token_hash, account_id, created_at, expires_at, NULL AS used_at`,
-  );
-  const insertChallenge = db.prepare<ChallengeRow>(
-    `INSERT INTO webauthn_challenges (challenge, purpose, account_id, invite_hash, created_at, expires_at)
-     VALUES (@challenge, @purpose, @account_id, @invite_hash, @created_at, @expires_at)`,
-  );
-  const pruneChallenges = db.prepare<[number]>('DELETE FROM webauthn_challenges WHERE expires_at <= ?');
-  const takeChallenge = db.prepare<[string], ChallengeRow>(
-    'DELETE FROM webauthn_challenges WHERE challenge = ? RETURNING *',
-  );
+  const s = statementsOf(db);
   const addChallenge = db.transaction((row: ChallengeRow) => {
-    pruneChallenges.run(row.created_at);
-    insertChallenge.run(row);
+    s.pruneChallenges.run(row.created_at);
+    s.insertChallenge.run(row);
   });
-
-  const addPasskey = (passkey: Passkey) => {
-    try {
-      insertPasskey.run(rowOf<PasskeyRow>({ ...passkey, transports: JSON.stringify(passkey.transports) }));
-      return ok({ ...passkey, transports: [...passkey.transports] });
-    } catch (error) {
-      if (!isConstraintError(error, 'PRIMARYKEY')) throw error;
-      return err(domainError('invalid_request', 'This passkey is registered already.', 'passkey'));
-    }
-  };
 
   return {
     setPasswordHash: async (accountId, hash) =>
-      void (hash === null ? removePassword.run(accountId) : setPassword.run(accountId, hash)),
-    passwordHashOf: async (accountId) => passwordOf.get(accountId) ?? null,
-    addPasskey: async (passkey) => addPasskey(passkey),
-    findPasskey: async (id) => passkeyOf(passkeyById.get(id)),
-    listPasskeys: async (accountId) => passkeysOf.all(accountId).map((row) => passkeyOf(row) as Passkey),
-    usePasskey: async (id, counter, at) => void usePasskey.run(counter, at, id),
-    deletePasskey: async (accountId, id) => deletePasskey.run(accountId, id).changes === 1,
-    renamePasskey: async (accountId, id, name) => renamePasskey.run(name, accountId, id).changes === 1,
-    addInvite: async (invite) => void insertInvite.run(rowOf<InviteRow>(invite)),
-    findInvite: async (tokenHash) => recordOf<InviteRecord>(inviteByHash.get(tokenHash)),
-    consumeInvite: async (tokenHash, at) => recordOf<InviteRecord>(consumeInvite.get(at, tokenHash, at)),
+      void (hash === null ? s.removePassword.run(accountId) : s.setPassword.run(accountId, hash)),
+    passwordHashOf: async (accountId) => s.passwordOf.get(accountId) ?? null,
+    addPasskey: async (passkey) => addPasskey(s, passkey),
+    findPasskey: async (id) => passkeyOf(s.passkeyById.get(id)),
+    listPasskeys: async (accountId) => s.passkeysOf.all(accountId).map((row) => passkeyOf(row) as Passkey),
+    usePasskey: async (id, counter, at) => void s.usePasskey.run(counter, at, id),
+    deletePasskey: async (accountId, id) => s.deletePasskey.run(accountId, id).changes === 1,
+    renamePasskey: async (accountId, id, name) => s.renamePasskey.run(name, accountId, id).changes === 1,
+    addInvite: async (invite) => void s.insertInvite.run(rowOf<InviteRow>(invite)),
+    findInvite: async (tokenHash) => recordOf<InviteRecord>(s.inviteByHash.get(tokenHash)),
+    consumeInvite: async (tokenHash, at) => recordOf<InviteRecord>(s.consumeInvite.get(at, tokenHash, at)),
     addChallenge: async (challenge) => addChallenge.immediate(rowOf<ChallengeRow>(challenge)),
     consumeChallenge: async (challenge, at) => {
-      const row = takeChallenge.get(challenge);
+      const row = s.takeChallenge.get(challenge);
       return row === undefined || at >= row.expires_at ? null : recordOf<ChallengeRecord>(row);
     },
   };
+}
+
+/** The statements of the passwords, passkeys, invites and challenges, prepared once. */
+function statementsOf(db: Database) {
+  return {
+    setPassword: db.prepare<[string, string]>(
+      `INSERT INTO account_passwords (account_id, password_hash) VALUES (?, ?)
+       ON CONFLICT (account_id) DO UPDATE SET password_hash = excluded.password_hash`,
+    ),
+    removePassword: db.prepare<[string]>('DELETE FROM account_passwords WHERE account_id = ?'),
+    passwordOf: db
+      .prepare<[string], string>('SELECT password_hash FROM account_passwords WHERE account_id = ?')
+      .pluck(),
+    insertPasskey: db.prepare<PasskeyRow>(
+      `INSERT INTO passkeys (id, account_id, public_key, counter, transports, name, created_at, last_used_at)
+       VALUES (@id, @account_id, @public_key, @counter, @transports, @name, @created_at, @last_used_at)`,
+    ),
+    passkeyById: db.prepare<[string], PasskeyRow>('SELECT * FROM passkeys WHERE id = ?'),
+    passkeysOf: db.prepare<[string], PasskeyRow>(
+      'SELECT * FROM passkeys WHERE account_id = ? ORDER BY created_at, id',
+    ),
+    usePasskey: db.prepare<[number, number, string]>(
+      'UPDATE passkeys SET counter = ?, last_used_at = max(coalesce(last_used_at, 0), ?) WHERE id = ?',
+    ),
+    deletePasskey: db.prepare<[string, string]>('DELETE FROM passkeys WHERE account_id = ? AND id = ?'),
+    renamePasskey: db.prepare<[string, string, string]>(
+      'UPDATE passkeys SET name = ? WHERE account_id = ? AND id = ?',
+    ),
+    insertInvite: db.prepare<InviteRow>(
+      `INSERT INTO invites (token_hash, account_id, created_at, expires_at, used_at)
+       VALUES (@token_hash, @account_id, @created_at, @expires_at, @used_at)`,
+    ),
+    inviteByHash: db.prepare<[string], InviteRow>('SELECT * FROM invites WHERE token_hash = ?'),
+    consumeInvite: db.prepare<[number, string, number], InviteRow>(
+      `UPDATE invites SET used_at = ? WHERE token_hash = ? AND used_at IS NULL AND expires_at > ?
+       RETURNING token_hash, account_id, created_at, expires_at, NULL AS used_at`,
+    ),
+    insertChallenge: db.prepare<ChallengeRow>(
+      `INSERT INTO webauthn_challenges (challenge, purpose, account_id, invite_hash, created_at, expires_at)
+       VALUES (@challenge, @purpose, @account_id, @invite_hash, @created_at, @expires_at)`,
+    ),
+    pruneChallenges: db.prepare<[number]>('DELETE FROM webauthn_challenges WHERE expires_at <= ?'),
+    takeChallenge: db.prepare<[string], ChallengeRow>(
+      'DELETE FROM webauthn_challenges WHERE challenge = ? RETURNING *',
+    ),
+  };
+}
+
+function addPasskey(s: ReturnType<typeof statementsOf>, passkey: Passkey): Result<Passkey> {
+  try {
+    s.insertPasskey.run(rowOf<PasskeyRow>({ ...passkey, transports: JSON.stringify(passkey.transports) }));
+    return ok({ ...passkey, transports: [...passkey.transports] });
+  } catch (error) {
+    if (!isConstraintError(error, 'PRIMARYKEY')) throw error;
+    return err(domainError('invalid_request', 'This passkey is registered already.', 'passkey'));
+  }
 }
 
 /** The passkey of a row: its transports are stored as JSON. */

@@ -1,8 +1,9 @@
-import type { EventStore, OutboxEvent, PendingDelivery, Webhook } from '@shortener/core';
+import type { DeliveryAttempt, EventStore, OutboxEvent, PendingDelivery, Webhook } from '@shortener/core';
 import type { Database } from 'better-sqlite3';
 import { toLinkRecord } from './link-rows.js';
 import type { LinkRow } from './link-rows.js';
 import { createWriteLock } from './write-lock.js';
+import type { WriteLock } from './write-lock.js';
 import { BROKER_SETTING } from './migrations/011-event-consumers.js';
 
 /** Attempts kept per webhook. */
@@ -78,115 +79,131 @@ function toWebhook(row: WebhookRow): Webhook {
 export function createSqliteEventStore(db: Database): EventStore {
   // the dispatcher writes on the server's connection: a busy lock waits off the event loop
   const lock = createWriteLock(db);
-  const outbox = db.prepare<[number], OutboxRow>('SELECT * FROM event_outbox ORDER BY seq LIMIT ?');
-  const fanOut = db.prepare(FAN_OUT);
-  const toBroker = db.prepare(TO_BROKER);
-  const dropOutbox = db.prepare<[number]>('DELETE FROM event_outbox WHERE seq <= ?');
-  // a round runs after every link change: finding nothing to do takes a read, not the write lock
-  const anyEvent = db.prepare<[], number>('SELECT EXISTS (SELECT 1 FROM event_outbox)').pluck();
-  const anyDue = db
-    .prepare<[number, number], number>(
-      'SELECT EXISTS (SELECT 1 FROM event_deliveries WHERE next_at <= ? AND held_until <= ?)',
-    )
-    .pluck();
-  const due = db.prepare<
-    [number, number, number],
-    OutboxRow & { webhook_id: string | null; attempts: number }
-  >(DUE);
-  const hold = db.prepare<[number, number]>('UPDATE event_deliveries SET held_until = ? WHERE seq = ?');
-  const webhookById = db.prepare<[string], WebhookRow>('SELECT * FROM webhooks WHERE id = ?');
-  const webhooksOf = db.prepare<[{ account: string | null }], WebhookRow>(
-    'SELECT * FROM webhooks WHERE @account IS NULL OR account_id = @account ORDER BY created_at, id',
-  );
-  const attemptsOf = db.prepare<[string, number], AttemptRow>(
-    'SELECT * FROM webhook_attempts WHERE webhook_id = ? ORDER BY seq DESC LIMIT ?',
-  );
-  const addAttempt = db.prepare(`INSERT INTO webhook_attempts
-    (webhook_id, at, event_id, type, attempt, ok, status, excerpt)
-    VALUES (@webhook_id, @at, @event_id, @type, @attempt, @ok, @status, @excerpt)`);
-  const pruneAttempts = db.prepare<
-    [string, string, number]
-  >(`DELETE FROM webhook_attempts WHERE webhook_id = ?
-    AND seq <= (SELECT seq FROM webhook_attempts WHERE webhook_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)`);
-  const setHealth = db.prepare<[number | null, number | null, string]>(
-    'UPDATE webhooks SET failing_since = ?, disabled_at = coalesce(disabled_at, ?) WHERE id = ?',
-  );
-  const insertWebhook = db.prepare(`INSERT INTO webhooks
-    (id, account_id, url, events, secret, created_at, failing_since, disabled_at)
-    VALUES (@id, @account_id, @url, @events, @secret, @created_at, NULL, NULL)`);
-  const removeWebhook = db.prepare<[string]>('DELETE FROM webhooks WHERE id = ?');
-  const setBroker = db.prepare<[string]>(`INSERT INTO settings (name, value) VALUES ('${BROKER_SETTING}', ?)
-    ON CONFLICT (name) DO UPDATE SET value = excluded.value`);
-  const counts = db.prepare<[], { events: number; deliveries: number }>(`SELECT
-    (SELECT count(*) FROM event_outbox) AS events, (SELECT count(*) FROM event_deliveries) AS deliveries`);
+  const statements = { ...deliveryStatementsOf(db), ...webhookStatementsOf(db) };
+  return { ...deliveryMethods(db, statements, lock), ...webhookMethods(db, statements, lock) };
+}
 
+type Statements = ReturnType<typeof deliveryStatementsOf> & ReturnType<typeof webhookStatementsOf>;
+
+/** The statements of the outbox, the deliveries and the broker setting. */
+function deliveryStatementsOf(db: Database) {
+  return {
+    outbox: db.prepare<[number], OutboxRow>('SELECT * FROM event_outbox ORDER BY seq LIMIT ?'),
+    fanOut: db.prepare(FAN_OUT),
+    toBroker: db.prepare(TO_BROKER),
+    dropOutbox: db.prepare<[number]>('DELETE FROM event_outbox WHERE seq <= ?'),
+    // a round runs after every link change: finding nothing to do takes a read, not the write lock
+    anyEvent: db.prepare<[], number>('SELECT EXISTS (SELECT 1 FROM event_outbox)').pluck(),
+    anyDue: db
+      .prepare<[number, number], number>(
+        'SELECT EXISTS (SELECT 1 FROM event_deliveries WHERE next_at <= ? AND held_until <= ?)',
+      )
+      .pluck(),
+    due: db.prepare<[number, number, number], OutboxRow & { webhook_id: string | null; attempts: number }>(
+      DUE,
+    ),
+    hold: db.prepare<[number, number]>('UPDATE event_deliveries SET held_until = ? WHERE seq = ?'),
+    settle: db.prepare<[number, number]>(
+      'UPDATE event_deliveries SET next_at = ?, held_until = 0, attempts = attempts + 1 WHERE seq = ?',
+    ),
+    dropDelivery: db.prepare<[number]>('DELETE FROM event_deliveries WHERE seq = ?'),
+    setBroker: db.prepare<[string]>(`INSERT INTO settings (name, value) VALUES ('${BROKER_SETTING}', ?)
+      ON CONFLICT (name) DO UPDATE SET value = excluded.value`),
+    counts: db.prepare<[], { events: number; deliveries: number }>(`SELECT
+      (SELECT count(*) FROM event_outbox) AS events, (SELECT count(*) FROM event_deliveries) AS deliveries`),
+  };
+}
+
+/** The statements of the webhooks and their attempts. */
+function webhookStatementsOf(db: Database) {
+  return {
+    webhookById: db.prepare<[string], WebhookRow>('SELECT * FROM webhooks WHERE id = ?'),
+    webhooksOf: db.prepare<[{ account: string | null }], WebhookRow>(
+      'SELECT * FROM webhooks WHERE @account IS NULL OR account_id = @account ORDER BY created_at, id',
+    ),
+    attemptsOf: db.prepare<[string, number], AttemptRow>(
+      'SELECT * FROM webhook_attempts WHERE webhook_id = ? ORDER BY seq DESC LIMIT ?',
+    ),
+    addAttempt: db.prepare(`INSERT INTO webhook_attempts
+      (webhook_id, at, event_id, type, attempt, ok, status, excerpt)
+      VALUES (@webhook_id, @at, @event_id, @type, @attempt, @ok, @status, @excerpt)`),
+    pruneAttempts: db.prepare<[string, string, number]>(`DELETE FROM webhook_attempts WHERE webhook_id = ?
+      AND seq <= (SELECT seq FROM webhook_attempts WHERE webhook_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)`),
+    setHealth: db.prepare<[number | null, number | null, string]>(
+      'UPDATE webhooks SET failing_since = ?, disabled_at = coalesce(disabled_at, ?) WHERE id = ?',
+    ),
+    insertWebhook: db.prepare(`INSERT INTO webhooks
+      (id, account_id, url, events, secret, created_at, failing_since, disabled_at)
+      VALUES (@id, @account_id, @url, @events, @secret, @created_at, NULL, NULL)`),
+    removeWebhook: db.prepare<[string]>('DELETE FROM webhooks WHERE id = ?'),
+  };
+}
+
+type DeliveryMethods = Pick<EventStore, 'setBroker' | 'fanOut' | 'claimDue' | 'settle' | 'backlog'>;
+
+/** The outbox's fan-out, the deliveries' claims and settlements, and the backlog. */
+function deliveryMethods(db: Database, s: Statements, lock: WriteLock): DeliveryMethods {
   const fanOutTx = db.transaction((now: number, broker: boolean, limit: number): number => {
-    const rows = outbox.all(limit);
+    const rows = s.outbox.all(limit);
     for (const { seq: _seq, ...row } of rows) {
       const params = { ...row, now };
-      if (row.account_id !== null) fanOut.run(params);
-      if (broker) toBroker.run(params);
+      if (row.account_id !== null) s.fanOut.run(params);
+      if (broker) s.toBroker.run(params);
     }
     const last = rows.at(-1);
-    if (last !== undefined) dropOutbox.run(last.seq);
+    if (last !== undefined) s.dropOutbox.run(last.seq);
     return rows.length;
   });
   const claimTx = db.transaction((now: number, holdUntil: number, limit: number): PendingDelivery[] => {
     const webhooks = new Map<string, Webhook | null>();
     const webhookOf = (id: string) => {
       if (!webhooks.has(id)) {
-        const row = webhookById.get(id);
+        const row = s.webhookById.get(id);
         webhooks.set(id, row === undefined ? null : toWebhook(row));
       }
       return webhooks.get(id) ?? null;
     };
-    return due.all(now, now, limit).map((row) => {
-      hold.run(holdUntil, row.seq);
+    return s.due.all(now, now, limit).map((row) => {
+      s.hold.run(holdUntil, row.seq);
       const webhook = row.webhook_id === null ? null : webhookOf(row.webhook_id);
       return { id: String(row.seq), webhook, event: toOutboxEvent(row), attempts: row.attempts };
     });
   });
-  const settle = db.prepare<[number, number]>(
-    'UPDATE event_deliveries SET next_at = ?, held_until = 0, attempts = attempts + 1 WHERE seq = ?',
-  );
-  const dropDelivery = db.prepare<[number]>('DELETE FROM event_deliveries WHERE seq = ?');
+  return {
+    setBroker: async (on) => void s.setBroker.run(on ? 'on' : 'off'),
+    fanOut: async (now, broker, limit) =>
+      s.anyEvent.get() === 1 ? lock.write(() => fanOutTx.immediate(now, broker, limit)) : 0,
+    claimDue: async (now, holdUntil, limit) =>
+      s.anyDue.get(now, now) === 1 ? lock.write(() => claimTx.immediate(now, holdUntil, limit)) : [],
+    settle: async (id, nextAt) => {
+      if (nextAt === null) s.dropDelivery.run(Number(id));
+      else s.settle.run(nextAt, Number(id));
+    },
+    backlog: async () => s.counts.get()!,
+  };
+}
+
+type WebhookMethods = Pick<
+  EventStore,
+  'recordAttempt' | 'createWebhook' | 'findWebhook' | 'listWebhooks' | 'deleteWebhook'
+>;
+
+/** The webhooks: their records, and the attempts and health their deliveries leave. */
+function webhookMethods(db: Database, s: Statements, lock: WriteLock): WebhookMethods {
   const recordTx = db.transaction(
     (webhookId: string, attempt: AttemptRow, health: [number | null, number | null]) => {
-      addAttempt.run(attempt);
-      pruneAttempts.run(webhookId, webhookId, KEEP_ATTEMPTS);
-      setHealth.run(health[0], health[1], webhookId);
+      s.addAttempt.run(attempt);
+      s.pruneAttempts.run(webhookId, webhookId, KEEP_ATTEMPTS);
+      s.setHealth.run(health[0], health[1], webhookId);
     },
   );
-
   return {
-    setBroker: async (on) => void setBroker.run(on ? 'on' : 'off'),
-    fanOut: async (now, broker, limit) =>
-      anyEvent.get() === 1 ? lock.write(() => fanOutTx.immediate(now, broker, limit)) : 0,
-    claimDue: async (now, holdUntil, limit) =>
-      anyDue.get(now, now) === 1 ? lock.write(() => claimTx.immediate(now, holdUntil, limit)) : [],
-    settle: async (id, nextAt) => {
-      if (nextAt === null) dropDelivery.run(Number(id));
-      else settle.run(nextAt, Number(id));
-    },
     recordAttempt: (webhookId, a, health) =>
       lock.write(() =>
-        recordTx.immediate(
-          webhookId,
-          {
-            webhook_id: webhookId,
-            at: a.at,
-            event_id: a.eventId,
-            type: a.eventType,
-            attempt: a.attempt,
-            ok: a.ok ? 1 : 0,
-            status: a.status,
-            excerpt: a.excerpt,
-          },
-          [health.failingSince, health.disabledAt],
-        ),
+        recordTx.immediate(webhookId, toAttemptRow(webhookId, a), [health.failingSince, health.disabledAt]),
       ),
     createWebhook: async (w) =>
-      void insertWebhook.run({
+      void s.insertWebhook.run({
         id: w.id,
         account_id: w.accountId,
         url: w.url,
@@ -195,23 +212,39 @@ export function createSqliteEventStore(db: Database): EventStore {
         created_at: w.createdAt,
       }),
     findWebhook: async (id) => {
-      const row = webhookById.get(id);
+      const row = s.webhookById.get(id);
       return row === undefined ? null : toWebhook(row);
     },
     listWebhooks: async (accountId) =>
-      webhooksOf.all({ account: accountId }).map((row) => ({
+      s.webhooksOf.all({ account: accountId }).map((row) => ({
         ...toWebhook(row),
-        attempts: attemptsOf.all(row.id, KEEP_ATTEMPTS).map((a) => ({
-          at: a.at,
-          eventId: a.event_id,
-          eventType: a.type as OutboxEvent['type'],
-          attempt: a.attempt,
-          ok: a.ok === 1,
-          status: a.status,
-          excerpt: a.excerpt,
-        })),
+        attempts: s.attemptsOf.all(row.id, KEEP_ATTEMPTS).map(toAttempt),
       })),
-    deleteWebhook: async (id) => removeWebhook.run(id).changes === 1,
-    backlog: async () => counts.get()!,
+    deleteWebhook: async (id) => s.removeWebhook.run(id).changes === 1,
+  };
+}
+
+function toAttemptRow(webhookId: string, a: DeliveryAttempt): AttemptRow {
+  return {
+    webhook_id: webhookId,
+    at: a.at,
+    event_id: a.eventId,
+    type: a.eventType,
+    attempt: a.attempt,
+    ok: a.ok ? 1 : 0,
+    status: a.status,
+    excerpt: a.excerpt,
+  };
+}
+
+function toAttempt(a: AttemptRow): DeliveryAttempt {
+  return {
+    at: a.at,
+    eventId: a.event_id,
+    eventType: a.type as DeliveryAttempt['eventType'],
+    attempt: a.attempt,
+    ok: a.ok === 1,
+    status: a.status,
+    excerpt: a.excerpt,
   };
 }

@@ -59,25 +59,8 @@ interface ListParams {
 
 /** The LinkStore on a better-sqlite3 connection (already migrated). Statements are prepared once, here. */
 export function createSqliteLinkStore(db: Database): LinkStore {
-  const insertRow = db.prepare<LinkRow>(INSERT);
-  const byId = db.prepare<[string], LinkRow>('SELECT * FROM links WHERE id = ?');
-  const bySlug = db.prepare<[string, string], LinkRow>('SELECT * FROM links WHERE domain = ? AND slug = ?');
-  const updateRow = db.prepare<Record<string, string | number | null>, LinkRow>(UPDATE);
-  const deleteRow = db.prepare<[string], LinkChange>(
-    'DELETE FROM links WHERE id = ? RETURNING id, domain, slug',
-  );
-  const firstPage = db.prepare<ListParams, LinkRow>(`SELECT * FROM links WHERE ${LIST_WHERE} ${LIST_ORDER}`);
-  const nextPage = db.prepare<ListParams, LinkRow>(
-    `SELECT * FROM links WHERE ${LIST_WHERE} AND (created_at, id) < (@createdAt, @id) ${LIST_ORDER}`,
-  );
-  const consumeClick = db.prepare<[number, string]>(TRY_CONSUME_CLICK);
-  const addCounter = createCounterWriter(db).add;
-  const claimOne = db.prepare<[string, number, string], LinkChange>(CLAIM);
+  const s = statementsOf(db);
   const changes = createSqliteLinkChanges(db);
-  const tagCounts = db.prepare<[string], TagCount>(TAG_COUNTS);
-  const crawlable = db
-    .prepare<[string], string>('SELECT slug FROM links WHERE domain = ? AND crawlable = 1 ORDER BY slug')
-    .pluck();
   // Announced once committed: a cache that reloaded the link before the commit would keep the old one.
   const announce = <T extends LinkChange | null>(link: T): T => {
     if (link !== null) changes.own({ id: link.id, domain: link.domain, slug: link.slug });
@@ -87,11 +70,57 @@ export function createSqliteLinkStore(db: Database): LinkStore {
     for (const result of results) if (result.ok) announce(result.value);
     return results;
   };
+  const { insertAll, insertSoon } = insertsOf(db, s);
+  const consumeSoon = clicksOf(db, s);
+  const claimTx = db.transaction((hashes: readonly string[], accountId: string, at: number) =>
+    hashes.flatMap((hash) => s.claimOne.all(accountId, at, hash)),
+  );
 
+  return {
+    insert: async (link) => announceResults([await insertSoon(link)])[0]!,
+    insertMany: async (links) => announceResults(insertAll(links)),
+    findById: async (id) => nullable(s.byId.get(id)),
+    findBySlug: async (domain, slug) => nullable(s.bySlug.get(domain.toLowerCase(), slug.toLowerCase())),
+    update: async (id, linkChanges) => announce(nullable(s.updateRow.get(toChangeParams(id, linkChanges)))),
+    delete: async (id) => announce(s.deleteRow.get(id) ?? null) !== null,
+    list: async (query) => listPage(s, query),
+    tryConsumeClick: (id, at, counters) => consumeSoon({ id, at, counters }),
+    tagCounts: async (accountId) => s.tagCounts.all(accountId),
+    crawlableSlugs: async (domain) => s.crawlable.all(domain.toLowerCase()),
+    claim: async (hashes, accountId, at) =>
+      hashes.length === 0 ? 0 : claimTx.immediate(hashes, accountId, at).map(announce).length,
+    changes,
+  };
+}
+
+type Statements = ReturnType<typeof statementsOf>;
+
+function statementsOf(db: Database) {
+  return {
+    insertRow: db.prepare<LinkRow>(INSERT),
+    byId: db.prepare<[string], LinkRow>('SELECT * FROM links WHERE id = ?'),
+    bySlug: db.prepare<[string, string], LinkRow>('SELECT * FROM links WHERE domain = ? AND slug = ?'),
+    updateRow: db.prepare<Record<string, string | number | null>, LinkRow>(UPDATE),
+    deleteRow: db.prepare<[string], LinkChange>('DELETE FROM links WHERE id = ? RETURNING id, domain, slug'),
+    firstPage: db.prepare<ListParams, LinkRow>(`SELECT * FROM links WHERE ${LIST_WHERE} ${LIST_ORDER}`),
+    nextPage: db.prepare<ListParams, LinkRow>(
+      `SELECT * FROM links WHERE ${LIST_WHERE} AND (created_at, id) < (@createdAt, @id) ${LIST_ORDER}`,
+    ),
+    consumeClick: db.prepare<[number, string]>(TRY_CONSUME_CLICK),
+    claimOne: db.prepare<[string, number, string], LinkChange>(CLAIM),
+    tagCounts: db.prepare<[string], TagCount>(TAG_COUNTS),
+    crawlable: db
+      .prepare<[string], string>('SELECT slug FROM links WHERE domain = ? AND crawlable = 1 ORDER BY slug')
+      .pluck(),
+  };
+}
+
+/** Inserts in one transaction (`insertAll`), and single inserts that share one per turn (`insertSoon`). */
+function insertsOf(db: Database, s: Statements) {
   const insertOne = (link: LinkRecord): Result<LinkRecord> => {
     const row = toLinkRow(link);
     try {
-      insertRow.run(row);
+      s.insertRow.run(row);
       return ok(toLinkRecord(row));
     } catch (error) {
       // The only UNIQUE index of `links` is (domain, slug); a duplicate id stays a thrown bug.
@@ -105,51 +134,36 @@ export function createSqliteLinkStore(db: Database): LinkStore {
   // checkpointer or another process wrote in between; taking the write lock up front waits instead.
   const insertAll = (links: readonly LinkRecord[]) => insertTx.immediate(links);
   // A commit costs about a third of an insert: concurrent creations share one.
-  const insertSoon = batchPerTurn(insertAll, insertOne);
-  const claimTx = db.transaction((hashes: readonly string[], accountId: string, at: number) =>
-    hashes.flatMap((hash) => claimOne.all(accountId, at, hash)),
-  );
+  return { insertAll, insertSoon: batchPerTurn(insertAll, insertOne) };
+}
 
-  // The click and its statistics commit together; the clicks of one turn share a commit.
+/** Capped clicks: the click and its statistics commit together; the clicks of one turn share a commit. */
+function clicksOf(db: Database, s: Statements): (click: CappedClick) => Promise<boolean> {
+  const addCounter = createCounterWriter(db).add;
   const addVisited = createVisitedEvents(db);
   const consumeOne = (click: CappedClick): boolean => {
-    if (consumeClick.run(click.at, click.id).changes !== 1) return false;
+    if (s.consumeClick.run(click.at, click.id).changes !== 1) return false;
     click.counters?.forEach(addCounter);
     if (click.counters !== undefined) addVisited({ counters: click.counters }); // decisions §16
     return true;
   };
   const consumeTx = db.transaction((clicks: readonly CappedClick[]) => clicks.map(consumeOne));
   const consumeAll = (clicks: readonly CappedClick[]) => consumeTx.immediate(clicks);
-  const consumeSoon = batchPerTurn(consumeAll, (click: CappedClick) => consumeAll([click])[0] === true);
+  return batchPerTurn(consumeAll, (click: CappedClick) => consumeAll([click])[0] === true);
+}
 
-  const list = (query: LinkListQuery): LinkRecord[] => {
-    const params: ListParams = {
-      accountId: query.accountId,
-      q: toLikePattern(query.q),
-      tags: tagsParam(query.tags),
-      limit: query.limit,
-    };
-    const rows = query.after
-      ? nextPage.all({ ...params, createdAt: query.after.createdAt, id: query.after.id })
-      : firstPage.all(params);
-    return rows.map(toLinkRecord);
+/** One page of an account's links, newest first. */
+function listPage(s: Statements, query: LinkListQuery): LinkRecord[] {
+  const params: ListParams = {
+    accountId: query.accountId,
+    q: toLikePattern(query.q),
+    tags: tagsParam(query.tags),
+    limit: query.limit,
   };
-
-  return {
-    insert: async (link) => announceResults([await insertSoon(link)])[0]!,
-    insertMany: async (links) => announceResults(insertAll(links)),
-    findById: async (id) => nullable(byId.get(id)),
-    findBySlug: async (domain, slug) => nullable(bySlug.get(domain.toLowerCase(), slug.toLowerCase())),
-    update: async (id, linkChanges) => announce(nullable(updateRow.get(toChangeParams(id, linkChanges)))),
-    delete: async (id) => announce(deleteRow.get(id) ?? null) !== null,
-    list: async (query) => list(query),
-    tryConsumeClick: (id, at, counters) => consumeSoon({ id, at, counters }),
-    tagCounts: async (accountId) => tagCounts.all(accountId),
-    crawlableSlugs: async (domain) => crawlable.all(domain.toLowerCase()),
-    claim: async (hashes, accountId, at) =>
-      hashes.length === 0 ? 0 : claimTx.immediate(hashes, accountId, at).map(announce).length,
-    changes,
-  };
+  const rows = query.after
+    ? s.nextPage.all({ ...params, createdAt: query.after.createdAt, id: query.after.id })
+    : s.firstPage.all(params);
+  return rows.map(toLinkRecord);
 }
 
 function nullable(row: LinkRow | undefined): LinkRecord | null {

@@ -1,10 +1,4 @@
 import type { NewPasskey, PasskeyCeremony } from '@shortener/core';
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-} from '@simplewebauthn/server';
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 
 /**
@@ -13,6 +7,12 @@ import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simp
  */
 const bytesOf = (challenge: string): Uint8Array<ArrayBuffer> =>
   new Uint8Array(Buffer.from(challenge, 'base64url'));
+
+/**
+ * SimpleWebAuthn, loaded by the first ceremony: it is about 16 MB of a server's memory, and most servers
+ * see a passkey now and then, if ever.
+ */
+const webauthn = () => import('@simplewebauthn/server');
 
 /** How long the browser may take to ask the authenticator (the challenge itself lives 5 minutes). */
 const TIMEOUT_MS = 120_000;
@@ -36,7 +36,9 @@ async function verified<T>(run: () => Promise<T | null>): Promise<T | null> {
 function verifyRegistration({ rpID, origin }: RelyingParty): PasskeyCeremony['verifyRegistration'] {
   return (response, challenge) =>
     verified(async (): Promise<NewPasskey | null> => {
-      const result = await verifyRegistrationResponse({
+      const result = await (
+        await webauthn()
+      ).verifyRegistrationResponse({
         response: response as RegistrationResponseJSON,
         expectedChallenge: challenge,
         expectedOrigin: origin,
@@ -58,7 +60,9 @@ function verifyRegistration({ rpID, origin }: RelyingParty): PasskeyCeremony['ve
 function verifyAuthentication({ rpID, origin }: RelyingParty): PasskeyCeremony['verifyAuthentication'] {
   return (response, challenge, passkey) =>
     verified(async () => {
-      const result = await verifyAuthenticationResponse({
+      const result = await (
+        await webauthn()
+      ).verifyAuthenticationResponse({
         response: response as AuthenticationResponseJSON,
         expectedChallenge: challenge,
         expectedOrigin: origin,
@@ -99,8 +103,8 @@ export function createPasskeyCeremony(baseUrl: string): PasskeyCeremony {
   const { hostname: rpID, origin } = new URL(baseUrl);
   const party = { rpID, origin };
   return {
-    registrationOptions: ({ challenge, account, exclude }) =>
-      generateRegistrationOptions({
+    registrationOptions: async ({ challenge, account, exclude }) =>
+      (await webauthn()).generateRegistrationOptions({
         rpName: 'shortener',
         rpID,
         userName: account.name,
@@ -112,8 +116,8 @@ export function createPasskeyCeremony(baseUrl: string): PasskeyCeremony {
         authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
       }),
     verifyRegistration: verifyRegistration(party),
-    authenticationOptions: (challenge) =>
-      generateAuthenticationOptions({
+    authenticationOptions: async (challenge) =>
+      (await webauthn()).generateAuthenticationOptions({
         rpID,
         challenge: bytesOf(challenge),
         timeout: TIMEOUT_MS,

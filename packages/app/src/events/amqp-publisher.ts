@@ -59,26 +59,7 @@ export function createAmqpPublisher(url: string): AmqpPublisher {
   return {
     connected: () => open,
     async publish(message) {
-      const confirm = await channelNow();
-      await new Promise<void>((resolve, reject) => {
-        const options = {
-          persistent: true,
-          contentType: 'application/json',
-          messageId: message.id,
-          type: message.type,
-          timestamp: Math.floor(message.at / 1000),
-        };
-        confirm.publish(
-          EVENTS_EXCHANGE,
-          message.type,
-          Buffer.from(message.body),
-          options,
-          (error: unknown) =>
-            error === null || error === undefined
-              ? resolve()
-              : reject(new Error('The broker refused the event.')),
-        );
-      });
+      await publishConfirmed(await channelNow(), message);
     },
     async close() {
       closed = true;
@@ -87,4 +68,23 @@ export function createAmqpPublisher(url: string): AmqpPublisher {
       await current?.close().catch(() => {});
     },
   };
+}
+
+/** Publishes an event on a confirm channel: resolves once the broker confirmed it, rejects if it refused. */
+function publishConfirmed(
+  confirm: ConfirmChannel,
+  message: Parameters<EventPublisher['publish']>[0],
+): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const options = {
+      persistent: true,
+      contentType: 'application/json',
+      messageId: message.id,
+      type: message.type,
+      timestamp: Math.floor(message.at / 1000),
+    };
+    confirm.publish(EVENTS_EXCHANGE, message.type, Buffer.from(message.body), options, (error: unknown) =>
+      error === null || error === undefined ? resolve() : reject(new Error('The broker refused the event.')),
+    );
+  });
 }

@@ -41,8 +41,31 @@ export function createEventRuntime(
     clock,
     config: config.service,
   });
+  const rounds = createRounds(dispatcher, logger);
   let timer: NodeJS.Timeout | undefined;
   let unsubscribe: (() => void) | undefined;
+  return {
+    dispatcher,
+    webhooks: { events: stores.events, clock, random, config: config.service, dispatcher },
+    kick: rounds.soon,
+    brokerConnected: () => (publisher === null ? null : publisher.connected()),
+    start() {
+      timer = setInterval(rounds.now, DISPATCH_EVERY_MS);
+      timer.unref();
+      unsubscribe = stores.links.changes.subscribe(rounds.soon);
+    },
+    async stop() {
+      const stopping = rounds.stop();
+      clearInterval(timer);
+      unsubscribe?.();
+      await stopping;
+      await publisher?.close();
+    },
+  };
+}
+
+/** The dispatcher's rounds, one at a time: a round asked for while one runs follows it. */
+function createRounds(dispatcher: EventDispatcher, logger: AppLogger) {
   let running: Promise<void> | null = null;
   let again = false;
   let stopped = false;
@@ -74,21 +97,12 @@ export function createEventRuntime(
     });
   };
   return {
-    dispatcher,
-    webhooks: { events: stores.events, clock, random, config: config.service, dispatcher },
-    kick: roundSoon,
-    brokerConnected: () => (publisher === null ? null : publisher.connected()),
-    start() {
-      timer = setInterval(round, DISPATCH_EVERY_MS);
-      timer.unref();
-      unsubscribe = stores.links.changes.subscribe(roundSoon);
-    },
-    async stop() {
+    now: round,
+    soon: roundSoon,
+    /** Runs no more rounds; resolves once the round under way has ended. */
+    stop: async (): Promise<void> => {
       stopped = true;
-      clearInterval(timer);
-      unsubscribe?.();
       await running;
-      await publisher?.close();
     },
   };
 }
