@@ -40,6 +40,20 @@ export interface VisitProfile {
 /** How many User-Agent descriptions are kept across batches (a User-Agent alone identifies no one). */
 const MAX_DESCRIPTIONS = 5000;
 
+/** A human visit as the classifier reads it. */
+interface ClassifiedVisit {
+  readonly userAgent: string;
+  readonly ip: string;
+  readonly referrer: string | null;
+  readonly country: string | null;
+}
+
+/** Classifies the human visits of one batch (see {@link createClassifier}). */
+export interface Classifier {
+  /** The profile of a human visit. */
+  profile(visit: ClassifiedVisit): VisitProfile;
+}
+
 /**
  * Classifies human visits into profiles: the visitor (User-Agent and IP, with its device and browser),
  * the referrer host and the country. Visitors, referrers and countries repeat, so each is worked out
@@ -53,71 +67,85 @@ export function createClassifier(
     readonly geo: GeoLookup | null;
   },
   descriptions: Map<string, VisitorDescription> = new Map(),
-) {
-  const visitors = new Map<string, Map<string, Visitor>>();
-  const referrers = new Map<string, string>();
-  const headerCountries = new Map<string, string | null>();
-  const ipCountries = new Map<string, string>();
-  const describe = (userAgent: string): VisitorDescription => {
-    let description = descriptions.get(userAgent);
+): Classifier {
+  return new BatchClassifier(deps, descriptions);
+}
+
+/** The classifier of one batch, with the look-ups it has made so far. */
+class BatchClassifier implements Classifier {
+  private readonly visitors = new Map<string, Map<string, Visitor>>();
+  private readonly referrers = new Map<string, string>();
+  private readonly headerCountries = new Map<string, string | null>();
+  private readonly ipCountries = new Map<string, string>();
+
+  constructor(
+    private readonly deps: { readonly userAgents: UserAgentParser; readonly geo: GeoLookup | null },
+    private readonly descriptions: Map<string, VisitorDescription>,
+  ) {}
+
+  profile(visit: ClassifiedVisit): VisitProfile {
+    const visitor = this.visitorOf(visit.userAgent, visit.ip);
+    if (visit.referrer === null && visit.country === null) {
+      return (visitor.direct ??= { visitor, referrer: 'direct', country: this.geoCountry(visit.ip) });
+    }
+    const referrer = this.referrerOf(visit.referrer);
+    const country = this.countryOf(visit.ip, visit.country);
+    const key = `${referrer} ${country}`; // a host and a country code hold no space
+    visitor.others ??= new Map();
+    let profile = visitor.others.get(key);
+    if (profile === undefined) visitor.others.set(key, (profile = { visitor, referrer, country }));
+    return profile;
+  }
+
+  private describe(userAgent: string): VisitorDescription {
+    let description = this.descriptions.get(userAgent);
     if (description === undefined) {
-      if (descriptions.size >= MAX_DESCRIPTIONS) descriptions.clear();
-      descriptions.set(userAgent, (description = deps.userAgents.describe(userAgent)));
+      if (this.descriptions.size >= MAX_DESCRIPTIONS) this.descriptions.clear();
+      this.descriptions.set(userAgent, (description = this.deps.userAgents.describe(userAgent)));
     }
     return description;
-  };
-  const visitorOf = (userAgent: string, ip: string): Visitor => {
-    let byIp = visitors.get(userAgent);
-    if (byIp === undefined) visitors.set(userAgent, (byIp = new Map()));
+  }
+
+  private visitorOf(userAgent: string, ip: string): Visitor {
+    let byIp = this.visitors.get(userAgent);
+    if (byIp === undefined) this.visitors.set(userAgent, (byIp = new Map()));
     let visitor = byIp.get(ip);
     if (visitor === undefined) {
-      visitor = { ip, userAgent, description: describe(userAgent), direct: undefined, others: undefined };
+      visitor = {
+        ip,
+        userAgent,
+        description: this.describe(userAgent),
+        direct: undefined,
+        others: undefined,
+      };
       byIp.set(ip, visitor);
     }
     return visitor;
-  };
-  const geoCountry = (ip: string): string => {
-    let country = ipCountries.get(ip);
+  }
+
+  private geoCountry(ip: string): string {
+    let country = this.ipCountries.get(ip);
     if (country === undefined)
-      ipCountries.set(ip, (country = countryCode(deps.geo?.country(ip) ?? null) ?? 'unknown'));
+      this.ipCountries.set(ip, (country = countryCode(this.deps.geo?.country(ip) ?? null) ?? 'unknown'));
     return country;
-  };
-  const referrerOf = (raw: string | null): string => {
+  }
+
+  private referrerOf(raw: string | null): string {
     if (raw === null) return 'direct';
-    let host = referrers.get(raw);
-    if (host === undefined) referrers.set(raw, (host = referrerHost(raw)));
+    let host = this.referrers.get(raw);
+    if (host === undefined) this.referrers.set(raw, (host = referrerHost(raw)));
     return host;
-  };
+  }
+
   /** The country from a trusted proxy header when it names one, else from the IP. */
-  const countryOf = (ip: string, header: string | null): string => {
+  private countryOf(ip: string, header: string | null): string {
     if (header !== null) {
-      let code = headerCountries.get(header);
-      if (code === undefined) headerCountries.set(header, (code = countryCode(header)));
+      let code = this.headerCountries.get(header);
+      if (code === undefined) this.headerCountries.set(header, (code = countryCode(header)));
       if (code !== null) return code;
     }
-    return geoCountry(ip);
-  };
-  return {
-    /** The profile of a human visit. */
-    profile(visit: {
-      readonly userAgent: string;
-      readonly ip: string;
-      readonly referrer: string | null;
-      readonly country: string | null;
-    }): VisitProfile {
-      const visitor = visitorOf(visit.userAgent, visit.ip);
-      if (visit.referrer === null && visit.country === null) {
-        return (visitor.direct ??= { visitor, referrer: 'direct', country: geoCountry(visit.ip) });
-      }
-      const referrer = referrerOf(visit.referrer);
-      const country = countryOf(visit.ip, visit.country);
-      const key = `${referrer} ${country}`; // a host and a country code hold no space
-      visitor.others ??= new Map();
-      let profile = visitor.others.get(key);
-      if (profile === undefined) visitor.others.set(key, (profile = { visitor, referrer, country }));
-      return profile;
-    },
-  };
+    return this.geoCountry(ip);
+  }
 }
 
 /** The referrer's host only; `direct` when absent or unreadable (decisions §7). */

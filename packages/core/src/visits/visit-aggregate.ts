@@ -68,105 +68,119 @@ export interface VisitAggregate {
 
 /** An empty aggregate; the recorder starts a new one for every flush. */
 export function createVisitAggregate(): VisitAggregate {
-  const buckets = new Map<string, Map<string, Bucket>>();
-  // Nearly every visit falls on the day of the one before: its map is kept at hand.
-  let lastDay = '';
-  let lastByLink: Map<string, Bucket> | undefined;
-  // Clicks of a failed write, added back (they carry no day, so they stay out of the buckets).
-  const carriedClicks = new Map<string, ClickIncrement>();
-  let rows = 0;
+  return new BucketAggregate();
+}
 
-  const tally = (counts: Map<string, Tally>, key: string, by: number): void => {
+/** A new link's counts for a day, all zero. */
+const emptyBucket = (linkId: string, day: string): Bucket => ({
+  linkId,
+  day,
+  total: 0,
+  bots: 0,
+  clicks: 0,
+  lastClickAt: 0,
+  device: new Map(),
+  browser: new Map(),
+  referrer: new Map(),
+  country: new Map(),
+  rule: new Map(),
+  visitors: new Set(),
+  seen: new Set(),
+  profiles: new Map(),
+});
+
+/** The aggregate's buckets, by day then link, and the count of rows they will write. */
+class BucketAggregate implements VisitAggregate {
+  private readonly buckets = new Map<string, Map<string, Bucket>>();
+  // Nearly every visit falls on the day of the one before: its map is kept at hand.
+  private lastDay = '';
+  private lastByLink: Map<string, Bucket> | undefined;
+  // Clicks of a failed write, added back (they carry no day, so they stay out of the buckets).
+  private readonly carriedClicks = new Map<string, ClickIncrement>();
+  private rowCount = 0;
+
+  rows(): number {
+    return this.rowCount;
+  }
+
+  addHuman(v: HumanVisit): void {
+    const bucket = this.bucketOf(v.linkId, v.day);
+    const { visitor, referrer, country } = v.profile;
+    // a counted visit's click and counters were written with its atomic click: only its hash waits
+    if (!v.counted) {
+      this.add(bucket, 'total', 1);
+      this.add(bucket, 'clicks', 1);
+      if (v.at > bucket.lastClickAt) bucket.lastClickAt = v.at;
+      if (v.rule !== null) this.tally(bucket.rule, v.rule, 1);
+      const visits = bucket.profiles.get(v.profile);
+      if (visits !== undefined) return void visits.n++;
+      // a profile new to this link and day: its counter keys, and its visitor's hash once
+      bucket.profiles.set(v.profile, { n: 1 });
+      this.tally(bucket.device, visitor.description.device, 0);
+      this.tally(bucket.browser, visitor.description.browser, 0);
+      this.tally(bucket.referrer, referrer, 0);
+      this.tally(bucket.country, country, 0);
+    }
+    if (bucket.seen.has(visitor)) return;
+    bucket.seen.add(visitor);
+    this.addHash(bucket, hashVisitor(v.salt, v.linkId, visitor.ip, visitor.userAgent));
+  }
+
+  addBot(linkId: string, day: string): void {
+    this.add(this.bucketOf(linkId, day), 'bots', 1);
+  }
+
+  addBatch(batch: VisitBatch): void {
+    for (const c of batch.counters) {
+      const bucket = this.bucketOf(c.linkId, c.day);
+      if (c.dimension === 'total' || c.dimension === 'bots') this.add(bucket, c.dimension, c.count);
+      else if (c.dimension !== 'unique') this.tally(bucket[c.dimension], c.key, c.count);
+    }
+    for (const c of batch.clicks) {
+      const prior = this.carriedClicks.get(c.linkId);
+      if (prior === undefined) this.rowCount++;
+      this.carriedClicks.set(c.linkId, {
+        linkId: c.linkId,
+        count: (prior?.count ?? 0) + c.count,
+        lastClickAt: Math.max(prior?.lastClickAt ?? 0, c.lastClickAt),
+      });
+    }
+    for (const v of batch.visitors) this.addHash(this.bucketOf(v.linkId, v.day), v.hash);
+  }
+
+  parts(maxRows: number): Iterator<VisitBatch, void, undefined> {
+    return partsOf(this.buckets, this.carriedClicks, maxRows);
+  }
+
+  private tally(counts: Map<string, Tally>, key: string, by: number): void {
     const prior = counts.get(key);
     if (prior !== undefined) prior.n += by;
     else {
       counts.set(key, { n: by });
-      rows++;
+      this.rowCount++;
     }
-  };
-  const addHash = (bucket: Bucket, hash: string): void => {
+  }
+
+  private addHash(bucket: Bucket, hash: string): void {
     if (bucket.visitors.has(hash)) return;
     bucket.visitors.add(hash);
-    rows += 2; // the hash, and perhaps one more unique visitor
-  };
-  const bucketOf = (linkId: string, day: string): Bucket => {
-    let byLink = day === lastDay ? lastByLink : buckets.get(day);
-    if (byLink === undefined) buckets.set(day, (byLink = new Map()));
-    lastDay = day;
-    lastByLink = byLink;
-    let bucket = byLink.get(linkId);
-    if (bucket === undefined) {
-      bucket = {
-        linkId,
-        day,
-        total: 0,
-        bots: 0,
-        clicks: 0,
-        lastClickAt: 0,
-        device: new Map(),
-        browser: new Map(),
-        referrer: new Map(),
-        country: new Map(),
-        rule: new Map(),
-        visitors: new Set(),
-        seen: new Set(),
-        profiles: new Map(),
-      };
-      byLink.set(linkId, bucket);
-    }
-    return bucket;
-  };
-  const add = (bucket: Bucket, field: 'total' | 'bots' | 'clicks', by: number): void => {
-    if (bucket[field] === 0) rows++;
-    bucket[field] += by;
-  };
+    this.rowCount += 2; // the hash, and perhaps one more unique visitor
+  }
 
-  return {
-    rows: () => rows,
-    addHuman(v) {
-      const bucket = bucketOf(v.linkId, v.day);
-      const { visitor, referrer, country } = v.profile;
-      // a counted visit's click and counters were written with its atomic click: only its hash waits
-      if (!v.counted) {
-        add(bucket, 'total', 1);
-        add(bucket, 'clicks', 1);
-        if (v.at > bucket.lastClickAt) bucket.lastClickAt = v.at;
-        if (v.rule !== null) tally(bucket.rule, v.rule, 1);
-        const visits = bucket.profiles.get(v.profile);
-        if (visits !== undefined) return void visits.n++;
-        // a profile new to this link and day: its counter keys, and its visitor's hash once
-        bucket.profiles.set(v.profile, { n: 1 });
-        tally(bucket.device, visitor.description.device, 0);
-        tally(bucket.browser, visitor.description.browser, 0);
-        tally(bucket.referrer, referrer, 0);
-        tally(bucket.country, country, 0);
-      }
-      if (bucket.seen.has(visitor)) return;
-      bucket.seen.add(visitor);
-      addHash(bucket, hashVisitor(v.salt, v.linkId, visitor.ip, visitor.userAgent));
-    },
-    addBot(linkId, day) {
-      add(bucketOf(linkId, day), 'bots', 1);
-    },
-    addBatch(batch) {
-      for (const c of batch.counters) {
-        const bucket = bucketOf(c.linkId, c.day);
-        if (c.dimension === 'total' || c.dimension === 'bots') add(bucket, c.dimension, c.count);
-        else if (c.dimension !== 'unique') tally(bucket[c.dimension], c.key, c.count);
-      }
-      for (const c of batch.clicks) {
-        const prior = carriedClicks.get(c.linkId);
-        if (prior === undefined) rows++;
-        carriedClicks.set(c.linkId, {
-          linkId: c.linkId,
-          count: (prior?.count ?? 0) + c.count,
-          lastClickAt: Math.max(prior?.lastClickAt ?? 0, c.lastClickAt),
-        });
-      }
-      for (const v of batch.visitors) addHash(bucketOf(v.linkId, v.day), v.hash);
-    },
-    parts: (maxRows) => partsOf(buckets, carriedClicks, maxRows),
-  };
+  private bucketOf(linkId: string, day: string): Bucket {
+    let byLink = day === this.lastDay ? this.lastByLink : this.buckets.get(day);
+    if (byLink === undefined) this.buckets.set(day, (byLink = new Map()));
+    this.lastDay = day;
+    this.lastByLink = byLink;
+    let bucket = byLink.get(linkId);
+    if (bucket === undefined) byLink.set(linkId, (bucket = emptyBucket(linkId, day)));
+    return bucket;
+  }
+
+  private add(bucket: Bucket, field: 'total' | 'bots' | 'clicks', by: number): void {
+    if (bucket[field] === 0) this.rowCount++;
+    bucket[field] += by;
+  }
 }
 
 /**
