@@ -268,47 +268,4 @@ export { createVisitRecorder } from './visits/recorder.js';
 export type { TrackedVisit, VisitRecorder, VisitRecorderDeps } from './visits/recorder.js';
 export { getStats, top } from './visits/stats.js';
 export { addDays, dayOf, hashVisitor } from './visits/visitor-hash.js';
-export {
-  BROKER_RETRY_MS,
-  createEventDispatcher,
-  DISABLE_AFTER_MS,
-  eventBody,
-  HOLD_MS,
-  RETRY_DELAYS_MS,
-} from './events/dispatcher.js';
-export type {
-  DispatchCounts,
-  EventDispatcher,
-  EventPublisher,
-  SendResult,
-  WebhookSender,
-} from './events/dispatcher.js';
-export type {
-  DeliveryAttempt,
-  EventStore,
-  PendingDelivery,
-  Webhook,
-  WebhookWithAttempts,
-} from './events/event-ports.js';
-export { EVENT_TYPES, summarizeVisitBatch } from './events/events.js';
-export type { EventType, OutboxEvent, VisitSummary } from './events/events.js';
-export {
-  createWebhook,
-  CreateWebhookInput,
-  deleteWebhook,
-  generateWebhookSecret,
-  listWebhooks,
-  MAX_WEBHOOKS_PER_ACCOUNT,
-  testWebhook,
-  validateWebhookUrl,
-} from './events/webhooks.js';
-export type { WebhookDeps } from './events/webhooks.js';
-export { toAttemptView, toCreatedWebhookView, toWebhookView, webhookState } from './events/webhook-view.js';
-export type { WebhookState } from './events/webhook-view.js';
-export {
-  CreatedWebhookSchema,
-  WebhookAttemptSchema,
-  WebhookListSchema,
-  WebhookSchema,
-  WebhookTestSchema,
-} from './events/webhook-schemas.js';
+export * from './events/index.js';
