@@ -29,7 +29,22 @@ const CHANGEABLE = [
  */
 export function createMemoryLinkStore(state: MemoryState): LinkStore {
   const changes = createLinkChangeHub();
-  const changed = ({ id, domain, slug }: LinkRecord) => changes.emit({ id, domain, slug });
+  const changed: Announce = ({ id, domain, slug }) => changes.emit({ id, domain, slug });
+  return {
+    ...writers(state, changed),
+    ...readers(state),
+    tryConsumeClick: async (id, at, counters) => tryConsumeClick(state, id, at, counters),
+    changes,
+  };
+}
+
+/** Tells the change feed a link was written. */
+type Announce = (link: LinkRecord) => void;
+
+function writers(
+  state: MemoryState,
+  changed: Announce,
+): Pick<LinkStore, 'insert' | 'insertMany' | 'update' | 'delete' | 'claim'> {
   const insertOne = (link: LinkRecord): Result<LinkRecord> => {
     const stored = { ...link, domain: link.domain.toLowerCase(), slug: link.slug.toLowerCase() };
     const key = slugKey(stored.domain, stored.slug);
@@ -41,15 +56,9 @@ export function createMemoryLinkStore(state: MemoryState): LinkStore {
     changed(stored);
     return ok({ ...stored });
   };
-
   return {
     insert: async (link) => insertOne(link),
     insertMany: async (links) => links.map(insertOne),
-    findById: async (id) => copy(state.links.get(id)),
-    findBySlug: async (domain, slug) => {
-      const id = state.slugs.get(slugKey(domain, slug));
-      return id === undefined ? null : copy(state.links.get(id));
-    },
     update: async (id, changes) => {
       const link = state.links.get(id);
       if (link === undefined) return null;
@@ -70,25 +79,6 @@ export function createMemoryLinkStore(state: MemoryState): LinkStore {
       changed(link);
       return true;
     },
-    list: async (query) => listLinks([...state.links.values()], query).map((link) => ({ ...link })),
-    listAll: async (query) => listLinks([...state.links.values()], query).map((link) => ({ ...link })),
-    tryConsumeClick: async (id, at, counters) => {
-      const link = state.links.get(id);
-      if (link === undefined || (link.maxClicks !== null && link.clicks >= link.maxClicks)) return false;
-      state.links.set(id, { ...link, clicks: link.clicks + 1, lastClickAt: latest(link.lastClickAt, at) });
-      counters?.forEach((counter) => addCounter(state, counter));
-      if (counters !== undefined)
-        state.outbox.visits({ clicks: [], counters, visitors: [] }, new Map(), (linkId) =>
-          state.links.get(linkId),
-        );
-      return true;
-    },
-    crawlableSlugs: async (domain) =>
-      [...state.links.values()]
-        .filter((link) => link.crawlable && link.domain === domain.toLowerCase())
-        .map((link) => link.slug)
-        .sort(),
-    tagCounts: async (accountId) => tagCounts([...state.links.values()], accountId),
     claim: async (editTokenHashes, accountId, at) => {
       const wanted = new Set(editTokenHashes);
       let claimed = 0;
@@ -103,8 +93,42 @@ export function createMemoryLinkStore(state: MemoryState): LinkStore {
       }
       return claimed;
     },
-    changes,
   };
+}
+
+function readers(
+  state: MemoryState,
+): Pick<LinkStore, 'findById' | 'findBySlug' | 'list' | 'listAll' | 'crawlableSlugs' | 'tagCounts'> {
+  return {
+    findById: async (id) => copy(state.links.get(id)),
+    findBySlug: async (domain, slug) => {
+      const id = state.slugs.get(slugKey(domain, slug));
+      return id === undefined ? null : copy(state.links.get(id));
+    },
+    list: async (query) => listLinks([...state.links.values()], query).map((link) => ({ ...link })),
+    listAll: async (query) => listLinks([...state.links.values()], query).map((link) => ({ ...link })),
+    crawlableSlugs: async (domain) =>
+      [...state.links.values()]
+        .filter((link) => link.crawlable && link.domain === domain.toLowerCase())
+        .map((link) => link.slug)
+        .sort(),
+    tagCounts: async (accountId) => tagCounts([...state.links.values()], accountId),
+  };
+}
+
+function tryConsumeClick(
+  state: MemoryState,
+  ...[id, at, counters]: Parameters<LinkStore['tryConsumeClick']>
+): boolean {
+  const link = state.links.get(id);
+  if (link === undefined || (link.maxClicks !== null && link.clicks >= link.maxClicks)) return false;
+  state.links.set(id, { ...link, clicks: link.clicks + 1, lastClickAt: latest(link.lastClickAt, at) });
+  counters?.forEach((counter) => addCounter(state, counter));
+  if (counters !== undefined)
+    state.outbox.visits({ clicks: [], counters, visitors: [] }, new Map(), (linkId) =>
+      state.links.get(linkId),
+    );
+  return true;
 }
 
 function copy(link: LinkRecord | undefined): LinkRecord | null {

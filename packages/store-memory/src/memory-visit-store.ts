@@ -23,87 +23,102 @@ import type { MemoryCounter, MemoryState } from './memory-state.js';
  * longer exist are dropped. Every method is synchronous, hence atomic.
  */
 export function createMemoryVisitStore(state: MemoryState): VisitStore {
-  const addToCounter = (increment: CounterIncrement): void => addCounter(state, increment);
-  const hashesOf = (visitors: Map<string, Map<string, Set<string>>>, linkId: string, day: string) =>
-    getOrCreate(
-      getOrCreate(visitors, linkId, () => new Map<string, Set<string>>()),
-      day,
-      () => new Set(),
-    );
-
-  // the clicks, the link.visited events and the log entries: the counters wait for compact()
-  const record = (batch: VisitBatch): void => {
-    for (const { linkId, count, lastClickAt } of batch.clicks) {
-      const link = state.links.get(linkId);
-      if (link === undefined) continue;
-      state.links.set(linkId, {
-        ...link,
-        clicks: link.clicks + count,
-        lastClickAt: latest(link.lastClickAt, lastClickAt),
-      });
-    }
-    const byLink = new Map<string, CounterIncrement[]>();
-    const entryOf = (linkId: string) => getOrCreate(byLink, linkId, (): CounterIncrement[] => []);
-    for (const c of batch.counters) if (state.links.has(c.linkId)) entryOf(c.linkId).push(c);
-    // the visitor set is written now: a hash new to it is counted by its entry as `unique`
-    const uniques = new Map<string, number>();
-    for (const { linkId, day, hash } of batch.visitors) {
-      if (!state.links.has(linkId)) continue;
-      const seen = hashesOf(state.visitors, linkId, day);
-      if (seen.has(hash)) continue;
-      seen.add(hash);
-      uniques.set(linkId, (uniques.get(linkId) ?? 0) + 1);
-      entryOf(linkId).push({ linkId, day, dimension: 'unique', key: '', count: 1 });
-    }
-    for (const [linkId, counters] of byLink) state.visitLog.push({ linkId, counters });
-    state.outbox.visits(batch, uniques, (id) => state.links.get(id));
-  };
-
-  const compact = (maxEntries: number): number => {
-    const entries = state.visitLog.splice(0, maxEntries);
-    mergeIncrements(entries.flatMap((e) => e.counters)).forEach(addToCounter);
-    return entries.length;
-  };
-
-  const countersIn = (linkId: string, fromDay: string, toDay: string): MemoryCounter[] =>
-    [...(state.counters.get(linkId)?.values() ?? [])].filter((c) => c.day >= fromDay && c.day <= toDay);
-  // the unfolded counters of a link, as compact() will fold them
-  const tailOf = (linkId: string, fromDay: string, toDay: string): CounterIncrement[] => {
-    if (!state.links.has(linkId)) return [];
-    const tail = state.visitLog.filter((e) => e.linkId === linkId).flatMap((e) => e.counters);
-    const held = (day: string, dimension: VisitDimension) =>
-      countersIn(linkId, day, day)
-        .filter((c) => c.dimension === dimension && c.key !== OTHER_KEY)
-        .map((c) => c.key);
-    return tailWithin(limitTailKeys(tail, held), fromDay, toDay);
-  };
   return {
-    record: async (batch) => record(batch),
-    compact: async (maxEntries) => compact(maxEntries),
+    record: async (batch) => record(state, batch),
+    compact: async (maxEntries) => compact(state, maxEntries),
     logSize: async () => state.visitLog.length,
+    ...countReaders(state),
+    salt: async (day, candidate) => getOrCreate(state.salts, day, () => candidate),
+    ...pruners(state),
+  };
+}
+
+// the clicks, the link.visited events and the log entries: the counters wait for compact()
+function record(state: MemoryState, batch: VisitBatch): void {
+  for (const { linkId, count, lastClickAt } of batch.clicks) {
+    const link = state.links.get(linkId);
+    if (link === undefined) continue;
+    state.links.set(linkId, {
+      ...link,
+      clicks: link.clicks + count,
+      lastClickAt: latest(link.lastClickAt, lastClickAt),
+    });
+  }
+  const byLink = new Map<string, CounterIncrement[]>();
+  const entryOf = (linkId: string) => getOrCreate(byLink, linkId, (): CounterIncrement[] => []);
+  for (const c of batch.counters) if (state.links.has(c.linkId)) entryOf(c.linkId).push(c);
+  // the visitor set is written now: a hash new to it is counted by its entry as `unique`
+  const uniques = new Map<string, number>();
+  for (const { linkId, day, hash } of batch.visitors) {
+    if (!state.links.has(linkId)) continue;
+    const seen = hashesOf(state.visitors, linkId, day);
+    if (seen.has(hash)) continue;
+    seen.add(hash);
+    uniques.set(linkId, (uniques.get(linkId) ?? 0) + 1);
+    entryOf(linkId).push({ linkId, day, dimension: 'unique', key: '', count: 1 });
+  }
+  for (const [linkId, counters] of byLink) state.visitLog.push({ linkId, counters });
+  state.outbox.visits(batch, uniques, (id) => state.links.get(id));
+}
+
+function hashesOf(visitors: Map<string, Map<string, Set<string>>>, linkId: string, day: string): Set<string> {
+  return getOrCreate(
+    getOrCreate(visitors, linkId, () => new Map<string, Set<string>>()),
+    day,
+    () => new Set(),
+  );
+}
+
+function compact(state: MemoryState, maxEntries: number): number {
+  const entries = state.visitLog.splice(0, maxEntries);
+  mergeIncrements(entries.flatMap((e) => e.counters)).forEach((increment) => addCounter(state, increment));
+  return entries.length;
+}
+
+function countReaders(state: MemoryState): Pick<VisitStore, 'countsByDay' | 'countsByKey'> {
+  return {
     countsByDay: async (linkId, dimension, fromDay, toDay) => {
       const sums = new Map<string, number>();
-      for (const { day, count } of countersIn(linkId, fromDay, toDay).filter(
+      for (const { day, count } of countersIn(state, linkId, fromDay, toDay).filter(
         (c) => c.dimension === dimension,
       )) {
         sums.set(day, (sums.get(day) ?? 0) + count);
       }
       const stored = [...sums].map(([key, count]): KeyCount => ({ key, count }));
-      return addTailByDay(stored, tailOf(linkId, fromDay, toDay), dimension);
+      return addTailByDay(stored, tailOf(state, linkId, fromDay, toDay), dimension);
     },
     countsByKey: async (linkId, fromDay, toDay) => {
       const sums = new Map<string, { -readonly [K in keyof DimensionCount]: DimensionCount[K] }>();
-      for (const { dimension, key, count } of countersIn(linkId, fromDay, toDay)) {
+      for (const { dimension, key, count } of countersIn(state, linkId, fromDay, toDay)) {
         getOrCreate(sums, `${dimension} ${key}`, () => ({ dimension, key, count: 0 })).count += count;
       }
-      return addTailByKey([...sums.values()], tailOf(linkId, fromDay, toDay));
+      return addTailByKey([...sums.values()], tailOf(state, linkId, fromDay, toDay));
     },
-    salt: async (day, candidate) => getOrCreate(state.salts, day, () => candidate),
+  };
+}
+
+function countersIn(state: MemoryState, linkId: string, fromDay: string, toDay: string): MemoryCounter[] {
+  return [...(state.counters.get(linkId)?.values() ?? [])].filter((c) => c.day >= fromDay && c.day <= toDay);
+}
+
+// the unfolded counters of a link, as compact() will fold them
+function tailOf(state: MemoryState, linkId: string, fromDay: string, toDay: string): CounterIncrement[] {
+  if (!state.links.has(linkId)) return [];
+  const tail = state.visitLog.filter((e) => e.linkId === linkId).flatMap((e) => e.counters);
+  const held = (day: string, dimension: VisitDimension) =>
+    countersIn(state, linkId, day, day)
+      .filter((c) => c.dimension === dimension && c.key !== OTHER_KEY)
+      .map((c) => c.key);
+  return tailWithin(limitTailKeys(tail, held), fromDay, toDay);
+}
+
+function pruners(state: MemoryState): Pick<VisitStore, 'pruneSalts' | 'pruneCounters' | 'pruneVisitors'> {
+  return {
     pruneSalts: async (beforeDay) => {
       for (const day of state.salts.keys()) if (day < beforeDay) state.salts.delete(day);
     },
     pruneCounters: async (beforeDay) => {
-      compact(Infinity); // the counts of the days it forgets are kept, or dropped, whole
+      compact(state, Infinity); // the counts of the days it forgets are kept, or dropped, whole
       for (const counters of state.counters.values()) {
         for (const [id, counter] of counters) if (counter.day < beforeDay) counters.delete(id);
       }

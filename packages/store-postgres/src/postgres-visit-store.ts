@@ -104,12 +104,6 @@ export function createPostgresVisitStore(pool: Pool): PostgresVisitStore {
       }
     }
   };
-  const foldAll = async () => {
-    for (;;) {
-      const folded = await inTransaction(pool, (client) => compactVisitLog(client, PRUNE_CHUNK));
-      if (folded === 0 && (await logIsEmpty(pool))) return;
-    }
-  };
   return {
     record: async (batch) => {
       if (batch.clicks.length + batch.counters.length + batch.visitors.length === 0) return;
@@ -117,6 +111,14 @@ export function createPostgresVisitStore(pool: Pool): PostgresVisitStore {
       await write(batch);
     },
     settleInDoubt,
+    ...countReaders(pool),
+    compact: (maxEntries) => inTransaction(pool, (client) => compactVisitLog(client, maxEntries)),
+    ...saltsAndPruning(pool),
+  };
+}
+
+function countReaders(pool: Pool): Pick<VisitStore, 'countsByDay' | 'countsByKey' | 'logSize'> {
+  return {
     countsByDay: async (linkId, dimension, fromDay, toDay) =>
       (await pool.query<KeyCount>(COUNTS_BY_DAY, [linkId, dimension, fromDay, toDay])).rows,
     countsByKey: async (linkId, fromDay, toDay) =>
@@ -127,21 +129,34 @@ export function createPostgresVisitStore(pool: Pool): PostgresVisitStore {
         (await pool.query<KeyRow>(COUNTS_BY_KEY, [linkId, fromDay, toDay])).rows,
       ),
     logSize: async () => Number((await pool.query<{ n: string | null }>(LOG_SIZE)).rows[0]?.n ?? 0),
-    compact: (maxEntries) => inTransaction(pool, (client) => compactVisitLog(client, maxEntries)),
+  };
+}
+
+function saltsAndPruning(
+  pool: Pool,
+): Pick<VisitStore, 'salt' | 'pruneSalts' | 'pruneVisitors' | 'pruneCounters'> {
+  return {
     salt: async (day, candidate) => {
       const { rows } = await pool.query<{ salt: string }>(SALT, [day, candidate]);
       return rows[0]?.salt ?? candidate;
     },
     pruneSalts: async (beforeDay) => void (await pool.query('DELETE FROM salts WHERE day < $1', [beforeDay])),
-    // pruning counters folds the whole log first (waiting for another node's compactor): the counts of
-    // the days it forgets are dropped whole
     pruneVisitors: async (beforeDay) =>
       void (await pool.query('DELETE FROM visitor_hashes WHERE day < $1', [beforeDay])),
+    // pruning counters folds the whole log first (waiting for another node's compactor): the counts of
+    // the days it forgets are dropped whole
     pruneCounters: async (beforeDay) => {
-      await foldAll();
+      await foldAll(pool);
       await pool.query('DELETE FROM visit_counters WHERE day < $1', [beforeDay]);
     },
   };
+}
+
+async function foldAll(pool: Pool): Promise<void> {
+  for (;;) {
+    const folded = await inTransaction(pool, (client) => compactVisitLog(client, PRUNE_CHUNK));
+    if (folded === 0 && (await logIsEmpty(pool))) return;
+  }
 }
 
 /** Applies a flush inside a transaction; increments of links that no longer exist are dropped. */

@@ -64,20 +64,8 @@ function writerModules(): string {
  * writes rows all over large B-trees (about 150 µs of CPU a cold visit at 1M links); on the event loop
  * that stalled every redirect for as long. `noAutocheckpoint` when the background checkpointer runs.
  */
-export function startBackgroundVisitWrites(
-  path: string,
-  options: { readonly synchronous?: Synchronous; readonly noAutocheckpoint?: boolean } = {},
-): BackgroundVisitWrites {
-  const workerData = {
-    driver: createRequire(import.meta.url).resolve('better-sqlite3'),
-    module: writerModules(),
-    path,
-    synchronous: options.synchronous === 'full' ? 'FULL' : 'NORMAL',
-    noAutocheckpoint: options.noAutocheckpoint === true,
-  };
-  // execArgv: [] so that no loader or export condition of the parent (a test runner's) reaches it
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData, execArgv: [] });
-  worker.unref();
+export function startBackgroundVisitWrites(path: string, options: WorkerOptions = {}): BackgroundVisitWrites {
+  const worker = spawnWorker(path, options);
   const pending = new Map<number, { resolve: (result: unknown) => void; reject: (error: Error) => void }>();
   let next = 0;
   let failed: Error | null = null;
@@ -126,4 +114,24 @@ export function startBackgroundVisitWrites(
       await exited;
     },
   };
+}
+
+interface WorkerOptions {
+  readonly synchronous?: Synchronous;
+  readonly noAutocheckpoint?: boolean;
+}
+
+/** The worker thread of WORKER_SOURCE on the database file at `path`, not keeping the process alive. */
+function spawnWorker(path: string, options: WorkerOptions): Worker {
+  const workerData = {
+    driver: createRequire(import.meta.url).resolve('better-sqlite3'),
+    module: writerModules(),
+    path,
+    synchronous: options.synchronous === 'full' ? 'FULL' : 'NORMAL',
+    noAutocheckpoint: options.noAutocheckpoint === true,
+  };
+  // execArgv: [] so that no loader or export condition of the parent (a test runner's) reaches it
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData, execArgv: [] });
+  worker.unref();
+  return worker;
 }

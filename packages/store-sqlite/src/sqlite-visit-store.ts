@@ -45,44 +45,7 @@ export function createSqliteVisitStore(
   const write = createVisitWriter(db);
   const compact = createVisitCompactor(db);
   const lock = createWriteLock(db);
-  const byDay = db.prepare<[string, VisitDimension, string, string], KeyCount>(COUNTS_BY_DAY);
-  const byKey = db.prepare<[string, string, string], DimensionCount>(COUNTS_BY_KEY);
-  const tailRows = db.prepare<[string], string>(TAIL).pluck();
-  const logSize = db.prepare<[], number>(LOG_SIZE).pluck();
-  const heldKeys = db.prepare<[string, string, VisitDimension], string>(HELD_KEYS).pluck();
-  const keepSalt = db.prepare<[string, string]>('INSERT OR IGNORE INTO salts (day, salt) VALUES (?, ?)');
-  const saltOf = db.prepare<[string], string>('SELECT salt FROM salts WHERE day = ?').pluck();
-  const pruneSalts = db.prepare<[string]>('DELETE FROM salts WHERE day < ?');
-  const pruneVisitors = db.prepare<[string]>('DELETE FROM visitor_hashes WHERE day < ?');
-  const pruneCounters = db.prepare<[string]>('DELETE FROM visit_counters WHERE day < ?');
-
-  const salt = db.transaction((day: string, candidate: string): string => {
-    keepSalt.run(day, candidate);
-    const kept = saltOf.get(day);
-    if (kept === undefined) throw new Error(`The salt of ${day} vanished inside its transaction.`);
-    return kept;
-  });
-  // the unfolded counters of a link (its new visitors among them, as `unique`), summed per counter
-  const tailOf = (linkId: string, fromDay: string, toDay: string): CounterIncrement[] =>
-    mergeIncrements(
-      tailWithin(
-        tailRows.all(linkId).flatMap((text) => decodeLogCounters(linkId, text)),
-        fromDay,
-        toDay,
-      ),
-    );
-  const countsByDay = db.transaction(
-    (linkId: string, dimension: VisitDimension, fromDay: string, toDay: string): KeyCount[] =>
-      addTailByDay(byDay.all(linkId, dimension, fromDay, toDay), tailOf(linkId, fromDay, toDay), dimension),
-  );
-  const countsByKey = db.transaction((linkId: string, fromDay: string, toDay: string): DimensionCount[] => {
-    const stored = byKey.all(linkId, fromDay, toDay);
-    const tail = limitTailKeys(tailOf(linkId, fromDay, toDay), (day, dimension) =>
-      heldKeys.all(linkId, day, dimension),
-    );
-    return tail.length === 0 ? stored : addTailByKey(stored, tail);
-  });
-
+  const statements = statementsOf(db);
   const compactChunk = (maxEntries: number) =>
     background?.usable() === true ? background.compact(maxEntries) : lock.write(() => compact(maxEntries));
   // pruning counters folds the whole log first: the counts of the days it forgets are dropped whole
@@ -97,16 +60,74 @@ export function createSqliteVisitStore(
         ? background.write(batch)
         : lock.write(() => write(batch)),
     compact: compactChunk,
-    logSize: async () => logSize.get() ?? 0,
+    logSize: async () => statements.logSize.get() ?? 0,
+    ...countReaders(db, statements),
+    ...saltsAndPruning(db, statements),
+    pruneCounters: async (beforeDay) => {
+      await foldAll();
+      statements.pruneCounters.run(beforeDay);
+    },
+  };
+}
+
+type Statements = ReturnType<typeof statementsOf>;
+
+function statementsOf(db: Database) {
+  return {
+    byDay: db.prepare<[string, VisitDimension, string, string], KeyCount>(COUNTS_BY_DAY),
+    byKey: db.prepare<[string, string, string], DimensionCount>(COUNTS_BY_KEY),
+    tailRows: db.prepare<[string], string>(TAIL).pluck(),
+    logSize: db.prepare<[], number>(LOG_SIZE).pluck(),
+    heldKeys: db.prepare<[string, string, VisitDimension], string>(HELD_KEYS).pluck(),
+    keepSalt: db.prepare<[string, string]>('INSERT OR IGNORE INTO salts (day, salt) VALUES (?, ?)'),
+    saltOf: db.prepare<[string], string>('SELECT salt FROM salts WHERE day = ?').pluck(),
+    pruneSalts: db.prepare<[string]>('DELETE FROM salts WHERE day < ?'),
+    pruneVisitors: db.prepare<[string]>('DELETE FROM visitor_hashes WHERE day < ?'),
+    pruneCounters: db.prepare<[string]>('DELETE FROM visit_counters WHERE day < ?'),
+  };
+}
+
+function countReaders(db: Database, s: Statements): Pick<VisitStore, 'countsByDay' | 'countsByKey'> {
+  // the unfolded counters of a link (its new visitors among them, as `unique`), summed per counter
+  const tailOf = (linkId: string, fromDay: string, toDay: string): CounterIncrement[] =>
+    mergeIncrements(
+      tailWithin(
+        s.tailRows.all(linkId).flatMap((text) => decodeLogCounters(linkId, text)),
+        fromDay,
+        toDay,
+      ),
+    );
+  const countsByDay = db.transaction(
+    (linkId: string, dimension: VisitDimension, fromDay: string, toDay: string): KeyCount[] =>
+      addTailByDay(s.byDay.all(linkId, dimension, fromDay, toDay), tailOf(linkId, fromDay, toDay), dimension),
+  );
+  const countsByKey = db.transaction((linkId: string, fromDay: string, toDay: string): DimensionCount[] => {
+    const stored = s.byKey.all(linkId, fromDay, toDay);
+    const tail = limitTailKeys(tailOf(linkId, fromDay, toDay), (day, dimension) =>
+      s.heldKeys.all(linkId, day, dimension),
+    );
+    return tail.length === 0 ? stored : addTailByKey(stored, tail);
+  });
+  return {
     countsByDay: async (linkId, dimension, fromDay, toDay) =>
       countsByDay.deferred(linkId, dimension, fromDay, toDay),
     countsByKey: async (linkId, fromDay, toDay) => countsByKey.deferred(linkId, fromDay, toDay),
+  };
+}
+
+function saltsAndPruning(
+  db: Database,
+  s: Statements,
+): Pick<VisitStore, 'salt' | 'pruneSalts' | 'pruneVisitors'> {
+  const salt = db.transaction((day: string, candidate: string): string => {
+    s.keepSalt.run(day, candidate);
+    const kept = s.saltOf.get(day);
+    if (kept === undefined) throw new Error(`The salt of ${day} vanished inside its transaction.`);
+    return kept;
+  });
+  return {
     salt: async (day, candidate) => salt.immediate(day, candidate),
-    pruneSalts: async (beforeDay) => void pruneSalts.run(beforeDay),
-    pruneVisitors: async (beforeDay) => void pruneVisitors.run(beforeDay),
-    pruneCounters: async (beforeDay) => {
-      await foldAll();
-      pruneCounters.run(beforeDay);
-    },
+    pruneSalts: async (beforeDay) => void s.pruneSalts.run(beforeDay),
+    pruneVisitors: async (beforeDay) => void s.pruneVisitors.run(beforeDay),
   };
 }
