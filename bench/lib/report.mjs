@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname } from 'node:path';
 import process from 'node:process';
-import { COLD, TRIED } from './notes.mjs';
+import { COLD, ISSUE_29, TRIED } from './notes.mjs';
 import { summaryAt, targetRows, targetsTable } from './targets.mjs';
 
 /** nproc, CPU model, Node version and the date. */
@@ -28,7 +28,7 @@ function roundsTable(results) {
   ];
   rows.push('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   const cpu = (r) => `${Math.round(r.cpu * 100)}% / ${Math.round(r.clientCpu * 100)}%`;
-  const measured = results.redirects.filter((r) => !r.warmup);
+  const measured = results.redirects.filter((r) => !r.warmup && r.round !== undefined);
   for (const s of measured.filter((r) => r.target === 'server')) {
     const b = measured.find(
       (r) => r.target === 'baseline' && r.links === s.links && r.slugs === s.slugs && r.round === s.round,
@@ -140,6 +140,7 @@ once-a-second flush of the counters, in transactions of at most 250 rows).${cold
   the referrer and the counters; the visitor hash once per visitor, link and day.
 ${TRIED}
 ${COLD}
+${ISSUE_29}
 - Creating a link costs four B-tree inserts with random keys plus the Koa API path (key check, body
   parsing, validation, JSON); the creations arriving in one event-loop turn share one SQLite transaction
   (one commit instead of one each: about 280 → 175 CPU-µs per link). The bulk endpoint shares the HTTP
