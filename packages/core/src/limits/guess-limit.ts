@@ -5,10 +5,6 @@ import type { RateDecision, RateLimiter, RateWindow } from '../ports.js';
 import type { Result } from '../result.js';
 import { limitSubjectOf } from '../urls/ip.js';
 
-/** A result that may be refused by a limit: then `rate_limited` and how long to wait. */
-export type Throttled<T> =
-  Result<T> | { readonly ok: false; readonly error: DomainError; readonly retryAfterMs: number };
-
 /** A guess refused by its limit: `rate_limited`, and how long to wait. */
 export interface GuessRefused {
   readonly ok: false;
@@ -16,8 +12,11 @@ export interface GuessRefused {
   readonly retryAfterMs: number;
 }
 
+/** A result that may be refused by a limit: then `rate_limited` and how long to wait. */
+export type Throttled<T> = Result<T> | GuessRefused;
+
 /** The `rate_limited` failure of a refused guess. */
-export function tooManyGuesses(refused: RefusedGuess, message: string): Throttled<never> {
+export function tooManyGuesses(refused: RefusedGuess, message: string): GuessRefused {
   const retryAfterMs = Math.max(refused.decision.retryAfterMs, 1000);
   return { ok: false, error: domainError('rate_limited', message), retryAfterMs };
 }
@@ -76,23 +75,36 @@ export async function spendGuess(
 }
 
 /**
- * Checks a secret under guess budgets: `check` runs only when every budget has a unit left, and a right
- * guess (`check` resolving true) gives its units back. Refused: the limiter's decision.
+ * Runs what a secret opens under guess budgets: `run` runs only when every budget has a unit left, and
+ * its units are given back when `wasRight` says the secret was right, or when `run` fails (a check that
+ * failed, the store away, is no wrong guess). Refused: the limiter's decision, and `run` never ran.
  */
+export async function underGuessLimit<T>(
+  deps: GuessLimitDeps,
+  budgets: readonly GuessBudget[],
+  run: () => Promise<T>,
+  wasRight: (value: T) => boolean,
+): Promise<{ readonly allowed: true; readonly value: T } | RefusedGuess> {
+  const guess = await spendGuess(deps, budgets);
+  if (!guess.allowed) return guess;
+  let right = true;
+  try {
+    const value = await run();
+    right = wasRight(value);
+    return { allowed: true, value };
+  } finally {
+    await guess.settle(right);
+  }
+}
+
+/** {@link underGuessLimit} for a check that says itself whether the secret was right. */
 export async function guessUnderLimit(
   deps: GuessLimitDeps,
   budgets: readonly GuessBudget[],
   check: () => Promise<boolean>,
 ): Promise<{ readonly allowed: true; readonly right: boolean } | RefusedGuess> {
-  const guess = await spendGuess(deps, budgets);
-  if (!guess.allowed) return guess;
-  let right = true; // a check that failed (the store away) is no wrong guess: given back
-  try {
-    right = await check();
-  } finally {
-    await guess.settle(right);
-  }
-  return { allowed: true, right };
+  const guess = await underGuessLimit(deps, budgets, check, (right) => right);
+  return guess.allowed ? { allowed: true, right: guess.value } : guess;
 }
 
 /**
@@ -132,18 +144,7 @@ export async function underTokenGuessLimit<T>(
   wasRight: (value: T) => boolean,
 ): Promise<{ readonly ok: true; readonly value: T } | GuessRefused> {
   const budget = tokenGuessBudget(deps.config, guess.kind, guess.ip, guess.target);
-  const spent = await spendGuess(deps, [budget]);
-  if (!spent.allowed) {
-    const retryAfterMs = Math.max(spent.decision.retryAfterMs, 1000);
-    const error = domainError('rate_limited', 'Too many wrong tokens from this address; try again later.');
-    return { ok: false, error, retryAfterMs };
-  }
-  let right = true;
-  try {
-    const value = await run();
-    right = wasRight(value);
-    return { ok: true, value };
-  } finally {
-    await spent.settle(right);
-  }
+  const limited = await underGuessLimit(deps, [budget], run, wasRight);
+  if (limited.allowed) return { ok: true, value: limited.value };
+  return tooManyGuesses(limited, 'Too many wrong tokens from this address; try again later.');
 }
