@@ -87,5 +87,29 @@ describe.runIf(DATABASE_URL !== null && REDIS_URL !== null)(
         });
       }
     }, 30_000);
+
+    it('holds one client to the shared creation limit with 60 creations at once over two nodes just started', async () => {
+      // fresh nodes: their first creations meet the Redis limiter while it is still being loaded
+      const limited = await Promise.all([
+        serve({ ...store.env, RATE_LIMIT_ANON_HOUR: '20' }),
+        serve({ ...store.env, RATE_LIMIT_ANON_HOUR: '20' }),
+      ]);
+      try {
+        const statuses = await Promise.all(
+          Array.from({ length: 60 }, async (_, i) => {
+            const response = await fetch(`${limited[i % 2]!.url}/api/v1/links`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.61' },
+              body: JSON.stringify({ url: `https://example.com/at-once/${i}` }),
+            });
+            return response.status;
+          }),
+        );
+        expect(statuses.filter((s) => s === 201)).toHaveLength(20);
+        expect(statuses.filter((s) => s !== 201 && s !== 429)).toEqual([]);
+      } finally {
+        await Promise.all(limited.map((node) => node.stop()));
+      }
+    }, 30_000);
   },
 );
