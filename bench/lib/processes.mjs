@@ -1,6 +1,6 @@
 // Child processes of the benchmark: the real server, the bare baseline, seeding and CLI commands.
 import { execFile, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import process from 'node:process';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -31,9 +31,19 @@ export async function cli(dbPath, ...args) {
 }
 
 /** `bench/seed.mjs <args>`; its JSON report. */
+let seeding = 0;
+
 export async function seed(...args) {
-  return JSON.parse(await run(process.execPath, ['bench/seed.mjs', ...args.map(String)]));
+  seeding++;
+  try {
+    return JSON.parse(await run(process.execPath, ['bench/seed.mjs', ...args.map(String)]));
+  } finally {
+    seeding--;
+  }
 }
+
+/** Whether bench/seed.mjs is writing the database now (the benchmark's own writes, not the server's). */
+export const seedingNow = () => seeding > 0;
 
 /** A free loopback port. */
 export function freePort() {
@@ -131,6 +141,22 @@ export function rssMb(pid) {
 }
 
 /** CPU seconds (user + system) a process has used so far. */
+/** CPU seconds of each thread of process `pid`, by thread id (with its name), from /proc. */
+export function threadCpuSeconds(pid) {
+  const threads = new Map();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+      threads.set(tid, { name, seconds: (Number(fields[11]) + Number(fields[12])) / 100 });
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return threads;
+}
+
 export function cpuSeconds(pid) {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;

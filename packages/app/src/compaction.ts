@@ -60,11 +60,20 @@ export async function compactionRound(
 const BURST_HOLD_MS = 5000;
 /** How often the visits waiting to be written are looked at. */
 const SAMPLE_EVERY_MS = 100;
+/**
+ * Log entries appended between two looks past which visits arrive in a burst too (2,000 a second:
+ * visits on that many links a second). Cold visits on many links are flushed within the second, so the
+ * visits waiting to be written stay low while each adds an entry: folding them as they come made
+ * SQLite's worker commit all the time, and every commit of another connection empties the server's
+ * page cache (its look-ups of links then read every page again).
+ */
+const BURST_LOG_GROWTH = (COMPACT_EVERY_MS / 1000) * 2_000;
 
 /**
  * Starts looking at the visit log every {@link COMPACT_EVERY_MS} ({@link compactionRound}); a burst is
  * `pending()` (visits waiting to be written) above `burstAbove` at any of its looks in the last
- * {@link BURST_HOLD_MS}, so one look between two flushes does not end it. The work runs where the store
+ * {@link BURST_HOLD_MS}, so one look between two flushes does not end it, or the log grown by more than
+ * {@link BURST_LOG_GROWTH} entries since the last round. The work runs where the store
  * puts it: SQLite's worker thread with a connection of its own, PostgreSQL's server (one node at a
  * time, under an advisory lock). A failed round is logged and the next tries again; nothing is lost,
  * as the log keeps what was not folded.
@@ -78,6 +87,7 @@ export function startVisitCompaction(
   let stopped = false;
   let running: Promise<void> = Promise.resolve();
   let burstUntil = 0;
+  let lastSize: number | null = null; // the log's size after the last round (what it had not folded)
   const sampler = setInterval(() => {
     if (pending() > burstAbove) burstUntil = performance.now() + BURST_HOLD_MS;
   }, SAMPLE_EVERY_MS);
@@ -85,7 +95,10 @@ export function startVisitCompaction(
   const busy = () => performance.now() < burstUntil;
   const run = async () => {
     try {
-      await compactionRound(visits, busy, () => stopped);
+      const size = await visits.logSize();
+      if (lastSize !== null && size - lastSize > BURST_LOG_GROWTH)
+        burstUntil = performance.now() + BURST_HOLD_MS;
+      lastSize = size - (await compactionRound(visits, busy, () => stopped));
     } catch (error) {
       logger.error('folding the visit log failed', { error });
     }

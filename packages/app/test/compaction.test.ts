@@ -1,13 +1,20 @@
 import { createMemoryStores } from '@shortener/store-memory';
 import { aLink } from '@shortener/testkit';
 import { describe, expect, it } from 'vitest';
-import { compactionRound, LOG_HIGH_WATER } from '../src/compaction.js';
+import { compactionRound, LOG_HIGH_WATER, startVisitCompaction } from '../src/compaction.js';
+import { createJsonLogger } from '../src/logger.js';
 
 /** Memory stores whose visit log holds `entries` entries of one link. */
 async function storesWithLog(entries: number) {
   const stores = createMemoryStores();
   const link = aLink();
   await stores.links.insert(link);
+  await appendEntries(stores, link.id, entries);
+  return { stores, link };
+}
+
+async function appendEntries(stores: ReturnType<typeof createMemoryStores>, linkId: string, entries: number) {
+  const link = { id: linkId };
   for (let i = 0; i < entries; i++) {
     await stores.visits.record({
       clicks: [{ linkId: link.id, count: 1, lastClickAt: 1 }],
@@ -15,7 +22,32 @@ async function storesWithLog(entries: number) {
       visitors: [],
     });
   }
-  return { stores, link };
+}
+
+describe('the compaction timer', () => {
+  it('folds at an ordinary pace, and leaves a log that grows by thousands of entries between looks', async () => {
+    // visits waiting to be written stay at 0 here, as under cold visits flushed within the second
+    const { stores, link } = await storesWithLog(1_000);
+    const lines: string[] = [];
+    const logger = createJsonLogger({ stream: { write: (line) => lines.push(line) } });
+    const compaction = startVisitCompaction(stores.visits, logger, () => 0, 5_000);
+    try {
+      await until(async () => (await stores.visits.logSize()) === 0); // the first look, 2 s in
+      await appendEntries(stores, link.id, 5_000);
+      await new Promise((resolve) => setTimeout(resolve, 2_500)); // the second look: a burst
+      expect(await stores.visits.logSize()).toBe(5_000);
+    } finally {
+      await compaction.stop();
+    }
+    expect(lines).toEqual([]);
+  }, 10_000);
+});
+
+async function until(done: () => Promise<boolean>): Promise<void> {
+  for (let tries = 0; !(await done()); tries++) {
+    if (tries > 100) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 describe('a compaction round', () => {

@@ -18,7 +18,12 @@ const ready = (async () => {
   db.pragma('busy_timeout = 5000');
   db.pragma('synchronous = ' + workerData.synchronous);
   db.pragma('foreign_keys = ON');
-  if (workerData.noAutocheckpoint) db.pragma('wal_autocheckpoint = 0');
+  if (workerData.walLimitBytes !== undefined) {
+    // the checkpointer's: this connection's commits reset the log after its restarts, and only the
+    // resetting connection's limit trims the file (else it keeps its largest size, 200 MB and more)
+    db.pragma('wal_autocheckpoint = 0');
+    db.pragma('journal_size_limit = ' + workerData.walLimitBytes);
+  }
   return { db, write: createVisitWriter(db), compact: createVisitCompactor(db) };
 })();
 ready.catch(() => {});
@@ -62,7 +67,7 @@ function writerModules(): string {
 /**
  * Starts the background visit writer of the database file at `path`. A flush of a long tail of links
  * writes rows all over large B-trees (about 150 µs of CPU a cold visit at 1M links); on the event loop
- * that stalled every redirect for as long. `noAutocheckpoint` when the background checkpointer runs.
+ * that stalled every redirect for as long. `walLimitBytes` when the background checkpointer runs.
  */
 export function startBackgroundVisitWrites(path: string, options: WorkerOptions = {}): BackgroundVisitWrites {
   const worker = spawnWorker(path, options);
@@ -118,7 +123,8 @@ export function startBackgroundVisitWrites(path: string, options: WorkerOptions 
 
 interface WorkerOptions {
   readonly synchronous?: Synchronous;
-  readonly noAutocheckpoint?: boolean;
+  /** The background checkpointer's WAL limit, when it runs: the worker then never checkpoints itself. */
+  readonly walLimitBytes?: number;
 }
 
 /** The worker thread of WORKER_SOURCE on the database file at `path`, not keeping the process alive. */
@@ -128,7 +134,7 @@ function spawnWorker(path: string, options: WorkerOptions): Worker {
     module: writerModules(),
     path,
     synchronous: options.synchronous === 'full' ? 'FULL' : 'NORMAL',
-    noAutocheckpoint: options.noAutocheckpoint === true,
+    walLimitBytes: options.walLimitBytes,
   };
   // execArgv: [] so that no loader or export condition of the parent (a test runner's) reaches it
   const worker = new Worker(WORKER_SOURCE, { eval: true, workerData, execArgv: [] });

@@ -73,6 +73,8 @@ parentPort.once('message', () => {
 
 /** A background WAL checkpointer; `stop()` ends it (before the main connection closes). */
 export interface Checkpointer {
+  /** The WAL size past which it restarts the log: every connection that commits trims the file to it. */
+  readonly walLimitBytes: number;
   stop(): Promise<void>;
 }
 
@@ -123,6 +125,7 @@ export function startBackgroundCheckpoints(db: Database, options: CheckpointOpti
     if (db.open) db.pragma('wal_autocheckpoint = 1000');
   });
   return {
+    walLimitBytes,
     stop: async () => {
       worker.ref(); // else an otherwise idle process exits before the worker has closed its connection
       worker.postMessage('stop');

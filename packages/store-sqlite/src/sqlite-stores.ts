@@ -46,7 +46,7 @@ export function openSqliteStores(path: string, options: SqliteStoreOptions = {})
     (options.backgroundWrites || options.backgroundCompaction) && onFile
       ? startBackgroundVisitWrites(path, {
           ...(options.synchronous ? { synchronous: options.synchronous } : {}),
-          noAutocheckpoint: checkpointer !== undefined,
+          ...(checkpointer !== undefined ? { walLimitBytes: checkpointer.walLimitBytes } : {}),
         })
       : undefined;
   return createSqliteStores(db, checkpointer, worker, options.backgroundWrites === true);

@@ -57,6 +57,39 @@ describe('background WAL checkpoints', () => {
     await stores.close();
   }, 20_000);
 
+  it('trims the WAL after a restart when the visit worker resets it, as the server runs', async () => {
+    const limit = 1024 * 1024;
+    const stores = openSqliteStores(dbPath(), {
+      backgroundCheckpoints: true,
+      backgroundWrites: true,
+      checkpoints: { walLimitBytes: limit, pollMs: 20 },
+    });
+    const links = Array.from({ length: 2000 }, (_, i) => aLink({ slug: `w${i}` }));
+    await stores.links.insertMany(links);
+    // one flush of the worker's connection far past the limit, then the checkpointer restarts the log
+    const day = '2025-01-01';
+    const key = (i: number) => `${'r'.repeat(200)}${i}.example`;
+    await stores.visits.record({
+      clicks: [],
+      counters: links.flatMap((link, i) =>
+        [0, 1, 2, 3].map((n) => ({
+          linkId: link.id,
+          day,
+          dimension: 'referrer' as const,
+          key: key(i * 4 + n),
+          count: 1,
+        })),
+      ),
+      visitors: [],
+    });
+    expect(stores.walBytes()).toBeGreaterThan(2 * limit);
+    await sleep(500);
+    // the next commit of that connection starts the log again, and trims the file to the limit
+    await stores.visits.record(aVisitFlush(links[0]!.id, 1));
+    expect(stores.walBytes()).toBeLessThanOrEqual(limit);
+    await stores.close();
+  });
+
   it('runs with the stores of the server and stops when they close', async () => {
     const stores = openSqliteStores(dbPath(), { backgroundCheckpoints: true });
     const link = aLink();
