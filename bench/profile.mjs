@@ -33,6 +33,7 @@ else await seed('links', dbPath, 's.bench', 0, links);
 const port = await freePort();
 const flags = process.argv.includes('--no-prof') ? [] : ['--cpu-prof', `--cpu-prof-dir=${profiles}`];
 if (process.env.PROFILE_IMPORT) flags.push('--import', process.env.PROFILE_IMPORT);
+if (process.env.PROFILE_NODE_FLAGS) flags.push(...process.env.PROFILE_NODE_FLAGS.split(' '));
 const server = await startServer(
   {
     PORT: String(port),

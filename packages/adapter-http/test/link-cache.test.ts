@@ -119,6 +119,47 @@ describe('the hot-link cache', () => {
     expect(t.cache.get('sho.rt', link.slug)).toBeUndefined();
   });
 
+  it('reads a link once for the requests that ask while its read is under way', async () => {
+    const t = setup();
+    const link = aLink();
+    t.add(link);
+    const answers = await Promise.all(Array.from({ length: 50 }, () => t.lookUp(link.slug)));
+    expect(answers).toEqual(Array.from({ length: 50 }, () => link));
+    expect(t.reads()).toBe(1);
+    // once settled, the next miss reads again (here: after the time to live)
+    t.advance(10_000);
+    await Promise.all([t.lookUp(link.slug), t.lookUp(link.slug)]);
+    expect(t.reads()).toBe(2);
+  });
+
+  it('does not share a read that started before an invalidation with later requests', async () => {
+    const t = setup();
+    const link = aLink();
+    t.add(link);
+    const before = t.cache.load('sho.rt', link.slug, t.find(link.slug));
+    t.cache.invalidate(link.id);
+    const changed = { ...link, url: 'https://example.com/changed' };
+    t.add(changed);
+    const after = t.cache.load('sho.rt', link.slug, t.find(link.slug));
+    expect(t.reads()).toBe(2);
+    expect(await after).toEqual(changed);
+    await before;
+  });
+
+  it('shares a failed read with those waiting on it, and reads again afterwards', async () => {
+    const t = setup();
+    let reads = 0;
+    const failing = async () => {
+      reads += 1;
+      throw new Error('boom');
+    };
+    const both = [t.cache.load('sho.rt', 'x', failing), t.cache.load('sho.rt', 'x', failing)];
+    for (const attempt of both) await expect(attempt).rejects.toThrow('boom');
+    expect(reads).toBe(1);
+    await expect(t.cache.load('sho.rt', 'x', failing)).rejects.toThrow('boom');
+    expect(reads).toBe(2);
+  });
+
   it('polls a pollable feed once a millisecond and drops everything when it reports null', async () => {
     let version = 1;
     let seen = version;

@@ -18,6 +18,9 @@ const ready = (async () => {
   db.pragma('busy_timeout = 5000');
   db.pragma('synchronous = ' + workerData.synchronous);
   db.pragma('foreign_keys = ON');
+  // 4 MiB of page cache, not the 16 MiB default: another connection's commit empties it anyway (the
+  // server's flushes commit between two chunks), so it only ever serves one transaction
+  db.pragma('cache_size = -4000');
   if (workerData.walLimitBytes !== undefined) {
     // the checkpointer's: this connection's commits reset the log after its restarts, and only the
     // resetting connection's limit trims the file (else it keeps its largest size, 200 MB and more)
