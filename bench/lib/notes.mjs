@@ -154,3 +154,41 @@ export const ISSUE_29 = `- Issue 29 (visits appended, counters compacted; creati
   cost two reads instead of two write transactions. Profiled, CPU-µs per link: insert and commit 73 ->
   21, authentication 42 -> 22, GC 23 -> 11, dispatcher 7 -> 1; Node's HTTP and Koa about 45 remain. The
   creation round is now measured after a warm-up round, as the redirect rounds are.`;
+
+export const ISSUE_29_LATER = `- Issue 29, a later session (the run above). This machine ran the bare baseline at about 45 CPU-µs a
+  redirect (13.7 in the run before), so absolute figures (creation 2,471 links/s) are not comparable
+  with it; the ratios are. Found and fixed:
+  - The WAL file: the visit worker's connection (compaction) set no \`journal_size_limit\`, and only the
+    connection whose commit starts the log again trims the file, so it kept its largest size (127 MB in
+    the last full run, 178-201 MB in 15 s profiles at 1M links). Now 35 MB at most while the server
+    served. The benchmark's own seeding (another process, 10,000 links or 100,000 visits a
+    transaction) reached 250 MB and is reported apart.
+  - Compaction ran through cold bursts: a burst was only "more than 5,000 visits waiting", which cold
+    visits, flushed within the second, never reach. Each fold commits, and a commit by another
+    connection empties the server connection's page cache. The log's growth now counts too.
+  - PostgreSQL: the link cache let every request for a link that was being read read it again, and the
+    hot rounds' 48 connections walk the same 1,000 slugs together. One node read each link once a
+    connection (about 2,000 commits/s, 203 CPU-µs a redirect, 3,593 req/s in the last multi-node
+    run). Now a link is read once at a time: 63 CPU-µs and 14,560 req/s (section below). The
+    cache-miss read is a named prepared statement: in alternated runs of one node, 1,761-2,590 against
+    1,456-1,596 req/s, p99 60-64 against 68-75 ms.
+- Tried, not kept (\`bench/profile.mjs\`, 1M links, 50k cold slugs, CPU-µs a redirect by thread):
+  - Visit flushes in the worker thread, in parts of 1,000 rows. Over 8 s the cold rate rose (5,377-6,432
+    against 4,650-4,928 req/s). Over 15 s, once compaction shared the worker, it fell (3,153-3,209
+    against 3,322-3,562) and p99 rose (127-129 against 55-56 ms): every commit of the worker empties the
+    main connection's page cache, and a flush costs the worker more (about 110 against 89 µs).
+  - Other changes: mmap for the main connection gave no measurable change, and neither did compaction
+    chunks of 1,000 entries with 100 ms pauses. \`--heap-growing-percent=50\` lowered RSS to 263 MB
+    (from 359-376) but cost about 8% of the cold rate. Worker young generations capped at 4 MB saved
+    about 20 MB, within noise.
+- Where a cold visit's time goes now, over 15 s at steady state: the event loop 243-290 CPU-µs, the
+  checkpointer 28-35 and the compactor 30-60. On the event loop, the flush takes about 94 (its commit
+  about 23, the rest the \`clicks\` update, the append and the visitor-hash probe). The look-up takes
+  28-46: it reads its pages again after every commit of another connection. HTTP, the fold and GC take
+  the rest.
+  - The cold p99 (113-133 ms) is backpressure: a visit waits while the buffered rows outrun the
+    flushes.
+  - The next steps are the ones named before: \`clicks\` in the compactor (about a fifth of the flush),
+    and fewer pages written per cold visit.
+  - RSS after the cache-miss rounds was 357 MB. Under that load V8's old space grew to about 131 MB
+    with 65 MB live (a heap snapshot), and new space to 32 MB.`;
