@@ -84,7 +84,8 @@ function makeRoom<L extends LinkRecord>({ entries, keysById }: Table<L>, maxEntr
   for (let spared = 0; entries.size >= maxEntries; spared++) {
     const [key, entry] = entries.entries().next().value as [string, Entry<L>];
     entries.delete(key);
-    if (entry.used && spared < SECOND_CHANCES) entries.set(key, { ...entry, used: false });
+    if (entry.used && spared < SECOND_CHANCES)
+      entries.set(key, { link: entry.link, expiresAt: entry.expiresAt, used: false });
     else if (entry.link) keysById.delete(entry.link.id);
   }
 }
@@ -172,7 +173,7 @@ export function createLinkCache<L extends LinkRecord = LinkRecord>(
     } catch (error) {
       const stale = entries.get(key);
       if (!stale?.link || !isStoreUnavailable(error)) throw error;
-      entries.set(key, { ...stale, expiresAt: now() + ttlMs });
+      entries.set(key, { link: stale.link, expiresAt: now() + ttlMs, used: stale.used });
       return stale.link;
     }
     if (table.generation === started) remember(key, link);
