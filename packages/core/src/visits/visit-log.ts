@@ -24,6 +24,18 @@ export function decodeLogCounters(linkId: string, text: string): CounterIncremen
 }
 
 /**
+ * A copy of `c` counting `count`: a literal, not a spread, as increments come from several places and a
+ * megamorphic spread gives every copy a hidden class of its own.
+ */
+const withCount = (c: CounterIncrement, count: number): CounterIncrement => ({
+  linkId: c.linkId,
+  day: c.day,
+  dimension: c.dimension,
+  key: c.key,
+  count,
+});
+
+/**
  * Increments of the same counter summed into one, in the order each counter first appears: folding the
  * sums under the per-day key limit keeps the same keys as folding the increments one by one.
  */
@@ -32,7 +44,7 @@ export function mergeIncrements(increments: readonly CounterIncrement[]): Counte
   for (const c of increments) {
     const id = `${c.linkId}\u0000${c.day}\u0000${c.dimension}\u0000${c.key}`;
     const prior = sums.get(id);
-    sums.set(id, prior === undefined ? c : { ...prior, count: prior.count + c.count });
+    sums.set(id, prior === undefined ? c : withCount(prior, prior.count + c.count));
   }
   return [...sums.values()];
 }
@@ -57,7 +69,7 @@ export function limitTailKeys(
       keys.add(c.key);
       return c;
     }
-    return { ...c, key: OTHER_KEY };
+    return { linkId: c.linkId, day: c.day, dimension: c.dimension, key: OTHER_KEY, count: c.count };
   });
 }
 
