@@ -1,4 +1,5 @@
 import { scaleBackendUrl } from '@shortener/testkit';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLink, eventually, jsonOf, startTestServer } from './harness.js';
 import type { TestServer } from './harness.js';
@@ -69,6 +70,55 @@ describe.runIf(DATABASE_URL !== null && REDIS_URL !== null)('two nodes on Postgr
 
   it('reports both backends healthy on both nodes', async () => {
     for (const node of [a, b]) expect(await jsonOf(await node.api('/healthz'))).toEqual({ status: 'ok' });
+  });
+});
+
+describe.runIf(DATABASE_URL !== null)('a link not cached, asked for by a hundred clients at once', () => {
+  let server: TestServer;
+  let store: TestStore;
+
+  beforeAll(async () => {
+    store = await freshPostgresStore(false);
+    server = await startTestServer(store.env);
+  });
+  afterAll(async () => {
+    await server?.close();
+    await store?.drop();
+  });
+
+  it('is read from PostgreSQL once, and all of them are redirected once the read answers', async () => {
+    const link = await createLink(server, { url: 'https://example.com/popular' });
+    // the links table locked: every read of it waits, so the reads under way can be counted
+    const locker = new pg.Client({ connectionString: store.env.DATABASE_URL });
+    // counts from a connection of its own: a transaction sees one snapshot of pg_stat_activity
+    const observer = new pg.Client({ connectionString: store.env.DATABASE_URL });
+    await Promise.all([locker.connect(), observer.connect()]);
+    try {
+      await locker.query('BEGIN');
+      await locker.query('LOCK TABLE links IN ACCESS EXCLUSIVE MODE');
+      const { rows } = await locker.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      const waiting = async () => {
+        const { rows: counted } = await observer.query<{ n: string }>(
+          `SELECT count(*) AS n FROM pg_stat_activity
+            WHERE pg_blocking_pids(pid) @> ARRAY[$1::int] AND query LIKE '%WHERE domain = $1 AND slug = $2%'`,
+          [rows[0]!.pid],
+        );
+        return Number(counted[0]!.n);
+      };
+      const visits = Array.from({ length: 100 }, () => server.visit(link.short_url));
+      await eventually(async () => expect(await waiting()).toBeGreaterThan(0));
+      await new Promise((resolve) => setTimeout(resolve, 300)); // time for more reads to start, were any due
+      // one read; without sharing, as many as the pool has connections (10)
+      expect(await waiting()).toBe(1);
+      await locker.query('COMMIT');
+      const answers = await Promise.all(visits);
+      expect(answers.map((r) => r.status)).toEqual(answers.map(() => 302));
+      expect(new Set(answers.map((r) => r.headers.get('location')))).toEqual(
+        new Set(['https://example.com/popular']),
+      );
+    } finally {
+      await Promise.all([locker.end(), observer.end()]);
+    }
   });
 });
 
