@@ -207,17 +207,47 @@ describe('the hot-link cache', () => {
     expect(t.cache.size).toBe(0);
   });
 
-  it('keeps at most maxEntries, evicting the least recently used first', async () => {
+  it('keeps at most maxEntries: a newcomer asked for more often than the least recently used takes its place', async () => {
     const t = setup({ maxEntries: 3 });
     const [a, b, c, d] = [aLink(), aLink(), aLink(), aLink()];
     for (const link of [a, b, c, d]) t.add(link);
     for (const link of [a, b, c]) await t.lookUp(link.slug);
     await t.lookUp(a.slug); // a is read again: b is now the least recently used
-    await t.lookUp(d.slug);
+    await t.lookUp(d.slug); // d, asked for once, weighs no more than b: not let in
+    expect(t.cache.get('sho.rt', d.slug)).toBeUndefined();
+    await t.lookUp(d.slug); // asked for twice: it takes b's place
     expect(t.cache.size).toBe(3);
     expect(t.cache.get('sho.rt', a.slug)).toEqual(a);
     expect(t.cache.get('sho.rt', b.slug)).toBeUndefined();
     expect(t.cache.get('sho.rt', d.slug)).toEqual(d);
+    expect(t.reads()).toBe(5);
+  });
+
+  it('keeps the links read again while a long tail of links read once each goes by', async () => {
+    const t = setup({ maxEntries: 100 });
+    const hot = Array.from({ length: 100 }, () => aLink());
+    for (const link of hot) t.add(link);
+    for (const link of hot) await t.lookUp(link.slug);
+    const tail = Array.from({ length: 5000 }, () => aLink());
+    for (const link of tail) t.add(link);
+    // the hot links are read all along (each once in every 200 requests), the tail's links once each
+    for (const [i, link] of tail.entries()) {
+      await t.lookUp(link.slug);
+      await t.lookUp(hot[i % 100]!.slug);
+    }
+    expect(t.cache.size).toBe(100);
+    expect(hot.filter((link) => t.cache.get('sho.rt', link.slug) !== undefined)).toHaveLength(100);
+    expect(tail.filter((link) => t.cache.get('sho.rt', link.slug) !== undefined)).toHaveLength(0);
+    expect(t.reads()).toBe(5100);
+  });
+
+  it('cycles over more links than it holds and still serves those it holds from memory', async () => {
+    // least-recently-used alone would evict each link just before its turn comes again: no hit at all
+    const t = setup({ maxEntries: 100 });
+    const links = Array.from({ length: 250 }, () => aLink());
+    for (const link of links) t.add(link);
+    for (let round = 0; round < 4; round++) for (const link of links) await t.lookUp(link.slug);
+    expect(t.reads()).toBeLessThanOrEqual(250 + 3 * 150 + 25); // least-recently-used: 1,000
   });
 
   it('clears everything on request', async () => {

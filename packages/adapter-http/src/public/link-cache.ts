@@ -1,5 +1,7 @@
 import { isStoreUnavailable } from '@shortener/core';
 import type { LinkChange, LinkChangeFeed, LinkRecord } from '@shortener/core';
+import { createFrequencySketch } from './frequency-sketch.js';
+import type { FrequencySketch } from './frequency-sketch.js';
 
 /** Settings of the hot-link cache; every field has a default. */
 export interface LinkCacheOptions {
@@ -23,7 +25,10 @@ export interface LinkCacheOptions {
 /**
  * The links of `GET /{slug}` kept in memory by (domain, slug), so a hot link costs no store look-up.
  * Only the record is cached: status is still derived from it at request time, so expiry is exact. Capped
- * links are never cached (their click count decides), so they always go to the store.
+ * links are never cached (their click count decides), so they always go to the store. Once full, a link
+ * read from the store takes the place of the entry eviction would pick only when it was asked for more
+ * often lately (TinyLFU admission, frequency-sketch.ts): a stream of links read once each (a crawler, a
+ * long tail wider than the cache) does not push out the links read again and again.
  */
 export interface LinkCache<L extends LinkRecord = LinkRecord> {
   /** The link of (domain, lower-case slug), null for a known miss, undefined when not cached. */
@@ -47,8 +52,10 @@ export interface LinkCache<L extends LinkRecord = LinkRecord> {
 interface Entry<L extends LinkRecord> {
   readonly link: L | null;
   readonly expiresAt: number;
-  /** Read since it was (re)inserted: spared once by eviction (second chance, an LRU approximation). */
+  /** Read since it was (re)inserted or last spared: spared once by eviction (second chance, an LRU approximation). */
   used: boolean;
+  /** Reads served since it was inserted (halved with the sketch's counts): its weight against a newcomer. */
+  hits: number;
 }
 
 /** How many recently used entries one eviction may move back before it evicts regardless. */
@@ -60,6 +67,8 @@ interface Table<L extends LinkRecord> {
   readonly keysById: Map<string, string>;
   /** Bumped by every invalidation, so a read that started before one is not remembered. */
   generation: number;
+  /** The requests that missed, by key: what a newcomer weighs when the cache is full. */
+  readonly sketch: FrequencySketch;
 }
 
 function evict<L extends LinkRecord>(table: Table<L>, key: string): void {
@@ -79,15 +88,31 @@ function clearTable<L extends LinkRecord>(table: Table<L>): void {
   table.keysById.clear();
 }
 
-/** Map order is insertion order: the oldest entry is first, unless it was read since (moved back once). */
-function makeRoom<L extends LinkRecord>({ entries, keysById }: Table<L>, maxEntries: number): void {
-  for (let spared = 0; entries.size >= maxEntries; spared++) {
-    const [key, entry] = entries.entries().next().value as [string, Entry<L>];
+/**
+ * The entry eviction picks, left first in the map: map order is insertion order, so the oldest entry,
+ * unless it was read since (then moved back once, up to SECOND_CHANCES of them).
+ */
+function victimOf<L extends LinkRecord>(entries: Map<string, Entry<L>>): [string, Entry<L>] {
+  for (let spared = 0; ; spared++) {
+    const first = entries.entries().next().value as [string, Entry<L>];
+    const [key, entry] = first;
+    if (!entry.used || spared >= SECOND_CHANCES) return first;
+    entry.used = false;
     entries.delete(key);
-    if (entry.used && spared < SECOND_CHANCES)
-      entries.set(key, { link: entry.link, expiresAt: entry.expiresAt, used: false });
-    else if (entry.link) keysById.delete(entry.link.id);
+    entries.set(key, entry);
   }
+}
+
+/**
+ * Makes room for `key` when the cache is full, if its misses outweigh the victim's misses and hits;
+ * false when it is not let in.
+ */
+function admit<L extends LinkRecord>(table: Table<L>, key: string, maxEntries: number): boolean {
+  if (table.entries.has(key) || table.entries.size < maxEntries) return true;
+  const [victimKey, victim] = victimOf(table.entries);
+  if (table.sketch.estimate(key) <= table.sketch.estimate(victimKey) + victim.hits) return false;
+  evict(table, victimKey);
+  return true;
 }
 
 /** A fresh entry's link (marked used), or undefined; an expired miss goes, an expired link stays (see load). */
@@ -96,6 +121,7 @@ function readEntry<L extends LinkRecord>(table: Table<L>, key: string, at: numbe
   if (entry === undefined) return undefined;
   if (entry.expiresAt > at) {
     entry.used = true;
+    entry.hits++;
     return entry.link;
   }
   // an expired link stays until read again: the answer if the store is away (see load)
@@ -125,6 +151,7 @@ function sharedLoads<L extends LinkRecord>(
   const loading = new Map<string, { readonly generation: number; readonly read: Promise<L | null> }>();
   return (domain, slug, find) => {
     const key = `${domain}/${slug}`;
+    if (table.sketch.add(key)) for (const entry of table.entries.values()) entry.hits >>>= 1;
     const running = loading.get(key);
     if (running !== undefined && running.generation === table.generation) return running.read;
     const read = readThrough(key, find).finally(() => {
@@ -145,16 +172,21 @@ export function createLinkCache<L extends LinkRecord = LinkRecord>(
   const { ttlMs = 10_000, missTtlMs = 0, changes, now = Date.now } = options;
   const poll = changes?.poll?.bind(changes);
   const maxEntries = Math.max(1, options.maxEntries ?? 20_000);
-  const table: Table<L> = { entries: new Map(), keysById: new Map(), generation: 0 };
+  const table: Table<L> = {
+    entries: new Map(),
+    keysById: new Map(),
+    generation: 0,
+    sketch: createFrequencySketch(maxEntries),
+  };
   const { entries, keysById } = table;
   let polledAt = -1;
 
   const remember = (key: string, link: L | null) => {
     if (link !== null && link.maxClicks !== null) return;
     if (link === null && missTtlMs <= 0) return;
+    if (!admit(table, key, maxEntries)) return;
     evict(table, key);
-    makeRoom(table, maxEntries);
-    entries.set(key, { link, expiresAt: now() + (link === null ? missTtlMs : ttlMs), used: false });
+    entries.set(key, { link, expiresAt: now() + (link === null ? missTtlMs : ttlMs), used: false, hits: 0 });
     if (link !== null) keysById.set(link.id, key);
   };
   // Where the feed can be polled (SQLite), another process's commit is seen by the first look-up in a
@@ -173,7 +205,7 @@ export function createLinkCache<L extends LinkRecord = LinkRecord>(
     } catch (error) {
       const stale = entries.get(key);
       if (!stale?.link || !isStoreUnavailable(error)) throw error;
-      entries.set(key, { link: stale.link, expiresAt: now() + ttlMs, used: stale.used });
+      entries.set(key, { link: stale.link, expiresAt: now() + ttlMs, used: stale.used, hits: stale.hits });
       return stale.link;
     }
     if (table.generation === started) remember(key, link);
