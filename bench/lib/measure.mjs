@@ -77,7 +77,13 @@ export async function measureQr(url, host, slug, amount) {
 export function openObserver(dbPath) {
   const db = openSqliteDatabase(dbPath);
   const version = db.prepare('PRAGMA data_version').pluck();
-  const clicks = db.prepare('SELECT COALESCE(SUM(clicks), 0) FROM links WHERE id != ?').pluck();
+  // the links' folded clicks and the visit log's unfolded ones (migration 012)
+  const clicks = db
+    .prepare(
+      `SELECT (SELECT COALESCE(SUM(clicks), 0) FROM links WHERE id != @id)
+        + (SELECT COALESCE(SUM(clicks), 0) FROM visit_log WHERE link_id != @id)`,
+    )
+    .pluck();
   let commits = 0;
   let last = version.get();
   let timer = null;
@@ -96,7 +102,7 @@ export function openObserver(dbPath) {
       return commits;
     },
     /** Clicks recorded on every link but `exceptId`. */
-    clicks: (exceptId) => clicks.get(exceptId),
+    clicks: (exceptId) => clicks.get({ id: exceptId }),
     close: () => db.close(),
   };
 }

@@ -1,4 +1,5 @@
 import type { LinkChanges, LinkRecord, RedirectRule, RedirectStatus } from '@shortener/core';
+import { clicksWithTail, lastClickWithTail } from './migrations/012-clicks-in-the-log.js';
 
 /** A row of the `links` table as better-sqlite3 returns it. */
 export interface LinkRow {
@@ -26,6 +27,24 @@ export interface LinkRow {
   readonly redirect_status: number | null;
   readonly crawlable: number;
 }
+
+// prettier-ignore
+/** The columns of `links`, in order. */
+export const LINK_COLUMNS = [
+  'id', 'domain', 'slug', 'url', 'title', 'password_hash', 'public_stats', 'expires_at', 'max_clicks',
+  'clicks', 'last_click_at', 'disabled', 'account_id', 'edit_token_hash', 'created_at', 'updated_at',
+  'tags', 'rules', 'forward_query', 'redirect_status', 'crawlable',
+] as const satisfies readonly (keyof LinkRow)[];
+
+/**
+ * A {@link LinkRow} as read: the columns of `links`, `clicks` and `last_click_at` with the visit log's
+ * unfolded tail (migration 012), for a SELECT or a RETURNING clause.
+ */
+export const LINK_READ = LINK_COLUMNS.map((column) => {
+  if (column === 'clicks') return `${clicksWithTail('links')} AS clicks`;
+  if (column === 'last_click_at') return `${lastClickWithTail('links')} AS last_click_at`;
+  return `links.${column}`;
+}).join(', ');
 
 /** Turns a row into a record. */
 export function toLinkRecord(row: LinkRow): LinkRecord {

@@ -1,11 +1,11 @@
 import type { LinkListQuery, LinkRecord } from '@shortener/core';
 import type { Database } from 'better-sqlite3';
-import { toLinkRecord } from './link-rows.js';
+import { LINK_READ, toLinkRecord } from './link-rows.js';
 import type { LinkRow } from './link-rows.js';
 import { toLikePattern } from './sqlite-link-store.js';
 import { TAGS_FILTER, tagsParam } from './sqlite-tags.js';
 
-const ALL_LINKS = `SELECT * FROM links
+const ALL_LINKS = `SELECT ${LINK_READ} FROM links
   WHERE (@q IS NULL OR slug LIKE @q ESCAPE '\\' OR title LIKE @q ESCAPE '\\' OR url LIKE @q ESCAPE '\\')
     AND (@createdAt IS NULL OR (created_at, id) < (@createdAt, @id)) AND ${TAGS_FILTER}
   ORDER BY created_at DESC, id DESC LIMIT @limit`;

@@ -12,32 +12,34 @@ import type { Database } from 'better-sqlite3';
 import { createCounterWriter } from './counter-writes.js';
 import { createVisitedEvents } from './visited-events.js';
 import { isConstraintError } from './database.js';
-import { CHANGEABLE_COLUMNS, toChangeParams, toLinkRecord, toLinkRow } from './link-rows.js';
+import {
+  CHANGEABLE_COLUMNS,
+  LINK_COLUMNS,
+  LINK_READ,
+  toChangeParams,
+  toLinkRecord,
+  toLinkRow,
+} from './link-rows.js';
+import { clicksWithTail } from './migrations/012-clicks-in-the-log.js';
 import type { LinkRow } from './link-rows.js';
 import { createSqliteLinkChanges } from './sqlite-link-changes.js';
 import { TAGS_FILTER, TAG_COUNTS, tagsParam } from './sqlite-tags.js';
 import { batchPerTurn } from './turn-batch.js';
 
-// prettier-ignore
-const COLUMNS = [
-  'id', 'domain', 'slug', 'url', 'title', 'password_hash', 'public_stats', 'expires_at', 'max_clicks',
-  'clicks', 'last_click_at', 'disabled', 'account_id', 'edit_token_hash', 'created_at', 'updated_at',
-  'tags', 'rules', 'forward_query', 'redirect_status', 'crawlable',
-] as const satisfies readonly (keyof LinkRow)[];
-
-const INSERT = `INSERT INTO links (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')})`;
+const INSERT = `INSERT INTO links (${LINK_COLUMNS.join(', ')}) VALUES (${LINK_COLUMNS.map((c) => `@${c}`).join(', ')})`;
 
 // One statement for every shape of change: a column is written only when its `set_` flag is 1.
 const UPDATE = `UPDATE links SET ${Object.values(CHANGEABLE_COLUMNS)
   .map((c) => `${c} = CASE WHEN @set_${c} THEN @${c} ELSE ${c} END`)
-  .join(', ')}, updated_at = @updated_at WHERE id = @id RETURNING *`;
+  .join(', ')}, updated_at = @updated_at WHERE id = @id RETURNING ${LINK_READ}`;
 
 const LIST_WHERE = `account_id = @accountId AND (@q IS NULL
   OR slug LIKE @q ESCAPE '\\' OR title LIKE @q ESCAPE '\\' OR url LIKE @q ESCAPE '\\') AND ${TAGS_FILTER}`;
 const LIST_ORDER = 'ORDER BY created_at DESC, id DESC LIMIT @limit';
 
+// the tail counts: a link capped after visits were logged has clicks not folded yet (migration 012)
 const TRY_CONSUME_CLICK = `UPDATE links SET clicks = clicks + 1, last_click_at = MAX(COALESCE(last_click_at, 0), ?)
-  WHERE id = ? AND (max_clicks IS NULL OR clicks < max_clicks)`;
+  WHERE id = ? AND (max_clicks IS NULL OR ${clicksWithTail('links')} < max_clicks)`;
 
 const CLAIM = `UPDATE links SET account_id = ?, edit_token_hash = NULL, updated_at = ?
   WHERE edit_token_hash = ? AND account_id IS NULL RETURNING id, domain, slug`;
@@ -98,13 +100,17 @@ type Statements = ReturnType<typeof statementsOf>;
 function statementsOf(db: Database) {
   return {
     insertRow: db.prepare<LinkRow>(INSERT),
-    byId: db.prepare<[string], LinkRow>('SELECT * FROM links WHERE id = ?'),
-    bySlug: db.prepare<[string, string], LinkRow>('SELECT * FROM links WHERE domain = ? AND slug = ?'),
+    byId: db.prepare<[string], LinkRow>(`SELECT ${LINK_READ} FROM links WHERE id = ?`),
+    bySlug: db.prepare<[string, string], LinkRow>(
+      `SELECT ${LINK_READ} FROM links WHERE domain = ? AND slug = ?`,
+    ),
     updateRow: db.prepare<Record<string, string | number | null>, LinkRow>(UPDATE),
     deleteRow: db.prepare<[string], LinkChange>('DELETE FROM links WHERE id = ? RETURNING id, domain, slug'),
-    firstPage: db.prepare<ListParams, LinkRow>(`SELECT * FROM links WHERE ${LIST_WHERE} ${LIST_ORDER}`),
+    firstPage: db.prepare<ListParams, LinkRow>(
+      `SELECT ${LINK_READ} FROM links WHERE ${LIST_WHERE} ${LIST_ORDER}`,
+    ),
     nextPage: db.prepare<ListParams, LinkRow>(
-      `SELECT * FROM links WHERE ${LIST_WHERE} AND (created_at, id) < (@createdAt, @id) ${LIST_ORDER}`,
+      `SELECT ${LINK_READ} FROM links WHERE ${LIST_WHERE} AND (created_at, id) < (@createdAt, @id) ${LIST_ORDER}`,
     ),
     consumeClick: db.prepare<[number, string]>(TRY_CONSUME_CLICK),
     claimOne: db.prepare<[string, number, string], LinkChange>(CLAIM),

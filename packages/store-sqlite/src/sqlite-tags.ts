@@ -1,3 +1,5 @@
+import { clicksWithTail } from './migrations/012-clicks-in-the-log.js';
+
 /**
  * Tags on SQLite (decisions §15): a JSON array per link. `@tags`, a JSON array of wanted tags or null,
  * keeps the links carrying every one of them.
@@ -7,7 +9,7 @@ export const TAGS_FILTER = `(@tags IS NULL OR NOT EXISTS (
     WHERE wanted.value NOT IN (SELECT value FROM json_each(links.tags))))`;
 
 /** The tags of an account's links, by name, with how many links carry each and their clicks. */
-export const TAG_COUNTS = `SELECT tag.value AS name, count(*) AS links, sum(links.clicks) AS clicks
+export const TAG_COUNTS = `SELECT tag.value AS name, count(*) AS links, sum(${clicksWithTail('links')}) AS clicks
   FROM links, json_each(links.tags) AS tag
   WHERE links.account_id = ? GROUP BY tag.value ORDER BY tag.value`;
 

@@ -6,30 +6,49 @@ interface LogRow {
   readonly seq: number;
   readonly link_id: string;
   readonly counters: string;
+  readonly clicks: number;
+  readonly last_click_at: number | null;
 }
 
-const OLDEST_ENTRIES = 'SELECT seq, link_id, counters FROM visit_log ORDER BY seq LIMIT ?';
+const OLDEST_ENTRIES =
+  'SELECT seq, link_id, counters, clicks, last_click_at FROM visit_log ORDER BY seq LIMIT ?';
+
+const ADD_CLICKS = `UPDATE links SET clicks = clicks + ?,
+  last_click_at = MAX(COALESCE(last_click_at, 0), ?) WHERE id = ?`;
 
 /**
  * The compaction of the visit log (`VisitStore.compact`) on a connection: up to `maxEntries` of the
  * oldest log rows are folded into `visit_counters` (under the per-day key limit, counter-writes.ts; the
- * rows carry the `unique` counts) and deleted, in one IMMEDIATE transaction: a crash folds the chunk whole or not at all, and SQLite's one writer at a time
- * keeps two compactors from folding the same rows. Runs in the background writer's worker thread on
- * the server (background-visit-writes.ts), or on the store's connection.
+ * rows carry the `unique` counts) and their clicks into `links` (one update a link of the chunk,
+ * migration 012), and deleted, in one IMMEDIATE transaction: a crash folds the chunk whole or not at
+ * all, so `clicks` and the statistics never part, and SQLite's one writer at a time keeps two
+ * compactors from folding the same rows. Runs in the background writer's worker thread on the server
+ * (background-visit-writes.ts), or on the store's connection.
  */
 export function createVisitCompactor(db: Database): (maxEntries: number) => number {
   const oldestEntries = db.prepare<[number], LogRow>(OLDEST_ENTRIES);
   const dropEntries = db.prepare<[number]>('DELETE FROM visit_log WHERE seq <= ?');
+  const addClicks = db.prepare<[number, number, string]>(ADD_CLICKS);
   const counters = createCounterWriter(db);
 
   const compact = db.transaction((maxEntries: number): number => {
     const entries = oldestEntries.all(maxEntries);
     const last = entries.at(-1);
-    if (last !== undefined) {
-      counters.addAll(mergeIncrements(entries.flatMap((e) => decodeLogCounters(e.link_id, e.counters))));
-      // the rows read are the oldest ones of this transaction: none older can appear meanwhile
-      dropEntries.run(last.seq);
+    if (last === undefined) return 0;
+    counters.addAll(mergeIncrements(entries.flatMap((e) => decodeLogCounters(e.link_id, e.counters))));
+    const clicks = new Map<string, { count: number; lastClickAt: number }>();
+    for (const e of entries) {
+      if (e.clicks === 0 || e.last_click_at === null) continue;
+      const sum = clicks.get(e.link_id);
+      if (sum === undefined) clicks.set(e.link_id, { count: e.clicks, lastClickAt: e.last_click_at });
+      else {
+        sum.count += e.clicks;
+        sum.lastClickAt = Math.max(sum.lastClickAt, e.last_click_at);
+      }
     }
+    for (const [linkId, sum] of clicks) addClicks.run(sum.count, sum.lastClickAt, linkId);
+    // the rows read are the oldest ones of this transaction: none older can appear meanwhile
+    dropEntries.run(last.seq);
     return entries.length;
   });
   return (maxEntries) => compact.immediate(maxEntries);

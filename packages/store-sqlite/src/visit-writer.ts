@@ -3,30 +3,32 @@ import type { CounterIncrement, VisitBatch } from '@shortener/core';
 import type { Database } from 'better-sqlite3';
 import { createVisitedEvents } from './visited-events.js';
 
-const ADD_CLICKS = `UPDATE links SET clicks = clicks + ?,
-  last_click_at = MAX(COALESCE(last_click_at, 0), ?) WHERE id = ?`;
-
-const APPEND = 'INSERT INTO visit_log (link_id, counters) VALUES (?, ?)';
+const APPEND = 'INSERT INTO visit_log (link_id, counters, clicks, last_click_at) VALUES (?, ?, ?, ?)';
 
 const ADD_VISITOR = 'INSERT OR IGNORE INTO visitor_hashes (link_id, day, hash) VALUES (?, ?, ?)';
 
+/** A link's clicks in one flush. */
+interface LoggedClicks {
+  count: number;
+  lastClickAt: number;
+}
+
 /**
  * The write of one flush (`VisitStore.record`) on a connection, in one IMMEDIATE transaction: the
- * links' clicks, the visitor hashes new to their link and day (`visitor_hashes`), one `visit_log` row
- * per link (its counters, and one `unique` per new hash), and the `link.visited` events. Counters are folded later (visit-compactor.ts). Runs on the store's own
- * connection, or on the background writer's (background-visit-writes.ts), which loads this module in
- * its worker thread.
+ * visitor hashes new to their link and day (`visitor_hashes`), one `visit_log` row per link (its
+ * counters, one `unique` per new hash, its clicks and latest click), and the `link.visited` events.
+ * Counters and clicks are folded later (visit-compactor.ts): no `links` row is written (migration 012).
+ * Runs on the store's own connection, or on the background writer's (background-visit-writes.ts), which
+ * loads this module in its worker thread.
  */
 export function createVisitWriter(db: Database): (batch: VisitBatch) => void {
-  const addClicks = db.prepare<[number, number, string]>(ADD_CLICKS);
-  const append = db.prepare<[string, string]>(APPEND);
+  const append = db.prepare<[string, string, number, number | null]>(APPEND);
   const addVisitor = db.prepare<[string, string, string]>(ADD_VISITOR);
   const linkExists = db.prepare<[string], number>('SELECT 1 FROM links WHERE id = ?').pluck();
   const addVisited = createVisitedEvents(db);
 
   // Increments of links deleted since the visits were tracked are dropped (one look-up per link, not
-  // per row; a link whose clicks were just added exists), instead of failing the whole flush on the
-  // foreign key.
+  // per row), instead of failing the whole flush on the foreign key.
   const record = db.transaction((batch: VisitBatch) => {
     const existing = new Map<string, boolean>();
     const exists = (linkId: string) => {
@@ -34,8 +36,15 @@ export function createVisitWriter(db: Database): (batch: VisitBatch) => void {
       if (known === undefined) existing.set(linkId, (known = linkExists.get(linkId) !== undefined));
       return known;
     };
+    const clicks = new Map<string, LoggedClicks>();
     for (const c of batch.clicks) {
-      if (addClicks.run(c.count, c.lastClickAt, c.linkId).changes === 1) existing.set(c.linkId, true);
+      if (!exists(c.linkId)) continue;
+      const logged = clicks.get(c.linkId);
+      if (logged === undefined) clicks.set(c.linkId, { count: c.count, lastClickAt: c.lastClickAt });
+      else {
+        logged.count += c.count;
+        logged.lastClickAt = Math.max(logged.lastClickAt, c.lastClickAt);
+      }
     }
     const byLink = new Map<string, CounterIncrement[]>();
     const entryOf = (linkId: string) => {
@@ -52,7 +61,16 @@ export function createVisitWriter(db: Database): (batch: VisitBatch) => void {
       uniques.set(linkId, (uniques.get(linkId) ?? 0) + 1);
       entryOf(linkId).push({ linkId, day, dimension: 'unique', key: '', count: 1 });
     }
-    for (const [linkId, counters] of byLink) append.run(linkId, encodeLogCounters(mergeIncrements(counters)));
+    for (const linkId of clicks.keys()) entryOf(linkId);
+    for (const [linkId, counters] of byLink) {
+      const logged = clicks.get(linkId);
+      append.run(
+        linkId,
+        encodeLogCounters(mergeIncrements(counters)),
+        logged?.count ?? 0,
+        logged?.lastClickAt ?? null,
+      );
+    }
     addVisited(batch, uniques); // one per link, in this transaction (decisions §16)
   });
   return (batch) => record.immediate(batch);

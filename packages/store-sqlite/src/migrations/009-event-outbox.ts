@@ -1,8 +1,15 @@
-/** The columns of a link snapshot in an event, named as the `links` columns (link-rows.ts reads them). */
-const snapshot = (row: 'NEW' | 'OLD') => `json_object('id', ${row}.id, 'domain', ${row}.domain,
+/**
+ * The columns of a link snapshot in an event, named as the `links` columns (link-rows.ts reads them).
+ * `clicks` and `lastClickAt` are SQL expressions of them (migration 012 adds the visit log's tail).
+ */
+const snapshot = (
+  row: 'NEW' | 'OLD',
+  clicks = `${row}.clicks`,
+  lastClickAt = `${row}.last_click_at`,
+) => `json_object('id', ${row}.id, 'domain', ${row}.domain,
   'slug', ${row}.slug, 'url', ${row}.url, 'title', ${row}.title, 'password_hash', ${row}.password_hash,
   'public_stats', ${row}.public_stats, 'expires_at', ${row}.expires_at, 'max_clicks', ${row}.max_clicks,
-  'clicks', ${row}.clicks, 'last_click_at', ${row}.last_click_at, 'disabled', ${row}.disabled,
+  'clicks', ${clicks}, 'last_click_at', ${lastClickAt}, 'disabled', ${row}.disabled,
   'account_id', ${row}.account_id, 'edit_token_hash', ${row}.edit_token_hash,
   'created_at', ${row}.created_at, 'updated_at', ${row}.updated_at, 'tags', ${row}.tags,
   'rules', ${row}.rules, 'forward_query', ${row}.forward_query, 'redirect_status', ${row}.redirect_status,
@@ -12,8 +19,9 @@ const snapshot = (row: 'NEW' | 'OLD') => `json_object('id', ${row}.id, 'domain',
 export const event = (
   type: string,
   row: 'NEW' | 'OLD',
+  clicks?: { readonly clicks: string; readonly lastClickAt: string },
 ) => `INSERT INTO event_outbox (id, type, account_id, payload, created_at)
-  VALUES ('msg_' || lower(hex(randomblob(16))), '${type}', ${row}.account_id, ${snapshot(row)},
+  VALUES ('msg_' || lower(hex(randomblob(16))), '${type}', ${row}.account_id, ${snapshot(row, clicks?.clicks, clicks?.lastClickAt)},
     CAST(unixepoch('subsec') * 1000 AS INTEGER));`;
 
 /**

@@ -12,13 +12,22 @@ export const consumed = (account: string | null, type: string): string => `(
   OR EXISTS (SELECT 1 FROM webhooks w WHERE ${account === null ? '' : `w.account_id = ${account} AND `}
     w.disabled_at IS NULL AND EXISTS (SELECT 1 FROM json_each(w.events) WHERE value = '${type}')))`;
 
-/** A link trigger of migration 009, made anew to write its event only when {@link consumed}. */
-const gated = (name: string, on: string, type: string, row: 'NEW' | 'OLD') => `
+/**
+ * A link trigger of migration 009, made anew to write its event only when {@link consumed}; `clicks`
+ * as in `event` (migration 012).
+ */
+export const gated = (
+  name: string,
+  on: string,
+  type: string,
+  row: 'NEW' | 'OLD',
+  clicks?: Parameters<typeof event>[2],
+) => `
 DROP TRIGGER ${name};
 CREATE TRIGGER ${name} ${on} ON links
 WHEN ${consumed(`${row}.account_id`, type)}
 BEGIN
-  ${event(type, row)}
+  ${event(type, row, clicks)}
 END;`;
 
 /**

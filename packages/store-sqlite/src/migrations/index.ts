@@ -10,6 +10,7 @@ import { ORGANISE_LINKS } from './008-organise-links.js';
 import { EVENT_OUTBOX } from './009-event-outbox.js';
 import { VISIT_LOG } from './010-visit-log.js';
 import { EVENT_CONSUMERS } from './011-event-consumers.js';
+import { CLICKS_IN_THE_LOG } from './012-clicks-in-the-log.js';
 
 /** One schema step. Versions start at 1 and increase by one; `PRAGMA user_version` holds the last applied. */
 export interface Migration {
@@ -32,6 +33,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 9, sql: EVENT_OUTBOX },
   { version: 10, sql: VISIT_LOG },
   { version: 11, sql: EVENT_CONSUMERS },
+  { version: 12, sql: CLICKS_IN_THE_LOG },
 ];
 
 /**

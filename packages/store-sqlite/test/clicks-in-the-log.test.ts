@@ -1,0 +1,92 @@
+import type { VisitBatch } from '@shortener/core';
+import { aLink, anAccount, compactAll, LOG_DAY } from '@shortener/testkit';
+import BetterSqlite3 from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openSqliteStores } from '../src/index.js';
+import type { SqliteStores } from '../src/index.js';
+import { useTempDbPaths } from './temp-files.js';
+
+const nextPath = useTempDbPaths();
+const opened: { stores: SqliteStores; raw: BetterSqlite3.Database }[] = [];
+
+/** The stores on a new file, and a connection of our own to read its rows as they are. */
+function open() {
+  const path = nextPath();
+  const stores = openSqliteStores(path);
+  const raw = new BetterSqlite3(path);
+  opened.push({ stores, raw });
+  return { stores, raw };
+}
+
+afterEach(async () => {
+  for (const { stores, raw } of opened.splice(0)) {
+    raw.close();
+    await stores.close();
+  }
+});
+
+/** `count` human clicks on `linkId`, the latest at `at`, with their statistics total. */
+const clicks = (linkId: string, count: number, at: number): VisitBatch => ({
+  clicks: [{ linkId, count, lastClickAt: at }],
+  counters: [{ linkId, day: LOG_DAY, dimension: 'total', key: '', count }],
+  visitors: [],
+});
+
+describe('clicks in the SQLite visit log (migration 012)', () => {
+  it('are written by a flush to the log, not to the link, read with the tail everywhere, and folded into the link', async () => {
+    const { stores, raw } = open();
+    const account = anAccount();
+    await stores.accounts.createAccount(account);
+    const link = aLink({ accountId: account.id, tags: ['news'] });
+    await stores.links.insert(link);
+    await stores.visits.record(clicks(link.id, 3, 1_000));
+    await stores.visits.record(clicks(link.id, 2, 2_000));
+    const column = raw.prepare('SELECT clicks, last_click_at FROM links WHERE id = ?');
+    expect(column.get(link.id)).toEqual({ clicks: 0, last_click_at: null });
+    const read = { clicks: 5, lastClickAt: 2_000 };
+    expect(await stores.links.findById(link.id)).toMatchObject(read);
+    expect(await stores.links.findBySlug(link.domain, link.slug)).toMatchObject(read);
+    expect(await stores.links.list({ accountId: account.id, limit: 10 })).toMatchObject([read]);
+    expect(await stores.links.listAll?.({ limit: 10 })).toMatchObject([read]);
+    expect(await stores.links.update(link.id, { title: 'Renamed', updatedAt: 5_000 })).toMatchObject(read);
+    expect(await stores.links.tagCounts(account.id)).toEqual([{ name: 'news', links: 1, clicks: 5 }]);
+
+    expect(await compactAll(stores, 100)).toBe(2);
+    expect(column.get(link.id)).toEqual({ clicks: 5, last_click_at: 2_000 });
+    await stores.visits.record(clicks(link.id, 1, 1_500)); // an earlier click, flushed late
+    expect(await stores.links.findById(link.id)).toMatchObject({ clicks: 6, lastClickAt: 2_000 });
+    await compactAll(stores, 100);
+    expect(column.get(link.id)).toEqual({ clicks: 6, last_click_at: 2_000 });
+  });
+
+  it('count against a cap set after they were logged', async () => {
+    const { stores } = open();
+    const link = aLink();
+    await stores.links.insert(link);
+    await stores.visits.record(clicks(link.id, 3, 1_000));
+    await stores.links.update(link.id, { maxClicks: 4, updatedAt: 5_000 });
+    expect(await stores.links.tryConsumeClick(link.id, 2_000)).toBe(true);
+    expect(await stores.links.tryConsumeClick(link.id, 3_000)).toBe(false);
+    expect(await stores.links.findById(link.id)).toMatchObject({ clicks: 4, lastClickAt: 2_000 });
+  });
+
+  it('are in the link snapshots of link.updated and link.deleted events', async () => {
+    const { stores, raw } = open();
+    raw.prepare(`INSERT INTO settings (name, value) VALUES ('events_to_broker', 'on')`).run();
+    const link = aLink();
+    await stores.links.insert(link);
+    await stores.visits.record(clicks(link.id, 3, 1_000));
+    await stores.links.update(link.id, { title: 'Renamed', updatedAt: 5_000 });
+    await stores.links.delete(link.id);
+    const snapshots = raw
+      .prepare(
+        `SELECT type, payload ->> '$.clicks' AS clicks FROM event_outbox WHERE type <> 'link.visited' ORDER BY seq`,
+      )
+      .all();
+    expect(snapshots).toEqual([
+      { type: 'link.created', clicks: 0 },
+      { type: 'link.updated', clicks: 3 },
+      { type: 'link.deleted', clicks: 3 },
+    ]);
+  });
+});
