@@ -12,6 +12,11 @@ export const consumed = (account: string | null, type: string): string => `(
   OR EXISTS (SELECT 1 FROM webhooks w WHERE ${account === null ? '' : `w.account_id = ${account} AND `}
     w.disabled_at IS NULL AND EXISTS (SELECT 1 FROM json_each(w.events) WHERE value = '${type}')))`;
 
+/** When `link.updated` is written: a change of anything but the clicks. */
+export const LINK_UPDATED = `AFTER UPDATE OF domain, slug, url, title, password_hash, public_stats,
+  expires_at, max_clicks, disabled, account_id, edit_token_hash, tags, rules, forward_query,
+  redirect_status, crawlable`;
+
 /**
  * A link trigger of migration 009, made anew to write its event only when {@link consumed}; `clicks`
  * as in `event` (migration 012).
@@ -38,12 +43,6 @@ END;`;
  */
 export const EVENT_CONSUMERS = [
   gated('event_outbox_link_created', 'AFTER INSERT', 'link.created', 'NEW'),
-  gated(
-    'event_outbox_link_updated',
-    `AFTER UPDATE OF domain, slug, url, title, password_hash, public_stats, expires_at, max_clicks,
-      disabled, account_id, edit_token_hash, tags, rules, forward_query, redirect_status, crawlable`,
-    'link.updated',
-    'NEW',
-  ),
+  gated('event_outbox_link_updated', LINK_UPDATED, 'link.updated', 'NEW'),
   gated('event_outbox_link_deleted', 'AFTER DELETE', 'link.deleted', 'OLD'),
 ].join('\n');

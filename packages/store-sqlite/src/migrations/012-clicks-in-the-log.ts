@@ -1,4 +1,4 @@
-import { gated } from './011-event-consumers.js';
+import { gated, LINK_UPDATED } from './011-event-consumers.js';
 
 /** A link's `clicks` as read: the folded count plus the visit log's unfolded tail (`row` the links row). */
 export const clicksWithTail = (row: string): string =>
@@ -26,13 +26,6 @@ const withTail = (row: 'NEW' | 'OLD') => ({
 export const CLICKS_IN_THE_LOG = [
   `ALTER TABLE visit_log ADD COLUMN clicks INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE visit_log ADD COLUMN last_click_at INTEGER;`,
-  gated(
-    'event_outbox_link_updated',
-    `AFTER UPDATE OF domain, slug, url, title, password_hash, public_stats, expires_at, max_clicks,
-      disabled, account_id, edit_token_hash, tags, rules, forward_query, redirect_status, crawlable`,
-    'link.updated',
-    'NEW',
-    withTail('NEW'),
-  ),
+  gated('event_outbox_link_updated', LINK_UPDATED, 'link.updated', 'NEW', withTail('NEW')),
   gated('event_outbox_link_deleted', 'BEFORE DELETE', 'link.deleted', 'OLD', withTail('OLD')),
 ].join('\n');
