@@ -23,7 +23,9 @@ const COUNTS_BY_KEY = `SELECT dimension, key, SUM(count) AS count FROM visit_cou
 /** Log entries folded per transaction when pruning folds the whole log. */
 const PRUNE_CHUNK = 1000;
 
-const TAIL = 'SELECT counters FROM visit_log WHERE link_id = ? ORDER BY seq';
+// rows of a link deleted after they were tracked wait for the compactor to drop them (migration 012)
+const TAIL = `SELECT counters FROM visit_log
+  WHERE link_id = ? AND EXISTS (SELECT 1 FROM links WHERE id = ?) ORDER BY seq`;
 
 // seq is the rowid: its smallest and largest are two B-tree edges, not a count of the rows
 const LOG_SIZE = 'SELECT COALESCE(MAX(seq) - MIN(seq) + 1, 0) FROM visit_log';
@@ -76,7 +78,7 @@ function statementsOf(db: Database) {
   return {
     byDay: db.prepare<[string, VisitDimension, string, string], KeyCount>(COUNTS_BY_DAY),
     byKey: db.prepare<[string, string, string], DimensionCount>(COUNTS_BY_KEY),
-    tailRows: db.prepare<[string], string>(TAIL).pluck(),
+    tailRows: db.prepare<[string, string], string>(TAIL).pluck(),
     logSize: db.prepare<[], number>(LOG_SIZE).pluck(),
     heldKeys: db.prepare<[string, string, VisitDimension], string>(HELD_KEYS).pluck(),
     keepSalt: db.prepare<[string, string]>('INSERT OR IGNORE INTO salts (day, salt) VALUES (?, ?)'),
@@ -92,7 +94,7 @@ function countReaders(db: Database, s: Statements): Pick<VisitStore, 'countsByDa
   const tailOf = (linkId: string, fromDay: string, toDay: string): CounterIncrement[] =>
     mergeIncrements(
       tailWithin(
-        s.tailRows.all(linkId).flatMap((text) => decodeLogCounters(linkId, text)),
+        s.tailRows.all(linkId, linkId).flatMap((text) => decodeLogCounters(linkId, text)),
         fromDay,
         toDay,
       ),

@@ -29,12 +29,21 @@ export function createVisitCompactor(db: Database): (maxEntries: number) => numb
   const oldestEntries = db.prepare<[number], LogRow>(OLDEST_ENTRIES);
   const dropEntries = db.prepare<[number]>('DELETE FROM visit_log WHERE seq <= ?');
   const addClicks = db.prepare<[number, number, string]>(ADD_CLICKS);
+  const linkExists = db.prepare<[string], number>('SELECT 1 FROM links WHERE id = ?').pluck();
   const counters = createCounterWriter(db);
 
   const compact = db.transaction((maxEntries: number): number => {
-    const entries = oldestEntries.all(maxEntries);
-    const last = entries.at(-1);
+    const read = oldestEntries.all(maxEntries);
+    const last = read.at(-1);
     if (last === undefined) return 0;
+    // rows of a link deleted after they were tracked (the flush looks no link up, migration 012) go
+    // unfolded: the link's counters went with it
+    const existing = new Map<string, boolean>();
+    const entries = read.filter((e) => {
+      let known = existing.get(e.link_id);
+      if (known === undefined) existing.set(e.link_id, (known = linkExists.get(e.link_id) !== undefined));
+      return known;
+    });
     counters.addAll(mergeIncrements(entries.flatMap((e) => decodeLogCounters(e.link_id, e.counters))));
     const clicks = new Map<string, { count: number; lastClickAt: number }>();
     for (const e of entries) {
@@ -49,7 +58,7 @@ export function createVisitCompactor(db: Database): (maxEntries: number) => numb
     for (const [linkId, sum] of clicks) addClicks.run(sum.count, sum.lastClickAt, linkId);
     // the rows read are the oldest ones of this transaction: none older can appear meanwhile
     dropEntries.run(last.seq);
-    return entries.length;
+    return read.length;
   });
   return (maxEntries) => compact.immediate(maxEntries);
 }

@@ -24,21 +24,13 @@ interface LoggedClicks {
 export function createVisitWriter(db: Database): (batch: VisitBatch) => void {
   const append = db.prepare<[string, string, number, number | null]>(APPEND);
   const addVisitor = db.prepare<[string, string, string]>(ADD_VISITOR);
-  const linkExists = db.prepare<[string], number>('SELECT 1 FROM links WHERE id = ?').pluck();
   const addVisited = createVisitedEvents(db);
 
-  // Increments of links deleted since the visits were tracked are dropped (one look-up per link, not
-  // per row), instead of failing the whole flush on the foreign key.
+  // No link is looked up (migration 012): the visits of a link deleted since they were tracked leave
+  // log rows that the compactor drops, and hashes that go with their day's.
   const record = db.transaction((batch: VisitBatch) => {
-    const existing = new Map<string, boolean>();
-    const exists = (linkId: string) => {
-      let known = existing.get(linkId);
-      if (known === undefined) existing.set(linkId, (known = linkExists.get(linkId) !== undefined));
-      return known;
-    };
     const clicks = new Map<string, LoggedClicks>();
     for (const c of batch.clicks) {
-      if (!exists(c.linkId)) continue;
       const logged = clicks.get(c.linkId);
       if (logged === undefined) clicks.set(c.linkId, { count: c.count, lastClickAt: c.lastClickAt });
       else {
@@ -52,12 +44,12 @@ export function createVisitWriter(db: Database): (batch: VisitBatch) => void {
       if (counters === undefined) byLink.set(linkId, (counters = []));
       return counters;
     };
-    for (const c of batch.counters) if (exists(c.linkId)) entryOf(c.linkId).push(c);
+    for (const c of batch.counters) entryOf(c.linkId).push(c);
     // the visitor set is written here, not folded later: a hash it did not hold is new (the events'
     // `unique` is exact), and the log row carries it as one `unique` for the compactor to add
     const uniques = new Map<string, number>();
     for (const { linkId, day, hash } of batch.visitors) {
-      if (!exists(linkId) || addVisitor.run(linkId, day, hash).changes !== 1) continue;
+      if (addVisitor.run(linkId, day, hash).changes !== 1) continue;
       uniques.set(linkId, (uniques.get(linkId) ?? 0) + 1);
       entryOf(linkId).push({ linkId, day, dimension: 'unique', key: '', count: 1 });
     }

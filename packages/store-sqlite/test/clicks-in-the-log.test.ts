@@ -89,4 +89,40 @@ describe('clicks in the SQLite visit log (migration 012)', () => {
       { type: 'link.deleted', clicks: 3 },
     ]);
   });
+
+  it('are written without a look-up of the link: a deleted link takes its rows along, and later visits to it are dropped by the compactor', async () => {
+    const { stores, raw } = open();
+    const [kept, deleted] = [aLink(), aLink()];
+    await stores.links.insertMany([kept, deleted]);
+    const withVisitor = (linkId: string): VisitBatch => ({
+      ...clicks(linkId, 1, 1_000),
+      visitors: [{ linkId, day: LOG_DAY, hash: 'h1' }],
+    });
+    await stores.visits.record(withVisitor(deleted.id));
+    const rows = raw.prepare(
+      'SELECT (SELECT COUNT(*) FROM visit_log WHERE link_id = @id) AS log, (SELECT COUNT(*) FROM visitor_hashes WHERE link_id = @id) AS hashes',
+    );
+    expect(rows.get({ id: deleted.id })).toEqual({ log: 1, hashes: 1 });
+    await stores.links.delete(deleted.id);
+    expect(rows.get({ id: deleted.id })).toEqual({ log: 0, hashes: 0 });
+
+    // visits tracked before the delete, flushed after it
+    await stores.visits.record({
+      clicks: [...withVisitor(kept.id).clicks, ...withVisitor(deleted.id).clicks],
+      counters: [...withVisitor(kept.id).counters, ...withVisitor(deleted.id).counters],
+      visitors: [...withVisitor(kept.id).visitors, ...withVisitor(deleted.id).visitors],
+    });
+    expect(await stores.visits.countsByDay(deleted.id, 'total', LOG_DAY, LOG_DAY)).toEqual([]);
+    expect(await compactAll(stores, 100)).toBe(2);
+    expect(rows.get({ id: deleted.id })).toEqual({ log: 0, hashes: 1 }); // the hash goes with its day's
+    expect(raw.prepare('SELECT COUNT(*) FROM visit_counters WHERE link_id = ?').pluck().get(deleted.id)).toBe(
+      0,
+    );
+    expect(await stores.links.findById(kept.id)).toMatchObject({ clicks: 1 });
+    expect(await stores.visits.countsByDay(kept.id, 'total', LOG_DAY, LOG_DAY)).toEqual([
+      { key: LOG_DAY, count: 1 },
+    ]);
+    expect(raw.pragma('foreign_key_list(visit_log)')).toEqual([]);
+    expect(raw.pragma('foreign_key_list(visitor_hashes)')).toEqual([]);
+  });
 });
