@@ -10,7 +10,7 @@ import { onServerCpu } from './cpus.mjs';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = 'packages/app/bin/shortener.js';
 /** Node flags of the server, as `npm start` and the bin's shebang pass them. */
-const SERVER_FLAGS = ['--no-memory-reducer'];
+const SERVER_FLAGS = ['--no-memory-reducer', '--max-old-space-size=512'];
 
 /** Runs a command in the repository root; resolves with its stdout, rejects with its stderr. */
 export function run(file, args, env = {}) {

@@ -99,8 +99,8 @@ replace this file; \`npm run bench -- --quick\` is a smoke check that writes not
 
 ## Method
 
-- **Server**: the real \`shortener serve\` as a child process, started with \`node --no-memory-reducer\`
-  as \`npm start\` does: SQLite in a temporary folder, analytics on (visits folded into counters in
+- **Server**: the real \`shortener serve\` as a child process, started with \`node --no-memory-reducer
+  --max-old-space-size=512\` as \`npm start\` does: SQLite in a temporary folder, analytics on (visits folded into counters in
   memory, written every second or once 10,000 rows wait), rate limits raised, \`LOG_LEVEL=warn\`.
 - **Baseline**: a bare \`node:http\` child process answering every request with a fixed 302, the most one
   Node process can do on this machine. Both run at the same time; rounds alternate server, baseline.

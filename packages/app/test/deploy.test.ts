@@ -40,7 +40,7 @@ describe('deploy/shortener.service', () => {
   it('starts the launcher the README names, with the flag npm start uses', () => {
     const text = readFileSync(unit, 'utf8');
     expect(text).toMatch(
-      /^ExecStart=\/usr\/bin\/node --no-memory-reducer \S+\/packages\/app\/bin\/shortener\.js serve$/m,
+      /^ExecStart=\/usr\/bin\/node --no-memory-reducer --max-old-space-size=512 \S+\/packages\/app\/bin\/shortener\.js serve$/m,
     );
     expect(text).toMatch(/^KillSignal=SIGTERM$/m);
   });
