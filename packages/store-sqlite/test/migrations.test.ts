@@ -86,6 +86,32 @@ describe('migrate', () => {
     });
   });
 
+  it('keeps the visit log and visitor hashes of a version 11 database, whose clicks are folded already', () => {
+    db = new BetterSqlite3(':memory:');
+    db.pragma('foreign_keys = ON');
+    migrate(db, MIGRATIONS.slice(0, 11));
+    db.exec(`INSERT INTO links (id, domain, slug, url, clicks, last_click_at, created_at, updated_at)
+        VALUES ('l1', 's.example', 'a', 'https://example.com/', 5, 9, 1, 1);
+      INSERT INTO visit_log (seq, link_id, counters) VALUES (7, 'l1', '[["2026-01-01","total","",5]]');
+      INSERT INTO visitor_hashes (link_id, day, hash) VALUES ('l1', '2026-01-01', 'h1');`);
+    expect(migrate(db)).toBe(MIGRATIONS.length);
+    // the old flush added the clicks to the link: the log row brings none
+    expect(db.prepare('SELECT seq, link_id, counters, clicks, last_click_at FROM visit_log').all()).toEqual([
+      { seq: 7, link_id: 'l1', counters: '[["2026-01-01","total","",5]]', clicks: 0, last_click_at: null },
+    ]);
+    expect(db.prepare('SELECT link_id, day, hash FROM visitor_hashes').all()).toEqual([
+      { link_id: 'l1', day: '2026-01-01', hash: 'h1' },
+    ]);
+    expect(db.pragma('foreign_key_check')).toEqual([]);
+    db.exec(`DELETE FROM links WHERE id = 'l1'`); // the trigger takes the link's rows along
+    expect(
+      db
+        .prepare('SELECT (SELECT COUNT(*) FROM visit_log) + (SELECT COUNT(*) FROM visitor_hashes)')
+        .pluck()
+        .get(),
+    ).toBe(0);
+  });
+
   it('rolls back every step of a run when one step fails', () => {
     db = new BetterSqlite3(':memory:');
     const steps: Migration[] = [
