@@ -192,3 +192,53 @@ export const ISSUE_29_LATER = `- Issue 29, a later session (the run above). This
     and fewer pages written per cold visit.
   - RSS after the cache-miss rounds was 357 MB. Under that load V8's old space grew to about 131 MB
     with 65 MB live (a heap snapshot), and new space to 32 MB.`;
+
+export const ISSUE_29_THIRD = `- Issue 29, a third session (the run above). This machine was about four times faster than in the
+  session before (the bare baseline about 10 CPU-µs a redirect against 45), so figures compare with the
+  run above, not with the ones before. Measured with \`bench/profile.mjs 15 --links 1000000 --slugs
+  50000\` (50,000 slugs in turn over a million links), alternating the code before and after:
+  - The cached link was a dictionary: \`Object.assign\` (which replaced a megamorphic spread last
+    session) left each copy of the cached link in V8's dictionary mode, about 1,900 bytes against 490
+    for one object literal. Live heap after the cold load 69 -> 42 MB, RSS 384 -> 313-323 MB.
+  - The link cache admits a link read from the store, once full, only when it was asked for more often
+    lately than the entry it would evict (TinyLFU: a doorkeeper and a count-min sketch of 4-bit counts).
+    Least-recently-used alone evicted each of the 50,000 links just before its turn came again, so
+    the cache served nothing and every miss churned it (and its garbage). 9,300-9,400 -> 10,000-10,400
+    req/s, event loop 79-82 -> 69-72 CPU-µs a visit. A cache of 100 entries had given 10,461 req/s and
+    RSS 247 MB: the churn itself cost that much.
+  - \`clicks\` in the visit log (SQLite, migration 012): a flush no longer updates each visited link's
+    row (a random page in the largest B-tree); the compactor adds the log's clicks in the fold's
+    transaction, and every read of a link adds the tail (two index probes: 0 µs with an empty log, 1.3
+    µs with 50,000 rows). 10,059-10,597 -> 12,136-12,237 req/s, p99 47-49 -> 29-30 ms, the
+    checkpointer 15 -> 9 CPU-µs a visit.
+  - Visit writes look no link up: the visit log and the visitor set lost their foreign key to \`links\`
+    (each row written made SQLite probe the links' id index, and the flush probed it too to drop visits
+    of deleted links). A trigger deletes a link's rows with it; the compactor drops rows of a link
+    deleted after its visits were tracked. Event loop 62.5 -> 59 CPU-µs a visit, 12,136-12,406 ->
+    12,476-12,720 req/s.
+  - \`--max-old-space-size=512\` in every way the server is started: V8 lets the old generation fill
+    with garbage up to its growing factor times the live heap between full collections, 4 on a machine
+    whose default limit is a few GB, about 1.4 under a 512 MB limit. RSS after the cold load 347-360 ->
+    239-254 MB at 12,642-12,755 against 12,874-12,934 req/s (the GC helper threads mark more often: 6
+    CPU-µs a visit more in all). The smaps of the server showed 220 MB of the 285 MB anonymous memory in
+    V8's 256 KB pages before. Smaller young generations (4 or 8 MB semi-spaces) raised RSS instead (more
+    promotion); \`--heap-growing-percent=50\` gave 258 MB at -11% req/s.
+- Tried, not kept: visit flushes in the worker thread again (event loop 62 -> 42.5 CPU-µs a visit, but
+  10,835-11,214 against 11,743-11,964 req/s, p99 42-45 against 27-30 ms: the two CPUs are the limit,
+  not the event loop, and the worker's commits empty the main connection's page cache); flush parts of
+  100 rows instead of 250 (event-loop delay p99 7 against 10 ms, request p99 unchanged).
+- Where the cold target is missed (ratio 0.358 at 1,000,000 links, p99 27-29 ms): the cold case is bound
+  by the machine's two CPUs, shared by the server and the load generator, so it is the server's CPU in
+  all threads that counts. Per cold visit (profile, 1M links): about 88 CPU-µs in all, of which the event
+  loop 58-64 (the flush about 20: a visitor hash and a log row, each an insert at a random place of a
+  B-tree, and the commit writing those pages to the WAL; the look-up 10; the answer's socket write 9;
+  GC 6; the cache's admission 4; HTTP parsing 3; the fold 2), the compactor 12 (folding each cold link's
+  new counter rows and clicks into two more B-trees), the checkpointer 8.5 and V8's GC helpers about 10.
+  The bare baseline's rounds saturate the two CPUs at about 39,000 req/s: 51 CPU-µs a request in all,
+  13 of them the baseline's and about 38 the load generator's. At half that rate the server may spend
+  about 102 - 38 = 64 CPU-µs a cold visit in all its threads: about 24 less than now. The event-loop
+  delay under that load: p50 1.3, p99 9-10, p99.9 20-28 ms (scavenges average 2 ms, full collections
+  up to 15 ms); the request p99 follows it with 50 connections queued on one loop. At 100,000 links the
+  same load measured 0.44-0.47 with p99 10-15 ms in quick runs. PostgreSQL, one node: the cache-miss
+  p99 is now 37.7 ms (6,107 req/s), under its 50 ms target.`;
+
