@@ -241,4 +241,3 @@ export const ISSUE_29_THIRD = `- Issue 29, a third session (the run above). This
   up to 15 ms); the request p99 follows it with 50 connections queued on one loop. At 100,000 links the
   same load measured 0.44-0.47 with p99 10-15 ms in quick runs. PostgreSQL, one node: the cache-miss
   p99 is now 37.7 ms (6,107 req/s), under its 50 ms target.`;
-
