@@ -36,17 +36,8 @@ export function createVisitCompactor(db: Database): (maxEntries: number) => numb
     const read = oldestEntries.all(maxEntries);
     const last = read.at(-1);
     if (last === undefined) return 0;
-    // rows of a link deleted after they were tracked (the flush looks no link up, migration 012) go
-    // unfolded: the link's counters went with it
-    const existing = new Map<string, boolean>();
-    const entries = read.filter((e) => {
-      let known = existing.get(e.link_id);
-      if (known === undefined) existing.set(e.link_id, (known = linkExists.get(e.link_id) !== undefined));
-      return known;
-    });
-    counters.addAll(mergeIncrements(entries.flatMap((e) => decodeLogCounters(e.link_id, e.counters))));
     const clicks = new Map<string, { count: number; lastClickAt: number }>();
-    for (const e of entries) {
+    for (const e of read) {
       if (e.clicks === 0 || e.last_click_at === null) continue;
       const sum = clicks.get(e.link_id);
       if (sum === undefined) clicks.set(e.link_id, { count: e.clicks, lastClickAt: e.last_click_at });
@@ -55,7 +46,18 @@ export function createVisitCompactor(db: Database): (maxEntries: number) => numb
         sum.lastClickAt = Math.max(sum.lastClickAt, e.last_click_at);
       }
     }
-    for (const [linkId, sum] of clicks) addClicks.run(sum.count, sum.lastClickAt, linkId);
+    // a link whose clicks were added exists; rows of a link deleted after they were tracked (the flush
+    // looks no link up, migration 012) go unfolded: the link's counters went with it
+    const existing = new Map<string, boolean>();
+    for (const [linkId, sum] of clicks) {
+      existing.set(linkId, addClicks.run(sum.count, sum.lastClickAt, linkId).changes === 1);
+    }
+    const entries = read.filter((e) => {
+      let known = existing.get(e.link_id);
+      if (known === undefined) existing.set(e.link_id, (known = linkExists.get(e.link_id) !== undefined));
+      return known;
+    });
+    counters.addAll(mergeIncrements(entries.flatMap((e) => decodeLogCounters(e.link_id, e.counters))));
     // the rows read are the oldest ones of this transaction: none older can appear meanwhile
     dropEntries.run(last.seq);
     return read.length;
