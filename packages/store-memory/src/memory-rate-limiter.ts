@@ -56,8 +56,15 @@ export function createMemoryRateLimiter(options: MemoryRateLimiterOptions = {}):
     }
   };
 
+  // A live iterator from the front, kept: a fresh one would walk every hole V8 leaves where keys were
+  // deleted (moved back or forgotten) since the table was last rebuilt, up to thousands of them.
+  let fromOldest = buckets.keys();
   const forgetLeastRecent = (): void => {
-    const oldest = buckets.keys().next();
+    let oldest = fromOldest.next();
+    if (oldest.done === true) {
+      fromOldest = buckets.keys();
+      oldest = fromOldest.next();
+    }
     if (oldest.done !== true) buckets.delete(oldest.value);
   };
 
