@@ -223,6 +223,15 @@ export const ISSUE_29_THIRD = `- Issue 29, a third session (the run above). This
     CPU-µs a visit more in all). The smaps of the server showed 220 MB of the 285 MB anonymous memory in
     V8's 256 KB pages before. Smaller young generations (4 or 8 MB semi-spaces) raised RSS instead (more
     promotion); \`--heap-growing-percent=50\` gave 258 MB at -11% req/s.
+  - The link cache took the entry to evict as the first of its map, moving read ones to the back: V8
+    leaves a deleted map entry as a hole until it rebuilds the table, and every fresh iterator walked
+    all the holes from the start again (3.6% of the event loop in \`victimOf\` alone). Now CLOCK, a kept
+    live iterator as the hand: 12,226-12,421 -> 13,693-13,962 req/s, event loop 58 -> 50 CPU-µs a visit.
+    The in-memory rate limiter forgot its least recent key the same way: a full limiter (50,000 keys)
+    under a stream of new addresses, 7.4 -> 1.3-1.7 µs a hit.
+  - The heap limit costs creation (its requests promote more): 91-119 against 76-86 CPU-µs a link in
+    alternated \`bench/profile-creation.mjs\` runs; 768 MB cost nothing measurable there but left RSS at
+    248-256 MB after the cold load. 512 MB kept.
 - Tried, not kept: visit flushes in the worker thread again (event loop 62 -> 42.5 CPU-µs a visit, but
   10,835-11,214 against 11,743-11,964 req/s, p99 42-45 against 27-30 ms: the two CPUs are the limit,
   not the event loop, and the worker's commits empty the main connection's page cache); flush parts of
