@@ -236,17 +236,18 @@ export const ISSUE_29_THIRD = `- Issue 29, a third session (the run above). This
   10,835-11,214 against 11,743-11,964 req/s, p99 42-45 against 27-30 ms: the two CPUs are the limit,
   not the event loop, and the worker's commits empty the main connection's page cache); flush parts of
   100 rows instead of 250 (event-loop delay p99 7 against 10 ms, request p99 unchanged).
-- Where the cold target is missed (ratio 0.358 at 1,000,000 links, p99 27-29 ms): the cold case is bound
-  by the machine's two CPUs, shared by the server and the load generator, so it is the server's CPU in
-  all threads that counts. Per cold visit (profile, 1M links): about 88 CPU-µs in all, of which the event
-  loop 58-64 (the flush about 20: a visitor hash and a log row, each an insert at a random place of a
-  B-tree, and the commit writing those pages to the WAL; the look-up 10; the answer's socket write 9;
-  GC 6; the cache's admission 4; HTTP parsing 3; the fold 2), the compactor 12 (folding each cold link's
-  new counter rows and clicks into two more B-trees), the checkpointer 8.5 and V8's GC helpers about 10.
+- Where the cold target is missed (the figures above at 1,000,000 links): the cold case is bound by the
+  machine's two CPUs, shared by the server and the load generator, so it is the server's CPU in all
+  threads that counts. Per cold visit (profile, 1M links, 50,000 slugs in turn, under \`--cpu-prof\`):
+  about 80-88 CPU-µs in all. The event loop 50-53: the flush 18 (a visitor hash and a log row, each an
+  insert at a random place of a B-tree, and the commit writing those pages to the WAL), the look-up 10
+  (for the visits the cache does not hold), the answer's socket write 9, GC 6, HTTP parsing 2, the fold 2,
+  the cache under 1, the rest 6. The compactor 12 (each cold link's new counter rows and its clicks
+  folded into two more B-trees), the checkpointer 9, V8's GC helper threads about 10.
   The bare baseline's rounds saturate the two CPUs at about 39,000 req/s: 51 CPU-µs a request in all,
   13 of them the baseline's and about 38 the load generator's. At half that rate the server may spend
-  about 102 - 38 = 64 CPU-µs a cold visit in all its threads: about 24 less than now. The event-loop
+  about 102 - 38 = 64 CPU-µs a cold visit in all its threads: 16-24 less than now. The event-loop
   delay under that load: p50 1.3, p99 9-10, p99.9 20-28 ms (scavenges average 2 ms, full collections
   up to 15 ms); the request p99 follows it with 50 connections queued on one loop. At 100,000 links the
-  same load measured 0.44-0.47 with p99 10-15 ms in quick runs. PostgreSQL, one node: the cache-miss
+  same load measured 0.44-0.50 with p99 10-15 ms in quick runs. PostgreSQL, one node: the cache-miss
   p99 is now 37.7 ms (6,107 req/s), under its 50 ms target.`;
