@@ -49,9 +49,10 @@ export function targetRows(results) {
   ]) {
     row(
       `hot redirect / bare, ${n(links)} links (req/s ratio min / median / max; CPU-µs ratio)`,
-      '≥ 0.85',
+      '≥ 0.85, both',
       `${spreadText(s.ratios)}; CPU-µs ${f(s.cpuRatios.median, 3)} (${f(s.cpuUs, 1)} µs against ${f(s.baselineCpuUs, 1)})`,
-      s.ratio,
+      // issue 29: the req/s ratio and the CPU-µs ratio both, so the smaller decides
+      Math.min(s.ratio, s.cpuRatios.median),
       0.85,
       true,
     );
