@@ -77,7 +77,8 @@ export function writeReport(path, results) {
   const cold = results.plan.cold > 0 ? summaryAt(results, large, results.plan.cold) : null;
   const coldLine = cold
     ? `\n\nCache-miss case (${n(results.plan.cold)} distinct slugs in turn, more than the 20,000 links the cache ` +
-      `holds, so every request reads the store and each visit creates its own counter rows): ` +
+      `holds: least-recently-used alone would serve none of them from memory; its admission keeps up to ` +
+      `20,000 of them, the others read the store, and each visit creates its own counter rows): ` +
       `${n(cold.rps)} req/s, p99 ${f(cold.p99)} ms, ratio ${f(cold.ratio, 3)}, ${f(cold.cpuUs, 1)} CPU-µs per ` +
       `redirect, ${cold.commits} commits in ${cold.rounds} rounds.`
     : '';
