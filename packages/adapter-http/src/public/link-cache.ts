@@ -5,7 +5,7 @@ import type { FrequencySketch } from './frequency-sketch.js';
 
 /** Settings of the hot-link cache; every field has a default. */
 export interface LinkCacheOptions {
-  /** Entries kept at most (default 20,000, a few MB); the least recently used go first. */
+  /** Entries kept at most (default 20,000, a few MB); CLOCK eviction, an approximation of least recently used. */
   readonly maxEntries?: number;
   /**
    * How long a found link is served from memory (default 10 s). Changes made through this process and,
