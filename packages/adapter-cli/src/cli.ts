@@ -1,5 +1,5 @@
-import { SERVER_INFO } from '@shortener/adapter-mcp';
 import { Command, CommanderError, Option } from 'commander';
+import { SERVICE_INFO } from '@shortener/core';
 import { addBatchCommands } from './commands/batch-commands.js';
 import { addInspectCommands } from './commands/inspect-commands.js';
 import { addLinkCommands } from './commands/link-commands.js';
@@ -35,7 +35,7 @@ Examples:
 export function createProgram(io: CliIo): Command {
   const program = new Command('shortener')
     .description('A self-hosted URL shortener: the server, and its links from the terminal.')
-    .version(SERVER_INFO.version, '-V, --version', 'print the version')
+    .version(SERVICE_INFO.version, '-V, --version', 'print the version')
     .exitOverride()
     .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })
     .showHelpAfterError('(add --help for usage)')

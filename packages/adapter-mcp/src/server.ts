@@ -1,6 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { domainError } from '@shortener/core';
+import { domainError, SERVICE_INFO } from '@shortener/core';
 import type { McpCaller, McpDeps } from './deps.js';
 import { addLookupTools } from './lookup-tools.js';
 import { addManageTools } from './manage-tools.js';
@@ -10,7 +10,7 @@ import type { ToolSchemas } from './schemas.js';
 import { addShortenTools } from './shorten-tools.js';
 
 /** The server's name and version in `initialize`. */
-export const SERVER_INFO = { name: 'shortener', version: '0.1.0' } as const;
+export const SERVER_INFO = SERVICE_INFO;
 
 /** What a group of tools is registered with: the server, its deps, the caller, the schemas, the guard. */
 export interface ToolSet {

@@ -1,6 +1,6 @@
-import { createMcpHttpHandler } from '@shortener/adapter-mcp';
 import { createVisitRecorder } from '@shortener/core';
 import type { Services } from './container.js';
+import type { McpEndpoint } from '@shortener/adapter-http';
 import { settleVisits } from './settle-visits.js';
 
 // The factories the container binds (container.ts): what each package's deps are made of. Each takes
@@ -82,10 +82,23 @@ export function createHttpDeps(
     logger,
     options: cfg.http,
     health: () => storeHealth.report(events.brokerConnected()),
-    mcp: createMcpHttpHandler(mcpDeps),
+    mcp: lazyMcpEndpoint(mcpDeps),
     qr: qr.render,
     webhooks: events.webhooks,
     ...(metrics === null ? {} : { metrics: metrics.http }),
+  };
+}
+
+/**
+ * `/mcp` answered by the MCP adapter, loaded on its first request: the MCP SDK and the tools' schemas
+ * hold about 8 MB of live heap, which a server nobody asks over MCP need not carry (and V8 lets the heap
+ * grow to a multiple of what is live, see the README's Decisions). The first request waits for the load.
+ */
+function lazyMcpEndpoint(mcpDeps: S['mcpDeps']): McpEndpoint {
+  let handler: Promise<McpEndpoint> | undefined;
+  return async (req, res, body, ip) => {
+    handler ??= import('@shortener/adapter-mcp').then((mcp) => mcp.createMcpHttpHandler(mcpDeps));
+    return (await handler)(req, res, body, ip);
   };
 }
 

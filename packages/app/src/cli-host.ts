@@ -1,6 +1,5 @@
 import type { CliHost, CliIo } from '@shortener/adapter-cli';
 import { CliError } from '@shortener/adapter-cli';
-import { serveMcpOverStdio } from '@shortener/adapter-mcp';
 import { authenticateApiKey } from '@shortener/core';
 import { loadConfig } from './config.js';
 import { resolve } from './container.js';
@@ -41,6 +40,8 @@ async function serveMcp(io: CliIo, options: { readonly key: string | undefined; 
   const stores = resolve(container, 'stores');
   try {
     const accountId = await accountOf(options.key, container);
+    // loaded here, not at start: every other command (and the server) does without the MCP SDK
+    const { serveMcpOverStdio } = await import('@shortener/adapter-mcp');
     const session = await serveMcpOverStdio(resolve(container, 'mcpDeps'), { accountId, ip: 'stdio' });
     logger.info('serving MCP on stdio', { authenticated: accountId !== null });
     const stop = (): void => void session.close();

@@ -269,3 +269,4 @@ export type { TrackedVisit, VisitRecorder, VisitRecorderDeps } from './visits/re
 export { getStats, top } from './visits/stats.js';
 export { addDays, dayOf, hashVisitor } from './visits/visitor-hash.js';
 export * from './events/index.js';
+export { SERVICE_INFO } from './version.js';

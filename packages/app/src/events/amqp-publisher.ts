@@ -1,4 +1,3 @@
-import { connect } from 'amqplib';
 import type { ChannelModel, ConfirmChannel } from 'amqplib';
 import type { EventPublisher } from '@shortener/core';
 
@@ -33,6 +32,8 @@ export function createAmqpPublisher(url: string): AmqpPublisher {
     failedAt = Date.now();
   };
   const start = async (): Promise<ConfirmChannel> => {
+    // loaded with the first connection: a server without AMQP_URL does without the client
+    const { connect } = await import('amqplib');
     const connection = await connect(url);
     model = connection;
     connection.on('error', () => {});
