@@ -27,6 +27,8 @@ const slugs = Number(option('--slugs', 1000));
 const seeded = option('--db', null);
 const profiles = join(tmpdir(), 'shortener-profiles');
 const dir = mkdtempSync(join(tmpdir(), 'shortener-profile-'));
+// removed however this ends (its output piped into `head` ends it at the first line)
+process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
 const dbPath = join(dir, 'bench.db');
 if (seeded) copyFileSync(seeded, dbPath);
 else await seed('links', dbPath, 's.bench', 0, links);

@@ -67,7 +67,15 @@ function child(args, env) {
   });
   let stderr = '';
   proc.stderr.on('data', (chunk) => (stderr += chunk));
-  const exited = new Promise((resolve) => proc.once('exit', (code, signal) => resolve({ code, signal })));
+  // a benchmark that dies (its output piped into \`head\`, a crash) takes its servers along
+  const orphaned = () => proc.kill('SIGKILL');
+  process.once('exit', orphaned);
+  const exited = new Promise((resolve) =>
+    proc.once('exit', (code, signal) => {
+      process.off('exit', orphaned);
+      resolve({ code, signal });
+    }),
+  );
   return { proc, exited, stderr: () => stderr };
 }
 
