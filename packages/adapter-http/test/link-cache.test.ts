@@ -250,6 +250,41 @@ describe('the hot-link cache', () => {
     expect(t.reads()).toBeLessThanOrEqual(250 + 3 * 150 + 25); // least-recently-used: 1,000
   });
 
+  it('answers a thousand concurrent look-ups over more links than it holds, with changes among them, and stays within maxEntries', async () => {
+    const t = setup({ maxEntries: 50 });
+    const links = Array.from({ length: 200 }, () => aLink());
+    for (const link of links) t.add(link);
+    let seed = 11;
+    // a linear congruential generator; its high bits (its low ones repeat with a short period)
+    const next = () => Math.floor((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 15);
+    for (let wave = 0; wave < 5; wave++) {
+      const asked = Array.from({ length: 1000 }, () => links[next() % 40 < 30 ? next() % 20 : next() % 200]!);
+      const answers = Promise.all(asked.map((link) => t.lookUp(link.slug)));
+      // a link changed while the look-ups are under way: its next answer is the new one
+      const changed = { ...links[wave]!, url: `https://example.com/changed${wave}` };
+      links[wave] = changed;
+      t.add(changed);
+      t.cache.invalidate(changed.id);
+      expect((await answers).map((link) => link?.id)).toEqual(asked.map((link) => link.id));
+      expect(t.cache.size).toBeLessThanOrEqual(50);
+      expect(await t.lookUp(changed.slug)).toEqual(changed);
+    }
+    // then 50 at a time, with no change meanwhile (a read under way when anything was invalidated is
+    // not remembered): newcomers take the places of others, never more than maxEntries, and what is
+    // held is served from memory
+    for (let batch = 0; batch < 40; batch++) {
+      const asked = Array.from({ length: 50 }, () => links[next() % 40 < 30 ? next() % 20 : next() % 200]!);
+      const answers = await Promise.all(asked.map((link) => t.lookUp(link.slug)));
+      expect(answers.map((link) => link?.id)).toEqual(asked.map((link) => link.id));
+      expect(t.cache.size).toBeLessThanOrEqual(50);
+    }
+    const reads = t.reads();
+    const held = links.filter((link) => t.cache.get('sho.rt', link.slug) !== undefined);
+    expect(held.length).toBeGreaterThan(20);
+    await Promise.all(held.map((link) => t.lookUp(link.slug)));
+    expect(t.reads()).toBe(reads);
+  });
+
   it('clears everything on request', async () => {
     const t = setup();
     const link = aLink();

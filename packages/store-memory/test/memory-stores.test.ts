@@ -122,6 +122,34 @@ describe('memory rate limiter', () => {
     expect(await limiter.hit('b', day, 0, FIXTURE_TIME)).toMatchObject({ remaining: 5 });
   });
 
+  it('forgets keys in least-recently-hit order through thousands of evictions, as a plain list would', async () => {
+    const limiter = createMemoryRateLimiter({ maxKeys: 50 });
+    const day = [{ windowMs: 86_400_000, limit: 1_000_000 }];
+    const model: string[] = []; // least recently hit first
+    let seed = 7;
+    // a linear congruential generator; its high bits (its low ones repeat with a short period)
+    const next = () => Math.floor((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 15);
+    for (let i = 0; i < 5_000; i += 1) {
+      // a few hot keys hit again and again among a stream of others
+      const key = next() % 3 === 0 ? `hot${next() % 10}` : `k${next() % 400}`;
+      await limiter.hit(key, day, 1, FIXTURE_TIME);
+      const at = model.indexOf(key);
+      if (at >= 0) model.splice(at, 1);
+      else if (model.length >= 50) model.shift();
+      model.push(key);
+    }
+    expect(limiter.keyCount()).toBe(50);
+    const held: string[] = [];
+    for (const key of [
+      ...Array.from({ length: 10 }, (_, i) => `hot${i}`),
+      ...Array.from({ length: 400 }, (_, i) => `k${i}`),
+    ]) {
+      const probe = await limiter.hit(key, day, 0, FIXTURE_TIME);
+      if (probe.remaining < 1_000_000) held.push(key);
+    }
+    expect(held.sort()).toEqual([...model].sort());
+  });
+
   it('stays within 50,000 keys by default when every hit comes from another address', async () => {
     const limiter = createMemoryRateLimiter();
     const hourAndDay = [
