@@ -285,6 +285,25 @@ describe('the hot-link cache', () => {
     expect(t.reads()).toBe(reads);
   });
 
+  it('keeps one slug on the primary domain and on another apart, and drops each by id and by slug', async () => {
+    const cache = createLinkCache({ primaryDomain: 'sho.rt' });
+    const here = aLink({ domain: 'sho.rt', slug: 'same' });
+    const there = aLink({ domain: 'other.example', slug: 'same' });
+    // a domain named like a primary-domain key: `domain/slug` never equals a bare slug
+    const odd = aLink({ domain: 'same', slug: 'x' });
+    for (const link of [here, there, odd]) await cache.load(link.domain, link.slug, async () => link);
+    expect(cache.get('sho.rt', 'same')).toEqual(here);
+    expect(cache.get('other.example', 'same')).toEqual(there);
+    expect(cache.get('same', 'x')).toEqual(odd);
+    expect(cache.get('other.example', 'unknown')).toBeUndefined();
+    cache.invalidate(there.id);
+    expect(cache.get('other.example', 'same')).toBeUndefined();
+    expect(cache.get('sho.rt', 'same')).toEqual(here);
+    cache.forget('sho.rt', 'same');
+    expect(cache.get('sho.rt', 'same')).toBeUndefined();
+    expect(cache.get('same', 'x')).toEqual(odd);
+  });
+
   it('clears everything on request', async () => {
     const t = setup();
     const link = aLink();

@@ -241,6 +241,71 @@ describe('the visit recorder', () => {
   });
 });
 
+describe('runs of alike visits', () => {
+  it('counts runs of one visitor and link exactly as the same visits shuffled, checked against a plain count', async () => {
+    // runs of 1-6 visits of one (link, visitor, referrer, counted), interleaved: the folding shortcuts
+    // for a visit like the last one (same visitor, bucket, profile) must count as the map look-ups do
+    let seed = 7;
+    const random = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+    const agents = ['Mozilla/5.0 Firefox/140.0', 'Mozilla/5.0 (iPhone) Mobile Safari'];
+    const ips = ['192.0.2.1', '192.0.2.2', '198.51.100.7'];
+    const referrers = [null, 'https://news.example/a', 'https://chat.example/b'];
+    const tracked: TrackedVisit[] = [];
+    while (tracked.length < 3000) {
+      const one = visit({
+        linkId: `link-${random(3)}`,
+        userAgent: agents[random(2)]!,
+        ip: ips[random(3)]!,
+        referrer: referrers[random(3)]!,
+        counted: random(10) === 0,
+      });
+      // fresh strings, as every request brings: equal by content, not the same object
+      const fresh = { ...one, visit: { ...one.visit, userAgent: [...one.visit.userAgent].join('') } };
+      for (let run = 1 + random(6); run > 0; run--) tracked.push(fresh);
+    }
+    const counted = async (order: TrackedVisit[]) => {
+      const { store, batches } = fakeVisits();
+      const recorder = recorderWith(store, {
+        userAgents: {
+          describe: (ua) =>
+            ua.includes('Mobile')
+              ? { device: 'mobile', browser: 'Safari' }
+              : { device: 'desktop', browser: 'Firefox' },
+        },
+      });
+      for (const v of order) recorder.track(v);
+      await recorder.flush();
+      const counts: Record<string, number> = {};
+      for (const b of batches) {
+        for (const c of b.counters)
+          counts[`${c.linkId} ${c.dimension}:${c.key}`] =
+            (counts[`${c.linkId} ${c.dimension}:${c.key}`] ?? 0) + c.count;
+        for (const c of b.clicks)
+          counts[`${c.linkId} clicks`] = (counts[`${c.linkId} clicks`] ?? 0) + c.count;
+        for (const v of b.visitors) counts[`${v.linkId} hashes`] = (counts[`${v.linkId} hashes`] ?? 0) + 1;
+      }
+      return counts;
+    };
+    const plain: Record<string, number> = {};
+    const bump = (key: string) => (plain[key] = (plain[key] ?? 0) + 1);
+    const visitors = new Set<string>();
+    for (const { linkId, counted: atOnce, visit: v } of tracked) {
+      if (!visitors.has(`${linkId} ${v.userAgent} ${v.ip}`)) bump(`${linkId} hashes`);
+      visitors.add(`${linkId} ${v.userAgent} ${v.ip}`);
+      if (atOnce) continue; // a capped link's click and counters were written with it
+      bump(`${linkId} clicks`);
+      bump(`${linkId} total:`);
+      bump(`${linkId} device:${v.userAgent.includes('Mobile') ? 'mobile' : 'desktop'}`);
+      bump(`${linkId} browser:${v.userAgent.includes('Mobile') ? 'Safari' : 'Firefox'}`);
+      bump(`${linkId} referrer:${v.referrer === null ? 'direct' : new URL(v.referrer).hostname}`);
+      bump(`${linkId} country:DE`);
+    }
+    expect(await counted(tracked)).toEqual(plain);
+    const shuffled = [...tracked].sort(() => random(3) - 1);
+    expect(await counted(shuffled)).toEqual(plain);
+  });
+});
+
 describe('pending visits while a write is under way', () => {
   it('counts the visits being written until their write ends, so a read that settles waits for it', async () => {
     const { store } = fakeVisits();

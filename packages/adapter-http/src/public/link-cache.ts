@@ -19,6 +19,11 @@ export interface LinkCacheOptions {
   readonly missTtlMs?: number;
   /** The store's link changes (`LinkStore.changes`): a changed link is dropped, a null drops everything. */
   readonly changes?: LinkChangeFeed | undefined;
+  /**
+   * The domain most requests are for (the first short domain): its links are keyed by slug alone, which
+   * saves building a `domain/slug` string per request (a slug holds no `/`, so keys never collide).
+   */
+  readonly primaryDomain?: string | undefined;
   readonly now?: () => number;
 }
 
@@ -72,7 +77,7 @@ interface Hand<L extends LinkRecord> {
   at: [string, Entry<L>] | undefined;
 }
 
-/** The entries by `domain/slug`, the keys by link id, and the generation every invalidation bumps. */
+/** The entries by key (`slug` on the primary domain, `domain/slug` elsewhere), the keys by link id, and the generation every invalidation bumps. */
 interface Table<L extends LinkRecord> {
   readonly entries: Map<string, Entry<L>>;
   readonly keysById: Map<string, string>;
@@ -170,11 +175,12 @@ function applyChange<L extends LinkRecord>(table: Table<L>, change: LinkChange |
  */
 function sharedLoads<L extends LinkRecord>(
   table: Table<L>,
+  keyOf: (domain: string, slug: string) => string,
   readThrough: (key: string, find: () => Promise<L | null>) => Promise<L | null>,
 ): LinkCache<L>['load'] {
   const loading = new Map<string, { readonly generation: number; readonly read: Promise<L | null> }>();
   return (domain, slug, find) => {
-    const key = `${domain}/${slug}`;
+    const key = keyOf(domain, slug);
     if (table.sketch.add(key)) for (const entry of table.entries.values()) entry.hits >>>= 1;
     const running = loading.get(key);
     if (running !== undefined && running.generation === table.generation) return running.read;
@@ -193,7 +199,8 @@ function sharedLoads<L extends LinkRecord>(
 export function createLinkCache<L extends LinkRecord = LinkRecord>(
   options: LinkCacheOptions = {},
 ): LinkCache<L> {
-  const { ttlMs = 10_000, missTtlMs = 0, changes, now = Date.now } = options;
+  const { ttlMs = 10_000, missTtlMs = 0, changes, primaryDomain, now = Date.now } = options;
+  const keyOf = (domain: string, slug: string) => (domain === primaryDomain ? slug : `${domain}/${slug}`);
   const poll = changes?.poll?.bind(changes);
   const maxEntries = Math.max(1, options.maxEntries ?? 20_000);
   const table: Table<L> = {
@@ -222,7 +229,7 @@ export function createLinkCache<L extends LinkRecord = LinkRecord>(
     poll();
   };
   changes?.subscribe((change) => applyChange(table, change));
-  const load = sharedLoads(table, async (key, find) => {
+  const load = sharedLoads(table, keyOf, async (key, find) => {
     const started = table.generation;
     let link: L | null;
     try {
@@ -241,7 +248,7 @@ export function createLinkCache<L extends LinkRecord = LinkRecord>(
     get(domain, slug) {
       const at = now();
       pollChanges(at);
-      return readEntry(table, `${domain}/${slug}`, at);
+      return readEntry(table, keyOf(domain, slug), at);
     },
     load,
     invalidate(linkId) {
@@ -249,7 +256,7 @@ export function createLinkCache<L extends LinkRecord = LinkRecord>(
       const key = keysById.get(linkId);
       if (key !== undefined) evict(table, key);
     },
-    forget: (domain, slug) => drop(table, `${domain}/${slug}`),
+    forget: (domain, slug) => drop(table, keyOf(domain, slug)),
     clear: () => clearTable(table),
     get size() {
       return entries.size;

@@ -34,7 +34,10 @@ export type RoutedLink = LinkRecord & { readonly routing: LinkRouting | null };
  * has to remember to.
  */
 export const linkCacheOf = perServer((deps) =>
-  createLinkCache<RoutedLink>({ changes: deps.core.links.changes }),
+  createLinkCache<RoutedLink>({
+    changes: deps.core.links.changes,
+    primaryDomain: deps.core.config.shortDomains[0]?.host,
+  }),
 );
 
 /** Adds the routing of a link as found (decisions §15). */

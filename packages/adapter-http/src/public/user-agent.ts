@@ -14,13 +14,18 @@ const PERSON_DRIVEN =
 const verdicts = new Map<string, boolean>();
 const MAX_REMEMBERED = 2000;
 const MAX_REMEMBERED_LENGTH = 512;
+// The last User-Agent asked about and its verdict: comparing two strings costs less than hashing one.
+let lastUserAgent = '';
+let lastVerdict = false;
 
 /**
  * Whether a request comes from a known bot: crawlers and link-preview fetchers by isbot's list (Slackbot,
  * facebookexternalhit, Twitterbot, Googlebot, ...). Bots are redirected but counted in `bots` only.
  */
 export function isBotUserAgent(userAgent: string | undefined): boolean {
-  if (userAgent === undefined || userAgent.trim() === '') return false;
+  if (userAgent === undefined) return false;
+  if (userAgent === lastUserAgent) return lastVerdict;
+  if (userAgent.trim() === '') return false;
   let verdict = verdicts.get(userAgent);
   if (verdict === undefined) {
     verdict = isbot(userAgent) && !PERSON_DRIVEN.test(userAgent);
@@ -29,6 +34,8 @@ export function isBotUserAgent(userAgent: string | undefined): boolean {
       verdicts.set(userAgent, verdict);
     }
   }
+  lastUserAgent = userAgent;
+  lastVerdict = verdict;
   return verdict;
 }
 

@@ -77,6 +77,9 @@ class BatchClassifier implements Classifier {
   private readonly referrers = new Map<string, string>();
   private readonly headerCountries = new Map<string, string | null>();
   private readonly ipCountries = new Map<string, string>();
+  // The visitor of the last visit: a client's visits come in runs (a keep-alive connection, a page and
+  // its prefetch, a monitor), and comparing two strings costs less than hashing the User-Agent.
+  private last: Visitor | undefined;
 
   constructor(
     private readonly deps: { readonly userAgents: UserAgentParser; readonly geo: GeoLookup | null },
@@ -107,6 +110,13 @@ class BatchClassifier implements Classifier {
   }
 
   private visitorOf(userAgent: string, ip: string): Visitor {
+    const last = this.last;
+    if (last !== undefined && last.ip === ip && last.userAgent === userAgent) return last;
+    this.last = this.lookUpVisitor(userAgent, ip);
+    return this.last;
+  }
+
+  private lookUpVisitor(userAgent: string, ip: string): Visitor {
     let byIp = this.visitors.get(userAgent);
     if (byIp === undefined) this.visitors.set(userAgent, (byIp = new Map()));
     let visitor = byIp.get(ip);

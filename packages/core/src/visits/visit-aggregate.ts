@@ -32,6 +32,9 @@ interface Bucket {
    * browser, referrer and country counters are summed from these when the batch is written.
    */
   readonly profiles: Map<VisitProfile, Tally>;
+  /** The profile of the bucket's last uncounted visit and its tally: runs of one profile skip the map. */
+  lastProfile: VisitProfile | undefined;
+  lastTally: Tally | undefined;
 }
 
 /** One human visit, classified (the IP only inside its profile's visitor, which lives until the flush). */
@@ -87,6 +90,8 @@ const emptyBucket = (linkId: string, day: string): Bucket => ({
   visitors: new Set(),
   seen: new Set(),
   profiles: new Map(),
+  lastProfile: undefined,
+  lastTally: undefined,
 });
 
 /** The aggregate's buckets, by day then link, and the count of rows they will write. */
@@ -95,6 +100,8 @@ class BucketAggregate implements VisitAggregate {
   // Nearly every visit falls on the day of the one before: its map is kept at hand.
   private lastDay = '';
   private lastByLink: Map<string, Bucket> | undefined;
+  // ... and nearly every visit follows one of the same link (a link in fashion, a burst of one client).
+  private lastBucket: Bucket | undefined;
   // Clicks of a failed write, added back (they carry no day, so they stay out of the buckets).
   private readonly carriedClicks = new Map<string, ClickIncrement>();
   private rowCount = 0;
@@ -108,14 +115,23 @@ class BucketAggregate implements VisitAggregate {
     const { visitor, referrer, country } = v.profile;
     // a counted visit's click and counters were written with its atomic click: only its hash waits
     if (!v.counted) {
-      this.add(bucket, 'total', 1);
-      this.add(bucket, 'clicks', 1);
+      if (bucket.total === 0) this.rowCount++;
+      bucket.total++;
+      if (bucket.clicks === 0) this.rowCount++;
+      bucket.clicks++;
       if (v.at > bucket.lastClickAt) bucket.lastClickAt = v.at;
       if (v.rule !== null) this.tally(bucket.rule, v.rule, 1);
-      const visits = bucket.profiles.get(v.profile);
-      if (visits !== undefined) return void visits.n++;
+      // the same profile as the bucket's last visit: its tally is at hand, its visitor already seen
+      if (v.profile === bucket.lastProfile) return void bucket.lastTally!.n++;
+      let visits = bucket.profiles.get(v.profile);
+      bucket.lastProfile = v.profile;
+      if (visits !== undefined) {
+        bucket.lastTally = visits;
+        return void visits.n++;
+      }
       // a profile new to this link and day: its counter keys, and its visitor's hash once
-      bucket.profiles.set(v.profile, { n: 1 });
+      bucket.profiles.set(v.profile, (visits = { n: 1 }));
+      bucket.lastTally = visits;
       this.tally(bucket.device, visitor.description.device, 0);
       this.tally(bucket.browser, visitor.description.browser, 0);
       this.tally(bucket.referrer, referrer, 0);
@@ -168,6 +184,13 @@ class BucketAggregate implements VisitAggregate {
   }
 
   private bucketOf(linkId: string, day: string): Bucket {
+    const last = this.lastBucket;
+    if (last !== undefined && last.linkId === linkId && last.day === day) return last;
+    this.lastBucket = this.findBucket(linkId, day);
+    return this.lastBucket;
+  }
+
+  private findBucket(linkId: string, day: string): Bucket {
     let byLink = day === this.lastDay ? this.lastByLink : this.buckets.get(day);
     if (byLink === undefined) this.buckets.set(day, (byLink = new Map()));
     this.lastDay = day;
