@@ -11,7 +11,6 @@ import type {
   VisitRecorder,
 } from '@shortener/core';
 import { createMemoryStores } from '@shortener/store-memory';
-import { openPostgresStores } from '@shortener/store-postgres';
 import { openSqliteStores } from '@shortener/store-sqlite';
 import type { SqliteStoreOptions } from '@shortener/store-sqlite';
 import type { SqliteStores } from '@shortener/store-sqlite';
@@ -111,7 +110,7 @@ function bindFoundations(c: Container, config: AppConfig): void {
   );
   c.bind<Clock>(t.clock).toConstantValue({ now: Date.now });
   c.bind<RandomSource>(t.random).toConstantValue(createPooledRandom());
-  c.bind<Stores>(t.stores).toResolvedValue((cfg: AppConfig) => openStores(cfg), [t.config]);
+  c.bind<Stores>(t.stores).toResolvedValue((cfg: AppConfig) => openLocalStores(cfg), [t.config]);
   c.bind<RateLimits>(t.rateLimiter).toResolvedValue(
     (cfg: AppConfig, stores: Stores, logger: AppLogger) => createRateLimits(cfg, stores.settings, logger),
     [t.config, t.stores, t.logger],
@@ -185,13 +184,25 @@ function bindAdapters(c: Container): void {
 
 /**
  * The stores `config` names. The server asks for `backgroundCheckpoints` (SQLite checkpoints its WAL in a
- * worker thread, off the event loop); short commands do not.
+ * worker thread, off the event loop); short commands do not. The PostgreSQL store and its driver are
+ * loaded only when named: a SQLite server carries neither (about 4 MB of memory).
  */
-export function openStores(config: AppConfig, options: SqliteStoreOptions = {}): Stores | SqliteStores {
-  const { kind, dbPath, databaseUrl, synchronous } = config.store;
-  if (kind === 'memory') return createMemoryStores();
+export async function openStores(
+  config: AppConfig,
+  options: SqliteStoreOptions = {},
+): Promise<Stores | SqliteStores> {
+  const { kind, databaseUrl } = config.store;
+  if (kind !== 'postgres') return openLocalStores(config, options);
+  const { openPostgresStores } = await import('@shortener/store-postgres');
   // connects and migrates on first use: `serve` checks at start-up that it can write
-  if (kind === 'postgres') return openPostgresStores({ connectionString: databaseUrl ?? '' });
+  return openPostgresStores({ connectionString: databaseUrl ?? '' });
+}
+
+/** The stores of a memory or SQLite `config`, opened at once; PostgreSQL's come from {@link openStores}. */
+function openLocalStores(config: AppConfig, options: SqliteStoreOptions = {}): Stores | SqliteStores {
+  const { kind, dbPath, synchronous } = config.store;
+  if (kind === 'memory') return createMemoryStores();
+  if (kind === 'postgres') throw new Error('PostgreSQL stores are opened with openStores() and passed in');
   return openSqliteStores(dbPath, { synchronous, ...options });
 }
 

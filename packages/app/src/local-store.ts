@@ -40,7 +40,7 @@ export async function openDatabase(
       'STORE must name the database a server uses (got "memory": a new, empty store in this process, whose links no server serves); use --server for a running one',
     );
   }
-  const stores = openStores(loaded);
+  const stores = await openStores(loaded);
   try {
     const config = await applyRecordedOrigins(loaded, stores.settings, env, flags);
     return { config, container: createContainer(config, { stores, ...overrides }) };

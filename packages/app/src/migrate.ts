@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { CliError } from '@shortener/adapter-cli';
-import { COPY_TABLES, copyIntoEmptyDatabase } from '@shortener/store-postgres';
 import type { CopyTable, TableRows } from '@shortener/store-postgres';
 import { isMemoryPath, openSqliteDatabase } from '@shortener/store-sqlite';
 import { loadConfig } from './config.js';
@@ -30,7 +29,9 @@ export async function migrateToPostgres(
   const flags = options.dbPath === undefined ? {} : { DB_PATH: options.dbPath };
   const path = loadConfig(env, flags).store.dbPath;
   if (isMemoryPath(path) || !existsSync(path)) throw new CliError(`no SQLite database at ${path}`, 1);
-  const tables = readSqlite(path);
+  // the PostgreSQL store and its driver load here, not with every command (and every server)
+  const { COPY_TABLES, copyIntoEmptyDatabase } = await import('@shortener/store-postgres');
+  const tables = readSqlite(path, COPY_TABLES);
   try {
     return { path, counts: await copyIntoEmptyDatabase({ connectionString: options.to }, tables) };
   } catch (error) {
@@ -38,7 +39,7 @@ export async function migrateToPostgres(
   }
 }
 /** Every table of the SQLite file, read in one transaction (a consistent snapshot beside a writer). */
-function readSqlite(path: string): TableRows[] {
+function readSqlite(path: string, copyTables: readonly CopyTable[]): TableRows[] {
   const db = openSqliteDatabase(path);
   try {
     return db.transaction(() => {
@@ -49,9 +50,9 @@ function readSqlite(path: string): TableRows[] {
         .all()
         .map((row) => row.name);
       const copied = names.filter((name) => !NOT_COPIED.has(name));
-      const unknown = copied.filter((name) => !(COPY_TABLES as readonly string[]).includes(name));
+      const unknown = copied.filter((name) => !(copyTables as readonly string[]).includes(name));
       if (unknown.length > 0) throw new CliError(`cannot copy table ${unknown.join(', ')}`, 1);
-      return COPY_TABLES.map((name) => readTable(db, name));
+      return copyTables.map((name) => readTable(db, name));
     })();
   } finally {
     db.close();

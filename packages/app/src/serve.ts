@@ -48,7 +48,7 @@ export async function startServer(
   overrides: Partial<Services> = {},
 ): Promise<RunningServer> {
   const geo = 'geo' in overrides ? (overrides.geo ?? null) : await openGeoLookup(config.geoipDb ?? undefined);
-  const stores = overrides.stores ?? openWritableStores(config);
+  const stores = overrides.stores ?? (await openWritableStores(config));
   const app = resolveApp(createContainer(config, { geo, stores, ...overrides }));
   const { logger } = app;
   const { server, metricsServer } = await listenAll(app, config, stores);
@@ -154,13 +154,13 @@ function startFlushing(app: App): { flush(): Promise<boolean>; stop(): void } {
 }
 
 /** Opens the stores; a database that cannot be written (opening writes: WAL, migrations) is one line. */
-function openWritableStores(config: AppConfig): Stores {
+async function openWritableStores(config: AppConfig): Promise<Stores> {
   try {
     // Visit flushes stay on the main connection: written by the worker of `backgroundWrites`, the
     // cache-miss case measured slower (4,400 against 5,400 cold visits a second at 300,000 links, the
     // store's writes being the limit either way) once no visit may be dropped (docs/benchmarks.md).
     // The visit log is folded in a worker of its own (backgroundCompaction): the flush only appends.
-    return openStores(config, { backgroundCheckpoints: true, backgroundCompaction: true });
+    return await openStores(config, { backgroundCheckpoints: true, backgroundCompaction: true });
   } catch (error) {
     throw unwritable(config, writeFailure(error));
   }
