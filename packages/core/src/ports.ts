@@ -49,6 +49,12 @@ export interface LinkStore {
   insertMany(links: readonly LinkRecord[]): Promise<Result<LinkRecord>[]>;
   findById(id: string): Promise<LinkRecord | null>;
   findBySlug(domain: string, slug: string): Promise<LinkRecord | null>;
+  /**
+   * {@link LinkStore.findBySlug} for the redirect, which needs a link's clicks only when they decide
+   * (a capped link): an uncapped link's `clicks` and `lastClickAt` may leave out visits not folded yet,
+   * which spares a store that keeps them in a log (SQLite) two look-ups per link not cached.
+   */
+  findForRedirect(domain: string, slug: string): Promise<LinkRecord | null>;
   /** Applies the changes; null when the link does not exist. Never touches clicks. */
   update(id: string, changes: LinkChanges): Promise<LinkRecord | null>;
   /** Deletes the link and its visit data; false when it did not exist. */

@@ -98,13 +98,19 @@ function writers(
 
 function readers(
   state: MemoryState,
-): Pick<LinkStore, 'findById' | 'findBySlug' | 'list' | 'listAll' | 'crawlableSlugs' | 'tagCounts'> {
+): Pick<
+  LinkStore,
+  'findById' | 'findBySlug' | 'findForRedirect' | 'list' | 'listAll' | 'crawlableSlugs' | 'tagCounts'
+> {
+  const findBySlug = async (domain: string, slug: string) => {
+    const id = state.slugs.get(slugKey(domain, slug));
+    return id === undefined ? null : copy(state.links.get(id));
+  };
   return {
     findById: async (id) => copy(state.links.get(id)),
-    findBySlug: async (domain, slug) => {
-      const id = state.slugs.get(slugKey(domain, slug));
-      return id === undefined ? null : copy(state.links.get(id));
-    },
+    findBySlug,
+    // clicks are counted on the link itself here: always exact
+    findForRedirect: findBySlug,
     list: async (query) => listLinks([...state.links.values()], query).map((link) => ({ ...link })),
     listAll: async (query) => listLinks([...state.links.values()], query).map((link) => ({ ...link })),
     crawlableSlugs: async (domain) =>

@@ -16,6 +16,7 @@ import {
   CHANGEABLE_COLUMNS,
   LINK_COLUMNS,
   LINK_READ,
+  LINK_READ_FOR_REDIRECT,
   toChangeParams,
   toLinkRecord,
   toLinkRow,
@@ -83,6 +84,8 @@ export function createSqliteLinkStore(db: Database): LinkStore {
     insertMany: async (links) => announceResults(insertAll(links)),
     findById: async (id) => nullable(s.byId.get(id)),
     findBySlug: async (domain, slug) => nullable(s.bySlug.get(domain.toLowerCase(), slug.toLowerCase())),
+    findForRedirect: async (domain, slug) =>
+      nullable(s.forRedirect.get(domain.toLowerCase(), slug.toLowerCase())),
     update: async (id, linkChanges) => announce(nullable(s.updateRow.get(toChangeParams(id, linkChanges)))),
     delete: async (id) => announce(s.deleteRow.get(id) ?? null) !== null,
     list: async (query) => listPage(s, query),
@@ -103,6 +106,9 @@ function statementsOf(db: Database) {
     byId: db.prepare<[string], LinkRow>(`SELECT ${LINK_READ} FROM links WHERE id = ?`),
     bySlug: db.prepare<[string, string], LinkRow>(
       `SELECT ${LINK_READ} FROM links WHERE domain = ? AND slug = ?`,
+    ),
+    forRedirect: db.prepare<[string, string], LinkRow>(
+      `SELECT ${LINK_READ_FOR_REDIRECT} FROM links WHERE domain = ? AND slug = ?`,
     ),
     updateRow: db.prepare<Record<string, string | number | null>, LinkRow>(UPDATE),
     deleteRow: db.prepare<[string], LinkChange>('DELETE FROM links WHERE id = ? RETURNING id, domain, slug'),

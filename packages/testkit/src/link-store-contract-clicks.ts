@@ -55,6 +55,28 @@ export function describeLinkClicks(stores: () => Stores): void {
       expect(await stores().links.tryConsumeClick(UNKNOWN_ID, FIXTURE_TIME)).toBe(false);
     });
   });
+
+  describe('findForRedirect', () => {
+    it('finds what findBySlug finds, with every recorded click of a capped link (folded or not)', async () => {
+      const link = await givenLink(stores(), { clicks: 2, lastClickAt: FIXTURE_TIME });
+      const recorded = [{ linkId: link.id, count: 3, lastClickAt: FIXTURE_TIME + 5 }];
+      await stores().visits.record({ clicks: recorded, counters: [], visitors: [] });
+      // an uncapped link: everything but the clicks as findBySlug has it (they may lag the log)
+      const uncapped = await stores().links.findForRedirect(link.domain, link.slug.toUpperCase());
+      expect({ ...uncapped, clicks: 0, lastClickAt: 0 }).toStrictEqual({
+        ...link,
+        clicks: 0,
+        lastClickAt: 0,
+      });
+      expect(uncapped?.clicks).toBeGreaterThanOrEqual(2);
+      // capped after its visits were recorded: the cap decides on all five clicks
+      await stores().links.update(link.id, { maxClicks: 5, updatedAt: FIXTURE_TIME + 9 });
+      const capped = await stores().links.findForRedirect(link.domain.toUpperCase(), link.slug);
+      expect(capped?.clicks).toBe(5);
+      expect(capped).toStrictEqual(await stores().links.findBySlug(link.domain, link.slug));
+      expect(await stores().links.findForRedirect(link.domain, 'unknown')).toBeNull();
+    });
+  });
 }
 
 /** The claim part of the LinkStore contract: anonymous links move to an account by edit-token hash. */

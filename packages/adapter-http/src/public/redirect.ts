@@ -244,7 +244,7 @@ export function serveRedirect(
   if (cached !== undefined) return answer(deps, req, res, query, cached);
   return cache
     .load(key.domain, key.slug, () =>
-      deps.core.links.findBySlug(key.domain, key.slug).then((found) => withRouting(deps, found)),
+      deps.core.links.findForRedirect(key.domain, key.slug).then((found) => withRouting(deps, found)),
     )
     .then((link) => answer(deps, req, res, query, link));
 }
