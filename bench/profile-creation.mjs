@@ -3,7 +3,8 @@
 // 200 URLs, 10 connections) with an API key on the real server started with --cpu-prof, after a quarter
 // of that as warm-up (none with `--cold`, as the benchmark measures), and leaves the profile in
 // $TMPDIR/shortener-profiles (open it in Chrome DevTools, or `node bench/lib/profile-top.mjs <file>`).
-// Prints links/s, latency and the server's CPU-µs per link. For finding hot spots, not for the
+// Prints links/s, latency and the server's CPU-µs per link. `PROFILE_NODE_FLAGS` adds node flags to the
+// server (`--perf-basic-prof` for `perf record` with `--no-prof`). For finding hot spots, not for the
 // benchmark's numbers.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,6 +21,7 @@ const dbPath = join(dir, 'bench.db');
 const key = await createKey(dbPath);
 const profiling = !process.argv.includes('--no-prof');
 const flags = profiling ? ['--cpu-prof', `--cpu-prof-dir=${profiles}`] : [];
+if (process.env.PROFILE_NODE_FLAGS) flags.push(...process.env.PROFILE_NODE_FLAGS.split(' '));
 const server = await startBenchServer(dbPath, 's.bench', {}, flags);
 const headers = { 'content-type': 'application/json', authorization: `Bearer ${key}` };
 const body = bulk
