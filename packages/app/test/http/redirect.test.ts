@@ -166,6 +166,22 @@ describe('GET /{slug}', () => {
     expect(await detail(link)).toMatchObject({ status: 'expired', clicks: 2 });
   });
 
+  it('answers 410 at once when a click limit is set at or below the clicks a link already has', async () => {
+    const link = await createLink(server, { url: 'https://example.com/capped-later' });
+    for (let i = 0; i < 3; i++) {
+      const visit = await server.visit(link.short_url, { headers: { 'user-agent': BROWSER_UA } });
+      expect(visit.status).toBe(302);
+    }
+    expect((await detail(link)).clicks).toBe(3); // written, perhaps still in the visit log (not folded)
+    const capped = await server.api(`/api/v1/links/${link.id}`, {
+      method: 'PATCH',
+      json: { max_clicks: 3 },
+      token: link.edit_token,
+    });
+    expect(await jsonOf(capped)).toMatchObject({ status: 'expired', clicks: 3, max_clicks: 3 });
+    expect((await server.visit(link.short_url, { headers: { 'user-agent': BROWSER_UA } })).status).toBe(410);
+  });
+
   it('gives a client that prefers JSON the error object instead of the 404 and 410 pages', async () => {
     const accept = { accept: 'application/json' };
     const missing = await server.visit(`http://${server.hostA}/missing-json`, { headers: accept });
