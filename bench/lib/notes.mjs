@@ -304,9 +304,15 @@ export const ISSUE_29_FOURTH = `- Issue 29, a fourth session (the run above). Th
   50 connections, 15-20 wait for a flush part at any moment (backpressure, 2,000 of 8,000 visits a
   second), while the flush parts find SQLite's write lock held about 190 times a second.
 - Creation on this machine: 5,577-6,275 links/s in \`bench/profile-creation.mjs\` (182-217 CPU-µs a
-  link). Reading the API key and its account is 15 µs of it (one join: a read transaction's locks
+  link). Reading the API key and its account was 15 µs of it (one join: a read transaction's locks
   about 2.5 µs, and better-sqlite3 building a 14-property row object); the insert batch 21 µs; the
-  Koa path with validation about 35 µs; garbage collection about 9%.
+  Koa path with validation about 35 µs; garbage collection about 20% of all threads' samples. The
+  SQLite account store now keeps each presented key with its account between requests, exactly: its
+  own writes to keys and accounts empty the cache, and every look-up first reads \`PRAGMA
+  data_version\`, which another connection's commit changes (a \`shortener\` command revoking a key
+  is seen by the next request). The look-up's share of the server's perf samples 6.9% -> 3.1% (what is
+  left is that pragma's read transaction), about 8 µs a link; the links/s of alternated runs moved
+  less than their noise.
 - The WAL figure: a 59-s seeding of a million links by the benchmark's own process left a 128 MB log,
   which the server's checkpointer restarts within seconds once that writer stops (after restarts it
   could not finish it tries again every few seconds). The run now counts that log as the seeding's
