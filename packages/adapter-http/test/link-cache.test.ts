@@ -189,23 +189,27 @@ describe('the hot-link cache', () => {
     expect(t.reads()).toBe(2);
   });
 
-  it('drops a link the feed names, by id and by slug, and keeps the others', async () => {
-    const hub = createLinkChangeHub();
-    const t = setup({ changes: hub, missTtlMs: 60_000 });
-    const [changed, kept] = [aLink(), aLink()];
-    for (const link of [changed, kept]) {
-      t.add(link);
-      await t.lookUp(link.slug);
-    }
-    await t.lookUp('later'); // a remembered miss
-    hub.emit({ id: changed.id, domain: 'sho.rt', slug: changed.slug });
-    hub.emit({ id: 'another-id', domain: 'sho.rt', slug: 'later' });
-    expect(t.cache.get('sho.rt', changed.slug)).toBeUndefined();
-    expect(t.cache.get('sho.rt', 'later')).toBeUndefined();
-    expect(t.cache.get('sho.rt', kept.slug)).toEqual(kept);
-    hub.emit(null);
-    expect(t.cache.size).toBe(0);
-  });
+  // keyed by domain/slug, and as the server keys its first short domain's links: by slug alone
+  it.each([undefined, 'sho.rt'])(
+    'drops a link the feed names, by id and by slug, and keeps the others (primary domain %s)',
+    async (primaryDomain) => {
+      const hub = createLinkChangeHub();
+      const t = setup({ changes: hub, missTtlMs: 60_000, primaryDomain });
+      const [changed, kept] = [aLink(), aLink()];
+      for (const link of [changed, kept]) {
+        t.add(link);
+        await t.lookUp(link.slug);
+      }
+      await t.lookUp('later'); // a remembered miss
+      hub.emit({ id: changed.id, domain: 'sho.rt', slug: changed.slug });
+      hub.emit({ id: 'another-id', domain: 'sho.rt', slug: 'later' });
+      expect(t.cache.get('sho.rt', changed.slug)).toBeUndefined();
+      expect(t.cache.get('sho.rt', 'later')).toBeUndefined();
+      expect(t.cache.get('sho.rt', kept.slug)).toEqual(kept);
+      hub.emit(null);
+      expect(t.cache.size).toBe(0);
+    },
+  );
 
   it('keeps at most maxEntries: a newcomer asked for more often than the least recently used takes its place', async () => {
     const t = setup({ maxEntries: 3 });
@@ -250,40 +254,46 @@ describe('the hot-link cache', () => {
     expect(t.reads()).toBeLessThanOrEqual(250 + 3 * 150 + 25); // least-recently-used: 1,000
   });
 
-  it('answers a thousand concurrent look-ups over more links than it holds, with changes among them, and stays within maxEntries', async () => {
-    const t = setup({ maxEntries: 50 });
-    const links = Array.from({ length: 200 }, () => aLink());
-    for (const link of links) t.add(link);
-    let seed = 11;
-    // a linear congruential generator; its high bits (its low ones repeat with a short period)
-    const next = () => Math.floor((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 15);
-    for (let wave = 0; wave < 5; wave++) {
-      const asked = Array.from({ length: 1000 }, () => links[next() % 40 < 30 ? next() % 20 : next() % 200]!);
-      const answers = Promise.all(asked.map((link) => t.lookUp(link.slug)));
-      // a link changed while the look-ups are under way: its next answer is the new one
-      const changed = { ...links[wave]!, url: `https://example.com/changed${wave}` };
-      links[wave] = changed;
-      t.add(changed);
-      t.cache.invalidate(changed.id);
-      expect((await answers).map((link) => link?.id)).toEqual(asked.map((link) => link.id));
-      expect(t.cache.size).toBeLessThanOrEqual(50);
-      expect(await t.lookUp(changed.slug)).toEqual(changed);
-    }
-    // then 50 at a time, with no change meanwhile (a read under way when anything was invalidated is
-    // not remembered): newcomers take the places of others, never more than maxEntries, and what is
-    // held is served from memory
-    for (let batch = 0; batch < 40; batch++) {
-      const asked = Array.from({ length: 50 }, () => links[next() % 40 < 30 ? next() % 20 : next() % 200]!);
-      const answers = await Promise.all(asked.map((link) => t.lookUp(link.slug)));
-      expect(answers.map((link) => link?.id)).toEqual(asked.map((link) => link.id));
-      expect(t.cache.size).toBeLessThanOrEqual(50);
-    }
-    const reads = t.reads();
-    const held = links.filter((link) => t.cache.get('sho.rt', link.slug) !== undefined);
-    expect(held.length).toBeGreaterThan(20);
-    await Promise.all(held.map((link) => t.lookUp(link.slug)));
-    expect(t.reads()).toBe(reads);
-  });
+  it.each([undefined, 'sho.rt'])(
+    'answers a thousand concurrent look-ups over more links than it holds, with changes among them, and stays within maxEntries (primary domain %s)',
+    async (primaryDomain) => {
+      const t = setup({ maxEntries: 50, primaryDomain });
+      const links = Array.from({ length: 200 }, () => aLink());
+      for (const link of links) t.add(link);
+      let seed = 11;
+      // a linear congruential generator; its high bits (its low ones repeat with a short period)
+      const next = () => Math.floor((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 15);
+      for (let wave = 0; wave < 5; wave++) {
+        const asked = Array.from(
+          { length: 1000 },
+          () => links[next() % 40 < 30 ? next() % 20 : next() % 200]!,
+        );
+        const answers = Promise.all(asked.map((link) => t.lookUp(link.slug)));
+        // a link changed while the look-ups are under way: its next answer is the new one
+        const changed = { ...links[wave]!, url: `https://example.com/changed${wave}` };
+        links[wave] = changed;
+        t.add(changed);
+        t.cache.invalidate(changed.id);
+        expect((await answers).map((link) => link?.id)).toEqual(asked.map((link) => link.id));
+        expect(t.cache.size).toBeLessThanOrEqual(50);
+        expect(await t.lookUp(changed.slug)).toEqual(changed);
+      }
+      // then 50 at a time, with no change meanwhile (a read under way when anything was invalidated is
+      // not remembered): newcomers take the places of others, never more than maxEntries, and what is
+      // held is served from memory
+      for (let batch = 0; batch < 40; batch++) {
+        const asked = Array.from({ length: 50 }, () => links[next() % 40 < 30 ? next() % 20 : next() % 200]!);
+        const answers = await Promise.all(asked.map((link) => t.lookUp(link.slug)));
+        expect(answers.map((link) => link?.id)).toEqual(asked.map((link) => link.id));
+        expect(t.cache.size).toBeLessThanOrEqual(50);
+      }
+      const reads = t.reads();
+      const held = links.filter((link) => t.cache.get('sho.rt', link.slug) !== undefined);
+      expect(held.length).toBeGreaterThan(20);
+      await Promise.all(held.map((link) => t.lookUp(link.slug)));
+      expect(t.reads()).toBe(reads);
+    },
+  );
 
   it('keeps one slug on the primary domain and on another apart, and drops each by id and by slug', async () => {
     const cache = createLinkCache({ primaryDomain: 'sho.rt' });

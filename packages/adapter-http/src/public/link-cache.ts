@@ -85,6 +85,8 @@ interface Table<L extends LinkRecord> {
   generation: number;
   /** The requests that missed, by key: what a newcomer weighs when the cache is full. */
   readonly sketch: FrequencySketch;
+  /** The key of (domain, slug): the slug alone on the primary domain, else `domain/slug`. */
+  readonly keyOf: (domain: string, slug: string) => string;
   readonly hand: Hand<L>;
 }
 
@@ -161,7 +163,7 @@ function readEntry<L extends LinkRecord>(table: Table<L>, key: string, at: numbe
 /** Drops what a change names: its (domain, slug) and, by id, where the link was before; null, everything. */
 function applyChange<L extends LinkRecord>(table: Table<L>, change: LinkChange | null): void {
   if (change === null) return clearTable(table);
-  drop(table, `${change.domain}/${change.slug}`);
+  drop(table, table.keyOf(change.domain, change.slug));
   const key = table.keysById.get(change.id);
   if (key !== undefined) evict(table, key);
 }
@@ -175,12 +177,11 @@ function applyChange<L extends LinkRecord>(table: Table<L>, change: LinkChange |
  */
 function sharedLoads<L extends LinkRecord>(
   table: Table<L>,
-  keyOf: (domain: string, slug: string) => string,
   readThrough: (key: string, find: () => Promise<L | null>) => Promise<L | null>,
 ): LinkCache<L>['load'] {
   const loading = new Map<string, { readonly generation: number; readonly read: Promise<L | null> }>();
   return (domain, slug, find) => {
-    const key = keyOf(domain, slug);
+    const key = table.keyOf(domain, slug);
     if (table.sketch.add(key)) for (const entry of table.entries.values()) entry.hits >>>= 1;
     const running = loading.get(key);
     if (running !== undefined && running.generation === table.generation) return running.read;
@@ -200,7 +201,6 @@ export function createLinkCache<L extends LinkRecord = LinkRecord>(
   options: LinkCacheOptions = {},
 ): LinkCache<L> {
   const { ttlMs = 10_000, missTtlMs = 0, changes, primaryDomain, now = Date.now } = options;
-  const keyOf = (domain: string, slug: string) => (domain === primaryDomain ? slug : `${domain}/${slug}`);
   const poll = changes?.poll?.bind(changes);
   const maxEntries = Math.max(1, options.maxEntries ?? 20_000);
   const table: Table<L> = {
@@ -208,9 +208,10 @@ export function createLinkCache<L extends LinkRecord = LinkRecord>(
     keysById: new Map(),
     generation: 0,
     sketch: createFrequencySketch(maxEntries),
+    keyOf: (domain, slug) => (domain === primaryDomain ? slug : `${domain}/${slug}`),
     hand: { iterator: new Map<string, Entry<L>>().entries(), at: undefined },
   };
-  const { entries, keysById } = table;
+  const { entries, keysById, keyOf } = table;
   let polledAt = -1;
 
   const remember = (key: string, link: L | null) => {
@@ -229,7 +230,7 @@ export function createLinkCache<L extends LinkRecord = LinkRecord>(
     poll();
   };
   changes?.subscribe((change) => applyChange(table, change));
-  const load = sharedLoads(table, keyOf, async (key, find) => {
+  const load = sharedLoads(table, async (key, find) => {
     const started = table.generation;
     let link: L | null;
     try {
