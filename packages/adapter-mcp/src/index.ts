@@ -3,7 +3,7 @@ export { UNAUTHORIZED_RPC_CODE, createMcpHttpHandler } from './http.js';
 export type { McpHttpHandler } from './http.js';
 export { ToolErrorSchema, toolError, toolResult, withErrorBranch } from './results.js';
 export type { ToolError } from './results.js';
-export { SERVER_INFO, createMcpServer } from './server.js';
+export { createMcpServer } from './server.js';
 export type { Guard } from './server.js';
 export { serveMcpOverStdio } from './stdio.js';
 export type { McpStdioSession } from './stdio.js';

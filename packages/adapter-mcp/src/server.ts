@@ -9,9 +9,6 @@ import { toolSchemas } from './schemas.js';
 import type { ToolSchemas } from './schemas.js';
 import { addShortenTools } from './shorten-tools.js';
 
-/** The server's name and version in `initialize`. */
-export const SERVER_INFO = SERVICE_INFO;
-
 /** What a group of tools is registered with: the server, its deps, the caller, the schemas, the guard. */
 export interface ToolSet {
   readonly server: McpServer;
@@ -52,7 +49,7 @@ function instructionsOf(deps: McpDeps, caller: McpCaller): string {
  * Stateless: the HTTP transport creates one per request.
  */
 export function createMcpServer(deps: McpDeps, caller: McpCaller): McpServer {
-  const server = new McpServer(SERVER_INFO, { instructions: instructionsOf(deps, caller) });
+  const server = new McpServer(SERVICE_INFO, { instructions: instructionsOf(deps, caller) });
   const guard: Guard = (tool, handler) => async (args) => {
     try {
       return await handler(args);
