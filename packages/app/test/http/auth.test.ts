@@ -78,6 +78,24 @@ describe('API keys', () => {
   });
 });
 
+describe('API keys under concurrent use', () => {
+  it('answers a hundred requests at once with a key, and a hundred with 401 once another process revoked it', async () => {
+    const made = await server.cli('keys', 'create', 'dana');
+    const key = String(made.key);
+    const hundred = async () =>
+      (await Promise.all(Array.from({ length: 100 }, () => call('GET', '/api/v1/links', {}, key)))).map(
+        (r) => r.status,
+      );
+    // the server keeps the key's look-up between requests: these are served from it
+    expect(await hundred()).toEqual(Array.from({ length: 100 }, () => 200));
+    // another connection (the CLI's) revokes it: the next look-up must not trust what was kept
+    expect(await server.cli('keys', 'revoke', String(made.id))).toMatchObject({ revoked: true });
+    expect(await hundred()).toEqual(Array.from({ length: 100 }, () => 401));
+    // and the account's own key goes on
+    expect((await server.api('/api/v1/links', { key: dana.key })).status).toBe(200);
+  });
+});
+
 describe('edit tokens', () => {
   it('are et_ followed by 32 base62 characters and work for their link only', async () => {
     const mine = await createLink(server, { url: 'https://example.com/mine' });
