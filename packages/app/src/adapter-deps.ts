@@ -9,15 +9,26 @@ import { settleVisits } from './settle-visits.js';
 type S = Services;
 
 /**
- * Rows per transaction of a visit flush on PostgreSQL. SQLite keeps the recorder's 250, as its writes
- * run on the event loop; a PostgreSQL write waits off the loop, and each of its transactions costs
- * round trips and a WAL flush, so fewer, larger ones write a long tail faster: the multi-node
- * benchmark's cache-miss case at 1,000 rows measured 1,812 / 1,760 req/s (p99 112 / 114 ms) against
- * 1,077 / 1,124 (p99 197 / 187 ms) at 250, with no loss on the hot rounds (docs/benchmarks.md).
+ * Rows per transaction of a visit flush on PostgreSQL: a PostgreSQL write waits off the loop, and each
+ * of its transactions costs round trips and a WAL flush, so fewer, larger ones write a long tail faster:
+ * the multi-node benchmark's cache-miss case at 1,000 rows measured 1,812 / 1,760 req/s (p99 112 / 114
+ * ms) against 1,077 / 1,124 (p99 197 / 187 ms) at 250, with no loss on the hot rounds
+ * (docs/benchmarks.md).
  */
 const POSTGRES_ROWS_PER_WRITE = 1_000;
 
-/** The visit recorder, writing larger transactions on PostgreSQL. */
+/**
+ * Rows per transaction of a visit flush on SQLite. Its writes run on the event loop, but since the flush
+ * only appends to the visit log (issue 29) a part of 2,500 rows takes a few ms, and every commit writes
+ * the pages it dirtied to the WAL (the log's last page, its `link_id` index, the visitor set), which the
+ * checkpointer copies again: at 250 rows (the recorder's default, from when a flush updated every
+ * link's row) the cache-miss case at 1,000,000 links measured 11,578-13,933 req/s with p99 25-34 ms
+ * and about 16 KB written per redirect; at 2,500, 14,740-17,095 req/s, p99 15-17 ms, about 12 KB. The
+ * hot case's p99 did not grow (1.8-2.0 ms against 1.9-6.8 at 1,000 links; `bench/profile.mjs`).
+ */
+const SQLITE_ROWS_PER_WRITE = 2_500;
+
+/** The visit recorder, writing transactions of the store's size. */
 export function createRecorder(
   stores: S['stores'],
   clock: S['clock'],
@@ -32,7 +43,7 @@ export function createRecorder(
     random,
     userAgents,
     geo,
-    ...(cfg.store.kind === 'postgres' ? { rowsPerWrite: POSTGRES_ROWS_PER_WRITE } : {}),
+    rowsPerWrite: cfg.store.kind === 'postgres' ? POSTGRES_ROWS_PER_WRITE : SQLITE_ROWS_PER_WRITE,
   });
 }
 

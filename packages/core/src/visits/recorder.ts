@@ -65,8 +65,8 @@ export interface VisitRecorderDeps {
    */
   readonly flushAtRows?: number;
   /**
-   * Rows per store transaction (default 250: a few ms on SQLite, where a click update dirties a page of
-   * a large table): a flush writes its batch in parts and lets the event loop answer requests in
+   * Rows per store transaction (default 250; the server sets its store's, packages/app's
+   * adapter-deps.ts): a flush writes its batch in parts and lets the event loop answer requests in
    * between, so a flush never stalls redirects for long.
    */
   readonly rowsPerWrite?: number;
