@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process';
+import Database from 'better-sqlite3';
 import { compactAll, givenVisitLog, visitFigures } from '@shortener/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openSqliteStores } from '../src/index.js';
+import { LOG_SIZE } from '../src/sqlite-visit-store.js';
 import type { SqliteStores } from '../src/index.js';
 import { useTempDbPaths } from './temp-files.js';
 
@@ -70,4 +72,21 @@ describe('the SQLite visit log', () => {
     expect(await compactAll(reopened, 5000)).toBe(2000 * 10);
     expect(await visitFigures(reopened, ids)).toEqual(expected);
   }, 60_000);
+});
+
+describe("the SQLite visit log's size", () => {
+  it('is read off the edges of its B-tree, not by a scan of the log', async () => {
+    const path = nextPath();
+    const stores = open(path);
+    await givenVisitLog(stores, 3, 2);
+    const db = new Database(path, { readonly: true });
+    try {
+      const plan = db.prepare<[], { detail: string }>(`EXPLAIN QUERY PLAN ${LOG_SIZE}`).all();
+      expect(plan.map((step) => step.detail)).not.toContain('SCAN visit_log');
+      expect(plan.filter((step) => step.detail.startsWith('SEARCH visit_log'))).toHaveLength(2);
+      expect(db.prepare<[], number>(LOG_SIZE).pluck().get()).toBe(await stores.visits.logSize());
+    } finally {
+      db.close();
+    }
+  });
 });
