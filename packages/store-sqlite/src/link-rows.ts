@@ -1,5 +1,5 @@
 import type { LinkChanges, LinkRecord, RedirectRule, RedirectStatus } from '@shortener/core';
-import { clicksWithTail, lastClickWithTail } from './migrations/012-clicks-in-the-log.js';
+import { clicksWithTail, lastClickWithTail } from './migrations/013-visit-log-epochs.js';
 
 /** A row of the `links` table as better-sqlite3 returns it. */
 export interface LinkRow {

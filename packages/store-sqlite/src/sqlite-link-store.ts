@@ -21,7 +21,7 @@ import {
   toLinkRecord,
   toLinkRow,
 } from './link-rows.js';
-import { clicksWithTail } from './migrations/012-clicks-in-the-log.js';
+import { clicksWithTail } from './migrations/013-visit-log-epochs.js';
 import type { LinkRow } from './link-rows.js';
 import { createSqliteLinkChanges } from './sqlite-link-changes.js';
 import { TAGS_FILTER, TAG_COUNTS, tagsParam } from './sqlite-tags.js';

@@ -1,4 +1,4 @@
-import { clicksWithTail } from './migrations/012-clicks-in-the-log.js';
+import { clicksWithTail } from './migrations/013-visit-log-epochs.js';
 
 /**
  * Tags on SQLite (decisions §15): a JSON array per link. `@tags`, a JSON array of wanted tags or null,

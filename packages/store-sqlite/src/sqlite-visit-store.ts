@@ -10,6 +10,7 @@ import {
 import type { CounterIncrement, DimensionCount, KeyCount, VisitDimension, VisitStore } from '@shortener/core';
 import type { Database } from 'better-sqlite3';
 import type { BackgroundVisitWrites } from './background-visit-writes.js';
+import { logEntriesOf } from './migrations/013-visit-log-epochs.js';
 import { createVisitCompactor } from './visit-compactor.js';
 import { createVisitWriter } from './visit-writer.js';
 import { createWriteLock } from './write-lock.js';
@@ -24,8 +25,8 @@ const COUNTS_BY_KEY = `SELECT dimension, key, SUM(count) AS count FROM visit_cou
 const PRUNE_CHUNK = 1000;
 
 // rows of a link deleted after they were tracked wait for the compactor to drop them (migration 012)
-const TAIL = `SELECT counters FROM visit_log
-  WHERE link_id = ? AND EXISTS (SELECT 1 FROM links WHERE id = ?) ORDER BY seq`;
+const TAIL = `SELECT counters FROM visit_log v
+  WHERE ${logEntriesOf('?')} AND EXISTS (SELECT 1 FROM links WHERE id = ?) ORDER BY seq`;
 
 // seq is the rowid: its smallest and largest are two B-tree edges, not a count of the rows. Each in a
 // subquery of its own: SQLite reads a lone MIN or MAX off the B-tree's edge, but scans the whole table

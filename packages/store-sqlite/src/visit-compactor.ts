@@ -13,6 +13,10 @@ interface LogRow {
 const OLDEST_ENTRIES =
   'SELECT seq, link_id, counters, clicks, last_click_at FROM visit_log ORDER BY seq LIMIT ?';
 
+// epochs never decrease along the log (visit-writer.ts): those before the oldest entry's are empty
+const DROP_EMPTY_EPOCHS = `DELETE FROM visit_log_epochs WHERE epoch <
+  COALESCE((SELECT epoch FROM visit_log ORDER BY seq LIMIT 1), (SELECT MAX(epoch) + 1 FROM visit_log_epochs))`;
+
 const ADD_CLICKS = `UPDATE links SET clicks = clicks + ?,
   last_click_at = MAX(COALESCE(last_click_at, 0), ?) WHERE id = ?`;
 
@@ -20,7 +24,7 @@ const ADD_CLICKS = `UPDATE links SET clicks = clicks + ?,
  * The compaction of the visit log (`VisitStore.compact`) on a connection: up to `maxEntries` of the
  * oldest log rows are folded into `visit_counters` (under the per-day key limit, counter-writes.ts; the
  * rows carry the `unique` counts) and their clicks into `links` (one update a link of the chunk,
- * migration 012), and deleted, in one IMMEDIATE transaction: a crash folds the chunk whole or not at
+ * migration 012), and deleted with the epochs they emptied (migration 013), in one IMMEDIATE transaction: a crash folds the chunk whole or not at
  * all, so `clicks` and the statistics never part, and SQLite's one writer at a time keeps two
  * compactors from folding the same rows. Runs in the background writer's worker thread on the server
  * (background-visit-writes.ts), or on the store's connection.
@@ -28,6 +32,7 @@ const ADD_CLICKS = `UPDATE links SET clicks = clicks + ?,
 export function createVisitCompactor(db: Database): (maxEntries: number) => number {
   const oldestEntries = db.prepare<[number], LogRow>(OLDEST_ENTRIES);
   const dropEntries = db.prepare<[number]>('DELETE FROM visit_log WHERE seq <= ?');
+  const dropEmptyEpochs = db.prepare(DROP_EMPTY_EPOCHS);
   const addClicks = db.prepare<[number, number, string]>(ADD_CLICKS);
   const linkExists = db.prepare<[string], number>('SELECT 1 FROM links WHERE id = ?').pluck();
   const counters = createCounterWriter(db);
@@ -35,7 +40,10 @@ export function createVisitCompactor(db: Database): (maxEntries: number) => numb
   const compact = db.transaction((maxEntries: number): number => {
     const read = oldestEntries.all(maxEntries);
     const last = read.at(-1);
-    if (last === undefined) return 0;
+    if (last === undefined) {
+      dropEmptyEpochs.run(); // a deleted link's entries go by trigger, and may have been the last
+      return 0;
+    }
     const clicks = new Map<string, { count: number; lastClickAt: number }>();
     for (const e of read) {
       if (e.clicks === 0 || e.last_click_at === null) continue;
@@ -60,6 +68,7 @@ export function createVisitCompactor(db: Database): (maxEntries: number) => numb
     counters.addAll(mergeIncrements(entries.flatMap((e) => decodeLogCounters(e.link_id, e.counters))));
     // the rows read are the oldest ones of this transaction: none older can appear meanwhile
     dropEntries.run(last.seq);
+    dropEmptyEpochs.run();
     return read.length;
   });
   return (maxEntries) => compact.immediate(maxEntries);

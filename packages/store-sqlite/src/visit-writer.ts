@@ -3,7 +3,30 @@ import type { CounterIncrement, VisitBatch } from '@shortener/core';
 import type { Database } from 'better-sqlite3';
 import { createVisitedEvents } from './visited-events.js';
 
-const APPEND = 'INSERT INTO visit_log (link_id, counters, clicks, last_click_at) VALUES (?, ?, ?, ?)';
+const APPEND =
+  'INSERT INTO visit_log (epoch, link_id, counters, clicks, last_click_at) VALUES (?, ?, ?, ?, ?)';
+
+/**
+ * Entries a writer appends to one epoch before a transaction whose links do not continue its ascending
+ * run opens a new one: a flush of many links takes one epoch or a few (the tail reads search the index
+ * once per epoch), and entries out of order land within the newest few thousand, a few pages.
+ */
+const EPOCH_ENTRIES = 2048;
+
+/**
+ * Epochs the log holds at most: a read of a link's tail searches the index once per epoch. While the
+ * compactor is behind (cold visits on many links faster than it folds them), writers keep appending to
+ * the newest epoch past this many, at the cost of rows placed within it at random, as before epochs.
+ */
+const EPOCHS_AT_MOST = 64;
+
+/** The epoch a writer appended to last: the newest, unless another connection opened one since. */
+interface Run {
+  epoch: number;
+  /** The largest link id appended to it by this writer. */
+  lastLinkId: string;
+  entries: number;
+}
 
 const ADD_VISITOR = 'INSERT OR IGNORE INTO visitor_hashes (link_id, day, hash) VALUES (?, ?, ?)';
 
@@ -17,14 +40,39 @@ interface LoggedClicks {
  * The write of one flush (`VisitStore.record`) on a connection, in one IMMEDIATE transaction: the
  * visitor hashes new to their link and day (`visitor_hashes`), one `visit_log` row per link (its
  * counters, one `unique` per new hash, its clicks and latest click), and the `link.visited` events.
+ * The rows go in ascending link id, into the newest epoch while they continue this writer's run there,
+ * else into a new one once the newest holds {@link EPOCH_ENTRIES} and the log fewer than
+ * {@link EPOCHS_AT_MOST} (migration 013): epochs never decrease along the log, which the compactor's
+ * clean-up relies on.
  * Counters and clicks are folded later (visit-compactor.ts): no `links` row is written (migration 012).
  * Runs on the store's own connection, or on the background writer's (background-visit-writes.ts), which
  * loads this module in its worker thread.
  */
 export function createVisitWriter(db: Database): (batch: VisitBatch) => void {
-  const append = db.prepare<[string, string, number, number | null]>(APPEND);
+  const append = db.prepare<[number, string, string, number, number | null]>(APPEND);
   const addVisitor = db.prepare<[string, string, string]>(ADD_VISITOR);
   const addVisited = createVisitedEvents(db);
+  const newestEpoch = db.prepare<[], number | null>('SELECT MAX(epoch) FROM visit_log_epochs').pluck();
+  const addEpoch = db.prepare<[number]>('INSERT INTO visit_log_epochs (epoch) VALUES (?)');
+  const epochCount = db.prepare<[], number>('SELECT COUNT(*) FROM visit_log_epochs').pluck();
+  let run: Run | null = null;
+
+  /** The epoch for `count` rows from `firstLinkId` up to `lastLinkId`, and this writer's run after them. */
+  const epochFor = (firstLinkId: string, lastLinkId: string, count: number): Run => {
+    const newest = newestEpoch.get() ?? null;
+    if (newest !== null && run !== null && run.epoch === newest) {
+      if (firstLinkId > run.lastLinkId) return { epoch: newest, lastLinkId, entries: run.entries + count };
+      if (run.entries < EPOCH_ENTRIES) {
+        const largest = lastLinkId > run.lastLinkId ? lastLinkId : run.lastLinkId;
+        return { epoch: newest, lastLinkId: largest, entries: run.entries + count };
+      }
+    }
+    if (newest !== null && (epochCount.get() ?? 0) >= EPOCHS_AT_MOST)
+      return { epoch: newest, lastLinkId, entries: count }; // another writer's run, or too many epochs
+    const epoch = (newest ?? 0) + 1;
+    addEpoch.run(epoch);
+    return { epoch, lastLinkId, entries: count };
+  };
 
   // No link is looked up (migration 012): the visits of a link deleted since they were tracked leave
   // log rows that the compactor drops, and hashes that go with their day's.
@@ -54,16 +102,26 @@ export function createVisitWriter(db: Database): (batch: VisitBatch) => void {
       entryOf(linkId).push({ linkId, day, dimension: 'unique', key: '', count: 1 });
     }
     for (const linkId of clicks.keys()) entryOf(linkId);
-    for (const [linkId, counters] of byLink) {
+    const linkIds = [...byLink.keys()].sort();
+    const first = linkIds[0];
+    const last = linkIds.at(-1);
+    if (first === undefined || last === undefined) return run;
+    const next = epochFor(first, last, linkIds.length);
+    for (const linkId of linkIds) {
       const logged = clicks.get(linkId);
       append.run(
+        next.epoch,
         linkId,
-        encodeLogCounters(mergeIncrements(counters)),
+        encodeLogCounters(mergeIncrements(byLink.get(linkId) ?? [])),
         logged?.count ?? 0,
         logged?.lastClickAt ?? null,
       );
     }
     addVisited(batch, uniques); // one per link, in this transaction (decisions §16)
+    return next;
   });
-  return (batch) => record.immediate(batch);
+  // the run moves on once the transaction committed (a failed one wrote nothing)
+  return (batch) => {
+    run = record.immediate(batch);
+  };
 }

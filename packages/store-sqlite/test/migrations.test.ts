@@ -33,6 +33,7 @@ describe('migrate', () => {
       'sqlite_sequence',
       'visit_counters',
       'visit_log',
+      'visit_log_epochs',
       'visitor_hashes',
       'webauthn_challenges',
       'webhook_attempts',

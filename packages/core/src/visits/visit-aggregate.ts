@@ -207,8 +207,8 @@ class BucketAggregate implements VisitAggregate {
 }
 
 /**
- * The rows of an aggregate in parts of about `maxRows` rows, each built when the next is asked for: one
- * click update per link (its days and the carried clicks summed), its counters, then the visitor hashes.
+ * The rows of an aggregate in parts of about `maxRows` rows, each built when the next is asked for, the
+ * links in ascending id (so each part continues the last one's range): one click update per link (its days and the carried clicks summed), its counters, then the visitor hashes.
  * A link's click update and all its counters share a part (a part grows past `maxRows` for one link
  * rather than split them), so a crash between parts never leaves `clicks` and `total` apart.
  */
@@ -227,7 +227,8 @@ function* partsOf(
   }
   let part = emptyPart();
   let rows = 0;
-  for (const linkId of new Set([...carried.keys(), ...daysOf.keys()])) {
+  // in ascending link id: a store may append them at one edge of an index (store-sqlite's visit log)
+  for (const linkId of [...new Set([...carried.keys(), ...daysOf.keys()])].sort()) {
     const days = daysOf.get(linkId) ?? [];
     const click = clickOf(linkId, carried.get(linkId), days);
     const counters: CounterIncrement[] = [];

@@ -1,11 +1,11 @@
 import { gated, LINK_UPDATED } from './011-event-consumers.js';
 
-/** A link's `clicks` as read: the folded count plus the visit log's unfolded tail (`row` the links row). */
-export const clicksWithTail = (row: string): string =>
+/** As migration 012 read a link's `clicks` (migration 013 reads the log by epoch). */
+const clicksWithTail = (row: string): string =>
   `${row}.clicks + COALESCE((SELECT SUM(v.clicks) FROM visit_log v WHERE v.link_id = ${row}.id), 0)`;
 
 /** A link's `last_click_at` as read: the latest of the folded one and the unfolded tail's. */
-export const lastClickWithTail = (row: string): string =>
+const lastClickWithTail = (row: string): string =>
   `COALESCE((SELECT MAX(v.last_click_at) FROM visit_log v WHERE v.link_id = ${row}.id
     AND v.last_click_at > COALESCE(${row}.last_click_at, -1)), ${row}.last_click_at)`;
 

@@ -11,6 +11,7 @@ import { EVENT_OUTBOX } from './009-event-outbox.js';
 import { VISIT_LOG } from './010-visit-log.js';
 import { EVENT_CONSUMERS } from './011-event-consumers.js';
 import { CLICKS_IN_THE_LOG } from './012-clicks-in-the-log.js';
+import { VISIT_LOG_EPOCHS } from './013-visit-log-epochs.js';
 
 /** One schema step. Versions start at 1 and increase by one; `PRAGMA user_version` holds the last applied. */
 export interface Migration {
@@ -34,6 +35,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 10, sql: VISIT_LOG },
   { version: 11, sql: EVENT_CONSUMERS },
   { version: 12, sql: CLICKS_IN_THE_LOG },
+  { version: 13, sql: VISIT_LOG_EPOCHS },
 ];
 
 /**

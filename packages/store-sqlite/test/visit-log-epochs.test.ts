@@ -1,0 +1,173 @@
+import type { VisitBatch } from '@shortener/core';
+import { aLink, compactAll, LOG_DAY } from '@shortener/testkit';
+import BetterSqlite3 from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openSqliteStores } from '../src/index.js';
+import type { SqliteStores } from '../src/index.js';
+import { LINK_READ } from '../src/link-rows.js';
+import { MIGRATIONS, migrate } from '../src/migrations/index.js';
+import { clicksWithTail, logEntriesOf } from '../src/migrations/013-visit-log-epochs.js';
+import { useTempDbPaths } from './temp-files.js';
+
+const nextPath = useTempDbPaths();
+const opened: { stores: SqliteStores; raw: BetterSqlite3.Database }[] = [];
+const rawOnly: BetterSqlite3.Database[] = [];
+
+/** The stores on a file (a new one by default), and a connection of our own to read its rows as they are. */
+function open(path = nextPath()) {
+  const stores = openSqliteStores(path);
+  const raw = new BetterSqlite3(path);
+  opened.push({ stores, raw });
+  return { stores, raw, path };
+}
+
+afterEach(async () => {
+  for (const db of rawOnly.splice(0)) db.close();
+  for (const { stores, raw } of opened.splice(0)) {
+    raw.close();
+    await stores.close();
+  }
+});
+
+/** One click on each link, in the order given (the recorder gives them in ascending id). */
+const oneClickEach = (linkIds: readonly string[]): VisitBatch => ({
+  clicks: linkIds.map((linkId) => ({ linkId, count: 1, lastClickAt: 1 })),
+  counters: linkIds.map((linkId) => ({
+    linkId,
+    day: LOG_DAY,
+    dimension: 'total' as const,
+    key: '',
+    count: 1,
+  })),
+  visitors: [],
+});
+
+async function givenLinks(stores: SqliteStores, count: number): Promise<string[]> {
+  const links = Array.from({ length: count }, () => aLink());
+  await stores.links.insertMany(links);
+  return links.map((link) => link.id).sort();
+}
+
+const epochs = (raw: BetterSqlite3.Database) =>
+  raw.prepare<[], number>('SELECT epoch FROM visit_log_epochs ORDER BY epoch').pluck().all();
+
+/** Log entries whose epoch is smaller than that of an entry appended before them: none, ever. */
+const epochsGoingBack = (raw: BetterSqlite3.Database) =>
+  raw
+    .prepare<[], number>(
+      'SELECT COUNT(*) FROM visit_log a JOIN visit_log b ON b.seq > a.seq AND b.epoch < a.epoch',
+    )
+    .pluck()
+    .get();
+
+const planOf = (raw: BetterSqlite3.Database, sql: string, ...params: unknown[]) =>
+  raw
+    .prepare<unknown[], { detail: string }>(`EXPLAIN QUERY PLAN ${sql}`)
+    .all(...params)
+    .map((step) => step.detail);
+
+describe('the SQLite visit log in epochs (migration 013)', () => {
+  it("appends a flush's ascending links to one epoch, and opens another once a run starts over", async () => {
+    const { stores, raw } = open();
+    const ids = await givenLinks(stores, 3000);
+    // one flush in three parts, each continuing the last one's range: one epoch
+    for (const part of [ids.slice(0, 1000), ids.slice(1000, 2000), ids.slice(2000)])
+      await stores.visits.record(oneClickEach(part));
+    expect(epochs(raw)).toEqual([1]);
+    // the next flush starts over from the smallest id: the epoch holds 3,000 entries, so a new one
+    await stores.visits.record(oneClickEach(ids.slice(0, 10)));
+    expect(epochs(raw)).toEqual([1, 2]);
+    // small flushes out of order share the newest epoch while it holds fewer than 2,048 entries (10 + 11 × 200 of them)
+    for (let i = 0; i < 12; i++) await stores.visits.record(oneClickEach(ids.slice(0, 200)));
+    expect(epochs(raw)).toEqual([1, 2, 3]);
+    expect(epochsGoingBack(raw)).toBe(0);
+    expect((await stores.links.findById(ids[0] ?? ''))?.clicks).toBe(14);
+    expect((await stores.links.findById(ids[2999] ?? ''))?.clicks).toBe(1);
+  });
+
+  it('opens no epoch past 64 (while the compactor is behind), appending to the newest instead', async () => {
+    const { stores, raw } = open();
+    const ids = await givenLinks(stores, 2100);
+    raw.exec(
+      'WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 63) INSERT INTO visit_log_epochs SELECT i FROM n',
+    );
+    await stores.visits.record(oneClickEach(ids));
+    expect(epochs(raw).at(-1)).toBe(64);
+    await stores.visits.record(oneClickEach(ids)); // starts over, the epoch holds 2,100 entries
+    await stores.visits.record(oneClickEach(ids));
+    expect(epochs(raw)).toHaveLength(64);
+    expect(raw.prepare('SELECT DISTINCT epoch FROM visit_log').pluck().all()).toEqual([64]);
+    expect((await stores.links.findById(ids[1234] ?? ''))?.clicks).toBe(3);
+  });
+
+  it('never lets epochs go back along the log when two connections append in turn', async () => {
+    const first = open();
+    const second = open(first.path);
+    const ids = await givenLinks(first.stores, 400);
+    for (let round = 0; round < 6; round++) {
+      const writer = round % 2 === 0 ? first.stores : second.stores;
+      await writer.visits.record(oneClickEach(ids.slice(round * 50, round * 50 + 100)));
+    }
+    expect(epochsGoingBack(first.raw)).toBe(0);
+    // each writer found the newest epoch opened by the other: a new one every time
+    expect(epochs(first.raw)).toEqual([1, 2, 3, 4, 5, 6]);
+    const clicks = await Promise.all(ids.slice(0, 360).map((id) => second.stores.links.findById(id)));
+    expect(clicks.reduce((sum, link) => sum + (link?.clicks ?? 0), 0)).toBe(600);
+  });
+
+  it('drops the epochs a compaction emptied, and those a deleted link emptied', async () => {
+    const { stores, raw } = open();
+    const ids = await givenLinks(stores, 30);
+    for (let f = 0; f < 3; f++) await stores.visits.record(oneClickEach(ids));
+    expect(epochs(raw)).toEqual([1]);
+    await stores.visits.record(oneClickEach(ids.slice(0, 1)));
+    expect(await compactAll(stores, 100)).toBe(91);
+    expect(epochs(raw)).toEqual([]);
+    expect((await stores.links.findById(ids[0] ?? ''))?.clicks).toBe(4);
+
+    // a link's entries go with it by trigger; the next compaction finds the log empty and the epoch too
+    await stores.visits.record(oneClickEach(ids.slice(0, 1)));
+    expect(epochs(raw)).toEqual([1]);
+    await stores.links.delete(ids[0] ?? '');
+    expect(raw.prepare('SELECT COUNT(*) FROM visit_log').pluck().get()).toBe(0);
+    expect(await stores.visits.compact(100)).toBe(0);
+    expect(epochs(raw)).toEqual([]);
+  });
+
+  it("reads a link's tail by an index search per epoch, never by a scan of the log", () => {
+    const { raw } = open();
+    const reads = [
+      [`SELECT ${LINK_READ} FROM links WHERE id = ?`, 'l1'],
+      [`SELECT ${clicksWithTail('links')} FROM links WHERE account_id = ?`, 'a1'],
+      [`SELECT counters FROM visit_log v WHERE ${logEntriesOf('?')} ORDER BY seq`, 'l1'],
+      [`DELETE FROM visit_log AS v WHERE ${logEntriesOf('?')}`, 'l1'],
+    ] as const;
+    for (const [sql, param] of reads) {
+      const plan = planOf(raw, sql, param);
+      expect(
+        plan.filter((step) => /^SCAN (v|visit_log)\b/.test(step)),
+        sql,
+      ).toEqual([]);
+      expect(plan.join('\n'), sql).toMatch(
+        /SEARCH v USING (COVERING )?INDEX visit_log_epoch_link \(epoch=\? AND link_id=\?\)/,
+      );
+    }
+  });
+
+  it('migrates a version 12 log: its entries are epoch 0, still read as their links’ tails', () => {
+    const db = new BetterSqlite3(':memory:');
+    rawOnly.push(db);
+    migrate(db, MIGRATIONS.slice(0, 12));
+    db.exec(`INSERT INTO links (id, domain, slug, url, clicks, last_click_at, created_at, updated_at)
+        VALUES ('l1', 's.example', 'a', 'https://example.com/', 5, 9, 1, 1);
+      INSERT INTO visit_log (seq, link_id, counters, clicks, last_click_at)
+        VALUES (7, 'l1', '[["2026-01-01","total","",3]]', 3, 12);`);
+    expect(migrate(db)).toBe(MIGRATIONS.length);
+    expect(db.prepare('SELECT epoch FROM visit_log').pluck().all()).toEqual([0]);
+    expect(db.prepare('SELECT epoch FROM visit_log_epochs').pluck().all()).toEqual([0]);
+    expect(db.prepare(`SELECT ${LINK_READ} FROM links`).get()).toMatchObject({
+      clicks: 8,
+      last_click_at: 12,
+    });
+  });
+});
