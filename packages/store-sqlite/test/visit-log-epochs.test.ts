@@ -7,6 +7,7 @@ import type { SqliteStores } from '../src/index.js';
 import { LINK_READ } from '../src/link-rows.js';
 import { MIGRATIONS, migrate } from '../src/migrations/index.js';
 import { clicksWithTail, logEntriesOf } from '../src/migrations/013-visit-log-epochs.js';
+import { EPOCH_ENTRIES, EPOCHS_AT_MOST } from '../src/visit-writer.js';
 import { useTempDbPaths } from './temp-files.js';
 
 const nextPath = useTempDbPaths();
@@ -69,34 +70,40 @@ const planOf = (raw: BetterSqlite3.Database, sql: string, ...params: unknown[]) 
 describe('the SQLite visit log in epochs (migration 013)', () => {
   it("appends a flush's ascending links to one epoch, and opens another once a run starts over", async () => {
     const { stores, raw } = open();
-    const ids = await givenLinks(stores, 3000);
+    const size = EPOCH_ENTRIES + 100;
+    const ids = await givenLinks(stores, size);
     // one flush in three parts, each continuing the last one's range: one epoch
-    for (const part of [ids.slice(0, 1000), ids.slice(1000, 2000), ids.slice(2000)])
+    for (const part of [ids.slice(0, 100), ids.slice(100, 5000), ids.slice(5000)])
       await stores.visits.record(oneClickEach(part));
     expect(epochs(raw)).toEqual([1]);
-    // the next flush starts over from the smallest id: the epoch holds 3,000 entries, so a new one
+    // the next flush starts over from the smallest id: the epoch is full, so a new one
     await stores.visits.record(oneClickEach(ids.slice(0, 10)));
     expect(epochs(raw)).toEqual([1, 2]);
-    // small flushes out of order share the newest epoch while it holds fewer than 2,048 entries (10 + 11 × 200 of them)
-    for (let i = 0; i < 12; i++) await stores.visits.record(oneClickEach(ids.slice(0, 200)));
+    // flushes out of order share the newest epoch while it holds fewer than EPOCH_ENTRIES entries
+    const flushes = Math.ceil((EPOCH_ENTRIES - 10) / 2000);
+    for (let i = 0; i < flushes; i++) await stores.visits.record(oneClickEach(ids.slice(0, 2000)));
+    expect(epochs(raw)).toEqual([1, 2]);
+    await stores.visits.record(oneClickEach(ids.slice(0, 2000)));
     expect(epochs(raw)).toEqual([1, 2, 3]);
     expect(epochsGoingBack(raw)).toBe(0);
-    expect((await stores.links.findById(ids[0] ?? ''))?.clicks).toBe(14);
-    expect((await stores.links.findById(ids[2999] ?? ''))?.clicks).toBe(1);
+    expect((await stores.links.findById(ids[0] ?? ''))?.clicks).toBe(flushes + 3);
+    expect((await stores.links.findById(ids[size - 1] ?? ''))?.clicks).toBe(1);
   });
 
-  it('opens no epoch past 64 (while the compactor is behind), appending to the newest instead', async () => {
+  it(`opens no epoch past ${EPOCHS_AT_MOST} (while the compactor is behind), appending to the newest instead`, async () => {
     const { stores, raw } = open();
-    const ids = await givenLinks(stores, 2100);
-    raw.exec(
-      'WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 63) INSERT INTO visit_log_epochs SELECT i FROM n',
-    );
+    const ids = await givenLinks(stores, EPOCH_ENTRIES + 100);
+    raw
+      .prepare(
+        'WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?) INSERT INTO visit_log_epochs SELECT i FROM n',
+      )
+      .run(EPOCHS_AT_MOST - 1);
     await stores.visits.record(oneClickEach(ids));
-    expect(epochs(raw).at(-1)).toBe(64);
-    await stores.visits.record(oneClickEach(ids)); // starts over, the epoch holds 2,100 entries
+    expect(epochs(raw).at(-1)).toBe(EPOCHS_AT_MOST);
+    await stores.visits.record(oneClickEach(ids)); // starts over, and the epoch is full
     await stores.visits.record(oneClickEach(ids));
-    expect(epochs(raw)).toHaveLength(64);
-    expect(raw.prepare('SELECT DISTINCT epoch FROM visit_log').pluck().all()).toEqual([64]);
+    expect(epochs(raw)).toHaveLength(EPOCHS_AT_MOST);
+    expect(raw.prepare('SELECT DISTINCT epoch FROM visit_log').pluck().all()).toEqual([EPOCHS_AT_MOST]);
     expect((await stores.links.findById(ids[1234] ?? ''))?.clicks).toBe(3);
   });
 
