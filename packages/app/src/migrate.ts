@@ -16,7 +16,17 @@ const CONVERSIONS: Partial<Record<CopyTable, Record<string, (value: unknown) => 
  * Tables that only tell this SQLite file's processes something, carried over as nothing: the change log,
  * and the events still waiting for delivery with the last attempts (let the server deliver them first).
  */
-const NOT_COPIED = new Set(['link_change_log', 'event_outbox', 'event_deliveries', 'webhook_attempts']);
+const NOT_COPIED = new Set([
+  'link_change_log',
+  'event_outbox',
+  'event_deliveries',
+  'webhook_attempts',
+  // which epochs the visit log holds, for SQLite's index of it (migration 013)
+  'visit_log_epochs',
+]);
+
+/** Columns only SQLite's store has, left behind: the epoch of a visit-log entry (migration 013). */
+const SQLITE_ONLY_COLUMNS: Partial<Record<CopyTable, readonly string[]>> = { visit_log: ['epoch'] };
 
 /**
  * `shortener migrate` (decisions §11): the SQLite database of `DB_PATH` (or `dbPath`) copied into the
@@ -60,8 +70,10 @@ function readSqlite(path: string, copyTables: readonly CopyTable[]): TableRows[]
 }
 
 function readTable(db: ReturnType<typeof openSqliteDatabase>, name: CopyTable): TableRows {
-  const statement = db.prepare(`SELECT * FROM ${name}`).raw(true);
-  const columns = statement.columns().map((column) => column.name);
+  const left = SQLITE_ONLY_COLUMNS[name] ?? [];
+  const every = db.prepare(`SELECT * FROM ${name}`).columns();
+  const columns = every.map((column) => column.name).filter((column) => !left.includes(column));
+  const statement = db.prepare(`SELECT ${columns.join(', ')} FROM ${name}`).raw(true);
   const convert = columns.map((column) => CONVERSIONS[name]?.[column] ?? ((value: unknown) => value));
   const rows = (statement.all() as unknown[][]).map((row) =>
     row.map((value, i) => (value === null ? null : convert[i]?.(value))),

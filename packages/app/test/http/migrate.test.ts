@@ -154,11 +154,17 @@ function sqliteCounts(dbPath: string): Record<string, number> {
         "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
       )
       .all()
-      // what other SQLite processes read to learn of changes, and events waiting for delivery with the
-      // last attempts: not copied (decisions §16)
+      // what other SQLite processes read to learn of changes, events waiting for delivery with the
+      // last attempts (decisions §16), and the epochs of SQLite's visit-log index: not copied
       .filter(
         ({ name }) =>
-          !['link_change_log', 'event_outbox', 'event_deliveries', 'webhook_attempts'].includes(name),
+          ![
+            'link_change_log',
+            'event_outbox',
+            'event_deliveries',
+            'webhook_attempts',
+            'visit_log_epochs',
+          ].includes(name),
       );
     return Object.fromEntries(
       tables.map(({ name }) => [
