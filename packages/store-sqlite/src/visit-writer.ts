@@ -1,4 +1,4 @@
-import { encodeLogCounters, mergeIncrements } from '@shortener/core';
+import { encodeLogCounters } from '@shortener/core';
 import type { CounterIncrement, VisitBatch } from '@shortener/core';
 import type { Database } from 'better-sqlite3';
 import { createVisitedEvents } from './visited-events.js';
@@ -96,12 +96,17 @@ export function createVisitWriter(db: Database): (batch: VisitBatch) => void {
     };
     for (const c of batch.counters) entryOf(c.linkId).push(c);
     // the visitor set is written here, not folded later: a hash it did not hold is new (the events'
-    // `unique` is exact), and the log row carries it as one `unique` for the compactor to add
+    // `unique` is exact), and the log row carries the new ones as `unique` for the compactor to add (a
+    // link-day's hashes come one after another: they add to one increment)
     const uniques = new Map<string, number>();
     for (const { linkId, day, hash } of batch.visitors) {
       if (addVisitor.run(linkId, day, hash).changes !== 1) continue;
       uniques.set(linkId, (uniques.get(linkId) ?? 0) + 1);
-      entryOf(linkId).push({ linkId, day, dimension: 'unique', key: '', count: 1 });
+      const counters = entryOf(linkId);
+      const last = counters.at(-1);
+      if (last?.dimension === 'unique' && last.day === day)
+        counters[counters.length - 1] = { ...last, count: last.count + 1 };
+      else counters.push({ linkId, day, dimension: 'unique', key: '', count: 1 });
     }
     for (const linkId of clicks.keys()) entryOf(linkId);
     const linkIds = [...byLink.keys()].sort();
@@ -114,7 +119,8 @@ export function createVisitWriter(db: Database): (batch: VisitBatch) => void {
       append.run(
         next.epoch,
         linkId,
-        encodeLogCounters(mergeIncrements(byLink.get(linkId) ?? [])),
+        // not merged: the aggregate's counters are one per key, and the readers and the compactor sum
+        encodeLogCounters(byLink.get(linkId) ?? []),
         logged?.count ?? 0,
         logged?.lastClickAt ?? null,
       );
