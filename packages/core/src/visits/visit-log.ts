@@ -9,14 +9,8 @@ type LogCounter = [string, VisitDimension, string, number];
  * entry is one short row whatever the number of dimensions and keys.
  */
 export function encodeLogCounters(counters: readonly CounterIncrement[]): string {
-  // written out, not JSON.stringify of an array of arrays: the same text without building them (a
-  // dimension is a plain word, a count an integer)
-  let text = '[';
-  for (const c of counters) {
-    if (text.length > 1) text += ',';
-    text += `[${JSON.stringify(c.day)},"${c.dimension}",${JSON.stringify(c.key)},${c.count}]`;
-  }
-  return `${text}]`;
+  // JSON.stringify of the arrays: writing the text out by hand measured about 10% slower
+  return JSON.stringify(counters.map((c): LogCounter => [c.day, c.dimension, c.key, c.count]));
 }
 
 /** The counters of a visit-log entry of `linkId` (see {@link encodeLogCounters}). */
