@@ -252,12 +252,14 @@ describe('runs of alike visits', () => {
     const referrers = [null, 'https://news.example/a', 'https://chat.example/b'];
     const tracked: TrackedVisit[] = [];
     while (tracked.length < 3000) {
+      // three busy links, and a long tail where most links get one run (one profile in their bucket)
       const one = visit({
-        linkId: `link-${random(3)}`,
+        linkId: random(2) === 0 ? `link-${random(3)}` : `tail-${random(2000)}`,
         userAgent: agents[random(2)]!,
         ip: ips[random(3)]!,
         referrer: referrers[random(3)]!,
         counted: random(10) === 0,
+        rule: random(8) === 0 ? String(random(2)) : null,
       });
       // fresh strings, as every request brings: equal by content, not the same object
       const fresh = { ...one, visit: { ...one.visit, userAgent: [...one.visit.userAgent].join('') } };
@@ -293,6 +295,7 @@ describe('runs of alike visits', () => {
       if (!visitors.has(`${linkId} ${v.userAgent} ${v.ip}`)) bump(`${linkId} hashes`);
       visitors.add(`${linkId} ${v.userAgent} ${v.ip}`);
       if (atOnce) continue; // a capped link's click and counters were written with it
+      if (v.rule !== null) bump(`${linkId} rule:${v.rule}`);
       bump(`${linkId} clicks`);
       bump(`${linkId} total:`);
       bump(`${linkId} device:${v.userAgent.includes('Mobile') ? 'mobile' : 'desktop'}`);

@@ -17,26 +17,34 @@ interface Bucket {
   /** Human clicks to add to the link (capped links counted theirs at request time). */
   clicks: number;
   lastClickAt: number;
+  /**
+   * The counts per key, once the bucket has a second profile, a rule's visit or the counts of a failed
+   * write; until then its one profile ({@link lastProfile}) holds its four keys. Most buckets of a long
+   * tail never need it: a flush of cold visits allocated a map per dimension for each of them.
+   */
+  keyed: KeyedCounts | undefined;
+  /** The salted hashes of the bucket's visitors (never an IP): the first alone, then a set. */
+  hashes: string | Set<string> | undefined;
+  /** The visitor objects of this batch counted here (each adds its hash once): the first alone, then a set. */
+  seen: Visitor | Set<Visitor> | undefined;
+  /** The profile of the bucket's last uncounted visit and its tally: runs of one profile skip the map. */
+  lastProfile: VisitProfile | undefined;
+  lastTally: Tally | undefined;
+}
+
+/** A bucket's counts per key (see {@link Bucket.keyed}). */
+interface KeyedCounts {
   readonly device: Map<string, Tally>;
   readonly browser: Map<string, Tally>;
   readonly referrer: Map<string, Tally>;
   readonly country: Map<string, Tally>;
   /** Which redirect rule answered (`0`, `1`, … or `default`), for links with rules only. */
   readonly rule: Map<string, Tally>;
-  /** The salted hashes of the bucket's visitors (never an IP). */
-  readonly visitors: Set<string>;
-  /** The visitor objects of this batch counted here (each adds its hash once). */
-  readonly seen: Set<Visitor>;
   /**
    * Visits per profile object of this batch: a visit costs one look-up by identity here; the device,
    * browser, referrer and country counters are summed from these when the batch is written.
    */
   readonly profiles: Map<VisitProfile, Tally>;
-  /** The profile of the bucket's last uncounted visit and its tally: runs of one profile skip the map. */
-  lastProfile: VisitProfile | undefined;
-  lastTally: Tally | undefined;
-  /** Keyed counts added back from a failed write: then the flush sums the tallies too, not the profiles alone. */
-  carried: boolean;
 }
 
 /** One human visit, classified (the IP only inside its profile's visitor, which lives until the flush). */
@@ -84,18 +92,49 @@ const emptyBucket = (linkId: string, day: string): Bucket => ({
   bots: 0,
   clicks: 0,
   lastClickAt: 0,
-  device: new Map(),
-  browser: new Map(),
-  referrer: new Map(),
-  country: new Map(),
-  rule: new Map(),
-  visitors: new Set(),
-  seen: new Set(),
-  profiles: new Map(),
+  keyed: undefined,
+  hashes: undefined,
+  seen: undefined,
   lastProfile: undefined,
   lastTally: undefined,
-  carried: false,
 });
+
+/**
+ * The bucket's counts per key, made when first needed: its one profile so far moves in, its four keys
+ * tallied at zero (they were counted as rows when it came).
+ */
+function keyedOf(bucket: Bucket): KeyedCounts {
+  if (bucket.keyed !== undefined) return bucket.keyed;
+  const keyed: KeyedCounts = {
+    device: new Map(),
+    browser: new Map(),
+    referrer: new Map(),
+    country: new Map(),
+    rule: new Map(),
+    profiles: new Map(),
+  };
+  const { lastProfile: profile, lastTally: tally } = bucket;
+  if (profile !== undefined && tally !== undefined) {
+    keyed.profiles.set(profile, tally);
+    keyed.device.set(profile.visitor.description.device, { n: 0 });
+    keyed.browser.set(profile.visitor.description.browser, { n: 0 });
+    keyed.referrer.set(profile.referrer, { n: 0 });
+    keyed.country.set(profile.country, { n: 0 });
+  }
+  return (bucket.keyed = keyed);
+}
+
+/** Marks `visitor` seen in the bucket; false when it was already. */
+function see(bucket: Bucket, visitor: Visitor): boolean {
+  const seen = bucket.seen;
+  if (seen === undefined) bucket.seen = visitor;
+  else if (seen instanceof Set) {
+    if (seen.has(visitor)) return false;
+    seen.add(visitor);
+  } else if (seen === visitor) return false;
+  else bucket.seen = new Set([seen, visitor]);
+  return true;
+}
 
 /** The aggregate's buckets, by day then link, and the count of rows they will write. */
 class BucketAggregate implements VisitAggregate {
@@ -123,25 +162,32 @@ class BucketAggregate implements VisitAggregate {
       if (bucket.clicks === 0) this.rowCount++;
       bucket.clicks++;
       if (v.at > bucket.lastClickAt) bucket.lastClickAt = v.at;
-      if (v.rule !== null) this.tally(bucket.rule, v.rule, 1);
+      if (v.rule !== null) this.tally(keyedOf(bucket).rule, v.rule, 1);
       // the same profile as the bucket's last visit: its tally is at hand, its visitor already seen
       if (v.profile === bucket.lastProfile) return void bucket.lastTally!.n++;
-      let visits = bucket.profiles.get(v.profile);
-      bucket.lastProfile = v.profile;
-      if (visits !== undefined) {
+      if (bucket.keyed === undefined && bucket.lastProfile === undefined) {
+        // the bucket's first profile: its four keys are four rows, held by the profile until another comes
+        bucket.lastProfile = v.profile;
+        bucket.lastTally = { n: 1 };
+        this.rowCount += 4;
+      } else {
+        const keyed = keyedOf(bucket);
+        let visits = keyed.profiles.get(v.profile);
+        bucket.lastProfile = v.profile;
+        if (visits !== undefined) {
+          bucket.lastTally = visits;
+          return void visits.n++;
+        }
+        // a profile new to this link and day: its counter keys, and its visitor's hash once
+        keyed.profiles.set(v.profile, (visits = { n: 1 }));
         bucket.lastTally = visits;
-        return void visits.n++;
+        this.tally(keyed.device, visitor.description.device, 0);
+        this.tally(keyed.browser, visitor.description.browser, 0);
+        this.tally(keyed.referrer, referrer, 0);
+        this.tally(keyed.country, country, 0);
       }
-      // a profile new to this link and day: its counter keys, and its visitor's hash once
-      bucket.profiles.set(v.profile, (visits = { n: 1 }));
-      bucket.lastTally = visits;
-      this.tally(bucket.device, visitor.description.device, 0);
-      this.tally(bucket.browser, visitor.description.browser, 0);
-      this.tally(bucket.referrer, referrer, 0);
-      this.tally(bucket.country, country, 0);
     }
-    if (bucket.seen.has(visitor)) return;
-    bucket.seen.add(visitor);
+    if (!see(bucket, visitor)) return;
     this.addHash(bucket, hashVisitor(v.salt, v.linkId, visitor.ip, visitor.userAgent));
   }
 
@@ -153,10 +199,7 @@ class BucketAggregate implements VisitAggregate {
     for (const c of batch.counters) {
       const bucket = this.bucketOf(c.linkId, c.day);
       if (c.dimension === 'total' || c.dimension === 'bots') this.add(bucket, c.dimension, c.count);
-      else if (c.dimension !== 'unique') {
-        this.tally(bucket[c.dimension], c.key, c.count);
-        bucket.carried = true;
-      }
+      else if (c.dimension !== 'unique') this.tally(keyedOf(bucket)[c.dimension], c.key, c.count);
     }
     for (const c of batch.clicks) {
       const prior = this.carriedClicks.get(c.linkId);
@@ -184,8 +227,15 @@ class BucketAggregate implements VisitAggregate {
   }
 
   private addHash(bucket: Bucket, hash: string): void {
-    if (bucket.visitors.has(hash)) return;
-    bucket.visitors.add(hash);
+    const hashes = bucket.hashes;
+    if (hashes === undefined) bucket.hashes = hash;
+    else if (typeof hashes === 'string') {
+      if (hashes === hash) return;
+      bucket.hashes = new Set([hashes, hash]);
+    } else {
+      if (hashes.has(hash)) return;
+      hashes.add(hash);
+    }
     this.rowCount += 2; // the hash, and perhaps one more unique visitor
   }
 
@@ -250,8 +300,8 @@ function* partsOf(
     rows += size;
   }
   for (const days of daysOf.values()) {
-    for (const { linkId, day, visitors } of days) {
-      for (const hash of visitors) {
+    for (const { linkId, day, hashes } of days) {
+      for (const hash of typeof hashes === 'string' ? [hashes] : (hashes ?? [])) {
         if (rows >= maxRows) {
           yield part;
           part = emptyPart();
@@ -285,16 +335,17 @@ function countersOf(b: Bucket, counters: CounterIncrement[]): void {
   const { linkId, day } = b;
   if (b.total > 0) counters.push({ linkId, day, dimension: 'total', key: '', count: b.total });
   if (b.bots > 0) counters.push({ linkId, day, dimension: 'bots', key: '', count: b.bots });
-  if (!b.carried && b.rule.size === 0 && b.profiles.size <= 1) return countersOfOneProfile(b, counters);
+  const keyed = b.keyed;
+  if (keyed === undefined) return countersOfOneProfile(b, counters);
   const counts = {
-    device: countsOf(b.device),
-    browser: countsOf(b.browser),
-    referrer: countsOf(b.referrer),
-    country: countsOf(b.country),
-    rule: countsOf(b.rule),
+    device: countsOf(keyed.device),
+    browser: countsOf(keyed.browser),
+    referrer: countsOf(keyed.referrer),
+    country: countsOf(keyed.country),
+    rule: countsOf(keyed.rule),
   };
   const bump = (map: Map<string, number>, key: string, by: number) => map.set(key, (map.get(key) ?? 0) + by);
-  for (const [{ visitor, referrer, country }, visits] of b.profiles) {
+  for (const [{ visitor, referrer, country }, visits] of keyed.profiles) {
     bump(counts.device, visitor.description.device, visits.n);
     bump(counts.browser, visitor.description.browser, visits.n);
     bump(counts.referrer, referrer, visits.n);
@@ -306,9 +357,8 @@ function countersOf(b: Bucket, counters: CounterIncrement[]): void {
 }
 
 /**
- * {@link countersOf} for a bucket whose keyed counts all come from at most one profile (a link visited
- * once, or by one client, in the batch: most of a long tail): its four keys, without a map per
- * dimension. The flush of a cold visit allocated some 4.5 KB, the most of any of its steps.
+ * {@link countersOf} for a bucket without counts per key: at most one profile (a link visited once, or
+ * by one client, in the batch: most of a long tail) holds its four keys.
  */
 function countersOfOneProfile(b: Bucket, counters: CounterIncrement[]): void {
   const profile = b.lastProfile;
