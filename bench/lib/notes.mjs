@@ -317,3 +317,49 @@ export const ISSUE_29_FOURTH = `- Issue 29, a fourth session (the run above). Th
   which the server's checkpointer restarts within seconds once that writer stops (after restarts it
   could not finish it tries again every few seconds). The run now counts that log as the seeding's
   until the checkpointer has restarted it (at most 10 s), as it already did for one second.`;
+
+export const ISSUE_29_FIFTH = `- Issue 29, a fifth session (the run above). This machine was quieter and faster than the last one
+  (the bare baseline about 10 CPU-µs a hot redirect against 13-15, and creation about twice as fast:
+  the code before this session measured 13,323 links/s here, against 6,322 there), so compare with
+  the run above. No wrk here: autocannon, whose own cost with 50,000 distinct URLs holds the bare
+  baseline to some 40,000 req/s in the cache-miss rounds. The cache-miss case was worked on with
+  \`bench/profile.mjs 20 --links 1000000 --slugs 50000\` (all threads' CPU), \`bench/cold-path.mjs\`
+  (in process), the server's \`/proc/<pid>/io\` (bytes written per redirect: the WAL and the
+  checkpoint's copy), a sampling heap profile of the server (allocations, collected ones included) and
+  a count of its garbage collections (\`PerformanceObserver\` on \`gc\`). The full runs of this session,
+  before and after: cold 0.434, 0.395 (the first two steps below), 0.460, 0.492, then the run above.
+  - The flush on SQLite in transactions of 2,500 rows, not the recorder's 250 (set when a flush
+    updated every link's row): since the visit log a part only appends, and each commit writes the
+    pages it dirtied to the WAL, which the checkpointer copies again. 11,578-13,933 -> 14,740-17,095
+    req/s, p99 25-34 -> 15-17 ms, 16 -> 12 KB written per redirect; the hot case's p99 unchanged.
+  - The visit log's size read by two subqueries: SQLite reads a lone MIN or MAX off the B-tree's
+    edge, but scanned the whole log for both in one SELECT, on the event loop (1.2% of its samples).
+  - The log indexed in epochs (migration 013, README "Statistics"). The index on \`visit_log
+    (link_id)\` took each appended entry at a random place, so every flush transaction dirtied most of
+    its pages, and the compactor's deletes did so again: in process at 1M links it cost 9 CPU-µs of
+    the flush and 40 of the compaction per cold visit, and 2.3 KB of WAL. On \`(epoch, link_id)\`,
+    with a flush's links written in ascending id, appends go to the index's right edge and deletes
+    take its left: the flush 26.4 -> 17.9, the compaction 105 -> 45 CPU-µs a cold visit, the WAL
+    2,985 -> 943 bytes; the server 15-17k -> 19k req/s. A tail read searches once per epoch; at 2,048
+    entries an epoch, a burst opened seven a second and reached the cap of 64 within the benchmark's
+    cache-miss rounds (after which writers go back to appending at random within the newest), so an
+    epoch holds 8,192 and the cap is 128 (about 1.6 a second).
+  - Less garbage per cold visit (V8's collector took about 11% of the event loop and some 10 µs a
+    redirect on its helper threads: 47 major collections in 20 s, as each flush's aggregate lived
+    long enough to be promoted). A bucket (a link's day in a flush) made eight maps and sets; it now
+    makes its maps per key only for a second profile, a rule's visit or a failed write's counts, and
+    keeps its first visitor and hash inline; the counters of a one-profile bucket come without a map
+    per dimension, and SQLite's writer sums a link-day's new visitors into one \`unique\` instead of
+    merging every counter under a built string key. Two A/B pairs, alternating: 17,651-17,790 ->
+    20,396-20,485 req/s (66.4 -> 57.5 CPU-µs); then 21,650-22,065 -> 22,710-24,435 req/s (53.3 ->
+    44.5-48.6 CPU-µs, p99 11.7 -> 9.3 ms; scavenges 860-930 -> 460-540 ms, major collections 47 ->
+    20 in 20 s). Writing a log entry's JSON out by hand instead of \`JSON.stringify\` of arrays was
+    about 10% slower in a loop: not kept.
+  - The visit worker's young generation at 8 MB and the checkpointer's at 4 MB (\`resourceLimits\`):
+    about 4 MB less RSS after the cache-miss case. A main young generation of 8 MB
+    (\`--max-semi-space-size=8\`) gave 10-20 MB less RSS but cost the cache-miss case 2-3% of its CPU
+    (46.4-47.8 against 45.2-45.6 µs a redirect): not kept.
+  - Where the hot redirect's CPU ratio stands (0.82-0.87 over this session's full runs, its req/s
+    ratio 0.85-0.92): as the last session found, the difference from the bare server is our code on
+    the request (the four headers, the cache look-up, the decision, the fold) and its garbage; nothing
+    of this session's changes is on that path but the flush, which now commits less often.`;

@@ -3,7 +3,15 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname } from 'node:path';
 import process from 'node:process';
-import { COLD, ISSUE_29, ISSUE_29_FOURTH, ISSUE_29_LATER, ISSUE_29_THIRD, TRIED } from './notes.mjs';
+import {
+  COLD,
+  ISSUE_29,
+  ISSUE_29_FIFTH,
+  ISSUE_29_FOURTH,
+  ISSUE_29_LATER,
+  ISSUE_29_THIRD,
+  TRIED,
+} from './notes.mjs';
 import { summaryAt, targetRows, targetsTable } from './targets.mjs';
 
 /** nproc, CPU model, Node version and the date. */
@@ -128,14 +136,15 @@ ${targetsTable(targetRows(results))}
 Recording adds no store write on the request path of an uncapped link: during the measured server
 rounds at ${n(small)} links the server served ${n(a.served)} redirects in ${f(a.seconds, 1)} s and committed
 ${a.commits} write transactions (${f((a.commits / a.served) * 1000, 3)} per 1,000 redirects: the
-once-a-second flush of the counters, in transactions of at most 250 rows).${coldLine}${rulesLine}
+once-a-second flush of the counters, appended to the visit log in transactions of at most 2,500 rows).${coldLine}${rulesLine}
 
 ## Notes
 
 - The redirect path (\`packages/adapter-http/src/redirect.ts\`) answers before Koa, from the hot-link
   cache (\`link-cache.ts\`); the visits are classified and folded into counters once per event-loop turn
-  (after every answer of that turn), and written by the once-a-second flush in transactions of at most
-  250 rows, with the loop answering requests in between. What the server spends beyond the baseline per
+  (after every answer of that turn), and appended to the visit log by the once-a-second flush in
+  transactions of at most 2,500 rows, with the loop answering requests in between; a worker thread
+  folds the log into the counters later. What the server spends beyond the baseline per
   redirect is that work: the cache look-up and decision, bot detection (remembered per User-Agent),
   then the visitor (interned per batch by User-Agent and IP, with its device, browser and country),
   the referrer and the counters; the visitor hash once per visitor, link and day.
@@ -145,6 +154,7 @@ ${ISSUE_29}
 ${ISSUE_29_LATER}
 ${ISSUE_29_THIRD}
 ${ISSUE_29_FOURTH}
+${ISSUE_29_FIFTH}
 - Creating a link costs four B-tree inserts with random keys plus the Koa API path (key check, body
   parsing, validation, JSON); the creations arriving in one event-loop turn share one SQLite transaction
   (one commit instead of one each: about 280 → 175 CPU-µs per link). The bulk endpoint shares the HTTP
