@@ -261,9 +261,13 @@ export function handleRedirect(
   const started = metrics === undefined ? 0 : performance.now();
   try {
     const pending = serveRedirect(deps, cache, req, res, target.slug, target.query);
+    // a cached link was answered already: no closure for the failure that cannot come
+    if (pending === undefined) {
+      if (metrics !== undefined) timed(metrics, started);
+      return;
+    }
     const fail = (error: unknown) => failed(deps, req, res, error);
-    if (metrics === undefined) pending?.catch(fail);
-    else if (pending === undefined) timed(metrics, started);
+    if (metrics === undefined) pending.catch(fail);
     else pending.then(() => timed(metrics, started), fail);
   } catch (error) {
     failed(deps, req, res, error);
