@@ -1,6 +1,8 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { VisitBatch } from '@shortener/core';
+import { CHECKPOINTS_SOURCE } from './checkpointer.js';
+import type { CheckpointConfig } from './checkpointer.js';
 import type { Synchronous } from './database.js';
 
 // Plain CommonJS for an eval'd worker. It loads the compiled visit-writer.js and visit-compactor.js
@@ -11,6 +13,9 @@ import type { Synchronous } from './database.js';
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
+// the WAL's checkpoints, when this thread runs them too (checkpointer.ts)
+${CHECKPOINTS_SOURCE}
+const stopCheckpoints = workerData.checkpoints ? startCheckpoints(workerData.checkpoints) : () => {};
 const ready = (async () => {
   const { createVisitWriter } = await import(workerData.module + '/visit-writer.js');
   const { createVisitCompactor } = await import(workerData.module + '/visit-compactor.js');
@@ -32,6 +37,7 @@ const ready = (async () => {
 ready.catch(() => {});
 parentPort.on('message', async (message) => {
   if (message === 'stop') {
+    try { stopCheckpoints(); } catch {}
     try { (await ready).db.close(); } catch {}
     parentPort.close();
     return;
@@ -101,6 +107,7 @@ export function startBackgroundVisitWrites(path: string, options: WorkerOptions 
     for (const id of [...pending.keys()]) settle(id, error);
   };
   worker.once('error', fail);
+  if (options.onFail !== undefined) worker.once('error', options.onFail);
   void exited.then(() => fail(new Error('The background visit writer stopped.')));
   const ask = (message: { batch: VisitBatch } | { compact: number }) => {
     if (failed !== null) return Promise.reject(failed);
@@ -128,6 +135,10 @@ interface WorkerOptions {
   readonly synchronous?: Synchronous;
   /** The background checkpointer's WAL limit, when it runs: the worker then never checkpoints itself. */
   readonly walLimitBytes?: number;
+  /** Run the WAL's checkpoints in this worker's thread too (checkpointer.ts), not in one of their own. */
+  readonly checkpoints?: CheckpointConfig;
+  /** Called once should the worker fail (its thread threw). */
+  readonly onFail?: () => void;
 }
 
 /** The worker thread of WORKER_SOURCE on the database file at `path`, not keeping the process alive. */
@@ -137,7 +148,8 @@ function spawnWorker(path: string, options: WorkerOptions): Worker {
     module: writerModules(),
     path,
     synchronous: options.synchronous === 'full' ? 'FULL' : 'NORMAL',
-    walLimitBytes: options.walLimitBytes,
+    walLimitBytes: options.walLimitBytes ?? options.checkpoints?.walLimitBytes,
+    checkpoints: options.checkpoints,
   };
   // execArgv: [] so that no loader or export condition of the parent (a test runner's) reaches it. What
   // the worker allocates lives for one transaction: a young generation of 8 MB, not V8's 16-32, keeps

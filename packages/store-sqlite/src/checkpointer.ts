@@ -12,10 +12,16 @@ import type { Database } from 'better-sqlite3';
 // trimmed to the limit: TRUNCATE's empty file had to be grown again by every later commit, which cost
 // bulk creation about a fifth of its rate). It waits at most `readerWaitMs` (busy_timeout) for readers
 // and writers; when a long reader (a backup, another process) keeps it from finishing, it backs off.
-const WORKER_SOURCE = `
+
+/**
+ * The checkpoint loop as the source of a function, `startCheckpoints(config)` (a {@link CheckpointConfig}),
+ * which opens its connection, starts the loop and returns its stop: run by a worker thread of its own,
+ * or by the background visit worker's (background-visit-writes.ts), which saves a thread (about 17 MB).
+ */
+export const CHECKPOINTS_SOURCE = `
+function startCheckpoints(config) {
 const { statSync } = require('node:fs');
-const { parentPort, workerData } = require('node:worker_threads');
-const { path, driver, intervalMs, pollMs, walLimitBytes, readerWaitMs } = workerData;
+const { path, driver, intervalMs, pollMs, walLimitBytes, readerWaitMs } = config;
 const Database = require(driver);
 const db = new Database(path);
 db.pragma('busy_timeout = ' + readerWaitMs);
@@ -64,9 +70,19 @@ const timer = setInterval(() => {
     lastPassive = now;
   }
 }, pollMs);
-parentPort.once('message', () => {
+return () => {
   clearInterval(timer);
   db.close();
+};
+}
+`;
+
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+${CHECKPOINTS_SOURCE}
+const stop = startCheckpoints(workerData);
+parentPort.once('message', () => {
+  stop();
   parentPort.close();
 });
 `;
@@ -106,35 +122,59 @@ export const DEFAULT_WAL_LIMIT_BYTES = 16 * 1024 * 1024;
  * connection checkpoints by itself again.
  */
 export function startBackgroundCheckpoints(db: Database, options: CheckpointOptions = {}): Checkpointer {
-  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-  const walLimitBytes = options.walLimitBytes ?? DEFAULT_WAL_LIMIT_BYTES;
-  const workerData = {
-    driver,
-    path: db.name,
-    intervalMs: options.intervalMs ?? 1000,
-    pollMs: options.pollMs ?? 50,
-    walLimitBytes,
-    readerWaitMs: options.readerWaitMs ?? 100,
-  };
+  const config = checkpointConfigOf(db, options);
   // it allocates a few objects a poll: a small young generation keeps its share of the RSS down
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
-    workerData,
+    workerData: config,
     resourceLimits: { maxYoungGenerationSizeMb: 4 },
   });
   worker.unref();
-  db.pragma(`journal_size_limit = ${Math.trunc(walLimitBytes)}`);
-  db.pragma('wal_autocheckpoint = 0');
+  const checkpointer = handOverCheckpoints(db, config.walLimitBytes);
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-  worker.once('error', () => {
-    if (db.open) db.pragma('wal_autocheckpoint = 1000');
-  });
+  worker.once('error', checkpointer.takeBack);
   return {
-    walLimitBytes,
+    walLimitBytes: config.walLimitBytes,
     stop: async () => {
       worker.ref(); // else an otherwise idle process exits before the worker has closed its connection
       worker.postMessage('stop');
       await exited;
+      checkpointer.takeBack();
+    },
+  };
+}
+
+/** What the checkpoint loop of {@link CHECKPOINTS_SOURCE} is given. */
+export interface CheckpointConfig {
+  readonly driver: string;
+  readonly path: string;
+  readonly intervalMs: number;
+  readonly pollMs: number;
+  readonly walLimitBytes: number;
+  readonly readerWaitMs: number;
+}
+
+/** The checkpoint loop's settings for the database of `db`, the defaults filled in. */
+export function checkpointConfigOf(db: Database, options: CheckpointOptions = {}): CheckpointConfig {
+  return {
+    driver: createRequire(import.meta.url).resolve('better-sqlite3'),
+    path: db.name,
+    intervalMs: options.intervalMs ?? 1000,
+    pollMs: options.pollMs ?? 50,
+    walLimitBytes: options.walLimitBytes ?? DEFAULT_WAL_LIMIT_BYTES,
+    readerWaitMs: options.readerWaitMs ?? 100,
+  };
+}
+
+/**
+ * The main connection's side of background checkpoints: it stops checkpointing by itself and trims the
+ * WAL to the limit; `takeBack` (the worker failed or stopped) makes it checkpoint by itself again.
+ */
+export function handOverCheckpoints(db: Database, walLimitBytes: number): { takeBack: () => void } {
+  db.pragma(`journal_size_limit = ${Math.trunc(walLimitBytes)}`);
+  db.pragma('wal_autocheckpoint = 0');
+  return {
+    takeBack: () => {
       if (db.open) db.pragma('wal_autocheckpoint = 1000');
     },
   };

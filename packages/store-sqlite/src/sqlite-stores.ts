@@ -4,7 +4,12 @@ import type { Database } from 'better-sqlite3';
 import { startBackgroundVisitWrites } from './background-visit-writes.js';
 import type { BackgroundVisitWrites } from './background-visit-writes.js';
 import { backupDatabase } from './backup.js';
-import { startBackgroundCheckpoints, walFileBytes } from './checkpointer.js';
+import {
+  checkpointConfigOf,
+  handOverCheckpoints,
+  startBackgroundCheckpoints,
+  walFileBytes,
+} from './checkpointer.js';
 import type { Checkpointer, CheckpointOptions } from './checkpointer.js';
 import { isMemoryPath, openSqliteDatabase, unavailableReason } from './database.js';
 import { userVersion } from './migrations/index.js';
@@ -40,15 +45,23 @@ export interface SqliteStores extends Stores {
 export function openSqliteStores(path: string, options: SqliteStoreOptions = {}): SqliteStores {
   const db = openSqliteDatabase(path, options.synchronous);
   const onFile = !isMemoryPath(path);
-  const checkpointer =
-    options.backgroundCheckpoints && onFile ? startBackgroundCheckpoints(db, options.checkpoints) : undefined;
-  const worker =
-    (options.backgroundWrites || options.backgroundCompaction) && onFile
-      ? startBackgroundVisitWrites(path, {
-          ...(options.synchronous ? { synchronous: options.synchronous } : {}),
-          ...(checkpointer !== undefined ? { walLimitBytes: checkpointer.walLimitBytes } : {}),
-        })
-      : undefined;
+  const checkpoints = options.backgroundCheckpoints === true && onFile;
+  if (!((options.backgroundWrites || options.backgroundCompaction) && onFile)) {
+    const checkpointer = checkpoints ? startBackgroundCheckpoints(db, options.checkpoints) : undefined;
+    return createSqliteStores(db, checkpointer, undefined, options.backgroundWrites === true);
+  }
+  // one worker thread for the visits and the checkpoints: a thread of its own cost about 17 MB of RSS
+  const config = checkpoints ? checkpointConfigOf(db, options.checkpoints) : undefined;
+  const handedOver = config === undefined ? undefined : handOverCheckpoints(db, config.walLimitBytes);
+  const worker = startBackgroundVisitWrites(path, {
+    ...(options.synchronous ? { synchronous: options.synchronous } : {}),
+    ...(config === undefined ? {} : { checkpoints: config }),
+    ...(handedOver === undefined ? {} : { onFail: handedOver.takeBack }),
+  });
+  const checkpointer: Checkpointer | undefined =
+    config === undefined || handedOver === undefined
+      ? undefined
+      : { walLimitBytes: config.walLimitBytes, stop: async () => handedOver.takeBack() }; // after the worker's
   return createSqliteStores(db, checkpointer, worker, options.backgroundWrites === true);
 }
 

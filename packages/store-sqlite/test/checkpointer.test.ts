@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import type { VisitBatch } from '@shortener/core';
 import { FIXTURE_TIME, aLink } from '@shortener/testkit';
 import { describe, expect, it } from 'vitest';
@@ -88,6 +88,33 @@ describe('background WAL checkpoints', () => {
     await stores.visits.record(aVisitFlush(links[0]!.id, 1));
     expect(stores.walBytes()).toBeLessThanOrEqual(limit);
     await stores.close();
+  });
+
+  it("checkpoints from the visit worker's thread when one runs, not a thread of its own", async () => {
+    const threads = () => readdirSync('/proc/self/task').length;
+    const path = dbPath();
+    const before = threads();
+    const stores = openSqliteStores(path, {
+      backgroundCheckpoints: true,
+      backgroundCompaction: true,
+      checkpoints: { intervalMs: 50, pollMs: 20 },
+    });
+    const reader = openSqliteDatabase(path);
+    try {
+      expect(reader.pragma('journal_mode', { simple: true })).toBe('wal');
+      const links = Array.from({ length: 500 }, (_, i) => aLink({ slug: `t${i}` }));
+      await stores.links.insertMany(links);
+      for (let round = 1; round <= 20; round++)
+        await stores.visits.record(aVisitFlush(links[round]!.id, round));
+      const fileBefore = sizeOf(path);
+      await sleep(400); // a PASSIVE checkpoint copied the commits into the file
+      expect(sizeOf(path)).toBeGreaterThan(fileBefore);
+      expect(threads() - before).toBe(1); // the visit worker's
+      expect(await stores.visits.compact(100)).toBe(20);
+    } finally {
+      reader.close();
+      await stores.close();
+    }
   });
 
   it('runs with the stores of the server and stops when they close', async () => {
