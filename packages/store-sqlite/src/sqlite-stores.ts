@@ -51,17 +51,16 @@ export function openSqliteStores(path: string, options: SqliteStoreOptions = {})
     return createSqliteStores(db, checkpointer, undefined, options.backgroundWrites === true);
   }
   // one worker thread for the visits and the checkpoints: a thread of its own cost about 17 MB of RSS
-  const config = checkpoints ? checkpointConfigOf(db, options.checkpoints) : undefined;
-  const handedOver = config === undefined ? undefined : handOverCheckpoints(db, config.walLimitBytes);
-  const worker = startBackgroundVisitWrites(path, {
-    ...(options.synchronous ? { synchronous: options.synchronous } : {}),
-    ...(config === undefined ? {} : { checkpoints: config }),
-    ...(handedOver === undefined ? {} : { onFail: handedOver.takeBack }),
-  });
-  const checkpointer: Checkpointer | undefined =
-    config === undefined || handedOver === undefined
-      ? undefined
-      : { walLimitBytes: config.walLimitBytes, stop: async () => handedOver.takeBack() }; // after the worker's
+  const synchronous = options.synchronous ? { synchronous: options.synchronous } : {};
+  if (!checkpoints) {
+    const worker = startBackgroundVisitWrites(path, synchronous);
+    return createSqliteStores(db, undefined, worker, options.backgroundWrites === true);
+  }
+  const config = checkpointConfigOf(db, options.checkpoints);
+  const { takeBack } = handOverCheckpoints(db, config.walLimitBytes);
+  const worker = startBackgroundVisitWrites(path, { ...synchronous, checkpoints: config, onFail: takeBack });
+  // stopped after the worker (createSqliteStores' close), whose 'stop' ends the checkpoints
+  const checkpointer: Checkpointer = { walLimitBytes: config.walLimitBytes, stop: async () => takeBack() };
   return createSqliteStores(db, checkpointer, worker, options.backgroundWrites === true);
 }
 

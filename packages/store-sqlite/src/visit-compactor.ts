@@ -24,10 +24,11 @@ const ADD_CLICKS = `UPDATE links SET clicks = clicks + ?,
  * The compaction of the visit log (`VisitStore.compact`) on a connection: up to `maxEntries` of the
  * oldest log rows are folded into `visit_counters` (under the per-day key limit, counter-writes.ts; the
  * rows carry the `unique` counts) and their clicks into `links` (one update a link of the chunk,
- * migration 012), and deleted with the epochs they emptied (migration 013), in one IMMEDIATE transaction: a crash folds the chunk whole or not at
- * all, so `clicks` and the statistics never part, and SQLite's one writer at a time keeps two
- * compactors from folding the same rows. Runs in the background writer's worker thread on the server
- * (background-visit-writes.ts), or on the store's connection.
+ * migration 012), and deleted with the epochs they emptied (migration 013), in one IMMEDIATE
+ * transaction: a crash folds the chunk whole or not at all, so `clicks` and the statistics never part,
+ * and SQLite's one writer at a time keeps two compactors from folding the same rows. Runs in the
+ * background writer's worker thread on the server (background-visit-writes.ts), or on the store's
+ * connection.
  */
 export function createVisitCompactor(db: Database): (maxEntries: number) => number {
   const oldestEntries = db.prepare<[number], LogRow>(OLDEST_ENTRIES);

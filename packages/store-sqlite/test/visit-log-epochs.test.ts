@@ -3,7 +3,7 @@ import { aLink, compactAll, LOG_DAY } from '@shortener/testkit';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openSqliteStores } from '../src/index.js';
-import type { SqliteStores } from '../src/index.js';
+import type { SqliteStoreOptions, SqliteStores } from '../src/index.js';
 import { LINK_READ } from '../src/link-rows.js';
 import { MIGRATIONS, migrate } from '../src/migrations/index.js';
 import { clicksWithTail, logEntriesOf } from '../src/migrations/013-visit-log-epochs.js';
@@ -15,8 +15,8 @@ const opened: { stores: SqliteStores; raw: BetterSqlite3.Database }[] = [];
 const rawOnly: BetterSqlite3.Database[] = [];
 
 /** The stores on a file (a new one by default), and a connection of our own to read its rows as they are. */
-function open(path = nextPath()) {
-  const stores = openSqliteStores(path);
+function open(path = nextPath(), options: SqliteStoreOptions = {}) {
+  const stores = openSqliteStores(path, options);
   const raw = new BetterSqlite3(path);
   opened.push({ stores, raw });
   return { stores, raw, path };
@@ -56,7 +56,8 @@ const epochs = (raw: BetterSqlite3.Database) =>
 const epochsGoingBack = (raw: BetterSqlite3.Database) =>
   raw
     .prepare<[], number>(
-      'SELECT COUNT(*) FROM visit_log a JOIN visit_log b ON b.seq > a.seq AND b.epoch < a.epoch',
+      `SELECT COUNT(*) FROM (SELECT epoch, MAX(epoch) OVER (ORDER BY seq ROWS BETWEEN UNBOUNDED PRECEDING
+        AND 1 PRECEDING) AS before FROM visit_log) WHERE epoch < before`,
     )
     .pluck()
     .get();
@@ -121,6 +122,41 @@ describe('the SQLite visit log in epochs (migration 013)', () => {
     const clicks = await Promise.all(ids.slice(0, 360).map((id) => second.stores.links.findById(id)));
     expect(clicks.reduce((sum, link) => sum + (link?.clicks ?? 0), 0)).toBe(600);
   });
+
+  it('keeps clicks exact and epochs in order with a hundred flushes at once on two connections, compacted by two workers meanwhile', async () => {
+    const first = open(nextPath(), { backgroundCompaction: true, backgroundCheckpoints: true });
+    const second = open(first.path, { backgroundCompaction: true });
+    const ids = await givenLinks(first.stores, 3000);
+    // flushes of 30 to 3,000 links, each in ascending id, from both connections, all at once, while
+    // both workers fold the log as it grows
+    const flushes = Array.from({ length: 100 }, (_, i) => {
+      const from = (i * 37) % 2900;
+      return ids.slice(from, from + 30 + ((i * 997) % 2970));
+    });
+    const expected = new Map<string, number>();
+    for (const flush of flushes) for (const id of flush) expected.set(id, (expected.get(id) ?? 0) + 1);
+    let folding = true;
+    const folders = [first, second].map(async ({ stores }) => {
+      // as the server's rounds do: a breath between chunks for the writers
+      while (folding) {
+        await stores.visits.compact(100);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    });
+    await Promise.all(
+      flushes.map((flush, i) => (i % 2 === 0 ? first : second).stores.visits.record(oneClickEach(flush))),
+    );
+    expect(epochsGoingBack(first.raw)).toBe(0);
+    expect(epochs(first.raw).length).toBeLessThanOrEqual(EPOCHS_AT_MOST);
+    folding = false;
+    await Promise.all(folders);
+    while ((await second.stores.visits.compact(1000)) > 0);
+    expect(await second.stores.visits.compact(1000)).toBe(0); // an empty log drops what epochs are left
+    expect(epochs(first.raw)).toEqual([]);
+    const clicks = first.raw.prepare<[], { id: string; clicks: number }>('SELECT id, clicks FROM links');
+    const read = new Map(clicks.all().map((row) => [row.id, row.clicks]));
+    for (const id of ids) expect(read.get(id), id).toBe(expected.get(id) ?? 0);
+  }, 30_000);
 
   it('drops the epochs a compaction emptied, and those a deleted link emptied', async () => {
     const { stores, raw } = open();

@@ -25,7 +25,10 @@ interface Bucket {
   keyed: KeyedCounts | undefined;
   /** The salted hashes of the bucket's visitors (never an IP): the first alone, then a set. */
   hashes: string | Set<string> | undefined;
-  /** The visitor objects of this batch counted here (each adds its hash once): the first alone, then a set. */
+  /**
+   * The visitor objects of this batch counted here (each adds its hash once): the first alone, then a
+   * set.
+   */
   seen: Visitor | Set<Visitor> | undefined;
   /** The profile of the bucket's last uncounted visit and its tally: runs of one profile skip the map. */
   lastProfile: VisitProfile | undefined;
@@ -264,8 +267,8 @@ class BucketAggregate implements VisitAggregate {
 
 /**
  * The rows of an aggregate in parts of about `maxRows` rows, each built when the next is asked for, the
- * links in ascending id (so each part continues the last one's range): one click update per link (its days and the carried clicks summed), its counters, then the visitor hashes.
- * A link's click update and all its counters share a part (a part grows past `maxRows` for one link
+ * links in ascending id (so each part continues the last one's range): one click update per link (its
+ * days and the carried clicks summed), its counters, then the visitor hashes. A link's click update and all its counters share a part (a part grows past `maxRows` for one link
  * rather than split them), so a crash between parts never leaves `clicks` and `total` apart.
  */
 function* partsOf(
