@@ -5,6 +5,7 @@ export {
   createAccount,
   createApiKey,
   findAccount,
+  findAccountByName,
   isAccountName,
   listApiKeys,
   normalizeAccountName,

@@ -26,3 +26,4 @@ export { describeVisitStoreContract } from './visit-store-contract.js';
 export { compactAll, givenVisitLog, LOG_DAY, visitFigures } from './visit-log-helpers.js';
 export { describeSettingStoreContract } from './setting-store-contract.js';
 export { describeUseCaseSuites } from './use-cases/index.js';
+export { SPELLINGS_OF_BOB } from './use-cases/account-names-suite.js';

@@ -1,6 +1,7 @@
 import {
   deleteLink,
   domainError,
+  findAccountByName,
   inviteAccount,
   isLinkId,
   setAccountDisabled,
@@ -234,10 +235,10 @@ export const ADMIN_ROUTES: readonly AnyRoute[] = [
       const failed = (message: string, status = 400) =>
         renderAdmin(ctx, deps, status, admin, { notice: { error: true, text: message }, inviteValues });
       // an existing name would get a reset link (as `shortener accounts invite` gives the operator):
-      // on this page an admin makes new accounts only, so nobody's credentials can be taken over here
-      if (name !== '' && (await deps.core.accounts.findAccountByName(name)) !== null)
+      // on this page an admin makes new accounts only (core refuses a taken name in any spelling)
+      if (name !== '' && (await findAccountByName(deps.core, name)) !== null)
         return failed(adminTextOf(language).nameTaken);
-      const invite = await inviteAccount(deps.core, name, wantsAdmin);
+      const invite = await inviteAccount(deps.core, name, wantsAdmin, { newOnly: true });
       if (!invite.ok)
         return failed(errorBody(invite.error, language).error.message, HTTP_STATUS[invite.error.code]);
       const made = { name: invite.value.account.name, url: invite.value.url };

@@ -220,6 +220,17 @@ describe('/admin (decisions §10)', () => {
     const taken = await admin.post('/admin/invites', { name: 'plain-user' });
     expect(taken.status).toBe(400);
     expect(await taken.text()).toContain('An account of that name exists already.');
+    // another spelling of the same name (full-width, compatibility forms, invisible characters) is the
+    // same account: no reset link, no promotion
+    for (const spelling of ['ｐｌａｉｎ－ｕｓｅｒ', 'PLAIN-USER', ' plain\u200b-user\u3000', 'ᵖlain-user']) {
+      const other = await admin.post('/admin/invites', { name: spelling, admin: 'on' });
+      expect([spelling, other.status]).toStrictEqual([spelling, 400]);
+      expect(await other.text()).not.toContain('id="new-key"');
+    }
+    const listed = (await server.cli('accounts', 'list')) as unknown as { name: string; role: string }[];
+    expect(listed.filter((account) => /plain/i.test(account.name.normalize('NFKC')))).toMatchObject([
+      { name: 'plain-user', role: 'user' },
+    ]);
     const invalid = await admin.post('/admin/invites', { name: 'no spaces allowed!' });
     expect(invalid.status).toBe(400);
     const again = await invalid.text();

@@ -12,8 +12,12 @@ export interface AccountStore {
    */
   createAccount(account: Account): Promise<Result<Account>>;
   findAccountById(id: string): Promise<Account | null>;
-  /** The account whose name equals `name` without regard to case (ASCII letters), or null. */
-  findAccountByName(name: string): Promise<Account | null>;
+  /**
+   * The account whose name has this key (`accountNameKey`: normalised, lower case), or null. Stores match
+   * it against `lower(name)`, which is the same for every valid (ASCII) name. Callers go through core's
+   * `findAccountByName`, never pass a raw name.
+   */
+  findAccountByName(key: string): Promise<Account | null>;
   listAccounts(): Promise<Account[]>;
   /** Applies the changes; null when the account does not exist. */
   updateAccount(id: string, changes: AccountChanges): Promise<Account | null>;

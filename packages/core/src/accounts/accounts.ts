@@ -17,17 +17,30 @@ export function isAccountName(name: string): boolean {
   return ACCOUNT_NAME.test(name);
 }
 
+/** Code points that render as nothing (zero-width spaces and joiners, soft hyphens, variation selectors). */
+const INVISIBLE = /\p{Default_Ignorable_Code_Point}/gu;
+
 /**
- * A name as accounts are looked up by (decisions §14): trimmed and NFKC-normalised. Stores compare it
- * without regard to case, so `alice`, `Alice` and `ALICE` are one name.
+ * A name as it is stored and shown (decisions §14): NFKC-normalised (full-width and other compatibility
+ * forms become their plain letters), without invisible code points, trimmed.
  */
 export function normalizeAccountName(name: string): string {
-  return name.trim().normalize('NFKC');
+  return name.normalize('NFKC').replace(INVISIBLE, '').trim();
 }
 
-/** The key a name is unique by: its normalised form in lower case (for limits and comparisons). */
+/**
+ * The key a name is unique and looked up by: its normalised form in lower case. This is the only way a
+ * name is compared: sign-in, sign-up, invites, the admin page, the CLI, the limits and every store (which
+ * match it against `lower(name)`: valid names are ASCII once normalised), so `alice`, `ALICE`, `ａｌｉｃｅ`
+ * and ` alice\u200b` are one name.
+ */
 export function accountNameKey(name: string): string {
   return normalizeAccountName(name).toLowerCase();
+}
+
+/** The account of a name in any of its spellings ({@link accountNameKey}), or null. */
+export function findAccountByName(deps: Pick<Deps, 'accounts'>, name: string): Promise<Account | null> {
+  return deps.accounts.findAccountByName(accountNameKey(name));
 }
 
 /**
@@ -51,8 +64,7 @@ export async function createAccount(deps: Deps, name: string, role: Role = 'user
 /** Finds an account by id or name. */
 export async function findAccount(deps: Pick<Deps, 'accounts'>, reference: string): Promise<Result<Account>> {
   const found =
-    (await deps.accounts.findAccountById(reference)) ??
-    (await deps.accounts.findAccountByName(normalizeAccountName(reference)));
+    (await deps.accounts.findAccountById(reference)) ?? (await findAccountByName(deps, reference));
   return found ? ok(found) : err(domainError('not_found', 'No such account.', 'account'));
 }
 

@@ -7,7 +7,7 @@ import { spendGuess, tooManyGuesses } from '../limits/guess-limit.js';
 import { digestsEqual, generateSecret, sha256Hex } from '../secrets.js';
 import { limitSubjectOf } from '../urls/ip.js';
 import type { Account } from './account.js';
-import { createAccount, normalizeAccountName } from './accounts.js';
+import { createAccount, findAccountByName } from './accounts.js';
 import type { InviteRecord } from './credentials.js';
 import { checkNewPassword, setAccountPassword } from './sign-in.js';
 
@@ -31,11 +31,21 @@ export interface Invite {
 /**
  * Invites a person (`shortener accounts invite NAME [--admin]`): creates the account when the name is
  * new (refused with `forbidden` when `SIGNUP=closed`), or makes a reset link for an existing one.
- * `admin` makes the account an admin; an existing admin stays one without it.
+ * `admin` makes the account an admin; an existing admin stays one without it. With `newOnly` (the admin
+ * page, which makes new accounts only) a name taken in any spelling is refused with `invalid_request` on
+ * `name`, so nobody's credentials can be reset or role raised there.
  */
-export async function inviteAccount(deps: Deps, name: string, admin = false): Promise<Result<Invite>> {
-  let account = await deps.accounts.findAccountByName(normalizeAccountName(name));
+export async function inviteAccount(
+  deps: Deps,
+  name: string,
+  admin = false,
+  options: { readonly newOnly?: boolean } = {},
+): Promise<Result<Invite>> {
+  let account = await findAccountByName(deps, name);
   const created = account === null;
+  if (account !== null && options.newOnly === true) {
+    return err(domainError('invalid_request', 'An account with this name exists already.', 'name'));
+  }
   if (account === null) {
     if (deps.config.signup === 'closed') {
       return err(domainError('forbidden', 'SIGNUP is closed: only existing accounts get invite links.'));

@@ -9,7 +9,7 @@ import { err, ok } from '../result.js';
 import { hashPassword, verifyPassword } from '../secrets.js';
 import { limitSubjectOf } from '../urls/ip.js';
 import type { Account } from './account.js';
-import { accountNameKey, normalizeAccountName } from './accounts.js';
+import { accountNameKey, findAccountByName } from './accounts.js';
 import type { SessionRecord } from './credentials.js';
 import { requireRecentSignIn, startSession } from './sessions.js';
 import type { SignedIn } from './sessions.js';
@@ -59,7 +59,7 @@ export async function signInWithPassword(
   name: string,
   password: string,
 ): Promise<Result<Account>> {
-  const account = await deps.accounts.findAccountByName(normalizeAccountName(name));
+  const account = await findAccountByName(deps, name);
   const stored = account === null ? null : await deps.credentials.passwordHashOf(account.id);
   decoy ??= hashPassword('decoy password', deps.random);
   const matches = await verifyPassword(password.slice(0, 4 * PASSWORD_LENGTH.max), stored ?? (await decoy));

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ServiceConfig } from '../config.js';
 import { findShortDomain } from '../config.js';
+import { findAccountByName } from '../accounts/accounts.js';
 import type { CoreDeps } from '../deps.js';
 import { domainError } from '../errors.js';
 import type { LinkView } from '../response-schemas.js';
@@ -142,7 +143,7 @@ async function ownerOf(deps: CoreDeps, line: ExportedLink): Promise<Result<strin
   if (line.account_id === null && line.account === null) return ok(null);
   const found =
     (line.account_id === null ? null : await deps.accounts.findAccountById(line.account_id)) ??
-    (line.account === null ? null : await deps.accounts.findAccountByName(line.account));
+    (line.account === null ? null : await findAccountByName(deps, line.account));
   if (found !== null) return ok(found.id);
   const name = line.account ?? line.account_id ?? '';
   return err(domainError('not_found', `No account "${name}" here: create it first.`, 'account'));

@@ -1,4 +1,5 @@
 import type { Stores } from '@shortener/core';
+import { describeAccountNamesSuite } from './account-names-suite.js';
 import { describeAccountsSuite } from './accounts-suite.js';
 import { describeCreateLinkSuite } from './create-link-suite.js';
 import { describeManageLinksSuite } from './manage-links-suite.js';
@@ -14,6 +15,7 @@ export function describeUseCaseSuites(name: string, open: () => Promise<Stores>)
   describeManageLinksSuite(name, open);
   describeVisitsSuite(name, open);
   describeAccountsSuite(name, open);
+  describeAccountNamesSuite(name, open);
   describeSignInSuite(name, open);
   describePasskeySuite(name, open);
 }
