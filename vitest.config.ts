@@ -48,6 +48,8 @@ const ON_POSTGRES = [
   'guess-limits',
   'webhooks',
   'organise',
+  'fuzz',
+  'unstorable-text',
 ].map((name) => `test/http/${name}.test.ts`);
 const postgresWanted =
   (process.env.DATABASE_URL ?? '') !== '' || process.env.SHORTENER_SCALE_TESTS === 'required';

@@ -1,6 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { domainError, SERVICE_INFO } from '@shortener/core';
+import { domainError, findUnstorableText, SERVICE_INFO, unstorableTextError } from '@shortener/core';
 import type { McpCaller, McpDeps } from './deps.js';
 import { addLookupTools } from './lookup-tools.js';
 import { addManageTools } from './manage-tools.js';
@@ -19,7 +19,8 @@ export interface ToolSet {
 }
 
 /**
- * Wraps a tool handler: the store away is answered `unavailable`; anything else thrown (a bug) is
+ * Wraps a tool handler: text no store keeps (a NUL, a lone surrogate) is refused as the HTTP API does;
+ * the store away is answered `unavailable`; anything else thrown (a bug) is
  * logged and answered as `internal_error`, instead of the SDK's default of showing the exception's own
  * message to the client.
  */
@@ -51,6 +52,8 @@ function instructionsOf(deps: McpDeps, caller: McpCaller): string {
 export function createMcpServer(deps: McpDeps, caller: McpCaller): McpServer {
   const server = new McpServer(SERVICE_INFO, { instructions: instructionsOf(deps, caller) });
   const guard: Guard = (tool, handler) => async (args) => {
+    const unstorable = findUnstorableText(args);
+    if (unstorable !== null) return toolError(unstorableTextError(unstorable));
     try {
       return await handler(args);
     } catch (error) {

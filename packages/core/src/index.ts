@@ -172,7 +172,8 @@ export type { LinkChangeHub, LinkChangeSource } from './links/change-hub.js';
 export { expiryFromDays, goneReason, linkStatus } from './links/status.js';
 export type { GoneReason } from './links/status.js';
 export { shortUrlOf, toLinkView, toPublicLinkView } from './links/view.js';
-export { parseInput } from './parse.js';
+export { parseInput, unstorableTextError } from './parse.js';
+export { findUnstorableText, isStorableText } from './text.js';
 export type {
   AccountStore,
   ClickIncrement,

@@ -1,14 +1,20 @@
 import type { z } from 'zod';
 import { domainError } from './errors.js';
+import type { DomainError } from './errors.js';
 import { VALIDATION_ERROR_FIELDS } from './links/tags.js';
 import type { Result } from './result.js';
+import { findUnstorableText } from './text.js';
 import { err, ok } from './result.js';
 
 /**
  * Parses raw edge input (a body, a query, tool arguments) with a schema: the value, or one
  * `invalid_request` (`validation_error` for tags) naming the first field at fault and what is wrong with it.
+ * Text no store can keep (a NUL, a lone surrogate; {@link findUnstorableText}), in a value or a key, is
+ * refused first, whatever the schema.
  */
 export function parseInput<S extends z.ZodType>(schema: S, raw: unknown): Result<z.output<S>> {
+  const unstorable = findUnstorableText(raw);
+  if (unstorable !== null) return err(unstorableTextError(unstorable));
   const parsed = schema.safeParse(raw, { reportInput: true });
   if (parsed.success) return ok(parsed.data);
   const issue = parsed.error.issues[0];
@@ -18,6 +24,14 @@ export function parseInput<S extends z.ZodType>(schema: S, raw: unknown): Result
   const top = String(issue?.path[0]);
   if (VALIDATION_ERROR_FIELDS.has(top)) return err(domainError('validation_error', detail, top));
   return err(domainError('invalid_request', detail, field === '' ? undefined : field));
+}
+
+/** The error of text no store keeps, at `path` (a field's dotted path; `''` for the whole input). */
+export function unstorableTextError(path: string): DomainError {
+  const detail = `${path === '' ? 'The request' : path}: text with a NUL character or an unpaired UTF-16 surrogate.`;
+  const top = path.split('.')[0] ?? '';
+  const code = VALIDATION_ERROR_FIELDS.has(top) ? 'validation_error' : 'invalid_request';
+  return domainError(code, detail, path === '' ? undefined : path);
 }
 
 function describeIssue(issue: z.core.$ZodIssue, field: string): string {

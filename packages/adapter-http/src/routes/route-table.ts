@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import type { Caller, SignedIn } from '@shortener/core';
-import { ANONYMOUS, domainError, parseInput } from '@shortener/core';
+import { ANONYMOUS, domainError, isStorableText, parseInput } from '@shortener/core';
 import type { Context, Middleware, Next } from 'koa';
 import { accountAreaGuard } from '../account/account-kit.js';
 import { signedInOf } from '../account/session.js';
@@ -162,6 +162,9 @@ export function mountRoutes(router: Router, deps: HttpDeps, routes: readonly Any
     const guards: Middleware[] = declared.area === 'account' ? [accountAreaGuard(deps)] : [];
     const path = declared.routerPath ?? koaPath(declared.path);
     router[declared.method](path, ...guards, async (ctx, next) => {
+      // a path segment with text no store keeps (`%00`) names nothing that can exist
+      if (!Object.values(ctx.params as Record<string, string>).every(isStorableText))
+        return sendError(ctx, domainError('not_found'));
       const who = await whoFor(deps, ctx, declared.access);
       if (who === null) return;
       const query = parsed(ctx, declared.query, () => queryOf(ctx.query));

@@ -27,17 +27,15 @@ const METHODS = [
   ...['PUT', 'OPTIONS', 'PROPFIND', 'TRACE', 'MKCOL', 'COPY', 'LOCK', 'SEARCH', 'PURGE', 'CONNECT'],
 ];
 
-const STRANGE = [
-  '',
-  'a',
-  '%ff',
-  '%00',
-  '..%2f..%2fetc%2fpasswd',
-  '%E2%82%AC',
-  'x'.repeat(300),
-  '+',
-  '.json',
-].concat(['.png', '.svg', 'ABC', '_-', '%2B', '"><svg>', "'", 'null', '0', '-1', '1e400', '[]']);
+const STRANGE = ['', 'a', '%ff', '%00', '..%2f..%2fetc%2fpasswd', '%E2%82%AC', 'x'.repeat(300), '+', '.json']
+  .concat(['.png', '.svg', 'ABC', '_-', '%2B', '"><svg>', "'", 'null', '0', '-1', '1e400', '[]'])
+  // text PostgreSQL refuses (NUL) and UTF-8 of a lone surrogate (decoded to U+FFFD, or refused)
+  .concat(['a%00b', '%ED%A0%80', '%00.json', '%00.png', '%00%2B']);
+
+/** Text no store may see as it is: NUL (PostgreSQL refuses it) and lone UTF-16 surrogates. */
+const MALFORMED = ['\u0000', 'a\u0000b', 'a\ud800b', '\udc00', 'x\ud83d', '\ud800\u0000'];
+/** Fields of the API's bodies that carry free text to a store. */
+const TEXT_FIELDS = ['title', 'alias', 'utm_source', 'utm_campaign', 'password', 'domain', 'url', 'name'];
 
 type Pick = <T>(items: readonly T[]) => T;
 
@@ -53,7 +51,8 @@ function pathOf(pick: Pick, slugs: readonly string[], random: () => number): str
     () => `/${pick(slugs)}${pick(['+', '.json', '.png', '.svg', '%2B'])}`,
     () => `/${word()}`,
     () => `/api/v1/links${pick(['', `/${uuid}`, `/${word()}`, `/${uuid}/stats`, '/claim'])}`,
-    () => `/api/v1/${pick(['check', 'bulk', 'keys', 'links', 'nothing'])}`,
+    () => `/api/v1/${pick(['check', 'bulk', 'keys', 'links', 'nothing', 'webhooks', 'tags'])}`,
+    () => `/api/v1/${pick(['links', 'webhooks', 'keys', 'tags'])}/${word()}${pick(['', '/stats', '/test'])}`,
     () => `/api/shorten`,
     () => pick(['/mcp', '/healthz', '/openapi.json', '/llms.txt', '/', '/assets/app.css', '//', '/./x']),
     () => `/${word()}/${word()}/${word()}`,
@@ -149,6 +148,29 @@ function bodyOf(pick: Pick, random: () => number): string | undefined {
         ]),
       }),
     () => JSON.stringify([{ jsonrpc: '2.0', method: 'tools/list' }, 1, null]),
+    () => JSON.stringify({ url: 'https://example.com/', [pick(TEXT_FIELDS)]: pick(MALFORMED) }),
+    () => JSON.stringify({ url: 'https://example.com/', tags: ['ok', pick(MALFORMED)] }),
+    () =>
+      JSON.stringify({
+        url: 'https://example.com/',
+        rules: [{ query: { [pick(MALFORMED)]: pick(MALFORMED) }, url: 'https://example.com/r' }],
+      }),
+    () => JSON.stringify({ url: `https://example.com/${pick(MALFORMED)}`, events: [pick(MALFORMED)] }),
+    () =>
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: {
+          name: pick(['shorten_url', 'link_info', 'link_stats', 'check_alias']),
+          arguments: {
+            url: 'https://example.com/',
+            slug: pick(MALFORMED),
+            alias: pick(MALFORMED),
+            title: pick(MALFORMED),
+          },
+        },
+      }),
     () => '{"unterminated": ',
     () => '['.repeat(20000) + ']'.repeat(20000),
     () => 'password=' + 'x'.repeat(Math.floor(random() * 100)),
