@@ -168,7 +168,9 @@ export function createHttpServer(deps: HttpDeps, limits: ServerLimits = DEFAULT_
     onRequest(drain, res);
     const problem = hostProblem(req);
     const routed = problem === null && (req.method === 'GET' || req.method === 'HEAD');
-    const target = routed && !(metricsHere && req.url === '/metrics') ? slugOfPath(req.url) : null;
+    const path = routed ? slugOfPath(req.url) : null;
+    // matched on the path alone: `/metrics?x=1` and `/Metrics` are the metrics too
+    const target = metricsHere && path?.slug.toLowerCase() === 'metrics' ? null : path;
     // Koa sends its own HSTS; the answers given here (redirects, link pages, their errors, the Host
     // refusal) get the same constant header over https
     if (problem === null && target === null) void callback(req, res);

@@ -108,6 +108,14 @@ describe('/metrics with another method', () => {
     expect(response.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
   });
 
+  it('matches /metrics on the path alone, whatever the query string', async () => {
+    for (const path of ['/metrics?x=1', '/metrics?', '/metrics?lang=de&a=b']) {
+      const response = await server.api(path);
+      expect([path, response.status]).toStrictEqual([path, 200]);
+      expect(response.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    }
+  });
+
   it('answers the same on METRICS_PORT', async () => {
     const url = `http://127.0.0.1:${metricsPort}/metrics`;
     for (const method of ['POST', 'PUT', 'DELETE']) {
