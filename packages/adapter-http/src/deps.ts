@@ -65,7 +65,12 @@ export type QrRenderer = (
  * whether RabbitMQ is connected; a broker away delays events and leaves the service healthy.
  */
 export type HealthReport =
-  | { readonly ok: true; readonly broker?: 'connected' | 'down' }
+  | {
+      readonly ok: true;
+      readonly broker?: 'connected' | 'down';
+      /** What does not answer but the node serves without (Redis: the limits are its own meanwhile). */
+      readonly degraded?: readonly string[];
+    }
   | { readonly ok: false; readonly reason: string };
 
 /** Where a request belongs, for latency histograms: never a slug, never an address. */

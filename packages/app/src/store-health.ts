@@ -5,8 +5,10 @@ import type { Stores } from '@shortener/core';
 /** What `/healthz` says about the store, fed by the visit flushes and write probes of `serve`. */
 export interface StoreHealth {
   /**
-   * 200 when the store answers and its last write succeeded; else the reason. `broker` (null: none)
-   * is only reported: events wait in the outbox while it is away (decisions §16).
+   * Whether this node can serve, as a load balancer needs it: ok when the store answers and writes (a
+   * write that failed is tried again now, so a recovery shows at once); else the reason. What the node
+   * serves without (Redis: limits fall back to this node's own; the broker: events wait in the outbox,
+   * decisions §16) is only reported, in `degraded` and `broker`.
    */
   report(broker?: boolean | null): Promise<HealthReport>;
   /** A write succeeded (no `error`) or failed. */
@@ -38,28 +40,36 @@ export function createStoreHealth(stores: Stores, options: StoreHealthOptions = 
     failure = error === undefined ? null : writeFailure(error);
     if (error === undefined) lastWrite = now();
   };
+  // one probe at a time, however many health checks and flushes ask at once
+  let probing: Promise<string | null> | null = null;
+  const probe = (force = false): Promise<string | null> => {
+    if (stores.checkWritable === undefined) return Promise.resolve(null);
+    if (!force && failure === null && now() - lastWrite < probeEveryMs) return Promise.resolve(null);
+    probing ??= stores
+      .checkWritable()
+      .then(() => wrote(), wrote)
+      .then(() => failure)
+      .finally(() => (probing = null));
+    return probing;
+  };
   return {
     report: async (broker = null) => {
       if (!(await stores.ping())) return { ok: false, reason: 'the store does not answer' };
-      if (failure !== null) return { ok: false, reason: failure };
+      const failed = failure === null ? null : await probe(true);
+      if (failed !== null) return { ok: false, reason: failed };
+      const degraded: string[] = [];
       for (const check of options.checks ?? []) {
-        const reason = await check();
-        if (reason !== null) return { ok: false, reason };
+        const reason = await check().catch((error: unknown) => String(error));
+        if (reason !== null) degraded.push(reason);
       }
-      return broker === null ? { ok: true } : { ok: true, broker: broker ? 'connected' : 'down' };
+      return {
+        ok: true,
+        ...(broker === null ? {} : { broker: broker ? 'connected' : 'down' }),
+        ...(degraded.length === 0 ? {} : { degraded }),
+      };
     },
     wrote,
-    probe: async (force = false) => {
-      if (stores.checkWritable === undefined) return null;
-      if (!force && failure === null && now() - lastWrite < probeEveryMs) return null;
-      try {
-        await stores.checkWritable();
-        wrote();
-      } catch (error) {
-        wrote(error);
-      }
-      return failure;
-    },
+    probe,
   };
 }
 

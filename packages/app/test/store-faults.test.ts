@@ -63,7 +63,10 @@ describe('a store that cannot write', () => {
     });
 
     setFileSizeLimit(server.child.pid!, 'unlimited');
+    // the failed write is tried again when asked, so the recovery shows at once (not after the flush's back-off)
+    const restored = Date.now();
     expect(await healthOnce(server.url, 200)).toEqual({ status: 'ok' });
+    expect(Date.now() - restored).toBeLessThan(1000);
     const read = await fetch(`${server.url}/api/v1/links/${link.id}`, {
       headers: { 'x-edit-token': link.edit_token },
     });

@@ -49,21 +49,28 @@ export const META_ROUTES: readonly AnyRoute[] = [
     path: '/healthz',
     area: 'public',
     access: 'anyone',
-    doc: meta('getHealth', 'Health check', 'Whether the service and its store answer.', {
-      200: { description: 'Healthy.', content: jsonContent(ref('schemas', 'Health')) },
-      503: {
-        description: 'Something does not answer; `reason` says what.',
-        content: jsonContent(ref('schemas', 'Health')),
+    doc: meta(
+      'getHealth',
+      'Health check',
+      'Whether this node can serve, for a load balancer: its store answers and writes. What it serves ' +
+        'without (Redis, the broker) is reported in the body, never a 503.',
+      {
+        200: { description: 'The node serves.', content: jsonContent(ref('schemas', 'Health')) },
+        503: {
+          description: 'The store does not answer or cannot write; `reason` says what.',
+          content: jsonContent(ref('schemas', 'Health')),
+        },
       },
-    }),
+    ),
     handle: async (ctx, { deps }) => {
       const health = await deps
         .health()
         .catch(() => ({ ok: false, reason: 'the health check failed' }) as const);
       ctx.status = health.ok ? 200 : 503;
-      // the broker (AMQP_URL) is only reported: events wait in the outbox while it is away
-      const broker = health.ok && health.broker !== undefined ? { broker: health.broker } : {};
-      ctx.body = health.ok ? { status: 'ok', ...broker } : { status: 'unavailable', reason: health.reason };
+      if (!health.ok) return void (ctx.body = { status: 'unavailable', reason: health.reason });
+      // the broker (AMQP_URL) and Redis are only reported: the node serves while they are away
+      const { ok: _ok, ...details } = health;
+      ctx.body = { status: 'ok', ...details };
     },
   }),
   route({

@@ -158,7 +158,8 @@ export function componentSchemas(config: ServiceConfig): Record<string, Json> {
   constrain(schemas.ClaimRequest, 'edit_tokens', { maxItems: config.limits.claimMax });
   schemas.Health = {
     type: 'object',
-    description: '`ok` when the service and its store answer; otherwise `unavailable` and what fails.',
+    description:
+      '`ok` when this node can serve (its store answers and writes); otherwise `unavailable` and what fails.',
     properties: {
       status: { type: 'string', enum: ['ok', 'unavailable'] },
       reason: { type: 'string', description: 'With `unavailable`: what does not answer.' },
@@ -166,6 +167,11 @@ export function componentSchemas(config: ServiceConfig): Record<string, Json> {
         type: 'string',
         enum: ['connected', 'down'],
         description: 'With `AMQP_URL`: whether RabbitMQ is connected (events wait while it is down).',
+      },
+      degraded: {
+        type: 'array',
+        items: { type: 'string' },
+        description: 'What does not answer but the node serves without (Redis: rate limits are its own).',
       },
     },
     required: ['status'],
