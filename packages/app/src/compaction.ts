@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { isStoreUnavailable } from '@shortener/core';
 import type { VisitStore } from '@shortener/core';
 import type { AppLogger } from './logger.js';
 
@@ -100,7 +101,10 @@ export function startVisitCompaction(
         burstUntil = performance.now() + BURST_HOLD_MS;
       lastSize = size - (await compactionRound(visits, busy, () => stopped));
     } catch (error) {
-      logger.error('folding the visit log failed', { error });
+      // the database busy past its timeout (a long backup, another writer) is a wait, not a fault: the
+      // next round tries again
+      if (isBusy(error)) logger.warn('folding the visit log waits: the database is busy', { error });
+      else logger.error('folding the visit log failed', { error });
     }
   };
   const timer = setInterval(() => {
@@ -115,4 +119,10 @@ export function startVisitCompaction(
       await running;
     },
   };
+}
+
+/** Whether SQLite answered `SQLITE_BUSY` (the error or the store's "unavailable" wrapping of it). */
+function isBusy(error: unknown): boolean {
+  const cause = isStoreUnavailable(error) ? error.cause : error;
+  return /^SQLITE_BUSY/.test(String((cause as { code?: unknown } | null)?.code ?? ''));
 }

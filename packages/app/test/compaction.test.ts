@@ -1,4 +1,5 @@
 import { createMemoryStores } from '@shortener/store-memory';
+import { storeUnavailable } from '@shortener/core';
 import { aLink } from '@shortener/testkit';
 import { describe, expect, it } from 'vitest';
 import { compactionRound, LOG_HIGH_WATER, startVisitCompaction } from '../src/compaction.js';
@@ -41,11 +42,34 @@ describe('the compaction timer', () => {
     }
     expect(lines).toEqual([]);
   }, 10_000);
+
+  it('logs a busy database as a warning, since the next round tries again, and anything else as an error', async () => {
+    const { stores } = await storesWithLog(10);
+    const lines: string[] = [];
+    const logger = createJsonLogger({ stream: { write: (line) => lines.push(line) } });
+    const failures = [
+      Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' }),
+      storeUnavailable(
+        'The database is busy.',
+        Object.assign(new Error('locked'), { code: 'SQLITE_BUSY_SNAPSHOT' }),
+      ),
+      new Error('no such table: visit_log'),
+    ];
+    const visits = { ...stores.visits, logSize: () => Promise.reject(failures.shift() ?? new Error('done')) };
+    const compaction = startVisitCompaction(visits, logger, () => 0, 5_000);
+    try {
+      await until(async () => lines.length >= 3, 250);
+    } finally {
+      await compaction.stop();
+    }
+    const levels = lines.slice(0, 3).map((line) => (JSON.parse(line) as { level: string }).level);
+    expect(levels).toStrictEqual(['warn', 'warn', 'error']);
+  }, 15_000);
 });
 
-async function until(done: () => Promise<boolean>): Promise<void> {
+async function until(done: () => Promise<boolean>, most = 100): Promise<void> {
   for (let tries = 0; !(await done()); tries++) {
-    if (tries > 100) throw new Error('timed out');
+    if (tries > most) throw new Error('timed out');
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

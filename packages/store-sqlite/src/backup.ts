@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync } from 'node:fs';
+import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Database } from 'better-sqlite3';
 
@@ -7,7 +7,8 @@ import type { Database } from 'better-sqlite3';
  * transaction over a snapshot, so it finishes however steadily other connections write (SQLite's
  * online backup API starts over whenever another connection commits). The copy is written to
  * `destPath.partial` in the same folder, synced, then renamed over `destPath`: a run killed half-way
- * never leaves a partial file at `destPath` (its `.partial` is replaced by the next run).
+ * never leaves a partial file at `destPath` (its `.partial` is replaced by the next run). The file is
+ * made 0600, as `export` writes its file.
  */
 export function backupDatabase(db: Database, destPath: string): void {
   const folder = dirname(destPath);
@@ -15,6 +16,10 @@ export function backupDatabase(db: Database, destPath: string): void {
   const partial = `${destPath}.partial`;
   rmSync(partial, { force: true });
   try {
+    // the copy holds every hash of keys, tokens and passwords: readable by its owner only, from the start
+    // (VACUUM INTO takes an empty file, so it keeps the mode it was made with)
+    closeSync(openSync(partial, 'wx', 0o600));
+    chmodSync(partial, 0o600);
     db.prepare('VACUUM INTO ?').run(partial);
     // VACUUM INTO does not sync its output: do it before the rename makes the copy the backup.
     syncPath(partial, 'r+');

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { aLink } from '@shortener/testkit';
@@ -76,6 +76,21 @@ describe('backup', () => {
     mkdirSync(`${folder}/taken`, { recursive: true }); // a folder where the copy should go: rename fails
     await expect(stores.backup(`${folder}/taken`)).rejects.toThrow();
     expect(existsSync(`${folder}/taken.partial`)).toBe(false);
+    await stores.close();
+  });
+
+  it('writes the copy readable by its owner only (0600), whatever the umask', async () => {
+    const stores = openSqliteStores(dbPath());
+    await stores.links.insert(aLink());
+    const copy = `${dbPath()}.bak`;
+    mkdirSync(copy.slice(0, copy.lastIndexOf('/')), { recursive: true });
+    const umask = process.umask(0);
+    try {
+      await stores.backup(copy);
+    } finally {
+      process.umask(umask);
+    }
+    expect(statSync(copy).mode & 0o777).toBe(0o600);
     await stores.close();
   });
 });
