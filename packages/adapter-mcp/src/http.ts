@@ -32,6 +32,9 @@ export const UNAUTHORIZED_RPC_CODE = -32001;
  */
 export function createMcpHttpHandler(deps: McpDeps): McpHttpHandler {
   return async (req, res, body, ip) => {
+    // JSON-RPC 2.0 §6: an empty batch is one Invalid Request error, not an empty answer
+    if (Array.isArray(body) && body.length === 0)
+      return answer(res, 400, { jsonrpc: '2.0', error: EMPTY_BATCH, id: null });
     try {
       const account = await accountOf(deps.core, req.headers.authorization);
       if (!account.ok) {
@@ -66,6 +69,8 @@ export function createMcpHttpHandler(deps: McpDeps): McpHttpHandler {
     }
   };
 }
+
+const EMPTY_BATCH = { code: -32600, message: 'Invalid Request: the batch is empty.' };
 
 const WHAT_TO_DO =
   'Send a live API key from the operator as Authorization: Bearer shk_…, or no Authorization header ' +

@@ -25,15 +25,23 @@ function domainText(config: ServiceConfig): string {
 /** A number as text: what older clients and models send for a number (`"5"`, `"0.5"`). */
 const NUMERIC_TEXT = /^\s*-?\d+(?:\.\d+)?\s*$/;
 
-/** `integer` or `number` when `field` takes a number, else null. */
+interface JsonType {
+  readonly type?: unknown;
+  readonly const?: unknown;
+  readonly anyOf?: readonly JsonType[];
+}
+
+/** A schema and its `anyOf` branches, nested ones too (a union of literals is nested there). */
+const branchesOf = (json: JsonType): JsonType[] => [json, ...(json.anyOf ?? []).flatMap(branchesOf)];
+
+/** `integer` or `number` when `field` takes a number (a choice of whole numbers: integer), else null. */
 function numberTypeOf(field: z.ZodType): 'integer' | 'number' | null {
-  const json = z.toJSONSchema(field, { io: 'input', unrepresentable: 'any' }) as {
-    type?: unknown;
-    anyOf?: { type?: unknown }[];
-  };
-  const types = [json.type, ...(json.anyOf ?? []).map((branch) => branch.type)].flat();
+  const branches = branchesOf(z.toJSONSchema(field, { io: 'input', unrepresentable: 'any' }) as JsonType);
+  const types = branches.flatMap((branch) => [branch.type].flat());
   if (types.includes('integer')) return 'integer';
-  return types.includes('number') ? 'number' : null;
+  if (!types.includes('number')) return null;
+  const numbers = branches.filter((branch) => branch.type === 'number');
+  return numbers.every((branch) => Number.isInteger(branch.const)) ? 'integer' : 'number';
 }
 
 /**

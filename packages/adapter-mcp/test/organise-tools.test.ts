@@ -35,6 +35,22 @@ describe('tags and rules in the tools', () => {
     expect(updated.structuredContent).toMatchObject({ tags: ['winter'], rules: [] });
   });
 
+  it('take redirect_status as a string of digits too (decisions §13), and refuse other statuses', async () => {
+    const keyed = await connect({ core: memoryCore() });
+    const created = await keyed.call('shorten_url', { url: 'https://example.com/s', redirect_status: '307' });
+    expect(created.structuredContent).toMatchObject({ redirect_status: 307 });
+    const updated = await keyed.call('update_link', {
+      id: created.structuredContent!.id,
+      edit_token: created.structuredContent!.edit_token,
+      redirect_status: ' 302 ',
+    });
+    expect(updated.structuredContent).toMatchObject({ redirect_status: 302 });
+    for (const status of ['303', 'abc', 303])
+      expect(
+        (await keyed.call('shorten_url', { url: 'https://e.example', redirect_status: status })).isError,
+      ).toBe(true);
+  });
+
   it('refuse a bad tag and a private rule URL (private_host)', async () => {
     const anonymous = await connect({ core: memoryCore() });
     const bad = await anonymous.call('shorten_url', { url: 'https://e.example', tags: ['no way'] });

@@ -265,12 +265,14 @@ describe('tool inputs as generic clients and models send them (decisions §13)',
     expect(typesOf('shorten_url')).toEqual({
       expires_in_days: ['number', 'null'],
       max_clicks: ['integer', 'null'],
+      redirect_status: ['integer', 'null'],
     });
     expect(typesOf('qr_code')).toEqual({ size: ['integer', 'null'] });
     expect(typesOf('list_links')).toEqual({ limit: ['integer', 'null'] });
     expect(typesOf('update_link')).toEqual({
       expires_in_days: ['number', 'null'],
       max_clicks: ['integer', 'null'],
+      redirect_status: ['integer', 'null'],
     });
     expect(typesOf('link_stats')).toEqual({ days: ['integer', 'null'] });
   });
@@ -402,6 +404,16 @@ describe('/mcp over raw HTTP', () => {
     // a single message still gets a single answer
     const single = await server.api('/mcp', { json: rpc('ping', 7), headers: MCP_HEADERS });
     expect(await single.json()).toEqual({ jsonrpc: '2.0', id: 7, result: {} });
+  });
+
+  it('answers an empty batch with one Invalid Request error (JSON-RPC 2.0 §6)', async () => {
+    const response = await server.api('/mcp', { json: [], headers: MCP_HEADERS });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32600, message: expect.any(String) },
+      id: null,
+    });
   });
 
   it('answers in plain JSON without a session id', async () => {
