@@ -121,6 +121,7 @@ export {
   toRuleView,
   utmOf,
 } from './links/rules.js';
+export { COUNTRY_CODES, isCountryCode } from './links/countries.js';
 export type { RedirectRule, RuleConditions, RuleDevice, RuleOs, RuleView } from './links/rules.js';
 export {
   acceptedLanguages,

@@ -87,6 +87,24 @@ describe('validateTargetUrl', () => {
     expect(codeOf(`https://example.com/${' '.repeat(2000)}x`)).toBe('invalid_url');
   });
 
+  it('encodes a % that starts no escape, keeping real escapes, so the result is a valid URI', () => {
+    const cases = [
+      ['https://example.com/x%zz', 'https://example.com/x%25zz'],
+      ['https://example.com/100%?q=50%&r=%41', 'https://example.com/100%25?q=50%25&r=%41'],
+      ['https://example.com/%e2%82%ac#top%', 'https://example.com/%e2%82%ac#top%25'],
+      ['https://example.com/a%2', 'https://example.com/a%252'],
+    ];
+    for (const [input, expected] of cases) {
+      const result = validateTargetUrl(input!, policy);
+      expect(result.ok ? result.value : result.error.code).toBe(expected);
+    }
+  });
+
+  it('rejects a URL whose bare % signs, once encoded, make it longer than 4096 characters', () => {
+    const prefix = 'https://example.com/';
+    expect(codeOf(prefix + '%'.repeat(MAX_URL_LENGTH - prefix.length))).toBe('invalid_url');
+  });
+
   it('puts every error on the field url', () => {
     const result = validateTargetUrl('ftp://x', policy);
     expect(result.ok ? null : result.error.field).toBe('url');

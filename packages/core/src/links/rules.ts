@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isCountryCode } from './countries.js';
 import { domainError } from '../errors.js';
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
@@ -46,9 +47,14 @@ export const RuleWhenInput = z
   .strictObject({
     device: oneOrMany(z.enum(RULE_DEVICES)).optional(),
     os: oneOrMany(z.enum(RULE_OSES)).optional(),
-    country: oneOrMany(z.string().regex(/^[A-Za-z]{2}$/))
+    country: oneOrMany(
+      z
+        .string()
+        .regex(/^[A-Za-z]{2}$/)
+        .refine(isCountryCode, 'Not an assigned ISO 3166-1 alpha-2 country code.'),
+    )
       .optional()
-      .describe('ISO 3166-1 alpha-2 country codes.'),
+      .describe('ISO 3166-1 alpha-2 country codes (assigned ones, and XK).'),
     language: oneOrMany(z.string().regex(/^[A-Za-z]{2,8}$/))
       .optional()
       .describe('Primary language subtags, matched against Accept-Language entries with q > 0.'),

@@ -32,6 +32,7 @@ const PRIVATE_NAMES = ['ip6-localhost', 'ip6-loopback'];
  * failure wins, and every error carries the field `url`:
  *
  * 1. parse: trimmed; no scheme means `https://` (`example.com:8080/x` is a host and port, not a scheme);
+ *    a `%` that starts no escape is encoded (`%25`), so the result is a valid URI;
  *    over {@link MAX_URL_LENGTH} characters or unparsable: `invalid_url`;
  * 2. scheme other than http/https: `unsupported_scheme`;
  * 3. no host or a malformed one (empty label, character outside `a-z0-9-_`): `invalid_url`; this sits after
@@ -66,11 +67,14 @@ function fail(code: ErrorCode): Result<never> {
   return err(domainError(code, undefined, 'url'));
 }
 
+const BARE_PERCENT = /%(?![0-9A-Fa-f]{2})/g;
+
 function parseTarget(input: string): URL | null {
   const text = input.trim();
   if (text.length > MAX_URL_LENGTH) return null;
   try {
-    const url = new URL(withScheme(text));
+    // a `%` that starts no escape (`/x%zz`) is kept by the URL parser but makes no valid URI: encode it
+    const url = new URL(new URL(withScheme(text)).href.replace(BARE_PERCENT, '%25'));
     return url.href.length > MAX_URL_LENGTH ? null : url;
   } catch {
     return null;
