@@ -38,6 +38,7 @@ export {
 export type { ApiKeyView } from './accounts/key-schemas.js';
 export {
   beginPasskeyRegistration,
+  PASSKEY_OPTIONS_PER_MINUTE,
   beginPasskeySignIn,
   finishPasskeyRegistration,
   finishPasskeySignIn,

@@ -1,6 +1,7 @@
 import type { PasskeyDeps } from '@shortener/core';
 import {
   beginPasskeyRegistration,
+  PASSKEY_OPTIONS_PER_MINUTE,
   beginPasskeySignIn,
   changePassword,
   finishPasskeyRegistration,
@@ -8,7 +9,7 @@ import {
 } from '@shortener/core';
 import { z } from 'zod';
 import { guardedCoreOf, perServer } from '../deps.js';
-import { sendError, sendResult } from '../koa-helpers.js';
+import { sendError, sendResult, stateOf } from '../koa-helpers.js';
 import { SIGNED_IN, form, json, setCookie, token } from '../openapi/openapi-forms.js';
 import { route } from '../routes/route-table.js';
 import type { AnyRoute } from '../routes/route-table.js';
@@ -54,13 +55,21 @@ export const PASSKEY_ROUTES: readonly AnyRoute[] = [
     doc: {
       id: 'passkeySignInOptions',
       summary: 'Start a passkey sign-in',
-      description: 'A challenge for any passkey of this site, valid 5 minutes.',
+      description: `A challenge for any passkey of this site, valid 5 minutes; at most ${PASSKEY_OPTIONS_PER_MINUTE} a minute per client address.`,
       body: { type: 'object' },
+      bodyOptional: true,
       example: {},
       responses: { 200: publicKeyOptions },
+      errors: [429],
     },
     handle: async (ctx, { deps }) => {
-      ctx.body = await beginPasskeySignIn(passkeysOf(deps));
+      const options = await beginPasskeySignIn(
+        { ...passkeysOf(deps), ...guardedCoreOf(deps) },
+        stateOf(ctx).ip,
+      );
+      if (!options.ok && 'retryAfterMs' in options)
+        ctx.set('Retry-After', String(Math.ceil(options.retryAfterMs / 1000)));
+      sendResult(ctx, options, (value) => value);
     },
   }),
   route({

@@ -66,4 +66,18 @@ describe('sign-in limits and open sign-up (decisions §10)', () => {
     },
     SLOW,
   );
+
+  // last: it spends the loopback address's budget of passkey sign-in challenges
+  it('stores at most 20 passkey sign-in challenges a minute per address, 100 asked at once', async () => {
+    const browser = browserOf(server);
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, () => browser.post('/login/passkey/options', {})),
+    );
+    const statuses = answers.map((response) => response.status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(20);
+    expect(statuses.filter((status) => status !== 200 && status !== 429)).toStrictEqual([]);
+    const refused = answers.find((response) => response.status === 429)!;
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('rate_limited');
+  });
 });

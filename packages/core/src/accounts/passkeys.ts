@@ -1,8 +1,11 @@
 import type { CoreDeps } from '../deps.js';
 import { domainError } from '../errors.js';
 import type { PasskeyCeremony } from '../ports.js';
+import type { GuessLimitDeps, Throttled } from '../limits/guess-limit.js';
+import { spendGuess, tooManyGuesses } from '../limits/guess-limit.js';
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
+import { limitSubjectOf } from '../urls/ip.js';
 import type { Account } from './account.js';
 import type { ChallengePurpose, ChallengeRecord } from './credentials.js';
 import { consumeInvite, openInvite } from './invites.js';
@@ -119,9 +122,27 @@ export async function finishPasskeyRegistration(
   return account === null ? err(domainError('not_found', 'No such account.', 'account')) : ok(account);
 }
 
-/** Options for the browser to sign in with any passkey of this site. */
-export async function beginPasskeySignIn(deps: PasskeyDeps): Promise<unknown> {
-  return deps.passkeys.authenticationOptions(await issueChallenge(deps, 'sign_in', null, null));
+/**
+ * Sign-in challenges one client address (an IPv6 one by its prefix) may have stored per minute: anyone
+ * may ask for one, so what an anonymous caller can make the store keep is bounded (each expires after
+ * 5 minutes and is pruned).
+ */
+export const PASSKEY_OPTIONS_PER_MINUTE = 20;
+
+/**
+ * Options for the browser to sign in with any passkey of this site, at most
+ * {@link PASSKEY_OPTIONS_PER_MINUTE} per client address (`rate_limited` beyond; spent before the
+ * challenge is stored, so concurrent calls cannot outrun it). The address is a key of the limiter only.
+ */
+export async function beginPasskeySignIn(
+  deps: PasskeyDeps & GuessLimitDeps,
+  ip: string,
+): Promise<Throttled<unknown>> {
+  const subject = limitSubjectOf(ip, deps.config.limits.ipv6PrefixBits);
+  const windows = [{ windowMs: 60_000, limit: PASSKEY_OPTIONS_PER_MINUTE }];
+  const spent = await spendGuess(deps, [{ key: `passkey-options:${subject}`, windows }]);
+  if (!spent.allowed) return tooManyGuesses(spent, 'Too many passkey sign-ins started; try again later.');
+  return ok(await deps.passkeys.authenticationOptions(await issueChallenge(deps, 'sign_in', null, null)));
 }
 
 /** The account of a verified passkey sign-in; `unauthorized` otherwise (unknown passkey, disabled account…). */

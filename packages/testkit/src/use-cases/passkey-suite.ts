@@ -1,6 +1,7 @@
 import type { PasskeyCeremony, PasskeyDeps, Stores } from '@shortener/core';
 import {
   beginPasskeyRegistration,
+  PASSKEY_OPTIONS_PER_MINUTE,
   beginPasskeySignIn,
   finishPasskeyRegistration,
   finishPasskeySignIn,
@@ -56,6 +57,9 @@ const fakeCeremony: PasskeyCeremony = {
   },
 };
 
+/** The client address of the sign-ins (a key of the limiter only). */
+const IP = '192.0.2.7';
+
 const challengeIn = (options: unknown) => (options as { challenge: string }).challenge;
 const answer = (options: unknown, credentialId: string, counter = 1, signed = true): FakeAnswer => ({
   challenge: challengeIn(options),
@@ -81,7 +85,7 @@ export function describePasskeySuite(name: string, open: () => Promise<Stores>):
       const account = valueOf(await finishPasskeyRegistration(h, { inviteToken }, answer(options, 'cred-1')));
       expect(account.name).toBe('mia');
       expect(codeOf(await openInvite(h, inviteToken))).toBe('not_found');
-      const signIn = await beginPasskeySignIn(h);
+      const signIn = valueOf(await beginPasskeySignIn(h, IP));
       expect(valueOf(await finishPasskeySignIn(h, answer(signIn, 'cred-1', 5))).id).toBe(account.id);
       expect(await h.credentials.findPasskey('cred-1')).toMatchObject({
         counter: 5,
@@ -132,7 +136,7 @@ export function describePasskeySuite(name: string, open: () => Promise<Stores>):
       valueOf(await finishPasskeyRegistration(h, { inviteToken: reset }, answer(options, 'owner')));
       expect((await h.credentials.listPasskeys(owen.id)).map((p) => p.id)).toEqual(['owner']);
       expect(codeOf(await authenticateSession(h, stolen.token))).toBe('unauthorized');
-      const signIn = await beginPasskeySignIn(h);
+      const signIn = valueOf(await beginPasskeySignIn(h, IP));
       expect(codeOf(await finishPasskeySignIn(h, answer(signIn, 'thief')))).toBe('unauthorized');
     });
 
@@ -150,13 +154,23 @@ export function describePasskeySuite(name: string, open: () => Promise<Stores>):
       );
       const third = valueOf(await beginPasskeyRegistration(h, { inviteToken }));
       valueOf(await finishPasskeyRegistration(h, { inviteToken }, answer(third, 'x')));
-      const signIn = await beginPasskeySignIn(h);
+      const signIn = valueOf(await beginPasskeySignIn(h, IP));
       valueOf(await finishPasskeySignIn(h, answer(signIn, 'x')));
       expect(codeOf(await finishPasskeySignIn(h, answer(signIn, 'x')))).toBe('unauthorized');
-      expect(codeOf(await finishPasskeySignIn(h, answer(await beginPasskeySignIn(h), 'unknown')))).toBe(
-        'unauthorized',
-      );
+      expect(
+        codeOf(await finishPasskeySignIn(h, answer(valueOf(await beginPasskeySignIn(h, IP)), 'unknown'))),
+      ).toBe('unauthorized');
       expect(codeOf(await finishPasskeySignIn(h, { nonsense: true }))).toBe('unauthorized');
+    });
+
+    it('stores at most 20 sign-in challenges a minute per address, however many are asked for at once', async () => {
+      const h = harness();
+      const answers = await Promise.all(Array.from({ length: 100 }, () => beginPasskeySignIn(h, IP)));
+      expect(answers.filter((a) => a.ok)).toHaveLength(PASSKEY_OPTIONS_PER_MINUTE);
+      expect(new Set(answers.filter((a) => !a.ok).map(codeOf))).toStrictEqual(new Set(['rate_limited']));
+      expect(valueOf(await beginPasskeySignIn(h, '2001:db8::1'))).toBeDefined();
+      h.clock.advance(60_000);
+      expect(valueOf(await beginPasskeySignIn(h, IP))).toBeDefined();
     });
 
     it('refuses an expired challenge and a disabled account', async () => {
@@ -164,13 +178,13 @@ export function describePasskeySuite(name: string, open: () => Promise<Stores>):
       const inviteToken = await inviteTokenOf(h, 'quinn');
       const options = valueOf(await beginPasskeyRegistration(h, { inviteToken }));
       const account = valueOf(await finishPasskeyRegistration(h, { inviteToken }, answer(options, 'q')));
-      const late = await beginPasskeySignIn(h);
+      const late = valueOf(await beginPasskeySignIn(h, IP));
       h.clock.advance(5 * 60_000);
       expect(codeOf(await finishPasskeySignIn(h, answer(late, 'q')))).toBe('unauthorized');
       valueOf(await setAccountDisabled(h, account.id, true));
-      expect(codeOf(await finishPasskeySignIn(h, answer(await beginPasskeySignIn(h), 'q')))).toBe(
-        'unauthorized',
-      );
+      expect(
+        codeOf(await finishPasskeySignIn(h, answer(valueOf(await beginPasskeySignIn(h, IP)), 'q'))),
+      ).toBe('unauthorized');
     });
 
     it('ends the sessions of the account when a passkey is set through a reset link', async () => {
