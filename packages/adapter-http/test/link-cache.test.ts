@@ -207,9 +207,42 @@ describe('the hot-link cache', () => {
       expect(t.cache.get('sho.rt', 'later')).toBeUndefined();
       expect(t.cache.get('sho.rt', kept.slug)).toEqual(kept);
       hub.emit(null);
-      expect(t.cache.size).toBe(0);
+      expect(t.cache.get('sho.rt', kept.slug)).toBeUndefined();
+      expect(t.cache.get('sho.rt', 'later')).toBeUndefined();
     },
   );
+
+  it('reads every link again after the feed says null, and serves the link it held if the store is away', async () => {
+    const hub = createLinkChangeHub();
+    let away = false;
+    const store = new Map<string, LinkRecord>();
+    let reads = 0;
+    const cache = createLinkCache({ changes: hub });
+    const find = (slug: string) => () => {
+      reads++;
+      return away
+        ? Promise.reject(storeUnavailable('away', new Error('cut')))
+        : Promise.resolve(store.get(slug) ?? null);
+    };
+    const [a, b] = [aLink(), aLink()];
+    for (const link of [a, b]) {
+      store.set(link.slug, link);
+      expect(await cache.load('sho.rt', link.slug, find(link.slug))).toEqual(link);
+    }
+    // the feed reconnected in a moment between two cuts: it says null, then the store is away again
+    hub.emit(null);
+    away = true;
+    expect(cache.get('sho.rt', a.slug)).toBeUndefined();
+    expect(await cache.load('sho.rt', a.slug, find(a.slug))).toEqual(a);
+    expect(await cache.load('sho.rt', b.slug, find(b.slug))).toEqual(b);
+    // back: a changed link is read afresh, not served from before
+    away = false;
+    hub.emit(null);
+    const changed = { ...a, url: 'https://example.com/changed' };
+    store.set(a.slug, changed);
+    expect(await cache.load('sho.rt', a.slug, find(a.slug))).toEqual(changed);
+    expect(reads).toBe(5);
+  });
 
   it('keeps at most maxEntries: a newcomer asked for more often than the least recently used takes its place', async () => {
     const t = setup({ maxEntries: 3 });

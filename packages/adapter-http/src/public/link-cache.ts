@@ -160,9 +160,23 @@ function readEntry<L extends LinkRecord>(table: Table<L>, key: string, at: numbe
   return undefined;
 }
 
+/**
+ * Every entry expired at once (the feed's null: changes may have been missed): none is served again
+ * before the store is read, but each link stays as the answer should that read find the store away. A
+ * feed reconnects in a moment between two outages, so clearing instead would leave every link uncached
+ * for the next one: a cached link answered 503 where it should keep redirecting (decisions §14).
+ */
+function expireAll<L extends LinkRecord>(table: Table<L>): void {
+  table.generation++;
+  for (const [key, entry] of table.entries) {
+    if (entry.link === null) evict(table, key);
+    else table.entries.set(key, { ...entry, expiresAt: 0 });
+  }
+}
+
 /** Drops what a change names: its (domain, slug) and, by id, where the link was before; null, everything. */
 function applyChange<L extends LinkRecord>(table: Table<L>, change: LinkChange | null): void {
-  if (change === null) return clearTable(table);
+  if (change === null) return expireAll(table);
   drop(table, table.keyOf(change.domain, change.slug));
   const key = table.keysById.get(change.id);
   if (key !== undefined) evict(table, key);
