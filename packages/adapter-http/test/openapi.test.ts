@@ -1,5 +1,7 @@
 import { compileErrors, validate } from '@readme/openapi-parser';
-import { DEFAULT_LIMITS } from '@shortener/core';
+import { DEFAULT_LIMITS, EVENT_BODY_SCHEMAS, EVENT_TYPES, eventBody } from '@shortener/core';
+import type { OutboxEvent, VisitSummary } from '@shortener/core';
+import { aLink } from '@shortener/testkit';
 import { describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../src/openapi/openapi.js';
 import { serviceConfig } from './config.js';
@@ -295,3 +297,72 @@ describe('buildOpenApiDocument', () => {
     expect(doc.paths['/api/v1/links'].get.security).toEqual([{ apiKey: [] }, { session: [] }]);
   });
 });
+
+describe('the webhooks of /openapi.json (decisions §16)', () => {
+  it('documents every event and ping, signed as Standard Webhooks, with the body schema', () => {
+    expect(Object.keys(doc.webhooks)).toStrictEqual([...EVENT_TYPES, 'ping']);
+    for (const [type, item] of Object.entries(doc.webhooks as Json)) {
+      const post = item.post as Json;
+      expect(post.security).toStrictEqual([{ webhookSignature: [] }]);
+      expect(post.parameters.map((p: Json) => p.name)).toStrictEqual(['webhook-id', 'webhook-timestamp']);
+      const id = post.requestBody.content['application/json'].schema.$ref.split('/').pop();
+      expect(schemas[id].properties.type.const).toBe(type);
+    }
+    expect(schemas.LinkCreatedEvent.properties.data.$ref).toBe('#/components/schemas/Link');
+    expect(doc.components.securitySchemes.webhookSignature).toMatchObject({ in: 'header' });
+  });
+
+  it('describes the bodies the dispatcher really sends', () => {
+    const link = aLink();
+    const at = Date.UTC(2026, 10, 27);
+    const visits = { ...aVisitSummary(link.id), domain: 'sho.rt', slug: link.slug };
+    const bodies: [string, object][] = [
+      ['link.created', { id: 'e1', type: 'link.created', accountId: null, at, link }],
+      ['link.deleted', { id: 'e2', type: 'link.deleted', accountId: null, at, link }],
+      ['link.visited', { id: 'e3', type: 'link.visited', accountId: null, at, visits }],
+      ['ping', { id: 'e4', type: 'ping', accountId: null, at }],
+    ];
+    for (const [type, event] of bodies) {
+      const body = JSON.parse(eventBody(event as OutboxEvent, config, at)) as unknown;
+      const parsed = EVENT_BODY_SCHEMAS[type as keyof typeof EVENT_BODY_SCHEMAS].safeParse(body);
+      expect([type, parsed.success ? 'ok' : parsed.error.message]).toStrictEqual([type, 'ok']);
+    }
+  });
+});
+
+describe('the order of the paths', () => {
+  it('lists literal paths first and /{slug} last, so tools matching in order (Prism) pick the right one', () => {
+    const paths = Object.keys(doc.paths);
+    const index = (path: string) => paths.indexOf(path);
+    expect(paths.at(-1)).toBe('/{slug}');
+    for (const path of [
+      '/{slug}.json',
+      '/{slug}+',
+      '/{slug}.png',
+      '/{slug}.svg',
+      '/healthz',
+      '/mcp',
+      '/admin',
+    ])
+      expect([path, index(path) < index('/{slug}')]).toStrictEqual([path, true]);
+    const templated = paths.findIndex((path) => path.includes('{'));
+    expect(paths.slice(templated).every((path) => path.includes('{'))).toBe(true);
+  });
+});
+
+function aVisitSummary(linkId: string): VisitSummary {
+  const one = { unknown: 1 };
+  return {
+    link_id: linkId,
+    visits: 2,
+    humans: 1,
+    bots: 1,
+    unique: 1,
+    countries: { AT: 1, unknown: 1 },
+    devices: one,
+    browsers: one,
+    referrers: { direct: 2 },
+    from: '2026-11-26',
+    to: '2026-11-27',
+  };
+}

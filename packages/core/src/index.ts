@@ -273,4 +273,5 @@ export type { TrackedVisit, VisitRecorder, VisitRecorderDeps } from './visits/re
 export { getStats, top } from './visits/stats.js';
 export { addDays, dayOf, hashVisitor } from './visits/visitor-hash.js';
 export * from './events/index.js';
+export { EVENT_BODY_SCHEMAS, VisitedEventDataSchema } from './events/event-schemas.js';
 export { SERVICE_INFO } from './version.js';

@@ -25,6 +25,8 @@ import {
   WebhookListSchema,
   WebhookSchema,
   WebhookTestSchema,
+  EVENT_BODY_SCHEMAS,
+  VisitedEventDataSchema,
 } from '@shortener/core';
 import type { ServiceConfig } from '@shortener/core';
 import { z } from 'zod';
@@ -62,6 +64,8 @@ const RESPONSE_SCHEMAS: readonly z.ZodType[] = [
   WebhookListSchema,
   CreatedWebhookSchema,
   WebhookTestSchema,
+  VisitedEventDataSchema,
+  ...Object.values(EVENT_BODY_SCHEMAS),
 ];
 
 const isJson = (value: unknown): value is Json => typeof value === 'object' && value !== null;

@@ -15,6 +15,7 @@ import { SIGN_IN_ROUTES } from '../account/sign-in-routes.js';
 import { QR_ROUTES } from '../public/qr-routes.js';
 import { routePaths } from '../routes/route-table.js';
 import { componentSchemas } from './openapi-schemas.js';
+import { WEBHOOK_SIGNATURE_SCHEME, inMatchOrder, webhookDocs } from './openapi-webhooks.js';
 import type { Json } from './openapi-schemas.js';
 import { ADMIN_ROUTES } from '../admin/admin-routes.js';
 import { LINK_PAGE_ROUTES } from '../account/link-page-routes.js';
@@ -107,6 +108,7 @@ function components(config: ServiceConfig): Json {
           'the `X-Edit-Token` header of `/api/shorten`). Grants detail, edit, delete and stats of that one link.',
       },
       session: sessionSecurityScheme(config),
+      webhookSignature: WEBHOOK_SIGNATURE_SCHEME,
     },
     parameters: parameters(),
     headers: {
@@ -165,7 +167,7 @@ export function buildOpenApiDocument(config: ServiceConfig, options: DocumentOpt
       { name: 'accounts', description: 'Signing in at {base_url}, and the account’s API keys.' },
       { name: 'webhooks', description: 'Signed events of the account’s links, POSTed to its endpoints.' },
     ],
-    paths: {
+    paths: inMatchOrder({
       ...withSessionAuth(routePaths(API_ROUTES, hosts)),
       ...routePaths(HOME_ROUTES, hosts),
       ...routePaths(SHORT_LINK_ROUTES, hosts, origins),
@@ -183,7 +185,8 @@ export function buildOpenApiDocument(config: ServiceConfig, options: DocumentOpt
       ...routePaths(SETTINGS_ROUTES, hosts),
       ...routePaths(LINK_PAGE_ROUTES, hosts),
       ...routePaths(ADMIN_ROUTES, hosts),
-    },
+    }),
+    webhooks: webhookDocs(),
     components: components(config),
   };
 }

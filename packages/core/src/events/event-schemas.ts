@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { LinkSchema } from '../response-schemas.js';
+import type { EVENT_TYPES } from './events.js';
+
+/** Output schemas of the events' bodies (decisions §16): `/openapi.json` documents them as `webhooks`. */
+
+const counts = (what: string) =>
+  z.record(z.string(), z.number().int().min(0)).describe(`Visits by ${what} in this batch.`);
+const day = z.iso.date();
+
+/** `data` of `link.visited`: the counts of one link in one written batch, never an address. */
+export const VisitedEventDataSchema = z
+  .object({
+    link_id: z.string(),
+    short_url: z.url(),
+    visits: z.number().int().min(0).describe('Visits in this batch, humans and bots.'),
+    humans: z.number().int().min(0),
+    bots: z.number().int().min(0),
+    unique: z.number().int().min(0).describe('Visitors new to the link on their day.'),
+    countries: counts('country (ISO 3166-1 alpha-2, or unknown)'),
+    devices: counts('device'),
+    browsers: counts('browser family'),
+    referrers: counts('referrer host (direct when none)'),
+    from: day.describe('The first UTC day of the batch’s visits.'),
+    to: day.describe('The last UTC day of the batch’s visits.'),
+  })
+  .meta({ id: 'VisitedEventData' });
+
+const envelope = <T extends z.ZodType>(type: string, data: T, what: string) =>
+  z
+    .object({
+      type: z.literal(type),
+      timestamp: z.iso.datetime().describe('When the change was committed.'),
+      data,
+    })
+    .describe(what);
+
+/**
+ * Each event's body (`{ type, timestamp, data }`), by type, plus `ping` ("Send test"): POSTed signed
+ * as Standard Webhooks; receivers deduplicate on the `webhook-id` header.
+ */
+export const EVENT_BODY_SCHEMAS = {
+  'link.created': envelope('link.created', LinkSchema, 'A link was created.').meta({
+    id: 'LinkCreatedEvent',
+  }),
+  'link.updated': envelope('link.updated', LinkSchema, 'A link was changed.').meta({
+    id: 'LinkUpdatedEvent',
+  }),
+  'link.deleted': envelope('link.deleted', LinkSchema, 'A link was deleted: `data` as it was.').meta({
+    id: 'LinkDeletedEvent',
+  }),
+  'link.visited': envelope('link.visited', VisitedEventDataSchema, 'Visits of a link were written.').meta({
+    id: 'LinkVisitedEvent',
+  }),
+  ping: envelope('ping', z.object({}).strict(), '"Send test": checks the endpoint and its secret.').meta({
+    id: 'PingEvent',
+  }),
+} satisfies Record<(typeof EVENT_TYPES)[number] | 'ping', z.ZodType>;
