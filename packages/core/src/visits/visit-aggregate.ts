@@ -1,54 +1,9 @@
-import type { ClickIncrement, CounterIncrement, VisitBatch, VisitorSighting } from '../ports.js';
-import type { VisitProfile, Visitor } from './classify.js';
-import { capKeys } from './counter-keys.js';
+import type { ClickIncrement, VisitBatch } from '../ports.js';
+import type { VisitProfile } from './classify.js';
+import { emptyBucket, keyedOf, see } from './visit-bucket.js';
+import type { Bucket, Tally } from './visit-bucket.js';
+import { partsOf } from './visit-rows.js';
 import { hashVisitor } from './visitor-hash.js';
-
-/** A count bumped in place, so an increment costs one map look-up. */
-interface Tally {
-  n: number;
-}
-
-/** The counts of one link on one day, as visits are folded in. */
-interface Bucket {
-  readonly linkId: string;
-  readonly day: string;
-  total: number;
-  bots: number;
-  /** Human clicks to add to the link (capped links counted theirs at request time). */
-  clicks: number;
-  lastClickAt: number;
-  /**
-   * The counts per key, once the bucket has a second profile, a rule's visit or the counts of a failed
-   * write; until then its one profile ({@link lastProfile}) holds its four keys. Most buckets of a long
-   * tail never need it: a flush of cold visits allocated a map per dimension for each of them.
-   */
-  keyed: KeyedCounts | undefined;
-  /** The salted hashes of the bucket's visitors (never an IP): the first alone, then a set. */
-  hashes: string | Set<string> | undefined;
-  /**
-   * The visitor objects of this batch counted here (each adds its hash once): the first alone, then a
-   * set.
-   */
-  seen: Visitor | Set<Visitor> | undefined;
-  /** The profile of the bucket's last uncounted visit and its tally: runs of one profile skip the map. */
-  lastProfile: VisitProfile | undefined;
-  lastTally: Tally | undefined;
-}
-
-/** A bucket's counts per key (see {@link Bucket.keyed}). */
-interface KeyedCounts {
-  readonly device: Map<string, Tally>;
-  readonly browser: Map<string, Tally>;
-  readonly referrer: Map<string, Tally>;
-  readonly country: Map<string, Tally>;
-  /** Which redirect rule answered (`0`, `1`, … or `default`), for links with rules only. */
-  readonly rule: Map<string, Tally>;
-  /**
-   * Visits per profile object of this batch: a visit costs one look-up by identity here; the device,
-   * browser, referrer and country counters are summed from these when the batch is written.
-   */
-  readonly profiles: Map<VisitProfile, Tally>;
-}
 
 /** One human visit, classified (the IP only inside its profile's visitor, which lives until the flush). */
 export interface HumanVisit {
@@ -75,7 +30,7 @@ export interface VisitAggregate {
   /** Adds a batch back (a failed write), so nothing is lost or counted twice. */
   addBatch(batch: VisitBatch): void;
   /**
-   * The rows, in parts of about `maxRows` rows (see {@link partsOf}), each built when asked for: a
+   * The rows, in parts of about `maxRows` rows (see `partsOf`), each built when asked for: a
    * flush turns a large aggregate into rows a part at a time, answering requests in between, instead
    * of in one long stretch of the event loop. Only for an aggregate no visit is added to any more.
    */
@@ -85,58 +40,6 @@ export interface VisitAggregate {
 /** An empty aggregate; the recorder starts a new one for every flush. */
 export function createVisitAggregate(): VisitAggregate {
   return new BucketAggregate();
-}
-
-/** A new link's counts for a day, all zero. */
-const emptyBucket = (linkId: string, day: string): Bucket => ({
-  linkId,
-  day,
-  total: 0,
-  bots: 0,
-  clicks: 0,
-  lastClickAt: 0,
-  keyed: undefined,
-  hashes: undefined,
-  seen: undefined,
-  lastProfile: undefined,
-  lastTally: undefined,
-});
-
-/**
- * The bucket's counts per key, made when first needed: its one profile so far moves in, its four keys
- * tallied at zero (they were counted as rows when it came).
- */
-function keyedOf(bucket: Bucket): KeyedCounts {
-  if (bucket.keyed !== undefined) return bucket.keyed;
-  const keyed: KeyedCounts = {
-    device: new Map(),
-    browser: new Map(),
-    referrer: new Map(),
-    country: new Map(),
-    rule: new Map(),
-    profiles: new Map(),
-  };
-  const { lastProfile: profile, lastTally: tally } = bucket;
-  if (profile !== undefined && tally !== undefined) {
-    keyed.profiles.set(profile, tally);
-    keyed.device.set(profile.visitor.description.device, { n: 0 });
-    keyed.browser.set(profile.visitor.description.browser, { n: 0 });
-    keyed.referrer.set(profile.referrer, { n: 0 });
-    keyed.country.set(profile.country, { n: 0 });
-  }
-  return (bucket.keyed = keyed);
-}
-
-/** Marks `visitor` seen in the bucket; false when it was already. */
-function see(bucket: Bucket, visitor: Visitor): boolean {
-  const seen = bucket.seen;
-  if (seen === undefined) bucket.seen = visitor;
-  else if (seen instanceof Set) {
-    if (seen.has(visitor)) return false;
-    seen.add(visitor);
-  } else if (seen === visitor) return false;
-  else bucket.seen = new Set([seen, visitor]);
-  return true;
 }
 
 /** The aggregate's buckets, by day then link, and the count of rows they will write. */
@@ -264,126 +167,3 @@ class BucketAggregate implements VisitAggregate {
     bucket[field] += by;
   }
 }
-
-/**
- * The rows of an aggregate in parts of about `maxRows` rows, each built when the next is asked for, the
- * links in ascending id (so each part continues the last one's range): one click update per link (its
- * days and the carried clicks summed), its counters, then the visitor hashes. A link's click update and all its counters share a part (a part grows past `maxRows` for one link
- * rather than split them), so a crash between parts never leaves `clicks` and `total` apart.
- */
-function* partsOf(
-  buckets: Map<string, Map<string, Bucket>>,
-  carried: Map<string, ClickIncrement>,
-  maxRows: number,
-): Generator<VisitBatch, void, undefined> {
-  const daysOf = new Map<string, Bucket[]>();
-  for (const byLink of buckets.values()) {
-    for (const b of byLink.values()) {
-      const days = daysOf.get(b.linkId);
-      if (days === undefined) daysOf.set(b.linkId, [b]);
-      else days.push(b);
-    }
-  }
-  let part = emptyPart();
-  let rows = 0;
-  // in ascending link id: a store may append them at one edge of an index (store-sqlite's visit log)
-  for (const linkId of [...new Set([...carried.keys(), ...daysOf.keys()])].sort()) {
-    const days = daysOf.get(linkId) ?? [];
-    const click = clickOf(linkId, carried.get(linkId), days);
-    const counters: CounterIncrement[] = [];
-    for (const b of days) countersOf(b, counters);
-    const size = (click === null ? 0 : 1) + counters.length;
-    if (rows > 0 && rows + size > maxRows) {
-      yield part;
-      part = emptyPart();
-      rows = 0;
-    }
-    if (click !== null) part.clicks.push(click);
-    part.counters.push(...counters);
-    rows += size;
-  }
-  for (const days of daysOf.values()) {
-    for (const { linkId, day, hashes } of days) {
-      for (const hash of typeof hashes === 'string' ? [hashes] : (hashes ?? [])) {
-        if (rows >= maxRows) {
-          yield part;
-          part = emptyPart();
-          rows = 0;
-        }
-        part.visitors.push({ linkId, day, hash });
-        rows++;
-      }
-    }
-  }
-  if (rows > 0) yield part;
-}
-
-/** A link's click update: its buckets' human clicks and any carried from a failed write, or null. */
-function clickOf(
-  linkId: string,
-  carried: ClickIncrement | undefined,
-  days: readonly Bucket[],
-): ClickIncrement | null {
-  let count = carried?.count ?? 0;
-  let lastClickAt = carried?.lastClickAt ?? 0;
-  for (const b of days) {
-    count += b.clicks;
-    if (b.clicks > 0 && b.lastClickAt > lastClickAt) lastClickAt = b.lastClickAt;
-  }
-  return count > 0 ? { linkId, count, lastClickAt } : null;
-}
-
-/** Appends the counters of one link and day to `counters`. */
-function countersOf(b: Bucket, counters: CounterIncrement[]): void {
-  const { linkId, day } = b;
-  if (b.total > 0) counters.push({ linkId, day, dimension: 'total', key: '', count: b.total });
-  if (b.bots > 0) counters.push({ linkId, day, dimension: 'bots', key: '', count: b.bots });
-  const keyed = b.keyed;
-  if (keyed === undefined) return countersOfOneProfile(b, counters);
-  const counts = {
-    device: countsOf(keyed.device),
-    browser: countsOf(keyed.browser),
-    referrer: countsOf(keyed.referrer),
-    country: countsOf(keyed.country),
-    rule: countsOf(keyed.rule),
-  };
-  const bump = (map: Map<string, number>, key: string, by: number) => map.set(key, (map.get(key) ?? 0) + by);
-  for (const [{ visitor, referrer, country }, visits] of keyed.profiles) {
-    bump(counts.device, visitor.description.device, visits.n);
-    bump(counts.browser, visitor.description.browser, visits.n);
-    bump(counts.referrer, referrer, visits.n);
-    bump(counts.country, country, visits.n);
-  }
-  for (const [dimension, byKey] of Object.entries(counts) as [CountedDimension, Map<string, number>][]) {
-    for (const [key, count] of capKeys(byKey)) counters.push({ linkId, day, dimension, key, count });
-  }
-}
-
-/**
- * {@link countersOf} for a bucket without counts per key: at most one profile (a link visited once, or
- * by one client, in the batch: most of a long tail) holds its four keys.
- */
-function countersOfOneProfile(b: Bucket, counters: CounterIncrement[]): void {
-  const profile = b.lastProfile;
-  const n = b.lastTally?.n ?? 0;
-  if (profile === undefined || n === 0) return;
-  const { linkId, day } = b;
-  counters.push(
-    { linkId, day, dimension: 'device', key: profile.visitor.description.device, count: n },
-    { linkId, day, dimension: 'browser', key: profile.visitor.description.browser, count: n },
-    { linkId, day, dimension: 'referrer', key: profile.referrer, count: n },
-    { linkId, day, dimension: 'country', key: profile.country, count: n },
-  );
-}
-
-/** The dimensions counted per key. */
-type CountedDimension = 'device' | 'browser' | 'referrer' | 'country' | 'rule';
-
-const countsOf = (tallies: Map<string, Tally>): Map<string, number> =>
-  new Map([...tallies].map(([key, tally]) => [key, tally.n]));
-
-const emptyPart = () => ({
-  clicks: [] as ClickIncrement[],
-  counters: [] as CounterIncrement[],
-  visitors: [] as VisitorSighting[],
-});
