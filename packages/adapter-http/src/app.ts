@@ -4,8 +4,6 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import Router from '@koa/router';
 import { domainError } from '@shortener/core';
 import Koa from 'koa';
-import { ACCOUNT_ROUTES } from './account/account-home-routes.js';
-import { API_ROUTES } from './api/api-table.js';
 import { addMetaRoutes } from './api/meta-routes.js';
 import { answerClientError, refuseConnect } from './server/client-errors.js';
 import type { HttpDeps } from './deps.js';
@@ -26,15 +24,8 @@ import { addMcpRoutes } from './api/mcp-routes.js';
 import { methodRules } from './server/methods.js';
 import { indexedRoutes } from './server/route-index.js';
 import { measureRequests } from './api/metrics-routes.js';
-import { HOME_ROUTES } from './public/home-routes.js';
-import { PASSKEY_ROUTES } from './account/passkey-routes.js';
-import { SIGN_IN_ROUTES } from './account/sign-in-routes.js';
 import { mountRoutes } from './routes/route-table.js';
-import { SHORT_LINK_ROUTES } from './public/link-routes.js';
-import { QR_ROUTES } from './public/qr-routes.js';
-import { SETTINGS_ROUTES } from './account/settings-routes.js';
-import { LINK_PAGE_ROUTES } from './account/link-page-routes.js';
-import { ADMIN_ROUTES } from './admin/admin-routes.js';
+import { ROUTE_TABLES } from './routes/route-tables.js';
 import { refuseLongQueries, useBoundedQuery } from './server/query.js';
 import { handleRedirect, respond, slugOfPath } from './public/redirect.js';
 import { clientOf, languageOf } from './request.js';
@@ -126,20 +117,6 @@ const answerMissing: Koa.Middleware = async (ctx, next) => {
     ctx.body = notFoundPage(stateOf(ctx).language);
   }
 };
-
-/** The route tables, in the order their paths are tried (the short links' catch-all last). */
-const ROUTE_TABLES = [
-  API_ROUTES,
-  SIGN_IN_ROUTES,
-  ACCOUNT_ROUTES,
-  PASSKEY_ROUTES,
-  SETTINGS_ROUTES,
-  LINK_PAGE_ROUTES,
-  ADMIN_ROUTES,
-  QR_ROUTES,
-  HOME_ROUTES,
-  SHORT_LINK_ROUTES,
-];
 
 /** Every route: `/metrics`, `/openapi.json` and the like, `/mcp`, then the route tables. */
 function routerOf(deps: HttpDeps): Router {

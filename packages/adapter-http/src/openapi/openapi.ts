@@ -1,24 +1,16 @@
 import { LANGUAGES } from '@shortener/core';
 import type { ServiceConfig } from '@shortener/core';
 import { withSessionAuth } from './openapi-accounts.js';
-import { ACCOUNT_ROUTES } from '../account/account-home-routes.js';
-import { SETTINGS_ROUTES } from '../account/settings-routes.js';
 import { sessionSecurityScheme } from './openapi-forms.js';
 import { MCP_ROUTES } from '../api/mcp-routes.js';
-import { HOME_ROUTES } from '../public/home-routes.js';
-import { SHORT_LINK_ROUTES } from '../public/link-routes.js';
 import { jsonContent, rateLimitHeaders, ref } from './openapi-paths.js';
 import { API_ROUTES } from '../api/api-table.js';
 import { META_ROUTES } from '../api/meta-routes.js';
-import { PASSKEY_ROUTES } from '../account/passkey-routes.js';
-import { SIGN_IN_ROUTES } from '../account/sign-in-routes.js';
-import { QR_ROUTES } from '../public/qr-routes.js';
 import { routePaths } from '../routes/route-table.js';
+import { ROUTE_TABLES } from '../routes/route-tables.js';
 import { componentSchemas } from './openapi-schemas.js';
 import { WEBHOOK_SIGNATURE_SCHEME, inMatchOrder, webhookDocs } from './openapi-webhooks.js';
 import type { Json } from './openapi-schemas.js';
-import { ADMIN_ROUTES } from '../admin/admin-routes.js';
-import { LINK_PAGE_ROUTES } from '../account/link-page-routes.js';
 
 const errorResponse = (description: string, headers?: Json): Json => ({
   description: `${description} Body: the error object; \`code\` says which rule failed.`,
@@ -167,25 +159,23 @@ export function buildOpenApiDocument(config: ServiceConfig, options: DocumentOpt
       { name: 'accounts', description: 'Signing in at {base_url}, and the account’s API keys.' },
       { name: 'webhooks', description: 'Signed events of the account’s links, POSTed to its endpoints.' },
     ],
-    paths: inMatchOrder({
-      ...withSessionAuth(routePaths(API_ROUTES, hosts)),
-      ...routePaths(HOME_ROUTES, hosts),
-      ...routePaths(SHORT_LINK_ROUTES, hosts, origins),
-      // `/metrics` is listed when this server serves it; otherwise it is a slug like any other
-      ...routePaths(
-        META_ROUTES.filter((r) => r.path !== '/metrics' || options.metrics === true),
-        hosts,
-        origins,
-      ),
-      ...routePaths(QR_ROUTES, hosts, origins),
-      ...routePaths(MCP_ROUTES, hosts),
-      ...routePaths(ACCOUNT_ROUTES, hosts),
-      ...routePaths(SIGN_IN_ROUTES, hosts),
-      ...routePaths(PASSKEY_ROUTES, hosts),
-      ...routePaths(SETTINGS_ROUTES, hosts),
-      ...routePaths(LINK_PAGE_ROUTES, hosts),
-      ...routePaths(ADMIN_ROUTES, hosts),
-    }),
+    paths: inMatchOrder(
+      Object.assign(
+        {},
+        // `/metrics` is listed when this server serves it; otherwise it is a slug like any other
+        routePaths(
+          META_ROUTES.filter((r) => r.path !== '/metrics' || options.metrics === true),
+          hosts,
+          origins,
+        ),
+        routePaths(MCP_ROUTES, hosts),
+        ...ROUTE_TABLES.map((table) =>
+          table === API_ROUTES
+            ? withSessionAuth(routePaths(table, hosts))
+            : routePaths(table, hosts, origins),
+        ),
+      ) as Record<string, Json>,
+    ),
     webhooks: webhookDocs(),
     components: components(config),
   };
