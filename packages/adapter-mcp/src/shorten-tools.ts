@@ -1,4 +1,14 @@
-import { checkAlias, createLinkWithinBudget, toLinkView } from '@shortener/core';
+import {
+  MAX_RULES,
+  MAX_TAGS,
+  PERMANENT_STATUS_WORDS,
+  REDIRECT_STATUS_WORDS,
+  RULE_DEVICE_WORDS,
+  RULE_OS_WORDS,
+  checkAlias,
+  createLinkWithinBudget,
+  toLinkView,
+} from '@shortener/core';
 import type { AliasCheckView, LinkView } from '@shortener/core';
 import type { McpDeps } from './deps.js';
 import { rateLimited, secondsOf, toolError, toolResult } from './results.js';
@@ -19,12 +29,12 @@ function shortenDescription(deps: McpDeps): string {
     "addresses and this service's own short links are refused. alias: 2-40 of a-z 0-9 - _ (see",
     'check_alias). expires_in_days: 0.01-3650. max_clicks: at least 1 (human clicks; the link then expires).',
     'password: 4-64 characters, asked before the redirect.',
-    'tags: 0-10 tags of 1-32 characters a-z 0-9 - _ (lower-cased; else validation_error). rules: up to 20',
-    '{ when, url } in order; when holds device (mobile|tablet|desktop), os (ios|android|windows|macos|linux),',
+    `tags: 0-${MAX_TAGS} tags of 1-32 characters a-z 0-9 - _ (lower-cased; else validation_error). rules: up to ${MAX_RULES}`,
+    `{ when, url } in order; when holds device (${RULE_DEVICE_WORDS}), os (${RULE_OS_WORDS}),`,
     'country (ISO codes), language (primary subtags of Accept-Language), query (exact parameter values),',
     'after/before (ISO times); the first rule that holds picks its url (checked like url, UTM added), else url.',
-    "forward_query adds the visitor's query (the destination's own parameters win). redirect_status: 302",
-    '(default), 307, 301 or 308 (permanent refused with rules, max_clicks, an expiry or a password).',
+    "forward_query adds the visitor's query (the destination's own parameters win). redirect_status:",
+    `${REDIRECT_STATUS_WORDS.replace('302', '302 (default)')} (${PERMANENT_STATUS_WORDS} refused with rules, max_clicks, an expiry or a password).`,
     'crawlable: let search engines index the short URL (default false).',
     `Limits: ${anonPerHour} links per hour and ${anonPerDay} per day per client without a key,`,
     `${keyPerHour} per hour with one; over it the error is rate_limited with retry_after_seconds.`,

@@ -1,3 +1,4 @@
+import { REDIRECT_STATUS_WORDS } from '@shortener/core';
 /** The configuration variables of decisions §1 (plus `RESERVED_SLUGS`), in the order they are checked. */
 export const VARIABLE_NAMES = [
   'PORT',
@@ -112,7 +113,7 @@ export const VARIABLE_HELP: Readonly<Record<VariableName, VariableHelp>> = {
   },
   REDIRECT_STATUS: {
     value: '<status>',
-    help: 'status of redirects whose link sets none: 302, 307, 301 or 308 (default 302; a permanent one falls back to 302 on links with rules, a cap, an expiry or a password)',
+    help: `status of redirects whose link sets none: ${REDIRECT_STATUS_WORDS} (default 302; a permanent one falls back to 302 on links with rules, a cap, an expiry or a password)`,
   },
   METRICS: { value: '[bool]', help: 'serve Prometheus metrics at /metrics (default false)' },
   METRICS_PORT: {

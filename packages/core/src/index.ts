@@ -275,3 +275,13 @@ export { addDays, dayOf, hashVisitor } from './visits/visitor-hash.js';
 export * from './events/index.js';
 export { EVENT_BODY_SCHEMAS, VisitedEventDataSchema } from './events/event-schemas.js';
 export { SERVICE_INFO } from './version.js';
+export {
+  PERMANENT_STATUS_WORDS,
+  REDIRECT_STATUS_WORDS,
+  RULE_DEVICE_WORDS,
+  RULE_OS_WORDS,
+  RULES_LIMIT_WORDS,
+  STATUSES_IN_ORDER,
+  TAGS_LIMIT_WORDS,
+  orList,
+} from './links/words.js';

@@ -1,3 +1,4 @@
+import { REDIRECT_STATUS_WORDS } from '@shortener/core';
 import type { Command } from 'commander';
 import { usageError } from '../cli-io.js';
 import { numberOf } from './link-options.js';
@@ -38,7 +39,7 @@ export function addOrganiseUpdateFlags(command: Command): void {
     .option('--no-rules', 'remove every rule')
     .option('--forward-query', "add the visitor's query parameters to the destination")
     .option('--no-forward-query', 'stop forwarding the query')
-    .option('--redirect-status <status>', 'redirect with 302, 307, 301 or 308')
+    .option('--redirect-status <status>', `redirect with ${REDIRECT_STATUS_WORDS}`)
     .option('--crawlable', 'let search engines index the short URL')
     .option('--no-crawlable', 'keep search engines out (the default)');
 }

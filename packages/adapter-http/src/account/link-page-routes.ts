@@ -1,5 +1,5 @@
 import type { DomainError } from '@shortener/core';
-import { UpdateLinkInput, deleteLink, parseInput, updateLink } from '@shortener/core';
+import { REDIRECT_STATUS_WORDS, UpdateLinkInput, deleteLink, parseInput, updateLink } from '@shortener/core';
 import { z } from 'zod';
 import { HTTP_STATUS, errorBody } from '../errors.js';
 import { stateOf } from '../koa-helpers.js';
@@ -141,7 +141,8 @@ export const LINK_PAGE_ROUTES: readonly AnyRoute[] = [
           private_stats: text('`on` makes the statistics private.'),
           tags: text('Tags separated by commas or spaces (decisions §15); empty: no tags.'),
           redirect_status: text(
-            '302, 307, 301 or 308. Its presence says the tags-and-routing part was sent: then tags, rules, ' +
+            `${REDIRECT_STATUS_WORDS}. Its presence says` +
+              ' the tags-and-routing part was sent: then tags, rules, ' +
               '`forward_query` and `crawlable` are all set from the form.',
           ),
           forward_query: text("`on` adds the visitor's query parameters to the destination."),
