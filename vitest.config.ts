@@ -50,6 +50,7 @@ const ON_POSTGRES = [
   'organise',
   'fuzz',
   'unstorable-text',
+  'idempotency',
 ].map((name) => `test/http/${name}.test.ts`);
 const postgresWanted =
   (process.env.DATABASE_URL ?? '') !== '' || process.env.SHORTENER_SCALE_TESTS === 'required';

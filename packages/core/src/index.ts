@@ -285,3 +285,5 @@ export {
   TAGS_LIMIT_WORDS,
   orList,
 } from './links/words.js';
+export { IDEMPOTENCY_TTL_MS, createIdempotently } from './links/idempotency.js';
+export type { IdempotencyClaim, IdempotentRequest } from './links/idempotency.js';

@@ -2,6 +2,7 @@ import type { AccountStore, CredentialStore, SessionStore } from './accounts/acc
 import type { Result } from './result.js';
 import type { EventStore } from './events/event-ports.js';
 import type { LinkChanges, LinkRecord } from './links/link.js';
+import type { IdempotencyClaim } from './links/idempotency.js';
 import type { TagCount } from './links/tags.js';
 
 // The ports of accounts live beside them; named here too, so every port is found in one place.
@@ -43,6 +44,12 @@ export interface ClickIncrement {
  * Implementations translate their uniqueness violation into `slug_taken`.
  */
 export interface LinkStore {
+  /**
+   * Claims an `Idempotency-Key` (its hash): stores `claim` unless an unexpired claim of the same hash is
+   * there, and answers the claim that holds, in one atomic step (concurrent claims agree on one).
+   * Expired claims are dropped now and then.
+   */
+  claimIdempotencyKey(claim: IdempotencyClaim): Promise<IdempotencyClaim>;
   /** Inserts a new link; fails with `slug_taken` when (domain, slug) exists. */
   insert(link: LinkRecord): Promise<Result<LinkRecord>>;
   /** Inserts many links in one transaction; one result per input, in order (duplicates fail alone). */

@@ -1,5 +1,12 @@
 import { createLinkChangeHub, domainError, err, ok } from '@shortener/core';
-import type { LinkChanges, LinkCursor, LinkListQuery, LinkRecord, LinkStore } from '@shortener/core';
+import type {
+  IdempotencyClaim,
+  LinkChanges,
+  LinkCursor,
+  LinkListQuery,
+  LinkRecord,
+  LinkStore,
+} from '@shortener/core';
 import type { Result, TagCount } from '@shortener/core';
 import { addCounter, latest, slugKey } from './memory-state.js';
 import type { MemoryState } from './memory-state.js';
@@ -30,10 +37,18 @@ const CHANGEABLE = [
 export function createMemoryLinkStore(state: MemoryState): LinkStore {
   const changes = createLinkChangeHub();
   const changed: Announce = ({ id, domain, slug }) => changes.emit({ id, domain, slug });
+  const claims = new Map<string, IdempotencyClaim>();
   return {
     ...writers(state, changed),
     ...readers(state),
     tryConsumeClick: async (id, at, counters) => tryConsumeClick(state, id, at, counters),
+    claimIdempotencyKey: async (claim) => {
+      const held = claims.get(claim.keyHash);
+      if (held !== undefined && held.expiresAt > claim.createdAt) return { ...held };
+      for (const [hash, old] of claims) if (old.expiresAt <= claim.createdAt) claims.delete(hash);
+      claims.set(claim.keyHash, { ...claim });
+      return { ...claim };
+    },
     changes,
   };
 }

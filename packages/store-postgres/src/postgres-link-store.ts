@@ -1,6 +1,7 @@
 import { domainError, err, ok } from '@shortener/core';
 import type {
   CounterIncrement,
+  IdempotencyClaim,
   LinkChange,
   LinkChangeHub,
   LinkListQuery,
@@ -74,6 +75,7 @@ export function createPostgresLinkStore(pool: Pool, changes: LinkChangeHub): Lin
     },
     list: (query) => listLinks(pool, query),
     listAll: (query) => listLinks(pool, query),
+    claimIdempotencyKey: (claim) => claimKey(pool, claim),
     tryConsumeClick: (id, at, counters) => consumeClick(pool, id, at, counters),
     crawlableSlugs: async (domain) => {
       const { rows } = await pool.query<{ slug: string }>(
@@ -160,4 +162,34 @@ async function listLinks(
   const text = `SELECT ${LINK_FIELDS} FROM links ${where.length === 0 ? '' : `WHERE ${where.join(' AND ')}`}
     ORDER BY created_at DESC, id DESC LIMIT ${param(query.limit)}`;
   return (await pool.query<LinkRecord>(text, values)).rows;
+}
+
+/** What an `Idempotency-Key` claim is read as. */
+const CLAIM_FIELDS = `key_hash AS "keyHash", fingerprint, created_at::float8 AS "createdAt",
+  expires_at::float8 AS "expiresAt"`;
+
+/**
+ * The claim that holds: this one, unless an unexpired one of the key is there (a claim committed by
+ * another node meanwhile is read by a second statement, which sees it); a few expired ones go.
+ */
+async function claimKey(pool: Pool, claim: IdempotencyClaim): Promise<IdempotencyClaim> {
+  await pool.query(
+    `DELETE FROM idempotency_keys WHERE key_hash IN
+     (SELECT key_hash FROM idempotency_keys WHERE expires_at <= $1 LIMIT 10)`,
+    [claim.createdAt],
+  );
+  const { rows } = await pool.query<IdempotencyClaim>(
+    `INSERT INTO idempotency_keys (key_hash, fingerprint, created_at, expires_at) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (key_hash) DO UPDATE SET fingerprint = EXCLUDED.fingerprint,
+       created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
+     WHERE idempotency_keys.expires_at <= EXCLUDED.created_at
+     RETURNING ${CLAIM_FIELDS}`,
+    [claim.keyHash, claim.fingerprint, claim.createdAt, claim.expiresAt],
+  );
+  if (rows[0] !== undefined) return rows[0];
+  const held = await pool.query<IdempotencyClaim>(
+    `SELECT ${CLAIM_FIELDS} FROM idempotency_keys WHERE key_hash = $1`,
+    [claim.keyHash],
+  );
+  return held.rows[0] ?? claim;
 }

@@ -17,6 +17,7 @@ const TABLES = [
   'visit_counters',
   'visitor_hashes',
   'links',
+  'idempotency_keys',
   'event_outbox',
   'webhook_attempts',
   'event_deliveries',

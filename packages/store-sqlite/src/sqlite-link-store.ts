@@ -1,6 +1,7 @@
 import { domainError, err, ok } from '@shortener/core';
 import type {
   CounterIncrement,
+  IdempotencyClaim,
   LinkChange,
   LinkListQuery,
   LinkRecord,
@@ -79,6 +80,13 @@ export function createSqliteLinkStore(db: Database): LinkStore {
     hashes.flatMap((hash) => s.claimOne.all(accountId, at, hash)),
   );
 
+  // the claim that holds: this one, unless an unexpired one of the key is there; a few expired ones go
+  const claimKeyTx = db.transaction((claim: IdempotencyClaim): IdempotencyClaim => {
+    s.pruneClaims.run(claim.createdAt);
+    const row = [claim.keyHash, claim.fingerprint, claim.createdAt, claim.expiresAt] as const;
+    return toClaim(s.upsertClaim.get(...row) ?? s.claimOf.get(claim.keyHash)!);
+  });
+
   return {
     insert: async (link) => announceResults([await insertSoon(link)])[0]!,
     insertMany: async (links) => announceResults(insertAll(links)),
@@ -94,14 +102,42 @@ export function createSqliteLinkStore(db: Database): LinkStore {
     crawlableSlugs: async (domain) => s.crawlable.all(domain.toLowerCase()),
     claim: async (hashes, accountId, at) =>
       hashes.length === 0 ? 0 : claimTx.immediate(hashes, accountId, at).map(announce).length,
+    claimIdempotencyKey: async (claim) => claimKeyTx.immediate(claim),
     changes,
   };
 }
+
+/** What an `Idempotency-Key` claim is stored as. */
+interface ClaimRow {
+  readonly key_hash: string;
+  readonly fingerprint: string;
+  readonly created_at: number;
+  readonly expires_at: number;
+}
+
+const toClaim = (row: ClaimRow): IdempotencyClaim => ({
+  keyHash: row.key_hash,
+  fingerprint: row.fingerprint,
+  createdAt: row.created_at,
+  expiresAt: row.expires_at,
+});
 
 type Statements = ReturnType<typeof statementsOf>;
 
 function statementsOf(db: Database) {
   return {
+    upsertClaim: db.prepare<[string, string, number, number], ClaimRow>(
+      `INSERT INTO idempotency_keys (key_hash, fingerprint, created_at, expires_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (key_hash) DO UPDATE SET fingerprint = excluded.fingerprint,
+         created_at = excluded.created_at, expires_at = excluded.expires_at
+       WHERE idempotency_keys.expires_at <= excluded.created_at
+       RETURNING *`,
+    ),
+    claimOf: db.prepare<[string], ClaimRow>('SELECT * FROM idempotency_keys WHERE key_hash = ?'),
+    pruneClaims: db.prepare<[number]>(
+      `DELETE FROM idempotency_keys WHERE key_hash IN
+       (SELECT key_hash FROM idempotency_keys WHERE expires_at <= ? LIMIT 10)`,
+    ),
     insertRow: db.prepare<LinkRow>(INSERT),
     byId: db.prepare<[string], LinkRow>(`SELECT ${LINK_READ} FROM links WHERE id = ?`),
     bySlug: db.prepare<[string, string], LinkRow>(

@@ -23,6 +23,7 @@ describe('migrate', () => {
       'api_keys',
       'event_deliveries',
       'event_outbox',
+      'idempotency_keys',
       'invites',
       'link_change_log',
       'links',

@@ -4,6 +4,7 @@ import { aLink, FIXTURE_TIME } from './fixtures.js';
 import { givenAccount, givenLink, useFreshStores } from './fresh-stores.js';
 import { describeLinkClaims, describeLinkClicks } from './link-store-contract-clicks.js';
 import { describeLinkImport } from './link-store-contract-import.js';
+import { describeIdempotencyClaims } from './link-store-contract-idempotency.js';
 import { describeLinkListing } from './link-store-contract-list.js';
 import { describeLinkOrganising } from './link-store-contract-organise.js';
 
@@ -21,6 +22,7 @@ export function describeLinkStoreContract(name: string, open: () => Promise<Stor
     describeLinkClicks(stores);
     describeLinkClaims(stores);
     describeLinkImport(stores);
+    describeIdempotencyClaims(stores);
     describeLinkOrganising(stores);
   });
 }

@@ -25,6 +25,23 @@ export const ShortenQuery = CreateLinkInput.pick({ url: true, alias: true, domai
 
 const { none, key } = SECURITY;
 
+/** The `Idempotency-Key` header of a creation, if sent. */
+const idempotencyKeyOf = (ctx: Context): string | undefined => ctx.get('idempotency-key') || undefined;
+
+/** The header as documented on both creations. */
+const IDEMPOTENCY_KEY = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Makes a retry safe: the same key with the same body within 24 hours answers as the first request ' +
+    'did (the same links, ids, slugs and edit tokens), even when its answer was lost, and creates ' +
+    'nothing more; the same key with another body is 400 `invalid_request`. Send a random UUID ' +
+    '(16-255 visible ASCII characters); keys are scoped to the API key’s account.',
+  schema: { type: 'string', minLength: 16, maxLength: 255, pattern: '^[!-~]+$' },
+  example: '4b0e1cf6-1c39-4c5e-9e3a-0e5f6b8f7d21',
+};
+
 /** Runs a budgeted core use case for this request's client, answering with its `RateLimit-*` headers. */
 async function createWithinBudget<T>(
   ctx: Context,
@@ -54,6 +71,7 @@ export const CREATE_ROUTES: readonly AnyRoute[] = [
       tag: 'links',
       security: [none, key],
       example: { url: 'https://example.com/a/long/path', alias: 'summer-sale', expires_in_days: 30 },
+      parameters: [IDEMPOTENCY_KEY],
       responses: {
         201: jsonResponse('The created link.', 'Link', {
           Location: {
@@ -69,7 +87,7 @@ export const CREATE_ROUTES: readonly AnyRoute[] = [
     handle: async (ctx, { deps, caller, body }) => {
       const { core } = deps;
       const created = await createWithinBudget(ctx, deps, (budgeted, ip) =>
-        createLinkWithinBudget(budgeted, body, caller, ip),
+        createLinkWithinBudget(budgeted, body, caller, ip, idempotencyKeyOf(ctx)),
       );
       let rendered: LinkView | undefined;
       const render = (c: CreatedLink) => (rendered = view(core, c.link, c.editToken));
@@ -112,6 +130,7 @@ export const CREATE_ROUTES: readonly AnyRoute[] = [
       tag: 'links',
       security: [none, key],
       example: { urls: ['https://example.com/a', 'https://example.com/b'], expires_in_days: 7 },
+      parameters: [IDEMPOTENCY_KEY],
       responses: { 200: jsonResponse('Per-URL results.', 'BulkResponse', rateLimitHeaders) },
       errors: [401, 429],
     },
@@ -120,7 +139,7 @@ export const CREATE_ROUTES: readonly AnyRoute[] = [
       const { core } = deps;
       const language = stateOf(ctx).language;
       const created = await createWithinBudget(ctx, deps, (budgeted, ip) =>
-        createLinksWithinBudget(budgeted, body, caller, ip),
+        createLinksWithinBudget(budgeted, body, caller, ip, idempotencyKeyOf(ctx)),
       );
       sendResult(ctx, created, (items) => ({
         results: items.map((item) =>

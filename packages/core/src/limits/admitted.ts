@@ -4,6 +4,7 @@ import type { BulkItem } from '../links/bulk.js';
 import { bulkLimit, bulkUrls, createLinks } from '../links/bulk.js';
 import type { CreatedLink } from '../links/create-link.js';
 import { createLink } from '../links/create-link.js';
+import { createIdempotently } from '../links/idempotency.js';
 import type { RateDecision, RateLimiter } from '../ports.js';
 import type { Result } from '../result.js';
 import { err } from '../result.js';
@@ -32,17 +33,23 @@ async function spend(deps: BudgetedDeps, caller: Caller, ip: string, cost: numbe
 /**
  * Creates a link for a client on the open internet (the JSON API, the pages, MCP): one unit of the
  * caller's creation budget is spent first (decisions §14), so no entry point can create without it.
- * The address is only a key of the limiter, never written.
+ * The address is only a key of the limiter, never written. With an `Idempotency-Key`, at most once per
+ * key (see {@link createIdempotently}).
  */
 export async function createLinkWithinBudget(
   deps: BudgetedDeps,
   input: CreateLinkInput,
   caller: Caller,
   ip: string,
+  idempotencyKey?: string,
 ): Promise<Budgeted<CreatedLink>> {
   const decision = await spend(deps, caller, ip, 1);
   if (!decision.allowed) return { decision, result: err(domainError('rate_limited')) };
-  return { decision, result: await createLink(deps, input, caller) };
+  const idempotent = { key: idempotencyKey, request: `link\n${JSON.stringify(input)}` };
+  return {
+    decision,
+    result: await createIdempotently(deps, caller, idempotent, (d) => createLink(d, input, caller)),
+  };
 }
 
 /**
@@ -54,11 +61,16 @@ export async function createLinksWithinBudget(
   input: BulkInput,
   caller: Caller,
   ip: string,
+  idempotencyKey?: string,
 ): Promise<Budgeted<BulkItem[]>> {
   const count = bulkUrls(input.urls).length;
   const max = bulkLimit(deps, caller);
   if (count === 0 || count > max) return { decision: null, result: await createLinks(deps, input, caller) };
   const decision = await spend(deps, caller, ip, count);
   if (!decision.allowed) return { decision, result: err(domainError('rate_limited')) };
-  return { decision, result: await createLinks(deps, input, caller) };
+  const idempotent = { key: idempotencyKey, request: `bulk\n${JSON.stringify(input)}` };
+  return {
+    decision,
+    result: await createIdempotently(deps, caller, idempotent, (d) => createLinks(d, input, caller)),
+  };
 }

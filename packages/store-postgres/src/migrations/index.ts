@@ -8,6 +8,7 @@ import { ORGANISE_LINKS } from './005-organise-links.js';
 import { EVENT_OUTBOX } from './006-event-outbox.js';
 import { VISIT_LOG } from './007-visit-log.js';
 import { EVENT_CONSUMERS } from './008-event-consumers.js';
+import { IDEMPOTENCY_KEYS } from './009-idempotency-keys.js';
 
 /** One schema step. Versions start at 1 and increase by one; `schema_migrations` lists those applied. */
 export interface Migration {
@@ -25,6 +26,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 6, sql: EVENT_OUTBOX },
   { version: 7, sql: VISIT_LOG },
   { version: 8, sql: EVENT_CONSUMERS },
+  { version: 9, sql: IDEMPOTENCY_KEYS },
 ];
 
 /**

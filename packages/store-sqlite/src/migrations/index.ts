@@ -12,6 +12,7 @@ import { VISIT_LOG } from './010-visit-log.js';
 import { EVENT_CONSUMERS } from './011-event-consumers.js';
 import { CLICKS_IN_THE_LOG } from './012-clicks-in-the-log.js';
 import { VISIT_LOG_EPOCHS } from './013-visit-log-epochs.js';
+import { IDEMPOTENCY_KEYS } from './014-idempotency-keys.js';
 
 /** One schema step. Versions start at 1 and increase by one; `PRAGMA user_version` holds the last applied. */
 export interface Migration {
@@ -36,6 +37,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 11, sql: EVENT_CONSUMERS },
   { version: 12, sql: CLICKS_IN_THE_LOG },
   { version: 13, sql: VISIT_LOG_EPOCHS },
+  { version: 14, sql: IDEMPOTENCY_KEYS },
 ];
 
 /**
