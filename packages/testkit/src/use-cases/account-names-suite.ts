@@ -32,6 +32,8 @@ export const SPELLINGS_OF_BOB = [
 ] as const;
 
 const PASSWORD = 'correct horse battery';
+/** A scrypt per sign-in and sign-up: thirteen of them take seconds on a busy machine. */
+const SCRYPT_HEAVY = 30_000;
 
 /** One name rule at every entry point of core (decisions §14): no spelling is a second account. */
 export function describeAccountNamesSuite(name: string, open: () => Promise<Stores>): void {
@@ -44,38 +46,55 @@ export function describeAccountNamesSuite(name: string, open: () => Promise<Stor
       return { h, bob };
     };
 
-    it('refuses every other spelling as a second account, by sign-up and by the operator', async () => {
-      const { h } = await withBob();
-      const open = { ...h, config: { ...h.config, signup: 'open' as const } };
-      for (const spelling of SPELLINGS_OF_BOB) {
-        expect([spelling, codeOf(await createAccount(h, spelling))]).toStrictEqual([
-          spelling,
-          'invalid_request',
-        ]);
-        const made = await signUp(open, spelling, PASSWORD, `192.0.2.${SPELLINGS_OF_BOB.indexOf(spelling)}`);
-        expect([spelling, codeOf(made)]).toStrictEqual([spelling, 'invalid_request']);
-      }
-      expect((await h.accounts.listAccounts()).map((account) => account.name)).toStrictEqual(['bob']);
-    });
+    it(
+      'refuses every other spelling as a second account, by sign-up and by the operator',
+      async () => {
+        const { h } = await withBob();
+        const open = { ...h, config: { ...h.config, signup: 'open' as const } };
+        for (const spelling of SPELLINGS_OF_BOB) {
+          expect([spelling, codeOf(await createAccount(h, spelling))]).toStrictEqual([
+            spelling,
+            'invalid_request',
+          ]);
+          const made = await signUp(
+            open,
+            spelling,
+            PASSWORD,
+            `192.0.2.${SPELLINGS_OF_BOB.indexOf(spelling)}`,
+          );
+          expect([spelling, codeOf(made)]).toStrictEqual([spelling, 'invalid_request']);
+        }
+        expect((await h.accounts.listAccounts()).map((account) => account.name)).toStrictEqual(['bob']);
+      },
+      SCRYPT_HEAVY,
+    );
 
-    it('finds, signs in and limits every other spelling as bob', async () => {
-      const { h, bob } = await withBob();
-      for (const spelling of SPELLINGS_OF_BOB) {
-        expect([spelling, valueOf(await findAccount(h, spelling)).id]).toStrictEqual([spelling, bob.id]);
-        const signedIn = await signIn(h, spelling, PASSWORD, '192.0.2.1');
-        expect([spelling, valueOf(signedIn).id]).toStrictEqual([spelling, bob.id]);
-        expect(accountNameKey(spelling)).toBe(accountNameKey('bob'));
-      }
-    });
+    it(
+      'finds, signs in and limits every other spelling as bob',
+      async () => {
+        const { h, bob } = await withBob();
+        for (const spelling of SPELLINGS_OF_BOB) {
+          expect([spelling, valueOf(await findAccount(h, spelling)).id]).toStrictEqual([spelling, bob.id]);
+          const signedIn = await signIn(h, spelling, PASSWORD, '192.0.2.1');
+          expect([spelling, valueOf(signedIn).id]).toStrictEqual([spelling, bob.id]);
+          expect(accountNameKey(spelling)).toBe(accountNameKey('bob'));
+        }
+      },
+      SCRYPT_HEAVY,
+    );
 
-    it('never makes the admin page reset or promote bob under another spelling', async () => {
-      const { h, bob } = await withBob();
-      for (const spelling of SPELLINGS_OF_BOB) {
-        const invite = await inviteAccount(h, spelling, true, { newOnly: true });
-        expect([spelling, codeOf(invite)]).toStrictEqual([spelling, 'invalid_request']);
-      }
-      expect((await h.accounts.findAccountById(bob.id))?.role).toBe('user');
-    });
+    it(
+      'never makes the admin page reset or promote bob under another spelling',
+      async () => {
+        const { h, bob } = await withBob();
+        for (const spelling of SPELLINGS_OF_BOB) {
+          const invite = await inviteAccount(h, spelling, true, { newOnly: true });
+          expect([spelling, codeOf(invite)]).toStrictEqual([spelling, 'invalid_request']);
+        }
+        expect((await h.accounts.findAccountById(bob.id))?.role).toBe('user');
+      },
+      SCRYPT_HEAVY,
+    );
 
     it('gives the operator a reset link of the same account for another spelling', async () => {
       const { h, bob } = await withBob();
