@@ -1,5 +1,5 @@
-import { createEventDispatcher, DISABLE_AFTER_MS, RETRY_DELAYS_MS } from '@shortener/core';
-import type { EventPublisher, SendResult, WebhookSender } from '@shortener/core';
+import { createEventDispatcher, DISABLE_AFTER_MS, RETRY_DELAYS_MS, SENDS_PER_WEBHOOK } from '@shortener/core';
+import type { EventDispatcher, EventPublisher, SendResult, WebhookSender } from '@shortener/core';
 import { aLink, anAccount, aServiceConfig, aWebhook, createFakeClock } from '@shortener/testkit';
 import { describe, expect, it } from 'vitest';
 import { createMemoryStores } from '../src/index.js';
@@ -19,6 +19,12 @@ function scriptedSender(clock: { now(): number }, answers: number[]) {
     },
   };
   return { sender, attempts };
+}
+
+/** A round, and every send it started. */
+async function roundOf(dispatcher: EventDispatcher): Promise<void> {
+  await dispatcher.tick();
+  await dispatcher.idle();
 }
 
 async function setUp(answers: number[], publisher?: EventPublisher) {
@@ -43,7 +49,7 @@ async function setUp(answers: number[], publisher?: EventPublisher) {
 describe('the event dispatcher', () => {
   it('sends the link object as { type, timestamp, data }', async () => {
     const { dispatcher, attempts } = await setUp([]);
-    await dispatcher.tick();
+    await roundOf(dispatcher);
     const body = JSON.parse(attempts[0]!.body);
     expect(body).toMatchObject({
       type: 'link.created',
@@ -55,13 +61,13 @@ describe('the event dispatcher', () => {
   it('retries after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then gives up', async () => {
     const { clock, dispatcher, attempts, stores } = await setUp(Array(20).fill(500));
     const start = clock.now();
-    await dispatcher.tick();
+    await roundOf(dispatcher);
     for (const delay of RETRY_DELAYS_MS) {
       clock.advance(delay - 1);
-      await dispatcher.tick();
+      await roundOf(dispatcher);
       const before = attempts.length;
       clock.advance(1);
-      await dispatcher.tick();
+      await roundOf(dispatcher);
       expect(attempts.length).toBe(before + 1);
     }
     expect(attempts.map((a) => a.at - start)).toEqual(
@@ -74,9 +80,9 @@ describe('the event dispatcher', () => {
 
   it('delivers on the retry that succeeds, and records each attempt', async () => {
     const { clock, dispatcher, attempts, stores, webhook } = await setUp([500]);
-    await dispatcher.tick();
+    await roundOf(dispatcher);
     clock.advance(5_000);
-    await dispatcher.tick();
+    await roundOf(dispatcher);
     expect(attempts).toHaveLength(2);
     const [listed] = await stores.events.listWebhooks(webhook.accountId);
     expect(listed?.attempts.map((a) => [a.attempt, a.status])).toEqual([
@@ -88,16 +94,16 @@ describe('the event dispatcher', () => {
 
   it('disables an endpoint failing for 5 days, and sends it nothing more', async () => {
     const { clock, dispatcher, attempts, stores, webhook } = await setUp(Array(20).fill(500));
-    await dispatcher.tick();
+    await roundOf(dispatcher);
     clock.advance(DISABLE_AFTER_MS);
     await stores.links.insert(aLink({ accountId: webhook.accountId }));
-    await dispatcher.tick();
+    await roundOf(dispatcher);
     const [listed] = await stores.events.listWebhooks(webhook.accountId);
     expect(listed?.disabledAt).toBe(clock.now());
     const sent = attempts.length;
     await stores.links.insert(aLink({ accountId: webhook.accountId }));
     clock.advance(RETRY_DELAYS_MS[0]);
-    await dispatcher.tick();
+    await roundOf(dispatcher);
     expect(attempts.length).toBe(sent);
   });
 
@@ -111,16 +117,51 @@ describe('the event dispatcher', () => {
       },
     };
     const { clock, dispatcher, stores } = await setUp([], publisher);
-    await dispatcher.tick();
+    await roundOf(dispatcher);
     clock.advance(3600e3);
-    await dispatcher.tick();
+    await roundOf(dispatcher);
     expect(published).toEqual([]);
     expect((await stores.events.backlog()).deliveries).toBe(1);
     up = true;
     clock.advance(5_000);
-    await dispatcher.tick();
-    await dispatcher.tick();
+    await roundOf(dispatcher);
+    await roundOf(dispatcher);
     expect(published).toHaveLength(1);
     expect(await stores.events.backlog()).toEqual({ events: 0, deliveries: 0 });
+  });
+
+  it('starts the sends of a round without waiting: a hanging endpoint holds up no other', async () => {
+    const stores = createMemoryStores();
+    const clock = createFakeClock();
+    const account = anAccount();
+    await stores.accounts.createAccount(account);
+    const hanging = aWebhook(account.id, { url: 'https://hang.example/', events: ['link.created'] });
+    const healthy = aWebhook(account.id, { url: 'https://ok.example/', events: ['link.created'] });
+    await stores.events.createWebhook(hanging);
+    await stores.events.createWebhook(healthy);
+    const release: (() => void)[] = [];
+    const delivered: string[] = [];
+    const sender: WebhookSender = {
+      send: (webhook, message) => {
+        if (webhook.url === healthy.url) delivered.push(message.id);
+        const answer = { ok: true, status: 200, excerpt: null };
+        if (webhook.url === healthy.url) return Promise.resolve(answer);
+        return new Promise((resolve) => release.push(() => resolve(answer)));
+      },
+    };
+    const dispatcher = createEventDispatcher({ events: stores.events, sender, clock, config });
+    for (let i = 0; i < 20; i++) await stores.links.insert(aLink({ accountId: account.id }));
+    for (let round = 0; round < 3; round++) {
+      await dispatcher.tick();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(delivered).toHaveLength(20);
+    expect(release).toHaveLength(SENDS_PER_WEBHOOK.healthy); // the hanging one: at its cap, no more
+    for (const answer of release.splice(0)) answer();
+    await dispatcher.idle();
+    await dispatcher.tick(); // room again: the next ones of its backlog
+    expect(release).toHaveLength(SENDS_PER_WEBHOOK.healthy);
+    for (const answer of release.splice(0)) answer();
+    await dispatcher.idle();
   });
 });

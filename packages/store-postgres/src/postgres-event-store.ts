@@ -36,14 +36,30 @@ const FAN_OUT = `WITH taken AS (
   hooks AS (INSERT INTO event_deliveries (webhook_id, event_id, type, account_id, payload, created_at, next_at)
     SELECT w.id, t.id, t.type, t.account_id, t.payload, t.created_at, $1 FROM taken t
     JOIN webhooks w ON w.account_id = t.account_id AND w.disabled_at IS NULL AND t.type = ANY (w.events)
+    JOIN accounts a ON a.id = w.account_id AND a.disabled_at IS NULL
     ORDER BY t.seq),
   broker AS (INSERT INTO event_deliveries (webhook_id, event_id, type, account_id, payload, created_at, next_at)
     SELECT NULL, t.id, t.type, t.account_id, t.payload, t.created_at, $1 FROM taken t WHERE $3 ORDER BY t.seq)
   SELECT count(*)::int AS n FROM taken`;
 
-const CLAIM = `WITH due AS (
-    SELECT seq FROM event_deliveries WHERE next_at <= $1 AND held_until <= $1
-    ORDER BY next_at, seq LIMIT $3 FOR UPDATE SKIP LOCKED)
+// the due deliveries, oldest first, each webhook's ranked after those it has held (all of them are due:
+// a delivery is claimed when due and its hold ends when settled), so a webhook never has more than its cap;
+// first, the due deliveries of disabled accounts' webhooks are dropped
+const CLAIM = `WITH dropped AS (
+    DELETE FROM event_deliveries WHERE next_at <= $1::bigint AND webhook_id IN (SELECT w.id FROM webhooks w
+      JOIN accounts a ON a.id = w.account_id WHERE a.disabled_at IS NOT NULL)
+    RETURNING seq),
+  ranked AS (
+    SELECT d.seq, d.held_until > $1 AS held, w.failing_since IS NOT NULL AS failing, row_number()
+      OVER (PARTITION BY d.webhook_id ORDER BY d.held_until > $1 DESC, d.next_at, d.seq) AS r
+    FROM event_deliveries d LEFT JOIN webhooks w ON w.id = d.webhook_id WHERE d.next_at <= $1),
+  due AS (
+    SELECT d.seq FROM event_deliveries d JOIN ranked k ON k.seq = d.seq
+    WHERE NOT k.held AND d.seq NOT IN (SELECT seq FROM dropped)
+      -- again on the row itself: FOR UPDATE checks these against a claim committed meanwhile
+      AND d.next_at <= $1 AND d.held_until <= $1
+      AND (d.webhook_id IS NULL OR k.r <= CASE WHEN k.failing THEN $5::int ELSE $4::int END)
+    ORDER BY d.next_at, d.seq LIMIT $3 FOR UPDATE OF d SKIP LOCKED)
   UPDATE event_deliveries d SET held_until = $2 FROM due WHERE d.seq = due.seq
   RETURNING d.seq::text AS seq, d.webhook_id, d.event_id, d.type, d.account_id, d.payload, d.created_at, d.attempts`;
 
@@ -109,8 +125,14 @@ function deliveryMethods(pool: Pool): DeliveryMethods {
       )),
     fanOut: async (now, broker, limit) =>
       (await pool.query<{ n: number }>(FAN_OUT, [now, limit, broker])).rows[0]?.n ?? 0,
-    claimDue: async (now, holdUntil, limit) => {
-      const { rows } = await pool.query<DeliveryRow>(CLAIM, [now, holdUntil, limit]);
+    claimDue: async (now, holdUntil, limit, cap) => {
+      const { rows } = await pool.query<DeliveryRow>(CLAIM, [
+        now,
+        holdUntil,
+        limit,
+        cap.healthy,
+        cap.failing,
+      ]);
       rows.sort((a, b) => Number(a.seq) - Number(b.seq));
       const webhooks = await webhooksById(
         pool,

@@ -7,7 +7,8 @@ import { err, ok } from '../result.js';
 import type { Result } from '../result.js';
 import { randomUuid } from '../secrets.js';
 import { validateTargetUrl } from '../urls/validate-url.js';
-import type { EventDispatcher, SendResult } from './dispatcher.js';
+import type { SendResult } from './deliveries.js';
+import type { EventDispatcher } from './dispatcher.js';
 import type { EventStore, Webhook, WebhookWithAttempts } from './event-ports.js';
 import { EVENT_TYPES } from './events.js';
 
