@@ -49,6 +49,7 @@ const ON_POSTGRES = [
   'guess-limits',
   'webhooks',
   'webhook-isolation',
+  'webhook-accounts',
   'organise',
 ].map((name) => `test/http/${name}.test.ts`);
 const postgresWanted =

@@ -62,6 +62,7 @@ export function createCoreDeps(
     accounts: stores.accounts,
     sessions: stores.sessions,
     credentials: stores.credentials,
+    events: stores.events,
     clock,
     random,
     config: cfg.service,
