@@ -50,6 +50,7 @@ const ON_POSTGRES = [
   'webhooks',
   'webhook-isolation',
   'webhook-accounts',
+  'webhook-limits',
   'organise',
 ].map((name) => `test/http/${name}.test.ts`);
 const postgresWanted =

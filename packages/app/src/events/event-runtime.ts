@@ -1,5 +1,5 @@
 import { createEventDispatcher } from '@shortener/core';
-import type { Clock, EventDispatcher, RandomSource, Stores, WebhookDeps } from '@shortener/core';
+import type { Clock, EventDispatcher, RandomSource, RateLimiter, Stores, WebhookDeps } from '@shortener/core';
 import type { AppConfig } from '../config.js';
 import type { AppLogger } from '../logger.js';
 import { createAmqpPublisher } from './amqp-publisher.js';
@@ -34,6 +34,7 @@ export function createEventRuntime(
   clock: Clock,
   random: RandomSource,
   logger: AppLogger,
+  rateLimiter: RateLimiter,
 ): EventRuntime {
   const publisher: AmqpPublisher | null =
     config.amqpUrl === null ? null : createAmqpPublisher(config.amqpUrl);
@@ -53,7 +54,7 @@ export function createEventRuntime(
   let unsubscribe: (() => void) | undefined;
   return {
     dispatcher,
-    webhooks: { events: stores.events, clock, random, config: config.service, dispatcher },
+    webhooks: { events: stores.events, clock, random, rateLimiter, config: config.service, dispatcher },
     kick: rounds.soon,
     brokerConnected: () => (publisher === null ? null : publisher.connected()),
     start() {

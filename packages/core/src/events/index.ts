@@ -19,6 +19,7 @@ export {
   generateWebhookSecret,
   listWebhooks,
   MAX_WEBHOOKS_PER_ACCOUNT,
+  TEST_PINGS_PER_MINUTE,
   testWebhook,
   validateWebhookUrl,
 } from './webhooks.js';

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { ServiceConfig } from '../config.js';
 import { domainError } from '../errors.js';
+import type { GuessLimitDeps, Throttled } from '../limits/guess-limit.js';
+import { spendGuess, tooManyGuesses } from '../limits/guess-limit.js';
 import { urlPolicyOf } from '../links/create-link.js';
 import type { Clock, RandomSource } from '../ports.js';
 import { err, ok } from '../result.js';
@@ -14,6 +16,8 @@ import { EVENT_TYPES } from './events.js';
 
 /** The most webhooks one account may have. */
 export const MAX_WEBHOOKS_PER_ACCOUNT = 20;
+/** Test pings per account per minute: each is a request to a URL the caller chose, so not a reflector. */
+export const TEST_PINGS_PER_MINUTE = 10;
 
 /** The body of `POST /api/v1/webhooks`. */
 export const CreateWebhookInput = z
@@ -28,6 +32,8 @@ export type CreateWebhookInput = z.infer<typeof CreateWebhookInput>;
 export interface WebhookDeps {
   readonly events: EventStore;
   readonly clock: Clock;
+  /** Counts test pings (the limiter of the guess limits: Redis when nodes share one). */
+  readonly rateLimiter: GuessLimitDeps['rateLimiter'];
   readonly random: RandomSource;
   readonly config: ServiceConfig;
   /** Absent where nothing delivers (a CLI on the database): `test` then fails. */
@@ -91,14 +97,23 @@ export async function deleteWebhook(deps: WebhookDeps, accountId: string, id: st
   return ok(null);
 }
 
-/** Sends a signed `ping` to one of the account's webhooks now, and says what it answered. */
+/**
+ * Sends a signed `ping` to one of the account's webhooks now, and says what it answered. At most
+ * {@link TEST_PINGS_PER_MINUTE} a minute per account: each spends a unit first, in one atomic step of the
+ * limiter, so however many arrive at once no more are sent (refused: `rate_limited`, and the wait).
+ */
 export async function testWebhook(
   deps: WebhookDeps,
   accountId: string,
   id: string,
-): Promise<Result<SendResult>> {
+): Promise<Throttled<SendResult>> {
   const webhook = await ownWebhook(deps, accountId, id);
   if (!webhook.ok) return webhook;
   if (deps.dispatcher === undefined) throw new Error('No event dispatcher runs here.');
+  const windows = [{ windowMs: 60_000, limit: TEST_PINGS_PER_MINUTE }];
+  const spent = await spendGuess(deps, [{ key: `webhook-test:${accountId}`, windows }]);
+  if (!spent.allowed) {
+    return tooManyGuesses(spent, `At most ${TEST_PINGS_PER_MINUTE} test pings a minute; try again later.`);
+  }
   return ok(await deps.dispatcher.ping(webhook.value));
 }

@@ -1,0 +1,42 @@
+import { TEST_PINGS_PER_MINUTE } from '@shortener/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectError, jsonOf, startTestServer } from './harness.js';
+import type { TestAccount, TestServer } from './harness.js';
+import { startReceiver } from './webhook-receiver.js';
+import type { Receiver } from './webhook-receiver.js';
+
+// Issue 38: test pings are limited per account (each is a request to a URL the caller chose).
+
+let server: TestServer;
+let receiver: Receiver;
+let ivy: TestAccount;
+
+beforeAll(async () => {
+  server = await startTestServer({ WEBHOOK_ALLOW_PRIVATE: 'true' });
+  receiver = await startReceiver();
+  ivy = await server.createAccount('ivy');
+});
+
+afterAll(async () => {
+  await server.close();
+  await receiver.close();
+});
+
+const addWebhook = (account: TestAccount, url: string) =>
+  server.api('/api/v1/webhooks', { key: account.key, json: { url, events: ['link.created'] } });
+
+describe('test pings (issue 38)', () => {
+  it(`sends ${TEST_PINGS_PER_MINUTE} of 100 concurrent test pings of an account and refuses the rest`, async () => {
+    const hook = await jsonOf(await addWebhook(ivy, receiver.url), 201);
+    receiver.secret = hook.secret;
+    const from = receiver.received.length;
+    const test = () => server.api(`/api/v1/webhooks/${hook.id}/test`, { method: 'POST', key: ivy.key });
+    const answers = await Promise.all(Array.from({ length: 100 }, test));
+    const refused = answers.filter((a) => a.status === 429);
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(TEST_PINGS_PER_MINUTE);
+    expect(refused).toHaveLength(100 - TEST_PINGS_PER_MINUTE);
+    await expectError(refused[0]!, 429, 'rate_limited');
+    expect(Number(refused[0]!.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(receiver.received.length - from).toBe(TEST_PINGS_PER_MINUTE);
+  });
+});
