@@ -1,11 +1,12 @@
-import { TEST_PINGS_PER_MINUTE } from '@shortener/core';
+import { MAX_WEBHOOKS_PER_ACCOUNT, TEST_PINGS_PER_MINUTE } from '@shortener/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, jsonOf, startTestServer } from './harness.js';
 import type { TestAccount, TestServer } from './harness.js';
 import { startReceiver } from './webhook-receiver.js';
 import type { Receiver } from './webhook-receiver.js';
 
-// Issue 38: test pings are limited per account (each is a request to a URL the caller chose).
+// Issue 38: test pings are limited per account (each is a request to a URL the caller chose), and the
+// webhook routes speak of webhooks, naming their limit.
 
 let server: TestServer;
 let receiver: Receiver;
@@ -38,5 +39,33 @@ describe('test pings (issue 38)', () => {
     await expectError(refused[0]!, 429, 'rate_limited');
     expect(Number(refused[0]!.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(receiver.received.length - from).toBe(TEST_PINGS_PER_MINUTE);
+  });
+});
+
+describe('the words of the webhook routes (issue 38)', () => {
+  it('says webhook, not link, when one does not exist or its URL is refused', async () => {
+    const missing = await server.api('/api/v1/webhooks/0b9a6c1e-2f4d-4c8a-9e7b-5d3f1a2c4b6e', {
+      method: 'DELETE',
+      key: ivy.key,
+    });
+    const error = await expectError(missing, 404, 'not_found');
+    expect(error.message).toMatch(/webhook/i);
+    expect(error.message).not.toMatch(/link/i);
+    const badScheme = await expectError(
+      await addWebhook(ivy, 'ftp://hooks.example/'),
+      400,
+      'unsupported_scheme',
+    );
+    expect(badScheme.field).toBe('url');
+    expect(badScheme.message).toMatch(/webhook/i);
+    expect(badScheme.message).not.toMatch(/shortened/);
+  });
+
+  it(`refuses a webhook past the ${MAX_WEBHOOKS_PER_ACCOUNT}th naming the limit`, async () => {
+    const jack = await server.createAccount('jack');
+    for (let i = 0; i < MAX_WEBHOOKS_PER_ACCOUNT; i++)
+      await jsonOf(await addWebhook(jack, `${receiver.url}/${i}`), 201);
+    const error = await expectError(await addWebhook(jack, `${receiver.url}/last`), 400, 'too_many');
+    expect(error.message).toContain(String(MAX_WEBHOOKS_PER_ACCOUNT));
   });
 });

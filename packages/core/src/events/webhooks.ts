@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ServiceConfig } from '../config.js';
 import { domainError } from '../errors.js';
+import type { DomainError } from '../errors.js';
 import type { GuessLimitDeps, Throttled } from '../limits/guess-limit.js';
 import { spendGuess, tooManyGuesses } from '../limits/guess-limit.js';
 import { urlPolicyOf } from '../links/create-link.js';
@@ -18,6 +19,16 @@ import { EVENT_TYPES } from './events.js';
 export const MAX_WEBHOOKS_PER_ACCOUNT = 20;
 /** Test pings per account per minute: each is a request to a URL the caller chose, so not a reflector. */
 export const TEST_PINGS_PER_MINUTE = 10;
+
+/** What a webhook's URL is refused for, in webhook words (the codes are those of link URLs). */
+const URL_MESSAGES: Partial<Record<DomainError['code'], string>> = {
+  invalid_url: 'The webhook URL is not valid.',
+  unsupported_scheme: 'A webhook URL must be http or https.',
+  private_host: 'A webhook URL may not point to a private or local address.',
+  self_reference: 'A webhook URL may not point to this shortener itself.',
+  unsafe_url: 'The webhook URL points to a blocked host.',
+};
+const NO_SUCH_WEBHOOK = 'This webhook does not exist.';
 
 /** The body of `POST /api/v1/webhooks`. */
 export const CreateWebhookInput = z
@@ -46,7 +57,10 @@ export interface WebhookDeps {
  */
 export function validateWebhookUrl(url: string, config: ServiceConfig): Result<string> {
   const policy = { ...urlPolicyOf(config), allowPrivateHosts: config.webhookAllowPrivate === true };
-  return validateTargetUrl(url, policy);
+  const checked = validateTargetUrl(url, policy);
+  if (checked.ok) return checked;
+  const { code } = checked.error;
+  return err(domainError(code, URL_MESSAGES[code] ?? checked.error.message, 'url'));
 }
 
 /** A new signing secret: `whsec_` + base64 of 24 random bytes (Standard Webhooks). */
@@ -63,7 +77,9 @@ export async function createWebhook(
   const url = validateWebhookUrl(input.url, deps.config);
   if (!url.ok) return url;
   const existing = await deps.events.listWebhooks(accountId);
-  if (existing.length >= MAX_WEBHOOKS_PER_ACCOUNT) return err(domainError('too_many'));
+  if (existing.length >= MAX_WEBHOOKS_PER_ACCOUNT) {
+    return err(domainError('too_many', `An account has at most ${MAX_WEBHOOKS_PER_ACCOUNT} webhooks.`));
+  }
   const webhook: Webhook = {
     id: randomUuid(deps.random),
     accountId,
@@ -86,7 +102,8 @@ export function listWebhooks(deps: WebhookDeps, accountId: string): Promise<Webh
 /** The account's webhook `id`, or `not_found` (another account's webhooks do not exist for it). */
 async function ownWebhook(deps: WebhookDeps, accountId: string, id: string): Promise<Result<Webhook>> {
   const webhook = await deps.events.findWebhook(id);
-  return webhook === null || webhook.accountId !== accountId ? err(domainError('not_found')) : ok(webhook);
+  const mine = webhook !== null && webhook.accountId === accountId;
+  return mine ? ok(webhook) : err(domainError('not_found', NO_SUCH_WEBHOOK));
 }
 
 /** Removes one of the account's webhooks. */
