@@ -172,6 +172,10 @@ function webhookMethods(pool: Pool): WebhookMethods {
   return {
     recordAttempt: (webhookId, a, health) =>
       inTransaction(pool, async (client) => {
+        // removed while its delivery was under way: nothing to record (the lock holds off a removal
+        // until the attempt is in, which then removes it too)
+        const found = await client.query('SELECT 1 FROM webhooks WHERE id = $1 FOR KEY SHARE', [webhookId]);
+        if (found.rowCount === 0) return;
         await client.query(
           `INSERT INTO webhook_attempts (webhook_id, at, event_id, type, attempt, ok, status, excerpt)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,

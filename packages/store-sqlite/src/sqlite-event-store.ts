@@ -213,6 +213,7 @@ type WebhookMethods = Pick<
 function webhookMethods(db: Database, s: Statements, lock: WriteLock): WebhookMethods {
   const recordTx = db.transaction(
     (webhookId: string, attempt: AttemptRow, health: [number | null, number | null]) => {
+      if (s.webhookById.get(webhookId) === undefined) return; // removed while its delivery was under way
       s.addAttempt.run(attempt);
       s.pruneAttempts.run(webhookId, webhookId, KEEP_ATTEMPTS);
       s.setHealth.run(health[0], health[1], webhookId);

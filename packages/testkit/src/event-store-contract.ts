@@ -235,6 +235,25 @@ export function describeEventStoreContract(name: string, open: () => Promise<Sto
       expect((await deliveriesOf(stores())).map((d) => d.event.link?.id)).toEqual([after.id]);
     });
 
+    it('records nothing and settles quietly for a webhook removed while its delivery was under way', async () => {
+      const account = await givenAccount(stores());
+      const webhook = aWebhook(account.id);
+      await stores().events.createWebhook(webhook);
+      await givenLink(stores(), { accountId: account.id });
+      const [delivery] = await deliveriesOf(stores());
+      expect(await stores().events.deleteWebhook(webhook.id)).toBe(true);
+      const attempt = { at: T, eventId: 'e', eventType: 'link.created' as const, attempt: 1 };
+      const health = { failingSince: null, disabledAt: null };
+      await stores().events.recordAttempt(
+        webhook.id,
+        { ...attempt, ok: true, status: 200, excerpt: '' },
+        health,
+      );
+      await stores().events.settle(delivery!.id, T + 5_000);
+      await stores().events.settle(delivery!.id, null);
+      expect(await stores().events.backlog()).toEqual({ events: 0, deliveries: 0 });
+    });
+
     it('keeps the last 20 attempts of a webhook, its health, and stops fanning out to it once disabled', async () => {
       const account = await givenAccount(stores());
       const webhook = aWebhook(account.id);
