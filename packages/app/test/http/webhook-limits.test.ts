@@ -68,4 +68,10 @@ describe('the words of the webhook routes (issue 38)', () => {
     const error = await expectError(await addWebhook(jack, `${receiver.url}/last`), 400, 'too_many');
     expect(error.message).toContain(String(MAX_WEBHOOKS_PER_ACCOUNT));
   });
+
+  it('says which setting allows a private address when the operator adds one', async () => {
+    const add = server.cli('webhooks', 'add', 'ivy', 'http://10.0.0.1/hook');
+    await expect(add).rejects.toThrow(/private_host/);
+    await expect(add).rejects.toThrow(/WEBHOOK_ALLOW_PRIVATE=true/);
+  });
 });
