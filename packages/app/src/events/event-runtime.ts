@@ -58,6 +58,7 @@ export function createEventRuntime(
     kick: rounds.soon,
     brokerConnected: () => (publisher === null ? null : publisher.connected()),
     start() {
+      publisher?.start();
       timer = setInterval(rounds.now, DISPATCH_EVERY_MS);
       timer.unref();
       unsubscribe = stores.links.changes.subscribe(rounds.soon);
