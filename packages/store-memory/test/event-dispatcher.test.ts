@@ -1,4 +1,10 @@
-import { createEventDispatcher, DISABLE_AFTER_MS, RETRY_DELAYS_MS, SENDS_PER_WEBHOOK } from '@shortener/core';
+import {
+  createEventDispatcher,
+  DISABLE_AFTER_MS,
+  HOLD_MS,
+  RETRY_DELAYS_MS,
+  SENDS_PER_WEBHOOK,
+} from '@shortener/core';
 import type { EventDispatcher, EventPublisher, SendResult, WebhookSender } from '@shortener/core';
 import { aLink, anAccount, aServiceConfig, aWebhook, createFakeClock } from '@shortener/testkit';
 import { describe, expect, it } from 'vitest';
@@ -164,4 +170,40 @@ describe('the event dispatcher', () => {
     for (const answer of release.splice(0)) answer();
     await dispatcher.idle();
   });
+
+  it.each(['broker', 'webhook'])(
+    'sends a %s delivery once when settling it failed: claimed again, it is settled, not sent again',
+    async (to) => {
+      const published: string[] = [];
+      const publisher: EventPublisher = { publish: async ({ id }) => void published.push(id) };
+      const { clock, stores, webhook } = await setUp([]); // one link.created in the outbox
+      if (to === 'broker') await stores.events.deleteWebhook(webhook.id);
+      const { sender, attempts } = scriptedSender(clock, []);
+      // the store goes away between the send and its settling (once)
+      let away = true;
+      const events = {
+        ...stores.events,
+        settle: async (id: string, nextAt: number | null) => {
+          if (away) throw new Error('the database is away');
+          return stores.events.settle(id, nextAt);
+        },
+      };
+      const errors: unknown[] = [];
+      const dispatcher = createEventDispatcher({
+        events,
+        sender,
+        clock,
+        config,
+        onError: (error) => errors.push(error),
+        ...(to === 'broker' ? { publisher } : {}),
+      });
+      await roundOf(dispatcher);
+      expect(errors).toHaveLength(1);
+      away = false;
+      clock.advance(HOLD_MS);
+      await roundOf(dispatcher);
+      expect(await stores.events.backlog()).toEqual({ events: 0, deliveries: 0 });
+      expect(to === 'broker' ? published : attempts).toHaveLength(1);
+    },
+  );
 });

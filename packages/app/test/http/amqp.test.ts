@@ -86,6 +86,7 @@ describe.runIf(BROKER !== null)('RabbitMQ (AMQP_URL)', () => {
       contentType: 'application/json',
       type: 'link.created',
     });
+    expect(message.properties.messageId).toMatch(/^msg_[0-9a-f]{32}$/); // the event id (deduplicate on it)
     expect(message.fields.exchange).toBe('shortener.events');
     expect(await jsonOf(await server.api('/healthz'))).toEqual({ status: 'ok', broker: 'connected' });
   });

@@ -52,8 +52,27 @@ export interface DeliveryDeps {
   readonly config: ServiceConfig;
 }
 
-/** The deps and the counts one dispatcher keeps. */
-export type Delivering = DeliveryDeps & { readonly counts: DispatchCounts };
+/**
+ * The deps and what one dispatcher keeps: its counts, and the deliveries it sent (the broker confirmed,
+ * the endpoint answered 2xx) whose settling failed (the store away): claimed again once their hold
+ * ends, they are settled, not sent again.
+ */
+export type Delivering = DeliveryDeps & { readonly counts: DispatchCounts; readonly sent: Set<string> };
+
+/** Sent deliveries remembered at most (a delivery removed meanwhile is never claimed again). */
+const REMEMBER_SENT = 100_000;
+
+/** Remembers a sent delivery until it is settled. */
+function remember(d: Delivering, deliveryId: string): void {
+  if (d.sent.size >= REMEMBER_SENT) d.sent.delete(d.sent.values().next().value ?? '');
+  d.sent.add(deliveryId);
+}
+
+/** Settles a delivery as done, and forgets it was sent. */
+async function done(d: Delivering, deliveryId: string): Promise<void> {
+  await d.events.settle(deliveryId, null);
+  d.sent.delete(deliveryId);
+}
 
 /** The wire body `{ type, timestamp, data }` of an event. */
 export function eventBody(event: OutboxEvent, config: ServiceConfig, now: number): string {
@@ -75,6 +94,7 @@ function eventData(event: OutboxEvent, config: ServiceConfig, now: number): unkn
 
 /** Attempts one claimed delivery: to its webhook, or to the broker (dropped when none runs here). */
 export function deliver(d: Delivering, delivery: PendingDelivery): Promise<void> {
+  if (d.sent.has(delivery.id)) return done(d, delivery.id);
   if (delivery.webhook !== null) return toWebhook(d, delivery, delivery.webhook);
   if (d.publisher === undefined) return d.events.settle(delivery.id, null);
   return toBroker(d, d.publisher, delivery);
@@ -95,27 +115,33 @@ async function toBroker(d: Delivering, publisher: EventPublisher, delivery: Pend
     return d.events.settle(delivery.id, d.clock.now() + BROKER_RETRY_MS);
   }
   d.counts.published += 1;
-  await d.events.settle(delivery.id, null);
+  remember(d, delivery.id);
+  await done(d, delivery.id);
 }
 
 /** Attempts a webhook delivery, then settles it: done, given up, or due again after its delay. */
 async function toWebhook(d: Delivering, delivery: PendingDelivery, webhook: Webhook): Promise<void> {
   if (webhook.disabledAt !== null) return d.events.settle(delivery.id, null);
   const attempt = delivery.attempts + 1;
-  const result = await attemptOnce(d, webhook, delivery.event, attempt);
+  const result = await attemptOnce(d, webhook, delivery.event, attempt, delivery.id);
   const delay = RETRY_DELAYS_MS[attempt - 1];
   if (result.ok) d.counts.delivered += 1;
   else if (delay === undefined) d.counts.givenUp += 1;
   else d.counts.failed += 1;
-  await d.events.settle(delivery.id, result.ok || delay === undefined ? null : d.clock.now() + delay);
+  if (result.ok || delay === undefined) return done(d, delivery.id);
+  await d.events.settle(delivery.id, d.clock.now() + delay);
 }
 
-/** Sends one attempt and records it, with the endpoint's failing-since and, after 5 days, its disabling. */
+/**
+ * Sends one attempt and records it, with the endpoint's failing-since and, after 5 days, its disabling.
+ * A delivery (`deliveryId`; a ping has none) answered 2xx is remembered as sent before anything is written.
+ */
 export async function attemptOnce(
   d: Delivering,
   webhook: Webhook,
   event: OutboxEvent,
   attempt: number,
+  deliveryId?: string,
 ): Promise<SendResult> {
   const now = d.clock.now();
   const result = await d.sender.send(webhook, {
@@ -123,6 +149,7 @@ export async function attemptOnce(
     at: now,
     body: eventBody(event, d.config, now),
   });
+  if (result.ok && deliveryId !== undefined) remember(d, deliveryId);
   const at = d.clock.now();
   const record: DeliveryAttempt = { at, eventId: event.id, eventType: event.type, attempt, ...result };
   const failingSince = result.ok ? null : (webhook.failingSince ?? at);

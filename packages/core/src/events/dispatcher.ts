@@ -69,7 +69,7 @@ async function tick(d: Delivering & DispatcherDeps, inFlight: Set<Promise<void>>
 /** Creates the dispatcher. `publisher` only with `AMQP_URL`. */
 export function createEventDispatcher(deps: DispatcherDeps): EventDispatcher {
   const counts: DispatchCounts = { delivered: 0, failed: 0, givenUp: 0, published: 0, publishFailed: 0 };
-  const d = { ...deps, counts };
+  const d = { ...deps, counts, sent: new Set<string>() };
   const inFlight = new Set<Promise<void>>();
   return {
     counts,
