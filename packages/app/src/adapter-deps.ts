@@ -96,7 +96,7 @@ export function createHttpDeps(
     health: () => storeHealth.report(events.brokerConnected()),
     mcp: lazyMcpEndpoint(mcpDeps),
     qr: qr.render,
-    webhooks: events.webhooks,
+    webhooks: { ...events.webhooks, rateLimiter },
     ...(metrics === null ? {} : { metrics: metrics.http }),
   };
 }

@@ -133,7 +133,7 @@ function bindServices(c: Container): void {
   c.bind<QrPool>(t.qr).toResolvedValue(() => createQrPool());
   c.bind<EventRuntime>(t.events).toResolvedValue(
     createEventRuntime,
-    needs('config', 'stores', 'clock', 'random', 'logger', 'rateLimiter'),
+    needs('config', 'stores', 'clock', 'random', 'logger'),
   );
   c.bind<ServiceMetrics | null>(t.metrics).toResolvedValue(
     (cfg: AppConfig, recorder: VisitRecorder, { dispatcher }: EventRuntime) =>

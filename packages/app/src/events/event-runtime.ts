@@ -1,5 +1,5 @@
 import { createEventDispatcher } from '@shortener/core';
-import type { Clock, EventDispatcher, RandomSource, RateLimiter, Stores, WebhookDeps } from '@shortener/core';
+import type { Clock, EventDispatcher, RandomSource, Stores, WebhookDeps } from '@shortener/core';
 import type { AppConfig } from '../config.js';
 import type { AppLogger } from '../logger.js';
 import { createAmqpPublisher } from './amqp-publisher.js';
@@ -12,7 +12,7 @@ export const DISPATCH_EVERY_MS = 250;
 /** The delivery of events in `serve`: the dispatcher, its timer, and the broker when `AMQP_URL` is set. */
 export interface EventRuntime {
   readonly dispatcher: EventDispatcher;
-  /** What the webhook routes and pages run on. */
+  /** What the webhook routes and pages run on, but the rate limiter of test pings (the HTTP deps add it). */
   readonly webhooks: WebhookDeps;
   /** Null without `AMQP_URL`; else whether the broker is connected (`/healthz` says so). */
   brokerConnected(): boolean | null;
@@ -34,7 +34,6 @@ export function createEventRuntime(
   clock: Clock,
   random: RandomSource,
   logger: AppLogger,
-  rateLimiter: RateLimiter,
 ): EventRuntime {
   const publisher: AmqpPublisher | null =
     config.amqpUrl === null ? null : createAmqpPublisher(config.amqpUrl);
@@ -54,7 +53,7 @@ export function createEventRuntime(
   let unsubscribe: (() => void) | undefined;
   return {
     dispatcher,
-    webhooks: { events: stores.events, clock, random, rateLimiter, config: config.service, dispatcher },
+    webhooks: { events: stores.events, clock, random, config: config.service, dispatcher },
     kick: rounds.soon,
     brokerConnected: () => (publisher === null ? null : publisher.connected()),
     start() {

@@ -43,8 +43,11 @@ export type CreateWebhookInput = z.infer<typeof CreateWebhookInput>;
 export interface WebhookDeps {
   readonly events: EventStore;
   readonly clock: Clock;
-  /** Counts test pings (the limiter of the guess limits: Redis when nodes share one). */
-  readonly rateLimiter: GuessLimitDeps['rateLimiter'];
+  /**
+   * Counts test pings (the limiter of the guess limits: Redis when nodes share one). Absent where nothing
+   * delivers, as `dispatcher`.
+   */
+  readonly rateLimiter?: GuessLimitDeps['rateLimiter'];
   readonly random: RandomSource;
   readonly config: ServiceConfig;
   /** Absent where nothing delivers (a CLI on the database): `test` then fails. */
@@ -126,11 +129,14 @@ export async function testWebhook(
 ): Promise<Throttled<SendResult>> {
   const webhook = await ownWebhook(deps, accountId, id);
   if (!webhook.ok) return webhook;
-  if (deps.dispatcher === undefined) throw new Error('No event dispatcher runs here.');
+  const { dispatcher, rateLimiter } = deps;
+  if (dispatcher === undefined || rateLimiter === undefined)
+    throw new Error('No event dispatcher runs here.');
   const windows = [{ windowMs: 60_000, limit: TEST_PINGS_PER_MINUTE }];
-  const spent = await spendGuess(deps, [{ key: `webhook-test:${accountId}`, windows }]);
+  const budget = { key: `webhook-test:${accountId}`, windows };
+  const spent = await spendGuess({ rateLimiter, clock: deps.clock }, [budget]);
   if (!spent.allowed) {
     return tooManyGuesses(spent, `At most ${TEST_PINGS_PER_MINUTE} test pings a minute; try again later.`);
   }
-  return ok(await deps.dispatcher.ping(webhook.value));
+  return ok(await dispatcher.ping(webhook.value));
 }
