@@ -42,23 +42,34 @@ const FAN_OUT = `WITH taken AS (
     SELECT NULL, t.id, t.type, t.account_id, t.payload, t.created_at, $1 FROM taken t WHERE $3 ORDER BY t.seq)
   SELECT count(*)::int AS n FROM taken`;
 
-// the due deliveries, oldest first, each webhook's ranked after those it has held (all of them are due:
-// a delivery is claimed when due and its hold ends when settled), so a webhook never has more than its cap;
-// first, the due deliveries of disabled accounts' webhooks are dropped
+// The due deliveries, oldest first, within the caps. A webhook whose held deliveries (claimed, not
+// settled: `held_until` > 0 until then) reach its cap is left out of the scan, so a busy endpoint's
+// backlog cannot fill a claim; among a few times `limit` candidates, each webhook's are ranked after
+// those it holds. First, the due deliveries of disabled accounts' webhooks are dropped.
 const CLAIM = `WITH dropped AS (
     DELETE FROM event_deliveries WHERE next_at <= $1::bigint AND webhook_id IN (SELECT w.id FROM webhooks w
       JOIN accounts a ON a.id = w.account_id WHERE a.disabled_at IS NOT NULL)
     RETURNING seq),
+  held AS (
+    SELECT d.webhook_id, count(*) AS n,
+      count(*) >= CASE WHEN w.failing_since IS NULL THEN $4::int ELSE $5::int END AS at_cap
+    FROM event_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+    WHERE d.held_until > 0 AND d.held_until > $1 GROUP BY d.webhook_id, w.failing_since),
+  candidates AS (
+    SELECT seq, webhook_id, next_at FROM event_deliveries
+    WHERE next_at <= $1 AND held_until <= $1
+      AND (webhook_id IS NULL OR webhook_id NOT IN (SELECT webhook_id FROM held WHERE at_cap))
+    ORDER BY next_at, seq LIMIT $3 * 4),
   ranked AS (
-    SELECT d.seq, d.held_until > $1 AS held, w.failing_since IS NOT NULL AS failing, row_number()
-      OVER (PARTITION BY d.webhook_id ORDER BY d.held_until > $1 DESC, d.next_at, d.seq) AS r
-    FROM event_deliveries d LEFT JOIN webhooks w ON w.id = d.webhook_id WHERE d.next_at <= $1),
+    SELECT c.seq, w.failing_since IS NOT NULL AS failing, coalesce(h.n, 0)
+      + row_number() OVER (PARTITION BY c.webhook_id ORDER BY c.next_at, c.seq) AS r
+    FROM candidates c LEFT JOIN webhooks w ON w.id = c.webhook_id LEFT JOIN held h USING (webhook_id)),
   due AS (
     SELECT d.seq FROM event_deliveries d JOIN ranked k ON k.seq = d.seq
-    WHERE NOT k.held AND d.seq NOT IN (SELECT seq FROM dropped)
+    WHERE d.seq NOT IN (SELECT seq FROM dropped)
+      AND (d.webhook_id IS NULL OR k.r <= CASE WHEN k.failing THEN $5::int ELSE $4::int END)
       -- again on the row itself: FOR UPDATE checks these against a claim committed meanwhile
       AND d.next_at <= $1 AND d.held_until <= $1
-      AND (d.webhook_id IS NULL OR k.r <= CASE WHEN k.failing THEN $5::int ELSE $4::int END)
     ORDER BY d.next_at, d.seq LIMIT $3 FOR UPDATE OF d SKIP LOCKED)
   UPDATE event_deliveries d SET held_until = $2 FROM due WHERE d.seq = due.seq
   RETURNING d.seq::text AS seq, d.webhook_id, d.event_id, d.type, d.account_id, d.payload, d.created_at, d.attempts`;

@@ -48,15 +48,28 @@ const FAN_OUT = `INSERT INTO event_deliveries (webhook_id, event_id, type, accou
     AND EXISTS (SELECT 1 FROM json_each(w.events) WHERE value = @type)`;
 const TO_BROKER = `INSERT INTO event_deliveries (webhook_id, event_id, type, account_id, payload, created_at, next_at)
   VALUES (NULL, @id, @type, @account_id, @payload, @created_at, @now)`;
-// the due deliveries, oldest first, each webhook's ranked after those it has held (all of them are due:
-// a delivery is claimed when due and its hold ends when settled), so a webhook never has more than its cap
-const DUE = `WITH ranked AS (
-    SELECT d.seq, d.held_until > @now AS held, w.failing_since IS NOT NULL AS failing, row_number()
-      OVER (PARTITION BY d.webhook_id ORDER BY d.held_until > @now DESC, d.next_at, d.seq) AS r
-    FROM event_deliveries d LEFT JOIN webhooks w ON w.id = d.webhook_id WHERE d.next_at <= @now)
+// The due deliveries, oldest first, within the caps. A webhook whose held deliveries (claimed, not
+// settled: `held_until` > 0 until then) reach its cap is left out of the scan, so a busy endpoint's
+// backlog cannot fill a claim; among a few times `limit` candidates, each webhook's are ranked after
+// those it holds.
+const DUE = `WITH held AS (
+    SELECT d.webhook_id, count(*) AS n,
+      count(*) >= iif(w.failing_since IS NULL, @healthy, @failing) AS at_cap
+    FROM event_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+    WHERE d.held_until > 0 AND d.held_until > @now GROUP BY d.webhook_id),
+  candidates AS (
+    SELECT seq, webhook_id, next_at FROM event_deliveries
+    WHERE next_at <= @now AND held_until <= @now
+      AND (webhook_id IS NULL OR webhook_id NOT IN (SELECT webhook_id FROM held WHERE at_cap))
+    ORDER BY next_at, seq LIMIT @limit * 4),
+  ranked AS (
+    SELECT c.seq, w.failing_since IS NOT NULL AS failing, coalesce(h.n, 0)
+      + row_number() OVER (PARTITION BY c.webhook_id ORDER BY c.next_at, c.seq) AS r
+    FROM candidates c LEFT JOIN webhooks w ON w.id = c.webhook_id
+    LEFT JOIN held h ON h.webhook_id = c.webhook_id)
   SELECT d.seq, d.webhook_id, d.event_id AS id, d.type, d.account_id, d.payload, d.created_at, d.attempts
   FROM ranked k JOIN event_deliveries d ON d.seq = k.seq
-  WHERE NOT k.held AND (d.webhook_id IS NULL OR k.r <= iif(k.failing, @failing, @healthy))
+  WHERE d.webhook_id IS NULL OR k.r <= iif(k.failing, @failing, @healthy)
   ORDER BY d.next_at, d.seq LIMIT @limit`;
 const DROP_DISABLED = `DELETE FROM event_deliveries WHERE next_at <= ? AND webhook_id IN (
   SELECT w.id FROM webhooks w JOIN accounts a ON a.id = w.account_id WHERE a.disabled_at IS NOT NULL)`;
