@@ -163,8 +163,12 @@ describe('the event dispatcher', () => {
     }
     expect(delivered).toHaveLength(20);
     expect(release).toHaveLength(SENDS_PER_WEBHOOK.healthy); // the hanging one: at its cap, no more
+    let idle = false; // what the runtime's stop() waits for: the sends in flight
+    const idled = dispatcher.idle().then(() => (idle = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(idle).toBe(false);
     for (const answer of release.splice(0)) answer();
-    await dispatcher.idle();
+    await idled;
     await dispatcher.tick(); // room again: the next ones of its backlog
     expect(release).toHaveLength(SENDS_PER_WEBHOOK.healthy);
     for (const answer of release.splice(0)) answer();
