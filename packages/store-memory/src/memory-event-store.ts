@@ -132,7 +132,8 @@ function deliveryMethods(
       for (const d of deliveries.values()) {
         const webhook = d.webhookId === null ? undefined : webhooks.get(d.webhookId);
         if (d.nextAt > now) continue;
-        if (webhook !== undefined && disabled.has(webhook.accountId)) deliveries.delete(d.id);
+        if (webhook !== undefined && (webhook.disabledAt !== null || disabled.has(webhook.accountId)))
+          deliveries.delete(d.id);
         else if (d.heldUntil > now) held.set(d.webhookId ?? '', (held.get(d.webhookId ?? '') ?? 0) + 1);
         else due.push(d);
       }

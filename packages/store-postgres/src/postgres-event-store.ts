@@ -45,10 +45,10 @@ const FAN_OUT = `WITH taken AS (
 // The due deliveries, oldest first, within the caps. A webhook whose held deliveries (claimed, not
 // settled: `held_until` > 0 until then) reach its cap is left out of the scan, so a busy endpoint's
 // backlog cannot fill a claim; among a few times `limit` candidates, each webhook's are ranked after
-// those it holds. First, the due deliveries of disabled accounts' webhooks are dropped.
+// those it holds. First, the due deliveries of disabled webhooks, or of disabled accounts', are dropped.
 const CLAIM = `WITH dropped AS (
     DELETE FROM event_deliveries WHERE next_at <= $1::bigint AND webhook_id IN (SELECT w.id FROM webhooks w
-      JOIN accounts a ON a.id = w.account_id WHERE a.disabled_at IS NOT NULL)
+      JOIN accounts a ON a.id = w.account_id WHERE w.disabled_at IS NOT NULL OR a.disabled_at IS NOT NULL)
     RETURNING seq),
   held AS (
     SELECT d.webhook_id, count(*) AS n,

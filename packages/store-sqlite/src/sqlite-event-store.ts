@@ -72,7 +72,8 @@ const DUE = `WITH held AS (
   WHERE d.webhook_id IS NULL OR k.r <= iif(k.failing, @failing, @healthy)
   ORDER BY d.next_at, d.seq LIMIT @limit`;
 const DROP_DISABLED = `DELETE FROM event_deliveries WHERE next_at <= ? AND webhook_id IN (
-  SELECT w.id FROM webhooks w JOIN accounts a ON a.id = w.account_id WHERE a.disabled_at IS NOT NULL)`;
+  SELECT w.id FROM webhooks w JOIN accounts a ON a.id = w.account_id
+  WHERE w.disabled_at IS NOT NULL OR a.disabled_at IS NOT NULL)`;
 
 /** An outbox or delivery row as the event core knows it. */
 export function toOutboxEvent(row: Omit<OutboxRow, 'seq'>): OutboxEvent {

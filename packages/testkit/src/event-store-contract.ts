@@ -254,10 +254,12 @@ export function describeEventStoreContract(name: string, open: () => Promise<Sto
       expect(await stores().events.backlog()).toEqual({ events: 0, deliveries: 0 });
     });
 
-    it('keeps the last 20 attempts of a webhook, its health, and stops fanning out to it once disabled', async () => {
+    it('keeps the last 20 attempts of a webhook, its health, and sends nothing more once it is disabled', async () => {
       const account = await givenAccount(stores());
       const webhook = aWebhook(account.id);
       await stores().events.createWebhook(webhook);
+      await givenLink(stores(), { accountId: account.id });
+      await stores().events.fanOut(T, false, 1000); // due when it is disabled: dropped, never claimed
       for (let i = 1; i <= 25; i++) {
         const attempt = { at: T + i, eventId: `e${i}`, eventType: 'link.created' as const, attempt: 1 };
         const health = { failingSince: T, disabledAt: i === 25 ? T + i : null };
@@ -274,6 +276,7 @@ export function describeEventStoreContract(name: string, open: () => Promise<Sto
       expect(listed).toMatchObject({ failingSince: T, disabledAt: T + 25 });
       await givenLink(stores(), { accountId: account.id });
       expect(await deliveriesOf(stores())).toEqual([]);
+      expect(await stores().events.backlog()).toEqual({ events: 0, deliveries: 0 });
       expect(await stores().events.deleteWebhook(webhook.id)).toBe(true);
       expect(await stores().events.findWebhook(webhook.id)).toBeNull();
       expect(await stores().events.listWebhooks(null)).toEqual([]);

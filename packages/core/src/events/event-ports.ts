@@ -65,8 +65,8 @@ export interface EventStore {
    * `holdUntil` (PostgreSQL: `FOR UPDATE SKIP LOCKED`, so each is claimed by one node at a time), oldest
    * due first. A webhook never has more than `perWebhook.healthy` deliveries held at once, those held
    * already (by any claimer) included, or `perWebhook.failing` while it is failing: one busy endpoint's
-   * backlog cannot fill a claim. Broker deliveries have no such cap. Due deliveries to webhooks of a
-   * disabled account are dropped, never returned.
+   * backlog cannot fill a claim. Broker deliveries have no such cap. Due deliveries to a disabled
+   * webhook, or to the webhooks of a disabled account, are dropped, never returned.
    */
   claimDue(
     now: number,
