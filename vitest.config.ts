@@ -36,7 +36,8 @@ const ALONE: Readonly<Record<string, readonly string[]>> = {
  */
 // raw-requests: a half-closed client lost nearly every answer on PostgreSQL, where they are asynchronous;
 // guess-limits: concurrent guesses against the limiter in Redis (decisions §14); webhooks: the outbox's
-// triggers and the dispatcher's SKIP LOCKED claims (decisions §16)
+// triggers and the dispatcher's SKIP LOCKED claims (decisions §16); webhook-isolation: the per-webhook caps
+// of those claims
 const ON_POSTGRES = [
   'redirect',
   'links',
@@ -47,6 +48,9 @@ const ON_POSTGRES = [
   'raw-requests',
   'guess-limits',
   'webhooks',
+  'webhook-isolation',
+  'webhook-accounts',
+  'webhook-limits',
   'organise',
   'fuzz',
   'unstorable-text',

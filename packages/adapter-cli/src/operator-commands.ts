@@ -65,7 +65,7 @@ const COMMANDS: readonly OperatorCommand[] = [
     group: 'accounts',
     spec: 'invite <name>',
     description:
-      'Print a one-time link (48 hours) where a person sets the password or passkey of the account; creates the account when the name is new, else the link resets its credentials.',
+      'Print a one-time link (48 hours) where a person sets the password or passkey of the account; creates the account when the name is new, else the link resets it: using it ends its sessions and removes its passkeys and webhooks.',
     example: 'accounts invite alice --admin',
     flags: [['--admin', 'make the account an admin']],
     run: async ({ core, argument, print, options }) => {

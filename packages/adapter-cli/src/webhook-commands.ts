@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { createWebhook, EVENT_TYPES, findAccount, toWebhookView } from '@shortener/core';
-import type { EventType } from '@shortener/core';
+import type { EventType, Result } from '@shortener/core';
 import { CliError, unwrap } from './cli-io.js';
 import type { CliIo } from './cli-io.js';
 import { withLocalStore } from './host.js';
@@ -72,6 +72,13 @@ function addList(group: Command, io: CliIo): void {
   });
 }
 
+/** A refused private address, with the setting that allows it (the operator is the one who can set it). */
+function withPrivateHint<T>(result: Result<T>): Result<T> {
+  if (result.ok || result.error.code !== 'private_host') return result;
+  const hint = 'WEBHOOK_ALLOW_PRIVATE=true allows private and loopback addresses (here and on the server).';
+  return { ok: false, error: { ...result.error, message: `${result.error.message} ${hint}` } };
+}
+
 /** `webhooks add <account> <url>`: the secret is printed once. */
 function addAdd(group: Command, io: CliIo): void {
   const add = common(
@@ -84,7 +91,7 @@ function addAdd(group: Command, io: CliIo): void {
     await withLocalStore(io, options.dbPath, async ({ core, webhooks }) => {
       const account = unwrap(await findAccount(core, reference));
       const events = parseEvents(options.events);
-      const webhook = unwrap(await createWebhook(webhooks, account.id, { url, events }));
+      const webhook = unwrap(withPrivateHint(await createWebhook(webhooks, account.id, { url, events })));
       const json = { id: webhook.id, url: webhook.url, events: webhook.events, secret: webhook.secret };
       print(io, options, json, `${webhook.id}\t${webhook.secret}`);
       io.stderr.write(

@@ -20,6 +20,15 @@ export function sendError(ctx: Context, error: DomainError, status: number = HTT
   ctx.body = errorBody(error, stateOf(ctx).language);
 }
 
+/** Sets `Retry-After` (whole seconds, rounded up) when a result was refused by a limit. */
+export function setRetryAfter(
+  ctx: Context,
+  result: { ok: boolean } | { ok: false; retryAfterMs: number },
+): void {
+  if (!result.ok && 'retryAfterMs' in result)
+    ctx.set('Retry-After', String(Math.ceil(result.retryAfterMs / 1000)));
+}
+
 /** Sends a result: the mapped value with `status` on success, the error object otherwise. Returns success. */
 export function sendResult<T>(
   ctx: Context,

@@ -62,6 +62,7 @@ export function createCoreDeps(
     accounts: stores.accounts,
     sessions: stores.sessions,
     credentials: stores.credentials,
+    events: stores.events,
     clock,
     random,
     config: cfg.service,
@@ -95,7 +96,7 @@ export function createHttpDeps(
     health: () => storeHealth.report(events.brokerConnected()),
     mcp: lazyMcpEndpoint(mcpDeps),
     qr: qr.render,
-    webhooks: events.webhooks,
+    webhooks: { ...events.webhooks, rateLimiter },
     ...(metrics === null ? {} : { metrics: metrics.http }),
   };
 }

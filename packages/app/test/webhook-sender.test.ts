@@ -1,6 +1,8 @@
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { aServiceConfig } from '@shortener/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHttpWebhookSender } from '../src/events/webhook-sender.js';
+import { createHttpWebhookSender, INCOMPLETE } from '../src/events/webhook-sender.js';
 import type { Resolve } from '../src/events/webhook-sender.js';
 import { startReceiver } from './http/webhook-receiver.js';
 import type { Receiver } from './http/webhook-receiver.js';
@@ -61,5 +63,26 @@ describe('the webhook sender', () => {
     );
     const result = await sender.send({ url: 'http://hooks.example:9/in', secret: SECRET }, message());
     expect(result).toEqual({ ok: false, status: null, excerpt: 'ECONNREFUSED' });
+  });
+
+  it.each([
+    ['a length it does not send', 'Content-Length: 100\r\n\r\npartial'],
+    ['chunks without the last', 'Transfer-Encoding: chunked\r\n\r\n7\r\npartial\r\n'],
+  ])('counts a 200 whose connection closes mid-body (%s) as a failure', async (_name, rest) => {
+    const server = createServer((socket) => {
+      socket.once('data', () => socket.end(`HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n${rest}`));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const sender = createHttpWebhookSender(
+        aServiceConfig({ webhookAllowPrivate: true }),
+        resolvingTo('127.0.0.1'),
+      );
+      const { port } = server.address() as AddressInfo;
+      const result = await sender.send({ url: `http://hooks.example:${port}/in`, secret: SECRET }, message());
+      expect(result).toEqual({ ok: false, status: 200, excerpt: INCOMPLETE });
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

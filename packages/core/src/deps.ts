@@ -1,4 +1,5 @@
 import type { ServiceConfig } from './config.js';
+import type { EventStore } from './events/event-ports.js';
 import type {
   AccountStore,
   Clock,
@@ -16,6 +17,8 @@ export interface CoreDeps {
   readonly accounts: AccountStore;
   readonly sessions: SessionStore;
   readonly credentials: CredentialStore;
+  /** The outbox and the webhooks (a reset link removes the account's webhooks). */
+  readonly events: EventStore;
   readonly clock: Clock;
   readonly random: RandomSource;
   readonly config: ServiceConfig;

@@ -73,16 +73,40 @@ const wants = (webhook: Webhook, accountId: string | null, type: EventType | 'pi
   webhook.disabledAt === null &&
   webhook.events.includes(type as EventType);
 
-/** The {@link EventStore} over an in-memory outbox; each method runs synchronously, hence atomically. */
-export function createMemoryEventStore(outbox: MemoryOutbox): EventStore {
+/** Whether an account is disabled (the account store's). */
+export type AccountDisabled = (accountId: string) => Promise<boolean>;
+
+/**
+ * The {@link EventStore} over an in-memory outbox; each method runs without yielding once it has read
+ * the disabled accounts, hence atomically.
+ */
+export function createMemoryEventStore(outbox: MemoryOutbox, accountDisabled: AccountDisabled): EventStore {
   const deliveries = new Map<string, Delivery>();
-  return { ...deliveryMethods(outbox, deliveries), ...webhookMethods(outbox, deliveries) };
+  return {
+    ...deliveryMethods(outbox, deliveries, accountDisabled),
+    ...webhookMethods(outbox, deliveries),
+  };
+}
+
+/** The accounts of `webhooks` that are disabled. */
+async function disabledOf(
+  webhooks: Iterable<Webhook>,
+  accountDisabled: AccountDisabled,
+): Promise<Set<string>> {
+  const accounts = new Set([...webhooks].map((w) => w.accountId));
+  const disabled = new Set<string>();
+  for (const id of accounts) if (await accountDisabled(id)) disabled.add(id);
+  return disabled;
 }
 
 type DeliveryMethods = Pick<EventStore, 'setBroker' | 'fanOut' | 'claimDue' | 'settle' | 'backlog'>;
 
 /** The outbox's fan-out into `deliveries`, their claims and settlements, and the backlog. */
-function deliveryMethods(outbox: MemoryOutbox, deliveries: Map<string, Delivery>): DeliveryMethods {
+function deliveryMethods(
+  outbox: MemoryOutbox,
+  deliveries: Map<string, Delivery>,
+  accountDisabled: AccountDisabled,
+): DeliveryMethods {
   const { webhooks } = outbox;
   let next = 0;
   const enqueue = (webhookId: string | null, event: OutboxEvent, now: number) => {
@@ -92,17 +116,37 @@ function deliveryMethods(outbox: MemoryOutbox, deliveries: Map<string, Delivery>
   return {
     setBroker: async (on) => void (outbox.broker = on),
     fanOut: async (now, broker, limit) => {
+      const disabled = await disabledOf(webhooks.values(), accountDisabled);
       const taken = outbox.events.splice(0, limit);
       for (const event of taken) {
         for (const w of webhooks.values())
-          if (wants(w, event.accountId, event.type)) enqueue(w.id, event, now);
+          if (wants(w, event.accountId, event.type) && !disabled.has(w.accountId)) enqueue(w.id, event, now);
         if (broker) enqueue(null, event, now);
       }
       return taken.length;
     },
-    claimDue: async (now, holdUntil, limit) => {
-      const due = [...deliveries.values()].filter((d) => d.nextAt <= now && d.heldUntil <= now);
-      return due.slice(0, limit).map((d): PendingDelivery => {
+    claimDue: async (now, holdUntil, limit, cap) => {
+      const disabled = await disabledOf(webhooks.values(), accountDisabled);
+      const held = new Map<string, number>();
+      const due: Delivery[] = [];
+      for (const d of deliveries.values()) {
+        const webhook = d.webhookId === null ? undefined : webhooks.get(d.webhookId);
+        if (d.nextAt > now) continue;
+        if (webhook !== undefined && (webhook.disabledAt !== null || disabled.has(webhook.accountId)))
+          deliveries.delete(d.id);
+        else if (d.heldUntil > now) held.set(d.webhookId ?? '', (held.get(d.webhookId ?? '') ?? 0) + 1);
+        else due.push(d);
+      }
+      due.sort((a, b) => a.nextAt - b.nextAt || Number(a.id) - Number(b.id));
+      const claimed = due.filter((d) => {
+        const webhook = d.webhookId === null ? undefined : webhooks.get(d.webhookId);
+        if (webhook === undefined) return true;
+        const count = (held.get(webhook.id) ?? 0) + 1;
+        if (count > (webhook.failingSince === null ? cap.healthy : cap.failing)) return false;
+        held.set(webhook.id, count);
+        return true;
+      });
+      return claimed.slice(0, limit).map((d): PendingDelivery => {
         d.heldUntil = holdUntil;
         const webhook = d.webhookId === null ? null : (webhooks.get(d.webhookId) ?? null);
         return { id: d.id, webhook: webhook && { ...webhook }, event: d.event, attempts: d.attempts };

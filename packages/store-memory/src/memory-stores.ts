@@ -15,14 +15,19 @@ import { createMemoryVisitStore } from './memory-visit-store.js';
  */
 export function createMemoryStores(): Stores {
   const state = createMemoryState();
+  const accounts = createMemoryAccountStore();
+  const accountDisabled = async (id: string) => {
+    const account = await accounts.findAccountById(id);
+    return account !== null && account.disabledAt !== null;
+  };
   return {
     links: createMemoryLinkStore(state),
     visits: createMemoryVisitStore(state),
-    accounts: createMemoryAccountStore(),
+    accounts,
     sessions: createMemorySessionStore(),
     credentials: createMemoryCredentialStore(),
     settings: createMemorySettingStore(),
-    events: createMemoryEventStore(state.outbox),
+    events: createMemoryEventStore(state.outbox, accountDisabled),
     ping: async () => true,
     close: async () => {},
   };

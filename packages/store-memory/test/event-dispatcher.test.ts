@@ -1,5 +1,11 @@
-import { createEventDispatcher, DISABLE_AFTER_MS, RETRY_DELAYS_MS } from '@shortener/core';
-import type { EventPublisher, SendResult, WebhookSender } from '@shortener/core';
+import {
+  createEventDispatcher,
+  DISABLE_AFTER_MS,
+  HOLD_MS,
+  RETRY_DELAYS_MS,
+  SENDS_PER_WEBHOOK,
+} from '@shortener/core';
+import type { EventDispatcher, EventPublisher, SendResult, WebhookSender } from '@shortener/core';
 import { aLink, anAccount, aServiceConfig, aWebhook, createFakeClock } from '@shortener/testkit';
 import { describe, expect, it } from 'vitest';
 import { createMemoryStores } from '../src/index.js';
@@ -19,6 +25,12 @@ function scriptedSender(clock: { now(): number }, answers: number[]) {
     },
   };
   return { sender, attempts };
+}
+
+/** A round, and every send it started. */
+async function roundOf(dispatcher: EventDispatcher): Promise<void> {
+  await dispatcher.tick();
+  await dispatcher.idle();
 }
 
 async function setUp(answers: number[], publisher?: EventPublisher) {
@@ -43,7 +55,7 @@ async function setUp(answers: number[], publisher?: EventPublisher) {
 describe('the event dispatcher', () => {
   it('sends the link object as { type, timestamp, data }', async () => {
     const { dispatcher, attempts } = await setUp([]);
-    await dispatcher.tick();
+    await roundOf(dispatcher);
     const body = JSON.parse(attempts[0]!.body);
     expect(body).toMatchObject({
       type: 'link.created',
@@ -55,13 +67,13 @@ describe('the event dispatcher', () => {
   it('retries after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then gives up', async () => {
     const { clock, dispatcher, attempts, stores } = await setUp(Array(20).fill(500));
     const start = clock.now();
-    await dispatcher.tick();
+    await roundOf(dispatcher);
     for (const delay of RETRY_DELAYS_MS) {
       clock.advance(delay - 1);
-      await dispatcher.tick();
+      await roundOf(dispatcher);
       const before = attempts.length;
       clock.advance(1);
-      await dispatcher.tick();
+      await roundOf(dispatcher);
       expect(attempts.length).toBe(before + 1);
     }
     expect(attempts.map((a) => a.at - start)).toEqual(
@@ -74,9 +86,9 @@ describe('the event dispatcher', () => {
 
   it('delivers on the retry that succeeds, and records each attempt', async () => {
     const { clock, dispatcher, attempts, stores, webhook } = await setUp([500]);
-    await dispatcher.tick();
+    await roundOf(dispatcher);
     clock.advance(5_000);
-    await dispatcher.tick();
+    await roundOf(dispatcher);
     expect(attempts).toHaveLength(2);
     const [listed] = await stores.events.listWebhooks(webhook.accountId);
     expect(listed?.attempts.map((a) => [a.attempt, a.status])).toEqual([
@@ -88,16 +100,16 @@ describe('the event dispatcher', () => {
 
   it('disables an endpoint failing for 5 days, and sends it nothing more', async () => {
     const { clock, dispatcher, attempts, stores, webhook } = await setUp(Array(20).fill(500));
-    await dispatcher.tick();
+    await roundOf(dispatcher);
     clock.advance(DISABLE_AFTER_MS);
     await stores.links.insert(aLink({ accountId: webhook.accountId }));
-    await dispatcher.tick();
+    await roundOf(dispatcher);
     const [listed] = await stores.events.listWebhooks(webhook.accountId);
     expect(listed?.disabledAt).toBe(clock.now());
     const sent = attempts.length;
     await stores.links.insert(aLink({ accountId: webhook.accountId }));
     clock.advance(RETRY_DELAYS_MS[0]);
-    await dispatcher.tick();
+    await roundOf(dispatcher);
     expect(attempts.length).toBe(sent);
   });
 
@@ -111,16 +123,91 @@ describe('the event dispatcher', () => {
       },
     };
     const { clock, dispatcher, stores } = await setUp([], publisher);
-    await dispatcher.tick();
+    await roundOf(dispatcher);
     clock.advance(3600e3);
-    await dispatcher.tick();
+    await roundOf(dispatcher);
     expect(published).toEqual([]);
     expect((await stores.events.backlog()).deliveries).toBe(1);
     up = true;
     clock.advance(5_000);
-    await dispatcher.tick();
-    await dispatcher.tick();
+    await roundOf(dispatcher);
+    await roundOf(dispatcher);
     expect(published).toHaveLength(1);
     expect(await stores.events.backlog()).toEqual({ events: 0, deliveries: 0 });
   });
+
+  it('starts the sends of a round without waiting: a hanging endpoint holds up no other', async () => {
+    const stores = createMemoryStores();
+    const clock = createFakeClock();
+    const account = anAccount();
+    await stores.accounts.createAccount(account);
+    const hanging = aWebhook(account.id, { url: 'https://hang.example/', events: ['link.created'] });
+    const healthy = aWebhook(account.id, { url: 'https://ok.example/', events: ['link.created'] });
+    await stores.events.createWebhook(hanging);
+    await stores.events.createWebhook(healthy);
+    const release: (() => void)[] = [];
+    const delivered: string[] = [];
+    const sender: WebhookSender = {
+      send: (webhook, message) => {
+        if (webhook.url === healthy.url) delivered.push(message.id);
+        const answer = { ok: true, status: 200, excerpt: null };
+        if (webhook.url === healthy.url) return Promise.resolve(answer);
+        return new Promise((resolve) => release.push(() => resolve(answer)));
+      },
+    };
+    const dispatcher = createEventDispatcher({ events: stores.events, sender, clock, config });
+    for (let i = 0; i < 20; i++) await stores.links.insert(aLink({ accountId: account.id }));
+    for (let round = 0; round < 3; round++) {
+      await dispatcher.tick();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(delivered).toHaveLength(20);
+    expect(release).toHaveLength(SENDS_PER_WEBHOOK.healthy); // the hanging one: at its cap, no more
+    let idle = false; // what the runtime's stop() waits for: the sends in flight
+    const idled = dispatcher.idle().then(() => (idle = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(idle).toBe(false);
+    for (const answer of release.splice(0)) answer();
+    await idled;
+    await dispatcher.tick(); // room again: the next ones of its backlog
+    expect(release).toHaveLength(SENDS_PER_WEBHOOK.healthy);
+    for (const answer of release.splice(0)) answer();
+    await dispatcher.idle();
+  });
+
+  it.each(['broker', 'webhook'])(
+    'sends a %s delivery once when settling it failed: claimed again, it is settled, not sent again',
+    async (to) => {
+      const published: string[] = [];
+      const publisher: EventPublisher = { publish: async ({ id }) => void published.push(id) };
+      const { clock, stores, webhook } = await setUp([]); // one link.created in the outbox
+      if (to === 'broker') await stores.events.deleteWebhook(webhook.id);
+      const { sender, attempts } = scriptedSender(clock, []);
+      // the store goes away between the send and its settling (once)
+      let away = true;
+      const events = {
+        ...stores.events,
+        settle: async (id: string, nextAt: number | null) => {
+          if (away) throw new Error('the database is away');
+          return stores.events.settle(id, nextAt);
+        },
+      };
+      const errors: unknown[] = [];
+      const dispatcher = createEventDispatcher({
+        events,
+        sender,
+        clock,
+        config,
+        onError: (error) => errors.push(error),
+        ...(to === 'broker' ? { publisher } : {}),
+      });
+      await roundOf(dispatcher);
+      expect(errors).toHaveLength(1);
+      away = false;
+      clock.advance(HOLD_MS);
+      await roundOf(dispatcher);
+      expect(await stores.events.backlog()).toEqual({ events: 0, deliveries: 0 });
+      expect(to === 'broker' ? published : attempts).toHaveLength(1);
+    },
+  );
 });

@@ -36,14 +36,41 @@ const FAN_OUT = `WITH taken AS (
   hooks AS (INSERT INTO event_deliveries (webhook_id, event_id, type, account_id, payload, created_at, next_at)
     SELECT w.id, t.id, t.type, t.account_id, t.payload, t.created_at, $1 FROM taken t
     JOIN webhooks w ON w.account_id = t.account_id AND w.disabled_at IS NULL AND t.type = ANY (w.events)
+    JOIN accounts a ON a.id = w.account_id AND a.disabled_at IS NULL
     ORDER BY t.seq),
   broker AS (INSERT INTO event_deliveries (webhook_id, event_id, type, account_id, payload, created_at, next_at)
     SELECT NULL, t.id, t.type, t.account_id, t.payload, t.created_at, $1 FROM taken t WHERE $3 ORDER BY t.seq)
   SELECT count(*)::int AS n FROM taken`;
 
-const CLAIM = `WITH due AS (
-    SELECT seq FROM event_deliveries WHERE next_at <= $1 AND held_until <= $1
-    ORDER BY next_at, seq LIMIT $3 FOR UPDATE SKIP LOCKED)
+// The due deliveries, oldest first, within the caps. A webhook whose held deliveries (claimed, not
+// settled: `held_until` > 0 until then) reach its cap is left out of the scan, so a busy endpoint's
+// backlog cannot fill a claim; among a few times `limit` candidates, each webhook's are ranked after
+// those it holds. First, the due deliveries of disabled webhooks, or of disabled accounts', are dropped.
+const CLAIM = `WITH dropped AS (
+    DELETE FROM event_deliveries WHERE next_at <= $1::bigint AND webhook_id IN (SELECT w.id FROM webhooks w
+      JOIN accounts a ON a.id = w.account_id WHERE w.disabled_at IS NOT NULL OR a.disabled_at IS NOT NULL)
+    RETURNING seq),
+  held AS (
+    SELECT d.webhook_id, count(*) AS n,
+      count(*) >= CASE WHEN w.failing_since IS NULL THEN $4::int ELSE $5::int END AS at_cap
+    FROM event_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+    WHERE d.held_until > 0 AND d.held_until > $1 GROUP BY d.webhook_id, w.failing_since),
+  candidates AS (
+    SELECT seq, webhook_id, next_at FROM event_deliveries
+    WHERE next_at <= $1 AND held_until <= $1
+      AND (webhook_id IS NULL OR webhook_id NOT IN (SELECT webhook_id FROM held WHERE at_cap))
+    ORDER BY next_at, seq LIMIT $3 * 4),
+  ranked AS (
+    SELECT c.seq, w.failing_since IS NOT NULL AS failing, coalesce(h.n, 0)
+      + row_number() OVER (PARTITION BY c.webhook_id ORDER BY c.next_at, c.seq) AS r
+    FROM candidates c LEFT JOIN webhooks w ON w.id = c.webhook_id LEFT JOIN held h USING (webhook_id)),
+  due AS (
+    SELECT d.seq FROM event_deliveries d JOIN ranked k ON k.seq = d.seq
+    WHERE d.seq NOT IN (SELECT seq FROM dropped)
+      AND (d.webhook_id IS NULL OR k.r <= CASE WHEN k.failing THEN $5::int ELSE $4::int END)
+      -- again on the row itself: FOR UPDATE checks these against a claim committed meanwhile
+      AND d.next_at <= $1 AND d.held_until <= $1
+    ORDER BY d.next_at, d.seq LIMIT $3 FOR UPDATE OF d SKIP LOCKED)
   UPDATE event_deliveries d SET held_until = $2 FROM due WHERE d.seq = due.seq
   RETURNING d.seq::text AS seq, d.webhook_id, d.event_id, d.type, d.account_id, d.payload, d.created_at, d.attempts`;
 
@@ -109,8 +136,14 @@ function deliveryMethods(pool: Pool): DeliveryMethods {
       )),
     fanOut: async (now, broker, limit) =>
       (await pool.query<{ n: number }>(FAN_OUT, [now, limit, broker])).rows[0]?.n ?? 0,
-    claimDue: async (now, holdUntil, limit) => {
-      const { rows } = await pool.query<DeliveryRow>(CLAIM, [now, holdUntil, limit]);
+    claimDue: async (now, holdUntil, limit, cap) => {
+      const { rows } = await pool.query<DeliveryRow>(CLAIM, [
+        now,
+        holdUntil,
+        limit,
+        cap.healthy,
+        cap.failing,
+      ]);
       rows.sort((a, b) => Number(a.seq) - Number(b.seq));
       const webhooks = await webhooksById(
         pool,
@@ -150,6 +183,10 @@ function webhookMethods(pool: Pool): WebhookMethods {
   return {
     recordAttempt: (webhookId, a, health) =>
       inTransaction(pool, async (client) => {
+        // removed while its delivery was under way: nothing to record (the lock holds off a removal
+        // until the attempt is in, which then removes it too)
+        const found = await client.query('SELECT 1 FROM webhooks WHERE id = $1 FOR KEY SHARE', [webhookId]);
+        if (found.rowCount === 0) return;
         await client.query(
           `INSERT INTO webhook_attempts (webhook_id, at, event_id, type, attempt, ok, status, excerpt)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,

@@ -40,14 +40,40 @@ interface AttemptRow {
   readonly excerpt: string | null;
 }
 
+// to every enabled webhook of the account wanting the type, unless the account is disabled
 const FAN_OUT = `INSERT INTO event_deliveries (webhook_id, event_id, type, account_id, payload, created_at, next_at)
   SELECT w.id, @id, @type, @account_id, @payload, @created_at, @now FROM webhooks w
+  JOIN accounts a ON a.id = w.account_id AND a.disabled_at IS NULL
   WHERE w.account_id = @account_id AND w.disabled_at IS NULL
     AND EXISTS (SELECT 1 FROM json_each(w.events) WHERE value = @type)`;
 const TO_BROKER = `INSERT INTO event_deliveries (webhook_id, event_id, type, account_id, payload, created_at, next_at)
   VALUES (NULL, @id, @type, @account_id, @payload, @created_at, @now)`;
-const DUE = `SELECT seq, webhook_id, event_id AS id, type, account_id, payload, created_at, attempts
-  FROM event_deliveries WHERE next_at <= ? AND held_until <= ? ORDER BY next_at, seq LIMIT ?`;
+// The due deliveries, oldest first, within the caps. A webhook whose held deliveries (claimed, not
+// settled: `held_until` > 0 until then) reach its cap is left out of the scan, so a busy endpoint's
+// backlog cannot fill a claim; among a few times `limit` candidates, each webhook's are ranked after
+// those it holds.
+const DUE = `WITH held AS (
+    SELECT d.webhook_id, count(*) AS n,
+      count(*) >= iif(w.failing_since IS NULL, @healthy, @failing) AS at_cap
+    FROM event_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+    WHERE d.held_until > 0 AND d.held_until > @now GROUP BY d.webhook_id),
+  candidates AS (
+    SELECT seq, webhook_id, next_at FROM event_deliveries
+    WHERE next_at <= @now AND held_until <= @now
+      AND (webhook_id IS NULL OR webhook_id NOT IN (SELECT webhook_id FROM held WHERE at_cap))
+    ORDER BY next_at, seq LIMIT @limit * 4),
+  ranked AS (
+    SELECT c.seq, w.failing_since IS NOT NULL AS failing, coalesce(h.n, 0)
+      + row_number() OVER (PARTITION BY c.webhook_id ORDER BY c.next_at, c.seq) AS r
+    FROM candidates c LEFT JOIN webhooks w ON w.id = c.webhook_id
+    LEFT JOIN held h ON h.webhook_id = c.webhook_id)
+  SELECT d.seq, d.webhook_id, d.event_id AS id, d.type, d.account_id, d.payload, d.created_at, d.attempts
+  FROM ranked k JOIN event_deliveries d ON d.seq = k.seq
+  WHERE d.webhook_id IS NULL OR k.r <= iif(k.failing, @failing, @healthy)
+  ORDER BY d.next_at, d.seq LIMIT @limit`;
+const DROP_DISABLED = `DELETE FROM event_deliveries WHERE next_at <= ? AND webhook_id IN (
+  SELECT w.id FROM webhooks w JOIN accounts a ON a.id = w.account_id
+  WHERE w.disabled_at IS NOT NULL OR a.disabled_at IS NOT NULL)`;
 
 /** An outbox or delivery row as the event core knows it. */
 export function toOutboxEvent(row: Omit<OutboxRow, 'seq'>): OutboxEvent {
@@ -83,6 +109,13 @@ export function createSqliteEventStore(db: Database): EventStore {
   return { ...deliveryMethods(db, statements, lock), ...webhookMethods(db, statements, lock) };
 }
 
+interface DueParams {
+  readonly now: number;
+  readonly limit: number;
+  readonly healthy: number;
+  readonly failing: number;
+}
+
 type Statements = ReturnType<typeof deliveryStatementsOf> & ReturnType<typeof webhookStatementsOf>;
 
 /** The statements of the outbox, the deliveries and the broker setting. */
@@ -99,9 +132,8 @@ function deliveryStatementsOf(db: Database) {
         'SELECT EXISTS (SELECT 1 FROM event_deliveries WHERE next_at <= ? AND held_until <= ?)',
       )
       .pluck(),
-    due: db.prepare<[number, number, number], OutboxRow & { webhook_id: string | null; attempts: number }>(
-      DUE,
-    ),
+    due: db.prepare<[DueParams], OutboxRow & { webhook_id: string | null; attempts: number }>(DUE),
+    dropDisabled: db.prepare<[number]>(DROP_DISABLED),
     hold: db.prepare<[number, number]>('UPDATE event_deliveries SET held_until = ? WHERE seq = ?'),
     settle: db.prepare<[number, number]>(
       'UPDATE event_deliveries SET next_at = ?, held_until = 0, attempts = attempts + 1 WHERE seq = ?',
@@ -154,7 +186,7 @@ function deliveryMethods(db: Database, s: Statements, lock: WriteLock): Delivery
     if (last !== undefined) s.dropOutbox.run(last.seq);
     return rows.length;
   });
-  const claimTx = db.transaction((now: number, holdUntil: number, limit: number): PendingDelivery[] => {
+  const claimTx = db.transaction((holdUntil: number, params: DueParams): PendingDelivery[] => {
     const webhooks = new Map<string, Webhook | null>();
     const webhookOf = (id: string) => {
       if (!webhooks.has(id)) {
@@ -163,7 +195,8 @@ function deliveryMethods(db: Database, s: Statements, lock: WriteLock): Delivery
       }
       return webhooks.get(id) ?? null;
     };
-    return s.due.all(now, now, limit).map((row) => {
+    s.dropDisabled.run(params.now);
+    return s.due.all(params).map((row) => {
       s.hold.run(holdUntil, row.seq);
       const webhook = row.webhook_id === null ? null : webhookOf(row.webhook_id);
       return { id: String(row.seq), webhook, event: toOutboxEvent(row), attempts: row.attempts };
@@ -173,8 +206,10 @@ function deliveryMethods(db: Database, s: Statements, lock: WriteLock): Delivery
     setBroker: async (on) => void s.setBroker.run(on ? 'on' : 'off'),
     fanOut: async (now, broker, limit) =>
       s.anyEvent.get() === 1 ? lock.write(() => fanOutTx.immediate(now, broker, limit)) : 0,
-    claimDue: async (now, holdUntil, limit) =>
-      s.anyDue.get(now, now) === 1 ? lock.write(() => claimTx.immediate(now, holdUntil, limit)) : [],
+    claimDue: async (now, holdUntil, limit, cap) =>
+      s.anyDue.get(now, now) === 1
+        ? lock.write(() => claimTx.immediate(holdUntil, { now, limit, ...cap }))
+        : [],
     settle: async (id, nextAt) => {
       if (nextAt === null) s.dropDelivery.run(Number(id));
       else s.settle.run(nextAt, Number(id));
@@ -192,6 +227,7 @@ type WebhookMethods = Pick<
 function webhookMethods(db: Database, s: Statements, lock: WriteLock): WebhookMethods {
   const recordTx = db.transaction(
     (webhookId: string, attempt: AttemptRow, health: [number | null, number | null]) => {
+      if (s.webhookById.get(webhookId) === undefined) return; // removed while its delivery was under way
       s.addAttempt.run(attempt);
       s.pruneAttempts.run(webhookId, webhookId, KEEP_ATTEMPTS);
       s.setHealth.run(health[0], health[1], webhookId);

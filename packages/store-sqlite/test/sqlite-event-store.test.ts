@@ -1,3 +1,4 @@
+import { SENDS_PER_WEBHOOK } from '@shortener/core';
 import { aLink, anAccount, aWebhook, describeEventStoreContract, FIXTURE_TIME } from '@shortener/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openSqliteStores } from '../src/index.js';
@@ -40,7 +41,7 @@ describe('SQLite outbox', () => {
       visitors: [],
     });
     await stores.events.fanOut(FIXTURE_TIME, false, 100);
-    const claimed = await stores.events.claimDue(FIXTURE_TIME, FIXTURE_TIME + 1, 100);
+    const claimed = await stores.events.claimDue(FIXTURE_TIME, FIXTURE_TIME + 1, 100, SENDS_PER_WEBHOOK);
     expect(claimed.map((d) => d.event.visits?.humans)).toEqual([1]);
   });
 });

@@ -4,6 +4,8 @@ import { aLink, FIXTURE_TIME } from './fixtures.js';
 import { givenAccount, givenLink, useFreshStores } from './fresh-stores.js';
 
 const T = FIXTURE_TIME;
+/** No cap a test meets, unless it is about the caps. */
+const UNCAPPED = { healthy: 1000, failing: 1000 };
 
 /** A webhook of `accountId` wanting every event, unless `overrides` say otherwise. */
 export function aWebhook(accountId: string, overrides: Partial<Webhook> = {}): Webhook {
@@ -23,7 +25,7 @@ export function aWebhook(accountId: string, overrides: Partial<Webhook> = {}): W
 /** Moves the outbox into deliveries and claims every due one. */
 async function deliveriesOf(stores: Stores, broker = false): Promise<PendingDelivery[]> {
   await stores.events.fanOut(T, broker, 1000);
-  return stores.events.claimDue(T, T + 60_000, 1000);
+  return stores.events.claimDue(T, T + 60_000, 1000, UNCAPPED);
 }
 
 /** Writes one human visit of a link, today. */
@@ -179,20 +181,85 @@ export function describeEventStoreContract(name: string, open: () => Promise<Sto
       await stores().events.createWebhook(aWebhook(account.id));
       await givenLink(stores(), { accountId: account.id });
       const [first] = await deliveriesOf(stores());
-      expect(await stores().events.claimDue(T, T + 60_000, 10)).toEqual([]);
-      expect(await stores().events.claimDue(T + 60_000, T + 120_000, 10)).toHaveLength(1);
+      expect(await stores().events.claimDue(T, T + 60_000, 10, UNCAPPED)).toEqual([]);
+      expect(await stores().events.claimDue(T + 60_000, T + 120_000, 10, UNCAPPED)).toHaveLength(1);
       await stores().events.settle(first!.id, T + 200_000);
-      expect(await stores().events.claimDue(T + 199_999, T + 300_000, 10)).toEqual([]);
-      const [again] = await stores().events.claimDue(T + 200_000, T + 300_000, 10);
+      expect(await stores().events.claimDue(T + 199_999, T + 300_000, 10, UNCAPPED)).toEqual([]);
+      const [again] = await stores().events.claimDue(T + 200_000, T + 300_000, 10, UNCAPPED);
       expect(again).toMatchObject({ id: first!.id, attempts: 1 });
       await stores().events.settle(first!.id, null);
       expect(await stores().events.backlog()).toEqual({ events: 0, deliveries: 0 });
     });
 
-    it('keeps the last 20 attempts of a webhook, its health, and stops fanning out to it once disabled', async () => {
+    it("caps a webhook's held deliveries, those held already included, and lets the rest through", async () => {
+      const account = await givenAccount(stores());
+      const slow = aWebhook(account.id, { events: ['link.created'] });
+      await stores().events.createWebhook(slow);
+      await stores().events.setBroker(true);
+      for (let i = 0; i < 5; i++) await givenLink(stores(), { accountId: account.id });
+      await stores().events.fanOut(T, true, 1000);
+      const healthy = aWebhook(account.id, { events: ['link.created'] });
+      await stores().events.createWebhook(healthy);
+      await givenLink(stores(), { accountId: account.id });
+      await stores().events.fanOut(T, true, 1000);
+      const cap = { healthy: 2, failing: 1 };
+      const claim = (at: number) => stores().events.claimDue(at, at + 60_000, 1000, cap);
+      const first = await claim(T);
+      const count = (id: string | null) => first.filter((d) => (d.webhook?.id ?? null) === id).length;
+      expect([count(slow.id), count(healthy.id), count(null)]).toEqual([2, 1, 6]);
+      expect(await claim(T + 1)).toEqual([]); // the slow one holds its 2
+      for (const d of first) if (d.webhook?.id !== slow.id) await stores().events.settle(d.id, null);
+      const failing = { failingSince: T, disabledAt: null };
+      const attempt = { at: T, eventId: 'e', eventType: 'link.created' as const, attempt: 1 };
+      await stores().events.recordAttempt(
+        slow.id,
+        { ...attempt, ok: false, status: null, excerpt: '' },
+        failing,
+      );
+      // its holds ended: failing, it gets one at a time
+      expect((await claim(T + 60_000)).map((d) => d.webhook?.id)).toEqual([slow.id]);
+      expect(await claim(T + 60_001)).toEqual([]);
+    });
+
+    it("fans out nothing to a disabled account's webhooks and drops what was due to them", async () => {
+      const account = await givenAccount(stores());
+      await stores().events.createWebhook(aWebhook(account.id));
+      await givenLink(stores(), { accountId: account.id });
+      await stores().events.fanOut(T, false, 1000);
+      await givenLink(stores(), { accountId: account.id });
+      await stores().accounts.updateAccount(account.id, { disabledAt: T });
+      expect(await deliveriesOf(stores())).toEqual([]);
+      expect(await stores().events.backlog()).toEqual({ events: 0, deliveries: 0 });
+      await stores().accounts.updateAccount(account.id, { disabledAt: null });
+      const after = await givenLink(stores(), { accountId: account.id });
+      expect((await deliveriesOf(stores())).map((d) => d.event.link?.id)).toEqual([after.id]);
+    });
+
+    it('records nothing and settles quietly for a webhook removed while its delivery was under way', async () => {
       const account = await givenAccount(stores());
       const webhook = aWebhook(account.id);
       await stores().events.createWebhook(webhook);
+      await givenLink(stores(), { accountId: account.id });
+      const [delivery] = await deliveriesOf(stores());
+      expect(await stores().events.deleteWebhook(webhook.id)).toBe(true);
+      const attempt = { at: T, eventId: 'e', eventType: 'link.created' as const, attempt: 1 };
+      const health = { failingSince: null, disabledAt: null };
+      await stores().events.recordAttempt(
+        webhook.id,
+        { ...attempt, ok: true, status: 200, excerpt: '' },
+        health,
+      );
+      await stores().events.settle(delivery!.id, T + 5_000);
+      await stores().events.settle(delivery!.id, null);
+      expect(await stores().events.backlog()).toEqual({ events: 0, deliveries: 0 });
+    });
+
+    it('keeps the last 20 attempts of a webhook, its health, and sends nothing more once it is disabled', async () => {
+      const account = await givenAccount(stores());
+      const webhook = aWebhook(account.id);
+      await stores().events.createWebhook(webhook);
+      await givenLink(stores(), { accountId: account.id });
+      await stores().events.fanOut(T, false, 1000); // due when it is disabled: dropped, never claimed
       for (let i = 1; i <= 25; i++) {
         const attempt = { at: T + i, eventId: `e${i}`, eventType: 'link.created' as const, attempt: 1 };
         const health = { failingSince: T, disabledAt: i === 25 ? T + i : null };
@@ -209,6 +276,7 @@ export function describeEventStoreContract(name: string, open: () => Promise<Sto
       expect(listed).toMatchObject({ failingSince: T, disabledAt: T + 25 });
       await givenLink(stores(), { accountId: account.id });
       expect(await deliveriesOf(stores())).toEqual([]);
+      expect(await stores().events.backlog()).toEqual({ events: 0, deliveries: 0 });
       expect(await stores().events.deleteWebhook(webhook.id)).toBe(true);
       expect(await stores().events.findWebhook(webhook.id)).toBeNull();
       expect(await stores().events.listWebhooks(null)).toEqual([]);

@@ -229,7 +229,7 @@ export const SIGN_IN_ROUTES: readonly AnyRoute[] = [
       id: 'acceptInvite',
       summary: 'Set the password through an invite link',
       description:
-        'Uses the link up, ends the account’s sessions, removes its passkeys (a reset) and signs in.',
+        'Uses the link up, ends the account’s sessions, removes its passkeys and webhooks (a reset) and signs in.',
       parameters: [token],
       errors: [429],
       body: form({ password: 'The new password, 8-128 characters.' }),

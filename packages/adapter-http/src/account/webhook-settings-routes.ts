@@ -4,10 +4,11 @@ import {
   createWebhook,
   deleteWebhook,
   parseInput,
+  TEST_PINGS_PER_MINUTE,
   testWebhook,
 } from '@shortener/core';
 import { z } from 'zod';
-import { sendError, stateOf } from '../koa-helpers.js';
+import { sendError, setRetryAfter, stateOf } from '../koa-helpers.js';
 import { form, html, seeOther as seeOtherDoc, withOptional } from '../openapi/openapi-forms.js';
 import { FORM_TYPE } from '../openapi/openapi-paths.js';
 import { WEBHOOK_ID } from '../api/webhook-routes.js';
@@ -93,16 +94,17 @@ export const WEBHOOK_SETTINGS_ROUTES: readonly AnyRoute[] = [
     doc: {
       id: 'testWebhookByForm',
       summary: 'Send a test ping',
-      description: 'POSTs a signed `ping` now; the page says what the endpoint answered.',
+      description: `POSTs a signed \`ping\` now; the page says what the endpoint answered. At most ${TEST_PINGS_PER_MINUTE} a minute per account, then 429.`,
       parameters: [WEBHOOK_ID],
       responses: { 200: html('The page with what the endpoint answered.') },
-      errors: [401],
+      errors: [401, 429],
     },
     handle: async (ctx, { deps, signedIn: me, params }) => {
       const webhooks = deps.webhooks;
       if (me === null || webhooks === undefined) return;
       const id = params.id ?? '';
       const sent = await testWebhook(webhooks, me.account.id, id);
+      setRetryAfter(ctx, sent);
       if (!sent.ok) return sendError(ctx, sent.error);
       const webhook = await webhooks.events.findWebhook(id);
       const t = webhooksTextOf(stateOf(ctx).language);

@@ -4,6 +4,7 @@ import {
   deleteWebhook,
   listWebhooks,
   requireRecentSignIn,
+  TEST_PINGS_PER_MINUTE,
   testWebhook,
   toCreatedWebhookView,
   toWebhookView,
@@ -11,7 +12,7 @@ import {
 import type { WebhookDeps } from '@shortener/core';
 import type { HttpDeps } from '../deps.js';
 import { signedInOf } from '../account/session.js';
-import { sendError, sendResult } from '../koa-helpers.js';
+import { sendError, sendResult, setRetryAfter } from '../koa-helpers.js';
 import { SECURITY, pathParameter } from '../openapi/openapi-paths.js';
 import type { Json } from '../openapi/openapi-schemas.js';
 import { route } from '../routes/route-table.js';
@@ -109,15 +110,18 @@ export const WEBHOOK_ROUTES: readonly AnyRoute[] = [
     doc: {
       id: 'testWebhook',
       summary: 'Send a test ping',
-      description: 'POSTs a signed `ping` event now (not retried) and says what the endpoint answered.',
+      description:
+        'POSTs a signed `ping` event now (not retried) and says what the endpoint answered. At most ' +
+        `${TEST_PINGS_PER_MINUTE} a minute per account, then 429 \`rate_limited\` with \`Retry-After\`.`,
       tag: 'webhooks',
       security,
       parameters: [WEBHOOK_ID],
       responses: { 200: jsonResponse('What the endpoint answered.', 'WebhookTest') },
-      errors: [401, 403, 404],
+      errors: [401, 403, 404, 429],
     },
     handle: async (ctx, { deps, caller, params }) => {
       const sent = await testWebhook(webhooksOf(deps), caller.accountId ?? '', params.id ?? '');
+      setRetryAfter(ctx, sent);
       sendResult(ctx, sent, ({ ok, status, excerpt }) => ({ delivered: ok, status, response: excerpt }));
     },
   }),

@@ -10,14 +10,21 @@ const RECONNECT_AFTER_MS = 1000;
 export interface AmqpPublisher extends EventPublisher {
   /** True while a channel is open (the last connection attempt succeeded and is not lost). */
   connected(): boolean;
+  /**
+   * Connects now, declaring the exchange, and again a second after each loss, until closed: `/healthz`
+   * tells of the broker from the start, not from the first event published.
+   */
+  start(): void;
   close(): Promise<void>;
 }
 
 /**
  * Publishes events to RabbitMQ: the durable topic exchange {@link EVENTS_EXCHANGE}, routing key = event
  * type, persistent JSON, each publish resolved only once the broker confirmed it (a confirm channel).
- * Connects on first use and again after a loss; while the broker is away `publish` rejects, and the
- * dispatcher keeps the event for later.
+ * Connects at start (or on first use) and again after a loss; while the broker is away `publish` rejects,
+ * and the dispatcher keeps the event for later. The message id (`messageId`) is the event's id, the same
+ * `msg_…` as a webhook's `webhook-id` and the same on every publish of the event: delivery is at least
+ * once, and consumers deduplicate on it.
  */
 export function createAmqpPublisher(url: string): AmqpPublisher {
   let model: ChannelModel | null = null;
@@ -25,11 +32,23 @@ export function createAmqpPublisher(url: string): AmqpPublisher {
   let open = false;
   let failedAt = 0;
   let closed = false;
+  let started = false;
+  let retry: NodeJS.Timeout | null = null;
+  const connectSoon = () => {
+    if (!started || closed || retry !== null) return;
+    // a little after the reconnect pause, which channelNow keeps
+    retry = setTimeout(() => {
+      retry = null;
+      channelNow().catch(() => {});
+    }, RECONNECT_AFTER_MS + 50);
+    retry.unref();
+  };
   const lost = () => {
     open = false;
     channel = null;
     model = null;
     failedAt = Date.now();
+    connectSoon();
   };
   const start = async (): Promise<ConfirmChannel> => {
     // loaded with the first connection: a server without AMQP_URL does without the client
@@ -59,11 +78,16 @@ export function createAmqpPublisher(url: string): AmqpPublisher {
   };
   return {
     connected: () => open,
+    start() {
+      started = true;
+      channelNow().catch(() => {});
+    },
     async publish(message) {
       await publishConfirmed(await channelNow(), message);
     },
     async close() {
       closed = true;
+      if (retry !== null) clearTimeout(retry);
       const current = model;
       lost();
       await current?.close().catch(() => {});

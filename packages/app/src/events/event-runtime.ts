@@ -12,7 +12,7 @@ export const DISPATCH_EVERY_MS = 250;
 /** The delivery of events in `serve`: the dispatcher, its timer, and the broker when `AMQP_URL` is set. */
 export interface EventRuntime {
   readonly dispatcher: EventDispatcher;
-  /** What the webhook routes and pages run on. */
+  /** What the webhook routes and pages run on, but the rate limiter of test pings (the HTTP deps add it). */
   readonly webhooks: WebhookDeps;
   /** Null without `AMQP_URL`; else whether the broker is connected (`/healthz` says so). */
   brokerConnected(): boolean | null;
@@ -20,7 +20,10 @@ export interface EventRuntime {
   kick(): void;
   /** Starts dispatching (every {@link DISPATCH_EVERY_MS}, and soon after each local link change). */
   start(): void;
-  /** Stops the timer, waits for the round under way and closes the broker connection. */
+  /**
+   * Stops the timer, waits for the round under way and the sends in flight (each ends within the
+   * sender's timeout) and closes the broker connection.
+   */
   stop(): Promise<void>;
 }
 
@@ -34,14 +37,18 @@ export function createEventRuntime(
 ): EventRuntime {
   const publisher: AmqpPublisher | null =
     config.amqpUrl === null ? null : createAmqpPublisher(config.amqpUrl);
+  // rounds tick the dispatcher, and the dispatcher asks for a round when a send ends
+  const rounds = createRounds(() => dispatcher.tick(), logger);
   const dispatcher = createEventDispatcher({
     events: stores.events,
     sender: createHttpWebhookSender(config.service),
     ...(publisher === null ? {} : { publisher }),
     clock,
     config: config.service,
+    onError: (error) => logger.warn('delivering an event failed', { error: String(error) }),
+    // a send that ended leaves room for the deliveries waiting behind it (an endpoint at its cap)
+    onSent: () => rounds.soon(),
   });
-  const rounds = createRounds(dispatcher, logger);
   let timer: NodeJS.Timeout | undefined;
   let unsubscribe: (() => void) | undefined;
   return {
@@ -50,6 +57,7 @@ export function createEventRuntime(
     kick: rounds.soon,
     brokerConnected: () => (publisher === null ? null : publisher.connected()),
     start() {
+      publisher?.start();
       timer = setInterval(rounds.now, DISPATCH_EVERY_MS);
       timer.unref();
       unsubscribe = stores.links.changes.subscribe(rounds.soon);
@@ -59,21 +67,24 @@ export function createEventRuntime(
       clearInterval(timer);
       unsubscribe?.();
       await stopping;
+      await dispatcher.idle();
       await publisher?.close();
     },
   };
 }
 
-/** The dispatcher's rounds, one at a time: a round asked for while one runs follows it. */
-function createRounds(dispatcher: EventDispatcher, logger: AppLogger) {
+/**
+ * The dispatcher's rounds, one at a time: a round asked for while one runs follows it. A round only
+ * claims and starts sends, so it never waits for an endpoint.
+ */
+function createRounds(tick: () => Promise<number>, logger: AppLogger) {
   let running: Promise<void> | null = null;
   let again = false;
   let stopped = false;
   const round = (): void => {
     if (stopped) return;
     if (running !== null) return void (again = true);
-    running = dispatcher
-      .tick()
+    running = tick()
       .then(
         () => undefined,
         (error: unknown) => logger.warn('delivering events failed', { error: String(error) }),

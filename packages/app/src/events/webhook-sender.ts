@@ -13,6 +13,9 @@ export const EXCERPT_CHARS = 200;
 /** The bytes of an answer read at most (an endpoint streaming forever is cut off). */
 const READ_AT_MOST = 4096;
 
+/** The excerpt of an answer whose connection closed before the end of its body. */
+export const INCOMPLETE = 'incomplete answer: the connection closed before the end of the body';
+
 const fail = (excerpt: string): SendResult => ({ ok: false, status: null, excerpt });
 
 /** Every address of a name (node's `dns.lookup` with `all`; tests give their own). */
@@ -92,19 +95,26 @@ function post(
       (response) => {
         const chunks: Buffer[] = [];
         let size = 0;
-        const done = () => {
+        let settled = false;
+        // `complete`: the whole body came (or all we read of it); a connection closed before the end of
+        // the body is no answer, whatever its status said
+        const done = (complete: boolean) => {
+          if (settled) return;
+          settled = true;
           const status = response.statusCode ?? null;
           const excerpt = Buffer.concat(chunks).toString('utf8').slice(0, EXCERPT_CHARS);
-          resolve({ ok: status !== null && status >= 200 && status < 300, status, excerpt });
+          const ok = complete && status !== null && status >= 200 && status < 300;
+          resolve({ ok, status, excerpt: complete ? excerpt : INCOMPLETE });
           response.destroy();
         };
         response.on('data', (chunk: Buffer) => {
           chunks.push(chunk);
           size += chunk.length;
-          if (size >= READ_AT_MOST) done();
+          if (size >= READ_AT_MOST) done(true);
         });
-        response.on('end', done);
-        response.on('error', done);
+        response.on('end', () => done(true));
+        response.on('error', () => done(false));
+        response.on('close', () => done(false));
       },
     );
     request.setTimeout(DELIVERY_TIMEOUT_MS, () => request.destroy(new Error('timed out')));

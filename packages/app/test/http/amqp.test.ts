@@ -66,6 +66,14 @@ describe.runIf(BROKER !== null)('RabbitMQ (AMQP_URL)', () => {
       .poll(() => messages.find((m) => match(JSON.parse(m.content.toString()))), { timeout: 10_000 })
       .toBeDefined();
 
+  const brokerState = () =>
+    expect.poll(async () => (await jsonOf(await server.api('/healthz'))).broker, { timeout: 10_000 });
+
+  it('is connected from the start, before any event is published (issue 38)', async () => {
+    expect(messages).toEqual([]);
+    await brokerState().toBe('connected');
+  });
+
   it('publishes every event, anonymous links included, persistent, keyed by type', async () => {
     const link = await jsonOf(
       await server.api('/api/v1/links', { json: { url: 'https://example.com/amqp' } }),
@@ -78,6 +86,7 @@ describe.runIf(BROKER !== null)('RabbitMQ (AMQP_URL)', () => {
       contentType: 'application/json',
       type: 'link.created',
     });
+    expect(message.properties.messageId).toMatch(/^msg_[0-9a-f]{32}$/); // the event id (deduplicate on it)
     expect(message.fields.exchange).toBe('shortener.events');
     expect(await jsonOf(await server.api('/healthz'))).toEqual({ status: 'ok', broker: 'connected' });
   });
@@ -88,12 +97,18 @@ describe.runIf(BROKER !== null)('RabbitMQ (AMQP_URL)', () => {
       await server.api('/api/v1/links', { json: { url: 'https://example.com/away' } }),
       201,
     );
-    await expect
-      .poll(async () => (await jsonOf(await server.api('/healthz'))).broker, { timeout: 10_000 })
-      .toBe('down');
+    await brokerState().toBe('down');
     expect(messages.some((m) => m.content.toString().includes(link.url))).toBe(false);
     await relay.restore();
     await published((b) => b.type === 'link.created' && b.data.url === link.url);
     expect(messages.filter((m) => m.content.toString().includes(link.url))).toHaveLength(1);
+  });
+
+  it('connects again after a loss with nothing to publish (issue 38)', async () => {
+    await brokerState().toBe('connected');
+    await relay.cut();
+    await brokerState().toBe('down');
+    await relay.restore();
+    await brokerState().toBe('connected');
   });
 });

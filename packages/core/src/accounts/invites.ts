@@ -11,7 +11,10 @@ import { createAccount, findAccountByName } from './accounts.js';
 import type { InviteRecord } from './credentials.js';
 import { checkNewPassword, setAccountPassword } from './sign-in.js';
 
-type Deps = Pick<CoreDeps, 'accounts' | 'credentials' | 'sessions' | 'clock' | 'random' | 'config'>;
+type Deps = Pick<
+  CoreDeps,
+  'accounts' | 'credentials' | 'sessions' | 'events' | 'clock' | 'random' | 'config'
+>;
 
 const HOUR = 3_600_000;
 /** An invite link works for 48 hours (decisions §10). */
@@ -91,8 +94,9 @@ export async function openInvite(deps: Deps, token: string): Promise<Result<Open
 
 /**
  * Uses the invite up (once, atomically), ends every session of its account and removes its passkeys
- * (decisions §14): a reset link shuts out whoever held the old credentials or a stolen session.
- * `not_found` when another request used it first.
+ * (decisions §14) and its webhooks (issue 38): a reset link shuts out whoever held the old credentials
+ * or a stolen session, and whatever feed of the account's links they set up. `not_found` when another
+ * request used it first.
  */
 export async function consumeInvite(deps: Deps, invite: InviteRecord): Promise<Result<true>> {
   const used = await deps.credentials.consumeInvite(invite.tokenHash, deps.clock.now());
@@ -101,6 +105,9 @@ export async function consumeInvite(deps: Deps, invite: InviteRecord): Promise<R
   await deps.sessions.deleteSessions(invite.accountId, null);
   for (const passkey of await deps.credentials.listPasskeys(invite.accountId)) {
     await deps.credentials.deletePasskey(invite.accountId, passkey.id);
+  }
+  for (const webhook of await deps.events.listWebhooks(invite.accountId)) {
+    await deps.events.deleteWebhook(webhook.id);
   }
   return ok(true);
 }

@@ -15,7 +15,7 @@ import type { SignedIn } from './sessions.js';
 /** The core plus the WebAuthn ceremonies of the edge. */
 export type PasskeyDeps = Pick<
   CoreDeps,
-  'accounts' | 'credentials' | 'sessions' | 'clock' | 'random' | 'config'
+  'accounts' | 'credentials' | 'sessions' | 'events' | 'clock' | 'random' | 'config'
 > & { readonly passkeys: PasskeyCeremony };
 
 /** A WebAuthn challenge must be answered within 5 minutes. */

@@ -56,15 +56,24 @@ export interface EventStore {
   setBroker(on: boolean): Promise<void>;
   /**
    * Takes up to `limit` events from the outbox and, in one transaction, adds a delivery per enabled
-   * webhook of the event's account that wants its type, plus one for the broker when `broker`; the
+   * webhook of the event's account (when the account is not disabled) that wants its type, plus one for the broker when `broker`; the
    * events leave the outbox. Returns how many events were taken.
    */
   fanOut(now: number, broker: boolean, limit: number): Promise<number>;
   /**
    * Claims up to `limit` deliveries due at `now`, none held by another claimer, and holds them until
-   * `holdUntil` (PostgreSQL: `FOR UPDATE SKIP LOCKED`, so each is claimed by one node at a time).
+   * `holdUntil` (PostgreSQL: `FOR UPDATE SKIP LOCKED`, so each is claimed by one node at a time), oldest
+   * due first. A webhook never has more than `perWebhook.healthy` deliveries held at once, those held
+   * already (by any claimer) included, or `perWebhook.failing` while it is failing: one busy endpoint's
+   * backlog cannot fill a claim. Broker deliveries have no such cap. Due deliveries to a disabled
+   * webhook, or to the webhooks of a disabled account, are dropped, never returned.
    */
-  claimDue(now: number, holdUntil: number, limit: number): Promise<PendingDelivery[]>;
+  claimDue(
+    now: number,
+    holdUntil: number,
+    limit: number,
+    perWebhook: { readonly healthy: number; readonly failing: number },
+  ): Promise<PendingDelivery[]>;
   /** Done (`nextAt` null): the delivery is removed. Otherwise it waits until `nextAt`, one more attempt made. */
   settle(deliveryId: string, nextAt: number | null): Promise<void>;
   /** Records an attempt on a webhook (keeping its last 20) and its health after it. */

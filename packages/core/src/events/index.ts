@@ -1,19 +1,8 @@
 // The events of decisions §16: the outbox's types, the dispatcher, webhooks and their views.
-export {
-  BROKER_RETRY_MS,
-  createEventDispatcher,
-  DISABLE_AFTER_MS,
-  eventBody,
-  HOLD_MS,
-  RETRY_DELAYS_MS,
-} from './dispatcher.js';
-export type {
-  DispatchCounts,
-  EventDispatcher,
-  EventPublisher,
-  SendResult,
-  WebhookSender,
-} from './dispatcher.js';
+export { BROKER_RETRY_MS, DISABLE_AFTER_MS, eventBody, RETRY_DELAYS_MS } from './deliveries.js';
+export type { DispatchCounts, EventPublisher, SendResult, WebhookSender } from './deliveries.js';
+export { createEventDispatcher, HOLD_MS, SENDS_AT_MOST, SENDS_PER_WEBHOOK } from './dispatcher.js';
+export type { EventDispatcher } from './dispatcher.js';
 export type {
   DeliveryAttempt,
   EventStore,
@@ -30,6 +19,7 @@ export {
   generateWebhookSecret,
   listWebhooks,
   MAX_WEBHOOKS_PER_ACCOUNT,
+  TEST_PINGS_PER_MINUTE,
   testWebhook,
   validateWebhookUrl,
 } from './webhooks.js';

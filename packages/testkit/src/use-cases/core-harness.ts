@@ -54,6 +54,7 @@ export function useCoreHarness(open: () => Promise<Stores>): () => Harness {
       accounts: s.accounts,
       sessions: s.sessions,
       credentials: s.credentials,
+      events: s.events,
       clock: createFakeClock(),
       random: createSeededRandom(7),
       config: TEST_CONFIG,

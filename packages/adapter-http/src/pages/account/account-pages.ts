@@ -86,6 +86,7 @@ export function invitePage(language: Language, name: string, token: string, erro
     html`<section class="card" aria-labelledby="invite-title">
       <h1 id="invite-title">${fill(t.inviteTitle, { name })}</h1>
       <p>${fill(t.inviteIntro, { name })}</p>
+      <p class="hint" id="invite-reset">${t.inviteReset}</p>
       ${errorLine(error)}
       <form method="post" action="${path}" class="stack">
         <input type="text" name="name" value="${name}" autocomplete="username" hidden readonly />

@@ -19,6 +19,7 @@ const EN = {
   inviteTitle: 'Welcome, {name}',
   inviteIntro:
     'Choose how you will sign in to the account {name}: set a password, register a passkey, or both (a passkey can be added later too).',
+  inviteReset: 'Using this link ends every session of the account and removes its passkeys and webhooks.',
   setPassword: 'Set password',
   passkeyRegister: 'Register a passkey',
   inviteGoneTitle: 'This invite link cannot be used',
@@ -81,6 +82,7 @@ const DE: AccountText = {
   inviteTitle: 'Willkommen, {name}',
   inviteIntro:
     'Wählen Sie, wie Sie sich beim Konto {name} anmelden: ein Passwort setzen, einen Passkey registrieren oder beides (ein Passkey lässt sich auch später hinzufügen).',
+  inviteReset: 'Dieser Link beendet alle Sitzungen des Kontos und entfernt seine Passkeys und Webhooks.',
   setPassword: 'Passwort setzen',
   passkeyRegister: 'Passkey registrieren',
   inviteGoneTitle: 'Dieser Einladungslink ist nicht nutzbar',
@@ -142,6 +144,8 @@ const FR: AccountText = {
   inviteTitle: 'Bienvenue, {name}',
   inviteIntro:
     'Choisissez comment vous connecter au compte {name} : définir un mot de passe, enregistrer une clé d’accès, ou les deux (une clé d’accès peut aussi être ajoutée plus tard).',
+  inviteReset:
+    'Utiliser ce lien ferme toutes les sessions du compte et supprime ses passkeys et ses webhooks.',
   setPassword: 'Définir le mot de passe',
   passkeyRegister: 'Enregistrer une clé d’accès',
   inviteGoneTitle: 'Ce lien d’invitation n’est pas utilisable',
@@ -202,6 +206,7 @@ const ES: AccountText = {
   inviteTitle: 'Bienvenido, {name}',
   inviteIntro:
     'Elija cómo iniciará sesión en la cuenta {name}: defina una contraseña, registre una llave de acceso o ambas (una llave también puede añadirse más tarde).',
+  inviteReset: 'Usar este enlace cierra todas las sesiones de la cuenta y elimina sus passkeys y webhooks.',
   setPassword: 'Definir contraseña',
   passkeyRegister: 'Registrar una llave de acceso',
   inviteGoneTitle: 'Este enlace de invitación no se puede usar',

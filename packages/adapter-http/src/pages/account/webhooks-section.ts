@@ -74,6 +74,7 @@ export function webhooksSection(view: WebhooksView, language: Language): SafeHtm
   return html`<section class="card" aria-labelledby="webhooks-title">
     <h2 id="webhooks-title">${t.title}</h2>
     <p class="hint">${t.intro}</p>
+    <p class="hint" id="webhooks-reset-note">${t.resetNote}</p>
     ${
       created === undefined
         ? ''

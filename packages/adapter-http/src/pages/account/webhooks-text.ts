@@ -5,6 +5,7 @@ const EN = {
   title: 'Webhooks',
   intro:
     'Events of this account’s links (created, updated, deleted, visited) are POSTed to your endpoint, signed as Standard Webhooks with its secret.',
+  resetNote: 'A reset link from the operator removes every webhook of the account.',
   url: 'Endpoint URL',
   events: 'Events',
   add: 'Add webhook',
@@ -28,6 +29,7 @@ const DE: WebhooksText = {
   title: 'Webhooks',
   intro:
     'Ereignisse der Links dieses Kontos (angelegt, geändert, gelöscht, besucht) werden an Ihren Endpunkt gesendet, signiert nach Standard Webhooks mit seinem Geheimnis.',
+  resetNote: 'Ein Rücksetzlink des Betreibers entfernt alle Webhooks des Kontos.',
   url: 'Endpunkt-URL',
   events: 'Ereignisse',
   add: 'Webhook hinzufügen',
@@ -50,6 +52,7 @@ const FR: WebhooksText = {
   title: 'Webhooks',
   intro:
     'Les événements des liens de ce compte (créés, modifiés, supprimés, visités) sont envoyés à votre point de terminaison, signés selon Standard Webhooks avec son secret.',
+  resetNote: 'Un lien de réinitialisation de l’opérateur supprime tous les webhooks du compte.',
   url: 'URL du point de terminaison',
   events: 'Événements',
   add: 'Ajouter le webhook',
@@ -72,6 +75,7 @@ const ES: WebhooksText = {
   title: 'Webhooks',
   intro:
     'Los eventos de los enlaces de esta cuenta (creados, cambiados, eliminados, visitados) se envían a su endpoint, firmados según Standard Webhooks con su secreto.',
+  resetNote: 'Un enlace de restablecimiento del operador elimina todos los webhooks de la cuenta.',
   url: 'URL del endpoint',
   events: 'Eventos',
   add: 'Añadir webhook',
