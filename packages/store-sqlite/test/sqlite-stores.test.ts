@@ -142,6 +142,8 @@ describe('openSqliteStores on a file', () => {
       expect(secretish.sort()).toEqual([
         'edit_token_hash',
         'key_hash',
+        // an Idempotency-Key's SHA-256 with its caller's scope
+        'key_hash',
         'password_hash',
         'password_hash',
         // a webhook's signing key: HMAC signing needs it as is (decisions §16, README)
