@@ -31,6 +31,7 @@ export const COPY_TABLES = [
   'sessions',
   'webauthn_challenges',
   'settings',
+  'idempotency_keys',
 ] as const;
 
 /** A table {@link copyIntoEmptyDatabase} fills. */

@@ -33,7 +33,11 @@ describe.runIf(DATABASE_URL !== null)('shortener migrate --to postgres://…', (
     key = String((await source.cli('keys', 'create', 'alice', '--name', 'laptop')).key);
     await source.cli('webhooks', 'add', 'alice', 'https://hooks.example/in', '--events', 'link.deleted');
     links.anon = await createLink(source, { url: 'https://example.com/anon', max_clicks: 5 }, from(1));
-    links.owned = await createLink(source, { url: 'https://example.com/owned', title: 'Mine' }, { key });
+    links.owned = await createLink(
+      source,
+      { url: 'https://example.com/owned', title: 'Mine' },
+      { key, headers: { 'idempotency-key': 'migrate-test-key-0001' } }, // a claim the copy carries over
+    );
     links.locked = await createLink(source, { url: 'https://example.com/locked', password: 'open-sesame' });
     await addPasskeyAndChallenge(source.dbPath, alice);
     for (let i = 0; i < 3; i++) expect((await source.visit(links.anon.short_url, from(i))).status).toBe(302);
