@@ -26,6 +26,14 @@ describe('createDayCache', () => {
     for (const hour of [12, 0, 23, 6]) expect(dayOf(MIDNIGHT + hour * 3_600_000)).toBe('2026-03-29');
   });
 
+  it('gives the day of a first visit on 1 January 1970, as a clock starting at 0 shows it', () => {
+    expect(createDayCache()(0)).toBe('1970-01-01');
+    expect(createDayCache()(86_399_999)).toBe('1970-01-01');
+    const dayOf = createDayCache();
+    expect(dayOf(1000)).toBe('1970-01-01');
+    expect(dayOf(86_400_000)).toBe('1970-01-02');
+  });
+
   it('gives the day of an instant before 1970 too', () => {
     const dayOf = createDayCache();
     expect(dayOf(Date.UTC(1969, 11, 31, 12))).toBe('1969-12-31');
