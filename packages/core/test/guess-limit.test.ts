@@ -224,6 +224,8 @@ describe('token guess budgets', () => {
     expect(tokenGuessBudget(config(), 'edit', '203.0.113.7', 'abc123').key).toBe(a.key);
     expect(tokenGuessBudget(config(), 'edit', '203.0.113.7', 'abd123').key).not.toBe(a.key);
     expect(tokenGuessBudget(config(), 'edit', '203.0.113.8', 'abc123').key).not.toBe(a.key);
+    // nodes sharing a limiter (Redis, PostgreSQL) must agree on the key, a link named or not
+    expect(tokenGuessBudget(config(), 'edit', '203.0.113.7').key).toBe('edit-token::203.0.113.7');
   });
 
   it("keys an invite token's guesses by client address alone", () => {
