@@ -116,6 +116,7 @@ describe('isPrivateAddress on raw strings', () => {
     expect(isPrivateAddress(' 10.0.0.1 ')).toBe(true);
     expect(isPrivateAddress('０ｘ７ｆ．１')).toBe(true);
     expect(isPrivateAddress('127。0。0。1')).toBe(true);
+    expect(isPrivateAddress(' １２７.0.0.1 ')).toBe(true);
     expect(isPrivateAddress('%5B::1%5D')).toBe(false);
   });
 
@@ -150,6 +151,9 @@ describe('parseIPv4 and parseIPv6 at their edges', () => {
       '10.0.0.0x100',
       '10.0.0.0400',
       '0x1g',
+      '0xg1',
+      '018',
+      '1.2.3.4.0',
       '09',
       '1e3',
       '.',
@@ -166,6 +170,7 @@ describe('parseIPv4 and parseIPv6 at their edges', () => {
     expect(parseIPv6('::ffff:255.254.253.252')).toEqual([0, 0, 0, 0, 0, 0xffff, 0xfffe, 0xfdfc]);
     expect(parseIPv6('1:2:3:4:5:6:7.8.9.10')).toEqual([1, 2, 3, 4, 5, 6, 0x0708, 0x090a]);
     expect(parseIPv6('[::FFFF:10.0.0.1]')).toEqual([0, 0, 0, 0, 0, 0xffff, 0x0a00, 1]);
+    expect(parseIPv6(' ::1 ')).toEqual([0, 0, 0, 0, 0, 0, 0, 1]);
   });
 
   it('refuses an IPv4 tail that is not a dotted quad of bytes', () => {
@@ -187,6 +192,7 @@ describe('parseIPv4 and parseIPv6 at their edges', () => {
     expect(parseIPv6('1:2:3:4::5:6:7:8')).toBeNull();
     expect(parseIPv6('::1:2:3:4:5:6:7:8')).toBeNull();
     expect(parseIPv6(':::1')).toBeNull();
+    expect(parseIPv6('1:2:3:4:5:6:7:8::1::2')).toBeNull();
   });
 
   it('refuses groups that are not one to four hex digits', () => {
@@ -199,6 +205,7 @@ describe('parseIPv4 and parseIPv6 at their edges', () => {
       '1::2:',
       '[::1',
       '::1]',
+      '1::1]',
       'fe80::1%',
     ]) {
       expect(parseIPv6(raw), raw).toEqual(raw === 'fe80::1%' ? [0xfe80, 0, 0, 0, 0, 0, 0, 1] : null);
