@@ -53,6 +53,14 @@ describe('the scheme of a destination', () => {
   });
 });
 
+describe('the length of a destination', () => {
+  it('refuses a URL over 4,096 characters as given, even one that normalises shorter', () => {
+    const long = `https://example.com/${'a/../'.repeat(900)}`; // 4,520 characters, `https://example.com/` parsed
+    expect(long.length).toBeGreaterThan(4096);
+    expect(codeOf(long)).toBe('invalid_url');
+  });
+});
+
 describe('the host of a destination', () => {
   const label = (n: number, c = 'a') => c.repeat(n);
 
