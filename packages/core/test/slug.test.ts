@@ -79,6 +79,10 @@ describe('validateAlias', () => {
     expect(result.ok ? 'ok' : result.error.code).toBe('slug_reserved');
   });
 
+  it('reserves only the names on the operator list, not every alias once the list has one', () => {
+    expect(validateAlias('my-link', ['pricing', 'jobs'])).toEqual({ ok: true, value: 'my-link' });
+  });
+
   it('puts errors on the field alias', () => {
     for (const raw of ['!', 'api']) {
       const result = validateAlias(raw, []);
@@ -100,8 +104,16 @@ describe('randomSlug', () => {
     expect(random.requested.length).toBeGreaterThan(1);
   });
 
-  it('draws the requested length', () => {
+  it('draws the requested length, from 1 to 40', () => {
     expect(randomSlug(scripted([]), 9)).toBe('aaaaaaaaa');
+    expect(randomSlug(scripted([]), 1)).toBe('a');
+    expect(randomSlug(scripted([]), 40)).toBe('a'.repeat(40));
+  });
+
+  it('asks for the bytes of the missing characters and two spare ones at a time', () => {
+    const random = scripted([1, 252, 253, 254, 255, 2, 3]);
+    expect(randomSlug(random, 3)).toBe('bcd');
+    expect(random.requested).toEqual([5, 4]);
   });
 
   it('maps the 252 accepted byte values onto each of the 36 characters exactly 7 times', () => {

@@ -163,12 +163,18 @@ function canonicalHost(host: string): string | null {
 
 /**
  * The key under which a per-IP limit counts `address` (decisions §9): an IPv4 address alone, an IPv6
- * address by its first `ipv6PrefixBits` bits (one host owns a whole /64), written as `network/bits`.
- * Anything that is not an IPv6 address is its own key.
+ * address by its first `ipv6PrefixBits` bits (one host owns a whole /64), written as `network/bits`, an
+ * IPv4-mapped one as its IPv4 address. Anything that is not an IPv6 address is its own key.
  */
 export function limitSubjectOf(address: string, ipv6PrefixBits: number): string {
   const groups = address.includes(':') ? parseIPv6(address) : null;
   if (groups === null) return address;
+  const [g0, g1, g2, g3, g4, g5, g6, g7] = groups;
+  // An IPv4 client written IPv4-mapped (`::ffff:203.0.113.7`) is that IPv4 client: by its /64 every one
+  // of them would share the key of ::/64.
+  if (g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0xffff) {
+    return `${g6 >>> 8}.${g6 & 0xff}.${g7 >>> 8}.${g7 & 0xff}`;
+  }
   const bits = Math.min(128, Math.max(0, ipv6PrefixBits));
   const masked = groups.map((group, index) => {
     const keep = Math.min(16, Math.max(0, bits - index * 16));

@@ -5,7 +5,7 @@ const DAY_MS = 86_400_000;
 
 /** `dayOf` for visits, which nearly all fall on the same day: formatted once per day. */
 export function createDayCache(): (at: number) => string {
-  let start = 0;
+  let start = Infinity; // before the first visit no day is cached: every instant lies outside
   let day = '';
   return (at) => {
     if (at < start || at >= start + DAY_MS) {
