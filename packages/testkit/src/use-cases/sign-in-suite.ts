@@ -40,7 +40,9 @@ async function invited(h: Harness, name: string, password = 'correct horse'): Pr
 
 /** Invites, passwords and sessions through core on a real store (decisions §10). */
 export function describeSignInSuite(name: string, open: () => Promise<Stores>): void {
-  describe(`${name}: invites, passwords and sessions`, () => {
+  // a scrypt per password checked or set: tens of them take seconds on a busy machine, and an embedding
+  // project runs these with vitest's default of 5 s
+  describe(`${name}: invites, passwords and sessions`, { timeout: 30_000 }, () => {
     const harness = useCoreHarness(open);
 
     it('invites a new account with a one-time link of 48 hours, stored hashed', async () => {
