@@ -287,3 +287,12 @@ export {
 } from './links/words.js';
 export { IDEMPOTENCY_TTL_MS, createIdempotently } from './links/idempotency.js';
 export type { IdempotencyClaim, IdempotentRequest } from './links/idempotency.js';
+export { IMPORT_SOURCES } from './imports/source.js';
+export type {
+  ImportRow,
+  ImportSource,
+  ImportSourceName,
+  ImportStep,
+  ImportedDay,
+  ImportedVisit,
+} from './imports/source.js';
