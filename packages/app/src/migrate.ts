@@ -1,13 +1,13 @@
 import { existsSync } from 'node:fs';
 import { CliError } from '@shortener/adapter-cli';
 import type { CopyTable, TableRows } from '@shortener/store-postgres';
-import { isMemoryPath, openSqliteDatabase } from '@shortener/store-sqlite';
+import { LINK_BOOLEAN_COLUMNS, isMemoryPath, openSqliteDatabase } from '@shortener/store-sqlite';
 import { loadConfig } from './config.js';
 import type { Environment } from './config.js';
 
 /** SQLite keeps booleans as 0/1 and a passkey's transports as JSON; PostgreSQL has the types. */
 const CONVERSIONS: Partial<Record<CopyTable, Record<string, (value: unknown) => unknown>>> = {
-  links: { public_stats: Boolean, disabled: Boolean, forward_query: Boolean, crawlable: Boolean },
+  links: Object.fromEntries(LINK_BOOLEAN_COLUMNS.map((column) => [column, Boolean])),
   passkeys: { transports: (value) => JSON.parse(String(value)) as unknown },
   webhooks: { events: (value) => JSON.parse(String(value)) as unknown },
 };

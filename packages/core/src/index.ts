@@ -107,7 +107,8 @@ export { bulkLimit, bulkUrls, createLinks } from './links/bulk.js';
 export type { BulkItem } from './links/bulk.js';
 export { createLink, creationExpiry, destinationOf, urlPolicyOf } from './links/create-link.js';
 export type { CreatedLink } from './links/create-link.js';
-export type { LinkChanges, LinkRecord, LinkStatus, RedirectStatus } from './links/link.js';
+export { FIXED_LINK_FIELDS, isChangeableLinkField } from './links/link.js';
+export type { FixedLinkField, LinkChanges, LinkRecord, LinkStatus, RedirectStatus } from './links/link.js';
 export { PLAIN, checkPermanent, organisedOf, serverRedirectStatus } from './links/organise.js';
 export type { Organised, OrganiseInput } from './links/organise.js';
 export {

@@ -1,4 +1,4 @@
-import { createLinkChangeHub, domainError, err, ok } from '@shortener/core';
+import { createLinkChangeHub, domainError, err, isChangeableLinkField, ok } from '@shortener/core';
 import type {
   IdempotencyClaim,
   LinkChanges,
@@ -10,25 +10,6 @@ import type {
 import type { Result, TagCount } from '@shortener/core';
 import { addCounter, latest, slugKey } from './memory-state.js';
 import type { MemoryState } from './memory-state.js';
-
-/** The fields an update may change; anything else a caller slips in is ignored. */
-const CHANGEABLE = [
-  'url',
-  'title',
-  'passwordHash',
-  'publicStats',
-  'expiresAt',
-  'maxClicks',
-  'disabled',
-  'accountId',
-  'editTokenHash',
-  'tags',
-  'rules',
-  'forwardQuery',
-  'redirectStatus',
-  'crawlable',
-  'updatedAt',
-] as const satisfies readonly (keyof LinkChanges)[];
 
 /**
  * Creates a LinkStore over shared in-memory state. Every method runs synchronously inside its
@@ -156,11 +137,11 @@ function copy(link: LinkRecord | undefined): LinkRecord | null {
   return link === undefined ? null : { ...link };
 }
 
+/** The record with `changes` applied: the fields an update may change, and `updatedAt`; anything else a caller slips in is ignored. */
 function applyChanges(link: LinkRecord, changes: LinkChanges): LinkRecord {
-  const picked = CHANGEABLE.filter((field) => changes[field] !== undefined).map((field) => [
-    field,
-    changes[field],
-  ]);
+  const picked = Object.entries(changes).filter(
+    ([field, value]) => value !== undefined && (field === 'updatedAt' || isChangeableLinkField(field)),
+  );
   return { ...link, ...Object.fromEntries(picked) };
 }
 

@@ -1,3 +1,4 @@
+import { isChangeableLinkField } from '@shortener/core';
 import type { LinkChanges, LinkRecord } from '@shortener/core';
 
 /** Each column of `links` with the record field it holds and its type (for `unnest` inserts). */
@@ -54,16 +55,6 @@ export function normalised(link: LinkRecord): LinkRecord {
   return { ...link, domain: link.domain.toLowerCase(), slug: link.slug.toLowerCase() };
 }
 
-/** The fields no update changes: identity, clicks (counted only by clicks) and `updatedAt` (set apart). */
-const FIXED = new Set<keyof LinkRecord>([
-  'id',
-  'domain',
-  'slug',
-  'clicks',
-  'lastClickAt',
-  'createdAt',
-  'updatedAt',
-]);
 
 /**
  * The UPDATE of `changes` (only the fields given, plus `updated_at`) and its parameters; the link's id
@@ -74,7 +65,7 @@ export function toUpdate(id: string, changes: LinkChanges): { text: string; valu
   const values: unknown[] = [id, changes.updatedAt];
   const sets = ['updated_at = $2'];
   for (const [column, field] of LINK_COLUMNS) {
-    if ((changes as Partial<LinkRecord>)[field] === undefined || FIXED.has(field)) continue;
+    if ((changes as Partial<LinkRecord>)[field] === undefined || !isChangeableLinkField(field)) continue;
     const value = columnValue(changes as Partial<LinkRecord>, field);
     values.push(value);
     sets.push(`${column} = $${values.length}`);

@@ -1,6 +1,7 @@
 export { DEFAULT_WAL_LIMIT_BYTES } from './checkpointer.js';
 export type { CheckpointOptions } from './checkpointer.js';
 export { isMemoryPath, openSqliteDatabase } from './database.js';
+export { LINK_BOOLEAN_COLUMNS } from './link-rows.js';
 export type { Synchronous } from './database.js';
 export { MIGRATIONS, migrate, userVersion } from './migrations/index.js';
 export type { Migration } from './migrations/index.js';

@@ -1,40 +1,89 @@
-import type { LinkChanges, LinkRecord, RedirectRule, RedirectStatus } from '@shortener/core';
+import { isChangeableLinkField } from '@shortener/core';
+import type { LinkChanges, LinkRecord } from '@shortener/core';
 import { clicksWithTail, lastClickWithTail } from './migrations/013-visit-log-epochs.js';
 
-/** A row of the `links` table as better-sqlite3 returns it. */
-export interface LinkRow {
-  readonly id: string;
-  readonly domain: string;
-  readonly slug: string;
-  readonly url: string;
-  readonly title: string | null;
-  readonly password_hash: string | null;
-  readonly public_stats: number;
-  readonly expires_at: number | null;
-  readonly max_clicks: number | null;
-  readonly clicks: number;
-  readonly last_click_at: number | null;
-  readonly disabled: number;
-  readonly account_id: string | null;
-  readonly edit_token_hash: string | null;
-  readonly created_at: number;
-  readonly updated_at: number;
-  /** JSON array of strings. */
-  readonly tags: string;
-  /** JSON array of rules, or null for none. */
-  readonly rules: string | null;
-  readonly forward_query: number;
-  readonly redirect_status: number | null;
-  readonly crawlable: number;
-}
+/** How a field is kept in its column: what is written, and what is read back. */
+const CODECS = {
+  text: { write: (value: unknown) => value ?? null, read: (value: unknown) => value },
+  integer: { write: (value: unknown) => value ?? null, read: (value: unknown) => value },
+  boolean: { write: (value: unknown) => (value === true ? 1 : 0), read: (value: unknown) => value === 1 },
+  /** A JSON array (tags). */
+  list: {
+    write: (value: unknown) => JSON.stringify(value ?? []),
+    read: (value: unknown) => JSON.parse(value as string) as unknown,
+  },
+  /** A JSON array, or NULL for none (rules: most links have none). */
+  rules: {
+    write: (value: unknown) => (Array.isArray(value) && value.length > 0 ? JSON.stringify(value) : null),
+    read: (value: unknown) => (value === null ? [] : (JSON.parse(value as string) as unknown)),
+  },
+} satisfies Record<string, { write(value: unknown): unknown; read(value: unknown): unknown }>;
 
-// prettier-ignore
+/**
+ * The one map of a link record onto the `links` table: each column, the record field it holds and how.
+ * The insert, the update, the row mapping, the event snapshots and the link triggers (link-triggers.ts)
+ * are built from it: a new field is one line here plus the migration adding its column.
+ */
+export const LINK_MAP = [
+  ['id', 'id', 'text'],
+  ['domain', 'domain', 'text'],
+  ['slug', 'slug', 'text'],
+  ['url', 'url', 'text'],
+  ['title', 'title', 'text'],
+  ['password_hash', 'passwordHash', 'text'],
+  ['public_stats', 'publicStats', 'boolean'],
+  ['expires_at', 'expiresAt', 'integer'],
+  ['max_clicks', 'maxClicks', 'integer'],
+  ['clicks', 'clicks', 'integer'],
+  ['last_click_at', 'lastClickAt', 'integer'],
+  ['disabled', 'disabled', 'boolean'],
+  ['account_id', 'accountId', 'text'],
+  ['edit_token_hash', 'editTokenHash', 'text'],
+  ['created_at', 'createdAt', 'integer'],
+  ['updated_at', 'updatedAt', 'integer'],
+  ['tags', 'tags', 'list'],
+  ['rules', 'rules', 'rules'],
+  ['forward_query', 'forwardQuery', 'boolean'],
+  ['redirect_status', 'redirectStatus', 'integer'],
+  ['crawlable', 'crawlable', 'boolean'],
+] as const satisfies readonly (readonly [string, keyof LinkRecord, keyof typeof CODECS])[];
+
+/** A column of `links`. */
+export type LinkColumn = (typeof LINK_MAP)[number][0];
+
+/** A row of the `links` table as better-sqlite3 returns it (and as an event snapshot holds it). */
+export type LinkRow = { readonly [C in LinkColumn]: string | number | null };
+
 /** The columns of `links`, in order. */
-export const LINK_COLUMNS = [
-  'id', 'domain', 'slug', 'url', 'title', 'password_hash', 'public_stats', 'expires_at', 'max_clicks',
-  'clicks', 'last_click_at', 'disabled', 'account_id', 'edit_token_hash', 'created_at', 'updated_at',
-  'tags', 'rules', 'forward_query', 'redirect_status', 'crawlable',
-] as const satisfies readonly (keyof LinkRow)[];
+export const LINK_COLUMNS: readonly LinkColumn[] = LINK_MAP.map(([column]) => column);
+
+/** The columns SQLite keeps as 0/1 for a boolean field (`shortener migrate` makes them booleans again). */
+export const LINK_BOOLEAN_COLUMNS: readonly LinkColumn[] = LINK_MAP.filter(
+  ([, , codec]) => codec === 'boolean',
+).map(([column]) => column);
+
+/** The columns an update may write (core's changeable fields), in order. */
+export const CHANGEABLE_COLUMNS: readonly LinkColumn[] = LINK_MAP.filter(([, field]) =>
+  isChangeableLinkField(field),
+).map(([column]) => column);
+
+/** The columns whose change is a change of the link (not its clicks): the link triggers fire on them. */
+export const LINK_CHANGE_COLUMNS: readonly LinkColumn[] = LINK_COLUMNS.filter(
+  (column) => column !== 'clicks' && column !== 'last_click_at',
+);
+
+/**
+ * A `json_object` of the link as it is (`NEW`) or was (`OLD`), keyed by column as {@link LinkRow}:
+ * the payload of a link event. `clicks` and `last_click_at` may be given as expressions (the visit
+ * log's unfolded tail, migration 013).
+ */
+export function linkSnapshot(
+  row: 'NEW' | 'OLD',
+  expressions: Partial<Record<LinkColumn, string>> = {},
+): string {
+  const pairs = LINK_COLUMNS.map((column) => `'${column}', ${expressions[column] ?? `${row}.${column}`}`);
+  return `json_object(${pairs.join(', ')})`;
+}
 
 /**
  * A {@link LinkRow} as read: the columns of `links`, `clicks` and `last_click_at` with the visit log's
@@ -59,100 +108,33 @@ export const LINK_READ_FOR_REDIRECT = LINK_COLUMNS.map((column) => {
   return `links.${column}`;
 }).join(', ');
 
-/** Turns a row into a record. */
+/** Turns a row (or an event snapshot) into a record. */
 export function toLinkRecord(row: LinkRow): LinkRecord {
-  return {
-    id: row.id,
-    domain: row.domain,
-    slug: row.slug,
-    url: row.url,
-    title: row.title,
-    passwordHash: row.password_hash,
-    publicStats: row.public_stats === 1,
-    expiresAt: row.expires_at,
-    maxClicks: row.max_clicks,
-    clicks: row.clicks,
-    lastClickAt: row.last_click_at,
-    disabled: row.disabled === 1,
-    accountId: row.account_id,
-    editTokenHash: row.edit_token_hash,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    tags: JSON.parse(row.tags) as string[],
-    rules: row.rules === null ? [] : (JSON.parse(row.rules) as RedirectRule[]),
-    forwardQuery: row.forward_query === 1,
-    redirectStatus: row.redirect_status as RedirectStatus | null,
-    crawlable: row.crawlable === 1,
-  };
+  const record: Record<string, unknown> = {};
+  for (const [column, field, codec] of LINK_MAP) record[field] = CODECS[codec].read(row[column]);
+  return record as unknown as LinkRecord;
 }
 
 /** Turns a record into a row (the insert parameters); domain and slug are stored lower-case. */
 export function toLinkRow(link: LinkRecord): LinkRow {
-  return {
-    id: link.id,
-    domain: link.domain.toLowerCase(),
-    slug: link.slug.toLowerCase(),
-    url: link.url,
-    title: link.title,
-    password_hash: link.passwordHash,
-    public_stats: link.publicStats ? 1 : 0,
-    expires_at: link.expiresAt,
-    max_clicks: link.maxClicks,
-    clicks: link.clicks,
-    last_click_at: link.lastClickAt,
-    disabled: link.disabled ? 1 : 0,
-    account_id: link.accountId,
-    edit_token_hash: link.editTokenHash,
-    created_at: link.createdAt,
-    updated_at: link.updatedAt,
-    tags: JSON.stringify(link.tags),
-    rules: rulesColumn(link.rules),
-    forward_query: link.forwardQuery ? 1 : 0,
-    redirect_status: link.redirectStatus,
-    crawlable: link.crawlable ? 1 : 0,
-  };
+  const row: Record<string, unknown> = {};
+  for (const [column, field, codec] of LINK_MAP) row[column] = CODECS[codec].write(link[field]);
+  row.domain = link.domain.toLowerCase();
+  row.slug = link.slug.toLowerCase();
+  return row as LinkRow;
 }
 
-/** The `rules` column: JSON, or null when there are none. */
-const rulesColumn = (rules: readonly RedirectRule[]): string | null =>
-  rules.length === 0 ? null : JSON.stringify(rules);
-
-/** The columns `update` may write, by the record field that feeds them. */
-export const CHANGEABLE_COLUMNS = {
-  url: 'url',
-  title: 'title',
-  passwordHash: 'password_hash',
-  publicStats: 'public_stats',
-  expiresAt: 'expires_at',
-  maxClicks: 'max_clicks',
-  disabled: 'disabled',
-  accountId: 'account_id',
-  editTokenHash: 'edit_token_hash',
-  tags: 'tags',
-  rules: 'rules',
-  forwardQuery: 'forward_query',
-  redirectStatus: 'redirect_status',
-  crawlable: 'crawlable',
-} as const satisfies Record<Exclude<keyof LinkChanges, 'updatedAt'>, keyof LinkRow>;
-
-/** Turns changes into the update statement's parameters: absent fields keep their column. */
+/**
+ * Turns changes into the update statement's parameters: each changeable column's value and its
+ * `set_` flag (0 keeps the column as it is, for a field the changes leave out).
+ */
 export function toChangeParams(id: string, changes: LinkChanges): Record<string, string | number | null> {
-  const params: Record<string, string | number | null> = { id, updated_at: changes.updatedAt };
-  for (const [field, column] of Object.entries(CHANGEABLE_COLUMNS)) {
-    const value: unknown = changes[field as keyof typeof CHANGEABLE_COLUMNS];
+  const params: Record<string, unknown> = { id, updated_at: changes.updatedAt };
+  for (const [column, field, codec] of LINK_MAP) {
+    if (!isChangeableLinkField(field)) continue;
+    const value = changes[field];
     params[`set_${column}`] = value === undefined ? 0 : 1;
-    params[column] = field === 'tags' || field === 'rules' ? jsonValue(field, value) : toSqlValue(value);
+    params[column] = value === undefined ? null : CODECS[codec].write(value);
   }
-  return params;
-}
-
-function jsonValue(field: 'tags' | 'rules', value: unknown): string | null {
-  if (!Array.isArray(value)) return field === 'tags' ? '[]' : null;
-  return field === 'tags' ? JSON.stringify(value) : rulesColumn(value as RedirectRule[]);
-}
-
-function toSqlValue(value: unknown): string | number | null {
-  if (typeof value === 'boolean') return value ? 1 : 0;
-  if (typeof value === 'string' || typeof value === 'number') return value;
-  return null;
+  return params as Record<string, string | number | null>;
 }

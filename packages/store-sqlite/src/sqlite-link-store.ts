@@ -31,7 +31,7 @@ import { batchPerTurn } from './turn-batch.js';
 const INSERT = `INSERT INTO links (${LINK_COLUMNS.join(', ')}) VALUES (${LINK_COLUMNS.map((c) => `@${c}`).join(', ')})`;
 
 // One statement for every shape of change: a column is written only when its `set_` flag is 1.
-const UPDATE = `UPDATE links SET ${Object.values(CHANGEABLE_COLUMNS)
+const UPDATE = `UPDATE links SET ${CHANGEABLE_COLUMNS
   .map((c) => `${c} = CASE WHEN @set_${c} THEN @${c} ELSE ${c} END`)
   .join(', ')}, updated_at = @updated_at WHERE id = @id RETURNING ${LINK_READ}`;
 

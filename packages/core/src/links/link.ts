@@ -41,26 +41,30 @@ export interface LinkRecord {
   readonly crawlable: boolean;
 }
 
-/** The fields a store update may change (clicks change only through click recording). */
-export type LinkChanges = Partial<
-  Pick<
-    LinkRecord,
-    | 'url'
-    | 'title'
-    | 'passwordHash'
-    | 'publicStats'
-    | 'expiresAt'
-    | 'maxClicks'
-    | 'disabled'
-    | 'accountId'
-    | 'editTokenHash'
-    | 'tags'
-    | 'rules'
-    | 'forwardQuery'
-    | 'redirectStatus'
-    | 'crawlable'
-  >
-> & { readonly updatedAt: number };
+/**
+ * The fields no update changes: identity, the clicks (counted only by click recording) and `updatedAt`
+ * (every update sets it). Every other field of {@link LinkRecord} is one an update may change, so a new
+ * field is changeable by the stores without another list to extend.
+ */
+export const FIXED_LINK_FIELDS = [
+  'id',
+  'domain',
+  'slug',
+  'clicks',
+  'lastClickAt',
+  'createdAt',
+  'updatedAt',
+] as const satisfies readonly (keyof LinkRecord)[];
+export type FixedLinkField = (typeof FIXED_LINK_FIELDS)[number];
+
+/** The fields a store update may change, and the time of the change. */
+export type LinkChanges = Partial<Omit<LinkRecord, FixedLinkField>> & { readonly updatedAt: number };
+
+const FIXED = new Set<string>(FIXED_LINK_FIELDS);
+
+/** Whether an update may change `field` (any field of a record but {@link FIXED_LINK_FIELDS}). */
+export const isChangeableLinkField = (field: string): field is Exclude<keyof LinkRecord, FixedLinkField> =>
+  !FIXED.has(field);
 
 /** A link's derived status (decisions §3). */
 export type LinkStatus = 'active' | 'expired' | 'disabled';

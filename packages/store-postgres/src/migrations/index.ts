@@ -1,5 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
 import { inTransaction } from '../database.js';
+import { syncLinkTriggers } from '../link-triggers.js';
 import { INITIAL_SCHEMA } from './001-initial.js';
 import { NAMES_WITHOUT_CASE } from './002-names-without-case.js';
 import { KEY_ORIGIN } from './003-key-origin.js';
@@ -8,6 +9,7 @@ import { ORGANISE_LINKS } from './005-organise-links.js';
 import { EVENT_OUTBOX } from './006-event-outbox.js';
 import { VISIT_LOG } from './007-visit-log.js';
 import { EVENT_CONSUMERS } from './008-event-consumers.js';
+
 import { IDEMPOTENCY_KEYS } from './009-idempotency-keys.js';
 
 /** One schema step. Versions start at 1 and increase by one; `schema_migrations` lists those applied. */
@@ -70,6 +72,8 @@ export async function migrateOn(
     await client.query(migration.sql);
     await client.query('INSERT INTO schema_migrations (version) VALUES ($1)', [migration.version]);
   }
+  // the triggers built from the field map need every table of the latest schema
+  if (migrations === MIGRATIONS) await syncLinkTriggers(client);
   return Math.max(current, latest);
 }
 

@@ -13,6 +13,7 @@ import { EVENT_CONSUMERS } from './011-event-consumers.js';
 import { CLICKS_IN_THE_LOG } from './012-clicks-in-the-log.js';
 import { VISIT_LOG_EPOCHS } from './013-visit-log-epochs.js';
 import { IDEMPOTENCY_KEYS } from './014-idempotency-keys.js';
+import { syncLinkTriggers } from '../link-triggers.js';
 
 /** One schema step. Versions start at 1 and increase by one; `PRAGMA user_version` holds the last applied. */
 export interface Migration {
@@ -59,6 +60,8 @@ export function migrate(db: Database, migrations: readonly Migration[] = MIGRATI
       // user_version takes no bound parameter; the version is a number we own.
       db.pragma(`user_version = ${Math.trunc(migration.version)}`);
     }
+    // the triggers built from the field map need every table of the latest schema
+    if (migrations === MIGRATIONS) syncLinkTriggers(db);
     return userVersion(db);
   });
   return apply.immediate();
