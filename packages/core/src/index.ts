@@ -297,3 +297,33 @@ export type {
   ImportedDay,
   ImportedVisit,
 } from './imports/source.js';
+export { MAX_JOB_ERRORS, NO_COUNTS } from './imports/import-job.js';
+export type {
+  ImportChunk,
+  ImportCounts,
+  ImportJob,
+  ImportOptions,
+  ImportOutcome,
+  ImportReportLine,
+  ImportState,
+  ImportStore,
+  ImportedLinkWrite,
+  PlacedReportLine,
+} from './imports/import-job.js';
+export { CHUNK_ROWS, IMPORT_LEASE_MS, LostImportJob, runImportJob } from './imports/import-runner.js';
+export type { ImportDeps } from './imports/import-runner.js';
+export { countsOfRow } from './imports/import-visits.js';
+export type { ImportedCounts, VisitReaders } from './imports/import-visits.js';
+export {
+  API_IMPORT_SOURCES,
+  BITLY_API_URL,
+  ImportInput,
+  ImportJobSchema,
+  MAX_IMPORT_CSV_BYTES,
+  MAX_OPEN_IMPORTS,
+  findImport,
+  importReport,
+  startImport,
+  toImportJobView,
+} from './imports/imports.js';
+export type { ImportJobView, ImportSecrets, ImportUseDeps } from './imports/imports.js';

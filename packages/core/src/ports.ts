@@ -3,6 +3,7 @@ import type { Result } from './result.js';
 import type { EventStore } from './events/event-ports.js';
 import type { LinkChanges, LinkRecord } from './links/link.js';
 import type { IdempotencyClaim } from './links/idempotency.js';
+import type { ImportStore } from './imports/import-job.js';
 import type { TagCount } from './links/tags.js';
 
 // The ports of accounts live beside them; named here too, so every port is found in one place.
@@ -268,6 +269,8 @@ export interface Stores {
   readonly settings: SettingStore;
   /** The event outbox and the webhooks (decisions §16). */
   readonly events: EventStore;
+  /** Import jobs, their reports and what was imported from where (decisions §17). */
+  readonly imports: ImportStore;
   /** Resolves true when the backend answers (health checks). */
   ping(): Promise<boolean>;
   /**

@@ -2,6 +2,7 @@ import type { Stores } from '@shortener/core';
 import { createMemoryAccountStore } from './memory-account-store.js';
 import { createMemoryCredentialStore } from './memory-credential-store.js';
 import { createMemoryEventStore } from './memory-event-store.js';
+import { createMemoryImportStore } from './memory-import-store.js';
 import { createMemoryLinkStore } from './memory-link-store.js';
 import { createMemorySessionStore } from './memory-session-store.js';
 import { createMemorySettingStore } from './memory-setting-store.js';
@@ -20,8 +21,10 @@ export function createMemoryStores(): Stores {
     const account = await accounts.findAccountById(id);
     return account !== null && account.disabledAt !== null;
   };
+  const links = createMemoryLinkStore(state);
   return {
-    links: createMemoryLinkStore(state),
+    links,
+    imports: createMemoryImportStore(state, links),
     visits: createMemoryVisitStore(state),
     accounts,
     sessions: createMemorySessionStore(),

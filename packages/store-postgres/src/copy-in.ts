@@ -32,6 +32,9 @@ export const COPY_TABLES = [
   'webauthn_challenges',
   'settings',
   'idempotency_keys',
+  'import_jobs',
+  'import_report',
+  'imported_links',
 ] as const;
 
 /** A table {@link copyIntoEmptyDatabase} fills. */

@@ -13,6 +13,7 @@ export const LINK_COLUMNS = [
   ['expires_at', 'expiresAt', 'bigint'],
   ['max_clicks', 'maxClicks', 'bigint'],
   ['clicks', 'clicks', 'bigint'],
+  ['imported_clicks', 'importedClicks', 'bigint'],
   ['last_click_at', 'lastClickAt', 'bigint'],
   ['disabled', 'disabled', 'boolean'],
   ['account_id', 'accountId', 'text'],
@@ -25,6 +26,18 @@ export const LINK_COLUMNS = [
   ['redirect_status', 'redirectStatus', 'integer'],
   ['crawlable', 'crawlable', 'boolean'],
 ] as const satisfies readonly (readonly [string, keyof LinkRecord, string])[];
+
+/**
+ * One statement inserts a batch of links (parameters: {@link linkInsertValues}): a taken (domain, slug)
+ * skips its row, which RETURNING leaves out (slug_taken); a duplicate id fails the statement (a bug).
+ */
+export const LINK_INSERT = `INSERT INTO links (${LINK_COLUMNS.map(([column]) => column).join(', ')})
+  SELECT * FROM unnest(${LINK_COLUMNS.map(([, , type], i) => `$${i + 1}::${type}[]`).join(', ')})
+  ON CONFLICT (domain, slug) DO NOTHING RETURNING id`;
+
+/** The parameters of {@link LINK_INSERT}: one array per column. */
+export const linkInsertValues = (links: readonly LinkRecord[]): unknown[][] =>
+  LINK_COLUMNS.map(([, field]) => links.map((link) => columnValue(link, field)));
 
 /** The select list that reads a row of `links` as a {@link LinkRecord} (no rules: an empty list). */
 export const LINK_FIELDS = selectList(
@@ -54,7 +67,6 @@ export function selectList(columns: readonly (readonly [column: string, field: s
 export function normalised(link: LinkRecord): LinkRecord {
   return { ...link, domain: link.domain.toLowerCase(), slug: link.slug.toLowerCase() };
 }
-
 
 /**
  * The UPDATE of `changes` (only the fields given, plus `updated_at`) and its parameters; the link's id

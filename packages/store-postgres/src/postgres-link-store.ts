@@ -14,13 +14,14 @@ import type { Pool } from 'pg';
 import { addCounters } from './counter-writes.js';
 import { addVisitedEvents } from './postgres-event-store.js';
 import { inTransaction } from './database.js';
-import { LINK_COLUMNS, LINK_FIELDS, columnValue, normalised, toLikePattern, toUpdate } from './link-rows.js';
-
-// One statement inserts a batch: a taken (domain, slug) skips its row, reported as slug_taken; a
-// duplicate id fails the whole statement (a bug, thrown).
-const INSERT = `INSERT INTO links (${LINK_COLUMNS.map(([column]) => column).join(', ')})
-  SELECT * FROM unnest(${LINK_COLUMNS.map(([, , type], i) => `$${i + 1}::${type}[]`).join(', ')})
-  ON CONFLICT (domain, slug) DO NOTHING RETURNING id`;
+import {
+  LINK_FIELDS,
+  LINK_INSERT,
+  linkInsertValues,
+  normalised,
+  toLikePattern,
+  toUpdate,
+} from './link-rows.js';
 
 // READ COMMITTED re-checks the WHERE on the newest row after waiting for its lock: exact under any
 // number of concurrent clicks on any number of nodes.
@@ -102,8 +103,7 @@ async function insertLinks(
 ): Promise<Result<LinkRecord>[]> {
   if (links.length === 0) return [];
   const rows = links.map(normalised);
-  const values = LINK_COLUMNS.map(([, field]) => rows.map((link) => columnValue(link, field)));
-  const { rows: inserted } = await pool.query<{ id: string }>(INSERT, values);
+  const { rows: inserted } = await pool.query<{ id: string }>(LINK_INSERT, linkInsertValues(rows));
   const ids = new Set(inserted.map((row) => row.id));
   return rows.map((link) =>
     ids.has(link.id) ? ok(announce(link)) : err(domainError('slug_taken', undefined, 'alias')),

@@ -7,6 +7,7 @@ import { createPostgresAccountStore } from './postgres-account-store.js';
 import { createPostgresCredentialStore } from './postgres-credential-store.js';
 import { createPostgresEventStore } from './postgres-event-store.js';
 import { createPostgresLinkChanges } from './postgres-link-changes.js';
+import { createPostgresImportStore } from './postgres-import-store.js';
 import { createPostgresLinkStore } from './postgres-link-store.js';
 import { createPostgresSessionStore } from './postgres-session-store.js';
 import { createPostgresSettingStore } from './postgres-setting-store.js';
@@ -45,6 +46,7 @@ export function openPostgresStores(options: PostgresOptions): PostgresStores {
   };
   return {
     links: afterReady(ready, createPostgresLinkStore(pool, changes)),
+    imports: afterReady(ready, createPostgresImportStore(pool)),
     visits: afterReady(ready, visits),
     accounts: afterReady(ready, createPostgresAccountStore(pool)),
     sessions: afterReady(ready, createPostgresSessionStore(pool)),

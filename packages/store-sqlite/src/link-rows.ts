@@ -6,6 +6,8 @@ import { clicksWithTail, lastClickWithTail } from './migrations/013-visit-log-ep
 const CODECS = {
   text: { write: (value: unknown) => value ?? null, read: (value: unknown) => value },
   integer: { write: (value: unknown) => value ?? null, read: (value: unknown) => value },
+  /** A count that is 0 when absent (a snapshot written before its column). */
+  count: { write: (value: unknown) => value ?? 0, read: (value: unknown) => value ?? 0 },
   boolean: { write: (value: unknown) => (value === true ? 1 : 0), read: (value: unknown) => value === 1 },
   /** A JSON array (tags). */
   list: {
@@ -35,6 +37,7 @@ export const LINK_MAP = [
   ['expires_at', 'expiresAt', 'integer'],
   ['max_clicks', 'maxClicks', 'integer'],
   ['clicks', 'clicks', 'integer'],
+  ['imported_clicks', 'importedClicks', 'count'],
   ['last_click_at', 'lastClickAt', 'integer'],
   ['disabled', 'disabled', 'boolean'],
   ['account_id', 'accountId', 'text'],

@@ -25,15 +25,16 @@ import {
 import { clicksWithTail } from './migrations/013-visit-log-epochs.js';
 import type { LinkRow } from './link-rows.js';
 import { createSqliteLinkChanges } from './sqlite-link-changes.js';
+import type { SqliteLinkChanges } from './sqlite-link-changes.js';
 import { TAGS_FILTER, TAG_COUNTS, tagsParam } from './sqlite-tags.js';
 import { batchPerTurn } from './turn-batch.js';
 
 const INSERT = `INSERT INTO links (${LINK_COLUMNS.join(', ')}) VALUES (${LINK_COLUMNS.map((c) => `@${c}`).join(', ')})`;
 
 // One statement for every shape of change: a column is written only when its `set_` flag is 1.
-const UPDATE = `UPDATE links SET ${CHANGEABLE_COLUMNS
-  .map((c) => `${c} = CASE WHEN @set_${c} THEN @${c} ELSE ${c} END`)
-  .join(', ')}, updated_at = @updated_at WHERE id = @id RETURNING ${LINK_READ}`;
+const UPDATE = `UPDATE links SET ${CHANGEABLE_COLUMNS.map(
+  (c) => `${c} = CASE WHEN @set_${c} THEN @${c} ELSE ${c} END`,
+).join(', ')}, updated_at = @updated_at WHERE id = @id RETURNING ${LINK_READ}`;
 
 const LIST_WHERE = `account_id = @accountId AND (@q IS NULL
   OR slug LIKE @q ESCAPE '\\' OR title LIKE @q ESCAPE '\\' OR url LIKE @q ESCAPE '\\') AND ${TAGS_FILTER}`;
@@ -62,7 +63,7 @@ interface ListParams {
 }
 
 /** The LinkStore on a better-sqlite3 connection (already migrated). Statements are prepared once, here. */
-export function createSqliteLinkStore(db: Database): LinkStore {
+export function createSqliteLinkStore(db: Database): LinkStore & { readonly changes: SqliteLinkChanges } {
   const s = statementsOf(db);
   const changes = createSqliteLinkChanges(db);
   // Announced once committed: a cache that reloaded the link before the commit would keep the old one.

@@ -18,6 +18,7 @@ import { createSqliteAccountStore } from './sqlite-account-store.js';
 import { createSqliteCredentialStore } from './sqlite-credential-store.js';
 import { createSqliteEventStore } from './sqlite-event-store.js';
 import { createSqliteLinkListing } from './sqlite-link-listing.js';
+import { createSqliteImportStore } from './sqlite-import-store.js';
 import { createSqliteLinkStore } from './sqlite-link-store.js';
 import { createSqliteSessionStore } from './sqlite-session-store.js';
 import { createSqliteSettingStore } from './sqlite-setting-store.js';
@@ -103,8 +104,10 @@ export function createSqliteStores(
   const rewriteVersion = db.transaction(() => db.pragma(`user_version = ${userVersion(db)}`));
   // a full disk, an I/O error or a lock held too long is thrown as the store unavailable (503), not a bug
   const classified = <T extends object>(store: T): T => classifyStoreErrors(store, unavailableReason);
+  const links = createSqliteLinkStore(db);
   return {
-    links: classified({ ...createSqliteLinkStore(db), listAll: createSqliteLinkListing(db) }),
+    links: classified({ ...links, listAll: createSqliteLinkListing(db) }),
+    imports: classified(createSqliteImportStore(db, (change) => links.changes.own(change))),
     visits: classified(createSqliteVisitStore(db, worker, writesInWorker)),
     accounts: classified(createSqliteAccountStore(db)),
     sessions: classified(createSqliteSessionStore(db)),

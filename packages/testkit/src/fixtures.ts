@@ -61,6 +61,7 @@ export function aLink(overrides: Partial<LinkRecord> = {}): LinkRecord {
     expiresAt: null,
     maxClicks: null,
     clicks: 0,
+    importedClicks: 0,
     lastClickAt: null,
     disabled: false,
     accountId: null,

@@ -64,6 +64,7 @@ function routedCopy(link: LinkRecord, routing: LinkRouting | null): RoutedLink {
     expiresAt: link.expiresAt,
     maxClicks: link.maxClicks,
     clicks: link.clicks,
+    importedClicks: link.importedClicks,
     lastClickAt: link.lastClickAt,
     disabled: link.disabled,
     accountId: link.accountId,

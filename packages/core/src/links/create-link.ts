@@ -118,6 +118,7 @@ export async function createLink(
     expiresAt: expiresAt.value,
     maxClicks: input.max_clicks ?? null,
     clicks: 0,
+    importedClicks: 0,
     lastClickAt: null,
     disabled: false,
     accountId: caller.accountId,

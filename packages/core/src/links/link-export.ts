@@ -40,6 +40,8 @@ export const ExportedLink = z.object({
   expires_at: instant.nullable(),
   max_clicks: z.number().int().min(1).nullable(),
   clicks: z.number().int().min(0),
+  // decisions §17: of the clicks, those imported as a bare total; absent in exports made before
+  imported_clicks: z.number().int().min(0).optional(),
   last_click_at: instant.nullable(),
   disabled: z.boolean(),
   account_id: z.string().min(1).nullable(),
@@ -61,6 +63,7 @@ export type ExportedLink = z.output<typeof ExportedLink>;
 
 /** The fields `export` adds to the Link object. */
 export interface ExportedLinkExtras {
+  readonly imported_clicks: number;
   readonly disabled: boolean;
   readonly account_id: string | null;
   readonly account: string | null;
@@ -77,6 +80,7 @@ export function toExportedLink(
 ): LinkView & ExportedLinkExtras {
   return {
     ...toLinkView(link, config, now),
+    imported_clicks: link.importedClicks,
     disabled: link.disabled,
     account_id: link.accountId,
     account: accountName,
@@ -122,6 +126,7 @@ export async function importLink(deps: CoreDeps, line: ExportedLink): Promise<Re
     expiresAt: line.expires_at,
     maxClicks: line.max_clicks,
     clicks: line.clicks,
+    importedClicks: Math.min(line.imported_clicks ?? 0, line.clicks),
     lastClickAt: line.last_click_at,
     disabled: line.disabled,
     accountId: owner.value,

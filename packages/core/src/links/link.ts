@@ -20,6 +20,8 @@ export interface LinkRecord {
   readonly maxClicks: number | null;
   /** Human clicks (redirects served); never counts bots, HEAD or previews. */
   readonly clicks: number;
+  /** Of `clicks`, those a source gave as a bare total on import (decisions §17): they have no day. */
+  readonly importedClicks: number;
   readonly lastClickAt: number | null;
   /** Set by the operator only. */
   readonly disabled: boolean;
@@ -51,6 +53,7 @@ export const FIXED_LINK_FIELDS = [
   'domain',
   'slug',
   'clicks',
+  'importedClicks',
   'lastClickAt',
   'createdAt',
   'updatedAt',

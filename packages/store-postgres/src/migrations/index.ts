@@ -11,6 +11,7 @@ import { VISIT_LOG } from './007-visit-log.js';
 import { EVENT_CONSUMERS } from './008-event-consumers.js';
 
 import { IDEMPOTENCY_KEYS } from './009-idempotency-keys.js';
+import { IMPORTS } from './010-imports.js';
 
 /** One schema step. Versions start at 1 and increase by one; `schema_migrations` lists those applied. */
 export interface Migration {
@@ -29,6 +30,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 7, sql: VISIT_LOG },
   { version: 8, sql: EVENT_CONSUMERS },
   { version: 9, sql: IDEMPOTENCY_KEYS },
+  { version: 10, sql: IMPORTS },
 ];
 
 /**

@@ -13,6 +13,7 @@ import { EVENT_CONSUMERS } from './011-event-consumers.js';
 import { CLICKS_IN_THE_LOG } from './012-clicks-in-the-log.js';
 import { VISIT_LOG_EPOCHS } from './013-visit-log-epochs.js';
 import { IDEMPOTENCY_KEYS } from './014-idempotency-keys.js';
+import { IMPORTS } from './015-imports.js';
 import { syncLinkTriggers } from '../link-triggers.js';
 
 /** One schema step. Versions start at 1 and increase by one; `PRAGMA user_version` holds the last applied. */
@@ -39,6 +40,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 12, sql: CLICKS_IN_THE_LOG },
   { version: 13, sql: VISIT_LOG_EPOCHS },
   { version: 14, sql: IDEMPOTENCY_KEYS },
+  { version: 15, sql: IMPORTS },
 ];
 
 /**

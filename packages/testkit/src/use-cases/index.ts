@@ -7,6 +7,7 @@ import { describePasskeySuite } from './passkey-suite.js';
 import { describeSignInSuite } from './sign-in-suite.js';
 import { describeVisitsSuite } from './visits-suite.js';
 import { describeBudgetSuite } from './budget-suite.js';
+import { describeImportSuite } from './import-suite.js';
 
 /** Runs every core use case against one store backend, so core and store are proven together. */
 export function describeUseCaseSuites(name: string, open: () => Promise<Stores>): void {
@@ -18,4 +19,5 @@ export function describeUseCaseSuites(name: string, open: () => Promise<Stores>)
   describeAccountNamesSuite(name, open);
   describeSignInSuite(name, open);
   describePasskeySuite(name, open);
+  describeImportSuite(name, open);
 }

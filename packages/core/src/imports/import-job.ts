@@ -1,0 +1,145 @@
+import type { LinkRecord } from '../links/link.js';
+import type { CounterIncrement } from '../ports.js';
+import type { Result } from '../result.js';
+import type { ImportSourceName } from './source.js';
+
+/** Where a job is (decisions §17). */
+export type ImportState = 'queued' | 'running' | 'done' | 'failed';
+
+/** What happened to one row of a source. */
+export type ImportOutcome = 'imported' | 'renamed' | 'skipped' | 'refused';
+
+/** How a job runs: its choices, stored with it (never a token or a password). */
+export interface ImportOptions {
+  /** A code taken or refused here: skip the row (default) or give the link a random slug. */
+  readonly onConflict: 'skip' | 'rename';
+  /** Old short hosts onto short domains here (`{ "bit.ly": "s.example" }`). */
+  readonly domainMap: Readonly<Record<string, string>>;
+  /** Report without writing. */
+  readonly dryRun: boolean;
+  /** The remote API's base URL (shlink, kutt, bitly), for the report; null for the others. */
+  readonly url: string | null;
+}
+
+/** A job's counts so far. */
+export interface ImportCounts {
+  readonly rows: number;
+  readonly imported: number;
+  readonly skipped: number;
+  readonly renamed: number;
+  readonly refused: number;
+  /** Visits (and clicks of daily series and totals) brought in with the links. */
+  readonly visits: number;
+}
+
+export const NO_COUNTS: ImportCounts = {
+  rows: 0,
+  imported: 0,
+  skipped: 0,
+  renamed: 0,
+  refused: 0,
+  visits: 0,
+};
+
+/** An import job as stored. */
+export interface ImportJob {
+  readonly id: string;
+  readonly accountId: string;
+  readonly source: ImportSourceName;
+  readonly state: ImportState;
+  readonly options: ImportOptions;
+  readonly counts: ImportCounts;
+  /** What stopped the job, or rows' failures worth a line (at most {@link MAX_JOB_ERRORS}). */
+  readonly errors: readonly string[];
+  /** Where the source goes on (its own cursor), null before the first row. */
+  readonly cursor: string | null;
+  /** The file's text for the csv source (so a job resumes after a restart); null for the others. */
+  readonly payload: string | null;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+/** The most error lines a job keeps. */
+export const MAX_JOB_ERRORS = 20;
+
+/** One line of a job's report (`GET /api/v1/imports/{id}/report`). */
+export interface ImportReportLine {
+  readonly originalShortUrl: string;
+  readonly outcome: ImportOutcome;
+  /** The link's short URL here, when there is one. */
+  readonly shortUrl: string | null;
+  /** Why a row was skipped, renamed or refused. */
+  readonly reason: string | null;
+}
+
+/** A report line with the place of its row in the job (0 for the first row): lines are read in this order. */
+export interface PlacedReportLine extends ImportReportLine {
+  readonly position: number;
+}
+
+/** A link to write with what the import knows of it. */
+export interface ImportedLinkWrite {
+  readonly link: LinkRecord;
+  /** The row's key in its source, recorded so a run again finds it. */
+  readonly original: string;
+  /** The history's counters (days, countries, referrers, ...), added with the link. */
+  readonly counters: readonly CounterIncrement[];
+}
+
+/** One chunk of a job's rows, written in one transaction with the job's progress. */
+export interface ImportChunk {
+  readonly jobId: string;
+  /** The runner holding the job (its lease); a chunk of a runner that lost it is refused. */
+  readonly runner: string;
+  readonly writes: readonly ImportedLinkWrite[];
+  /**
+   * The report lines of the chunk's rows not written (skipped, refused); a written link's line is added
+   * by the store with its result, by the `report` the runner gives with the write (same index).
+   */
+  readonly lines: readonly PlacedReportLine[];
+  /** The report line of each write, in order, used when its insert succeeds. */
+  readonly writeLines: readonly PlacedReportLine[];
+  readonly counts: ImportCounts;
+  readonly cursor: string | null;
+  readonly at: number;
+  /** The lease's new end. */
+  readonly leaseUntil: number;
+}
+
+/**
+ * Storage of import jobs, their reports and what each account imported from where. Every store keeps
+ * them; on PostgreSQL a job is run by one node at a time (the lease).
+ */
+export interface ImportStore {
+  createJob(job: ImportJob): Promise<void>;
+  findJob(id: string): Promise<ImportJob | null>;
+  /** The account's jobs, newest first (at most `limit`). */
+  listJobs(accountId: string, limit: number): Promise<ImportJob[]>;
+  /**
+   * Takes the oldest job that is queued, or running with its lease run out (a crashed runner's), for
+   * `runner` until `leaseUntil`, marking it running; null when there is none. Two runners never hold one job.
+   */
+  claimJob(runner: string, now: number, leaseUntil: number): Promise<ImportJob | null>;
+  /** Of the sources' keys given, those the account imported already from `source`, with the link's id. */
+  findImported(
+    accountId: string,
+    source: ImportSourceName,
+    originals: readonly string[],
+  ): Promise<Map<string, string>>;
+  /**
+   * Writes a chunk in one transaction: each link (with its import record and counters; a taken slug
+   * fails alone as `slug_taken`, leaving the rest), the report lines, the job's counts and cursor, its
+   * lease renewed. Refused whole (`not_found`) when the runner no longer holds the job.
+   */
+  writeChunk(chunk: ImportChunk): Promise<Result<Result<LinkRecord>[]>>;
+  /** Ends the job (done or failed, with its last errors), releasing its lease. */
+  finishJob(
+    id: string,
+    runner: string,
+    state: 'done' | 'failed',
+    errors: readonly string[],
+    at: number,
+  ): Promise<void>;
+  /** The job's report lines, in the order the rows came (by position). */
+  report(jobId: string): Promise<ImportReportLine[]>;
+}

@@ -1,0 +1,138 @@
+import type { CoreDeps } from '../deps.js';
+import { findShortDomain } from '../config.js';
+import { urlPolicyOf } from '../links/create-link.js';
+import type { LinkRecord } from '../links/link.js';
+import { PLAIN } from '../links/organise.js';
+import { RulesField, checkRules } from '../links/rules.js';
+import { RESERVED_SLUGS, randomSlug, slugLengthForAttempt, validateAlias } from '../links/slug.js';
+import { MAX_TAGS, isTag, normalizeTags } from '../links/tags.js';
+import { shortUrlOf } from '../links/view.js';
+import { timeOrderedUuid } from '../secrets.js';
+import { findUnstorableText } from '../text.js';
+import { validateTargetUrl } from '../urls/validate-url.js';
+import type { ImportOptions, ImportOutcome, ImportReportLine } from './import-job.js';
+import type { ImportRow } from './source.js';
+
+/** The longest title kept (create's limit); a longer one is cut. */
+const MAX_TITLE = 200;
+
+/** What the mapping decided for a row: a link to write, or a line of the report alone. */
+export type RowPlan =
+  | { readonly kind: 'write'; readonly link: LinkRecord; readonly line: ImportReportLine }
+  | { readonly kind: 'line'; readonly line: ImportReportLine };
+
+/** What a job maps rows with. */
+export interface MappingContext {
+  readonly deps: CoreDeps;
+  readonly accountId: string;
+  readonly options: ImportOptions;
+  /** Slugs (`domain/slug`) planned by this chunk already: two rows never get one slug. */
+  readonly planned: Set<string>;
+}
+
+const line = (
+  row: ImportRow,
+  outcome: ImportOutcome,
+  shortUrl: string | null,
+  reason: string | null,
+): ImportReportLine => ({ originalShortUrl: row.originalShortUrl, outcome, shortUrl, reason });
+
+const refused = (row: ImportRow, reason: string): RowPlan => ({
+  kind: 'line',
+  line: line(row, 'refused', null, reason),
+});
+
+/**
+ * Maps one row of a source onto a link of the account (decisions §17 "Mapping"): the destination and
+ * every rule through the URL checks, the short domain by host (or `domain_map`, else the default), the
+ * code kept when it passes the alias rules and is free there, else skipped or renamed as the job says,
+ * tags that are tags, the title cut to 200 characters. Clicks and visits are added by the runner.
+ */
+export async function planRow(ctx: MappingContext, row: ImportRow): Promise<RowPlan> {
+  const { deps } = ctx;
+  if (row.problem !== undefined) return refused(row, row.problem);
+  const unstorable = findUnstorableText(row);
+  if (unstorable !== null) return refused(row, `The row holds text that is not well-formed (${unstorable}).`);
+  const policy = urlPolicyOf(deps.config);
+  const url = validateTargetUrl(row.url, policy);
+  if (!url.ok) return refused(row, `${url.error.message} (${row.url})`);
+  const rules = RulesField.safeParse(row.rules ?? []);
+  if (!rules.success) return refused(row, 'Its redirect rules are not rules this server takes.');
+  const checkedRules = checkRules(rules.data, policy, {});
+  if (!checkedRules.ok) return refused(row, `A rule's URL: ${checkedRules.error.message}`);
+  const domain = domainOf(ctx, row.domain);
+  const now = deps.clock.now();
+  const draft: LinkRecord = {
+    id: timeOrderedUuid(deps.random, now),
+    domain,
+    slug: '',
+    url: url.value,
+    title: row.title?.trim().slice(0, MAX_TITLE) || null,
+    passwordHash: null,
+    publicStats: true,
+    expiresAt: row.expiresAt ?? null,
+    maxClicks:
+      row.maxClicks !== undefined && row.maxClicks !== null && row.maxClicks > 0 ? row.maxClicks : null,
+    clicks: 0,
+    importedClicks: 0,
+    lastClickAt: null,
+    disabled: false,
+    accountId: ctx.accountId,
+    editTokenHash: null,
+    createdAt: row.createdAt ?? now,
+    updatedAt: now,
+    ...PLAIN,
+    tags: normalizeTags((row.tags ?? []).map((t) => t.trim()).filter(isTag)).slice(0, MAX_TAGS),
+    rules: checkedRules.value,
+    forwardQuery: row.forwardQuery ?? false,
+    crawlable: row.crawlable ?? false,
+  };
+  const code = await codeOf(ctx, row, domain);
+  if (code.kind !== 'code') return code;
+  const link = { ...draft, slug: code.slug };
+  ctx.planned.add(`${domain}/${code.slug}`);
+  const shortUrl = shortUrlOf(link, deps.config);
+  const renamed = code.reason !== null;
+  return {
+    kind: 'write',
+    link,
+    line: line(row, renamed ? 'renamed' : 'imported', shortUrl, code.reason),
+  };
+}
+
+/** The short domain of a row: `domain_map`'s, the one with the old host, else the default one. */
+function domainOf(ctx: MappingContext, oldHost: string | null): string {
+  const { config } = ctx.deps;
+  const mapped = oldHost === null ? undefined : ctx.options.domainMap[oldHost.toLowerCase()];
+  const found = findShortDomain(config, (mapped ?? oldHost ?? '').toLowerCase());
+  return (found ?? config.shortDomains[0]!).host;
+}
+
+type Code = { readonly kind: 'code'; readonly slug: string; readonly reason: string | null } | RowPlan;
+
+/** The row's code when it may keep it; else a random slug (renamed) or the row skipped. */
+async function codeOf(ctx: MappingContext, row: ImportRow, domain: string): Promise<Code> {
+  if (row.code === null || row.code.trim() === '')
+    return { kind: 'code', slug: await freeSlug(ctx, domain), reason: null };
+  const alias = validateAlias(row.code, ctx.deps.config.extraReservedSlugs);
+  let reason: string;
+  if (!alias.ok) reason = `The code "${row.code}" is not allowed here: ${alias.error.message}`;
+  else if (await isTaken(ctx, domain, alias.value))
+    reason = `The code "${alias.value}" is taken on ${domain}.`;
+  else return { kind: 'code', slug: alias.value, reason: null };
+  if (ctx.options.onConflict === 'skip') return { kind: 'line', line: line(row, 'skipped', null, reason) };
+  return { kind: 'code', slug: await freeSlug(ctx, domain), reason };
+}
+
+async function isTaken(ctx: MappingContext, domain: string, slug: string): Promise<boolean> {
+  return ctx.planned.has(`${domain}/${slug}`) || (await ctx.deps.links.findBySlug(domain, slug)) !== null;
+}
+
+/** A random slug free on the domain now (the insert still refuses one taken meanwhile). */
+async function freeSlug(ctx: MappingContext, domain: string): Promise<string> {
+  const reserved = new Set([...RESERVED_SLUGS, ...ctx.deps.config.extraReservedSlugs]);
+  for (let attempt = 0; ; attempt++) {
+    const slug = randomSlug(ctx.deps.random, slugLengthForAttempt(attempt));
+    if (!reserved.has(slug) && !(await isTaken(ctx, domain, slug))) return slug;
+  }
+}

@@ -1,0 +1,165 @@
+import type { CoreDeps } from '../deps.js';
+import { shortUrlOf } from '../links/view.js';
+import type {
+  ImportCounts,
+  ImportJob,
+  ImportOutcome,
+  ImportReportLine,
+  ImportStore,
+  PlacedReportLine,
+  ImportedLinkWrite,
+} from './import-job.js';
+import { MAX_JOB_ERRORS } from './import-job.js';
+import { planRow } from './import-mapping.js';
+import type { MappingContext } from './import-mapping.js';
+import { countsOfRow } from './import-visits.js';
+import type { VisitReaders } from './import-visits.js';
+import type { ImportSource, ImportStep } from './source.js';
+
+/** What a job runs on: the core's ports, the job store, and how visits are read. */
+export interface ImportDeps extends CoreDeps {
+  readonly imports: ImportStore;
+  readonly readers: VisitReaders;
+}
+
+/** Rows a chunk holds: one transaction each, short enough that a redirect never waits long behind it. */
+export const CHUNK_ROWS = 50;
+
+/** How long a runner holds a job without writing before another may take it (a crashed runner's). */
+export const IMPORT_LEASE_MS = 60_000;
+
+/** Thrown when the runner lost its job to another (its lease ran out): it stops without a word. */
+export class LostImportJob extends Error {}
+
+const COUNT_OF: Record<ImportOutcome, keyof ImportCounts> = {
+  imported: 'imported',
+  renamed: 'renamed',
+  skipped: 'skipped',
+  refused: 'refused',
+};
+
+/** The counts after `lines`, each adding its row and its outcome. */
+function counted(counts: ImportCounts, lines: readonly ImportReportLine[], visits = 0): ImportCounts {
+  const next = { ...counts, visits: counts.visits + visits };
+  for (const line of lines) {
+    next.rows++;
+    next[COUNT_OF[line.outcome]]++;
+  }
+  return next;
+}
+
+/**
+ * Runs a claimed job from where it stopped to its end (decisions §17): the source's rows in chunks of
+ * {@link CHUNK_ROWS}, each written in one transaction with the job's counts and the cursor after its
+ * last row, so a crash loses at most a chunk's work and the next runner goes on after the last chunk
+ * written (a row written twice is found by its source key and skipped). `stop` is asked between chunks
+ * (a server shutting down): the job stays running, and is taken again once its lease runs out. Ends
+ * the job done, or failed with the error that stopped it.
+ */
+export async function runImportJob(
+  deps: ImportDeps,
+  job: ImportJob,
+  source: ImportSource,
+  runner: string,
+  stop: () => boolean = () => false,
+): Promise<void> {
+  let state = { counts: job.counts, cursor: job.cursor };
+  try {
+    let steps: ImportStep[] = [];
+    for await (const step of source.rows(job.cursor)) {
+      steps.push(step);
+      if (steps.length < CHUNK_ROWS) continue;
+      state = await writeSteps(deps, job, runner, steps, state.counts);
+      steps = [];
+      if (stop()) return;
+    }
+    if (steps.length > 0) state = await writeSteps(deps, job, runner, steps, state.counts);
+    await deps.imports.finishJob(job.id, runner, 'done', [], deps.clock.now());
+  } catch (error) {
+    if (error instanceof LostImportJob) return;
+    const message = error instanceof Error ? error.message : String(error);
+    await deps.imports.finishJob(job.id, runner, 'failed', [message.slice(0, 500)], deps.clock.now());
+  }
+}
+
+/** Maps and writes one chunk; returns the job's counts and cursor after it. */
+async function writeSteps(
+  deps: ImportDeps,
+  job: ImportJob,
+  runner: string,
+  steps: readonly ImportStep[],
+  before: ImportCounts,
+): Promise<{ counts: ImportCounts; cursor: string | null }> {
+  const originals = steps.map((s) => s.row.originalShortUrl);
+  const done = await deps.imports.findImported(job.accountId, job.source, originals);
+  const ctx: MappingContext = { deps, accountId: job.accountId, options: job.options, planned: new Set() };
+  const lines: PlacedReportLine[] = [];
+  const writes: ImportedLinkWrite[] = [];
+  const writeLines: PlacedReportLine[] = [];
+  let visits = 0;
+  const seen = new Set<string>();
+  for (const [i, { row }] of steps.entries()) {
+    const position = before.rows + i;
+    const linkId = done.get(row.originalShortUrl);
+    if (linkId !== undefined || seen.has(row.originalShortUrl)) {
+      lines.push({ ...(await importedAlready(deps, row.originalShortUrl, linkId)), position });
+      continue;
+    }
+    seen.add(row.originalShortUrl);
+    const plan = await planRow(ctx, row);
+    if (plan.kind === 'line' || job.options.dryRun) {
+      lines.push({ ...plan.line, position });
+      continue;
+    }
+    const counts = await countsOfRow(plan.link.id, row, deps.readers);
+    const total = Math.max(0, Math.trunc(row.totalClicks ?? 0));
+    visits += counts.visits + total;
+    const link = {
+      ...plan.link,
+      clicks: counts.clicks + total,
+      importedClicks: total,
+      lastClickAt: counts.lastClickAt,
+    };
+    writes.push({ link, original: row.originalShortUrl, counters: counts.counters });
+    writeLines.push({ ...plan.line, position });
+  }
+  const cursor = steps.at(-1)?.cursor ?? null;
+  const counts = counted(before, [...lines, ...writeLines], visits);
+  const at = deps.clock.now();
+  const chunk = { jobId: job.id, runner, writes, lines, writeLines, counts, cursor, at };
+  const written = await deps.imports.writeChunk({ ...chunk, leaseUntil: at + IMPORT_LEASE_MS });
+  if (!written.ok) throw new LostImportJob();
+  const lost = writeLines.filter((_, i) => !written.value[i]?.ok);
+  if (lost.length === 0) return { counts, cursor };
+  // a code taken between the look and the write: reported skipped, in a chunk of its own
+  const skipped = lost.map((line) => ({
+    ...line,
+    outcome: 'skipped' as const,
+    shortUrl: null,
+    reason: 'Its code was taken while it was being imported.',
+  }));
+  const kept = writeLines.filter((_, i) => written.value[i]?.ok);
+  const fixed = counted(before, [...lines, ...kept, ...skipped], visits);
+  const retry = { ...chunk, writes: [], lines: skipped, writeLines: [], counts: fixed };
+  const again = await deps.imports.writeChunk({ ...retry, leaseUntil: at + IMPORT_LEASE_MS });
+  if (!again.ok) throw new LostImportJob();
+  return { counts: fixed, cursor };
+}
+
+/** The report line of a row an earlier run (or this chunk) imported: skipped, naming the link. */
+async function importedAlready(
+  deps: ImportDeps,
+  original: string,
+  linkId: string | undefined,
+): Promise<ImportReportLine> {
+  const link = linkId === undefined ? null : await deps.links.findById(linkId);
+  return {
+    originalShortUrl: original,
+    outcome: 'skipped',
+    shortUrl: link === null ? null : shortUrlOf(link, deps.config),
+    reason: 'Imported already.',
+  };
+}
+
+/** A job's errors, the newest kept. */
+export const keptErrors = (errors: readonly string[]): string[] => errors.slice(-MAX_JOB_ERRORS);

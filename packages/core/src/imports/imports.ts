@@ -1,0 +1,208 @@
+import { z } from 'zod';
+import type { Caller, CoreDeps } from '../deps.js';
+import { findShortDomain } from '../config.js';
+import { domainError } from '../errors.js';
+import { urlPolicyOf } from '../links/create-link.js';
+import type { Result } from '../result.js';
+import { err, ok } from '../result.js';
+import { timeOrderedUuid } from '../secrets.js';
+import { validateTargetUrl } from '../urls/validate-url.js';
+import type { ImportJob, ImportReportLine, ImportStore } from './import-job.js';
+import { NO_COUNTS } from './import-job.js';
+
+/** The sources an account may import from over the API and the page (YOURLS's database is the operator's). */
+export const API_IMPORT_SOURCES = ['csv', 'shlink', 'kutt', 'bitly'] as const;
+
+/** The largest CSV text an import takes (about 100,000 rows). */
+export const MAX_IMPORT_CSV_BYTES = 20 * 1024 * 1024;
+
+/** Unfinished jobs an account may have at once. */
+export const MAX_OPEN_IMPORTS = 3;
+
+/** The Bitly API, unless another URL is given. */
+export const BITLY_API_URL = 'https://api-ssl.bitly.com';
+
+/** `POST /api/v1/imports` (decisions §17). */
+export const ImportInput = z
+  .strictObject({
+    source: z.enum(API_IMPORT_SOURCES).describe('Where the links come from.'),
+    csv: z
+      .string()
+      .max(MAX_IMPORT_CSV_BYTES)
+      .optional()
+      .describe('The file for the csv source: a header row, `,` or `;` separated.'),
+    url: z
+      .string()
+      .max(2000)
+      .optional()
+      .describe('The remote API (shlink, kutt; bitly defaults to its own).'),
+    api_key: z
+      .string()
+      .min(1)
+      .max(500)
+      .optional()
+      .describe('Shlink or Kutt API key: used for the job, never stored.'),
+    token: z
+      .string()
+      .min(1)
+      .max(500)
+      .optional()
+      .describe('Bitly access token: used for the job, never stored.'),
+    on_conflict: z
+      .enum(['skip', 'rename'])
+      .optional()
+      .describe('A code taken or refused here (default skip).'),
+    domain_map: z
+      .record(z.string().min(1).max(255), z.string().min(1).max(255))
+      .optional()
+      .describe('Old short hosts onto short domains here.'),
+    dry_run: z.boolean().optional().describe('Report what would happen, write nothing.'),
+  })
+  .meta({ id: 'ImportInput' });
+export type ImportInput = z.infer<typeof ImportInput>;
+
+/** An import job as the API shows it. */
+export const ImportJobSchema = z
+  .object({
+    id: z.string(),
+    source: z.string(),
+    state: z.enum(['queued', 'running', 'done', 'failed']),
+    dry_run: z.boolean(),
+    rows: z.number().int(),
+    imported: z.number().int(),
+    skipped: z.number().int(),
+    renamed: z.number().int(),
+    refused: z.number().int(),
+    visits: z.number().int(),
+    errors: z.array(z.string()),
+    created_at: z.string(),
+    updated_at: z.string(),
+    report_url: z.string(),
+  })
+  .meta({ id: 'ImportJob' });
+export type ImportJobView = z.infer<typeof ImportJobSchema>;
+
+/** The job's secret for a remote source (a key or token): held in memory by the runner, never stored. */
+export interface ImportSecrets {
+  keep(jobId: string, secret: string): void;
+}
+
+/** What the import use cases run on. */
+export interface ImportUseDeps extends CoreDeps {
+  readonly imports: ImportStore;
+  readonly importSecrets: ImportSecrets;
+}
+
+/** The job as the API shows it. */
+export function toImportJobView(job: ImportJob, baseUrl: string): ImportJobView {
+  return {
+    id: job.id,
+    source: job.source,
+    state: job.state,
+    dry_run: job.options.dryRun,
+    ...job.counts,
+    errors: [...job.errors],
+    created_at: new Date(job.createdAt).toISOString(),
+    updated_at: new Date(job.updatedAt).toISOString(),
+    report_url: `${baseUrl}/api/v1/imports/${job.id}/report`,
+  };
+}
+
+/** What a source needs beyond the job: the remote URL and the secret, checked. */
+function remoteOf(deps: CoreDeps, input: ImportInput): Result<{ url: string | null; secret: string | null }> {
+  if (input.source === 'csv') {
+    if (input.csv === undefined || input.csv.trim() === '')
+      return err(domainError('invalid_request', 'The csv source needs the file in `csv`.', 'csv'));
+    return ok({ url: null, secret: null });
+  }
+  const secretField = input.source === 'bitly' ? 'token' : 'api_key';
+  const secret = input.source === 'bitly' ? input.token : input.api_key;
+  if (secret === undefined) {
+    return err(
+      domainError('invalid_request', `The ${input.source} source needs \`${secretField}\`.`, secretField),
+    );
+  }
+  const raw = input.url ?? (input.source === 'bitly' ? BITLY_API_URL : undefined);
+  if (raw === undefined) {
+    return err(domainError('invalid_request', `The ${input.source} source needs the API's \`url\`.`, 'url'));
+  }
+  const url = validateTargetUrl(raw, urlPolicyOf(deps.config));
+  if (!url.ok) return err({ ...url.error, field: 'url' });
+  return ok({ url: url.value.replace(/\/+$/, ''), secret });
+}
+
+/**
+ * Starts an import into the caller's account (decisions §17): the job is stored queued and a runner
+ * takes it in the background. Refused: a caller without an account (`unauthorized`), a source without
+ * what it needs (`invalid_request` naming the field), a `domain_map` target that is not a short domain
+ * here (`domain_invalid`), more than {@link MAX_OPEN_IMPORTS} unfinished jobs (`too_many`).
+ */
+export async function startImport(
+  deps: ImportUseDeps,
+  input: ImportInput,
+  caller: Caller,
+): Promise<Result<ImportJob>> {
+  if (caller.accountId === null)
+    return err(domainError('unauthorized', 'An import goes into an account: send its API key.'));
+  const remote = remoteOf(deps, input);
+  if (!remote.ok) return remote;
+  const domainMap: Record<string, string> = {};
+  for (const [from, to] of Object.entries(input.domain_map ?? {})) {
+    const domain = findShortDomain(deps.config, to.toLowerCase());
+    if (domain === undefined)
+      return err(domainError('domain_invalid', `${to} is not a short domain here.`, 'domain_map'));
+    domainMap[from.toLowerCase()] = domain.host;
+  }
+  const open = (await deps.imports.listJobs(caller.accountId, 50)).filter(
+    (job) => job.state === 'queued' || job.state === 'running',
+  );
+  if (open.length >= MAX_OPEN_IMPORTS) {
+    return err(domainError('too_many', `At most ${MAX_OPEN_IMPORTS} imports run at once for an account.`));
+  }
+  const now = deps.clock.now();
+  const job: ImportJob = {
+    id: timeOrderedUuid(deps.random, now),
+    accountId: caller.accountId,
+    source: input.source,
+    state: 'queued',
+    options: {
+      onConflict: input.on_conflict ?? 'skip',
+      domainMap,
+      dryRun: input.dry_run ?? false,
+      url: remote.value.url,
+    },
+    counts: NO_COUNTS,
+    errors: [],
+    cursor: null,
+    payload: input.source === 'csv' ? (input.csv ?? null) : null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  if (remote.value.secret !== null) deps.importSecrets.keep(job.id, remote.value.secret);
+  await deps.imports.createJob(job);
+  return ok(job);
+}
+
+/** The caller's job (an operator's: any); `not_found` for anyone else's, as for a missing one. */
+export async function findImport(
+  deps: ImportUseDeps,
+  id: string,
+  caller: Caller,
+): Promise<Result<ImportJob>> {
+  const job = z.uuid().safeParse(id).success ? await deps.imports.findJob(id.toLowerCase()) : null;
+  if (job === null || (!caller.operator && job.accountId !== caller.accountId)) {
+    return err(domainError('not_found', 'No import with this id.'));
+  }
+  return ok(job);
+}
+
+/** The caller's job and its report lines. */
+export async function importReport(
+  deps: ImportUseDeps,
+  id: string,
+  caller: Caller,
+): Promise<Result<{ job: ImportJob; lines: ImportReportLine[] }>> {
+  const job = await findImport(deps, id, caller);
+  if (!job.ok) return job;
+  return ok({ job: job.value, lines: await deps.imports.report(job.value.id) });
+}

@@ -1,0 +1,88 @@
+import { err, ok } from '@shortener/core';
+import type { ImportJob, ImportStore, LinkStore, PlacedReportLine } from '@shortener/core';
+import { addCounter } from './memory-state.js';
+import type { MemoryState } from './memory-state.js';
+
+interface HeldJob {
+  job: ImportJob;
+  runner: string | null;
+  leaseUntil: number;
+}
+
+/**
+ * The ImportStore in memory: jobs, reports and import records live as long as the process. A chunk's
+ * links go through the link store (events and change feed as any insert), their counters into the
+ * shared state.
+ */
+export function createMemoryImportStore(state: MemoryState, links: LinkStore): ImportStore {
+  const jobs = new Map<string, HeldJob>();
+  const reports = new Map<string, PlacedReportLine[]>();
+  /** `accountId source original` → link id. */
+  const imported = new Map<string, string>();
+  const key = (accountId: string, source: string, original: string) => `${accountId} ${source} ${original}`;
+  const copy = (job: ImportJob): ImportJob => structuredClone(job);
+  return {
+    createJob: async (job) => {
+      jobs.set(job.id, { job: copy(job), runner: null, leaseUntil: 0 });
+    },
+    findJob: async (id) => {
+      const held = jobs.get(id);
+      return held === undefined ? null : copy(held.job);
+    },
+    listJobs: async (accountId, limit) =>
+      [...jobs.values()]
+        .map((h) => h.job)
+        .filter((job) => job.accountId === accountId)
+        .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1))
+        .slice(0, limit)
+        .map(copy),
+    claimJob: async (runner, now, leaseUntil) => {
+      const open = [...jobs.values()]
+        .filter((h) => h.job.state === 'queued' || (h.job.state === 'running' && h.leaseUntil <= now))
+        .sort((a, b) => a.job.createdAt - b.job.createdAt);
+      const held = open[0];
+      if (held === undefined) return null;
+      Object.assign(held, { runner, leaseUntil, job: { ...held.job, state: 'running', updatedAt: now } });
+      return copy(held.job);
+    },
+    findImported: async (accountId, source, originals) => {
+      const found = new Map<string, string>();
+      for (const original of originals) {
+        const id = imported.get(key(accountId, source, original));
+        if (id !== undefined && state.links.has(id)) found.set(original, id);
+      }
+      return found;
+    },
+    writeChunk: async (chunk) => {
+      const held = jobs.get(chunk.jobId);
+      if (held === undefined || held.runner !== chunk.runner || held.job.state !== 'running') {
+        return err({ code: 'not_found', message: 'The job is not held by this runner.' });
+      }
+      const results = [];
+      const lines = reports.get(chunk.jobId) ?? [];
+      for (const [i, write] of chunk.writes.entries()) {
+        const result = await links.insert(write.link);
+        results.push(result);
+        if (!result.ok) continue;
+        imported.set(key(held.job.accountId, held.job.source, write.original), result.value.id);
+        for (const counter of write.counters) addCounter(state, counter);
+        lines.push(chunk.writeLines[i]!);
+      }
+      lines.push(...chunk.lines);
+      reports.set(chunk.jobId, lines);
+      held.leaseUntil = chunk.leaseUntil;
+      held.job = { ...held.job, counts: chunk.counts, cursor: chunk.cursor, updatedAt: chunk.at };
+      return ok(results);
+    },
+    finishJob: async (id, runner, finished, errors, at) => {
+      const held = jobs.get(id);
+      if (held === undefined || held.runner !== runner) return;
+      held.runner = null;
+      held.job = { ...held.job, state: finished, errors: [...held.job.errors, ...errors], updatedAt: at };
+    },
+    report: async (jobId) =>
+      (reports.get(jobId) ?? [])
+        .sort((a, b) => a.position - b.position)
+        .map(({ position: _, ...line }) => line),
+  };
+}

@@ -1,0 +1,142 @@
+import { domainError, err, ok } from '@shortener/core';
+import type { ImportJob, ImportReportLine, ImportStore, LinkRecord, Result } from '@shortener/core';
+import type { Pool, PoolClient } from 'pg';
+import { addCounters } from './counter-writes.js';
+import { inTransaction } from './database.js';
+import { LINK_INSERT, linkInsertValues, normalised } from './link-rows.js';
+import { selectList } from './link-rows.js';
+
+const JOB = selectList([
+  ['id', 'id'],
+  ['account_id', 'accountId'],
+  ['source', 'source'],
+  ['state', 'state'],
+  ['options', 'options'],
+  ['counts', 'counts'],
+  ['errors', 'errors'],
+  ['cursor', 'cursor'],
+  ['payload', 'payload'],
+  ['created_at', 'createdAt'],
+  ['updated_at', 'updatedAt'],
+]);
+
+// the oldest open job whose runner is gone; SKIP LOCKED: two nodes claiming at once take two jobs or none
+const CLAIM = `UPDATE import_jobs SET state = 'running', runner = $1, lease_until = $3, updated_at = $2
+  WHERE id = (SELECT id FROM import_jobs WHERE state IN ('queued', 'running')
+    AND (state = 'queued' OR lease_until <= $2) ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED)
+  RETURNING ${JOB}`;
+
+/**
+ * The ImportStore on a pg pool (decisions §17): a job is run by one node at a time (its lease, taken by
+ * `claimJob`), and a chunk is one transaction holding the job's row: its links (a taken slug skipped
+ * alone by the insert), import records, counters, report lines and progress. New links reach the
+ * caches of every node by the links' notifications.
+ */
+export function createPostgresImportStore(pool: Pool): ImportStore {
+  return {
+    createJob: async (job) => {
+      await pool.query(
+        `INSERT INTO import_jobs (id, account_id, source, state, options, counts, errors, cursor, payload,
+           created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+        [
+          job.id,
+          job.accountId,
+          job.source,
+          job.state,
+          JSON.stringify(job.options),
+          JSON.stringify(job.counts),
+          JSON.stringify(job.errors),
+          job.cursor,
+          job.payload,
+          job.createdAt,
+          job.updatedAt,
+        ],
+      );
+    },
+    findJob: async (id) =>
+      (await pool.query<ImportJob>(`SELECT ${JOB} FROM import_jobs WHERE id = $1`, [id])).rows[0] ?? null,
+    listJobs: async (accountId, limit) =>
+      (
+        await pool.query<ImportJob>(
+          `SELECT ${JOB} FROM import_jobs WHERE account_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`,
+          [accountId, limit],
+        )
+      ).rows,
+    claimJob: async (runner, now, leaseUntil) =>
+      (await pool.query<ImportJob>(CLAIM, [runner, now, leaseUntil])).rows[0] ?? null,
+    findImported: async (accountId, source, originals) => {
+      const { rows } = await pool.query<{ original: string; link_id: string }>(
+        `SELECT original, link_id FROM imported_links
+         WHERE account_id = $1 AND source = $2 AND original = ANY($3::text[])`,
+        [accountId, source, originals],
+      );
+      return new Map(rows.map((row) => [row.original, row.link_id]));
+    },
+    writeChunk: (chunk) => inTransaction(pool, (client) => writeChunk(client, chunk)),
+    finishJob: async (id, runner, state, errors, at) => {
+      await pool.query(
+        `UPDATE import_jobs SET state = $1, errors = $2, updated_at = $3, runner = NULL, lease_until = 0
+         WHERE id = $4 AND runner = $5`,
+        [state, JSON.stringify(errors), at, id, runner],
+      );
+    },
+    report: async (jobId) =>
+      (
+        await pool.query<ImportReportLine>(
+          `SELECT original AS "originalShortUrl", outcome, short_url AS "shortUrl", reason
+           FROM import_report WHERE job_id = $1 ORDER BY seq`,
+          [jobId],
+        )
+      ).rows,
+  };
+}
+
+async function writeChunk(
+  client: PoolClient,
+  chunk: Parameters<ImportStore['writeChunk']>[0],
+): Promise<Result<Result<LinkRecord>[]>> {
+  const { rows: held } = await client.query<{ account_id: string; source: string }>(
+    `SELECT account_id, source FROM import_jobs WHERE id = $1 AND runner = $2 AND state = 'running' FOR UPDATE`,
+    [chunk.jobId, chunk.runner],
+  );
+  const job = held[0];
+  if (job === undefined) return err(domainError('not_found', 'The job is not held by this runner.'));
+  const links = chunk.writes.map((w) => normalised(w.link));
+  const { rows: inserted } =
+    links.length === 0
+      ? { rows: [] }
+      : await client.query<{ id: string }>(LINK_INSERT, linkInsertValues(links));
+  const ids = new Set(inserted.map((row) => row.id));
+  const written = chunk.writes.filter((w) => ids.has(w.link.id));
+  await client.query(
+    `INSERT INTO imported_links (account_id, source, original, link_id)
+     SELECT $1, $2, o, l FROM unnest($3::text[], $4::text[]) AS u(o, l)
+     ON CONFLICT (account_id, source, original) DO UPDATE SET link_id = excluded.link_id`,
+    [job.account_id, job.source, written.map((w) => w.original), written.map((w) => w.link.id)],
+  );
+  await addCounters(
+    client,
+    written.flatMap((w) => w.counters),
+  );
+  const lines = [...chunk.writeLines.filter((_, i) => ids.has(chunk.writes[i]!.link.id)), ...chunk.lines];
+  await client.query(
+    `INSERT INTO import_report (job_id, seq, original, outcome, short_url, reason)
+     SELECT $1, p, o, oc, s, r FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[])
+       AS u(p, o, oc, s, r)
+     ON CONFLICT (job_id, seq) DO UPDATE SET original = excluded.original, outcome = excluded.outcome,
+       short_url = excluded.short_url, reason = excluded.reason`,
+    [
+      chunk.jobId,
+      lines.map((l) => l.position),
+      lines.map((l) => l.originalShortUrl),
+      lines.map((l) => l.outcome),
+      lines.map((l) => l.shortUrl),
+      lines.map((l) => l.reason),
+    ],
+  );
+  await client.query(
+    'UPDATE import_jobs SET counts = $1, cursor = $2, updated_at = $3, lease_until = $4 WHERE id = $5',
+    [JSON.stringify(chunk.counts), chunk.cursor, chunk.at, chunk.leaseUntil, chunk.jobId],
+  );
+  return ok(chunk.writes.map((w) => (ids.has(w.link.id) ? ok(w.link) : err(domainError('slug_taken')))));
+}

@@ -1,0 +1,186 @@
+import { domainError, err, ok } from '@shortener/core';
+import type {
+  ImportJob,
+  ImportReportLine,
+  ImportStore,
+  LinkChange,
+  LinkRecord,
+  PlacedReportLine,
+  Result,
+} from '@shortener/core';
+import type { Database } from 'better-sqlite3';
+import { createCounterWriter } from './counter-writes.js';
+import { isConstraintError } from './database.js';
+import { LINK_COLUMNS, toLinkRow } from './link-rows.js';
+
+/** A row of `import_jobs`. */
+interface JobRow {
+  readonly id: string;
+  readonly account_id: string;
+  readonly source: ImportJob['source'];
+  readonly state: ImportJob['state'];
+  readonly options: string;
+  readonly counts: string;
+  readonly errors: string;
+  readonly cursor: string | null;
+  readonly payload: string | null;
+  readonly created_at: number;
+  readonly updated_at: number;
+}
+
+const toJob = (row: JobRow): ImportJob => ({
+  id: row.id,
+  accountId: row.account_id,
+  source: row.source,
+  state: row.state,
+  options: JSON.parse(row.options) as ImportJob['options'],
+  counts: JSON.parse(row.counts) as ImportJob['counts'],
+  errors: JSON.parse(row.errors) as string[],
+  cursor: row.cursor,
+  payload: row.payload,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+const JOB = 'id, account_id, source, state, options, counts, errors, cursor, payload, created_at, updated_at';
+const INSERT_LINK = `INSERT INTO links (${LINK_COLUMNS.join(', ')}) VALUES (${LINK_COLUMNS.map((c) => `@${c}`).join(', ')})`;
+
+/**
+ * The ImportStore on a better-sqlite3 connection (decisions §17). A chunk is one IMMEDIATE transaction:
+ * its links, their import records and counters, the report lines and the job's progress; a link whose
+ * slug is taken fails alone. `announce` tells the link caches of the new links, as the link store does.
+ */
+export function createSqliteImportStore(db: Database, announce: (change: LinkChange) => void): ImportStore {
+  const s = statementsOf(db);
+  const counters = createCounterWriter(db);
+  const claim = db.transaction((runner: string, now: number, leaseUntil: number): ImportJob | null => {
+    const row = s.open.get(now);
+    if (row === undefined) return null;
+    s.take.run(runner, leaseUntil, now, row.id);
+    return toJob({ ...row, state: 'running', updated_at: now });
+  });
+  const write = db.transaction((chunk: Parameters<ImportStore['writeChunk']>[0]) => {
+    const job = s.held.get(chunk.jobId, chunk.runner);
+    if (job === undefined) return err(domainError('not_found', 'The job is not held by this runner.'));
+    const results: Result<LinkRecord>[] = [];
+    const addLine = (line: PlacedReportLine) =>
+      s.addLine.run(
+        chunk.jobId,
+        line.position,
+        line.originalShortUrl,
+        line.outcome,
+        line.shortUrl,
+        line.reason,
+      );
+    for (const [i, { link, original, counters: increments }] of chunk.writes.entries()) {
+      try {
+        s.insertLink.run(toLinkRow(link));
+      } catch (error) {
+        if (!isConstraintError(error, 'UNIQUE')) throw error;
+        results.push(err(domainError('slug_taken')));
+        continue;
+      }
+      s.record.run(job.account_id, job.source, original, link.id);
+      counters.addAll(increments);
+      addLine(chunk.writeLines[i]!);
+      results.push(ok(link));
+    }
+    for (const line of chunk.lines) addLine(line);
+    s.progress.run(JSON.stringify(chunk.counts), chunk.cursor, chunk.at, chunk.leaseUntil, chunk.jobId);
+    return ok(results);
+  });
+  return {
+    createJob: async (job) => {
+      s.insert.run(
+        job.id,
+        job.accountId,
+        job.source,
+        job.state,
+        JSON.stringify(job.options),
+        JSON.stringify(job.counts),
+        JSON.stringify(job.errors),
+        job.cursor,
+        job.payload,
+        job.createdAt,
+        job.updatedAt,
+      );
+    },
+    findJob: async (id) => {
+      const row = s.byId.get(id);
+      return row === undefined ? null : toJob(row);
+    },
+    listJobs: async (accountId, limit) => s.byAccount.all(accountId, limit).map(toJob),
+    claimJob: async (runner, now, leaseUntil) => claim.immediate(runner, now, leaseUntil),
+    findImported: async (accountId, source, originals) => {
+      const found = new Map<string, string>();
+      for (const original of originals) {
+        const id = s.imported.get(accountId, source, original);
+        if (id !== undefined) found.set(original, id);
+      }
+      return found;
+    },
+    writeChunk: async (chunk) => {
+      const written = write.immediate(chunk);
+      if (written.ok) for (const r of written.value) if (r.ok) announce(r.value);
+      return written;
+    },
+    finishJob: async (id, runner, state, errors, at) => {
+      s.finish.run(state, JSON.stringify(errors), at, id, runner);
+    },
+    report: async (jobId) =>
+      s.report.all(jobId).map((row) => ({
+        originalShortUrl: row.original,
+        outcome: row.outcome,
+        shortUrl: row.short_url,
+        reason: row.reason,
+      })),
+  };
+}
+
+function statementsOf(db: Database) {
+  return {
+    insert: db.prepare(`INSERT INTO import_jobs (${JOB}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+    byId: db.prepare<[string], JobRow>(`SELECT ${JOB} FROM import_jobs WHERE id = ?`),
+    byAccount: db.prepare<[string, number], JobRow>(
+      `SELECT ${JOB} FROM import_jobs WHERE account_id = ? ORDER BY created_at DESC, id DESC LIMIT ?`,
+    ),
+    open: db.prepare<[number], JobRow>(
+      `SELECT ${JOB} FROM import_jobs WHERE state IN ('queued', 'running')
+         AND (state = 'queued' OR lease_until <= ?) ORDER BY created_at LIMIT 1`,
+    ),
+    take: db.prepare<[string, number, number, string]>(
+      `UPDATE import_jobs SET state = 'running', runner = ?, lease_until = ?, updated_at = ? WHERE id = ?`,
+    ),
+    held: db.prepare<[string, string], Pick<JobRow, 'account_id' | 'source'>>(
+      `SELECT account_id, source FROM import_jobs WHERE id = ? AND runner = ? AND state = 'running'`,
+    ),
+    addLine: db.prepare<[string, number, string, string, string | null, string | null]>(
+      'INSERT OR REPLACE INTO import_report (job_id, seq, original, outcome, short_url, reason) VALUES (?, ?, ?, ?, ?, ?)',
+    ),
+    insertLink: db.prepare(INSERT_LINK),
+    record: db.prepare<[string, string, string, string]>(
+      'INSERT OR REPLACE INTO imported_links (account_id, source, original, link_id) VALUES (?, ?, ?, ?)',
+    ),
+    imported: db
+      .prepare<[string, string, string], string>(
+        'SELECT link_id FROM imported_links WHERE account_id = ? AND source = ? AND original = ?',
+      )
+      .pluck(),
+    progress: db.prepare<[string, string | null, number, number, string]>(
+      'UPDATE import_jobs SET counts = ?, cursor = ?, updated_at = ?, lease_until = ? WHERE id = ?',
+    ),
+    finish: db.prepare<[string, string, number, string, string]>(
+      `UPDATE import_jobs SET state = ?, errors = ?, updated_at = ?, runner = NULL, lease_until = 0
+       WHERE id = ? AND runner = ?`,
+    ),
+    report: db.prepare<
+      [string],
+      {
+        original: string;
+        outcome: ImportReportLine['outcome'];
+        short_url: string | null;
+        reason: string | null;
+      }
+    >('SELECT original, outcome, short_url, reason FROM import_report WHERE job_id = ? ORDER BY seq'),
+  };
+}
