@@ -22,18 +22,30 @@ export async function visitsOf(row: ImportRow): Promise<ImportedVisit[]> {
 }
 
 /**
- * Resumes after each step in turn and checks that exactly the steps after it follow: none skipped, none
- * repeated.
+ * Resumes after each step in turn (or after those at `indices`) and checks that exactly the steps after it
+ * follow: none skipped, none repeated.
  */
 export async function expectResumesAfterEachStep(
   source: ImportSource,
   all: readonly ImportStep[],
+  indices: readonly number[] = all.map((_, index) => index),
 ): Promise<void> {
   const expected = all.map((step) => ({ row: plain(step.row), cursor: step.cursor }));
-  for (const [index, step] of all.entries()) {
-    const rest = await collect(source, step.cursor);
+  for (const index of indices) {
+    const rest = await collect(source, all[index]?.cursor ?? null);
     expect(rest.map((next) => ({ row: plain(next.row), cursor: next.cursor }))).toEqual(
       expected.slice(index + 1),
     );
   }
+}
+
+/** The error a read ends with; fails the test when it ends without one. */
+export async function failure(reading: Promise<unknown>): Promise<Error> {
+  try {
+    await reading;
+  } catch (error) {
+    if (error instanceof Error) return error;
+    throw error;
+  }
+  throw new Error('the read ended without an error');
 }
