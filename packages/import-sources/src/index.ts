@@ -4,3 +4,5 @@ export { csvSource } from './csv/csv-source.js';
 export type { FetchLike, Sleep } from './http.js';
 export { shlinkSource } from './shlink/shlink-source.js';
 export type { ShlinkSourceOptions } from './shlink/shlink-source.js';
+export { kuttSource } from './kutt/kutt-source.js';
+export type { KuttSourceOptions } from './kutt/kutt-source.js';
