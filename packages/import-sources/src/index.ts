@@ -6,3 +6,5 @@ export { shlinkSource } from './shlink/shlink-source.js';
 export type { ShlinkSourceOptions } from './shlink/shlink-source.js';
 export { kuttSource } from './kutt/kutt-source.js';
 export type { KuttSourceOptions } from './kutt/kutt-source.js';
+export { bitlySource } from './bitly/bitly-source.js';
+export type { BitlySourceOptions } from './bitly/bitly-source.js';
