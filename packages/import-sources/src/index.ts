@@ -8,3 +8,5 @@ export { kuttSource } from './kutt/kutt-source.js';
 export type { KuttSourceOptions } from './kutt/kutt-source.js';
 export { bitlySource } from './bitly/bitly-source.js';
 export type { BitlySourceOptions } from './bitly/bitly-source.js';
+export { yourlsSource } from './yourls/yourls-source.js';
+export type { YourlsSourceOptions } from './yourls/yourls-source.js';
