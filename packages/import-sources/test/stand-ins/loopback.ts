@@ -10,7 +10,7 @@ export interface StandInRequest {
   readonly headers: IncomingHttpHeaders;
 }
 
-/** A stand-in's answer: JSON unless `type` says otherwise. */
+/** A stand-in's answer: its body as JSON, or as it is when `type` is given and the body is a string. */
 export interface StandInAnswer {
   readonly status: number;
   readonly body?: unknown;
@@ -38,7 +38,9 @@ export async function startStandIn(handle: (request: StandInRequest) => StandInA
     };
     requests.push(request);
     const answer = handle(request);
-    const body = answer.body === undefined ? '' : JSON.stringify(answer.body);
+    // a body in another type than JSON is sent as it is
+    const raw = answer.type !== undefined && typeof answer.body === 'string';
+    const body = answer.body === undefined ? '' : raw ? String(answer.body) : JSON.stringify(answer.body);
     res.writeHead(answer.status, { 'content-type': answer.type ?? 'application/json', ...answer.headers });
     res.end(body);
   });
