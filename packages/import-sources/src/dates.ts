@@ -29,3 +29,17 @@ export function optionalInstant(value: unknown): number | null | undefined {
   if (value.trim() === '') return null;
   return parseInstant(value) ?? undefined;
 }
+
+/** A row's creation and expiry times from an answer's fields, with a `problem` when either is unreadable. */
+export function rowDates(
+  created: unknown,
+  expires: unknown,
+): { createdAt?: number | null; expiresAt?: number | null; problem?: string } {
+  const createdAt = optionalInstant(created);
+  const expiresAt = optionalInstant(expires);
+  return {
+    ...(createdAt === undefined ? {} : { createdAt }),
+    ...(expiresAt === undefined ? {} : { expiresAt }),
+    ...(createdAt === undefined || expiresAt === undefined ? { problem: 'an unreadable date' } : {}),
+  };
+}

@@ -4,14 +4,10 @@ export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>
 /** Waits `ms` milliseconds: injected so that tests of rate limits do not wait for real. */
 export type Sleep = (ms: number) => Promise<void>;
 
-/** How a remote source talks to its API. */
+/** Where a remote source's API is and how to reach it, as its options give them. */
 export interface HttpOptions {
-  /** The source's name as errors show it (`Shlink`, `Kutt`, `Bitly`). */
-  readonly source: string;
   /** The API's base URL as the operator gave it. */
-  readonly base: string;
-  /** Authentication headers: sent with every request, never shown in an error. */
-  readonly headers: Readonly<Record<string, string>>;
+  readonly url: string;
   readonly fetch: FetchLike;
   readonly sleep?: Sleep | undefined;
 }
@@ -61,11 +57,19 @@ function pathOf(url: string): string {
   return `${parsed.pathname}${parsed.search}`;
 }
 
-/** A client for one API, waiting out 429 answers (`Retry-After`, else a backoff) and resuming the request. */
-export function createHttpClient(options: HttpOptions): HttpClient {
-  const base = options.base.replace(/\/+$/, '');
+/**
+ * A client for one API, waiting out 429 answers (`Retry-After`, else a backoff) and resuming the request.
+ * `source` names the source in errors (`Shlink`); `auth` holds the authentication headers, sent with every
+ * request and never shown in an error.
+ */
+export function createHttpClient(
+  source: string,
+  options: HttpOptions,
+  auth: Readonly<Record<string, string>>,
+): HttpClient {
+  const base = options.url.replace(/\/+$/, '');
   const sleep = options.sleep ?? realSleep;
-  const headers = { accept: 'application/json', ...options.headers };
+  const headers = { accept: 'application/json', ...auth };
   return {
     async getJson(pathAndQuery) {
       const url = `${base}${pathAndQuery}`;
@@ -76,7 +80,7 @@ export function createHttpClient(options: HttpOptions): HttpClient {
           response = await options.fetch(url, { headers, redirect: 'manual' });
         } catch (error) {
           const reason = error instanceof Error ? error.message : String(error);
-          throw new Error(`${options.source} could not be reached at ${new URL(url).origin}: ${reason}`);
+          throw new Error(`${source} could not be reached at ${new URL(url).origin}: ${reason}`);
         }
         if (response.status === 429 && attempt < MAX_WAITS) {
           await response.body?.cancel();
@@ -85,12 +89,12 @@ export function createHttpClient(options: HttpOptions): HttpClient {
         }
         if (!response.ok) {
           await response.body?.cancel();
-          throw statusError(options.source, path, response);
+          throw statusError(source, path, response);
         }
         try {
           return (await response.json()) as unknown;
         } catch {
-          throw new Error(`${options.source} did not answer JSON to GET ${path}`);
+          throw new Error(`${source} did not answer JSON to GET ${path}`);
         }
       }
     },

@@ -18,13 +18,7 @@ describe('the HTTP client of the remote sources', () => {
   });
   afterAll(() => server.close());
   const client = (sleep: Sleep = async () => {}) =>
-    createHttpClient({
-      source: 'Test',
-      base: `${server.url}/`,
-      headers: { 'X-Key': 'secret-key' },
-      fetch,
-      sleep,
-    });
+    createHttpClient('Test', { url: `${server.url}/`, fetch, sleep }, { 'X-Key': 'secret-key' });
 
   it('does not follow a redirect, which would carry the key elsewhere, and says where it led', async () => {
     const error = await failure(client().getJson('/moved'));

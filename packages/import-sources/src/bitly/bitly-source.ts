@@ -15,7 +15,7 @@
  */
 import type { ImportRow, ImportSource, ImportStep, ImportedDay } from '@shortener/core';
 import { hasCounts, hasStrings, readCursor } from '../cursor.js';
-import { optionalInstant } from '../dates.js';
+import { rowDates } from '../dates.js';
 import type { FetchLike, HttpClient, Sleep } from '../http.js';
 import { createHttpClient } from '../http.js';
 import type { JsonObject } from '../json.js';
@@ -75,11 +75,7 @@ function bitlinkRows(http: HttpClient, bitlink: JsonObject): ImportRow[] {
     title: textOrNull(bitlink.title),
     tags: strings(bitlink.tags),
   };
-  const createdAt = optionalInstant(bitlink.created_at);
-  const expiresAt = optionalInstant(bitlink.expiration_at);
-  if (createdAt !== undefined) common.createdAt = createdAt;
-  if (expiresAt !== undefined) common.expiresAt = expiresAt;
-  if (createdAt === undefined || expiresAt === undefined) common.problem = 'an unreadable date';
+  Object.assign(common, rowDates(bitlink.created_at, bitlink.expiration_at));
   if (common.url === '') common.problem = 'no long_url';
   const links = [stringOrNull(bitlink.link) ?? id, ...strings(bitlink.custom_bitlinks)];
   return links.map((link, index) => {
@@ -91,13 +87,8 @@ function bitlinkRows(http: HttpClient, bitlink: JsonObject): ImportRow[] {
 
 /** Every group's bitlinks of a Bitly account, with their custom back-halves and daily clicks. */
 export function bitlySource(options: BitlySourceOptions): ImportSource {
-  const http = createHttpClient({
-    source: 'Bitly',
-    base: options.url ?? 'https://api-ssl.bitly.com',
-    headers: { Authorization: `Bearer ${options.token}` },
-    fetch: options.fetch,
-    sleep: options.sleep,
-  });
+  const api = { ...options, url: options.url ?? 'https://api-ssl.bitly.com' };
+  const http = createHttpClient('Bitly', api, { Authorization: `Bearer ${options.token}` });
   return {
     name: 'bitly',
     async *rows(cursor: string | null): AsyncIterable<ImportStep> {

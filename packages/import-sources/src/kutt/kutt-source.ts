@@ -11,7 +11,7 @@
  */
 import type { ImportRow, ImportSource, ImportStep } from '@shortener/core';
 import { hasCounts, hasStrings, readCursor } from '../cursor.js';
-import { optionalInstant } from '../dates.js';
+import { rowDates } from '../dates.js';
 import type { FetchLike } from '../http.js';
 import { createHttpClient } from '../http.js';
 import type { JsonObject } from '../json.js';
@@ -47,25 +47,16 @@ export function kuttRow(link: JsonObject): ImportRow {
     url: stringOrNull(link.target) ?? '',
     title: textOrNull(link.description),
   };
-  const createdAt = optionalInstant(link.created_at);
-  const expiresAt = optionalInstant(link.expire_in);
-  if (createdAt !== undefined) row.createdAt = createdAt;
-  if (expiresAt !== undefined) row.expiresAt = expiresAt;
+  Object.assign(row, rowDates(link.created_at, link.expire_in));
   const visits = numberOrNull(link.visit_count);
   if (visits !== null) row.totalClicks = visits;
-  if (createdAt === undefined || expiresAt === undefined) row.problem = 'an unreadable date';
   if (row.url === '') row.problem = 'no target';
   return row;
 }
 
 /** A Kutt account's links, each with its visit count as a total. */
 export function kuttSource(options: KuttSourceOptions): ImportSource {
-  const http = createHttpClient({
-    source: 'Kutt',
-    base: options.url,
-    headers: { 'X-API-KEY': options.apiKey },
-    fetch: options.fetch,
-  });
+  const http = createHttpClient('Kutt', options, { 'X-API-KEY': options.apiKey });
   return {
     name: 'kutt',
     async *rows(cursor: string | null): AsyncIterable<ImportStep> {

@@ -12,7 +12,7 @@
  */
 import type { ImportRow, ImportSource, ImportStep, ImportedVisit } from '@shortener/core';
 import { hasCounts, hasStrings, readCursor } from '../cursor.js';
-import { optionalInstant } from '../dates.js';
+import { optionalInstant, rowDates } from '../dates.js';
 import type { FetchLike } from '../http.js';
 import { createHttpClient } from '../http.js';
 import type { HttpClient } from '../http.js';
@@ -100,11 +100,7 @@ async function toRow(http: HttpClient, item: JsonObject): Promise<ImportRow> {
   };
   if (typeof item.crawlable === 'boolean') row.crawlable = item.crawlable;
   if (typeof item.forwardQuery === 'boolean') row.forwardQuery = item.forwardQuery;
-  const createdAt = optionalInstant(item.dateCreated);
-  const expiresAt = optionalInstant(meta.validUntil);
-  if (createdAt !== undefined) row.createdAt = createdAt;
-  if (expiresAt !== undefined) row.expiresAt = expiresAt;
-  if (createdAt === undefined || expiresAt === undefined) row.problem = 'an unreadable date';
+  Object.assign(row, rowDates(item.dateCreated, meta.validUntil));
   if (row.url === '') row.problem = 'no long URL';
   // hasRedirectRules came with Shlink 4; an older server does not say, so ask it
   if (item.hasRedirectRules !== false)
@@ -114,12 +110,7 @@ async function toRow(http: HttpClient, item: JsonObject): Promise<ImportRow> {
 
 /** A Shlink server's short URLs with their rules and, lazily, their visits. */
 export function shlinkSource(options: ShlinkSourceOptions): ImportSource {
-  const http = createHttpClient({
-    source: 'Shlink',
-    base: options.url,
-    headers: { 'X-Api-Key': options.apiKey },
-    fetch: options.fetch,
-  });
+  const http = createHttpClient('Shlink', options, { 'X-Api-Key': options.apiKey });
   return {
     name: 'shlink',
     async *rows(cursor: string | null): AsyncIterable<ImportStep> {
