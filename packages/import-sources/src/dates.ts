@@ -13,6 +13,9 @@ export function parseInstant(text: string): number | null {
   const [, year, month, day, hour = '00', minute = '00', second = '00', fraction = '', zone = 'Z'] = match;
   const millis = fraction.padEnd(3, '0').slice(0, 3);
   const offset = /^(Z|UTC|GMT)$/i.test(zone) ? 'Z' : normaliseOffset(zone);
+  // Date.parse takes 2024-02-30 for March 1st: a day the month does not have is no date
+  const calendar = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
+  if (calendar.getUTCMonth() !== Number(month) - 1 || calendar.getUTCDate() !== Number(day)) return null;
   const ms = Date.parse(`${year}-${month}-${day}T${hour}:${minute}:${second}.${millis}${offset}`);
   return Number.isNaN(ms) ? null : ms;
 }

@@ -188,6 +188,12 @@ describe('csvSource', () => {
     );
   });
 
+  it('names a file that cannot be cut into rows (a quote never closed)', async () => {
+    await expect(collect(csvSource('url,title\nhttps://example.com,"never closed\n'))).rejects.toThrow(
+      /^CSV: the file cannot be read: Quote Not Closed/,
+    );
+  });
+
   it('refuses a cursor it did not give', async () => {
     await expect(collect(csvSource('url\nhttps://example.com\n'), 'abc')).rejects.toThrow(
       'is not a cursor of this source',

@@ -85,6 +85,23 @@ export function readCsvRow(record: readonly string[], columns: CsvColumns): Impo
   return row;
 }
 
+/** The file's records; a file that cannot be cut into records (a quote never closed) throws, named. */
+function parseCsv(text: string): string[][] {
+  try {
+    return parse(text, {
+      delimiter: detectDelimiter(text),
+      bom: true,
+      relax_column_count: true,
+      relax_quotes: true,
+      skip_empty_lines: true,
+    }) as string[][];
+  } catch (error) {
+    throw new Error(
+      `CSV: the file cannot be read: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+}
+
 /** A CSV file's links; throws at the first `rows()` step when the file has no destination column. */
 export function csvSource(text: string): ImportSource {
   return {
@@ -94,13 +111,7 @@ export function csvSource(text: string): ImportSource {
       if (!Number.isSafeInteger(after) || after < 0) {
         throw new Error(`CSV: ${JSON.stringify(cursor)} is not a cursor of this source`);
       }
-      const records = parse(text, {
-        delimiter: detectDelimiter(text),
-        bom: true,
-        relax_column_count: true,
-        relax_quotes: true,
-        skip_empty_lines: true,
-      }) as string[][];
+      const records = parseCsv(text);
       const [headers, ...data] = records;
       const columns = findColumns(headers ?? []);
       for (let number = after + 1; number <= data.length; number += 1) {
