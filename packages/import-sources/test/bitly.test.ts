@@ -126,6 +126,7 @@ describe('bitlySource', () => {
       'Bitly answered 403 Forbidden to GET /v4/groups: the key or token was refused',
     );
     expect(error.message).not.toContain('wrong-token-secret');
+    expect((await fetch(`${bitly.url}/v4/groups`)).status).toBe(401);
   });
 
   it('names a wrong URL', async () => {

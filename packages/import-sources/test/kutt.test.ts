@@ -95,6 +95,7 @@ describe('kuttSource', () => {
       'Kutt answered 401 Unauthorized to GET /api/v2/links?skip=0&limit=50: the key or token was refused',
     );
     expect(error.message).not.toContain('wrong-secret-key');
+    expect((await fetch(`${kutt.url}/api/v2/links`)).status).toBe(401);
   });
 
   it('names a wrong URL', async () => {

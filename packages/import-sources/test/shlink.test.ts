@@ -179,6 +179,7 @@ describe('shlinkSource', () => {
     );
     expect(error.message).not.toContain('not-the-key-secret');
     expect(shlink.requests.at(-1)?.headers['x-api-key']).toBe('not-the-key-secret');
+    expect((await fetch(`${shlink.url}/rest/v3/short-urls`)).status).toBe(401);
   });
 
   it('names a wrong URL (404) and an unreachable server', async () => {
