@@ -9,6 +9,7 @@ const packages = [
   'store-redis',
   'testkit',
   'qr',
+  'import-sources',
   'adapter-http',
   'adapter-mcp',
   'adapter-cli',

@@ -1,0 +1,56 @@
+/** The fields a CSV file's columns can hold (decisions §17 "csv"). */
+export type CsvField =
+  'destination' | 'shortUrl' | 'code' | 'domain' | 'title' | 'tags' | 'created' | 'clicks';
+
+/**
+ * The headers each field is read from, in order of preference, as decisions §17 lists them. One more than
+ * §17 lists: `destination url`, the header of Dub's export (`Destination URL`), which §17 says is read as it
+ * is. Bitly's link export is believed to use it as well.
+ */
+export const CSV_ALIASES: Readonly<Record<CsvField, readonly string[]>> = {
+  destination: ['long url', 'url', 'destination', 'destination url', 'original url', 'target'],
+  shortUrl: ['short url', 'short link', 'link', 'bitlink'],
+  code: ['short code', 'keyword', 'alias', 'slug', 'back-half', 'source'],
+  domain: ['domain'],
+  title: ['title', 'description'],
+  tags: ['tags'],
+  created: ['created', 'created at', 'date created', 'timestamp'],
+  clicks: ['clicks', 'total clicks', 'hits', 'visits', 'visit count'],
+};
+
+/** A header as compared: without case, spaces or `_` (`Long URL`, `long_url` and `longUrl` are one). */
+export function normaliseHeader(header: string): string {
+  return header
+    .replace(/^\uFEFF/, '')
+    .toLowerCase()
+    .replace(/[\s_]+/g, '');
+}
+
+/** Each field's column index in a file, for the fields it has. */
+export type CsvColumns = Partial<Record<CsvField, number>>;
+
+/**
+ * Finds the columns of a header row. Throws a clear error naming the headers found when none holds the
+ * destination: such a file is not a link list, and no row of it could be read.
+ */
+export function findColumns(headers: readonly string[]): CsvColumns & { readonly destination: number } {
+  const normalised = headers.map(normaliseHeader);
+  const columns: CsvColumns = {};
+  for (const [field, aliases] of Object.entries(CSV_ALIASES) as [CsvField, readonly string[]][]) {
+    for (const alias of aliases) {
+      const index = normalised.indexOf(normaliseHeader(alias));
+      if (index >= 0) {
+        columns[field] = index;
+        break;
+      }
+    }
+  }
+  const destination = columns.destination;
+  if (destination === undefined) {
+    const found = headers.map((header) => JSON.stringify(header.trim())).join(', ');
+    throw new Error(
+      `CSV: no destination column (one of ${CSV_ALIASES.destination.join(', ')}); the headers found are ${found === '' ? 'none' : found}`,
+    );
+  }
+  return { ...columns, destination };
+}

@@ -1,0 +1,124 @@
+/**
+ * The `csv` import source (decisions §17): a file with a header row, such as Shlink's, Dub's and Bitly's link
+ * exports or YOURLS's export plugin (`source,target,hits`). It reads the destination, the old short link (or
+ * its code and domain), the title, tags, creation time and a click total, by the headers in `CSV_ALIASES`;
+ * every other column (an export's IDs, leads, revenue, archive flags) is never read. A row it cannot read
+ * (no destination, a bad date or count) carries a `problem`; a file without a destination column throws.
+ *
+ * Cursor: the data row's number, from 1 (the row after the header).
+ */
+import type { ImportRow, ImportSource, ImportStep } from '@shortener/core';
+import { parse } from 'csv-parse/sync';
+import { parseInstant } from '../dates.js';
+import { bareCode, joinShortUrl, splitShortUrl } from '../short-url.js';
+import type { CsvColumns } from './columns.js';
+import { findColumns } from './columns.js';
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** `;` when the header line has more of them than `,` (a spreadsheet in a comma-decimal locale), else `,`. */
+export function detectDelimiter(text: string): ',' | ';' {
+  const firstLine = text.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0] ?? '';
+  const count = (char: string) => firstLine.split(char).length - 1;
+  return count(';') > count(',') ? ';' : ',';
+}
+
+/** Tags as one cell holds them: split on `,` when it has one, else on `|` (Shlink's export). */
+export function splitTags(cell: string): string[] {
+  const separator = cell.includes(',') ? ',' : '|';
+  return cell
+    .split(separator)
+    .map((tag) => tag.trim())
+    .filter((tag) => tag !== '');
+}
+
+/** A click total: digits, maybe grouped (`1,234`, `1 234`); null when it is not one. */
+function parseCount(cell: string): number | null {
+  if (!/^(\d+|\d{1,3}([,. '\u00a0]\d{3})+)$/.test(cell)) return null;
+  const total = Number(cell.replace(/\D/g, ''));
+  return Number.isSafeInteger(total) ? total : null;
+}
+
+/** The old short link of a row: the link column, else the code (with the domain column), else none. */
+function shortLinkOf(
+  cell: (field: keyof CsvColumns) => string,
+): Pick<ImportRow, 'originalShortUrl' | 'domain' | 'code'> {
+  const domain = cell('domain').toLowerCase() || null;
+  const code = bareCode(cell('code'));
+  const link = cell('shortUrl');
+  if (link !== '') {
+    const parts = splitShortUrl(link);
+    return {
+      originalShortUrl: parts.originalShortUrl,
+      domain: domain ?? parts.domain,
+      code: code ?? parts.code,
+    };
+  }
+  if (code !== null) return { originalShortUrl: joinShortUrl(domain, code), domain, code };
+  return { originalShortUrl: '', domain, code: null };
+}
+
+/** One data row as the importer takes it; what cannot be read goes into `problem`. */
+export function readCsvRow(record: readonly string[], columns: CsvColumns): ImportRow {
+  const cell = (field: keyof CsvColumns): string => {
+    const index = columns[field];
+    return index === undefined ? '' : (record[index] ?? '').trim();
+  };
+  const problems: string[] = [];
+  const url = cell('destination');
+  if (url === '') problems.push('no destination');
+  const row: Mutable<ImportRow> = { ...shortLinkOf(cell), url };
+  if (columns.title !== undefined) row.title = cell('title') || null;
+  if (columns.tags !== undefined) row.tags = splitTags(cell('tags'));
+  const created = cell('created');
+  if (created !== '') {
+    row.createdAt = parseInstant(created);
+    if (row.createdAt === null) problems.push(`bad date ${JSON.stringify(created)}`);
+  }
+  const clicks = cell('clicks');
+  if (clicks !== '') {
+    const total = parseCount(clicks);
+    if (total === null) problems.push(`bad click count ${JSON.stringify(clicks)}`);
+    else row.totalClicks = total;
+  }
+  if (problems.length > 0) row.problem = problems.join('; ');
+  return row;
+}
+
+/** The file's records; a file that cannot be cut into records (a quote never closed) throws, named. */
+function parseCsv(text: string): string[][] {
+  try {
+    return parse(text, {
+      delimiter: detectDelimiter(text),
+      bom: true,
+      relax_column_count: true,
+      relax_quotes: true,
+      skip_empty_lines: true,
+    }) as string[][];
+  } catch (error) {
+    throw new Error(
+      `CSV: the file cannot be read: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+}
+
+/** A CSV file's links; throws at the first `rows()` step when the file has no destination column. */
+export function csvSource(text: string): ImportSource {
+  return {
+    name: 'csv',
+    async *rows(cursor: string | null): AsyncIterable<ImportStep> {
+      const after = cursor === null ? 0 : Number(cursor);
+      if (!Number.isSafeInteger(after) || after < 0) {
+        throw new Error(`CSV: ${JSON.stringify(cursor)} is not a cursor of this source`);
+      }
+      const records = parseCsv(text);
+      const [headers, ...data] = records;
+      const columns = findColumns(headers ?? []);
+      for (let number = after + 1; number <= data.length; number += 1) {
+        const record = data[number - 1] ?? [];
+        if (record.every((value) => value.trim() === '')) continue;
+        yield { row: readCsvRow(record, columns), cursor: String(number) };
+      }
+    },
+  };
+}

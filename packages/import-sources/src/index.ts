@@ -1,0 +1,12 @@
+export { CSV_ALIASES } from './csv/columns.js';
+export type { CsvField } from './csv/columns.js';
+export { csvSource } from './csv/csv-source.js';
+export type { FetchLike, Sleep } from './http.js';
+export { shlinkSource } from './shlink/shlink-source.js';
+export type { ShlinkSourceOptions } from './shlink/shlink-source.js';
+export { kuttSource } from './kutt/kutt-source.js';
+export type { KuttSourceOptions } from './kutt/kutt-source.js';
+export { bitlySource } from './bitly/bitly-source.js';
+export type { BitlySourceOptions } from './bitly/bitly-source.js';
+export { yourlsSource } from './yourls/yourls-source.js';
+export type { YourlsSourceOptions } from './yourls/yourls-source.js';
