@@ -3,6 +3,7 @@ import type {
   BudgetedDeps,
   CoreDeps,
   GeoLookup,
+  ImportUseDeps,
   RateLimiter,
   UserAgentParser,
   VisitRecorder,
@@ -107,6 +108,8 @@ export interface HttpDeps {
   readonly qr?: QrRenderer;
   /** The account's webhooks (`/api/v1/webhooks`, settings); without it those routes are 404. */
   readonly webhooks?: WebhookDeps;
+  /** Imports into an account (`/api/v1/imports`, decisions §17); without it those routes are 404. */
+  readonly imports?: ImportUseDeps & { readonly kick: () => void };
   /** Device and OS of a visitor for redirect rules (decisions §15); ua-parser-js when absent. */
   readonly userAgents?: UserAgentParser;
   /** The visitor's country for redirect rules when no trusted header names it. */

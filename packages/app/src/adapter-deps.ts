@@ -1,6 +1,9 @@
 import { createVisitRecorder } from '@shortener/core';
 import type { Services } from './container.js';
+import { isBotUserAgent } from '@shortener/adapter-http';
 import type { McpEndpoint } from '@shortener/adapter-http';
+import { createImportRuntime } from './imports/import-runtime.js';
+import { createPublicFetch } from './imports/public-fetch.js';
 import { settleVisits } from './settle-visits.js';
 
 // The factories the container binds (container.ts): what each package's deps are made of. Each takes
@@ -84,6 +87,8 @@ export function createHttpDeps(
   events: S['events'],
   userAgents: S['userAgents'],
   geo: S['geo'],
+  imports: S['imports'],
+  stores: S['stores'],
 ): S['httpDeps'] {
   return {
     core,
@@ -97,6 +102,7 @@ export function createHttpDeps(
     mcp: lazyMcpEndpoint(mcpDeps),
     qr: qr.render,
     webhooks: { ...events.webhooks, rateLimiter },
+    imports: { ...core, imports: stores.imports, importSecrets: imports, kick: imports.kick },
     ...(metrics === null ? {} : { metrics: metrics.http }),
   };
 }
@@ -129,4 +135,19 @@ export function createMcpDeps(
     rateLimiter,
     ...(metrics === null ? {} : { onLimited: (limit: 'creation' | 'qr') => metrics.http.limited(limit) }),
   };
+}
+
+/**
+ * The runner of import jobs (decisions §17): the core's deps with the job store, the User-Agent parser and
+ * bot check the redirect uses, and a `fetch` that reaches only public hosts (unless `ALLOW_PRIVATE_HOSTS`).
+ */
+export function createImports(
+  core: S['coreDeps'],
+  stores: S['stores'],
+  userAgents: S['userAgents'],
+  cfg: S['config'],
+  logger: S['logger'],
+): S['imports'] {
+  const deps = { ...core, imports: stores.imports, readers: { userAgents, isBot: isBotUserAgent } };
+  return createImportRuntime(deps, createPublicFetch(cfg.service.allowPrivateHosts), logger);
 }

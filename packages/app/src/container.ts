@@ -29,7 +29,14 @@ import { createStoreHealth } from './store-health.js';
 import type { StoreHealth } from './store-health.js';
 import type { QrPool } from './qr-pool.js';
 import { createPooledRandom } from './random.js';
-import { createCoreDeps, createHttpDeps, createMcpDeps, createRecorder } from './adapter-deps.js';
+import {
+  createCoreDeps,
+  createHttpDeps,
+  createImports,
+  createMcpDeps,
+  createRecorder,
+} from './adapter-deps.js';
+import type { ImportRuntime } from './imports/import-runtime.js';
 
 // The composition root: the only file that knows every package, and the only one importing inversify.
 
@@ -58,6 +65,8 @@ export interface Services {
   /** The Prometheus metrics, or null when `METRICS` is off. */
   readonly metrics: ServiceMetrics | null;
   readonly events: EventRuntime; // webhooks and the broker (decisions §16)
+  /** The background runner of import jobs (decisions §17). */
+  readonly imports: ImportRuntime;
 }
 
 /** The service identifier of each binding. */
@@ -79,6 +88,7 @@ export const TOKENS: { readonly [K in keyof Services]: symbol } = {
   storeHealth: Symbol('storeHealth'),
   metrics: Symbol('metrics'),
   events: Symbol('events'),
+  imports: Symbol('imports'),
 };
 
 /** The container built by {@link createContainer}. */
@@ -135,6 +145,10 @@ function bindServices(c: Container): void {
     createEventRuntime,
     needs('config', 'stores', 'clock', 'random', 'logger'),
   );
+  c.bind<ImportRuntime>(t.imports).toResolvedValue(
+    createImports,
+    needs('coreDeps', 'stores', 'userAgents', 'config', 'logger'),
+  );
   c.bind<ServiceMetrics | null>(t.metrics).toResolvedValue(
     (cfg: AppConfig, recorder: VisitRecorder, { dispatcher }: EventRuntime) =>
       cfg.metrics.enabled
@@ -178,6 +192,8 @@ function bindAdapters(c: Container): void {
       'events',
       'userAgents',
       'geo',
+      'imports',
+      'stores',
     ),
   );
 }
@@ -223,6 +239,7 @@ export interface App {
   readonly metrics: ServiceMetrics | null;
   readonly rateLimits: RateLimits;
   readonly events: EventRuntime;
+  readonly imports: ImportRuntime;
 }
 
 /** Resolves everything `serve` needs (this opens the stores). */
@@ -238,5 +255,6 @@ export function resolveApp(container: AppContainer): App {
     metrics: resolve(container, 'metrics'),
     rateLimits: resolve(container, 'rateLimiter'),
     events: resolve(container, 'events'),
+    imports: resolve(container, 'imports'),
   };
 }

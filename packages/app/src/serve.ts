@@ -56,6 +56,7 @@ export async function startServer(
   const flushing = startFlushing(app);
   const compaction = startVisitCompaction(stores.visits, logger, () => app.recorder.pending(), BURST_VISITS);
   app.events.start();
+  app.imports.start();
   logStart(logger, config, url);
 
   const shutdown = async (): Promise<void> => {
@@ -66,6 +67,7 @@ export async function startServer(
     await drainHttpServer(server, DRAIN_CAP_MS);
     await flushing.flush();
     await compaction.stop();
+    await app.imports.stop();
     await app.events.stop();
     await app.qr.close();
     await stores.close();

@@ -1,5 +1,6 @@
 import type { AnyRoute } from '../routes/route-table.js';
 import { CREATE_ROUTES } from './create-routes.js';
+import { IMPORT_ROUTES } from './import-routes.js';
 import { KEY_ROUTES } from './keys-routes.js';
 import { LINK_ROUTES } from './link-routes.js';
 import { WEBHOOK_ROUTES } from './webhook-routes.js';
@@ -10,4 +11,5 @@ export const API_ROUTES: readonly AnyRoute[] = [
   ...CREATE_ROUTES,
   ...KEY_ROUTES,
   ...WEBHOOK_ROUTES,
+  ...IMPORT_ROUTES,
 ];

@@ -10,6 +10,8 @@ import {
   CreateLinkInput,
   CreateWebhookInput,
   CreatedWebhookSchema,
+  ImportInput,
+  ImportJobSchema,
   CreatedApiKeySchema,
   ErrorDetailSchema,
   ErrorSchema,
@@ -43,6 +45,7 @@ const REQUEST_SCHEMAS: readonly z.ZodType[] = [
   ClaimInput,
   CreateKeyInput,
   CreateWebhookInput,
+  ImportInput,
 ];
 const RESPONSE_SCHEMAS: readonly z.ZodType[] = [
   RuleViewSchema,
@@ -64,6 +67,7 @@ const RESPONSE_SCHEMAS: readonly z.ZodType[] = [
   WebhookListSchema,
   CreatedWebhookSchema,
   WebhookTestSchema,
+  ImportJobSchema,
   VisitedEventDataSchema,
   ...Object.values(EVENT_BODY_SCHEMAS),
 ];

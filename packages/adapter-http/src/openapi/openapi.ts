@@ -158,6 +158,7 @@ export function buildOpenApiDocument(config: ServiceConfig, options: DocumentOpt
       { name: 'mcp', description: 'Model Context Protocol endpoint for AI agents.' },
       { name: 'accounts', description: 'Signing in at {base_url}, and the account’s API keys.' },
       { name: 'webhooks', description: 'Signed events of the account’s links, POSTed to its endpoints.' },
+      { name: 'imports', description: 'Links brought in from Shlink, Kutt, Bitly or a CSV file.' },
     ],
     paths: inMatchOrder(
       Object.assign(

@@ -1,10 +1,13 @@
-import { lookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { isPrivateAddress, validateWebhookUrl } from '@shortener/core';
+import { validateWebhookUrl } from '@shortener/core';
 import type { SendResult, ServiceConfig, WebhookSender } from '@shortener/core';
 import { Webhook as Signer } from 'standardwebhooks';
+import { checkedAddress, pinned, systemResolve } from '../public-address.js';
+import type { Resolve } from '../public-address.js';
+
+export type { Resolve } from '../public-address.js';
 
 /** How long a delivery may take, answer included (decisions §16). */
 export const DELIVERY_TIMEOUT_MS = 10_000;
@@ -17,38 +20,6 @@ const READ_AT_MOST = 4096;
 export const INCOMPLETE = 'incomplete answer: the connection closed before the end of the body';
 
 const fail = (excerpt: string): SendResult => ({ ok: false, status: null, excerpt });
-
-/** Every address of a name (node's `dns.lookup` with `all`; tests give their own). */
-export type Resolve = (hostname: string) => Promise<readonly { address: string; family: number }[]>;
-
-const systemResolve: Resolve = (hostname) => lookup(hostname, { all: true });
-
-/** The address to connect to: every address the name resolves to must be public, unless allowed. */
-async function checkedAddress(
-  hostname: string,
-  allowPrivate: boolean,
-  resolve: Resolve,
-): Promise<{ address: string; family: number } | string> {
-  const host = hostname.startsWith('[') ? hostname.slice(1, -1) : hostname;
-  let addresses: readonly { address: string; family: number }[];
-  try {
-    addresses = await resolve(host);
-  } catch {
-    return 'the name did not resolve';
-  }
-  if (!allowPrivate && addresses.some(({ address }) => isPrivateAddress(address))) {
-    return 'the name resolves to a private address';
-  }
-  return addresses[0] ?? 'the name did not resolve';
-}
-
-/** A lookup that answers the address checked before, so the connection cannot be rebound. */
-function pinned(address: string, family: number): LookupFunction {
-  return (_hostname, options, callback) => {
-    if ((options as { all?: boolean }).all === true) callback(null, [{ address, family }]);
-    else callback(null, address, family);
-  };
-}
 
 /**
  * Delivers webhooks over HTTP(S) as Standard Webhooks: signed with the `standardwebhooks` package,

@@ -1,0 +1,106 @@
+import { ImportInput, findImport, importReport, startImport, toImportJobView } from '@shortener/core';
+import type { ImportReportLine, ImportUseDeps } from '@shortener/core';
+import { stringify } from 'csv-stringify/sync';
+import type { HttpDeps } from '../deps.js';
+import { sendResult } from '../koa-helpers.js';
+import { SECURITY, pathParameter } from '../openapi/openapi-paths.js';
+import type { Json } from '../openapi/openapi-schemas.js';
+import { route } from '../routes/route-table.js';
+import type { AnyRoute } from '../routes/route-table.js';
+import { jsonResponse } from './route-kit.js';
+
+const IMPORT_ID = pathParameter('id', 'The import’s `id`.', '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b');
+const security = [SECURITY.key, { session: [] } as Json];
+/** Served where a runner takes jobs (the server's composition root gives `deps.imports`). */
+const enabled = (deps: HttpDeps) => deps.imports !== undefined;
+const importsOf = (deps: HttpDeps) => deps.imports as ImportUseDeps & { readonly kick: () => void };
+
+/** A cell a spreadsheet would run as a formula starts with a quote instead (CSV injection). */
+const cell = (text: string | null): string =>
+  text !== null && /^[=+\-@\t\r]/.test(text) ? `'${text}` : (text ?? '');
+
+/** The report as CSV: `original_short_url, outcome, short_url, reason` (decisions §17). */
+export function reportCsv(lines: readonly ImportReportLine[]): string {
+  const rows = lines.map((l) => [cell(l.originalShortUrl), l.outcome, cell(l.shortUrl), cell(l.reason)]);
+  return stringify([['original_short_url', 'outcome', 'short_url', 'reason'], ...rows]);
+}
+
+/**
+ * `/api/v1/imports` (decisions §17): an account starts an import of its links from another shortener
+ * (by one of its keys or its session) and follows it; another account's job is `not_found`.
+ */
+export const IMPORT_ROUTES: readonly AnyRoute[] = [
+  route({
+    method: 'post',
+    path: '/api/v1/imports',
+    access: 'account',
+    enabled,
+    body: ImportInput,
+    doc: {
+      id: 'startImport',
+      summary: 'Import links from another shortener',
+      description:
+        'Starts a job that brings links into the account from a CSV file (`csv`), Shlink (`url`, ' +
+        '`api_key`), Kutt (`url`, `api_key`) or Bitly (`token`): codes kept when free, every URL ' +
+        'checked, visits counted; a run again adds nothing twice. Keys and tokens are used for the job ' +
+        'and never stored. Answers 202 at once; follow the job at `GET /api/v1/imports/{id}`.',
+      tag: 'imports',
+      security,
+      example: { source: 'csv', csv: 'short url,long url\nhttps://old.example/abc,https://example.com/' },
+      responses: { 202: jsonResponse('The job, queued.', 'ImportJob') },
+      errors: [401, 403, 429],
+    },
+    handle: async (ctx, { deps, caller, body }) => {
+      const started = await startImport(importsOf(deps), body, caller);
+      if (started.ok) importsOf(deps).kick();
+      sendResult(ctx, started, (job) => toImportJobView(job, deps.core.config.baseUrl), 202);
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/api/v1/imports/{id}',
+    access: 'account',
+    enabled,
+    doc: {
+      id: 'getImport',
+      summary: 'An import’s progress',
+      description: 'Its state (`queued`, `running`, `done`, `failed`) and counts so far.',
+      tag: 'imports',
+      security,
+      parameters: [IMPORT_ID],
+      responses: { 200: jsonResponse('The job.', 'ImportJob') },
+      errors: [401, 403, 404],
+    },
+    handle: async (ctx, { deps, caller, params }) => {
+      const job = await findImport(importsOf(deps), params.id ?? '', caller);
+      sendResult(ctx, job, (found) => toImportJobView(found, deps.core.config.baseUrl));
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/api/v1/imports/{id}/report',
+    access: 'account',
+    enabled,
+    doc: {
+      id: 'getImportReport',
+      summary: 'An import’s report (CSV)',
+      description:
+        'One line per row read so far: `original_short_url, outcome, short_url, reason`, the outcome ' +
+        '`imported`, `renamed`, `skipped` or `refused`.',
+      tag: 'imports',
+      security,
+      parameters: [IMPORT_ID],
+      responses: {
+        200: { description: 'The report.', content: { 'text/csv': { schema: { type: 'string' } } } },
+      },
+      errors: [401, 403, 404],
+    },
+    handle: async (ctx, { deps, caller, params }) => {
+      const report = await importReport(importsOf(deps), params.id ?? '', caller);
+      if (!report.ok) return sendResult(ctx, report, () => null);
+      ctx.type = 'text/csv; charset=utf-8';
+      ctx.set('content-disposition', `attachment; filename="import-${report.value.job.id}.csv"`);
+      ctx.body = reportCsv(report.value.lines);
+    },
+  }),
+];
