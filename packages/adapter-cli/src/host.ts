@@ -1,4 +1,12 @@
-import type { CoreDeps, WebhookDeps } from '@shortener/core';
+import type {
+  CoreDeps,
+  ImportJob,
+  ImportOptions,
+  ImportReportLine,
+  ImportSourceName,
+  Result,
+  WebhookDeps,
+} from '@shortener/core';
 import type { CliIo } from './cli-io.js';
 
 /** The database of `DB_PATH` opened for one command. */
@@ -8,7 +16,31 @@ export interface LocalStore {
   readonly backup: ((destination: string) => Promise<void>) | null;
   /** The webhooks of every account on it (decisions §16: `shortener webhooks`). */
   readonly webhooks: WebhookDeps;
+  /** Runs an import into an account here, to its end (`shortener import --from`, decisions §17). */
+  importFrom(request: LocalImportRequest, onProgress: (job: ImportJob) => void): Promise<Result<ImportDone>>;
   close(): Promise<void>;
+}
+
+/** What `shortener import --from` asks: the source and where it is, and the job's choices. */
+export interface LocalImportRequest extends Omit<ImportOptions, 'url'> {
+  readonly source: ImportSourceName;
+  readonly accountId: string;
+  /** The CSV file's text. */
+  readonly file: string | null;
+  /** The remote API (shlink, kutt, bitly). */
+  readonly url: string | null;
+  /** Shlink's or Kutt's API key, Bitly's token: used for this run, never stored. */
+  readonly secret: string | null;
+  /** YOURLS: its database URL, table prefix and short domain. */
+  readonly database: string | null;
+  readonly prefix: string | null;
+  readonly domain: string | null;
+}
+
+/** An import run to its end: the job and its report. */
+export interface ImportDone {
+  readonly job: ImportJob;
+  readonly lines: readonly ImportReportLine[];
 }
 
 /** One setting of the server as a flag of `serve`: `--public-base-url <url>` for `PUBLIC_BASE_URL`. */

@@ -1,3 +1,4 @@
+import { importLocally } from './imports/local-import.js';
 import type { LocalStore } from '@shortener/adapter-cli';
 import { ConfigError, loadConfig } from './config.js';
 import type { AppConfig, Environment } from './config.js';
@@ -19,6 +20,14 @@ export async function openLocalStore(env: Environment, dbPath: string | undefine
     core: resolve(container, 'coreDeps'),
     backup: resolve(container, 'backup'),
     webhooks: resolve(container, 'events').webhooks,
+    importFrom: (request, onProgress) =>
+      importLocally(
+        resolve(container, 'coreDeps'),
+        resolve(container, 'stores'),
+        resolve(container, 'userAgents'),
+        request,
+        onProgress,
+      ),
     close: () => resolve(container, 'stores').close(),
   };
 }

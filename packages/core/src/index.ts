@@ -321,9 +321,10 @@ export {
   ImportJobSchema,
   MAX_IMPORT_CSV_BYTES,
   MAX_OPEN_IMPORTS,
+  createImportJob,
   findImport,
   importReport,
   startImport,
   toImportJobView,
 } from './imports/imports.js';
-export type { ImportJobView, ImportSecrets, ImportUseDeps } from './imports/imports.js';
+export type { ImportJobView, ImportSecrets, ImportUseDeps, NewImport } from './imports/imports.js';

@@ -36,8 +36,9 @@ export function createMemoryImportStore(state: MemoryState, links: LinkStore): I
         .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1))
         .slice(0, limit)
         .map(copy),
-    claimJob: async (runner, now, leaseUntil) => {
+    claimJob: async (runner, now, leaseUntil, id) => {
       const open = [...jobs.values()]
+        .filter((h) => id === undefined || h.job.id === id)
         .filter((h) => h.job.state === 'queued' || (h.job.state === 'running' && h.leaseUntil <= now))
         .sort((a, b) => a.job.createdAt - b.job.createdAt);
       const held = open[0];

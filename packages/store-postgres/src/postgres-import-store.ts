@@ -23,7 +23,8 @@ const JOB = selectList([
 // the oldest open job whose runner is gone; SKIP LOCKED: two nodes claiming at once take two jobs or none
 const CLAIM = `UPDATE import_jobs SET state = 'running', runner = $1, lease_until = $3, updated_at = $2
   WHERE id = (SELECT id FROM import_jobs WHERE state IN ('queued', 'running')
-    AND (state = 'queued' OR lease_until <= $2) ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED)
+    AND (state = 'queued' OR lease_until <= $2) AND ($4::text IS NULL OR id = $4)
+    ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED)
   RETURNING ${JOB}`;
 
 /**
@@ -62,8 +63,8 @@ export function createPostgresImportStore(pool: Pool): ImportStore {
           [accountId, limit],
         )
       ).rows,
-    claimJob: async (runner, now, leaseUntil) =>
-      (await pool.query<ImportJob>(CLAIM, [runner, now, leaseUntil])).rows[0] ?? null,
+    claimJob: async (runner, now, leaseUntil, id) =>
+      (await pool.query<ImportJob>(CLAIM, [runner, now, leaseUntil, id ?? null])).rows[0] ?? null,
     findImported: async (accountId, source, originals) => {
       const { rows } = await pool.query<{ original: string; link_id: string }>(
         `SELECT original, link_id FROM imported_links

@@ -53,8 +53,8 @@ const INSERT_LINK = `INSERT INTO links (${LINK_COLUMNS.join(', ')}) VALUES (${LI
 export function createSqliteImportStore(db: Database, announce: (change: LinkChange) => void): ImportStore {
   const s = statementsOf(db);
   const counters = createCounterWriter(db);
-  const claim = db.transaction((runner: string, now: number, leaseUntil: number): ImportJob | null => {
-    const row = s.open.get(now);
+  const claim = db.transaction((runner: string, now: number, leaseUntil: number, id?: string) => {
+    const row = s.open.get(now, id ?? null, id ?? null);
     if (row === undefined) return null;
     s.take.run(runner, leaseUntil, now, row.id);
     return toJob({ ...row, state: 'running', updated_at: now });
@@ -110,7 +110,7 @@ export function createSqliteImportStore(db: Database, announce: (change: LinkCha
       return row === undefined ? null : toJob(row);
     },
     listJobs: async (accountId, limit) => s.byAccount.all(accountId, limit).map(toJob),
-    claimJob: async (runner, now, leaseUntil) => claim.immediate(runner, now, leaseUntil),
+    claimJob: async (runner, now, leaseUntil, id) => claim.immediate(runner, now, leaseUntil, id),
     findImported: async (accountId, source, originals) => {
       const found = new Map<string, string>();
       for (const original of originals) {
@@ -144,9 +144,9 @@ function statementsOf(db: Database) {
     byAccount: db.prepare<[string, number], JobRow>(
       `SELECT ${JOB} FROM import_jobs WHERE account_id = ? ORDER BY created_at DESC, id DESC LIMIT ?`,
     ),
-    open: db.prepare<[number], JobRow>(
+    open: db.prepare<[number, string | null, string | null], JobRow>(
       `SELECT ${JOB} FROM import_jobs WHERE state IN ('queued', 'running')
-         AND (state = 'queued' OR lease_until <= ?) ORDER BY created_at LIMIT 1`,
+         AND (state = 'queued' OR lease_until <= ?) AND (? IS NULL OR id = ?) ORDER BY created_at LIMIT 1`,
     ),
     take: db.prepare<[string, number, number, string]>(
       `UPDATE import_jobs SET state = 'running', runner = ?, lease_until = ?, updated_at = ? WHERE id = ?`,

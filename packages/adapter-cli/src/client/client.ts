@@ -4,6 +4,7 @@ import type {
   CheckAliasInput,
   ExportedLink,
   CreateLinkInput,
+  ImportJob,
   LinkView,
   ListLinksQuery,
   Result,
@@ -12,6 +13,7 @@ import type {
   TagCount,
   UpdateLinkInput,
 } from '@shortener/core';
+import type { ImportDone, LocalImportRequest } from '../host.js';
 
 /** A page of links, as `GET /api/v1/links` answers. */
 export interface LinkListView {
@@ -52,6 +54,11 @@ export interface ShortenerClient {
   /** One page of the links `export` writes: every link locally (or `--account`'s), remotely the key's. */
   exportPage(cursor: string | null): Promise<Result<ExportPage>>;
   /** Writes an exported link back as it was (local only: absent remotely, where the API cannot). */
+  /** Imports from another shortener into the account (local mode with `--account` only). */
+  readonly importFrom?: (
+    request: Omit<LocalImportRequest, 'accountId'>,
+    onProgress: (job: ImportJob) => void,
+  ) => Promise<Result<ImportDone>>;
   readonly importLink?: (line: ExportedLink) => Promise<Result<LinkView>>;
   /** Copies the database to `destination` while it keeps serving (local only). */
   backup(destination: string): Promise<void>;

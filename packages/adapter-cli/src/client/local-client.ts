@@ -56,6 +56,12 @@ export function createLocalClient(store: LocalStore, accountId: string | null): 
     exportPage: async (cursor) =>
       exported(store, await page({ limit: 200, ...(cursor === null ? {} : { cursor }) }), accountName),
     importLink: async (line) => viewOf(await importLink(core, line)),
+    importFrom: async (request, onProgress) => {
+      if (accountId === null) {
+        throw new CliError('--account NAME: the account the imported links belong to (usage_error)', USAGE);
+      }
+      return store.importFrom({ ...request, accountId }, onProgress);
+    },
     get: async (reference) => viewOf(await find(reference)),
     update: (reference, input) =>
       onFound(reference, async (link) => viewOf(await updateLink(core, link.id, input, caller))),

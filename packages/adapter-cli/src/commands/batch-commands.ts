@@ -17,6 +17,7 @@ import {
   exportedLinkFields,
   isExportedLink,
 } from './import-fields.js';
+import { importFrom, importFromOptions } from './import-from.js';
 import { addClientCommand } from './kit.js';
 import type { ClientCommand, ClientRun } from './kit.js';
 import { numberOf } from './link-options.js';
@@ -60,13 +61,23 @@ const BULK: ClientCommand = {
 };
 
 const IMPORT: ClientCommand = {
-  spec: 'import <file>',
+  spec: 'import [file]',
   description:
-    'Write back the links of an `export` (locally as they were), or create links from JSON lines or a CSV with a header (url, alias, title, …); - reads stdin.',
-  examples: ['import links.jsonl', 'import links.csv --account alice', 'import - --format csv < links.csv'],
-  options: (command) =>
-    command.option('--format <format>', 'jsonl or csv (default: by extension, else by content)'),
+    'Write back the links of an `export` (locally as they were), or create links from JSON lines or a CSV with a header (url, alias, title, …); - reads stdin. With --from, import another shortener’s links into --account: Shlink, YOURLS, Kutt, Bitly, or their CSV exports.',
+  examples: [
+    'import links.jsonl',
+    'import links.csv --account alice',
+    'import - --format csv < links.csv',
+    'import --from csv bitly-links.csv --account alice --dry-run',
+    'import --from shlink --url https://s.example --api-key … --account alice',
+    'import --from yourls --database mysql://yourls:…@127.0.0.1/yourls --domain sho.rt --account alice',
+  ],
+  options: (command) => {
+    command.option('--format <format>', 'jsonl or csv (default: by extension, else by content)');
+    importFromOptions(command);
+  },
   run: async (run) => {
+    if (run.options.from !== undefined) return importFrom(run);
     const file = run.args[0] ?? '-';
     const text = await readInput(run.io, file);
     const records = importRecords(text, formatOf(run.options.format, file, text));

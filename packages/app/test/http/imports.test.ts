@@ -1,4 +1,8 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectMariaDb, uniqueName, urlFor, yourlsTables } from '../../../import-sources/test/mariadb.js';
 import { startShlink, SHLINK_KEY } from '../../../import-sources/test/stand-ins/shlink.js';
 import type { StandIn } from '../../../import-sources/test/stand-ins/loopback.js';
 import { expectError, jsonOf, startTestServer } from './harness.js';
@@ -157,5 +161,85 @@ describe('POST /api/v1/imports (decisions §17)', () => {
     const stats = await jsonOf(await open.api(`/api/v1/links/${link.id}/stats?days=365`, { key: carol.key }));
     expect(stats.countries).toEqual([{ key: 'AT', count: 1 }]);
     expect(stats.referrers).toEqual([{ key: 'news.example', count: 1 }]);
+  });
+});
+
+describe('shortener import --from (decisions §17)', () => {
+  it('imports a CSV into an account and lists every row not imported', async () => {
+    const dave = await server.createAccount('dave');
+    const dir = mkdtempSync(join(tmpdir(), 'shortener-import-'));
+    const file = join(dir, 'bitly.csv');
+    writeFileSync(
+      file,
+      'Link,Destination URL,Title\nhttps://bit.ly/davesale,https://example.com/sale,Sale\nhttps://bit.ly/a,https://example.com/a,Short code\n',
+    );
+    const done = await server.cli(
+      'import',
+      '--from',
+      'csv',
+      file,
+      '--account',
+      'dave',
+      '--on-conflict',
+      'rename',
+    );
+    expect(done).toMatchObject({ state: 'done', rows: 2, imported: 1, renamed: 1 });
+    expect(done.not_imported).toEqual([
+      expect.objectContaining({ original_short_url: 'https://bit.ly/a', outcome: 'renamed' }),
+    ]);
+    const listed = await jsonOf(await server.api('/api/v1/links', { key: dave.key }));
+    expect(listed.links.map((l: { slug: string }) => l.slug)).toContain('davesale');
+    await expect(server.cli('import', '--from', 'shlink', '--account', 'dave')).rejects.toThrow(/--url/);
+    await expect(server.cli('import', '--from', 'nowhere', file, '--account', 'dave')).rejects.toThrow(
+      /--from must be/,
+    );
+  });
+
+  it('imports a YOURLS database with its history, never reading an address', async (context) => {
+    const root = await connectMariaDb();
+    if (root === null) return context.skip();
+    const name = uniqueName('yourls_app');
+    try {
+      await root.query(`CREATE DATABASE ${name}; USE ${name}; ${yourlsTables('yourls_')}`);
+      await root.query(
+        `INSERT INTO yourls_url (keyword, url, title, timestamp, ip, clicks) VALUES
+         ('gh', 'https://github.com/', 'GitHub', '2026-11-01 10:00:00', '203.0.113.9', 2)`,
+      );
+      const recent = new Date(Date.now() - 86_400_000).toISOString().slice(0, 19).replace('T', ' ');
+      await root.query(
+        `INSERT INTO yourls_log (click_time, shorturl, referrer, user_agent, ip_address, country_code) VALUES
+         (?, 'gh', 'direct', 'Mozilla/5.0 (Windows NT 10.0) Firefox/120.0', '203.0.113.10', 'DE'),
+         (?, 'gh', 'https://news.example/x', 'Mozilla/5.0 (Windows NT 10.0) Firefox/120.0', '203.0.113.11', 'FR')`,
+        [recent, recent],
+      );
+      const erin = await server.createAccount('erin');
+      const done = await server.cli(
+        'import',
+        '--from',
+        'yourls',
+        '--database',
+        urlFor('root', '', name),
+        '--domain',
+        'yourls.example',
+        '--account',
+        'erin',
+      );
+      expect(done).toMatchObject({ state: 'done', imported: 1, visits: 2 });
+      const link = (await jsonOf(await server.api('/api/v1/links', { key: erin.key }))).links[0];
+      expect(link).toMatchObject({ slug: 'gh', clicks: 2 });
+      const stats = await jsonOf(await server.api(`/api/v1/links/${link.id}/stats`, { key: erin.key }));
+      expect(stats.countries).toEqual(
+        expect.arrayContaining([
+          { key: 'DE', count: 1 },
+          { key: 'FR', count: 1 },
+        ]),
+      );
+      // nothing of the addresses came along
+      const dump = readFileSync(server.dbPath).toString('latin1');
+      expect(dump).not.toContain('203.0.113.1');
+    } finally {
+      await root.query(`DROP DATABASE IF EXISTS ${name}`);
+      await root.end();
+    }
   });
 });

@@ -118,8 +118,9 @@ export interface ImportStore {
   /**
    * Takes the oldest job that is queued, or running with its lease run out (a crashed runner's), for
    * `runner` until `leaseUntil`, marking it running; null when there is none. Two runners never hold one job.
+   * With `id`, only that job is taken (the command line runs the job it started).
    */
-  claimJob(runner: string, now: number, leaseUntil: number): Promise<ImportJob | null>;
+  claimJob(runner: string, now: number, leaseUntil: number, id?: string): Promise<ImportJob | null>;
   /** Of the sources' keys given, those the account imported already from `source`, with the link's id. */
   findImported(
     accountId: string,

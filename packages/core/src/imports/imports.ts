@@ -7,7 +7,8 @@ import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
 import { timeOrderedUuid } from '../secrets.js';
 import { validateTargetUrl } from '../urls/validate-url.js';
-import type { ImportJob, ImportReportLine, ImportStore } from './import-job.js';
+import type { ImportJob, ImportOptions, ImportReportLine, ImportStore } from './import-job.js';
+import type { ImportSourceName } from './source.js';
 import { NO_COUNTS } from './import-job.js';
 
 /** The sources an account may import from over the API and the page (YOURLS's database is the operator's). */
@@ -146,39 +147,63 @@ export async function startImport(
     return err(domainError('unauthorized', 'An import goes into an account: send its API key.'));
   const remote = remoteOf(deps, input);
   if (!remote.ok) return remote;
-  const domainMap: Record<string, string> = {};
-  for (const [from, to] of Object.entries(input.domain_map ?? {})) {
-    const domain = findShortDomain(deps.config, to.toLowerCase());
-    if (domain === undefined)
-      return err(domainError('domain_invalid', `${to} is not a short domain here.`, 'domain_map'));
-    domainMap[from.toLowerCase()] = domain.host;
-  }
   const open = (await deps.imports.listJobs(caller.accountId, 50)).filter(
     (job) => job.state === 'queued' || job.state === 'running',
   );
   if (open.length >= MAX_OPEN_IMPORTS) {
     return err(domainError('too_many', `At most ${MAX_OPEN_IMPORTS} imports run at once for an account.`));
   }
+  const job = await createImportJob(deps, caller.accountId, input.source, {
+    onConflict: input.on_conflict ?? 'skip',
+    domainMap: input.domain_map ?? {},
+    dryRun: input.dry_run ?? false,
+    url: remote.value.url,
+    payload: input.source === 'csv' ? (input.csv ?? null) : null,
+  });
+  if (job.ok && remote.value.secret !== null) deps.importSecrets.keep(job.value.id, remote.value.secret);
+  return job;
+}
+
+/** A job's choices as given, the domain map naming any host of a short domain here, and its file. */
+export interface NewImport extends ImportOptions {
+  /** The file's text for the csv source. */
+  readonly payload: string | null;
+}
+
+/**
+ * Stores a new job, queued, of `source` into the account (the API's {@link startImport}, and the
+ * operator's command line for every source). A `domainMap` target that is not a short domain here is
+ * `domain_invalid` (field `domain_map`).
+ */
+export async function createImportJob(
+  deps: Pick<ImportUseDeps, 'imports' | 'clock' | 'random' | 'config'>,
+  accountId: string,
+  source: ImportSourceName,
+  wanted: NewImport,
+): Promise<Result<ImportJob>> {
+  const domainMap: Record<string, string> = {};
+  for (const [from, to] of Object.entries(wanted.domainMap)) {
+    const domain = findShortDomain(deps.config, to.toLowerCase());
+    if (domain === undefined) {
+      return err(domainError('domain_invalid', `${to} is not a short domain here.`, 'domain_map'));
+    }
+    domainMap[from.toLowerCase()] = domain.host;
+  }
   const now = deps.clock.now();
+  const { payload, ...options } = wanted;
   const job: ImportJob = {
     id: timeOrderedUuid(deps.random, now),
-    accountId: caller.accountId,
-    source: input.source,
+    accountId,
+    source,
     state: 'queued',
-    options: {
-      onConflict: input.on_conflict ?? 'skip',
-      domainMap,
-      dryRun: input.dry_run ?? false,
-      url: remote.value.url,
-    },
+    options: { ...options, domainMap },
     counts: NO_COUNTS,
     errors: [],
     cursor: null,
-    payload: input.source === 'csv' ? (input.csv ?? null) : null,
+    payload,
     createdAt: now,
     updatedAt: now,
   };
-  if (remote.value.secret !== null) deps.importSecrets.keep(job.id, remote.value.secret);
   await deps.imports.createJob(job);
   return ok(job);
 }

@@ -1,0 +1,122 @@
+import { IMPORT_SOURCES, toImportJobView } from '@shortener/core';
+import type { ImportJob, ImportReportLine, ImportSourceName } from '@shortener/core';
+import type { Command } from 'commander';
+import { CliError, unwrap, usageError } from '../cli-io.js';
+import type { CliSink } from '../cli-io.js';
+import type { ClientRun } from './kit.js';
+import { readInput } from './batch-io.js';
+
+/** How often a plain (not a terminal) progress line is written at most. */
+const PLAIN_EVERY_MS = 2000;
+
+/** The flags of `import --from` (decisions §17); `--token` (Bitly's) is the command's own. */
+export function importFromOptions(command: Command): void {
+  const collect = (value: string, all: string[]) => [...all, value];
+  command
+    .option(
+      '--from <source>',
+      `import from another shortener: ${IMPORT_SOURCES.join(', ')} (local, with --account)`,
+    )
+    .option('--url <url>', '--from shlink, kutt (bitly: another API host): the API’s base URL')
+    .option('--api-key <key>', '--from shlink, kutt: the API key (used for this run, never stored)')
+    .option('--database <url>', '--from yourls: mysql://user:password@host:port/name')
+    .option('--prefix <prefix>', '--from yourls: the tables’ prefix (default yourls_)')
+    .option('--domain <host>', '--from yourls: the short domain of its links')
+    .option('--on-conflict <how>', '--from: a code taken or refused here: skip (default) or rename')
+    .option(
+      '--domain-map <old=new>',
+      '--from: links of the old host go to this short domain (repeat it)',
+      collect,
+      [],
+    )
+    .option('--dry-run', '--from: report what would happen, write nothing');
+}
+
+/** `--domain-map old=new` flags as a map. */
+function domainMapOf(pairs: readonly string[]): Record<string, string> {
+  const map: Record<string, string> = {};
+  for (const pair of pairs) {
+    const [from, to, ...rest] = pair.split('=');
+    if (!from || !to || rest.length > 0) throw usageError(`--domain-map takes old=new (got "${pair}")`);
+    map[from.trim().toLowerCase()] = to.trim();
+  }
+  return map;
+}
+
+const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
+
+/** The job's counts in one line. */
+const countsLine = ({ counts }: ImportJob): string =>
+  `${counts.rows} rows: ${counts.imported} imported, ${counts.renamed} renamed, ${counts.skipped} skipped, ` +
+  `${counts.refused} refused, ${counts.visits} visits`;
+
+/** Progress on stderr: one line rewritten on a terminal, else a plain line every 2 s at most. */
+function progressOf(sink: CliSink, quiet: boolean) {
+  let last = 0;
+  return {
+    show(job: ImportJob) {
+      if (quiet) return;
+      if (sink.isTTY === true) return void sink.write(`\r\x1b[2K${countsLine(job)}`);
+      if (Date.now() - last < PLAIN_EVERY_MS) return;
+      last = Date.now();
+      sink.write(`${countsLine(job)}\n`);
+    },
+    end: () => void (sink.isTTY === true && !quiet ? sink.write('\r\x1b[2K') : undefined),
+  };
+}
+
+/** A row not imported, as it was: `skipped old: reason`, `renamed old → new: reason`, `refused old: reason`. */
+function notImportedText(line: ImportReportLine): string {
+  const target = line.outcome === 'renamed' ? ` → ${line.shortUrl ?? ''}` : '';
+  return `${line.outcome.padEnd(8)} ${line.originalShortUrl}${target}${line.reason === null ? '' : `: ${line.reason}`}`;
+}
+
+/**
+ * `shortener import --from SOURCE [FILE] --account NAME`: the import run here to its end, the counts as it
+ * goes, then the summary with every row not imported as it was. Fails (1) when the job failed.
+ */
+export async function importFrom({ client, args, options, out, io }: ClientRun): Promise<void> {
+  const source = String(options.from) as ImportSourceName;
+  if (!IMPORT_SOURCES.includes(source)) {
+    throw usageError(`--from must be one of ${IMPORT_SOURCES.join(', ')} (got "${source}")`);
+  }
+  if (client.importFrom === undefined) {
+    throw usageError('--from runs on the local database: leave out --server (or use POST /api/v1/imports)');
+  }
+  const onConflict = options.onConflict ?? 'skip';
+  if (onConflict !== 'skip' && onConflict !== 'rename') {
+    throw usageError(`--on-conflict must be skip or rename (got "${String(onConflict)}")`);
+  }
+  const file = source === 'csv' ? await readInput(io, args[0] ?? '-') : null;
+  const progress = progressOf(io.stderr, out.json);
+  const done = unwrap(
+    await client.importFrom(
+      {
+        source,
+        file,
+        url: text(options.url),
+        secret: source === 'bitly' ? text(options.token) : text(options.apiKey),
+        database: text(options.database),
+        prefix: text(options.prefix),
+        domain: text(options.domain),
+        onConflict,
+        domainMap: domainMapOf((options.domainMap as string[] | undefined) ?? []),
+        dryRun: options.dryRun === true,
+      },
+      progress.show,
+    ),
+  );
+  progress.end();
+  const notImported = done.lines.filter((line) => line.outcome !== 'imported');
+  const view = toImportJobView(done.job, '');
+  const { report_url: _, ...summary } = view;
+  const heading = `${done.job.options.dryRun ? 'Dry run, nothing written. ' : ''}${countsLine(done.job)}`;
+  const rows = notImported.map((l) => ({
+    original_short_url: l.originalShortUrl,
+    outcome: l.outcome,
+    short_url: l.shortUrl,
+    reason: l.reason,
+  }));
+  out.print({ ...summary, not_imported: rows }, [heading, ...notImported.map(notImportedText)].join('\n'));
+  if (done.job.state === 'failed') throw new CliError(`The import failed: ${done.job.errors.join('; ')}`, 1);
+}
