@@ -46,9 +46,9 @@ export async function callerOf(deps: HttpDeps, req: IncomingMessage): Promise<Re
  * Reads the whole body as text, refusing more than 1 MiB with 413. By the stream's events rather than an
  * async iterator, which costs a promise per chunk (a body is usually one chunk).
  */
-export async function readBodyText(req: IncomingMessage): Promise<string> {
+export async function readBodyText(req: IncomingMessage, maxBytes = MAX_BODY_BYTES): Promise<string> {
   const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  if (declared > maxBytes) throw tooLarge(maxBytes);
   if (req.readableEnded) return ''; // read already: no `end` is coming
   return new Promise<string>((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -59,7 +59,7 @@ export async function readBodyText(req: IncomingMessage): Promise<string> {
     };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) stop(tooLarge());
+      if (size > maxBytes) stop(tooLarge(maxBytes));
       else chunks.push(chunk);
     };
     const onEnd = () => resolve(Buffer.concat(chunks).toString('utf8'));
@@ -73,17 +73,24 @@ export async function readBodyText(req: IncomingMessage): Promise<string> {
 const cutShort = () =>
   new HttpInputError(400, domainError('invalid_request', 'The body ended before its declared length.'));
 
-const tooLarge = () =>
-  new HttpInputError(413, domainError('invalid_request', 'The body is larger than 1 MiB.'));
+const tooLarge = (maxBytes: number) =>
+  new HttpInputError(
+    413,
+    domainError('invalid_request', `The body is larger than ${Math.round(maxBytes / 1048576)} MiB.`),
+  );
 
 /**
  * The request body as a value: JSON (also when a client forgot the content type but sent an object),
  * or a URL-encoded form. Anything else is a clear 4xx. `form` is for the pages' form posts: an empty
  * body, whatever its content type says, is an empty form there rather than missing JSON.
  */
-export async function readBody(req: IncomingMessage, form = false): Promise<unknown> {
+export async function readBody(
+  req: IncomingMessage,
+  form = false,
+  maxBytes = MAX_BODY_BYTES,
+): Promise<unknown> {
   const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-  const text = await readBodyText(req);
+  const text = await readBodyText(req, maxBytes);
   if (type === 'application/x-www-form-urlencoded' && !/^\s*[[{]/.test(text)) {
     return Object.fromEntries(new URLSearchParams(text));
   }

@@ -311,7 +311,7 @@ export type {
   PlacedReportLine,
 } from './imports/import-job.js';
 export { CHUNK_ROWS, IMPORT_LEASE_MS, LostImportJob, runImportJob } from './imports/import-runner.js';
-export type { ImportDeps } from './imports/import-runner.js';
+export type { ImportDeps, ImportPacing } from './imports/import-runner.js';
 export { countsOfRow } from './imports/import-visits.js';
 export type { ImportedCounts, VisitReaders } from './imports/import-visits.js';
 export {

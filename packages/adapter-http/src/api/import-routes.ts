@@ -1,4 +1,11 @@
-import { ImportInput, findImport, importReport, startImport, toImportJobView } from '@shortener/core';
+import {
+  ImportInput,
+  MAX_IMPORT_CSV_BYTES,
+  findImport,
+  importReport,
+  startImport,
+  toImportJobView,
+} from '@shortener/core';
 import type { ImportReportLine, ImportUseDeps } from '@shortener/core';
 import { stringify } from 'csv-stringify/sync';
 import type { HttpDeps } from '../deps.js';
@@ -36,6 +43,8 @@ export const IMPORT_ROUTES: readonly AnyRoute[] = [
     access: 'account',
     enabled,
     body: ImportInput,
+    // the file's text, up to 20 MiB, with the rest of the JSON around it
+    maxBodyBytes: MAX_IMPORT_CSV_BYTES + 1024 * 1024,
     doc: {
       id: 'startImport',
       summary: 'Import links from another shortener',

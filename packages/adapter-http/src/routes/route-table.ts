@@ -75,6 +75,8 @@ export interface Route<
   readonly access: Access;
   /** Whether the body may also be a URL-encoded form (the pages' posts without script). */
   readonly form?: boolean;
+  /** The largest body taken (413 above it); 1 MiB unless said (an import's file: 21 MiB). */
+  readonly maxBodyBytes?: number;
   /** Served on the short domains (a link's QR code, `/robots.txt`), not {base_url}: so documented. */
   readonly onShortDomains?: boolean;
   /**
@@ -169,7 +171,10 @@ export function mountRoutes(router: Router, deps: HttpDeps, routes: readonly Any
       if (who === null) return;
       const query = parsed(ctx, declared.query, () => queryOf(ctx.query));
       if (query === null) return;
-      const raw = declared.body === undefined ? undefined : await readBody(ctx.req, declared.form === true);
+      const raw =
+        declared.body === undefined
+          ? undefined
+          : await readBody(ctx.req, declared.form === true, declared.maxBodyBytes);
       const body = parsed(ctx, declared.body, () => raw);
       if (body === null) return;
       const input = { deps, ...who, query: query.value, body: body.value, params: ctx.params };

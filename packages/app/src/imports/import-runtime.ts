@@ -6,6 +6,9 @@ import { bitlySource, csvSource, kuttSource, shlinkSource } from '@shortener/imp
 import type { FetchLike } from '@shortener/import-sources';
 import type { AppLogger as Logger } from '../logger.js';
 
+/** Lets the requests waiting run before the next chunk (a chunk is a synchronous transaction on SQLite). */
+export const yieldToRequests = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 /** How often an idle runner looks for a job. */
 const POLL_MS = 1000;
 
@@ -63,7 +66,7 @@ export function createImportRuntime(deps: ImportDeps, fetch: FetchLike, logger: 
         continue;
       }
       logger.info('import started', { job: job.id, source: job.source });
-      await runImportJob(deps, job, source, runner, () => stopping);
+      await runImportJob(deps, job, source, runner, { stop: () => stopping, pause: yieldToRequests });
       secrets.delete(job.id);
       logger.info('import ended', { job: job.id });
     }

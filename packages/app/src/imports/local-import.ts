@@ -3,6 +3,7 @@ import type { ImportDone, LocalImportRequest } from '@shortener/adapter-cli';
 import { isBotUserAgent } from '@shortener/adapter-http';
 import { IMPORT_LEASE_MS, createImportJob, domainError, err, ok, runImportJob } from '@shortener/core';
 import type { CoreDeps, ImportJob, ImportSource, Result, Stores, UserAgentParser } from '@shortener/core';
+import { yieldToRequests } from './import-runtime.js';
 import { bitlySource, csvSource, kuttSource, shlinkSource, yourlsSource } from '@shortener/import-sources';
 
 /** How often the command line is told the job's counts. */
@@ -75,7 +76,7 @@ export async function importLocally(
   };
   const timer = setInterval(() => void report(), PROGRESS_MS);
   try {
-    await runImportJob(deps, job, source.value, runner);
+    await runImportJob(deps, job, source.value, runner, { chunkRows: 200, pause: yieldToRequests });
   } finally {
     clearInterval(timer);
   }

@@ -61,7 +61,13 @@ export function describeImportSuite(name: string, open: () => Promise<Stores>): 
       const now = h.clock.now();
       const claimed = await h.stores.imports.claimJob('runner-1', now, now + 60_000);
       expect(claimed?.id).toBe(job.id);
-      await runImportJob(depsOf(h), claimed!, rowsSource(rows), 'runner-1', stop);
+      await runImportJob(
+        depsOf(h),
+        claimed!,
+        rowsSource(rows),
+        'runner-1',
+        stop === undefined ? {} : { stop },
+      );
       return (await h.stores.imports.findJob(job.id))!;
     }
 
