@@ -40,6 +40,13 @@ describe.runIf(DATABASE_URL !== null)('shortener migrate --to postgres://…', (
     );
     links.locked = await createLink(source, { url: 'https://example.com/locked', password: 'open-sesame' });
     await addPasskeyAndChallenge(source.dbPath, alice);
+    // an import: its job, report and record of what came from where (decisions §17)
+    const csv = 'short url,long url\nhttps://old.example/moved,https://example.com/moved';
+    const job = await jsonOf(await source.api('/api/v1/imports', { key, json: { source: 'csv', csv } }), 202);
+    await eventually(async () => {
+      const seen = await jsonOf(await source.api(`/api/v1/imports/${String(job.id)}`, { key }));
+      expect(seen.state).toBe('done');
+    });
     for (let i = 0; i < 3; i++) expect((await source.visit(links.anon.short_url, from(i))).status).toBe(302);
     expect((await source.visit(links.owned.short_url, from(9))).status).toBe(302);
     expect((await unlock(source, links.locked)).status).toBe(302);
@@ -91,7 +98,11 @@ describe.runIf(DATABASE_URL !== null)('shortener migrate --to postgres://…', (
       });
       expect((await jsonOf(patch)).clicks).toBe(4);
       const listed = await jsonOf(await node.api('/api/v1/links', { key }));
-      expect(listed.links.map((link: Json) => link.id)).toEqual([links.owned.id]);
+      // alice's link and the one she imported
+      expect(listed.links.map((link: Json) => link.url)).toEqual([
+        'https://example.com/moved',
+        'https://example.com/owned',
+      ]);
       // the session made on SQLite, and the password set there
       expect(
         (await browserOf(node).send('/account', { headers: { cookie: alice.cookie ?? '' } })).status,
