@@ -10,14 +10,14 @@ import {
   toLinkView,
 } from '@shortener/core';
 import type { Context } from 'koa';
-import { z } from 'zod';
-import { rateLimitHeaders } from '../api/rate-limit.js';
+import { rateLimitHeaders } from '../server/rate-limit.js';
 import type { HttpDeps } from '../deps.js';
 import { budgetedCoreOf } from '../deps.js';
 import { HTTP_STATUS, errorBody } from '../errors.js';
 import { setHeaders, stateOf } from '../koa-helpers.js';
-import { HTML, doneParameter, form, html, query, seeOther as seeOtherDoc } from '../openapi/openapi-forms.js';
-import { linkFormSchema } from '../openapi/openapi-pages.js';
+import { HTML, doneParameter, html, query, seeOther as seeOtherDoc } from '../openapi/openapi-pages.js';
+import { LinkForm } from '../server/forms.js';
+import { ClaimForm } from './account-forms.js';
 import { FORM_TYPE } from '../openapi/openapi-paths.js';
 import type { Json } from '../openapi/openapi-schemas.js';
 import type { AccountHomeView } from '../pages/account/account-pages.js';
@@ -30,10 +30,7 @@ import { queryOf } from '../request.js';
 import { route } from '../routes/route-table.js';
 import type { AnyRoute } from '../routes/route-table.js';
 import { pageSearchOf, searchTooLongMessage } from '../server/query.js';
-import { fieldOf, seeOther, sendAccountPage } from './account-kit.js';
-
-/** A posted form: its fields are read by name. */
-const Form = z.unknown();
+import { seeOther, sendAccountPage } from '../server/account-area.js';
 
 const again = (description: string): Json => ({
   description: `The page again, with ${description} (HTML).`,
@@ -137,7 +134,7 @@ export const ACCOUNT_ROUTES: readonly AnyRoute[] = [
     path: '/account/links',
     area: 'account',
     access: 'signed-in',
-    body: Form,
+    body: LinkForm,
     form: true,
     doc: {
       id: 'createAccountLinkByForm',
@@ -145,7 +142,6 @@ export const ACCOUNT_ROUTES: readonly AnyRoute[] = [
       description:
         'The fields of the home page’s form; the link belongs to the account (no edit token). ' +
         'Limited like creation with an API key.',
-      body: linkFormSchema,
       example: { url: 'https://example.com/a/long/path', title: 'Summer sale' },
       bodyTypes: [FORM_TYPE],
       responses: {
@@ -184,7 +180,7 @@ export const ACCOUNT_ROUTES: readonly AnyRoute[] = [
     path: '/account/claim',
     area: 'account',
     access: 'signed-in',
-    body: Form,
+    body: ClaimForm,
     form: true,
     doc: {
       id: 'claimLinksByForm',
@@ -192,7 +188,6 @@ export const ACCOUNT_ROUTES: readonly AnyRoute[] = [
       description:
         'Tokens separated by lines, spaces or commas; the links move to the account and their tokens ' +
         'stop working. The page says how many were added (none: the tokens are unknown or claimed).',
-      body: form({ tokens: 'The edit tokens.' }),
       example: { tokens: 'et_4fTq9ZrW2mXb7LcN1vYs8KdJ3hGp6QaE' },
       bodyTypes: [FORM_TYPE],
       responses: {
@@ -205,7 +200,7 @@ export const ACCOUNT_ROUTES: readonly AnyRoute[] = [
       if (signedIn === null) return;
       const { language } = stateOf(ctx);
       const t = accountTextOf(language);
-      const sent = fieldOf(body, 'tokens');
+      const sent = body.tokens ?? '';
       const tokens = sent.split(/[\s,;]+/).filter((token) => token !== '');
       const answer = (status: number, error: boolean, text: string) =>
         sendAccountHome(deps, ctx, signedIn, status, {

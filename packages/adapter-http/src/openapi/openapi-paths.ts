@@ -67,7 +67,10 @@ export interface OperationSpec {
   readonly common?: boolean;
 }
 
-/** An OpenAPI operation object; API operations (under `/api/`) also take `lang`. */
+/**
+ * An OpenAPI operation object; API operations (under `/api/`) also take `lang`, and the session where
+ * they take an API key.
+ */
 export function operation(spec: OperationSpec, api = true): Json {
   const parameters = [...(spec.parameters ?? []), ...(api ? [ref('parameters', 'lang')] : [])];
   const errors = new Set<ErrorStatus>([
@@ -80,6 +83,15 @@ export function operation(spec: OperationSpec, api = true): Json {
   const responses: Json = { ...spec.responses };
   for (const status of [...errors].sort())
     if (!(status in responses)) responses[status] = ref('responses', ERROR_RESPONSES[status]);
+  // the session cookie authenticates the API for {base_url}'s pages wherever an API key does
+  const security = [...(spec.security ?? [])];
+  if (api && security.some((s) => 'apiKey' in s)) {
+    if (!security.some((s) => 'session' in s)) security.push({ session: [] });
+    responses[403] ??= {
+      description: '`forbidden`: a change signed in by the session cookie, sent from another site.',
+      content: jsonContent(ref('schemas', 'Error')),
+    };
+  }
   const types = spec.bodyTypes ?? ['application/json'];
   const content = Object.fromEntries(
     types.map((type) => [type, { schema: spec.body, example: spec.example }]),
@@ -89,7 +101,7 @@ export function operation(spec: OperationSpec, api = true): Json {
     summary: spec.summary,
     description: spec.description,
     tags: [spec.tag],
-    security: [...(spec.security ?? [])],
+    security,
     ...(parameters.length === 0 ? {} : { parameters }),
     ...(spec.body === undefined ? {} : { requestBody: { required: true, content } }),
     responses,

@@ -2,13 +2,8 @@ import {
   AliasCheckSchema,
   ApiKeyListSchema,
   ApiKeySchema,
-  BulkInput,
   BulkResultSchema,
-  ClaimInput,
   ClaimResultSchema,
-  CreateKeyInput,
-  CreateLinkInput,
-  CreateWebhookInput,
   CreatedWebhookSchema,
   CreatedApiKeySchema,
   ErrorDetailSchema,
@@ -20,7 +15,6 @@ import {
   RuleViewSchema,
   StatsSchema,
   TagListSchema,
-  UpdateLinkInput,
   WebhookAttemptSchema,
   WebhookListSchema,
   WebhookSchema,
@@ -35,15 +29,6 @@ import { jsonRpcSchemas } from './openapi-mcp.js';
 /** A JSON object of the OpenAPI document under construction. */
 export type Json = Record<string, unknown>;
 
-const REQUEST_SCHEMAS: readonly z.ZodType[] = [
-  RuleInput,
-  CreateLinkInput,
-  UpdateLinkInput,
-  BulkInput,
-  ClaimInput,
-  CreateKeyInput,
-  CreateWebhookInput,
-];
 const RESPONSE_SCHEMAS: readonly z.ZodType[] = [
   RuleViewSchema,
   LinkSchema,
@@ -150,13 +135,14 @@ function constrain(schema: Json | undefined, property: string, keywords: Json): 
 }
 
 /**
- * `components.schemas`: request bodies as zod parses them (input), responses as produced (output), the
- * health answer and the JSON-RPC envelopes of `/mcp`. Limits that are configuration (bulk and claim
- * sizes) become `maxItems` here.
+ * `components.schemas`: the routes' request bodies as zod parses them (input; a redirect rule besides),
+ * responses as produced (output), the health answer and the JSON-RPC envelopes of `/mcp`. Limits that
+ * are configuration (bulk and claim sizes) become `maxItems` here.
  */
-export function componentSchemas(config: ServiceConfig): Record<string, Json> {
+export function componentSchemas(config: ServiceConfig, bodies: readonly z.ZodType[]): Record<string, Json> {
   const hosts = config.shortDomains.map((d) => d.host);
-  const schemas = { ...convertNamed(REQUEST_SCHEMAS, 'input'), ...convertNamed(RESPONSE_SCHEMAS, 'output') };
+  const requests = [...new Set([RuleInput, ...bodies])];
+  const schemas = { ...convertNamed(requests, 'input'), ...convertNamed(RESPONSE_SCHEMAS, 'output') };
   for (const schema of Object.values(schemas)) finish(schema, hosts);
   constrain(schemas.BulkRequest, 'urls', { maxItems: config.limits.bulkWithKey });
   constrain(schemas.ClaimRequest, 'edit_tokens', { maxItems: config.limits.claimMax });

@@ -1,13 +1,8 @@
 import { LANGUAGES } from '@shortener/core';
 import type { ServiceConfig } from '@shortener/core';
-import { withSessionAuth } from './openapi-accounts.js';
-import { sessionSecurityScheme } from './openapi-forms.js';
-import { MCP_ROUTES } from '../api/mcp-routes.js';
+import type { z } from 'zod';
+import { sessionSiteOf } from '../server/session.js';
 import { jsonContent, rateLimitHeaders, ref } from './openapi-paths.js';
-import { API_ROUTES } from '../api/api-table.js';
-import { META_ROUTES } from '../api/meta-routes.js';
-import { routePaths } from '../routes/route-table.js';
-import { ROUTE_TABLES } from '../routes/route-tables.js';
 import { componentSchemas } from './openapi-schemas.js';
 import { WEBHOOK_SIGNATURE_SCHEME, inMatchOrder, webhookDocs } from './openapi-webhooks.js';
 import type { Json } from './openapi-schemas.js';
@@ -79,9 +74,9 @@ function responses(): Json {
   };
 }
 
-function components(config: ServiceConfig): Json {
+function components(config: ServiceConfig, bodies: readonly z.ZodType[]): Json {
   return {
-    schemas: componentSchemas(config),
+    schemas: componentSchemas(config, bodies),
     securitySchemes: {
       apiKey: {
         type: 'http',
@@ -99,7 +94,15 @@ function components(config: ServiceConfig): Json {
           'Edit token `et_…` returned once when an anonymous link is created (`edit_token` field, or ' +
           'the `X-Edit-Token` header of `/api/shorten`). Grants detail, edit, delete and stats of that one link.',
       },
-      session: sessionSecurityScheme(config),
+      session: {
+        type: 'apiKey',
+        in: 'cookie',
+        name: sessionSiteOf(config.baseUrl).cookieName,
+        description:
+          'The session of a browser signed in at `/login`. It authenticates every API operation that takes ' +
+          'an API key, for requests from {base_url}’s own pages: a change must carry {base_url}’s `Origin` ' +
+          '(or `Sec-Fetch-Site: same-origin`), else 403 `forbidden`.',
+      },
       webhookSignature: WEBHOOK_SIGNATURE_SCHEME,
     },
     parameters: parameters(),
@@ -125,20 +128,18 @@ const DESCRIPTION = [
   'connections over the server’s limits are closed without an answer.',
 ].join('');
 
-/** What the document describes besides the configuration. */
-export interface DocumentOptions {
-  /** `GET /metrics` is served on this port (`METRICS=true` without `METRICS_PORT`). */
-  readonly metrics?: boolean;
-}
-
 /**
  * Builds the OpenAPI 3.1.0 document served at `/openapi.json`. Request and response schemas are
  * generated from the core zod schemas (the ones the edges parse with), so the document cannot drift
- * from the code; `domain` fields enumerate the configured short-domain hosts.
+ * from the code; `domain` fields enumerate the configured short-domain hosts. `paths` and `bodies` are
+ * the route tables' (`routePaths`, `bodySchemasOf`).
  */
-export function buildOpenApiDocument(config: ServiceConfig, options: DocumentOptions = {}): object {
+export function openApiDocument(
+  config: ServiceConfig,
+  paths: Record<string, Json>,
+  bodies: readonly z.ZodType[],
+): object {
   const hosts = config.shortDomains.map((d) => d.host);
-  const origins = config.shortDomains.map((d) => d.origin);
   return {
     openapi: '3.1.0',
     info: {
@@ -159,24 +160,8 @@ export function buildOpenApiDocument(config: ServiceConfig, options: DocumentOpt
       { name: 'accounts', description: 'Signing in at {base_url}, and the account’s API keys.' },
       { name: 'webhooks', description: 'Signed events of the account’s links, POSTed to its endpoints.' },
     ],
-    paths: inMatchOrder(
-      Object.assign(
-        {},
-        // `/metrics` is listed when this server serves it; otherwise it is a slug like any other
-        routePaths(
-          META_ROUTES.filter((r) => r.path !== '/metrics' || options.metrics === true),
-          hosts,
-          origins,
-        ),
-        routePaths(MCP_ROUTES, hosts),
-        ...ROUTE_TABLES.map((table) =>
-          table === API_ROUTES
-            ? withSessionAuth(routePaths(table, hosts))
-            : routePaths(table, hosts, origins),
-        ),
-      ) as Record<string, Json>,
-    ),
+    paths: inMatchOrder(paths),
     webhooks: webhookDocs(),
-    components: components(config),
+    components: components(config, bodies),
   };
 }

@@ -12,7 +12,7 @@ import type { Context } from 'koa';
 import type { HttpDeps, QrRenderer } from '../deps.js';
 import { guardedCoreOf } from '../deps.js';
 import { sendError, setHeaders, stateOf } from '../koa-helpers.js';
-import { rateLimitHeaders } from '../api/rate-limit.js';
+import { rateLimitHeaders } from '../server/rate-limit.js';
 import { ref } from '../openapi/openapi-paths.js';
 import { cacheHeaders, notModified } from '../openapi/openapi-pages.js';
 import type { Json } from '../openapi/openapi-schemas.js';
