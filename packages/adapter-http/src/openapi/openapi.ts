@@ -2,16 +2,10 @@ import { LANGUAGES } from '@shortener/core';
 import type { ServiceConfig } from '@shortener/core';
 import type { z } from 'zod';
 import { sessionSiteOf } from '../server/session.js';
-import { jsonContent, rateLimitHeaders, ref } from './openapi-paths.js';
+import { errorResponses, pathParameter } from './openapi-paths.js';
 import { componentSchemas } from './openapi-schemas.js';
 import { WEBHOOK_SIGNATURE_SCHEME, inMatchOrder, webhookDocs } from './openapi-webhooks.js';
 import type { Json } from './openapi-schemas.js';
-
-const errorResponse = (description: string, headers?: Json): Json => ({
-  description: `${description} Body: the error object; \`code\` says which rule failed.`,
-  ...(headers === undefined ? {} : { headers }),
-  content: jsonContent(ref('schemas', 'Error')),
-});
 
 const integerHeader = (description: string): Json => ({
   description,
@@ -29,48 +23,21 @@ function parameters(): Json {
       example: 'de',
     },
     linkId: {
-      name: 'id',
-      in: 'path',
-      required: true,
-      description: 'The link `id` (uuid) from the Link object.',
+      ...pathParameter(
+        'id',
+        'The link `id` (uuid) from the Link object.',
+        '3f2b8c1e-6a4d-4f7b-9c2e-8d1a5b6c7e90',
+      ),
       schema: { type: 'string', format: 'uuid' },
-      example: '3f2b8c1e-6a4d-4f7b-9c2e-8d1a5b6c7e90',
     },
     slug: {
-      name: 'slug',
-      in: 'path',
-      required: true,
-      description: 'The slug of the short link; resolved in the short domain named by the Host header.',
+      ...pathParameter(
+        'slug',
+        'The slug of the short link; resolved in the short domain named by the Host header.',
+        'summer-sale',
+      ),
       schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' },
-      example: 'summer-sale',
     },
-  };
-}
-
-function responses(): Json {
-  return {
-    BadRequest: errorResponse(
-      'Invalid input: a validation code, `too_many`, or `invalid_request` (malformed JSON, a wrong type, ' +
-        'a value out of range, an unknown field, more than 100 query parameters).',
-    ),
-    Unauthorized: errorResponse('`unauthorized`: a bad or revoked API key, or no key where one is required.'),
-    Forbidden: errorResponse('`forbidden`: neither the owning API key nor the edit token of this link.'),
-    NotFound: errorResponse('`not_found`: no such link.'),
-    PayloadTooLarge: errorResponse('`invalid_request`: the body is larger than 1 MiB.', {
-      Connection: { description: '`close`: the rest of the body is not read.', schema: { const: 'close' } },
-    }),
-    UnsupportedMediaType: errorResponse(
-      '`invalid_request`: the body is neither `application/json` nor a URL-encoded form.',
-    ),
-    RateLimited: errorResponse('`rate_limited`: wait `Retry-After` seconds.', {
-      'Retry-After': ref('headers', 'Retry-After'),
-      ...rateLimitHeaders,
-    }),
-    InternalError: errorResponse('`internal_error`: an unexpected failure; no details are given.'),
-    Unavailable: errorResponse(
-      '`unavailable`: the database does not answer (or cannot write); the message names the cause. Wait `Retry-After` seconds.',
-      { 'Retry-After': ref('headers', 'Retry-After') },
-    ),
   };
 }
 
@@ -112,7 +79,7 @@ function components(config: ServiceConfig, bodies: readonly z.ZodType[]): Json {
       'RateLimit-Remaining': integerHeader('Requests left in the current window.'),
       'RateLimit-Reset': integerHeader('Seconds until the window has room again.'),
     },
-    responses: responses(),
+    responses: errorResponses(),
   };
 }
 

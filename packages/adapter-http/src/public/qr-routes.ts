@@ -14,7 +14,7 @@ import { guardedCoreOf } from '../deps.js';
 import { sendError, setHeaders, stateOf } from '../koa-helpers.js';
 import { rateLimitHeaders } from '../server/rate-limit.js';
 import { ref } from '../openapi/openapi-paths.js';
-import { cacheHeaders, notModified } from '../openapi/openapi-pages.js';
+import { cacheHeaders, notModified } from './page-docs.js';
 import type { Json } from '../openapi/openapi-schemas.js';
 import { route } from '../routes/route-table.js';
 import type { AnyRoute, RouteInput } from '../routes/route-table.js';
