@@ -18,7 +18,6 @@ import { setHeaders, stateOf } from '../koa-helpers.js';
 import { HTML, doneParameter, html, query, seeOther as seeOtherDoc } from '../openapi/openapi-pages.js';
 import { LinkForm } from '../server/forms.js';
 import { ClaimForm } from './account-forms.js';
-import { FORM_TYPE } from '../openapi/openapi-paths.js';
 import type { Json } from '../openapi/openapi-schemas.js';
 import type { AccountHomeView } from '../pages/account/account-pages.js';
 import { accountHomePage } from '../pages/account/account-pages.js';
@@ -143,7 +142,6 @@ export const ACCOUNT_ROUTES: readonly AnyRoute[] = [
         'The fields of the home page’s form; the link belongs to the account (no edit token). ' +
         'Limited like creation with an API key.',
       example: { url: 'https://example.com/a/long/path', title: 'Summer sale' },
-      bodyTypes: [FORM_TYPE],
       responses: {
         303: seeOtherDoc('Created: to the link’s page `/account/links/{id}?done=created`, which says so.'),
         400: again('what was typed and the error'),
@@ -189,7 +187,6 @@ export const ACCOUNT_ROUTES: readonly AnyRoute[] = [
         'Tokens separated by lines, spaces or commas; the links move to the account and their tokens ' +
         'stop working. The page says how many were added (none: the tokens are unknown or claimed).',
       example: { tokens: 'et_4fTq9ZrW2mXb7LcN1vYs8KdJ3hGp6QaE' },
-      bodyTypes: [FORM_TYPE],
       responses: {
         200: html('The page, saying how many links were added.'),
         400: again('the error (no token, or more than the limit)'),

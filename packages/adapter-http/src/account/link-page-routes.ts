@@ -3,7 +3,7 @@ import { UpdateLinkInput, deleteLink, parseInput, updateLink } from '@shortener/
 import { HTTP_STATUS, errorBody } from '../errors.js';
 import { stateOf } from '../koa-helpers.js';
 import { doneParameter, html, htmlOrError, seeOther as seeOtherDoc } from '../openapi/openapi-pages.js';
-import { FORM_TYPE, jsonContent, pathParameter, ref } from '../openapi/openapi-paths.js';
+import { jsonContent, pathParameter, ref } from '../openapi/openapi-paths.js';
 import type { Json } from '../openapi/openapi-schemas.js';
 import { linkDeletedPage, linkMissingPage } from '../pages/account/link-page.js';
 import { linkPageTextOf } from '../pages/account/link-page-text.js';
@@ -98,7 +98,6 @@ export const LINK_PAGE_ROUTES: readonly AnyRoute[] = [
         'The edit-token form’s post (and a token holder’s change of the statistics window): the full ' +
         'page, the token carried in the page’s forms. No cookie is set.',
       example: { edit_token: TOKEN, days: '30' },
-      bodyTypes: [FORM_TYPE],
       responses: { 200: html('The full page.'), ...refusedOrLimited },
     },
     handle: async (ctx, { deps, body }) => {
@@ -123,7 +122,6 @@ export const LINK_PAGE_ROUTES: readonly AnyRoute[] = [
         'private. An expiry without a zone is read as UTC. Tags and redirect rules (one row per rule) ' +
         'are edited here too.',
       example: { url: 'https://example.com/new', title: 'Summer sale', max_clicks: '100' },
-      bodyTypes: [FORM_TYPE],
       responses: {
         200: html('Saved, for a token holder: the page saying so.'),
         303: seeOtherDoc('Saved, for the owner: back to the page.'),
@@ -166,7 +164,6 @@ export const LINK_PAGE_ROUTES: readonly AnyRoute[] = [
       summary: 'Delete a link and its statistics',
       description: 'Needs the `confirm` box ticked.',
       example: { confirm: 'yes' },
-      bodyTypes: [FORM_TYPE],
       responses: {
         200: html('Deleted, for a token holder: a page saying so.'),
         303: seeOtherDoc('Deleted, for the owner: to `/account`.'),

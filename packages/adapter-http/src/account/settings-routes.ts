@@ -14,7 +14,7 @@ import { HTTP_STATUS } from '../errors.js';
 import { sendError, stateOf } from '../koa-helpers.js';
 import { buttonDoc, doneParameter, html, seeOther as seeOtherDoc } from '../openapi/openapi-pages.js';
 import { ConfirmForm, KeyForm, PasskeyNameForm, PasswordForm } from './account-forms.js';
-import { FORM_TYPE, pathParameter } from '../openapi/openapi-paths.js';
+import { pathParameter } from '../openapi/openapi-paths.js';
 import { settingsTextOf } from '../pages/account/settings-text.js';
 import { queryOf } from '../request.js';
 import { route } from '../routes/route-table.js';
@@ -84,7 +84,6 @@ export const SETTINGS_ROUTES: readonly AnyRoute[] = [
         'password or passkey entered in the last 10 minutes (decisions §14). The right password ' +
         'replaces the session by a new one (a new cookie); wrong ones count as failed sign-ins.',
       example: { password: 'correct horse battery' },
-      bodyTypes: [FORM_TYPE],
       responses: {
         200: html('Confirmed: the page saying so, with a new session cookie.', {
           'Set-Cookie': { description: 'The new session.', required: true, schema: { type: 'string' } },
@@ -126,7 +125,6 @@ export const SETTINGS_ROUTES: readonly AnyRoute[] = [
       description:
         'The settings page with the new key in `#new-key`, shown this once. Needs a recent sign-in.',
       example: { name: 'laptop' },
-      bodyTypes: [FORM_TYPE],
       responses: { 201: html('Created: the page showing the key.'), 400: again, ...NOT_RECENT },
       errors: [401],
     },
@@ -175,7 +173,6 @@ export const SETTINGS_ROUTES: readonly AnyRoute[] = [
         'limited (10 per account in 15 minutes, then 429); an account without a password needs a ' +
         'recent sign-in to set one.',
       example: { current_password: 'correct horse battery', password: 'staple battery horse' },
-      bodyTypes: [FORM_TYPE],
       responses: {
         200: html('Changed: the page saying so.'),
         400: again,
@@ -235,7 +232,6 @@ export const SETTINGS_ROUTES: readonly AnyRoute[] = [
       description: 'A name of 1-64 characters; then back to the settings, which say it was renamed.',
       parameters: [PASSKEY_ID],
       example: { name: 'Work laptop' },
-      bodyTypes: [FORM_TYPE],
       responses: { 303: seeOtherDoc('Renamed: to `/account/settings?done=renamed`.'), 400: again },
       errors: [401],
     },

@@ -10,7 +10,7 @@ import {
 import { sendError, setRetryAfter, stateOf } from '../koa-helpers.js';
 import { html, seeOther as seeOtherDoc } from '../openapi/openapi-pages.js';
 import { WebhookForm } from './account-forms.js';
-import { FORM_TYPE, pathParameter } from '../openapi/openapi-paths.js';
+import { pathParameter } from '../openapi/openapi-paths.js';
 import { webhooksTextOf } from '../pages/account/webhooks-text.js';
 import { fill } from '../pages/text.js';
 import { route } from '../routes/route-table.js';
@@ -42,7 +42,6 @@ export const WEBHOOK_SETTINGS_ROUTES: readonly AnyRoute[] = [
         'The settings page with the new webhook’s secret in `#new-webhook-secret`, shown this once. ' +
         'Each event type is a checkbox named after it (`link.created=on`, …). Needs a recent sign-in.',
       example: { url: 'https://hooks.example.com/shortener', 'link.created': 'on' },
-      bodyTypes: [FORM_TYPE],
       responses: { 201: html('Added: the page showing the secret.'), 400: again, ...NOT_RECENT },
       errors: [401],
     },

@@ -20,7 +20,7 @@ import {
   query,
   seeOther as seeOtherDoc,
 } from '../openapi/openapi-pages.js';
-import { FORM_TYPE, pathParameter } from '../openapi/openapi-paths.js';
+import { pathParameter } from '../openapi/openapi-paths.js';
 import type { Json } from '../openapi/openapi-schemas.js';
 import { adminTextOf } from '../pages/account/admin-text.js';
 import { queryOf } from '../request.js';
@@ -59,7 +59,6 @@ const actionDoc = (id: string, summary: string, description: string, target: Jso
   ),
   bodyOptional: true,
   example: { return: '/admin?q=promo' },
-  bodyTypes: [FORM_TYPE],
 });
 
 const LINK_ACTIONS = {
@@ -206,7 +205,6 @@ export const ADMIN_ROUTES: readonly AnyRoute[] = [
         'The page shows `{base_url}/account/invite/inv_…` once (valid 48 hours). Names of existing ' +
         'accounts are refused here (the `shortener accounts invite` command makes reset links).',
       example: { name: 'alice' },
-      bodyTypes: [FORM_TYPE],
       responses: {
         201: html('The page showing the invite link.'),
         400: html('The page again with the error (name taken or not valid).'),

@@ -10,7 +10,7 @@ import { withSession } from '../server/session.js';
 import type { HttpDeps } from '../deps.js';
 import { sendError } from '../koa-helpers.js';
 import { page } from '../openapi/openapi-pages.js';
-import { operation, ref } from '../openapi/openapi-paths.js';
+import { FORM_TYPE, operation, ref } from '../openapi/openapi-paths.js';
 import type { OperationSpec } from '../openapi/openapi-paths.js';
 import { queryParameters } from '../openapi/openapi-schemas.js';
 import type { Json } from '../openapi/openapi-schemas.js';
@@ -206,6 +206,8 @@ export function routePaths(
     if (declared.body !== undefined && body === undefined)
       throw new Error(`${declared.path}: a body schema needs .meta({ id }), or the doc its body`);
     const spec = {
+      // a form post is documented as one, unless its documentation says what else it takes
+      ...(declared.form === true ? { bodyTypes: [FORM_TYPE] } : {}),
       ...doc,
       parameters: [
         ...parameters,
