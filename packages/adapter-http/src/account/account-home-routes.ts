@@ -15,7 +15,14 @@ import type { HttpDeps } from '../deps.js';
 import { budgetedCoreOf } from '../deps.js';
 import { HTTP_STATUS, errorBody } from '../errors.js';
 import { setHeaders, stateOf } from '../koa-helpers.js';
-import { HTML, doneParameter, html, query, seeOther as seeOtherDoc } from '../openapi/openapi-pages.js';
+import {
+  HTML,
+  doneParameter,
+  html,
+  query,
+  search,
+  seeOther as seeOtherDoc,
+} from '../openapi/openapi-pages.js';
 import { LinkForm } from '../server/forms.js';
 import { ClaimForm } from './account-forms.js';
 import type { Json } from '../openapi/openapi-schemas.js';
@@ -109,7 +116,7 @@ export const ACCOUNT_ROUTES: readonly AnyRoute[] = [
         'anonymous ones; without a session, a redirect to `/login`. A cursor that is not one of ours ' +
         'shows the first page.',
       parameters: [
-        query('q', 'Shows the links whose slug, title or URL contains it.', 'summer'),
+        search('summer'),
         query('tag', 'Shows the links carrying this tag (decisions §15).', 'summer'),
         doneParameter('`deleted`'),
         query(

@@ -18,6 +18,7 @@ import {
   html,
   htmlOrError,
   query,
+  search,
   seeOther as seeOtherDoc,
 } from '../openapi/openapi-pages.js';
 import { pathParameter } from '../openapi/openapi-paths.js';
@@ -161,7 +162,7 @@ export const ADMIN_ROUTES: readonly AnyRoute[] = [
         'Every link newest first (50 a page), with disable, enable and delete; the accounts with ' +
         'disable and enable; an invite form. Without a session, a redirect to `/login`.',
       parameters: [
-        query('q', 'Shows the links whose slug, title or URL contains it.', 'promo'),
+        search('promo'),
         query('cursor', 'The next page, as the page’s “Next page” link gives it.', 'MTczMjQwMDAwMDAwMC5hYmM'),
         doneParameter('`disabled`, `enabled`, `deleted`, `account-disabled` or `account-enabled`'),
       ],

@@ -70,6 +70,9 @@ export const query = (name: string, description: string, example: string): Json 
   schema: { type: 'string', maxLength: 200 },
   example,
 });
+/** `q`: the search of a page of links, e.g. `search('summer')`. */
+export const search = (example: string): Json =>
+  query('q', 'Shows the links whose slug, title or URL contains it.', example);
 /** `done`: after a form's redirect, the action whose confirmation the page shows at its top. */
 export const doneParameter = (values: string): Json =>
   query(
