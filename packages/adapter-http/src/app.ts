@@ -25,7 +25,7 @@ import { methodRules } from './server/methods.js';
 import { indexedRoutes } from './server/route-index.js';
 import { measureRequests } from './api/metrics-routes.js';
 import { mountRoutes } from './routes/route-table.js';
-import { ROUTE_TABLES } from './routes/route-tables.js';
+import { ROUTE_TABLES } from './route-tables.js';
 import { refuseLongQueries, useBoundedQuery } from './server/query.js';
 import { handleRedirect, respond, slugOfPath } from './public/redirect.js';
 import { clientOf, languageOf } from './request.js';
@@ -118,7 +118,7 @@ const answerMissing: Koa.Middleware = async (ctx, next) => {
   }
 };
 
-/** Every route: `/metrics`, `/openapi.json` and the like, `/mcp`, then the route tables. */
+/** Every route: `/metrics`, `/healthz` and the like, `/mcp`, then the route tables (`/openapi.json` first). */
 function routerOf(deps: HttpDeps): Router {
   const router = new Router();
   addMetaRoutes(router, deps);

@@ -18,6 +18,6 @@ export type {
 export { HTTP_STATUS } from './errors.js';
 export { createClientAddressResolver, normalizeAddress, parseTrustProxy } from './server/client-address.js';
 export type { ClientAddress, TrustProxy } from './server/client-address.js';
-export { createUserAgentParser, isBotUserAgent } from './public/user-agent.js';
+export { createUserAgentParser, isBotUserAgent } from './server/user-agent.js';
 export { buildLlmsTxt } from './api/llms-txt.js';
-export { buildOpenApiDocument } from './openapi/openapi.js';
+export { buildOpenApiDocument } from './route-tables.js';

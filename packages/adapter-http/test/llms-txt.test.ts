@@ -1,7 +1,7 @@
 import { DEFAULT_LIMITS, ERROR_CODES } from '@shortener/core';
 import { describe, expect, it } from 'vitest';
 import { buildLlmsTxt } from '../src/api/llms-txt.js';
-import { buildOpenApiDocument } from '../src/openapi/openapi.js';
+import { buildOpenApiDocument } from '../src/route-tables.js';
 import { serviceConfig } from './config.js';
 
 const config = serviceConfig({

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildOpenApiDocument } from '../src/openapi/openapi.js';
+import { buildOpenApiDocument } from '../src/route-tables.js';
 import { serviceConfig } from './config.js';
 
 // The served document through two linters this project did not write, as generated clients and API

@@ -3,7 +3,7 @@ import { DEFAULT_LIMITS, EVENT_BODY_SCHEMAS, EVENT_TYPES, eventBody } from '@sho
 import type { OutboxEvent, VisitSummary } from '@shortener/core';
 import { aLink } from '@shortener/testkit';
 import { describe, expect, it } from 'vitest';
-import { buildOpenApiDocument } from '../src/openapi/openapi.js';
+import { buildOpenApiDocument } from '../src/route-tables.js';
 import { serviceConfig } from './config.js';
 
 const config = serviceConfig({

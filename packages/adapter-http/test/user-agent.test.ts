@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { isBotUserAgent } from '../src/public/user-agent.js';
+import { isBotUserAgent } from '../src/server/user-agent.js';
 
 /** isbot's own test fixtures (its repository's crawlers.yml and browsers.yml, public domain). */
 const FIXTURES = JSON.parse(

@@ -1,133 +1,28 @@
-import { readFileSync, statSync } from 'node:fs';
-import { parseTrustProxy } from '@shortener/adapter-http';
-import type { TrustProxy } from '@shortener/adapter-http';
-import { DEFAULT_LIMITS, normalizeSlug, parseBlocklist, parseShortDomain } from '@shortener/core';
-import type { ShortDomain } from '@shortener/core';
-import { z } from 'zod';
+import { statSync } from 'node:fs';
 import { DEFAULT_SERVER_LIMITS } from '@shortener/adapter-http';
+import { DEFAULT_LIMITS } from '@shortener/core';
+import { z } from 'zod';
+import {
+  blocklist,
+  choice,
+  existingFile,
+  flag,
+  httpUrl,
+  integer,
+  milliseconds,
+  origins,
+  positive,
+  serviceUrl,
+  shortDomains,
+  slugList,
+  trustProxy,
+} from './config-values.js';
 import { LOG_LEVELS } from './logger.js';
+import { VARIABLE_DOCS } from './variable-docs.js';
+import type { VariableMeta } from './variable-docs.js';
 
-// Every check carries its own message: a ConfigError reads `${VARIABLE} ${message} (got "…")`.
-
-const integer = (min: number, max: number, expectation: string) =>
-  z
-    .string()
-    .trim()
-    .regex(/^\d{1,15}$/, expectation)
-    .transform(Number)
-    .pipe(z.number().min(min, expectation).max(max, expectation));
-
-const flag = z.stringbool({
-  truthy: ['true', '1', 'yes'],
-  falsy: ['false', '0', 'no'],
-  error: 'must be true or false (or 1/0, yes/no)',
-});
-
-const positive = integer(1, 1_000_000_000, 'must be a positive integer');
-
-/** A duration in milliseconds, at least `min` and at most an hour. */
-const milliseconds = (min: number) =>
-  integer(min, 3_600_000, `must be a number of milliseconds from ${min} to 3600000`);
-
-const isFile = (path: string): boolean => statSync(path, { throwIfNoEntry: false })?.isFile() === true;
-
-const existingFile = z.string().refine(isFile, 'must name an existing file');
-
-const httpUrl = z.string().transform((raw, ctx) => {
-  let url: URL | null = null;
-  try {
-    url = new URL(raw.trim());
-  } catch {
-    // reported below
-  }
-  const plain = url !== null && url.username === '' && url.password === '' && !url.search && !url.hash;
-  if (url === null || !plain || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    ctx.addIssue({
-      code: 'custom',
-      message: 'must be an http(s) URL without query, fragment or credentials',
-    });
-    return z.NEVER;
-  }
-  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
-});
-
-/** A URL of one of `protocols` (e.g. `postgres:`), as given: the client libraries read the rest. */
-const serviceUrl = (protocols: readonly string[], expectation: string) =>
-  z
-    .string()
-    .trim()
-    .refine((raw) => URL.canParse(raw) && protocols.includes(new URL(raw).protocol), expectation);
-
-const shortDomains = z.string().transform((raw, ctx): ShortDomain[] => {
-  const domains: ShortDomain[] = [];
-  for (const item of raw.split(',').filter((part) => part.trim() !== '')) {
-    const domain = parseShortDomain(item);
-    if (domain === null) {
-      ctx.addIssue({
-        code: 'custom',
-        message: `must be comma-separated http(s) origins or hosts; "${item.trim()}" is not`,
-      });
-      return z.NEVER;
-    }
-    if (domains.some((known) => known.host === domain.host)) {
-      ctx.addIssue({ code: 'custom', message: `must not name ${domain.host} twice` });
-      return z.NEVER;
-    }
-    domains.push(domain);
-  }
-  if (domains.length === 0) ctx.addIssue({ code: 'custom', message: 'must name at least one origin' });
-  return domains;
-});
-
-const trustProxy = z.string().transform((raw, ctx): TrustProxy => {
-  const parsed = parseTrustProxy(raw);
-  if (typeof parsed !== 'string') return parsed;
-  ctx.addIssue({ code: 'custom', message: parsed });
-  return z.NEVER;
-});
-
-/** Comma-separated http(s) origins, as a browser writes them in `Origin` (no path, query or credentials). */
-const origins = z.string().transform((raw, ctx): string[] => {
-  const list: string[] = [];
-  for (const item of raw
-    .split(',')
-    .map((part) => part.trim())
-    .filter(Boolean)) {
-    const origin = /^https?:\/\//i.test(item) ? parseShortDomain(item)?.origin : undefined;
-    if (origin === undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        message: `must be comma-separated origins such as https://app.example; "${item}" is not`,
-      });
-      return z.NEVER;
-    }
-    list.push(origin);
-  }
-  return list;
-});
-
-const blocklist = z.string().transform((path, ctx): string[] => {
-  try {
-    return parseBlocklist(readFileSync(path, 'utf8'));
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    ctx.addIssue({ code: 'custom', message: `must name a readable file (${String(code ?? error)})` });
-    return z.NEVER;
-  }
-});
-
-const slugList = z
-  .string()
-  .transform((raw) => raw.split(',').map(normalizeSlug).filter(Boolean))
-  .pipe(
-    z.array(z.string().regex(/^[a-z0-9._-]{1,64}$/, 'must be comma-separated slugs such as "pricing,blog"')),
-  );
-
-/**
- * The schema of the raw settings (environment merged with `serve` flags, blank values removed). Defaults
- * that depend on the port (`PUBLIC_BASE_URL`, `SHORT_DOMAINS`) are filled in afterwards.
- */
-export const SettingsSchema = z.object({
+/** The variables, in the order they are checked. */
+const SHAPE = {
   PORT: integer(0, 65535, 'must be an integer from 0 to 65535').default(3000),
   HOST: z
     .string()
@@ -143,20 +38,10 @@ export const SettingsSchema = z.object({
       'must be a file, not a folder',
     )
     .default('./data/shortener.db'),
-  STORE: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .pipe(z.enum(['sqlite', 'memory', 'postgres'], 'must be sqlite, memory or postgres'))
-    .default('sqlite'),
+  STORE: choice(['sqlite', 'memory', 'postgres']).default('sqlite'),
   DATABASE_URL: serviceUrl(['postgres:', 'postgresql:'], 'must be a postgres:// URL').optional(),
   REDIS_URL: serviceUrl(['redis:', 'rediss:'], 'must be a redis:// or rediss:// URL').optional(),
-  SQLITE_SYNCHRONOUS: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .pipe(z.enum(['normal', 'full'], 'must be normal or full'))
-    .default('normal'),
+  SQLITE_SYNCHRONOUS: choice(['normal', 'full']).default('normal'),
   TRUST_PROXY: trustProxy.default({ kind: 'none' }),
   COUNTRY_HEADER: z
     .string()
@@ -178,12 +63,7 @@ export const SettingsSchema = z.object({
   AMQP_URL: serviceUrl(['amqp:', 'amqps:'], 'must be an amqp:// or amqps:// URL').optional(),
   BLOCKLIST_FILE: blocklist.optional(),
   RESERVED_SLUGS: slugList.default([]),
-  SIGNUP: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .pipe(z.enum(['invite', 'open', 'closed'], 'must be invite, open or closed'))
-    .default('invite'),
+  SIGNUP: choice(['invite', 'open', 'closed']).default('invite'),
   REDIRECT_STATUS: z
     .string()
     .trim()
@@ -192,12 +72,7 @@ export const SettingsSchema = z.object({
     .default(302),
   METRICS: flag.default(false),
   METRICS_PORT: integer(1, 65535, 'must be an integer from 1 to 65535').optional(),
-  LOG_LEVEL: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .pipe(z.enum(LOG_LEVELS, 'must be debug, info, warn or error'))
-    .default('info'),
+  LOG_LEVEL: choice(LOG_LEVELS).default('info'),
   HTTP_HEADERS_TIMEOUT_MS: milliseconds(100).default(DEFAULT_SERVER_LIMITS.headersTimeoutMs),
   HTTP_REQUEST_TIMEOUT_MS: milliseconds(100).default(DEFAULT_SERVER_LIMITS.requestTimeoutMs),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds(1).default(DEFAULT_SERVER_LIMITS.keepAliveTimeoutMs),
@@ -209,7 +84,21 @@ export const SettingsSchema = z.object({
     1_000_000,
     'must be an integer from 0 (off) to 1000000',
   ).default(DEFAULT_SERVER_LIMITS.maxConnectionsPerAddress),
-});
+};
+
+/** Each variable's schema with its description (`VariableMeta`) on it: every variable has one. */
+function described<S extends Record<string, z.ZodType>>(shape: S, docs: Record<keyof S, VariableMeta>): S {
+  return Object.fromEntries(
+    Object.entries(shape).map(([name, schema]) => [name, schema.meta(docs[name as keyof S])]),
+  ) as S;
+}
+
+/**
+ * The schema of the raw settings (environment merged with `serve` flags, blank values removed), one
+ * variable a field, each described for `serve --help` and the README (variable-docs.ts). Defaults that
+ * depend on the port (`PUBLIC_BASE_URL`, `SHORT_DOMAINS`) are filled in afterwards.
+ */
+export const SettingsSchema = z.object(described(SHAPE, VARIABLE_DOCS));
 
 /** The parsed settings. */
 export type Settings = z.output<typeof SettingsSchema>;

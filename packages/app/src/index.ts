@@ -9,5 +9,5 @@ export { createProgram, runCli } from './run.js';
 export type { ShortenerIo, ShortenerIo as CliIo } from './run.js';
 export { startServer } from './serve.js';
 export type { RunningServer } from './serve.js';
-export { VARIABLE_HELP, VARIABLE_NAMES, flagOf } from './variables.js';
+export { VARIABLE_HELP, VARIABLE_NAMES, configurationTable, flagOf } from './variables.js';
 export type { RawSettings, VariableHelp, VariableName } from './variables.js';

@@ -10,15 +10,21 @@ import {
   toLinkView,
 } from '@shortener/core';
 import type { Context } from 'koa';
-import { z } from 'zod';
-import { rateLimitHeaders } from '../api/rate-limit.js';
+import { rateLimitHeaders } from '../server/rate-limit.js';
 import type { HttpDeps } from '../deps.js';
 import { budgetedCoreOf } from '../deps.js';
 import { HTTP_STATUS, errorBody } from '../errors.js';
 import { setHeaders, stateOf } from '../koa-helpers.js';
-import { HTML, doneParameter, form, html, query, seeOther as seeOtherDoc } from '../openapi/openapi-forms.js';
-import { linkFormSchema } from '../openapi/openapi-pages.js';
-import { FORM_TYPE } from '../openapi/openapi-paths.js';
+import {
+  HTML,
+  doneParameter,
+  html,
+  query,
+  search,
+  seeOther as seeOtherDoc,
+} from '../openapi/openapi-pages.js';
+import { LinkForm } from '../server/forms.js';
+import { ClaimForm } from './account-forms.js';
 import type { Json } from '../openapi/openapi-schemas.js';
 import type { AccountHomeView } from '../pages/account/account-pages.js';
 import { accountHomePage } from '../pages/account/account-pages.js';
@@ -30,10 +36,7 @@ import { queryOf } from '../request.js';
 import { route } from '../routes/route-table.js';
 import type { AnyRoute } from '../routes/route-table.js';
 import { pageSearchOf, searchTooLongMessage } from '../server/query.js';
-import { fieldOf, seeOther, sendAccountPage } from './account-kit.js';
-
-/** A posted form: its fields are read by name. */
-const Form = z.unknown();
+import { seeOther, sendAccountPage } from '../server/account-area.js';
 
 const again = (description: string): Json => ({
   description: `The page again, with ${description} (HTML).`,
@@ -113,7 +116,7 @@ export const ACCOUNT_ROUTES: readonly AnyRoute[] = [
         'anonymous ones; without a session, a redirect to `/login`. A cursor that is not one of ours ' +
         'shows the first page.',
       parameters: [
-        query('q', 'Shows the links whose slug, title or URL contains it.', 'summer'),
+        search('summer'),
         query('tag', 'Shows the links carrying this tag (decisions §15).', 'summer'),
         doneParameter('`deleted`'),
         query(
@@ -137,7 +140,7 @@ export const ACCOUNT_ROUTES: readonly AnyRoute[] = [
     path: '/account/links',
     area: 'account',
     access: 'signed-in',
-    body: Form,
+    body: LinkForm,
     form: true,
     doc: {
       id: 'createAccountLinkByForm',
@@ -145,9 +148,7 @@ export const ACCOUNT_ROUTES: readonly AnyRoute[] = [
       description:
         'The fields of the home page’s form; the link belongs to the account (no edit token). ' +
         'Limited like creation with an API key.',
-      body: linkFormSchema,
       example: { url: 'https://example.com/a/long/path', title: 'Summer sale' },
-      bodyTypes: [FORM_TYPE],
       responses: {
         303: seeOtherDoc('Created: to the link’s page `/account/links/{id}?done=created`, which says so.'),
         400: again('what was typed and the error'),
@@ -184,7 +185,7 @@ export const ACCOUNT_ROUTES: readonly AnyRoute[] = [
     path: '/account/claim',
     area: 'account',
     access: 'signed-in',
-    body: Form,
+    body: ClaimForm,
     form: true,
     doc: {
       id: 'claimLinksByForm',
@@ -192,9 +193,7 @@ export const ACCOUNT_ROUTES: readonly AnyRoute[] = [
       description:
         'Tokens separated by lines, spaces or commas; the links move to the account and their tokens ' +
         'stop working. The page says how many were added (none: the tokens are unknown or claimed).',
-      body: form({ tokens: 'The edit tokens.' }),
       example: { tokens: 'et_4fTq9ZrW2mXb7LcN1vYs8KdJ3hGp6QaE' },
-      bodyTypes: [FORM_TYPE],
       responses: {
         200: html('The page, saying how many links were added.'),
         400: again('the error (no token, or more than the limit)'),
@@ -205,7 +204,7 @@ export const ACCOUNT_ROUTES: readonly AnyRoute[] = [
       if (signedIn === null) return;
       const { language } = stateOf(ctx);
       const t = accountTextOf(language);
-      const sent = fieldOf(body, 'tokens');
+      const sent = body.tokens ?? '';
       const tokens = sent.split(/[\s,;]+/).filter((token) => token !== '');
       const answer = (status: number, error: boolean, text: string) =>
         sendAccountHome(deps, ctx, signedIn, status, {

@@ -1,10 +1,9 @@
 import type { DomainError } from '@shortener/core';
-import { REDIRECT_STATUS_WORDS, UpdateLinkInput, deleteLink, parseInput, updateLink } from '@shortener/core';
-import { z } from 'zod';
+import { UpdateLinkInput, deleteLink, parseInput, updateLink } from '@shortener/core';
 import { HTTP_STATUS, errorBody } from '../errors.js';
 import { stateOf } from '../koa-helpers.js';
-import { doneParameter, html, htmlOrError, seeOther as seeOtherDoc } from '../openapi/openapi-forms.js';
-import { FORM_TYPE, jsonContent, pathParameter, ref } from '../openapi/openapi-paths.js';
+import { doneParameter, html, htmlOrError, seeOther as seeOtherDoc } from '../openapi/openapi-pages.js';
+import { jsonContent, pathParameter, ref } from '../openapi/openapi-paths.js';
 import type { Json } from '../openapi/openapi-schemas.js';
 import { linkDeletedPage, linkMissingPage } from '../pages/account/link-page.js';
 import { linkPageTextOf } from '../pages/account/link-page-text.js';
@@ -12,17 +11,13 @@ import { formValues } from '../pages/form-input.js';
 import { queryOf } from '../request.js';
 import { route } from '../routes/route-table.js';
 import type { AnyRoute } from '../routes/route-table.js';
-import { fieldOf, seeOther } from './account-kit.js';
+import { seeOther } from '../server/account-area.js';
+import { DeleteLinkForm, EditLinkForm, OpenLinkPageForm } from './account-forms.js';
 import { DEFAULT_DAYS, daysOf, editInput, openLinkPage, renderFull, sendLinkPage } from './link-page-view.js';
-
-/** A posted form: its fields are read by name. */
-const Form = z.unknown();
 
 const UUID = '0f8fad5b-d9cb-469f-a165-70867728950e';
 const TOKEN = 'et_4fTq9ZrW2mXb7LcN1vYs8KdJ3hGp6QaE';
 const id: Json = pathParameter('id', 'The link’s `id`.', UUID);
-const text = (description: string): Json => ({ type: 'string', description });
-const tokenField = text('The link’s edit token, for a visitor who is not its owner (never in a URL).');
 
 /** The answers every link-page operation shares: no access, and an unknown link. */
 const refused = {
@@ -93,7 +88,7 @@ export const LINK_PAGE_ROUTES: readonly AnyRoute[] = [
     path: '/account/links/{id}',
     area: 'account',
     access: 'anyone',
-    body: Form,
+    body: OpenLinkPageForm,
     form: true,
     doc: {
       id: 'openLinkPageByToken',
@@ -102,15 +97,12 @@ export const LINK_PAGE_ROUTES: readonly AnyRoute[] = [
       description:
         'The edit-token form’s post (and a token holder’s change of the statistics window): the full ' +
         'page, the token carried in the page’s forms. No cookie is set.',
-      body: { type: 'object', properties: { edit_token: tokenField, days: text('7, 30, 90 or 365.') } },
       example: { edit_token: TOKEN, days: '30' },
-      bodyTypes: [FORM_TYPE],
       responses: { 200: html('The full page.'), ...refusedOrLimited },
     },
     handle: async (ctx, { deps, body }) => {
       const opened = await openLinkPage(ctx, deps, body);
-      if (opened !== null)
-        await renderFull(ctx, deps, 200, opened.link, opened.manager, daysOf(fieldOf(body, 'days')));
+      if (opened !== null) await renderFull(ctx, deps, 200, opened.link, opened.manager, daysOf(body.days));
     },
   }),
   route({
@@ -118,7 +110,7 @@ export const LINK_PAGE_ROUTES: readonly AnyRoute[] = [
     path: '/account/links/{id}/edit',
     area: 'account',
     access: 'anyone',
-    body: Form,
+    body: EditLinkForm,
     form: true,
     doc: {
       id: 'editLinkByForm',
@@ -129,35 +121,7 @@ export const LINK_PAGE_ROUTES: readonly AnyRoute[] = [
         'the current one unless `remove_password` is ticked; `private_stats` makes the statistics ' +
         'private. An expiry without a zone is read as UTC. Tags and redirect rules (one row per rule) ' +
         'are edited here too.',
-      body: {
-        type: 'object',
-        properties: {
-          url: text('The destination.'),
-          title: text('Empty: no title.'),
-          expires_at: text('`YYYY-MM-DDTHH:MM` (UTC) or ISO 8601; empty: no expiry.'),
-          max_clicks: text('A whole number of 1 or more; empty: no limit.'),
-          password: text('A new password (4-64 characters); empty: unchanged.'),
-          remove_password: text('`on` removes the password.'),
-          private_stats: text('`on` makes the statistics private.'),
-          tags: text('Tags separated by commas or spaces (decisions §15); empty: no tags.'),
-          redirect_status: text(
-            `${REDIRECT_STATUS_WORDS}. Its presence says` +
-              ' the tags-and-routing part was sent: then tags, rules, ' +
-              '`forward_query` and `crawlable` are all set from the form.',
-          ),
-          forward_query: text("`on` adds the visitor's query parameters to the destination."),
-          crawlable: text('`on` lets search engines index the short URL.'),
-        },
-        patternProperties: {
-          '^rule_[0-9]+_(url|device|os|country|language|query|after|before)$': text(
-            'Row N of the redirect rules: its URL (empty removes the row), comma-separated lists of ' +
-              'devices, systems, country codes and languages, a query (`ref=mail`), and `YYYY-MM-DDTHH:MM` ' +
-              'times (UTC).',
-          ),
-        },
-      },
       example: { url: 'https://example.com/new', title: 'Summer sale', max_clicks: '100' },
-      bodyTypes: [FORM_TYPE],
       responses: {
         200: html('Saved, for a token holder: the page saying so.'),
         303: seeOtherDoc('Saved, for the owner: back to the page.'),
@@ -192,19 +156,14 @@ export const LINK_PAGE_ROUTES: readonly AnyRoute[] = [
     path: '/account/links/{id}/delete',
     area: 'account',
     access: 'anyone',
-    body: Form,
+    body: DeleteLinkForm,
     form: true,
     doc: {
       id: 'deleteLinkByForm',
       parameters: [id],
       summary: 'Delete a link and its statistics',
       description: 'Needs the `confirm` box ticked.',
-      body: {
-        type: 'object',
-        properties: { confirm: text('Any value: the deletion is confirmed.'), edit_token: tokenField },
-      },
       example: { confirm: 'yes' },
-      bodyTypes: [FORM_TYPE],
       responses: {
         200: html('Deleted, for a token holder: a page saying so.'),
         303: seeOtherDoc('Deleted, for the owner: to `/account`.'),
@@ -217,7 +176,7 @@ export const LINK_PAGE_ROUTES: readonly AnyRoute[] = [
       if (opened === null) return;
       const { link, manager } = opened;
       const { language } = stateOf(ctx);
-      if (fieldOf(body, 'confirm') === '') {
+      if ((body.confirm ?? '') === '') {
         const deleteError = linkPageTextOf(language).confirmMissing;
         return renderFull(ctx, deps, 400, link, manager, DEFAULT_DAYS, { deleteError });
       }

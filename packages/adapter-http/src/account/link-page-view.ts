@@ -19,8 +19,8 @@ import { organiseInput } from '../pages/account/link-organise.js';
 import { utcOfLocal } from '../pages/form-input.js';
 import { accountPageHeaders } from '../pages/layout.js';
 import { underTokenLimit } from '../token-guesses.js';
-import { fieldOf } from './account-kit.js';
-import { signedInOf } from './session.js';
+import { fieldOf } from '../server/account-area.js';
+import { signedInOf } from '../server/session.js';
 
 // The link page's pieces (decisions §10): who manages the link, the page, the edit-token form.
 

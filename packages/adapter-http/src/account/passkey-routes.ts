@@ -10,11 +10,12 @@ import {
 import { z } from 'zod';
 import { guardedCoreOf, perServer } from '../deps.js';
 import { sendError, sendResult, stateOf } from '../koa-helpers.js';
-import { SIGNED_IN, form, json, setCookie, token } from '../openapi/openapi-forms.js';
+import { SIGNED_IN, json, setCookie, token } from '../openapi/openapi-pages.js';
+import { PasswordForm } from './account-forms.js';
 import { route } from '../routes/route-table.js';
 import type { AnyRoute } from '../routes/route-table.js';
 import { underTokenLimit } from '../token-guesses.js';
-import { signInTo } from './account-kit.js';
+import { signInTo } from '../server/account-area.js';
 import { createPasskeyCeremony } from './webauthn.js';
 
 /** A browser's WebAuthn answer, as JSON: checked by the ceremony, not here. */
@@ -184,24 +185,21 @@ export const PASSKEY_ROUTES: readonly AnyRoute[] = [
     path: '/account/password',
     area: 'account',
     access: 'signed-in',
-    body: z.unknown(),
+    body: PasswordForm,
     doc: {
       id: 'changePassword',
       summary: 'Change the password of the signed-in account',
       description:
         'Ends every other session of the account. Wrong current passwords are limited (10 per account ' +
         'in 15 minutes, then 429); an account without a password needs a recent sign-in (403).',
-      body: form({ current_password: 'The password now.', password: 'The new one, 8-128 characters.' }),
       example: { current_password: 'correct horse battery', password: 'staple battery horse' },
       responses: { 204: { description: 'Changed.' } },
       errors: [401, 429],
     },
     handle: async (ctx, { deps, signedIn, body }) => {
       if (signedIn === null) return;
-      const fields = body as Record<string, unknown> | null;
-      const text = (name: string) => (typeof fields?.[name] === 'string' ? (fields[name] as string) : '');
-      const core = guardedCoreOf(deps);
-      const changed = await changePassword(core, signedIn, text('current_password'), text('password'));
+      const { current_password: current = '', password = '' } = body;
+      const changed = await changePassword(guardedCoreOf(deps), signedIn, current, password);
       if (!changed.ok && 'retryAfterMs' in changed)
         ctx.set('Retry-After', String(Math.ceil(changed.retryAfterMs / 1000)));
       sendResult(ctx, changed, () => null, 204);

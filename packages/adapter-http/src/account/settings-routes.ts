@@ -9,23 +9,21 @@ import {
   renamePasskey,
   revokeApiKey,
 } from '@shortener/core';
-import { z } from 'zod';
 import { guardedCoreOf } from '../deps.js';
 import { HTTP_STATUS } from '../errors.js';
 import { sendError, stateOf } from '../koa-helpers.js';
-import { doneParameter, form, html, seeOther as seeOtherDoc } from '../openapi/openapi-forms.js';
-import { FORM_TYPE, pathParameter } from '../openapi/openapi-paths.js';
+import { buttonDoc, doneParameter, html, seeOther as seeOtherDoc } from '../openapi/openapi-pages.js';
+import { ConfirmForm, KeyForm, PasskeyNameForm, PasswordForm } from './account-forms.js';
+import { pathParameter } from '../openapi/openapi-paths.js';
 import { settingsTextOf } from '../pages/account/settings-text.js';
 import { queryOf } from '../request.js';
 import { route } from '../routes/route-table.js';
 import type { AnyRoute } from '../routes/route-table.js';
-import { fieldOf, seeOther } from './account-kit.js';
-import { clearSessionCookie, sessionSiteOf, setSessionCookie } from './session.js';
-import { NOT_RECENT, RETRY, again, buttonDoc, recentOrAsked, renderSettings } from './settings-view.js';
+import { seeOther } from '../server/account-area.js';
+import { clearSessionCookie, sessionSiteOf, setSessionCookie } from '../server/session.js';
+import { NOT_RECENT, RETRY, again, recentOrAsked, renderSettings } from './settings-view.js';
 import { WEBHOOK_SETTINGS_ROUTES } from './webhook-settings-routes.js';
 
-/** A posted form: its fields are read by name. */
-const Form = z.unknown();
 const UUID = '0f8fad5b-d9cb-469f-a165-70867728950e';
 const PASSKEY_ID = pathParameter(
   'id',
@@ -76,7 +74,7 @@ export const SETTINGS_ROUTES: readonly AnyRoute[] = [
     path: '/account/settings/confirm',
     area: 'account',
     access: 'signed-in',
-    body: Form,
+    body: ConfirmForm,
     form: true,
     doc: {
       id: 'confirmSignIn',
@@ -85,9 +83,7 @@ export const SETTINGS_ROUTES: readonly AnyRoute[] = [
         'Making API keys, adding or removing passkeys and setting a password without one need a ' +
         'password or passkey entered in the last 10 minutes (decisions §14). The right password ' +
         'replaces the session by a new one (a new cookie); wrong ones count as failed sign-ins.',
-      body: form({ password: 'The account’s password.' }),
       example: { password: 'correct horse battery' },
-      bodyTypes: [FORM_TYPE],
       responses: {
         200: html('Confirmed: the page saying so, with a new session cookie.', {
           'Set-Cookie': { description: 'The new session.', required: true, schema: { type: 'string' } },
@@ -100,7 +96,7 @@ export const SETTINGS_ROUTES: readonly AnyRoute[] = [
     handle: async (ctx, { deps, signedIn: me, body }) => {
       if (me === null) return;
       const { language, ip } = stateOf(ctx);
-      const confirmed = await confirmSignIn(guardedCoreOf(deps), me, fieldOf(body, 'password'), ip);
+      const confirmed = await confirmSignIn(guardedCoreOf(deps), me, body.password ?? '', ip);
       if (!confirmed.ok) {
         const limited = 'retryAfterMs' in confirmed;
         if (limited) {
@@ -121,22 +117,20 @@ export const SETTINGS_ROUTES: readonly AnyRoute[] = [
     path: '/account/settings/keys',
     area: 'account',
     access: 'signed-in',
-    body: Form,
+    body: KeyForm,
     form: true,
     doc: {
       id: 'createKeyByForm',
       summary: 'Create a named API key',
       description:
         'The settings page with the new key in `#new-key`, shown this once. Needs a recent sign-in.',
-      body: form({ name: 'The key’s name, 1-64 characters.' }),
       example: { name: 'laptop' },
-      bodyTypes: [FORM_TYPE],
       responses: { 201: html('Created: the page showing the key.'), 400: again, ...NOT_RECENT },
       errors: [401],
     },
     handle: async (ctx, { deps, signedIn: me, body }) => {
       if (me === null || !(await recentOrAsked(ctx, deps, me))) return;
-      const input = parseInput(CreateKeyInput, { name: fieldOf(body, 'name') });
+      const input = parseInput(CreateKeyInput, { name: body.name ?? '' });
       const created = input.ok
         ? await createApiKey(deps.core, me.account.id, input.value.name, 'browser')
         : input;
@@ -169,7 +163,7 @@ export const SETTINGS_ROUTES: readonly AnyRoute[] = [
     path: '/account/settings/password',
     area: 'account',
     access: 'signed-in',
-    body: Form,
+    body: PasswordForm,
     form: true,
     doc: {
       id: 'changePasswordByForm',
@@ -178,9 +172,7 @@ export const SETTINGS_ROUTES: readonly AnyRoute[] = [
         'Ends every other session of the account; the page says it did. Wrong current passwords are ' +
         'limited (10 per account in 15 minutes, then 429); an account without a password needs a ' +
         'recent sign-in to set one.',
-      body: form({ current_password: 'The password now.', password: 'The new one, 8-128 characters.' }),
       example: { current_password: 'correct horse battery', password: 'staple battery horse' },
-      bodyTypes: [FORM_TYPE],
       responses: {
         200: html('Changed: the page saying so.'),
         400: again,
@@ -191,8 +183,8 @@ export const SETTINGS_ROUTES: readonly AnyRoute[] = [
     },
     handle: async (ctx, { deps, signedIn: me, body }) => {
       if (me === null) return;
-      const current = fieldOf(body, 'current_password');
-      const changed = await changePassword(guardedCoreOf(deps), me, current, fieldOf(body, 'password'));
+      const current = body.current_password ?? '';
+      const changed = await changePassword(guardedCoreOf(deps), me, current, body.password ?? '');
       if (!changed.ok) {
         if ('retryAfterMs' in changed) ctx.set('Retry-After', String(Math.ceil(changed.retryAfterMs / 1000)));
         const { code } = changed.error;
@@ -232,22 +224,20 @@ export const SETTINGS_ROUTES: readonly AnyRoute[] = [
     path: '/account/settings/passkeys/{id}/rename',
     area: 'account',
     access: 'signed-in',
-    body: Form,
+    body: PasskeyNameForm,
     form: true,
     doc: {
       id: 'renamePasskeyByForm',
       summary: 'Rename a passkey',
       description: 'A name of 1-64 characters; then back to the settings, which say it was renamed.',
       parameters: [PASSKEY_ID],
-      body: form({ name: 'The new name, 1-64 characters.' }),
       example: { name: 'Work laptop' },
-      bodyTypes: [FORM_TYPE],
       responses: { 303: seeOtherDoc('Renamed: to `/account/settings?done=renamed`.'), 400: again },
       errors: [401],
     },
     handle: async (ctx, { deps, signedIn: me, params, body }) => {
       if (me === null) return;
-      const renamed = await renamePasskey(deps.core, me.account.id, params.id ?? '', fieldOf(body, 'name'));
+      const renamed = await renamePasskey(deps.core, me.account.id, params.id ?? '', body.name ?? '');
       if (!renamed.ok && renamed.error.code === 'not_found') return sendError(ctx, renamed.error);
       if (!renamed.ok)
         return renderSettings(ctx, deps, me, 400, { notice: { error: true, text: renamed.error.message } });

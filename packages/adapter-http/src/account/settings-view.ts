@@ -3,14 +3,12 @@ import { listSessions, requireRecentSignIn, toApiKeyView } from '@shortener/core
 import type { Context } from 'koa';
 import type { HttpDeps } from '../deps.js';
 import { stateOf } from '../koa-helpers.js';
-import { htmlOrError, seeOther as seeOtherDoc } from '../openapi/openapi-forms.js';
+import { htmlOrError } from '../openapi/openapi-pages.js';
 import { ref } from '../openapi/openapi-paths.js';
-import type { Json } from '../openapi/openapi-schemas.js';
 import type { SettingsView } from '../pages/account/settings-page.js';
 import { settingsPage } from '../pages/account/settings-page.js';
 import { settingsTextOf } from '../pages/account/settings-text.js';
-import type { RouteDoc } from '../routes/route-table.js';
-import { sendAccountPage } from './account-kit.js';
+import { sendAccountPage } from '../server/account-area.js';
 
 // What the settings routes share: the page, the recent sign-in rule, and their documentation's pieces.
 
@@ -65,20 +63,3 @@ export const NOT_RECENT = {
   ),
 };
 export const again = htmlOrError('The page again with the error');
-
-/** A button's post on the settings page: an empty form, a 303 back, 404 for an id the account does not have. */
-export const buttonDoc = (
-  id: string,
-  summary: string,
-  description: string,
-  target: Json,
-  done = 'Done: to `/account/settings`.',
-  extra: Json = {},
-): RouteDoc => ({
-  id,
-  summary,
-  description,
-  parameters: [target],
-  responses: { 303: seeOtherDoc(done), ...extra },
-  errors: [401],
-});

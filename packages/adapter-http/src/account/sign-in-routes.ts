@@ -1,19 +1,23 @@
-import { acceptInviteWithPassword, endSession, openInvite, signIn, signUp } from '@shortener/core';
+import {
+  acceptInviteWithPassword,
+  endSession,
+  openInvite,
+  parseInput,
+  signIn,
+  signUp,
+} from '@shortener/core';
 import type { Context } from 'koa';
-import { z } from 'zod';
 import type { HttpDeps } from '../deps.js';
 import { guardedCoreOf } from '../deps.js';
-import { stateOf } from '../koa-helpers.js';
+import { sendError, stateOf } from '../koa-helpers.js';
 import {
   SIGNED_IN,
-  form,
   html,
   htmlOrError,
   query,
   seeOther as seeOtherDoc,
   token,
-  withOptional,
-} from '../openapi/openapi-forms.js';
+} from '../openapi/openapi-pages.js';
 import { FORM_TYPE, ref } from '../openapi/openapi-paths.js';
 import { accountTextOf } from '../pages/account/account-text.js';
 import { invitePage, inviteGonePage, signInPage, signUpPage } from '../pages/account/account-pages.js';
@@ -22,12 +26,11 @@ import { queryOf, readBody } from '../request.js';
 import { route } from '../routes/route-table.js';
 import type { AnyRoute } from '../routes/route-table.js';
 import { underTokenLimit } from '../token-guesses.js';
-import { fieldOf, seeOther, sendAccountPage, signInTo } from './account-kit.js';
-import { clearSessionCookie, sessionSiteOf, sessionTokenOf, signedInOf } from './session.js';
-import { signInReturn } from './sign-in-return.js';
+import { seeOther, sendAccountPage, signInTo } from '../server/account-area.js';
+import { clearSessionCookie, sessionSiteOf, sessionTokenOf, signedInOf } from '../server/session.js';
+import { signInReturn } from '../server/sign-in-return.js';
+import { InviteForm, SignInForm, SignUpForm } from './account-forms.js';
 
-/** A posted form (or the same fields as JSON): its fields are read by name. */
-const Form = z.unknown();
 const retryAfter = { 'Retry-After': ref('headers', 'Retry-After') };
 const signupOpen = (deps: HttpDeps) => deps.core.config.signup === 'open';
 
@@ -81,16 +84,13 @@ export const SIGN_IN_ROUTES: readonly AnyRoute[] = [
     path: '/login',
     area: 'account',
     access: 'anyone',
-    body: Form,
+    body: SignInForm,
     doc: {
       id: 'signIn',
       summary: 'Sign in with name and password',
       description:
         'The same answer for an unknown name and a wrong password. 10 failures per account and 30 per ' +
         'address (an IPv6 one per /64) in 15 minutes refuse further tries with 429.',
-      body: withOptional(form({ name: 'The account name.', password: 'Its password.' }), {
-        next: 'The page to return to (a page of the account area), from the sign-in page.',
-      }),
       example: { name: 'alice', password: 'correct horse battery' },
       bodyTypes: [FORM_TYPE, 'application/json'],
       responses: {
@@ -101,8 +101,8 @@ export const SIGN_IN_ROUTES: readonly AnyRoute[] = [
     },
     handle: async (ctx, { deps, body }) => {
       const { language, ip } = stateOf(ctx);
-      const [name, password] = [fieldOf(body, 'name'), fieldOf(body, 'password')];
-      const next = signInReturn(fieldOf(body, 'next'));
+      const { name = '', password = '' } = body;
+      const next = signInReturn(body.next);
       const failed = (status: number, error: string) =>
         sendAccountPage(
           ctx,
@@ -167,7 +167,7 @@ export const SIGN_IN_ROUTES: readonly AnyRoute[] = [
         'A name (unique without regard to case) and a password; signs in. At most ' +
         '`RATE_LIMIT_SIGNUP_HOUR` (default 3) accounts per address (an IPv6 one per /64) per hour, then ' +
         '429; a new account has the anonymous creation limits for its first 24 hours.',
-      body: form({ name: 'The account name.', password: 'The password, 8-128 characters.' }),
+      body: SignUpForm,
       example: { name: 'alice', password: 'correct horse battery' },
       bodyTypes: [FORM_TYPE, 'application/json'],
       responses: {
@@ -180,9 +180,10 @@ export const SIGN_IN_ROUTES: readonly AnyRoute[] = [
     handle: async (ctx, { deps }) => {
       if (!signupOpen(deps)) return;
       const { language, ip } = stateOf(ctx);
-      const body = await readBody(ctx.req);
-      const name = fieldOf(body, 'name');
-      const account = await signUp(guardedCoreOf(deps), name, fieldOf(body, 'password'), ip);
+      const body = parseInput(SignUpForm, await readBody(ctx.req));
+      if (!body.ok) return sendError(ctx, body.error);
+      const { name = '', password = '' } = body.value;
+      const account = await signUp(guardedCoreOf(deps), name, password, ip);
       if (!account.ok && 'retryAfterMs' in account) {
         ctx.set('Retry-After', String(Math.ceil(account.retryAfterMs / 1000)));
         deps.metrics?.limited('signup');
@@ -224,7 +225,7 @@ export const SIGN_IN_ROUTES: readonly AnyRoute[] = [
     path: '/account/invite/{token}',
     area: 'account',
     access: 'anyone',
-    body: Form,
+    body: InviteForm,
     doc: {
       id: 'acceptInvite',
       summary: 'Set the password through an invite link',
@@ -232,7 +233,6 @@ export const SIGN_IN_ROUTES: readonly AnyRoute[] = [
         'Uses the link up, ends the account’s sessions, removes its passkeys and webhooks (a reset) and signs in.',
       parameters: [token],
       errors: [429],
-      body: form({ password: 'The new password, 8-128 characters.' }),
       example: { password: 'correct horse battery' },
       bodyTypes: [FORM_TYPE, 'application/json'],
       responses: {
@@ -242,7 +242,7 @@ export const SIGN_IN_ROUTES: readonly AnyRoute[] = [
       },
     },
     handle: async (ctx, { deps, params, body }) => {
-      const password = fieldOf(body, 'password');
+      const password = body.password ?? '';
       await underTokenLimit(deps, ctx, 'invite', () => acceptInvite(ctx, deps, params.token ?? '', password));
     },
   }),

@@ -23,6 +23,14 @@ interface RelyingParty {
   readonly origin: string;
 }
 
+/** What every answer is checked against: the challenge, this relying party, no user verification required. */
+const expected = ({ rpID, origin }: RelyingParty, challenge: string) => ({
+  expectedChallenge: challenge,
+  expectedOrigin: origin,
+  expectedRPID: rpID,
+  requireUserVerification: false,
+});
+
 /** A verification whose malformed input throws: null instead. */
 async function verified<T>(run: () => Promise<T | null>): Promise<T | null> {
   try {
@@ -33,17 +41,14 @@ async function verified<T>(run: () => Promise<T | null>): Promise<T | null> {
 }
 
 /** A registration answer checked against the challenge: the new passkey, or null. */
-function verifyRegistration({ rpID, origin }: RelyingParty): PasskeyCeremony['verifyRegistration'] {
+function verifyRegistration(party: RelyingParty): PasskeyCeremony['verifyRegistration'] {
   return (response, challenge) =>
     verified(async (): Promise<NewPasskey | null> => {
       const result = await (
         await webauthn()
       ).verifyRegistrationResponse({
         response: response as RegistrationResponseJSON,
-        expectedChallenge: challenge,
-        expectedOrigin: origin,
-        expectedRPID: rpID,
-        requireUserVerification: false,
+        ...expected(party, challenge),
       });
       if (!result.verified) return null;
       const { credential } = result.registrationInfo;
@@ -57,17 +62,14 @@ function verifyRegistration({ rpID, origin }: RelyingParty): PasskeyCeremony['ve
 }
 
 /** A sign-in answer checked against the challenge and the stored passkey: its new counter, or null. */
-function verifyAuthentication({ rpID, origin }: RelyingParty): PasskeyCeremony['verifyAuthentication'] {
+function verifyAuthentication(party: RelyingParty): PasskeyCeremony['verifyAuthentication'] {
   return (response, challenge, passkey) =>
     verified(async () => {
       const result = await (
         await webauthn()
       ).verifyAuthenticationResponse({
         response: response as AuthenticationResponseJSON,
-        expectedChallenge: challenge,
-        expectedOrigin: origin,
-        expectedRPID: rpID,
-        requireUserVerification: false,
+        ...expected(party, challenge),
         credential: {
           id: passkey.id,
           publicKey: new Uint8Array(Buffer.from(passkey.publicKey, 'base64url')),

@@ -7,20 +7,18 @@ import {
   TEST_PINGS_PER_MINUTE,
   testWebhook,
 } from '@shortener/core';
-import { z } from 'zod';
 import { sendError, setRetryAfter, stateOf } from '../koa-helpers.js';
-import { form, html, seeOther as seeOtherDoc, withOptional } from '../openapi/openapi-forms.js';
-import { FORM_TYPE } from '../openapi/openapi-paths.js';
-import { WEBHOOK_ID } from '../api/webhook-routes.js';
+import { html, seeOther as seeOtherDoc } from '../openapi/openapi-pages.js';
+import { WebhookForm } from './account-forms.js';
+import { pathParameter } from '../openapi/openapi-paths.js';
 import { webhooksTextOf } from '../pages/account/webhooks-text.js';
 import { fill } from '../pages/text.js';
 import { route } from '../routes/route-table.js';
 import type { AnyRoute } from '../routes/route-table.js';
-import { fieldOf, seeOther } from './account-kit.js';
+import { seeOther } from '../server/account-area.js';
 import { NOT_RECENT, again, recentOrAsked, renderSettings } from './settings-view.js';
 
-/** A posted form: its fields are read by name. */
-const Form = z.unknown();
+const WEBHOOK_ID = pathParameter('id', 'The webhook’s `id`.', '0b9a6c1e-2f4d-4c8a-9e7b-5d3f1a2c4b6e');
 
 /**
  * The webhook forms of `/account/settings` (decisions §16): add (the page shows the secret once),
@@ -34,7 +32,7 @@ export const WEBHOOK_SETTINGS_ROUTES: readonly AnyRoute[] = [
     path: '/account/settings/webhooks',
     area: 'account',
     access: 'signed-in',
-    body: Form,
+    body: WebhookForm,
     form: true,
     enabled: (deps) => deps.webhooks !== undefined,
     doc: {
@@ -43,20 +41,15 @@ export const WEBHOOK_SETTINGS_ROUTES: readonly AnyRoute[] = [
       description:
         'The settings page with the new webhook’s secret in `#new-webhook-secret`, shown this once. ' +
         'Each event type is a checkbox named after it (`link.created=on`, …). Needs a recent sign-in.',
-      body: withOptional(
-        form({ url: 'The endpoint, a public http(s) URL.' }),
-        Object.fromEntries(EVENT_TYPES.map((type) => [type, `\`on\` to send \`${type}\` events.`])),
-      ),
       example: { url: 'https://hooks.example.com/shortener', 'link.created': 'on' },
-      bodyTypes: [FORM_TYPE],
       responses: { 201: html('Added: the page showing the secret.'), 400: again, ...NOT_RECENT },
       errors: [401],
     },
     handle: async (ctx, { deps, signedIn: me, body }) => {
       const webhooks = deps.webhooks;
       if (me === null || webhooks === undefined || !(await recentOrAsked(ctx, deps, me))) return;
-      const events = EVENT_TYPES.filter((type) => fieldOf(body, type) !== '');
-      const input = parseInput(CreateWebhookInput, { url: fieldOf(body, 'url'), events });
+      const events = EVENT_TYPES.filter((type) => (body[type] ?? '') !== '');
+      const input = parseInput(CreateWebhookInput, { url: body.url ?? '', events });
       const created = input.ok ? await createWebhook(webhooks, me.account.id, input.value) : input;
       if (!created.ok)
         return renderSettings(ctx, deps, me, 400, { notice: { error: true, text: created.error.message } });

@@ -1,7 +1,7 @@
 import type { Caller, SignedIn } from '@shortener/core';
 import { adminCallerOf, listAllLinks, toLinkView } from '@shortener/core';
 import type { Context } from 'koa';
-import { fieldOf, sendAccountPage } from '../account/account-kit.js';
+import { fieldOf, sendAccountPage } from '../server/account-area.js';
 import type { HttpDeps } from '../deps.js';
 import { stateOf } from '../koa-helpers.js';
 import type { AdminView } from '../pages/account/admin-page.js';

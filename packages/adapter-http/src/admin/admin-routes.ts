@@ -8,43 +8,45 @@ import {
   setLinkDisabled,
 } from '@shortener/core';
 import type { Context } from 'koa';
-import { z } from 'zod';
-import { fieldOf, seeOther } from '../account/account-kit.js';
+import { checkbox, plainForm, text } from '../server/forms.js';
+import { fieldOf, seeOther } from '../server/account-area.js';
 import { HTTP_STATUS, errorBody } from '../errors.js';
 import { sendError, stateOf } from '../koa-helpers.js';
 import {
+  buttonDoc,
   doneParameter,
   html,
   htmlOrError,
   query,
+  search,
   seeOther as seeOtherDoc,
-} from '../openapi/openapi-forms.js';
-import { FORM_TYPE, pathParameter } from '../openapi/openapi-paths.js';
+} from '../openapi/openapi-pages.js';
+import { pathParameter } from '../openapi/openapi-paths.js';
 import type { Json } from '../openapi/openapi-schemas.js';
 import { adminTextOf } from '../pages/account/admin-text.js';
 import { queryOf } from '../request.js';
 import { route } from '../routes/route-table.js';
 import type { AnyRoute, RouteDoc } from '../routes/route-table.js';
-import { buttonDoc } from '../account/settings-view.js';
 import { adminOf, doneText, renderAdmin, returnOf, withDone } from './admin-render.js';
 
-/** A posted form: its fields are read by name. */
-const Form = z.unknown();
+const BACK = text('Where to come back to: a path of `/admin` (anything else: `/admin`).');
+/** A button's form on `/admin`: where to come back to, and for a deletion its confirmation. */
+const ActionForm = plainForm('AdminActionForm', { return: BACK });
+const DeleteForm = plainForm('AdminDeleteForm', {
+  return: BACK,
+  confirm: text('Any value: the deletion is confirmed.'),
+});
+const InviteForm = plainForm('AdminInviteForm', {
+  name: text('The new account’s name.'),
+  admin: checkbox('an administrator.'),
+});
 
 const UUID = '0f8fad5b-d9cb-469f-a165-70867728950e';
 const idOf = (what: string): Json => pathParameter('id', `The ${what}’s id.`, UUID);
-const text = (description: string): Json => ({ type: 'string', description });
-const back = text('Where to come back to: a path of `/admin` (anything else: `/admin`).');
 const notAdmin = { 403: htmlOrError('Not an administrator (HTML), or a form posted from another site') };
 
 /** A button's post on `/admin`: the settings page's button, coming back to where it was; every field may be left out. */
-const actionDoc = (
-  id: string,
-  summary: string,
-  description: string,
-  target: Json,
-  extra: Json = {},
-): RouteDoc => ({
+const actionDoc = (id: string, summary: string, description: string, target: Json): RouteDoc => ({
   ...buttonDoc(
     id,
     summary,
@@ -56,10 +58,8 @@ const actionDoc = (
       ...notAdmin,
     },
   ),
-  body: { type: 'object', properties: { return: back, ...extra } },
   bodyOptional: true,
   example: { return: '/admin?q=promo' },
-  bodyTypes: [FORM_TYPE],
 });
 
 const LINK_ACTIONS = {
@@ -82,15 +82,9 @@ const linkAction = (action: keyof typeof LINK_ACTIONS): AnyRoute =>
     path: `/admin/links/{id}/${action}`,
     area: 'account',
     access: 'signed-in',
-    body: Form,
+    body: action === 'delete' ? DeleteForm : ActionForm,
     form: true,
-    doc: actionDoc(
-      LINK_ACTIONS[action][0],
-      LINK_ACTIONS[action][1],
-      LINK_ACTIONS[action][2],
-      idOf('link'),
-      action === 'delete' ? { confirm: text('Any value: the deletion is confirmed.') } : {},
-    ),
+    doc: actionDoc(LINK_ACTIONS[action][0], LINK_ACTIONS[action][1], LINK_ACTIONS[action][2], idOf('link')),
     handle: async (ctx, { deps, signedIn, body, params }) => {
       const admin = adminOf(ctx, signedIn);
       if (admin === null) return;
@@ -117,7 +111,7 @@ const accountAction = (disable: boolean): AnyRoute =>
     path: `/admin/accounts/{id}/${disable ? 'disable' : 'enable'}`,
     area: 'account',
     access: 'signed-in',
-    body: Form,
+    body: ActionForm,
     form: true,
     doc: disable
       ? actionDoc(
@@ -168,7 +162,7 @@ export const ADMIN_ROUTES: readonly AnyRoute[] = [
         'Every link newest first (50 a page), with disable, enable and delete; the accounts with ' +
         'disable and enable; an invite form. Without a session, a redirect to `/login`.',
       parameters: [
-        query('q', 'Shows the links whose slug, title or URL contains it.', 'promo'),
+        search('promo'),
         query('cursor', 'The next page, as the page’s “Next page” link gives it.', 'MTczMjQwMDAwMDAwMC5hYmM'),
         doneParameter('`disabled`, `enabled`, `deleted`, `account-disabled` or `account-enabled`'),
       ],
@@ -203,7 +197,7 @@ export const ADMIN_ROUTES: readonly AnyRoute[] = [
     path: '/admin/invites',
     area: 'account',
     access: 'signed-in',
-    body: Form,
+    body: InviteForm,
     form: true,
     doc: {
       id: 'adminInvite',
@@ -211,13 +205,7 @@ export const ADMIN_ROUTES: readonly AnyRoute[] = [
       description:
         'The page shows `{base_url}/account/invite/inv_…` once (valid 48 hours). Names of existing ' +
         'accounts are refused here (the `shortener accounts invite` command makes reset links).',
-      body: {
-        type: 'object',
-        properties: { name: text('The new account’s name.'), admin: text('`on`: an administrator.') },
-        required: ['name'],
-      },
       example: { name: 'alice' },
-      bodyTypes: [FORM_TYPE],
       responses: {
         201: html('The page showing the invite link.'),
         400: html('The page again with the error (name taken or not valid).'),
@@ -229,8 +217,8 @@ export const ADMIN_ROUTES: readonly AnyRoute[] = [
       const admin = adminOf(ctx, signedIn);
       if (admin === null) return;
       const { language } = stateOf(ctx);
-      const name = fieldOf(body, 'name').trim();
-      const wantsAdmin = fieldOf(body, 'admin') !== '';
+      const name = (body.name ?? '').trim();
+      const wantsAdmin = (body.admin ?? '') !== '';
       const inviteValues = { name, admin: wantsAdmin };
       const failed = (message: string, status = 400) =>
         renderAdmin(ctx, deps, status, admin, { notice: { error: true, text: message }, inviteValues });

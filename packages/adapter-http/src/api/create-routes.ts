@@ -12,7 +12,7 @@ import { sendError, sendResult, setHeaders, stateOf } from '../koa-helpers.js';
 import { budgetedCoreOf } from '../deps.js';
 import type { HttpDeps } from '../deps.js';
 import type { Context } from 'koa';
-import { rateLimitHeaders as rateLimitHeaderValues } from './rate-limit.js';
+import { rateLimitHeaders as rateLimitHeaderValues } from '../server/rate-limit.js';
 import { SECURITY, rateLimitHeaders } from '../openapi/openapi-paths.js';
 import { route } from '../routes/route-table.js';
 import type { AnyRoute } from '../routes/route-table.js';

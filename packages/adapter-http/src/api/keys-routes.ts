@@ -5,7 +5,7 @@ import {
   revokeApiKey,
   toApiKeyView,
 } from '@shortener/core';
-import { signedInOf } from '../account/session.js';
+import { signedInOf } from '../server/session.js';
 import { sendError, sendResult } from '../koa-helpers.js';
 import { SECURITY, pathParameter } from '../openapi/openapi-paths.js';
 import type { Json } from '../openapi/openapi-schemas.js';

@@ -3,7 +3,6 @@ import { robotsTxt } from '@shortener/core';
 import type { HttpDeps } from '../deps.js';
 import { perServer } from '../deps.js';
 import { jsonContent, ref } from '../openapi/openapi-paths.js';
-import { buildOpenApiDocument } from '../openapi/openapi.js';
 import { mountRoutes, route } from '../routes/route-table.js';
 import type { AnyRoute, RouteDoc } from '../routes/route-table.js';
 import { refuseMethod } from '../server/methods.js';
@@ -20,29 +19,10 @@ const meta = (id: string, summary: string, description: string, responses: Route
   responses,
 });
 
-/** The documents, built once per server: they depend only on its settings. */
-const documentsOf = perServer((deps) => ({
-  openApi: JSON.stringify(
-    buildOpenApiDocument(deps.core.config, { metrics: deps.metrics?.exposition !== undefined }),
-  ),
-  llmsTxt: buildLlmsTxt(deps.core.config),
-}));
+/** The summary, built once per server: it depends only on its settings. */
+const llmsTxtOf = perServer((deps) => buildLlmsTxt(deps.core.config));
 
-/** A document built once per server, served as `type`. */
-const documentRoute = (path: string, doc: RouteDoc, type: string, which: 'openApi' | 'llmsTxt'): AnyRoute =>
-  route({
-    method: 'get',
-    path,
-    area: 'public',
-    access: 'anyone',
-    doc,
-    handle: (ctx, { deps }) => {
-      ctx.type = type;
-      ctx.body = documentsOf(deps)[which];
-    },
-  });
-
-/** `/healthz`, `/metrics` (when served on this port), `/openapi.json`, `/llms.txt` and `/robots.txt`. */
+/** `/healthz`, `/metrics` (when served on this port), `/llms.txt` and `/robots.txt` (`/openapi.json`: route-tables.ts). */
 export const META_ROUTES: readonly AnyRoute[] = [
   route({
     method: 'get',
@@ -96,22 +76,19 @@ export const META_ROUTES: readonly AnyRoute[] = [
       ctx.body = body;
     },
   }),
-  documentRoute(
-    '/openapi.json',
-    meta('getOpenApi', 'This document', 'The OpenAPI 3.1 description of the service.', {
-      200: { description: 'The OpenAPI document.', content: jsonContent({ type: 'object' }) },
-    }),
-    'application/json; charset=utf-8',
-    'openApi',
-  ),
-  documentRoute(
-    '/llms.txt',
-    meta('getLlmsTxt', 'Summary for AI clients', 'Markdown per the llms.txt convention.', {
+  route({
+    method: 'get',
+    path: '/llms.txt',
+    area: 'public',
+    access: 'anyone',
+    doc: meta('getLlmsTxt', 'Summary for AI clients', 'Markdown per the llms.txt convention.', {
       200: { description: 'The summary.', content: { 'text/markdown': { schema: { type: 'string' } } } },
     }),
-    'text/markdown; charset=utf-8',
-    'llmsTxt',
-  ),
+    handle: (ctx, { deps }) => {
+      ctx.type = 'text/markdown; charset=utf-8';
+      ctx.body = llmsTxtOf(deps);
+    },
+  }),
   route({
     method: 'get',
     path: '/robots.txt',

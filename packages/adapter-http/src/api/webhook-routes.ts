@@ -11,7 +11,7 @@ import {
 } from '@shortener/core';
 import type { WebhookDeps } from '@shortener/core';
 import type { HttpDeps } from '../deps.js';
-import { signedInOf } from '../account/session.js';
+import { signedInOf } from '../server/session.js';
 import { sendError, sendResult, setRetryAfter } from '../koa-helpers.js';
 import { SECURITY, pathParameter } from '../openapi/openapi-paths.js';
 import type { Json } from '../openapi/openapi-schemas.js';

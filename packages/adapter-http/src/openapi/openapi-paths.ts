@@ -23,18 +23,54 @@ export const rateLimitHeaders: Json = {
   'RateLimit-Reset': ref('headers', 'RateLimit-Reset'),
 };
 
-/** The error statuses of decisions §6 and their reusable responses in `components.responses`. */
+const RETRY_AFTER = { 'Retry-After': ref('headers', 'Retry-After') };
+/**
+ * The error statuses of decisions §6: their reusable responses in `components.responses` (name, what
+ * they mean, headers).
+ */
 const ERROR_RESPONSES = {
-  400: 'BadRequest',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'NotFound',
-  413: 'PayloadTooLarge',
-  415: 'UnsupportedMediaType',
-  429: 'RateLimited',
-  500: 'InternalError',
-  503: 'Unavailable',
-} as const;
+  400: [
+    'BadRequest',
+    'Invalid input: a validation code, `too_many`, or `invalid_request` (malformed JSON, a wrong type, ' +
+      'a value out of range, an unknown field, more than 100 query parameters).',
+  ],
+  401: ['Unauthorized', '`unauthorized`: a bad or revoked API key, or no key where one is required.'],
+  403: ['Forbidden', '`forbidden`: neither the owning API key nor the edit token of this link.'],
+  404: ['NotFound', '`not_found`: no such link.'],
+  413: [
+    'PayloadTooLarge',
+    '`invalid_request`: the body is larger than 1 MiB.',
+    { Connection: { description: '`close`: the rest of the body is not read.', schema: { const: 'close' } } },
+  ],
+  415: [
+    'UnsupportedMediaType',
+    '`invalid_request`: the body is neither `application/json` nor a URL-encoded form.',
+  ],
+  429: [
+    'RateLimited',
+    '`rate_limited`: wait `Retry-After` seconds.',
+    { ...RETRY_AFTER, ...rateLimitHeaders },
+  ],
+  500: ['InternalError', '`internal_error`: an unexpected failure; no details are given.'],
+  503: [
+    'Unavailable',
+    '`unavailable`: the database does not answer (or cannot write); the message names the cause. Wait `Retry-After` seconds.',
+    RETRY_AFTER,
+  ],
+} as const satisfies Record<number, readonly [string, string, Json?]>;
+
+/** `components.responses`: the error object, with what each status means. */
+export const errorResponses = (): Json =>
+  Object.fromEntries(
+    Object.values(ERROR_RESPONSES).map(([name, description, headers]: readonly [string, string, Json?]) => [
+      name,
+      {
+        description: `${description} Body: the error object; \`code\` says which rule failed.`,
+        ...(headers === undefined ? {} : { headers }),
+        content: jsonContent(ref('schemas', 'Error')),
+      },
+    ]),
+  );
 export type ErrorStatus = keyof typeof ERROR_RESPONSES;
 
 /** Security requirements: `{}` makes credentials optional. */
@@ -67,7 +103,10 @@ export interface OperationSpec {
   readonly common?: boolean;
 }
 
-/** An OpenAPI operation object; API operations (under `/api/`) also take `lang`. */
+/**
+ * An OpenAPI operation object; API operations (under `/api/`) also take `lang`, and the session where
+ * they take an API key.
+ */
 export function operation(spec: OperationSpec, api = true): Json {
   const parameters = [...(spec.parameters ?? []), ...(api ? [ref('parameters', 'lang')] : [])];
   const errors = new Set<ErrorStatus>([
@@ -79,7 +118,16 @@ export function operation(spec: OperationSpec, api = true): Json {
   if (spec.security?.includes(TOKEN) === true) errors.add(429);
   const responses: Json = { ...spec.responses };
   for (const status of [...errors].sort())
-    if (!(status in responses)) responses[status] = ref('responses', ERROR_RESPONSES[status]);
+    if (!(status in responses)) responses[status] = ref('responses', ERROR_RESPONSES[status][0]);
+  // the session cookie authenticates the API for {base_url}'s pages wherever an API key does
+  const security = [...(spec.security ?? [])];
+  if (api && security.some((s) => 'apiKey' in s)) {
+    if (!security.some((s) => 'session' in s)) security.push({ session: [] });
+    responses[403] ??= {
+      description: '`forbidden`: a change signed in by the session cookie, sent from another site.',
+      content: jsonContent(ref('schemas', 'Error')),
+    };
+  }
   const types = spec.bodyTypes ?? ['application/json'];
   const content = Object.fromEntries(
     types.map((type) => [type, { schema: spec.body, example: spec.example }]),
@@ -89,7 +137,7 @@ export function operation(spec: OperationSpec, api = true): Json {
     summary: spec.summary,
     description: spec.description,
     tags: [spec.tag],
-    security: [...(spec.security ?? [])],
+    security,
     ...(parameters.length === 0 ? {} : { parameters }),
     ...(spec.body === undefined ? {} : { requestBody: { required: true, content } }),
     responses,

@@ -1,35 +1,5 @@
-import {
-  AliasCheckSchema,
-  ApiKeyListSchema,
-  ApiKeySchema,
-  BulkInput,
-  BulkResultSchema,
-  ClaimInput,
-  ClaimResultSchema,
-  CreateKeyInput,
-  CreateLinkInput,
-  CreateWebhookInput,
-  CreatedWebhookSchema,
-  ImportInput,
-  ImportJobSchema,
-  CreatedApiKeySchema,
-  ErrorDetailSchema,
-  ErrorSchema,
-  LinkListSchema,
-  LinkSchema,
-  PublicLinkSchema,
-  RuleInput,
-  RuleViewSchema,
-  StatsSchema,
-  TagListSchema,
-  UpdateLinkInput,
-  WebhookAttemptSchema,
-  WebhookListSchema,
-  WebhookSchema,
-  WebhookTestSchema,
-  EVENT_BODY_SCHEMAS,
-  VisitedEventDataSchema,
-} from '@shortener/core';
+import * as core from '@shortener/core';
+import { EVENT_BODY_SCHEMAS, RuleInput } from '@shortener/core';
 import type { ServiceConfig } from '@shortener/core';
 import { z } from 'zod';
 import { jsonRpcSchemas } from './openapi-mcp.js';
@@ -37,39 +7,35 @@ import { jsonRpcSchemas } from './openapi-mcp.js';
 /** A JSON object of the OpenAPI document under construction. */
 export type Json = Record<string, unknown>;
 
-const REQUEST_SCHEMAS: readonly z.ZodType[] = [
-  RuleInput,
-  CreateLinkInput,
-  UpdateLinkInput,
-  BulkInput,
-  ClaimInput,
-  CreateKeyInput,
-  CreateWebhookInput,
-  ImportInput,
-];
+/** `GET /healthz`'s answer. */
+const HealthSchema = z
+  .strictObject({
+    status: z.enum(['ok', 'unavailable']),
+    reason: z.string().optional().describe('With `unavailable`: what does not answer.'),
+    broker: z
+      .enum(['connected', 'down'])
+      .optional()
+      .describe('With `AMQP_URL`: whether RabbitMQ is connected (events wait while it is down).'),
+    degraded: z
+      .array(z.string())
+      .optional()
+      .describe('What does not answer but the node serves without (Redis: rate limits are its own).'),
+  })
+  .describe(
+    '`ok` when this node can serve (its store answers and writes); otherwise `unavailable` and what fails.',
+  )
+  .meta({ id: 'Health' });
+
+/**
+ * The responses: every schema core exports as `…Schema` with an id (its outputs, as its inputs are
+ * `…Input` and its queries `…Query`), the event bodies, and the health answer.
+ */
 const RESPONSE_SCHEMAS: readonly z.ZodType[] = [
-  RuleViewSchema,
-  LinkSchema,
-  LinkListSchema,
-  StatsSchema,
-  AliasCheckSchema,
-  PublicLinkSchema,
-  BulkResultSchema,
-  ClaimResultSchema,
-  TagListSchema,
-  ErrorDetailSchema,
-  ErrorSchema,
-  ApiKeySchema,
-  ApiKeyListSchema,
-  CreatedApiKeySchema,
-  WebhookAttemptSchema,
-  WebhookSchema,
-  WebhookListSchema,
-  CreatedWebhookSchema,
-  WebhookTestSchema,
-  ImportJobSchema,
-  VisitedEventDataSchema,
+  ...Object.entries(core).flatMap(([name, value]) =>
+    name.endsWith('Schema') && value instanceof z.ZodType && value.meta()?.id !== undefined ? [value] : [],
+  ),
   ...Object.values(EVENT_BODY_SCHEMAS),
+  HealthSchema,
 ];
 
 const isJson = (value: unknown): value is Json => typeof value === 'object' && value !== null;
@@ -154,37 +120,17 @@ function constrain(schema: Json | undefined, property: string, keywords: Json): 
 }
 
 /**
- * `components.schemas`: request bodies as zod parses them (input), responses as produced (output), the
- * health answer and the JSON-RPC envelopes of `/mcp`. Limits that are configuration (bulk and claim
- * sizes) become `maxItems` here.
+ * `components.schemas`: the routes' request bodies as zod parses them (input; a redirect rule besides),
+ * responses as produced (output; the health answer among them) and the JSON-RPC envelopes of `/mcp`. Limits that
+ * are configuration (bulk and claim sizes) become `maxItems` here.
  */
-export function componentSchemas(config: ServiceConfig): Record<string, Json> {
+export function componentSchemas(config: ServiceConfig, bodies: readonly z.ZodType[]): Record<string, Json> {
   const hosts = config.shortDomains.map((d) => d.host);
-  const schemas = { ...convertNamed(REQUEST_SCHEMAS, 'input'), ...convertNamed(RESPONSE_SCHEMAS, 'output') };
+  const requests = [...new Set([RuleInput, ...bodies])];
+  const schemas = { ...convertNamed(requests, 'input'), ...convertNamed(RESPONSE_SCHEMAS, 'output') };
   for (const schema of Object.values(schemas)) finish(schema, hosts);
   constrain(schemas.BulkRequest, 'urls', { maxItems: config.limits.bulkWithKey });
   constrain(schemas.ClaimRequest, 'edit_tokens', { maxItems: config.limits.claimMax });
-  schemas.Health = {
-    type: 'object',
-    description:
-      '`ok` when this node can serve (its store answers and writes); otherwise `unavailable` and what fails.',
-    properties: {
-      status: { type: 'string', enum: ['ok', 'unavailable'] },
-      reason: { type: 'string', description: 'With `unavailable`: what does not answer.' },
-      broker: {
-        type: 'string',
-        enum: ['connected', 'down'],
-        description: 'With `AMQP_URL`: whether RabbitMQ is connected (events wait while it is down).',
-      },
-      degraded: {
-        type: 'array',
-        items: { type: 'string' },
-        description: 'What does not answer but the node serves without (Redis: rate limits are its own).',
-      },
-    },
-    required: ['status'],
-    additionalProperties: false,
-  };
   return { ...schemas, ...jsonRpcSchemas() };
 }
 

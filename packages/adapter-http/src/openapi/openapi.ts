@@ -1,22 +1,11 @@
 import { LANGUAGES } from '@shortener/core';
 import type { ServiceConfig } from '@shortener/core';
-import { withSessionAuth } from './openapi-accounts.js';
-import { sessionSecurityScheme } from './openapi-forms.js';
-import { MCP_ROUTES } from '../api/mcp-routes.js';
-import { jsonContent, rateLimitHeaders, ref } from './openapi-paths.js';
-import { API_ROUTES } from '../api/api-table.js';
-import { META_ROUTES } from '../api/meta-routes.js';
-import { routePaths } from '../routes/route-table.js';
-import { ROUTE_TABLES } from '../routes/route-tables.js';
+import type { z } from 'zod';
+import { sessionSiteOf } from '../server/session.js';
+import { errorResponses, pathParameter } from './openapi-paths.js';
 import { componentSchemas } from './openapi-schemas.js';
 import { WEBHOOK_SIGNATURE_SCHEME, inMatchOrder, webhookDocs } from './openapi-webhooks.js';
 import type { Json } from './openapi-schemas.js';
-
-const errorResponse = (description: string, headers?: Json): Json => ({
-  description: `${description} Body: the error object; \`code\` says which rule failed.`,
-  ...(headers === undefined ? {} : { headers }),
-  content: jsonContent(ref('schemas', 'Error')),
-});
 
 const integerHeader = (description: string): Json => ({
   description,
@@ -34,54 +23,27 @@ function parameters(): Json {
       example: 'de',
     },
     linkId: {
-      name: 'id',
-      in: 'path',
-      required: true,
-      description: 'The link `id` (uuid) from the Link object.',
+      ...pathParameter(
+        'id',
+        'The link `id` (uuid) from the Link object.',
+        '3f2b8c1e-6a4d-4f7b-9c2e-8d1a5b6c7e90',
+      ),
       schema: { type: 'string', format: 'uuid' },
-      example: '3f2b8c1e-6a4d-4f7b-9c2e-8d1a5b6c7e90',
     },
     slug: {
-      name: 'slug',
-      in: 'path',
-      required: true,
-      description: 'The slug of the short link; resolved in the short domain named by the Host header.',
+      ...pathParameter(
+        'slug',
+        'The slug of the short link; resolved in the short domain named by the Host header.',
+        'summer-sale',
+      ),
       schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' },
-      example: 'summer-sale',
     },
   };
 }
 
-function responses(): Json {
+function components(config: ServiceConfig, bodies: readonly z.ZodType[]): Json {
   return {
-    BadRequest: errorResponse(
-      'Invalid input: a validation code, `too_many`, or `invalid_request` (malformed JSON, a wrong type, ' +
-        'a value out of range, an unknown field, more than 100 query parameters).',
-    ),
-    Unauthorized: errorResponse('`unauthorized`: a bad or revoked API key, or no key where one is required.'),
-    Forbidden: errorResponse('`forbidden`: neither the owning API key nor the edit token of this link.'),
-    NotFound: errorResponse('`not_found`: no such link.'),
-    PayloadTooLarge: errorResponse('`invalid_request`: the body is larger than 1 MiB.', {
-      Connection: { description: '`close`: the rest of the body is not read.', schema: { const: 'close' } },
-    }),
-    UnsupportedMediaType: errorResponse(
-      '`invalid_request`: the body is neither `application/json` nor a URL-encoded form.',
-    ),
-    RateLimited: errorResponse('`rate_limited`: wait `Retry-After` seconds.', {
-      'Retry-After': ref('headers', 'Retry-After'),
-      ...rateLimitHeaders,
-    }),
-    InternalError: errorResponse('`internal_error`: an unexpected failure; no details are given.'),
-    Unavailable: errorResponse(
-      '`unavailable`: the database does not answer (or cannot write); the message names the cause. Wait `Retry-After` seconds.',
-      { 'Retry-After': ref('headers', 'Retry-After') },
-    ),
-  };
-}
-
-function components(config: ServiceConfig): Json {
-  return {
-    schemas: componentSchemas(config),
+    schemas: componentSchemas(config, bodies),
     securitySchemes: {
       apiKey: {
         type: 'http',
@@ -99,7 +61,15 @@ function components(config: ServiceConfig): Json {
           'Edit token `et_…` returned once when an anonymous link is created (`edit_token` field, or ' +
           'the `X-Edit-Token` header of `/api/shorten`). Grants detail, edit, delete and stats of that one link.',
       },
-      session: sessionSecurityScheme(config),
+      session: {
+        type: 'apiKey',
+        in: 'cookie',
+        name: sessionSiteOf(config.baseUrl).cookieName,
+        description:
+          'The session of a browser signed in at `/login`. It authenticates every API operation that takes ' +
+          'an API key, for requests from {base_url}’s own pages: a change must carry {base_url}’s `Origin` ' +
+          '(or `Sec-Fetch-Site: same-origin`), else 403 `forbidden`.',
+      },
       webhookSignature: WEBHOOK_SIGNATURE_SCHEME,
     },
     parameters: parameters(),
@@ -109,7 +79,7 @@ function components(config: ServiceConfig): Json {
       'RateLimit-Remaining': integerHeader('Requests left in the current window.'),
       'RateLimit-Reset': integerHeader('Seconds until the window has room again.'),
     },
-    responses: responses(),
+    responses: errorResponses(),
   };
 }
 
@@ -125,20 +95,18 @@ const DESCRIPTION = [
   'connections over the server’s limits are closed without an answer.',
 ].join('');
 
-/** What the document describes besides the configuration. */
-export interface DocumentOptions {
-  /** `GET /metrics` is served on this port (`METRICS=true` without `METRICS_PORT`). */
-  readonly metrics?: boolean;
-}
-
 /**
  * Builds the OpenAPI 3.1.0 document served at `/openapi.json`. Request and response schemas are
  * generated from the core zod schemas (the ones the edges parse with), so the document cannot drift
- * from the code; `domain` fields enumerate the configured short-domain hosts.
+ * from the code; `domain` fields enumerate the configured short-domain hosts. `paths` and `bodies` are
+ * the route tables' (`routePaths`, `bodySchemasOf`).
  */
-export function buildOpenApiDocument(config: ServiceConfig, options: DocumentOptions = {}): object {
+export function openApiDocument(
+  config: ServiceConfig,
+  paths: Record<string, Json>,
+  bodies: readonly z.ZodType[],
+): object {
   const hosts = config.shortDomains.map((d) => d.host);
-  const origins = config.shortDomains.map((d) => d.origin);
   return {
     openapi: '3.1.0',
     info: {
@@ -160,24 +128,8 @@ export function buildOpenApiDocument(config: ServiceConfig, options: DocumentOpt
       { name: 'webhooks', description: 'Signed events of the account’s links, POSTed to its endpoints.' },
       { name: 'imports', description: 'Links brought in from Shlink, Kutt, Bitly or a CSV file.' },
     ],
-    paths: inMatchOrder(
-      Object.assign(
-        {},
-        // `/metrics` is listed when this server serves it; otherwise it is a slug like any other
-        routePaths(
-          META_ROUTES.filter((r) => r.path !== '/metrics' || options.metrics === true),
-          hosts,
-          origins,
-        ),
-        routePaths(MCP_ROUTES, hosts),
-        ...ROUTE_TABLES.map((table) =>
-          table === API_ROUTES
-            ? withSessionAuth(routePaths(table, hosts))
-            : routePaths(table, hosts, origins),
-        ),
-      ) as Record<string, Json>,
-    ),
+    paths: inMatchOrder(paths),
     webhooks: webhookDocs(),
-    components: components(config),
+    components: components(config, bodies),
   };
 }

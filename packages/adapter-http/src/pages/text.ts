@@ -101,3 +101,12 @@ export function textOf(language: Language): PageText {
 export function fill(template: string, values: Record<string, string | number>): string {
   return template.replace(/\{(\w+)\}/g, (whole, name: string) => String(values[name] ?? whole));
 }
+
+/** One language's texts of a page, shaped as its English ones. */
+export type TextsLike<English> = { readonly [K in keyof English]: string };
+
+/** Picks a page's texts by language. */
+export const byLanguage =
+  <T>(texts: Readonly<Record<Language, T>>) =>
+  (language: Language): T =>
+    texts[language];

@@ -9,11 +9,11 @@ import { assets } from '../pages/assets.js';
 import { formToCreateInput, formValues } from '../pages/form-input.js';
 import { createdPage, homePage } from '../pages/home-page.js';
 import { LINK_PAGE_HEADERS, PAGE_REFERRER_POLICY, contentSecurityPolicy } from '../pages/layout.js';
-import { rateLimitHeaders } from '../api/rate-limit.js';
-import { signedInOf, withSession } from '../account/session.js';
-import { readBody } from '../request.js';
+import { rateLimitHeaders } from '../server/rate-limit.js';
+import { signedInOf, withSession } from '../server/session.js';
 import { FORM_TYPE, jsonContent, pathParameter, ref } from '../openapi/openapi-paths.js';
-import { HTML, header, html, linkFormSchema } from '../openapi/openapi-pages.js';
+import { HTML, header, html } from '../openapi/openapi-pages.js';
+import { LinkForm } from '../server/forms.js';
 import { route } from '../routes/route-table.js';
 import type { AnyRoute } from '../routes/route-table.js';
 
@@ -39,10 +39,10 @@ function sendHome(ctx: Context, deps: HttpDeps, status: number, body: string): v
 }
 
 /** `POST /`: the home form without script. A refusal is the form again, with what was typed. */
-async function createFromForm(ctx: Context, deps: HttpDeps): Promise<void> {
+async function createFromForm(ctx: Context, deps: HttpDeps, body: unknown): Promise<void> {
   const { language, ip } = stateOf(ctx);
   const { domains, accountHref } = homeOf(deps);
-  const values = formValues(await readBody(ctx.req, true));
+  const values = formValues(body);
   const failed = (error: DomainError, status = HTTP_STATUS[error.code]) => {
     const shown = { ...error, message: errorBody(error, language).error.message };
     sendHome(ctx, deps, status, homePage({ language, domains, values, error: shown, accountHref }));
@@ -120,6 +120,8 @@ export const HOME_ROUTES: readonly AnyRoute[] = [
     path: '/',
     area: 'public',
     access: 'anyone',
+    body: LinkForm,
+    form: true,
     doc: {
       id: 'createLinkFromForm',
       summary: 'Create a link from the form without JavaScript',
@@ -129,7 +131,6 @@ export const HOME_ROUTES: readonly AnyRoute[] = [
         'creation. A missing `url` is answered with the form again (400). Signed in on {base_url} (the ' +
         "session cookie, from its own pages), the link is the account's and has no edit token.",
       tag: 'public',
-      body: linkFormSchema,
       example: { url: 'https://example.com/a/long/path', alias: 'summer-sale' },
       bodyTypes: [FORM_TYPE, 'application/json'],
       responses: {
@@ -146,6 +147,6 @@ export const HOME_ROUTES: readonly AnyRoute[] = [
         }),
       },
     },
-    handle: (ctx, { deps }) => createFromForm(ctx, deps),
+    handle: (ctx, { deps, body }) => createFromForm(ctx, deps, body),
   }),
 ];

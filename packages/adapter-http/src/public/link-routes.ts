@@ -16,7 +16,8 @@ import type { HttpDeps } from '../deps.js';
 import { guardedCoreOf } from '../deps.js';
 import { sendError, setHeaders, stateOf } from '../koa-helpers.js';
 import { FORM_TYPE, jsonContent, ref } from '../openapi/openapi-paths.js';
-import { gone, header, html, notFound, redirects } from '../openapi/openapi-pages.js';
+import { FAILURE, header, html } from '../openapi/openapi-pages.js';
+import { gone, notFound, redirects } from './page-docs.js';
 import { LINK_PAGE_HEADERS } from '../pages/layout.js';
 import { previewPage } from '../pages/preview-page.js';
 import { readBody } from '../request.js';
@@ -185,10 +186,7 @@ export const SHORT_LINK_ROUTES: readonly AnyRoute[] = [
         401: html('Wrong or missing password: the form again, with an error.'),
         404: notFound,
         410: gone,
-        default: {
-          description: 'Any other failure (the statuses above are all it answers): the error object.',
-          content: jsonContent(ref('schemas', 'Error')),
-        },
+        default: FAILURE,
       },
       errors: [429],
     },

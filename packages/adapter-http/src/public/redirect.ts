@@ -15,7 +15,7 @@ import { gonePage, notFoundPage, passwordPage } from '../pages/basic-pages.js';
 import { LINK_PAGE_HEADERS } from '../pages/layout.js';
 import { queryParam } from '../server/query.js';
 import { clientOf, languageOf } from '../request.js';
-import { isBotUserAgent, isPrefetch } from './user-agent.js';
+import { isBotUserAgent, isPrefetch } from '../server/user-agent.js';
 import type { Routed, RoutedLink } from './routing.js';
 import { routeRequest, withRouting, writeRedirect } from './routing.js';
 

@@ -19,7 +19,7 @@ import type { HttpDeps } from '../deps.js';
 import { perServer } from '../deps.js';
 import { createLinkCache } from './link-cache.js';
 import { queryParam } from '../server/query.js';
-import { createUserAgentParser } from './user-agent.js';
+import { createUserAgentParser } from '../server/user-agent.js';
 
 /**
  * A link as the redirect path keeps it: with its routing worked out once, when it is loaded (null for a

@@ -2,15 +2,15 @@ import type Router from '@koa/router';
 import type { Caller, SignedIn } from '@shortener/core';
 import { ANONYMOUS, domainError, isStorableText, parseInput } from '@shortener/core';
 import type { Context, Middleware, Next } from 'koa';
-import { accountAreaGuard } from '../account/account-kit.js';
-import { signedInOf } from '../account/session.js';
-import { toSignIn } from '../account/sign-in-return.js';
-import type { z } from 'zod';
-import { withSession } from '../account/session.js';
+import { accountAreaGuard } from '../server/account-area.js';
+import { signedInOf } from '../server/session.js';
+import { toSignIn } from '../server/sign-in-return.js';
+import { z } from 'zod';
+import { withSession } from '../server/session.js';
 import type { HttpDeps } from '../deps.js';
 import { sendError } from '../koa-helpers.js';
-import { page } from '../openapi/openapi-forms.js';
-import { operation, ref } from '../openapi/openapi-paths.js';
+import { page } from '../openapi/openapi-pages.js';
+import { FORM_TYPE, operation, ref } from '../openapi/openapi-paths.js';
 import type { OperationSpec } from '../openapi/openapi-paths.js';
 import { queryParameters } from '../openapi/openapi-schemas.js';
 import type { Json } from '../openapi/openapi-schemas.js';
@@ -50,10 +50,10 @@ export interface RouteInput<Q, B> {
 export type RouteDoc = Omit<OperationSpec, 'body' | 'parameters' | 'tag'> & {
   readonly parameters?: readonly Json[];
   /**
-   * The body's schema where the route's own is not a named zod schema (a WebAuthn answer, a form), or a
-   * function of the short domains' hosts (a form with a `domain` field).
+   * The body's schema where the route's own is not a named zod schema (a WebAuthn answer), or the named
+   * schema of a body its handler reads itself (only when it serves the request).
    */
-  readonly body?: Json | ((hosts: readonly string[]) => Json);
+  readonly body?: Json | z.ZodType;
   /** The API's group; the account area's routes are all `accounts`. */
   readonly tag?: string;
   /** A body whose every field may be left out, so the body too (a button's form). */
@@ -183,6 +183,17 @@ export function mountRoutes(router: Router, deps: HttpDeps, routes: readonly Any
   }
 }
 
+/** The named zod schema of a route's body: its own, or the one its documentation names. */
+const bodySchemaOf = (declared: AnyRoute): z.ZodType | undefined =>
+  declared.doc.body instanceof z.ZodType ? declared.doc.body : declared.body;
+
+/** The named body schemas of route tables, for `components.schemas`. */
+export const bodySchemasOf = (routes: readonly AnyRoute[]): z.ZodType[] =>
+  routes.flatMap((declared) => {
+    const schema = bodySchemaOf(declared);
+    return typeof schema?.meta()?.id === 'string' ? [schema] : [];
+  });
+
 /**
  * The `paths` of `/openapi.json` for a route table: each route's documentation, its query parameters from
  * its query schema, and its request body as a `$ref` to the component named by its body schema's id.
@@ -194,13 +205,14 @@ export function routePaths(
 ): Json {
   const paths: Record<string, Json> = {};
   for (const declared of routes) {
-    const { parameters = [], tag = 'accounts', body: bodyDoc, bodyOptional, ...doc } = declared.doc;
-    const id = declared.body?.meta()?.id;
-    const given = typeof bodyDoc === 'function' ? bodyDoc(hosts) : bodyDoc;
-    const body = given ?? (typeof id === 'string' ? ref('schemas', id) : undefined);
+    const { parameters = [], tag = 'accounts', body: given, bodyOptional, ...doc } = declared.doc;
+    const id = bodySchemaOf(declared)?.meta()?.id;
+    const body = typeof id === 'string' ? ref('schemas', id) : (given as Json | undefined);
     if (declared.body !== undefined && body === undefined)
       throw new Error(`${declared.path}: a body schema needs .meta({ id }), or the doc its body`);
     const spec = {
+      // a form post is documented as one, unless its documentation says what else it takes
+      ...(declared.form === true ? { bodyTypes: [FORM_TYPE] } : {}),
       ...doc,
       parameters: [
         ...parameters,

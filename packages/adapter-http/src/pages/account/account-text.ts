@@ -1,4 +1,8 @@
-import type { Language } from '@shortener/core';
+import { byLanguage } from '../text.js';
+import type { TextsLike } from '../text.js';
+
+/** The shape of one language's account texts. */
+export type AccountText = TextsLike<typeof EN>;
 
 /** The texts of the sign-in and account pages, in English; the other languages have the same keys. */
 const EN = {
@@ -60,9 +64,6 @@ const EN = {
   linksWord: 'links',
   createdOn: 'created {date}',
 } as const;
-
-/** The shape of one language's account texts. */
-export type AccountText = { readonly [K in keyof typeof EN]: string };
 
 const DE: AccountText = {
   signInTitle: 'Anmelden',
@@ -249,9 +250,5 @@ const ES: AccountText = {
   createdOn: 'creado el {date}',
 };
 
-const TEXTS: Record<Language, AccountText> = { en: EN, de: DE, fr: FR, es: ES };
-
 /** The account texts of a language. */
-export function accountTextOf(language: Language): AccountText {
-  return TEXTS[language];
-}
+export const accountTextOf = byLanguage<AccountText>({ en: EN, de: DE, fr: FR, es: ES });

@@ -1,4 +1,8 @@
-import type { Language } from '@shortener/core';
+import { byLanguage } from '../text.js';
+import type { TextsLike } from '../text.js';
+
+/** The shape of one language's admin texts. */
+export type AdminText = TextsLike<typeof EN>;
 
 /** The texts of `/admin`, in English; the other languages have the same keys. */
 const EN = {
@@ -45,9 +49,6 @@ const EN = {
   doneAccountDisabled: 'Account disabled: its sessions are ended and its keys refused.',
   doneAccountEnabled: 'Account enabled.',
 } as const;
-
-/** The shape of one language's admin texts. */
-export type AdminText = { readonly [K in keyof typeof EN]: string };
 
 const DE: AdminText = {
   adminTitle: 'Verwaltung',
@@ -185,9 +186,5 @@ const ES: AdminText = {
   doneAccountEnabled: 'Cuenta activada.',
 };
 
-const TEXTS: Record<Language, AdminText> = { en: EN, de: DE, fr: FR, es: ES };
-
 /** The admin texts of a language. */
-export function adminTextOf(language: Language): AdminText {
-  return TEXTS[language];
-}
+export const adminTextOf = byLanguage<AdminText>({ en: EN, de: DE, fr: FR, es: ES });

@@ -1,4 +1,8 @@
-import type { Language } from '@shortener/core';
+import { byLanguage } from '../text.js';
+import type { TextsLike } from '../text.js';
+
+/** The shape of one language's link-page texts. */
+export type LinkPageText = TextsLike<typeof EN>;
 
 /** The texts of the link page (`/account/links/{id}`), in English; the other languages have the same keys. */
 const EN = {
@@ -42,9 +46,6 @@ const EN = {
   deleted: 'The link and its statistics are gone.',
   publicStats: 'Its statistics are public:',
 } as const;
-
-/** The shape of one language's link-page texts. */
-export type LinkPageText = { readonly [K in keyof typeof EN]: string };
 
 const DE: LinkPageText = {
   backToAccount: 'Zurück zu Ihren Links',
@@ -172,9 +173,5 @@ const ES: LinkPageText = {
   publicStats: 'Sus estadísticas son públicas:',
 };
 
-const TEXTS: Record<Language, LinkPageText> = { en: EN, de: DE, fr: FR, es: ES };
-
 /** The link-page texts of a language. */
-export function linkPageTextOf(language: Language): LinkPageText {
-  return TEXTS[language];
-}
+export const linkPageTextOf = byLanguage<LinkPageText>({ en: EN, de: DE, fr: FR, es: ES });

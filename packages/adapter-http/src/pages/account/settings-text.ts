@@ -1,4 +1,8 @@
-import type { Language } from '@shortener/core';
+import { byLanguage } from '../text.js';
+import type { TextsLike } from '../text.js';
+
+/** The shape of one language's settings texts. */
+export type SettingsText = TextsLike<typeof EN>;
 
 /** The texts of `/account/settings`, in English; the other languages have the same keys. */
 const EN = {
@@ -53,9 +57,6 @@ const EN = {
   confirmNeeded: 'Confirm it is you first: enter your password below.',
   confirmDone: 'Confirmed. For the next 10 minutes you can change keys and passkeys.',
 } as const;
-
-/** The shape of one language's settings texts. */
-export type SettingsText = { readonly [K in keyof typeof EN]: string };
 
 const DE: SettingsText = {
   settingsTitle: 'Kontoeinstellungen',
@@ -219,9 +220,5 @@ const ES: SettingsText = {
   confirmDone: 'Confirmado. Durante 10 minutos puede cambiar claves y passkeys.',
 };
 
-const TEXTS: Record<Language, SettingsText> = { en: EN, de: DE, fr: FR, es: ES };
-
 /** The settings texts of a language. */
-export function settingsTextOf(language: Language): SettingsText {
-  return TEXTS[language];
-}
+export const settingsTextOf = byLanguage<SettingsText>({ en: EN, de: DE, fr: FR, es: ES });

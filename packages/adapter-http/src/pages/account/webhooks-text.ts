@@ -1,4 +1,8 @@
-import type { Language } from '@shortener/core';
+import { byLanguage } from '../text.js';
+import type { TextsLike } from '../text.js';
+
+/** The shape of one language's webhooks texts. */
+export type WebhooksText = TextsLike<typeof EN>;
 
 /** The texts of the webhooks section of `/account/settings`, in English; the others have the same keys. */
 const EN = {
@@ -22,8 +26,6 @@ const EN = {
   noAnswer: 'no answer',
   tested: 'Test sent to {url}: {result}.',
 };
-
-export type WebhooksText = { readonly [K in keyof typeof EN]: string };
 
 const DE: WebhooksText = {
   title: 'Webhooks',
@@ -93,9 +95,5 @@ const ES: WebhooksText = {
   tested: 'Prueba enviada a {url}: {result}.',
 };
 
-const TEXTS: Readonly<Record<Language, WebhooksText>> = { en: EN, de: DE, fr: FR, es: ES };
-
 /** The webhooks texts of `language`. */
-export function webhooksTextOf(language: Language): WebhooksText {
-  return TEXTS[language];
-}
+export const webhooksTextOf = byLanguage<WebhooksText>({ en: EN, de: DE, fr: FR, es: ES });

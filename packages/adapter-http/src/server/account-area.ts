@@ -3,10 +3,11 @@ import type { Context, Next } from 'koa';
 import type { HttpDeps } from '../deps.js';
 import { sendError, setHeaders } from '../koa-helpers.js';
 import { ACCOUNT_PAGE_HEADERS } from '../pages/layout.js';
-import { createUserAgentParser } from '../public/user-agent.js';
+import { createUserAgentParser } from './user-agent.js';
 import { fromSameOrigin, onSessionHost, sessionSiteOf, setSessionCookie } from './session.js';
 
-// What the account area's routes share: its guard, starting a session, and how its pages answer.
+// What the account area's routes share (account/, admin/ and the route kit): its guard, starting a
+// session, and how its pages answer.
 
 /**
  * Guards the account area (decisions §10): it exists on {base_url}'s host only (elsewhere the app's 404),

@@ -1,0 +1,105 @@
+import {
+  ClaimInput,
+  CreateKeyInput,
+  CreateLinkInput,
+  CreateWebhookInput,
+  EVENT_TYPES,
+  PASSWORD_LENGTH,
+  REDIRECT_STATUS_WORDS,
+  RuleWhenInput,
+  UpdateLinkInput,
+} from '@shortener/core';
+import { z } from 'zod';
+import { checkbox, formOf, plainForm, text } from '../server/forms.js';
+
+// The account area's forms (decisions §10): what each post sends, from core's inputs where it is one.
+
+const NEW_PASSWORD = `The new password, ${PASSWORD_LENGTH.min}-${PASSWORD_LENGTH.max} characters.`;
+const EDIT_TOKEN = text('The link’s edit token, for a visitor who is not its owner (never in a URL).');
+const NAME = text('The account name.');
+
+export const ClaimForm = plainForm('ClaimForm', {
+  tokens: text(`${ClaimInput.shape.edit_tokens.description} Separated by lines, spaces or commas.`),
+});
+
+export const OpenLinkPageForm = plainForm('OpenLinkPageForm', {
+  edit_token: EDIT_TOKEN,
+  days: text('The statistics window: 7, 30, 90 or 365.'),
+});
+
+const RULE_FIELDS = ['url', ...Object.keys(RuleWhenInput.shape)];
+
+/** The settings form of a link's page: UpdateLink's fields as text, tags and rules included. */
+const EditFields = formOf(
+  'EditLinkForm',
+  {
+    input: UpdateLinkInput,
+    names: ['url', 'title', 'expires_at', 'max_clicks', 'password', 'tags', 'redirect_status'],
+    notes: {
+      url: 'The destination.',
+      title: 'Empty: no title.',
+      expires_at: '`YYYY-MM-DDTHH:MM` (UTC) or ISO 8601; empty: no expiry.',
+      max_clicks: 'A whole number of 1 or more; empty: no limit.',
+      password: 'A new password (4-64 characters); empty: unchanged.',
+      tags: 'Tags separated by commas or spaces (decisions §15); empty: no tags.',
+      redirect_status:
+        `${REDIRECT_STATUS_WORDS}. Its presence says the tags-and-routing part was sent: then tags, ` +
+        'rules, `forward_query` and `crawlable` are all set from the form.',
+    },
+  },
+  {
+    edit_token: EDIT_TOKEN,
+    remove_password: checkbox('removes the password.'),
+    private_stats: checkbox('the statistics are private.'),
+    forward_query: checkbox(CreateLinkInput.shape.forward_query.description ?? ''),
+    crawlable: checkbox(CreateLinkInput.shape.crawlable.description ?? ''),
+  },
+);
+
+/** With the redirect rules' rows, a field per condition (`rule_1_url`, `rule_1_country`, …). */
+export const EditLinkForm = EditFields.catchall(z.string()).meta({
+  ...EditFields.meta(),
+  patternProperties: {
+    [`^rule_[0-9]+_(${RULE_FIELDS.join('|')})$`]: {
+      type: 'string',
+      description:
+        'Row N of the redirect rules: its URL (empty removes the row), comma-separated lists of the ' +
+        'condition values, a query (`ref=mail`), and `YYYY-MM-DDTHH:MM` times (UTC).',
+    },
+  },
+});
+
+export const DeleteLinkForm = plainForm('DeleteLinkForm', {
+  confirm: text('Any value: the deletion is confirmed.'),
+  edit_token: EDIT_TOKEN,
+});
+
+export const ConfirmForm = plainForm('ConfirmForm', { password: text('The account’s password.') });
+
+export const KeyForm = formOf('KeyForm', { input: CreateKeyInput, names: ['name'] });
+
+export const PasswordForm = plainForm('PasswordForm', {
+  current_password: text('The password now.'),
+  password: text(NEW_PASSWORD),
+});
+
+export const PasskeyNameForm = plainForm('PasskeyNameForm', {
+  name: text('The new name, 1-64 characters.'),
+});
+
+/** A webhook: CreateWebhook's URL, and a checkbox per event type instead of the list. */
+export const WebhookForm = formOf(
+  'WebhookForm',
+  { input: CreateWebhookInput, names: ['url'] },
+  Object.fromEntries(EVENT_TYPES.map((type) => [type, checkbox(`sends \`${type}\` events.`)])),
+);
+
+export const SignInForm = plainForm('SignInForm', {
+  name: NAME,
+  password: text('Its password.'),
+  next: text('The page to return to (a page of the account area), from the sign-in page.'),
+});
+
+export const SignUpForm = plainForm('SignUpForm', { name: NAME, password: text(NEW_PASSWORD) });
+
+export const InviteForm = plainForm('InviteForm', { password: text(NEW_PASSWORD) });

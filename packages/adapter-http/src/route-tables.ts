@@ -1,0 +1,86 @@
+import type { ServiceConfig } from '@shortener/core';
+import { ACCOUNT_ROUTES } from './account/account-home-routes.js';
+import { LINK_PAGE_ROUTES } from './account/link-page-routes.js';
+import { PASSKEY_ROUTES } from './account/passkey-routes.js';
+import { SETTINGS_ROUTES } from './account/settings-routes.js';
+import { SIGN_IN_ROUTES } from './account/sign-in-routes.js';
+import { ADMIN_ROUTES } from './admin/admin-routes.js';
+import { API_ROUTES } from './api/api-table.js';
+import { MCP_ROUTES } from './api/mcp-routes.js';
+import { META_ROUTES } from './api/meta-routes.js';
+import { perServer } from './deps.js';
+import { jsonContent } from './openapi/openapi-paths.js';
+import { openApiDocument } from './openapi/openapi.js';
+import { HOME_ROUTES } from './public/home-routes.js';
+import { SHORT_LINK_ROUTES } from './public/link-routes.js';
+import { QR_ROUTES } from './public/qr-routes.js';
+import { bodySchemasOf, route, routePaths } from './routes/route-table.js';
+import type { AnyRoute } from './routes/route-table.js';
+
+// The composition of the feature folders' routes: the one list of their tables, and the document of them.
+
+/** The document, built once per server: it depends only on its settings. */
+const documentOf = perServer((deps) =>
+  JSON.stringify(buildOpenApiDocument(deps.core.config, { metrics: deps.metrics?.exposition !== undefined })),
+);
+
+/** `/openapi.json`, which documents every table here (itself included). */
+const DOCUMENT_ROUTES: readonly AnyRoute[] = [
+  route({
+    method: 'get',
+    path: '/openapi.json',
+    area: 'public',
+    access: 'anyone',
+    doc: {
+      id: 'getOpenApi',
+      summary: 'This document',
+      description: 'The OpenAPI 3.1 description of the service.',
+      tag: 'meta',
+      responses: { 200: { description: 'The OpenAPI document.', content: jsonContent({ type: 'object' }) } },
+    },
+    handle: (ctx, { deps }) => {
+      ctx.type = 'application/json; charset=utf-8';
+      ctx.body = documentOf(deps);
+    },
+  }),
+];
+
+/**
+ * The route tables the app mounts, in the order their paths are tried (the short links' catch-all
+ * last), after `/metrics`, `/healthz` and the like and `/mcp`, which the app mounts first by their own
+ * functions (they refuse other methods before `/{slug}` takes them). The one list of them.
+ */
+export const ROUTE_TABLES: readonly (readonly AnyRoute[])[] = [
+  DOCUMENT_ROUTES,
+  API_ROUTES,
+  SIGN_IN_ROUTES,
+  ACCOUNT_ROUTES,
+  PASSKEY_ROUTES,
+  SETTINGS_ROUTES,
+  LINK_PAGE_ROUTES,
+  ADMIN_ROUTES,
+  QR_ROUTES,
+  HOME_ROUTES,
+  SHORT_LINK_ROUTES,
+];
+
+/** What the document describes besides the configuration. */
+export interface DocumentOptions {
+  /** `GET /metrics` is served on this port (`METRICS=true` without `METRICS_PORT`). */
+  readonly metrics?: boolean;
+}
+
+/**
+ * The OpenAPI 3.1.0 document served at `/openapi.json`: every route of the tables above, the meta routes
+ * and `/mcp`.
+ */
+export function buildOpenApiDocument(config: ServiceConfig, options: DocumentOptions = {}): object {
+  const hosts = config.shortDomains.map((d) => d.host);
+  const origins = config.shortDomains.map((d) => d.origin);
+  // `/metrics` is listed when this server serves it; otherwise it is a slug like any other
+  const meta = META_ROUTES.filter((r) => r.path !== '/metrics' || options.metrics === true);
+  const tables = [meta, MCP_ROUTES, ...ROUTE_TABLES];
+  const paths = tables.map((table) => routePaths(table, hosts, origins));
+  const bodies = bodySchemasOf(tables.flat());
+  return openApiDocument(config, Object.assign({}, ...paths) as Record<string, never>, bodies);
+}

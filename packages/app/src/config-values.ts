@@ -1,0 +1,130 @@
+import { readFileSync, statSync } from 'node:fs';
+import { parseTrustProxy } from '@shortener/adapter-http';
+import type { TrustProxy } from '@shortener/adapter-http';
+import { normalizeSlug, parseBlocklist, parseShortDomain } from '@shortener/core';
+import type { ShortDomain } from '@shortener/core';
+import { z } from 'zod';
+
+// The kinds of value the settings take (config-schema.ts). Every check carries its own message: a ConfigError reads `${VARIABLE} ${message} (got "…")`.
+
+export const integer = (min: number, max: number, expectation: string) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d{1,15}$/, expectation)
+    .transform(Number)
+    .pipe(z.number().min(min, expectation).max(max, expectation));
+
+export const flag = z.stringbool({
+  truthy: ['true', '1', 'yes'],
+  falsy: ['false', '0', 'no'],
+  error: 'must be true or false (or 1/0, yes/no)',
+});
+
+export const positive = integer(1, 1_000_000_000, 'must be a positive integer');
+
+/** A duration in milliseconds, at least `min` and at most an hour. */
+export const milliseconds = (min: number) =>
+  integer(min, 3_600_000, `must be a number of milliseconds from ${min} to 3600000`);
+
+const isFile = (path: string): boolean => statSync(path, { throwIfNoEntry: false })?.isFile() === true;
+
+export const existingFile = z.string().refine(isFile, 'must name an existing file');
+
+export const httpUrl = z.string().transform((raw, ctx) => {
+  let url: URL | null = null;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    // reported below
+  }
+  const plain = url !== null && url.username === '' && url.password === '' && !url.search && !url.hash;
+  if (url === null || !plain || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    ctx.addIssue({
+      code: 'custom',
+      message: 'must be an http(s) URL without query, fragment or credentials',
+    });
+    return z.NEVER;
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+});
+
+/** A URL of one of `protocols` (e.g. `postgres:`), as given: the client libraries read the rest. */
+export const serviceUrl = (protocols: readonly string[], expectation: string) =>
+  z
+    .string()
+    .trim()
+    .refine((raw) => URL.canParse(raw) && protocols.includes(new URL(raw).protocol), expectation);
+
+export const shortDomains = z.string().transform((raw, ctx): ShortDomain[] => {
+  const domains: ShortDomain[] = [];
+  for (const item of raw.split(',').filter((part) => part.trim() !== '')) {
+    const domain = parseShortDomain(item);
+    if (domain === null) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be comma-separated http(s) origins or hosts; "${item.trim()}" is not`,
+      });
+      return z.NEVER;
+    }
+    if (domains.some((known) => known.host === domain.host)) {
+      ctx.addIssue({ code: 'custom', message: `must not name ${domain.host} twice` });
+      return z.NEVER;
+    }
+    domains.push(domain);
+  }
+  if (domains.length === 0) ctx.addIssue({ code: 'custom', message: 'must name at least one origin' });
+  return domains;
+});
+
+export const trustProxy = z.string().transform((raw, ctx): TrustProxy => {
+  const parsed = parseTrustProxy(raw);
+  if (typeof parsed !== 'string') return parsed;
+  ctx.addIssue({ code: 'custom', message: parsed });
+  return z.NEVER;
+});
+
+/** Comma-separated http(s) origins, as a browser writes them in `Origin` (no path, query or credentials). */
+export const origins = z.string().transform((raw, ctx): string[] => {
+  const list: string[] = [];
+  for (const item of raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
+    const origin = /^https?:\/\//i.test(item) ? parseShortDomain(item)?.origin : undefined;
+    if (origin === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be comma-separated origins such as https://app.example; "${item}" is not`,
+      });
+      return z.NEVER;
+    }
+    list.push(origin);
+  }
+  return list;
+});
+
+export const blocklist = z.string().transform((path, ctx): string[] => {
+  try {
+    return parseBlocklist(readFileSync(path, 'utf8'));
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    ctx.addIssue({ code: 'custom', message: `must name a readable file (${String(code ?? error)})` });
+    return z.NEVER;
+  }
+});
+
+export const slugList = z
+  .string()
+  .transform((raw) => raw.split(',').map(normalizeSlug).filter(Boolean))
+  .pipe(
+    z.array(z.string().regex(/^[a-z0-9._-]{1,64}$/, 'must be comma-separated slugs such as "pricing,blog"')),
+  );
+
+/** One of `values`, without regard to case or surrounding space. */
+export const choice = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(z.enum(values, `must be ${values.slice(0, -1).join(', ')} or ${values.at(-1)}`));

@@ -1,0 +1,186 @@
+import { REDIRECT_STATUS_WORDS } from '@shortener/core';
+
+/**
+ * How a variable is described, on its schema (config-schema.ts): the `serve` flag's value placeholder
+ * (`[bool]` flags may be given bare, meaning true) and help (`serve --help` adds the default), and the
+ * README's configuration table's meaning (`doc`) and, where the schema's default does not say it, its
+ * default (`shown`).
+ */
+export type VariableMeta = {
+  readonly value: string;
+  readonly help: string;
+  readonly doc: string;
+  readonly shown?: string;
+};
+
+/** The descriptions of the configuration variables, by name. */
+export const VARIABLE_DOCS = {
+  PORT: {
+    value: '<port>',
+    help: 'listen port, 0 picks a free one',
+    doc: 'listen port; `0` picks a free one (the `listening` log line names it)',
+  },
+  HOST: {
+    value: '<address>',
+    help: 'listen address, 0.0.0.0 in containers',
+    doc: 'listen address (`0.0.0.0` in containers)',
+  },
+  PUBLIC_BASE_URL: {
+    value: '<url>',
+    help: 'where the API, form and docs live',
+    doc: 'where the API, the web form and the docs live ({base_url}); a trailing `/` is dropped',
+    shown: '`http://localhost:$PORT`',
+  },
+  SHORT_DOMAINS: {
+    value: '<origins>',
+    help: 'comma-separated short-domain origins, the first is the default; a bare host means https://host',
+    doc: 'comma-separated origins of the short domains; the first is the default. A bare host means `https://host`. No duplicates',
+    shown: '`http://localhost:$PORT,http://127.0.0.1:$PORT`',
+  },
+  DB_PATH: {
+    value: '<path>',
+    help: 'SQLite file, folder created; :memory: allowed',
+    doc: 'SQLite file (folder created); `:memory:` keeps everything in memory',
+  },
+  STORE: {
+    value: '<kind>',
+    help: 'sqlite, memory or postgres',
+    doc: '`sqlite`, `memory` (nothing survives a restart) or `postgres` (see [Scaling out](#scaling-out))',
+  },
+  DATABASE_URL: {
+    value: '<url>',
+    help: 'with STORE=postgres: the PostgreSQL database, postgres://…',
+    doc: 'with `STORE=postgres` (and needed by it): the PostgreSQL database, `postgres://user:password@host/db`',
+  },
+  REDIS_URL: {
+    value: '<url>',
+    help: 'with STORE=postgres: Redis, redis://…, where every node shares the rate limits',
+    doc: 'with `STORE=postgres`: Redis (`redis://` or `rediss://`), where every node shares the rate limits; without it each node limits on its own',
+  },
+  SQLITE_SYNCHRONOUS: {
+    value: '<mode>',
+    help: 'normal: a power loss may undo the last commits; full: an fsync per commit',
+    doc: '`normal`: a commit is not synced to disk, so a power loss or kernel crash may undo the last commits (links, clicks); `full`: every commit is synced first and survives a power loss, at an fsync per commit. A process crash loses nothing committed either way. See [Durability and endurance](#durability-and-endurance)',
+  },
+  TRUST_PROXY: {
+    value: '<proxies>',
+    help: 'proxies to believe about X-Forwarded-For/-Proto: false, true (1), a hop count, or proxy IPs/CIDRs',
+    doc: "which proxies in front of the service are believed: `false`; `true` (= `1`) or a number N of proxies; or comma-separated proxy IPs and CIDR ranges (`10.0.0.0/8,fd00::/8`). The client is read from the **right** of `X-Forwarded-For`, skipping trusted hops; the scheme from the same hop's `X-Forwarded-Proto`. See [Behind a reverse proxy](#behind-a-reverse-proxy)",
+    shown: '`false`',
+  },
+  COUNTRY_HEADER: {
+    value: '<header>',
+    help: 'trusted header carrying an ISO country code, e.g. CF-IPCountry',
+    doc: 'header with an ISO country code set by a trusted proxy, e.g. `CF-IPCountry`',
+  },
+  GEOIP_DB: {
+    value: '<path>',
+    help: 'MaxMind-format country database (must exist)',
+    doc: 'path to a MaxMind-format country database (must exist); by default the bundled DB-IP database is used',
+  },
+  RATE_LIMIT_ANON_HOUR: {
+    value: '<n>',
+    help: 'anonymous creations per IP per hour',
+    doc: 'link creations per hour without an API key, per client IP',
+  },
+  RATE_LIMIT_ANON_DAY: {
+    value: '<n>',
+    help: 'anonymous creations per IP per day',
+    doc: 'link creations per day without an API key, per client IP',
+  },
+  RATE_LIMIT_KEY_HOUR: {
+    value: '<n>',
+    help: 'creations per API key per hour',
+    doc: 'link creations per hour per API key',
+  },
+  RATE_LIMIT_SIGNUP_HOUR: {
+    value: '<n>',
+    help: 'accounts one IP may sign up per hour with SIGNUP=open',
+    doc: 'accounts one address (an IPv6 one by its /64) may make per hour with `SIGNUP=open`',
+  },
+  RATE_LIMIT_IPV6_PREFIX: {
+    value: '<bits>',
+    help: 'per-IP limits count an IPv6 address by this prefix, 48-128',
+    doc: 'per-IP limits (creation, password tries) count an IPv6 client by this prefix, 48-128, since one host owns a whole /64; IPv4 addresses count alone',
+  },
+  MCP_ALLOWED_ORIGINS: {
+    value: '<origins>',
+    help: 'extra browser origins allowed to call /mcp (default: {base_url} and the short domains)',
+    doc: "comma-separated browser origins allowed to call `/mcp` besides {base_url}'s and the short domains' (DNS-rebinding protection; clients that send no `Origin` are not affected)",
+  },
+  ALLOW_PRIVATE_HOSTS: {
+    value: '[bool]',
+    help: 'allow private and loopback destinations',
+    doc: '`true` lets intranet installs shorten private and loopback addresses',
+  },
+  WEBHOOK_ALLOW_PRIVATE: {
+    value: '[bool]',
+    help: 'webhooks may deliver to private and loopback addresses',
+    doc: '`true` lets webhooks deliver to private and loopback addresses (intranet receivers). See [Events](#events-webhooks-and-rabbitmq)',
+  },
+  AMQP_URL: {
+    value: '<url>',
+    help: 'RabbitMQ, amqp://…: every event is published to shortener.events',
+    doc: '`amqp://user:password@host:5672/vhost`: every event of every account is also published to RabbitMQ. See [Events](#events-webhooks-and-rabbitmq)',
+  },
+  BLOCKLIST_FILE: {
+    value: '<path>',
+    help: 'extra host blocklist, one domain per line (must exist)',
+    doc: 'extra host blocklist (`unsafe_url`), one domain per line, `#` comments; subdomains are blocked too. Must exist',
+  },
+  RESERVED_SLUGS: {
+    value: '<slugs>',
+    help: 'comma-separated slugs to reserve on top of the built-in ones',
+    doc: 'comma-separated slugs no alias may take, **in addition to** the built-in ones (`api`, `mcp`, `healthz`, `docs`, ...)',
+  },
+  SIGNUP: {
+    value: '<mode>',
+    help: 'who gets an account in the browser: invite (operator invites), open (anyone signs up) or closed',
+    doc: 'who gets an account in the browser: `invite` (only through `shortener accounts invite`), `open` (anyone at `/account/signup`), `closed` (no new accounts; invites only reset existing ones). See [Accounts](#accounts)',
+  },
+  REDIRECT_STATUS: {
+    value: '<status>',
+    help: `status of redirects whose link sets none: ${REDIRECT_STATUS_WORDS}; a permanent one falls back to 302 on links with rules, a cap, an expiry or a password`,
+    doc: 'the status of redirects whose link sets none: `302`, `307`, `301` or `308`; a permanent one falls back to `302` on links with rules, a cap, an expiry or a password. See [Organising and routing links](#organising-and-routing-links)',
+  },
+  METRICS: {
+    value: '[bool]',
+    help: 'serve Prometheus metrics at /metrics',
+    doc: '`true` serves Prometheus metrics at `GET /metrics` on the main port (the alias `metrics` is then reserved). See [Metrics](#metrics)',
+  },
+  METRICS_PORT: {
+    value: '<port>',
+    help: 'serve the metrics on this port instead of the main one (implies METRICS)',
+    doc: 'serve the metrics on this port instead (on `HOST`, nothing else there); implies `METRICS`',
+  },
+  LOG_LEVEL: {
+    value: '<level>',
+    help: 'debug, info, warn or error',
+    doc: '`debug`, `info`, `warn` or `error`; logs are JSON lines on stderr and never contain an IP address',
+  },
+  HTTP_HEADERS_TIMEOUT_MS: {
+    value: '<ms>',
+    help: 'time to receive request headers',
+    doc: "time a client has to send a request's headers; slower senders (slowloris) get `408` and are disconnected. At most `HTTP_REQUEST_TIMEOUT_MS`",
+  },
+  HTTP_REQUEST_TIMEOUT_MS: {
+    value: '<ms>',
+    help: 'time to receive a whole request',
+    doc: 'time a client has to send a whole request, body included',
+  },
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: {
+    value: '<ms>',
+    help: 'idle keep-alive connections close after it',
+    doc: 'an idle keep-alive connection is closed after this',
+  },
+  HTTP_MAX_CONNECTIONS: {
+    value: '<n>',
+    help: 'open connections in all',
+    doc: "open connections in all; past it new ones are closed at once (keep it under the process's file limit, `ulimit -n`)",
+  },
+  HTTP_MAX_CONNECTIONS_PER_ADDRESS: {
+    value: '<n>',
+    help: 'open connections per client address, 0 = off; not applied behind TRUST_PROXY',
+    doc: 'open connections from one client address (IPv6: per `RATE_LIMIT_IPV6_PREFIX`), `0` turns it off. Not applied when `TRUST_PROXY` trusts a proxy, since every connection then comes from the proxy: limit per client there. Counted in memory only',
+  },
+} satisfies Record<string, VariableMeta>;
