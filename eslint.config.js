@@ -129,6 +129,7 @@ export default tseslint.config(
           'HTMLButtonElement',
           'HTMLInputElement',
           'HTMLSelectElement',
+          'HTMLTextAreaElement',
           'HTMLAnchorElement',
           'HTMLImageElement',
         ].map((name) => [name, 'readonly']),

@@ -1,5 +1,6 @@
 import type { ServiceConfig } from '@shortener/core';
 import { ACCOUNT_ROUTES } from './account/account-home-routes.js';
+import { IMPORT_PAGE_ROUTES } from './account/import-page-routes.js';
 import { LINK_PAGE_ROUTES } from './account/link-page-routes.js';
 import { PASSKEY_ROUTES } from './account/passkey-routes.js';
 import { SETTINGS_ROUTES } from './account/settings-routes.js';
@@ -57,6 +58,7 @@ export const ROUTE_TABLES: readonly (readonly AnyRoute[])[] = [
   ACCOUNT_ROUTES,
   PASSKEY_ROUTES,
   SETTINGS_ROUTES,
+  IMPORT_PAGE_ROUTES,
   LINK_PAGE_ROUTES,
   ADMIN_ROUTES,
   QR_ROUTES,

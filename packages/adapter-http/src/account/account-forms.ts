@@ -4,6 +4,7 @@ import {
   CreateLinkInput,
   CreateWebhookInput,
   EVENT_TYPES,
+  ImportInput,
   PASSWORD_LENGTH,
   REDIRECT_STATUS_WORDS,
   RuleWhenInput,
@@ -103,3 +104,17 @@ export const SignInForm = plainForm('SignInForm', {
 export const SignUpForm = plainForm('SignUpForm', { name: NAME, password: text(NEW_PASSWORD) });
 
 export const InviteForm = plainForm('InviteForm', { password: text(NEW_PASSWORD) });
+
+/** The import form of `/account/import` (decisions §17): `POST /api/v1/imports`'s input as text. */
+export const ImportForm = formOf(
+  'ImportForm',
+  {
+    input: ImportInput,
+    names: ['source', 'csv', 'url', 'on_conflict'],
+    notes: { csv: 'The CSV file’s text (the page reads a chosen file into it).' },
+  },
+  {
+    secret: text('Shlink’s or Kutt’s API key, or Bitly’s token: used for this import only, never stored.'),
+    dry_run: checkbox('report what would happen, write nothing.'),
+  },
+);

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectMariaDb, uniqueName, urlFor, yourlsTables } from '../../../import-sources/test/mariadb.js';
 import { startShlink, SHLINK_KEY } from '../../../import-sources/test/stand-ins/shlink.js';
 import type { StandIn } from '../../../import-sources/test/stand-ins/loopback.js';
-import { expectError, jsonOf, startTestServer } from './harness.js';
+import { invitedBrowser } from './browser-session.js';
+import { eventually, expectError, jsonOf, startTestServer } from './harness.js';
 import type { TestAccount, TestServer } from './harness.js';
 
 // Decisions §17: imports through the API, run by the server's background runner. The remote sources
@@ -241,5 +242,32 @@ describe('shortener import --from (decisions §17)', () => {
       await root.query(`DROP DATABASE IF EXISTS ${name}`);
       await root.end();
     }
+  });
+});
+
+describe('/account/import (decisions §17)', () => {
+  it('starts an import from a form post and shows its progress and report', async () => {
+    const browser = await invitedBrowser(server, 'frank', 'frank password');
+    const page = await browser.send('/account/import');
+    expect(page.status).toBe(200);
+    const csv = 'Short URL,Long URL\nhttps://old.example/frankpage,https://example.com/frank\n';
+    const posted = await browser.post('/account/import', { source: 'csv', csv, on_conflict: 'skip' });
+    expect(posted.status).toBe(303);
+    const location = posted.headers.get('location') ?? '';
+    expect(location).toMatch(/^\/account\/import\/[0-9a-f-]{36}$/);
+    const shown = await eventually(async () => {
+      const answer = await browser.send(location);
+      const body = await answer.text();
+      expect(body).toContain('1 rows: 1 imported');
+      return body;
+    });
+    expect(shown).toContain(`/api/v1/imports/${location.split('/').at(-1)}/report`);
+    const refused = await browser.post('/account/import', {
+      source: 'shlink',
+      url: 'https://shlink.example',
+      secret: '',
+    });
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain('api_key');
   });
 });

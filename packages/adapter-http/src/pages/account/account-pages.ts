@@ -9,6 +9,7 @@ import { fill, textOf } from '../text.js';
 import type { AccountText } from './account-text.js';
 import { accountTextOf } from './account-text.js';
 import { linksSection } from './account-links.js';
+import { importTextOf } from './import-text.js';
 import { settingsTextOf } from './settings-text.js';
 
 /** The scripts of the account pages: SimpleWebAuthn's browser bundle, then the pages' own module. */
@@ -189,6 +190,7 @@ export function accountHomePage(view: AccountHomeView): string {
         <p id="signed-in-as">${fill(t.signedInAs, { name: view.name })}</p>
         <ul class="actions">
           <li><a href="/account/settings">${settingsTextOf(language).settingsLink}</a></li>
+          <li><a href="/account/import">${importTextOf(language).title}</a></li>
           ${view.admin ? html`<li><a href="/admin">${t.administration}</a></li>` : ''}
         </ul>
         <form method="post" action="/logout">
