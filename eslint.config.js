@@ -107,6 +107,7 @@ export default tseslint.config(
         fetch: 'readonly',
         performance: 'readonly',
         setInterval: 'readonly',
+        setTimeout: 'readonly',
       },
     },
   },

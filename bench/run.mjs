@@ -16,7 +16,7 @@ import { PLACEMENT, placeThisProcess } from './lib/cpus.mjs';
 import { LOAD_GENERATOR } from './lib/load.mjs';
 import { loadCold, seedAndLoad } from './lib/redirects.mjs';
 import { measureRules } from './lib/routing.mjs';
-import { measureCreation, measureQr, measureStats, openObserver } from './lib/measure.mjs';
+import { measureCreation, measureImport, measureQr, measureStats, openObserver } from './lib/measure.mjs';
 import {
   createKey,
   rssMb,
@@ -48,6 +48,8 @@ const PLAN = quick
 Object.assign(PLAN, quick ? { cold: 30_000, coldRounds: 1 } : { cold: 50_000, coldRounds: 3 });
 const SHORT_HOST = 's.bench';
 const STATS_VISITS = 1_000_000;
+/** Rows of the import round: decisions §17 wants 100,000 in under 30 s on SQLite. */
+const IMPORT_ROWS = 100_000;
 const STATS_TAIL = 100_000;
 
 const log = (line) => process.stdout.write(`${line}\n`);
@@ -143,6 +145,12 @@ async function main() {
     log(`  recorded ${STATS_VISITS} visits through VisitStore.record in ${fmt(results.statsSeed.ms)} ms`);
     results.stats = await measureStats(server.url, key, statsLink.id, quick ? 200 : 1000);
     log(`  total ${results.stats.total}; p50 ${ms(results.stats.p50)}, p99 ${ms(results.stats.p99)}`);
+
+    printSection(log, `import of ${IMPORT_ROWS.toLocaleString('en')} CSV rows (POST /api/v1/imports)`);
+    results.import = await measureImport(server.url, key, IMPORT_ROWS);
+    log(
+      `  ${results.import.state}: ${fmt(results.import.imported)} imported in ${results.import.seconds.toFixed(1)} s`,
+    );
 
     // the cost of five redirect rules, as a ratio to a plain link in the same run (issue 27)
     results.rules = await measureRules(ctx, key);

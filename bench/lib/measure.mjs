@@ -106,3 +106,32 @@ export function openObserver(dbPath) {
     close: () => db.close(),
   };
 }
+
+/**
+ * An import of `rows` CSV rows through `POST /api/v1/imports` (decisions §17), timed from the request to
+ * the job's `done`, polled every 100 ms: rows a second, and whether every row was imported.
+ */
+export async function measureImport(url, key, rows) {
+  const headers = { 'content-type': 'application/json', authorization: `Bearer ${key}` };
+  const lines = Array.from(
+    { length: rows },
+    (_, i) => `https://old.bench/i${i},https://example.com/imported/${i},Row ${i},5`,
+  );
+  const csv = ['short url,long url,title,clicks', ...lines].join('\n');
+  const started = performance.now();
+  const answer = await fetch(`${url}/api/v1/imports`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ source: 'csv', csv }),
+  });
+  if (answer.status !== 202) throw new Error(`import: ${answer.status} ${await answer.text()}`);
+  const { id } = await answer.json();
+  for (;;) {
+    const job = await (await fetch(`${url}/api/v1/imports/${id}`, { headers })).json();
+    if (job.state === 'done' || job.state === 'failed') {
+      const seconds = (performance.now() - started) / 1000;
+      return { rows, imported: job.imported, state: job.state, seconds, rowsPerSecond: rows / seconds };
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
