@@ -56,6 +56,8 @@ const ON_POSTGRES = [
   'fuzz',
   'unstorable-text',
   'idempotency',
+  'imports',
+  'dead-ends',
 ].map((name) => `test/http/${name}.test.ts`);
 const postgresWanted =
   (process.env.DATABASE_URL ?? '') !== '' || process.env.SHORTENER_SCALE_TESTS === 'required';

@@ -26,6 +26,10 @@ export interface HttpOptions {
   readonly mcpAllowedOrigins: readonly string[];
   /** Lower-case name of a trusted header carrying the visitor's ISO country code, if any. */
   readonly countryHeader: string | null;
+  /** `NOT_FOUND_REDIRECT`: where a visit to an unknown slug goes (302), or null for the 404 page. */
+  readonly notFoundRedirect?: string | null;
+  /** `BASE_URL_REDIRECT`: where `GET /` on a short domain that is not {base_url}'s host goes (302). */
+  readonly baseUrlRedirect?: string | null;
 }
 
 /**

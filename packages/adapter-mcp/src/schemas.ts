@@ -145,6 +145,7 @@ function shortenInput(config: ServiceConfig) {
     forward_query: true,
     redirect_status: true,
     crawlable: true,
+    expired_url: true,
   }).extend({
     alias: CreateLinkInput.shape.alias.describe(
       'Custom slug: 2-40 characters of a-z, 0-9, - and _ (lower-cased). Random when omitted.',

@@ -12,6 +12,7 @@ import {
   milliseconds,
   origins,
   positive,
+  redirectUrl,
   serviceUrl,
   shortDomains,
   slugList,
@@ -70,6 +71,8 @@ const SHAPE = {
     .pipe(z.enum(['301', '302', '307', '308'], 'must be 301, 302, 307 or 308'))
     .transform((value) => Number(value) as 301 | 302 | 307 | 308)
     .default(302),
+  NOT_FOUND_REDIRECT: redirectUrl.optional(),
+  BASE_URL_REDIRECT: redirectUrl.optional(),
   METRICS: flag.default(false),
   METRICS_PORT: integer(1, 65535, 'must be an integer from 1 to 65535').optional(),
   LOG_LEVEL: choice(LOG_LEVELS).default('info'),

@@ -49,6 +49,16 @@ export const httpUrl = z.string().transform((raw, ctx) => {
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 });
 
+/** Where visitors are sent (`NOT_FOUND_REDIRECT`, `BASE_URL_REDIRECT`): an http(s) URL without credentials. */
+export const redirectUrl = z.string().transform((raw, ctx) => {
+  const url = URL.canParse(raw.trim()) ? new URL(raw.trim()) : null;
+  if (url === null || url.username !== '' || url.password !== '' || !/^https?:$/.test(url.protocol)) {
+    ctx.addIssue({ code: 'custom', message: 'must be an http(s) URL without credentials' });
+    return z.NEVER;
+  }
+  return url.href;
+});
+
 /** A URL of one of `protocols` (e.g. `postgres:`), as given: the client libraries read the rest. */
 export const serviceUrl = (protocols: readonly string[], expectation: string) =>
   z

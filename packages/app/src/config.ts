@@ -109,6 +109,8 @@ function toAppConfig(settings: Settings): AppConfig {
       trustProxy: settings.TRUST_PROXY,
       countryHeader: settings.COUNTRY_HEADER ?? null,
       mcpAllowedOrigins: settings.MCP_ALLOWED_ORIGINS,
+      notFoundRedirect: settings.NOT_FOUND_REDIRECT ?? null,
+      baseUrlRedirect: settings.BASE_URL_REDIRECT ?? null,
     },
     listen: { port, host: settings.HOST },
     server: {

@@ -143,6 +143,16 @@ export const VARIABLE_DOCS = {
     help: `status of redirects whose link sets none: ${REDIRECT_STATUS_WORDS}; a permanent one falls back to 302 on links with rules, a cap, an expiry or a password`,
     doc: 'the status of redirects whose link sets none: `302`, `307`, `301` or `308`; a permanent one falls back to `302` on links with rules, a cap, an expiry or a password. See [Organising and routing links](#organising-and-routing-links)',
   },
+  NOT_FOUND_REDIRECT: {
+    value: '<url>',
+    help: 'send visitors of an unknown slug there (302) instead of the 404 page',
+    doc: 'an http(s) URL: a visit to a short link that does not exist is answered `302` there instead of the 404 page (checked at start; the visit is counted as an orphan visit). See [Statistics and privacy](#statistics-and-privacy)',
+  },
+  BASE_URL_REDIRECT: {
+    value: '<url>',
+    help: 'send visitors of a bare short domain (one that is not the base URL’s host) there (302)',
+    doc: 'an http(s) URL: `GET /` on a short domain that is not {base_url}’s host is answered `302` there instead of the home page (checked at start)',
+  },
   METRICS: {
     value: '[bool]',
     help: 'serve Prometheus metrics at /metrics',

@@ -40,7 +40,13 @@ describe('loadConfig', () => {
       redisUrl: null,
       synchronous: 'normal',
     });
-    expect(config.http).toEqual({ trustProxy: { kind: 'none' }, countryHeader: null, mcpAllowedOrigins: [] });
+    expect(config.http).toEqual({
+      trustProxy: { kind: 'none' },
+      countryHeader: null,
+      mcpAllowedOrigins: [],
+      notFoundRedirect: null,
+      baseUrlRedirect: null,
+    });
     expect(config.geoipDb).toBeNull();
     expect(config.service.limits).toEqual(DEFAULT_LIMITS);
     expect(config.service.allowPrivateHosts).toBe(false);
@@ -80,6 +86,8 @@ describe('loadConfig', () => {
       RESERVED_SLUGS: 'Pricing, blog,,',
       SIGNUP: ' Open ',
       REDIRECT_STATUS: '307',
+      NOT_FOUND_REDIRECT: ' https://example.com/sorry?from=short ',
+      BASE_URL_REDIRECT: 'https://example.com/',
       LOG_LEVEL: 'DEBUG',
     });
     expect(config.service.signup).toBe('open');
@@ -101,6 +109,8 @@ describe('loadConfig', () => {
       trustProxy: { kind: 'hops', hops: 1 },
       countryHeader: 'cf-ipcountry',
       mcpAllowedOrigins: ['https://app.example', 'http://localhost:5173'],
+      notFoundRedirect: 'https://example.com/sorry?from=short',
+      baseUrlRedirect: 'https://example.com/',
     });
     expect(config.geoipDb).toBe(geoip);
     expect(config.service.limits).toMatchObject({
@@ -187,6 +197,8 @@ describe('loadConfig', () => {
     ['RESERVED_SLUGS', 'pricing,a/b'],
     ['SIGNUP', 'sometimes'],
     ['REDIRECT_STATUS', '303'],
+    ['NOT_FOUND_REDIRECT', 'ftp://example.com/'],
+    ['BASE_URL_REDIRECT', 'https://user:secret@example.com/'],
     ['METRICS', 'sometimes'],
     ['METRICS_PORT', '0'],
     ['LOG_LEVEL', 'verbose'],

@@ -35,6 +35,7 @@ export const LinkSchema = z
     forward_query: z.boolean(),
     redirect_status: z.union([z.literal(301), z.literal(302), z.literal(307), z.literal(308)]),
     crawlable: z.boolean(),
+    expired_url: z.url().nullable().describe('Where an expired or used-up link sends visitors, or null.'),
     edit_token: z.string().optional().describe('Only for anonymous links, returned once on creation.'),
   })
   .meta({ id: 'Link' });

@@ -43,6 +43,11 @@ const organiseShape = {
     .describe("Add the visitor's query parameters to the destination (the destination's own win)."),
   redirect_status: RedirectStatusField.nullish(),
   crawlable: z.boolean().nullish().describe('Let search engines index the short URL (default false).'),
+  expired_url: z
+    .string()
+    .max(4096)
+    .nullish()
+    .describe('Once expired or at its click cap, the link sends visitors here (302) instead of a 410 page.'),
 };
 
 /** The destination as given: checked by the URL rules (missing scheme means https). */
@@ -101,6 +106,7 @@ export const UpdateLinkInput = z
     forward_query: z.boolean().optional(),
     redirect_status: RedirectStatusField.nullable().optional().describe('null: the server default.'),
     crawlable: z.boolean().optional(),
+    expired_url: z.string().max(4096).nullable().optional().describe('null or empty: none.'),
   })
   .meta({ id: 'UpdateLink' });
 export type UpdateLinkInput = z.infer<typeof UpdateLinkInput>;

@@ -25,6 +25,7 @@ export const LINK_COLUMNS = [
   ['forward_query', 'forwardQuery', 'boolean'],
   ['redirect_status', 'redirectStatus', 'integer'],
   ['crawlable', 'crawlable', 'boolean'],
+  ['expired_url', 'expiredUrl', 'text'],
 ] as const satisfies readonly (readonly [string, keyof LinkRecord, string])[];
 
 /**

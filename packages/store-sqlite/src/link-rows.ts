@@ -49,6 +49,7 @@ export const LINK_MAP = [
   ['forward_query', 'forwardQuery', 'boolean'],
   ['redirect_status', 'redirectStatus', 'integer'],
   ['crawlable', 'crawlable', 'boolean'],
+  ['expired_url', 'expiredUrl', 'text'],
 ] as const satisfies readonly (readonly [string, keyof LinkRecord, keyof typeof CODECS])[];
 
 /** A column of `links`. */

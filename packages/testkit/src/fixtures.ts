@@ -73,6 +73,7 @@ export function aLink(overrides: Partial<LinkRecord> = {}): LinkRecord {
     forwardQuery: false,
     redirectStatus: null,
     crawlable: false,
+    expiredUrl: null,
     ...overrides,
   };
 }

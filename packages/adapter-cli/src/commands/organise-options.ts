@@ -27,7 +27,8 @@ export function addOrganiseCreateFlags(command: Command): void {
     .option('--rule <json>', RULE_HELP, parseRule)
     .option('--forward-query', "add the visitor's query parameters to the destination")
     .option('--redirect-status <status>', 'redirect with 302 (default), 307, 301 or 308')
-    .option('--crawlable', 'let search engines index the short URL');
+    .option('--crawlable', 'let search engines index the short URL')
+    .option('--expired-url <url>', 'once expired or at its click cap, send visitors there');
 }
 
 /** The flags of decisions §15 on `links update`: `--tag` and `--rule` replace the lists. */
@@ -41,7 +42,8 @@ export function addOrganiseUpdateFlags(command: Command): void {
     .option('--no-forward-query', 'stop forwarding the query')
     .option('--redirect-status <status>', `redirect with ${REDIRECT_STATUS_WORDS}`)
     .option('--crawlable', 'let search engines index the short URL')
-    .option('--no-crawlable', 'keep search engines out (the default)');
+    .option('--no-crawlable', 'keep search engines out (the default)')
+    .option('--expired-url <url>', 'once expired or at its click cap, send visitors there ("" removes it)');
 }
 
 /** The §15 fields of the flags given, for the API's schemas (`--no-tags` and `--no-rules` clear). */
@@ -52,5 +54,6 @@ export function organiseFieldsOf(flags: Flags): Record<string, unknown> {
     forward_query: flags.forwardQuery,
     redirect_status: numberOf(flags.redirectStatus),
     crawlable: flags.crawlable,
+    expired_url: flags.expiredUrl,
   };
 }

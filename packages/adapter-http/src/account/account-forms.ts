@@ -35,7 +35,7 @@ const EditFields = formOf(
   'EditLinkForm',
   {
     input: UpdateLinkInput,
-    names: ['url', 'title', 'expires_at', 'max_clicks', 'password', 'tags', 'redirect_status'],
+    names: ['url', 'title', 'expires_at', 'max_clicks', 'expired_url', 'password', 'tags', 'redirect_status'],
     notes: {
       url: 'The destination.',
       title: 'Empty: no title.',

@@ -150,6 +150,7 @@ export function editInput(
     url: text('url'),
     title: text('title') === '' ? null : text('title'),
     max_clicks: text('max_clicks') === '' ? null : Number(text('max_clicks')),
+    expired_url: text('expired_url') === '' ? null : text('expired_url'),
     public_stats: values.private_stats === undefined || values.private_stats === '',
     ...organiseInput(values),
   };

@@ -104,11 +104,27 @@ export const HOME_ROUTES: readonly AnyRoute[] = [
     doc: {
       id: 'homePage',
       summary: 'The web form',
-      description: 'Creates links in the browser (through `POST /api/v1/links`).',
+      description:
+        'Creates links in the browser (through `POST /api/v1/links`). With `BASE_URL_REDIRECT`, a short ' +
+        'domain that is not {base_url}’s host answers 302 there instead.',
       tag: 'public',
-      responses: { 200: html('The form.') },
+      responses: {
+        200: html('The form.'),
+        302: {
+          description: '`BASE_URL_REDIRECT` on a bare short domain.',
+          headers: { Location: header('Where to go.', undefined, true) },
+        },
+      },
     },
     handle: async (ctx, { deps }) => {
+      const elsewhere = deps.options.baseUrlRedirect ?? null;
+      if (elsewhere !== null && ctx.host.toLowerCase() !== new URL(deps.core.config.baseUrl).host) {
+        ctx.set('Cache-Control', 'no-store');
+        ctx.status = 302;
+        ctx.set('Location', elsewhere);
+        ctx.body = '';
+        return;
+      }
       const { domains, accountHref } = homeOf(deps);
       const signedInAs = (await signedInOf(deps, ctx))?.account.name;
       const language = stateOf(ctx).language;

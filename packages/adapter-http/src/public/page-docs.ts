@@ -27,12 +27,12 @@ const redirect = (description: string): Json => ({
   description,
   headers: {
     Location: header(
-      'The destination URL: the first rule that holds picks it, else the link URL; with `forward_query` the visitor’s query parameters are added (the destination’s own win).',
+      'The destination URL: the first rule that holds picks it, else the link URL; with `forward_query` the visitor’s query parameters are added (the destination’s own win). A 302 of an expired or used-up link goes to its `expired_url`, of an unknown slug to `NOT_FOUND_REDIRECT` (then `Cache-Control: no-store`).',
       { type: 'string', format: 'uri' },
       true,
     ),
     'Cache-Control': header(
-      '`private, max-age=0`: every click reaches the server; `private, max-age=3600` with a permanent status (301/308).',
+      '`private, max-age=0`: every click reaches the server; `private, max-age=3600` with a permanent status (301/308); `no-store` for a dead end sent elsewhere.',
     ),
     'X-Robots-Tag': header('`noindex, nofollow` unless the link is crawlable.'),
   },

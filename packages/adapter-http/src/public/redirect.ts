@@ -124,6 +124,17 @@ function sendFollowed(
   writeRedirect(req, res, routed.status, routed.location, routed.crawlable);
 }
 
+/**
+ * A dead end sent elsewhere (decisions §18: `expired_url`, `NOT_FOUND_REDIRECT`): a 302 with
+ * `Cache-Control: no-store`, as the decision may change with the next visit.
+ */
+function sendElsewhere(req: IncomingMessage, res: ServerResponse, location: string): void {
+  const headers = ['Cache-Control', 'no-store', 'Location', location, 'X-Robots-Tag', NOINDEX];
+  if (req.method !== 'HEAD') headers.push('Content-Length', '0');
+  res.writeHead(302, headers);
+  res.end();
+}
+
 /** Renders the 404 and 410 answers: an HTML page, or the error object for JSON clients. */
 export function sendMissing(
   req: IncomingMessage,
@@ -175,11 +186,18 @@ export function sendOutcome(
         passwordPage(language, wrongPassword),
       );
       return;
-    case 'gone':
+    case 'gone': {
+      // decisions §18: an expired or used-up link with `expired_url` sends its visitors there (not a click)
+      const elsewhere = outcome.reason === 'disabled' ? null : outcome.link.expiredUrl;
+      if (elsewhere !== null) return sendElsewhere(req, res, elsewhere);
       sendMissing(req, res, language, outcome.reason);
       return;
-    case 'not_found':
+    }
+    case 'not_found': {
+      const elsewhere = deps.options.notFoundRedirect ?? null;
+      if (elsewhere !== null) return sendElsewhere(req, res, elsewhere);
       sendMissing(req, res, language, null);
+    }
   }
 }
 

@@ -76,6 +76,7 @@ function routedCopy(link: LinkRecord, routing: LinkRouting | null): RoutedLink {
     forwardQuery: link.forwardQuery,
     redirectStatus: link.redirectStatus,
     crawlable: link.crawlable,
+    expiredUrl: link.expiredUrl,
     routing,
   };
 }

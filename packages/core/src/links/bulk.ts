@@ -54,6 +54,7 @@ export async function createLinks(
         forward_query: input.forward_query ?? null,
         redirect_status: input.redirect_status ?? null,
         crawlable: input.crawlable ?? null,
+        expired_url: input.expired_url ?? null,
       },
       caller,
     );

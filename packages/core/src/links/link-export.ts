@@ -58,6 +58,8 @@ export const ExportedLink = z.object({
   forward_query: z.boolean().optional(),
   redirect_status: RedirectStatusField.nullable().optional(),
   crawlable: z.boolean().optional(),
+  // decisions §18; absent in exports made before it
+  expired_url: z.string().nullable().optional(),
 });
 export type ExportedLink = z.output<typeof ExportedLink>;
 

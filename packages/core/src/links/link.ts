@@ -41,6 +41,8 @@ export interface LinkRecord {
   readonly redirectStatus: RedirectStatus | null;
   /** Search engines may index the short URL (no `X-Robots-Tag`, allowed in `/robots.txt`). */
   readonly crawlable: boolean;
+  /** Where visitors go once the link is expired or at its click cap (decisions §18), or null. */
+  readonly expiredUrl: string | null;
 }
 
 /**

@@ -5,6 +5,7 @@ import { err, ok } from '../result.js';
 import type { UpdateLinkInput } from '../schemas.js';
 import type { UtmParams } from '../urls/utm.js';
 import type { UrlPolicy } from '../urls/validate-url.js';
+import { validateTargetUrl } from '../urls/validate-url.js';
 import type { LinkChanges, LinkRecord, RedirectStatus } from './link.js';
 import type { RuleInput } from './rules.js';
 import { checkRules, utmOf } from './rules.js';
@@ -17,10 +18,14 @@ export interface OrganiseInput {
   readonly forward_query?: boolean | null | undefined;
   readonly redirect_status?: RedirectStatus | null | undefined;
   readonly crawlable?: boolean | null | undefined;
+  readonly expired_url?: string | null | undefined;
 }
 
 /** The stored fields of decisions §15. */
-export type Organised = Pick<LinkRecord, 'tags' | 'rules' | 'forwardQuery' | 'redirectStatus' | 'crawlable'>;
+export type Organised = Pick<
+  LinkRecord,
+  'tags' | 'rules' | 'forwardQuery' | 'redirectStatus' | 'crawlable' | 'expiredUrl'
+>;
 
 /** The defaults: no tags, no rules, no forwarding, the server's status, not crawlable. */
 export const PLAIN: Organised = {
@@ -29,6 +34,7 @@ export const PLAIN: Organised = {
   forwardQuery: false,
   redirectStatus: null,
   crawlable: false,
+  expiredUrl: null,
 };
 
 /** The redirect server default (`REDIRECT_STATUS`), 302 when unset. */
@@ -38,13 +44,23 @@ export const serverRedirectStatus = (config: ServiceConfig): RedirectStatus => c
 export function organisedOf(input: OrganiseInput, policy: UrlPolicy, utm: UtmParams): Result<Organised> {
   const rules = checkRules(input.rules ?? [], policy, utm);
   if (!rules.ok) return rules;
+  const expiredUrl = expiredUrlOf(input.expired_url, policy);
+  if (!expiredUrl.ok) return expiredUrl;
   return ok({
     tags: input.tags ?? [],
     rules: rules.value,
     forwardQuery: input.forward_query ?? false,
     redirectStatus: input.redirect_status ?? null,
     crawlable: input.crawlable ?? false,
+    expiredUrl: expiredUrl.value,
   });
+}
+
+/** `expired_url` through every URL check (field `expired_url`); absent or empty is none. */
+function expiredUrlOf(raw: string | null | undefined, policy: UrlPolicy): Result<string | null> {
+  if (raw === undefined || raw === null || raw.trim() === '') return ok(null);
+  const url = validateTargetUrl(raw, policy);
+  return url.ok ? url : err({ ...url.error, field: 'expired_url' });
 }
 
 /**
@@ -81,6 +97,11 @@ export function organiseChanges(
   if (input.forward_query !== undefined) changes.forwardQuery = input.forward_query;
   if (input.redirect_status !== undefined) changes.redirectStatus = input.redirect_status;
   if (input.crawlable !== undefined) changes.crawlable = input.crawlable;
+  if (input.expired_url !== undefined) {
+    const expiredUrl = expiredUrlOf(input.expired_url, policy);
+    if (!expiredUrl.ok) return expiredUrl;
+    changes.expiredUrl = expiredUrl.value;
+  }
   return checkPermanent({ ...link, ...definedOf(changes) });
 }
 

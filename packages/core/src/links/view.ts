@@ -49,6 +49,7 @@ export function toLinkView(
     forward_query: link.forwardQuery,
     redirect_status: statusOf(link, serverRedirectStatus(config)),
     crawlable: link.crawlable,
+    expired_url: link.expiredUrl,
   };
   return editToken === undefined ? view : { ...view, edit_token: editToken };
 }

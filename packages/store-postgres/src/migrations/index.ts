@@ -31,6 +31,8 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 8, sql: EVENT_CONSUMERS },
   { version: 9, sql: IDEMPOTENCY_KEYS },
   { version: 10, sql: IMPORTS },
+  // decisions §18: where an expired or used-up link sends its visitors
+  { version: 11, sql: 'ALTER TABLE links ADD COLUMN expired_url TEXT' },
 ];
 
 /**

@@ -41,6 +41,8 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 13, sql: VISIT_LOG_EPOCHS },
   { version: 14, sql: IDEMPOTENCY_KEYS },
   { version: 15, sql: IMPORTS },
+  // decisions §18: where an expired or used-up link sends its visitors
+  { version: 16, sql: 'ALTER TABLE links ADD COLUMN expired_url TEXT' },
 ];
 
 /**

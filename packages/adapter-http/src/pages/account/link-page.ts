@@ -112,6 +112,7 @@ function editSection(view: LinkPageView, t: LinkPageText): SafeHtml {
     title: link.title ?? '',
     expires_at: localValue(link.expires_at),
     max_clicks: link.max_clicks === null ? '' : String(link.max_clicks),
+    expired_url: link.expired_url ?? '',
     private_stats: link.public_stats ? '' : 'on',
     ...organiseValues(link),
   };
@@ -135,6 +136,7 @@ function editSection(view: LinkPageView, t: LinkPageText): SafeHtml {
         ${input('expires_at', t.expiresAtLabel, html` type="datetime-local"`)}
         ${input('max_clicks', t.maxClicksLabel, html` type="number" min="1" step="1" inputmode="numeric"`)}
       </div>
+      ${input('expired_url', t.expiredUrlLabel, html` type="text" inputmode="url" autocomplete="off"`)}
       ${input('password', t.passwordLabel, html` type="password" minlength="4" maxlength="64" autocomplete="new-password"`)}
       ${link.has_password ? check('remove_password', t.removePassword, values.remove_password === 'on') : ''}
       ${check('private_stats', t.privateStats, values.private_stats === 'on')}
