@@ -58,6 +58,7 @@ const ON_POSTGRES = [
   'idempotency',
   'imports',
   'dead-ends',
+  'orphan-visits',
 ].map((name) => `test/http/${name}.test.ts`);
 const postgresWanted =
   (process.env.DATABASE_URL ?? '') !== '' || process.env.SHORTENER_SCALE_TESTS === 'required';

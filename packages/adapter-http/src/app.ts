@@ -27,7 +27,8 @@ import { measureRequests } from './api/metrics-routes.js';
 import { mountRoutes } from './routes/route-table.js';
 import { ROUTE_TABLES } from './route-tables.js';
 import { refuseLongQueries, useBoundedQuery } from './server/query.js';
-import { handleRedirect, respond, slugOfPath } from './public/redirect.js';
+import { handleRedirect, slugOfPath } from './public/redirect.js';
+import { respond } from './public/redirect-answers.js';
 import { clientOf, languageOf } from './request.js';
 import { PARSER_OPTIONS, answerHalfClosedRequests, hostProblem } from './server/wire-rules.js';
 
@@ -56,7 +57,7 @@ export function createHttpApp(deps: HttpDeps): Koa {
   // before anything that answers, so every answer carries them (a refused query string included)
   app.use(securityHeaders(deps));
   app.use(refuseLongQueries);
-  app.use(answerMissing);
+  app.use(answerMissingOf(deps));
   app.use(methodRules());
   app.use(limitEditTokenGuesses(deps));
   app.use(indexedRoutes(routerOf(deps)));
@@ -104,19 +105,31 @@ function securityHeaders(deps: HttpDeps): Koa.Middleware {
   };
 }
 
-/** The error body of a 405, and of a 404 no route answered (the 404 page for a browser). */
-const answerMissing: Koa.Middleware = async (ctx, next) => {
-  await next();
-  if (ctx.status === 405)
-    return sendError(ctx, domainError('invalid_request', `${ctx.method} is not allowed here.`), 405);
-  if (ctx.status === 404 && (ctx.body === undefined || ctx.body === null) && ctx.respond !== false) {
-    if (!wantsPage(ctx)) return sendError(ctx, domainError('not_found', 'Nothing here.'));
-    // a browser asking for a page that is not there (`/docs`, `/settings`…) gets the 404 page
-    setHeaders(ctx, ACCOUNT_PAGE_HEADERS);
-    ctx.status = 404;
-    ctx.body = notFoundPage(stateOf(ctx).language);
+/** A path nothing answered on a short domain: a visit that found nothing (decisions §18). */
+function noteOtherOrphan(deps: HttpDeps, ctx: Koa.Context): void {
+  if (deps.orphans === undefined || ctx.method !== 'GET') return;
+  const host = ctx.host.toLowerCase();
+  if (deps.core.config.shortDomains.some((domain) => domain.host === host)) {
+    deps.orphans.recorder.record('other', ctx.get('referer') || null, null);
   }
-};
+}
+
+/** The error body of a 405, and of a 404 no route answered (the 404 page for a browser). */
+const answerMissingOf =
+  (deps: HttpDeps): Koa.Middleware =>
+  async (ctx, next) => {
+    await next();
+    if (ctx.status === 405)
+      return sendError(ctx, domainError('invalid_request', `${ctx.method} is not allowed here.`), 405);
+    if (ctx.status === 404 && (ctx.body === undefined || ctx.body === null) && ctx.respond !== false) {
+      noteOtherOrphan(deps, ctx);
+      if (!wantsPage(ctx)) return sendError(ctx, domainError('not_found', 'Nothing here.'));
+      // a browser asking for a page that is not there (`/docs`, `/settings`…) gets the 404 page
+      setHeaders(ctx, ACCOUNT_PAGE_HEADERS);
+      ctx.status = 404;
+      ctx.body = notFoundPage(stateOf(ctx).language);
+    }
+  };
 
 /** Every route: `/metrics`, `/healthz` and the like, `/mcp`, then the route tables (`/openapi.json` first). */
 function routerOf(deps: HttpDeps): Router {

@@ -4,6 +4,8 @@ import type {
   CoreDeps,
   GeoLookup,
   ImportUseDeps,
+  OrphanRecorder,
+  OrphanStore,
   RateLimiter,
   UserAgentParser,
   VisitRecorder,
@@ -112,6 +114,8 @@ export interface HttpDeps {
   readonly qr?: QrRenderer;
   /** The account's webhooks (`/api/v1/webhooks`, settings); without it those routes are 404. */
   readonly webhooks?: WebhookDeps;
+  /** Visits that found nothing (decisions §18): counted off the request, read by admins. */
+  readonly orphans?: { readonly recorder: OrphanRecorder; readonly store: OrphanStore };
   /** Imports into an account (`/api/v1/imports`, decisions §17); without it those routes are 404. */
   readonly imports?: ImportUseDeps & { readonly kick: () => void };
   /** Device and OS of a visitor for redirect rules (decisions §15); ua-parser-js when absent. */

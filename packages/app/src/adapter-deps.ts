@@ -89,6 +89,7 @@ export function createHttpDeps(
   geo: S['geo'],
   imports: S['imports'],
   stores: S['stores'],
+  orphans: S['orphans'],
 ): S['httpDeps'] {
   return {
     core,
@@ -103,6 +104,7 @@ export function createHttpDeps(
     qr: qr.render,
     webhooks: { ...events.webhooks, rateLimiter },
     imports: { ...core, imports: stores.imports, importSecrets: imports, kick: imports.kick },
+    orphans: { recorder: orphans, store: stores.orphans },
     ...(metrics === null ? {} : { metrics: metrics.http }),
   };
 }

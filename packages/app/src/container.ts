@@ -1,10 +1,12 @@
 import { createUserAgentParser } from '@shortener/adapter-http';
 import type { HttpDeps } from '@shortener/adapter-http';
 import type { McpDeps } from '@shortener/adapter-mcp';
+import { createOrphanRecorder } from '@shortener/core';
 import type {
   Clock,
   CoreDeps,
   GeoLookup,
+  OrphanRecorder,
   RandomSource,
   Stores,
   UserAgentParser,
@@ -67,6 +69,8 @@ export interface Services {
   readonly events: EventRuntime; // webhooks and the broker (decisions §16)
   /** The background runner of import jobs (decisions §17). */
   readonly imports: ImportRuntime;
+  /** Visits that found nothing, counted and written with the visits' flush (decisions §18). */
+  readonly orphans: OrphanRecorder;
 }
 
 /** The service identifier of each binding. */
@@ -89,6 +93,7 @@ export const TOKENS: { readonly [K in keyof Services]: symbol } = {
   metrics: Symbol('metrics'),
   events: Symbol('events'),
   imports: Symbol('imports'),
+  orphans: Symbol('orphans'),
 };
 
 /** The container built by {@link createContainer}. */
@@ -145,6 +150,10 @@ function bindServices(c: Container): void {
     createEventRuntime,
     needs('config', 'stores', 'clock', 'random', 'logger'),
   );
+  c.bind<OrphanRecorder>(t.orphans).toResolvedValue(
+    (stores: Stores, clock: Clock) => createOrphanRecorder(stores.orphans, clock),
+    [t.stores, t.clock],
+  );
   c.bind<ImportRuntime>(t.imports).toResolvedValue(
     createImports,
     needs('coreDeps', 'stores', 'userAgents', 'config', 'logger'),
@@ -194,6 +203,7 @@ function bindAdapters(c: Container): void {
       'geo',
       'imports',
       'stores',
+      'orphans',
     ),
   );
 }
@@ -240,6 +250,7 @@ export interface App {
   readonly rateLimits: RateLimits;
   readonly events: EventRuntime;
   readonly imports: ImportRuntime;
+  readonly orphans: OrphanRecorder;
 }
 
 /** Resolves everything `serve` needs (this opens the stores). */
@@ -256,5 +267,6 @@ export function resolveApp(container: AppContainer): App {
     rateLimits: resolve(container, 'rateLimiter'),
     events: resolve(container, 'events'),
     imports: resolve(container, 'imports'),
+    orphans: resolve(container, 'orphans'),
   };
 }

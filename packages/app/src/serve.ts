@@ -119,6 +119,8 @@ function flushOnce(app: App): Promise<boolean> {
   const { recorder, storeHealth } = app;
   const started = performance.now();
   const took = () => (performance.now() - started) / 1000;
+  // the visits that found nothing go with them; a failure keeps them for the next flush
+  void app.orphans.flush().catch(() => undefined);
   return recorder.flush().then(
     (written) => {
       app.metrics?.flushed(written, took(), false);

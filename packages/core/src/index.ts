@@ -1,16 +1,8 @@
 export type { Account, AccountChanges, ApiKeyRecord, KeyOrigin, Role } from './accounts/account.js';
+// prettier-ignore
 export {
-  accountNameKey,
-  authenticateApiKey,
-  createAccount,
-  createApiKey,
-  findAccount,
-  findAccountByName,
-  isAccountName,
-  listApiKeys,
-  normalizeAccountName,
-  revokeApiKey,
-  setAccountDisabled,
+  accountNameKey, authenticateApiKey, createAccount, createApiKey, findAccount, findAccountByName,
+  isAccountName, listApiKeys, normalizeAccountName, revokeApiKey, setAccountDisabled,
 } from './accounts/accounts.js';
 export type {
   ChallengePurpose,
@@ -45,18 +37,10 @@ export {
   renamePasskey,
 } from './accounts/passkeys.js';
 export type { PasskeyDeps, PasskeyEnrolment } from './accounts/passkeys.js';
+// prettier-ignore
 export {
-  SESSION_IDLE_MS,
-  SESSION_MAX_MS,
-  adminCallerOf,
-  authenticateSession,
-  endSession,
-  endSessionById,
-  RECENT_SIGN_IN_MS,
-  listSessions,
-  requireRecentSignIn,
-  sessionExpired,
-  startSession,
+  SESSION_IDLE_MS, SESSION_MAX_MS, adminCallerOf, authenticateSession, endSession, endSessionById,
+  RECENT_SIGN_IN_MS, listSessions, requireRecentSignIn, sessionExpired, startSession,
 } from './accounts/sessions.js';
 export type { SignedIn } from './accounts/sessions.js';
 export {
@@ -177,35 +161,12 @@ export type { GoneReason } from './links/status.js';
 export { shortUrlOf, toLinkView, toPublicLinkView } from './links/view.js';
 export { parseInput, unstorableTextError } from './parse.js';
 export { findUnstorableText, isStorableText } from './text.js';
+// prettier-ignore
 export type {
-  AccountStore,
-  ClickIncrement,
-  Clock,
-  CounterIncrement,
-  CredentialStore,
-  DimensionCount,
-  GeoLookup,
-  KeyCount,
-  LinkChange,
-  LinkChangeFeed,
-  LinkChangeListener,
-  LinkCursor,
-  LinkListQuery,
-  LinkStore,
-  NewPasskey,
-  PasskeyCeremony,
-  RandomSource,
-  RateDecision,
-  RateLimiter,
-  RateWindow,
-  SessionStore,
-  SettingStore,
-  Stores,
-  UserAgentParser,
-  VisitBatch,
-  VisitDimension,
-  VisitorDescription,
-  VisitorSighting,
+  AccountStore, ClickIncrement, Clock, CounterIncrement, CredentialStore, DimensionCount, GeoLookup,
+  KeyCount, LinkChange, LinkChangeFeed, LinkChangeListener, LinkCursor, LinkListQuery, LinkStore,
+  NewPasskey, PasskeyCeremony, RandomSource, RateDecision, RateLimiter, RateWindow, SessionStore,
+  SettingStore, Stores, UserAgentParser, VisitBatch, VisitDimension, VisitorDescription, VisitorSighting,
   VisitStore,
 } from './ports.js';
 export {
@@ -223,19 +184,10 @@ export {
 export type { AliasCheckView, LinkView, PublicLinkView, StatsView } from './response-schemas.js';
 export { err, ok } from './result.js';
 export type { Result } from './result.js';
+// prettier-ignore
 export {
-  BulkInput,
-  CheckAliasInput,
-  ClaimInput,
-  CreateLinkInput,
-  ListLinksQuery,
-  QrPngQuery,
-  QrSvgQuery,
-  REDIRECT_STATUSES,
-  RedirectStatusField,
-  StatsQuery,
-  UTM_FIELD_NAMES,
-  UpdateLinkInput,
+  BulkInput, CheckAliasInput, ClaimInput, CreateLinkInput, ListLinksQuery, QrPngQuery, QrSvgQuery,
+  REDIRECT_STATUSES, RedirectStatusField, StatsQuery, UTM_FIELD_NAMES, UpdateLinkInput,
 } from './schemas.js';
 export type { UtmField } from './schemas.js';
 export {
@@ -288,43 +240,31 @@ export {
 } from './links/words.js';
 export { IDEMPOTENCY_TTL_MS, createIdempotently } from './links/idempotency.js';
 export type { IdempotencyClaim, IdempotentRequest } from './links/idempotency.js';
+// Imports (decisions §17) and visits that found nothing (§18), a name list a line.
+// prettier-ignore
 export { IMPORT_SOURCES } from './imports/source.js';
-export type {
-  ImportRow,
-  ImportSource,
-  ImportSourceName,
-  ImportStep,
-  ImportedDay,
-  ImportedVisit,
-} from './imports/source.js';
+// prettier-ignore
+export type { ImportRow, ImportSource, ImportSourceName, ImportStep, ImportedDay, ImportedVisit } from './imports/source.js';
+// prettier-ignore
 export { MAX_JOB_ERRORS, NO_COUNTS } from './imports/import-job.js';
+// prettier-ignore
 export type {
-  ImportChunk,
-  ImportCounts,
-  ImportJob,
-  ImportOptions,
-  ImportOutcome,
-  ImportReportLine,
-  ImportState,
-  ImportStore,
-  ImportedLinkWrite,
-  PlacedReportLine,
+  ImportChunk, ImportCounts, ImportJob, ImportOptions, ImportOutcome, ImportReportLine, ImportState, ImportStore,
+  ImportedLinkWrite, PlacedReportLine,
 } from './imports/import-job.js';
 export { CHUNK_ROWS, IMPORT_LEASE_MS, LostImportJob, runImportJob } from './imports/import-runner.js';
 export type { ImportDeps, ImportPacing } from './imports/import-runner.js';
 export { countsOfRow } from './imports/import-visits.js';
 export type { ImportedCounts, VisitReaders } from './imports/import-visits.js';
+// prettier-ignore
 export {
-  API_IMPORT_SOURCES,
-  BITLY_API_URL,
-  ImportInput,
-  ImportJobSchema,
-  MAX_IMPORT_CSV_BYTES,
-  MAX_OPEN_IMPORTS,
-  createImportJob,
-  findImport,
-  importReport,
-  startImport,
-  toImportJobView,
+  API_IMPORT_SOURCES, BITLY_API_URL, ImportInput, ImportJobSchema, MAX_IMPORT_CSV_BYTES, MAX_OPEN_IMPORTS,
+  createImportJob, findImport, importReport, startImport, toImportJobView,
 } from './imports/imports.js';
 export type { ImportJobView, ImportSecrets, ImportUseDeps, NewImport } from './imports/imports.js';
+// prettier-ignore
+export {
+  MAX_ORPHAN_KEYS_PER_DAY, ORPHAN_TYPES, OrphanQuery, OrphanVisitsSchema, createOrphanRecorder, orphanVisits,
+} from './visits/orphans.js';
+// prettier-ignore
+export type { OrphanCount, OrphanRecorder, OrphanStore, OrphanType, OrphanVisitsView } from './visits/orphans.js';

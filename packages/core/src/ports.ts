@@ -4,6 +4,7 @@ import type { EventStore } from './events/event-ports.js';
 import type { LinkChanges, LinkRecord } from './links/link.js';
 import type { IdempotencyClaim } from './links/idempotency.js';
 import type { ImportStore } from './imports/import-job.js';
+import type { OrphanStore } from './visits/orphans.js';
 import type { TagCount } from './links/tags.js';
 
 // The ports of accounts live beside them; named here too, so every port is found in one place.
@@ -271,6 +272,8 @@ export interface Stores {
   readonly events: EventStore;
   /** Import jobs, their reports and what was imported from where (decisions §17). */
   readonly imports: ImportStore;
+  /** Visits that found nothing (decisions §18): counts only. */
+  readonly orphans: OrphanStore;
   /** Resolves true when the backend answers (health checks). */
   ping(): Promise<boolean>;
   /**

@@ -4,6 +4,7 @@ import { createMemoryCredentialStore } from './memory-credential-store.js';
 import { createMemoryEventStore } from './memory-event-store.js';
 import { createMemoryImportStore } from './memory-import-store.js';
 import { createMemoryLinkStore } from './memory-link-store.js';
+import { createMemoryOrphanStore } from './memory-orphan-store.js';
 import { createMemorySessionStore } from './memory-session-store.js';
 import { createMemorySettingStore } from './memory-setting-store.js';
 import { createMemoryState } from './memory-state.js';
@@ -25,6 +26,7 @@ export function createMemoryStores(): Stores {
   return {
     links,
     imports: createMemoryImportStore(state, links),
+    orphans: createMemoryOrphanStore(),
     visits: createMemoryVisitStore(state),
     accounts,
     sessions: createMemorySessionStore(),

@@ -35,6 +35,7 @@ export const COPY_TABLES = [
   'import_jobs',
   'import_report',
   'imported_links',
+  'orphan_visits',
 ] as const;
 
 /** A table {@link copyIntoEmptyDatabase} fills. */

@@ -7,6 +7,7 @@ import { createPostgresAccountStore } from './postgres-account-store.js';
 import { createPostgresCredentialStore } from './postgres-credential-store.js';
 import { createPostgresEventStore } from './postgres-event-store.js';
 import { createPostgresLinkChanges } from './postgres-link-changes.js';
+import { createPostgresOrphanStore } from './postgres-orphan-store.js';
 import { createPostgresImportStore } from './postgres-import-store.js';
 import { createPostgresLinkStore } from './postgres-link-store.js';
 import { createPostgresSessionStore } from './postgres-session-store.js';
@@ -47,6 +48,7 @@ export function openPostgresStores(options: PostgresOptions): PostgresStores {
   return {
     links: afterReady(ready, createPostgresLinkStore(pool, changes)),
     imports: afterReady(ready, createPostgresImportStore(pool)),
+    orphans: afterReady(ready, createPostgresOrphanStore(pool)),
     visits: afterReady(ready, visits),
     accounts: afterReady(ready, createPostgresAccountStore(pool)),
     sessions: afterReady(ready, createPostgresSessionStore(pool)),

@@ -18,6 +18,7 @@ import { createSqliteAccountStore } from './sqlite-account-store.js';
 import { createSqliteCredentialStore } from './sqlite-credential-store.js';
 import { createSqliteEventStore } from './sqlite-event-store.js';
 import { createSqliteLinkListing } from './sqlite-link-listing.js';
+import { createSqliteOrphanStore } from './sqlite-orphan-store.js';
 import { createSqliteImportStore } from './sqlite-import-store.js';
 import { createSqliteLinkStore } from './sqlite-link-store.js';
 import { createSqliteSessionStore } from './sqlite-session-store.js';
@@ -108,6 +109,7 @@ export function createSqliteStores(
   return {
     links: classified({ ...links, listAll: createSqliteLinkListing(db) }),
     imports: classified(createSqliteImportStore(db, (change) => links.changes.own(change))),
+    orphans: classified(createSqliteOrphanStore(db)),
     visits: classified(createSqliteVisitStore(db, worker, writesInWorker)),
     accounts: classified(createSqliteAccountStore(db)),
     sessions: classified(createSqliteSessionStore(db)),

@@ -1,5 +1,5 @@
 import type { Caller, SignedIn } from '@shortener/core';
-import { adminCallerOf, listAllLinks, toLinkView } from '@shortener/core';
+import { adminCallerOf, listAllLinks, orphanVisits, toLinkView } from '@shortener/core';
 import type { Context } from 'koa';
 import { fieldOf, sendAccountPage } from '../server/account-area.js';
 import type { HttpDeps } from '../deps.js';
@@ -99,6 +99,9 @@ export async function renderAdmin(
     accounts,
     selfId: admin.me.account.id,
     here: params.size === 0 ? '/admin' : `/admin?${params.toString()}`,
+    ...(deps.orphans === undefined
+      ? {}
+      : { orphans: await orphanVisits({ orphans: deps.orphans.store, clock: core.clock }, 30) }),
     ...extra,
   };
   sendAccountPage(ctx, status, adminPage(view));

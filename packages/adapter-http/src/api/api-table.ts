@@ -1,4 +1,5 @@
 import type { AnyRoute } from '../routes/route-table.js';
+import { ADMIN_API_ROUTES } from './admin-api-routes.js';
 import { CREATE_ROUTES } from './create-routes.js';
 import { IMPORT_ROUTES } from './import-routes.js';
 import { KEY_ROUTES } from './keys-routes.js';
@@ -12,4 +13,5 @@ export const API_ROUTES: readonly AnyRoute[] = [
   ...KEY_ROUTES,
   ...WEBHOOK_ROUTES,
   ...IMPORT_ROUTES,
+  ...ADMIN_API_ROUTES,
 ];

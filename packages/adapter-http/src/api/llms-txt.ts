@@ -81,7 +81,10 @@ const PAGE_ENDPOINTS = [
     '`POST /account/settings/password`, `POST /account/settings/sessions/{id}/end`, ' +
     '`POST /account/settings/passkeys/{id}/rename`, `POST /account/settings/passkeys/{id}/delete`, ' +
     '`POST /account/settings/webhooks` (add; the page shows the secret once), ' +
-    '`POST /account/settings/webhooks/{id}/test`, `POST /account/settings/webhooks/{id}/delete`.',
+    '`POST /account/settings/webhooks/{id}/test`, `POST /account/settings/webhooks/{id}/delete`; imports: ' +
+    '`GET /account/import`, `POST /account/import` (a CSV or an API source), `GET /account/import/{id}` (progress).',
+  '- `GET /api/v1/admin/orphan-visits?days=…`: for an administrator, the visits on the short domains that ' +
+    'found nothing (unknown slugs, the bare domain, other paths), by day, referrer and slug.',
   '- `POST /mcp`: the MCP endpoint (see below).',
   '- `GET /healthz`: `{"status":"ok"}` when the service and its store answer.',
   '- `GET /metrics`: Prometheus metrics when the operator serves them here (otherwise a slug like any other).',

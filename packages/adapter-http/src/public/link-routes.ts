@@ -24,7 +24,8 @@ import { readBody } from '../request.js';
 import { route } from '../routes/route-table.js';
 import type { AnyRoute } from '../routes/route-table.js';
 import { refuseMethod } from '../server/methods.js';
-import { sendMissing, sendOutcome, serveRedirect, slugOfPath, visitOf } from './redirect.js';
+import { sendMissing, sendOutcome } from './redirect-answers.js';
+import { serveRedirect, slugOfPath, visitOf } from './redirect.js';
 import { linkCacheOf, routeRequest, withRouting } from './routing.js';
 
 const PREVIEW_PATH = /^\/([A-Za-z0-9_-]{1,64})(?:\+|%2[Bb])$/;

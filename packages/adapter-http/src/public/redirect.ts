@@ -1,23 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { GoneReason, Language, LinkRecord, RedirectOutcome, Visit } from '@shortener/core';
-import {
-  RESERVED_SLUGS,
-  domainError,
-  followLink,
-  followLinkNow,
-  redirectKey,
-  redirectState,
-} from '@shortener/core';
+import type { RedirectOutcome, Visit } from '@shortener/core';
+import { RESERVED_SLUGS, followLink, followLinkNow, redirectKey, redirectState } from '@shortener/core';
 import type { HttpDeps, HttpMetrics } from '../deps.js';
 import { HTTP_STATUS, RETRY_AFTER_SECONDS, errorBody, unavailableError } from '../errors.js';
 import type { LinkCache } from './link-cache.js';
-import { gonePage, notFoundPage, passwordPage } from '../pages/basic-pages.js';
-import { LINK_PAGE_HEADERS } from '../pages/layout.js';
 import { queryParam } from '../server/query.js';
 import { clientOf, languageOf } from '../request.js';
 import { isBotUserAgent, isPrefetch } from '../server/user-agent.js';
 import type { Routed, RoutedLink } from './routing.js';
-import { routeRequest, withRouting, writeRedirect } from './routing.js';
+import { routeRequest, withRouting } from './routing.js';
+import { respond, sendFollowed, sendOutcome } from './redirect-answers.js';
 
 const RESERVED = new Set(RESERVED_SLUGS);
 const MAX_PATH_SLUG = 64;
@@ -41,20 +33,6 @@ export function slugOfPath(url: string | undefined): { slug: string; query: stri
   return { slug, query: q === -1 ? '' : url.slice(q + 1) };
 }
 
-/** Whether the client prefers the JSON error object to an HTML page (decisions §4), by q-value. */
-export function wantsJson(req: IncomingMessage): boolean {
-  let json = 0;
-  let html = 0;
-  for (const part of (req.headers.accept ?? '').toLowerCase().split(',')) {
-    const [type = '', ...params] = part.split(';').map((p) => p.trim());
-    const q = params.find((p) => p.startsWith('q='));
-    const weight = q === undefined ? 1 : Number(q.slice(2)) || 0;
-    if (type === 'application/json') json = Math.max(json, weight);
-    if (type === 'text/html') html = Math.max(html, weight);
-  }
-  return json > html;
-}
-
 /**
  * The visit of a request, as the recorder needs it (with the redirect rule that answered, for links with
  * rules); the IP lives only in memory until the next flush.
@@ -72,133 +50,6 @@ export function visitOf(deps: HttpDeps, req: IncomingMessage, rule: string | nul
     country: typeof country === 'string' ? country : null,
     rule,
   };
-}
-
-/** Writes a complete response (no body for HEAD). */
-export function respond(
-  req: IncomingMessage,
-  res: ServerResponse,
-  status: number,
-  headers: Record<string, string>,
-  body = '',
-): void {
-  const head = { 'Cache-Control': NO_STORE, ...headers };
-  res.writeHead(
-    status,
-    req.method === 'HEAD' ? head : { ...head, 'Content-Length': String(Buffer.byteLength(body)) },
-  );
-  res.end(req.method === 'HEAD' ? undefined : body);
-}
-
-const NO_STORE = 'private, max-age=0';
-const NOINDEX = 'noindex, nofollow';
-
-/** The pages a short URL answers with (password form, 404, 410): never indexed (decisions §15). */
-const SHORT_URL_PAGE_HEADERS = { ...LINK_PAGE_HEADERS, 'X-Robots-Tag': NOINDEX };
-
-/**
- * The redirect of a plain link (no rules, no forwarding, not crawlable): the server's status (302 unless
- * `REDIRECT_STATUS` says otherwise); headers as a flat list, which Node writes without walking an object.
- */
-function sendRedirect(deps: HttpDeps, req: IncomingMessage, res: ServerResponse, location: string): void {
-  const status = deps.core.config.redirectStatus ?? 302;
-  if (status !== 302) return writeRedirect(req, res, status, location, false);
-  res.writeHead(
-    302,
-    req.method === 'HEAD'
-      ? ['Cache-Control', NO_STORE, 'Location', location, 'X-Robots-Tag', NOINDEX]
-      : ['Cache-Control', NO_STORE, 'Location', location, 'X-Robots-Tag', NOINDEX, 'Content-Length', '0'],
-  );
-  res.end();
-}
-
-/** The redirect of an outcome: routed when the link has routing, else plain. */
-function sendFollowed(
-  deps: HttpDeps,
-  req: IncomingMessage,
-  res: ServerResponse,
-  link: LinkRecord,
-  routed: Routed | null,
-): void {
-  if (routed === null) return sendRedirect(deps, req, res, link.url);
-  writeRedirect(req, res, routed.status, routed.location, routed.crawlable);
-}
-
-/**
- * A dead end sent elsewhere (decisions §18: `expired_url`, `NOT_FOUND_REDIRECT`): a 302 with
- * `Cache-Control: no-store`, as the decision may change with the next visit.
- */
-function sendElsewhere(req: IncomingMessage, res: ServerResponse, location: string): void {
-  const headers = ['Cache-Control', 'no-store', 'Location', location, 'X-Robots-Tag', NOINDEX];
-  if (req.method !== 'HEAD') headers.push('Content-Length', '0');
-  res.writeHead(302, headers);
-  res.end();
-}
-
-/** Renders the 404 and 410 answers: an HTML page, or the error object for JSON clients. */
-export function sendMissing(
-  req: IncomingMessage,
-  res: ServerResponse,
-  language: Language,
-  reason: GoneReason | null,
-): void {
-  if (wantsJson(req)) {
-    const error =
-      reason === null ? domainError('not_found') : domainError('not_found', linkGoneMessage(reason));
-    respond(
-      req,
-      res,
-      reason === null ? 404 : 410,
-      { 'Content-Type': 'application/json' },
-      JSON.stringify(errorBody(error, language)),
-    );
-    return;
-  }
-  const page = reason === null ? notFoundPage(language) : gonePage(reason, language);
-  respond(req, res, reason === null ? HTTP_STATUS.not_found : 410, SHORT_URL_PAGE_HEADERS, page);
-}
-
-function linkGoneMessage(reason: GoneReason): string {
-  if (reason === 'click_limit') return 'This link has reached its click limit.';
-  return reason === 'disabled' ? 'This link has been disabled.' : 'This link has expired.';
-}
-
-/** Answers an outcome of following a link: the redirect (`routed`, if any), the password form, or 404/410. */
-export function sendOutcome(
-  deps: HttpDeps,
-  req: IncomingMessage,
-  res: ServerResponse,
-  language: Language,
-  outcome: RedirectOutcome,
-  options: { readonly wrongPassword?: boolean; readonly routed?: Routed | null } = {},
-): void {
-  const wrongPassword = options.wrongPassword ?? false;
-  switch (outcome.kind) {
-    case 'redirect':
-      sendFollowed(deps, req, res, outcome.link, options.routed ?? null);
-      return;
-    case 'password':
-      respond(
-        req,
-        res,
-        wrongPassword ? 401 : 200,
-        SHORT_URL_PAGE_HEADERS,
-        passwordPage(language, wrongPassword),
-      );
-      return;
-    case 'gone': {
-      // decisions §18: an expired or used-up link with `expired_url` sends its visitors there (not a click)
-      const elsewhere = outcome.reason === 'disabled' ? null : outcome.link.expiredUrl;
-      if (elsewhere !== null) return sendElsewhere(req, res, elsewhere);
-      sendMissing(req, res, language, outcome.reason);
-      return;
-    }
-    case 'not_found': {
-      const elsewhere = deps.options.notFoundRedirect ?? null;
-      if (elsewhere !== null) return sendElsewhere(req, res, elsewhere);
-      sendMissing(req, res, language, null);
-    }
-  }
 }
 
 /** Answers an outcome; the language (`?lang=`, `Accept-Language`) is worked out only for a page. */
@@ -259,12 +110,23 @@ export function serveRedirect(
   const key = redirectKey(deps.core.config, req.headers.host, slug);
   const cached = cache.get(key.domain, key.slug);
   deps.metrics?.linkCache(cached !== undefined);
-  if (cached !== undefined) return answer(deps, req, res, query, cached);
+  if (cached !== undefined) {
+    if (cached === null) noteOrphan(deps, req, key.slug);
+    return answer(deps, req, res, query, cached);
+  }
   return cache
     .load(key.domain, key.slug, () =>
       deps.core.links.findForRedirect(key.domain, key.slug).then((found) => withRouting(deps, found)),
     )
-    .then((link) => answer(deps, req, res, query, link));
+    .then((link) => {
+      if (link === null) noteOrphan(deps, req, key.slug);
+      return answer(deps, req, res, query, link);
+    });
+}
+
+/** Counts a visit to an unknown slug (decisions §18), off the request as visits are; HEAD is no visit. */
+function noteOrphan(deps: HttpDeps, req: IncomingMessage, slug: string): void {
+  if (req.method !== 'HEAD') deps.orphans?.recorder.record('unknown_slug', req.headers.referer ?? null, slug);
 }
 
 /** {@link serveRedirect} for the request listener: a failure is logged and answered with a 500. */

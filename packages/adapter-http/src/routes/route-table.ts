@@ -26,7 +26,8 @@ export type Method = 'get' | 'post' | 'patch' | 'delete';
  * - `signed-in`: the session cookie only (the account pages): a page without one goes to `/login`, a post is 401;
  * - `anyone`: no credentials are read.
  */
-export type Access = 'caller' | 'account' | 'signed-in' | 'anyone';
+/** Who may call a route: `admin` is an account of role admin, by its key or its session. */
+export type Access = 'caller' | 'account' | 'admin' | 'signed-in' | 'anyone';
 
 /**
  * Where a route lives: `api` (the JSON API, with `lang`); `account`: the account area on {base_url}'s
@@ -135,9 +136,20 @@ async function callerFor(deps: HttpDeps, ctx: Context, access: Access): Promise<
   const key = await callerOf(deps, ctx.req);
   const caller = key.ok ? await withSession(deps, ctx, key.value) : key;
   if (!caller.ok) sendError(ctx, caller.error);
-  else if (access === 'account' && caller.value.accountId === null)
+  else if ((access === 'account' || access === 'admin') && caller.value.accountId === null)
     sendError(ctx, domainError('unauthorized', 'Sign in or use an API key.'));
+  else if (access === 'admin') return adminOf(deps, ctx, caller.value.accountId ?? '');
   else return caller.value;
+  return null;
+}
+
+/** The caller of an `admin` route: an enabled account of role admin (an operator), else 403. */
+async function adminOf(deps: HttpDeps, ctx: Context, accountId: string): Promise<Caller | null> {
+  const account = await deps.core.accounts.findAccountById(accountId);
+  if (account !== null && account.role === 'admin' && account.disabledAt === null) {
+    return { accountId, editToken: null, operator: true };
+  }
+  sendError(ctx, domainError('forbidden', 'An administrator’s key or session is needed.'));
   return null;
 }
 

@@ -33,6 +33,17 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 10, sql: IMPORTS },
   // decisions §18: where an expired or used-up link sends its visitors
   { version: 11, sql: 'ALTER TABLE links ADD COLUMN expired_url TEXT' },
+  // decisions §18: visits that found nothing, counted by day, type, referrer host and slug
+  {
+    version: 12,
+    sql: `CREATE TABLE orphan_visits (
+  day TEXT COLLATE "C" NOT NULL,
+  dimension TEXT COLLATE "C" NOT NULL,
+  key TEXT COLLATE "C" NOT NULL,
+  count BIGINT NOT NULL,
+  PRIMARY KEY (day, dimension, key)
+);`,
+  },
 ];
 
 /**

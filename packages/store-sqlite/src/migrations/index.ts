@@ -43,6 +43,17 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 15, sql: IMPORTS },
   // decisions §18: where an expired or used-up link sends its visitors
   { version: 16, sql: 'ALTER TABLE links ADD COLUMN expired_url TEXT' },
+  // decisions §18: visits that found nothing, counted by day, type, referrer host and slug
+  {
+    version: 17,
+    sql: `CREATE TABLE orphan_visits (
+  day TEXT NOT NULL,
+  dimension TEXT NOT NULL,
+  key TEXT NOT NULL,
+  count INTEGER NOT NULL,
+  PRIMARY KEY (day, dimension, key)
+) WITHOUT ROWID;`,
+  },
 ];
 
 /**

@@ -1,4 +1,5 @@
-import type { Account, Language, LinkView } from '@shortener/core';
+import { orphansSection } from './orphans-section.js';
+import type { Account, Language, LinkView, OrphanVisitsView } from '@shortener/core';
 import { noticeLine } from '../notice.js';
 import { countText } from '@shortener/core';
 import type { SafeHtml } from '../layout.js';
@@ -40,6 +41,8 @@ export interface AdminView {
   readonly notice?: Notice;
   readonly invite?: { readonly name: string; readonly url: string };
   readonly inviteValues?: { readonly name: string; readonly admin: boolean };
+  /** The visits that found nothing in the last 30 days, where they are counted. */
+  readonly orphans?: OrphanVisitsView;
 }
 
 const page = (language: Language, title: string, main: SafeHtml) =>
@@ -62,7 +65,8 @@ export function adminPage(view: AdminView): string {
     view.language,
     t.adminTitle,
     html`${headCard('admin', t.adminTitle, t.backToAccount, noticeLine(view.notice, 'admin-notice'))}
-    ${linksSection(view, t)} ${accountsSection(view, t)} ${inviteSection(view, t)}`,
+    ${linksSection(view, t)} ${accountsSection(view, t)} ${inviteSection(view, t)}
+    ${view.orphans === undefined ? '' : orphansSection(view.language, view.orphans)}`,
   );
 }
 

@@ -1,0 +1,37 @@
+import { OrphanQuery, orphanVisits } from '@shortener/core';
+import type { HttpDeps } from '../deps.js';
+import { SECURITY } from '../openapi/openapi-paths.js';
+import type { Json } from '../openapi/openapi-schemas.js';
+import { route } from '../routes/route-table.js';
+import type { AnyRoute } from '../routes/route-table.js';
+import { jsonResponse } from './route-kit.js';
+
+const security = [SECURITY.key, { session: [] } as Json];
+
+/** The operator's JSON API (`/api/v1/admin/…`): an administrator's key or session. */
+export const ADMIN_API_ROUTES: readonly AnyRoute[] = [
+  route({
+    method: 'get',
+    path: '/api/v1/admin/orphan-visits',
+    access: 'admin',
+    enabled: (deps: HttpDeps) => deps.orphans !== undefined,
+    query: OrphanQuery,
+    doc: {
+      id: 'getOrphanVisits',
+      summary: 'Visits that found nothing',
+      description:
+        'Requests on a short domain for an unknown slug (`unknown_slug`), for the bare domain that is not ' +
+        '{base_url}’s host (`base_url`) or for any other missing path (`other`), by day (UTC), referrer ' +
+        'host and, for unknown slugs, the slug asked for (top 50). Counts only, never an address. For an ' +
+        'administrator’s key or session (else 403).',
+      tag: 'stats',
+      security,
+      responses: { 200: jsonResponse('The counts.', 'OrphanVisits') },
+      errors: [401, 403],
+    },
+    handle: async (ctx, { deps, query }) => {
+      await deps.orphans?.recorder.flush(); // what was counted so far is in the answer
+      ctx.body = await orphanVisits({ orphans: deps.orphans!.store, clock: deps.core.clock }, query.days);
+    },
+  }),
+];

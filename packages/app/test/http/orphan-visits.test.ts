@@ -1,0 +1,53 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { invitedBrowser } from './browser-session.js';
+import { expectError, jsonOf, startTestServer } from './harness.js';
+import type { TestAccount, TestServer } from './harness.js';
+
+// Decisions §18 "Visits that found nothing": unknown slugs, the bare short domain and other missing paths,
+// counted by type, day, referrer host and slug, for administrators; counts only.
+
+let server: TestServer;
+let user: TestAccount;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  user = await server.createAccount('plain-user');
+});
+afterAll(() => server.close());
+
+describe('GET /api/v1/admin/orphan-visits', () => {
+  it('counts unknown slugs, the bare short domain and other paths, for an administrator only', async () => {
+    const from = { referer: 'https://ref.example/page?x=1' };
+    for (let i = 0; i < 3; i++) await server.visit(`http://${server.hostA}/no-such-link`, { headers: from });
+    await server.visit(`http://${server.hostB}/Another-Missing`);
+    await server.visit(`http://${server.hostA}/no-such-link`, { method: 'HEAD' }); // not a visit
+    await server.visit(`http://${server.hostB}/`); // 127.0.0.1: a short domain that is not {base_url}'s
+    await server.visit(`http://${server.hostA}/a/b/c`);
+
+    await expectError(await server.api('/api/v1/admin/orphan-visits'), 401, 'unauthorized');
+    await expectError(await server.api('/api/v1/admin/orphan-visits', { key: user.key }), 403, 'forbidden');
+    const admin = await invitedBrowser(server, 'the-admin', 'the admin password', '--admin');
+    const key = String((await server.cli('keys', 'create', 'the-admin')).key);
+    const seen = await jsonOf(await server.api('/api/v1/admin/orphan-visits?days=7', { key }));
+    expect(seen).toMatchObject({ days: 7, total: 6, by_type: { unknown_slug: 4, base_url: 1, other: 1 } });
+    expect(seen.by_day).toHaveLength(7);
+    expect(seen.by_day.at(-1).count).toBe(6);
+    expect(seen.slugs).toEqual([
+      { key: 'no-such-link', count: 3 },
+      { key: 'another-missing', count: 1 },
+    ]);
+    expect(seen.referrers).toEqual([
+      { key: 'direct', count: 3 },
+      { key: 'ref.example', count: 3 },
+    ]);
+    await expectError(
+      await server.api('/api/v1/admin/orphan-visits?days=0', { key }),
+      400,
+      'invalid_request',
+    );
+
+    const page = await (await admin.send('/admin')).text();
+    expect(page).toContain('id="orphans-summary"');
+    expect(page).toContain('no-such-link');
+  });
+});
