@@ -182,6 +182,7 @@ export type {
   Clock,
   CounterIncrement,
   CredentialStore,
+  DayCount,
   DimensionCount,
   GeoLookup,
   KeyCount,
@@ -216,10 +217,17 @@ export {
   LinkListSchema,
   LinkSchema,
   PublicLinkSchema,
+  StatsAcrossSchema,
   StatsSchema,
   TagListSchema,
 } from './response-schemas.js';
-export type { AliasCheckView, LinkView, PublicLinkView, StatsView } from './response-schemas.js';
+export type {
+  AliasCheckView,
+  LinkView,
+  PublicLinkView,
+  StatsAcrossView,
+  StatsView,
+} from './response-schemas.js';
 export { err, ok } from './result.js';
 export type { Result } from './result.js';
 export {
@@ -232,7 +240,6 @@ export {
   QrSvgQuery,
   REDIRECT_STATUSES,
   RedirectStatusField,
-  StatsQuery,
   UTM_FIELD_NAMES,
   UpdateLinkInput,
 } from './schemas.js';
@@ -250,28 +257,7 @@ export { isPrivateAddress, limitSubjectOf } from './urls/ip.js';
 export { mergeUtm } from './urls/utm.js';
 export { validateTargetUrl } from './urls/validate-url.js';
 export type { UrlPolicy } from './urls/validate-url.js';
-export { countryCode, referrerHost } from './visits/classify.js';
-export {
-  capKeys,
-  isKeyedDimension,
-  keyWithinLimit,
-  MAX_KEYS_PER_DAY,
-  OTHER_KEY,
-  STATS_MAX_DAYS,
-} from './visits/counter-keys.js';
-export {
-  addTailByDay,
-  addTailByKey,
-  decodeLogCounters,
-  encodeLogCounters,
-  limitTailKeys,
-  mergeIncrements,
-  tailWithin,
-} from './visits/visit-log.js';
-export { createVisitRecorder } from './visits/recorder.js';
-export type { TrackedVisit, VisitRecorder, VisitRecorderDeps } from './visits/recorder.js';
-export { getStats, top } from './visits/stats.js';
-export { addDays, dayOf, hashVisitor } from './visits/visitor-hash.js';
+export * from './visits/index.js';
 export * from './events/index.js';
 export { EVENT_BODY_SCHEMAS, VisitedEventDataSchema } from './events/event-schemas.js';
 export { SERVICE_INFO } from './version.js';

@@ -143,12 +143,6 @@ export const ListLinksQuery = z
   .meta({ id: 'ListLinksQuery' });
 export type ListLinksQuery = z.infer<typeof ListLinksQuery>;
 
-/** Query of `GET /api/v1/links/{id}/stats`. */
-export const StatsQuery = z
-  .strictObject({ days: z.coerce.number().int().min(1).max(365).default(30) })
-  .meta({ id: 'StatsQuery' });
-export type StatsQuery = z.infer<typeof StatsQuery>;
-
 const color = z
   .string()
   .regex(/^#?([0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/)

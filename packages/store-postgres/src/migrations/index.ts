@@ -9,6 +9,7 @@ import { EVENT_OUTBOX } from './006-event-outbox.js';
 import { VISIT_LOG } from './007-visit-log.js';
 import { EVENT_CONSUMERS } from './008-event-consumers.js';
 import { IDEMPOTENCY_KEYS } from './009-idempotency-keys.js';
+import { HOURLY_COUNTERS } from './010-hourly-counters.js';
 
 /** One schema step. Versions start at 1 and increase by one; `schema_migrations` lists those applied. */
 export interface Migration {
@@ -27,6 +28,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 7, sql: VISIT_LOG },
   { version: 8, sql: EVENT_CONSUMERS },
   { version: 9, sql: IDEMPOTENCY_KEYS },
+  { version: 10, sql: HOURLY_COUNTERS },
 ];
 
 /**

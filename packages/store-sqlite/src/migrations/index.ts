@@ -13,6 +13,7 @@ import { EVENT_CONSUMERS } from './011-event-consumers.js';
 import { CLICKS_IN_THE_LOG } from './012-clicks-in-the-log.js';
 import { VISIT_LOG_EPOCHS } from './013-visit-log-epochs.js';
 import { IDEMPOTENCY_KEYS } from './014-idempotency-keys.js';
+import { HOURLY_COUNTERS } from './015-hourly-counters.js';
 
 /** One schema step. Versions start at 1 and increase by one; `PRAGMA user_version` holds the last applied. */
 export interface Migration {
@@ -38,6 +39,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 12, sql: CLICKS_IN_THE_LOG },
   { version: 13, sql: VISIT_LOG_EPOCHS },
   { version: 14, sql: IDEMPOTENCY_KEYS },
+  { version: 15, sql: HOURLY_COUNTERS },
 ];
 
 /**
