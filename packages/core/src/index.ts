@@ -147,6 +147,7 @@ export {
   encodeCursor,
   getLink,
   listAllLinks,
+  exportLinks,
   listLinks,
   loadLinkFor,
   updateLink,
@@ -258,6 +259,7 @@ export { mergeUtm } from './urls/utm.js';
 export { validateTargetUrl } from './urls/validate-url.js';
 export type { UrlPolicy } from './urls/validate-url.js';
 export * from './visits/index.js';
+export { csvCells, LINK_CSV_COLUMNS, linkCsvRow, neutraliseCell, restoreCell } from './csv-cells.js';
 export * from './events/index.js';
 export { EVENT_BODY_SCHEMAS, VisitedEventDataSchema } from './events/event-schemas.js';
 export { SERVICE_INFO } from './version.js';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { domainError } from '../errors.js';
+import { FormatField } from '../schemas.js';
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
 import { addDays } from './visitor-hash.js';
@@ -73,13 +74,11 @@ export interface StatsQuery {
 export const StatsExportQuery = z
   .strictObject({
     ...statsShape,
-    format: z
-      .enum(['json', 'csv'])
-      .optional()
-      .describe('`csv` answers `text/csv` rows `dimension,key,count`.'),
+    format: FormatField,
   })
   .superRefine(checkRange)
   .meta({ id: 'StatsExportQuery' });
+export type StatsExportQuery = z.infer<typeof StatsExportQuery>;
 
 /** The days a statistics query covers, and its zone. */
 export interface StatsRange {
