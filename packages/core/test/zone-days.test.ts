@@ -99,4 +99,19 @@ describe('a statistics query', () => {
     expect(range({ from: '2026-01-11' })).toBe('from');
     expect(range({ from: '2024-12-01' })).toBe('from');
   });
+
+  it('checks every rule again for an entry point that passes it unparsed', () => {
+    const now = Date.parse('2026-01-10T12:00:00Z');
+    const fieldOf = (query: Parameters<typeof statsRange>[0]) => {
+      const resolved = statsRange(query, now);
+      return resolved.ok ? 'ok' : `${resolved.error.code} ${resolved.error.field}`;
+    };
+    expect(fieldOf({ from: '2026-01-02', to: '2026-01-01' })).toBe('invalid_request to');
+    expect(fieldOf({ from: '2026-01-01', to: '2027-01-02' })).toBe('invalid_request to');
+    expect(fieldOf({ to: '2026-01-01' })).toBe('invalid_request from');
+    expect(fieldOf({ days: 3, from: '2026-01-01' })).toBe('invalid_request days');
+    expect(fieldOf({ from: '2026-13-01', to: '2026-01-01' })).toBe('invalid_request from');
+    expect(fieldOf({ tz: 'Nowhere/Else' })).toBe('invalid_request tz');
+    expect(fieldOf({ days: 3, tz: 'Asia/Kolkata' })).toBe('ok');
+  });
 });

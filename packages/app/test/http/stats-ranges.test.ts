@@ -62,6 +62,7 @@ describe('statistics over a date range in a time zone', () => {
     expect(await fieldOf('from=2026-03-02&to=2026-03-01')).toBe('invalid_request to');
     expect(await fieldOf('from=2026-02-30&to=2026-03-01')).toBe('invalid_request from');
     expect(await fieldOf('from=yesterday')).toBe('invalid_request from');
+    expect(await fieldOf('from=2026-13-01')).toBe('invalid_request from');
     expect(await fieldOf('to=2026-03-01')).toBe('invalid_request from');
     expect(await fieldOf('days=7&from=2026-03-01')).toBe('invalid_request days');
     expect(await fieldOf('tz=Europe/Atlantis')).toBe('invalid_request tz');

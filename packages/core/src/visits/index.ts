@@ -29,6 +29,7 @@ export {
   StatsExportQuery,
   StatsQuery,
   statsRange,
+  StatsRangeFields,
 } from './stats-query.js';
 export type { StatsRange } from './stats-query.js';
 export { hourOf, isTimeZone, todayIn, zoneDays } from './zone-days.js';

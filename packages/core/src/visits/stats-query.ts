@@ -13,8 +13,12 @@ export const STATS_MAX_RANGE_DAYS = 366;
 export const STATS_DEFAULT_DAYS = 30;
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const isDate = (text: string): boolean =>
-  DATE.test(text) && new Date(`${text}T00:00:00Z`).toISOString().slice(0, 10) === text;
+/** Whether `text` is a real date `YYYY-MM-DD` (not 2026-02-30, not month 13). */
+function isDate(text: string): boolean {
+  if (!DATE.test(text)) return false;
+  const ms = Date.parse(`${text}T00:00:00Z`);
+  return !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 10) === text;
+}
 
 const DateField = z
   .string()
@@ -46,18 +50,34 @@ const statsShape = {
     .describe('The time zone (IANA) whose days `by_day` and the totals count in; default UTC.'),
 };
 
+/** The fields of a range, as {@link StatsQuery} parses them (or an entry point without the schema passes). */
+/** `from`, `to` and `tz` of {@link StatsQuery}, for tools whose `days` is a JSON number (MCP). */
+export const StatsRangeFields = { from: statsShape.from, to: statsShape.to, tz: statsShape.tz };
+
 type StatsFields = { days?: number | undefined; from?: string | undefined; to?: string | undefined };
 
-/** The range rules every entry point shares: `to` needs `from`, not with `days`, ordered, at most 366 days. */
+/**
+ * The first rule of a range a query breaks, with its field, or null: `to` needs `from`, `days` goes
+ * without them, dates are real, `to` is not before `from`, and the range spans at most 366 days.
+ */
+function rangeProblem(q: StatsFields): { field: string; message: string } | null {
+  if (q.to !== undefined && q.from === undefined) return { field: 'from', message: '`to` needs `from`.' };
+  if (q.days !== undefined && q.from !== undefined)
+    return { field: 'days', message: 'Give `days` or `from`/`to`, not both.' };
+  for (const field of ['from', 'to'] as const) {
+    const date = q[field];
+    if (date !== undefined && !isDate(date)) return { field, message: 'A date is YYYY-MM-DD.' };
+  }
+  if (q.from === undefined || q.to === undefined) return null;
+  if (q.to < q.from) return { field: 'to', message: '`to` is before `from`.' };
+  if (spanOf(q.from, q.to) > STATS_MAX_RANGE_DAYS)
+    return { field: 'to', message: `A range spans at most ${STATS_MAX_RANGE_DAYS} days.` };
+  return null;
+}
+
 function checkRange(q: StatsFields, ctx: z.RefinementCtx): void {
-  const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
-  if (q.to !== undefined && q.from === undefined) issue('from', '`to` needs `from`.');
-  if (q.days !== undefined && (q.from !== undefined || q.to !== undefined))
-    issue('days', 'Give `days` or `from`/`to`, not both.');
-  if (q.from === undefined || q.to === undefined) return;
-  if (q.to < q.from) issue('to', '`to` is before `from`.');
-  else if (spanOf(q.from, q.to) > STATS_MAX_RANGE_DAYS)
-    issue('to', `A range spans at most ${STATS_MAX_RANGE_DAYS} days.`);
+  const problem = rangeProblem(q);
+  if (problem !== null) ctx.addIssue({ code: 'custom', path: [problem.field], message: problem.message });
 }
 
 /** Query of the statistics of a link, a tag or an account (decisions §18). */
@@ -89,13 +109,16 @@ export interface StatsRange {
 }
 
 /**
- * The range of a parsed query at `now`: `from`..`to`, `from`..today, or the last `days` days (today in
+ * The range of a query at `now` (every range rule checked again, for entry points whose schema lost
+ * the cross-field ones): `from`..`to`, `from`..today, or the last `days` days (today in
  * `tz` included). A `from` alone more than 366 days before today is 400 on `from`.
  */
 export function statsRange(query: StatsQuery, now: number): Result<StatsRange> {
   const tz = query.tz ?? 'UTC';
   if (!isTimeZone(tz))
     return err(domainError('invalid_request', 'An IANA time zone, such as Europe/Vienna.', 'tz'));
+  const problem = rangeProblem(query);
+  if (problem !== null) return err(domainError('invalid_request', problem.message, problem.field));
   const today = todayIn(tz, now);
   const to = query.to ?? today;
   const from = query.from ?? addDays(today, -((query.days ?? STATS_DEFAULT_DAYS) - 1));
