@@ -1,7 +1,8 @@
-import { addDays, dayOf } from './visitor-hash.js';
+import { dayOf } from './visitor-hash.js';
 
 const HOUR_MS = 3_600_000;
 const HALF_HOUR_MS = 1_800_000;
+const DAY_MS = 86_400_000;
 
 /** Whether `tz` names a time zone this runtime knows (IANA names, and `UTC`). */
 export function isTimeZone(tz: string): boolean {
@@ -37,26 +38,39 @@ export interface ZoneDays {
  * most of it, so each day's edges may be off by up to 30 minutes of visits (decisions §18).
  */
 export function zoneDays(tz: string, from: string, to: string): ZoneDays {
-  const starts: number[] = [];
-  for (let day = from; day <= addDays(to, 1); day = addDays(day, 1)) starts.push(startOfDay(tz, day));
+  const format = formatterOf(tz);
+  const fromMs = Date.parse(`${from}T00:00:00Z`);
+  const count = Math.round((Date.parse(`${to}T00:00:00Z`) - fromMs) / DAY_MS) + 1;
+  const days: string[] = [];
+  const starts: number[] = []; // the start of each day, and of the day after the last
+  let offset = localOf(format, fromMs).offset;
+  for (let i = 0; i <= count; i++) {
+    const day = dayOf(fromMs + i * DAY_MS);
+    if (i < count) days.push(day);
+    const start = startOfDay(format, day, offset);
+    offset = localOf(format, start).offset;
+    starts.push(start);
+  }
   const first = Math.ceil((starts[0]! - HALF_HOUR_MS) / HOUR_MS) * HOUR_MS;
-  const last = Math.ceil((starts.at(-1)! - HALF_HOUR_MS) / HOUR_MS) * HOUR_MS - HOUR_MS;
+  const end = Math.ceil((starts[count]! - HALF_HOUR_MS) / HOUR_MS) * HOUR_MS;
+  // the day of each UTC hour from `first`, by its middle
+  const dayIndex = new Uint16Array((end - first) / HOUR_MS);
+  for (let h = 0, d = 0; h < dayIndex.length; h++) {
+    while (starts[d + 1]! <= first + h * HOUR_MS + HALF_HOUR_MS) d++;
+    dayIndex[h] = d;
+  }
+  const dayStart = new Map<string, number>();
   return {
     fromDay: dayOf(first),
-    toDay: dayOf(last),
+    toDay: dayOf(end - HOUR_MS),
     fromHour: hourOf(first),
-    toHour: hourOf(last),
+    toHour: hourOf(end - HOUR_MS),
     dayOfHour(hour) {
-      const middle = Date.parse(`${hour}:30:00Z`);
-      if (!(middle >= starts[0]!) || middle >= starts.at(-1)!) return undefined;
-      let lo = 0; // the last day whose start is at or before the middle
-      let hi = starts.length - 1;
-      while (hi - lo > 1) {
-        const mid = (lo + hi) >> 1;
-        if (starts[mid]! <= middle) lo = mid;
-        else hi = mid;
-      }
-      return addDays(from, lo);
+      const day = hour.slice(0, 10);
+      let ms = dayStart.get(day);
+      if (ms === undefined) dayStart.set(day, (ms = Date.parse(`${day}T00:00:00Z`)));
+      const index = (ms + Number(hour.slice(11, 13)) * HOUR_MS - first) / HOUR_MS;
+      return index >= 0 && index < dayIndex.length ? days[dayIndex[index]!] : undefined;
     },
   };
 }
@@ -68,11 +82,12 @@ export function todayIn(tz: string, now: number): string {
 
 /**
  * The first instant of the zone's day `day`: its midnight, or the end of a daylight-saving gap that
- * swallows midnight.
+ * swallows midnight. `offset` (the zone's offset on the day before) is nearly always the answer's.
  */
-function startOfDay(tz: string, day: string): number {
-  const format = formatterOf(tz);
+function startOfDay(format: Intl.DateTimeFormat, day: string, offset: number): number {
   const wall = Date.parse(`${day}T00:00:00Z`);
+  const likely = wall - offset;
+  if (localOf(format, likely).offset === offset) return likely;
   const guess = wall - localOf(format, wall).offset;
   const second = wall - localOf(format, guess).offset;
   // a midnight in a gap: the second guess lands on the evening before, the first is the gap's end
