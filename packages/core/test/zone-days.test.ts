@@ -69,6 +69,10 @@ describe('a statistics query', () => {
     expect(fieldOf({ from: '2026-02-01', to: '2026-01-31' })).toBe('invalid_request to');
     expect(fieldOf({ from: '2026-02-30' })).toBe('invalid_request from');
     expect(fieldOf({ from: '26-02-01' })).toBe('invalid_request from');
+    expect(fieldOf({ from: '0001-01-01', to: '0001-01-31' })).toBe('invalid_request from');
+    expect(fieldOf({ from: '1969-12-31', to: '1970-01-31' })).toBe('invalid_request from');
+    expect(fieldOf({ from: '9999-01-01', to: '9999-01-31' })).toBe('invalid_request from');
+    expect(fieldOf({ from: '1970-01-01', to: '1970-12-31' })).toBe('ok');
     expect(fieldOf({ to: '2026-02-01' })).toBe('invalid_request from');
     expect(fieldOf({ days: '7', from: '2026-02-01' })).toBe('invalid_request days');
     expect(fieldOf({ tz: 'Europe/Nowhere' })).toBe('invalid_request tz');

@@ -13,16 +13,20 @@ export const STATS_MAX_RANGE_DAYS = 366;
 export const STATS_DEFAULT_DAYS = 30;
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
-/** Whether `text` is a real date `YYYY-MM-DD` (not 2026-02-30, not month 13). */
+/** Dates of statistics lie in these years: no counter is older, and the day after stays four digits. */
+const FIRST_YEAR = '1970';
+const LAST_YEAR = '9998';
+
+/** Whether `text` is a real date `YYYY-MM-DD` (not 2026-02-30, not month 13) of the years above. */
 function isDate(text: string): boolean {
-  if (!DATE.test(text)) return false;
+  if (!DATE.test(text) || text < FIRST_YEAR || text.slice(0, 4) > LAST_YEAR) return false;
   const ms = Date.parse(`${text}T00:00:00Z`);
   return !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 10) === text;
 }
 
 const DateField = z
   .string()
-  .refine(isDate, 'A date is YYYY-MM-DD.')
+  .refine(isDate, `A date is YYYY-MM-DD, ${FIRST_YEAR}-${LAST_YEAR}.`)
   .meta({ format: 'date', examples: ['2026-01-31'] });
 
 /** How many days `from`..`to` spans, both included. */
@@ -66,7 +70,8 @@ function rangeProblem(q: StatsFields): { field: string; message: string } | null
     return { field: 'days', message: 'Give `days` or `from`/`to`, not both.' };
   for (const field of ['from', 'to'] as const) {
     const date = q[field];
-    if (date !== undefined && !isDate(date)) return { field, message: 'A date is YYYY-MM-DD.' };
+    if (date !== undefined && !isDate(date))
+      return { field, message: `A date is YYYY-MM-DD, ${FIRST_YEAR}-${LAST_YEAR}.` };
   }
   if (q.from === undefined || q.to === undefined) return null;
   if (q.to < q.from) return { field: 'to', message: '`to` is before `from`.' };
