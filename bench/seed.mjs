@@ -76,13 +76,13 @@ async function seedVisits(stores, linkId, count) {
   let pendingClicks = 0;
   for (let i = 0; i < count; i++) {
     const day = addDays(today, -(i % 30));
-    add(day, 'total', '');
+    add(day, 'total', String(i % 24).padStart(2, '0'));
     if (i % 3 !== 0) add(day, 'unique', '');
     add(day, 'country', pick(COUNTRIES, i));
     add(day, 'referrer', i % 5 === 0 ? 'direct' : `site${i % 200}.example`);
     add(day, 'device', pick(DEVICES, i >> 3));
     add(day, 'browser', pick(BROWSERS, i >> 5));
-    if (i % 50 === 0) add(day, 'bots', '');
+    if (i % 50 === 0) add(day, 'bots', String(i % 24).padStart(2, '0'));
     if (++pendingClicks === 100_000) {
       await flush(pendingClicks);
       pendingClicks = 0;

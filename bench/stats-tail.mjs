@@ -31,7 +31,7 @@ function flushOf(first, count) {
   };
   const visitors = [];
   for (let i = first; i < first + count; i++) {
-    add('total', '');
+    add('total', new Date().toISOString().slice(11, 13));
     add('country', `C${i % 15}`);
     add('referrer', `site${i % 100}.example`);
     add('device', `d${i % 4}`);

@@ -78,7 +78,7 @@ export function statsText(stats: StatsView): string {
   const rows = lists.flatMap(([name, counts]) => counts.map((c) => [name, c.key, String(c.count)]));
   return [
     `clicks ${stats.total}   unique visitors ${stats.unique} (30 days)   bots ${stats.bots}   last ${stats.days} days`,
-    `by day  ${sparkline(stats.by_day.map((d) => d.count))}  ${first} … ${last}`,
+    `by day  ${sparkline(stats.by_day.map((d) => d.count))}  ${first} … ${last} (${stats.tz})`,
     '',
     rows.length === 0 ? 'no clicks yet' : table(['DIMENSION', 'KEY', 'CLICKS'], rows),
   ].join('\n');

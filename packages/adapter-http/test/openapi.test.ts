@@ -52,6 +52,8 @@ const PATHS: Record<string, string[]> = {
   '/api/v1/imports/{id}/report': ['get'],
   '/api/v1/links/claim': ['post'],
   '/api/v1/tags': ['get'],
+  '/api/v1/tags/{tag}/stats': ['get'],
+  '/api/v1/stats': ['get'],
   '/api/shorten': ['get'],
   '/assets/{file}': ['get'],
   '/healthz': ['get'],

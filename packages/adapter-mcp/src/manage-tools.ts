@@ -2,6 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import {
   deleteLink,
   getStats,
+  getStatsAcross,
   listLinks,
   normalizeTags,
   toLinkView,
@@ -34,10 +35,14 @@ const DESCRIPTIONS = {
     `Delete a link and its statistics; its slug becomes free again. ${ACCESS} ` +
     'Errors: not_found, forbidden, unauthorized.',
   link_stats:
-    'Click statistics of a link for the last days (default 30): total, unique visitors, bots, by_day (every ' +
-    'day, oldest first) and the top countries, referrers, devices and browsers, and for a link with redirect ' +
-    'rules which rule answered (rules: 0, 1, … or default). Public statistics need no ' +
+    'Click statistics of a link for the last days (default 30) or from..to (dates, inclusive, at most 366 ' +
+    'days), in the days of tz (an IANA zone, default UTC): total, unique visitors, bots, by_day (every ' +
+    'day, oldest first) and the top countries, referrers, devices and browsers (summed by UTC day), and for ' +
+    'a link with redirect rules which rule answered (rules: 0, 1, … or default). Public statistics need no ' +
     `credentials; private ones need the owner. ${ACCESS} Errors: not_found, forbidden, invalid_request.`,
+  tag_stats:
+    'The same statistics over every link of your account carrying a tag, plus links: the 20 with the most ' +
+    'clicks in the range. Needs an API key. Errors: unauthorized, invalid_request.',
 } as const;
 
 function linkText(link: ReturnType<typeof toLinkView>): string {
@@ -45,15 +50,20 @@ function linkText(link: ReturnType<typeof toLinkView>): string {
 }
 
 function statsText(stats: StatsView): string {
-  return `Last ${stats.days} days: ${stats.total} visits, ${stats.unique} unique visitors, ${stats.bots} bots`;
+  const { from, to, tz, total, unique, bots } = stats;
+  return `${from} to ${to} (${tz}): ${total} visits, ${unique} unique visitors, ${bots} bots`;
 }
 
-/** Registers `list_links`, `update_link`, `delete_link` and `link_stats` (decisions §13): the JSON API's use cases. */
+/**
+ * Registers `list_links`, `update_link`, `delete_link`, `link_stats` (decisions §13) and `tag_stats` (§18):
+ * the JSON API's use cases.
+ */
 export function addManageTools(set: ToolSet): void {
   addListLinks(set);
   addUpdateLink(set);
   addDeleteLink(set);
   addLinkStats(set);
+  addTagStats(set);
 }
 
 const WRITE = { readOnlyHint: false, openWorldHint: false };
@@ -175,11 +185,30 @@ function addLinkStats(set: ToolSet): void {
       outputSchema: set.schemas.statsOutput,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    set.guard('link_stats', async ({ id, edit_token: editToken, days }) =>
+    set.guard('link_stats', async ({ id, edit_token: editToken, ...range }) =>
       withToken(set, id, editToken, async () => {
-        const stats = await getStats(set.deps.core, id, { days }, as(set, editToken));
+        const stats = await getStats(set.deps.core, id, range, as(set, editToken));
         return stats.ok ? toolResult(stats.value, statsText(stats.value)) : toolError(stats.error);
       }),
     ),
+  );
+}
+
+function addTagStats(set: ToolSet): void {
+  set.server.registerTool(
+    'tag_stats',
+    {
+      title: 'Statistics of a tag',
+      description: DESCRIPTIONS.tag_stats,
+      inputSchema: set.schemas.tagStatsInput,
+      outputSchema: set.schemas.tagStatsOutput,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    set.guard('tag_stats', async ({ tag, ...range }) => {
+      const stats = await getStatsAcross(set.deps.core, tag, range, as(set, undefined));
+      return stats.ok
+        ? toolResult(stats.value, `#${tag}: ${statsText(stats.value)}`)
+        : toolError(stats.error);
+    }),
   );
 }

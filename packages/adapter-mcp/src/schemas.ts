@@ -7,6 +7,8 @@ import {
   LinkSchema,
   ListLinksQuery,
   PublicLinkSchema,
+  StatsAcrossSchema,
+  StatsRangeFields,
   StatsSchema,
   UpdateLinkInput,
 } from '@shortener/core';
@@ -86,6 +88,18 @@ const linkAccess = {
     ),
 };
 
+/** The range of statistics: core's `from`, `to` and `tz`, and `days` as a JSON number (no default: core's). */
+const statsRange = {
+  days: z
+    .number()
+    .int()
+    .min(1)
+    .max(365)
+    .optional()
+    .describe('The last days, 1-365 (default 30); not with from.'),
+  ...StatsRangeFields,
+};
+
 function manageSchemas() {
   const update = UpdateLinkInput.shape;
   // `limit` and `days` are numbers here, not the query schemas' coerced text: coercion takes null for 0
@@ -116,14 +130,16 @@ function manageSchemas() {
       }),
     ),
     accessInput: toolInput(z.strictObject(linkAccess)),
-    statsInput: toolInput(
+    statsInput: toolInput(z.strictObject({ ...linkAccess, ...statsRange })),
+    tagStatsInput: toolInput(
       z.strictObject({
-        ...linkAccess,
-        days: z.number().int().min(1).max(365).default(30).describe('Days of statistics, 1-365, default 30.'),
+        tag: z.string().max(32).describe('A tag of your links (1-32 characters of a-z, 0-9, - and _).'),
+        ...statsRange,
       }),
     ),
     listOutput: withErrorBranch(LinkListSchema),
     statsOutput: withErrorBranch(StatsSchema),
+    tagStatsOutput: withErrorBranch(StatsAcrossSchema),
     deleteOutput: withErrorBranch(
       z.object({ deleted: z.literal(true), id: z.uuid().describe('The deleted link.') }),
     ),

@@ -39,14 +39,14 @@ function instructionsOf(deps: McpDeps, caller: McpCaller): string {
     `A URL shortener. Short domains: ${hosts}. Use shorten_url to create a short link (check_alias first`,
     'when you want a custom alias), get_link_info to inspect one, qr_code for its QR code; list_links,',
     'update_link, delete_link and link_stats manage the links you made (by id, with your API key or the',
-    'link’s edit_token).',
+    'link’s edit_token); tag_stats sums the statistics of your links carrying a tag.',
     `Failed calls have isError and structuredContent.error.code. ${who}`,
   ].join(' ');
 }
 
 /**
  * A new MCP server with the tools of decisions §8 (`shorten_url`, `check_alias`, `get_link_info`,
- * `qr_code`) and §13 (`list_links`, `update_link`, `delete_link`, `link_stats`) acting for `caller`.
+ * `qr_code`) and §13 (`list_links`, `update_link`, `delete_link`, `link_stats`), §18 (`tag_stats`) acting for `caller`.
  * Stateless: the HTTP transport creates one per request.
  */
 export function createMcpServer(deps: McpDeps, caller: McpCaller): McpServer {

@@ -1,4 +1,11 @@
-import { CheckAliasInput, CreateLinkInput, LinkSchema, StatsSchema, UpdateLinkInput } from '@shortener/core';
+import {
+  CheckAliasInput,
+  CreateLinkInput,
+  LinkSchema,
+  StatsAcrossSchema,
+  StatsSchema,
+  UpdateLinkInput,
+} from '@shortener/core';
 import { MCP_TOOLS } from '@shortener/testkit';
 import { describe, expect, it } from 'vitest';
 import { connect } from './harness.js';
@@ -10,7 +17,7 @@ async function listed(): Promise<Json[]> {
 }
 
 describe('tools/list', () => {
-  it('lists exactly the eight tools, each with a title, a description and object schemas', async () => {
+  it('lists exactly the tools, each with a title, a description and object schemas', async () => {
     const tools = await listed();
     expect(tools.map((t) => t.name).sort()).toEqual(MCP_TOOLS);
     for (const tool of tools) {
@@ -63,6 +70,13 @@ describe('tools/list', () => {
     expect(Object.keys(tool('link_stats').outputSchema.properties).sort()).toEqual(
       [...Object.keys(StatsSchema.shape), 'error'].sort(),
     );
+    expect(Object.keys(tool('tag_stats').outputSchema.properties).sort()).toEqual(
+      [...Object.keys(StatsAcrossSchema.shape), 'error'].sort(),
+    );
+    for (const name of ['link_stats', 'tag_stats'])
+      expect(Object.keys(tool(name).inputSchema.properties)).toEqual(
+        expect.arrayContaining(['days', 'from', 'to', 'tz']),
+      );
     expect(tool('delete_link').annotations).toMatchObject({ destructiveHint: true });
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { anAccountId, connect, memoryCore } from './harness.js';
+import { anAccountId, connect, memoryCore, textOf } from './harness.js';
 import type { Json } from './harness.js';
 
 // list_links, update_link, delete_link and link_stats: the JSON API's rules and error codes.
@@ -62,5 +62,24 @@ describe('the manage tools', () => {
     const rest = (await keyed.call('list_links', { cursor: first.next_cursor })).structuredContent!;
     expect(rest).toMatchObject({ links: [{ url: 'https://example.com/one' }], next_cursor: null });
     expect(codeOf(await (await connect({ core })).call('list_links', {}))).toBe('unauthorized');
+  });
+
+  it('take a date range and zone in link_stats, and sum a tag in tag_stats with a key only', async () => {
+    const core = memoryCore();
+    const keyed = await connect({ core, accountId: await anAccountId(core) });
+    const link = (await keyed.call('shorten_url', { url: 'https://example.com/t', tags: ['launch'] }))
+      .structuredContent!;
+    const range = { from: '2026-01-01', to: '2026-01-31', tz: 'Asia/Kolkata' };
+    const stats = (await keyed.call('link_stats', { id: link.id, ...range })).structuredContent!;
+    expect(stats).toMatchObject({ ...range, days: 31, dimensions_tz: 'UTC' });
+    expect(stats.by_day).toHaveLength(31);
+    const refused = await keyed.call('link_stats', { id: link.id, from: '2026-02-01', to: '2026-01-01' });
+    expect(refused.structuredContent?.error).toMatchObject({ code: 'invalid_request', field: 'to' });
+    const tagged = (await keyed.call('tag_stats', { tag: 'launch', days: 7 })).structuredContent!;
+    expect(tagged).toMatchObject({ total: 0, days: 7, links: [] });
+    const badZone = await keyed.call('tag_stats', { tag: 'launch', tz: 'Mars/Base' });
+    expect(badZone.isError).toBe(true);
+    expect(textOf(badZone)).toContain('tz');
+    expect(codeOf(await (await connect({ core })).call('tag_stats', { tag: 'launch' }))).toBe('unauthorized');
   });
 });

@@ -89,10 +89,32 @@ describe('shortener link commands on the local database', () => {
     const { edit_token: token } = (
       await run('shorten', 'https://example.com/', '--alias', 'mine', '--json')
     ).json();
-    const stats = await run('stats', 'mine', '--days', '7');
+    const stats = await run('stats', 'mine', '--days', '7', '--tz', 'Asia/Kolkata');
     expect(stats.stdout).toMatch(
-      /^clicks 0 .*last 7 days\nby day {2}▁{7} {2}\d{4}-\d\d-\d\d … \d{4}-\d\d-\d\d\n/,
+      /^clicks 0 .*last 7 days\nby day {2}▁{7} {2}\d{4}-\d\d-\d\d … \d{4}-\d\d-\d\d \(Asia\/Kolkata\)\n/,
     );
+    const ranged = (
+      await run('stats', 'mine', '--from', '2026-01-01', '--to', '2026-01-03', '--json')
+    ).json();
+    expect(ranged).toMatchObject({ from: '2026-01-01', to: '2026-01-03', days: 3 });
+    expect(ranged.tz).toBe(Intl.DateTimeFormat().resolvedOptions().timeZone);
+    const csv = await run(
+      'stats',
+      'mine',
+      '--from',
+      '2026-01-01',
+      '--to',
+      '2026-01-02',
+      '--tz',
+      'UTC',
+      '--format',
+      'csv',
+    );
+    expect(csv.stdout).toBe(
+      'dimension,key,count\r\ntotal,,0\r\nunique,,0\r\nbots,,0\r\nby_day,2026-01-01,0\r\nby_day,2026-01-02,0\r\n',
+    );
+    expect((await run('stats', 'mine', '--tz', 'Nowhere/Else')).code).toBe(2);
+    expect((await run('stats', 'mine', '--from', '2026-01-02', '--to', '2026-01-01')).code).toBe(2);
     expect((await run('stats', 'mine', '--json')).json()).toMatchObject({ total: 0, days: 30 });
     expect((await run('stats', 'mine', '--days', '0')).code).toBe(2);
 

@@ -29,10 +29,15 @@ describe('shortener link commands against a server (remote mode)', () => {
     expect((await withKey('links', 'show', `http://${cli.server.hostA}/keyed`, '--json')).json().slug).toBe(
       'keyed',
     );
-    expect((await withKey('stats', 'keyed', '--days', '3', '--json')).json()).toMatchObject({
+    expect(
+      (await withKey('stats', 'keyed', '--days', '3', '--tz', 'Europe/Vienna', '--json')).json(),
+    ).toMatchObject({
       days: 3,
       total: 0,
+      tz: 'Europe/Vienna',
     });
+    const ranged = await withKey('stats', 'keyed', '--from', '2026-01-01', '--to', '2026-01-02', '--json');
+    expect(ranged.json()).toMatchObject({ from: '2026-01-01', to: '2026-01-02', days: 2 });
     expect((await withKey('links', 'update', 'keyed', '--private-stats', '--json')).json().public_stats).toBe(
       false,
     );

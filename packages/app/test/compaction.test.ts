@@ -19,7 +19,7 @@ async function appendEntries(stores: ReturnType<typeof createMemoryStores>, link
   for (let i = 0; i < entries; i++) {
     await stores.visits.record({
       clicks: [{ linkId: link.id, count: 1, lastClickAt: 1 }],
-      counters: [{ linkId: link.id, day: '2026-01-01', dimension: 'total', key: '', count: 1 }],
+      counters: [{ linkId: link.id, day: '2026-01-01', dimension: 'total', key: '00', count: 1 }],
       visitors: [],
     });
   }

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { neutraliseCell, restoreCell } from '@shortener/adapter-cli';
+import { neutraliseCell, restoreCell } from '@shortener/core';
 import { runIn } from './cli-run.js';
 import { tempDir } from './helpers.js';
 

@@ -132,6 +132,7 @@ export {
   encodeCursor,
   getLink,
   listAllLinks,
+  exportLinks,
   listLinks,
   loadLinkFor,
   updateLink,
@@ -163,7 +164,7 @@ export { parseInput, unstorableTextError } from './parse.js';
 export { findUnstorableText, isStorableText } from './text.js';
 // prettier-ignore
 export type {
-  AccountStore, ClickIncrement, Clock, CounterIncrement, CredentialStore, DimensionCount, GeoLookup,
+  AccountStore, ClickIncrement, Clock, CounterIncrement, CredentialStore, DayCount, DimensionCount, GeoLookup,
   KeyCount, LinkChange, LinkChangeFeed, LinkChangeListener, LinkCursor, LinkListQuery, LinkStore,
   NewPasskey, PasskeyCeremony, RandomSource, RateDecision, RateLimiter, RateWindow, SessionStore,
   SettingStore, Stores, UserAgentParser, VisitBatch, VisitDimension, VisitorDescription, VisitorSighting,
@@ -178,16 +179,23 @@ export {
   LinkListSchema,
   LinkSchema,
   PublicLinkSchema,
+  StatsAcrossSchema,
   StatsSchema,
   TagListSchema,
 } from './response-schemas.js';
-export type { AliasCheckView, LinkView, PublicLinkView, StatsView } from './response-schemas.js';
+export type {
+  AliasCheckView,
+  LinkView,
+  PublicLinkView,
+  StatsAcrossView,
+  StatsView,
+} from './response-schemas.js';
 export { err, ok } from './result.js';
 export type { Result } from './result.js';
 // prettier-ignore
 export {
   BulkInput, CheckAliasInput, ClaimInput, CreateLinkInput, ListLinksQuery, QrPngQuery, QrSvgQuery,
-  REDIRECT_STATUSES, RedirectStatusField, StatsQuery, UTM_FIELD_NAMES, UpdateLinkInput,
+  REDIRECT_STATUSES, RedirectStatusField, UTM_FIELD_NAMES, UpdateLinkInput,
 } from './schemas.js';
 export type { UtmField } from './schemas.js';
 export {
@@ -203,28 +211,8 @@ export { isPrivateAddress, limitSubjectOf } from './urls/ip.js';
 export { mergeUtm } from './urls/utm.js';
 export { validateTargetUrl } from './urls/validate-url.js';
 export type { UrlPolicy } from './urls/validate-url.js';
-export { countryCode, referrerHost } from './visits/classify.js';
-export {
-  capKeys,
-  isKeyedDimension,
-  keyWithinLimit,
-  MAX_KEYS_PER_DAY,
-  OTHER_KEY,
-  STATS_MAX_DAYS,
-} from './visits/counter-keys.js';
-export {
-  addTailByDay,
-  addTailByKey,
-  decodeLogCounters,
-  encodeLogCounters,
-  limitTailKeys,
-  mergeIncrements,
-  tailWithin,
-} from './visits/visit-log.js';
-export { createVisitRecorder } from './visits/recorder.js';
-export type { TrackedVisit, VisitRecorder, VisitRecorderDeps } from './visits/recorder.js';
-export { getStats, top } from './visits/stats.js';
-export { addDays, dayOf, hashVisitor } from './visits/visitor-hash.js';
+export * from './visits/index.js';
+export { csvCells, LINK_CSV_COLUMNS, linkCsvRow, neutraliseCell, restoreCell } from './csv-cells.js';
 export * from './events/index.js';
 export { EVENT_BODY_SCHEMAS, VisitedEventDataSchema } from './events/event-schemas.js';
 export { SERVICE_INFO } from './version.js';

@@ -49,8 +49,14 @@ export const StatsSchema = z
     total: z.number().int(),
     unique: z.number().int(),
     bots: z.number().int(),
-    days: z.number().int(),
-    by_day: keyCounts,
+    days: z.number().int().describe('How many days `from`..`to` spans.'),
+    from: z.string().describe('The first day (YYYY-MM-DD) in `tz`.'),
+    to: z.string().describe('The last day (YYYY-MM-DD) in `tz`.'),
+    tz: z.string().describe('The time zone whose days `by_day`, `total` and `bots` count in.'),
+    dimensions_tz: z
+      .literal('UTC')
+      .describe('The other lists sum the UTC days `from`..`to`; `unique`, the last 30 UTC days.'),
+    by_day: keyCounts.describe('Every day `from`..`to` in `tz`, oldest first, zeros included.'),
     countries: keyCounts,
     referrers: keyCounts,
     devices: keyCounts,
@@ -59,6 +65,14 @@ export const StatsSchema = z
   })
   .meta({ id: 'Stats' });
 export type StatsView = z.infer<typeof StatsSchema>;
+
+/** The statistics of several links (a tag's, an account's), with the top 20 links by clicks in the range. */
+export const StatsAcrossSchema = StatsSchema.extend({
+  links: z
+    .array(z.object({ id: z.string(), short_url: z.string(), clicks: z.number().int() }))
+    .describe('The 20 links with the most clicks in the range (in `tz`), most first.'),
+}).meta({ id: 'StatsAcross' });
+export type StatsAcrossView = z.infer<typeof StatsAcrossSchema>;
 
 /** The alias check result (interface §2.5). */
 export const AliasCheckSchema = z

@@ -138,9 +138,16 @@ export const ClaimInput = z
   .meta({ id: 'ClaimRequest' });
 export type ClaimInput = z.infer<typeof ClaimInput>;
 
+/** The `format` of an API answer that can also be CSV: `Accept: text/csv` asks the same. */
+export const FormatField = z
+  .enum(['json', 'csv'])
+  .optional()
+  .describe('`csv` answers `text/csv` (as does `Accept: text/csv`); default JSON.');
+
 /** Query of `GET /api/v1/links`. */
 export const ListLinksQuery = z
   .strictObject({
+    format: FormatField,
     limit: z.coerce.number().int().min(1).max(200).default(50),
     cursor: z.string().max(200).optional().describe('`next_cursor` of the previous page.'),
     q: z.string().max(200).optional().describe('Matches slug, title or url, case-insensitively.'),
@@ -148,12 +155,6 @@ export const ListLinksQuery = z
   })
   .meta({ id: 'ListLinksQuery' });
 export type ListLinksQuery = z.infer<typeof ListLinksQuery>;
-
-/** Query of `GET /api/v1/links/{id}/stats`. */
-export const StatsQuery = z
-  .strictObject({ days: z.coerce.number().int().min(1).max(365).default(30) })
-  .meta({ id: 'StatsQuery' });
-export type StatsQuery = z.infer<typeof StatsQuery>;
 
 const color = z
   .string()

@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseInput } from '../src/parse.js';
-import {
-  BulkInput,
-  CreateLinkInput,
-  ListLinksQuery,
-  QrPngQuery,
-  StatsQuery,
-  UpdateLinkInput,
-} from '../src/schemas.js';
+import { BulkInput, CreateLinkInput, ListLinksQuery, QrPngQuery, UpdateLinkInput } from '../src/schemas.js';
+import { StatsQuery } from '../src/visits/stats-query.js';
 
 const codeOf = (r: ReturnType<typeof parseInput>) => (r.ok ? 'ok' : r.error.code);
 const fieldOf = (r: ReturnType<typeof parseInput>) => (r.ok ? undefined : r.error.field);
@@ -59,7 +53,7 @@ describe('input schemas', () => {
     expect(parseInput(ListLinksQuery, {})).toEqual({ ok: true, value: { limit: 50 } });
     expect(codeOf(parseInput(ListLinksQuery, { limit: '201' }))).toBe('invalid_request');
     expect(codeOf(parseInput(ListLinksQuery, { limit: 'ten' }))).toBe('invalid_request');
-    expect(parseInput(StatsQuery, { days: '7' })).toEqual({ ok: true, value: { days: 7 } });
+    expect(parseInput(StatsQuery, { days: '7' })).toEqual({ ok: true, value: { days: 7, tz: 'UTC' } });
     expect(codeOf(parseInput(StatsQuery, { days: '0' }))).toBe('invalid_request');
     expect(codeOf(parseInput(StatsQuery, { days: '366' }))).toBe('invalid_request');
     expect(codeOf(parseInput(StatsQuery, { dayz: '3' }))).toBe('invalid_request');

@@ -17,6 +17,9 @@ function fakeVisits() {
     logSize: async () => 0,
     countsByDay: async () => [],
     countsByKey: async () => [],
+    countsByDayOf: async () => [],
+    countsByKeyOf: async () => [],
+    totalsByLink: async () => [],
     salt: async (_day, candidate) => candidate,
     pruneSalts: async () => undefined,
     pruneVisitors: async () => undefined,
@@ -82,7 +85,7 @@ describe('the visit recorder', () => {
     const [batch] = batches;
     expect(batch?.clicks).toEqual([{ linkId: 'link-1', count: 1000, lastClickAt: NOW }]);
     expect(batch?.counters.map((c) => [c.dimension, c.key, c.count])).toEqual([
-      ['total', '', 1000],
+      ['total', '12', 1000],
       ['device', 'desktop', 1000],
       ['browser', 'Firefox', 1000],
       ['referrer', 'direct', 1000],
@@ -90,6 +93,30 @@ describe('the visit recorder', () => {
     ]);
     expect(batch?.visitors).toHaveLength(1);
     expect(recorder.pending()).toBe(0);
+  });
+
+  it('counts total and bots per UTC hour, one row per hour, with the rows it says it writes', async () => {
+    const { store, batches } = fakeVisits();
+    const recorder = recorderWith(store);
+    const at = (time: string) => ({ ...visit(), at: Date.parse(`2026-03-01T${time}Z`) });
+    recorder.track(at('12:59:59'));
+    recorder.track(at('13:00:00'));
+    recorder.track(at('13:30:00'));
+    recorder.track({ ...at('12:10:00'), visit: { ...visit().visit, bot: true } });
+    await recorder.flush();
+    const hours = batches
+      .flatMap((b) => b.counters)
+      .filter((c) => c.dimension === 'total' || c.dimension === 'bots')
+      .map((c) => [c.dimension, c.key, c.count]);
+    expect(hours).toHaveLength(3);
+    expect(hours).toEqual(
+      expect.arrayContaining([
+        ['total', '12', 1],
+        ['total', '13', 2],
+        ['bots', '12', 1],
+      ]),
+    );
+    expect(batches.reduce((n, b) => n + rowsOf(b), 0)).toBe(3 + 4 + 1 + 1);
   });
 
   it('starts a flush by itself once the waiting counters reach flushAtRows', async () => {
@@ -174,7 +201,7 @@ describe('the visit recorder', () => {
       visit({ country: null, referrer: 'https://a.example/x' }).visit,
     );
     expect(counters.map((c) => `${c.dimension}:${c.key}:${c.count}:${c.day}`)).toEqual([
-      'total::1:2026-03-01',
+      'total:12:1:2026-03-01',
       'device:mobile:1:2026-03-01',
       'browser:Safari:1:2026-03-01',
       'referrer:a.example:1:2026-03-01',
@@ -206,7 +233,7 @@ describe('the visit recorder', () => {
       (batches[0]?.counters ?? []).map((c) => [`${c.dimension}:${c.key}`, c.count]),
     );
     expect(counts).toEqual({
-      'total:': 6,
+      'total:12': 6,
       'device:desktop': 4,
       'device:mobile': 2,
       'browser:Firefox': 4,
@@ -297,7 +324,7 @@ describe('runs of alike visits', () => {
       if (atOnce) continue; // a capped link's click and counters were written with it
       if (v.rule !== null) bump(`${linkId} rule:${v.rule}`);
       bump(`${linkId} clicks`);
-      bump(`${linkId} total:`);
+      bump(`${linkId} total:12`);
       bump(`${linkId} device:${v.userAgent.includes('Mobile') ? 'mobile' : 'desktop'}`);
       bump(`${linkId} browser:${v.userAgent.includes('Mobile') ? 'Safari' : 'Firefox'}`);
       bump(`${linkId} referrer:${v.referrer === null ? 'direct' : new URL(v.referrer).hostname}`);

@@ -3,7 +3,7 @@ import { decodeLogCounters, encodeLogCounters } from '../src/index.js';
 import type { CounterIncrement } from '../src/index.js';
 
 const counters: CounterIncrement[] = [
-  { linkId: 'l1', day: '2026-11-26', dimension: 'total', key: '', count: 3 },
+  { linkId: 'l1', day: '2026-11-26', dimension: 'total', key: '07', count: 3 },
   {
     linkId: 'l1',
     day: '2026-11-26',
@@ -25,5 +25,20 @@ describe("a visit-log entry's counters", () => {
   it('are an empty array for no counters', () => {
     expect(encodeLogCounters([])).toBe('[]');
     expect(decodeLogCounters('l1', '[]')).toEqual([]);
+  });
+});
+
+describe('a visit-log entry written before hourly counters', () => {
+  it("reads its total and bots (key '') in the hour 00, other keys as written", () => {
+    const text = JSON.stringify([
+      ['2026-11-26', 'total', '', 4],
+      ['2026-11-26', 'bots', '', 1],
+      ['2026-11-26', 'unique', '', 2],
+    ]);
+    expect(decodeLogCounters('l1', text).map((c) => [c.dimension, c.key, c.count])).toEqual([
+      ['total', '00', 4],
+      ['bots', '00', 1],
+      ['unique', '', 2],
+    ]);
   });
 });

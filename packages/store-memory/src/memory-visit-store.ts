@@ -1,6 +1,8 @@
 import {
   addTailByDay,
+  addTailByDayOf,
   addTailByKey,
+  addTailByLink,
   limitTailKeys,
   mergeIncrements,
   OTHER_KEY,
@@ -28,6 +30,7 @@ export function createMemoryVisitStore(state: MemoryState): VisitStore {
     compact: async (maxEntries) => compact(state, maxEntries),
     logSize: async () => state.visitLog.length,
     ...countReaders(state),
+    ...acrossReaders(state),
     salt: async (day, candidate) => getOrCreate(state.salts, day, () => candidate),
     ...pruners(state),
   };
@@ -93,6 +96,30 @@ function countReaders(state: MemoryState): Pick<VisitStore, 'countsByDay' | 'cou
         getOrCreate(sums, `${dimension} ${key}`, () => ({ dimension, key, count: 0 })).count += count;
       }
       return addTailByKey([...sums.values()], tailOf(state, linkId, fromDay, toDay));
+    },
+  };
+}
+
+function acrossReaders(
+  state: MemoryState,
+): Pick<VisitStore, 'countsByDayOf' | 'countsByKeyOf' | 'totalsByLink'> {
+  const stored = (linkIds: readonly string[], fromDay: string, toDay: string) =>
+    linkIds.flatMap((linkId) => countersIn(state, linkId, fromDay, toDay).map((c) => ({ ...c, linkId })));
+  const tails = (linkIds: readonly string[], fromDay: string, toDay: string) =>
+    linkIds.flatMap((linkId) => tailOf(state, linkId, fromDay, toDay));
+  return {
+    countsByDayOf: async (linkIds, dimensions, fromDay, toDay) =>
+      addTailByDayOf([], [...stored(linkIds, fromDay, toDay), ...tails(linkIds, fromDay, toDay)], dimensions),
+    countsByKeyOf: async (linkIds, fromDay, toDay) =>
+      addTailByKey([], [...stored(linkIds, fromDay, toDay), ...tails(linkIds, fromDay, toDay)]),
+    totalsByLink: async (linkIds, fromHour, toHour) => {
+      const [fromDay, toDay] = [fromHour.slice(0, 10), toHour.slice(0, 10)];
+      return addTailByLink(
+        [],
+        [...stored(linkIds, fromDay, toDay), ...tails(linkIds, fromDay, toDay)],
+        fromHour,
+        toHour,
+      );
     },
   };
 }

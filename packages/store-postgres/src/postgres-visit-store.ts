@@ -4,6 +4,7 @@ import type { Pool, PoolClient } from 'pg';
 import { compare } from './counter-writes.js';
 import { inTransaction, unavailableReason } from './database.js';
 import { addVisitedEvents } from './postgres-event-store.js';
+import { acrossReaders } from './postgres-visit-across.js';
 import { appendVisits, compactVisitLog } from './postgres-visit-log.js';
 import { withTail } from './postgres-visit-tail.js';
 import type { KeyRow } from './postgres-visit-tail.js';
@@ -112,6 +113,7 @@ export function createPostgresVisitStore(pool: Pool): PostgresVisitStore {
     },
     settleInDoubt,
     ...countReaders(pool),
+    ...acrossReaders(pool),
     compact: (maxEntries) => inTransaction(pool, (client) => compactVisitLog(client, maxEntries)),
     ...saltsAndPruning(pool),
   };

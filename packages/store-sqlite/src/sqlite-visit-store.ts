@@ -4,13 +4,13 @@ import {
   decodeLogCounters,
   limitTailKeys,
   mergeIncrements,
-  OTHER_KEY,
   tailWithin,
 } from '@shortener/core';
 import type { CounterIncrement, DimensionCount, KeyCount, VisitDimension, VisitStore } from '@shortener/core';
 import type { Database } from 'better-sqlite3';
 import type { BackgroundVisitWrites } from './background-visit-writes.js';
 import { logEntriesOf } from './migrations/013-visit-log-epochs.js';
+import { createAcrossReaders, HELD_KEYS } from './sqlite-visit-across.js';
 import { createVisitCompactor } from './visit-compactor.js';
 import { createVisitWriter } from './visit-writer.js';
 import { createWriteLock } from './write-lock.js';
@@ -32,9 +32,6 @@ const TAIL = `SELECT counters FROM visit_log v
 // subquery of its own: SQLite reads a lone MIN or MAX off the B-tree's edge, but scans the whole table
 // for both in one SELECT (about 1.6 ms for 50,000 rows in memory, on the server's event loop)
 export const LOG_SIZE = `SELECT COALESCE((SELECT MAX(seq) FROM visit_log) - (SELECT MIN(seq) FROM visit_log) + 1, 0)`;
-
-const HELD_KEYS = `SELECT key FROM visit_counters
-  WHERE link_id = ? AND day = ? AND dimension = ? AND key <> '${OTHER_KEY}'`;
 
 /**
  * The VisitStore on a better-sqlite3 connection (already migrated). Statements are prepared once, here.
@@ -67,6 +64,7 @@ export function createSqliteVisitStore(
     compact: compactChunk,
     logSize: async () => statements.logSize.get() ?? 0,
     ...countReaders(db, statements),
+    ...createAcrossReaders(db),
     ...saltsAndPruning(db, statements),
     pruneCounters: async (beforeDay) => {
       await foldAll();

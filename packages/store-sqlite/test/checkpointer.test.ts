@@ -132,7 +132,7 @@ function aVisitFlush(linkId: string, round: number): VisitBatch {
   return {
     clicks: [{ linkId, count: 3, lastClickAt: FIXTURE_TIME + round }],
     counters: [
-      { linkId, day, dimension: 'total', key: '', count: 3 },
+      { linkId, day, dimension: 'total', key: '00', count: 3 },
       { linkId, day, dimension: 'referrer', key: `r${round % 50}.example`, count: 3 },
     ],
     visitors: [{ linkId, day, hash: `h${round}` }],

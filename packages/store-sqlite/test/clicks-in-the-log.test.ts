@@ -28,7 +28,7 @@ afterEach(async () => {
 /** `count` human clicks on `linkId`, the latest at `at`, with their statistics total. */
 const clicks = (linkId: string, count: number, at: number): VisitBatch => ({
   clicks: [{ linkId, count, lastClickAt: at }],
-  counters: [{ linkId, day: LOG_DAY, dimension: 'total', key: '', count }],
+  counters: [{ linkId, day: LOG_DAY, dimension: 'total', key: '00', count }],
   visitors: [],
 });
 

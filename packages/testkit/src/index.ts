@@ -24,6 +24,7 @@ export { scaleBackendUrl, SCALE_TESTS_VARIABLE } from './scale-backends.js';
 export { describeSessionStoreContract } from './session-store-contract.js';
 export { describeVisitStoreContract } from './visit-store-contract.js';
 export { compactAll, givenVisitLog, LOG_DAY, visitFigures } from './visit-log-helpers.js';
+export { expectLegacyCountsKept, legacyCounts } from './hourly-migration.js';
 export { describeSettingStoreContract } from './setting-store-contract.js';
 export { describeUseCaseSuites } from './use-cases/index.js';
 export { SPELLINGS_OF_BOB } from './use-cases/account-names-suite.js';

@@ -37,7 +37,7 @@ export function describeLinkClicks(stores: () => Stores): void {
       const link = await givenLink(stores(), { maxClicks: 1 });
       const day = '2026-01-01';
       const counters = [
-        { linkId: link.id, day, dimension: 'total', key: '', count: 1 },
+        { linkId: link.id, day, dimension: 'total', key: '00', count: 1 },
         { linkId: link.id, day, dimension: 'referrer', key: 'a.example', count: 1 },
       ] as const;
       expect(await stores().links.tryConsumeClick(link.id, FIXTURE_TIME, counters)).toBe(true);
@@ -46,7 +46,7 @@ export function describeLinkClicks(stores: () => Stores): void {
       expect(await stores().visits.countsByKey(link.id, day, day)).toEqual(
         expect.arrayContaining([
           { dimension: 'referrer', key: 'a.example', count: 1 },
-          { dimension: 'total', key: '', count: 1 },
+          { dimension: 'total', key: '00', count: 1 },
         ]),
       );
     });

@@ -1,4 +1,4 @@
-/** The MCP tools a server lists, sorted (decisions §8 and §13): what every MCP transport's test expects. */
+/** The MCP tools a server lists, sorted (decisions §8, §13 and §18): what every MCP transport's test expects. */
 export const MCP_TOOLS: readonly string[] = [
   'check_alias',
   'delete_link',
@@ -7,5 +7,6 @@ export const MCP_TOOLS: readonly string[] = [
   'list_links',
   'qr_code',
   'shorten_url',
+  'tag_stats',
   'update_link',
 ];

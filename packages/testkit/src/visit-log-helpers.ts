@@ -23,7 +23,7 @@ export async function givenVisitLog(stores: Stores, links: number, flushes: numb
     const batch: VisitBatch = {
       clicks: ids.map((linkId) => ({ linkId, count: 1, lastClickAt: 1 })),
       counters: ids.flatMap((linkId) => [
-        { linkId, day: LOG_DAY, dimension: 'total' as const, key: '', count: 1 },
+        { linkId, day: LOG_DAY, dimension: 'total' as const, key: '00', count: 1 },
         { linkId, day: LOG_DAY, dimension: 'country' as const, key: `C${f % 3}`, count: 1 },
         { linkId, day: LOG_DAY, dimension: 'referrer' as const, key: `r${f}.example`, count: 1 },
       ]),

@@ -45,7 +45,7 @@ export function describeCounterLimits(stores: () => Stores): void {
       await stores().visits.record({
         clicks: [],
         counters: [
-          counter(id, day, 'total', '', MAX_KEYS_PER_DAY + 7),
+          counter(id, day, 'total', '00', MAX_KEYS_PER_DAY + 7),
           ...referrers.map((key) => counter(id, day, 'referrer', key)),
           counter(id, day, 'referrer', 'r0.example', 2), // a key of this batch counts once
           counter(id, day, 'referrer', OTHER_KEY, 4),
@@ -57,7 +57,7 @@ export function describeCounterLimits(stores: () => Stores): void {
       expect(referrerCounts).toHaveLength(MAX_KEYS_PER_DAY + 1);
       expect(referrerCounts).toContainEqual({ dimension: 'referrer', key: OTHER_KEY, count: 5 + 4 });
       expect(referrerCounts).toContainEqual({ dimension: 'referrer', key: 'r0.example', count: 3 });
-      expect(counts).toContainEqual({ dimension: 'total', key: '', count: MAX_KEYS_PER_DAY + 7 });
+      expect(counts).toContainEqual({ dimension: 'total', key: '00', count: MAX_KEYS_PER_DAY + 7 });
     });
 
     it('prunes the counters of earlier days and keeps the rest', async () => {
@@ -65,7 +65,7 @@ export function describeCounterLimits(stores: () => Stores): void {
       await stores().visits.record({
         clicks: [],
         counters: ['2026-01-01', '2026-01-02'].flatMap((day) => [
-          counter(id, day, 'total', ''),
+          counter(id, day, 'total', '00'),
           counter(id, day, 'referrer', 'a.example'),
         ]),
         visitors: [],
@@ -75,7 +75,7 @@ export function describeCounterLimits(stores: () => Stores): void {
       expect(await stores().visits.countsByKey(id, '2026-01-01', '2026-01-02')).toEqual(
         expect.arrayContaining([
           { dimension: 'referrer', key: 'a.example', count: 1 },
-          { dimension: 'total', key: '', count: 1 },
+          { dimension: 'total', key: '00', count: 1 },
         ]),
       );
       expect(await stores().visits.countsByDay(id, 'total', '2026-01-01', '2026-01-02')).toEqual([

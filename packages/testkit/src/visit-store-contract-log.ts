@@ -19,7 +19,7 @@ const counter = (linkId: string, dimension: VisitDimension, key = '', count = 1)
 function aFlush(linkId: string, visits: number, hash: string, country = 'DE'): VisitBatch {
   return {
     clicks: [{ linkId, count: visits, lastClickAt: FIXTURE_TIME }],
-    counters: [counter(linkId, 'total', '', visits), counter(linkId, 'country', country, visits)],
+    counters: [counter(linkId, 'total', '00', visits), counter(linkId, 'country', country, visits)],
     visitors: [{ linkId, day: DAY, hash }],
   };
 }
@@ -54,7 +54,7 @@ export function describeVisitLog(stores: () => Stores): void {
         byKey: [
           { dimension: 'country', key: 'DE', count: 4 },
           { dimension: 'country', key: 'FR', count: 2 },
-          { dimension: 'total', key: '', count: 6 },
+          { dimension: 'total', key: '00', count: 6 },
           { dimension: 'unique', key: '', count: 2 },
         ],
         total: [{ key: DAY, count: 6 }],

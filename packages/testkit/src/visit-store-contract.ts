@@ -2,6 +2,7 @@ import type { CounterIncrement, DimensionCount, Stores, VisitDimension } from '@
 import { describe, expect, it } from 'vitest';
 import { FIXTURE_TIME } from './fixtures.js';
 import { givenLink, useFreshStores } from './fresh-stores.js';
+import { describeReadsAcrossLinks } from './visit-store-contract-across.js';
 import { describeCounterLimits } from './visit-store-contract-limits.js';
 import { describeVisitLog } from './visit-store-contract-log.js';
 import { describeSaltsAndPruning } from './visit-store-contract-salts.js';
@@ -14,7 +15,7 @@ function aCounter(
   day: string,
   dimension: VisitDimension,
   count: number,
-  key = '',
+  key = dimension === 'total' || dimension === 'bots' ? '00' : '', // total and bots: the UTC hour
 ): CounterIncrement {
   return { linkId, day, dimension, key, count };
 }
@@ -32,6 +33,7 @@ export function describeVisitStoreContract(name: string, open: () => Promise<Sto
     describeSaltsAndPruning(stores);
     describeCounterLimits(stores);
     describeVisitLog(stores);
+    describeReadsAcrossLinks(stores);
   });
 }
 
@@ -113,10 +115,10 @@ function describeClicksAndCounters(stores: () => Stores): void {
       await stores().visits.record({ clicks: [], counters, visitors: [] });
       const counts = await stores().visits.countsByKey(id, '2026-01-01', '2026-01-02');
       expect(sorted(counts)).toEqual([
-        { dimension: 'bots', key: '', count: 5 },
+        { dimension: 'bots', key: '00', count: 5 },
         { dimension: 'referrer', key: 'direct', count: 1 },
         { dimension: 'referrer', key: 'news.example', count: 3 },
-        { dimension: 'total', key: '', count: 7 },
+        { dimension: 'total', key: '00', count: 7 },
       ]);
     });
   });
@@ -179,7 +181,7 @@ function describeDeletedLinks(stores: () => Stores): void {
       expect((await stores().links.findById(link.id))?.clicks).toBe(1);
       expect(await stores().visits.countsByKey(UNKNOWN_ID, day, day)).toEqual([]);
       expect(sorted(await stores().visits.countsByKey(link.id, day, day))).toEqual([
-        { dimension: 'total', key: '', count: 1 },
+        { dimension: 'total', key: '00', count: 1 },
         { dimension: 'unique', key: '', count: 1 },
       ]);
     });

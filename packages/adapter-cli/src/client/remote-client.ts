@@ -46,7 +46,14 @@ export function createRemoteClient(settings: RemoteSettings): ShortenerClient {
     },
     setDisabled: () => Promise.reject(usageError(OPERATOR_ONLY)),
     stats: (reference, query) =>
-      withId(reference, (id) => http.call('GET', `/api/v1/links/${id}/stats`, { days: query.days })),
+      withId(reference, (id) =>
+        http.call('GET', `/api/v1/links/${id}/stats`, {
+          days: query.days,
+          from: query.from,
+          to: query.to,
+          tz: query.tz,
+        }),
+      ),
     check: (input) => http.call('GET', '/api/v1/check', { slug: input.slug, domain: input.domain }),
     tags: async () => {
       const listed = await http.call<{ tags: TagCount[] }>('GET', '/api/v1/tags');

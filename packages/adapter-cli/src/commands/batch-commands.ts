@@ -1,12 +1,20 @@
 import { writeFile } from 'node:fs/promises';
-import { CreateLinkInput, ExportedLink, countText, err, parseInput } from '@shortener/core';
+import {
+  CreateLinkInput,
+  ExportedLink,
+  LINK_CSV_COLUMNS,
+  countText,
+  err,
+  linkCsvRow,
+  parseInput,
+} from '@shortener/core';
 import type { DomainError, LinkView, Result } from '@shortener/core';
 import type { Command } from 'commander';
 import { CliError, USAGE, unwrap, usageError } from '../cli-io.js';
 import type { CliIo } from '../cli-io.js';
 import { clip, progressBar, table } from '../render.js';
 import type { ExportPage, ShortenerClient } from '../client/client.js';
-import { CSV_COLUMNS, FULL_CSV_COLUMNS, csvRow, importRecords, readInput } from './batch-io.js';
+import { FULL_CSV_COLUMNS, importRecords, readInput } from './batch-io.js';
 import type { ImportRecord } from './batch-io.js';
 import { writeCsv } from './csv.js';
 import {
@@ -140,10 +148,10 @@ const EXPORT: ClientCommand = {
       links.push(...page.links);
       cursor = page.next_cursor;
     }
-    const columns = client.importLink === undefined ? CSV_COLUMNS : FULL_CSV_COLUMNS;
+    const columns = client.importLink === undefined ? LINK_CSV_COLUMNS : FULL_CSV_COLUMNS;
     const text =
       format === 'csv'
-        ? writeCsv(columns, links.map(csvRow))
+        ? writeCsv(columns, links.map(linkCsvRow))
         : links.map((link) => `${JSON.stringify(link)}\n`).join('');
     if (typeof options.out !== 'string') return void io.stdout.write(text);
     // A local export holds password and edit-token hashes: readable by its owner only, like a backup.

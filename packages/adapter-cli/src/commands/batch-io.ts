@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { LINK_CSV_COLUMNS } from '@shortener/core';
 import { CliError } from '../cli-io.js';
 import type { CliIo } from '../cli-io.js';
 import { readCsv } from './csv.js';
@@ -22,31 +23,11 @@ export async function readInput(io: CliIo, file: string): Promise<string> {
   }
 }
 
-/** The columns of `export --format csv` remotely: the Link object (`alias` is its slug). */
-export const CSV_COLUMNS = [
-  'url', 'alias', 'domain', 'title', 'expires_at', 'max_clicks', 'public_stats', 'has_password', 'status',
-  'clicks', 'created_at', 'short_url', 'id', 'tags', 'rules', 'forward_query', 'redirect_status', 'crawlable',
-] as const; // prettier-ignore
-
 /** The columns of a local `export --format csv`: also what a lossless import needs (`ExportedLink`). */
 export const FULL_CSV_COLUMNS = [
-  ...CSV_COLUMNS, 'updated_at', 'last_click_at', 'disabled', 'account', 'account_id', 'password_hash',
+  ...LINK_CSV_COLUMNS, 'updated_at', 'last_click_at', 'disabled', 'account', 'account_id', 'password_hash',
   'edit_token_hash',
 ] as const; // prettier-ignore
-
-/**
- * An exported link as a CSV row: its slug under `alias`, which a CSV made by hand is likelier to say;
- * tags separated by spaces, rules as JSON (empty when none).
- */
-export function csvRow(link: object): Record<string, unknown> {
-  const { slug, tags, rules } = link as { slug?: unknown; tags?: unknown; rules?: unknown };
-  return {
-    ...link,
-    alias: slug,
-    tags: Array.isArray(tags) ? tags.join(' ') : tags,
-    rules: Array.isArray(rules) && rules.length > 0 ? JSON.stringify(rules) : '',
-  };
-}
 
 /** One record of an import file: its line number and fields, or why it could not be read. */
 export type ImportRecord =

@@ -1,5 +1,6 @@
 import { CsvError, parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
+import { csvCells, restoreCell } from '@shortener/core';
 import { CliError } from '../cli-io.js';
 
 /** One row of a CSV file: the line it starts on and its cells, or why it could not be read. */
@@ -59,31 +60,10 @@ export function readCsv(text: string): CsvRow[] {
   return rows;
 }
 
-// OWASP CSV injection: a cell starting with one of these is a formula to a spreadsheet.
-const FORMULA = /^'*[=+\-@\t\r]/;
-
-/**
- * A cell made safe for a spreadsheet: prefixed with `'` when it starts with `=`, `+`, `-`, `@`, a tab
- * or a carriage return, or with quotes followed by one of them, so that {@link restoreCell} can always
- * take exactly one `'` off again (a title `'=x` survives a round trip too).
- */
-export function neutraliseCell(text: string): string {
-  return FORMULA.test(text) ? `'${text}` : text;
-}
-
-/** A cell as it was before {@link neutraliseCell}. */
-export function restoreCell(text: string): string {
-  return text.startsWith("'") && FORMULA.test(text) ? text.slice(1) : text;
-}
-
 /**
  * A CSV text (header row, `\r\n` line ends) of `rows` under `columns`: null and absent values are
  * empty cells, booleans `true`/`false`, and every cell neutralised against formula injection.
  */
 export function writeCsv(columns: readonly string[], rows: readonly Record<string, unknown>[]): string {
-  const cell = (value: unknown): string =>
-    value === null || value === undefined ? '' : neutraliseCell(String(value));
-  return stringify([columns, ...rows.map((row) => columns.map((column) => cell(row[column])))], {
-    record_delimiter: 'windows',
-  });
+  return stringify(csvCells(columns, rows), { record_delimiter: 'windows' });
 }

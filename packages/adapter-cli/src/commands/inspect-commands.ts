@@ -2,28 +2,56 @@ import { existsSync } from 'node:fs';
 import { stat, writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { renderQr } from '@shortener/qr';
-import { CheckAliasInput, QrPngQuery, StatsQuery, countText, parseInput } from '@shortener/core';
+import {
+  CheckAliasInput,
+  QrPngQuery,
+  STATS_CSV_COLUMNS,
+  STATS_MAX_RANGE_DAYS,
+  StatsQuery,
+  countText,
+  parseInput,
+  statsCsvRows,
+} from '@shortener/core';
 import type { Command } from 'commander';
 import QRCode from 'qrcode';
 import { CliError, USAGE, unwrap, usageError } from '../cli-io.js';
 import type { CliIo } from '../cli-io.js';
 import { checkText, statsText } from '../render.js';
+import { writeCsv } from './csv.js';
 import { addClientCommand } from './kit.js';
 import type { ClientCommand } from './kit.js';
 import { defined } from './link-options.js';
 
+/** The system's time zone, the default of `stats --tz`. */
+const systemZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+
 const STATS: ClientCommand = {
   spec: 'stats <id-or-short-url>',
   description:
-    'Click statistics of a link: totals, a by-day sparkline and the top countries, referrers, devices, browsers.',
-  examples: ['stats hello', 'stats https://s.example/hello --days 7 --json'],
-  options: (command) => command.option('--days <n>', 'the window, 1-365 days (default 30)'),
-  run: async ({ client, args, options, out }) => {
-    const query = unwrap(
-      parseInput(StatsQuery, options.days === undefined ? {} : { days: options.days }),
-      USAGE,
-    );
+    'Click statistics of a link: totals, a by-day sparkline and the top countries, referrers, devices, ' +
+    'browsers; days counted in --tz (by day and the totals; the other lists by UTC day).',
+  examples: [
+    'stats hello',
+    'stats https://s.example/hello --days 7 --json',
+    'stats hello --from 2026-01-01 --to 2026-03-31 --tz Europe/Vienna',
+    'stats hello --format csv > hello.csv',
+  ],
+  options: (command) =>
+    command
+      .option('--days <n>', 'the last days, 1-365 (default 30)')
+      .option('--from <date>', `the first day, YYYY-MM-DD (at most ${STATS_MAX_RANGE_DAYS} days to --to)`)
+      .option('--to <date>', 'the last day, YYYY-MM-DD (default today; needs --from)')
+      .option('--tz <zone>', 'the IANA time zone whose days count (default: the system’s)')
+      .option('--format <format>', 'table (default) or csv: rows dimension,key,count'),
+  run: async ({ client, args, options, out, io }) => {
+    const { days, from, to } = options;
+    const format = options.format ?? 'table';
+    if (format !== 'table' && format !== 'csv')
+      throw usageError(`--format must be table or csv (got "${String(format)}")`);
+    const tz = options.tz ?? systemZone();
+    const query = unwrap(parseInput(StatsQuery, defined({ days, from, to, tz })), USAGE);
     const stats = unwrap(await client.stats(args[0] ?? '', query));
+    if (format === 'csv') return void io.stdout.write(writeCsv(STATS_CSV_COLUMNS, statsCsvRows(stats)));
     out.print(stats, statsText(stats));
   },
 };

@@ -1,12 +1,13 @@
 import {
   ClaimInput,
   ListLinksQuery,
-  StatsQuery,
   UpdateLinkInput,
   claimLinks,
   deleteLink,
+  exportLinks,
+  LINK_CSV_COLUMNS,
+  linkCsvRow,
   getLink,
-  getStats,
   listLinks,
   listTags,
   updateLink,
@@ -15,9 +16,17 @@ import { sendResult } from '../koa-helpers.js';
 import { SECURITY } from '../openapi/openapi-paths.js';
 import { route } from '../routes/route-table.js';
 import type { AnyRoute } from '../routes/route-table.js';
-import { EDIT_TOKEN, LINK_ID, jsonResponse, view } from './route-kit.js';
+import {
+  EDIT_TOKEN,
+  LINK_ID,
+  jsonOrCsvResponse,
+  jsonResponse,
+  sendCsv,
+  view,
+  wantsCsv,
+} from './route-kit.js';
 
-const { none, key, token } = SECURITY;
+const { key, token } = SECURITY;
 
 /** An account's links: list, read, edit, delete, statistics and claiming anonymous ones. */
 export const LINK_ROUTES: readonly AnyRoute[] = [
@@ -31,13 +40,22 @@ export const LINK_ROUTES: readonly AnyRoute[] = [
       summary: 'List the account’s links',
       description:
         'The links of the API key’s account, newest first. Pass `next_cursor` as `cursor` for the next page; ' +
-        '`next_cursor` is null on the last page. `tag` (repeatable) keeps the links carrying every tag given.',
+        '`next_cursor` is null on the last page. `tag` (repeatable) keeps the links carrying every tag given. ' +
+        '`format=csv` (or `Accept: text/csv`) answers every link matching `q` and `tag` as `text/csv` (not one ' +
+        'page): a header row, then one row a link (tags space-separated, rules as JSON), cells starting with ' +
+        "`=`, `+`, `-`, `@`, a tab or a carriage return prefixed with `'` against formula injection.",
       tag: 'links',
       security: [key],
-      responses: { 200: jsonResponse('One page of links.', 'LinkList') },
+      responses: { 200: jsonOrCsvResponse('One page of links, or every link as CSV.', 'LinkList') },
       errors: [401],
     },
     handle: async (ctx, { deps: { core }, caller, query }) => {
+      if (wantsCsv(ctx, query.format)) {
+        const links = await exportLinks(core, query, caller);
+        if (!links.ok) return sendResult(ctx, links, () => null);
+        const rows = links.value.map((l) => linkCsvRow(view(core, l)));
+        return sendCsv(ctx, 'links.csv', LINK_CSV_COLUMNS, rows);
+      }
       sendResult(ctx, await listLinks(core, query, caller), (page) => ({
         links: page.links.map((l) => view(core, l)),
         next_cursor: page.nextCursor,
@@ -141,27 +159,6 @@ export const LINK_ROUTES: readonly AnyRoute[] = [
     },
     handle: async (ctx, { deps: { core }, caller, params }) => {
       sendResult(ctx, await deleteLink(core, params.id ?? '', caller), () => null, 204);
-    },
-  }),
-  route({
-    method: 'get',
-    path: '/api/v1/links/{id}/stats',
-    access: 'caller',
-    query: StatsQuery,
-    doc: {
-      id: 'getLinkStats',
-      summary: 'Get click statistics',
-      description:
-        'Statistics of the last `days` days: `by_day` lists every day (oldest first), the other lists the ' +
-        'top 20 plus `other`. Public statistics need no credentials; private ones need the key or edit token.',
-      tag: 'stats',
-      security: [none, key, token],
-      parameters: [LINK_ID],
-      responses: { 200: jsonResponse('The statistics.', 'Stats') },
-      errors: [401, 403, 404],
-    },
-    handle: async (ctx, { deps: { core }, caller, query, params }) => {
-      sendResult(ctx, await getStats(core, params.id ?? '', query, caller), (s) => s);
     },
   }),
 ];

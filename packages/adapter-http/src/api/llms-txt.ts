@@ -36,12 +36,16 @@ const API_ENDPOINTS = [
     '(permanent refused with rules, a cap, an expiry or a password); `crawlable` drops `X-Robots-Tag: noindex` ' +
     'and opens the link in `/robots.txt` of its short domain. Statistics gain `rules` (`0`, `1`, … or `default`).',
   '- `GET /api/v1/links`: the API key’s links, newest first (`limit` ≤ 200, `cursor` = `next_cursor`, `q`, ' +
-    '`tag` repeatable: links carrying all).',
+    '`tag` repeatable: links carrying all); `format=csv`: every matching link as CSV.',
   '- `GET /api/v1/tags`: `{ tags: [{ name, links, clicks }] }` over the API key’s links.',
   '- `GET /api/v1/links/{id}`: one link (API key or edit token).',
   '- `PATCH /api/v1/links/{id}`: edit a link; `null` removes expiry, click cap, title or password.',
   '- `DELETE /api/v1/links/{id}`: delete a link. 204.',
-  '- `GET /api/v1/links/{id}/stats`: click statistics (`days` 1-365, default 30); public unless the owner hid them.',
+  '- `GET /api/v1/links/{id}/stats`: click statistics (`days` 1-365, default 30, or `from`/`to` dates, at most ' +
+    '366 days; `tz` an IANA zone, default UTC); public unless the owner hid them. `format=csv` or ' +
+    '`Accept: text/csv`: rows `dimension,key,count`.',
+  '- `GET /api/v1/tags/{tag}/stats`, `GET /api/v1/stats`: the same over a tag’s or every link of the account, ' +
+    'plus `links` (top 20 by clicks in the range).',
   '- `GET /api/v1/check?slug=…&domain=…`: whether an alias is `free`, `taken`, `reserved` or `invalid`.',
   '- `POST /api/v1/bulk`: create many links (`urls`: array, or one string with one URL per line); ' +
     'one result per URL in input order.',
@@ -155,7 +159,8 @@ function agents(config: ServiceConfig): string[] {
     '- `list_links`: q?, limit?, cursor? (API key required) → { links, next_cursor }.',
     '- `update_link`: id, edit_token? (or the owning API key), and the PATCH fields → the Link.',
     '- `delete_link`: id, edit_token? (or the owning API key) → { deleted, id }.',
-    '- `link_stats`: id, edit_token? (needed for private statistics), days? → the statistics object.',
+    '- `link_stats`: id, edit_token? (needed for private statistics), days? or from/to?, tz? → the statistics object.',
+    '- `tag_stats`: tag, days? or from/to?, tz? (API key required) → the statistics of its links, plus top `links`.',
     '',
     '## Docs',
     '',

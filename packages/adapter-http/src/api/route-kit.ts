@@ -1,5 +1,7 @@
 import type { LinkRecord } from '@shortener/core';
-import { toLinkView } from '@shortener/core';
+import { csvCells, toLinkView } from '@shortener/core';
+import { stringify } from 'csv-stringify/sync';
+import type { Context } from 'koa';
 import type { HttpDeps } from '../deps.js';
 import { jsonContent, ref } from '../openapi/openapi-paths.js';
 import type { Json } from '../openapi/openapi-schemas.js';
@@ -20,3 +22,35 @@ export const jsonResponse = (description: string, schema: string, headers?: Json
   ...(headers === undefined ? {} : { headers }),
   content: jsonContent(ref('schemas', schema)),
 });
+
+/** A 200 answer that is JSON of a component schema, or CSV (`format=csv`, `Accept: text/csv`). */
+export const jsonOrCsvResponse = (description: string, schema: string): Json => ({
+  description,
+  content: { ...jsonContent(ref('schemas', schema)), 'text/csv': { schema: { type: 'string' } } },
+});
+
+/**
+ * Whether to answer CSV: `format` when given, else whether the request's `Accept` prefers `text/csv` to
+ * JSON (no `Accept`, or `*\/*`, is JSON).
+ */
+export function wantsCsv(ctx: Context, format: 'json' | 'csv' | undefined): boolean {
+  ctx.vary('Accept');
+  if (format !== undefined) return format === 'csv';
+  return ctx.accepts('application/json', 'text/csv') === 'text/csv';
+}
+
+/**
+ * Answers a CSV file named `filename`: RFC 4180 (csv-stringify), a header row, CRLF line ends, every cell
+ * neutralised against spreadsheet formula injection (core's `csvCells`).
+ */
+export function sendCsv(
+  ctx: Context,
+  filename: string,
+  columns: readonly string[],
+  rows: readonly Record<string, unknown>[],
+): void {
+  ctx.status = 200;
+  ctx.type = 'text/csv; charset=utf-8';
+  ctx.set('Content-Disposition', `attachment; filename="${filename}"`);
+  ctx.body = stringify(csvCells(columns, rows), { record_delimiter: 'windows' });
+}

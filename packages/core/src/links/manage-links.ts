@@ -107,6 +107,28 @@ export async function listLinks(
   return pageOf(query, (page) => deps.links.list({ accountId, ...page }));
 }
 
+/** Links fetched per page by {@link exportLinks}. */
+const EXPORT_PAGE = 1000;
+
+/**
+ * Every link of the caller matching the query's `q` and `tag` (not one page: `limit` is ignored, `cursor`
+ * is where it starts), newest first: the list as CSV.
+ */
+export async function exportLinks(
+  deps: CoreDeps,
+  query: ListLinksQuery,
+  caller: Caller,
+): Promise<Result<LinkRecord[]>> {
+  const links: LinkRecord[] = [];
+  for (let cursor = query.cursor; ;) {
+    const page = await listLinks(deps, { ...query, limit: EXPORT_PAGE, cursor }, caller);
+    if (!page.ok) return page;
+    links.push(...page.value.links);
+    if (page.value.nextCursor === null) return ok(links);
+    cursor = page.value.nextCursor;
+  }
+}
+
 /**
  * Every link, whoever owns it, newest first, paged like {@link listLinks}: the operator's listing and
  * export. Only the operator may; `invalid_request` when the store cannot list across accounts.

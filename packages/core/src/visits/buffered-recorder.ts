@@ -4,6 +4,7 @@ import { createClassifier, createDayCache, type Classifier } from './classify.js
 import { createVisitAggregate, type VisitAggregate } from './visit-aggregate.js';
 import { createSaltCache } from './salt-cache.js';
 import type { TrackedVisit, VisitRecorder, VisitRecorderDeps } from './recorder.js';
+import { hourOf } from './zone-days.js';
 
 /** A part's rows as the aggregate counts them (a visitor hash may add a `unique` counter: two). */
 const weightOf = (part: VisitBatch): number =>
@@ -93,7 +94,7 @@ export class BufferedVisitRecorder implements VisitRecorder {
     const { visitor, referrer, country } = this.classify.profile(visit);
     const counter = (dimension: VisitDimension, key: string) => ({ linkId, day, dimension, key, count: 1 });
     const counters = [
-      counter('total', ''),
+      counter('total', hourOf(at).slice(11)),
       counter('device', visitor.description.device),
       counter('browser', visitor.description.browser),
       counter('referrer', referrer),
@@ -120,7 +121,7 @@ export class BufferedVisitRecorder implements VisitRecorder {
     }
     const day = this.dayOfVisit(tracked.at);
     const { visit } = tracked;
-    if (visit.bot) this.aggregate.addBot(tracked.linkId, day);
+    if (visit.bot) this.aggregate.addBot(tracked.linkId, day, tracked.at);
     else {
       const salt = this.salts.known(day);
       if (salt === undefined) {

@@ -11,8 +11,12 @@ export const MAX_KEYS_PER_DAY = 100;
 /** The key the counts beyond {@link MAX_KEYS_PER_DAY} go to. */
 export const OTHER_KEY = 'other';
 
-/** The longest statistics window (`days`): counters of older days are never read, and are pruned. */
-export const STATS_MAX_DAYS = 365;
+/**
+ * How many UTC days of counters are kept, today included; older ones are pruned. A range of statistics
+ * spans at most 366 days and ends today at the latest (in its zone): in a zone up to 14 hours off UTC its
+ * hours reach back 367 UTC days before today. Older ranges read whatever is left (nothing).
+ */
+export const COUNTERS_KEPT_DAYS = 368;
 
 /** Whether the dimension counts per key (the others use the key `''`). */
 export function isKeyedDimension(dimension: VisitDimension): boolean {

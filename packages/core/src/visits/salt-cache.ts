@@ -1,4 +1,4 @@
-import { STATS_MAX_DAYS } from './counter-keys.js';
+import { COUNTERS_KEPT_DAYS } from './counter-keys.js';
 import type { VisitRecorderDeps } from './recorder.js';
 import { addDays, dayOf } from './visitor-hash.js';
 
@@ -51,7 +51,7 @@ export function createSaltCache(deps: Pick<VisitRecorderDeps, 'visits' | 'random
       knownDay = '';
       await deps.visits.pruneSalts(addDays(today, -1));
       await deps.visits.pruneVisitors(addDays(today, -1));
-      await deps.visits.pruneCounters(addDays(today, -(STATS_MAX_DAYS - 1)));
+      await deps.visits.pruneCounters(addDays(today, -(COUNTERS_KEPT_DAYS - 1)));
       prunedDay = today;
     },
   };

@@ -1,6 +1,6 @@
 import type { ClickIncrement, VisitBatch } from '../ports.js';
 import type { VisitProfile } from './classify.js';
-import { emptyBucket, keyedOf, see } from './visit-bucket.js';
+import { countInHour, emptyBucket, keyedOf, see } from './visit-bucket.js';
 import type { Bucket, Tally } from './visit-bucket.js';
 import { partsOf } from './visit-rows.js';
 import { hashVisitor } from './visitor-hash.js';
@@ -26,7 +26,8 @@ export interface VisitAggregate {
   /** How many rows a flush of this aggregate writes: counters, visitor hashes and link click updates. */
   rows(): number;
   addHuman(visit: HumanVisit): void;
-  addBot(linkId: string, day: string): void;
+  /** A bot's visit at `at` (epoch ms) on its UTC day `day`. */
+  addBot(linkId: string, day: string, at: number): void;
   /** Adds a batch back (a failed write), so nothing is lost or counted twice. */
   addBatch(batch: VisitBatch): void;
   /**
@@ -63,8 +64,7 @@ class BucketAggregate implements VisitAggregate {
     const { visitor, referrer, country } = v.profile;
     // a counted visit's click and counters were written with its atomic click: only its hash waits
     if (!v.counted) {
-      if (bucket.total === 0) this.rowCount++;
-      bucket.total++;
+      if (countInHour(bucket, 'total', hourOfDay(v.at), 1)) this.rowCount++;
       if (bucket.clicks === 0) this.rowCount++;
       bucket.clicks++;
       if (v.at > bucket.lastClickAt) bucket.lastClickAt = v.at;
@@ -97,15 +97,16 @@ class BucketAggregate implements VisitAggregate {
     this.addHash(bucket, hashVisitor(v.salt, v.linkId, visitor.ip, visitor.userAgent));
   }
 
-  addBot(linkId: string, day: string): void {
-    this.add(this.bucketOf(linkId, day), 'bots', 1);
+  addBot(linkId: string, day: string, at: number): void {
+    if (countInHour(this.bucketOf(linkId, day), 'bots', hourOfDay(at), 1)) this.rowCount++;
   }
 
   addBatch(batch: VisitBatch): void {
     for (const c of batch.counters) {
       const bucket = this.bucketOf(c.linkId, c.day);
-      if (c.dimension === 'total' || c.dimension === 'bots') this.add(bucket, c.dimension, c.count);
-      else if (c.dimension !== 'unique') this.tally(keyedOf(bucket)[c.dimension], c.key, c.count);
+      if (c.dimension === 'total' || c.dimension === 'bots') {
+        if (countInHour(bucket, c.dimension, Number(c.key), c.count)) this.rowCount++;
+      } else if (c.dimension !== 'unique') this.tally(keyedOf(bucket)[c.dimension], c.key, c.count);
     }
     for (const c of batch.clicks) {
       const prior = this.carriedClicks.get(c.linkId);
@@ -161,9 +162,7 @@ class BucketAggregate implements VisitAggregate {
     if (bucket === undefined) byLink.set(linkId, (bucket = emptyBucket(linkId, day)));
     return bucket;
   }
-
-  private add(bucket: Bucket, field: 'total' | 'bots' | 'clicks', by: number): void {
-    if (bucket[field] === 0) this.rowCount++;
-    bucket[field] += by;
-  }
 }
+
+/** The UTC hour (0-23) of an epoch-millisecond time. */
+const hourOfDay = (at: number): number => Math.floor(at / 3_600_000) % 24;

@@ -11,8 +11,13 @@ export interface Tally {
 export interface Bucket {
   readonly linkId: string;
   readonly day: string;
+  /** Human visits and bot visits of the day, all hours summed. */
   total: number;
   bots: number;
+  /** The UTC hour (0-23) of every `total` and `bots` count so far, while they share one; else -1. */
+  hour: number;
+  /** `total` per UTC hour (0-23) and `bots` (24-47), once the bucket's counts fall in two hours. */
+  hourly: Map<number, number> | undefined;
   /** Human clicks to add to the link (capped links counted theirs at request time). */
   clicks: number;
   lastClickAt: number;
@@ -55,6 +60,8 @@ export const emptyBucket = (linkId: string, day: string): Bucket => ({
   day,
   total: 0,
   bots: 0,
+  hour: -1,
+  hourly: undefined,
   clicks: 0,
   lastClickAt: 0,
   keyed: undefined,
@@ -99,4 +106,44 @@ export function see(bucket: Bucket, visitor: Visitor): boolean {
   } else if (seen === visitor) return false;
   else bucket.seen = new Set([seen, visitor]);
   return true;
+}
+
+/**
+ * Adds `by` visits of UTC hour `hour` to the bucket's `total` or `bots`; true when that hour's counter
+ * is a new row. Nearly every bucket of a flush sees one hour only: a map is made for the others.
+ */
+export function countInHour(bucket: Bucket, field: 'total' | 'bots', hour: number, by: number): boolean {
+  let hourly = bucket.hourly;
+  if (hourly === undefined) {
+    if (bucket.total + bucket.bots === 0) bucket.hour = hour;
+    if (bucket.hour === hour) {
+      const fresh = bucket[field] === 0;
+      bucket[field] += by;
+      return fresh;
+    }
+    // a second hour: the counts so far move to the map
+    bucket.hourly = hourly = new Map();
+    if (bucket.total > 0) hourly.set(bucket.hour, bucket.total);
+    if (bucket.bots > 0) hourly.set(24 + bucket.hour, bucket.bots);
+    bucket.hour = -1;
+  }
+  const slot = (field === 'bots' ? 24 : 0) + hour;
+  const prior = hourly.get(slot) ?? 0;
+  hourly.set(slot, prior + by);
+  bucket[field] += by;
+  return prior === 0;
+}
+
+/** The bucket's `total` and `bots` counts per UTC hour: `[dimension, hour (00-23), count]`. */
+export function hourCounts(bucket: Bucket): ['total' | 'bots', string, number][] {
+  const pad = (hour: number) => (hour < 10 ? `0${hour}` : String(hour));
+  if (bucket.hourly === undefined) {
+    const counts: ['total' | 'bots', string, number][] = [];
+    if (bucket.total > 0) counts.push(['total', pad(bucket.hour), bucket.total]);
+    if (bucket.bots > 0) counts.push(['bots', pad(bucket.hour), bucket.bots]);
+    return counts;
+  }
+  return [...bucket.hourly].map(([slot, n]) =>
+    slot < 24 ? ['total', pad(slot), n] : ['bots', pad(slot - 24), n],
+  );
 }

@@ -1,4 +1,4 @@
-import type { CounterIncrement, DimensionCount, KeyCount, VisitDimension } from '../ports.js';
+import type { CounterIncrement, DayCount, DimensionCount, KeyCount, VisitDimension } from '../ports.js';
 import { isKeyedDimension, MAX_KEYS_PER_DAY, OTHER_KEY } from './counter-keys.js';
 
 /** One counter of a log entry, without its link: `[day, dimension, key, count]`. */
@@ -13,13 +13,16 @@ export function encodeLogCounters(counters: readonly CounterIncrement[]): string
   return JSON.stringify(counters.map((c): LogCounter => [c.day, c.dimension, c.key, c.count]));
 }
 
-/** The counters of a visit-log entry of `linkId` (see {@link encodeLogCounters}). */
+/**
+ * The counters of a visit-log entry of `linkId` (see {@link encodeLogCounters}). A `total` or `bots`
+ * counter of an entry written before hourly counters (key `''`) counts in the hour `00`.
+ */
 export function decodeLogCounters(linkId: string, text: string): CounterIncrement[] {
   return (JSON.parse(text) as LogCounter[]).map(([day, dimension, key, count]) => ({
     linkId,
     day,
     dimension,
-    key,
+    key: key === '' && (dimension === 'total' || dimension === 'bots') ? '00' : key,
     count,
   }));
 }
@@ -109,4 +112,60 @@ export function tailWithin(
   toDay: string,
 ): CounterIncrement[] {
   return tail.filter((c) => c.day >= fromDay && c.day <= toDay);
+}
+
+/** `stored` sums per (day, dimension, key) with the tail's counters of `dimensions` added. */
+export function addTailByDayOf(
+  stored: readonly DayCount[],
+  tail: readonly CounterIncrement[],
+  dimensions: readonly VisitDimension[],
+): DayCount[] {
+  const sums = new Map<string, DayCount>();
+  const add = (day: string, dimension: VisitDimension, key: string, count: number) => {
+    const id = `${day}\u0000${dimension}\u0000${key}`;
+    sums.set(id, { day, dimension, key, count: (sums.get(id)?.count ?? 0) + count });
+  };
+  for (const c of stored) add(c.day, c.dimension, c.key, c.count);
+  for (const c of tail) if (dimensions.includes(c.dimension)) add(c.day, c.dimension, c.key, c.count);
+  return [...sums.values()];
+}
+
+/**
+ * `stored` totals per link (key: the link id) with the tail's `total` counters of the UTC hours
+ * [fromHour, toHour] (`YYYY-MM-DDTHH`) added.
+ */
+export function addTailByLink(
+  stored: readonly KeyCount[],
+  tail: readonly CounterIncrement[],
+  fromHour: string,
+  toHour: string,
+): KeyCount[] {
+  const sums = new Map(stored.map((c) => [c.key, c.count]));
+  for (const c of tail) {
+    const hour = `${c.day}T${c.key}`;
+    if (c.dimension === 'total' && hour >= fromHour && hour <= toHour)
+      sums.set(c.linkId, (sums.get(c.linkId) ?? 0) + c.count);
+  }
+  return [...sums].map(([key, count]) => ({ key, count }));
+}
+
+/**
+ * The unfolded counters of several links from their log entries' texts (each link's in log order),
+ * summed per link and counter, of the days [fromDay, toDay]; keyed counters under the per-day key limit
+ * as the compactor will fold them when `held` (a link's stored keys of a day and dimension) is given.
+ */
+export function tailOfEntries(
+  entries: ReadonlyMap<string, readonly string[]>,
+  fromDay: string,
+  toDay: string,
+  held?: (linkId: string, day: string, dimension: VisitDimension) => Iterable<string>,
+): CounterIncrement[] {
+  return [...entries].flatMap(([linkId, texts]) => {
+    const tail = tailWithin(
+      mergeIncrements(texts.flatMap((t) => decodeLogCounters(linkId, t))),
+      fromDay,
+      toDay,
+    );
+    return held === undefined ? tail : limitTailKeys(tail, (day, dimension) => held(linkId, day, dimension));
+  });
 }

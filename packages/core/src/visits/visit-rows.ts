@@ -1,5 +1,6 @@
 import type { ClickIncrement, CounterIncrement, VisitBatch, VisitorSighting } from '../ports.js';
 import { capKeys } from './counter-keys.js';
+import { hourCounts } from './visit-bucket.js';
 import type { Bucket, Tally } from './visit-bucket.js';
 
 // A visit aggregate's buckets turned into the rows a flush writes (see visit-aggregate.ts).
@@ -76,8 +77,7 @@ function clickOf(
 /** Appends the counters of one link and day to `counters`. */
 function countersOf(b: Bucket, counters: CounterIncrement[]): void {
   const { linkId, day } = b;
-  if (b.total > 0) counters.push({ linkId, day, dimension: 'total', key: '', count: b.total });
-  if (b.bots > 0) counters.push({ linkId, day, dimension: 'bots', key: '', count: b.bots });
+  for (const [dimension, key, count] of hourCounts(b)) counters.push({ linkId, day, dimension, key, count });
   const keyed = b.keyed;
   if (keyed === undefined) return countersOfOneProfile(b, counters);
   const counts = {

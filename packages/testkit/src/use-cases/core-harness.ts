@@ -6,6 +6,7 @@ import type {
   ServiceConfig,
   Stores,
   UserAgentParser,
+  Visit,
 } from '@shortener/core';
 import { DEFAULT_LIMITS, createVisitRecorder } from '@shortener/core';
 import { expect } from 'vitest';
@@ -95,3 +96,15 @@ export const withToken = (editToken: string | null) => ({ accountId: null, editT
 export async function reload(h: Harness, link: LinkRecord): Promise<LinkRecord | null> {
   return h.links.findById(link.id);
 }
+
+/** A human visit from one desktop browser, with `over` changed. */
+export const human = (over: Partial<Visit> = {}): Visit => ({
+  bot: false,
+  countable: true,
+  ip: '203.0.113.7',
+  userAgent: 'Firefox/130 desktop',
+  referrer: null,
+  country: null,
+  rule: null,
+  ...over,
+});

@@ -5,6 +5,7 @@ import { describeCreateLinkSuite } from './create-link-suite.js';
 import { describeManageLinksSuite } from './manage-links-suite.js';
 import { describePasskeySuite } from './passkey-suite.js';
 import { describeSignInSuite } from './sign-in-suite.js';
+import { describeStatsZonesSuite } from './stats-zones-suite.js';
 import { describeVisitsSuite } from './visits-suite.js';
 import { describeBudgetSuite } from './budget-suite.js';
 import { describeImportSuite } from './import-suite.js';
@@ -15,6 +16,7 @@ export function describeUseCaseSuites(name: string, open: () => Promise<Stores>)
   describeBudgetSuite(name, open);
   describeManageLinksSuite(name, open);
   describeVisitsSuite(name, open);
+  describeStatsZonesSuite(name, open);
   describeAccountsSuite(name, open);
   describeAccountNamesSuite(name, open);
   describeSignInSuite(name, open);

@@ -1,4 +1,4 @@
-import type { Stores, Visit } from '@shortener/core';
+import type { Stores } from '@shortener/core';
 import {
   createLink,
   findLinkShown,
@@ -10,21 +10,10 @@ import {
 } from '@shortener/core';
 import { describe, expect, it } from 'vitest';
 import type { Harness } from './core-harness.js';
-import { codeOf, recorderOf, useCoreHarness, valueOf, withToken } from './core-harness.js';
+import { codeOf, human, recorderOf, useCoreHarness, valueOf, withToken } from './core-harness.js';
 
 const anonymous = withToken(null);
 const DAY = 86_400_000;
-
-const human = (over: Partial<Visit> = {}): Visit => ({
-  bot: false,
-  countable: true,
-  ip: '203.0.113.7',
-  userAgent: 'Firefox/130 desktop',
-  referrer: null,
-  country: null,
-  rule: null,
-  ...over,
-});
 
 async function linkWith(h: Harness, input: Partial<Parameters<typeof createLink>[1]> = {}) {
   return valueOf(await createLink(h, { url: 'https://a.example/', ...input }, anonymous));

@@ -1,0 +1,25 @@
+import type { StatsAcrossView, StatsView } from '../response-schemas.js';
+
+/** The columns of statistics as CSV (decisions §18). */
+export const STATS_CSV_COLUMNS = ['dimension', 'key', 'count'] as const;
+
+const LISTS = ['by_day', 'countries', 'referrers', 'devices', 'browsers', 'rules'] as const;
+
+/**
+ * Statistics as CSV rows `dimension,key,count`: `total`, `unique` and `bots` (key empty), then every
+ * list under its field's name (`by_day` with every day, `countries`, `referrers`, `devices`, `browsers`,
+ * `rules`), and for several links `links` (key: the short URL).
+ */
+export function statsCsvRows(stats: StatsView | StatsAcrossView): Record<string, unknown>[] {
+  const rows: Record<string, unknown>[] = [
+    { dimension: 'total', key: '', count: stats.total },
+    { dimension: 'unique', key: '', count: stats.unique },
+    { dimension: 'bots', key: '', count: stats.bots },
+  ];
+  for (const list of LISTS)
+    for (const { key, count } of stats[list]) rows.push({ dimension: list, key, count });
+  if ('links' in stats)
+    for (const link of stats.links)
+      rows.push({ dimension: 'links', key: link.short_url, count: link.clicks });
+  return rows;
+}

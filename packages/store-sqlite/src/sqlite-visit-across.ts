@@ -1,0 +1,80 @@
+import { addTailByDayOf, addTailByKey, addTailByLink, OTHER_KEY, tailOfEntries } from '@shortener/core';
+import type {
+  CounterIncrement,
+  DayCount,
+  DimensionCount,
+  KeyCount,
+  VisitDimension,
+  VisitStore,
+} from '@shortener/core';
+import type { Database } from 'better-sqlite3';
+
+// The links, as a JSON array bound once: one statement whatever their number (no variable limit).
+const LINKS = 'SELECT value FROM json_each(?)';
+
+const BY_DAY = `SELECT day, dimension, key, SUM(count) AS count FROM visit_counters
+  WHERE link_id IN (${LINKS}) AND dimension IN (SELECT value FROM json_each(?)) AND day BETWEEN ? AND ?
+  GROUP BY day, dimension, key`;
+
+const BY_KEY = `SELECT dimension, key, SUM(count) AS count FROM visit_counters
+  WHERE link_id IN (${LINKS}) AND day BETWEEN ? AND ? GROUP BY dimension, key`;
+
+// total counters are keyed by their UTC hour (migration 018): day || 'T' || key is the hour
+const BY_LINK = `SELECT link_id AS key, SUM(count) AS count FROM visit_counters
+  WHERE link_id IN (${LINKS}) AND dimension = 'total' AND day BETWEEN ? AND ?
+    AND day || 'T' || key BETWEEN ? AND ? GROUP BY link_id`;
+
+// the log entries of the links (one index search per epoch and link), of links that still exist
+const TAILS = `SELECT v.link_id AS linkId, v.counters AS text FROM visit_log v
+  WHERE v.epoch IN (SELECT epoch FROM visit_log_epochs) AND v.link_id IN (${LINKS})
+    AND EXISTS (SELECT 1 FROM links WHERE id = v.link_id) ORDER BY v.seq`;
+
+/** The keys other than `other` a link holds of a day and dimension. */
+export const HELD_KEYS = `SELECT key FROM visit_counters
+  WHERE link_id = ? AND day = ? AND dimension = ? AND key <> '${OTHER_KEY}'`;
+
+/**
+ * The reads of statistics across links (`VisitStore.countsByDayOf`, `countsByKeyOf`, `totalsByLink`):
+ * one grouped statement over the stored counters, plus the unfolded tail of those links, in one deferred
+ * transaction (one snapshot, before or after a compaction's commit).
+ */
+export function createAcrossReaders(
+  db: Database,
+): Pick<VisitStore, 'countsByDayOf' | 'countsByKeyOf' | 'totalsByLink'> {
+  const byDay = db.prepare<[string, string, string, string], DayCount>(BY_DAY);
+  const byKey = db.prepare<[string, string, string], DimensionCount>(BY_KEY);
+  const byLink = db.prepare<[string, string, string, string, string], KeyCount>(BY_LINK);
+  const tails = db.prepare<[string], { linkId: string; text: string }>(TAILS);
+  const heldKeys = db.prepare<[string, string, VisitDimension], string>(HELD_KEYS).pluck();
+
+  // each link's unfolded counters of the days, summed, keyed ones under the key limit (`limited`)
+  const tailOf = (links: string, fromDay: string, toDay: string, limited: boolean): CounterIncrement[] => {
+    const texts = new Map<string, string[]>();
+    for (const { linkId, text } of tails.all(links)) texts.set(linkId, [...(texts.get(linkId) ?? []), text]);
+    return tailOfEntries(texts, fromDay, toDay, limited ? (...args) => heldKeys.all(...args) : undefined);
+  };
+  const countsByDayOf = db.transaction(
+    (links: string, dimensions: readonly VisitDimension[], fromDay: string, toDay: string) =>
+      addTailByDayOf(
+        byDay.all(links, JSON.stringify(dimensions), fromDay, toDay),
+        tailOf(links, fromDay, toDay, false),
+        dimensions,
+      ),
+  );
+  const countsByKeyOf = db.transaction((links: string, fromDay: string, toDay: string) =>
+    addTailByKey(byKey.all(links, fromDay, toDay), tailOf(links, fromDay, toDay, true)),
+  );
+  const totalsByLink = db.transaction((links: string, fromHour: string, toHour: string) => {
+    const [fromDay, toDay] = [fromHour.slice(0, 10), toHour.slice(0, 10)];
+    const stored = byLink.all(links, fromDay, toDay, fromHour, toHour);
+    return addTailByLink(stored, tailOf(links, fromDay, toDay, false), fromHour, toHour);
+  });
+  return {
+    countsByDayOf: async (linkIds, dimensions, fromDay, toDay) =>
+      countsByDayOf.deferred(JSON.stringify(linkIds), dimensions, fromDay, toDay),
+    countsByKeyOf: async (linkIds, fromDay, toDay) =>
+      countsByKeyOf.deferred(JSON.stringify(linkIds), fromDay, toDay),
+    totalsByLink: async (linkIds, fromHour, toHour) =>
+      totalsByLink.deferred(JSON.stringify(linkIds), fromHour, toHour),
+  };
+}

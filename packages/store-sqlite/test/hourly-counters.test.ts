@@ -1,0 +1,36 @@
+import { aLink, expectLegacyCountsKept, legacyCounts } from '@shortener/testkit';
+import BetterSqlite3 from 'better-sqlite3';
+import { afterEach, describe, it } from 'vitest';
+import { MIGRATIONS, openSqliteStores } from '../src/index.js';
+import type { SqliteStores } from '../src/index.js';
+import { useTempDbPaths } from './temp-files.js';
+
+const nextPath = useTempDbPaths();
+const opened: SqliteStores[] = [];
+
+afterEach(async () => {
+  for (const stores of opened.splice(0)) await stores.close();
+});
+
+describe('hourly counters (migration 15)', () => {
+  it('keep every daily total and bots count of a version 17 database, in the 00:00 UTC hour, folded or not', async () => {
+    const path = nextPath();
+    const first = openSqliteStores(path);
+    const link = aLink();
+    await first.links.insert(link);
+    await first.close();
+    // the database as version 17 left it: daily totals (key '') folded, and one in the unfolded log
+    const legacy = legacyCounts(link.id);
+    const raw = new BetterSqlite3(path);
+    raw.exec(`INSERT INTO visit_counters (link_id, day, dimension, key, count) VALUES ${legacy.counters};
+      INSERT INTO visit_log_epochs (epoch) VALUES (0);
+      INSERT INTO visit_log (seq, link_id, counters, clicks, last_click_at, epoch)
+        VALUES (1, '${link.id}', '${legacy.logged}', 0, NULL, 0);`);
+    raw.pragma(`user_version = ${MIGRATIONS.length - 1}`);
+    raw.close();
+
+    const stores = openSqliteStores(path);
+    opened.push(stores);
+    await expectLegacyCountsKept(stores, link.id);
+  });
+});
