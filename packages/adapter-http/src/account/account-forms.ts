@@ -26,6 +26,7 @@ export const ClaimForm = plainForm('ClaimForm', {
 export const OpenLinkPageForm = plainForm('OpenLinkPageForm', {
   edit_token: EDIT_TOKEN,
   days: text('The statistics window: 7, 30, 90 or 365.'),
+  tz: text('The IANA time zone of the days; UTC by default.'),
 });
 
 const RULE_FIELDS = ['url', ...Object.keys(RuleWhenInput.shape)];

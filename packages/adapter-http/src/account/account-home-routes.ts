@@ -4,8 +4,10 @@ import {
   claimLinks,
   countText,
   createLinkWithinBudget,
+  getStatsAcross,
   isTag,
   listLinks,
+  listTags,
   parseInput,
   toLinkView,
 } from '@shortener/core';
@@ -37,6 +39,7 @@ import { route } from '../routes/route-table.js';
 import type { AnyRoute } from '../routes/route-table.js';
 import { pageSearchOf, searchTooLongMessage } from '../server/query.js';
 import { seeOther, sendAccountPage } from '../server/account-area.js';
+import { zoneOf } from './link-page-view.js';
 
 const again = (description: string): Json => ({
   description: `The page again, with ${description} (HTML).`,
@@ -81,6 +84,11 @@ async function sendAccountHome(
   const paged = page.ok && cursor !== '';
   if (!page.ok) page = await list('');
   const now = core.clock.now();
+  // on a GET, the statistics over the links (or the tag's) in the browser's zone (decisions §18)
+  const tz = zoneOf(queryOf(ctx.query).tz);
+  const across =
+    ctx.method === 'GET' ? await getStatsAcross(core, tag || null, { days: 30, tz }, caller) : null;
+  const tags = ctx.method === 'GET' && tag === '' ? await listTags(core, caller) : null;
   // after the owner deleted a link (post, redirect, get): the confirmation at the top
   const deleted = queryOf(ctx.query).done === 'deleted' && status === 200;
   const view: AccountHomeView = {
@@ -95,6 +103,7 @@ async function sendAccountHome(
     paged,
     domains: core.config.shortDomains.map((d) => d.host),
     claimMax: core.config.limits.claimMax,
+    ...(across?.ok ? { overview: { stats: across.value, tags: tags?.ok ? tags.value : [] } } : {}),
     ...(search.tooLong ? { searchError: searchTooLongMessage(language) } : {}),
     ...extra,
   };

@@ -13,7 +13,15 @@ import { route } from '../routes/route-table.js';
 import type { AnyRoute } from '../routes/route-table.js';
 import { seeOther } from '../server/account-area.js';
 import { DeleteLinkForm, EditLinkForm, OpenLinkPageForm } from './account-forms.js';
-import { DEFAULT_DAYS, daysOf, editInput, openLinkPage, renderFull, sendLinkPage } from './link-page-view.js';
+import {
+  DEFAULT_DAYS,
+  daysOf,
+  editInput,
+  openLinkPage,
+  renderFull,
+  sendLinkPage,
+  zoneOf,
+} from './link-page-view.js';
 
 const UUID = '0f8fad5b-d9cb-469f-a165-70867728950e';
 const TOKEN = 'et_4fTq9ZrW2mXb7LcN1vYs8KdJ3hGp6QaE';
@@ -66,6 +74,15 @@ export const LINK_PAGE_ROUTES: readonly AnyRoute[] = [
           schema: { type: 'string' },
           example: '90',
         },
+        {
+          name: 'tz',
+          in: 'query',
+          required: false,
+          description:
+            'The IANA time zone of the days (the page’s script sends the browser’s); UTC by default.',
+          schema: { type: 'string' },
+          example: 'Europe/Vienna',
+        },
       ],
       responses: { 200: html('The page, or the edit-token form.'), ...refused },
     },
@@ -76,10 +93,19 @@ export const LINK_PAGE_ROUTES: readonly AnyRoute[] = [
       // after a save or a creation by the owner (post, redirect, get): the confirmation, brought into view
       const t = linkPageTextOf(stateOf(ctx).language);
       const saved = query.done === 'saved' ? t.saved : null;
-      await renderFull(ctx, deps, 200, opened.link, opened.manager, daysOf(query.days), {
-        ...(saved === null ? {} : { notice: { error: false, text: saved } }),
-        ...(query.done === 'created' ? { topNotice: { error: false, text: t.created } } : {}),
-      });
+      await renderFull(
+        ctx,
+        deps,
+        200,
+        opened.link,
+        opened.manager,
+        daysOf(query.days),
+        {
+          ...(saved === null ? {} : { notice: { error: false, text: saved } }),
+          ...(query.done === 'created' ? { topNotice: { error: false, text: t.created } } : {}),
+        },
+        zoneOf(query.tz),
+      );
     },
   }),
   // the edit-token form, and a token holder's change of window
@@ -102,7 +128,8 @@ export const LINK_PAGE_ROUTES: readonly AnyRoute[] = [
     },
     handle: async (ctx, { deps, body }) => {
       const opened = await openLinkPage(ctx, deps, body);
-      if (opened !== null) await renderFull(ctx, deps, 200, opened.link, opened.manager, daysOf(body.days));
+      if (opened !== null)
+        await renderFull(ctx, deps, 200, opened.link, opened.manager, daysOf(body.days), {}, zoneOf(body.tz));
     },
   }),
   route({

@@ -7,6 +7,7 @@ import {
   isLinkId,
   shortUrlOf,
   toLinkView,
+  isTimeZone,
 } from '@shortener/core';
 import type { Context } from 'koa';
 import type { HttpDeps } from '../deps.js';
@@ -32,6 +33,10 @@ export interface Manager {
 }
 
 export const DEFAULT_DAYS = 30;
+
+/** The time zone of the statistics, from a query or form value (the browser's, sent by zone.js); else UTC. */
+export const zoneOf = (value: unknown): string =>
+  typeof value === 'string' && value.length <= 64 && isTimeZone(value) ? value : 'UTC';
 
 /** A window the page offers, from a query or form value; the default for anything else. */
 export const daysOf = (value: unknown): number => {
@@ -70,8 +75,9 @@ export async function renderFull(
   manager: Manager,
   days: number,
   extra: Partial<LinkPageView> = {},
+  tz = 'UTC',
 ) {
-  const stats = await getStats(deps.core, link.id, { days }, manager.caller);
+  const stats = await getStats(deps.core, link.id, { days, tz }, manager.caller);
   const fresh = await getLink(deps.core, link.id, manager.caller);
   const shown = fresh.ok ? fresh.value : link;
   if (!stats.ok) return sendLinkPage(ctx, deps, 404, linkMissingPage(stateOf(ctx).language));
@@ -80,6 +86,7 @@ export async function renderFull(
     link: toLinkView(shown, deps.core.config, deps.core.clock.now()),
     stats: stats.value,
     token: manager.token,
+    zoneReload: ctx.method === 'GET',
     ...extra,
   };
   sendLinkPage(ctx, deps, status, linkPage(view));

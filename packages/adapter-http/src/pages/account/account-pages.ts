@@ -1,4 +1,4 @@
-import type { Language, LinkView } from '@shortener/core';
+import type { Language, LinkView, StatsAcrossView, TagCount } from '@shortener/core';
 import { errorLine as errorLineOf, invalidIf, noticeLine } from '../notice.js';
 import type { LinkFormView } from '../home-page.js';
 import { linkForm } from '../home-page.js';
@@ -10,10 +10,11 @@ import type { AccountText } from './account-text.js';
 import { accountTextOf } from './account-text.js';
 import { linksSection } from './account-links.js';
 import { importTextOf } from './import-text.js';
+import { overviewSection } from './overview-section.js';
 import { settingsTextOf } from './settings-text.js';
 
 /** The scripts of the account pages: SimpleWebAuthn's browser bundle, then the pages' own module. */
-const SCRIPTS = ['webauthn.js', 'account.js', 'copy.js', 'app.js', 'flash.js'] as const;
+const SCRIPTS = ['webauthn.js', 'account.js', 'copy.js', 'app.js', 'flash.js', 'zone.js'] as const;
 
 function accountPage(language: Language, title: string, main: SafeHtml): string {
   return renderPage({ language, title, main, noindex: true, scripts: SCRIPTS, accountHref: '/account' });
@@ -171,6 +172,8 @@ export interface AccountHomeView {
   /** The claim form's answer, and the tokens sent when they failed. */
   readonly claim?: Notice & { readonly tokens?: string };
   readonly claimMax: number;
+  /** The statistics over the account's links, or the tag's (a GET of the page only: the overview). */
+  readonly overview?: { readonly stats: StatsAcrossView; readonly tags: readonly TagCount[] };
 }
 
 /**
@@ -198,6 +201,7 @@ export function accountHomePage(view: AccountHomeView): string {
         </form>
         ${passkeyButton(t, 'passkey-register', t.addPasskey, { options: '/account/passkeys/options', finish: '/account/passkeys', done: t.passkeyAdded })}
       </section>
+      ${view.overview === undefined ? '' : overviewSection(view.language, view.overview.stats, view.tag ?? '', view.overview.tags)}
       ${linksSection(view, t)}
       ${linkForm(
         textOf(language),

@@ -20,6 +20,8 @@ export interface LinkPageView {
   readonly stats: StatsView;
   /** The edit token that opened the page: carried in a hidden field of every form (never in a URL). */
   readonly token: string | null;
+  /** The page was got by GET: its script may open it again in the browser's time zone (zone.js). */
+  readonly zoneReload?: boolean;
   /** A line about the last action (saved), or an error of the edit form. */
   readonly notice?: Notice;
   /** A line at the top of the page: the link was just created (`?done=created`). */
@@ -37,7 +39,7 @@ function page(language: Language, title: string, main: SafeHtml): string {
     title,
     main,
     noindex: true,
-    scripts: ['copy.js', 'flash.js'],
+    scripts: ['copy.js', 'flash.js', 'zone.js'],
     accountHref: '/account',
   });
 }

@@ -47,7 +47,7 @@ export function statsSection(view: LinkPageView, t: LinkPageText): SafeHtml {
   const windows = STATS_WINDOWS.map((days) => {
     const label = fill(t.lastDays, { days });
     if (days === stats.days) return html`<li><span aria-current="true">${label}</span></li>`;
-    return html`<li><a href="/account/links/${link.id}?days=${days}">${label}</a></li>`;
+    return html`<li><a href="/account/links/${link.id}?days=${days}&tz=${stats.tz}">${label}</a></li>`;
   });
   // a token holder changes the window by a post (the token stays out of the URL)
   const picker =
@@ -59,6 +59,7 @@ export function statsSection(view: LinkPageView, t: LinkPageText): SafeHtml {
         </nav>`
       : html`<form method="post" action="/account/links/${link.id}" class="row windows-form">
           ${hiddenToken(view.token)}
+          <input type="hidden" name="tz" value="${stats.tz}" />
           <div class="field">
             <label for="days">${t.windowLabel}</label>
             <select id="days" name="days">
@@ -74,6 +75,23 @@ export function statsSection(view: LinkPageView, t: LinkPageText): SafeHtml {
         </form>`;
   return html`<section class="card" aria-labelledby="stats-title">
     <h2 id="stats-title">${t.statsTitle}</h2>
-    ${picker} ${statsBlock(view.language, stats)}
+    ${picker}
+    <p class="hint" id="stats-zone" ${view.zoneReload === true ? html`data-reload="yes"` : ''}>
+      ${fill(t.daysIn, { tz: stats.tz })}
+    </p>
+    ${statsBlock(view.language, stats)}
+    ${
+      view.token === null
+        ? html`<p>
+            <a
+              class="button"
+              id="stats-csv"
+              href="/api/v1/links/${link.id}/stats?format=csv&days=${stats.days}&tz=${stats.tz}"
+              download
+              >${t.downloadCsv}</a
+            >
+          </p>`
+        : ''
+    }
   </section>`;
 }

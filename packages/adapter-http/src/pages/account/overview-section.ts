@@ -1,0 +1,93 @@
+import type { Language, StatsAcrossView, TagCount } from '@shortener/core';
+import type { SafeHtml } from '../layout.js';
+import { html } from '../layout.js';
+import { dayChart, topList } from '../preview-page.js';
+import { byLanguage, fill, textOf } from '../text.js';
+import type { TextsLike } from '../text.js';
+import { linkPageTextOf } from './link-page-text.js';
+
+const EN = {
+  overview: 'Your clicks, last {days} days',
+  tagOverview: 'Clicks of #{tag}, last {days} days',
+  topLinks: 'Top links',
+  topTags: 'Top tags',
+  zone: 'Days in {tz}.',
+  downloadCsv: 'Download CSV',
+};
+type OverviewText = TextsLike<typeof EN>;
+
+const textOfOverview = byLanguage<OverviewText>({
+  en: EN,
+  de: {
+    overview: 'Ihre Klicks, letzte {days} Tage',
+    tagOverview: 'Klicks von #{tag}, letzte {days} Tage',
+    topLinks: 'Meistbesuchte Links',
+    topTags: 'Häufigste Tags',
+    zone: 'Tage in {tz}.',
+    downloadCsv: 'CSV herunterladen',
+  },
+  fr: {
+    overview: 'Vos clics, {days} derniers jours',
+    tagOverview: 'Clics de #{tag}, {days} derniers jours',
+    topLinks: 'Liens les plus visités',
+    topTags: 'Étiquettes principales',
+    zone: 'Jours en {tz}.',
+    downloadCsv: 'Télécharger le CSV',
+  },
+  es: {
+    overview: 'Sus clics, últimos {days} días',
+    tagOverview: 'Clics de #{tag}, últimos {days} días',
+    topLinks: 'Enlaces más visitados',
+    topTags: 'Etiquetas principales',
+    zone: 'Días en {tz}.',
+    downloadCsv: 'Descargar CSV',
+  },
+});
+
+/**
+ * The statistics over the account's links (decisions §18) at the top of `/account`, or over one tag's
+ * links when the list is filtered by it (the tag's view, reached from its chips): clicks by day in the
+ * browser's zone, the top links, and (for the whole account) the top tags by clicks.
+ */
+export function overviewSection(
+  language: Language,
+  stats: StatsAcrossView,
+  tag: string,
+  tags: readonly TagCount[],
+): SafeHtml {
+  const t = textOfOverview(language);
+  const pt = textOf(language);
+  const lt = linkPageTextOf(language);
+  const title =
+    tag === '' ? fill(t.overview, { days: stats.days }) : fill(t.tagOverview, { tag, days: stats.days });
+  const summary = (count: string, max: number) => fill(lt.chartSummary, { count, days: stats.days, max });
+  const links = stats.links.map((link) => ({ key: link.short_url, count: link.clicks }));
+  const topTags = [...tags].sort((a, b) => b.clicks - a.clicks || (a.name < b.name ? -1 : 1)).slice(0, 5);
+  const csv = `/api/v1/${tag === '' ? 'stats' : `tags/${tag}/stats`}?format=csv&days=${stats.days}&tz=${stats.tz}`;
+  return html`<section class="card" aria-labelledby="overview-title" id="overview">
+    <h2 id="overview-title">${title}</h2>
+    <p class="hint" id="stats-zone" data-reload="yes">${fill(t.zone, { tz: stats.tz })}</p>
+    <dl class="totals">
+      <div>
+        <dt>${pt.clicks}</dt>
+        <dd class="total">${stats.total}</dd>
+      </div>
+    </dl>
+    ${dayChart(pt, language, stats.by_day, summary)}
+    <div class="tops">
+      ${topList(t.topLinks, links, (key) => key, pt.noClicks, 5)}
+      ${
+        tag === ''
+          ? topList(
+              t.topTags,
+              topTags.map((c) => ({ key: `#${c.name}`, count: c.clicks })),
+              (key) => key,
+              pt.noClicks,
+              5,
+            )
+          : ''
+      }
+    </div>
+    <p><a class="button" href="${csv}" download>${t.downloadCsv}</a></p>
+  </section>`;
+}
