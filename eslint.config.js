@@ -126,6 +126,7 @@ export default tseslint.config(
           'URLSearchParams',
           'FormData',
           'HTMLElement',
+          'MutationObserver',
           'HTMLFormElement',
           'HTMLButtonElement',
           'HTMLInputElement',
