@@ -26,6 +26,16 @@ export interface HttpOptions {
   readonly mcpAllowedOrigins: readonly string[];
   /** Lower-case name of a trusted header carrying the visitor's ISO country code, if any. */
   readonly countryHeader: string | null;
+  /** The app-links files served on every short domain (decisions §19); absent or null: 404. */
+  readonly appLinks?: AppLinks;
+}
+
+/** The text of the app-links files, JSON checked at start (`APPLE_APP_SITE_ASSOCIATION`, `ANDROID_ASSET_LINKS`). */
+export interface AppLinks {
+  /** `/.well-known/apple-app-site-association`. */
+  readonly apple: string | null;
+  /** `/.well-known/assetlinks.json`. */
+  readonly android: string | null;
 }
 
 /**

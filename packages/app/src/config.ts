@@ -109,6 +109,10 @@ function toAppConfig(settings: Settings): AppConfig {
       trustProxy: settings.TRUST_PROXY,
       countryHeader: settings.COUNTRY_HEADER ?? null,
       mcpAllowedOrigins: settings.MCP_ALLOWED_ORIGINS,
+      appLinks: {
+        apple: settings.APPLE_APP_SITE_ASSOCIATION ?? null,
+        android: settings.ANDROID_ASSET_LINKS ?? null,
+      },
     },
     listen: { port, host: settings.HOST },
     server: {

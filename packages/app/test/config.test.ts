@@ -13,6 +13,8 @@ writeFileSync(geoip, 'not really a database');
 const blocklistFile = join(dir, 'blocklist.txt');
 writeFileSync(blocklistFile, '# bad hosts\nEvil.Example\n0.0.0.0 *.phish.example # hosts-file style\n');
 mkdirSync(join(dir, 'folder'));
+const notJson = join(dir, 'apple-app-site-association');
+writeFileSync(notJson, '{ "applinks": { "details": [ }');
 
 function configError(run: () => unknown): ConfigError {
   try {
@@ -40,7 +42,12 @@ describe('loadConfig', () => {
       redisUrl: null,
       synchronous: 'normal',
     });
-    expect(config.http).toEqual({ trustProxy: { kind: 'none' }, countryHeader: null, mcpAllowedOrigins: [] });
+    expect(config.http).toEqual({
+      trustProxy: { kind: 'none' },
+      countryHeader: null,
+      mcpAllowedOrigins: [],
+      appLinks: { apple: null, android: null },
+    });
     expect(config.geoipDb).toBeNull();
     expect(config.service.limits).toEqual(DEFAULT_LIMITS);
     expect(config.service.allowPrivateHosts).toBe(false);
@@ -101,6 +108,7 @@ describe('loadConfig', () => {
       trustProxy: { kind: 'hops', hops: 1 },
       countryHeader: 'cf-ipcountry',
       mcpAllowedOrigins: ['https://app.example', 'http://localhost:5173'],
+      appLinks: { apple: null, android: null },
     });
     expect(config.geoipDb).toBe(geoip);
     expect(config.service.limits).toMatchObject({
@@ -184,6 +192,9 @@ describe('loadConfig', () => {
     ['WEBHOOK_ALLOW_PRIVATE', 'sure'],
     ['AMQP_URL', 'http://broker.example'],
     ['BLOCKLIST_FILE', join(dir, 'missing.txt')],
+    ['APPLE_APP_SITE_ASSOCIATION', join(dir, 'missing.json')],
+    ['APPLE_APP_SITE_ASSOCIATION', notJson],
+    ['ANDROID_ASSET_LINKS', blocklistFile],
     ['RESERVED_SLUGS', 'pricing,a/b'],
     ['SIGNUP', 'sometimes'],
     ['REDIRECT_STATUS', '303'],
