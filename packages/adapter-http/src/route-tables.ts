@@ -16,6 +16,7 @@ import { html } from './openapi/openapi-pages.js';
 import { openApiDocument } from './openapi/openapi.js';
 import { docsPage } from './pages/docs-page.js';
 import { DOCS_PAGE_HEADERS } from './pages/layout.js';
+import { APP_LINK_ROUTES } from './public/app-links-routes.js';
 import { HOME_ROUTES } from './public/home-routes.js';
 import { SHORT_LINK_ROUTES } from './public/link-routes.js';
 import { QR_ROUTES } from './public/qr-routes.js';
@@ -89,6 +90,7 @@ export const ROUTE_TABLES: readonly (readonly AnyRoute[])[] = [
   ADMIN_ROUTES,
   QR_ROUTES,
   HOME_ROUTES,
+  APP_LINK_ROUTES,
   SHORT_LINK_ROUTES,
 ];
 

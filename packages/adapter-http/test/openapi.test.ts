@@ -60,6 +60,8 @@ const PATHS: Record<string, string[]> = {
   '/docs': ['get'],
   '/llms.txt': ['get'],
   '/robots.txt': ['get'],
+  '/.well-known/apple-app-site-association': ['get'],
+  '/.well-known/assetlinks.json': ['get'],
   '/{slug}': ['get', 'post'],
   '/{slug}+': ['get'],
   '/{slug}.json': ['get'],
