@@ -65,6 +65,8 @@ describe('the API reference at /docs (issue 42)', () => {
     const docs = await (await server.api('/docs?lang=de', { headers: browser })).text();
     expect(docs).toContain('<html lang="de">');
     expect(docs).toContain('API-Referenz');
+    // the header's relative link also works on the short domains' pages
+    expect((await server.visit(`http://${server.hostB}/docs`, { headers: browser })).status).toBe(200);
   });
 
   it('is documented in /openapi.json, and the slug docs is reserved', async () => {
