@@ -52,6 +52,13 @@ describe('app links (decisions §19)', () => {
     }
   });
 
+  it('refuses other methods with 405', async () => {
+    for (const path of Object.keys(PATHS)) {
+      const answer = await server.visit(`http://${server.hostA}${path}`, { method: 'POST', body: '' });
+      expect([path, answer.status, answer.headers.get('allow')]).toEqual([path, 405, 'GET, HEAD']);
+    }
+  });
+
   it('answers 404 where the setting is unset', async () => {
     for (const path of Object.keys(PATHS)) {
       const answer = await plain.visit(`http://${plain.hostA}${path}`);
