@@ -129,6 +129,7 @@ export default tseslint.config(
           'window',
           'FormData',
           'HTMLElement',
+          'MutationObserver',
           'HTMLFormElement',
           'HTMLButtonElement',
           'HTMLInputElement',

@@ -32,6 +32,16 @@ export interface HttpOptions {
   readonly notFoundRedirect?: string | null;
   /** `BASE_URL_REDIRECT`: where `GET /` on a short domain that is not {base_url}'s host goes (302). */
   readonly baseUrlRedirect?: string | null;
+  /** The app-links files served on every short domain (decisions §19); absent or null: 404. */
+  readonly appLinks?: AppLinks;
+}
+
+/** The text of the app-links files, JSON checked at start (`APPLE_APP_SITE_ASSOCIATION`, `ANDROID_ASSET_LINKS`). */
+export interface AppLinks {
+  /** `/.well-known/apple-app-site-association`. */
+  readonly apple: string | null;
+  /** `/.well-known/assetlinks.json`. */
+  readonly android: string | null;
 }
 
 /**

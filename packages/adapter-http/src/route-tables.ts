@@ -1,4 +1,5 @@
 import type { ServiceConfig } from '@shortener/core';
+import { setHeaders, stateOf } from './koa-helpers.js';
 import { ACCOUNT_ROUTES } from './account/account-home-routes.js';
 import { IMPORT_PAGE_ROUTES } from './account/import-page-routes.js';
 import { LINK_PAGE_ROUTES } from './account/link-page-routes.js';
@@ -11,7 +12,11 @@ import { MCP_ROUTES } from './api/mcp-routes.js';
 import { META_ROUTES } from './api/meta-routes.js';
 import { perServer } from './deps.js';
 import { jsonContent } from './openapi/openapi-paths.js';
+import { html } from './openapi/openapi-pages.js';
 import { openApiDocument } from './openapi/openapi.js';
+import { docsPage } from './pages/docs-page.js';
+import { DOCS_PAGE_HEADERS } from './pages/layout.js';
+import { APP_LINK_ROUTES } from './public/app-links-routes.js';
 import { HOME_ROUTES } from './public/home-routes.js';
 import { SHORT_LINK_ROUTES } from './public/link-routes.js';
 import { QR_ROUTES } from './public/qr-routes.js';
@@ -25,7 +30,10 @@ const documentOf = perServer((deps) =>
   JSON.stringify(buildOpenApiDocument(deps.core.config, { metrics: deps.metrics?.exposition !== undefined })),
 );
 
-/** `/openapi.json`, which documents every table here (itself included). */
+/** {base_url}'s `/account`, where the header's "Your account" link goes (every host serves `/docs`). */
+const accountHrefOf = perServer((deps) => new URL('/account', deps.core.config.baseUrl).href);
+
+/** `/openapi.json`, which documents every table here (itself included), and `/docs`, which shows it. */
 const DOCUMENT_ROUTES: readonly AnyRoute[] = [
   route({
     method: 'get',
@@ -42,6 +50,25 @@ const DOCUMENT_ROUTES: readonly AnyRoute[] = [
     handle: (ctx, { deps }) => {
       ctx.type = 'application/json; charset=utf-8';
       ctx.body = documentOf(deps);
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/docs',
+    area: 'public',
+    access: 'anyone',
+    doc: {
+      id: 'apiReference',
+      summary: 'The API reference',
+      description:
+        'This document for people: an HTML page on which Redoc (served from this server) draws ' +
+        '`/openapi.json`, with a link to it. `docs` is a reserved slug, so no short link hides it.',
+      tag: 'meta',
+      responses: { 200: html('The reference page.') },
+    },
+    handle: (ctx, { deps }) => {
+      setHeaders(ctx, DOCS_PAGE_HEADERS);
+      ctx.body = docsPage(stateOf(ctx).language, accountHrefOf(deps));
     },
   }),
 ];
@@ -63,6 +90,7 @@ export const ROUTE_TABLES: readonly (readonly AnyRoute[])[] = [
   ADMIN_ROUTES,
   QR_ROUTES,
   HOME_ROUTES,
+  APP_LINK_ROUTES,
   SHORT_LINK_ROUTES,
 ];
 

@@ -5,6 +5,7 @@ import { aLink } from '@shortener/testkit';
 import { describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../src/route-tables.js';
 import { serviceConfig } from './config.js';
+import { DOCUMENTED_PATHS, METHODS, domainSchemas } from './openapi-helpers.js';
 
 const config = serviceConfig({
   shortDomains: [
@@ -28,91 +29,6 @@ const branch = (property: Json): Json =>
       }
     : property;
 
-/** Every schema reachable in the document with a `domain` property, and every `domain` parameter. */
-function domainSchemas(node: unknown, found: Json[] = []): Json[] {
-  if (Array.isArray(node)) for (const item of node) domainSchemas(item, found);
-  else if (typeof node === 'object' && node !== null) {
-    const object = node as Json;
-    if (object.properties?.domain) found.push(object.properties.domain);
-    if (object.in === 'query' && object.name === 'domain') found.push(object.schema);
-    for (const value of Object.values(object)) domainSchemas(value, found);
-  }
-  return found;
-}
-
-const PATHS: Record<string, string[]> = {
-  '/': ['get', 'post'],
-  '/api/v1/links': ['get', 'post'],
-  '/api/v1/links/{id}': ['delete', 'get', 'patch'],
-  '/api/v1/links/{id}/stats': ['get'],
-  '/api/v1/check': ['get'],
-  '/api/v1/bulk': ['post'],
-  '/api/v1/imports': ['post'],
-  '/api/v1/imports/{id}': ['get'],
-  '/api/v1/imports/{id}/report': ['get'],
-  '/api/v1/links/claim': ['post'],
-  '/api/v1/tags': ['get'],
-  '/api/v1/tags/{tag}/stats': ['get'],
-  '/api/v1/stats': ['get'],
-  '/api/shorten': ['get'],
-  '/assets/{file}': ['get'],
-  '/healthz': ['get'],
-  '/metrics': ['get'],
-  '/openapi.json': ['get'],
-  '/llms.txt': ['get'],
-  '/robots.txt': ['get'],
-  '/{slug}': ['get', 'post'],
-  '/{slug}+': ['get'],
-  '/{slug}.json': ['get'],
-  '/{slug}.png': ['get'],
-  '/{slug}.svg': ['get'],
-  '/mcp': ['post'],
-  '/api/v1/keys': ['get', 'post'],
-  '/api/v1/keys/{id}': ['delete'],
-  '/api/v1/webhooks': ['get', 'post'],
-  '/api/v1/webhooks/{id}': ['delete'],
-  '/api/v1/webhooks/{id}/test': ['post'],
-  '/account/settings/webhooks': ['post'],
-  '/account/settings/webhooks/{id}/delete': ['post'],
-  '/account/settings/webhooks/{id}/test': ['post'],
-  '/login': ['get', 'post'],
-  '/login/passkey/options': ['post'],
-  '/login/passkey': ['post'],
-  '/logout': ['post'],
-  '/account': ['get'],
-  '/account/links': ['post'],
-  '/account/claim': ['post'],
-  '/account/links/{id}': ['get', 'post'],
-  '/account/links/{id}/edit': ['post'],
-  '/account/links/{id}/delete': ['post'],
-  '/admin': ['get'],
-  '/admin/links/{id}/disable': ['post'],
-  '/admin/links/{id}/enable': ['post'],
-  '/admin/links/{id}/delete': ['post'],
-  '/admin/accounts/{id}/disable': ['post'],
-  '/admin/accounts/{id}/enable': ['post'],
-  '/admin/invites': ['post'],
-  '/account/signup': ['get', 'post'],
-  '/account/invite/{token}': ['get', 'post'],
-  '/account/invite/{token}/passkey/options': ['post'],
-  '/account/invite/{token}/passkey': ['post'],
-  '/account/passkeys/options': ['post'],
-  '/account/passkeys': ['post'],
-  '/account/password': ['post'],
-  '/account/settings': ['get'],
-  '/account/import': ['get', 'post'],
-  '/account/import/{id}': ['get'],
-  '/api/v1/admin/orphan-visits': ['get'],
-  '/account/settings/confirm': ['post'],
-  '/account/settings/keys': ['post'],
-  '/account/settings/keys/{id}/revoke': ['post'],
-  '/account/settings/password': ['post'],
-  '/account/settings/sessions/{id}/end': ['post'],
-  '/account/settings/passkeys/{id}/rename': ['post'],
-  '/account/settings/passkeys/{id}/delete': ['post'],
-};
-const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
-
 describe('buildOpenApiDocument', () => {
   it('produces a document that validates against the OpenAPI 3.1 schema', async () => {
     const result = await validate(structuredClone(doc) as never);
@@ -133,8 +49,8 @@ describe('buildOpenApiDocument', () => {
   });
 
   it('describes every endpoint with exactly its methods', () => {
-    expect(Object.keys(doc.paths).sort()).toEqual(Object.keys(PATHS).sort());
-    for (const [path, methods] of Object.entries(PATHS)) {
+    expect(Object.keys(doc.paths).sort()).toEqual(Object.keys(DOCUMENTED_PATHS).sort());
+    for (const [path, methods] of Object.entries(DOCUMENTED_PATHS)) {
       const item = doc.paths[path] as Json;
       expect(
         Object.keys(item)

@@ -8,6 +8,7 @@ import {
   existingFile,
   flag,
   httpUrl,
+  jsonFile,
   integer,
   milliseconds,
   origins,
@@ -64,6 +65,8 @@ const SHAPE = {
   AMQP_URL: serviceUrl(['amqp:', 'amqps:'], 'must be an amqp:// or amqps:// URL').optional(),
   BLOCKLIST_FILE: blocklist.optional(),
   RESERVED_SLUGS: slugList.default([]),
+  APPLE_APP_SITE_ASSOCIATION: jsonFile.optional(),
+  ANDROID_ASSET_LINKS: jsonFile.optional(),
   SIGNUP: choice(['invite', 'open', 'closed']).default('invite'),
   REDIRECT_STATUS: z
     .string()

@@ -124,6 +124,28 @@ export const blocklist = z.string().transform((path, ctx): string[] => {
   }
 });
 
+/**
+ * A file of JSON (an app-links file, decisions §19), read once at start: its text as written, served as
+ * is. A missing file or text that is not JSON stops the start with the reason.
+ */
+export const jsonFile = z.string().transform((path, ctx): string => {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    ctx.addIssue({ code: 'custom', message: `must name a readable file (${String(code ?? error)})` });
+    return z.NEVER;
+  }
+  try {
+    JSON.parse(text);
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: `must name a file of JSON (${(error as Error).message})` });
+    return z.NEVER;
+  }
+  return text;
+});
+
 export const slugList = z
   .string()
   .transform((raw) => raw.split(',').map(normalizeSlug).filter(Boolean))

@@ -111,6 +111,10 @@ function toAppConfig(settings: Settings): AppConfig {
       mcpAllowedOrigins: settings.MCP_ALLOWED_ORIGINS,
       notFoundRedirect: settings.NOT_FOUND_REDIRECT ?? null,
       baseUrlRedirect: settings.BASE_URL_REDIRECT ?? null,
+      appLinks: {
+        apple: settings.APPLE_APP_SITE_ASSOCIATION ?? null,
+        android: settings.ANDROID_ASSET_LINKS ?? null,
+      },
     },
     listen: { port, host: settings.HOST },
     server: {

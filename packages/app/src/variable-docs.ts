@@ -133,6 +133,16 @@ export const VARIABLE_DOCS = {
     help: 'comma-separated slugs to reserve on top of the built-in ones',
     doc: 'comma-separated slugs no alias may take, **in addition to** the built-in ones (`api`, `mcp`, `healthz`, `docs`, ...)',
   },
+  APPLE_APP_SITE_ASSOCIATION: {
+    value: '<path>',
+    help: 'JSON file served on every short domain at /.well-known/apple-app-site-association',
+    doc: 'a JSON file (read at start, must be JSON) served on every short domain at `/.well-known/apple-app-site-association`, so an installed iOS app opens the short links itself; unset: 404. See [docs/app-links.md](docs/app-links.md)',
+  },
+  ANDROID_ASSET_LINKS: {
+    value: '<path>',
+    help: 'JSON file served on every short domain at /.well-known/assetlinks.json',
+    doc: 'a JSON file (read at start, must be JSON) served on every short domain at `/.well-known/assetlinks.json`, so an installed Android app opens the short links itself; unset: 404. See [docs/app-links.md](docs/app-links.md)',
+  },
   SIGNUP: {
     value: '<mode>',
     help: 'who gets an account in the browser: invite (operator invites), open (anyone signs up) or closed',

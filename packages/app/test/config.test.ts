@@ -13,6 +13,8 @@ writeFileSync(geoip, 'not really a database');
 const blocklistFile = join(dir, 'blocklist.txt');
 writeFileSync(blocklistFile, '# bad hosts\nEvil.Example\n0.0.0.0 *.phish.example # hosts-file style\n');
 mkdirSync(join(dir, 'folder'));
+const notJson = join(dir, 'apple-app-site-association');
+writeFileSync(notJson, '{ "applinks": { "details": [ }');
 
 function configError(run: () => unknown): ConfigError {
   try {
@@ -46,6 +48,7 @@ describe('loadConfig', () => {
       mcpAllowedOrigins: [],
       notFoundRedirect: null,
       baseUrlRedirect: null,
+      appLinks: { apple: null, android: null },
     });
     expect(config.geoipDb).toBeNull();
     expect(config.service.limits).toEqual(DEFAULT_LIMITS);
@@ -111,6 +114,7 @@ describe('loadConfig', () => {
       mcpAllowedOrigins: ['https://app.example', 'http://localhost:5173'],
       notFoundRedirect: 'https://example.com/sorry?from=short',
       baseUrlRedirect: 'https://example.com/',
+      appLinks: { apple: null, android: null },
     });
     expect(config.geoipDb).toBe(geoip);
     expect(config.service.limits).toMatchObject({
@@ -194,6 +198,9 @@ describe('loadConfig', () => {
     ['WEBHOOK_ALLOW_PRIVATE', 'sure'],
     ['AMQP_URL', 'http://broker.example'],
     ['BLOCKLIST_FILE', join(dir, 'missing.txt')],
+    ['APPLE_APP_SITE_ASSOCIATION', join(dir, 'missing.json')],
+    ['APPLE_APP_SITE_ASSOCIATION', notJson],
+    ['ANDROID_ASSET_LINKS', blocklistFile],
     ['RESERVED_SLUGS', 'pricing,a/b'],
     ['SIGNUP', 'sometimes'],
     ['REDIRECT_STATUS', '303'],

@@ -68,11 +68,15 @@ const PAGE_ENDPOINTS = [
   '- `GET /`: the web form for people (it calls `POST /api/v1/links`); `GET /assets/{file}`: its static files.',
   '- `GET /{slug}`: redirect (302 unless the link or `REDIRECT_STATUS` says 301/307/308); a password form for protected links; `POST /{slug}` submits the password.',
   '- `GET /robots.txt` on a short domain: disallows everything but its crawlable links.',
+  '- `GET /.well-known/apple-app-site-association` and `GET /.well-known/assetlinks.json` on every short domain: ' +
+    'the app-links files the operator set (`APPLE_APP_SITE_ASSOCIATION`, `ANDROID_ASSET_LINKS`), else 404.',
   '- `GET /{slug}+`: preview page showing the destination without redirecting.',
   '- `GET /{slug}.json`: public facts (`short_url`, `url` unless password protected, `status`, `created_at`, `clicks` if public).',
   '- `GET /{slug}.png?size=512&fg=%23000000&bg=%23ffffff&margin=4` and `GET /{slug}.svg?fg=…&bg=…`: QR codes.',
   '- For people in a browser (decisions §10, not for API clients): `GET|POST /login`, `POST /logout`, ' +
-    "`GET /account` (`q`, `cursor`), `POST /account/links` (create), `POST /account/claim` (edit tokens), a link's page `GET|POST /account/links/{id}` with " +
+    '`GET /account` (`q`, `cursor`), `POST /account/links` (create), `POST /account/claim` (edit tokens), ' +
+    '`GET|POST /account/import` (an import in the browser) and its job `GET /account/import/{id}`, ' +
+    "a link's page `GET|POST /account/links/{id}` with " +
     '`POST /account/links/{id}/edit` and `POST /account/links/{id}/delete`; for administrators `GET /admin` ' +
     'with `POST /admin/links/{id}/disable`, `POST /admin/links/{id}/enable`, `POST /admin/links/{id}/delete`, ' +
     '`POST /admin/accounts/{id}/disable`, `POST /admin/accounts/{id}/enable` and `POST /admin/invites`; ' +
@@ -92,7 +96,7 @@ const PAGE_ENDPOINTS = [
   '- `POST /mcp`: the MCP endpoint (see below).',
   '- `GET /healthz`: `{"status":"ok"}` when the service and its store answer.',
   '- `GET /metrics`: Prometheus metrics when the operator serves them here (otherwise a slug like any other).',
-  '- `GET /openapi.json`: the OpenAPI 3.1 description; `GET /llms.txt`: this file.',
+  '- `GET /openapi.json`: the OpenAPI 3.1 description (`GET /docs`: the same as a page for people); `GET /llms.txt`: this file.',
 ];
 
 function curlExamples(base: string): string[] {

@@ -58,6 +58,11 @@ export interface PageParts {
   /** Other scripts of `assets/` to load, as modules in this order (the account pages). */
   readonly scripts?: readonly string[];
   /**
+   * Scripts of `assets/` that are not modules (a vendor's bundle setting a global), loaded with `defer`
+   * before `scripts`: deferred and module scripts run in document order, after parsing.
+   */
+  readonly classicScripts?: readonly string[];
+  /**
    * Where the header's "Your account" link goes: `/account` on the account pages, {base_url}'s `/account`
    * on the home page (which every host serves). Absent on link pages, which short domains serve.
    */
@@ -86,12 +91,13 @@ export function renderPage(parts: PageParts): string {
         <link rel="icon" href="${files.pathOf('icon.svg')}" type="image/svg+xml" />
         <link rel="stylesheet" href="${files.pathOf('app.css')}" />
         ${parts.script ? html`<script type="module" src="${files.pathOf('app.js')}"></script> ` : ''}
+        ${(parts.classicScripts ?? []).map((name) => html`<script defer src="${files.pathOf(name)}"></script> `)}
         ${(parts.scripts ?? []).map((name) => html`<script type="module" src="${files.pathOf(name)}"></script> `)}
       </head>
       <body>
         <a class="skip" href="#main">${t.skip}</a>
         <header class="bar">
-          <a class="brand" href="/">shortener</a><a href="/openapi.json">${t.apiDocs}</a>
+          <a class="brand" href="/">shortener</a><a href="/docs">${t.apiDocs}</a>
           ${parts.accountHref === undefined ? '' : html`<a href="${parts.accountHref}">${t.account}</a>`}
         </header>
         <main id="main">${parts.main}</main>
@@ -166,3 +172,30 @@ export function accountPageHeaders(imageOrigins: readonly string[]): Readonly<Re
 
 /** The other pages (the home form, later the account pages) send the origin only to other sites. */
 export const PAGE_REFERRER_POLICY = 'strict-origin-when-cross-origin';
+
+/**
+ * Headers of `/docs`, the API reference (issue 42). Its script is Redoc's bundle and our own module, from
+ * this origin only; Redoc fetches `/openapi.json` (`connect-src 'self'`). Redoc draws with
+ * styled-components, which inject `<style>` elements at run time, so this page alone allows inline
+ * styles (`style-src 'unsafe-inline'`): CSS cannot run script, the page shows no user content (only the
+ * server's own document), and nothing may be loaded from elsewhere to carry data out. Its search index
+ * runs in a worker Redoc makes from a `blob:` URL of its own code (`worker-src blob:`). No form.
+ */
+export const DOCS_PAGE_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Type': 'text/html; charset=utf-8',
+  'Content-Security-Policy': [
+    "default-src 'none'",
+    "style-src 'self' 'unsafe-inline'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+    "script-src 'self'",
+    "connect-src 'self'",
+    "img-src 'self' data:",
+    'worker-src blob:',
+    "form-action 'none'",
+  ].join('; '),
+  'Referrer-Policy': PAGE_REFERRER_POLICY,
+  'Cache-Control': 'no-cache',
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+};

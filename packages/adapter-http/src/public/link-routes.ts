@@ -31,7 +31,7 @@ import { linkCacheOf, routeRequest, withRouting } from './routing.js';
 const PREVIEW_PATH = /^\/([A-Za-z0-9_-]{1,64})(?:\+|%2[Bb])$/;
 
 /** One-segment paths served to GET only: a POST there is 405, not a missing link. */
-const GET_ONLY = new Set(['/healthz', '/openapi.json', '/llms.txt', '/robots.txt']);
+const GET_ONLY = new Set(['/healthz', '/openapi.json', '/docs', '/llms.txt', '/robots.txt']);
 
 const SLUG = ref('parameters', 'slug');
 

@@ -178,6 +178,7 @@ describe('routing', () => {
     ['POST', '/api/shorten'],
     ['POST', '/healthz'],
     ['POST', '/openapi.json'],
+    ['POST', '/docs'],
     ['POST', '/llms.txt'],
   ])('answers %s %s with 405 and the error object', async (method, path) => {
     const response = await server.api(path, { method });

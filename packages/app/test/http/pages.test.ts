@@ -30,7 +30,7 @@ function expectStrictPage(response: Response): void {
 describe('the home page', () => {
   it('answers a browser with the 404 page on app paths that are not there, anyone else with JSON', async () => {
     const page = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8', 'user-agent': BROWSER_UA };
-    for (const path of ['/docs', '/settings', '/account/signup', '/account/nothing-here']) {
+    for (const path of ['/settings', '/account/signup', '/account/nothing-here']) {
       const answer = await server.visit(`${server.baseUrl}${path}`, { headers: page });
       expect([path, answer.status, answer.headers.get('content-type')]).toEqual([
         path,

@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BROWSER_UA, startTestServer } from './harness.js';
+import type { TestServer } from './harness.js';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.close());
+
+const browser = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8', 'user-agent': BROWSER_UA };
+const scriptsIn = (page: string) => [...page.matchAll(/<script[^>]* src="([^"]+)"/g)].map((m) => m[1] ?? '');
+
+describe('the API reference at /docs (issue 42)', () => {
+  it('answers 200 HTML under its own CSP: scripts from this origin only, inline styles for Redoc', async () => {
+    const answer = await server.api('/docs', { headers: browser });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const csp = answer.headers.get('content-security-policy') ?? '';
+    expect(csp.split('; ')).toEqual(
+      expect.arrayContaining([
+        "default-src 'none'",
+        "script-src 'self'",
+        "connect-src 'self'",
+        "style-src 'self' 'unsafe-inline'",
+        "frame-ancestors 'none'",
+      ]),
+    );
+    expect(csp).not.toMatch(/script-src[^;]*unsafe|https?:/);
+    expect(answer.headers.getSetCookie()).toEqual([]);
+    const page = await answer.text();
+    expect(page).toContain('<a href="/openapi.json" type="application/json">');
+    expect(page).toContain('data-spec="/openapi.json"');
+    expect(page).not.toMatch(/<script(?![^>]* src=)[^>]*>|\sstyle=/);
+  });
+
+  it('loads Redoc and its mounting module from our own hashed, year-long assets', async () => {
+    const page = await (await server.api('/docs', { headers: browser })).text();
+    const scripts = scriptsIn(page);
+    expect(scripts).toEqual([
+      expect.stringMatching(/^\/assets\/redoc\.standalone\.[0-9a-f]{10}\.js$/),
+      expect.stringMatching(/^\/assets\/docs\.[0-9a-f]{10}\.js$/),
+    ]);
+    for (const path of scripts) {
+      const asset = await server.api(path);
+      expect([path, asset.status, asset.headers.get('content-type')]).toEqual([
+        path,
+        200,
+        'text/javascript; charset=utf-8',
+      ]);
+      expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    }
+    const redoc = await (await server.api(scripts[0] ?? '')).text();
+    expect(redoc.length).toBeGreaterThan(500_000);
+    expect(redoc).toContain('Redoc');
+    // served without the one address Redoc would load from another origin (its logo)
+    expect(redoc).not.toContain('cdn.redoc.ly');
+  });
+
+  it('is linked from every page header in place of the raw document', async () => {
+    const home = await (await server.api('/', { headers: browser })).text();
+    expect(home).toMatch(
+      /<header class="bar">\s*<a class="brand" href="\/">shortener<\/a><a href="\/docs">API<\/a>/,
+    );
+    const docs = await (await server.api('/docs?lang=de', { headers: browser })).text();
+    expect(docs).toContain('<html lang="de">');
+    expect(docs).toContain('API-Referenz');
+    // the header's relative link also works on the short domains' pages
+    expect((await server.visit(`http://${server.hostB}/docs`, { headers: browser })).status).toBe(200);
+  });
+
+  it('is documented in /openapi.json, and the slug docs is reserved', async () => {
+    const document = (await (await server.api('/openapi.json')).json()) as {
+      paths: Record<string, { get?: { summary?: string } }>;
+    };
+    expect(document.paths['/docs']?.get?.summary).toBe('The API reference');
+    const taken = await server.api('/api/v1/links', { json: { url: 'https://example.com/', alias: 'docs' } });
+    expect(taken.status).toBe(400);
+    expect(((await taken.json()) as { error: { code: string } }).error.code).toBe('slug_reserved');
+  });
+});
