@@ -47,6 +47,8 @@ describe.runIf(DATABASE_URL !== null)('shortener migrate --to postgres://…', (
       const seen = await jsonOf(await source.api(`/api/v1/imports/${String(job.id)}`, { key }));
       expect(seen.state).toBe('done');
     });
+    // a visit that found nothing (decisions §18), counted with the visits' flush
+    expect((await source.visit('https://sho.example/no-such-link', from(5))).status).toBe(404);
     for (let i = 0; i < 3; i++) expect((await source.visit(links.anon.short_url, from(i))).status).toBe(302);
     expect((await source.visit(links.owned.short_url, from(9))).status).toBe(302);
     expect((await unlock(source, links.locked)).status).toBe(302);
