@@ -20,6 +20,9 @@ describe('createContainer', () => {
       trustProxy: { kind: 'none' },
       countryHeader: null,
       mcpAllowedOrigins: [],
+      notFoundRedirect: null,
+      baseUrlRedirect: null,
+      appLinks: { apple: null, android: null },
     });
     expect(await http.health()).toEqual({ ok: true });
     expect(resolve(container, 'random').bytes(16)).toHaveLength(16);

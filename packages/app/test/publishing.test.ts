@@ -37,7 +37,7 @@ function importsOf(dir: string): Set<string> {
   const files = readdirSync(join(dir, 'dist/src'), { recursive: true, encoding: 'utf8' });
   for (const file of files.filter((name) => /\.(js|d\.ts)$/.test(name))) {
     const text = readFileSync(join(dir, 'dist/src', file), 'utf8');
-    for (const match of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)['"]([^'"]+)['"]/g))
+    for (const match of text.matchAll(/(?:^|[\s;(=,{}])(?:from\s*|import\s*\(?\s*)['"]([^'"]+)['"]/gm))
       found.add(match[1] as string);
   }
   return found;

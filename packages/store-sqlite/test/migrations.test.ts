@@ -30,6 +30,7 @@ describe('migrate', () => {
       'invites',
       'link_change_log',
       'links',
+      'orphan_visits',
       'passkeys',
       'salts',
       'sessions',
