@@ -1,18 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LinkRecord, RedirectRule, RedirectStatus } from '../src/index.js';
-import { PLAIN } from '../src/index.js';
 import { isPermanent, needsEveryVisit, routingOf, statusOf } from '../src/links/routing.js';
-
-/** The fields routing reads; the rest of a record does not matter here. */
-const aLink = (over: Partial<LinkRecord> = {}): LinkRecord =>
-  ({
-    ...PLAIN,
-    url: 'https://example.com/',
-    maxClicks: null,
-    expiresAt: null,
-    passwordHash: null,
-    ...over,
-  }) as LinkRecord;
+import { aLink } from './routing-fixtures.js';
 
 const RULE: RedirectRule = { when: { device: ['mobile'] }, url: 'https://m.example.com/' };
 

@@ -2,18 +2,11 @@ import { describe, expect, it } from 'vitest';
 import type { RedirectRule, RouteVisit } from '../src/index.js';
 import { acceptedLanguages, forwardQuery, pickRule, routeVisit, ruleKey } from '../src/links/routing.js';
 import type { LinkRouting } from '../src/links/routing.js';
+import { aRouteVisit } from './routing-fixtures.js';
 
 const NOW = Date.UTC(2026, 5, 1, 12);
 
-const visitor = (over: Partial<Record<keyof RouteVisit, unknown>> = {}): RouteVisit => ({
-  now: NOW,
-  device: () => 'desktop',
-  os: () => 'windows',
-  country: () => null,
-  languages: () => [],
-  query: () => null,
-  ...(over as Partial<RouteVisit>),
-});
+const visitor = (over: Parameters<typeof aRouteVisit>[1] = {}): RouteVisit => aRouteVisit(NOW, over);
 
 const rule = (when: RedirectRule['when'], url = 'https://rule.example/'): RedirectRule => ({ when, url });
 const picks = (when: RedirectRule['when'], visit: RouteVisit) => pickRule([rule(when)], visit) === 0;
