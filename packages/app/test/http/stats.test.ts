@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   BOT_UAS,
   BROWSER_UA,
@@ -9,7 +9,8 @@ import {
   jsonOf,
   startTestServer,
 } from './harness.js';
-import type { Json, TestAccount, TestServer } from './harness.js';
+import type { Json } from './harness.js';
+import { createAccounts, startFileServer } from './file-server.js';
 
 const STATS_FIELDS = [
   'total',
@@ -30,16 +31,8 @@ const STATS_FIELDS = [
 const MOBILE_UA =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 
-let server: TestServer;
-let owner: TestAccount;
-let stranger: TestAccount;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  owner = await server.createAccount('owner');
-  stranger = await server.createAccount('stranger');
-});
-afterAll(() => server.close());
+const server = await startFileServer();
+const [owner, stranger] = await createAccounts(server, 'owner', 'stranger');
 
 const statsOf = (link: Json, options: { key?: string; token?: string; query?: string } = {}) =>
   server.api(`/api/v1/links/${link.id}/stats${options.query ?? ''}`, options);
