@@ -10,7 +10,7 @@ import type {
   ServiceConfig,
   SessionRecord,
 } from '@shortener/core';
-import { DEFAULT_LIMITS } from '@shortener/core';
+import { DEFAULT_LIMITS, PLAIN } from '@shortener/core';
 
 /**
  * Settings for adapter tests: two short domains on https (`s.example`, the default, and `go.example`),
@@ -68,12 +68,7 @@ export function aLink(overrides: Partial<LinkRecord> = {}): LinkRecord {
     editTokenHash: null,
     createdAt: FIXTURE_TIME,
     updatedAt: FIXTURE_TIME,
-    tags: [],
-    rules: [],
-    forwardQuery: false,
-    redirectStatus: null,
-    crawlable: false,
-    expiredUrl: null,
+    ...PLAIN,
     ...overrides,
   };
 }
