@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LinkRecord, RedirectRule, RedirectStatus } from '../src/index.js';
 import { isPermanent, needsEveryVisit, routingOf, statusOf } from '../src/links/routing.js';
-import type { LinkRouting } from '../src/links/routing.js';
-import { aLink } from './routing-fixtures.js';
+import { aLink, aRouting } from './routing-fixtures.js';
 
 const RULE: RedirectRule = { when: { device: ['mobile'] }, url: 'https://m.example.com/' };
 
@@ -66,36 +65,27 @@ describe('statusOf', () => {
 });
 
 describe('routingOf', () => {
-  /** The routing of a link with no rules, no forwarding, not crawlable, at 302, but for `over`. */
-  const routed = (over: Partial<LinkRouting>): LinkRouting => ({
-    rules: [],
-    forwardQuery: false,
-    status: 302,
-    crawlable: false,
-    ...over,
-  });
-
   it('is null for a plain link under any server default', () => {
     for (const status of [301, 302, 307, 308] as const) expect(routingOf(aLink(), status)).toBeNull();
     expect(routingOf(aLink({ redirectStatus: 307 }), 307)).toBeNull();
   });
 
   it('routes a link with rules', () => {
-    expect(routingOf(aLink({ rules: [RULE] }), 302)).toEqual(routed({ rules: [RULE] }));
+    expect(routingOf(aLink({ rules: [RULE] }), 302)).toEqual(aRouting({ rules: [RULE] }));
   });
 
   it('routes a link that forwards the query', () => {
     expect(routingOf(aLink({ forwardQuery: true }), 307)).toEqual(
-      routed({ forwardQuery: true, status: 307 }),
+      aRouting({ forwardQuery: true, status: 307 }),
     );
   });
 
   it('routes a crawlable link', () => {
-    expect(routingOf(aLink({ crawlable: true }), 302)).toEqual(routed({ crawlable: true }));
+    expect(routingOf(aLink({ crawlable: true }), 302)).toEqual(aRouting({ crawlable: true }));
   });
 
   it("routes a link whose status is not the server's", () => {
-    expect(routingOf(aLink({ redirectStatus: 308 }), 302)).toEqual(routed({ status: 308 }));
+    expect(routingOf(aLink({ redirectStatus: 308 }), 302)).toEqual(aRouting({ status: 308 }));
   });
 
   it.each(NEEDS_EVERY_VISIT)('routes a link with %s with 302 under a permanent server default', (_, over) => {
