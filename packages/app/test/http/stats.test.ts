@@ -53,13 +53,18 @@ describe('GET /api/v1/links/{id}/stats', () => {
       expect(stats[list]).toEqual([]);
   });
 
-  it('refuses private statistics to anonymous callers and strangers with 403', async () => {
-    const anonymous = await createLink(server, { url: 'https://example.com/private', public_stats: false });
-    const owned = await createLink(
+  /** A link with private statistics made without a key, and one made with the owner's key. */
+  const privateLinks = async (ownedPath: string) => ({
+    anonymous: await createLink(server, { url: 'https://example.com/private', public_stats: false }),
+    owned: await createLink(
       server,
-      { url: 'https://example.com/p2', public_stats: false },
+      { url: `https://example.com/${ownedPath}`, public_stats: false },
       { key: owner.key },
-    );
+    ),
+  });
+
+  it('refuses private statistics to anonymous callers and strangers with 403', async () => {
+    const { anonymous, owned } = await privateLinks('p2');
     await expectError(await statsOf(anonymous), 403, 'forbidden');
     await expectError(await statsOf(owned), 403, 'forbidden');
     await expectError(await statsOf(owned, { key: stranger.key }), 403, 'forbidden');
@@ -68,12 +73,7 @@ describe('GET /api/v1/links/{id}/stats', () => {
   });
 
   it("answers private statistics to the edit token and to the owner's key", async () => {
-    const anonymous = await createLink(server, { url: 'https://example.com/private', public_stats: false });
-    const owned = await createLink(
-      server,
-      { url: 'https://example.com/p3', public_stats: false },
-      { key: owner.key },
-    );
+    const { anonymous, owned } = await privateLinks('p3');
     expect((await jsonOf(await statsOf(anonymous, { token: anonymous.edit_token }))).total).toBe(0);
     expect((await jsonOf(await statsOf(owned, { key: owner.key }))).total).toBe(0);
   });
