@@ -1,6 +1,6 @@
 import { isStoreUnavailable } from '@shortener/core';
 import type { CounterIncrement, LinkChange } from '@shortener/core';
-import { aLink, FIXTURE_TIME } from '@shortener/testkit';
+import { aLink, FIXTURE_TIME, anInsertedLink } from '@shortener/testkit';
 import { createConnection, createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
@@ -179,8 +179,7 @@ describe.runIf(DATABASE_URL !== null)('PostgreSQL stores on several nodes', () =
 
   it('survives losing a connection checked out for a flush, and throws it as the store unavailable', async () => {
     const [stores] = await nodes(1);
-    const link = aLink();
-    await stores!.links.insert(link);
+    const link = await anInsertedLink(stores!.links);
     // another session holds the link's row: the flush waits inside its transaction for the lock
     const held = await holdLock(admin, `SELECT id FROM ${schema}.links WHERE id = $1 FOR UPDATE`, [link.id]);
     const batch = {
@@ -209,8 +208,7 @@ describe.runIf(DATABASE_URL !== null)('PostgreSQL stores on several nodes', () =
     'counts a flush whose connection is lost at its COMMIT once, %s or not',
     async (outcome) => {
       const [stores] = await nodes(1);
-      const link = aLink();
-      await stores!.links.insert(link);
+      const link = await anInsertedLink(stores!.links);
       // a proxy that loses the connection at the first COMMIT: after passing it on, or before
       const proxy = await cutAtCommit(outcome === 'committed');
       const url = new URL(DATABASE_URL ?? '');

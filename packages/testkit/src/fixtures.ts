@@ -4,6 +4,7 @@ import type {
   Clock,
   InviteRecord,
   LinkRecord,
+  LinkStore,
   Passkey,
   RandomSource,
   RateLimiter,
@@ -71,6 +72,17 @@ export function aLink(overrides: Partial<LinkRecord> = {}): LinkRecord {
     ...PLAIN,
     ...overrides,
   };
+}
+
+/** Builds a link with {@link aLink} and inserts it with `links`; returns it (throws if the store refuses it). */
+export async function anInsertedLink(
+  links: Pick<LinkStore, 'insert'>,
+  overrides: Partial<LinkRecord> = {},
+): Promise<LinkRecord> {
+  const link = aLink(overrides);
+  const inserted = await links.insert(link);
+  if (!inserted.ok) throw new Error(`the store refused ${link.slug}: ${inserted.error.code}`);
+  return link;
 }
 
 /** Builds an account named `account1`, `account2`, … created at {@link FIXTURE_TIME}. */
