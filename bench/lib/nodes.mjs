@@ -20,7 +20,16 @@ import { dropPostgresSchema, openPostgresStores } from '@shortener/store-postgre
 import pg from 'pg';
 import { createClient } from 'redis';
 import { BROWSER_UA, LOAD_GENERATOR, loadRound, median, rotation } from './load.mjs';
-import { cpuSeconds, freePort, run, seed, startBaseline, startServer, stop } from './processes.mjs';
+import {
+  benchServerEnv,
+  cpuSeconds,
+  freePort,
+  run,
+  seed,
+  startBaseline,
+  startServer,
+  stop,
+} from './processes.mjs';
 import { NODES_SECTION, machine, printSection, withSection } from './report.mjs';
 import { spreadSlugs } from './redirects.mjs';
 
@@ -116,16 +125,10 @@ async function runWith(n, { url, redisUrl, plan, hot, sql, redis, log, servedBef
     const port = await freePort();
     nodes.push(
       await startServer({
-        PORT: String(port),
-        HOST: '127.0.0.1',
+        ...benchServerEnv(port, HOST),
         STORE: 'postgres',
         DATABASE_URL: url,
         REDIS_URL: redisUrl,
-        PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-        SHORT_DOMAINS: `http://${HOST}`,
-        RATE_LIMIT_ANON_HOUR: '1000000000',
-        RATE_LIMIT_ANON_DAY: '1000000000',
-        LOG_LEVEL: 'warn',
       }),
     );
   }

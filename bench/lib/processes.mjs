@@ -103,27 +103,27 @@ export async function createKey(dbPath) {
 }
 
 /**
- * The server under test on a free port: the database at `dbPath`, `shortHost` the one short domain,
- * creation limits raised, `LOG_LEVEL=warn`; `env` adds to (or overrides) those variables, `nodeFlags`
- * go to node.
+ * The variables of a server under test on `port`: `shortHost` its one short domain, creation limits
+ * raised, `LOG_LEVEL=warn`; the store is the caller's to add.
+ */
+export const benchServerEnv = (port, shortHost) => ({
+  PORT: String(port),
+  HOST: '127.0.0.1',
+  PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+  SHORT_DOMAINS: `http://${shortHost}`,
+  RATE_LIMIT_ANON_HOUR: '1000000000',
+  RATE_LIMIT_ANON_DAY: '1000000000',
+  RATE_LIMIT_KEY_HOUR: '1000000000',
+  LOG_LEVEL: 'warn',
+});
+
+/**
+ * The server under test on a free port ({@link benchServerEnv}) with the database at `dbPath`; `env`
+ * adds to (or overrides) those variables, `nodeFlags` go to node.
  */
 export async function startBenchServer(dbPath, shortHost, env = {}, nodeFlags = []) {
   const port = await freePort();
-  return startServer(
-    {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DB_PATH: dbPath,
-      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-      SHORT_DOMAINS: `http://${shortHost}`,
-      RATE_LIMIT_ANON_HOUR: '1000000000',
-      RATE_LIMIT_ANON_DAY: '1000000000',
-      RATE_LIMIT_KEY_HOUR: '1000000000',
-      LOG_LEVEL: 'warn',
-      ...env,
-    },
-    nodeFlags,
-  );
+  return startServer({ ...benchServerEnv(port, shortHost), DB_PATH: dbPath, ...env }, nodeFlags);
 }
 
 /** Starts the bare node:http baseline; resolves with its URL once it listens. */

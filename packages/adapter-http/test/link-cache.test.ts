@@ -15,16 +15,20 @@ function setup(options: Partial<LinkCacheOptions> = {}) {
     reads += 1;
     return store.get(slug) ?? null;
   };
+  /** A store read of `slug` through the cache, whatever it holds. */
+  const load = (slug: string) => cache.load('sho.rt', slug, find(slug));
   /** What the redirect path does: the cached answer, else one store read remembered. */
   const lookUp = async (slug: string) => {
     const cached = cache.get('sho.rt', slug);
-    return cached !== undefined ? cached : cache.load('sho.rt', slug, find(slug));
+    return cached !== undefined ? cached : load(slug);
   };
-  const add = (link: LinkRecord) => store.set(link.slug, link);
+  /** Puts `link` in the store; returns it. */
+  const add = (link: LinkRecord) => (store.set(link.slug, link), link);
   return {
     cache,
     store,
     add,
+    load,
     lookUp,
     find,
     reads: () => reads,
@@ -35,8 +39,7 @@ function setup(options: Partial<LinkCacheOptions> = {}) {
 describe('the hot-link cache', () => {
   it('serves a found link from memory until its time to live runs out', async () => {
     const t = setup({ ttlMs: 10_000 });
-    const link = aLink();
-    t.add(link);
+    const link = t.add(aLink());
     expect(await t.lookUp(link.slug)).toEqual(link);
     t.advance(9_999);
     expect(await t.lookUp(link.slug)).toEqual(link);
@@ -92,8 +95,7 @@ describe('the hot-link cache', () => {
 
   it('drops a link by id when this process changes or deletes it', async () => {
     const t = setup();
-    const link = aLink();
-    t.add(link);
+    const link = t.add(aLink());
     await t.lookUp(link.slug);
     t.store.set(link.slug, { ...link, url: 'https://example.com/new' });
     t.cache.invalidate(link.id);
@@ -103,17 +105,15 @@ describe('the hot-link cache', () => {
   it('forgets a remembered miss when this process creates a link there', async () => {
     const t = setup();
     expect(await t.lookUp('fresh')).toBeNull();
-    const link = aLink({ slug: 'fresh' });
-    t.add(link);
+    const link = t.add(aLink({ slug: 'fresh' }));
     t.cache.forget(link.domain, link.slug);
     expect(await t.lookUp('fresh')).toEqual(link);
   });
 
   it('does not remember a read that was under way when the link was invalidated', async () => {
     const t = setup();
-    const link = aLink();
-    t.add(link);
-    const reading = t.cache.load('sho.rt', link.slug, t.find(link.slug));
+    const link = t.add(aLink());
+    const reading = t.load(link.slug);
     t.cache.invalidate(link.id);
     expect(await reading).toEqual(link);
     expect(t.cache.get('sho.rt', link.slug)).toBeUndefined();
@@ -121,8 +121,7 @@ describe('the hot-link cache', () => {
 
   it('reads a link once for the requests that ask while its read is under way', async () => {
     const t = setup();
-    const link = aLink();
-    t.add(link);
+    const link = t.add(aLink());
     const answers = await Promise.all(Array.from({ length: 50 }, () => t.lookUp(link.slug)));
     expect(answers).toEqual(Array.from({ length: 50 }, () => link));
     expect(t.reads()).toBe(1);
@@ -134,13 +133,12 @@ describe('the hot-link cache', () => {
 
   it('does not share a read that started before an invalidation with later requests', async () => {
     const t = setup();
-    const link = aLink();
-    t.add(link);
-    const before = t.cache.load('sho.rt', link.slug, t.find(link.slug));
+    const link = t.add(aLink());
+    const before = t.load(link.slug);
     t.cache.invalidate(link.id);
     const changed = { ...link, url: 'https://example.com/changed' };
     t.add(changed);
-    const after = t.cache.load('sho.rt', link.slug, t.find(link.slug));
+    const after = t.load(link.slug);
     expect(t.reads()).toBe(2);
     expect(await after).toEqual(changed);
     await before;
@@ -174,8 +172,7 @@ describe('the hot-link cache', () => {
       },
     };
     const t = setup({ changes });
-    const link = aLink();
-    t.add(link);
+    const link = t.add(aLink());
     await t.lookUp(link.slug);
     t.advance(1);
     await t.lookUp(link.slug);
@@ -349,8 +346,7 @@ describe('the hot-link cache', () => {
 
   it('clears everything on request', async () => {
     const t = setup();
-    const link = aLink();
-    t.add(link);
+    const link = t.add(aLink());
     await t.lookUp(link.slug);
     t.cache.clear();
     expect(t.cache.size).toBe(0);

@@ -1,6 +1,6 @@
 import { createMemoryStores } from '@shortener/store-memory';
 import { storeUnavailable } from '@shortener/core';
-import { aLink } from '@shortener/testkit';
+import { anInsertedLink } from '@shortener/testkit';
 import { describe, expect, it } from 'vitest';
 import { compactionRound, LOG_HIGH_WATER, startVisitCompaction } from '../src/compaction.js';
 import { createJsonLogger } from '../src/logger.js';
@@ -8,8 +8,7 @@ import { createJsonLogger } from '../src/logger.js';
 /** Memory stores whose visit log holds `entries` entries of one link. */
 async function storesWithLog(entries: number) {
   const stores = createMemoryStores();
-  const link = aLink();
-  await stores.links.insert(link);
+  const link = await anInsertedLink(stores.links);
   await appendEntries(stores, link.id, entries);
   return { stores, link };
 }

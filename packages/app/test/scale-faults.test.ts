@@ -13,7 +13,7 @@ import { freshPostgresStore } from './http/test-store.js';
 import type { TestStore } from './http/test-store.js';
 import { exchange, isBadFailure, tally } from './outage-traffic.js';
 import type { Answer } from './outage-traffic.js';
-import { HOST, serve, visitOn, within } from './scale-helpers.js';
+import { HOST, serve, useCluster, visitOn, within } from './scale-helpers.js';
 import type { Node } from './scale-helpers.js';
 
 // Issue 17: three nodes on one PostgreSQL schema and one Redis, the rules of decisions §11 across them,
@@ -59,23 +59,11 @@ const health = async (node: Node) => {
 const schemaOf = (url: string) => /search_path%3D([a-z0-9_]+)/.exec(url)?.[1] ?? '';
 
 describe.runIf(DATABASE_URL !== null && REDIS_URL !== null)('three nodes, and faults', () => {
-  let store: TestStore;
-  let nodes: Node[] = [];
-  const agent = new Agent({ keepAlive: true, maxSockets: 16 });
-
-  beforeAll(async () => {
-    buildBinary();
-    store = await freshPostgresStore(true);
-    nodes = await Promise.all([serve(store.env), serve(store.env), serve(store.env)]);
-  }, 30_000);
-  afterAll(async () => {
-    agent.destroy();
-    await Promise.all(nodes.map((node) => node.stop()));
-    await store?.drop();
-  });
+  const cluster = useCluster(3, 16);
+  const { agent } = cluster;
 
   it('serves a change made on one node, or by the CLI, on the others within a second', async () => {
-    const [a, b, c] = nodes as [Node, Node, Node];
+    const [a, b, c] = cluster.nodes as [Node, Node, Node];
     const link = await create(a, { url: 'https://example.com/first' });
     for (const node of [b, c]) expect(await visitOn(agent, node, link.slug)).toBe(302);
     await fetch(`${a.url}/api/v1/links/${link.id}`, {
@@ -93,7 +81,7 @@ describe.runIf(DATABASE_URL !== null && REDIS_URL !== null)('three nodes, and fa
       );
 
     const cli = spawn(process.execPath, [launcher, 'links', 'disable', link.id], {
-      env: envOf({ ...store.env, SHORT_DOMAINS: `https://${HOST}` }),
+      env: envOf({ ...cluster.store.env, SHORT_DOMAINS: `https://${HOST}` }),
     });
     expect(await new Promise((resolve) => cli.on('close', resolve))).toBe(0);
     for (const node of [b, c])
@@ -101,22 +89,23 @@ describe.runIf(DATABASE_URL !== null && REDIS_URL !== null)('three nodes, and fa
   });
 
   it('keeps max_clicks exact over three nodes and counts one visitor once whichever node it reaches', async () => {
-    const capped = await create(nodes[0]!, { max_clicks: 30 });
+    const capped = await create(cluster.nodes[0]!, { max_clicks: 30 });
     const statuses = await Promise.all(
       Array.from({ length: 150 }, (_, i) =>
-        visitOn(agent, nodes[i % 3]!, capped.slug, `198.51.100.${i % 200}`),
+        visitOn(agent, cluster.nodes[i % 3]!, capped.slug, `198.51.100.${i % 200}`),
       ),
     );
     expect(statuses.filter((s) => s === 302)).toHaveLength(30);
     expect(statuses.filter((s) => s !== 302 && s !== 410)).toEqual([]);
 
-    const link = await create(nodes[1]!, {});
-    for (const node of nodes) expect(await visitOn(agent, node, link.slug, '192.0.2.77', FIREFOX)).toBe(302);
-    for (const [i, node] of nodes.entries())
+    const link = await create(cluster.nodes[1]!, {});
+    for (const node of cluster.nodes)
+      expect(await visitOn(agent, node, link.slug, '192.0.2.77', FIREFOX)).toBe(302);
+    for (const [i, node] of cluster.nodes.entries())
       expect(await visitOn(agent, node, link.slug, `192.0.2.${100 + i}`, FIREFOX)).toBe(302);
     // each node writes its own visits within a second
     const counted = async () => {
-      const stats = await json(nodes[2]!, `/api/v1/links/${link.id}/stats`, link.edit_token);
+      const stats = await json(cluster.nodes[2]!, `/api/v1/links/${link.id}/stats`, link.edit_token);
       return stats.total === 6 && stats.unique === 4;
     };
     expect(await within(3000, counted)).toBe(true);
@@ -125,11 +114,11 @@ describe.runIf(DATABASE_URL !== null && REDIS_URL !== null)('three nodes, and fa
   it('writes no address anywhere: not in PostgreSQL, not in Redis, not in the logs', async () => {
     const addresses = ['203.0.113.57', '2001:db8::57'];
     for (const [i, address] of addresses.entries()) {
-      const link = await create(nodes[i]!, {}, address);
-      for (const node of nodes) expect(await visitOn(agent, node, link.slug, address)).toBe(302);
-      await json(nodes[2]!, `/api/v1/links/${link.id}/stats`, link.edit_token); // flushed
+      const link = await create(cluster.nodes[i]!, {}, address);
+      for (const node of cluster.nodes) expect(await visitOn(agent, node, link.slug, address)).toBe(302);
+      await json(cluster.nodes[2]!, `/api/v1/links/${link.id}/stats`, link.edit_token); // flushed
     }
-    const schema = schemaOf(store.env.DATABASE_URL ?? '');
+    const schema = schemaOf(cluster.store.env.DATABASE_URL ?? '');
     const sql = new pg.Client({ connectionString: DATABASE_URL! });
     await sql.connect();
     const { rows: tables } = await sql.query<{ name: string }>(
@@ -159,7 +148,7 @@ describe.runIf(DATABASE_URL !== null && REDIS_URL !== null)('three nodes, and fa
     }
     redis.destroy();
     expect(keys).toContain('shortener:limit:');
-    const logs = nodes.map((node) => node.stderr()).join('\n');
+    const logs = cluster.nodes.map((node) => node.stderr()).join('\n');
     for (const text of [...addresses, '2001:db8', '203.0.113']) {
       expect(dump, `PostgreSQL holds ${text}`).not.toContain(text);
       expect(keys, `Redis holds ${text}`).not.toContain(text);
@@ -168,10 +157,10 @@ describe.runIf(DATABASE_URL !== null && REDIS_URL !== null)('three nodes, and fa
   });
 
   it('hears changes again after its LISTEN connection is killed', async () => {
-    const [a, b] = nodes as [Node, Node];
+    const [a, b] = cluster.nodes as [Node, Node];
     const link = await create(a, { url: 'https://example.com/before-kill' });
     expect(await visitOn(agent, b, link.slug)).toBe(302);
-    const schema = schemaOf(store.env.DATABASE_URL ?? '');
+    const schema = schemaOf(cluster.store.env.DATABASE_URL ?? '');
     const sql = new pg.Client({ connectionString: DATABASE_URL! });
     await sql.connect();
     const { rows } = await sql.query<{ killed: boolean }>(
@@ -179,7 +168,7 @@ describe.runIf(DATABASE_URL !== null && REDIS_URL !== null)('three nodes, and fa
       [`LISTEN %${schema}.link_changes%`],
     );
     await sql.end();
-    expect(rows.length).toBe(nodes.length);
+    expect(rows.length).toBe(cluster.nodes.length);
     expect(rows.every((r) => r.killed)).toBe(true);
     // a change right after: heard by a node that listens again, or its cache was emptied by the loss
     await fetch(`${a.url}/api/v1/links/${link.id}`, {

@@ -1,8 +1,11 @@
 import { spawn } from 'node:child_process';
-import type { Agent } from 'node:http';
-import { collect, envOf, launcher, listeningUrl } from './bin-helpers.js';
+import { Agent } from 'node:http';
+import { afterAll, beforeAll } from 'vitest';
+import { buildBinary, collect, envOf, launcher, listeningUrl } from './bin-helpers.js';
 import type { Finished } from './bin-helpers.js';
 import { getStatus } from './http/load.js';
+import { freshPostgresStore } from './http/test-store.js';
+import type { TestStore } from './http/test-store.js';
 
 /** The short domain every node serves, as behind one load balancer. */
 export const HOST = 'sho.example';
@@ -51,4 +54,32 @@ export async function within(ms: number, check: () => Promise<boolean>): Promise
     if (Date.now() > deadline) return false;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** `shortener serve` nodes on one fresh PostgreSQL schema (and Redis), with a keep-alive agent. */
+export interface Cluster {
+  /** The schema's store, set before the block's tests. */
+  store: TestStore;
+  /** The running nodes, started before the block's tests; a test may replace them (they are stopped after). */
+  nodes: Node[];
+  readonly agent: Agent;
+}
+
+/**
+ * A {@link Cluster} of `size` nodes for the tests of one describe block: built binary, fresh schema and
+ * nodes before them; agent, nodes and schema gone after them.
+ */
+export function useCluster(size: number, maxSockets: number): Cluster {
+  const cluster = { nodes: [], agent: new Agent({ keepAlive: true, maxSockets }) } as unknown as Cluster;
+  beforeAll(async () => {
+    buildBinary();
+    cluster.store = await freshPostgresStore(true);
+    cluster.nodes = await Promise.all(Array.from({ length: size }, () => serve(cluster.store.env)));
+  }, 30_000);
+  afterAll(async () => {
+    cluster.agent.destroy();
+    await Promise.all(cluster.nodes.map((node) => node.stop()));
+    await cluster.store?.drop();
+  });
+  return cluster;
 }

@@ -1,11 +1,7 @@
-import { Agent } from 'node:http';
 import { scaleBackendUrl } from '@shortener/testkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildBinary } from './bin-helpers.js';
+import { describe, expect, it } from 'vitest';
 import { getStatus } from './http/load.js';
-import { freshPostgresStore } from './http/test-store.js';
-import type { TestStore } from './http/test-store.js';
-import { HOST, serve } from './scale-helpers.js';
+import { HOST, serve, useCluster } from './scale-helpers.js';
 import type { Node } from './scale-helpers.js';
 
 // Issue 17's multi-node rules with real `shortener serve` processes on one PostgreSQL schema and one
@@ -16,20 +12,8 @@ const REDIS_URL = scaleBackendUrl('REDIS_URL');
 describe.runIf(DATABASE_URL !== null && REDIS_URL !== null)(
   'serve processes on one PostgreSQL and Redis',
   () => {
-    let store: TestStore;
-    let nodes: Node[] = [];
-    const agent = new Agent({ keepAlive: true, maxSockets: 32 });
-
-    beforeAll(async () => {
-      buildBinary();
-      store = await freshPostgresStore(true);
-      nodes = await Promise.all([serve(store.env), serve(store.env)]);
-    }, 30_000);
-    afterAll(async () => {
-      agent.destroy();
-      await Promise.all(nodes.map((node) => node.stop()));
-      await store?.drop();
-    });
+    const cluster = useCluster(2, 32);
+    const { agent } = cluster;
 
     /** Creates a link on `node`; returns its slug, id and edit token. */
     async function create(node: Node, body: Record<string, unknown>) {
@@ -46,7 +30,7 @@ describe.runIf(DATABASE_URL !== null && REDIS_URL !== null)(
     const visits = (slug: string, count: number) =>
       Promise.all(
         Array.from({ length: count }, (_, i) =>
-          getStatus(agent, nodes[i % nodes.length]!.port, `/${slug}`, {
+          getStatus(agent, cluster.nodes[i % cluster.nodes.length]!.port, `/${slug}`, {
             host: HOST,
             'x-forwarded-for': `198.51.100.${i % 250}`,
           }),
@@ -54,8 +38,8 @@ describe.runIf(DATABASE_URL !== null && REDIS_URL !== null)(
       );
 
     it('keeps max_clicks exact across nodes and loses no click when every node stops gracefully', async () => {
-      const capped = await create(nodes[0]!, { max_clicks: 25 });
-      const free = await create(nodes[1]!, {});
+      const capped = await create(cluster.nodes[0]!, { max_clicks: 25 });
+      const free = await create(cluster.nodes[1]!, {});
       const [cappedStatuses, freeStatuses] = await Promise.all([
         visits(capped.slug, 200),
         visits(free.slug, 300),
@@ -66,19 +50,19 @@ describe.runIf(DATABASE_URL !== null && REDIS_URL !== null)(
       expect(redirects(freeStatuses)).toBe(300);
 
       // SIGTERM both: each flushes what it buffered before exiting
-      const finished = await Promise.all(nodes.map((node) => node.stop()));
+      const finished = await Promise.all(cluster.nodes.map((node) => node.stop()));
       expect(finished.map((f) => f.code)).toEqual([0, 0]);
 
-      nodes = [await serve(store.env)];
+      cluster.nodes = [await serve(cluster.store.env)];
       for (const [link, clicks] of [
         [capped, 25],
         [free, 300],
       ] as const) {
-        const response = await fetch(`${nodes[0]!.url}/api/v1/links/${link.id}/stats`, {
+        const response = await fetch(`${cluster.nodes[0]!.url}/api/v1/links/${link.id}/stats`, {
           headers: { 'x-edit-token': link.edit_token },
         });
         const stats = (await response.json()) as { total: number };
-        const info = await fetch(`${nodes[0]!.url}/api/v1/links/${link.id}`, {
+        const info = await fetch(`${cluster.nodes[0]!.url}/api/v1/links/${link.id}`, {
           headers: { 'x-edit-token': link.edit_token },
         });
         expect({ clicks: ((await info.json()) as { clicks: number }).clicks, total: stats.total }).toEqual({
@@ -91,8 +75,8 @@ describe.runIf(DATABASE_URL !== null && REDIS_URL !== null)(
     it('holds one client to the shared creation limit with 60 creations at once over two nodes just started', async () => {
       // fresh nodes: their first creations meet the Redis limiter while it is still being loaded
       const limited = await Promise.all([
-        serve({ ...store.env, RATE_LIMIT_ANON_HOUR: '20' }),
-        serve({ ...store.env, RATE_LIMIT_ANON_HOUR: '20' }),
+        serve({ ...cluster.store.env, RATE_LIMIT_ANON_HOUR: '20' }),
+        serve({ ...cluster.store.env, RATE_LIMIT_ANON_HOUR: '20' }),
       ]);
       try {
         const statuses = await Promise.all(

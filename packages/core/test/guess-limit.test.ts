@@ -271,34 +271,17 @@ describe('underTokenGuessLimit', () => {
   it('counts edit tokens per link, so many links read at once stay clear of the limit', async () => {
     const { limiter } = aLimiter();
     const deps = { rateLimiter: limiter, clock: aClock(), config: config() };
-    for (let i = 0; i < 30; i++) {
-      await underTokenGuessLimit(
+    /** A wrong edit token of `target` sent from `ip`. */
+    const wrongToken = (ip: string, target: string) =>
+      underTokenGuessLimit(
         deps,
-        { kind: 'edit', ip: '2001:db8::1', target: 'one' },
+        { kind: 'edit', ip, target },
         async () => 0,
         () => false,
       );
-    }
-    const sameLink = { kind: 'edit' as const, ip: '2001:db8::2', target: 'ONE' };
-    expect(
-      (
-        await underTokenGuessLimit(
-          deps,
-          sameLink,
-          async () => 0,
-          () => false,
-        )
-      ).ok,
-    ).toBe(false);
-    const otherLink = { kind: 'edit' as const, ip: '2001:db8::1', target: 'two' };
-    expect(
-      await underTokenGuessLimit(
-        deps,
-        otherLink,
-        async () => 0,
-        () => false,
-      ),
-    ).toEqual({ ok: true, value: 0 });
+    for (let i = 0; i < 30; i++) await wrongToken('2001:db8::1', 'one');
+    expect((await wrongToken('2001:db8::2', 'ONE')).ok).toBe(false); // the same link
+    expect(await wrongToken('2001:db8::1', 'two')).toEqual({ ok: true, value: 0 }); // another link
   });
 
   it('does not count a right token', async () => {

@@ -1,18 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LinkRecord, RedirectRule, RedirectStatus } from '../src/index.js';
-import { PLAIN } from '../src/index.js';
 import { isPermanent, needsEveryVisit, routingOf, statusOf } from '../src/links/routing.js';
-
-/** The fields routing reads; the rest of a record does not matter here. */
-const aLink = (over: Partial<LinkRecord> = {}): LinkRecord =>
-  ({
-    ...PLAIN,
-    url: 'https://example.com/',
-    maxClicks: null,
-    expiresAt: null,
-    passwordHash: null,
-    ...over,
-  }) as LinkRecord;
+import { aLink, aRouting } from './routing-fixtures.js';
 
 const RULE: RedirectRule = { when: { device: ['mobile'] }, url: 'https://m.example.com/' };
 
@@ -82,39 +71,21 @@ describe('routingOf', () => {
   });
 
   it('routes a link with rules', () => {
-    expect(routingOf(aLink({ rules: [RULE] }), 302)).toEqual({
-      rules: [RULE],
-      forwardQuery: false,
-      status: 302,
-      crawlable: false,
-    });
+    expect(routingOf(aLink({ rules: [RULE] }), 302)).toEqual(aRouting({ rules: [RULE] }));
   });
 
   it('routes a link that forwards the query', () => {
-    expect(routingOf(aLink({ forwardQuery: true }), 307)).toEqual({
-      rules: [],
-      forwardQuery: true,
-      status: 307,
-      crawlable: false,
-    });
+    expect(routingOf(aLink({ forwardQuery: true }), 307)).toEqual(
+      aRouting({ forwardQuery: true, status: 307 }),
+    );
   });
 
   it('routes a crawlable link', () => {
-    expect(routingOf(aLink({ crawlable: true }), 302)).toEqual({
-      rules: [],
-      forwardQuery: false,
-      status: 302,
-      crawlable: true,
-    });
+    expect(routingOf(aLink({ crawlable: true }), 302)).toEqual(aRouting({ crawlable: true }));
   });
 
   it("routes a link whose status is not the server's", () => {
-    expect(routingOf(aLink({ redirectStatus: 308 }), 302)).toEqual({
-      rules: [],
-      forwardQuery: false,
-      status: 308,
-      crawlable: false,
-    });
+    expect(routingOf(aLink({ redirectStatus: 308 }), 302)).toEqual(aRouting({ status: 308 }));
   });
 
   it.each(NEEDS_EVERY_VISIT)('routes a link with %s with 302 under a permanent server default', (_, over) => {

@@ -1,19 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { RedirectRule, RouteVisit } from '../src/index.js';
 import { acceptedLanguages, forwardQuery, pickRule, routeVisit, ruleKey } from '../src/links/routing.js';
-import type { LinkRouting } from '../src/links/routing.js';
+import { aRouteVisit, aRouting } from './routing-fixtures.js';
 
 const NOW = Date.UTC(2026, 5, 1, 12);
 
-const visitor = (over: Partial<Record<keyof RouteVisit, unknown>> = {}): RouteVisit => ({
-  now: NOW,
-  device: () => 'desktop',
-  os: () => 'windows',
-  country: () => null,
-  languages: () => [],
-  query: () => null,
-  ...(over as Partial<RouteVisit>),
-});
+const visitor = (over: Parameters<typeof aRouteVisit>[1] = {}): RouteVisit => aRouteVisit(NOW, over);
 
 const rule = (when: RedirectRule['when'], url = 'https://rule.example/'): RedirectRule => ({ when, url });
 const picks = (when: RedirectRule['when'], visit: RouteVisit) => pickRule([rule(when)], visit) === 0;
@@ -150,46 +142,39 @@ describe('forwardQuery', () => {
 
 describe('routeVisit', () => {
   const link = { url: 'https://default.example/' };
-  const routing = (over: Partial<LinkRouting>): LinkRouting => ({
-    rules: [],
-    forwardQuery: false,
-    status: 302,
-    crawlable: false,
-    ...over,
-  });
   const rules = [rule({ country: ['AT'] }, 'https://at.example/?lang=de'), rule({ device: ['mobile'] })];
 
   it("sends a visit of a link without rules to the link's URL, with no rule named", () => {
-    expect(routeVisit(link, routing({ crawlable: true }), visitor(), 'x=1')).toEqual({
+    expect(routeVisit(link, aRouting({ crawlable: true }), visitor(), 'x=1')).toEqual({
       url: 'https://default.example/',
       rule: null,
     });
-    expect(routeVisit(link, routing({ forwardQuery: true }), visitor(), 'x=1')).toEqual({
+    expect(routeVisit(link, aRouting({ forwardQuery: true }), visitor(), 'x=1')).toEqual({
       url: 'https://default.example/?x=1',
       rule: null,
     });
   });
 
   it('sends a visit to the picked rule’s URL and names the rule', () => {
-    expect(routeVisit(link, routing({ rules }), visitor({ country: () => 'AT' }), 'x=1')).toEqual({
+    expect(routeVisit(link, aRouting({ rules }), visitor({ country: () => 'AT' }), 'x=1')).toEqual({
       url: 'https://at.example/?lang=de',
       rule: '0',
     });
-    expect(routeVisit(link, routing({ rules }), visitor({ device: () => 'mobile' }), '')).toEqual({
+    expect(routeVisit(link, aRouting({ rules }), visitor({ device: () => 'mobile' }), '')).toEqual({
       url: 'https://rule.example/',
       rule: '1',
     });
   });
 
   it("sends a visit no rule picks to the link's URL as `default`", () => {
-    expect(routeVisit(link, routing({ rules }), visitor(), '')).toEqual({
+    expect(routeVisit(link, aRouting({ rules }), visitor(), '')).toEqual({
       url: 'https://default.example/',
       rule: 'default',
     });
   });
 
   it('forwards the query to whichever destination a rule picks', () => {
-    const forwarding = routing({ rules, forwardQuery: true });
+    const forwarding = aRouting({ rules, forwardQuery: true });
     expect(routeVisit(link, forwarding, visitor({ country: () => 'AT' }), 'lang=en&ref=ad')).toEqual({
       url: 'https://at.example/?lang=de&ref=ad',
       rule: '0',

@@ -1,18 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { LinkRecord, RedirectRule, RouteVisit } from '../src/index.js';
-import { PLAIN, acceptedLanguages, checkRules, forwardQuery, pickRule, routingOf } from '../src/index.js';
+import type { RedirectRule, RouteVisit } from '../src/index.js';
+import { acceptedLanguages, checkRules, forwardQuery, pickRule, routingOf } from '../src/index.js';
+import { aLink, aRouteVisit } from './routing-fixtures.js';
 
 const NOW = Date.UTC(2026, 5, 1);
 
-const visitor = (over: Partial<Record<keyof RouteVisit, unknown>> = {}): RouteVisit => ({
-  now: NOW,
-  device: () => 'desktop',
-  os: () => 'windows',
-  country: () => null,
-  languages: () => [],
-  query: () => null,
-  ...(over as Partial<RouteVisit>),
-});
+const visitor = (over: Parameters<typeof aRouteVisit>[1] = {}): RouteVisit => aRouteVisit(NOW, over);
 
 const RULES: RedirectRule[] = [
   { when: { device: ['mobile'], os: ['ios'] }, url: 'https://a.example/' },
@@ -58,17 +51,6 @@ describe('acceptedLanguages', () => {
     expect(acceptedLanguages(undefined)).toEqual([]);
   });
 });
-
-/** The fields routing reads; the rest of a record does not matter here. */
-const aLink = (over: Partial<LinkRecord> = {}): LinkRecord =>
-  ({
-    ...PLAIN,
-    url: 'https://example.com/',
-    maxClicks: null,
-    expiresAt: null,
-    passwordHash: null,
-    ...over,
-  }) as LinkRecord;
 
 describe('routingOf', () => {
   it('is null for a plain link and holds the status and rules otherwise', () => {

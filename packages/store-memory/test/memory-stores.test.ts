@@ -10,6 +10,7 @@ import {
   describeRateLimiterContract,
   describeVisitStoreContract,
   FIXTURE_TIME,
+  anInsertedLink,
 } from '@shortener/testkit';
 import { describe, expect, it } from 'vitest';
 import { createMemoryRateLimiter, createMemoryStores } from '../src/index.js';
@@ -50,8 +51,7 @@ describe('memory stores', () => {
 
   it('shares nothing between two sets of stores', async () => {
     const [first, second] = [createMemoryStores(), createMemoryStores()];
-    const link = aLink();
-    await first.links.insert(link);
+    const link = await anInsertedLink(first.links);
     expect(await second.links.findById(link.id)).toBeNull();
   });
 

@@ -1,4 +1,4 @@
-import { aLink, expectLegacyCountsKept, legacyCounts } from '@shortener/testkit';
+import { expectLegacyCountsKept, legacyCounts, anInsertedLink } from '@shortener/testkit';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS, migrate } from '../src/index.js';
@@ -13,8 +13,7 @@ describe.runIf(DATABASE_URL !== null)('PostgreSQL hourly counters (migration 10)
     const schema = freshSchemaName();
     const stores = await openFresh(schema);
     try {
-      const link = aLink();
-      await stores.links.insert(link);
+      const link = await anInsertedLink(stores.links);
       // the schema as version 12 left it: daily totals (key '') folded, and one in the unfolded log
       const legacy = legacyCounts(link.id);
       await admin.query(`INSERT INTO ${schema}.visit_counters (link_id, day, dimension, key, count)

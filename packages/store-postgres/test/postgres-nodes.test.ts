@@ -1,6 +1,6 @@
 import { isStoreUnavailable } from '@shortener/core';
 import type { CounterIncrement, LinkChange } from '@shortener/core';
-import { aLink, FIXTURE_TIME } from '@shortener/testkit';
+import { aLink, FIXTURE_TIME, anInsertedLink } from '@shortener/testkit';
 import { createConnection, createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
@@ -8,6 +8,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { feedApplicationName, MIGRATIONS, migrate, openPostgresStores, schemaVersion } from '../src/index.js';
 import type { PostgresStores } from '../src/index.js';
 import { DATABASE_URL, freshSchemaName, useFreshSchemas } from './fresh-schema.js';
+import { holdLock, terminateOnceWaiting } from './lock-waits.js';
 
 // What PostgreSQL adds over the contracts: several nodes (pools) on one schema, as several `serve`
 // processes on several machines would be.
@@ -178,12 +179,9 @@ describe.runIf(DATABASE_URL !== null)('PostgreSQL stores on several nodes', () =
 
   it('survives losing a connection checked out for a flush, and throws it as the store unavailable', async () => {
     const [stores] = await nodes(1);
-    const link = aLink();
-    await stores!.links.insert(link);
+    const link = await anInsertedLink(stores!.links);
     // another session holds the link's row: the flush waits inside its transaction for the lock
-    const holder = await admin.connect();
-    await holder.query('BEGIN');
-    await holder.query(`SELECT id FROM ${schema}.links WHERE id = $1 FOR UPDATE`, [link.id]);
+    const held = await holdLock(admin, `SELECT id FROM ${schema}.links WHERE id = $1 FOR UPDATE`, [link.id]);
     const batch = {
       clicks: [{ linkId: link.id, count: 1, lastClickAt: FIXTURE_TIME }],
       counters: [],
@@ -191,20 +189,14 @@ describe.runIf(DATABASE_URL !== null)('PostgreSQL stores on several nodes', () =
     };
     // handled from the start: the flush may fail before the loop below sees its backend killed
     const flush = stores!.visits.record(batch).catch((error: unknown) => error);
-    const killed = async () =>
-      (
-        await admin.query(
-          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-            WHERE wait_event_type = 'Lock' AND query LIKE 'SELECT id FROM links WHERE id = ANY%'`,
-        )
-      ).rowCount === 1;
-    for (let tries = 0; !(await killed()); tries++) {
-      if (tries > 100) throw new Error('the flush never waited for the lock');
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await terminateOnceWaiting(
+      admin,
+      'SELECT id FROM links WHERE id = ANY',
+      100,
+      'the flush never waited for the lock',
+    );
     const failure: unknown = await flush;
-    await holder.query('ROLLBACK');
-    holder.release();
+    await held.rollBack();
     expect(isStoreUnavailable(failure)).toBe(true);
     // the socket's end comes after the query's error: give it time to reach the client
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -216,8 +208,7 @@ describe.runIf(DATABASE_URL !== null)('PostgreSQL stores on several nodes', () =
     'counts a flush whose connection is lost at its COMMIT once, %s or not',
     async (outcome) => {
       const [stores] = await nodes(1);
-      const link = aLink();
-      await stores!.links.insert(link);
+      const link = await anInsertedLink(stores!.links);
       // a proxy that loses the connection at the first COMMIT: after passing it on, or before
       const proxy = await cutAtCommit(outcome === 'committed');
       const url = new URL(DATABASE_URL ?? '');

@@ -3,6 +3,7 @@ import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { PostgresStores } from '../src/index.js';
 import { DATABASE_URL, freshSchemaName, useFreshSchemas } from './fresh-schema.js';
+import { holdLock, terminateOnceWaiting } from './lock-waits.js';
 
 describe.runIf(DATABASE_URL !== null)('the PostgreSQL visit log', () => {
   const openFresh = useFreshSchemas();
@@ -39,24 +40,20 @@ describe.runIf(DATABASE_URL !== null)('the PostgreSQL visit log', () => {
     const expected = await visitFigures(stores, ids);
     // another session holds a counter row the compaction will add to: it waits inside its transaction
     expect(await stores.visits.compact(1)).toBe(1); // the first entry, so its counter rows exist
-    const holder = await admin.connect();
-    await holder.query('BEGIN');
-    await holder.query(`SELECT 1 FROM ${schema}.visit_counters WHERE link_id = $1 FOR UPDATE`, [ids[0]]);
+    const held = await holdLock(
+      admin,
+      `SELECT 1 FROM ${schema}.visit_counters WHERE link_id = $1 FOR UPDATE`,
+      [ids[0]],
+    );
     const compaction = stores.visits.compact(10_000).catch((error: unknown) => error);
-    const killed = async () =>
-      (
-        await admin.query(
-          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-            WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO visit_counters%'`,
-        )
-      ).rowCount === 1;
-    for (let tries = 0; !(await killed()); tries++) {
-      if (tries > 200) throw new Error('the compaction never waited for the lock');
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await terminateOnceWaiting(
+      admin,
+      'INSERT INTO visit_counters',
+      200,
+      'the compaction never waited for the lock',
+    );
     expect(await compaction).toBeInstanceOf(Error);
-    await holder.query('ROLLBACK');
-    holder.release();
+    await held.rollBack();
     expect(await visitFigures(stores, ids)).toEqual(expected);
     expect(await compactAll(stores, 10_000)).toBe(50 * 4 - 1);
     expect(await visitFigures(stores, ids)).toEqual(expected);

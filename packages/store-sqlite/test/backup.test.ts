@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { aLink } from '@shortener/testkit';
+import { aLink, anInsertedLink } from '@shortener/testkit';
 import { describe, expect, it } from 'vitest';
 import { openSqliteStores } from '../src/index.js';
 import { useTempDbPaths } from './temp-files.js';
@@ -61,8 +61,7 @@ describe('backup', () => {
 
   it('replaces the partial file a killed run left, and leaves none when it fails', async () => {
     const stores = openSqliteStores(dbPath());
-    const link = aLink();
-    await stores.links.insert(link);
+    const link = await anInsertedLink(stores.links);
     const copy = `${dbPath()}.bak`;
     mkdirSync(copy.slice(0, copy.lastIndexOf('/')), { recursive: true });
     writeFileSync(`${copy}.partial`, 'half a database');

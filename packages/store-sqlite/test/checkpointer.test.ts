@@ -1,6 +1,6 @@
 import { readdirSync, statSync } from 'node:fs';
 import type { VisitBatch } from '@shortener/core';
-import { FIXTURE_TIME, aLink } from '@shortener/testkit';
+import { FIXTURE_TIME, aLink, anInsertedLink } from '@shortener/testkit';
 import { describe, expect, it } from 'vitest';
 import { startBackgroundCheckpoints } from '../src/checkpointer.js';
 import { openSqliteDatabase, openSqliteStores } from '../src/index.js';
@@ -119,8 +119,7 @@ describe('background WAL checkpoints', () => {
 
   it('runs with the stores of the server and stops when they close', async () => {
     const stores = openSqliteStores(dbPath(), { backgroundCheckpoints: true });
-    const link = aLink();
-    await stores.links.insert(link);
+    const link = await anInsertedLink(stores.links);
     expect(await stores.links.findById(link.id)).toEqual(link);
     await stores.close();
   });

@@ -1,5 +1,5 @@
 import type { VisitBatch } from '@shortener/core';
-import { aLink, anAccount, compactAll, LOG_DAY } from '@shortener/testkit';
+import { aLink, anAccount, compactAll, LOG_DAY, anInsertedLink } from '@shortener/testkit';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openSqliteStores } from '../src/index.js';
@@ -37,8 +37,7 @@ describe('clicks in the SQLite visit log (migration 012)', () => {
     const { stores, raw } = open();
     const account = anAccount();
     await stores.accounts.createAccount(account);
-    const link = aLink({ accountId: account.id, tags: ['news'] });
-    await stores.links.insert(link);
+    const link = await anInsertedLink(stores.links, { accountId: account.id, tags: ['news'] });
     await stores.visits.record(clicks(link.id, 3, 1_000));
     await stores.visits.record(clicks(link.id, 2, 2_000));
     const column = raw.prepare('SELECT clicks, last_click_at FROM links WHERE id = ?');
@@ -61,8 +60,7 @@ describe('clicks in the SQLite visit log (migration 012)', () => {
 
   it('count against a cap set after they were logged', async () => {
     const { stores } = open();
-    const link = aLink();
-    await stores.links.insert(link);
+    const link = await anInsertedLink(stores.links);
     await stores.visits.record(clicks(link.id, 3, 1_000));
     await stores.links.update(link.id, { maxClicks: 4, updatedAt: 5_000 });
     expect(await stores.links.tryConsumeClick(link.id, 2_000)).toBe(true);
@@ -73,8 +71,7 @@ describe('clicks in the SQLite visit log (migration 012)', () => {
   it('are in the link snapshots of link.updated and link.deleted events', async () => {
     const { stores, raw } = open();
     raw.prepare(`INSERT INTO settings (name, value) VALUES ('events_to_broker', 'on')`).run();
-    const link = aLink();
-    await stores.links.insert(link);
+    const link = await anInsertedLink(stores.links);
     await stores.visits.record(clicks(link.id, 3, 1_000));
     await stores.links.update(link.id, { title: 'Renamed', updatedAt: 5_000 });
     await stores.links.delete(link.id);

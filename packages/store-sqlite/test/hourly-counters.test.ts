@@ -1,4 +1,4 @@
-import { aLink, expectLegacyCountsKept, legacyCounts } from '@shortener/testkit';
+import { expectLegacyCountsKept, legacyCounts, anInsertedLink } from '@shortener/testkit';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, it } from 'vitest';
 import { MIGRATIONS, openSqliteStores } from '../src/index.js';
@@ -16,8 +16,7 @@ describe('hourly counters (migration 15)', () => {
   it('keep every daily total and bots count of a version 17 database, in the 00:00 UTC hour, folded or not', async () => {
     const path = nextPath();
     const first = openSqliteStores(path);
-    const link = aLink();
-    await first.links.insert(link);
+    const link = await anInsertedLink(first.links);
     await first.close();
     // the database as version 17 left it: daily totals (key '') folded, and one in the unfolded log
     const legacy = legacyCounts(link.id);

@@ -1,5 +1,12 @@
 import { SENDS_PER_WEBHOOK } from '@shortener/core';
-import { aLink, anAccount, aWebhook, describeEventStoreContract, FIXTURE_TIME } from '@shortener/testkit';
+import {
+  aLink,
+  anAccount,
+  aWebhook,
+  describeEventStoreContract,
+  FIXTURE_TIME,
+  anInsertedLink,
+} from '@shortener/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openSqliteStores } from '../src/index.js';
 import type { SqliteStores } from '../src/index.js';
@@ -18,8 +25,7 @@ describe('SQLite outbox', () => {
     const stores = openSqliteStores(':memory:');
     opened.push(stores);
     await stores.events.setBroker(true); // so anonymous links have their events
-    const link = aLink();
-    await stores.links.insert(link);
+    const link = await anInsertedLink(stores.links);
     const [dup, fresh] = await stores.links.insertMany([aLink({ slug: link.slug }), aLink()]);
     expect(dup?.ok).toBe(false);
     expect(fresh?.ok).toBe(true);
@@ -32,8 +38,7 @@ describe('SQLite outbox', () => {
     const account = anAccount();
     await stores.accounts.createAccount(account);
     await stores.events.createWebhook(aWebhook(account.id, { events: ['link.visited'] }));
-    const link = aLink({ accountId: account.id });
-    await stores.links.insert(link);
+    const link = await anInsertedLink(stores.links, { accountId: account.id });
     const day = '2026-01-02';
     await stores.visits.record({
       clicks: [{ linkId: link.id, count: 1, lastClickAt: FIXTURE_TIME }],

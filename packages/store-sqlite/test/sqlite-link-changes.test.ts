@@ -1,4 +1,4 @@
-import { aLink, describeLinkChangeFeedContract } from '@shortener/testkit';
+import { aLink, describeLinkChangeFeedContract, anInsertedLink } from '@shortener/testkit';
 import { describe, expect, it } from 'vitest';
 import { openSqliteDatabase, openSqliteStores } from '../src/index.js';
 import { useTempDbPaths } from './temp-files.js';
@@ -51,8 +51,7 @@ describe('the change log and the columns of decisions §15', () => {
     const mine = openSqliteStores(path);
     const raw = openSqliteDatabase(path);
     try {
-      const link = aLink();
-      await mine.links.insert(link);
+      const link = await anInsertedLink(mine.links);
       const heard: (string | null)[] = [];
       const unsubscribe = mine.links.changes.subscribe((change) => heard.push(change?.id ?? null));
       const columns = [

@@ -1,4 +1,4 @@
-import { aLink } from '@shortener/testkit';
+import { aLink, anInsertedLink } from '@shortener/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqliteStores } from '../src/index.js';
 import type { SqliteStores } from '../src/index.js';
@@ -24,8 +24,7 @@ describe('the SQLite link store', () => {
   });
 
   it('throws rather than reporting slug_taken for a duplicate id', async () => {
-    const link = aLink();
-    await stores.links.insert(link);
+    const link = await anInsertedLink(stores.links);
     await expect(stores.links.insert({ ...link, slug: 'other' })).rejects.toThrow(/constraint/i);
   });
 

@@ -12,6 +12,7 @@ import {
   describeSessionStoreContract,
   describeSettingStoreContract,
   describeVisitStoreContract,
+  anInsertedLink,
 } from '@shortener/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS, openSqliteDatabase, openSqliteStores, userVersion } from '../src/index.js';
@@ -107,8 +108,7 @@ describe('openSqliteStores on a file', () => {
   it('counts exactly max_clicks of 50 interleaved clicks from two connections', async () => {
     const path = nextPath();
     const [a, b] = [open(path), open(path)];
-    const link = aLink({ maxClicks: 17 });
-    await a.links.insert(link);
+    const link = await anInsertedLink(a.links, { maxClicks: 17 });
     const attempts = Array.from({ length: 50 }, (_, i) =>
       (i % 2 === 0 ? a : b).links.tryConsumeClick(link.id, 1000 + i),
     );
@@ -172,8 +172,7 @@ describe('openSqliteStores on a file', () => {
 
   it('backs up the live database to a file that opens with the same data', async () => {
     const stores = open(nextPath());
-    const link = aLink();
-    await stores.links.insert(link);
+    const link = await anInsertedLink(stores.links);
     const copy = nextPath();
     await stores.backup(copy);
     expect(await open(copy).links.findById(link.id)).toEqual(link);

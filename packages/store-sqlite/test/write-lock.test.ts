@@ -1,4 +1,4 @@
-import { FIXTURE_TIME, aLink } from '@shortener/testkit';
+import { FIXTURE_TIME, anInsertedLink } from '@shortener/testkit';
 import { describe, expect, it } from 'vitest';
 import { openSqliteDatabase, openSqliteStores } from '../src/index.js';
 import { useTempDbPaths } from './temp-files.js';
@@ -10,8 +10,7 @@ describe('the flush and a write lock held by another connection', () => {
   it('waits for the lock without stopping the event loop, then writes', async () => {
     const path = dbPath();
     const stores = openSqliteStores(path);
-    const link = aLink();
-    await stores.links.insert(link);
+    const link = await anInsertedLink(stores.links);
     const other = openSqliteDatabase(path);
     other.exec('BEGIN IMMEDIATE'); // as the checkpoint worker or another process does
     const flushed = stores.visits.record({

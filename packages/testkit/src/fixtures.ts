@@ -4,13 +4,14 @@ import type {
   Clock,
   InviteRecord,
   LinkRecord,
+  LinkStore,
   Passkey,
   RandomSource,
   RateLimiter,
   ServiceConfig,
   SessionRecord,
 } from '@shortener/core';
-import { DEFAULT_LIMITS } from '@shortener/core';
+import { DEFAULT_LIMITS, PLAIN } from '@shortener/core';
 
 /**
  * Settings for adapter tests: two short domains on https (`s.example`, the default, and `go.example`),
@@ -68,14 +69,20 @@ export function aLink(overrides: Partial<LinkRecord> = {}): LinkRecord {
     editTokenHash: null,
     createdAt: FIXTURE_TIME,
     updatedAt: FIXTURE_TIME,
-    tags: [],
-    rules: [],
-    forwardQuery: false,
-    redirectStatus: null,
-    crawlable: false,
-    expiredUrl: null,
+    ...PLAIN,
     ...overrides,
   };
+}
+
+/** Builds a link with {@link aLink} and inserts it with `links`; returns it (throws if the store refuses it). */
+export async function anInsertedLink(
+  links: Pick<LinkStore, 'insert'>,
+  overrides: Partial<LinkRecord> = {},
+): Promise<LinkRecord> {
+  const link = aLink(overrides);
+  const inserted = await links.insert(link);
+  if (!inserted.ok) throw new Error(`the store refused ${link.slug}: ${inserted.error.code}`);
+  return link;
 }
 
 /** Builds an account named `account1`, `account2`, … created at {@link FIXTURE_TIME}. */

@@ -2,6 +2,7 @@ export { describeAccountStoreContract } from './account-store-contract.js';
 export { describeCredentialStoreContract } from './credential-store-contract.js';
 export {
   aLink,
+  anInsertedLink,
   aServiceConfig,
   anAccount,
   anApiKey,

@@ -1,6 +1,6 @@
 import type { LinkChanges, Stores } from '@shortener/core';
 import { describe, expect, it } from 'vitest';
-import { aLink, FIXTURE_TIME } from './fixtures.js';
+import { aLink, FIXTURE_TIME, anInsertedLink } from './fixtures.js';
 import { givenAccount, givenLink, useFreshStores } from './fresh-stores.js';
 import { describeLinkClaims, describeLinkClicks } from './link-store-contract-clicks.js';
 import { describeLinkImport } from './link-store-contract-import.js';
@@ -51,8 +51,7 @@ function describeInsertAndFind(stores: () => Stores): void {
     });
 
     it('returns every field unchanged when every optional field is null', async () => {
-      const link = aLink({ publicStats: true, disabled: false });
-      await stores().links.insert(link);
+      const link = await anInsertedLink(stores().links, { publicStats: true, disabled: false });
       expect(await stores().links.findById(link.id)).toStrictEqual(link);
       expect(await stores().links.findBySlug(link.domain, link.slug)).toStrictEqual(link);
     });

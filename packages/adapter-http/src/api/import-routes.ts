@@ -10,7 +10,7 @@ import type { ImportReportLine, ImportUseDeps } from '@shortener/core';
 import { stringify } from 'csv-stringify/sync';
 import type { HttpDeps } from '../deps.js';
 import { sendResult } from '../koa-helpers.js';
-import { SECURITY, pathParameter } from '../openapi/openapi-paths.js';
+import { SECURITY, pathParameter, textContent } from '../openapi/openapi-paths.js';
 import type { Json } from '../openapi/openapi-schemas.js';
 import { route } from '../routes/route-table.js';
 import type { AnyRoute } from '../routes/route-table.js';
@@ -100,7 +100,7 @@ export const IMPORT_ROUTES: readonly AnyRoute[] = [
       security,
       parameters: [IMPORT_ID],
       responses: {
-        200: { description: 'The report.', content: { 'text/csv': { schema: { type: 'string' } } } },
+        200: { description: 'The report.', content: textContent('text/csv') },
       },
       errors: [401, 403, 404],
     },

@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import { robotsTxt } from '@shortener/core';
 import type { HttpDeps } from '../deps.js';
 import { perServer } from '../deps.js';
-import { jsonContent, ref } from '../openapi/openapi-paths.js';
+import { jsonContent, ref, textContent } from '../openapi/openapi-paths.js';
 import { mountRoutes, route } from '../routes/route-table.js';
 import type { AnyRoute, RouteDoc } from '../routes/route-table.js';
 import { refuseMethod } from '../server/methods.js';
@@ -65,7 +65,7 @@ export const META_ROUTES: readonly AnyRoute[] = [
       'Prometheus metrics',
       'Served because the operator set `METRICS=true` (without `METRICS_PORT`): counters and ' +
         'latencies in Prometheus text format, never an address or a slug.',
-      { 200: { description: 'The metrics.', content: { 'text/plain': { schema: { type: 'string' } } } } },
+      { 200: { description: 'The metrics.', content: textContent('text/plain') } },
     ),
     handle: async (ctx, { deps }) => {
       const exposition = deps.metrics?.exposition;
@@ -82,7 +82,7 @@ export const META_ROUTES: readonly AnyRoute[] = [
     area: 'public',
     access: 'anyone',
     doc: meta('getLlmsTxt', 'Summary for AI clients', 'Markdown per the llms.txt convention.', {
-      200: { description: 'The summary.', content: { 'text/markdown': { schema: { type: 'string' } } } },
+      200: { description: 'The summary.', content: textContent('text/markdown') },
     }),
     handle: (ctx, { deps }) => {
       ctx.type = 'text/markdown; charset=utf-8';
@@ -100,7 +100,7 @@ export const META_ROUTES: readonly AnyRoute[] = [
       'Robots rules of a short domain',
       'Disallows everything on the short domain named by the Host header except the short URLs of its ' +
         'crawlable links (`Allow: /{slug}$`; decisions §15).',
-      { 200: { description: 'The rules.', content: { 'text/plain': { schema: { type: 'string' } } } } },
+      { 200: { description: 'The rules.', content: textContent('text/plain') } },
     ),
     handle: async (ctx, { deps }) => {
       ctx.type = 'text/plain; charset=utf-8';

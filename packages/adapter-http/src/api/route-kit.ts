@@ -3,7 +3,7 @@ import { csvCells, toLinkView } from '@shortener/core';
 import { stringify } from 'csv-stringify/sync';
 import type { Context } from 'koa';
 import type { HttpDeps } from '../deps.js';
-import { jsonContent, ref } from '../openapi/openapi-paths.js';
+import { jsonContent, ref, textContent } from '../openapi/openapi-paths.js';
 import type { Json } from '../openapi/openapi-schemas.js';
 
 /** The path parameter `{id}` of a link. */
@@ -26,7 +26,7 @@ export const jsonResponse = (description: string, schema: string, headers?: Json
 /** A 200 answer that is JSON of a component schema, or CSV (`format=csv`, `Accept: text/csv`). */
 export const jsonOrCsvResponse = (description: string, schema: string): Json => ({
   description,
-  content: { ...jsonContent(ref('schemas', schema)), 'text/csv': { schema: { type: 'string' } } },
+  content: { ...jsonContent(ref('schemas', schema)), ...textContent('text/csv') },
 });
 
 /**

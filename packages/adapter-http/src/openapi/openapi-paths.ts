@@ -16,6 +16,9 @@ export const pathParameter = (name: string, description: string, example: string
 /** `{ 'application/json': { schema } }`. */
 export const jsonContent = (schema: Json): Json => ({ 'application/json': { schema } });
 
+/** `{ [mediaType]: { schema: { type: 'string' } } }`: a body of text (plain, Markdown, CSV, HTML). */
+export const textContent = (mediaType: string): Json => ({ [mediaType]: { schema: { type: 'string' } } });
+
 /** The `RateLimit-*` headers of creation, bulk and plain-text shortening. */
 export const rateLimitHeaders: Json = {
   'RateLimit-Limit': ref('headers', 'RateLimit-Limit'),

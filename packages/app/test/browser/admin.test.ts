@@ -1,7 +1,5 @@
-import type { Browser } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createLink } from '../http/harness.js';
-import type { TestServer } from '../http/harness.js';
 import {
   VIEWPORTS,
   browserAvailable,
@@ -15,29 +13,24 @@ import {
 const available = browserAvailable();
 
 describe.skipIf(!available)('/admin in Chromium (decisions §10)', { timeout: 60_000 }, () => {
-  const both = useServerAndBrowser();
-  let server: TestServer;
-  let browser: Browser;
-  beforeAll(() => {
-    [server, browser] = [both.server(), both.browser()];
-  });
+  const { server, browser } = useServerAndBrowser();
 
   for (const viewport of ['phone', 'desktop'] as const) {
     it(`lets an admin search, disable a link and invite someone on a ${viewport}`, async () => {
-      const link = await createLink(server, {
+      const link = await createLink(server(), {
         url: `https://example.com/admin-ui-${viewport}`,
         title: `needle ${viewport}`,
       });
       // the pages' own CSP: the copy button's script must load under it
-      const context = await browser.newContext({ viewport: VIEWPORTS[viewport], locale: 'en-US' });
-      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl });
+      const context = await browser().newContext({ viewport: VIEWPORTS[viewport], locale: 'en-US' });
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server().baseUrl });
       const { page, problems } = await watchedPage(context);
-      await page.goto(String((await server.cli('accounts', 'invite', `boss-${viewport}`, '--admin')).url));
+      await page.goto(String((await server().cli('accounts', 'invite', `boss-${viewport}`, '--admin')).url));
       await page.getByLabel('New password').fill('a long enough password');
       await page.getByRole('button', { name: 'Set password' }).click();
-      await page.waitForURL(`${server.baseUrl}/account`);
+      await page.waitForURL(`${server().baseUrl}/account`);
       await page.getByRole('link', { name: 'Administration' }).click();
-      await page.waitForURL(`${server.baseUrl}/admin`);
+      await page.waitForURL(`${server().baseUrl}/admin`);
       await screenshot(page, `admin-${viewport}`);
 
       await page.getByLabel('Search every link').fill(`needle ${viewport}`);
@@ -46,7 +39,7 @@ describe.skipIf(!available)('/admin in Chromium (decisions §10)', { timeout: 60
       await page.getByRole('button', { name: `Disable ${String(link.short_url)}` }).click();
       await page.waitForURL(/\/admin\?q=needle/);
       await expect.poll(() => page.locator('#admin-links li .link-meta').textContent()).toContain('Disabled');
-      expect((await server.visit(String(link.short_url))).status).toBe(410);
+      expect((await server().visit(String(link.short_url))).status).toBe(410);
       await expect(page.getByLabel('Search every link').inputValue()).resolves.toBe(`needle ${viewport}`);
 
       await page.getByLabel('Name of the new account').fill(`guest-${viewport}`);
@@ -62,21 +55,21 @@ describe.skipIf(!available)('/admin in Chromium (decisions §10)', { timeout: 60
       expect(problems).toEqual([]);
 
       // the person invited opens the link in a browser of their own
-      const theirs = await browser.newContext({ viewport: VIEWPORTS[viewport], locale: 'en-US' });
+      const theirs = await browser().newContext({ viewport: VIEWPORTS[viewport], locale: 'en-US' });
       const invited = await theirs.newPage();
       await invited.goto(url);
       await expect.poll(() => invited.locator('h1').textContent()).toContain(`guest-${viewport}`);
       await theirs.close();
 
       // axe-core is injected, which the CSP would refuse: a second window with the same session
-      const checked = await browser.newContext({
+      const checked = await browser().newContext({
         viewport: VIEWPORTS[viewport],
         locale: 'en-US',
         bypassCSP: true,
         storageState: await context.storageState(),
       });
       const axePage = await checked.newPage();
-      await axePage.goto(`${server.baseUrl}/admin`);
+      await axePage.goto(`${server().baseUrl}/admin`);
       expect(await seriousViolations(axePage)).toEqual([]);
       await axePage.getByLabel('Name of the new account').fill(`other-${viewport}`);
       await axePage.getByRole('button', { name: 'Make an invite link' }).click();

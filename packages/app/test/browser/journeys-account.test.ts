@@ -1,7 +1,5 @@
-import type { Browser } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createLink } from '../http/harness.js';
-import type { TestServer } from '../http/harness.js';
 import * as b from './browser.js';
 
 const available = b.browserAvailable();
@@ -14,18 +12,13 @@ describe.skipIf(!available)(
   'a person’s links on a phone and a desktop (issue 26)',
   { timeout: 90_000 },
   () => {
-    const both = b.useServerAndBrowser();
-    let server: TestServer;
-    let browser: Browser;
-    beforeAll(() => {
-      [server, browser] = [both.server(), both.browser()];
-    });
+    const { server, browser } = b.useServerAndBrowser();
 
     for (const viewport of ['phone', 'desktop'] as const) {
       it(`creates a link on the home page and shows it in view on a ${viewport}`, async () => {
-        const context = await b.clipboardContext(browser, viewport, [server.origin]);
+        const context = await b.clipboardContext(browser(), viewport, [server().origin]);
         const page = await context.newPage();
-        await page.goto(`${server.origin}/`);
+        await page.goto(`${server().origin}/`);
         expect(await page.locator('.intro').textContent()).toContain('No account, no cookies');
         await b.expectAccessible(page, 'home');
         await page.getByLabel('Long URL').fill(`https://example.com/journey-home-${viewport}`);
@@ -46,14 +39,14 @@ describe.skipIf(!available)(
     for (const viewport of ['phone', 'desktop'] as const) {
       it(`creates, finds, copies, inspects, claims and deletes links on /account on a ${viewport}`, async () => {
         const name = `journey-${viewport}`;
-        const context = await b.clipboardContext(browser, viewport, [server.baseUrl]);
+        const context = await b.clipboardContext(browser(), viewport, [server().baseUrl]);
         const page = await context.newPage();
         const problems: string[] = [];
         page.on('pageerror', (error) => problems.push(error.message));
-        await b.signInByInvite(page, server, name);
+        await b.signInByInvite(page, server(), name);
 
         // the home page tells a signed-in person the truth: the link goes to the account
-        await page.goto(`${server.baseUrl}/`);
+        await page.goto(`${server().baseUrl}/`);
         const intro = (await page.locator('.intro').textContent()) ?? '';
         expect(intro).toContain(`Signed in as ${name}`);
         expect(intro).not.toContain('No account, no cookies');
@@ -62,7 +55,7 @@ describe.skipIf(!available)(
         await b.expectInViewAndFocused(page, '#result-title');
 
         // a refused link: the error beside the form is in view and focused
-        await page.goto(`${server.baseUrl}/account`);
+        await page.goto(`${server().baseUrl}/account`);
         const form = page.locator('#create-form');
         await form.getByLabel('Long URL').fill('ftp://example.com/file');
         await form.locator('button[type="submit"]').click();
@@ -81,7 +74,7 @@ describe.skipIf(!available)(
         await b.screenshot(page, `journey-account-created-${viewport}`, false);
 
         // find it among the account's links (the one made on the home page is there too), copy it
-        await page.goto(`${server.baseUrl}/account`);
+        await page.goto(`${server().baseUrl}/account`);
         expect(await page.locator('#links li').count()).toBe(2);
         await page.getByLabel('Search your links').fill(`Journey ${viewport}`);
         await page.getByRole('button', { name: 'Search', exact: true }).click();
@@ -105,8 +98,8 @@ describe.skipIf(!available)(
         await expect.poll(() => b.inViewport(page, '#settings-title')).toBe(true);
 
         // claim an anonymous link (and one unknown token): the answer is in view and focused
-        const anonymous = await createLink(server, { url: `https://example.com/claimed-${viewport}` });
-        await page.goto(`${server.baseUrl}/account`);
+        const anonymous = await createLink(server(), { url: `https://example.com/claimed-${viewport}` });
+        await page.goto(`${server().baseUrl}/account`);
         await page.getByLabel(/edit tokens/i).fill(`${String(anonymous.edit_token)}\net_${'x'.repeat(32)}`);
         await page.getByRole('button', { name: 'Add to my account' }).click();
         await b.expectInViewAndFocused(page, '#claim-result');
@@ -114,17 +107,17 @@ describe.skipIf(!available)(
         await b.expectAccessible(page, '/account after a claim');
 
         // delete: back on /account with the confirmation in view and focused
-        await page.goto(`${server.baseUrl}/account?q=${encodeURIComponent(`Journey ${viewport}`)}`);
+        await page.goto(`${server().baseUrl}/account?q=${encodeURIComponent(`Journey ${viewport}`)}`);
         await page.getByRole('link', { name: `Journey ${viewport}` }).click();
         await page.getByLabel('I understand').check();
         await page.getByRole('button', { name: 'Delete this link' }).click();
-        await page.waitForURL(`${server.baseUrl}/account?done=deleted`);
+        await page.waitForURL(`${server().baseUrl}/account?done=deleted`);
         await b.expectInViewAndFocused(page, '#account-notice');
         await b.screenshot(page, `journey-account-deleted-${viewport}`, false);
-        expect((await server.visit(shortUrl)).status).toBe(404);
+        expect((await server().visit(shortUrl)).status).toBe(404);
 
         // settings: a new API key is in view and focused, and its copy button fills the clipboard
-        await page.goto(`${server.baseUrl}/account/settings`);
+        await page.goto(`${server().baseUrl}/account/settings`);
         await page.getByLabel('Name of the new key').fill('journey');
         await page.getByRole('button', { name: 'Create key' }).click();
         await b.expectInViewAndFocused(page, '.new-key');
@@ -134,13 +127,13 @@ describe.skipIf(!available)(
         await b.screenshot(page, `journey-settings-key-${viewport}`, false);
         // the session's browser and device, the device in the page's language
         expect(await page.locator('.session .client').first().textContent()).toMatch(/ on Desktop$/);
-        const german = await browser.newContext({
+        const german = await browser().newContext({
           viewport: b.VIEWPORTS[viewport],
           locale: 'de-DE',
           storageState: await context.storageState(),
         });
         const seite = await german.newPage();
-        await seite.goto(`${server.baseUrl}/account/settings`);
+        await seite.goto(`${server().baseUrl}/account/settings`);
         expect(await seite.locator('.session .client').first().textContent()).toMatch(/ auf Computer$/);
         await german.close();
         expect(problems).toEqual([]);

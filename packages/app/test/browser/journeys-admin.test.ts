@@ -1,7 +1,6 @@
-import type { Browser } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BROWSER_UA, createLink, eventually, jsonOf } from '../http/harness.js';
-import type { Json, TestServer } from '../http/harness.js';
+import type { Json } from '../http/harness.js';
 import * as b from './browser.js';
 
 const available = b.browserAvailable();
@@ -27,16 +26,14 @@ describe.skipIf(!available)(
   { timeout: 90_000 },
   () => {
     // a trusted proxy names the visitor's country, as Cloudflare does
-    const both = b.useServerAndBrowser({ TRUST_PROXY: 'true', COUNTRY_HEADER: 'CF-IPCountry' });
-    let server: TestServer;
-    let browser: Browser;
-    beforeAll(() => {
-      [server, browser] = [both.server(), both.browser()];
+    const { server, browser } = b.useServerAndBrowser({
+      TRUST_PROXY: 'true',
+      COUNTRY_HEADER: 'CF-IPCountry',
     });
 
     /** A link with a click from each country of VISITS, its statistics settled. */
     async function visitedLink(title: string): Promise<Json> {
-      const link = await createLink(server, { url: 'https://example.com/around-the-world', title });
+      const link = await createLink(server(), { url: 'https://example.com/around-the-world', title });
       let n = 0;
       for (const [country, times] of VISITS) {
         for (let i = 0; i < times; i += 1, n += 1) {
@@ -45,11 +42,11 @@ describe.skipIf(!available)(
             'user-agent': n < 2 ? IPHONE : BROWSER_UA,
             'cf-ipcountry': country,
           };
-          expect((await server.visit(String(link.short_url), { headers })).status).toBe(302);
+          expect((await server().visit(String(link.short_url), { headers })).status).toBe(302);
         }
       }
       await eventually(async () => {
-        const stats = await jsonOf(await server.api(`/api/v1/links/${String(link.id)}/stats`));
+        const stats = await jsonOf(await server().api(`/api/v1/links/${String(link.id)}/stats`));
         expect(stats.total).toBe(n);
       });
       return link;
@@ -57,15 +54,15 @@ describe.skipIf(!available)(
 
     for (const viewport of ['phone', 'desktop'] as const) {
       it(`lets an admin open anyone's link, copy it and invite someone, each result in view, on a ${viewport}`, async () => {
-        const link = await createLink(server, {
+        const link = await createLink(server(), {
           url: `https://example.com/someone-else-${viewport}`,
           title: `Someone else's ${viewport}`,
         });
         const shortUrl = String(link.short_url);
-        const context = await b.clipboardContext(browser, viewport, [server.baseUrl]);
+        const context = await b.clipboardContext(browser(), viewport, [server().baseUrl]);
         const page = await context.newPage();
-        await b.signInByInvite(page, server, `boss-journey-${viewport}`, true);
-        await page.goto(`${server.baseUrl}/admin?q=${encodeURIComponent(`Someone else's ${viewport}`)}`);
+        await b.signInByInvite(page, server(), `boss-journey-${viewport}`, true);
+        await page.goto(`${server().baseUrl}/admin?q=${encodeURIComponent(`Someone else's ${viewport}`)}`);
         await expect.poll(() => page.locator('#admin-links li').count()).toBe(1);
         await b.expectAccessible(page, '/admin with a search');
 
@@ -87,7 +84,7 @@ describe.skipIf(!available)(
         await b.screenshot(page, `journey-admin-disabled-${viewport}`, false);
 
         // an invite: the one-time link is in view and focused, and its copy button fills the clipboard
-        await page.goto(`${server.baseUrl}/admin`);
+        await page.goto(`${server().baseUrl}/admin`);
         await page.getByLabel('Name of the new account').fill(`guest-journey-${viewport}`);
         await page.getByRole('button', { name: 'Make an invite link' }).click();
         await b.expectInViewAndFocused(page, '.new-key');
@@ -110,10 +107,10 @@ describe.skipIf(!available)(
     for (const viewport of ['phone', 'desktop'] as const) {
       it(`draws the countries as ranked bars with flags, in the page's language, on a ${viewport}`, async () => {
         const link = await visitedLink(`Around the world ${viewport}`);
-        const context = await b.clipboardContext(browser, viewport, [server.baseUrl]);
+        const context = await b.clipboardContext(browser(), viewport, [server().baseUrl]);
         const page = await context.newPage();
-        await b.signInByInvite(page, server, `atlas-${viewport}`, true);
-        await page.goto(`${server.baseUrl}/account/links/${String(link.id)}`);
+        await b.signInByInvite(page, server(), `atlas-${viewport}`, true);
+        await page.goto(`${server().baseUrl}/account/links/${String(link.id)}`);
         const rows = page.locator('.country-bars li');
         expect(await rows.count()).toBe(5);
         // ranked, flagged and named; the share of all clicks beside each bar
@@ -138,14 +135,14 @@ describe.skipIf(!available)(
         await b.expectAccessible(page, 'the preview with countries');
 
         // in German: the countries' names, the device words
-        const german = await browser.newContext({
+        const german = await browser().newContext({
           viewport: b.VIEWPORTS[viewport],
           locale: 'de-DE',
           bypassCSP: true,
           storageState: await context.storageState(),
         });
         const seite = await german.newPage();
-        await seite.goto(`${server.baseUrl}/account/links/${String(link.id)}`);
+        await seite.goto(`${server().baseUrl}/account/links/${String(link.id)}`);
         expect(await seite.locator('.country-bars li').first().textContent()).toMatch(
           /Deutschland\s*4 · 36,4\s%/,
         );

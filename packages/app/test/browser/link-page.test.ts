@@ -1,7 +1,6 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { BROWSER_UA, createLink } from '../http/harness.js';
-import type { TestServer } from '../http/harness.js';
 import {
   VIEWPORTS,
   browserAvailable,
@@ -14,23 +13,18 @@ import {
 const available = browserAvailable();
 
 describe.skipIf(!available)('a link’s page in Chromium (decisions §10)', { timeout: 60_000 }, () => {
-  const both = useServerAndBrowser();
-  let server: TestServer;
-  let browser: Browser;
-  beforeAll(() => {
-    [server, browser] = [both.server(), both.browser()];
-  });
+  const { server, browser } = useServerAndBrowser();
 
   /** A context (the pages' CSP would refuse the injected axe script; it has tests of its own). */
   const contextOf = (viewport: keyof typeof VIEWPORTS): Promise<BrowserContext> =>
-    browser.newContext({ viewport: VIEWPORTS[viewport], locale: 'en-US', bypassCSP: true });
+    browser().newContext({ viewport: VIEWPORTS[viewport], locale: 'en-US', bypassCSP: true });
 
   async function signedIn(context: BrowserContext, name: string): Promise<Page> {
     const page = await context.newPage();
-    await page.goto(String((await server.cli('accounts', 'invite', name)).url));
+    await page.goto(String((await server().cli('accounts', 'invite', name)).url));
     await page.getByLabel('New password').fill('a long enough password');
     await page.getByRole('button', { name: 'Set password' }).click();
-    await page.waitForURL(`${server.baseUrl}/account`);
+    await page.waitForURL(`${server().baseUrl}/account`);
     return page;
   }
 
@@ -42,7 +36,7 @@ describe.skipIf(!available)('a link’s page in Chromium (decisions §10)', { ti
       page.on('pageerror', (error) => problems.push(error.message));
 
       // the "New link" form checks an alias as it is typed, as the home page does (issue 26)
-      const taken = await createLink(server, {
+      const taken = await createLink(server(), {
         url: 'https://example.com/taken',
         alias: `taken-${viewport}`,
       });
@@ -62,12 +56,12 @@ describe.skipIf(!available)('a link’s page in Chromium (decisions §10)', { ti
       await page.waitForURL(/\/account\/links\/[0-9a-f-]{36}\?done=created$/);
       const shortUrl = (await page.locator('#short-url').textContent()) ?? '';
       // the copy button beside it puts the short URL on the clipboard and says so (issue 26)
-      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl });
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server().baseUrl });
       await page.getByRole('button', { name: `Copy ${shortUrl}` }).click();
       await expect.poll(() => page.locator('.copy-status').first().textContent()).toBe('Copied.');
       expect(await page.evaluate('navigator.clipboard.readText()')).toBe(shortUrl);
       for (const ua of [BROWSER_UA, BROWSER_UA, BROWSER_UA, 'Slackbot-LinkExpanding 1.0'])
-        expect((await server.visit(shortUrl, { headers: { 'user-agent': ua } })).status).toBe(302);
+        expect((await server().visit(shortUrl, { headers: { 'user-agent': ua } })).status).toBe(302);
       await page.reload();
       await expect.poll(() => page.locator('svg.chart rect.bar').count()).toBeGreaterThan(0);
       expect(await page.locator('.chart-summary').textContent()).toContain('3 clicks in the last 30 days');
@@ -94,7 +88,7 @@ describe.skipIf(!available)('a link’s page in Chromium (decisions §10)', { ti
       expect(page.url()).toMatch(/\/account\/links\//);
       await page.getByLabel('I understand').check();
       await page.getByRole('button', { name: 'Delete this link' }).click();
-      await page.waitForURL(`${server.baseUrl}/account?done=deleted`);
+      await page.waitForURL(`${server().baseUrl}/account?done=deleted`);
       expect(await page.locator('#links-status').textContent()).toContain('No links yet.');
       await expect.poll(() => inViewport(page, '#account-notice')).toBe(true);
       expect(problems).toEqual([]);
@@ -104,10 +98,10 @@ describe.skipIf(!available)('a link’s page in Chromium (decisions §10)', { ti
 
   for (const viewport of ['phone', 'desktop'] as const) {
     it(`lets an anonymous creator manage a link by typing its edit token on a ${viewport}`, async () => {
-      const link = await createLink(server, { url: `https://example.com/by-token-${viewport}` });
+      const link = await createLink(server(), { url: `https://example.com/by-token-${viewport}` });
       const context = await contextOf(viewport);
       const page = await context.newPage();
-      await page.goto(`${server.baseUrl}/account/links/${String(link.id)}`);
+      await page.goto(`${server().baseUrl}/account/links/${String(link.id)}`);
       expect(await seriousViolations(page)).toEqual([]);
       await page.getByLabel('Edit token').fill(String(link.edit_token));
       await page.getByRole('button', { name: 'Open' }).click();

@@ -1,17 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { browserOf, inviteUrl, invitedBrowser, sessionCookieOf, twoSessions } from './browser-session.js';
-import { createLink, expectError, jsonOf, startTestServer } from './harness.js';
-import type { TestServer } from './harness.js';
+import { createLink, expectError, jsonOf } from './harness.js';
 
-let server: TestServer;
+import { startFileServer } from './file-server.js';
 
-beforeAll(async () => {
-  server = await startTestServer();
-});
-
-afterAll(async () => {
-  await server.close();
-});
+const server = await startFileServer();
 
 describe('accounts in the browser (decisions §10)', () => {
   it('turns an invite into a password and a session cookie, once', async () => {

@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLink, expectError, jsonOf, startTestServer } from './harness.js';
-import type { Json, RequestOptions, TestAccount, TestServer } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { createLink, expectError, jsonOf } from './harness.js';
+import type { Json, RequestOptions } from './harness.js';
+import { startFileServer } from './file-server.js';
 
-let server: TestServer;
-let dana: TestAccount;
-let link: Json;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  dana = await server.createAccount('dana');
-  link = await createLink(server, { url: 'https://example.com/auth' }, { key: dana.key });
-});
-afterAll(() => server.close());
+const server = await startFileServer();
+const dana = await server.createAccount('dana');
+const link = await createLink(server, { url: 'https://example.com/auth' }, { key: dana.key });
 
 /** Every API endpoint with a valid request; `:id` stands for the id of `link`. */
 const ENDPOINTS: [string, string, RequestOptions][] = [

@@ -1,17 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLink, expectError, jsonOf, startTestServer } from './harness.js';
-import type { Json, TestAccount, TestServer } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { createLink, expectError, jsonOf } from './harness.js';
+import type { Json } from './harness.js';
+import { createAccounts, startFileServer } from './file-server.js';
 
-let server: TestServer;
-let erin: TestAccount;
-let frank: TestAccount;
-
-beforeAll(async () => {
-  server = await startTestServer({ RATE_LIMIT_ANON_HOUR: '1000', RATE_LIMIT_ANON_DAY: '1000' });
-  erin = await server.createAccount('erin');
-  frank = await server.createAccount('frank');
-});
-afterAll(() => server.close());
+const server = await startFileServer({ RATE_LIMIT_ANON_HOUR: '1000', RATE_LIMIT_ANON_DAY: '1000' });
+const [erin, frank] = await createAccounts(server, 'erin', 'frank');
 
 const bulk = (json: Json, key?: string) => server.api('/api/v1/bulk', { json, ...(key ? { key } : {}) });
 const claim = (tokens: unknown, key?: string) =>

@@ -1,25 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/index.js';
-import { createLink, eventually, expectError, jsonOf, startTestServer } from './harness.js';
-import type { TestAccount, TestServer } from './harness.js';
+import { createLink, eventually, expectError, jsonOf } from './harness.js';
+import { movedClock, startFileServer } from './file-server.js';
 
 // Decisions §18 "Where a dead end goes": a link's `expired_url` once it is expired or at its click cap
 // (a 302 that is no click, never cached), and the server's NOT_FOUND_REDIRECT and BASE_URL_REDIRECT.
 
-let server: TestServer;
-let alice: TestAccount;
-let offset = 0;
-const clock = { now: () => Date.now() + offset };
+const clock = movedClock();
 const ELSEWHERE = 'https://example.com/campaign-over?from=short';
-
-beforeAll(async () => {
-  server = await startTestServer(
-    { NOT_FOUND_REDIRECT: 'https://example.com/not-here', BASE_URL_REDIRECT: 'https://example.com/welcome' },
-    { clock },
-  );
-  alice = await server.createAccount('alice');
-});
-afterAll(() => server.close());
+const server = await startFileServer(
+  { NOT_FOUND_REDIRECT: 'https://example.com/not-here', BASE_URL_REDIRECT: 'https://example.com/welcome' },
+  { clock },
+);
+const alice = await server.createAccount('alice');
 
 const follow = (shortUrl: string) =>
   server.visit(shortUrl, { headers: { 'user-agent': 'Mozilla/5.0 Firefox/140.0' } });
@@ -52,11 +45,11 @@ describe('expired_url (decisions §18)', () => {
       expires_in_days: 0.01,
       expired_url: ELSEWHERE,
     });
-    offset = 3_600_000;
+    clock.offset = 3_600_000;
     try {
       expect((await follow(link.short_url)).headers.get('location')).toBe(ELSEWHERE);
     } finally {
-      offset = 0;
+      clock.offset = 0;
     }
     const other = await createLink(
       server,

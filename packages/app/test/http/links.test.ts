@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLink, expectError, jsonOf, startTestServer, uniqueAlias } from './harness.js';
-import type { Json, TestAccount, TestServer } from './harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createLink, expectError, jsonOf, uniqueAlias } from './harness.js';
+import type { Json, TestAccount } from './harness.js';
+import { createAccounts, startFileServer } from './file-server.js';
 
 const LINK_FIELDS = [
   'id',
@@ -33,16 +34,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
 const DAY = 86_400_000;
 
-let server: TestServer;
-let alice: TestAccount;
-let bob: TestAccount;
-
-beforeAll(async () => {
-  server = await startTestServer({ RATE_LIMIT_ANON_HOUR: '10000', RATE_LIMIT_ANON_DAY: '10000' });
-  alice = await server.createAccount('alice');
-  bob = await server.createAccount('bob');
-});
-afterAll(() => server.close());
+const server = await startFileServer({ RATE_LIMIT_ANON_HOUR: '10000', RATE_LIMIT_ANON_DAY: '10000' });
+const [alice, bob] = await createAccounts(server, 'alice', 'bob');
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const future = (ms: number) => new Date(Date.now() + ms).toISOString();

@@ -1,19 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { invitedBrowser } from './browser-session.js';
-import { expectError, jsonOf, startTestServer } from './harness.js';
-import type { TestAccount, TestServer } from './harness.js';
+import { expectError, jsonOf } from './harness.js';
+
+import { startFileServer } from './file-server.js';
 
 // Decisions §18 "Visits that found nothing": unknown slugs, the bare short domain and other missing paths,
 // counted by type, day, referrer host and slug, for administrators; counts only.
 
-let server: TestServer;
-let user: TestAccount;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  user = await server.createAccount('plain-user');
-});
-afterAll(() => server.close());
+const server = await startFileServer();
+const user = await server.createAccount('plain-user');
 
 describe('GET /api/v1/admin/orphan-visits', () => {
   it('counts unknown slugs, the bare short domain and other paths, for an administrator only', async () => {

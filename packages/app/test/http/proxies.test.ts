@@ -142,42 +142,47 @@ async function visitWithForgedAddresses(proxy: Proxied): Promise<Json> {
   });
 }
 
-describe.skipIf(!hasNginx)('behind nginx (deploy/nginx.conf, TRUST_PROXY=1)', { timeout: 30_000 }, () => {
-  let proxy: Proxied;
-  beforeAll(async () => {
-    proxy = await startBehind(startNginx);
-  });
-  afterAll(() => proxy?.close());
+/**
+ * The tests of one proxy in front of a test server (`start` launches it): what every proxy must do, a
+ * forged X-Forwarded-For counted as the real client, then `more`, the proxy's own.
+ */
+function describeBehind(
+  title: string,
+  available: boolean,
+  start: Parameters<typeof startBehind>[0],
+  more: (proxy: () => Proxied) => void,
+): void {
+  describe.skipIf(!available)(title, { timeout: 30_000 }, () => {
+    let proxy: Proxied;
+    beforeAll(async () => {
+      proxy = await startBehind(start);
+    });
+    afterAll(() => proxy?.close());
 
-  it('limits a client that forges X-Forwarded-For by its real address', async () => {
-    await expectForgeryRefused(proxy);
-  });
+    it('limits a client that forges X-Forwarded-For by its real address', async () => {
+      await expectForgeryRefused(proxy);
+    });
 
+    more(() => proxy);
+  });
+}
+
+describeBehind('behind nginx (deploy/nginx.conf, TRUST_PROXY=1)', hasNginx, startNginx, (proxy) => {
   it("counts one unique visitor, in nginx's country, whatever the client forges", async () => {
-    const stats = await visitWithForgedAddresses(proxy);
+    const stats = await visitWithForgedAddresses(proxy());
     expect(stats.unique).toBe(1);
     expect(stats.countries).toEqual([{ key: 'DE', count: 3 }]);
   });
 
   it('serves the pages and the API through the proxy', async () => {
-    expect((await through(proxy, '/healthz')).status).toBe(200);
-    expect((await through(proxy, '/')).status).toBe(200);
+    expect((await through(proxy(), '/healthz')).status).toBe(200);
+    expect((await through(proxy(), '/')).status).toBe(200);
   });
 });
 
-describe.skipIf(!hasCaddy)('behind Caddy (deploy/Caddyfile, TRUST_PROXY=1)', { timeout: 30_000 }, () => {
-  let proxy: Proxied;
-  beforeAll(async () => {
-    proxy = await startBehind(startCaddy);
-  });
-  afterAll(() => proxy?.close());
-
-  it('limits a client that forges X-Forwarded-For by its real address', async () => {
-    await expectForgeryRefused(proxy);
-  });
-
+describeBehind('behind Caddy (deploy/Caddyfile, TRUST_PROXY=1)', hasCaddy, startCaddy, (proxy) => {
   it('counts one unique visitor whatever the client forges', async () => {
-    expect((await visitWithForgedAddresses(proxy)).unique).toBe(1);
+    expect((await visitWithForgedAddresses(proxy())).unique).toBe(1);
   });
 });
 

@@ -1,25 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { browserOf, invitedBrowser, inviteUrl, sessionCookieOf } from './browser-session.js';
-import { BROWSER_UA, createLink, expectError, startTestServer } from './harness.js';
-import type { TestServer } from './harness.js';
+import { BROWSER_UA, createLink, expectError } from './harness.js';
+import { movedClock, startFileServer } from './file-server.js';
 
 // Decisions §14: a stolen session cookie must not turn into lasting access. Adding a passkey, making an
 // API key in the browser and removing a passkey need the password (or a passkey) entered in the same
 // session within 10 minutes; the operator's reset link ends every session. The server's clock is moved
 // forward here instead of waiting.
 
-let server: TestServer;
-let offset = 0;
-const clock = { now: () => Date.now() + offset };
+const clock = movedClock();
 const MINUTE = 60_000;
-
-beforeAll(async () => {
-  server = await startTestServer({ PUBLIC_BASE_URL: 'https://sho.example' }, { clock });
-});
-
-afterAll(async () => {
-  await server.close();
-});
+const server = await startFileServer({ PUBLIC_BASE_URL: 'https://sho.example' }, { clock });
 
 describe('recent sign-in for lasting access (decisions §14)', () => {
   it('lets a fresh session make a key, and a stale or stolen one only after the password', async () => {
@@ -29,7 +20,7 @@ describe('recent sign-in for lasting access (decisions §14)', () => {
 
     const thief = browserOf(server);
     thief.cookie = owner.cookie;
-    offset += 11 * MINUTE;
+    clock.offset += 11 * MINUTE;
     const page = await (await thief.send('/account/settings')).text();
     expect(page).toContain('action="/account/settings/confirm"');
     const key = await thief.post('/account/settings/keys', { name: 'backdoor' });

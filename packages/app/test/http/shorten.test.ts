@@ -1,15 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, jsonOf, startTestServer, uniqueAlias } from './harness.js';
-import type { Json, TestAccount, TestServer } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { expectError, jsonOf, uniqueAlias } from './harness.js';
+import type { Json } from './harness.js';
+import { startFileServer } from './file-server.js';
 
-let server: TestServer;
-let gina: TestAccount;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  gina = await server.createAccount('gina');
-});
-afterAll(() => server.close());
+const server = await startFileServer();
+const gina = await server.createAccount('gina');
 
 const shorten = (query: Record<string, string>, key?: string) =>
   server.api(`/api/shorten?${new URLSearchParams(query)}`, key === undefined ? {} : { key });

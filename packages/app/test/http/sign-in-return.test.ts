@@ -1,20 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { browserOf, invitedBrowser } from './browser-session.js';
-import { startTestServer } from './harness.js';
-import type { TestServer } from './harness.js';
+
+import { startFileServer } from './file-server.js';
 
 // Issue 26: signing in returns to the page that asked for it, and only to a page of the account area
 // of this site, so no link can turn the sign-in into an open redirect.
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startTestServer();
-});
-
-afterAll(async () => {
-  await server.close();
-});
+const server = await startFileServer();
 
 describe('signing in returns to the page asked for', () => {
   it('sends a visitor of /account/settings to sign in, then back to /account/settings', async () => {

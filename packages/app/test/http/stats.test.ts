@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   BOT_UAS,
   BROWSER_UA,
@@ -9,7 +9,8 @@ import {
   jsonOf,
   startTestServer,
 } from './harness.js';
-import type { Json, TestAccount, TestServer } from './harness.js';
+import type { Json } from './harness.js';
+import { createAccounts, startFileServer } from './file-server.js';
 
 const STATS_FIELDS = [
   'total',
@@ -30,16 +31,8 @@ const STATS_FIELDS = [
 const MOBILE_UA =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 
-let server: TestServer;
-let owner: TestAccount;
-let stranger: TestAccount;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  owner = await server.createAccount('owner');
-  stranger = await server.createAccount('stranger');
-});
-afterAll(() => server.close());
+const server = await startFileServer();
+const [owner, stranger] = await createAccounts(server, 'owner', 'stranger');
 
 const statsOf = (link: Json, options: { key?: string; token?: string; query?: string } = {}) =>
   server.api(`/api/v1/links/${link.id}/stats${options.query ?? ''}`, options);
@@ -60,13 +53,18 @@ describe('GET /api/v1/links/{id}/stats', () => {
       expect(stats[list]).toEqual([]);
   });
 
-  it('refuses private statistics to anonymous callers and strangers with 403', async () => {
-    const anonymous = await createLink(server, { url: 'https://example.com/private', public_stats: false });
-    const owned = await createLink(
+  /** A link with private statistics made without a key, and one made with the owner's key. */
+  const privateLinks = async (ownedPath: string) => ({
+    anonymous: await createLink(server, { url: 'https://example.com/private', public_stats: false }),
+    owned: await createLink(
       server,
-      { url: 'https://example.com/p2', public_stats: false },
+      { url: `https://example.com/${ownedPath}`, public_stats: false },
       { key: owner.key },
-    );
+    ),
+  });
+
+  it('refuses private statistics to anonymous callers and strangers with 403', async () => {
+    const { anonymous, owned } = await privateLinks('p2');
     await expectError(await statsOf(anonymous), 403, 'forbidden');
     await expectError(await statsOf(owned), 403, 'forbidden');
     await expectError(await statsOf(owned, { key: stranger.key }), 403, 'forbidden');
@@ -75,12 +73,7 @@ describe('GET /api/v1/links/{id}/stats', () => {
   });
 
   it("answers private statistics to the edit token and to the owner's key", async () => {
-    const anonymous = await createLink(server, { url: 'https://example.com/private', public_stats: false });
-    const owned = await createLink(
-      server,
-      { url: 'https://example.com/p3', public_stats: false },
-      { key: owner.key },
-    );
+    const { anonymous, owned } = await privateLinks('p3');
     expect((await jsonOf(await statsOf(anonymous, { token: anonymous.edit_token }))).total).toBe(0);
     expect((await jsonOf(await statsOf(owned, { key: owner.key }))).total).toBe(0);
   });

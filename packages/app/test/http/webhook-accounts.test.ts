@@ -1,7 +1,9 @@
+import { EVENT_TYPES } from '@shortener/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserOf, inviteUrl, sessionCookieOf } from './browser-session.js';
 import { jsonOf, startTestServer } from './harness.js';
 import type { TestAccount, TestServer } from './harness.js';
+import { movedClock } from './file-server.js';
 import { startReceiver } from './webhook-receiver.js';
 import type { Receiver } from './webhook-receiver.js';
 
@@ -12,9 +14,7 @@ import type { Receiver } from './webhook-receiver.js';
 let server: TestServer;
 let receiver: Receiver;
 let control: Receiver;
-let offset = 0;
-const clock = { now: () => Date.now() + offset };
-const ALL = ['link.created', 'link.updated', 'link.deleted', 'link.visited'];
+const clock = movedClock();
 
 beforeAll(async () => {
   server = await startTestServer({ WEBHOOK_ALLOW_PRIVATE: 'true' }, { clock });
@@ -29,7 +29,7 @@ afterAll(async () => {
 });
 
 const addWebhook = async (account: TestAccount, url: string) =>
-  jsonOf(await server.api('/api/v1/webhooks', { key: account.key, json: { url, events: ALL } }), 201);
+  jsonOf(await server.api('/api/v1/webhooks', { key: account.key, json: { url, events: EVENT_TYPES } }), 201);
 const createLink = async (account: TestAccount, alias: string) =>
   jsonOf(
     await server.api('/api/v1/links', {
@@ -76,12 +76,12 @@ describe('webhooks and their account (issue 38)', () => {
     // written, and her link changed by the operator, while the retry falls due
     expect((await server.visit(link.short_url)).status).toBe(302);
     await server.cli('links', 'update', link.id, '--title', 'changed');
-    offset += 5_000;
+    clock.offset += 5_000;
     const otherLink = await createLink(other, 'hank-link');
     expect((await server.visit(otherLink.short_url)).status).toBe(302);
     await control.next((r) => r.body.type === 'link.visited');
     await new Promise((resolve) => setTimeout(resolve, 600)); // a few dispatcher rounds more
     expect(receiver.received.length).toBe(from + 1);
-    offset -= 5_000;
+    clock.offset -= 5_000;
   });
 });

@@ -1,5 +1,5 @@
 import { createServer } from 'node:net';
-import { SENDS_PER_WEBHOOK } from '@shortener/core';
+import { EVENT_TYPES, SENDS_PER_WEBHOOK } from '@shortener/core';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jsonOf, startTestServer } from './harness.js';
@@ -19,7 +19,6 @@ const hanging = createServer((socket) => {
   sockets.add(socket); // accepted, read, never answered
   socket.on('close', () => sockets.delete(socket));
 });
-const ALL = ['link.created', 'link.updated', 'link.deleted', 'link.visited'];
 
 beforeAll(async () => {
   server = await startTestServer({ WEBHOOK_ALLOW_PRIVATE: 'true' });
@@ -37,7 +36,7 @@ afterAll(async () => {
 });
 
 const addWebhook = async (account: TestAccount, url: string) =>
-  jsonOf(await server.api('/api/v1/webhooks', { key: account.key, json: { url, events: ALL } }), 201);
+  jsonOf(await server.api('/api/v1/webhooks', { key: account.key, json: { url, events: EVENT_TYPES } }), 201);
 
 /** Creates a link of `account`; resolves with the ms until the healthy endpoint received its event. */
 async function latencyOfOne(account: TestAccount): Promise<number> {

@@ -1,7 +1,9 @@
+import { EVENT_TYPES } from '@shortener/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invitedBrowser } from './browser-session.js';
 import { expectError, jsonOf, startTestServer } from './harness.js';
 import type { TestAccount, TestServer } from './harness.js';
+import { movedClock } from './file-server.js';
 import { startReceiver } from './webhook-receiver.js';
 import type { Receiver } from './webhook-receiver.js';
 
@@ -13,9 +15,7 @@ let server: TestServer;
 let receiver: Receiver;
 let alice: TestAccount;
 let bob: TestAccount;
-let offset = 0;
-const clock = { now: () => Date.now() + offset };
-const ALL = ['link.created', 'link.updated', 'link.deleted', 'link.visited'];
+const clock = movedClock();
 
 beforeAll(async () => {
   server = await startTestServer({ WEBHOOK_ALLOW_PRIVATE: 'true', METRICS: 'true' }, { clock });
@@ -34,7 +34,7 @@ const stateOf = async (id: string) => {
   return listed.webhooks.find((w: { id: string }) => w.id === id);
 };
 
-const addWebhook = async (account: TestAccount, url: string, events = ALL) =>
+const addWebhook = async (account: TestAccount, url: string, events: readonly string[] = EVENT_TYPES) =>
   jsonOf(await server.api('/api/v1/webhooks', { key: account.key, json: { url, events } }), 201);
 
 describe('/api/v1/webhooks (decisions §16)', () => {
@@ -70,7 +70,7 @@ describe('/api/v1/webhooks (decisions §16)', () => {
     try {
       const carol = await strict.createAccount('carol');
       const add = (url: string) =>
-        strict.api('/api/v1/webhooks', { key: carol.key, json: { url, events: ALL } });
+        strict.api('/api/v1/webhooks', { key: carol.key, json: { url, events: EVENT_TYPES } });
       await expectError(await add('http://127.0.0.1:9/hook'), 400, 'private_host');
       await expectError(await add('http://[::1]/hook'), 400, 'private_host');
       await expectError(await add('ftp://hooks.example/'), 400, 'unsupported_scheme');
@@ -117,14 +117,14 @@ describe('/account/settings (no script: plain form posts)', () => {
     expect((await browser.post(`/account/settings/webhooks/${id}/delete`, {})).status).toBe(404);
 
     // a lasting feed of the account's links: a session signed in over 10 minutes ago must confirm first
-    offset += 11 * 60_000;
+    clock.offset += 11 * 60_000;
     const late = { url: receiver.url, 'link.created': 'on' };
     expect((await browser.post('/account/settings/webhooks', late)).status).toBe(403);
     const byApi = await browser.send('/api/v1/webhooks', {
       json: { url: receiver.url, events: ['link.created'] },
     });
     await expectError(byApi, 403, 'forbidden');
-    offset -= 11 * 60_000; // back: receivers refuse signatures more than 5 minutes off their clock
+    clock.offset -= 11 * 60_000; // back: receivers refuse signatures more than 5 minutes off their clock
   });
 });
 
@@ -257,7 +257,7 @@ describe('delivery', () => {
     await expect.poll(async () => (await stateOf(hook.id)).state).toBe('failing');
     await new Promise((resolve) => setTimeout(resolve, 600)); // a few rounds: nothing is due before 5 s
     expect(receiver.received.length).toBe(from + 1);
-    offset += 5_000;
+    clock.offset += 5_000;
     const second = await receiver.next(() => true, from + 1);
     expect(second.id).toBe(first.id);
     // recorded once the answer is in: the receiver may see the request first
@@ -272,7 +272,7 @@ describe('delivery', () => {
     );
     const s = await receiver.next(() => true, from + 2);
     await expect.poll(async () => (await stateOf(hook.id)).last_delivery?.event_id).toBe(s.id); // recorded
-    offset += 5 * 24 * 3600e3;
+    clock.offset += 5 * 24 * 3600e3;
     await receiver.next(() => true, from + 3);
     await expect.poll(async () => (await stateOf(hook.id)).state).toBe('disabled');
 

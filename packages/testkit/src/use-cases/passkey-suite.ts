@@ -77,6 +77,18 @@ export function describePasskeySuite(name: string, open: () => Promise<Stores>):
       const { url } = valueOf(await inviteAccount(h, who));
       return url.slice(url.lastIndexOf('/') + 1);
     };
+    /** Registers `who` through an invite with the passkey `credentialId`. */
+    const registeredByInvite = async (h: ReturnType<typeof harness>, who: string, credentialId: string) => {
+      const inviteToken = await inviteTokenOf(h, who);
+      const options = valueOf(await beginPasskeyRegistration(h, { inviteToken }));
+      return valueOf(await finishPasskeyRegistration(h, { inviteToken }, answer(options, credentialId)));
+    };
+    /** Registers `who` with the passkey `a` and signs them in now. */
+    const signedInWithPasskey = async (h: ReturnType<typeof harness>, who: string) => {
+      const { id: accountId } = await registeredByInvite(h, who, 'a');
+      const signedIn = valueOf(await authenticateSession(h, (await startSession(h, accountId)).token));
+      return { accountId, signedIn };
+    };
 
     it('registers a passkey through an invite, uses the invite up and signs in with it', async () => {
       const h = harness();
@@ -95,12 +107,7 @@ export function describePasskeySuite(name: string, open: () => Promise<Stores>):
 
     it('adds a passkey to a signed-in account, listing its passkeys to exclude', async () => {
       const h = harness();
-      const inviteToken = await inviteTokenOf(h, 'noah');
-      const first = valueOf(await beginPasskeyRegistration(h, { inviteToken }));
-      const { id: accountId } = valueOf(
-        await finishPasskeyRegistration(h, { inviteToken }, answer(first, 'a')),
-      );
-      const signedIn = valueOf(await authenticateSession(h, (await startSession(h, accountId)).token));
+      const { accountId, signedIn } = await signedInWithPasskey(h, 'noah');
       const second = valueOf(await beginPasskeyRegistration(h, { signedIn }));
       expect(second).toMatchObject({ user: 'noah', exclude: ['a'] });
       valueOf(await finishPasskeyRegistration(h, { signedIn }, answer(second, 'b')));
@@ -109,12 +116,7 @@ export function describePasskeySuite(name: string, open: () => Promise<Stores>):
 
     it('adds a passkey only within 10 minutes of a sign-in (decisions §14)', async () => {
       const h = harness();
-      const inviteToken = await inviteTokenOf(h, 'nora');
-      const first = valueOf(await beginPasskeyRegistration(h, { inviteToken }));
-      const { id: accountId } = valueOf(
-        await finishPasskeyRegistration(h, { inviteToken }, answer(first, 'a')),
-      );
-      const signedIn = valueOf(await authenticateSession(h, (await startSession(h, accountId)).token));
+      const { accountId, signedIn } = await signedInWithPasskey(h, 'nora');
       h.clock.advance(8 * 60_000);
       const options = valueOf(await beginPasskeyRegistration(h, { signedIn }));
       h.clock.advance(2 * 60_000); // the challenge lives 5 minutes; the sign-in is now 10 minutes old
@@ -127,9 +129,7 @@ export function describePasskeySuite(name: string, open: () => Promise<Stores>):
 
     it('removes every passkey and session when a reset link is used (decisions §14)', async () => {
       const h = harness();
-      const inviteToken = await inviteTokenOf(h, 'owen');
-      const first = valueOf(await beginPasskeyRegistration(h, { inviteToken }));
-      const owen = valueOf(await finishPasskeyRegistration(h, { inviteToken }, answer(first, 'thief')));
+      const owen = await registeredByInvite(h, 'owen', 'thief');
       const stolen = await startSession(h, owen.id);
       const reset = await inviteTokenOf(h, 'OWEN');
       const options = valueOf(await beginPasskeyRegistration(h, { inviteToken: reset }));
@@ -175,9 +175,7 @@ export function describePasskeySuite(name: string, open: () => Promise<Stores>):
 
     it('refuses an expired challenge and a disabled account', async () => {
       const h = harness();
-      const inviteToken = await inviteTokenOf(h, 'quinn');
-      const options = valueOf(await beginPasskeyRegistration(h, { inviteToken }));
-      const account = valueOf(await finishPasskeyRegistration(h, { inviteToken }, answer(options, 'q')));
+      const account = await registeredByInvite(h, 'quinn', 'q');
       const late = valueOf(await beginPasskeySignIn(h, IP));
       h.clock.advance(5 * 60_000);
       expect(codeOf(await finishPasskeySignIn(h, answer(late, 'q')))).toBe('unauthorized');
@@ -189,11 +187,7 @@ export function describePasskeySuite(name: string, open: () => Promise<Stores>):
 
     it('ends the sessions of the account when a passkey is set through a reset link', async () => {
       const h = harness();
-      const first = await inviteTokenOf(h, 'rosa');
-      const options = valueOf(await beginPasskeyRegistration(h, { inviteToken: first }));
-      const account = valueOf(
-        await finishPasskeyRegistration(h, { inviteToken: first }, answer(options, 'r1')),
-      );
+      const account = await registeredByInvite(h, 'rosa', 'r1');
       const { token } = await startSession(h, account.id);
       const reset = await inviteTokenOf(h, 'rosa');
       const again = valueOf(await beginPasskeyRegistration(h, { inviteToken: reset }));

@@ -1,0 +1,39 @@
+import { afterAll } from 'vitest';
+import type { Services } from '../../src/index.js';
+import { startTestServer } from './harness.js';
+import type { TestAccount, TestEnv, TestServer } from './harness.js';
+
+/**
+ * One test server for a whole test file, awaited at the file's top level: started with `env` and
+ * `overrides` as {@link startTestServer} takes them, and closed after the file's tests.
+ */
+export async function startFileServer(
+  env: TestEnv = {},
+  overrides: Partial<Services> = {},
+): Promise<TestServer> {
+  const server = await startTestServer(env, overrides);
+  afterAll(() => server.close());
+  return server;
+}
+
+/** An account with a live API key for each name, in order, on `server`. */
+export async function createAccounts<const N extends readonly string[]>(
+  server: TestServer,
+  ...names: N
+): Promise<{ [K in keyof N]: TestAccount }> {
+  const accounts: TestAccount[] = [];
+  for (const name of names) accounts.push(await server.createAccount(name));
+  return accounts as { [K in keyof N]: TestAccount };
+}
+
+/** The wall clock moved by `offset` milliseconds, which a test changes; bound as the server's clock. */
+export interface MovedClock {
+  offset: number;
+  now(): number;
+}
+
+/** A {@link MovedClock} that starts on the wall clock (offset 0). */
+export function movedClock(): MovedClock {
+  const clock: MovedClock = { offset: 0, now: () => Date.now() + clock.offset };
+  return clock;
+}

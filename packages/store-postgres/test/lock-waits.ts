@@ -1,0 +1,42 @@
+import type pg from 'pg';
+
+/** A transaction of another session that holds rows locked until it is rolled back. */
+export interface HeldLock {
+  rollBack(): Promise<void>;
+}
+
+/** Locks rows in another session, as a second node would: `sql` (a `SELECT … FOR UPDATE`) in an open transaction. */
+export async function holdLock(admin: pg.Pool, sql: string, params: unknown[]): Promise<HeldLock> {
+  const holder = await admin.connect();
+  await holder.query('BEGIN');
+  await holder.query(sql, params);
+  return {
+    rollBack: async () => {
+      await holder.query('ROLLBACK');
+      holder.release();
+    },
+  };
+}
+
+/**
+ * Terminates the backend that waits for a lock in a statement starting with `statementStart`, as soon as
+ * it waits: looks every 10 ms, `tries` times at most, then throws `Error(never)`.
+ */
+export async function terminateOnceWaiting(
+  admin: pg.Pool,
+  statementStart: string,
+  tries: number,
+  never: string,
+): Promise<void> {
+  const killed = async () =>
+    (
+      await admin.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE $1`,
+        [`${statementStart}%`],
+      )
+    ).rowCount === 1;
+  for (let tried = 0; !(await killed()); tried++) {
+    if (tried > tries) throw new Error(never);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
