@@ -71,6 +71,17 @@ export interface PageParts {
   readonly refreshSeconds?: number;
 }
 
+/** A page of the account area: never indexed, the header's account link to `/account`, its `scripts`. */
+export function accountAreaPage(
+  language: Language,
+  title: string,
+  main: SafeHtml,
+  scripts: readonly string[],
+  extra: Pick<PageParts, 'refreshSeconds'> = {},
+): string {
+  return renderPage({ language, title, main, noindex: true, scripts, accountHref: '/account', ...extra });
+}
+
 /** The whole HTML document around a page's main content. */
 export function renderPage(parts: PageParts): string {
   const t = textOf(parts.language);

@@ -3,7 +3,7 @@ import { errorLine as errorLineOf, invalidIf, noticeLine } from '../notice.js';
 import type { LinkFormView } from '../home-page.js';
 import { linkForm } from '../home-page.js';
 import type { SafeHtml } from '../layout.js';
-import { html, renderPage } from '../layout.js';
+import { accountAreaPage, html } from '../layout.js';
 import { inputField, messageCard } from '../page-parts.js';
 import { fill, textOf } from '../text.js';
 import type { AccountText } from './account-text.js';
@@ -17,7 +17,7 @@ import { settingsTextOf } from './settings-text.js';
 const SCRIPTS = ['webauthn.js', 'account.js', 'copy.js', 'app.js', 'flash.js', 'zone.js'] as const;
 
 function accountPage(language: Language, title: string, main: SafeHtml): string {
-  return renderPage({ language, title, main, noindex: true, scripts: SCRIPTS, accountHref: '/account' });
+  return accountAreaPage(language, title, main, SCRIPTS);
 }
 
 const errorLine = (message: string | undefined) => errorLineOf(message, 'form-error');

@@ -3,7 +3,7 @@ import type { Account, Language, LinkView, OrphanVisitsView } from '@shortener/c
 import { noticeLine } from '../notice.js';
 import { countText } from '@shortener/core';
 import type { SafeHtml } from '../layout.js';
-import { html, renderPage } from '../layout.js';
+import { accountAreaPage, html } from '../layout.js';
 import {
   checkField,
   headCard,
@@ -46,14 +46,7 @@ export interface AdminView {
 }
 
 const page = (language: Language, title: string, main: SafeHtml) =>
-  renderPage({
-    language,
-    title,
-    main,
-    noindex: true,
-    scripts: ['settings.js', 'copy.js', 'flash.js'],
-    accountHref: '/account',
-  });
+  accountAreaPage(language, title, main, ['settings.js', 'copy.js', 'flash.js']);
 
 const dateOf = (language: Language, time: number | string) =>
   new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(time));

@@ -1,6 +1,6 @@
 import type { ImportJobView, Language } from '@shortener/core';
 import type { SafeHtml } from '../layout.js';
-import { html, renderPage } from '../layout.js';
+import { accountAreaPage, html } from '../layout.js';
 import type { Notice } from '../notice.js';
 import { noticeLine } from '../notice.js';
 import { checkField, headCard, inputField, listOrNone } from '../page-parts.js';
@@ -40,13 +40,10 @@ export function importPage(view: ImportPageView): string {
   const t = importTextOf(view.language);
   const form = view.form ?? {};
   const source = form.source ?? 'csv';
-  return renderPage({
-    language: view.language,
-    title: t.title,
-    noindex: true,
-    scripts: ['import.js', 'flash.js'],
-    accountHref: '/account',
-    main: html`${headCard('import', t.title, t.account, noticeLine(view.notice, 'import-notice'))}
+  return accountAreaPage(
+    view.language,
+    t.title,
+    html`${headCard('import', t.title, t.account, noticeLine(view.notice, 'import-notice'))}
       <section class="card" aria-labelledby="import-form-title">
         <h2 id="import-form-title">${t.start}</h2>
         <p>${t.intro}</p>
@@ -107,21 +104,18 @@ ${form.csv ?? ''}</textarea>
           html`<p>${t.none}</p>`,
         )}
       </section>`,
-  });
+    ['import.js', 'flash.js'],
+  );
 }
 
 /** `/account/import/{id}`: one job's state and counts, refreshed while it runs, and its report. */
 export function importJobPage(language: Language, job: ImportJobView, notice?: Notice): string {
   const t = importTextOf(language);
   const live = job.state === 'queued' || job.state === 'running';
-  return renderPage({
+  return accountAreaPage(
     language,
-    title: fill(t.job, { id: job.id.slice(0, 8) }),
-    noindex: true,
-    scripts: ['flash.js'],
-    accountHref: '/account',
-    ...(live ? { refreshSeconds: 2 } : {}),
-    main: html`<section class="card" aria-labelledby="import-job-title">
+    fill(t.job, { id: job.id.slice(0, 8) }),
+    html`<section class="card" aria-labelledby="import-job-title">
       <h1 id="import-job-title">${fill(t.job, { id: job.id.slice(0, 8) })}</h1>
       <p><a href="/account/import">${t.back}</a></p>
       ${noticeLine(notice, 'import-notice')}
@@ -132,5 +126,7 @@ export function importJobPage(language: Language, job: ImportJobView, notice?: N
       ${live ? html`<p class="hint">${t.refreshing}</p>` : ''}
       <p><a class="button" href="/api/v1/imports/${job.id}/report" download>${t.report}</a></p>
     </section>`,
-  });
+    ['flash.js'],
+    live ? { refreshSeconds: 2 } : {},
+  );
 }

@@ -2,7 +2,7 @@ import type { Language, LinkView, StatsView } from '@shortener/core';
 import { errorLine, invalidIf, noticeLine } from '../notice.js';
 import { copyButton } from '../copy-button.js';
 import type { SafeHtml } from '../layout.js';
-import { html, renderPage } from '../layout.js';
+import { accountAreaPage, html } from '../layout.js';
 import { checkField, inputField, messageCard } from '../page-parts.js';
 import { fill, textOf } from '../text.js';
 import type { Notice } from './account-pages.js';
@@ -34,14 +34,7 @@ export interface LinkPageView {
 }
 
 function page(language: Language, title: string, main: SafeHtml): string {
-  return renderPage({
-    language,
-    title,
-    main,
-    noindex: true,
-    scripts: ['copy.js', 'flash.js', 'zone.js'],
-    accountHref: '/account',
-  });
+  return accountAreaPage(language, title, main, ['copy.js', 'flash.js', 'zone.js']);
 }
 
 /** `YYYY-MM-DDTHH:MM` of an ISO time, in UTC (the value of a `datetime-local` input). */

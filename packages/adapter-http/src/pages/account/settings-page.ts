@@ -1,7 +1,7 @@
 import type { ApiKeyView, KeyOrigin, Language, Passkey, SessionRecord } from '@shortener/core';
 import { noticeLine } from '../notice.js';
 import type { SafeHtml } from '../layout.js';
-import { html, renderPage } from '../layout.js';
+import { accountAreaPage, html } from '../layout.js';
 import { headCard, inputField, listOrNone, shownOnce } from '../page-parts.js';
 import { keyWord } from '../stats-words.js';
 import { fill } from '../text.js';
@@ -184,14 +184,12 @@ function webhooksOf(view: SettingsView) {
 /** `/account/settings` (decisions §10): API keys, password, sessions and passkeys, every form a plain post. */
 export function settingsPage(view: SettingsView): string {
   const t = settingsTextOf(view.language);
-  return renderPage({
-    language: view.language,
-    title: t.settingsTitle,
-    noindex: true,
-    scripts: ['settings.js', 'flash.js'],
-    accountHref: '/account',
-    main: html`${headCard('settings', t.settingsTitle, t.backToAccount, noticeLine(view.notice, 'settings-notice'))}
+  return accountAreaPage(
+    view.language,
+    t.settingsTitle,
+    html`${headCard('settings', t.settingsTitle, t.backToAccount, noticeLine(view.notice, 'settings-notice'))}
     ${view.recent ? '' : confirmSection(t)} ${keysSection(view, t)} ${passwordSection(t, view.language)}
     ${sessionsSection(view, t)} ${passkeysSection(view, t)} ${webhooksOf(view)}`,
-  });
+    ['settings.js', 'flash.js'],
+  );
 }
