@@ -59,6 +59,7 @@ const ON_POSTGRES = [
   'imports',
   'dead-ends',
   'orphan-visits',
+  'previews',
 ].map((name) => `test/http/${name}.test.ts`);
 const postgresWanted =
   (process.env.DATABASE_URL ?? '') !== '' || process.env.SHORTENER_SCALE_TESTS === 'required';

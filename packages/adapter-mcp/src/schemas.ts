@@ -162,6 +162,7 @@ function shortenInput(config: ServiceConfig) {
     redirect_status: true,
     crawlable: true,
     expired_url: true,
+    preview: true,
   }).extend({
     alias: CreateLinkInput.shape.alias.describe(
       'Custom slug: 2-40 characters of a-z, 0-9, - and _ (lower-cased). Random when omitted.',

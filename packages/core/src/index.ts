@@ -256,3 +256,5 @@ export {
 } from './visits/orphans.js';
 // prettier-ignore
 export type { OrphanCount, OrphanRecorder, OrphanStore, OrphanType, OrphanVisitsView } from './visits/orphans.js';
+export { PreviewField, PreviewViewSchema, previewOf } from './links/preview.js';
+export type { LinkPreview, PreviewInput } from './links/preview.js';

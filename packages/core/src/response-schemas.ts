@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PreviewViewSchema } from './links/preview.js';
 import { ERROR_CODES } from './errors.js';
 import { RuleViewSchema } from './links/rules.js';
 
@@ -36,6 +37,7 @@ export const LinkSchema = z
     redirect_status: z.union([z.literal(301), z.literal(302), z.literal(307), z.literal(308)]),
     crawlable: z.boolean(),
     expired_url: z.url().nullable().describe('Where an expired or used-up link sends visitors, or null.'),
+    preview: PreviewViewSchema,
     edit_token: z.string().optional().describe('Only for anonymous links, returned once on creation.'),
   })
   .meta({ id: 'Link' });

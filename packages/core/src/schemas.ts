@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PreviewField } from './links/preview.js';
 import { RulesField } from './links/rules.js';
 import { TagFilterField, TagsField } from './links/tags.js';
 
@@ -48,6 +49,7 @@ const organiseShape = {
     .max(4096)
     .nullish()
     .describe('Once expired or at its click cap, the link sends visitors here (302) instead of a 410 page.'),
+  preview: PreviewField.nullish(),
 };
 
 /** The destination as given: checked by the URL rules (missing scheme means https). */
@@ -107,6 +109,7 @@ export const UpdateLinkInput = z
     redirect_status: RedirectStatusField.nullable().optional().describe('null: the server default.'),
     crawlable: z.boolean().optional(),
     expired_url: z.string().max(4096).nullable().optional().describe('null or empty: none.'),
+    preview: PreviewField.nullable().optional().describe('Replaces the preview; null removes it.'),
   })
   .meta({ id: 'UpdateLink' });
 export type UpdateLinkInput = z.infer<typeof UpdateLinkInput>;

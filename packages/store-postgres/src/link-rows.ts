@@ -26,6 +26,7 @@ export const LINK_COLUMNS = [
   ['redirect_status', 'redirectStatus', 'integer'],
   ['crawlable', 'crawlable', 'boolean'],
   ['expired_url', 'expiredUrl', 'text'],
+  ['preview', 'preview', 'jsonb'],
 ] as const satisfies readonly (readonly [string, keyof LinkRecord, string])[];
 
 /**
@@ -56,6 +57,8 @@ export function columnValue(link: Partial<LinkRecord>, field: keyof LinkRecord):
   const value = link[field];
   if (field === 'rules') return Array.isArray(value) && value.length > 0 ? JSON.stringify(value) : null;
   if (field === 'tags') return value === undefined ? undefined : JSON.stringify(value);
+  if (field === 'preview')
+    return value === undefined ? undefined : value === null ? null : JSON.stringify(value);
   return value;
 }
 

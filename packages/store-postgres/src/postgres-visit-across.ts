@@ -34,7 +34,7 @@ const BY_KEY = `SELECT 's' AS part, '' AS link_id, '' AS day, dimension, key, su
       AND (c.link_id, c.day) IN (SELECT l.link_id, e->>0 FROM visit_log l, jsonb_array_elements(l.counters::jsonb) e
         WHERE l.link_id = ANY($1::text[]))`;
 
-// total counters are keyed by their UTC hour (migration 013): day || 'T' || key is the hour
+// total counters are keyed by their UTC hour (migration 014): day || 'T' || key is the hour
 const BY_LINK = `SELECT 's' AS part, link_id, '' AS day, '' AS dimension, link_id AS key, sum(count)::bigint AS count,
       '' AS text
     FROM visit_counters WHERE link_id = ANY($1::text[]) AND dimension = 'total' AND day BETWEEN $2 AND $3

@@ -9,12 +9,12 @@ describe.runIf(DATABASE_URL !== null)('PostgreSQL hourly counters (migration 10)
   const admin = new pg.Pool({ connectionString: DATABASE_URL ?? '', max: 1 });
   afterAll(() => admin.end());
 
-  it('keep every daily total and bots count of a version 12 schema, in the 00:00 UTC hour, folded or not', async () => {
+  it('keep every daily total and bots count of a version 13 schema, in the 00:00 UTC hour, folded or not', async () => {
     const schema = freshSchemaName();
     const stores = await openFresh(schema);
     try {
       const link = await anInsertedLink(stores.links);
-      // the schema as version 12 left it: daily totals (key '') folded, and one in the unfolded log
+      // the schema as version 13 left it: daily totals (key '') folded, and one in the unfolded log
       const legacy = legacyCounts(link.id);
       await admin.query(`INSERT INTO ${schema}.visit_counters (link_id, day, dimension, key, count)
           VALUES ${legacy.counters};

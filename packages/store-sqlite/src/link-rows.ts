@@ -14,6 +14,12 @@ const CODECS = {
     write: (value: unknown) => JSON.stringify(value ?? []),
     read: (value: unknown) => JSON.parse(value as string) as unknown,
   },
+  /** A JSON object, or NULL for none (a link's preview). */
+  json: {
+    write: (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value)),
+    read: (value: unknown) =>
+      value === null || value === undefined ? null : (JSON.parse(value as string) as unknown),
+  },
   /** A JSON array, or NULL for none (rules: most links have none). */
   rules: {
     write: (value: unknown) => (Array.isArray(value) && value.length > 0 ? JSON.stringify(value) : null),
@@ -50,6 +56,7 @@ export const LINK_MAP = [
   ['redirect_status', 'redirectStatus', 'integer'],
   ['crawlable', 'crawlable', 'boolean'],
   ['expired_url', 'expiredUrl', 'text'],
+  ['preview', 'preview', 'json'],
 ] as const satisfies readonly (readonly [string, keyof LinkRecord, keyof typeof CODECS])[];
 
 /** A column of `links`. */

@@ -19,7 +19,7 @@ const BY_DAY = `SELECT day, dimension, key, SUM(count) AS count FROM visit_count
 const BY_KEY = `SELECT dimension, key, SUM(count) AS count FROM visit_counters
   WHERE link_id IN (${LINKS}) AND day BETWEEN ? AND ? GROUP BY dimension, key`;
 
-// total counters are keyed by their UTC hour (migration 018): day || 'T' || key is the hour
+// total counters are keyed by their UTC hour (migration 019): day || 'T' || key is the hour
 const BY_LINK = `SELECT link_id AS key, SUM(count) AS count FROM visit_counters
   WHERE link_id IN (${LINKS}) AND dimension = 'total' AND day BETWEEN ? AND ?
     AND day || 'T' || key BETWEEN ? AND ? GROUP BY link_id`;

@@ -13,12 +13,12 @@ afterEach(async () => {
 });
 
 describe('hourly counters (migration 15)', () => {
-  it('keep every daily total and bots count of a version 17 database, in the 00:00 UTC hour, folded or not', async () => {
+  it('keep every daily total and bots count of a version 18 database, in the 00:00 UTC hour, folded or not', async () => {
     const path = nextPath();
     const first = openSqliteStores(path);
     const link = await anInsertedLink(first.links);
     await first.close();
-    // the database as version 17 left it: daily totals (key '') folded, and one in the unfolded log
+    // the database as version 18 left it: daily totals (key '') folded, and one in the unfolded log
     const legacy = legacyCounts(link.id);
     const raw = new BetterSqlite3(path);
     raw.exec(`INSERT INTO visit_counters (link_id, day, dimension, key, count) VALUES ${legacy.counters};

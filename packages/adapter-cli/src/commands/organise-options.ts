@@ -28,7 +28,10 @@ export function addOrganiseCreateFlags(command: Command): void {
     .option('--forward-query', "add the visitor's query parameters to the destination")
     .option('--redirect-status <status>', 'redirect with 302 (default), 307, 301 or 308')
     .option('--crawlable', 'let search engines index the short URL')
-    .option('--expired-url <url>', 'once expired or at its click cap, send visitors there');
+    .option('--expired-url <url>', 'once expired or at its click cap, send visitors there')
+    .option('--preview-title <text>', 'the title chat and social apps show (≤ 120 characters)')
+    .option('--preview-description <text>', 'the description they show (≤ 300 characters)')
+    .option('--preview-image <url>', 'the https URL of the image they show');
 }
 
 /** The flags of decisions §15 on `links update`: `--tag` and `--rule` replace the lists. */
@@ -43,7 +46,10 @@ export function addOrganiseUpdateFlags(command: Command): void {
     .option('--redirect-status <status>', `redirect with ${REDIRECT_STATUS_WORDS}`)
     .option('--crawlable', 'let search engines index the short URL')
     .option('--no-crawlable', 'keep search engines out (the default)')
-    .option('--expired-url <url>', 'once expired or at its click cap, send visitors there ("" removes it)');
+    .option('--expired-url <url>', 'once expired or at its click cap, send visitors there ("" removes it)')
+    .option('--preview-title <text>', 'replace the social preview: its title')
+    .option('--preview-description <text>', 'replace the social preview: its description')
+    .option('--preview-image <url>', 'replace the social preview: its https image URL');
 }
 
 /** The §15 fields of the flags given, for the API's schemas (`--no-tags` and `--no-rules` clear). */
@@ -55,5 +61,13 @@ export function organiseFieldsOf(flags: Flags): Record<string, unknown> {
     redirect_status: numberOf(flags.redirectStatus),
     crawlable: flags.crawlable,
     expired_url: flags.expiredUrl,
+    preview: previewOf(flags),
   };
+}
+
+/** `--preview-*` as the API's `preview`: absent when none is given. */
+function previewOf(flags: Flags): Record<string, unknown> | undefined {
+  const { previewTitle: title, previewDescription: description, previewImage: image } = flags;
+  if (title === undefined && description === undefined && image === undefined) return undefined;
+  return { title, description, image };
 }

@@ -9,6 +9,7 @@ import { clientOf, languageOf } from '../request.js';
 import { isBotUserAgent, isPrefetch } from '../server/user-agent.js';
 import type { Routed, RoutedLink } from './routing.js';
 import { routeRequest, withRouting } from './routing.js';
+import { sendPreviewCard } from './preview-card.js';
 import { respond, sendFollowed, sendOutcome } from './redirect-answers.js';
 
 const RESERVED = new Set(RESERVED_SLUGS);
@@ -62,7 +63,14 @@ function finish(
   routed: Routed | null = null,
 ): void {
   deps.metrics?.redirected(outcome.kind);
-  if (outcome.kind === 'redirect') return sendFollowed(deps, req, res, outcome.link, routed);
+  if (outcome.kind === 'redirect') {
+    // decisions §19: a link with a preview shows link-preview robots its card (a plain link: one check)
+    const { link } = outcome;
+    if (link.preview !== null && isBotUserAgent(req.headers['user-agent'])) {
+      return sendPreviewCard(deps, req, res, { ...link, preview: link.preview }, routed);
+    }
+    return sendFollowed(deps, req, res, link, routed);
+  }
   const language = languageOf(queryParam(query, 'lang'), req.headers['accept-language']);
   sendOutcome(deps, req, res, language, outcome);
 }

@@ -77,6 +77,7 @@ function routedCopy(link: LinkRecord, routing: LinkRouting | null): RoutedLink {
     redirectStatus: link.redirectStatus,
     crawlable: link.crawlable,
     expiredUrl: link.expiredUrl,
+    preview: link.preview,
     routing,
   };
 }

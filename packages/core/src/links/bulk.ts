@@ -55,6 +55,7 @@ export async function createLinks(
         redirect_status: input.redirect_status ?? null,
         crawlable: input.crawlable ?? null,
         expired_url: input.expired_url ?? null,
+        preview: input.preview ?? null,
       },
       caller,
     );

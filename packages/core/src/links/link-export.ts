@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PreviewField } from './preview.js';
 import type { ServiceConfig } from '../config.js';
 import { findShortDomain } from '../config.js';
 import { findAccountByName } from '../accounts/accounts.js';
@@ -60,6 +61,8 @@ export const ExportedLink = z.object({
   crawlable: z.boolean().optional(),
   // decisions §18; absent in exports made before it
   expired_url: z.string().nullable().optional(),
+  // decisions §19; absent in exports made before it
+  preview: PreviewField.nullable().optional(),
 });
 export type ExportedLink = z.output<typeof ExportedLink>;
 

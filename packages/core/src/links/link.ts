@@ -1,3 +1,4 @@
+import type { LinkPreview } from './preview.js';
 import type { RedirectRule } from './rules.js';
 
 /** The HTTP status of a redirect (decisions §15); 301 and 308 are permanent. */
@@ -43,6 +44,8 @@ export interface LinkRecord {
   readonly crawlable: boolean;
   /** Where visitors go once the link is expired or at its click cap (decisions §18), or null. */
   readonly expiredUrl: string | null;
+  /** What link-preview robots are shown (decisions §19), or null. */
+  readonly preview: LinkPreview | null;
 }
 
 /**

@@ -6,6 +6,8 @@ import type { UpdateLinkInput } from '../schemas.js';
 import type { UtmParams } from '../urls/utm.js';
 import type { UrlPolicy } from '../urls/validate-url.js';
 import { validateTargetUrl } from '../urls/validate-url.js';
+import { previewOf } from './preview.js';
+import type { PreviewInput } from './preview.js';
 import type { LinkChanges, LinkRecord, RedirectStatus } from './link.js';
 import type { RuleInput } from './rules.js';
 import { checkRules, utmOf } from './rules.js';
@@ -19,12 +21,13 @@ export interface OrganiseInput {
   readonly redirect_status?: RedirectStatus | null | undefined;
   readonly crawlable?: boolean | null | undefined;
   readonly expired_url?: string | null | undefined;
+  readonly preview?: PreviewInput | null | undefined;
 }
 
 /** The stored fields of decisions §15. */
 export type Organised = Pick<
   LinkRecord,
-  'tags' | 'rules' | 'forwardQuery' | 'redirectStatus' | 'crawlable' | 'expiredUrl'
+  'tags' | 'rules' | 'forwardQuery' | 'redirectStatus' | 'crawlable' | 'expiredUrl' | 'preview'
 >;
 
 /** The defaults: no tags, no rules, no forwarding, the server's status, not crawlable. */
@@ -35,6 +38,7 @@ export const PLAIN: Organised = {
   redirectStatus: null,
   crawlable: false,
   expiredUrl: null,
+  preview: null,
 };
 
 /** The redirect server default (`REDIRECT_STATUS`), 302 when unset. */
@@ -46,6 +50,8 @@ export function organisedOf(input: OrganiseInput, policy: UrlPolicy, utm: UtmPar
   if (!rules.ok) return rules;
   const expiredUrl = expiredUrlOf(input.expired_url, policy);
   if (!expiredUrl.ok) return expiredUrl;
+  const preview = previewOf(input.preview, policy);
+  if (!preview.ok) return preview;
   return ok({
     tags: input.tags ?? [],
     rules: rules.value,
@@ -53,6 +59,7 @@ export function organisedOf(input: OrganiseInput, policy: UrlPolicy, utm: UtmPar
     redirectStatus: input.redirect_status ?? null,
     crawlable: input.crawlable ?? false,
     expiredUrl: expiredUrl.value,
+    preview: preview.value,
   });
 }
 
@@ -101,6 +108,11 @@ export function organiseChanges(
     const expiredUrl = expiredUrlOf(input.expired_url, policy);
     if (!expiredUrl.ok) return expiredUrl;
     changes.expiredUrl = expiredUrl.value;
+  }
+  if (input.preview !== undefined) {
+    const preview = previewOf(input.preview, policy);
+    if (!preview.ok) return preview;
+    changes.preview = preview.value;
   }
   return checkPermanent({ ...link, ...definedOf(changes) });
 }

@@ -50,6 +50,7 @@ export function toLinkView(
     redirect_status: statusOf(link, serverRedirectStatus(config)),
     crawlable: link.crawlable,
     expired_url: link.expiredUrl,
+    preview: link.preview,
   };
   return editToken === undefined ? view : { ...view, edit_token: editToken };
 }

@@ -12,7 +12,7 @@ import { EVENT_CONSUMERS } from './008-event-consumers.js';
 
 import { IDEMPOTENCY_KEYS } from './009-idempotency-keys.js';
 import { IMPORTS } from './010-imports.js';
-import { HOURLY_COUNTERS } from './013-hourly-counters.js';
+import { HOURLY_COUNTERS } from './014-hourly-counters.js';
 
 /** One schema step. Versions start at 1 and increase by one; `schema_migrations` lists those applied. */
 export interface Migration {
@@ -45,7 +45,9 @@ export const MIGRATIONS: readonly Migration[] = [
   PRIMARY KEY (day, dimension, key)
 );`,
   },
-  { version: 13, sql: HOURLY_COUNTERS },
+  // decisions §19: what link-preview robots are shown
+  { version: 13, sql: 'ALTER TABLE links ADD COLUMN preview JSONB' },
+  { version: 14, sql: HOURLY_COUNTERS },
 ];
 
 /**

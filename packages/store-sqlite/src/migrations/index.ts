@@ -15,7 +15,7 @@ import { VISIT_LOG_EPOCHS } from './013-visit-log-epochs.js';
 import { IDEMPOTENCY_KEYS } from './014-idempotency-keys.js';
 import { IMPORTS } from './015-imports.js';
 import { syncLinkTriggers } from '../link-triggers.js';
-import { HOURLY_COUNTERS } from './018-hourly-counters.js';
+import { HOURLY_COUNTERS } from './019-hourly-counters.js';
 
 /** One schema step. Versions start at 1 and increase by one; `PRAGMA user_version` holds the last applied. */
 export interface Migration {
@@ -55,7 +55,9 @@ export const MIGRATIONS: readonly Migration[] = [
   PRIMARY KEY (day, dimension, key)
 ) WITHOUT ROWID;`,
   },
-  { version: 18, sql: HOURLY_COUNTERS },
+  // decisions §19: what link-preview robots are shown, as JSON
+  { version: 18, sql: 'ALTER TABLE links ADD COLUMN preview TEXT' },
+  { version: 19, sql: HOURLY_COUNTERS },
 ];
 
 /**
