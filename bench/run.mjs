@@ -15,7 +15,8 @@ import process from 'node:process';
 import { PLACEMENT, placeThisProcess } from './lib/cpus.mjs';
 import { LOAD_GENERATOR } from './lib/load.mjs';
 import { loadCold, seedAndLoad } from './lib/redirects.mjs';
-import { measureRules } from './lib/routing.mjs';
+import { createLink, measureRules, measured } from './lib/routing.mjs';
+import { rotation } from './lib/load.mjs';
 import { measureCreation, measureImport, measureQr, measureStats, openObserver } from './lib/measure.mjs';
 import {
   createKey,
@@ -147,7 +148,21 @@ async function main() {
     log(`  total ${results.stats.total}; p50 ${ms(results.stats.p50)}, p99 ${ms(results.stats.p99)}`);
 
     printSection(log, `import of ${IMPORT_ROWS.toLocaleString('en')} CSV rows (POST /api/v1/imports)`);
-    results.import = await measureImport(server.url, key, IMPORT_ROWS);
+    // the hot redirect alone, then while the import runs: an import must not hold the redirect path
+    await createLink(server.url, key, { url: 'https://example.com/hot', alias: 'bench-hot' });
+    const hot = rotation(['/bench-hot'], SHORT_HOST);
+    const hotRound = async () => {
+      const r = await measured(server, hot, PLAN.warmup);
+      results.redirects.push({ target: 'server', links: 'import', served: r.served });
+      return r;
+    };
+    results.importAlone = await hotRound();
+    results.import = await measureImport(server.url, key, IMPORT_ROWS, hotRound);
+    results.import.ratio = results.import.load.rps / results.importAlone.rps;
+    log(
+      `  hot redirect ${Math.round(results.importAlone.rps)} req/s alone, ` +
+        `${Math.round(results.import.load.rps)} during the import (ratio ${results.import.ratio.toFixed(2)})`,
+    );
     log(
       `  ${results.import.state}: ${fmt(results.import.imported)} imported in ${results.import.seconds.toFixed(1)} s`,
     );

@@ -109,9 +109,10 @@ export function openObserver(dbPath) {
 
 /**
  * An import of `rows` CSV rows through `POST /api/v1/imports` (decisions §17), timed from the request to
- * the job's `done`, polled every 100 ms: rows a second, and whether every row was imported.
+ * the job's `done`, polled every 100 ms, while `during()` runs (the redirect load of the same run): rows a
+ * second, whether every row was imported, and what `during` answered.
  */
-export async function measureImport(url, key, rows) {
+export async function measureImport(url, key, rows, during = async () => null) {
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${key}` };
   const lines = Array.from(
     { length: rows },
@@ -126,11 +127,12 @@ export async function measureImport(url, key, rows) {
   });
   if (answer.status !== 202) throw new Error(`import: ${answer.status} ${await answer.text()}`);
   const { id } = await answer.json();
+  const load = await during();
   for (;;) {
     const job = await (await fetch(`${url}/api/v1/imports/${id}`, { headers })).json();
     if (job.state === 'done' || job.state === 'failed') {
       const seconds = (performance.now() - started) / 1000;
-      return { rows, imported: job.imported, state: job.state, seconds, rowsPerSecond: rows / seconds };
+      return { rows, imported: job.imported, state: job.state, seconds, rowsPerSecond: rows / seconds, load };
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

@@ -101,6 +101,14 @@ export function targetRows(results) {
       30,
       false,
     );
+    row(
+      'hot redirect during that import / alone (req/s)',
+      '≥ 0.9',
+      f(results.import.ratio, 3),
+      results.import.ratio,
+      0.9,
+      true,
+    );
   }
   row(
     'stats of a 1M-visit link, p99',
