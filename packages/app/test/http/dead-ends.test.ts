@@ -113,3 +113,21 @@ describe('NOT_FOUND_REDIRECT and BASE_URL_REDIRECT (decisions §18)', () => {
     }
   });
 });
+
+describe('expired_url under load (decisions §18)', () => {
+  it('counts exactly the cap of 50 visitors at once, and sends the rest to the fallback, none a 410', async () => {
+    const link = await createLink(server, {
+      url: 'https://example.com/drop',
+      max_clicks: 10,
+      expired_url: ELSEWHERE,
+    });
+    const answers = await Promise.all(Array.from({ length: 50 }, () => follow(link.short_url)));
+    const to = answers.map((answer) => `${answer.status} ${answer.headers.get('location')}`);
+    expect(to.filter((t) => t === '302 https://example.com/drop')).toHaveLength(10);
+    expect(to.filter((t) => t === `302 ${ELSEWHERE}`)).toHaveLength(40);
+    await eventually(async () => {
+      const stats = await jsonOf(await server.api(`/api/v1/links/${link.id}/stats`));
+      expect(stats.total).toBe(10);
+    });
+  });
+});

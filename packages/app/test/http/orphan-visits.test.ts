@@ -46,3 +46,21 @@ describe('GET /api/v1/admin/orphan-visits', () => {
     expect(page).toContain('no-such-link');
   });
 });
+
+describe('orphan visits under load', () => {
+  it('counts a hundred unknown slugs asked at once, each once', async () => {
+    const admin = await invitedBrowser(server, 'load-admin', 'load admin password', '--admin');
+    expect(admin.cookie).not.toBeNull();
+    const key = String((await server.cli('keys', 'create', 'load-admin')).key);
+    const before = await jsonOf(await server.api('/api/v1/admin/orphan-visits?days=1', { key }));
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => server.visit(`http://${server.hostA}/burst-${i % 10}`)),
+    );
+    expect(answers.every((answer) => answer.status === 404)).toBe(true);
+    const after = await jsonOf(await server.api('/api/v1/admin/orphan-visits?days=1', { key }));
+    expect(after.by_type.unknown_slug - before.by_type.unknown_slug).toBe(100);
+    const burst = after.slugs.filter((s: { key: string }) => s.key.startsWith('burst-'));
+    expect(burst).toHaveLength(10);
+    expect(burst.every((s: { count: number }) => s.count === 10)).toBe(true);
+  });
+});

@@ -37,10 +37,10 @@ export interface OrphanRecorder {
 /** Records orphan visits off the request: a map increment now, one write a flush. */
 export function createOrphanRecorder(store: OrphanStore, clock: Clock): OrphanRecorder {
   let pending = new Map<string, OrphanCount>();
-  const add = (day: string, dimension: OrphanCount['dimension'], key: string) => {
+  const add = (day: string, dimension: OrphanCount['dimension'], key: string, count = 1) => {
     const id = `${day} ${dimension} ${key}`;
     const held = pending.get(id);
-    pending.set(id, { day, dimension, key, count: (held?.count ?? 0) + 1 });
+    pending.set(id, { day, dimension, key, count: (held?.count ?? 0) + count });
   };
   return {
     record(type, referrer, slug) {
@@ -57,7 +57,7 @@ export function createOrphanRecorder(store: OrphanStore, clock: Clock): OrphanRe
         await store.add(batch);
       } catch (error) {
         // kept for the next flush, as visits are
-        for (const c of batch) for (let i = 0; i < c.count; i++) add(c.day, c.dimension, c.key);
+        for (const c of batch) add(c.day, c.dimension, c.key, c.count);
         throw error;
       }
     },
