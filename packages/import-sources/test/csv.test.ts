@@ -18,6 +18,25 @@ const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, imp
 const rowsOf = async (text: string) => (await collect(csvSource(text))).map((step) => plain(step.row));
 
 describe('csvSource', () => {
+  it('reads a file larger than a parse slice whole, quoted cells across slice edges too, resuming mid-file', async () => {
+    const lines = Array.from(
+      { length: 3000 },
+      (_, i) => `https://s.test/c${i},"https://example.com/${i}?a=1,2","Title ""${i}""\nline two"`,
+    );
+    const text = ['short url,long url,title', ...lines].join('\r\n');
+    expect(text.length).toBeGreaterThan(5 * 16 * 1024);
+    const rows = await rowsOf(text);
+    expect(rows).toHaveLength(3000);
+    rows.forEach((row, i) => {
+      expect(row.url).toBe(`https://example.com/${i}?a=1,2`);
+      expect(row.title).toBe(`Title "${i}"\nline two`);
+    });
+    const rest = await collect(csvSource(text), '2500');
+    expect(rest.map((step) => step.row.originalShortUrl)).toEqual(
+      lines.slice(2500).map((_, i) => `https://s.test/c${2500 + i}`),
+    );
+  });
+
   it("reads Shlink's export: short URL, code, domain, tags split on |, visits as a total", async () => {
     expect(await rowsOf(fixture('shlink-export.csv'))).toEqual([
       {

@@ -8,7 +8,7 @@
  * Cursor: the data row's number, from 1 (the row after the header).
  */
 import type { ImportRow, ImportSource, ImportStep } from '@shortener/core';
-import { parse } from 'csv-parse/sync';
+import { parse } from 'csv-parse';
 import { parseInstant } from '../dates.js';
 import { bareCode, joinShortUrl, splitShortUrl } from '../short-url.js';
 import type { CsvColumns } from './columns.js';
@@ -85,20 +85,46 @@ export function readCsvRow(record: readonly string[], columns: CsvColumns): Impo
   return row;
 }
 
-/** The file's records; a file that cannot be cut into records (a quote never closed) throws, named. */
-function parseCsv(text: string): string[][] {
+/**
+ * Characters parsed at a time: a 100,000-row file parsed at once holds its process for over a second,
+ * a slice for a few milliseconds, so the requests a server serves beside an import go on between slices.
+ */
+const SLICE_CHARS = 16 * 1024;
+
+/** The text in slices of {@link SLICE_CHARS}, each after the requests waiting have had their turn. */
+async function* slices(text: string): AsyncIterable<string> {
+  for (let at = 0; at < text.length; at += SLICE_CHARS) {
+    if (at > 0) await new Promise((resolve) => setImmediate(resolve));
+    yield text.slice(at, at + SLICE_CHARS);
+  }
+}
+
+/** The file's records, read a slice at a time; a file that cannot be cut into records (a quote never closed) throws, named. */
+async function* records(text: string): AsyncIterable<string[]> {
+  const parser = parse({
+    delimiter: detectDelimiter(text),
+    bom: true,
+    relax_column_count: true,
+    relax_quotes: true,
+    skip_empty_lines: true,
+  });
+  const feeding = (async () => {
+    for await (const slice of slices(text)) {
+      if (!parser.write(slice)) await new Promise((resolve) => parser.once('drain', resolve));
+    }
+    parser.end();
+  })();
+  // a parse error ends the reading below; the feeding is then left without a reader
+  feeding.catch(() => {});
   try {
-    return parse(text, {
-      delimiter: detectDelimiter(text),
-      bom: true,
-      relax_column_count: true,
-      relax_quotes: true,
-      skip_empty_lines: true,
-    }) as string[][];
+    for await (const record of parser) yield record as string[];
+    await feeding;
   } catch (error) {
     throw new Error(
       `CSV: the file cannot be read: ${error instanceof Error ? error.message : String(error)}`,
     );
+  } finally {
+    parser.destroy();
   }
 }
 
@@ -111,14 +137,18 @@ export function csvSource(text: string): ImportSource {
       if (!Number.isSafeInteger(after) || after < 0) {
         throw new Error(`CSV: ${JSON.stringify(cursor)} is not a cursor of this source`);
       }
-      const records = parseCsv(text);
-      const [headers, ...data] = records;
-      const columns = findColumns(headers ?? []);
-      for (let number = after + 1; number <= data.length; number += 1) {
-        const record = data[number - 1] ?? [];
-        if (record.every((value) => value.trim() === '')) continue;
+      let columns: CsvColumns | null = null;
+      let number = 0;
+      for await (const record of records(text)) {
+        if (columns === null) {
+          columns = findColumns(record);
+          continue;
+        }
+        number += 1;
+        if (number <= after || record.every((value) => value.trim() === '')) continue;
         yield { row: readCsvRow(record, columns), cursor: String(number) };
       }
+      if (columns === null) findColumns([]);
     },
   };
 }

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { IMPORT_MIN_SHARE, createImportPacer, importPauseMs, importShare } from '../src/index.js';
+
+describe('importShare', () => {
+  it('gives an idle process to the import and a saturated one its minimum', () => {
+    expect(importShare(0)).toBe(1);
+    expect(importShare(0.25)).toBe(0.5);
+    expect(importShare(0.9)).toBe(IMPORT_MIN_SHARE);
+    expect(importShare(1.7)).toBe(IMPORT_MIN_SHARE);
+    expect(importShare(-0.2)).toBe(1);
+  });
+
+  it('pauses long enough for the import to keep to its share', () => {
+    expect(importPauseMs(4, 1)).toBe(0);
+    expect(importPauseMs(4, 0.5)).toBeCloseTo(4);
+    expect(importPauseMs(4, 0.05)).toBeCloseTo(76);
+    expect(importPauseMs(4, 0)).toBeCloseTo(76);
+    expect(importPauseMs(-1, 0.5)).toBe(0);
+  });
+});
+
+/**
+ * A process simulated in milliseconds: chunks of the import take `chunkMs` of work; requests bring
+ * `load` ms of work per ms (1: saturated), which waits while a chunk runs and is served when the import
+ * pauses (a zero pause still serves the requests waiting).
+ */
+function simulate(load: number, chunks: number, chunkMs = 4) {
+  let now = 0;
+  let busy = 0;
+  let backlog = 0;
+  const pauses: number[] = [];
+  const pace = createImportPacer({ now: () => now, busy: () => busy }, async (ms) => {
+    pauses.push(ms);
+    // the requests waiting, and those that come while they are served
+    const drain = load >= 1 ? Math.max(ms, 1) : backlog / (1 - load);
+    const waited = Math.max(ms, drain);
+    now += waited;
+    busy += load >= 1 ? waited : drain + (waited - drain) * load;
+    backlog = 0;
+  });
+  return {
+    pauses,
+    async run() {
+      for (let i = 0; i < chunks; i++) {
+        now += chunkMs;
+        busy += chunkMs;
+        backlog += chunkMs * load;
+        await pace();
+      }
+      return (chunks * chunkMs) / now;
+    },
+  };
+}
+
+describe('createImportPacer', () => {
+  it('runs flat out on an idle process', async () => {
+    const idle = simulate(0, 200);
+    expect(await idle.run()).toBeGreaterThan(0.75);
+    expect(idle.pauses.every((ms) => ms === 0)).toBe(true);
+  });
+
+  it('falls to its minimum share when the requests saturate the process', async () => {
+    const saturated = simulate(1, 400);
+    const share = await saturated.run();
+    expect(saturated.pauses.at(-1)).toBeCloseTo(importPauseMs(4, IMPORT_MIN_SHARE));
+    expect(share).toBeLessThan(0.1);
+  });
+
+  it('leaves a half-busy process some room and the import more than its minimum', async () => {
+    const half = simulate(0.3, 400);
+    const share = await half.run();
+    expect(share).toBeGreaterThan(0.2);
+    expect(share).toBeLessThan(0.7);
+  });
+});
