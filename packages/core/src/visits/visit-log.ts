@@ -120,13 +120,16 @@ export function addTailByDayOf(
   tail: readonly CounterIncrement[],
   dimensions: readonly VisitDimension[],
 ): DayCount[] {
+  const added = tail.filter((c) => dimensions.includes(c.dimension));
+  // the stored rows are one per (day, dimension, key) already: with nothing to add they are the answer
+  if (added.length === 0) return [...stored];
   const sums = new Map<string, DayCount>();
   const add = (day: string, dimension: VisitDimension, key: string, count: number) => {
     const id = `${day}\u0000${dimension}\u0000${key}`;
     sums.set(id, { day, dimension, key, count: (sums.get(id)?.count ?? 0) + count });
   };
   for (const c of stored) add(c.day, c.dimension, c.key, c.count);
-  for (const c of tail) if (dimensions.includes(c.dimension)) add(c.day, c.dimension, c.key, c.count);
+  for (const c of added) add(c.day, c.dimension, c.key, c.count);
   return [...sums.values()];
 }
 

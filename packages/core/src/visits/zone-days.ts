@@ -38,6 +38,21 @@ export interface ZoneDays {
  * most of it, so each day's edges may be off by up to 30 minutes of visits (decisions §18).
  */
 export function zoneDays(tz: string, from: string, to: string): ZoneDays {
+  const key = `${tz} ${from} ${to}`;
+  let days = zoneDaysMade.get(key);
+  if (days === undefined) {
+    // a year in a zone asks its formatter 734 times (about 6 ms): the same ranges are asked again and again
+    if (zoneDaysMade.size >= ZONE_DAYS_KEPT) zoneDaysMade.delete(zoneDaysMade.keys().next().value!);
+    zoneDaysMade.set(key, (days = makeZoneDays(tz, from, to)));
+  }
+  return days;
+}
+
+/** How many ranges {@link zoneDays} keeps made (the oldest made goes first). */
+const ZONE_DAYS_KEPT = 256;
+const zoneDaysMade = new Map<string, ZoneDays>();
+
+function makeZoneDays(tz: string, from: string, to: string): ZoneDays {
   const format = formatterOf(tz);
   const fromMs = Date.parse(`${from}T00:00:00Z`);
   const count = Math.round((Date.parse(`${to}T00:00:00Z`) - fromMs) / DAY_MS) + 1;

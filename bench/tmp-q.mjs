@@ -1,0 +1,12 @@
+import BetterSqlite3 from 'better-sqlite3';
+const db = new BetterSqlite3(process.argv[2]);
+const id = db.prepare("select link_id from visit_counters group by link_id order by count(*) desc limit 1").pluck().get();
+const L = JSON.stringify([id]);
+const q = (name, sql, ...a) => { const st = db.prepare(sql).raw(); let r; st.all(...a); const s = performance.now(); for (let i=0;i<20;i++) r = st.all(...a); console.log(name, ((performance.now()-s)/20).toFixed(2), 'ms', r.length); };
+q('now', `SELECT day, dimension, key, SUM(count) AS count FROM visit_counters WHERE link_id IN (SELECT value FROM json_each(?)) AND dimension IN (SELECT value FROM json_each(?)) AND day BETWEEN ? AND ? GROUP BY day, dimension, key`, L, '["total","bots"]', '2025-01-01', '2027-01-01');
+q('concat-nested', `SELECT day, dimension, group_concat(key || ' ' || count) FROM (SELECT day, dimension, key, SUM(count) AS count FROM visit_counters WHERE link_id IN (SELECT value FROM json_each(?)) AND dimension IN (SELECT value FROM json_each(?)) AND day BETWEEN ? AND ? GROUP BY day, dimension, key) GROUP BY day, dimension`, L, '["total","bots"]', '2025-01-01', '2027-01-01');
+q('concat-flat', `SELECT day, dimension, group_concat(key || ' ' || count) FROM visit_counters WHERE link_id IN (SELECT value FROM json_each(?)) AND dimension IN (SELECT value FROM json_each(?)) AND day BETWEEN ? AND ? GROUP BY day, dimension`, L, '["total","bots"]', '2025-01-01', '2027-01-01');
+q('concat-flat-eq', `SELECT day, dimension, group_concat(key || ' ' || count) FROM visit_counters WHERE link_id = ? AND dimension IN ('total', 'bots') AND day BETWEEN ? AND ? GROUP BY day, dimension`, id, '2025-01-01', '2027-01-01');
+q('bykey', `SELECT dimension, key, SUM(count) AS count FROM visit_counters WHERE link_id IN (SELECT value FROM json_each(?)) AND day BETWEEN ? AND ? GROUP BY dimension, key`, L, '2025-01-01', '2027-01-01');
+q('bykey-eq', `SELECT dimension, key, SUM(count) AS count FROM visit_counters WHERE link_id = ? AND day BETWEEN ? AND ? GROUP BY dimension, key`, id, '2025-01-01', '2027-01-01');
+q('bykey-eq-notin', `SELECT dimension, key, SUM(count) AS count FROM visit_counters WHERE link_id = ? AND day BETWEEN ? AND ? AND dimension NOT IN ('total','bots','unique') GROUP BY dimension, key`, id, '2025-01-01', '2027-01-01');
