@@ -164,7 +164,7 @@ export { parseInput, unstorableTextError } from './parse.js';
 export { findUnstorableText, isStorableText } from './text.js';
 // prettier-ignore
 export type {
-  AccountStore, ClickIncrement, Clock, CounterIncrement, CredentialStore, DayCount, DimensionCount, GeoLookup,
+  AccountStore, AccountVisitReads, ClickIncrement, Clock, CounterIncrement, CredentialStore, DayCount, DimensionCount, GeoLookup,
   KeyCount, LinkChange, LinkChangeFeed, LinkChangeListener, LinkCursor, LinkListQuery, LinkStore,
   NewPasskey, PasskeyCeremony, RandomSource, RateDecision, RateLimiter, RateWindow, SessionStore,
   SettingStore, Stores, UserAgentParser, VisitBatch, VisitDimension, VisitorDescription, VisitorSighting,

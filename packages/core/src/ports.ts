@@ -18,6 +18,7 @@ export type {
   SessionStore,
 } from './accounts/account-ports.js';
 export type {
+  AccountVisitReads,
   CounterIncrement,
   DayCount,
   DimensionCount,

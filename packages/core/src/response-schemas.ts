@@ -72,7 +72,9 @@ export type StatsView = z.infer<typeof StatsSchema>;
 export const StatsAcrossSchema = StatsSchema.extend({
   links: z
     .array(z.object({ id: z.string(), short_url: z.string(), clicks: z.number().int() }))
-    .describe('The 20 links with the most clicks in the range (in `tz`), most first.'),
+    .describe(
+      'The 20 links with the most clicks over the range by UTC day (as the other dimensions, `dimensions_tz`), most first.',
+    ),
 }).meta({ id: 'StatsAcross' });
 export type StatsAcrossView = z.infer<typeof StatsAcrossSchema>;
 

@@ -10,6 +10,7 @@ import type { CounterIncrement, DimensionCount, KeyCount, VisitDimension, VisitS
 import type { Database } from 'better-sqlite3';
 import type { BackgroundVisitWrites } from './background-visit-writes.js';
 import { logEntriesOf } from './migrations/013-visit-log-epochs.js';
+import { createAccountReaders } from './sqlite-visit-account.js';
 import { createAcrossReaders, HELD_KEYS } from './sqlite-visit-across.js';
 import { createVisitCompactor } from './visit-compactor.js';
 import { createVisitWriter } from './visit-writer.js';
@@ -65,10 +66,15 @@ export function createSqliteVisitStore(
     logSize: async () => statements.logSize.get() ?? 0,
     ...countReaders(db, statements),
     ...createAcrossReaders(db),
+    ofAccount: createAccountReaders(db),
     ...saltsAndPruning(db, statements),
     pruneCounters: async (beforeDay) => {
       await foldAll();
-      statements.pruneCounters.run(beforeDay);
+      db.transaction(() => {
+        statements.pruneCounters.run(beforeDay);
+        statements.pruneAccountCounters.run(beforeDay);
+        statements.pruneAccountLinkDays.run(beforeDay);
+      }).immediate();
     },
   };
 }
@@ -87,6 +93,9 @@ function statementsOf(db: Database) {
     pruneSalts: db.prepare<[string]>('DELETE FROM salts WHERE day < ?'),
     pruneVisitors: db.prepare<[string]>('DELETE FROM visitor_hashes WHERE day < ?'),
     pruneCounters: db.prepare<[string]>('DELETE FROM visit_counters WHERE day < ?'),
+    // after the counters: their delete trigger leaves the account sums of those days at zero
+    pruneAccountCounters: db.prepare<[string]>('DELETE FROM account_counters WHERE day < ?'),
+    pruneAccountLinkDays: db.prepare<[string]>('DELETE FROM account_link_days WHERE day < ?'),
   };
 }
 

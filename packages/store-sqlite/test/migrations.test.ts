@@ -18,6 +18,8 @@ describe('migrate', () => {
     db = new BetterSqlite3(':memory:');
     expect(migrate(db)).toBe(MIGRATIONS.length);
     expect(tableNames()).toEqual([
+      'account_counters',
+      'account_link_days',
       'account_passwords',
       'accounts',
       'api_keys',

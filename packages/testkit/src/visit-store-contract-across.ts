@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { givenLink } from './fresh-stores.js';
 import { compactAll } from './visit-log-helpers.js';
 
-const counter = (
+/** A counter increment. */
+export const counter = (
   linkId: string,
   day: string,
   dimension: VisitDimension,
@@ -11,7 +12,8 @@ const counter = (
   count: number,
 ): CounterIncrement => ({ linkId, day, dimension, key, count });
 
-const byText = <T>(rows: T[]): T[] =>
+/** Rows in a fixed order (by their JSON text), for comparing reads that have none. */
+export const byText = <T>(rows: T[]): T[] =>
   [...rows].sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
 
 /**

@@ -2,6 +2,7 @@ import type { CounterIncrement, DimensionCount, Stores, VisitDimension } from '@
 import { describe, expect, it } from 'vitest';
 import { FIXTURE_TIME } from './fixtures.js';
 import { givenLink, useFreshStores } from './fresh-stores.js';
+import { describeAccountReads } from './visit-store-contract-account.js';
 import { describeReadsAcrossLinks } from './visit-store-contract-across.js';
 import { describeCounterLimits } from './visit-store-contract-limits.js';
 import { describeVisitLog } from './visit-store-contract-log.js';
@@ -22,9 +23,14 @@ function aCounter(
 
 /**
  * Registers the VisitStore contract: every VisitStore must pass it. Each test gets stores from `open`
- * and closes them afterwards; the visit store shares its links with the link store.
+ * and closes them afterwards; the visit store shares its links with the link store. `accountSums`: the
+ * store keeps sums per account (`VisitStore.ofAccount`), and its reads are held to the contract too.
  */
-export function describeVisitStoreContract(name: string, open: () => Promise<Stores>): void {
+export function describeVisitStoreContract(
+  name: string,
+  open: () => Promise<Stores>,
+  { accountSums = false }: { accountSums?: boolean } = {},
+): void {
   describe(`${name}: VisitStore contract`, () => {
     const stores = useFreshStores(open);
     describeClicksAndCounters(stores);
@@ -34,6 +40,7 @@ export function describeVisitStoreContract(name: string, open: () => Promise<Sto
     describeCounterLimits(stores);
     describeVisitLog(stores);
     describeReadsAcrossLinks(stores);
+    if (accountSums) describeAccountReads(stores);
   });
 }
 

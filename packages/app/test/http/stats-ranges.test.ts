@@ -128,7 +128,11 @@ describe('statistics across links', () => {
       await server.api('/api/v1/tags/Spring/stats?days=1&tz=Europe/Vienna', { key: account.key }),
     );
     expect(tag).toMatchObject({ total: 3, from: '2026-03-11', tz: 'Europe/Vienna' });
-    expect(tag.links).toEqual([
+    // the links are a dimension: summed by the range's UTC days, as the countries are (dimensions_tz)
+    expect(tag).toMatchObject({ dimensions_tz: 'UTC', links: [], devices: [] });
+    const tagUtc = await jsonOf(await server.api('/api/v1/tags/spring/stats?days=1', { key: account.key }));
+    expect(tagUtc).toMatchObject({ total: 3, devices: [{ key: 'desktop', count: 3 }] });
+    expect(tagUtc.links).toEqual([
       { id: two.id, short_url: two.short_url, clicks: 2 },
       { id: one.id, short_url: one.short_url, clicks: 1 },
     ]);

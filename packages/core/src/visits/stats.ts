@@ -4,7 +4,8 @@ import { linkAccess } from '../links/access.js';
 import { loadLinkFor } from '../links/manage-links.js';
 import { isTag } from '../links/tags.js';
 import { shortUrlOf } from '../links/view.js';
-import type { DayCount, DimensionCount, KeyCount } from '../ports.js';
+import type { LinkRecord } from '../links/link.js';
+import type { AccountVisitReads, DayCount, DimensionCount, KeyCount, VisitDimension } from '../ports.js';
 import type { StatsAcrossView, StatsView } from '../response-schemas.js';
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
@@ -36,7 +37,7 @@ export async function getStats(
   if (!link.ok) return link;
   const range = statsRange(query, deps.clock.now());
   if (!range.ok) return range;
-  return ok((await statsOf(deps, [link.value.id], range.value, false)).stats);
+  return ok((await statsOf(deps, countersOf(deps, [link.value.id]), range.value, false)).stats);
 }
 
 /**
@@ -55,45 +56,96 @@ export async function getStatsAcross(
   const range = statsRange(query, deps.clock.now());
   if (!range.ok) return range;
   await deps.settleVisits?.(); // every visit served is counted
+  const ofAccount = tag === null ? deps.visits.ofAccount : undefined;
+  const read =
+    ofAccount === undefined
+      ? await linksReader(deps, caller.accountId, tag)
+      : accountReader(deps, ofAccount, caller.accountId);
+  const { stats, totals } = await statsOf(deps, read, range.value, true);
+  const top: StatsAcrossView['links'] = [];
+  for (const { key, count } of totals) {
+    const link = await read.link(key);
+    if (link !== null) top.push({ id: key, short_url: shortUrlOf(link, deps.config), clicks: count });
+  }
+  return ok({ ...stats, links: top });
+}
+
+/** What statistics read: a link's or many links' counters, or an account's sums. */
+interface CountsReader {
+  byDay(dimensions: readonly VisitDimension[], fromDay: string, toDay: string): Promise<DayCount[]>;
+  byKey(fromDay: string, toDay: string): Promise<DimensionCount[]>;
+  /** The {@link TOP} links with the most clicks over the UTC days given, most first, ties by id. */
+  topLinks(fromDay: string, toDay: string): Promise<KeyCount[]>;
+  link(id: string): Promise<LinkRecord | null>;
+}
+
+const byCount = (a: KeyCount, b: KeyCount): number => b.count - a.count || (a.key < b.key ? -1 : 1);
+
+/** The counters of `linkIds`, read together. */
+function countersOf(deps: Pick<CoreDeps, 'visits' | 'links'>, linkIds: readonly string[]): CountsReader {
+  const some = linkIds.length > 0;
+  return {
+    byDay: async (dimensions, fromDay, toDay) =>
+      some ? deps.visits.countsByDayOf(linkIds, dimensions, fromDay, toDay) : [],
+    byKey: async (fromDay, toDay) => (some ? deps.visits.countsByKeyOf(linkIds, fromDay, toDay) : []),
+    topLinks: async (fromDay, toDay) =>
+      some
+        ? (await deps.visits.totalsByLink(linkIds, `${fromDay}T00`, `${toDay}T23`))
+            .sort(byCount)
+            .slice(0, TOP)
+        : [],
+    link: (id) => deps.links.findById(id),
+  };
+}
+
+/** The caller's links, or those carrying `tag`, each read. */
+async function linksReader(
+  deps: Pick<CoreDeps, 'visits' | 'links'>,
+  accountId: string,
+  tag: string | null,
+): Promise<CountsReader> {
   const links = await deps.links.list({
-    accountId: caller.accountId,
+    accountId,
     limit: STATS_MAX_LINKS,
     ...(tag === null ? {} : { tags: [tag.toLowerCase()] }),
   });
   const byId = new Map(links.map((l) => [l.id, l]));
-  const { stats, totals } = await statsOf(deps, [...byId.keys()], range.value, true);
-  const top = totals
-    .sort((a, b) => b.count - a.count || (a.key < b.key ? -1 : 1))
-    .slice(0, TOP)
-    .flatMap(({ key, count }) => {
-      const link = byId.get(key);
-      return link === undefined ? [] : [{ id: key, short_url: shortUrlOf(link, deps.config), clicks: count }];
-    });
-  return ok({ ...stats, links: top });
+  return { ...countersOf(deps, [...byId.keys()]), link: async (id) => byId.get(id) ?? null };
+}
+
+/** An account's links from the sums its store keeps. */
+function accountReader(
+  deps: Pick<CoreDeps, 'links'>,
+  reads: AccountVisitReads,
+  accountId: string,
+): CountsReader {
+  return {
+    byDay: (dimensions, fromDay, toDay) => reads.countsByDay(accountId, dimensions, fromDay, toDay),
+    byKey: (fromDay, toDay) => reads.countsByKey(accountId, fromDay, toDay),
+    topLinks: (fromDay, toDay) => reads.topLinks(accountId, fromDay, toDay, TOP),
+    link: (id) => deps.links.findById(id),
+  };
 }
 
 /** The statistics of `linkIds` over `range`, and (`withTotals`) each link's total in it. */
 async function statsOf(
-  deps: Pick<CoreDeps, 'visits' | 'clock'>,
-  linkIds: readonly string[],
+  deps: Pick<CoreDeps, 'clock'>,
+  read: CountsReader,
   range: StatsRange,
   withTotals: boolean,
 ): Promise<{ stats: StatsView; totals: KeyCount[] }> {
   const zone = zoneDays(range.tz, range.from, range.to);
   const today = dayOf(deps.clock.now());
-  const none = Promise.resolve([]);
-  const some = linkIds.length > 0;
   const [hourly, byKey, unique, totals] = await Promise.all([
-    some ? deps.visits.countsByDayOf(linkIds, ['total', 'bots'], zone.fromDay, zone.toDay) : none,
-    some ? deps.visits.countsByKeyOf(linkIds, range.from, range.to) : none,
-    some
-      ? deps.visits.countsByDayOf(linkIds, ['unique'], addDays(today, -(UNIQUE_WINDOW_DAYS - 1)), today)
-      : none,
-    some && withTotals ? deps.visits.totalsByLink(linkIds, zone.fromHour, zone.toHour) : none,
+    read.byDay(['total', 'bots'], zone.fromDay, zone.toDay),
+    read.byKey(range.from, range.to),
+    read.byDay(['unique'], addDays(today, -(UNIQUE_WINDOW_DAYS - 1)), today),
+    // links are a dimension too: summed by UTC day (`dimensions_tz`), as an account's sums keep them
+    withTotals ? read.topLinks(range.from, range.to) : [],
   ]);
   const perDay = new Map<string, number>();
   let bots = 0;
-  for (const c of hourly as DayCount[]) {
+  for (const c of hourly) {
     const day = zone.dayOfHour(`${c.day}T${c.key === '' ? '00' : c.key}`);
     if (day === undefined) continue;
     if (c.dimension === 'bots') bots += c.count;
@@ -102,10 +154,9 @@ async function statsOf(
   const byDay: KeyCount[] = [];
   for (let day = range.from; day <= range.to; day = addDays(day, 1))
     byDay.push({ key: day, count: perDay.get(day) ?? 0 });
-  const keyed = byKey as DimensionCount[];
   const stats: StatsView = {
     total: sum(byDay),
-    unique: sum(unique as DayCount[]),
+    unique: sum(unique),
     bots,
     days: range.days,
     from: range.from,
@@ -113,13 +164,13 @@ async function statsOf(
     tz: range.tz,
     dimensions_tz: 'UTC',
     by_day: byDay,
-    countries: top(keyed, 'country'),
-    referrers: top(keyed, 'referrer'),
-    devices: top(keyed, 'device'),
-    browsers: top(keyed, 'browser'),
-    rules: top(keyed, 'rule'),
+    countries: top(byKey, 'country'),
+    referrers: top(byKey, 'referrer'),
+    devices: top(byKey, 'device'),
+    browsers: top(byKey, 'browser'),
+    rules: top(byKey, 'rule'),
   };
-  return { stats, totals: totals as KeyCount[] };
+  return { stats, totals };
 }
 
 const sum = (counts: readonly KeyCount[]): number => counts.reduce((acc, c) => acc + c.count, 0);

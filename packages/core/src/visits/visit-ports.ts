@@ -53,6 +53,23 @@ export interface DayCount extends DimensionCount {
   readonly day: string;
 }
 
+/** {@link VisitStore.countsByDayOf} and {@link VisitStore.countsByKeyOf} of all an account's links. */
+export interface AccountVisitReads {
+  countsByDay(
+    accountId: string,
+    dimensions: readonly VisitDimension[],
+    fromDay: string,
+    toDay: string,
+  ): Promise<DayCount[]>;
+  countsByKey(accountId: string, fromDay: string, toDay: string): Promise<DimensionCount[]>;
+  /**
+   * The `limit` links of the account with the largest `total` over the UTC days [fromDay, toDay] (whole
+   * days: a zone's range reads the UTC days its hours fall in), largest first, ties by id; links
+   * without visits omitted.
+   */
+  topLinks(accountId: string, fromDay: string, toDay: string, limit: number): Promise<KeyCount[]>;
+}
+
 /**
  * Aggregated visit statistics: counters per link, day and dimension, never one row per visit. A flush
  * is appended to a visit log (one entry per link, plus the visitor hashes new to the link and day), and
@@ -97,6 +114,12 @@ export interface VisitStore {
    * particular order (links without visits omitted), in one query.
    */
   totalsByLink(linkIds: readonly string[], fromHour: string, toHour: string): Promise<KeyCount[]>;
+  /**
+   * The reads of every link of an account from sums the store keeps per account, unfolded tail added, so
+   * an account's statistics read as fast with 10,000 links as with ten. Optional: without them an
+   * account's links are read with the reads across links above.
+   */
+  readonly ofAccount?: AccountVisitReads;
   /** The secret salt of `day`: the stored one, or `candidate` stored now when there is none. */
   salt(day: string, candidate: string): Promise<string>;
   /** Deletes salts of days before `day`. */

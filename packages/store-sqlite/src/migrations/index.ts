@@ -16,6 +16,7 @@ import { IDEMPOTENCY_KEYS } from './014-idempotency-keys.js';
 import { IMPORTS } from './015-imports.js';
 import { syncLinkTriggers } from '../link-triggers.js';
 import { HOURLY_COUNTERS } from './019-hourly-counters.js';
+import { ACCOUNT_COUNTERS } from './020-account-counters.js';
 
 /** One schema step. Versions start at 1 and increase by one; `PRAGMA user_version` holds the last applied. */
 export interface Migration {
@@ -58,6 +59,7 @@ export const MIGRATIONS: readonly Migration[] = [
   // decisions §19: what link-preview robots are shown, as JSON
   { version: 18, sql: 'ALTER TABLE links ADD COLUMN preview TEXT' },
   { version: 19, sql: HOURLY_COUNTERS },
+  { version: 20, sql: ACCOUNT_COUNTERS },
 ];
 
 /**

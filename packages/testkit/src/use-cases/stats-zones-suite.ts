@@ -1,4 +1,4 @@
-import type { Stores } from '@shortener/core';
+import type { Stores, VisitStore } from '@shortener/core';
 import { createLink, followLink, getStats, getStatsAcross } from '@shortener/core';
 import { describe, expect, it } from 'vitest';
 import { anAccount } from '../fixtures.js';
@@ -65,6 +65,48 @@ export function describeStatsZonesSuite(name: string, open: () => Promise<Stores
         '2026-03-29:0',
         '2026-03-30:1',
       ]);
+    });
+
+    it("answers an account's statistics from its store's sums as from its links, top links by UTC day", async () => {
+      const h = harness();
+      const account = anAccount();
+      await h.accounts.createAccount(account);
+      const ids: string[] = [];
+      for (let i = 0; i < 70; i++) ids.push(await linkOf(h, account.id));
+      const counter = (linkId: string, day: string, key: string, count: number) => ({
+        linkId,
+        day,
+        dimension: 'total' as const,
+        key,
+        count,
+      });
+      // by_day counts Los Angeles' 2026-01-10 (08:00 on the 10th to 07:00 on the 11th, UTC); the links, as
+      // the other dimensions, the UTC day: the first 65 links' visits fall on the 11th, out of both
+      await h.visits.record({
+        clicks: [],
+        visitors: [],
+        counters: ids.flatMap((id, i) =>
+          i < 65 ? [counter(id, '2026-01-11', '20', 3)] : [counter(id, '2026-01-10', '12', 1)],
+        ),
+      });
+      const query = { from: '2026-01-10', to: '2026-01-10', tz: 'America/Los_Angeles' };
+      const bySums = valueOf(await getStatsAcross(h, null, query, withAccount(account.id)));
+      // the same deps with a store that keeps no sums per account: every link is read
+      const linkReads = Object.entries(h.visits).filter(([name]) => name !== 'ofAccount');
+      const byLinks = { ...h, visits: Object.fromEntries(linkReads) as VisitStore };
+      expect(valueOf(await getStatsAcross(byLinks, null, query, withAccount(account.id)))).toEqual(bySums);
+      expect(bySums.links.map((l) => l.id)).toEqual(ids.slice(65).sort());
+      expect(bySums.total).toBe(5);
+
+      // now every link has one visit in the zone's day too: the top 20 are the first by id
+      await h.visits.record({
+        clicks: [],
+        visitors: [],
+        counters: ids.slice(0, 65).map((id) => counter(id, '2026-01-10', '09', 1)),
+      });
+      const again = valueOf(await getStatsAcross(h, null, query, withAccount(account.id)));
+      expect(valueOf(await getStatsAcross(byLinks, null, query, withAccount(account.id)))).toEqual(again);
+      expect(again.links.map((l) => l.id)).toEqual([...ids].sort().slice(0, 20));
     });
 
     it('sums the links of a tag and of the account, with the top links in the range', async () => {
