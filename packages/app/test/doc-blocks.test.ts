@@ -1,0 +1,186 @@
+import { spawn, spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collect, launcher, listeningUrl } from './bin-helpers.js';
+import type { Finished } from './bin-helpers.js';
+import {
+  CHECKED_LANGUAGES,
+  blocksOf,
+  brokenLink,
+  docFiles,
+  headingsOf,
+  localLinksOf,
+  root,
+} from './doc-blocks.js';
+import type { Block } from './doc-blocks.js';
+
+// The docs are tested (issue 42): every shell block of README.md and docs/*.md runs here, in order, against
+// a fresh `shortener serve` on a free loopback port with its SQLite file in a temporary folder, unless a
+// comment right before it says why not (`<!-- not runnable: … -->`) or which test runs it
+// (`<!-- run by PATH: … -->`). Links between the docs must resolve, anchors included.
+
+/** Written on another branch of issue 42: a link to it is let through while the file is missing. */
+const PENDING = new Set(['docs/sharing.md']);
+
+const checked = docFiles().flatMap((file) => blocksOf(file).filter((b) => CHECKED_LANGUAGES.has(b.lang)));
+const where = (block: Block) => `${block.file}:${block.line}`;
+
+describe('the blocks of the docs', () => {
+  it('are each run here, or marked with a reason or the test that runs them', () => {
+    const problems: string[] = [];
+    for (const block of checked) {
+      if (block.marker?.kind === 'run by') {
+        const test = join(root, block.marker.test);
+        if (!existsSync(test)) problems.push(`${where(block)}: ${block.marker.test} does not exist`);
+        else if (!readFileSync(test, 'utf8').includes(basename(block.file)))
+          problems.push(`${where(block)}: ${block.marker.test} never reads ${block.file}`);
+      } else if (block.marker === null && block.lang === 'ts') {
+        problems.push(
+          `${where(block)}: a TypeScript block needs \`<!-- run by TEST: … -->\` naming its test`,
+        );
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('include blocks that run and blocks marked as not runnable', () => {
+    const run = checked.filter((block) => block.marker === null).length;
+    const marked = checked.length - run;
+    console.log(`doc blocks: ${run} run here, ${marked} marked`);
+    expect(run).toBeGreaterThan(5);
+  });
+});
+
+describe('the links of the docs', () => {
+  it('resolve: every file exists and every #anchor is a heading of it', () => {
+    const broken = docFiles()
+      .flatMap(localLinksOf)
+      .map((link) => ({ link, why: brokenLink(link) }))
+      .filter(({ why }) => why !== null && ![...PENDING].some((file) => why === `${file} does not exist`))
+      .map(({ link, why }) => `${link.file}:${link.line}: (${link.target}) ${why}`);
+    expect(broken).toEqual([]);
+  });
+
+  it('reach every guide from the README', () => {
+    const linked = new Set(localLinksOf('README.md').map((link) => link.target.split('#')[0]));
+    const guides = docFiles().filter((file) => file !== 'README.md');
+    expect(guides.filter((guide) => !linked.has(guide))).toEqual([]);
+  });
+
+  it('give every guide a table of contents listing each of its sections', () => {
+    const missing: string[] = [];
+    for (const file of docFiles().filter((name) => name !== 'README.md')) {
+      const text = readFileSync(join(root, file), 'utf8');
+      const sections = headingsOf(text).filter((heading) => heading.level === 2);
+      const beforeFirst = text.slice(0, text.indexOf('\n## '));
+      for (const { anchor } of sections)
+        if (!beforeFirst.includes(`](#${anchor})`)) missing.push(`${file}: #${anchor}`);
+    }
+    expect(missing).toEqual([]);
+  });
+});
+
+const freePort = () =>
+  new Promise<number>((resolvePort, reject) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() =>
+        typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+
+/** `shortener`, and `npx shortener`, as the real binary; any other npm or npx command is refused. */
+function writeShims(dir: string): void {
+  const node = process.execPath;
+  const shims = {
+    shortener: `exec "${node}" "${launcher}" "$@"`,
+    npx: `if [ "$1" = shortener ]; then shift; exec "${node}" "${launcher}" "$@"; fi
+echo "the doc tests do not run npx $*: mark the block as not runnable" >&2; exit 127`,
+    npm: `echo "the doc tests do not run npm $*: mark the block as not runnable" >&2; exit 127`,
+  };
+  mkdirSync(dir, { recursive: true });
+  for (const [name, body] of Object.entries(shims)) {
+    writeFileSync(join(dir, name), `#!/bin/sh\n${body}\n`);
+    chmodSync(join(dir, name), 0o755);
+  }
+}
+
+/**
+ * A block as a bash script: the variables of the blocks before it (every assignment is exported and
+ * kept), curl pointed at this server's port and failing on an HTTP error, its output buffered so that a
+ * `| head` never cuts it off mid-write.
+ */
+function script(block: Block, port: number, state: string): string {
+  const code = block.code
+    .replaceAll('localhost:3000', `localhost:${port}`)
+    .replaceAll('127.0.0.1:3000', `127.0.0.1:${port}`);
+  return `set -eo pipefail
+set -a
+[ -f ${state} ] && . ${state}
+curl() {
+  local out
+  out=$(command curl --fail-with-body --max-time 10 "$@") || { printf '%s\\n' "$out"; return 1; }
+  (trap '' PIPE; printf '%s\\n' "$out") 2>/dev/null || true
+}
+${code}
+export -p | grep -Ev '^declare -x (PWD|OLDPWD|SHLVL|_)=' > ${state}
+`;
+}
+
+/** Runs `script` in bash in `cwd`; resolves with what it did (within 30 s). */
+function bash(text: string, cwd: string, env: Record<string, string>): Finished {
+  const run = spawnSync('bash', ['-c', text], { cwd, env, encoding: 'utf8', timeout: 30_000 });
+  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+const runnable = docFiles()
+  .map((file) => ({ file, blocks: checked.filter((b) => b.file === file && b.marker === null) }))
+  .filter(({ blocks }) => blocks.length > 0);
+
+for (const { file, blocks } of runnable) {
+  describe(`the shell blocks of ${file}, against a fresh server`, () => {
+    let dir = '';
+    let port = 0;
+    let server: ChildProcess | undefined;
+    let done: Promise<Finished> | undefined;
+    let env: Record<string, string> = {};
+
+    beforeAll(async () => {
+      // the blocks pick fields out of JSON answers with jq, as a reader would (.ci/run installs it)
+      expect(spawnSync('jq', ['--version']).status, 'the doc tests need jq: apt-get install jq').toBe(0);
+      dir = mkdtempSync(join(tmpdir(), 'shortener-docs-'));
+      port = await freePort();
+      const dbPath = join(dir, 'data/shortener.db');
+      const base = { HOME: dir, LANG: 'C.UTF-8', DB_PATH: dbPath };
+      server = spawn(process.execPath, [launcher, 'serve'], {
+        env: { PATH: process.env.PATH ?? '', ...base, PORT: String(port) },
+      });
+      const output = collect(server);
+      done = output.done;
+      await listeningUrl(output.stderr);
+      writeShims(join(dir, 'bin'));
+      mkdirSync(join(dir, 'work'));
+      // PORT as `npm start` has it: the commands' own defaults name this server's short domains
+      env = { PATH: `${join(dir, 'bin')}:${process.env.PATH ?? ''}`, ...base, PORT: String(port) };
+    }, 30_000);
+
+    afterAll(async () => {
+      server?.kill('SIGTERM');
+      const finished = await done;
+      rmSync(dir, { recursive: true, force: true });
+      expect(finished?.code).toBe(0);
+    });
+
+    for (const block of blocks) {
+      it(`runs the block at line ${block.line}`, () => {
+        const run = bash(script(block, port, join(dir, 'state.sh')), join(dir, 'work'), env);
+        expect(run.code, `${where(block)}\n${run.stdout}\n${run.stderr}`).toBe(0);
+      }, 40_000);
+    }
+  });
+}
