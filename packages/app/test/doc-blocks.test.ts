@@ -1,8 +1,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
+import { createServer } from 'node:net';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collect, launcher, listeningUrl } from './bin-helpers.js';
@@ -47,7 +47,7 @@ describe('the blocks of the docs', () => {
     expect(problems).toEqual([]);
   });
 
-  it('include blocks that run and blocks marked as not runnable', () => {
+  it('are found: several run here, and the count of each kind is printed', () => {
     const run = checked.filter((block) => block.marker === null).length;
     const marked = checked.length - run;
     console.log(`doc blocks: ${run} run here, ${marked} marked`);
@@ -84,6 +84,7 @@ describe('the links of the docs', () => {
   });
 });
 
+// not the HTTP harness's: importing it would load the whole app into this file for one function
 const freePort = () =>
   new Promise<number>((resolvePort, reject) => {
     const probe = createServer().listen(0, '127.0.0.1', () => {
@@ -132,7 +133,7 @@ export -p | grep -Ev '^declare -x (PWD|OLDPWD|SHLVL|_)=' > ${state}
 `;
 }
 
-/** Runs `script` in bash in `cwd`; resolves with what it did (within 30 s). */
+/** Runs `text` with bash in `cwd`: how it ended and what it wrote (killed after 30 s). */
 function bash(text: string, cwd: string, env: Record<string, string>): Finished {
   const run = spawnSync('bash', ['-c', text], { cwd, env, encoding: 'utf8', timeout: 30_000 });
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
