@@ -1,10 +1,9 @@
 import { spawn, spawnSync } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { basename, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { collect, launcher, listeningUrl } from './bin-helpers.js';
 import type { Finished } from './bin-helpers.js';
 import {
@@ -134,54 +133,79 @@ export -p | grep -Ev '^declare -x (PWD|OLDPWD|SHLVL|_)=' > ${state}
 }
 
 /** Runs `text` with bash in `cwd`: how it ended and what it wrote (killed after 30 s). */
-function bash(text: string, cwd: string, env: Record<string, string>): Finished {
-  const run = spawnSync('bash', ['-c', text], { cwd, env, encoding: 'utf8', timeout: 30_000 });
-  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+async function bash(text: string, cwd: string, env: Record<string, string>): Promise<Finished> {
+  const child = spawn('bash', ['-c', text], { cwd, env });
+  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  try {
+    return await collect(child).done;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A fresh `shortener serve` for one file's blocks, and the environment they run in. */
+interface DocServer {
+  readonly port: number;
+  readonly dir: string;
+  readonly env: Record<string, string>;
+  /** SIGTERM, then how it ended; its folder is removed. */
+  stop(): Promise<Finished>;
+}
+
+async function startDocServer(): Promise<DocServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'shortener-docs-'));
+  const port = await freePort();
+  const base = { HOME: dir, LANG: 'C.UTF-8', DB_PATH: join(dir, 'data/shortener.db') };
+  const server = spawn(process.execPath, [launcher, 'serve'], {
+    env: { PATH: process.env.PATH ?? '', ...base, PORT: String(port) },
+  });
+  const output = collect(server);
+  await listeningUrl(output.stderr, 20_000);
+  writeShims(join(dir, 'bin'));
+  mkdirSync(join(dir, 'work'));
+  return {
+    port,
+    dir,
+    // PORT as `npm start` has it: the commands' own defaults name this server's short domains
+    env: { PATH: `${join(dir, 'bin')}:${process.env.PATH ?? ''}`, ...base, PORT: String(port) },
+    async stop() {
+      server.kill('SIGTERM');
+      const finished = await output.done;
+      rmSync(dir, { recursive: true, force: true });
+      return finished;
+    },
+  };
 }
 
 const runnable = docFiles()
   .map((file) => ({ file, blocks: checked.filter((b) => b.file === file && b.marker === null) }))
   .filter(({ blocks }) => blocks.length > 0);
 
-for (const { file, blocks } of runnable) {
-  describe(`the shell blocks of ${file}, against a fresh server`, () => {
-    let dir = '';
-    let port = 0;
-    let server: ChildProcess | undefined;
-    let done: Promise<Finished> | undefined;
-    let env: Record<string, string> = {};
-
-    beforeAll(async () => {
-      // the blocks pick fields out of JSON answers with jq, as a reader would (.ci/run installs it)
-      expect(spawnSync('jq', ['--version']).status, 'the doc tests need jq: apt-get install jq').toBe(0);
-      dir = mkdtempSync(join(tmpdir(), 'shortener-docs-'));
-      port = await freePort();
-      const dbPath = join(dir, 'data/shortener.db');
-      const base = { HOME: dir, LANG: 'C.UTF-8', DB_PATH: dbPath };
-      server = spawn(process.execPath, [launcher, 'serve'], {
-        env: { PATH: process.env.PATH ?? '', ...base, PORT: String(port) },
-      });
-      const output = collect(server);
-      done = output.done;
-      await listeningUrl(output.stderr);
-      writeShims(join(dir, 'bin'));
-      mkdirSync(join(dir, 'work'));
-      // PORT as `npm start` has it: the commands' own defaults name this server's short domains
-      env = { PATH: `${join(dir, 'bin')}:${process.env.PATH ?? ''}`, ...base, PORT: String(port) };
-    }, 30_000);
-
-    afterAll(async () => {
-      server?.kill('SIGTERM');
-      const finished = await done;
-      rmSync(dir, { recursive: true, force: true });
-      expect(finished?.code).toBe(0);
-    });
-
-    for (const block of blocks) {
-      it(`runs the block at line ${block.line}`, () => {
-        const run = bash(script(block, port, join(dir, 'state.sh')), join(dir, 'work'), env);
-        expect(run.code, `${where(block)}\n${run.stdout}\n${run.stderr}`).toBe(0);
-      }, 40_000);
-    }
+// One test per file, the files side by side: a file's blocks run in order, each seeing the last one's
+// variables and links, and the first that fails ends its file's test, naming its line.
+describe('the shell blocks of the docs, each file against a fresh server', () => {
+  beforeAll(() => {
+    // the blocks pick fields out of JSON answers with jq, as a reader would (.ci/run installs it)
+    expect(spawnSync('jq', ['--version']).status, 'the doc tests need jq: apt-get install jq').toBe(0);
   });
-}
+
+  for (const { file, blocks } of runnable) {
+    it.concurrent(
+      `run in order: ${file} (${blocks.length})`,
+      async () => {
+        const server = await startDocServer();
+        try {
+          for (const block of blocks) {
+            const code = script(block, server.port, join(server.dir, 'state.sh'));
+            const run = await bash(code, join(server.dir, 'work'), server.env);
+            expect(run.code, `${where(block)}\n${run.stdout}\n${run.stderr}`).toBe(0);
+          }
+        } finally {
+          const stopped = await server.stop();
+          expect(stopped.code, stopped.stderr).toBe(0);
+        }
+      },
+      120_000,
+    );
+  }
+});
