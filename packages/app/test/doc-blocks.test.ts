@@ -13,6 +13,7 @@ import {
   docFiles,
   headingsOf,
   localLinksOf,
+  packageReadmes,
   root,
 } from './doc-blocks.js';
 import type { Block } from './doc-blocks.js';
@@ -55,8 +56,8 @@ describe('the blocks of the docs', () => {
 });
 
 describe('the links of the docs', () => {
-  it('resolve: every file exists and every #anchor is a heading of it', () => {
-    const broken = docFiles()
+  it("resolve: every file exists and every #anchor is a heading of it (packages' READMEs too)", () => {
+    const broken = [...docFiles(), ...packageReadmes()]
       .flatMap(localLinksOf)
       .map((link) => ({ link, why: brokenLink(link) }))
       .filter(({ why }) => why !== null && ![...PENDING].some((file) => why === `${file} does not exist`))

@@ -16,6 +16,14 @@ export function docFiles(): string[] {
   return ['README.md', ...guides];
 }
 
+/** Every package's README.md, relative to the repository: their links are checked too. */
+export function packageReadmes(): string[] {
+  return readdirSync(join(root, 'packages'))
+    .sort()
+    .map((name) => `packages/${name}/README.md`)
+    .filter((file) => existsSync(join(root, file)));
+}
+
 /** The languages whose blocks are run or marked: shell and TypeScript. */
 export const CHECKED_LANGUAGES: ReadonlySet<string> = new Set(['sh', 'bash', 'shell', 'ts']);
 
