@@ -8,6 +8,7 @@ import { collect, launcher, listeningUrl } from './bin-helpers.js';
 import type { Finished } from './bin-helpers.js';
 import {
   CHECKED_LANGUAGES,
+  anchorOf,
   blocksOf,
   brokenLink,
   docFiles,
@@ -181,6 +182,33 @@ async function startDocServer(): Promise<DocServer> {
 const runnable = docFiles()
   .map((file) => ({ file, blocks: checked.filter((b) => b.file === file && b.marker === null) }))
   .filter(({ blocks }) => blocks.length > 0);
+
+describe('the doc tests themselves', () => {
+  it('make anchors as GitHub does', () => {
+    expect(anchorOf('Events: webhooks and RabbitMQ')).toBe('events-webhooks-and-rabbitmq');
+    expect(anchorOf('`visits/classify.ts`')).toBe('visitsclassifyts');
+    expect(anchorOf('1. The link and its OS rules')).toBe('1-the-link-and-its-os-rules');
+    expect(headingsOf('## Notes\n```\n## not a heading\n```\n## Notes').map((h) => h.anchor)).toEqual([
+      'notes',
+      'notes-1',
+    ]);
+  });
+
+  it('fail a block whose command fails, also inside a pipeline, and keep what a block sets', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'shortener-docs-'));
+    const block = (code: string): Block => ({ file: 'x.md', line: 1, lang: 'sh', code, marker: null });
+    const run = (code: string) =>
+      bash(script(block(code), 1, join(dir, 'state.sh')), dir, { PATH: process.env.PATH ?? '' });
+    try {
+      expect((await run('false')).code).not.toBe(0);
+      expect((await run('curl -s http://127.0.0.1:1/ | head -1')).code).not.toBe(0);
+      expect((await run('NAME=kept')).code).toBe(0);
+      expect((await run('echo "$NAME"')).stdout).toBe('kept\n');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
 
 // One test per file, the files side by side: a file's blocks run in order, each seeing the last one's
 // variables and links, and the first that fails ends its file's test, naming its line.
