@@ -334,7 +334,7 @@ export const ISSUE_29_FIFTH = `- Issue 29, a fifth session (the run above). This
     req/s, p99 25-34 -> 15-17 ms, 16 -> 12 KB written per redirect; the hot case's p99 unchanged.
   - The visit log's size read by two subqueries: SQLite reads a lone MIN or MAX off the B-tree's
     edge, but scanned the whole log for both in one SELECT, on the event loop (1.2% of its samples).
-  - The log indexed in epochs (migration 013, README "Statistics and privacy"). The index on \`visit_log
+  - The log indexed in epochs (migration 013, docs/statistics.md). The index on \`visit_log
     (link_id)\` took each appended entry at a random place, so every flush transaction dirtied most of
     its pages, and the compactor's deletes did so again: in process at 1M links it cost 9 CPU-µs of
     the flush and 40 of the compaction per cold visit, and 2.3 KB of WAL. On \`(epoch, link_id)\`,

@@ -112,7 +112,7 @@ export function createHttpDeps(
 /**
  * `/mcp` answered by the MCP adapter, loaded on its first request: the MCP SDK and the tools' schemas
  * hold about 8 MB of live heap, which a server nobody asks over MCP need not carry (and V8 lets the heap
- * grow to a multiple of what is live, see the README's Decisions). The first request waits for the load.
+ * grow to a multiple of what is live, see docs/decisions.md). The first request waits for the load.
  */
 function lazyMcpEndpoint(mcpDeps: S['mcpDeps']): McpEndpoint {
   let handler: Promise<McpEndpoint> | undefined;

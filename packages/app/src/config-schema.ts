@@ -101,7 +101,7 @@ function described<S extends Record<string, z.ZodType>>(shape: S, docs: Record<k
 
 /**
  * The schema of the raw settings (environment merged with `serve` flags, blank values removed), one
- * variable a field, each described for `serve --help` and the README (variable-docs.ts). Defaults that
+ * variable a field, each described for `serve --help` and docs/configuration.md (variable-docs.ts). Defaults that
  * depend on the port (`PUBLIC_BASE_URL`, `SHORT_DOMAINS`) are filled in afterwards.
  */
 export const SettingsSchema = z.object(described(SHAPE, VARIABLE_DOCS));

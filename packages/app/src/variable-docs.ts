@@ -3,7 +3,7 @@ import { REDIRECT_STATUS_WORDS } from '@shortener/core';
 /**
  * How a variable is described, on its schema (config-schema.ts): the `serve` flag's value placeholder
  * (`[bool]` flags may be given bare, meaning true) and help (`serve --help` adds the default), and the
- * README's configuration table's meaning (`doc`) and, where the schema's default does not say it, its
+ * configuration table's meaning (docs/configuration.md) (`doc`) and, where the schema's default does not say it, its
  * default (`shown`).
  */
 export type VariableMeta = {
@@ -45,7 +45,7 @@ export const VARIABLE_DOCS = {
   STORE: {
     value: '<kind>',
     help: 'sqlite, memory or postgres',
-    doc: '`sqlite`, `memory` (nothing survives a restart) or `postgres` (see [Scaling out](#scaling-out))',
+    doc: '`sqlite`, `memory` (nothing survives a restart) or `postgres` (see [Scaling out](scaling.md))',
   },
   DATABASE_URL: {
     value: '<url>',
@@ -60,12 +60,12 @@ export const VARIABLE_DOCS = {
   SQLITE_SYNCHRONOUS: {
     value: '<mode>',
     help: 'normal: a power loss may undo the last commits; full: an fsync per commit',
-    doc: '`normal`: a commit is not synced to disk, so a power loss or kernel crash may undo the last commits (links, clicks); `full`: every commit is synced first and survives a power loss, at an fsync per commit. A process crash loses nothing committed either way. See [Durability and endurance](#durability-and-endurance)',
+    doc: '`normal`: a commit is not synced to disk, so a power loss or kernel crash may undo the last commits (links, clicks); `full`: every commit is synced first and survives a power loss, at an fsync per commit. A process crash loses nothing committed either way. See [Durability and endurance](operating.md#durability-and-endurance)',
   },
   TRUST_PROXY: {
     value: '<proxies>',
     help: 'proxies to believe about X-Forwarded-For/-Proto: false, true (1), a hop count, or proxy IPs/CIDRs',
-    doc: "which proxies in front of the service are believed: `false`; `true` (= `1`) or a number N of proxies; or comma-separated proxy IPs and CIDR ranges (`10.0.0.0/8,fd00::/8`). The client is read from the **right** of `X-Forwarded-For`, skipping trusted hops; the scheme from the same hop's `X-Forwarded-Proto`. See [Behind a reverse proxy](#behind-a-reverse-proxy)",
+    doc: "which proxies in front of the service are believed: `false`; `true` (= `1`) or a number N of proxies; or comma-separated proxy IPs and CIDR ranges (`10.0.0.0/8,fd00::/8`). The client is read from the **right** of `X-Forwarded-For`, skipping trusted hops; the scheme from the same hop's `X-Forwarded-Proto`. See [Behind a reverse proxy](production.md#behind-a-reverse-proxy)",
     shown: '`false`',
   },
   COUNTRY_HEADER: {
@@ -116,12 +116,12 @@ export const VARIABLE_DOCS = {
   WEBHOOK_ALLOW_PRIVATE: {
     value: '[bool]',
     help: 'webhooks may deliver to private and loopback addresses',
-    doc: '`true` lets webhooks deliver to private and loopback addresses (intranet receivers). See [Events](#events-webhooks-and-rabbitmq)',
+    doc: '`true` lets webhooks deliver to private and loopback addresses (intranet receivers). See [Events](events.md)',
   },
   AMQP_URL: {
     value: '<url>',
     help: 'RabbitMQ, amqp://…: every event is published to shortener.events',
-    doc: '`amqp://user:password@host:5672/vhost`: every event of every account is also published to RabbitMQ. See [Events](#events-webhooks-and-rabbitmq)',
+    doc: '`amqp://user:password@host:5672/vhost`: every event of every account is also published to RabbitMQ. See [Events](events.md)',
   },
   BLOCKLIST_FILE: {
     value: '<path>',
@@ -136,27 +136,27 @@ export const VARIABLE_DOCS = {
   APPLE_APP_SITE_ASSOCIATION: {
     value: '<path>',
     help: 'JSON file served on every short domain at /.well-known/apple-app-site-association',
-    doc: 'a JSON file (read at start, must be JSON) served on every short domain at `/.well-known/apple-app-site-association`, so an installed iOS app opens the short links itself; unset: 404. See [docs/app-links.md](docs/app-links.md)',
+    doc: 'a JSON file (read at start, must be JSON) served on every short domain at `/.well-known/apple-app-site-association`, so an installed iOS app opens the short links itself; unset: 404. See [App links](app-links.md)',
   },
   ANDROID_ASSET_LINKS: {
     value: '<path>',
     help: 'JSON file served on every short domain at /.well-known/assetlinks.json',
-    doc: 'a JSON file (read at start, must be JSON) served on every short domain at `/.well-known/assetlinks.json`, so an installed Android app opens the short links itself; unset: 404. See [docs/app-links.md](docs/app-links.md)',
+    doc: 'a JSON file (read at start, must be JSON) served on every short domain at `/.well-known/assetlinks.json`, so an installed Android app opens the short links itself; unset: 404. See [App links](app-links.md)',
   },
   SIGNUP: {
     value: '<mode>',
     help: 'who gets an account in the browser: invite (operator invites), open (anyone signs up) or closed',
-    doc: 'who gets an account in the browser: `invite` (only through `shortener accounts invite`), `open` (anyone at `/account/signup`), `closed` (no new accounts; invites only reset existing ones). See [Accounts](#accounts)',
+    doc: 'who gets an account in the browser: `invite` (only through `shortener accounts invite`), `open` (anyone at `/account/signup`), `closed` (no new accounts; invites only reset existing ones). See [Accounts](accounts.md)',
   },
   REDIRECT_STATUS: {
     value: '<status>',
     help: `status of redirects whose link sets none: ${REDIRECT_STATUS_WORDS}; a permanent one falls back to 302 on links with rules, a cap, an expiry or a password`,
-    doc: 'the status of redirects whose link sets none: `302`, `307`, `301` or `308`; a permanent one falls back to `302` on links with rules, a cap, an expiry or a password. See [Organising and routing links](#organising-and-routing-links)',
+    doc: 'the status of redirects whose link sets none: `302`, `307`, `301` or `308`; a permanent one falls back to `302` on links with rules, a cap, an expiry or a password. See [Organising and routing links](api.md#organising-and-routing-links)',
   },
   NOT_FOUND_REDIRECT: {
     value: '<url>',
     help: 'send visitors of an unknown slug there (302) instead of the 404 page',
-    doc: 'an http(s) URL: a visit to a short link that does not exist is answered `302` there instead of the 404 page (checked at start; the visit is counted as an orphan visit). See [Statistics and privacy](#statistics-and-privacy)',
+    doc: 'an http(s) URL: a visit to a short link that does not exist is answered `302` there instead of the 404 page (checked at start; the visit is counted as an orphan visit). See [Statistics and privacy](statistics.md)',
   },
   BASE_URL_REDIRECT: {
     value: '<url>',
@@ -166,7 +166,7 @@ export const VARIABLE_DOCS = {
   METRICS: {
     value: '[bool]',
     help: 'serve Prometheus metrics at /metrics',
-    doc: '`true` serves Prometheus metrics at `GET /metrics` on the main port (the alias `metrics` is then reserved). See [Metrics](#metrics)',
+    doc: '`true` serves Prometheus metrics at `GET /metrics` on the main port (the alias `metrics` is then reserved). See [Metrics](operating.md#metrics)',
   },
   METRICS_PORT: {
     value: '<port>',

@@ -21,7 +21,7 @@ export interface VariableHelp {
 const metaOf = (name: VariableName): VariableMeta =>
   SettingsSchema.shape[name].meta() as unknown as VariableMeta;
 
-/** A variable's default as the README shows it: as its description says, else its schema's; `unset`. */
+/** A variable's default as docs/configuration.md shows it: as its description says, else its schema's; `unset`. */
 function defaultOf(name: VariableName): string {
   const shown = metaOf(name).shown;
   if (shown !== undefined) return shown;
@@ -48,7 +48,7 @@ export function flagOf(name: VariableName): string {
   return `--${name.toLowerCase().replaceAll('_', '-')}`;
 }
 
-/** The README's configuration table (Markdown), from the settings schema: a test keeps them equal. */
+/** docs/configuration.md's table of variables (Markdown), from the settings schema: a test keeps them equal. */
 export function configurationTable(): string {
   const rows = VARIABLE_NAMES.map((name) => {
     return `| \`${name}\` | ${defaultOf(name)} | ${metaOf(name).doc} |`;

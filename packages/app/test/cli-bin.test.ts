@@ -17,7 +17,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 describe('the shortener binary on the local database', () => {
-  it('walks shorten → stats → qr → backup as the README does', async () => {
+  it('walks shorten → stats → qr → backup as docs/cli.md does', async () => {
     const dir = tempDir();
     const vars = { DB_PATH: join(dir, 'shortener.db') };
     const shortened = await runBin(

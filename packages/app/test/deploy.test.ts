@@ -37,7 +37,7 @@ describe.skipIf(!hasSystemd)('deploy/shortener.service', () => {
 });
 
 describe('deploy/shortener.service', () => {
-  it('starts the launcher the README names, with the flag npm start uses', () => {
+  it('starts the launcher docs/production.md names, with the flag npm start uses', () => {
     const text = readFileSync(unit, 'utf8');
     expect(text).toMatch(
       /^ExecStart=\/usr\/bin\/node --no-memory-reducer --max-old-space-size=512 \S+\/packages\/app\/bin\/shortener\.js serve$/m,

@@ -25,10 +25,10 @@ import {
 } from './packing.js';
 
 // Embedding from outside: the publishable packages packed with `npm pack`, installed from their tarballs
-// into an empty project outside the repository (no workspace, no symlinks), where the README's example
+// into an empty project outside the repository (no workspace, no symlinks), where docs/embedding.md's example
 // app and the packages' README examples are type-checked and run.
 
-/** The ```ts blocks of a README whose first line names their file (`// app.ts: ...`). */
+/** The ```ts blocks of a Markdown file whose first line names their file (`// app.ts: ...`). */
 function readmeExamples(markdown: string): { file: string; code: string }[] {
   const blocks = markdown.matchAll(/^```ts\n(\/\/ ([\w.-]+\.ts)\b[^\n]*\n[\s\S]*?)^```$/gm);
   return [...blocks].map((block) => ({ file: block[2] as string, code: block[1] as string }));
@@ -56,10 +56,10 @@ const TSCONFIG = {
 let project = '';
 let installSeconds = 0;
 
-/** Writes the examples: the root README's at the top, each package's under examples/<folder>/. */
+/** Writes the examples: docs/embedding.md's at the top, each package's under examples/<folder>/. */
 function writeExamples(): string[] {
   const written: string[] = [];
-  const sources = [{ readme: join(root, 'README.md'), into: project }].concat(
+  const sources = [{ readme: join(root, 'docs/embedding.md'), into: project }].concat(
     publishablePackages().map((pkg) => ({
       readme: join(pkg.dir, 'README.md'),
       into: join(project, 'examples', parse(pkg.dir).base),
@@ -139,7 +139,7 @@ describe('the packages installed from their tarballs in an empty project', () =>
     }
   });
 
-  it("type-check the root README's app and every package README's example", () => {
+  it("type-check docs/embedding.md's app and every package README's example", () => {
     const files = writeExamples();
     expect(files).toContain('app.ts');
     expect(files).toContain('examples/testkit/stores.test.ts');
@@ -151,7 +151,7 @@ describe('the packages installed from their tarballs in an empty project', () =>
     expect(tsc.status).toBe(0);
   }, 120_000);
 
-  it("run the root README's app: it creates a link, serves a 302 for it and counts one click", async () => {
+  it("run docs/embedding.md's app: it creates a link, serves a 302 for it and counts one click", async () => {
     const port = await freePort();
     const child = spawn(process.execPath, ['out/app.js'], {
       cwd: project,

@@ -148,7 +148,7 @@ describe('openSqliteStores on a file', () => {
         'key_hash',
         'password_hash',
         'password_hash',
-        // a webhook's signing key: HMAC signing needs it as is (decisions §16, README)
+        // a webhook's signing key: HMAC signing needs it as is (decisions §16, docs/events.md)
         'secret',
         'token_hash',
         'token_hash',

@@ -10,7 +10,7 @@ import type { Json } from './harness.js';
 const SITE = { SHORT_DOMAINS: 'https://s.test', PUBLIC_BASE_URL: 'https://sho.test' };
 const human = { headers: { 'user-agent': BROWSER_UA } };
 
-it('restores a backup taken while serving, as the README says, and serves its links', async () => {
+it('restores a backup taken while serving, as docs/operating.md says, and serves its links', async () => {
   const dbPath = join(tempDir(), 'shortener.db');
   const server = await startTestServer({ ...SITE, DB_PATH: dbPath });
   const create = async (alias: string) => {
@@ -31,7 +31,7 @@ it('restores a backup taken while serving, as the README says, and serves its li
     await server.close();
   }
 
-  // The README's steps: the server is stopped; drop its WAL and shared memory; copy the backup over DB_PATH.
+  // docs/operating.md's steps: the server is stopped; drop its WAL and shared memory; copy the backup over DB_PATH.
   for (const suffix of ['-wal', '-shm']) rmSync(`${dbPath}${suffix}`, { force: true });
   copyFileSync(backup, dbPath);
   expect(existsSync(`${dbPath}-wal`)).toBe(false);

@@ -10,7 +10,7 @@ import { programAvailable } from '../required.js';
 import { BROWSER_UA, eventually, expectError, freePort, jsonOf, startTestServer } from './harness.js';
 import type { Json, TestServer } from './harness.js';
 
-// The README's nginx and Caddy configurations (deploy/), run for real in front of the real server with
+// docs/production.md's nginx and Caddy configurations (deploy/), run for real in front of the real server with
 // TRUST_PROXY=1: a client that forges X-Forwarded-For is still counted by its real address.
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../../../..');
@@ -186,11 +186,11 @@ describeBehind('behind Caddy (deploy/Caddyfile, TRUST_PROXY=1)', hasCaddy, start
   });
 });
 
-describe('the README', () => {
+describe('docs/production.md', () => {
   it('shows the configurations these tests run, word for word', () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    expect(readme).toContain(deployFile('nginx.conf').trim());
-    expect(readme).toContain(deployFile('Caddyfile').trim());
+    const guide = readFileSync(join(ROOT, 'docs/production.md'), 'utf8');
+    expect(guide).toContain(deployFile('nginx.conf').trim());
+    expect(guide).toContain(deployFile('Caddyfile').trim());
   });
 });
 

@@ -1,6 +1,6 @@
 import type { EventType, OutboxEvent } from './events.js';
 
-/** A webhook of an account. The secret is kept as is: signing needs it (decisions §16, README). */
+/** A webhook of an account. The secret is kept as is: signing needs it (decisions §16, docs/events.md). */
 export interface Webhook {
   readonly id: string;
   readonly accountId: string;
