@@ -52,6 +52,8 @@ const STATS_VISITS = 1_000_000;
 /** Rows of the import round: decisions §17 wants 100,000 in under 30 s on SQLite. */
 const IMPORT_ROWS = 100_000;
 const STATS_TAIL = 100_000;
+/** The links of the account whose statistics are read (issue 40). */
+const STATS_ACCOUNT_LINKS = 10_000;
 
 const log = (line) => process.stdout.write(`${line}\n`);
 
@@ -216,6 +218,19 @@ async function main() {
     log(
       `  total ${results.statsTail.total}; store reads of getStats p50 ${ms(results.statsTail.p50)}, ` +
         `p99 ${ms(results.statsTail.p99)} (${results.statsTail.entries} log entries, ${results.statsTail.visitors} new visitors)`,
+    );
+    // statistics in a time zone over a year, and of an account of 10,000 links (issue 40)
+    printSection(
+      log,
+      `statistics in a time zone, and of an account of ${STATS_ACCOUNT_LINKS.toLocaleString('en')} links`,
+    );
+    results.statsZones = JSON.parse(
+      await run(process.execPath, ['bench/stats-zones.mjs', String(STATS_ACCOUNT_LINKS)]),
+    );
+    const zones = results.statsZones;
+    log(
+      `  a year of a link in Europe/Vienna: p50 ${ms(zones.link_year_vienna.p50)}, p99 ${ms(zones.link_year_vienna.p99)}; ` +
+        `30 days of the account: p50 ${ms(zones.account_30_days.p50)}, p99 ${ms(zones.account_30_days.p99)}`,
     );
     results.seconds = (Date.now() - started) / 1000;
     printSection(log, 'targets');

@@ -129,6 +129,25 @@ export function targetRows(results) {
       false,
     );
   }
+  if (results.statsZones) {
+    const { links, link_year_vienna: year, account_30_days: account } = results.statsZones;
+    row(
+      'stats of a link over 366 days in Europe/Vienna (1M visits, hourly), p99 (in process)',
+      '< 20 ms',
+      `p50 ${f(year.p50)} ms, p99 ${f(year.p99)} ms`,
+      year.p99,
+      20,
+      false,
+    );
+    row(
+      `stats of an account of ${n(links)} links over 30 days (GET /api/v1/stats), p99 (in process)`,
+      '< 100 ms',
+      `p50 ${f(account.p50)} ms, p99 ${f(account.p99)} ms`,
+      account.p99,
+      100,
+      false,
+    );
+  }
   if (results.walMaxMb !== undefined) {
     const wal = results.walMaxMb;
     row(
