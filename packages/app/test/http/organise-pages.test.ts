@@ -42,8 +42,9 @@ describe('tags and rules on the pages (decisions §15)', () => {
       rules: [{ when: { os: 'ios' }, url: 'https://apps.example/ios' }],
     });
     const page = await (await owner.send(`/account/links/${String(link.id)}`)).text();
-    expect(page).toMatch(/name="rule_0_url"\s+type="text"\s+value="https:\/\/apps\.example\/ios"/);
-    expect(page).toContain('name="rule_1_url"'); // an empty row to add one
+    expect(page).toMatch(/name="rule_0_url"\s+value="https:\/\/apps\.example\/ios"/);
+    expect(page).toMatch(/name="rule_0_os_ios"\s+value="on"\s+data-word="ios"\s+checked/);
+    expect(page).toContain('id="rules-add"'); // a button to add one
     const saved = await owner.post(`/account/links/${String(link.id)}/edit`, {
       url: 'https://example.com/page',
       tags: 'Summer, print',
