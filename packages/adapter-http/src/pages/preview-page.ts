@@ -66,23 +66,34 @@ function statsSection(t: PageText, language: Language, stats: StatsView): SafeHt
   </section>`;
 }
 
-/** The top `limit` keys of a dimension with their counts, as an ordered list under a heading. */
+/**
+ * The top `limit` keys of a dimension with their counts, as a list under a heading: ranked (`ol`), or
+ * not (`ordered` false) where the keys carry numbers of their own (the rules').
+ */
 export function topList(
   title: string,
   rows: readonly KeyCount[],
   name: (key: string) => string,
   empty: string,
   limit = 5,
+  ordered = true,
 ): SafeHtml {
   const shown = rows.slice(0, limit);
+  const items = shown.map(
+    (r) => html`<li><span>${name(r.key)}</span> <span class="count">${r.count}</span></li>`,
+  );
   return html`<div class="top">
     <h3>${title}</h3>
     ${
       shown.length === 0
         ? html`<p class="muted">${empty}</p>`
-        : html`<ol>
-            ${shown.map((r) => html`<li><span>${name(r.key)}</span> <span class="count">${r.count}</span></li>`)}
-          </ol>`
+        : ordered
+          ? html`<ol>
+              ${items}
+            </ol>`
+          : html`<ul class="numbered">
+              ${items}
+            </ul>`
     }
   </div>`;
 }

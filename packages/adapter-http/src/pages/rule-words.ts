@@ -124,15 +124,18 @@ export const ruleSummary = (language: Language, rule: RuleLike): string =>
 /**
  * A key of the `rule` statistics dimension as the page labels it, numbered as the preview's list of
  * destinations numbers the rules: `0` → `1. iOS → apps.apple.com/…`, `default` → `Otherwise → …`.
- * A key of a rule since removed keeps its number alone.
+ * A key of a rule since removed, or of a link not at hand (the public statistics), is its number alone.
  */
 export function ruleKeyLabeller(
   language: Language,
-  rules: readonly RuleLike[],
-  fallbackUrl: string,
+  link: { readonly rules: readonly RuleLike[]; readonly url: string } | null,
 ): (key: string) => string {
+  const rules = link?.rules ?? [];
   return (key) => {
-    if (key === 'default') return `${WORDS[language].otherwise} → ${shortDestination(fallbackUrl)}`;
+    if (key === 'default')
+      return link === null
+        ? WORDS[language].otherwise
+        : `${WORDS[language].otherwise} → ${shortDestination(link.url)}`;
     const rule = /^\d+$/.test(key) ? rules[Number(key)] : undefined;
     const number = /^\d+$/.test(key) ? `${Number(key) + 1}.` : key;
     return rule === undefined ? number : `${number} ${ruleSummary(language, rule)}`;

@@ -88,8 +88,11 @@ describe('tags and rules on the pages (decisions §15)', () => {
     expect(preview).toContain('https://apps.example/');
     expect(preview).toContain('https://example.com/fallback');
     await server.visit(String(link.short_url), { headers: { 'user-agent': IPHONE } });
+    await server.visit(String(link.short_url));
     const page = await (await owner.send(`/account/links/${String(link.id)}`)).text();
     expect(page).toContain('Redirect rules');
-    expect(page).toContain('#0');
+    // labelled by what the rule says, numbered as the preview's list numbers them (issue 42)
+    expect(page).toContain('1. iOS or Android → apps.example');
+    expect(page).toContain('Otherwise → example.com/…');
   });
 });

@@ -44,9 +44,6 @@ const TEXT = {
 /** The heading of the statistics' `rule` list: which rule answered (`#0`, … or `default`). */
 export const ruleStatsTitle = (language: Language): string => TEXT[language].ruleStats;
 
-/** A key of the `rule` dimension as the page shows it. */
-export const ruleKeyLabel = (key: string): string => (key === 'default' ? key : `#${key}`);
-
 const STATUSES = ['302', '307', '301', '308'] as const;
 
 /** The form values of a link's §15 settings, its rules among them. */
