@@ -99,10 +99,11 @@ export function topList(
 }
 
 const WIDTH = 600;
-const HEIGHT = 180;
-const AXIS = 22;
-/** Room left of the plot for the scale's numbers. */
-const GUTTER = 44;
+const HEIGHT = 190;
+/** Room under the plot for the first and last day, at the phone's larger labels (app.css). */
+const AXIS = 30;
+/** Room left of the plot for the scale's numbers (four digits at the phone's labels). */
+const GUTTER = 64;
 
 /** The scale of a chart: 0, the middle (when whole) and the top, the top at least the busiest day. */
 function scaleOf(max: number): number[] {
@@ -132,7 +133,7 @@ export function dayChart(
   const scale = scaleOf(busiest);
   const top = scale.at(-1) ?? 1;
   const plot = HEIGHT - AXIS;
-  const y = (count: number) => Math.round((plot - (count / top) * (plot - 6)) * 100) / 100;
+  const y = (count: number) => Math.round((plot - (count / top) * (plot - 14)) * 100) / 100;
   const step = (WIDTH - GUTTER) / Math.max(1, days.length);
   const bars = days.map((d, i) => {
     const x = Math.round((GUTTER + i * step + 1) * 100) / 100;
@@ -151,7 +152,7 @@ export function dayChart(
           x2="${WIDTH}"
           y2="${y(value)}"
         />
-        <text class="label" x="${GUTTER - 6}" y="${y(value) + 6}" text-anchor="end">${value}</text>`,
+        <text class="label" x="${GUTTER - 6}" y="${y(value) + 7}" text-anchor="end">${value}</text>`,
   );
   const busy = days.filter((d) => d.count > 0);
   return html`<svg class="chart" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="chart-desc">
