@@ -6,6 +6,7 @@ import {
   EVENT_TYPES,
   ImportInput,
   PASSWORD_LENGTH,
+  PreviewField,
   REDIRECT_STATUS_WORDS,
   RULE_DEVICES,
   RULE_OSES,
@@ -58,6 +59,14 @@ const EditFields = formOf(
     private_stats: checkbox('the statistics are private.'),
     forward_query: checkbox(CreateLinkInput.shape.forward_query.description ?? ''),
     crawlable: checkbox(CreateLinkInput.shape.crawlable.description ?? ''),
+    ...Object.fromEntries(
+      (['title', 'description', 'image'] as const).map((key) => [
+        `preview_${key}`,
+        text(
+          `The social preview’s ${key}: ${PreviewField.shape[key].description ?? ''} All three empty: no preview.`,
+        ),
+      ]),
+    ),
     rule_action: text(
       'A rules row’s button: `add`, `up:N`, `down:N`, `remove:N` or `more:N` (another query pair of row N). ' +
         'The page comes back with the change and nothing is saved.',

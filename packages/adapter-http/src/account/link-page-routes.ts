@@ -148,7 +148,8 @@ export const LINK_PAGE_ROUTES: readonly AnyRoute[] = [
         'Every field is sent: an empty title, expiry or click limit removes it; an empty password keeps ' +
         'the current one unless `remove_password` is ticked; `private_stats` makes the statistics ' +
         'private. An expiry without a zone is read as UTC. Tags and redirect rules (one row per rule) ' +
-        'are edited here too; a `rule_action` (`add`, `up:N`, `down:N`, `remove:N`, `more:N`) changes ' +
+        'are edited here too, and the social preview (`preview_title`, `preview_description`, ' +
+        '`preview_image`; all three empty remove it); a `rule_action` (`add`, `up:N`, `down:N`, `remove:N`, `more:N`) changes ' +
         'the rows instead and saves nothing.',
       example: { url: 'https://example.com/new', title: 'Summer sale', max_clicks: '100' },
       responses: {

@@ -4,6 +4,7 @@ import { chartTable } from './chart-table.js';
 import { countryChart } from './country-chart.js';
 import type { SafeHtml } from './layout.js';
 import { destinationsList } from './preview-destinations.js';
+import { cardViewOf, socialCard } from './social-card.js';
 import { html, renderPage } from './layout.js';
 import type { PageText } from './text.js';
 import { keyWord } from './stats-words.js';
@@ -45,6 +46,7 @@ export function previewPage({ language, link, stats }: PreviewView): string {
           ${stats ? row(t.clicks, String(link.clicks)) : ''}
         </dl>
         ${link.status === 'active' ? html`<p><a class="button primary" href="${link.short_url}" rel="nofollow">${t.continue}</a></p>` : ''}
+        ${link.preview === null ? '' : socialCard(language, cardViewOf(link), 'social-card')}
       </section>
       ${stats ? statsSection(t, language, stats) : html`<section class="card"><p>${t.statsPrivate}</p></section>`}`,
   });

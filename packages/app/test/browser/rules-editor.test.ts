@@ -1,7 +1,8 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import type { VIEWPORTS } from './browser.js';
 import {
-  VIEWPORTS,
+  pageContext,
   browserAvailable,
   expectAccessible,
   hasFocus,
@@ -22,13 +23,8 @@ describe.skipIf(!available)(
   () => {
     const { server, browser } = useServerAndBrowser();
 
-    const contextOf = (viewport: keyof typeof VIEWPORTS, javaScriptEnabled = true): Promise<BrowserContext> =>
-      browser().newContext({
-        viewport: VIEWPORTS[viewport],
-        locale: 'en-US',
-        bypassCSP: true,
-        javaScriptEnabled,
-      });
+    const contextOf = (viewport: keyof typeof VIEWPORTS, javaScriptEnabled = true) =>
+      pageContext(browser(), viewport, javaScriptEnabled);
 
     /** Signs in as `name`, creates a link on /account and opens its page. */
     async function linkPage(context: BrowserContext, name: string): Promise<Page> {

@@ -10,6 +10,7 @@ import type { LinkPageText } from './link-page-text.js';
 import { linkPageTextOf } from './link-page-text.js';
 import { organiseFields, organiseValues } from './link-organise.js';
 import type { RulesEditorState } from './rules-editor.js';
+import { previewFields, previewValues } from './preview-section.js';
 import { hiddenToken, statsBlock, statsSection } from './link-stats.js';
 
 export { STATS_WINDOWS } from './link-stats.js';
@@ -37,7 +38,13 @@ export interface LinkPageView {
 }
 
 function page(language: Language, title: string, main: SafeHtml): string {
-  return accountAreaPage(language, title, main, ['copy.js', 'flash.js', 'zone.js', 'rules.js']);
+  return accountAreaPage(language, title, main, [
+    'copy.js',
+    'flash.js',
+    'zone.js',
+    'rules.js',
+    'social-card.js',
+  ]);
 }
 
 /** `YYYY-MM-DDTHH:MM` of an ISO time, in UTC (the value of a `datetime-local` input). */
@@ -113,6 +120,7 @@ function editSection(view: LinkPageView, t: LinkPageText): SafeHtml {
     expired_url: link.expired_url ?? '',
     private_stats: link.public_stats ? '' : 'on',
     ...organiseValues(link),
+    ...previewValues(link),
   };
   const invalid = (name: string) =>
     failed && view.field === name ? html` aria-invalid="true" aria-describedby="edit-notice"` : '';
@@ -140,6 +148,7 @@ function editSection(view: LinkPageView, t: LinkPageText): SafeHtml {
       ${link.has_password ? check('remove_password', t.removePassword, values.remove_password === 'on') : ''}
       ${check('private_stats', t.privateStats, values.private_stats === 'on')}
       ${organiseFields(view.language, values, { ...view.rules, ...(failed && view.field ? { field: view.field } : {}) })}
+      ${previewFields(view.language, link, values, failed ? view.field : undefined)}
       <button type="submit" class="primary">${t.save}</button>
     </form>
   </section>`;
