@@ -106,4 +106,25 @@ describe('the rules editor without script (issue 42)', () => {
       },
     ]);
   });
+
+  it('opens the row an error is about and marks its field, keeping what was typed', async () => {
+    const link = await ownLink({ url: 'https://example.com/bad' });
+    const refused = await owner.post(`/account/links/${String(link.id)}/edit`, {
+      url: 'https://example.com/bad',
+      redirect_status: '302',
+      rule_0_url: 'https://example.at/',
+      rule_0_country: 'AT',
+      rule_1_url: '',
+      rule_2_url: 'https://example.zz/',
+      rule_2_country: 'ZZ',
+    });
+    expect(refused.status).toBe(400);
+    const page = await refused.text();
+    // the second rule sent (rules.1) is the third row, the empty one being no rule: it is shown open
+    expect(page).toMatch(/<li class="rule" id="rule-2">\s*<details open/);
+    expect(page).toMatch(
+      /name="rule_2_country"\s+value="ZZ"[^>]*aria-describedby="edit-rule_2_country-hint edit-notice"\s*aria-invalid="true"/,
+    );
+    expect(page).not.toMatch(/<li class="rule" id="rule-0">\s*<details open/);
+  });
 });

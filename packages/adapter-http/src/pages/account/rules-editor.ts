@@ -5,7 +5,7 @@ import { LANGUAGE_CODES } from '../language-codes.js';
 import type { SafeHtml } from '../layout.js';
 import { html } from '../layout.js';
 import { OS_NAMES, languageNamer, ruleSummary, ruleWordsOf } from '../rule-words.js';
-import { ruleOfRow, rowsIn } from './rules-values.js';
+import { ruleFieldOf, ruleOfRow, rowsIn } from './rules-values.js';
 import type { RulesText } from './rules-text.js';
 import { rulesTextOf } from './rules-text.js';
 
@@ -72,10 +72,15 @@ function ruleRow(
   state: RulesEditorState,
 ): SafeHtml {
   const rule = typeof n === 'number' ? ruleOfRow(values, n) : null;
-  const erred = state.field !== undefined && typeof n === 'number' && state.field.startsWith(`rules.${n}`);
-  const open = rule === null || erred || state.open === n;
-  const focus = (id: string) => (state.focus === id ? html` autofocus` : '');
   const id = `rule_${n}`;
+  const fault = ruleFieldOf(values, state.field);
+  const open = rule === null || fault?.startsWith(`${id}_`) === true || state.open === n;
+  const focus = (id: string) => (state.focus === id ? html` autofocus` : '');
+  const field = (name: string, label: string, attributes: SafeHtml, hint?: string) =>
+    textField(`${id}_${name}`, label, values, attributes, {
+      invalid: fault === `${id}_${name}`,
+      ...(hint === undefined ? {} : { hint }),
+    });
   const button = (verb: string, label: string, sign: string) =>
     html`<button
       type="submit"
@@ -93,15 +98,15 @@ function ruleRow(
         <span class="rule-line">${rule === null ? t.newRule : ruleSummary(language, rule)}</span>
       </summary>
       <div class="rule-body">
-        ${textField(`${id}_url`, t.url, values, html` inputmode="url" ${focus(`edit-${id}_url`)}`)}
+        ${field('url', t.url, html` inputmode="url" ${focus(`edit-${id}_url`)}`)}
         ${choices(`${id}_device`, t.device, RULE_DEVICES, ruleWordsOf(language).devices, values)}
         ${choices(`${id}_os`, t.os, RULE_OSES, OS_NAMES, values)}
-        ${textField(`${id}_country`, t.country, values, html` list="rule-countries" data-picker="country"`, t.countryHint)}
-        ${textField(`${id}_language`, t.language, values, html` list="rule-languages" data-picker="language"`, t.languageHint)}
+        ${field('country', t.country, html` list="rule-countries" data-picker="country"`, t.countryHint)}
+        ${field('language', t.language, html` list="rule-languages" data-picker="language"`, t.languageHint)}
         ${queryPairs(t, values, n, focus)}
         <div class="row">
-          ${textField(`${id}_after`, t.after, values, html` type="datetime-local"`)}
-          ${textField(`${id}_before`, t.before, values, html` type="datetime-local"`)}
+          ${field('after', t.after, html` type="datetime-local"`)}
+          ${field('before', t.before, html` type="datetime-local"`)}
         </div>
       </div>
     </details>
@@ -111,15 +116,19 @@ function ruleRow(
   </li>`;
 }
 
-/** A labelled text input of the settings form, `edit-` before its name as its id; a hint under it. */
+/**
+ * A labelled text input of the settings form, `edit-` before its name as its id; a hint under it, and
+ * marked invalid (described by the form's error) when the error is about it.
+ */
 export function textField(
   name: string,
   label: string,
   values: Values,
   attributes: SafeHtml | '',
-  hint?: string,
+  { hint, invalid = false }: { readonly hint?: string; readonly invalid?: boolean } = {},
 ): SafeHtml {
   const hintId = `edit-${name}-hint`;
+  const described = [hint === undefined ? '' : hintId, invalid ? 'edit-notice' : ''].join(' ').trim();
   return html`<div class="field">
     <label for="edit-${name}">${label}</label>
     <input
@@ -128,7 +137,7 @@ export function textField(
       value="${values[name] ?? ''}"
       autocomplete="off"
       ${attributes}
-      ${hint === undefined ? '' : html` aria-describedby="${hintId}"`}
+      ${described === '' ? '' : html` aria-describedby="${described}"`}${invalid ? html` aria-invalid="true"` : ''}
     />
     ${hint === undefined ? '' : html`<p class="hint" id="${hintId}">${hint}</p>`}
   </div>`;

@@ -154,3 +154,14 @@ export function changeRows(values: Values, action: string): RowChange {
   order.splice(to, 0, rows[i]!);
   return { values: reorder(values, order), focus: `rule-${to}-summary`, open: null };
 }
+
+/**
+ * The input an error's path is about: `rules.K.url` or `rules.K.when.country.0` name the K-th rule
+ * sent, which is the K-th row with a URL (`rule_N_url`, `rule_N_country`); null for another field.
+ */
+export function ruleFieldOf(values: Values, field: string | undefined): string | null {
+  const match = /^rules\.(\d+)(?:\.when\.(\w+))?/.exec(field ?? '');
+  if (match === null) return null;
+  const row = rowsIn(values).filter((n) => ruleOfRow(values, n) !== null)[Number(match[1])];
+  return row === undefined ? null : `rule_${row}_${match[2] ?? 'url'}`;
+}
