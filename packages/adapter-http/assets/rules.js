@@ -157,6 +157,8 @@ if (editor && list && template instanceof HTMLTemplateElement && addButton insta
     search.addEventListener('input', () => {
       if (/\([^)]+\)$/.test(search.value)) take(search.value);
     });
+    // a code or a whole name typed and left (no pick from the list) is taken too
+    search.addEventListener('change', () => take(search.value));
     search.addEventListener('keydown', (event) => {
       if (event.key === 'Enter') {
         event.preventDefault();

@@ -64,6 +64,13 @@ describe.skipIf(!available)(
         await add.click();
         await expect.poll(() => hasFocus(page, '#edit-rule_1_url')).toBe(true);
         await ruleUrl(page, 1).fill('https://example.de/');
+        // a code typed and left is taken as a pick
+        await page.locator('#rule-1').getByLabel('Countries').fill('ch');
+        await page.locator('#rule-1').getByLabel('Countries').blur();
+        await expect
+          .poll(() => page.locator('#rule-1 .chips').first().textContent())
+          .toContain('Switzerland');
+        await page.getByRole('button', { name: 'Remove Switzerland' }).click();
         await page.locator('#rule-1').getByLabel('Languages').fill('German (de)');
         await expect.poll(() => line(page, 1).textContent()).toBe('Reading German → example.de');
 

@@ -32,6 +32,11 @@ describe('the rules editor without script (issue 42)', () => {
     expect(page).toContain('Reading German → example.de');
     expect(page).not.toMatch(/<li class="rule" id="rule-0">\s*<details open/);
     expect(page).toContain('<option value="Austria (AT)">');
+    // in the page's language: the lines, and the names in the searchable lists
+    const german = await (await owner.send(`/account/links/${String(link.id)}?lang=de`)).text();
+    expect(german).toContain('iOS in Österreich → apps.apple.com/…');
+    expect(german).toContain('<option value="Österreich (AT)">');
+    expect(german).toContain('<option value="Deutsch (de)">');
   });
 
   it('adds, moves and removes rows one post at a time without saving', async () => {
