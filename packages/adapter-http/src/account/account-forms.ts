@@ -6,7 +6,10 @@ import {
   EVENT_TYPES,
   ImportInput,
   PASSWORD_LENGTH,
+  PreviewField,
   REDIRECT_STATUS_WORDS,
+  RULE_DEVICES,
+  RULE_OSES,
   RuleWhenInput,
   UpdateLinkInput,
 } from '@shortener/core';
@@ -30,6 +33,7 @@ export const OpenLinkPageForm = plainForm('OpenLinkPageForm', {
 });
 
 const RULE_FIELDS = ['url', ...Object.keys(RuleWhenInput.shape)];
+const RULE_WORDS = [...RULE_DEVICES, ...RULE_OSES, 'key', 'value'].join('|');
 
 /** The settings form of a link's page: UpdateLink's fields as text, tags and rules included. */
 const EditFields = formOf(
@@ -55,6 +59,18 @@ const EditFields = formOf(
     private_stats: checkbox('the statistics are private.'),
     forward_query: checkbox(CreateLinkInput.shape.forward_query.description ?? ''),
     crawlable: checkbox(CreateLinkInput.shape.crawlable.description ?? ''),
+    ...Object.fromEntries(
+      (['title', 'description', 'image'] as const).map((key) => [
+        `preview_${key}`,
+        text(
+          `The social preview’s ${key}: ${PreviewField.shape[key].description ?? ''} All three empty: no preview.`,
+        ),
+      ]),
+    ),
+    rule_action: text(
+      'A rules row’s button: `add`, `up:N`, `down:N`, `remove:N` or `more:N` (another query pair of row N). ' +
+        'The page comes back with the change and nothing is saved.',
+    ),
   },
 );
 
@@ -62,11 +78,14 @@ const EditFields = formOf(
 export const EditLinkForm = EditFields.catchall(z.string()).meta({
   ...EditFields.meta(),
   patternProperties: {
-    [`^rule_[0-9]+_(${RULE_FIELDS.join('|')})$`]: {
+    [`^rule_[0-9]+_(${RULE_FIELDS.join('|')})(_[0-9]+)?(_(${RULE_WORDS}))?$`]: {
       type: 'string',
       description:
-        'Row N of the redirect rules: its URL (empty removes the row), comma-separated lists of the ' +
-        'condition values, a query (`ref=mail`), and `YYYY-MM-DDTHH:MM` times (UTC).',
+        'Row N of the redirect rules: its URL (empty removes the row); `rule_N_device_mobile`, ' +
+        '`rule_N_os_ios`, … `on` for each ticked device and OS (or `rule_N_device` as a list); ' +
+        'comma-separated country and language codes (a picked `Austria (AT)` counts as its code); ' +
+        'query pairs `rule_N_query_K_key` and `rule_N_query_K_value` (or `rule_N_query` as `ref=mail`); ' +
+        'and `YYYY-MM-DDTHH:MM` times (UTC).',
     },
   },
 });

@@ -8,6 +8,7 @@ import type { Json } from '../openapi/openapi-schemas.js';
 import { linkDeletedPage, linkMissingPage } from '../pages/account/link-page.js';
 import { linkPageTextOf } from '../pages/account/link-page-text.js';
 import { formValues } from '../pages/form-input.js';
+import { changeRows } from '../pages/account/rules-values.js';
 import { queryOf } from '../request.js';
 import { route } from '../routes/route-table.js';
 import type { AnyRoute } from '../routes/route-table.js';
@@ -147,10 +148,15 @@ export const LINK_PAGE_ROUTES: readonly AnyRoute[] = [
         'Every field is sent: an empty title, expiry or click limit removes it; an empty password keeps ' +
         'the current one unless `remove_password` is ticked; `private_stats` makes the statistics ' +
         'private. An expiry without a zone is read as UTC. Tags and redirect rules (one row per rule) ' +
-        'are edited here too.',
+        'are edited here too, and the social preview (`preview_title`, `preview_description`, ' +
+        '`preview_image`; all three empty remove it); a `rule_action` (`add`, `up:N`, `down:N`, `remove:N`, `more:N`) changes ' +
+        'the rows instead and saves nothing.',
       example: { url: 'https://example.com/new', title: 'Summer sale', max_clicks: '100' },
       responses: {
-        200: html('Saved, for a token holder: the page saying so.'),
+        200: html(
+          'Saved, for a token holder: the page saying so. With `rule_action`: the form again with the ' +
+            'rule rows changed (added, moved or removed), nothing saved.',
+        ),
         303: seeOtherDoc('Saved, for the owner: back to the page.'),
         400: html('The page again, with the error next to the form and what was typed.'),
         ...refusedOrLimited,
@@ -161,6 +167,14 @@ export const LINK_PAGE_ROUTES: readonly AnyRoute[] = [
       if (opened === null) return;
       const { link, manager } = opened;
       const values = formValues(body);
+      if (values.rule_action !== undefined) {
+        // a rules row's button: the form again with the change, nothing saved (works without script)
+        const { values: changed, focus, open } = changeRows(values, values.rule_action);
+        return renderFull(ctx, deps, 200, link, manager, DEFAULT_DAYS, {
+          values: changed,
+          rules: { focus, open },
+        });
+      }
       const failed = (error: DomainError) =>
         renderFull(ctx, deps, HTTP_STATUS[error.code], link, manager, DEFAULT_DAYS, {
           notice: { error: true, text: errorBody(error, stateOf(ctx).language).error.message },

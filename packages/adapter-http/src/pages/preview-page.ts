@@ -4,6 +4,7 @@ import { chartTable } from './chart-table.js';
 import { countryChart } from './country-chart.js';
 import type { SafeHtml } from './layout.js';
 import { destinationsList } from './preview-destinations.js';
+import { cardViewOf, socialCard } from './social-card.js';
 import { html, renderPage } from './layout.js';
 import type { PageText } from './text.js';
 import { keyWord } from './stats-words.js';
@@ -45,6 +46,7 @@ export function previewPage({ language, link, stats }: PreviewView): string {
           ${stats ? row(t.clicks, String(link.clicks)) : ''}
         </dl>
         ${link.status === 'active' ? html`<p><a class="button primary" href="${link.short_url}" rel="nofollow">${t.continue}</a></p>` : ''}
+        ${link.preview === null ? '' : socialCard(language, cardViewOf(link), 'social-card')}
       </section>
       ${stats ? statsSection(t, language, stats) : html`<section class="card"><p>${t.statsPrivate}</p></section>`}`,
   });
@@ -66,32 +68,44 @@ function statsSection(t: PageText, language: Language, stats: StatsView): SafeHt
   </section>`;
 }
 
-/** The top `limit` keys of a dimension with their counts, as an ordered list under a heading. */
+/**
+ * The top `limit` keys of a dimension with their counts, as a list under a heading: ranked (`ol`), or
+ * not (`ordered` false) where the keys carry numbers of their own (the rules').
+ */
 export function topList(
   title: string,
   rows: readonly KeyCount[],
   name: (key: string) => string,
   empty: string,
   limit = 5,
+  ordered = true,
 ): SafeHtml {
   const shown = rows.slice(0, limit);
+  const items = shown.map(
+    (r) => html`<li><span>${name(r.key)}</span> <span class="count">${r.count}</span></li>`,
+  );
   return html`<div class="top">
     <h3>${title}</h3>
     ${
       shown.length === 0
         ? html`<p class="muted">${empty}</p>`
-        : html`<ol>
-            ${shown.map((r) => html`<li><span>${name(r.key)}</span> <span class="count">${r.count}</span></li>`)}
-          </ol>`
+        : ordered
+          ? html`<ol>
+              ${items}
+            </ol>`
+          : html`<ul class="numbered">
+              ${items}
+            </ul>`
     }
   </div>`;
 }
 
 const WIDTH = 600;
-const HEIGHT = 180;
-const AXIS = 22;
-/** Room left of the plot for the scale's numbers. */
-const GUTTER = 44;
+const HEIGHT = 190;
+/** Room under the plot for the first and last day, at the phone's larger labels (app.css). */
+const AXIS = 30;
+/** Room left of the plot for the scale's numbers (four digits at the phone's labels). */
+const GUTTER = 64;
 
 /** The scale of a chart: 0, the middle (when whole) and the top, the top at least the busiest day. */
 function scaleOf(max: number): number[] {
@@ -121,7 +135,7 @@ export function dayChart(
   const scale = scaleOf(busiest);
   const top = scale.at(-1) ?? 1;
   const plot = HEIGHT - AXIS;
-  const y = (count: number) => Math.round((plot - (count / top) * (plot - 6)) * 100) / 100;
+  const y = (count: number) => Math.round((plot - (count / top) * (plot - 14)) * 100) / 100;
   const step = (WIDTH - GUTTER) / Math.max(1, days.length);
   const bars = days.map((d, i) => {
     const x = Math.round((GUTTER + i * step + 1) * 100) / 100;
@@ -140,7 +154,7 @@ export function dayChart(
           x2="${WIDTH}"
           y2="${y(value)}"
         />
-        <text class="label" x="${GUTTER - 6}" y="${y(value) + 6}" text-anchor="end">${value}</text>`,
+        <text class="label" x="${GUTTER - 6}" y="${y(value) + 7}" text-anchor="end">${value}</text>`,
   );
   const busy = days.filter((d) => d.count > 0);
   return html`<svg class="chart" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="chart-desc">

@@ -69,6 +69,23 @@ export const VIEWPORTS = {
   desktop: { width: 1280, height: 800 },
 } as const;
 
+/**
+ * A browser profile of `viewport` in English, with script or without; `bypassCSP` lets axe's script in
+ * (the pages' CSP has tests of its own) and makes escaping the only guard in the XSS tests.
+ */
+export function pageContext(
+  browser: Browser,
+  viewport: keyof typeof VIEWPORTS,
+  javaScriptEnabled = true,
+): Promise<BrowserContext> {
+  return browser.newContext({
+    viewport: VIEWPORTS[viewport],
+    locale: 'en-US',
+    bypassCSP: true,
+    javaScriptEnabled,
+  });
+}
+
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 interface Violation {

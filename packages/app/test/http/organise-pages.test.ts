@@ -42,8 +42,9 @@ describe('tags and rules on the pages (decisions §15)', () => {
       rules: [{ when: { os: 'ios' }, url: 'https://apps.example/ios' }],
     });
     const page = await (await owner.send(`/account/links/${String(link.id)}`)).text();
-    expect(page).toMatch(/name="rule_0_url"\s+type="text"\s+value="https:\/\/apps\.example\/ios"/);
-    expect(page).toContain('name="rule_1_url"'); // an empty row to add one
+    expect(page).toMatch(/name="rule_0_url"\s+value="https:\/\/apps\.example\/ios"/);
+    expect(page).toMatch(/name="rule_0_os_ios"\s+value="on"\s+data-word="ios"\s+checked/);
+    expect(page).toContain('id="rules-add"'); // a button to add one
     const saved = await owner.post(`/account/links/${String(link.id)}/edit`, {
       url: 'https://example.com/page',
       tags: 'Summer, print',
@@ -87,8 +88,11 @@ describe('tags and rules on the pages (decisions §15)', () => {
     expect(preview).toContain('https://apps.example/');
     expect(preview).toContain('https://example.com/fallback');
     await server.visit(String(link.short_url), { headers: { 'user-agent': IPHONE } });
+    await server.visit(String(link.short_url));
     const page = await (await owner.send(`/account/links/${String(link.id)}`)).text();
     expect(page).toContain('Redirect rules');
-    expect(page).toContain('#0');
+    // labelled by what the rule says, numbered as the preview's list numbers them (issue 42)
+    expect(page).toContain('1. iOS or Android → apps.example');
+    expect(page).toContain('Otherwise → example.com/…');
   });
 });

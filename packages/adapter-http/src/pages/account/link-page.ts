@@ -9,6 +9,8 @@ import type { Notice } from './account-pages.js';
 import type { LinkPageText } from './link-page-text.js';
 import { linkPageTextOf } from './link-page-text.js';
 import { organiseFields, organiseValues } from './link-organise.js';
+import type { RulesEditorState } from './rules-editor.js';
+import { previewFields, previewValues } from './preview-section.js';
 import { hiddenToken, statsBlock, statsSection } from './link-stats.js';
 
 export { STATS_WINDOWS } from './link-stats.js';
@@ -29,12 +31,20 @@ export interface LinkPageView {
   /** What the edit form sent, when it failed, and the field the error is about. */
   readonly values?: Readonly<Record<string, string>>;
   readonly field?: string;
+  /** The rules editor after a row button's post: the row to open, the element to focus. */
+  readonly rules?: RulesEditorState;
   /** The delete form's error (no confirmation). */
   readonly deleteError?: string;
 }
 
 function page(language: Language, title: string, main: SafeHtml): string {
-  return accountAreaPage(language, title, main, ['copy.js', 'flash.js', 'zone.js']);
+  return accountAreaPage(language, title, main, [
+    'copy.js',
+    'flash.js',
+    'zone.js',
+    'rules.js',
+    'social-card.js',
+  ]);
 }
 
 /** `YYYY-MM-DDTHH:MM` of an ISO time, in UTC (the value of a `datetime-local` input). */
@@ -110,6 +120,7 @@ function editSection(view: LinkPageView, t: LinkPageText): SafeHtml {
     expired_url: link.expired_url ?? '',
     private_stats: link.public_stats ? '' : 'on',
     ...organiseValues(link),
+    ...previewValues(link),
   };
   const invalid = (name: string) =>
     failed && view.field === name ? html` aria-invalid="true" aria-describedby="edit-notice"` : '';
@@ -125,6 +136,7 @@ function editSection(view: LinkPageView, t: LinkPageText): SafeHtml {
     ${noticeLine(view.notice, 'edit-notice')}
     <form method="post" action="/account/links/${link.id}/edit" class="stack">
       ${hiddenToken(view.token)}
+      <button type="submit" class="default-submit" tabindex="-1" aria-hidden="true">${t.save}</button>
       ${input('url', t.urlLabel, html` type="text" inputmode="url" required autocomplete="off"`)}
       ${input('title', t.titleLabel, html` type="text" maxlength="200" autocomplete="off"`)}
       <div class="row">
@@ -135,7 +147,8 @@ function editSection(view: LinkPageView, t: LinkPageText): SafeHtml {
       ${input('password', t.passwordLabel, html` type="password" minlength="4" maxlength="64" autocomplete="new-password"`)}
       ${link.has_password ? check('remove_password', t.removePassword, values.remove_password === 'on') : ''}
       ${check('private_stats', t.privateStats, values.private_stats === 'on')}
-      ${organiseFields(view.language, values)}
+      ${organiseFields(view.language, values, { ...view.rules, ...(failed && view.field ? { field: view.field } : {}) })}
+      ${previewFields(view.language, link, values, failed ? view.field : undefined)}
       <button type="submit" class="primary">${t.save}</button>
     </form>
   </section>`;

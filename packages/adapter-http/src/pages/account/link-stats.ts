@@ -1,4 +1,5 @@
-import type { Language, StatsView } from '@shortener/core';
+import type { Language, LinkView, StatsView } from '@shortener/core';
+import { MAX_RULES } from '@shortener/core';
 import { countryChart } from '../country-chart.js';
 import type { SafeHtml } from '../layout.js';
 import { html } from '../layout.js';
@@ -7,7 +8,8 @@ import { keyWord } from '../stats-words.js';
 import { fill, textOf } from '../text.js';
 import type { LinkPageView } from './link-page.js';
 import type { LinkPageText } from './link-page-text.js';
-import { ruleKeyLabel, ruleStatsTitle } from './link-organise.js';
+import { ruleStatsTitle } from './link-organise.js';
+import { ruleKeyLabeller } from '../rule-words.js';
 import { linkPageTextOf } from './link-page-text.js';
 
 /** The statistics windows the page offers, in days (decisions §10). */
@@ -17,8 +19,11 @@ export const STATS_WINDOWS = [7, 30, 90, 365] as const;
 export const hiddenToken = (token: string | null) =>
   token === null ? '' : html`<input type="hidden" name="edit_token" value="${token}" />`;
 
-/** The statistics of a window: totals, clicks by day, and the top keys of each dimension. */
-export function statsBlock(language: Language, stats: StatsView): SafeHtml {
+/**
+ * The statistics of a window: totals, clicks by day, and the top keys of each dimension; the rules
+ * labelled by what they say when the link is at hand (`1. iOS → apps.apple.com/…`), else numbered.
+ */
+export function statsBlock(language: Language, stats: StatsView, link: LinkView | null = null): SafeHtml {
   const t = linkPageTextOf(language);
   const pt = textOf(language);
   const word = keyWord(language);
@@ -38,7 +43,7 @@ export function statsBlock(language: Language, stats: StatsView): SafeHtml {
       ${topList(pt.referrers, stats.referrers, word, pt.noClicks, 10)}
       ${topList(t.devices, stats.devices, word, pt.noClicks, 10)}
       ${topList(t.browsers, stats.browsers, word, pt.noClicks, 10)}
-      ${stats.rules.length === 0 ? '' : topList(ruleStatsTitle(language), stats.rules, ruleKeyLabel, pt.noClicks, 10)}
+      ${stats.rules.length === 0 ? '' : topList(ruleStatsTitle(language), stats.rules, ruleKeyLabeller(language, link), pt.noClicks, MAX_RULES + 1, false)}
     </div>`;
 }
 
@@ -79,7 +84,7 @@ export function statsSection(view: LinkPageView, t: LinkPageText): SafeHtml {
     <p class="hint" id="stats-zone" ${view.zoneReload === true ? html`data-reload="yes"` : ''}>
       ${fill(t.daysIn, { tz: stats.tz })}
     </p>
-    ${statsBlock(view.language, stats)}
+    ${statsBlock(view.language, stats, link)}
     ${
       view.token === null
         ? html`<p>

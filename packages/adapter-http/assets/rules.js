@@ -1,0 +1,231 @@
+// The rules editor of a link's page (issue 42): rows are added, moved and removed in place (the same
+// buttons post the form without script, one change at a time), countries and languages are picked from
+// searchable lists as chips, and each row's one-line summary follows what is typed. The form still
+// posts the same fields. No inline script (strict CSP).
+const editor = document.getElementById('rules-editor');
+const list = document.getElementById('rules');
+const template = document.getElementById('rule-template');
+const addButton = document.getElementById('rules-add');
+
+if (editor && list && template instanceof HTMLTemplateElement && addButton instanceof HTMLButtonElement) {
+  const words = JSON.parse(editor.dataset.words ?? '{}');
+  const fill = (pattern, key, value) => String(pattern).replace(`{${key}}`, value);
+  const rows = () => [...list.children].filter((li) => li.classList.contains('rule'));
+
+  /** The rows numbered 0, 1, … again: names, ids, labels and the buttons' values and words. */
+  const renumber = () => {
+    rows().forEach((li, i) => {
+      li.id = `rule-${i}`;
+      for (const el of li.querySelectorAll('*')) {
+        for (const name of ['id', 'for', 'name', 'aria-describedby']) {
+          const value = el.getAttribute(name);
+          if (value !== null)
+            el.setAttribute(
+              name,
+              value.replace(/rule_(\d+|__n__)_/g, `rule_${i}_`).replace(/rule-(\d+|__n__)/g, `rule-${i}`),
+            );
+        }
+        if (el instanceof HTMLButtonElement && el.name === 'rule_action') {
+          const verb = el.value.split(':')[0];
+          el.value = `${verb}:${i}`;
+          if (words[verb]) el.setAttribute('aria-label', fill(words[verb], 'n', i + 1));
+        }
+      }
+      const number = li.querySelector('.rule-number');
+      if (number) number.textContent = `${i + 1}.`;
+    });
+    addButton.disabled = rows().length >= Number(words.max ?? 20);
+  };
+
+  const shortDestination = (url) => {
+    try {
+      const parsed = new URL(url);
+      const rest = parsed.pathname + parsed.search;
+      return rest === '/' || rest === '' ? parsed.host : `${parsed.host}/…`;
+    } catch {
+      return url.length > 40 ? `${url.slice(0, 39)}…` : url;
+    }
+  };
+
+  /** A row's line, as the page words it (`iOS in Austria → apps.apple.com/…`). */
+  const summarise = (li) => {
+    const field = (suffix) => li.querySelector(`[name$="_${suffix}"]`)?.value.trim() ?? '';
+    const line = li.querySelector('.rule-line');
+    if (!line) return;
+    if (field('url') === '') return void (line.textContent = words.newRule);
+    const or = (items) => items.join(` ${words.or} `);
+    const who = [...li.querySelectorAll('.choices input:checked')].map((box) =>
+      box.parentElement.textContent.trim(),
+    );
+    const names = (suffix) => {
+      const chips = li.querySelector(`[name$="_${suffix}"]`)?.previousElementSibling;
+      if (chips?.classList.contains('chips'))
+        return [...chips.querySelectorAll('.chip-name')].map((s) => s.textContent);
+      return field(suffix)
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+    };
+    const time = (value) => `${value.replace('T', ' ')} UTC`;
+    const countries = names('country');
+    const languages = names('language');
+    const query = [...li.querySelectorAll('.pair')]
+      .map((pair) => [...pair.querySelectorAll('input')].map((input) => input.value.trim()))
+      .filter(([key]) => key)
+      .map(([key, value]) => `${key}=${value}`);
+    const head = [who.length ? or(who) : '', countries.length ? fill(words.place, 'list', or(countries)) : '']
+      .filter(Boolean)
+      .join(' ');
+    const parts = [
+      head,
+      languages.length ? fill(words.language, 'list', or(languages)) : '',
+      query.length ? fill(words.query, 'list', query.join(', ')) : '',
+      field('after') ? fill(words.after, 'time', time(field('after'))) : '',
+      field('before') ? fill(words.before, 'time', time(field('before'))) : '',
+    ].filter(Boolean);
+    const text = parts.join(', ');
+    const conditions =
+      text === '' ? words.anyone : who.length > 0 ? text : text.charAt(0).toUpperCase() + text.slice(1);
+    line.textContent = `${conditions} → ${shortDestination(field('url'))}`;
+  };
+
+  /** A codes field as chips and a search over its list; the field itself goes on holding the codes. */
+  const enhancePicker = (input) => {
+    const options = document.getElementById(input.getAttribute('list') ?? '');
+    if (!(options instanceof HTMLDataListElement) || input.dataset.enhanced) return;
+    input.dataset.enhanced = 'yes';
+    const nameOf = new Map();
+    const codeOf = new Map();
+    for (const option of options.options) {
+      const match = /^(.*) \(([^)]+)\)$/.exec(option.value);
+      if (!match) continue;
+      nameOf.set(match[2].toLowerCase(), match[1]);
+      codeOf.set(match[1].toLowerCase(), match[2]);
+      codeOf.set(match[2].toLowerCase(), match[2]);
+    }
+    const codes = input.value
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+    const chips = document.createElement('ul');
+    chips.className = 'chips';
+    const search = document.createElement('input');
+    search.type = 'text';
+    search.autocomplete = 'off';
+    search.id = `${input.id}-search`;
+    search.setAttribute('list', options.id);
+    const hint = input.getAttribute('aria-describedby');
+    if (hint) search.setAttribute('aria-describedby', hint);
+    const label = input.parentElement?.querySelector(`label[for="${input.id}"]`);
+    if (label) label.htmlFor = search.id;
+    input.removeAttribute('list');
+    input.type = 'hidden';
+    input.before(chips);
+    input.after(search);
+    const draw = () => {
+      input.value = codes.join(', ');
+      chips.replaceChildren(
+        ...codes.map((code, i) => {
+          const chip = document.createElement('li');
+          const name = document.createElement('span');
+          name.className = 'chip-name';
+          name.textContent = nameOf.get(code.toLowerCase()) ?? code;
+          const remove = document.createElement('button');
+          remove.type = 'button';
+          remove.textContent = '✕';
+          remove.setAttribute('aria-label', fill(words.removeItem, 'name', name.textContent));
+          remove.addEventListener('click', () => {
+            codes.splice(i, 1);
+            draw();
+            search.focus();
+          });
+          chip.append(name, remove);
+          return chip;
+        }),
+      );
+      input.dispatchEvent(new Event('change', { bubbles: true }));
+    };
+    const take = (text) => {
+      const picked = /\(([^)]+)\)\s*$/.exec(text)?.[1] ?? text;
+      const code = codeOf.get(picked.trim().toLowerCase());
+      if (code === undefined) return false;
+      if (!codes.includes(code)) codes.push(code);
+      search.value = '';
+      draw();
+      return true;
+    };
+    search.addEventListener('input', () => {
+      if (/\([^)]+\)$/.test(search.value)) take(search.value);
+    });
+    // a code or a whole name typed and left (no pick from the list) is taken too
+    search.addEventListener('change', () => take(search.value));
+    search.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter') {
+        event.preventDefault();
+        take(search.value);
+      }
+    });
+    draw();
+  };
+
+  const enhance = (root) => {
+    for (const input of root.querySelectorAll('input[data-picker]')) enhancePicker(input);
+  };
+
+  /** Another query pair in a row, after the last one. */
+  const addPair = (li) => {
+    const pairs = li.querySelectorAll('.pair');
+    const last = pairs[pairs.length - 1];
+    if (!last) return;
+    const copy = last.cloneNode(true);
+    for (const el of copy.querySelectorAll('[id], [for], [name]')) {
+      for (const name of ['id', 'for', 'name']) {
+        const value = el.getAttribute(name);
+        if (value !== null) el.setAttribute(name, value.replace(/_query_\d+_/, `_query_${pairs.length}_`));
+      }
+      if (el instanceof HTMLInputElement) el.value = '';
+    }
+    last.after(copy);
+    copy.querySelector('input')?.focus();
+  };
+
+  editor.addEventListener('click', (event) => {
+    const button =
+      event.target instanceof Element ? event.target.closest('button[name="rule_action"]') : null;
+    if (!(button instanceof HTMLButtonElement)) return;
+    event.preventDefault();
+    const [verb, at] = button.value.split(':');
+    const li = document.getElementById(`rule-${at}`);
+    if (verb === 'add') {
+      const row = template.content.firstElementChild?.cloneNode(true);
+      if (!(row instanceof HTMLElement)) return;
+      list.append(row);
+      renumber();
+      enhance(row);
+      row.querySelector('input[name$="_url"]')?.focus();
+      return;
+    }
+    if (!li) return;
+    if (verb === 'more') return addPair(li);
+    if (verb === 'remove') {
+      li.remove();
+      renumber();
+      return addButton.focus();
+    }
+    const other = verb === 'up' ? li.previousElementSibling : li.nextElementSibling;
+    if (other) {
+      if (verb === 'up') other.before(li);
+      else other.after(li);
+      renumber();
+    }
+    button.focus();
+  });
+
+  const follow = (event) => {
+    const li = event.target instanceof Element ? event.target.closest('li.rule') : null;
+    if (li) summarise(li);
+  };
+  editor.addEventListener('input', follow);
+  editor.addEventListener('change', follow);
+  enhance(list);
+}
