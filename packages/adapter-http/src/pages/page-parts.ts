@@ -73,19 +73,24 @@ export function pagerNav(
   </nav>`;
 }
 
-/** A secret shown this once (a new key, an invite link), with its copy button. */
+/**
+ * A secret shown this once (a new key, a webhook's signing secret, an invite link), with its copy button:
+ * `flash.js` brings it into view and focuses it before any other message, `settings.js` shows the
+ * button where the Clipboard API exists. `id` names the secret's element (tests and scripts find it).
+ */
 export function shownOnce(
   intro: string,
   secret: string,
   texts: { readonly copy: string; readonly copied: string },
+  id = 'new-key',
 ): SafeHtml {
-  return html`<div class="new-key" role="status" tabindex="-1" data-flash>
+  return html`<div class="new-key" role="status" tabindex="-1" data-flash="secret">
     <p>${intro}</p>
-    <p><code id="new-key">${secret}</code></p>
-    <button type="button" class="button" id="copy-key" data-copied="${texts.copied}" hidden>
+    <p><code id="${id}" class="secret">${secret}</code></p>
+    <button type="button" class="button copy-secret" data-copied="${texts.copied}" hidden>
       ${texts.copy}
     </button>
-    <span id="copy-key-status" aria-live="polite"></span>
+    <span class="copy-secret-status" aria-live="polite"></span>
   </div>`;
 }
 

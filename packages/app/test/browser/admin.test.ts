@@ -49,7 +49,7 @@ describe.skipIf(!available)('/admin in Chromium (decisions §10)', { timeout: 60
       // the invite link is in view after the post, not thousands of pixels below (issue 26)
       await expect.poll(() => inViewport(page, '#new-key')).toBe(true);
       await page.getByRole('button', { name: 'Copy', exact: true }).click();
-      await expect.poll(() => page.locator('#copy-key-status').textContent()).toBe('Copied.');
+      await expect.poll(() => page.locator('.new-key .copy-secret-status').textContent()).toBe('Copied.');
       expect(await page.evaluate('navigator.clipboard.readText()')).toBe(url);
       await screenshot(page, `admin-invite-${viewport}`);
       expect(problems).toEqual([]);

@@ -121,7 +121,7 @@ describe.skipIf(!available)(
         await page.getByLabel('Name of the new key').fill('journey');
         await page.getByRole('button', { name: 'Create key' }).click();
         await b.expectInViewAndFocused(page, '.new-key');
-        await page.locator('#copy-key').click();
+        await page.locator('.new-key button.copy-secret').click();
         expect(await b.clipboardOf(page)).toBe(await page.locator('#new-key').textContent());
         await b.expectAccessible(page, '/account/settings with a new key');
         await b.screenshot(page, `journey-settings-key-${viewport}`, false);

@@ -90,7 +90,7 @@ describe.skipIf(!available)(
         await b.expectInViewAndFocused(page, '.new-key');
         const invite = (await page.locator('#new-key').textContent()) ?? '';
         expect(invite).toMatch(/\/account\/invite\/inv_[0-9A-Za-z]{32}$/);
-        await page.locator('#copy-key').click();
+        await page.locator('.new-key button.copy-secret').click();
         expect(await b.clipboardOf(page)).toBe(invite);
         await b.screenshot(page, `journey-admin-invite-${viewport}`, false);
         await b.expectAccessible(page, '/admin with a new invite');

@@ -9,6 +9,7 @@ import {
   screenshot,
   seriousViolations,
   inViewport,
+  expectInViewAndFocused,
 } from './browser.js';
 
 const available = browserAvailable();
@@ -54,7 +55,7 @@ describe.skipIf(!available)(
         const key = (await page.locator('#new-key').textContent()) ?? '';
         expect(key).toMatch(/^shk_[0-9A-Za-z]+$/);
         await page.getByRole('button', { name: 'Copy' }).click();
-        await expect.poll(() => page.locator('#copy-key-status').textContent()).toBe('Copied.');
+        await expect.poll(() => page.locator('.new-key .copy-secret-status').textContent()).toBe('Copied.');
         expect(await page.evaluate('navigator.clipboard.readText()')).toBe(key);
         await screenshot(page, `settings-key-${viewport}`);
 
@@ -75,6 +76,17 @@ describe.skipIf(!available)(
         await expect.poll(() => page.locator('#keys .revoked').count()).toBe(1);
         await expect.poll(() => inViewport(page, '#settings-notice')).toBe(true);
         expect((await withKey(key, '/api/v1/links')).status).toBe(401);
+
+        // a webhook's signing secret is shown once through the same part: in view, focused, with Copy
+        await page.getByLabel('Endpoint URL').fill(`https://hooks.example.com/${viewport}`);
+        await page.getByRole('button', { name: 'Add webhook' }).click();
+        await expectInViewAndFocused(page, '.new-key');
+        const secret = (await page.locator('#new-webhook-secret').textContent()) ?? '';
+        expect(secret).toMatch(/^whsec_/);
+        await page.locator('.new-key').getByRole('button', { name: 'Copy' }).click();
+        await expect.poll(() => page.locator('.new-key .copy-secret-status').textContent()).toBe('Copied.');
+        expect(await page.evaluate('navigator.clipboard.readText()')).toBe(secret);
+        await screenshot(page, `settings-webhook-secret-${viewport}`);
         expect(problems).toEqual([]);
         await context.close();
       });

@@ -2,7 +2,8 @@ import { EVENT_TYPES, webhookState } from '@shortener/core';
 import type { DeliveryAttempt, Language, WebhookWithAttempts } from '@shortener/core';
 import type { SafeHtml } from '../layout.js';
 import { html } from '../layout.js';
-import { inputField, listOrNone } from '../page-parts.js';
+import { inputField, listOrNone, shownOnce } from '../page-parts.js';
+import { settingsTextOf } from './settings-text.js';
 import { fill } from '../text.js';
 import type { WebhooksText } from './webhooks-text.js';
 import { webhooksTextOf } from './webhooks-text.js';
@@ -78,10 +79,12 @@ export function webhooksSection(view: WebhooksView, language: Language): SafeHtm
     ${
       created === undefined
         ? ''
-        : html`<div class="new-key" role="status">
-            <p>${fill(t.secretShown, { url: created.url })}</p>
-            <p><code id="new-webhook-secret">${created.secret}</code></p>
-          </div>`
+        : shownOnce(
+            fill(t.secretShown, { url: created.url }),
+            created.secret,
+            settingsTextOf(language),
+            'new-webhook-secret',
+          )
     }
     <form method="post" action="/account/settings/webhooks" class="stack">
       ${inputField('webhook-url', t.url, html`name="url" type="url" required maxlength="4096" placeholder="https://"`)}
