@@ -118,6 +118,7 @@ async function statsOf(
     devices: top(keyed, 'device'),
     browsers: top(keyed, 'browser'),
     rules: top(keyed, 'rule'),
+    variants: top(keyed, 'variant'),
   };
   return { stats, totals: totals as KeyCount[] };
 }

@@ -58,6 +58,8 @@ export const MIGRATIONS: readonly Migration[] = [
   // decisions §19: what link-preview robots are shown, as JSON
   { version: 18, sql: 'ALTER TABLE links ADD COLUMN preview TEXT' },
   { version: 19, sql: HOURLY_COUNTERS },
+  // decisions §19: a split test's destinations and weights, as JSON
+  { version: 20, sql: 'ALTER TABLE links ADD COLUMN split TEXT' },
 ];
 
 /**
