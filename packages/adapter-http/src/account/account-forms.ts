@@ -68,6 +68,12 @@ export const EditLinkForm = EditFields.catchall(z.string()).meta({
         'Row N of the redirect rules: its URL (empty removes the row), comma-separated lists of the ' +
         'condition values, a query (`ref=mail`), and `YYYY-MM-DDTHH:MM` times (UTC).',
     },
+    '^split_[0-9]+_(url|weight)$': {
+      type: 'string',
+      description:
+        'Row N of the split test (decisions §19): its URL (empty leaves the row out) and its weight, a ' +
+        'whole number; when `split_0_url` is sent, the rows with a URL replace the split (none removes it).',
+    },
   },
 });
 

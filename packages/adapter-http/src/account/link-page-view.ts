@@ -17,6 +17,7 @@ import type { LinkPageView } from '../pages/account/link-page.js';
 import { STATS_WINDOWS, linkMissingPage, linkPage, tokenPage } from '../pages/account/link-page.js';
 import { linkPageTextOf } from '../pages/account/link-page-text.js';
 import { organiseInput } from '../pages/account/link-organise.js';
+import { splitInput } from '../pages/account/split-section.js';
 import { utcOfLocal } from '../pages/form-input.js';
 import { accountPageHeaders } from '../pages/layout.js';
 import { underTokenLimit } from '../token-guesses.js';
@@ -160,6 +161,7 @@ export function editInput(
     expired_url: text('expired_url') === '' ? null : text('expired_url'),
     public_stats: values.private_stats === undefined || values.private_stats === '',
     ...organiseInput(values),
+    ...splitInput(values),
   };
   const expiresAt = text('expires_at');
   input.expires_at = expiresAt === '' ? null : utcOfLocal(expiresAt);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { invitedBrowser } from './browser-session.js';
 import { createAccounts, startFileServer } from './file-server.js';
 import { BROWSER_UA, createLink, eventually, expectError, jsonOf } from './harness.js';
 import type { Json } from './harness.js';
@@ -148,5 +149,63 @@ describe('split redirects (decisions §19)', () => {
     expect(page).toContain('https://example.com/a');
     expect(page).toContain('https://example.com/b');
     expect(page).toMatch(/50%/);
+  });
+});
+
+describe('the split on the link page (decisions §19)', () => {
+  it('edits the entries with a plain form and shows the clicks of each side by side', async () => {
+    const browserOwner = await invitedBrowser(server, 'split-page', 'a long enough password');
+    const created = await browserOwner.send('/api/v1/links', {
+      method: 'POST',
+      json: { url: 'https://example.com/', split: SPLIT },
+    });
+    const link = await jsonOf(created, 201);
+    const pagePath = `/account/links/${String(link.id)}`;
+    const page = await (await browserOwner.send(pagePath)).text();
+    expect(page).toMatch(/name="split_1_url"\s+value="https:\/\/example\.com\/b"/);
+    expect(page).toContain('name="split_4_weight"'); // a row for each possible entry
+    expect(page).toContain('1. example.com/a (50%)');
+    expect(page).toContain('2. example.com/b (50%)');
+
+    const form = { url: 'https://example.com/', redirect_status: '302' };
+    const saved = await browserOwner.post(`${pagePath}/edit`, {
+      ...form,
+      split_0_url: 'https://example.org/x',
+      split_0_weight: '70',
+      split_1_url: '',
+      split_1_weight: '',
+      split_2_url: 'https://example.org/y',
+      split_2_weight: '30',
+    });
+    expect(saved.status).toBe(303);
+    expect((await jsonOf(await browserOwner.send(`/api/v1/links/${String(link.id)}`))).split).toEqual([
+      { url: 'https://example.org/x', weight: 70 },
+      { url: 'https://example.org/y', weight: 30 },
+    ]);
+    const refused = await browserOwner.post(`${pagePath}/edit`, {
+      ...form,
+      split_0_url: 'https://example.org/x',
+      split_0_weight: '70',
+      split_1_url: 'https://example.org/y',
+      split_1_weight: '20',
+    });
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain('value="20"');
+
+    const locations = await Promise.all([1, 2, 3, 4, 5, 6].map((n) => locationOf(link, browser(n))));
+    await eventually(async () => {
+      const shown = await (await browserOwner.send(pagePath)).text();
+      const clicks = (n: number) =>
+        locations.filter((l) => l === ['https://example.org/x', 'https://example.org/y'][n]).length;
+      expect(shown).toMatch(
+        new RegExp(`1\\. example\\.org/x \\(70%\\)</dt>\\s*<dd class="total">${clicks(0)}<`),
+      );
+      expect(shown).toMatch(
+        new RegExp(`2\\. example\\.org/y \\(30%\\)</dt>\\s*<dd class="total">${clicks(1)}<`),
+      );
+    });
+    const removed = await browserOwner.post(`${pagePath}/edit`, { ...form, split_0_url: '' });
+    expect(removed.status).toBe(303);
+    expect((await jsonOf(await browserOwner.send(`/api/v1/links/${String(link.id)}`))).split).toBeNull();
   });
 });

@@ -10,6 +10,7 @@ import type { LinkPageText } from './link-page-text.js';
 import { linkPageTextOf } from './link-page-text.js';
 import { organiseFields, organiseValues } from './link-organise.js';
 import { hiddenToken, statsBlock, statsSection } from './link-stats.js';
+import { splitFields, splitStatsSection, splitValues } from './split-section.js';
 
 export { STATS_WINDOWS } from './link-stats.js';
 
@@ -47,7 +48,8 @@ export function linkPage(view: LinkPageView): string {
   return page(
     view.language,
     link.title ?? link.short_url,
-    html`${factsSection(view, t)} ${statsSection(view, t)} ${editSection(view, t)} ${deleteSection(view, t)}`,
+    html`${factsSection(view, t)} ${statsSection(view, t)}
+    ${splitStatsSection(view.language, link, view.stats)} ${editSection(view, t)} ${deleteSection(view, t)}`,
   );
 }
 
@@ -110,6 +112,7 @@ function editSection(view: LinkPageView, t: LinkPageText): SafeHtml {
     expired_url: link.expired_url ?? '',
     private_stats: link.public_stats ? '' : 'on',
     ...organiseValues(link),
+    ...splitValues(link),
   };
   const invalid = (name: string) =>
     failed && view.field === name ? html` aria-invalid="true" aria-describedby="edit-notice"` : '';
@@ -135,7 +138,7 @@ function editSection(view: LinkPageView, t: LinkPageText): SafeHtml {
       ${input('password', t.passwordLabel, html` type="password" minlength="4" maxlength="64" autocomplete="new-password"`)}
       ${link.has_password ? check('remove_password', t.removePassword, values.remove_password === 'on') : ''}
       ${check('private_stats', t.privateStats, values.private_stats === 'on')}
-      ${organiseFields(view.language, values)}
+      ${organiseFields(view.language, values)} ${splitFields(view.language, values)}
       <button type="submit" class="primary">${t.save}</button>
     </form>
   </section>`;
