@@ -129,6 +129,21 @@ describe('split redirects (decisions §19)', () => {
     });
   });
 
+  it('counts the variants of a capped link, whose clicks the store counts at once', async () => {
+    const link = await create({ url: 'https://example.com/', split: SPLIT, max_clicks: 3 });
+    const locations: (string | null)[] = [];
+    for (let n = 0; n < 3; n++) locations.push(await locationOf(link, browser(n)));
+    expect(
+      (await server.visit(link.short_url as string, { headers: { 'user-agent': browser(9) } })).status,
+    ).toBe(410);
+    const stats = await jsonOf(await server.api(`/api/v1/links/${link.id}/stats`, { key: owner.key }));
+    const expected = ['0', '1']
+      .map((key, i) => ({ key, count: locations.filter((l) => l === SPLIT[i]!.url).length }))
+      .filter((v) => v.count > 0)
+      .sort((a, b) => b.count - a.count || (a.key < b.key ? -1 : 1));
+    expect(stats.variants).toEqual(expected);
+  });
+
   it('follows a changed split at once, and the plain URL once it is removed', async () => {
     const link = await create({ url: 'https://example.com/plain', split: SPLIT });
     expect(SPLIT.map((e) => e.url)).toContain(await locationOf(link, browser(1)));
