@@ -60,6 +60,7 @@ const ON_POSTGRES = [
   'dead-ends',
   'orphan-visits',
   'previews',
+  'split-tests',
 ].map((name) => `test/http/${name}.test.ts`);
 const postgresWanted =
   (process.env.DATABASE_URL ?? '') !== '' || process.env.SHORTENER_SCALE_TESTS === 'required';

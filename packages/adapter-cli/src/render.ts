@@ -74,6 +74,7 @@ export function statsText(stats: StatsView): string {
     ['device', stats.devices],
     ['browser', stats.browsers],
     ['rule', stats.rules],
+    ['variant', stats.variants],
   ] as const;
   const rows = lists.flatMap(([name, counts]) => counts.map((c) => [name, c.key, String(c.count)]));
   return [

@@ -26,7 +26,7 @@ const DESCRIPTIONS = {
     'Errors: unauthorized, invalid_request.',
   update_link:
     `Change a link: url, title, expires_in_days or expires_at, max_clicks, password, public_stats, tags ` +
-    '(replaces the list), rules (replaces them), forward_query, redirect_status (null: server default), crawlable, expired_url (null removes it). Absent ' +
+    '(replaces the list), rules (replaces them), forward_query, redirect_status (null: server default), crawlable, expired_url (null removes it), preview and split (replace them; null removes). Absent ' +
     'fields stay; null removes an expiry, click cap, title or password (an empty password removes it too). ' +
     `Moving the expiry into the future or raising the cap reactivates the link. ${ACCESS} Returns the Link. ` +
     'Errors: not_found, forbidden, unauthorized, invalid_request, invalid_url, unsupported_scheme, ' +
@@ -38,7 +38,8 @@ const DESCRIPTIONS = {
     'Click statistics of a link for the last days (default 30) or from..to (dates, inclusive, at most 366 ' +
     'days), in the days of tz (an IANA zone, default UTC): total, unique visitors, bots, by_day (every ' +
     'day, oldest first) and the top countries, referrers, devices and browsers (summed by UTC day), and for ' +
-    'a link with redirect rules which rule answered (rules: 0, 1, … or default). Public statistics need no ' +
+    'a link with redirect rules which rule answered (rules: 0, 1, … or default), for a link with a split which ' +
+    'entry answered (variants: 0, 1, …). Public statistics need no ' +
     `credentials; private ones need the owner. ${ACCESS} Errors: not_found, forbidden, invalid_request.`,
   tag_stats:
     'The same statistics over every link of your account carrying a tag, plus links: the 20 with the most ' +

@@ -163,6 +163,7 @@ function shortenInput(config: ServiceConfig) {
     crawlable: true,
     expired_url: true,
     preview: true,
+    split: true,
   }).extend({
     alias: CreateLinkInput.shape.alias.describe(
       'Custom slug: 2-40 characters of a-z, 0-9, - and _ (lower-cased). Random when omitted.',

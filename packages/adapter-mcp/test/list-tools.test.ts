@@ -32,6 +32,7 @@ describe('tools/list', () => {
     const shorten = (await listed()).find((t) => t.name === 'shorten_url')!;
     const fields = ['url', 'alias', 'domain', 'title', 'expires_in_days', 'max_clicks', 'password'];
     fields.push('tags', 'rules', 'forward_query', 'redirect_status', 'crawlable', 'expired_url', 'preview');
+    fields.push('split');
     expect(Object.keys(shorten.inputSchema.properties).sort()).toEqual(fields.sort());
     expect(fields.every((f) => f in CreateLinkInput.shape)).toBe(true);
     expect(shorten.inputSchema.required).toEqual(['url']);

@@ -59,8 +59,35 @@ describe('tags and rules on the command line', () => {
   });
 });
 
+describe('a split test on the command line (decisions §19)', () => {
+  it('creates with --split URL=WEIGHT, replaces the entries and removes them with --no-split', async () => {
+    const split = ['--split', 'https://example.com/a=50', '--split', 'https://example.com/b=50'];
+    const created = (await withKey('shorten', 'https://example.com/s', ...split, '--json')).json();
+    expect(created.split).toEqual([
+      { url: 'https://example.com/a', weight: 50 },
+      { url: 'https://example.com/b', weight: 50 },
+    ]);
+    const moved = ['--split', 'https://example.org/x=90', '--split', 'https://example.org/y=10'];
+    const updated = (await withKey('links', 'update', created.id, ...moved, '--json')).json();
+    expect(updated.split.map((e: Json) => e.weight)).toEqual([90, 10]);
+    const removed = (await withKey('links', 'update', created.id, '--no-split', '--json')).json();
+    expect(removed.split).toBeNull();
+    expect((await withKey('shorten', 'https://example.com/x', '--split', 'https://example.com/a')).code).toBe(
+      2,
+    );
+    const unbalanced = await withKey(
+      'shorten',
+      'https://example.com/x',
+      ...split.slice(0, 2),
+      '--split',
+      'https://example.com/b=10',
+    );
+    expect(unbalanced.stderr).toMatch(/invalid_request/);
+  });
+});
+
 describe('tags and rules through export and import (local, lossless)', () => {
-  it('brings tags, rules and the redirect settings back from JSON lines and from CSV', async () => {
+  it('brings tags, rules, the redirect settings and a split back from JSON lines and from CSV', async () => {
     const dir = tempDir();
     const site = { SHORT_DOMAINS: 'https://s.test', PUBLIC_BASE_URL: 'https://sho.test' };
     const local = (db: string, ...args: string[]) => runIn({ DB_PATH: join(dir, db), ...site }, args);
@@ -77,6 +104,10 @@ describe('tags and rules through export and import (local, lossless)', () => {
       '--crawlable',
       '--redirect-status',
       '307',
+      '--split',
+      'https://example.com/a?x=1=60',
+      '--split',
+      'https://example.com/b=40',
     );
     const settings = (line: Json) => [
       line.tags,
@@ -84,6 +115,7 @@ describe('tags and rules through export and import (local, lossless)', () => {
       line.forward_query,
       line.redirect_status,
       line.crawlable,
+      line.split,
     ];
     const exported = JSON.parse((await local('source.db', 'export')).stdout) as Json;
     expect(settings(exported)).toEqual([
@@ -92,6 +124,10 @@ describe('tags and rules through export and import (local, lossless)', () => {
       false,
       307,
       true,
+      [
+        { url: 'https://example.com/a?x=1', weight: 60 },
+        { url: 'https://example.com/b', weight: 40 },
+      ],
     ]);
     for (const format of ['jsonl', 'csv']) {
       const file = join(dir, `links.${format}`);

@@ -112,6 +112,33 @@ describe('POST /mcp with the SDK client', () => {
     expect((await location())[0]).toBe(404);
   });
 
+  it('creates a split test with shorten_url, counts its variants in link_stats and removes it with update_link', async () => {
+    const client = await connect();
+    const split = [
+      { url: 'https://example.com/a', weight: 50 },
+      { url: 'https://example.com/b', weight: 50 },
+    ];
+    const link = (await call(client, 'shorten_url', { url: 'https://example.com/', split }))
+      .structuredContent!;
+    expect(link.split).toEqual(split);
+    const location = (await server.visit(String(link.short_url))).headers.get('location');
+    expect(split.map((e) => e.url)).toContain(location);
+    const access = { id: link.id, edit_token: link.edit_token };
+    const stats = await call(client, 'link_stats', access);
+    expect(stats.structuredContent?.variants).toEqual([
+      { key: location === split[0]!.url ? '0' : '1', count: 1 },
+    ]);
+    const unbalanced = await call(client, 'update_link', {
+      ...access,
+      split: [split[0], { ...split[1], weight: 49 }],
+    });
+    expect(unbalanced.isError).toBe(true);
+    const said = unbalanced.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+    expect(said).toMatch(/Input validation error.*weights must sum to 100.*split/);
+    const removed = await call(client, 'update_link', { ...access, split: null });
+    expect(removed.structuredContent?.split).toBeNull();
+  });
+
   it('answers a taken alias and an invalid URL as tool errors with their codes', async () => {
     const client = await connect();
     const alias = uniqueAlias('dup');

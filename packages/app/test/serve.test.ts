@@ -39,6 +39,7 @@ function fakeRecorder(flush: () => Promise<number> = async () => 0): VisitRecord
     dropped: () => 0,
     backlog: () => undefined,
     countersOf: () => [],
+    saltOf: () => 'salt',
   };
 }
 

@@ -32,18 +32,25 @@ export function csvCells(columns: readonly string[], rows: readonly Record<strin
 export const LINK_CSV_COLUMNS = [
   'url', 'alias', 'domain', 'title', 'expires_at', 'max_clicks', 'public_stats', 'has_password', 'status',
   'clicks', 'created_at', 'short_url', 'id', 'tags', 'rules', 'forward_query', 'redirect_status', 'crawlable',
+  'split',
 ] as const; // prettier-ignore
 
 /**
  * A Link object (or an exported link) as a CSV row: its slug under `alias`, which a CSV made by hand is
- * likelier to say; tags separated by spaces, rules as JSON (empty when none).
+ * likelier to say; tags separated by spaces, rules and a split as JSON (empty when none).
  */
 export function linkCsvRow(link: object): Record<string, unknown> {
-  const { slug, tags, rules } = link as { slug?: unknown; tags?: unknown; rules?: unknown };
+  const { slug, tags, rules, split } = link as {
+    slug?: unknown;
+    tags?: unknown;
+    rules?: unknown;
+    split?: unknown;
+  };
   return {
     ...link,
     alias: slug,
     tags: Array.isArray(tags) ? tags.join(' ') : tags,
     rules: Array.isArray(rules) && rules.length > 0 ? JSON.stringify(rules) : '',
+    split: Array.isArray(split) ? JSON.stringify(split) : '',
   };
 }

@@ -120,7 +120,7 @@ export {
   ruleKey,
   statusOf,
 } from './links/routing.js';
-export type { LinkRouting, RouteVisit } from './links/routing.js';
+export type { LinkRouting, RouteVisit, RoutedVisit } from './links/routing.js';
 export { robotsTxt } from './links/robots.js';
 export { MAX_TAGS, TagFilterField, TagsField, isTag, listTags, normalizeTags } from './links/tags.js';
 export type { TagCount } from './links/tags.js';
@@ -266,3 +266,15 @@ export {
 export type { OrphanCount, OrphanRecorder, OrphanStore, OrphanType, OrphanVisitsView } from './visits/orphans.js';
 export { PreviewField, PreviewViewSchema, previewOf } from './links/preview.js';
 export type { LinkPreview, PreviewInput } from './links/preview.js';
+export {
+  SPLIT_MAX_ENTRIES,
+  SPLIT_MIN_ENTRIES,
+  SPLIT_TOTAL_WEIGHT,
+  SplitEntryInput,
+  SplitEntrySchema,
+  SplitField,
+  SplitViewSchema,
+  checkSplit,
+  pickVariant,
+} from './links/split.js';
+export type { SplitEntry } from './links/split.js';

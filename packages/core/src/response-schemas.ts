@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PreviewViewSchema } from './links/preview.js';
+import { SplitViewSchema } from './links/split.js';
 import { ERROR_CODES } from './errors.js';
 import { RuleViewSchema } from './links/rules.js';
 
@@ -38,6 +39,7 @@ export const LinkSchema = z
     crawlable: z.boolean(),
     expired_url: z.url().nullable().describe('Where an expired or used-up link sends visitors, or null.'),
     preview: PreviewViewSchema,
+    split: SplitViewSchema,
     edit_token: z.string().optional().describe('Only for anonymous links, returned once on creation.'),
   })
   .meta({ id: 'Link' });
@@ -64,6 +66,9 @@ export const StatsSchema = z
     devices: keyCounts,
     browsers: keyCounts,
     rules: keyCounts.describe('Which rule answered: `0`, `1`, … or `default` (links with rules only).'),
+    variants: keyCounts.describe(
+      'Which entry of the split test answered: `0`, `1`, … (links with a split only; rules come first).',
+    ),
   })
   .meta({ id: 'Stats' });
 export type StatsView = z.infer<typeof StatsSchema>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PreviewField } from './links/preview.js';
 import { RulesField } from './links/rules.js';
+import { SplitField } from './links/split.js';
 import { TagFilterField, TagsField } from './links/tags.js';
 
 /**
@@ -31,7 +32,7 @@ export const RedirectStatusField = z
   .union(REDIRECT_STATUSES.map((status) => z.literal(status)))
   .describe(
     'Redirect status: 302 (default, or the server default REDIRECT_STATUS), 307, 301 or 308. A permanent ' +
-      'status (301/308) is refused on a link with rules, a cap, an expiry or a password.',
+      'status (301/308) is refused on a link with rules, a split, a cap, an expiry or a password.',
   );
 
 /** The fields of decisions §15, shared by create and bulk (`nullish`: absent or null is the default). */
@@ -50,6 +51,7 @@ const organiseShape = {
     .nullish()
     .describe('Once expired or at its click cap, the link sends visitors here (302) instead of a 410 page.'),
   preview: PreviewField.nullish(),
+  split: SplitField.nullish(),
 };
 
 /** The destination as given: checked by the URL rules (missing scheme means https). */
@@ -110,6 +112,7 @@ export const UpdateLinkInput = z
     crawlable: z.boolean().optional(),
     expired_url: z.string().max(4096).nullable().optional().describe('null or empty: none.'),
     preview: PreviewField.nullable().optional().describe('Replaces the preview; null removes it.'),
+    split: SplitField.nullable().optional().describe('Replaces the split test; null removes it.'),
   })
   .meta({ id: 'UpdateLink' });
 export type UpdateLinkInput = z.infer<typeof UpdateLinkInput>;

@@ -5,9 +5,18 @@ import { aLink, aRouting } from './routing-fixtures.js';
 
 const RULE: RedirectRule = { when: { device: ['mobile'] }, url: 'https://m.example.com/' };
 
-/** One link for each thing that needs every visit to come back (decisions §15). */
+/** One link for each thing that needs every visit to come back (decisions §15, §19). */
 const NEEDS_EVERY_VISIT: [string, Partial<LinkRecord>][] = [
   ['rules', { rules: [RULE] }],
+  [
+    'a split',
+    {
+      split: [
+        { url: 'https://a.example/', weight: 50 },
+        { url: 'https://b.example/', weight: 50 },
+      ],
+    },
+  ],
   ['a click cap', { maxClicks: 10 }],
   ['an expiry', { expiresAt: Date.UTC(2027, 0, 1) }],
   ['a password', { passwordHash: 'scrypt$hash' }],

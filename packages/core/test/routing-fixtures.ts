@@ -19,10 +19,14 @@ export const aRouting = (over: Partial<LinkRouting> = {}): LinkRouting => ({
   forwardQuery: false,
   status: 302,
   crawlable: false,
+  split: null,
   ...over,
 });
 
-/** A desktop Windows visit at `now` with no country, languages or query, unless `over` says otherwise. */
+/**
+ * A desktop Windows visit at `now` with no country, languages or query (and a visitor hash that picks a
+ * split's first entry), unless `over` says otherwise.
+ */
 export const aRouteVisit = (
   now: number,
   over: Partial<Record<keyof RouteVisit, unknown>> = {},
@@ -33,5 +37,6 @@ export const aRouteVisit = (
   country: () => null,
   languages: () => [],
   query: () => null,
+  visitorHash: () => '00000000',
   ...(over as Partial<RouteVisit>),
 });

@@ -148,10 +148,12 @@ describe('routeVisit', () => {
     expect(routeVisit(link, aRouting({ crawlable: true }), visitor(), 'x=1')).toEqual({
       url: 'https://default.example/',
       rule: null,
+      variant: null,
     });
     expect(routeVisit(link, aRouting({ forwardQuery: true }), visitor(), 'x=1')).toEqual({
       url: 'https://default.example/?x=1',
       rule: null,
+      variant: null,
     });
   });
 
@@ -159,10 +161,12 @@ describe('routeVisit', () => {
     expect(routeVisit(link, aRouting({ rules }), visitor({ country: () => 'AT' }), 'x=1')).toEqual({
       url: 'https://at.example/?lang=de',
       rule: '0',
+      variant: null,
     });
     expect(routeVisit(link, aRouting({ rules }), visitor({ device: () => 'mobile' }), '')).toEqual({
       url: 'https://rule.example/',
       rule: '1',
+      variant: null,
     });
   });
 
@@ -170,6 +174,7 @@ describe('routeVisit', () => {
     expect(routeVisit(link, aRouting({ rules }), visitor(), '')).toEqual({
       url: 'https://default.example/',
       rule: 'default',
+      variant: null,
     });
   });
 
@@ -178,10 +183,12 @@ describe('routeVisit', () => {
     expect(routeVisit(link, forwarding, visitor({ country: () => 'AT' }), 'lang=en&ref=ad')).toEqual({
       url: 'https://at.example/?lang=de&ref=ad',
       rule: '0',
+      variant: null,
     });
     expect(routeVisit(link, forwarding, visitor(), 'ref=ad')).toEqual({
       url: 'https://default.example/?ref=ad',
       rule: 'default',
+      variant: null,
     });
   });
 });

@@ -23,6 +23,7 @@ const stats: StatsAcrossView = {
   devices: [],
   browsers: [],
   rules: [],
+  variants: [{ key: '1', count: 2 }],
   links: [{ id: 'l1', short_url: 'https://s.example/a', clicks: 3 }],
 };
 
@@ -38,6 +39,7 @@ describe('statistics as CSV cells', () => {
       ['countries', 'AT', '3'],
       ['referrers', "'-evil.example", '2'],
       ['referrers', 'a,"b".example', '1'],
+      ['variants', '1', '2'],
       ['links', 'https://s.example/a', '3'],
     ]);
   });

@@ -27,6 +27,7 @@ export const LINK_COLUMNS = [
   ['crawlable', 'crawlable', 'boolean'],
   ['expired_url', 'expiredUrl', 'text'],
   ['preview', 'preview', 'jsonb'],
+  ['split', 'split', 'jsonb'],
 ] as const satisfies readonly (readonly [string, keyof LinkRecord, string])[];
 
 /**
@@ -51,13 +52,13 @@ export const LINK_FIELDS = selectList(
 
 /**
  * A field's value as a query parameter: JSON text for the JSONB columns (pg would send an array as a
- * PostgreSQL array), no rules as NULL.
+ * PostgreSQL array), no rules as NULL, no preview or split as NULL.
  */
 export function columnValue(link: Partial<LinkRecord>, field: keyof LinkRecord): unknown {
   const value = link[field];
   if (field === 'rules') return Array.isArray(value) && value.length > 0 ? JSON.stringify(value) : null;
   if (field === 'tags') return value === undefined ? undefined : JSON.stringify(value);
-  if (field === 'preview')
+  if (field === 'preview' || field === 'split')
     return value === undefined ? undefined : value === null ? null : JSON.stringify(value);
   return value;
 }

@@ -14,7 +14,7 @@ const CODECS = {
     write: (value: unknown) => JSON.stringify(value ?? []),
     read: (value: unknown) => JSON.parse(value as string) as unknown,
   },
-  /** A JSON object, or NULL for none (a link's preview). */
+  /** A JSON value, or NULL for none (a link's preview, its split). */
   json: {
     write: (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value)),
     read: (value: unknown) =>
@@ -57,6 +57,7 @@ export const LINK_MAP = [
   ['crawlable', 'crawlable', 'boolean'],
   ['expired_url', 'expiredUrl', 'text'],
   ['preview', 'preview', 'json'],
+  ['split', 'split', 'json'],
 ] as const satisfies readonly (readonly [string, keyof LinkRecord, keyof typeof CODECS])[];
 
 /** A column of `links`. */

@@ -38,6 +38,7 @@ export function describeLinkOrganising(stores: () => Stores): void {
         forwardQuery: false,
         redirectStatus: null,
         crawlable: false,
+        split: null,
       });
     });
 
@@ -57,6 +58,21 @@ export function describeLinkOrganising(stores: () => Stores): void {
         ...cleared,
       });
       expect(await stores().links.findById(link.id)).toStrictEqual({ ...link, ...changes, ...cleared });
+    });
+
+    it('keeps a split test as inserted, replaces it on update and removes it with null', async () => {
+      const split = [
+        { url: 'https://example.com/a', weight: 70 },
+        { url: 'https://example.com/b?utm_source=x', weight: 30 },
+      ];
+      const link = await givenLink(stores(), { split });
+      expect(await stores().links.findBySlug(link.domain, link.slug)).toStrictEqual(link);
+      const changed = { split: [...split].reverse(), updatedAt: FIXTURE_TIME + 1 };
+      expect(await stores().links.update(link.id, changed)).toStrictEqual({ ...link, ...changed });
+      const kept = await stores().links.update(link.id, { title: 'T', updatedAt: FIXTURE_TIME + 2 });
+      expect(kept?.split).toStrictEqual(changed.split);
+      await stores().links.update(link.id, { split: null, updatedAt: FIXTURE_TIME + 3 });
+      expect((await stores().links.findById(link.id))?.split).toBeNull();
     });
 
     it('keeps the tags when an update does not name them', async () => {

@@ -27,24 +27,28 @@ export function exportedLinkFields(fields: Record<string, unknown>): Record<stri
     const value = typed[name];
     if (typeof value === 'string') typed[name] = booleanOf(value);
   }
-  // empty cells mean no tags and no rules, which the lists say by their absence
-  const { tags: _tags, rules: _rules, ...rest } = typed;
+  // empty cells mean no tags, no rules and no split, which the lists say by their absence
+  const { tags: _tags, rules: _rules, split: _split, ...rest } = typed;
   return { ...rest, ...listsOf(fields) };
 }
 
 /**
- * `tags` and `rules` of a record: from CSV, tags separated by spaces or commas and rules as JSON (text
- * that is not JSON stays, for the schema to refuse); absent or empty cells leave them out.
+ * `tags`, `rules` and `split` of a record: from CSV, tags separated by spaces or commas, rules and a
+ * split as JSON (text that is not JSON stays, for the schema to refuse); absent or empty cells leave
+ * them out.
  */
 function listsOf(fields: Record<string, unknown>): Record<string, unknown> {
   const lists: Record<string, unknown> = {};
-  const { tags, rules } = fields;
+  const { tags } = fields;
   if (typeof tags === 'string') {
     if (tags.trim() !== '') lists.tags = tags.split(/[\s,]+/).filter((tag) => tag !== '');
   } else if (tags !== undefined && tags !== null) lists.tags = tags;
-  if (typeof rules === 'string') {
-    if (rules.trim() !== '') lists.rules = jsonOrText(rules);
-  } else if (rules !== undefined && rules !== null) lists.rules = rules;
+  for (const name of ['rules', 'split'] as const) {
+    const value = fields[name];
+    if (typeof value === 'string') {
+      if (value.trim() !== '') lists[name] = jsonOrText(value);
+    } else if (value !== undefined && value !== null) lists[name] = value;
+  }
   return lists;
 }
 

@@ -1,4 +1,9 @@
-import { REDIRECT_STATUS_WORDS } from '@shortener/core';
+import {
+  REDIRECT_STATUS_WORDS,
+  SPLIT_MAX_ENTRIES,
+  SPLIT_MIN_ENTRIES,
+  SPLIT_TOTAL_WEIGHT,
+} from '@shortener/core';
 import type { Command } from 'commander';
 import { usageError } from '../cli-io.js';
 import { numberOf } from './link-options.js';
@@ -17,6 +22,18 @@ function parseRule(value: string, previous: unknown[] | undefined): unknown[] {
   }
 }
 
+/** A `--split` value: `URL=WEIGHT`, the weight after the last `=` (a URL may hold `=` itself). */
+function parseSplitEntry(value: string, previous: unknown[] | undefined): unknown[] {
+  const at = value.lastIndexOf('=');
+  const weight = at < 0 ? Number.NaN : Number(value.slice(at + 1));
+  if (at <= 0 || !Number.isInteger(weight)) {
+    throw usageError('--split takes URL=WEIGHT, e.g. --split https://example.com/a=50 (weights sum to 100)');
+  }
+  return [...(previous ?? []), { url: value.slice(0, at), weight }];
+}
+
+const SPLIT_HELP = `a split test's destination as URL=WEIGHT, repeatable (${SPLIT_MIN_ENTRIES}-${SPLIT_MAX_ENTRIES}, weights summing to ${SPLIT_TOTAL_WEIGHT})`;
+
 const RULE_HELP =
   'a redirect rule as JSON, repeatable, in order: {"when":{"device"|"os"|"country"|"language"|"query"|"after"|"before":…},"url":"…"}';
 
@@ -31,7 +48,8 @@ export function addOrganiseCreateFlags(command: Command): void {
     .option('--expired-url <url>', 'once expired or at its click cap, send visitors there')
     .option('--preview-title <text>', 'the title chat and social apps show (≤ 120 characters)')
     .option('--preview-description <text>', 'the description they show (≤ 300 characters)')
-    .option('--preview-image <url>', 'the https URL of the image they show');
+    .option('--preview-image <url>', 'the https URL of the image they show')
+    .option('--split <url=weight>', SPLIT_HELP, parseSplitEntry);
 }
 
 /** The flags of decisions §15 on `links update`: `--tag` and `--rule` replace the lists. */
@@ -49,10 +67,12 @@ export function addOrganiseUpdateFlags(command: Command): void {
     .option('--expired-url <url>', 'once expired or at its click cap, send visitors there ("" removes it)')
     .option('--preview-title <text>', 'replace the social preview: its title')
     .option('--preview-description <text>', 'replace the social preview: its description')
-    .option('--preview-image <url>', 'replace the social preview: its https image URL');
+    .option('--preview-image <url>', 'replace the social preview: its https image URL')
+    .option('--split <url=weight>', `replace the split test: ${SPLIT_HELP}`, parseSplitEntry)
+    .option('--no-split', 'remove the split test');
 }
 
-/** The §15 fields of the flags given, for the API's schemas (`--no-tags` and `--no-rules` clear). */
+/** The §15 and §19 fields of the flags given, for the API's schemas (`--no-tags`, `--no-rules`, `--no-split` clear). */
 export function organiseFieldsOf(flags: Flags): Record<string, unknown> {
   return {
     tags: flags.tags === false ? [] : flags.tag,
@@ -62,6 +82,7 @@ export function organiseFieldsOf(flags: Flags): Record<string, unknown> {
     crawlable: flags.crawlable,
     expired_url: flags.expiredUrl,
     preview: previewOf(flags),
+    split: flags.split === false ? null : flags.split,
   };
 }
 

@@ -87,6 +87,12 @@ export const EditLinkForm = EditFields.catchall(z.string()).meta({
         'query pairs `rule_N_query_K_key` and `rule_N_query_K_value` (or `rule_N_query` as `ref=mail`); ' +
         'and `YYYY-MM-DDTHH:MM` times (UTC).',
     },
+    '^split_[0-9]+_(url|weight)$': {
+      type: 'string',
+      description:
+        'Row N of the split test (decisions §19): its URL (empty leaves the row out) and its weight, a ' +
+        'whole number; when `split_0_url` is sent, the rows with a URL replace the split (none removes it).',
+    },
   },
 });
 

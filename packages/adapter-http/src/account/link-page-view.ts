@@ -18,6 +18,7 @@ import { STATS_WINDOWS, linkMissingPage, linkPage, tokenPage } from '../pages/ac
 import { linkPageTextOf } from '../pages/account/link-page-text.js';
 import { organiseInput } from '../pages/account/link-organise.js';
 import { previewInput } from '../pages/account/preview-section.js';
+import { splitInput } from '../pages/account/split-section.js';
 import { utcOfLocal } from '../pages/form-input.js';
 import { accountPageHeaders } from '../pages/layout.js';
 import { underTokenLimit } from '../token-guesses.js';
@@ -162,6 +163,7 @@ export function editInput(
     public_stats: values.private_stats === undefined || values.private_stats === '',
     ...organiseInput(values),
     ...previewInput(values),
+    ...splitInput(values),
   };
   const expiresAt = text('expires_at');
   input.expires_at = expiresAt === '' ? null : utcOfLocal(expiresAt);

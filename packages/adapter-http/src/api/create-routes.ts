@@ -67,7 +67,8 @@ export const CREATE_ROUTES: readonly AnyRoute[] = [
         'Shortens `url`. Without an API key the link is anonymous: the response carries `edit_token` once; ' +
         'keep it to edit or delete the link. Omitting `alias` picks a random 6-character slug. `tags`, ' +
         '`rules` (each rule URL passes every URL check and gets the UTM parameters), `forward_query`, ' +
-        '`redirect_status` and `crawlable` organise and route the link (decisions §15).',
+        '`redirect_status` and `crawlable` organise and route the link (decisions §15); `split` shares the ' +
+        'visitors no rule matches among 2-5 URLs by weight, by their daily visitor hash (decisions §19).',
       tag: 'links',
       security: [none, key],
       example: { url: 'https://example.com/a/long/path', alias: 'summer-sale', expires_in_days: 30 },

@@ -1,4 +1,4 @@
-import { ERROR_CODES } from '@shortener/core';
+import { ERROR_CODES, SPLIT_MAX_ENTRIES, SPLIT_MIN_ENTRIES, SPLIT_TOTAL_WEIGHT } from '@shortener/core';
 import type { ServiceConfig } from '@shortener/core';
 
 const code = (values: readonly string[]): string => values.map((v) => `\`${v}\``).join(', ');
@@ -28,13 +28,17 @@ function endpoints(config: ServiceConfig): string[] {
 const API_ENDPOINTS = [
   '- `POST /api/v1/links`: create a link (JSON body: `url` required; `alias`, `domain`, `title`, ' +
     '`expires_in_days` or `expires_at`, `max_clicks`, `password`, `public_stats`, `utm_*`, `tags`, `rules`, ' +
-    '`forward_query`, `redirect_status`, `crawlable`). 201 Link.',
+    '`forward_query`, `redirect_status`, `crawlable`, `expired_url`, `preview`, `split`). 201 Link.',
   '- Organising and routing (decisions §15): `tags` (0-10 of `a-z0-9-_`, 1-32 characters, lower-cased; else 400 ' +
     '`validation_error`); `rules`: up to 20 `{ when, url }`, the first whose `when` holds (`device`, `os`, ' +
     '`country`, `language`, `query`, `after`, `before`) picks the destination; `forward_query` adds the ' +
     'visitor’s query (the destination’s parameters win); `redirect_status` 302 (default), 307, 301 or 308 ' +
     '(permanent refused with rules, a cap, an expiry or a password); `crawlable` drops `X-Robots-Tag: noindex` ' +
     'and opens the link in `/robots.txt` of its short domain. Statistics gain `rules` (`0`, `1`, … or `default`).',
+  `- Split tests (decisions §19): \`split\`: ${SPLIT_MIN_ENTRIES}-${SPLIT_MAX_ENTRIES} \`{ url, weight }\` (integer weights ` +
+    `summing to ${SPLIT_TOTAL_WEIGHT}, each URL checked like \`url\`); visitors no rule matches go to one entry, chosen ` +
+    'by their daily visitor hash (no cookie, nothing stored: the same entry all day); a permanent status is ' +
+    'refused. Statistics gain `variants` (`0`, `1`, …).',
   '- `GET /api/v1/links`: the API key’s links, newest first (`limit` ≤ 200, `cursor` = `next_cursor`, `q`, ' +
     '`tag` repeatable: links carrying all); `format=csv`: every matching link as CSV.',
   '- `GET /api/v1/tags`: `{ tags: [{ name, links, clicks }] }` over the API key’s links.',

@@ -1,5 +1,5 @@
 import * as core from '@shortener/core';
-import { EVENT_BODY_SCHEMAS, RuleInput } from '@shortener/core';
+import { EVENT_BODY_SCHEMAS, RuleInput, SplitEntryInput } from '@shortener/core';
 import type { ServiceConfig } from '@shortener/core';
 import { z } from 'zod';
 import { jsonRpcSchemas } from './openapi-mcp.js';
@@ -120,13 +120,14 @@ function constrain(schema: Json | undefined, property: string, keywords: Json): 
 }
 
 /**
- * `components.schemas`: the routes' request bodies as zod parses them (input; a redirect rule besides),
+ * `components.schemas`: the routes' request bodies as zod parses them (input; a redirect rule and a split
+ * entry besides),
  * responses as produced (output; the health answer among them) and the JSON-RPC envelopes of `/mcp`. Limits that
  * are configuration (bulk and claim sizes) become `maxItems` here.
  */
 export function componentSchemas(config: ServiceConfig, bodies: readonly z.ZodType[]): Record<string, Json> {
   const hosts = config.shortDomains.map((d) => d.host);
-  const requests = [...new Set([RuleInput, ...bodies])];
+  const requests = [...new Set([RuleInput, SplitEntryInput, ...bodies])];
   const schemas = { ...convertNamed(requests, 'input'), ...convertNamed(RESPONSE_SCHEMAS, 'output') };
   for (const schema of Object.values(schemas)) finish(schema, hosts);
   constrain(schemas.BulkRequest, 'urls', { maxItems: config.limits.bulkWithKey });

@@ -21,11 +21,27 @@ function conditionsText(rule: RuleView): string {
   return parts.length === 0 ? '*' : parts.join('; ');
 }
 
+/** A split test's entries in order, each with its share of the visitors (decisions §19). */
+export function splitList(split: NonNullable<LinkView['split']>): SafeHtml {
+  return html`<ol class="split" id="split">
+    ${split.map(
+      (entry) =>
+        html`<li>
+          <span class="destination">${entry.url}</span> <span class="weight">(${String(entry.weight)}%)</span>
+        </li>`,
+    )}
+  </ol>`;
+}
+
 /**
- * Every place a link with redirect rules can send a visitor (decisions §15: nobody is sent somewhere
- * unseen): each rule's conditions and URL in order, then the link's own URL.
+ * Every place a link with redirect rules or a split can send a visitor (decisions §15, §19: nobody is
+ * sent somewhere unseen): each rule's conditions and URL in order, then the link's own URL or its split's
+ * entries with their weights.
  */
 export function destinationsList(language: Language, link: LinkView): SafeHtml {
+  const otherwise =
+    link.split === null ? html`<span class="destination">${link.url}</span>` : splitList(link.split);
+  if (link.rules.length === 0) return otherwise;
   return html`<ol class="destinations" id="destinations">
     ${link.rules.map(
       (rule) =>
@@ -34,8 +50,6 @@ export function destinationsList(language: Language, link: LinkView): SafeHtml {
           <span class="destination">${rule.url}</span>
         </li>`,
     )}
-    <li>
-      <span class="conditions">${OTHERWISE[language]}</span> → <span class="destination">${link.url}</span>
-    </li>
+    <li><span class="conditions">${OTHERWISE[language]}</span> → ${otherwise}</li>
   </ol>`;
 }

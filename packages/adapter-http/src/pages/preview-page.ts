@@ -55,7 +55,7 @@ export function previewPage({ language, link, stats }: PreviewView): string {
 function destination(t: PageText, link: LinkView, language: Language): SafeHtml | string {
   if (link.has_password) return t.destinationHidden;
   if (link.status === 'disabled') return t.destinationDisabled;
-  if (link.rules.length > 0) return destinationsList(language, link);
+  if (link.rules.length > 0 || link.split !== null) return destinationsList(language, link);
   return html`<span class="destination">${link.url}</span>`;
 }
 

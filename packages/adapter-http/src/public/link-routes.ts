@@ -26,7 +26,7 @@ import type { AnyRoute } from '../routes/route-table.js';
 import { refuseMethod } from '../server/methods.js';
 import { sendMissing, sendOutcome } from './redirect-answers.js';
 import { serveRedirect, slugOfPath, visitOf } from './redirect.js';
-import { linkCacheOf, routeRequest, withRouting } from './routing.js';
+import { linkCacheOf, routeRequest, saltFor, withRouting } from './routing.js';
 
 const PREVIEW_PATH = /^\/([A-Za-z0-9_-]{1,64})(?:\+|%2[Bb])$/;
 
@@ -67,9 +67,10 @@ async function unlock(ctx: Context, deps: HttpDeps, state: Locked, query: string
   ctx.respond = false;
   if (!guess.ok) return sendOutcome(deps, ctx.req, ctx.res, language, state, { wrongPassword: true });
   const routing = withRouting(deps, link)?.routing ?? null;
-  const routed = routing === null ? null : routeRequest(deps, ctx.req, link, routing, query);
+  const salt = await saltFor(deps, routing, deps.core.clock.now());
+  const routed = routing === null ? null : routeRequest(deps, ctx.req, link, routing, query, salt);
   // the Referer of this post is the password form itself, not where the visitor came from
-  const visit = { ...visitOf(deps, ctx.req, routed?.rule ?? null), referrer: null };
+  const visit = { ...visitOf(deps, ctx.req, routed), referrer: null };
   const outcome = await followLink(deps.core, deps.recorder, link, visit);
   sendOutcome(deps, ctx.req, ctx.res, language, outcome, { routed });
 }

@@ -27,7 +27,7 @@ const redirect = (description: string): Json => ({
   description,
   headers: {
     Location: header(
-      'The destination URL: the first rule that holds picks it, else the link URL; with `forward_query` the visitor’s query parameters are added (the destination’s own win). A 302 of an expired or used-up link goes to its `expired_url`, of an unknown slug to `NOT_FOUND_REDIRECT` (then `Cache-Control: no-store`).',
+      'The destination URL: the first rule that holds picks it, else the split entry the visitor’s daily hash picks (decisions §19), else the link URL; with `forward_query` the visitor’s query parameters are added (the destination’s own win). A 302 of an expired or used-up link goes to its `expired_url`, of an unknown slug to `NOT_FOUND_REDIRECT` (then `Cache-Control: no-store`).',
       { type: 'string', format: 'uri' },
       true,
     ),

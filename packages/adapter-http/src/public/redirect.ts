@@ -8,7 +8,7 @@ import { queryParam } from '../server/query.js';
 import { clientOf, languageOf } from '../request.js';
 import { isBotUserAgent, isPrefetch } from '../server/user-agent.js';
 import type { Routed, RoutedLink } from './routing.js';
-import { routeRequest, withRouting } from './routing.js';
+import { routeRequest, saltFor, withRouting } from './routing.js';
 import { sendPreviewCard } from './preview-card.js';
 import { respond, sendFollowed, sendOutcome } from './redirect-answers.js';
 
@@ -36,9 +36,13 @@ export function slugOfPath(url: string | undefined): { slug: string; query: stri
 
 /**
  * The visit of a request, as the recorder needs it (with the redirect rule that answered, for links with
- * rules); the IP lives only in memory until the next flush.
+ * rules, and the split's entry, for links with a split); the IP lives only in memory until the next flush.
  */
-export function visitOf(deps: HttpDeps, req: IncomingMessage, rule: string | null = null): Visit {
+export function visitOf(
+  deps: HttpDeps,
+  req: IncomingMessage,
+  routed: Pick<Routed, 'rule' | 'variant'> | null = null,
+): Visit {
   const userAgent = req.headers['user-agent'] ?? '';
   const { countryHeader } = deps.options;
   const country = countryHeader === null ? undefined : req.headers[countryHeader];
@@ -49,7 +53,8 @@ export function visitOf(deps: HttpDeps, req: IncomingMessage, rule: string | nul
     userAgent,
     referrer: req.headers.referer ?? null,
     country: typeof country === 'string' ? country : null,
-    rule,
+    rule: routed === null ? null : routed.rule,
+    variant: routed === null ? null : routed.variant,
   };
 }
 
@@ -87,8 +92,15 @@ function answer(
   const state = redirectState(link, now);
   if (state.kind !== 'redirect' || link === null) return void finish(deps, req, res, query, state);
   // a plain link (routing null) is routed by nothing: one comparison
-  const routed = link.routing === null ? null : routeRequest(deps, req, link, link.routing, query);
-  const visit = visitOf(deps, req, routed === null ? null : routed.rule);
+  let routed: Routed | null = null;
+  if (link.routing !== null) {
+    // a split picks by the day's visitor hash: its salt is read once a day, the visit waits for it then
+    const salt = saltFor(deps, link.routing, now);
+    if (salt !== null && typeof salt !== 'string')
+      return salt.then(() => answer(deps, req, res, query, link));
+    routed = routeRequest(deps, req, link, link.routing, query, salt);
+  }
+  const visit = visitOf(deps, req, routed);
   const outcome = followLinkNow(deps.recorder, state.link, visit, now);
   if (outcome !== null) {
     // the visits buffered outrun the store: answer once the write under way ends (backpressure)

@@ -11,6 +11,7 @@ import {
   countryCode,
   isPermanent,
   routeVisit,
+  hashVisitor,
   routingOf,
   serverRedirectStatus,
 } from '@shortener/core';
@@ -78,14 +79,19 @@ function routedCopy(link: LinkRecord, routing: LinkRouting | null): RoutedLink {
     crawlable: link.crawlable,
     expiredUrl: link.expiredUrl,
     preview: link.preview,
+    split: link.split,
     routing,
   };
 }
 
-/** Where a visit goes: the location, and the rule that picked it (null for a link without rules). */
+/**
+ * Where a visit goes: the location, the rule that picked it (null for a link without rules) and the
+ * split's entry (null for a link without a split, or when a rule picked).
+ */
 export interface Routed {
   readonly location: string;
   readonly rule: string | null;
+  readonly variant: string | null;
   readonly status: RedirectStatus;
   readonly crawlable: boolean;
 }
@@ -105,8 +111,17 @@ function remembered<T>(cache: Map<string, T>, key: string, make: () => T): T {
   return value;
 }
 
-/** What the rules may ask about this request, each worked out when first asked. */
-function routeVisitOf(deps: HttpDeps, req: IncomingMessage, query: string): RouteVisit {
+/**
+ * What the rules may ask about this request, each worked out when first asked; the visitor hash of a
+ * split with `salt`, the day's (decisions §19).
+ */
+function routeVisitOf(
+  deps: HttpDeps,
+  req: IncomingMessage,
+  linkId: string,
+  query: string,
+  salt: string | null,
+): RouteVisit {
   let description: VisitorDescription | undefined;
   const describe = () =>
     (description ??= remembered(descriptions, req.headers['user-agent'] ?? '', () =>
@@ -124,6 +139,8 @@ function routeVisitOf(deps: HttpDeps, req: IncomingMessage, query: string): Rout
       return remembered(languages, header, () => acceptedLanguages(header));
     },
     query: (name) => queryParam(query, name) ?? null,
+    visitorHash: () =>
+      hashVisitor(salt ?? '', linkId, clientOf(deps.options, req).ip, req.headers['user-agent'] ?? ''),
   };
 }
 
@@ -136,16 +153,33 @@ function countryOf(deps: HttpDeps, req: IncomingMessage): string | null {
   return countryCode(deps.geo?.country(clientOf(deps.options, req).ip) ?? null);
 }
 
-/** Routes a visit of a link with routing: the first rule that holds, forwarding, status. */
+/**
+ * Routes a visit of a link with routing: the first rule that holds, else the split's entry, forwarding,
+ * status. `salt` is the day's visitor-hash salt, needed by a link with a split ({@link saltFor}).
+ */
 export function routeRequest(
   deps: HttpDeps,
   req: IncomingMessage,
   link: LinkRecord,
   routing: LinkRouting,
   query: string,
+  salt: string | null = null,
 ): Routed {
-  const routed = routeVisit(link, routing, routeVisitOf(deps, req, query), query);
-  return { location: routed.url, rule: routed.rule, status: routing.status, crawlable: routing.crawlable };
+  const routed = routeVisit(link, routing, routeVisitOf(deps, req, link.id, query, salt), query);
+  const { url: location, rule, variant } = routed;
+  return { location, rule, variant, status: routing.status, crawlable: routing.crawlable };
+}
+
+/**
+ * The visitor-hash salt a link's routing needs at `now`: null without a split (nothing to read), the
+ * day's salt when at hand, else a promise of it (the day's first visit on this node).
+ */
+export function saltFor(
+  deps: HttpDeps,
+  routing: LinkRouting | null,
+  now: number,
+): string | null | Promise<string> {
+  return routing === null || routing.split === null ? null : deps.recorder.saltOf(now);
 }
 
 const NO_STORE = 'private, max-age=0';

@@ -30,6 +30,7 @@ const LINK_FIELDS = [
   'crawlable',
   'expired_url',
   'preview',
+  'split',
 ];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;

@@ -27,6 +27,7 @@ const STATS_FIELDS = [
   'devices',
   'browsers',
   'rules',
+  'variants',
 ];
 const MOBILE_UA =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
@@ -49,7 +50,7 @@ describe('GET /api/v1/links/{id}/stats', () => {
     expect(days).toEqual([...days].sort());
     expect(days.at(-1)).toBe(today());
     expect((stats.by_day as Json[]).every((d) => d.count === 0)).toBe(true);
-    for (const list of ['countries', 'referrers', 'devices', 'browsers', 'rules'])
+    for (const list of ['countries', 'referrers', 'devices', 'browsers', 'rules', 'variants'])
       expect(stats[list]).toEqual([]);
   });
 

@@ -56,6 +56,7 @@ export async function createLinks(
         crawlable: input.crawlable ?? null,
         expired_url: input.expired_url ?? null,
         preview: input.preview ?? null,
+        split: input.split ?? null,
       },
       caller,
     );

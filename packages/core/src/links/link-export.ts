@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PreviewField } from './preview.js';
+import { SplitField } from './split.js';
 import type { ServiceConfig } from '../config.js';
 import { findShortDomain } from '../config.js';
 import { findAccountByName } from '../accounts/accounts.js';
@@ -61,8 +62,9 @@ export const ExportedLink = z.object({
   crawlable: z.boolean().optional(),
   // decisions §18; absent in exports made before it
   expired_url: z.string().nullable().optional(),
-  // decisions §19; absent in exports made before it
+  // decisions §19; absent in exports made before them
   preview: PreviewField.nullable().optional(),
+  split: SplitField.nullable().optional(),
 });
 export type ExportedLink = z.output<typeof ExportedLink>;
 

@@ -1,5 +1,6 @@
 import type { LinkPreview } from './preview.js';
 import type { RedirectRule } from './rules.js';
+import type { SplitEntry } from './split.js';
 
 /** The HTTP status of a redirect (decisions §15); 301 and 308 are permanent. */
 export type RedirectStatus = 301 | 302 | 307 | 308;
@@ -46,6 +47,8 @@ export interface LinkRecord {
   readonly expiredUrl: string | null;
   /** What link-preview robots are shown (decisions §19), or null. */
   readonly preview: LinkPreview | null;
+  /** A split test (decisions §19): the destinations visitors no rule matches are shared among, or null. */
+  readonly split: readonly SplitEntry[] | null;
 }
 
 /**

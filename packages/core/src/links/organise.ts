@@ -11,6 +11,8 @@ import type { PreviewInput } from './preview.js';
 import type { LinkChanges, LinkRecord, RedirectStatus } from './link.js';
 import type { RuleInput } from './rules.js';
 import { checkRules, utmOf } from './rules.js';
+import type { SplitEntryInput } from './split.js';
+import { checkSplit } from './split.js';
 import { isPermanent, needsEveryVisit } from './routing.js';
 
 /** The fields of decisions §15 as a creation, a bulk request or an import gives them. */
@@ -22,12 +24,13 @@ export interface OrganiseInput {
   readonly crawlable?: boolean | null | undefined;
   readonly expired_url?: string | null | undefined;
   readonly preview?: PreviewInput | null | undefined;
+  readonly split?: readonly SplitEntryInput[] | null | undefined;
 }
 
 /** The stored fields of decisions §15. */
 export type Organised = Pick<
   LinkRecord,
-  'tags' | 'rules' | 'forwardQuery' | 'redirectStatus' | 'crawlable' | 'expiredUrl' | 'preview'
+  'tags' | 'rules' | 'forwardQuery' | 'redirectStatus' | 'crawlable' | 'expiredUrl' | 'preview' | 'split'
 >;
 
 /** The defaults: no tags, no rules, no forwarding, the server's status, not crawlable. */
@@ -39,6 +42,7 @@ export const PLAIN: Organised = {
   crawlable: false,
   expiredUrl: null,
   preview: null,
+  split: null,
 };
 
 /** The redirect server default (`REDIRECT_STATUS`), 302 when unset. */
@@ -52,6 +56,8 @@ export function organisedOf(input: OrganiseInput, policy: UrlPolicy, utm: UtmPar
   if (!expiredUrl.ok) return expiredUrl;
   const preview = previewOf(input.preview, policy);
   if (!preview.ok) return preview;
+  const split = checkSplit(input.split, policy, utm);
+  if (!split.ok) return split;
   return ok({
     tags: input.tags ?? [],
     rules: rules.value,
@@ -60,6 +66,7 @@ export function organisedOf(input: OrganiseInput, policy: UrlPolicy, utm: UtmPar
     crawlable: input.crawlable ?? false,
     expiredUrl: expiredUrl.value,
     preview: preview.value,
+    split: split.value,
   });
 }
 
@@ -71,17 +78,17 @@ function expiredUrlOf(raw: string | null | undefined, policy: UrlPolicy): Result
 }
 
 /**
- * A permanent status (301/308) on a link with rules, a cap, an expiry or a password is refused: the
- * browser would never come back to be counted or routed (decisions §15).
+ * A permanent status (301/308) on a link with rules, a split, a cap, an expiry or a password is refused:
+ * the browser would never come back to be counted or routed (decisions §15, §19).
  */
 export function checkPermanent(
-  link: Pick<LinkRecord, 'redirectStatus' | 'rules' | 'maxClicks' | 'expiresAt' | 'passwordHash'>,
+  link: Pick<LinkRecord, 'redirectStatus' | 'rules' | 'split' | 'maxClicks' | 'expiresAt' | 'passwordHash'>,
 ): Result<true> {
   if (!isPermanent(link.redirectStatus) || !needsEveryVisit(link)) return ok(true);
   return err(
     domainError(
       'invalid_request',
-      'A permanent redirect status (301/308) is refused on a link with rules, a cap, an expiry or a password.',
+      'A permanent redirect status (301/308) is refused on a link with rules, a split, a cap, an expiry or a password.',
       'redirect_status',
     ),
   );
@@ -113,6 +120,11 @@ export function organiseChanges(
     const preview = previewOf(input.preview, policy);
     if (!preview.ok) return preview;
     changes.preview = preview.value;
+  }
+  if (input.split !== undefined) {
+    const split = checkSplit(input.split, policy, utmOf(changes.url ?? link.url));
+    if (!split.ok) return split;
+    changes.split = split.value;
   }
   return checkPermanent({ ...link, ...definedOf(changes) });
 }

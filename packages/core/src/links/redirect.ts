@@ -29,6 +29,8 @@ export interface Visit {
    * (absent keeps visits built before decisions §15 valid).
    */
   readonly rule?: string | null;
+  /** The split test's entry that answered (`0`, `1`, …; decisions §19); null or absent without one. */
+  readonly variant?: string | null;
 }
 
 /** Where a request for `/{slug}` on `host` points: the short domain's host (decisions §1) and the slug. */

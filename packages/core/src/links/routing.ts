@@ -1,5 +1,7 @@
 import type { LinkRecord, RedirectStatus } from './link.js';
 import type { RedirectRule, RuleConditions, RuleOs } from './rules.js';
+import type { SplitEntry } from './split.js';
+import { pickVariant } from './split.js';
 import { paramName } from '../urls/utm.js';
 
 /**
@@ -18,6 +20,8 @@ export interface RouteVisit {
   languages(): readonly string[];
   /** The value of a query parameter of the request, or null. */
   query(name: string): string | null;
+  /** The visitor's daily hash for this link (§4's unique-visitor hash, hex), asked only for a split. */
+  visitorHash(): string;
 }
 
 /** How a link with routing redirects, worked out once per cached link (decisions §15). */
@@ -26,19 +30,25 @@ export interface LinkRouting {
   readonly forwardQuery: boolean;
   readonly status: RedirectStatus;
   readonly crawlable: boolean;
+  /** The split test (decisions §19), or null. */
+  readonly split: readonly SplitEntry[] | null;
 }
 
 /** Whether a status makes browsers remember the redirect. */
 export const isPermanent = (status: RedirectStatus | null): boolean => status === 301 || status === 308;
 
 /**
- * Whether a permanent status would defeat counting or changing the link: rules, a cap, an expiry or
- * a password need every visit to come back (decisions §15).
+ * Whether a permanent status would defeat counting or changing the link: rules, a split, a cap, an
+ * expiry or a password need every visit to come back (decisions §15, §19).
  */
 export const needsEveryVisit = (
-  link: Pick<LinkRecord, 'rules' | 'maxClicks' | 'expiresAt' | 'passwordHash'>,
+  link: Pick<LinkRecord, 'rules' | 'split' | 'maxClicks' | 'expiresAt' | 'passwordHash'>,
 ): boolean =>
-  link.rules.length > 0 || link.maxClicks !== null || link.expiresAt !== null || link.passwordHash !== null;
+  link.rules.length > 0 ||
+  link.split !== null ||
+  link.maxClicks !== null ||
+  link.expiresAt !== null ||
+  link.passwordHash !== null;
 
 /** The status a link's redirect answers with: its own, else the server's (a permanent one only where allowed). */
 export function statusOf(link: LinkRecord, serverDefault: RedirectStatus): RedirectStatus {
@@ -47,14 +57,15 @@ export function statusOf(link: LinkRecord, serverDefault: RedirectStatus): Redir
 }
 
 /**
- * The routing of a link, or null for a plain one: no rules, no forwarding, not crawlable, and the
- * server's plain status. A plain link's redirect costs what it always did.
+ * The routing of a link, or null for a plain one: no rules, no split, no forwarding, not crawlable, and
+ * the server's plain status. A plain link's redirect costs what it always did.
  */
 export function routingOf(link: LinkRecord, serverDefault: RedirectStatus): LinkRouting | null {
   const status = statusOf(link, serverDefault);
-  if (link.rules.length === 0 && !link.forwardQuery && !link.crawlable && status === serverDefault)
+  const { rules, split, forwardQuery, crawlable } = link;
+  if (rules.length === 0 && split === null && !forwardQuery && !crawlable && status === serverDefault)
     return null;
-  return { rules: link.rules, forwardQuery: link.forwardQuery, status, crawlable: link.crawlable };
+  return { rules, forwardQuery, status, crawlable, split };
 }
 
 const anyOf = <T>(wanted: readonly T[] | undefined, actual: () => T): boolean =>
@@ -106,19 +117,34 @@ export function forwardQuery(destination: string, visitorQuery: string): string 
   return `${base}${joiner}${added.join('&')}${fragment}`;
 }
 
-/** Where a visit of a routed link goes and which rule sent it there (statistics' `rule`; null without rules). */
+/** Where a routed visit goes, the rule that sent it (null without rules) and the split's entry (null without). */
+export interface RoutedVisit {
+  readonly url: string;
+  readonly rule: string | null;
+  readonly variant: string | null;
+}
+
+/**
+ * Where a visit of a routed link goes: the first rule that holds, else the split's entry chosen by the
+ * visitor's daily hash, else the link's URL; with which rule (statistics' `rule`) and which entry
+ * (`variant`: `0`, `1`, …) sent it there.
+ */
 export function routeVisit(
   link: Pick<LinkRecord, 'url'>,
   routing: LinkRouting,
   visit: RouteVisit,
   rawQuery: string,
-): { readonly url: string; readonly rule: string | null } {
-  if (routing.rules.length === 0) {
-    return { url: routing.forwardQuery ? forwardQuery(link.url, rawQuery) : link.url, rule: null };
+): RoutedVisit {
+  const index = routing.rules.length === 0 ? -1 : pickRule(routing.rules, visit);
+  const rule = routing.rules.length === 0 ? null : ruleKey(index);
+  let url = index < 0 ? link.url : routing.rules[index]!.url;
+  let variant: string | null = null;
+  if (index < 0 && routing.split !== null) {
+    const picked = pickVariant(routing.split, visit.visitorHash());
+    url = routing.split[picked]!.url;
+    variant = String(picked);
   }
-  const index = pickRule(routing.rules, visit);
-  const url = index < 0 ? link.url : routing.rules[index]!.url;
-  return { url: routing.forwardQuery ? forwardQuery(url, rawQuery) : url, rule: ruleKey(index) };
+  return { url: routing.forwardQuery ? forwardQuery(url, rawQuery) : url, rule, variant };
 }
 
 /** The Accept-Language entries with q > 0, as primary subtags, lower-case, best first. */

@@ -126,14 +126,28 @@ export function checkRules(
 ): Result<RedirectRule[]> {
   const checked: RedirectRule[] = [];
   for (const [index, rule] of rules.entries()) {
-    const field = `rules.${index}.url`;
-    const url = validateTargetUrl(rule.url, policy);
-    if (!url.ok) return err({ ...url.error, field });
-    const merged = Object.keys(utm).length === 0 ? url.value : mergeUtm(url.value, utm);
-    if (merged.length > MAX_URL_LENGTH) return err(domainError('invalid_url', undefined, field));
-    checked.push({ when: conditionsOf(rule.when), url: merged });
+    const url = checkDestination(rule.url, policy, utm, `rules.${index}.url`);
+    if (!url.ok) return url;
+    checked.push({ when: conditionsOf(rule.when), url: url.value });
   }
   return ok(checked);
+}
+
+/**
+ * A further destination of a link (a rule's, a split entry's): through every check a link's URL passes,
+ * with the link's UTM parameters merged in; a failure names `field`.
+ */
+export function checkDestination(
+  raw: string,
+  policy: UrlPolicy,
+  utm: UtmParams,
+  field: string,
+): Result<string> {
+  const url = validateTargetUrl(raw, policy);
+  if (!url.ok) return err({ ...url.error, field });
+  const merged = Object.keys(utm).length === 0 ? url.value : mergeUtm(url.value, utm);
+  if (merged.length > MAX_URL_LENGTH) return err(domainError('invalid_url', undefined, field));
+  return ok(merged);
 }
 
 /** The UTM parameters a stored destination carries: those merged in at creation. */

@@ -51,6 +51,7 @@ export function toLinkView(
     crawlable: link.crawlable,
     expired_url: link.expiredUrl,
     preview: link.preview,
+    split: link.split === null ? null : link.split.map(({ url, weight }) => ({ url, weight })),
   };
   return editToken === undefined ? view : { ...view, edit_token: editToken };
 }

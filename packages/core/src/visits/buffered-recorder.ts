@@ -101,7 +101,13 @@ export class BufferedVisitRecorder implements VisitRecorder {
       counter('country', country),
     ];
     if (visit.rule != null) counters.push(counter('rule', visit.rule));
+    if (visit.variant != null) counters.push(counter('variant', visit.variant));
     return counters;
+  }
+
+  saltOf(at: number): string | Promise<string> {
+    const day = this.dayOfVisit(at);
+    return this.salts.known(day) ?? this.salts.load(day);
   }
 
   private backlogged(): boolean {
@@ -140,6 +146,7 @@ export class BufferedVisitRecorder implements VisitRecorder {
         counted: tracked.counted,
         profile: this.classify.profile(visit),
         rule: visit.rule ?? null,
+        variant: visit.variant ?? null,
         salt,
       });
     }

@@ -50,6 +50,12 @@ export interface VisitRecorder {
    * country), for the store to add in the transaction of the atomic click (`tryConsumeClick`).
    */
   countersOf(linkId: string, at: number, visit: Visit): CounterIncrement[];
+  /**
+   * The secret salt of the UTC day of `at`, the one visitor hashes take (decisions §4): at hand once
+   * read, else a promise (the day's first ask reads it from the store, or makes it there). A split test
+   * picks its entry by the visitor hash (decisions §19), so every node picks alike.
+   */
+  saltOf(at: number): string | Promise<string>;
 }
 
 /** What the recorder needs. */

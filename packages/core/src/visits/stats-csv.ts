@@ -3,12 +3,12 @@ import type { StatsAcrossView, StatsView } from '../response-schemas.js';
 /** The columns of statistics as CSV (decisions §18). */
 export const STATS_CSV_COLUMNS = ['dimension', 'key', 'count'] as const;
 
-const LISTS = ['by_day', 'countries', 'referrers', 'devices', 'browsers', 'rules'] as const;
+const LISTS = ['by_day', 'countries', 'referrers', 'devices', 'browsers', 'rules', 'variants'] as const;
 
 /**
  * Statistics as CSV rows `dimension,key,count`: `total`, `unique` and `bots` (key empty), then every
  * list under its field's name (`by_day` with every day, `countries`, `referrers`, `devices`, `browsers`,
- * `rules`), and for several links `links` (key: the short URL).
+ * `rules`, `variants`), and for several links `links` (key: the short URL).
  */
 export function statsCsvRows(stats: StatsView | StatsAcrossView): Record<string, unknown>[] {
   const rows: Record<string, unknown>[] = [

@@ -169,6 +169,7 @@ async function statsOf(
     devices: top(byKey, 'device'),
     browsers: top(byKey, 'browser'),
     rules: top(byKey, 'rule'),
+    variants: top(byKey, 'variant'),
   };
   return { stats, totals };
 }

@@ -14,6 +14,8 @@ export interface HumanVisit {
   readonly profile: VisitProfile;
   /** The redirect rule that answered, or null for a link without rules. */
   readonly rule: string | null;
+  /** The split test's entry that answered, or null for a link without a split. */
+  readonly variant: string | null;
   /** The secret salt of `day`, for the visitor hash. */
   readonly salt: string;
 }
@@ -69,6 +71,7 @@ class BucketAggregate implements VisitAggregate {
       bucket.clicks++;
       if (v.at > bucket.lastClickAt) bucket.lastClickAt = v.at;
       if (v.rule !== null) this.tally(keyedOf(bucket).rule, v.rule, 1);
+      if (v.variant !== null) this.tally(keyedOf(bucket).variant, v.variant, 1);
       // the same profile as the bucket's last visit: its tally is at hand, its visitor already seen
       if (v.profile === bucket.lastProfile) return void bucket.lastTally!.n++;
       if (bucket.keyed === undefined && bucket.lastProfile === undefined) {

@@ -47,6 +47,8 @@ export interface KeyedCounts {
   readonly country: Map<string, Tally>;
   /** Which redirect rule answered (`0`, `1`, … or `default`), for links with rules only. */
   readonly rule: Map<string, Tally>;
+  /** Which entry of a split test answered (`0`, `1`, …), for links with a split only. */
+  readonly variant: Map<string, Tally>;
   /**
    * Visits per profile object of this batch: a visit costs one look-up by identity here; the device,
    * browser, referrer and country counters are summed from these when the batch is written.
@@ -83,6 +85,7 @@ export function keyedOf(bucket: Bucket): KeyedCounts {
     referrer: new Map(),
     country: new Map(),
     rule: new Map(),
+    variant: new Map(),
     profiles: new Map(),
   };
   const { lastProfile: profile, lastTally: tally } = bucket;

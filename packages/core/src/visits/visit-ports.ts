@@ -7,7 +7,7 @@ import type { ClickIncrement } from '../ports.js';
  * `00`-`23` (a key `''`, written before hourly counters, reads as `00`); `unique` uses the key `''`.
  */
 export type VisitDimension =
-  'total' | 'bots' | 'unique' | 'country' | 'referrer' | 'device' | 'browser' | 'rule';
+  'total' | 'bots' | 'unique' | 'country' | 'referrer' | 'device' | 'browser' | 'rule' | 'variant';
 
 /** An increment of one per-link, per-day, per-dimension counter. `day` is `YYYY-MM-DD` (UTC). */
 export interface CounterIncrement {

@@ -86,6 +86,7 @@ function countersOf(b: Bucket, counters: CounterIncrement[]): void {
     referrer: countsOf(keyed.referrer),
     country: countsOf(keyed.country),
     rule: countsOf(keyed.rule),
+    variant: countsOf(keyed.variant),
   };
   const bump = (map: Map<string, number>, key: string, by: number) => map.set(key, (map.get(key) ?? 0) + by);
   for (const [{ visitor, referrer, country }, visits] of keyed.profiles) {
@@ -117,7 +118,7 @@ function countersOfOneProfile(b: Bucket, counters: CounterIncrement[]): void {
 }
 
 /** The dimensions counted per key. */
-type CountedDimension = 'device' | 'browser' | 'referrer' | 'country' | 'rule';
+type CountedDimension = 'device' | 'browser' | 'referrer' | 'country' | 'rule' | 'variant';
 
 const countsOf = (tallies: Map<string, Tally>): Map<string, number> =>
   new Map([...tallies].map(([key, tally]) => [key, tally.n]));

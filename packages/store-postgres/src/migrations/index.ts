@@ -48,6 +48,8 @@ export const MIGRATIONS: readonly Migration[] = [
   // decisions §19: what link-preview robots are shown
   { version: 13, sql: 'ALTER TABLE links ADD COLUMN preview JSONB' },
   { version: 14, sql: HOURLY_COUNTERS },
+  // decisions §19: a split test's destinations and weights
+  { version: 15, sql: 'ALTER TABLE links ADD COLUMN split JSONB' },
 ];
 
 /**

@@ -60,6 +60,8 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 18, sql: 'ALTER TABLE links ADD COLUMN preview TEXT' },
   { version: 19, sql: HOURLY_COUNTERS },
   { version: 20, sql: ACCOUNT_COUNTERS },
+  // decisions §19: a split test's destinations and weights, as JSON
+  { version: 21, sql: 'ALTER TABLE links ADD COLUMN split TEXT' },
 ];
 
 /**

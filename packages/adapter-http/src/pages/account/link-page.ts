@@ -12,6 +12,7 @@ import { organiseFields, organiseValues } from './link-organise.js';
 import type { RulesEditorState } from './rules-editor.js';
 import { previewFields, previewValues } from './preview-section.js';
 import { hiddenToken, statsBlock, statsSection } from './link-stats.js';
+import { splitFields, splitStatsSection, splitValues } from './split-section.js';
 
 export { STATS_WINDOWS } from './link-stats.js';
 
@@ -57,7 +58,8 @@ export function linkPage(view: LinkPageView): string {
   return page(
     view.language,
     link.title ?? link.short_url,
-    html`${factsSection(view, t)} ${statsSection(view, t)} ${editSection(view, t)} ${deleteSection(view, t)}`,
+    html`${factsSection(view, t)} ${statsSection(view, t)}
+    ${splitStatsSection(view.language, link, view.stats)} ${editSection(view, t)} ${deleteSection(view, t)}`,
   );
 }
 
@@ -121,6 +123,7 @@ function editSection(view: LinkPageView, t: LinkPageText): SafeHtml {
     private_stats: link.public_stats ? '' : 'on',
     ...organiseValues(link),
     ...previewValues(link),
+    ...splitValues(link),
   };
   const invalid = (name: string) =>
     failed && view.field === name ? html` aria-invalid="true" aria-describedby="edit-notice"` : '';
@@ -149,6 +152,7 @@ function editSection(view: LinkPageView, t: LinkPageText): SafeHtml {
       ${check('private_stats', t.privateStats, values.private_stats === 'on')}
       ${organiseFields(view.language, values, { ...view.rules, ...(failed && view.field ? { field: view.field } : {}) })}
       ${previewFields(view.language, link, values, failed ? view.field : undefined)}
+      ${splitFields(view.language, values)}
       <button type="submit" class="primary">${t.save}</button>
     </form>
   </section>`;
