@@ -58,6 +58,7 @@ export const DOCUMENTED_PATHS: Readonly<Record<string, readonly string[]>> = {
   '/admin/links/{id}/delete': ['post'],
   '/admin/accounts/{id}/disable': ['post'],
   '/admin/accounts/{id}/enable': ['post'],
+  '/admin/accounts/{id}/reset': ['post'],
   '/admin/invites': ['post'],
   '/account/signup': ['get', 'post'],
   '/account/invite/{token}': ['get', 'post'],

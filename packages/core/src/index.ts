@@ -16,6 +16,7 @@ export {
   acceptInviteWithPassword,
   consumeInvite,
   inviteAccount,
+  resetLinkFor,
   openInvite,
   signUp,
 } from './accounts/invites.js';

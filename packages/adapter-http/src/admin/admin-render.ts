@@ -18,8 +18,8 @@ export interface Admin {
   readonly caller: Caller;
 }
 
-/** What a render adds to the page: a notice, a new invite, the invite form's values. */
-export type Extra = Pick<AdminView, 'notice' | 'invite' | 'inviteValues'>;
+/** What a render adds to the page: a notice, a new invite or reset link, the invite form's values. */
+export type Extra = Pick<AdminView, 'notice' | 'invite' | 'inviteValues' | 'reset'>;
 
 /** The administrator behind the session, or null with the 403 page sent to anyone else. */
 export function adminOf(ctx: Context, me: SignedIn | null): Admin | null {

@@ -4,6 +4,7 @@ import {
   findAccountByName,
   inviteAccount,
   isLinkId,
+  resetLinkFor,
   setAccountDisabled,
   setLinkDisabled,
 } from '@shortener/core';
@@ -143,6 +144,38 @@ const accountAction = (disable: boolean): AnyRoute =>
     },
   });
 
+/** A reset link for an account, shown once on the page (what it does is said beside the button). */
+const resetRoute: AnyRoute = route({
+  method: 'post',
+  path: '/admin/accounts/{id}/reset',
+  area: 'account',
+  access: 'signed-in',
+  body: ActionForm,
+  form: true,
+  doc: {
+    id: 'adminResetAccount',
+    summary: 'Make a reset link for an account',
+    description:
+      'The page shows `{base_url}/account/invite/inv_…` once (valid 48 hours). When it is used, the ' +
+      'account’s password is replaced, its sessions and passkeys end and its webhooks are removed; its ' +
+      'links and API keys stay.',
+    parameters: [idOf('account')],
+    responses: { 201: html('The page showing the reset link.'), ...notAdmin },
+    errors: [401, 404],
+    bodyOptional: true,
+    example: { return: '/admin' },
+  },
+  handle: async (ctx, { deps, signedIn, params }) => {
+    const admin = adminOf(ctx, signedIn);
+    if (admin === null) return;
+    const reset = await resetLinkFor(deps.core, params.id ?? '');
+    if (!reset.ok) return sendError(ctx, reset.error);
+    await renderAdmin(ctx, deps, 201, admin, {
+      reset: { name: reset.value.account.name, url: reset.value.url },
+    });
+  },
+});
+
 /**
  * `/admin` (decisions §10), for accounts with role `admin`: every link (search, paging, disable, enable,
  * delete with confirmation), the accounts (disable, enable) and invites. Without a session a page goes
@@ -192,6 +225,7 @@ export const ADMIN_ROUTES: readonly AnyRoute[] = [
   linkAction('delete'),
   accountAction(true),
   accountAction(false),
+  resetRoute,
   route({
     method: 'post',
     path: '/admin/invites',

@@ -83,7 +83,7 @@ const PAGE_ENDPOINTS = [
     "a link's page `GET|POST /account/links/{id}` with " +
     '`POST /account/links/{id}/edit` and `POST /account/links/{id}/delete`; for administrators `GET /admin` ' +
     'with `POST /admin/links/{id}/disable`, `POST /admin/links/{id}/enable`, `POST /admin/links/{id}/delete`, ' +
-    '`POST /admin/accounts/{id}/disable`, `POST /admin/accounts/{id}/enable` and `POST /admin/invites`; ' +
+    '`POST /admin/accounts/{id}/disable`, `POST /admin/accounts/{id}/enable`, `POST /admin/accounts/{id}/reset` (a reset link) and `POST /admin/invites`; ' +
     '`GET|POST /account/signup`, `GET|POST /account/invite/{token}`, ' +
     '`POST /account/password`; passkeys: `POST /login/passkey/options`, `POST /login/passkey`, ' +
     '`POST /account/invite/{token}/passkey/options`, `POST /account/invite/{token}/passkey`, ' +

@@ -28,7 +28,7 @@ afterAll(() => server.close());
 /** Every form of `/admin`, for a link and an account that exist. */
 const posts = (linkId: string, accountId: string): string[] => [
   ...['disable', 'enable', 'delete'].map((action) => `/admin/links/${linkId}/${action}`),
-  ...['disable', 'enable'].map((action) => `/admin/accounts/${accountId}/${action}`),
+  ...['disable', 'enable', 'reset'].map((action) => `/admin/accounts/${accountId}/${action}`),
   '/admin/invites',
 ];
 
@@ -201,6 +201,39 @@ describe('/admin (decisions §10)', () => {
       await expectError(await admin.post(`/admin/accounts/${bad}/disable`, {}), 404, 'not_found');
   });
 
+  it('makes a reset link for an account, saying first what it ends, and ending it when used', async () => {
+    const victim = await invitedBrowser(server, 'forgetful', PASSWORD);
+    const key = await jsonOf(await victim.send('/api/v1/keys', { method: 'POST', json: { name: 'k' } }), 201);
+    const id = await accountIdOf('forgetful');
+    const before = await (await admin.send('/admin')).text();
+    // said before it is used, in other words than an invite's
+    expect(before).toContain(`/admin/accounts/${id}/reset`);
+    expect(before).toContain(
+      'A reset link lets forgetful set a new password, for example after losing it. When it is used, their old password no longer works, every session and passkey of theirs ends and their webhooks are removed; their links and API keys stay.',
+    );
+    expect(before).toContain('aria-label="Make a reset link for forgetful"');
+    const made = await admin.post(`/admin/accounts/${id}/reset`, {});
+    expect(made.status).toBe(201);
+    const page = await made.text();
+    expect(page).toContain('Reset link for forgetful, valid for 48 hours and shown only now');
+    expect(page).not.toContain('Invite link for forgetful');
+    const url = /<code id="new-key" class="secret">([^<]+)<\/code>/.exec(page)?.[1] ?? '';
+    expect(url).toMatch(new RegExp(`^${server.baseUrl}/account/invite/inv_[0-9A-Za-z]{32}$`));
+    // nothing changes until it is used
+    expect((await victim.send('/account')).status).toBe(200);
+    const used = await browserOf(server).post(new URL(url).pathname, { password: 'a brand new password' });
+    expect(used.status).toBe(303);
+    expect((await victim.send('/account')).status).toBe(303);
+    expect(
+      (await browserOf(server).post('/login', { name: 'forgetful', password: PASSWORD })).status,
+    ).not.toBe(303);
+    await browserOf(server).signIn('forgetful', 'a brand new password');
+    expect((await server.api('/api/v1/links', { key: String(key.key) })).status).toBe(200);
+    for (const bad of [UNKNOWN, 'nonsense'])
+      await expectError(await admin.post(`/admin/accounts/${bad}/reset`, {}), 404, 'not_found');
+    expect((await user.post(`/admin/accounts/${id}/reset`, {})).status).toBe(403);
+  });
+
   it('refuses to disable the admin’s own account', async () => {
     const refused = await admin.post(`/admin/accounts/${adminId}/disable`, {});
     expect(refused.status).toBe(400);
@@ -212,7 +245,7 @@ describe('/admin (decisions §10)', () => {
     const made = await admin.post('/admin/invites', { name: 'newcomer', admin: 'on' });
     expect(made.status).toBe(201);
     const page = await made.text();
-    const url = /<code id="new-key">([^<]+)<\/code>/.exec(page)?.[1];
+    const url = /<code id="new-key" class="secret">([^<]+)<\/code>/.exec(page)?.[1];
     expect(url).toMatch(new RegExp(`^${server.baseUrl}/account/invite/inv_[0-9A-Za-z]{32}$`));
     const invite = await browserOf(server).send(new URL(url!).pathname);
     expect(invite.status).toBe(200);

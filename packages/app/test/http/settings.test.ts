@@ -47,7 +47,8 @@ describe('/account/settings (decisions §10)', () => {
     const created = await browser.post('/account/settings/keys', { name: 'laptop' });
     expect(created.status).toBe(201);
     expect(created.headers.get('content-security-policy')).toContain("script-src 'self'");
-    const key = /<code id="new-key">(shk_[0-9A-Za-z]+)<\/code>/.exec(await created.text())?.[1] ?? '';
+    const key =
+      /<code id="new-key" class="secret">(shk_[0-9A-Za-z]+)<\/code>/.exec(await created.text())?.[1] ?? '';
     expect(key).toMatch(/^shk_/);
     const page = await settingsOf(browser);
     expect(page).not.toContain(key);

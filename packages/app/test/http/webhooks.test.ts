@@ -96,7 +96,9 @@ describe('/account/settings (no script: plain form posts)', () => {
       'link.created': 'on',
     });
     expect(added.status).toBe(201);
-    const secret = /<code id="new-webhook-secret">(whsec_[^<]+)<\/code>/.exec(await added.text())?.[1] ?? '';
+    const secret =
+      /<code id="new-webhook-secret" class="secret">(whsec_[^<]+)<\/code>/.exec(await added.text())?.[1] ??
+      '';
     expect(secret).toMatch(/^whsec_/);
     receiver.secret = secret;
     const page = await (await browser.send('/account/settings')).text();

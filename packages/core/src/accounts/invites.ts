@@ -59,6 +59,23 @@ export async function inviteAccount(
   } else if (admin && account.role !== 'admin') {
     account = (await deps.accounts.updateAccount(account.id, { role: 'admin' })) ?? account;
   }
+  return ok(await inviteLinkOf(deps, account, created));
+}
+
+/**
+ * A reset link for an existing account (`/admin`'s "Reset…", by the account's id, so no spelling of a
+ * name is involved): the invite link of {@link inviteAccount} for an account that exists. When it is
+ * used, the account's sessions and passkeys end, its webhooks are removed and the new password replaces
+ * the old (decisions §10); its links and API keys stay. `not_found` for an unknown id.
+ */
+export async function resetLinkFor(deps: Deps, accountId: string): Promise<Result<Invite>> {
+  const account = await deps.accounts.findAccountById(accountId);
+  if (account === null) return err(domainError('not_found', 'No such account.', 'account'));
+  return ok(await inviteLinkOf(deps, account, false));
+}
+
+/** Stores a new invite token of `account` (its hash) and gives its one-time URL. */
+async function inviteLinkOf(deps: Deps, account: Account, created: boolean): Promise<Invite> {
   const token = generateSecret(deps.random, 'inv_');
   const now = deps.clock.now();
   const expiresAt = now + INVITE_TTL_MS;
@@ -70,7 +87,7 @@ export async function inviteAccount(
     usedAt: null,
   });
   const url = `${deps.config.baseUrl}/account/invite/${token}`;
-  return ok({ account, url, expiresAt, created });
+  return { account, url, expiresAt, created };
 }
 
 /** An invite that can still be used, and its account. */

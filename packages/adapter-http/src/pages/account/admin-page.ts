@@ -40,6 +40,8 @@ export interface AdminView {
   /** The answer to the last form: an error, or the invite link made. */
   readonly notice?: Notice;
   readonly invite?: { readonly name: string; readonly url: string };
+  /** A reset link just made for an existing account. */
+  readonly reset?: { readonly name: string; readonly url: string };
   readonly inviteValues?: { readonly name: string; readonly admin: boolean };
   /** The visits that found nothing in the last 30 days, where they are counted. */
   readonly orphans?: OrphanVisitsView;
@@ -135,6 +137,11 @@ function accountsSection(view: AdminView, t: AdminText): SafeHtml {
         : disabled
           ? button(`${base}/enable`, view.here, fill(t.enableAccount, { name: account.name }), t.enable)
           : button(`${base}/disable`, view.here, fill(t.disableAccount, { name: account.name }), t.disable);
+    const reset = html`<details class="reset">
+      <summary>${t.reset}</summary>
+      <p class="hint">${fill(t.resetExplain, { name: account.name })}</p>
+      ${button(`${base}/reset`, view.here, fill(t.resetAccount, { name: account.name }), t.resetButton)}
+    </details>`;
     return html`<li>
       <span class="link-title">${account.name}</span>
       <span class="link-meta"
@@ -142,10 +149,12 @@ function accountsSection(view: AdminView, t: AdminText): SafeHtml {
         ${fill(t.createdOn, { date: dateOf(view.language, account.createdAt) })}${disabled ? ` · ${t.disabledMark}` : ''}</span
       >
       <div class="row-actions">${toggle}</div>
+      ${reset}
     </li>`;
   };
   return html`<section class="card" aria-labelledby="accounts-title">
     <h2 id="accounts-title">${t.accountsTitle}</h2>
+    ${view.reset === undefined ? '' : shownOnce(fill(t.resetMade, { name: view.reset.name }), view.reset.url, t)}
     <ul id="admin-accounts" class="link-list">
       ${view.accounts.map(item)}
     </ul>

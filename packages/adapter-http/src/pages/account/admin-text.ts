@@ -38,6 +38,13 @@ const EN = {
   inviteButton: 'Make an invite link',
   inviteMade: 'Invite link for {name}, valid for 48 hours and shown only now: send it to them.',
   nameTaken: 'An account of that name exists already.',
+  reset: 'Reset…',
+  resetExplain:
+    'A reset link lets {name} set a new password, for example after losing it. When it is used, their old password no longer works, every session and passkey of theirs ends and their webhooks are removed; their links and API keys stay. Nothing changes until it is used.',
+  resetAccount: 'Make a reset link for {name}',
+  resetButton: 'Make a reset link',
+  resetMade:
+    'Reset link for {name}, valid for 48 hours and shown only now: give it to them. Using it ends their password, sessions, passkeys and webhooks.',
   copy: 'Copy',
   copied: 'Copied.',
   forbiddenTitle: 'Administrators only',
@@ -83,6 +90,13 @@ const DE: AdminText = {
   inviteButton: 'Einladungslink erstellen',
   inviteMade: 'Einladungslink für {name}, 48 Stunden gültig und nur jetzt sichtbar: Schicken Sie ihn weiter.',
   nameTaken: 'Ein Konto dieses Namens gibt es schon.',
+  reset: 'Zurücksetzen…',
+  resetExplain:
+    'Mit einem Link zum Zurücksetzen kann {name} ein neues Passwort setzen, etwa nach einem Verlust. Sobald er benutzt wird, gilt das alte Passwort nicht mehr, alle Sitzungen und Passkeys enden und die Webhooks werden entfernt; Links und API-Schlüssel bleiben. Bis dahin ändert sich nichts.',
+  resetAccount: 'Link zum Zurücksetzen für {name} erstellen',
+  resetButton: 'Link zum Zurücksetzen erstellen',
+  resetMade:
+    'Link zum Zurücksetzen für {name}, 48 Stunden gültig und nur jetzt sichtbar: Geben Sie ihn weiter. Seine Benutzung beendet Passwort, Sitzungen, Passkeys und Webhooks.',
   copy: 'Kopieren',
   copied: 'Kopiert.',
   forbiddenTitle: 'Nur für Administratoren',
@@ -129,6 +143,13 @@ const FR: AdminText = {
   inviteMade:
     'Lien d’invitation pour {name}, valable 48 heures et affiché seulement maintenant : envoyez-le.',
   nameTaken: 'Un compte de ce nom existe déjà.',
+  reset: 'Réinitialiser…',
+  resetExplain:
+    'Un lien de réinitialisation permet à {name} de choisir un nouveau mot de passe, par exemple après l’avoir perdu. Une fois utilisé, l’ancien mot de passe ne fonctionne plus, toutes ses sessions et clés d’accès prennent fin et ses webhooks sont supprimés ; ses liens et clés d’API restent. Rien ne change avant son utilisation.',
+  resetAccount: 'Créer un lien de réinitialisation pour {name}',
+  resetButton: 'Créer un lien de réinitialisation',
+  resetMade:
+    'Lien de réinitialisation pour {name}, valable 48 heures et visible seulement maintenant : transmettez-le. Son utilisation met fin au mot de passe, aux sessions, aux clés d’accès et aux webhooks.',
   copy: 'Copier',
   copied: 'Copié.',
   forbiddenTitle: 'Réservé aux administrateurs',
@@ -174,6 +195,13 @@ const ES: AdminText = {
   inviteButton: 'Crear un enlace de invitación',
   inviteMade: 'Enlace de invitación para {name}, válido 48 horas y visible solo ahora: envíeselo.',
   nameTaken: 'Ya existe una cuenta con ese nombre.',
+  reset: 'Restablecer…',
+  resetExplain:
+    'Un enlace de restablecimiento permite a {name} elegir una contraseña nueva, por ejemplo tras perderla. Al usarlo, la contraseña anterior deja de valer, terminan todas sus sesiones y llaves de acceso y se eliminan sus webhooks; sus enlaces y claves de API se mantienen. Nada cambia hasta que se use.',
+  resetAccount: 'Crear un enlace de restablecimiento para {name}',
+  resetButton: 'Crear un enlace de restablecimiento',
+  resetMade:
+    'Enlace de restablecimiento para {name}, válido 48 horas y visible solo ahora: entrégueselo. Usarlo termina su contraseña, sesiones, llaves de acceso y webhooks.',
   copy: 'Copiar',
   copied: 'Copiado.',
   forbiddenTitle: 'Solo para administradores',
