@@ -118,7 +118,9 @@ function showResult(link) {
     /** @type {HTMLAnchorElement} */ (slot(name)).href = link[name] ?? '';
   }
   const linkPage = /** @type {HTMLAnchorElement} */ (slot('link_page'));
-  linkPage.href = `${linkPage.dataset.prefix ?? ''}${link.id ?? ''}`;
+  // an anonymous link's page opens with its edit token, after `#`: never sent to a server (token.js)
+  const fragment = link.edit_token ? `#edit_token=${encodeURIComponent(link.edit_token)}` : '';
+  linkPage.href = `${linkPage.dataset.prefix ?? ''}${link.id ?? ''}${fragment}`;
   /** @type {HTMLElement} */ (slot('edit_token')).textContent = link.edit_token ?? '';
   /** @type {HTMLElement} */ (slot('token-box')).hidden = !link.edit_token;
   section.hidden = false;

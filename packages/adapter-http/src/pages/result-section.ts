@@ -5,6 +5,13 @@ import type { PageText } from './text.js';
 import { fill } from './text.js';
 
 /**
+ * What the link to an anonymous link's page carries after `#`: its edit token, which a browser never
+ * sends to a server; the page's `token.js` fills it in and keeps it for the tab (session storage).
+ */
+export const tokenFragment = (token: string | undefined): string =>
+  token ? `#edit_token=${encodeURIComponent(token)}` : '';
+
+/**
  * The new link: short URL with a copy button, QR code with downloads, preview and statistics links (the
  * link's page under `accountHref`, where its owner or the edit token's holder manages it, and the JSON),
  * and the edit token once. Rendered filled after a form post, or empty and hidden for the script to fill (its
@@ -46,7 +53,10 @@ export function resultSection(t: PageText, link: LinkView | null, accountHref: s
         <li><a data-slot="qr_svg_url" href="${v((l) => l.qr_svg_url)}" download>${t.downloadSvg}</a></li>
         <li><a data-slot="preview_url" href="${v((l) => l.preview_url)}">${t.previewLink}</a></li>
         <li>
-          <a data-slot="link_page" data-prefix="${linkPages}" href="${v((l) => `${linkPages}${l.id}`)}"
+          <a
+            data-slot="link_page"
+            data-prefix="${linkPages}"
+            href="${v((l) => `${linkPages}${l.id}${tokenFragment(l.edit_token)}`)}"
             >${t.statsLink}</a
           >
         </li>
@@ -56,6 +66,7 @@ export function resultSection(t: PageText, link: LinkView | null, accountHref: s
     <div class="token" data-slot="token-box" ${token ? '' : html` hidden`}>
       <h3>${t.editTokenTitle}</h3>
       <p class="warning">${t.editTokenWarning}</p>
+      <p class="hint">${t.editTokenKept}</p>
       <div class="copy-row">
         <code id="edit-token" data-slot="edit_token">${token ?? ''}</code>
         <button type="button" class="copy" data-copy="edit-token" data-copied="${t.copied}" hidden>

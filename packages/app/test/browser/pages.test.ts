@@ -95,6 +95,23 @@ describe.skipIf(!available)('pages in Chromium', { timeout: 20_000 }, () => {
       await screenshot(page, `home-js-${viewport}`);
       const link = await jsonOf(await server.visit(`http://${server.hostA}/${alias}.json`));
       expect(link.url).toBe(`${destination.origin}/js-${viewport}`);
+
+      // "Statistics and settings" opens the link's page with the token just shown, nothing retyped; the
+      // token leaves the address bar, and the tab keeps it for the page (issue 42)
+      const stats = page.getByRole('link', { name: 'Statistics and settings' });
+      const linkPage = ((await stats.getAttribute('href')) ?? '').split('#')[0] ?? '';
+      expect(linkPage).toMatch(/\/account\/links\/[0-9a-f-]{36}$/);
+      await stats.click();
+      await page.getByRole('heading', { name: 'Settings' }).waitFor();
+      expect(page.url()).toBe(linkPage);
+      await page.goto(linkPage); // again, in the same tab
+      await page.getByRole('heading', { name: 'Settings' }).waitFor();
+      const elsewhere = await context.browser()!.newContext({ viewport: VIEWPORTS[viewport] });
+      const other = await elsewhere.newPage();
+      await other.goto(linkPage);
+      expect(await other.getByLabel('Edit token').inputValue()).toBe('');
+      expect(await other.getByRole('heading', { name: 'Settings' }).count()).toBe(0);
+      await elsewhere.close();
       expect(problems).toEqual([]);
     });
   }
@@ -106,8 +123,12 @@ describe.skipIf(!available)('pages in Chromium', { timeout: 20_000 }, () => {
     await page.locator('#result:not([hidden])').waitFor();
     const shortUrl = await page.locator('#short-url').textContent();
     expect(shortUrl).toMatch(new RegExp(`^http://${server.hostA}/[a-z0-9]{6}$`));
-    expect(await page.locator('#edit-token').textContent()).toMatch(/^et_/);
+    const token = (await page.locator('#edit-token').textContent()) ?? '';
+    expect(token).toMatch(/^et_/);
     expect(await page.locator('button[data-copy]').first().isHidden()).toBe(true);
+    // the link's page is reached with the token after `#`, which no server sees
+    const statsHref = await page.getByRole('link', { name: 'Statistics and settings' }).getAttribute('href');
+    expect(statsHref).toMatch(new RegExp(`/account/links/[0-9a-f-]{36}#edit_token=${token}$`));
     await screenshot(page, 'home-no-js');
     await page.goto(shortUrl ?? '');
     expect(await page.locator('#landed').textContent()).toBe('Landed on /no-js');

@@ -194,7 +194,7 @@ export interface TokenPageView {
 /** The page for anyone but the owner: the edit-token form, and the statistics when they are public. */
 export function tokenPage(view: TokenPageView): string {
   const t = linkPageTextOf(view.language);
-  return page(
+  return accountAreaPage(
     view.language,
     t.manageTitle,
     html`<section class="card" aria-labelledby="token-title">
@@ -217,6 +217,7 @@ export function tokenPage(view: TokenPageView): string {
               ${statsBlock(view.language, view.stats)}
             </section>`
       }`,
+    ['flash.js', 'token.js'],
   );
 }
 
