@@ -36,9 +36,9 @@ export interface ProcessMeter {
 
 /**
  * A pacer for {@link ImportPacing.pause}: after each chunk it measures how much of the last window the
- * process spent on other work than the import (busy time less the import's own) and pauses so that the
- * import keeps to {@link importShare} of the time. `wait(ms)` is the adapter's timer (0: let the waiting
- * requests run, then go on).
+ * process spent on other work than the import (busy time less the time of the chunks) and pauses so that
+ * the import keeps to {@link importShare} of the time. `wait(ms)` is the timer of the adapter (0: let
+ * the waiting requests run, then go on).
  */
 export function createImportPacer(meter: ProcessMeter, wait: (ms: number) => Promise<void>) {
   let share = 1;
