@@ -161,6 +161,15 @@ export const LINK_PAGE_HEADERS: Readonly<Record<string, string>> = {
  * Headers of the account pages (decisions §10): their own script may call the API and post their forms,
  * nothing is cached, and no address of theirs (an invite link holds a token) leaves this site.
  */
+/**
+ * {@link LINK_PAGE_HEADERS} of the preview page `/{slug}+`, which runs one script of `{base_url}`'s
+ * assets (zone.js: its days in the browser's zone) though it is served on a short domain.
+ */
+export function previewPageHeaders(assetOrigin: string): Readonly<Record<string, string>> {
+  const policy = `${contentSecurityPolicy()}; script-src ${assetOrigin}`;
+  return { ...LINK_PAGE_HEADERS, 'Content-Security-Policy': policy };
+}
+
 export const ACCOUNT_PAGE_HEADERS: Readonly<Record<string, string>> = accountPageHeaders([]);
 
 /** {@link ACCOUNT_PAGE_HEADERS} of a page that also shows images (QR codes) from the short domains. */

@@ -9,16 +9,19 @@ import { html, renderPage } from './layout.js';
 import type { PageText } from './text.js';
 import { keyWord } from './stats-words.js';
 import { fill, textOf } from './text.js';
+import { linkPageTextOf } from './account/link-page-text.js';
 
 /** What the preview shows: the link (its `url` only when it may be shown) and its stats when public. */
 export interface PreviewView {
   readonly language: Language;
   readonly link: LinkView;
   readonly stats: StatsView | null;
+  /** Got without `tz`: the page's script asks again in the browser's zone. */
+  readonly zoneReload?: boolean;
 }
 
 /** The `/{slug}+` page: where a link leads, without following it. */
-export function previewPage({ language, link, stats }: PreviewView): string {
+export function previewPage({ language, link, stats, zoneReload = false }: PreviewView): string {
   const t = textOf(language);
   const date = (iso: string) =>
     html`<time datetime="${iso}"
@@ -34,6 +37,7 @@ export function previewPage({ language, link, stats }: PreviewView): string {
     language,
     title: t.previewTitle,
     noindex: true,
+    scripts: ['zone.js'],
     main: html`<section class="card preview" aria-labelledby="preview-title">
         <h1 id="preview-title">${link.title ?? t.previewTitle}</h1>
         <p class="short-url">${link.short_url}</p>
@@ -48,7 +52,7 @@ export function previewPage({ language, link, stats }: PreviewView): string {
         ${link.status === 'active' ? html`<p><a class="button primary" href="${link.short_url}" rel="nofollow">${t.continue}</a></p>` : ''}
         ${link.preview === null ? '' : socialCard(language, cardViewOf(link), 'social-card')}
       </section>
-      ${stats ? statsSection(t, language, stats) : html`<section class="card"><p>${t.statsPrivate}</p></section>`}`,
+      ${stats ? statsSection(t, language, stats, zoneReload) : html`<section class="card"><p>${t.statsPrivate}</p></section>`}`,
   });
 }
 
@@ -59,10 +63,13 @@ function destination(t: PageText, link: LinkView, language: Language): SafeHtml 
   return html`<span class="destination">${link.url}</span>`;
 }
 
-function statsSection(t: PageText, language: Language, stats: StatsView): SafeHtml {
+function statsSection(t: PageText, language: Language, stats: StatsView, zoneReload: boolean): SafeHtml {
   const countries = { title: t.countries, empty: t.noClicks, clicks: t.clicks };
   return html`<section class="card" aria-labelledby="chart-title">
     <h2 id="chart-title">${t.chartTitle}</h2>
+    <p class="hint" id="stats-zone" ${zoneReload ? html`data-reload="yes"` : ''}>
+      ${fill(linkPageTextOf(language).daysIn, { tz: stats.tz })}
+    </p>
     ${dayChart(t, language, stats.by_day)} ${countryChart(language, countries, stats.countries)}
     <div class="tops">${topList(t.referrers, stats.referrers, keyWord(language), t.noClicks)}</div>
   </section>`;

@@ -6,6 +6,7 @@ import {
   followLink,
   getStats,
   guessLinkPassword,
+  isTimeZone,
   redirectState,
   toLinkView,
   toPublicLinkView,
@@ -16,9 +17,9 @@ import type { HttpDeps } from '../deps.js';
 import { guardedCoreOf } from '../deps.js';
 import { sendError, setHeaders, stateOf } from '../koa-helpers.js';
 import { FORM_TYPE, jsonContent, ref } from '../openapi/openapi-paths.js';
-import { FAILURE, header, html } from '../openapi/openapi-pages.js';
+import { FAILURE, header, html, query } from '../openapi/openapi-pages.js';
 import { gone, notFound, redirects } from './page-docs.js';
-import { LINK_PAGE_HEADERS } from '../pages/layout.js';
+import { previewPageHeaders } from '../pages/layout.js';
 import { previewPage } from '../pages/preview-page.js';
 import { readBody } from '../request.js';
 import { route } from '../routes/route-table.js';
@@ -46,10 +47,21 @@ async function preview(ctx: Context, deps: HttpDeps, slug: string): Promise<void
     ctx.respond = false;
     return sendMissing(ctx.req, ctx.res, language, null);
   }
-  const stats = link.publicStats ? await getStats(core, link.id, { days: 30 }, ANONYMOUS) : null;
+  // the days of the browser's zone (its script asks again with `tz`); a zone not known counts in UTC
+  const asked = typeof ctx.query.tz === 'string' ? ctx.query.tz : null;
+  const tz = asked !== null && isTimeZone(asked) ? asked : 'UTC';
+  const stats = link.publicStats ? await getStats(core, link.id, { days: 30, tz }, ANONYMOUS) : null;
   const view = toLinkView(link, core.config, core.clock.now());
-  setHeaders(ctx, { 'Cache-Control': 'no-cache', ...LINK_PAGE_HEADERS });
-  ctx.body = previewPage({ language, link: view, stats: stats?.ok ? stats.value : null });
+  setHeaders(ctx, {
+    'Cache-Control': 'no-cache',
+    ...previewPageHeaders(new URL(core.config.baseUrl).origin),
+  });
+  ctx.body = previewPage({
+    language,
+    link: view,
+    stats: stats?.ok ? stats.value : null,
+    zoneReload: asked === null,
+  });
 }
 
 /** The password post of a protected link: the right password redirects (a click), as `GET` would. */
@@ -93,7 +105,14 @@ export const SHORT_LINK_ROUTES: readonly AnyRoute[] = [
       summary: 'Preview a short link',
       description: 'Shows destination, creation date and public statistics without redirecting or counting.',
       tag: 'public',
-      parameters: [SLUG],
+      parameters: [
+        SLUG,
+        query(
+          'tz',
+          'The time zone (IANA) whose days the clicks are counted in; the page’s script asks with the browser’s. Absent or unknown: UTC.',
+          'Europe/Vienna',
+        ),
+      ],
       responses: { 200: html('The preview page (no destination for a protected link).'), 404: notFound },
     },
     handle: (ctx, { deps }, next) => {

@@ -203,6 +203,15 @@ describe.skipIf(!available)('pages in Chromium', { timeout: 20_000 }, () => {
     await page.getByRole('link', { name: 'Continue to the link' }).click();
     await page.waitForURL(`${destination.origin}/charted`);
     expect(problems).toEqual([]);
+
+    // a browser in Tokyo sees the days of Tokyo: the page asks again with its zone (decisions §18)
+    const tokyo = await browser.newContext({ timezoneId: 'Asia/Tokyo', locale: 'en-US' });
+    contexts.push(tokyo);
+    const there = await tokyo.newPage();
+    await there.goto(`${link.short_url}+`);
+    await there.waitForURL(/\+\?tz=Asia%2FTokyo$/);
+    await expect.poll(() => there.locator('#stats-zone').textContent()).toContain('Days in Asia/Tokyo');
+    expect(await there.locator('svg.chart rect.bar').count()).toBe(30);
   });
 
   it('shows the 404 and 410 pages without the destination', async () => {

@@ -39,6 +39,24 @@ describe('statistics on the account pages (decisions §18)', () => {
     );
   });
 
+  it('shows the preview page’s days in the browser’s zone, asking again without tz', async () => {
+    const link = await createLink(server, { url: 'https://example.com/preview-zone' });
+    const previewOf = async (query: string) => {
+      const answer = await server.visit(`${link.short_url}+${query}`);
+      expect(answer.headers.get('content-security-policy')).toContain(
+        `script-src ${new URL(server.baseUrl).origin}`,
+      );
+      return answer.text();
+    };
+    const first = await previewOf('');
+    expect(first).toContain('Days in UTC');
+    expect(first).toMatch(/id="stats-zone"\s+data-reload="yes"/);
+    const vienna = await previewOf('?tz=Europe/Vienna');
+    expect(vienna).toContain('Days in Europe/Vienna');
+    expect(vienna).not.toContain('data-reload');
+    expect(await previewOf('?tz=Mars/Olympus')).toContain('Days in UTC');
+  });
+
   it('shows the overview over every link, and a tag’s when filtered by it', async () => {
     const tagged = await createLink(server, { url: 'https://example.com/t', tags: ['autumn'] }, { key });
     for (let i = 0; i < 2; i++) await server.visit(tagged.short_url);
