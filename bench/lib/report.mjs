@@ -93,7 +93,11 @@ export function writeReport(path, results) {
   const rulesLine = results.rules
     ? `\n\nA link with five redirect rules (none holds for the load's browser, so every condition is checked) ` +
       `against a plain link, alternating on the same server: req/s ratio ${f(results.rules.ratio, 3)}, ` +
-      `CPU-µs ratio ${f(results.rules.cpuRatio, 3)} (median of ${results.rules.rounds.length} rounds).`
+      `CPU-µs ratio ${f(results.rules.cpuRatio, 3)} (median of ${results.rules.rounds.length} rounds)` +
+      (results.rules.split
+        ? `; a link with a split test: ${f(results.rules.split.ratio, 3)} (CPU-µs ${f(results.rules.split.cpuRatio, 3)}), ` +
+          `one with a social preview: ${f(results.rules.preview.ratio, 3)} (CPU-µs ${f(results.rules.preview.cpuRatio, 3)}).`
+        : '.')
     : '';
   const text = `# Benchmarks
 

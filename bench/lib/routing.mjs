@@ -34,9 +34,28 @@ export async function measured(target, requests, amount) {
   return { rps: r.rps, p99: r.p99, served, cpuUs: ((cpuSeconds(target.pid) - cpu) * 1e6) / served };
 }
 
+/** The links measured against a plain one: five rules, a split test and a social preview (issue 41). */
+const VARIANTS = {
+  rules: { label: 'five rules', body: { rules: FIVE_RULES } },
+  split: {
+    label: 'a split',
+    body: {
+      split: [
+        { url: 'https://example.com/a', weight: 50 },
+        { url: 'https://example.com/b', weight: 50 },
+      ],
+    },
+  },
+  preview: {
+    label: 'a preview',
+    body: { preview: { title: 'Bench', description: 'A card', image: 'https://example.com/card.png' } },
+  },
+};
+
 /**
- * Loads `/bench-plain` and `/bench-rules` in turn for `plan.rounds` rounds; returns the rounds and the
- * median ratios (req/s of the ruled link over the plain one, and CPU-µs of the plain over the ruled).
+ * Loads `/bench-plain`, `/bench-rules`, `/bench-split` and `/bench-preview` in turn for `plan.rounds`
+ * rounds; returns the rounds and, for each of the others, the median ratios to the plain link (req/s of
+ * it over the plain one, and CPU-µs of the plain over it). The rules' ratios stay `ratio`/`cpuRatio`.
  */
 export async function measureRules(ctx, key) {
   const { server, plan, log, host, results } = ctx;
@@ -46,41 +65,54 @@ export async function measureRules(ctx, key) {
     results?.redirects.push({ target: 'server', links: 'rules', served: r.served });
     return r;
   };
-  printSection(log, 'a link with five rules, against a plain link');
+  printSection(log, 'a link with five rules, a split or a preview, against a plain link');
   await createLink(server.url, key, { url: 'https://example.com/plain', alias: 'bench-plain' });
-  await createLink(server.url, key, {
-    url: 'https://example.com/ruled',
-    alias: 'bench-rules',
-    rules: FIVE_RULES,
-  });
+  for (const [name, { body }] of Object.entries(VARIANTS)) {
+    await createLink(server.url, key, {
+      url: `https://example.com/${name}`,
+      alias: `bench-${name}`,
+      ...body,
+    });
+  }
   const plain = rotation(['/bench-plain'], host);
-  const ruled = rotation(['/bench-rules'], host);
+  const paths = Object.fromEntries(
+    Object.keys(VARIANTS).map((name) => [name, rotation([`/bench-${name}`], host)]),
+  );
   const warm = await load(plain, plan.warmup);
-  await load(ruled, plan.warmup);
+  for (const requests of Object.values(paths)) await load(requests, plan.warmup);
   const amount = Math.round(warm.rps * plan.seconds);
   const rounds = [];
   for (let round = 1; round <= plan.rounds; round++) {
-    const row = {
-      round,
-      plain: await load(plain, amount),
-      rules: await load(ruled, amount),
-    };
-    row.ratio = row.rules.rps / row.plain.rps;
-    row.cpuRatio = row.plain.cpuUs / row.rules.cpuUs;
+    const row = { round, plain: await load(plain, amount) };
+    for (const [name, requests] of Object.entries(paths)) {
+      row[name] = await load(requests, amount);
+      row[`${name}Ratio`] = row[name].rps / row.plain.rps;
+      row[`${name}CpuRatio`] = row.plain.cpuUs / row[name].cpuUs;
+    }
+    row.ratio = row.rulesRatio;
+    row.cpuRatio = row.rulesCpuRatio;
     rounds.push(row);
+    const parts = Object.entries(VARIANTS).map(
+      ([name, { label }]) =>
+        `${label} ${Math.round(row[name].rps)} req/s ${row[name].cpuUs.toFixed(1)} µs (${row[`${name}Ratio`].toFixed(2)})`,
+    );
     log(
-      `  round ${round}: plain ${Math.round(row.plain.rps)} req/s ${row.plain.cpuUs.toFixed(1)} µs/req | ` +
-        `five rules ${Math.round(row.rules.rps)} req/s ${row.rules.cpuUs.toFixed(1)} µs/req | ` +
-        `ratio ${row.ratio.toFixed(2)}, CPU-µs ratio ${row.cpuRatio.toFixed(2)}`,
+      `  round ${round}: plain ${Math.round(row.plain.rps)} req/s ${row.plain.cpuUs.toFixed(1)} µs | ${parts.join(' | ')}`,
     );
   }
-  const result = {
-    rounds,
-    ratio: median(rounds.map((r) => r.ratio)),
-    cpuRatio: median(rounds.map((r) => r.cpuRatio)),
-  };
-  log(
-    `  median ratio of five rules to plain: ${result.ratio.toFixed(3)} (CPU-µs ${result.cpuRatio.toFixed(3)})`,
-  );
+  const result = { rounds };
+  for (const name of Object.keys(VARIANTS)) {
+    result[name] = {
+      ratio: median(rounds.map((r) => r[`${name}Ratio`])),
+      cpuRatio: median(rounds.map((r) => r[`${name}CpuRatio`])),
+    };
+  }
+  result.ratio = result.rules.ratio;
+  result.cpuRatio = result.rules.cpuRatio;
+  for (const [name, { label }] of Object.entries(VARIANTS)) {
+    log(
+      `  median ratio of ${label} to plain: ${result[name].ratio.toFixed(3)} (CPU-µs ${result[name].cpuRatio.toFixed(3)})`,
+    );
+  }
   return result;
 }

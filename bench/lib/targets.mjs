@@ -129,6 +129,20 @@ export function targetRows(results) {
       false,
     );
   }
+  if (results.rules?.split) {
+    // issue 41: a split or a preview costs the redirect no more than five rules (req/s to the plain link)
+    for (const name of ['split', 'preview']) {
+      const r = results.rules[name];
+      row(
+        `a link with a ${name} / plain, against five rules / plain (req/s; CPU-µs)`,
+        '≥ five rules',
+        `${f(r.ratio, 3)} against ${f(results.rules.ratio, 3)}; CPU-µs ${f(r.cpuRatio, 3)} against ${f(results.rules.cpuRatio, 3)}`,
+        r.ratio,
+        results.rules.ratio,
+        true,
+      );
+    }
+  }
   if (results.statsZones) {
     const { links, link_year_vienna: year, account_30_days: account } = results.statsZones;
     row(
