@@ -33,6 +33,10 @@ function formToInput(form) {
     input.expires_at = Number.isNaN(local.getTime()) ? expiresAt : local.toISOString();
   }
   if (data.get('private_stats')) input.public_stats = false;
+  const tags = text('tags')
+    .split(/[\s,]+/)
+    .filter((tag) => tag !== '');
+  if (tags.length > 0) input.tags = tags;
   return input;
 }
 

@@ -88,7 +88,7 @@ async function sendAccountHome(
   const tz = zoneOf(queryOf(ctx.query).tz);
   const across =
     ctx.method === 'GET' ? await getStatsAcross(core, tag || null, { days: 30, tz }, caller) : null;
-  const tags = ctx.method === 'GET' && tag === '' ? await listTags(core, caller) : null;
+  const tags = await listTags(core, caller);
   // after the owner deleted a link (post, redirect, get): the confirmation at the top
   const deleted = queryOf(ctx.query).done === 'deleted' && status === 200;
   const view: AccountHomeView = {
@@ -103,7 +103,11 @@ async function sendAccountHome(
     paged,
     domains: core.config.shortDomains.map((d) => d.host),
     claimMax: core.config.limits.claimMax,
-    ...(across?.ok ? { overview: { stats: across.value, tags: tags?.ok ? tags.value : [] } } : {}),
+    // a tag's view shows no top tags
+    ...(across?.ok
+      ? { overview: { stats: across.value, tags: tags.ok && tag === '' ? tags.value : [] } }
+      : {}),
+    tagNames: tags.ok ? tags.value.map((t) => t.name) : [],
     ...(search.tooLong ? { searchError: searchTooLongMessage(language) } : {}),
     ...extra,
   };

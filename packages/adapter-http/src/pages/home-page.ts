@@ -19,6 +19,8 @@ export interface HomeView {
   readonly accountHref: string;
   /** The name of the signed-in account, whose links the form makes (no "no account, no cookies" then). */
   readonly signedInAs?: string | undefined;
+  /** Signed in: the account's tags, suggested in the form's tags field (shown only then). */
+  readonly tagSuggestions?: readonly string[] | undefined;
 }
 
 const UTM = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content'] as const;
@@ -67,7 +69,7 @@ export interface LinkFormPlace {
 const HOME_FORM = { id: 'link-form', action: '/', heading: 'h1', autofocus: true } as const;
 
 /** What a link form needs of its page. */
-export type LinkFormView = Pick<HomeView, 'language' | 'domains' | 'values' | 'error'>;
+export type LinkFormView = Pick<HomeView, 'language' | 'domains' | 'values' | 'error' | 'tagSuggestions'>;
 
 /**
  * The link form with every option of creation (interface §2.1), posting to `place.action`; the home page's
@@ -92,6 +94,7 @@ export function linkForm(
       ${formError(t, view.error)}
       ${input('url', t.urlLabel, html` type="text" inputmode="url" autocomplete="url" required${place.autofocus ? html` autofocus` : ''} placeholder="https://example.com/a/long/path"`, t.urlHint)}
       <div class="row">${aliasField(t, field('alias'))} ${domainField(t, view.domains, values.domain)}</div>
+      ${view.tagSuggestions === undefined ? '' : tagsField(t, `${place.id}-tags`, view.tagSuggestions, input)}
       ${optionsBlock(t, values, input)}
       <button type="submit" class="primary">${t.submit}</button>
     </form>
@@ -137,7 +140,7 @@ function formError(t: PageText, error: DomainError | undefined): SafeHtml {
 /** The options of creation, folded unless a failed post filled one of them. */
 function optionsBlock(t: PageText, values: FormValues, input: InputOf): SafeHtml {
   const optionsOpen = Object.entries(values).some(
-    ([k, v]) => v !== '' && !['url', 'alias', 'domain'].includes(k),
+    ([k, v]) => v !== '' && !['url', 'alias', 'domain', 'tags'].includes(k),
   );
   return html`<details class="options" ${optionsOpen ? html` open` : ''}>
     <summary>${t.options}</summary>
@@ -156,6 +159,12 @@ function optionsBlock(t: PageText, values: FormValues, input: InputOf): SafeHtml
       ${UTM.map((name) => input(name, name, html` type="text" autocomplete="off"`))}
     </fieldset>
   </details>`;
+}
+
+/** The tags of a signed-in account's new link, its tags suggested (the chips of a link lead to a tag's view). */
+function tagsField(t: PageText, listId: string, suggestions: readonly string[], input: InputOf): SafeHtml {
+  return html`${input('tags', t.tagsLabel, html` type="text" maxlength="400" autocomplete="off" autocapitalize="none" spellcheck="false" list="${listId}"`, t.tagsHint)}
+    <datalist id="${listId}">${suggestions.map((tag) => html`<option value="${tag}"></option>`)}</datalist>`;
 }
 
 function aliasField(t: PageText, f: { value: string; invalid: SafeHtml | string }): SafeHtml {

@@ -52,6 +52,8 @@ export const DE: PageText = {
     'Bewahren Sie dieses Token jetzt auf: Es wird nur einmal angezeigt. Damit können Sie den Link ändern oder löschen, seine private Statistik lesen und ihn später einem Konto zuordnen.',
   editTokenKept:
     '„Statistik und Einstellungen“ öffnet sich mit diesem Token: Es steht hinter dem # der Adresse, das nie an den Server geht, und dieser Browser-Tab behält es (Session Storage, kein Cookie), bis er geschlossen wird.',
+  tagsLabel: 'Schlagwörter (optional)',
+  tagsHint: 'Durch Kommas getrennt; Ihre Schlagwörter werden beim Tippen vorgeschlagen.',
   another: 'Weiteren Link kürzen',
   previewTitle: 'Link-Vorschau',
   destination: 'Ziel',
@@ -142,6 +144,8 @@ export const FR: PageText = {
     'Conservez ce jeton maintenant : il n’est affiché qu’une fois. Il permet de modifier ou supprimer ce lien, de lire ses statistiques privées et de le rattacher plus tard à un compte.',
   editTokenKept:
     '« Statistiques et réglages » s’ouvre avec ce jeton : il voyage après le # de l’adresse, jamais envoyé au serveur, et cet onglet le garde (stockage de session, sans cookie) jusqu’à sa fermeture.',
+  tagsLabel: 'Étiquettes (facultatif)',
+  tagsHint: 'Séparées par des virgules ; vos étiquettes sont proposées pendant la saisie.',
   another: 'Raccourcir un autre lien',
   previewTitle: 'Aperçu du lien',
   destination: 'Destination',
@@ -229,6 +233,8 @@ export const ES: PageText = {
     'Guarde este token ahora: solo se muestra una vez. Con él puede editar o borrar este enlace, leer sus estadísticas privadas y asociarlo más tarde a una cuenta.',
   editTokenKept:
     '«Estadísticas y ajustes» se abre con este token: viaja tras el # de la dirección, que nunca se envía al servidor, y esta pestaña lo guarda (almacenamiento de sesión, sin cookie) hasta que se cierre.',
+  tagsLabel: 'Etiquetas (opcional)',
+  tagsHint: 'Separadas por comas; sus etiquetas se sugieren al escribir.',
   another: 'Acortar otro enlace',
   previewTitle: 'Vista previa del enlace',
   destination: 'Destino',

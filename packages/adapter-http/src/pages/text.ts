@@ -52,6 +52,8 @@ export const EN = {
     'Keep this token now: it is shown only once. With it you can edit or delete this link, read its private statistics, and attach it to an account later.',
   editTokenKept:
     '“Statistics and settings” opens with this token: it travels after the # of the address, which is never sent to the server, and this browser tab keeps it (session storage, no cookie) until the tab is closed.',
+  tagsLabel: 'Tags (optional)',
+  tagsHint: 'Separated by commas; your tags are suggested as you type.',
   another: 'Shorten another link',
   previewTitle: 'Link preview',
   destination: 'Destination',

@@ -45,7 +45,10 @@ async function createFromForm(ctx: Context, deps: HttpDeps, body: unknown): Prom
   const values = formValues(body);
   const failed = (error: DomainError, status = HTTP_STATUS[error.code]) => {
     const shown = { ...error, message: errorBody(error, language).error.message };
-    sendHome(ctx, deps, status, homePage({ language, domains, values, error: shown, accountHref }));
+    // a form that had the tags field (signed in) has it again, with what was typed
+    const tagSuggestions = values.tags === undefined ? undefined : [];
+    const view = { language, domains, values, error: shown, accountHref, tagSuggestions };
+    sendHome(ctx, deps, status, homePage(view));
   };
   const input = parseInput(CreateLinkInput, formToCreateInput(values));
   if (!input.ok) return failed(input.error);
@@ -130,9 +133,12 @@ export const HOME_ROUTES: readonly AnyRoute[] = [
         return;
       }
       const { domains, accountHref } = homeOf(deps);
-      const signedInAs = (await signedInOf(deps, ctx))?.account.name;
+      const signedIn = await signedInOf(deps, ctx);
       const language = stateOf(ctx).language;
-      sendHome(ctx, deps, 200, homePage({ language, domains, accountHref, signedInAs }));
+      // signed in, the form takes tags, the account's suggested
+      const tags = signedIn === null ? null : await deps.core.links.tagCounts(signedIn.account.id);
+      const view = { language, domains, accountHref, signedInAs: signedIn?.account.name };
+      sendHome(ctx, deps, 200, homePage({ ...view, tagSuggestions: tags?.map((t) => t.name) }));
     },
   }),
   route({

@@ -63,8 +63,12 @@ export const LinkForm = formOf(
       'max_clicks',
       'password',
       ...(UTM as 'utm_source'[]),
+      'tags',
     ],
-    notes: { expires_at: 'Expiry as an ISO 8601 date-time; without a zone it is read as UTC.' },
+    notes: {
+      expires_at: 'Expiry as an ISO 8601 date-time; without a zone it is read as UTC.',
+      tags: 'Tags separated by commas or spaces (decisions §15); the form shows the field signed in.',
+    },
   },
   { private_stats: checkbox('the statistics are private (`public_stats: false`).') },
 );

@@ -57,6 +57,35 @@ describe('/account: the signed-in account’s links, search, paging, creation an
     expect(page).toContain('0 clicks');
   });
 
+  it('takes tags at creation, suggesting the account’s tags, on /account and on the home page', async () => {
+    const owner = await invitedBrowser(server, 'tagger', 'a long enough password');
+    const first = await owner.post('/account/links', {
+      url: 'https://example.com/t1',
+      tags: 'Spring, promo',
+    });
+    expect(first.status).toBe(303);
+    const id = /\/account\/links\/([0-9a-f-]{36})/.exec(first.headers.get('location') ?? '')?.[1];
+    expect((await jsonOf(await owner.send(`/api/v1/links/${id!}`))).tags).toEqual(['spring', 'promo']);
+    const page = await (await owner.send('/account')).text();
+    expect(page).toMatch(/<input id="tags" name="tags"[^>]*list="create-form-tags"/);
+    expect(page).toMatch(
+      /<datalist id="create-form-tags"><option value="promo"><\/option><option value="spring">/,
+    );
+    // each tag of a listed link is a chip leading to the tag's view
+    expect(page).toContain('href="/account?tag=spring"');
+    const home = await (await owner.send('/')).text();
+    expect(home).toMatch(/<datalist id="link-form-tags">[^]*<option value="spring">/);
+    const made = await owner.post('/', { url: 'https://example.com/t2', tags: 'summer' });
+    expect(made.status).toBe(201);
+    const listedNow = await jsonOf(await owner.send('/api/v1/links?tag=summer'));
+    expect((listedNow.links as Json[]).map((l) => l.url)).toEqual(['https://example.com/t2']);
+    const bad = await owner.post('/account/links', { url: 'https://example.com/t3', tags: 'no!good' });
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toContain('value="no!good"');
+    // anonymous, the home page has no tags field
+    expect(await (await browserOf(server).send('/')).text()).not.toContain('name="tags"');
+  });
+
   it('names a title-less link in the list by its path, so its short URL shows once (issue 26)', async () => {
     const response = await me.post('/account/links', {
       url: 'https://example.com/untitled',
@@ -198,7 +227,11 @@ describe('/account: the signed-in account’s links, search, paging, creation an
     });
     expect(created.status).toBe(201);
     const page = await created.text();
-    const id = /data-slot="link_page"[^>]*href="[^"]*\/account\/links\/([0-9a-f-]{36})"/.exec(page)?.[1];
+    // the edit token after `#`, for the link page to fill in (never sent to a server)
+    const id =
+      /data-slot="link_page"[^>]*href="[^"]*\/account\/links\/([0-9a-f-]{36})#edit_token=et_\w+"/.exec(
+        page,
+      )?.[1];
     expect(id).toBeDefined();
     expect(page).toContain('Statistics and settings');
     expect(page).toContain('Statistics (JSON)');

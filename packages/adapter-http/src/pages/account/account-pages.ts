@@ -174,6 +174,8 @@ export interface AccountHomeView {
   readonly claimMax: number;
   /** The statistics over the account's links, or the tag's (a GET of the page only: the overview). */
   readonly overview?: { readonly stats: StatsAcrossView; readonly tags: readonly TagCount[] };
+  /** The account's tags, suggested in the new-link form. */
+  readonly tagNames?: readonly string[];
 }
 
 /**
@@ -205,7 +207,7 @@ export function accountHomePage(view: AccountHomeView): string {
       ${linksSection(view, t)}
       ${linkForm(
         textOf(language),
-        { language, domains: view.domains, ...view.create },
+        { language, domains: view.domains, ...view.create, tagSuggestions: view.tagNames ?? [] },
         {
           id: 'create-form',
           action: '/account/links',

@@ -4,6 +4,7 @@ import { html } from '../layout.js';
 import type { RulesEditorState } from './rules-editor.js';
 import { rulesEditor, textField } from './rules-editor.js';
 import { compactRows, rulesInput, rulesValues } from './rules-values.js';
+import { listOf } from '../form-input.js';
 
 /** The words of the link page's tags and rules (decisions §15), in the four languages. */
 const TEXT = {
@@ -89,12 +90,6 @@ export function organiseFields(
     ${check('crawlable', t.crawlable)}
   </fieldset>`;
 }
-
-const listOf = (text: string | undefined): string[] =>
-  (text ?? '')
-    .split(/[\s,]+/)
-    .map((item) => item.trim())
-    .filter((item) => item !== '');
 
 /**
  * The PATCH fields of the form's §15 part: every one is sent, so each is set. A post without the part
