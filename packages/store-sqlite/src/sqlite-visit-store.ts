@@ -74,6 +74,7 @@ export function createSqliteVisitStore(
         statements.pruneCounters.run(beforeDay);
         statements.pruneAccountCounters.run(beforeDay);
         statements.pruneAccountLinkDays.run(beforeDay);
+        statements.pruneAccountLinkWeeks.run(beforeDay);
       }).immediate();
     },
   };
@@ -96,6 +97,10 @@ function statementsOf(db: Database) {
     // after the counters: their delete trigger leaves the account sums of those days at zero
     pruneAccountCounters: db.prepare<[string]>('DELETE FROM account_counters WHERE day < ?'),
     pruneAccountLinkDays: db.prepare<[string]>('DELETE FROM account_link_days WHERE day < ?'),
+    // a week goes once all its days are before the day (the trigger took the days pruned out of it)
+    pruneAccountLinkWeeks: db.prepare<[string]>(
+      "DELETE FROM account_link_weeks WHERE week < date(?, '-6 days')",
+    ),
   };
 }
 

@@ -20,6 +20,7 @@ describe('migrate', () => {
     expect(tableNames()).toEqual([
       'account_counters',
       'account_link_days',
+      'account_link_weeks',
       'account_passwords',
       'accounts',
       'api_keys',

@@ -71,6 +71,51 @@ export function describeAccountReads(stores: () => Stores): void {
         expect(await reads.topLinks(mine, '2026-01-10', '2026-01-11', 1)).toEqual([{ key: b, count: 7 }]);
       });
 
+      it('sums each link over any range of days, whole weeks or not', async () => {
+        const s = stores();
+        const { mine, a, b } = await givenAccounts(s);
+        const days = Array.from({ length: 31 }, (_, i) => `2026-01-${String(i + 1).padStart(2, '0')}`);
+        await recordCounters(
+          s,
+          folded,
+          days.flatMap((day, i) => [
+            counter(a, day, 'total', '10', i + 1),
+            counter(b, day, 'total', '12', 20),
+          ]),
+        );
+        const reads = readsOf(s);
+        // 2026-01-01 is a Thursday; ranges with no, one and several whole weeks, edges on either side
+        for (const [from, to] of [
+          ['2026-01-01', '2026-01-31'],
+          ['2026-01-05', '2026-01-11'],
+          ['2026-01-04', '2026-01-12'],
+          ['2026-01-06', '2026-01-10'],
+          ['2026-01-03', '2026-01-25'],
+          ['2026-01-12', '2026-01-12'],
+        ] as const) {
+          const inRange = days
+            .map((day, i) => [day, i + 1] as const)
+            .filter(([day]) => day >= from && day <= to);
+          const sumA = inRange.reduce((sum, [, n]) => sum + n, 0);
+          const sumB = inRange.length * 20;
+          const expected = [
+            { key: a, count: sumA },
+            { key: b, count: sumB },
+          ].sort((x, y) => y.count - x.count || (x.key < y.key ? -1 : 1));
+          expect([from, to, await reads.topLinks(mine, from, to, 20)]).toEqual([from, to, expected]);
+        }
+        // pruning the days before the 15th (a Thursday) keeps the rest of that week
+        await s.visits.pruneCounters('2026-01-15');
+        expect(await reads.topLinks(mine, '2026-01-01', '2026-01-31', 20)).toEqual([
+          { key: a, count: days.slice(14).reduce((sum, _, i) => sum + 15 + i, 0) },
+          { key: b, count: 17 * 20 },
+        ]);
+        expect(await reads.topLinks(mine, '2026-01-12', '2026-01-18', 20)).toEqual([
+          { key: b, count: 4 * 20 },
+          { key: a, count: 15 + 16 + 17 + 18 },
+        ]);
+      });
+
       it('takes in the counts of a link claimed into the account and drops those of a link deleted', async () => {
         const s = stores();
         const { mine, a, d } = await givenAccounts(s);
