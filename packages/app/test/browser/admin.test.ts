@@ -3,6 +3,7 @@ import { createLink } from '../http/harness.js';
 import {
   VIEWPORTS,
   browserAvailable,
+  expectInViewAndFocused,
   inViewport,
   screenshot,
   seriousViolations,
@@ -52,6 +53,20 @@ describe.skipIf(!available)('/admin in Chromium (decisions §10)', { timeout: 60
       await expect.poll(() => page.locator('.new-key .copy-secret-status').textContent()).toBe('Copied.');
       expect(await page.evaluate('navigator.clipboard.readText()')).toBe(url);
       await screenshot(page, `admin-invite-${viewport}`);
+
+      // a reset says first what it ends, then its link is in view and focused with its Copy button
+      const row = page.locator('#admin-accounts li', { hasText: `guest-${viewport}` });
+      await row.getByText('Reset…').click();
+      await expect
+        .poll(() => row.locator('.reset .hint').textContent())
+        .toContain('their links and API keys stay');
+      await row.getByRole('button', { name: `Make a reset link for guest-${viewport}` }).click();
+      await expectInViewAndFocused(page, '.new-key');
+      await expect
+        .poll(() => page.locator('.new-key').textContent())
+        .toContain(`Reset link for guest-${viewport}`);
+      expect(await page.locator('#new-key').textContent()).toMatch(/\/account\/invite\/inv_[0-9A-Za-z]{32}$/);
+      await screenshot(page, `admin-reset-${viewport}`);
       expect(problems).toEqual([]);
 
       // the person invited opens the link in a browser of their own

@@ -52,8 +52,25 @@ describe.skipIf(!available)('a link’s page in Chromium (decisions §10)', { ti
         .locator('#create-form')
         .getByLabel('Long URL')
         .fill(`https://example.com/charted-${viewport}`);
+      // tags at creation, the account's tags suggested (issue 42)
+      const tags = page.locator('#create-form').getByLabel('Tags (optional)');
+      await tags.fill(`chart-${viewport}, demo`);
       await page.locator('#create-form').getByRole('button').click();
       await page.waitForURL(/\/account\/links\/[0-9a-f-]{36}\?done=created$/);
+      await page.goto(`${server().baseUrl}/account`);
+      const chip = page
+        .locator('#links li')
+        .first()
+        .getByRole('link', { name: `#chart-${viewport}` });
+      expect(await chip.getAttribute('href')).toBe(`/account?tag=chart-${viewport}`);
+      const suggested = page.locator('#create-form-tags option');
+      await expect
+        .poll(() => suggested.evaluateAll((o) => o.map((e) => e.getAttribute('value'))))
+        .toEqual([`chart-${viewport}`, 'demo']);
+      await chip.click();
+      await page.waitForURL(`${server().baseUrl}/account?tag=chart-${viewport}`);
+      await page.locator('#links li a[href^="/account/links/"]').first().click();
+      await page.waitForURL(/\/account\/links\/[0-9a-f-]{36}$/);
       const shortUrl = (await page.locator('#short-url').textContent()) ?? '';
       // the copy button beside it puts the short URL on the clipboard and says so (issue 26)
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server().baseUrl });
