@@ -23,6 +23,11 @@ const NOT_COPIED = new Set([
   'webhook_attempts',
   // which epochs the visit log holds, for SQLite's index of it (migration 013)
   'visit_log_epochs',
+  // the counters summed per account that SQLite's triggers keep (migration 020): made from the
+  // counters, which are copied; PostgreSQL sums an account's links when it reads them
+  'account_counters',
+  'account_link_days',
+  'account_link_weeks',
 ]);
 
 /** Columns only SQLite's store has, left behind: the epoch of a visit-log entry (migration 013). */

@@ -172,7 +172,8 @@ function sqliteCounts(dbPath: string): Record<string, number> {
       )
       .all()
       // what other SQLite processes read to learn of changes, events waiting for delivery with the
-      // last attempts (decisions §16), and the epochs of SQLite's visit-log index: not copied
+      // last attempts (decisions §16), the epochs of SQLite's visit-log index and its sums per account
+      // (made from the counters): not copied
       .filter(
         ({ name }) =>
           ![
@@ -181,6 +182,9 @@ function sqliteCounts(dbPath: string): Record<string, number> {
             'event_deliveries',
             'webhook_attempts',
             'visit_log_epochs',
+            'account_counters',
+            'account_link_days',
+            'account_link_weeks',
           ].includes(name),
       );
     return Object.fromEntries(
