@@ -41,7 +41,8 @@ export interface ProcessMeter {
  * the waiting requests run, then go on).
  */
 export function createImportPacer(meter: ProcessMeter, wait: (ms: number) => Promise<void>) {
-  let share = 1;
+  // gently at first: the first window tells whether requests are waiting
+  let share = IMPORT_MIN_SHARE;
   let windowStart = meter.now();
   let windowBusy = meter.busy();
   let ours = 0;
