@@ -1,6 +1,6 @@
 import type {
   CoreDeps,
-  ImportJob,
+  ImportJobSummary,
   ImportOptions,
   ImportReportLine,
   ImportSourceName,
@@ -17,7 +17,10 @@ export interface LocalStore {
   /** The webhooks of every account on it (decisions §16: `shortener webhooks`). */
   readonly webhooks: WebhookDeps;
   /** Runs an import into an account here, to its end (`shortener import --from`, decisions §17). */
-  importFrom(request: LocalImportRequest, onProgress: (job: ImportJob) => void): Promise<Result<ImportDone>>;
+  importFrom(
+    request: LocalImportRequest,
+    onProgress: (job: ImportJobSummary) => void,
+  ): Promise<Result<ImportDone>>;
   close(): Promise<void>;
 }
 
@@ -39,7 +42,7 @@ export interface LocalImportRequest extends Omit<ImportOptions, 'url'> {
 
 /** An import run to its end: the job and its report. */
 export interface ImportDone {
-  readonly job: ImportJob;
+  readonly job: ImportJobSummary;
   readonly lines: readonly ImportReportLine[];
 }
 

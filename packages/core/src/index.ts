@@ -235,10 +235,10 @@ export { IMPORT_SOURCES } from './imports/source.js';
 // prettier-ignore
 export type { ImportRow, ImportSource, ImportSourceName, ImportStep, ImportedDay, ImportedVisit } from './imports/source.js';
 // prettier-ignore
-export { MAX_JOB_ERRORS, NO_COUNTS } from './imports/import-job.js';
+export { MAX_JOB_ERRORS, NO_COUNTS, summaryOf } from './imports/import-job.js';
 // prettier-ignore
 export type {
-  ImportChunk, ImportCounts, ImportJob, ImportOptions, ImportOutcome, ImportReportLine, ImportState, ImportStore,
+  ImportChunk, ImportCounts, ImportJob, ImportJobSummary, ImportOptions, ImportOutcome, ImportReportLine, ImportState, ImportStore,
   ImportedLinkWrite, PlacedReportLine,
 } from './imports/import-job.js';
 export { CHUNK_ROWS, IMPORT_LEASE_MS, LostImportJob, runImportJob } from './imports/import-runner.js';

@@ -1,4 +1,4 @@
-import { err, ok } from '@shortener/core';
+import { err, ok, summaryOf } from '@shortener/core';
 import type { ImportJob, ImportStore, LinkStore, PlacedReportLine } from '@shortener/core';
 import { addCounter } from './memory-state.js';
 import type { MemoryState } from './memory-state.js';
@@ -27,7 +27,7 @@ export function createMemoryImportStore(state: MemoryState, links: LinkStore): I
     },
     findJob: async (id) => {
       const held = jobs.get(id);
-      return held === undefined ? null : copy(held.job);
+      return held === undefined ? null : summaryOf(copy(held.job));
     },
     listJobs: async (accountId, limit) =>
       [...jobs.values()]
@@ -35,7 +35,7 @@ export function createMemoryImportStore(state: MemoryState, links: LinkStore): I
         .filter((job) => job.accountId === accountId)
         .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1))
         .slice(0, limit)
-        .map(copy),
+        .map((job) => summaryOf(copy(job))),
     claimJob: async (runner, now, leaseUntil, id) => {
       const open = [...jobs.values()]
         .filter((h) => id === undefined || h.job.id === id)

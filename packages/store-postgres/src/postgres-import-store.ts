@@ -1,12 +1,19 @@
 import { domainError, err, ok } from '@shortener/core';
-import type { ImportJob, ImportReportLine, ImportStore, LinkRecord, Result } from '@shortener/core';
+import type {
+  ImportJob,
+  ImportJobSummary,
+  ImportReportLine,
+  ImportStore,
+  LinkRecord,
+  Result,
+} from '@shortener/core';
 import type { Pool, PoolClient } from 'pg';
 import { addCounters } from './counter-writes.js';
 import { inTransaction } from './database.js';
 import { LINK_INSERT, linkInsertValues, normalised } from './link-rows.js';
 import { selectList } from './link-rows.js';
 
-const JOB = selectList([
+const SUMMARY_COLUMNS = [
   ['id', 'id'],
   ['account_id', 'accountId'],
   ['source', 'source'],
@@ -15,10 +22,12 @@ const JOB = selectList([
   ['counts', 'counts'],
   ['errors', 'errors'],
   ['cursor', 'cursor'],
-  ['payload', 'payload'],
   ['created_at', 'createdAt'],
   ['updated_at', 'updatedAt'],
-]);
+] as const;
+// a job as shown leaves its file (a CSV job's may be megabytes) in the database
+const SUMMARY = selectList([...SUMMARY_COLUMNS]);
+const JOB = selectList([...SUMMARY_COLUMNS, ['payload', 'payload']]);
 
 // the oldest open job whose runner is gone; SKIP LOCKED: two nodes claiming at once take two jobs or none
 const CLAIM = `UPDATE import_jobs SET state = 'running', runner = $1, lease_until = $3, updated_at = $2
@@ -55,11 +64,12 @@ export function createPostgresImportStore(pool: Pool): ImportStore {
       );
     },
     findJob: async (id) =>
-      (await pool.query<ImportJob>(`SELECT ${JOB} FROM import_jobs WHERE id = $1`, [id])).rows[0] ?? null,
+      (await pool.query<ImportJobSummary>(`SELECT ${SUMMARY} FROM import_jobs WHERE id = $1`, [id]))
+        .rows[0] ?? null,
     listJobs: async (accountId, limit) =>
       (
-        await pool.query<ImportJob>(
-          `SELECT ${JOB} FROM import_jobs WHERE account_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`,
+        await pool.query<ImportJobSummary>(
+          `SELECT ${SUMMARY} FROM import_jobs WHERE account_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`,
           [accountId, limit],
         )
       ).rows,

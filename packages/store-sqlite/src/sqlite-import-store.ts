@@ -1,4 +1,4 @@
-import { domainError, err, ok } from '@shortener/core';
+import { domainError, err, ok, summaryOf } from '@shortener/core';
 import type {
   ImportJob,
   ImportReportLine,
@@ -43,6 +43,8 @@ const toJob = (row: JobRow): ImportJob => ({
 });
 
 const JOB = 'id, account_id, source, state, options, counts, errors, cursor, payload, created_at, updated_at';
+// a job as shown: its file left in the database
+const SUMMARY = JOB.replace(' payload,', ' NULL AS payload,');
 const INSERT_LINK = `INSERT INTO links (${LINK_COLUMNS.join(', ')}) VALUES (${LINK_COLUMNS.map((c) => `@${c}`).join(', ')})`;
 
 /**
@@ -107,9 +109,10 @@ export function createSqliteImportStore(db: Database, announce: (change: LinkCha
     },
     findJob: async (id) => {
       const row = s.byId.get(id);
-      return row === undefined ? null : toJob(row);
+      return row === undefined ? null : summaryOf(toJob(row));
     },
-    listJobs: async (accountId, limit) => s.byAccount.all(accountId, limit).map(toJob),
+    listJobs: async (accountId, limit) =>
+      s.byAccount.all(accountId, limit).map((row) => summaryOf(toJob(row))),
     claimJob: async (runner, now, leaseUntil, id) => claim.immediate(runner, now, leaseUntil, id),
     findImported: async (accountId, source, originals) => {
       const found = new Map<string, string>();
@@ -140,9 +143,9 @@ export function createSqliteImportStore(db: Database, announce: (change: LinkCha
 function statementsOf(db: Database) {
   return {
     insert: db.prepare(`INSERT INTO import_jobs (${JOB}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-    byId: db.prepare<[string], JobRow>(`SELECT ${JOB} FROM import_jobs WHERE id = ?`),
+    byId: db.prepare<[string], JobRow>(`SELECT ${SUMMARY} FROM import_jobs WHERE id = ?`),
     byAccount: db.prepare<[string, number], JobRow>(
-      `SELECT ${JOB} FROM import_jobs WHERE account_id = ? ORDER BY created_at DESC, id DESC LIMIT ?`,
+      `SELECT ${SUMMARY} FROM import_jobs WHERE account_id = ? ORDER BY created_at DESC, id DESC LIMIT ?`,
     ),
     open: db.prepare<[number, string | null, string | null], JobRow>(
       `SELECT ${JOB} FROM import_jobs WHERE state IN ('queued', 'running')

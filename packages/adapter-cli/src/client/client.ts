@@ -4,7 +4,7 @@ import type {
   CheckAliasInput,
   ExportedLink,
   CreateLinkInput,
-  ImportJob,
+  ImportJobSummary,
   LinkView,
   ListLinksQuery,
   Result,
@@ -57,7 +57,7 @@ export interface ShortenerClient {
   /** Imports from another shortener into the account (local mode with `--account` only). */
   readonly importFrom?: (
     request: Omit<LocalImportRequest, 'accountId'>,
-    onProgress: (job: ImportJob) => void,
+    onProgress: (job: ImportJobSummary) => void,
   ) => Promise<Result<ImportDone>>;
   readonly importLink?: (line: ExportedLink) => Promise<Result<LinkView>>;
   /** Copies the database to `destination` while it keeps serving (local only). */

@@ -1,5 +1,5 @@
 import { IMPORT_SOURCES, toImportJobView } from '@shortener/core';
-import type { ImportJob, ImportReportLine, ImportSourceName } from '@shortener/core';
+import type { ImportJobSummary, ImportReportLine, ImportSourceName } from '@shortener/core';
 import type { Command } from 'commander';
 import { CliError, unwrap, usageError } from '../cli-io.js';
 import type { CliSink } from '../cli-io.js';
@@ -46,7 +46,7 @@ function domainMapOf(pairs: readonly string[]): Record<string, string> {
 const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
 
 /** The job's counts in one line. */
-const countsLine = ({ counts }: ImportJob): string =>
+const countsLine = ({ counts }: ImportJobSummary): string =>
   `${counts.rows} rows: ${counts.imported} imported, ${counts.renamed} renamed, ${counts.skipped} skipped, ` +
   `${counts.refused} refused, ${counts.visits} visits`;
 
@@ -54,7 +54,7 @@ const countsLine = ({ counts }: ImportJob): string =>
 function progressOf(sink: CliSink, quiet: boolean) {
   let last = 0;
   return {
-    show(job: ImportJob) {
+    show(job: ImportJobSummary) {
       if (quiet) return;
       if (sink.isTTY === true) return void sink.write(`\r\x1b[2K${countsLine(job)}`);
       if (Date.now() - last < PLAIN_EVERY_MS) return;

@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { ImportDone, LocalImportRequest } from '@shortener/adapter-cli';
 import { isBotUserAgent } from '@shortener/adapter-http';
 import { IMPORT_LEASE_MS, createImportJob, domainError, err, ok, runImportJob } from '@shortener/core';
-import type { CoreDeps, ImportJob, ImportSource, Result, Stores, UserAgentParser } from '@shortener/core';
+import type {
+  CoreDeps,
+  ImportJobSummary,
+  ImportSource,
+  Result,
+  Stores,
+  UserAgentParser,
+} from '@shortener/core';
 import { yieldToRequests } from './import-runtime.js';
 import { bitlySource, csvSource, kuttSource, shlinkSource, yourlsSource } from '@shortener/import-sources';
 
@@ -52,7 +59,7 @@ export async function importLocally(
   stores: Stores,
   userAgents: UserAgentParser,
   request: LocalImportRequest,
-  onProgress: (job: ImportJob) => void,
+  onProgress: (job: ImportJobSummary) => void,
 ): Promise<Result<ImportDone>> {
   const source = sourceOf(request);
   if (!source.ok) return source;

@@ -106,15 +106,25 @@ export interface ImportChunk {
   readonly leaseUntil: number;
 }
 
+/** A job as read to be shown (its state and counts): without the file, which only its runner reads. */
+export type ImportJobSummary = Omit<ImportJob, 'payload'>;
+
+/** A job without its file. */
+export function summaryOf(job: ImportJob): ImportJobSummary {
+  const { payload: _file, ...summary } = job;
+  return summary;
+}
+
 /**
  * Storage of import jobs, their reports and what each account imported from where. Every store keeps
  * them; on PostgreSQL a job is run by one node at a time (the lease).
  */
 export interface ImportStore {
   createJob(job: ImportJob): Promise<void>;
-  findJob(id: string): Promise<ImportJob | null>;
-  /** The account's jobs, newest first (at most `limit`). */
-  listJobs(accountId: string, limit: number): Promise<ImportJob[]>;
+  /** A job, without its file (a CSV job's may be megabytes: a page polls this while the job runs). */
+  findJob(id: string): Promise<ImportJobSummary | null>;
+  /** The account's jobs, newest first (at most `limit`), without their files. */
+  listJobs(accountId: string, limit: number): Promise<ImportJobSummary[]>;
   /**
    * Takes the oldest job that is queued, or running with its lease run out (a crashed runner's), for
    * `runner` until `leaseUntil`, marking it running; null when there is none. Two runners never hold one job.

@@ -7,7 +7,13 @@ import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
 import { timeOrderedUuid } from '../secrets.js';
 import { validateTargetUrl } from '../urls/validate-url.js';
-import type { ImportJob, ImportOptions, ImportReportLine, ImportStore } from './import-job.js';
+import type {
+  ImportJob,
+  ImportJobSummary,
+  ImportOptions,
+  ImportReportLine,
+  ImportStore,
+} from './import-job.js';
 import type { ImportSourceName } from './source.js';
 import { NO_COUNTS } from './import-job.js';
 
@@ -95,7 +101,7 @@ export interface ImportUseDeps extends CoreDeps {
 }
 
 /** The job as the API shows it. */
-export function toImportJobView(job: ImportJob, baseUrl: string): ImportJobView {
+export function toImportJobView(job: ImportJobSummary, baseUrl: string): ImportJobView {
   return {
     id: job.id,
     source: job.source,
@@ -213,7 +219,7 @@ export async function findImport(
   deps: ImportUseDeps,
   id: string,
   caller: Caller,
-): Promise<Result<ImportJob>> {
+): Promise<Result<ImportJobSummary>> {
   const job = z.uuid().safeParse(id).success ? await deps.imports.findJob(id.toLowerCase()) : null;
   if (job === null || (!caller.operator && job.accountId !== caller.accountId)) {
     return err(domainError('not_found', 'No import with this id.'));
@@ -226,7 +232,7 @@ export async function importReport(
   deps: ImportUseDeps,
   id: string,
   caller: Caller,
-): Promise<Result<{ job: ImportJob; lines: ImportReportLine[] }>> {
+): Promise<Result<{ job: ImportJobSummary; lines: ImportReportLine[] }>> {
   const job = await findImport(deps, id, caller);
   if (!job.ok) return job;
   return ok({ job: job.value, lines: await deps.imports.report(job.value.id) });
