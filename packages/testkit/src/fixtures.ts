@@ -32,6 +32,11 @@ export function aServiceConfig(overrides: Partial<ServiceConfig> = {}): ServiceC
   };
 }
 
+/** The `{ key, count }` rows of a statistics breakdown, in the order given: `keyCounts(['DE', 2], ['FR', 1])`. */
+export function keyCounts(...rows: readonly (readonly [string, number])[]): { key: string; count: number }[] {
+  return rows.map(([key, count]) => ({ key, count }));
+}
+
 /** The fixed time of every fixture: 2026-01-01T00:00:00Z in epoch milliseconds. */
 export const FIXTURE_TIME = Date.UTC(2026, 0, 1);
 

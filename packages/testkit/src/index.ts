@@ -13,6 +13,7 @@ export {
   createSeededRandom,
   FIXTURE_TIME,
   createListRateLimiter,
+  keyCounts,
 } from './fixtures.js';
 export type { FakeClock } from './fixtures.js';
 export { aWebhook, describeEventStoreContract } from './event-store-contract.js';
