@@ -4,7 +4,7 @@ import type { LinkFormView } from '../home-page.js';
 import { linkForm } from '../home-page.js';
 import type { SafeHtml } from '../layout.js';
 import { accountAreaPage, html } from '../layout.js';
-import { inputField, messageCard } from '../page-parts.js';
+import { inputField, messageCard, textareaField } from '../page-parts.js';
 import { fill, textOf } from '../text.js';
 import type { AccountText } from './account-text.js';
 import { accountTextOf } from './account-text.js';
@@ -229,20 +229,13 @@ function claimSection(view: AccountHomeView, t: AccountText): SafeHtml {
     <p>${fill(t.claimIntro, { max: view.claimMax })}</p>
     ${noticeLine(claim, 'claim-result')}
     <form method="post" action="/account/claim" class="stack">
-      <div class="field">
-        <label for="tokens">${t.claimLabel}</label>
-        <textarea
-          id="tokens"
-          name="tokens"
-          rows="3"
-          required
-          autocomplete="off"
-          autocapitalize="none"
-          spellcheck="false"
-          ${failed ? html` aria-invalid="true" aria-describedby="claim-result"` : ''}
-        >
-${claim?.tokens ?? ''}</textarea>
-      </div>
+      ${textareaField(
+        'tokens',
+        t.claimLabel,
+        html`name="tokens" rows="3" required autocomplete="off" autocapitalize="none" spellcheck="false"
+        ${failed ? html` aria-invalid="true" aria-describedby="claim-result"` : ''}`,
+        claim?.tokens ?? '',
+      )}
       <button type="submit">${t.claimSubmit}</button>
     </form>
   </section>`;
