@@ -235,7 +235,7 @@ export { IMPORT_SOURCES } from './imports/source.js';
 // prettier-ignore
 export type { ImportRow, ImportSource, ImportSourceName, ImportStep, ImportedDay, ImportedVisit } from './imports/source.js';
 // prettier-ignore
-export { MAX_JOB_ERRORS, NO_COUNTS } from './imports/import-job.js';
+export { IMPORT_JOB_COLUMNS, MAX_JOB_ERRORS, NO_COUNTS, importJobValues } from './imports/import-job.js';
 // prettier-ignore
 export type {
   ImportChunk, ImportCounts, ImportJob, ImportOptions, ImportOutcome, ImportReportLine, ImportState, ImportStore,

@@ -1,4 +1,4 @@
-import { domainError, err, ok } from '@shortener/core';
+import { IMPORT_JOB_COLUMNS, domainError, err, importJobValues, ok } from '@shortener/core';
 import type {
   ImportJob,
   ImportReportLine,
@@ -42,7 +42,7 @@ const toJob = (row: JobRow): ImportJob => ({
   updatedAt: row.updated_at,
 });
 
-const JOB = 'id, account_id, source, state, options, counts, errors, cursor, payload, created_at, updated_at';
+const JOB = IMPORT_JOB_COLUMNS.join(', ');
 const INSERT_LINK = `INSERT INTO links (${LINK_COLUMNS.join(', ')}) VALUES (${LINK_COLUMNS.map((c) => `@${c}`).join(', ')})`;
 
 /**
@@ -91,19 +91,7 @@ export function createSqliteImportStore(db: Database, announce: (change: LinkCha
   });
   return {
     createJob: async (job) => {
-      s.insert.run(
-        job.id,
-        job.accountId,
-        job.source,
-        job.state,
-        JSON.stringify(job.options),
-        JSON.stringify(job.counts),
-        JSON.stringify(job.errors),
-        job.cursor,
-        job.payload,
-        job.createdAt,
-        job.updatedAt,
-      );
+      s.insert.run(...importJobValues(job));
     },
     findJob: async (id) => {
       const row = s.byId.get(id);
@@ -139,7 +127,9 @@ export function createSqliteImportStore(db: Database, announce: (change: LinkCha
 
 function statementsOf(db: Database) {
   return {
-    insert: db.prepare(`INSERT INTO import_jobs (${JOB}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+    insert: db.prepare(
+      `INSERT INTO import_jobs (${JOB}) VALUES (${IMPORT_JOB_COLUMNS.map(() => '?').join(', ')})`,
+    ),
     byId: db.prepare<[string], JobRow>(`SELECT ${JOB} FROM import_jobs WHERE id = ?`),
     byAccount: db.prepare<[string, number], JobRow>(
       `SELECT ${JOB} FROM import_jobs WHERE account_id = ? ORDER BY created_at DESC, id DESC LIMIT ?`,
