@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { browserOf, inviteUrl, invitedBrowser, sessionCookieOf, twoSessions } from './browser-session.js';
+import {
+  browserOf,
+  inviteUrl,
+  invitedBrowser,
+  sessionCookieOf,
+  strangerTo,
+  twoSessions,
+} from './browser-session.js';
 import { createLink, expectError, jsonOf } from './harness.js';
 
 import { startFileServer } from './file-server.js';
@@ -32,8 +39,7 @@ describe('accounts in the browser (decisions §10)', () => {
   });
 
   it('signs in with the same answer for an unknown name and a wrong password', async () => {
-    await invitedBrowser(server, 'bob', 'bob password');
-    const browser = browserOf(server);
+    const browser = await strangerTo(server, 'bob', 'bob password');
     const wrong = await browser.post('/login', { name: 'bob', password: 'not the password' });
     const unknown = await browser.post('/login', { name: 'nobody', password: 'not the password' });
     expect([wrong.status, unknown.status]).toEqual([401, 401]);

@@ -76,6 +76,16 @@ export async function invitedBrowser(
   return browser;
 }
 
+/** Invites `name` with `password` as {@link invitedBrowser} does; returns another browser, a signed-out stranger. */
+export async function strangerTo(
+  server: TestServer,
+  name: string,
+  password: string,
+): Promise<BrowserSession> {
+  await invitedBrowser(server, name, password);
+  return browserOf(server);
+}
+
 /** An invited account signed in from two browsers: `here` through the invite, `there` by its password. */
 export async function twoSessions(
   server: TestServer,
