@@ -3,8 +3,7 @@ import { UpdateLinkInput, deleteLink, parseInput, updateLink } from '@shortener/
 import { HTTP_STATUS, errorBody } from '../errors.js';
 import { stateOf } from '../koa-helpers.js';
 import { doneParameter, html, htmlOrError, seeOther as seeOtherDoc } from '../openapi/openapi-pages.js';
-import { jsonContent, pathParameter, ref } from '../openapi/openapi-paths.js';
-import type { Json } from '../openapi/openapi-schemas.js';
+import { idParameter, jsonContent, ref } from '../openapi/openapi-paths.js';
 import { linkDeletedPage, linkMissingPage } from '../pages/account/link-page.js';
 import { linkPageTextOf } from '../pages/account/link-page-text.js';
 import { formValues } from '../pages/form-input.js';
@@ -24,9 +23,8 @@ import {
   zoneOf,
 } from './link-page-view.js';
 
-const UUID = '0f8fad5b-d9cb-469f-a165-70867728950e';
 const TOKEN = 'et_4fTq9ZrW2mXb7LcN1vYs8KdJ3hGp6QaE';
-const id: Json = pathParameter('id', 'The link’s `id`.', UUID);
+const id = idParameter('link');
 
 /** The answers every link-page operation shares: no access, and an unknown link. */
 const refused = {
