@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { itGives } from './table.js';
 import { isPrivateAddress, parseIPv4, parseIPv6 } from '../src/urls/ip.js';
 
 describe('parseIPv4', () => {
-  it.each([
+  itGives('reads %s in the WHATWG notation', parseIPv4, [
     ['127.0.0.1', 0x7f000001],
     ['127.1', 0x7f000001],
     ['127.0.1', 0x7f000001],
@@ -17,9 +18,7 @@ describe('parseIPv4', () => {
     ['0', 0],
     ['255.255.255.255', 0xffffffff],
     ['4294967295', 0xffffffff],
-  ])('reads %s in the WHATWG notation', (host, expected) => {
-    expect(parseIPv4(host)).toBe(expected);
-  });
+  ]);
 
   it.each([
     '',
