@@ -6,6 +6,7 @@ import {
   sessionCookieOf,
   strangerTo,
   twoSessions,
+  pageOf,
 } from './browser-session.js';
 import { createLink, expectError, jsonOf } from './harness.js';
 
@@ -32,8 +33,7 @@ describe('accounts in the browser (decisions §10)', () => {
     );
     browser.cookie = sessionCookieOf(set);
     const account = await browser.send('/account');
-    expect(account.status).toBe(200);
-    expect(await account.text()).toContain('alice');
+    expect(await pageOf(account, 200)).toContain('alice');
     expect((await browser.send(new URL(url).pathname)).status).toBe(404);
     expect((await browser.post(new URL(url).pathname, { password: 'another password' })).status).toBe(404);
   });

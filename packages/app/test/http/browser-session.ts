@@ -44,6 +44,13 @@ export function browserOf(server: TestServer): BrowserSession {
   return session;
 }
 
+/** Reads a page's text, after checking the answer's status (the text is the message when it differs), as `jsonOf` reads JSON. */
+export async function pageOf(response: Response, status: number): Promise<string> {
+  const text = await response.text();
+  expect(response.status, text).toBe(status);
+  return text;
+}
+
 /** The `name=value` pair of a response's session cookie; fails the test when there is none. */
 export function sessionCookieOf(response: Response): string {
   const [cookie] = response.headers.getSetCookie();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { browserOf, invitedBrowser, strangerTo } from './browser-session.js';
+import { browserOf, invitedBrowser, strangerTo, pageOf } from './browser-session.js';
 
 import { startFileServer } from './file-server.js';
 
@@ -20,8 +20,7 @@ describe('signing in returns to the page asked for', () => {
       password: 'wrong',
       next: '/account/settings',
     });
-    expect(wrong.status).toBe(401);
-    expect(await wrong.text()).toContain('name="next" value="/account/settings"');
+    expect(await pageOf(wrong, 401)).toContain('name="next" value="/account/settings"');
     const signedIn = await visitor.post('/login', {
       name: 'yara',
       password: 'yara password',
