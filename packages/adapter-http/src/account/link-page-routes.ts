@@ -17,6 +17,7 @@ import {
   DEFAULT_DAYS,
   daysOf,
   editInput,
+  onOpenedLinkPage,
   openLinkPage,
   renderFull,
   sendLinkPage,
@@ -125,11 +126,9 @@ export const LINK_PAGE_ROUTES: readonly AnyRoute[] = [
       example: { edit_token: TOKEN, days: '30' },
       responses: { 200: html('The full page.'), ...refusedOrLimited },
     },
-    handle: async (ctx, { deps, body }) => {
-      const opened = await openLinkPage(ctx, deps, body);
-      if (opened !== null)
-        await renderFull(ctx, deps, 200, opened.link, opened.manager, daysOf(body.days), {}, zoneOf(body.tz));
-    },
+    handle: onOpenedLinkPage((ctx, deps, body, { link, manager }) =>
+      renderFull(ctx, deps, 200, link, manager, daysOf(body.days), {}, zoneOf(body.tz)),
+    ),
   }),
   route({
     method: 'post',
@@ -160,10 +159,7 @@ export const LINK_PAGE_ROUTES: readonly AnyRoute[] = [
         ...refusedOrLimited,
       },
     },
-    handle: async (ctx, { deps, body }) => {
-      const opened = await openLinkPage(ctx, deps, body);
-      if (opened === null) return;
-      const { link, manager } = opened;
+    handle: onOpenedLinkPage(async (ctx, deps, body, { link, manager }) => {
       const values = formValues(body);
       if (values.rule_action !== undefined) {
         // a rules row's button: the form again with the change, nothing saved (works without script)
@@ -188,7 +184,7 @@ export const LINK_PAGE_ROUTES: readonly AnyRoute[] = [
       await renderFull(ctx, deps, 200, updated.value, manager, DEFAULT_DAYS, {
         notice: { error: false, text: saved },
       });
-    },
+    }),
   }),
   route({
     method: 'post',
@@ -210,10 +206,7 @@ export const LINK_PAGE_ROUTES: readonly AnyRoute[] = [
         ...refusedOrLimited,
       },
     },
-    handle: async (ctx, { deps, body }) => {
-      const opened = await openLinkPage(ctx, deps, body);
-      if (opened === null) return;
-      const { link, manager } = opened;
+    handle: onOpenedLinkPage(async (ctx, deps, body, { link, manager }) => {
       const { language } = stateOf(ctx);
       if ((body.confirm ?? '') === '') {
         const deleteError = linkPageTextOf(language).confirmMissing;
@@ -223,6 +216,6 @@ export const LINK_PAGE_ROUTES: readonly AnyRoute[] = [
       if (!deleted.ok) return sendLinkPage(ctx, deps, 404, linkMissingPage(language));
       if (manager.token === null) return seeOther(ctx, '/account?done=deleted');
       sendLinkPage(ctx, deps, 200, linkDeletedPage(language));
-    },
+    }),
   }),
 ];
