@@ -37,6 +37,13 @@ export function keyCounts(...rows: readonly (readonly [string, number])[]): { ke
   return rows.map(([key, count]) => ({ key, count }));
 }
 
+/** The `{ dimension, key, count }` rows of a link's counters, in the order given: `dimensionCounts(['country', 'DE', 2])`. */
+export function dimensionCounts(
+  ...rows: readonly (readonly [string, string, number])[]
+): { dimension: string; key: string; count: number }[] {
+  return rows.map(([dimension, key, count]) => ({ dimension, key, count }));
+}
+
 /** The fixed time of every fixture: 2026-01-01T00:00:00Z in epoch milliseconds. */
 export const FIXTURE_TIME = Date.UTC(2026, 0, 1);
 

@@ -13,6 +13,7 @@ export {
   createSeededRandom,
   FIXTURE_TIME,
   createListRateLimiter,
+  dimensionCounts,
   keyCounts,
 } from './fixtures.js';
 export type { FakeClock } from './fixtures.js';
