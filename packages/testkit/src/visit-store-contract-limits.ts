@@ -1,7 +1,7 @@
 import { MAX_KEYS_PER_DAY, OTHER_KEY } from '@shortener/core';
 import type { CounterIncrement, Stores, VisitDimension } from '@shortener/core';
 import { describe, expect, it } from 'vitest';
-import { dimensionCounts } from './fixtures.js';
+import { dimensionCounts, keyCounts } from './fixtures.js';
 import { givenLink } from './fresh-stores.js';
 
 const counter = (linkId: string, day: string, dimension: VisitDimension, key: string, count = 1) =>
@@ -76,9 +76,9 @@ export function describeCounterLimits(stores: () => Stores): void {
       expect(await stores().visits.countsByKey(id, '2026-01-01', '2026-01-02')).toEqual(
         expect.arrayContaining(dimensionCounts(['referrer', 'a.example', 1], ['total', '00', 1])),
       );
-      expect(await stores().visits.countsByDay(id, 'total', '2026-01-01', '2026-01-02')).toEqual([
-        { key: '2026-01-02', count: 1 },
-      ]);
+      expect(await stores().visits.countsByDay(id, 'total', '2026-01-01', '2026-01-02')).toEqual(
+        keyCounts(['2026-01-02', 1]),
+      );
     });
   });
 }
