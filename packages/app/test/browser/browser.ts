@@ -2,7 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { startTestServer } from '../http/harness.js';
 import type { TestEnv, TestServer } from '../http/harness.js';
 import { chromium } from 'playwright-core';
@@ -121,6 +121,18 @@ export function useServerAndBrowser(env: TestEnv = {}): { server(): TestServer; 
     await server?.close();
   });
   return { server: () => server!, browser: () => browser! };
+}
+
+/**
+ * A suite in Chromium against a server of its own (both started once, with `env`), skipped without
+ * Chromium (failed, where it is required); `suite` gets the server and the browser.
+ */
+export function describeInChromium(
+  title: string,
+  { timeout, env = {} }: { timeout: number; env?: TestEnv },
+  suite: (both: { server(): TestServer; browser(): Browser }) => void,
+): void {
+  describe.skipIf(!browserAvailable())(title, { timeout }, () => suite(useServerAndBrowser(env)));
 }
 
 /** Whether the element of `selector` lies wholly inside the page's viewport (its bounding box). */
