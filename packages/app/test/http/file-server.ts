@@ -1,7 +1,8 @@
 import { afterAll } from 'vitest';
 import type { Services } from '../../src/index.js';
-import { startTestServer } from './harness.js';
-import type { TestAccount, TestEnv, TestServer } from './harness.js';
+import { invitedBrowser } from './browser-session.js';
+import { jsonOf, startTestServer } from './harness.js';
+import type { Json, TestAccount, TestEnv, TestServer } from './harness.js';
 
 /**
  * One test server for a whole test file, awaited at the file's top level: started with `env` and
@@ -14,6 +15,18 @@ export async function startFileServer(
   const server = await startTestServer(env, overrides);
   afterAll(() => server.close());
   return server;
+}
+
+/**
+ * A file's server ({@link startFileServer}) with the signed-in browser of an invited account `name`, and
+ * `ownLink`, which creates a link of that account through the API (201).
+ */
+export async function startOwnerServer(name: string) {
+  const server = await startFileServer();
+  const owner = await invitedBrowser(server, name, 'a long enough password');
+  const ownLink = async (body: Json): Promise<Json> =>
+    jsonOf(await owner.send('/api/v1/links', { method: 'POST', json: body }), 201);
+  return { server, owner, ownLink };
 }
 
 /** An account with a live API key for each name, in order, on `server`. */

@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { invitedBrowser, pageOf } from './browser-session.js';
-import type { BrowserSession } from './browser-session.js';
-import { jsonOf, startTestServer } from './harness.js';
-import type { Json, TestServer } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { pageOf } from './browser-session.js';
+import { jsonOf } from './harness.js';
+import { startOwnerServer } from './file-server.js';
 
 // decisions §15 on the pages: tags on /account, tags and rules on a link's page, every destination on
 // the preview.
@@ -10,18 +9,7 @@ import type { Json, TestServer } from './harness.js';
 const IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 
-let server: TestServer;
-let owner: BrowserSession;
-beforeAll(async () => {
-  server = await startTestServer();
-  owner = await invitedBrowser(server, 'organiser', 'a long enough password');
-});
-afterAll(() => server.close());
-
-async function ownLink(body: Json): Promise<Json> {
-  const response = await owner.send('/api/v1/links', { method: 'POST', json: body });
-  return jsonOf(response, 201);
-}
+const { server, owner, ownLink } = await startOwnerServer('organiser');
 
 describe('tags and rules on the pages (decisions §15)', () => {
   it('shows each link’s tags on /account and filters the list by one', async () => {

@@ -1,23 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { invitedBrowser } from './browser-session.js';
-import type { BrowserSession } from './browser-session.js';
-import { jsonOf, startTestServer } from './harness.js';
-import type { Json, TestServer } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { jsonOf } from './harness.js';
+import { startOwnerServer } from './file-server.js';
 
 // The link page's rules editor without script (issue 42): its row buttons post the form and get it back
 // changed, nothing saved; the save takes ticked devices and OSes, picked countries, query pairs.
 
-let server: TestServer;
-let owner: BrowserSession;
-beforeAll(async () => {
-  server = await startTestServer();
-  owner = await invitedBrowser(server, 'rule-editor', 'a long enough password');
-});
-afterAll(() => server.close());
-
-async function ownLink(body: Json): Promise<Json> {
-  return jsonOf(await owner.send('/api/v1/links', { method: 'POST', json: body }), 201);
-}
+const { owner, ownLink } = await startOwnerServer('rule-editor');
 
 const RULES = [
   { when: { os: 'ios', country: 'AT' }, url: 'https://apps.apple.com/app/1' },
