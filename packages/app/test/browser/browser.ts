@@ -123,16 +123,26 @@ export function useServerAndBrowser(env: TestEnv = {}): { server(): TestServer; 
   return { server: () => server!, browser: () => browser! };
 }
 
+/** What a suite in Chromium is handed: its server, the browser, and {@link pageContext} on that browser. */
+export interface ChromiumSuite {
+  server(): TestServer;
+  browser(): Browser;
+  contextOf(viewport: keyof typeof VIEWPORTS, javaScriptEnabled?: boolean): Promise<BrowserContext>;
+}
+
 /**
  * A suite in Chromium against a server of its own (both started once, with `env`), skipped without
- * Chromium (failed, where it is required); `suite` gets the server and the browser.
+ * Chromium (failed, where it is required).
  */
 export function describeInChromium(
   title: string,
   { timeout, env = {} }: { timeout: number; env?: TestEnv },
-  suite: (both: { server(): TestServer; browser(): Browser }) => void,
+  suite: (chromium: ChromiumSuite) => void,
 ): void {
-  describe.skipIf(!browserAvailable())(title, { timeout }, () => suite(useServerAndBrowser(env)));
+  describe.skipIf(!browserAvailable())(title, { timeout }, () => {
+    const { server, browser } = useServerAndBrowser(env);
+    suite({ server, browser, contextOf: (viewport, js = true) => pageContext(browser(), viewport, js) });
+  });
 }
 
 /** Whether the element of `selector` lies wholly inside the page's viewport (its bounding box). */
