@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { itSaysPrivate } from './private-address.js';
 import { itGives } from './table.js';
 import { isPrivateAddress, parseIPv4, parseIPv6 } from '../src/urls/ip.js';
 
@@ -67,7 +68,7 @@ describe('parseIPv6', () => {
 });
 
 describe('isPrivateAddress', () => {
-  it.each([
+  itSaysPrivate(true, [
     ['127.0.0.1', 'loopback'],
     ['127.1', 'loopback, short form'],
     ['2130706433', 'loopback, one decimal number'],
@@ -110,9 +111,7 @@ describe('isPrivateAddress', () => {
     ['[ff02::1]', 'multicast'],
     ['１２７.0.0.1', 'full-width digits'],
     ['%31%32%37.0.0.1', 'percent-encoded'],
-  ])('is true for %s (%s)', (host) => {
-    expect(isPrivateAddress(host)).toBe(true);
-  });
+  ]);
 
   it.each([
     '8.8.8.8',
