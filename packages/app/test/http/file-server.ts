@@ -18,15 +18,22 @@ export async function startFileServer(
 }
 
 /**
- * A file's server ({@link startFileServer}) with the signed-in browser of an invited account `name`, and
- * `ownLink`, which creates a link of that account through the API (201).
+ * A file's server ({@link startFileServer}) with the signed-in browser of an invited account `name`;
+ * `ownLink` creates a link of that account through the API (201), and `postEdit` posts a link's edit
+ * form as its page fills it (the link's URL, a 302) with `fields` over that.
  */
 export async function startOwnerServer(name: string) {
   const server = await startFileServer();
   const owner = await invitedBrowser(server, name, 'a long enough password');
   const ownLink = async (body: Json): Promise<Json> =>
     jsonOf(await owner.send('/api/v1/links', { method: 'POST', json: body }), 201);
-  return { server, owner, ownLink };
+  const postEdit = (link: Json, fields: Record<string, string>) =>
+    owner.post(`/account/links/${String(link.id)}/edit`, {
+      url: String(link.url),
+      redirect_status: '302',
+      ...fields,
+    });
+  return { server, owner, ownLink, postEdit };
 }
 
 /** An account with a live API key for each name, in order, on `server`. */

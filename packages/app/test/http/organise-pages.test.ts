@@ -9,7 +9,7 @@ import { startOwnerServer } from './file-server.js';
 const IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 
-const { server, owner, ownLink } = await startOwnerServer('organiser');
+const { server, owner, ownLink, postEdit } = await startOwnerServer('organiser');
 
 describe('tags and rules on the pages (decisions §15)', () => {
   it('shows each link’s tags on /account and filters the list by one', async () => {
@@ -33,8 +33,7 @@ describe('tags and rules on the pages (decisions §15)', () => {
     expect(page).toMatch(/name="rule_0_url"\s+value="https:\/\/apps\.example\/ios"/);
     expect(page).toMatch(/name="rule_0_os_ios"\s+value="on"\s+data-word="ios"\s+checked/);
     expect(page).toContain('id="rules-add"'); // a button to add one
-    const saved = await owner.post(`/account/links/${String(link.id)}/edit`, {
-      url: 'https://example.com/page',
+    const saved = await postEdit(link, {
       tags: 'Summer, print',
       rule_0_url: '',
       rule_1_url: 'https://example.de/',
@@ -56,11 +55,7 @@ describe('tags and rules on the pages (decisions §15)', () => {
       crawlable: true,
       forward_query: false,
     });
-    const refused = await owner.post(`/account/links/${String(link.id)}/edit`, {
-      url: 'https://example.com/page',
-      rule_0_url: 'http://127.0.0.1/',
-      redirect_status: '302',
-    });
+    const refused = await postEdit(link, { rule_0_url: 'http://127.0.0.1/' });
     expect(await pageOf(refused, 400)).toContain('value="http://127.0.0.1/"');
   });
 

@@ -6,7 +6,7 @@ import type { Json } from './harness.js';
 // The social preview on the link page's form and on the preview page `+` (decisions §19, issue 41),
 // without script: the form saves it, the card shows what is saved.
 
-const { server, owner, ownLink } = await startOwnerServer('previewer');
+const { server, owner, ownLink, postEdit } = await startOwnerServer('previewer');
 
 const detailOf = async (link: Json) => jsonOf(await owner.send(`/api/v1/links/${String(link.id)}`));
 
@@ -45,9 +45,7 @@ describe('the social preview on the pages (decisions §19)', () => {
 
   it('refuses an image that is not https, with the field marked and what was typed kept', async () => {
     const link = await ownLink({ url: 'https://example.com/img' });
-    const refused = await owner.post(`/account/links/${String(link.id)}/edit`, {
-      url: 'https://example.com/img',
-      redirect_status: '302',
+    const refused = await postEdit(link, {
       preview_title: 'Kept',
       preview_image: 'http://cdn.example.com/a.png',
     });

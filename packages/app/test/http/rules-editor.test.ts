@@ -5,7 +5,7 @@ import { startOwnerServer } from './file-server.js';
 // The link page's rules editor without script (issue 42): its row buttons post the form and get it back
 // changed, nothing saved; the save takes ticked devices and OSes, picked countries, query pairs.
 
-const { owner, ownLink } = await startOwnerServer('rule-editor');
+const { owner, ownLink, postEdit } = await startOwnerServer('rule-editor');
 
 const RULES = [
   { when: { os: 'ios', country: 'AT' }, url: 'https://apps.apple.com/app/1' },
@@ -67,9 +67,7 @@ describe('the rules editor without script (issue 42)', () => {
 
   it('saves ticked devices and OSes, picked countries and languages, query pairs and times', async () => {
     const link = await ownLink({ url: 'https://example.com/save' });
-    const saved = await owner.post(`/account/links/${String(link.id)}/edit`, {
-      url: 'https://example.com/save',
-      redirect_status: '302',
+    const saved = await postEdit(link, {
       rule_0_url: 'https://apps.apple.com/app/2',
       rule_0_device_mobile: 'on',
       rule_0_device_tablet: 'on',
@@ -102,9 +100,7 @@ describe('the rules editor without script (issue 42)', () => {
 
   it('opens the row an error is about and marks its field, keeping what was typed', async () => {
     const link = await ownLink({ url: 'https://example.com/bad' });
-    const refused = await owner.post(`/account/links/${String(link.id)}/edit`, {
-      url: 'https://example.com/bad',
-      redirect_status: '302',
+    const refused = await postEdit(link, {
       rule_0_url: 'https://example.at/',
       rule_0_country: 'AT',
       rule_1_url: '',
