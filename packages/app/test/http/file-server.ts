@@ -1,4 +1,4 @@
-import { afterAll } from 'vitest';
+import { afterAll, expect } from 'vitest';
 import type { Services } from '../../src/index.js';
 import { invitedBrowser } from './browser-session.js';
 import { jsonOf, startTestServer } from './harness.js';
@@ -19,8 +19,9 @@ export async function startFileServer(
 
 /**
  * A file's server ({@link startFileServer}) with the signed-in browser of an invited account `name`;
- * `ownLink` creates a link of that account through the API (201), and `postEdit` posts a link's edit
- * form as its page fills it (the link's URL, a 302) with `fields` over that.
+ * `ownLink` creates a link of that account through the API (201), `postEdit` posts a link's edit form
+ * as its page fills it (the link's URL, a 302) with `fields` over that, and `saveEdit` posts it, expects
+ * it saved (303) and gives the link as the API then shows it.
  */
 export async function startOwnerServer(name: string) {
   const server = await startFileServer();
@@ -33,7 +34,12 @@ export async function startOwnerServer(name: string) {
       redirect_status: '302',
       ...fields,
     });
-  return { server, owner, ownLink, postEdit };
+  const saveEdit = async (link: Json, fields: Record<string, string>): Promise<Json> => {
+    const saved = await postEdit(link, fields);
+    expect(saved.status, await saved.clone().text()).toBe(303);
+    return jsonOf(await owner.send(`/api/v1/links/${String(link.id)}`));
+  };
+  return { server, owner, ownLink, postEdit, saveEdit };
 }
 
 /** An account with a live API key for each name, in order, on `server`. */
