@@ -11,7 +11,7 @@ import type {
   ServiceConfig,
   SessionRecord,
 } from '@shortener/core';
-import { DEFAULT_LIMITS, PLAIN } from '@shortener/core';
+import { DEFAULT_LIMITS, PLAIN, UNUSED_LINK } from '@shortener/core';
 
 /**
  * Settings for adapter tests: two short domains on https (`s.example`, the default, and `go.example`),
@@ -73,10 +73,7 @@ export function aLink(overrides: Partial<LinkRecord> = {}): LinkRecord {
     publicStats: true,
     expiresAt: null,
     maxClicks: null,
-    clicks: 0,
-    importedClicks: 0,
-    lastClickAt: null,
-    disabled: false,
+    ...UNUSED_LINK,
     accountId: null,
     editTokenHash: null,
     createdAt: FIXTURE_TIME,
