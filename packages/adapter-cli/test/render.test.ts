@@ -1,30 +1,14 @@
+import { toLinkView } from '@shortener/core';
 import type { LinkView } from '@shortener/core';
+import { aLink, aServiceConfig, FIXTURE_TIME } from '@shortener/testkit';
 import { describe, expect, it } from 'vitest';
 import { linkText } from '../src/render.js';
 
-const link = (fields: Partial<LinkView>): LinkView =>
-  ({
-    id: '00000000-0000-4000-8000-000000000000',
-    domain: 'localhost:3000',
-    slug: 'abc',
-    short_url: 'http://localhost:3000/abc',
-    url: 'https://example.com/',
-    title: null,
-    status: 'active',
-    clicks: 0,
-    has_password: false,
-    public_stats: true,
-    expires_at: null,
-    max_clicks: null,
-    created_at: '2026-01-01T00:00:00.000Z',
-    updated_at: '2026-01-01T00:00:00.000Z',
-    last_click_at: null,
-    preview_url: 'http://localhost:3000/abc+',
-    qr_svg_url: 'http://localhost:3000/abc.svg',
-    qr_png_url: 'http://localhost:3000/abc.png',
-    stats_url: 'http://localhost:3000/api/v1/links/00000000-0000-4000-8000-000000000000/stats',
-    ...fields,
-  }) as LinkView;
+/** A link's view as core makes it (an active link of the test config), with `fields` changed. */
+const link = (fields: Partial<LinkView>): LinkView => ({
+  ...toLinkView(aLink(), aServiceConfig(), FIXTURE_TIME),
+  ...fields,
+});
 
 describe('linkText', () => {
   it('says why an expired link is expired: used up, or past its date', () => {

@@ -9,21 +9,15 @@ const memoryConfig = () => loadConfig({ STORE: 'memory', PORT: '0' });
 
 describe('createContainer', () => {
   it('resolves every binding with STORE=memory', async () => {
-    const container = createContainer(memoryConfig());
+    const config = memoryConfig();
+    const container = createContainer(config);
     for (const key of Object.keys(TOKENS) as (keyof Services)[]) {
       expect(resolve(container, key), key).toBeDefined();
     }
     const http = resolve(container, 'httpDeps');
     expect(http.core).toBe(resolve(container, 'coreDeps'));
     expect(http.recorder).toBe(resolve(container, 'recorder'));
-    expect(http.options).toEqual({
-      trustProxy: { kind: 'none' },
-      countryHeader: null,
-      mcpAllowedOrigins: [],
-      notFoundRedirect: null,
-      baseUrlRedirect: null,
-      appLinks: { apple: null, android: null },
-    });
+    expect(http.options).toEqual(config.http);
     expect(await http.health()).toEqual({ ok: true });
     expect(resolve(container, 'random').bytes(16)).toHaveLength(16);
     expect(typeof resolve(container, 'clock').now()).toBe('number');

@@ -90,7 +90,7 @@ export type { AccessRule } from './links/access.js';
 export { checkAlias, claimLinks, setLinkDisabled } from './links/alias-and-claim.js';
 export { bulkLimit, bulkUrls, createLinks } from './links/bulk.js';
 export type { BulkItem } from './links/bulk.js';
-export { createLink, creationExpiry, destinationOf, urlPolicyOf } from './links/create-link.js';
+export { UNUSED_LINK, createLink, creationExpiry, destinationOf, urlPolicyOf } from './links/create-link.js';
 export type { CreatedLink } from './links/create-link.js';
 export { FIXED_LINK_FIELDS, isChangeableLinkField } from './links/link.js';
 export type { FixedLinkField, LinkChanges, LinkRecord, LinkStatus, RedirectStatus } from './links/link.js';
@@ -235,7 +235,7 @@ export { IMPORT_SOURCES } from './imports/source.js';
 // prettier-ignore
 export type { ImportRow, ImportSource, ImportSourceName, ImportStep, ImportedDay, ImportedVisit } from './imports/source.js';
 // prettier-ignore
-export { MAX_JOB_ERRORS, NO_COUNTS, summaryOf } from './imports/import-job.js';
+export { IMPORT_JOB_COLUMNS, MAX_JOB_ERRORS, NO_COUNTS, importJobValues, summaryOf } from './imports/import-job.js';
 // prettier-ignore
 export type {
   ImportChunk, ImportCounts, ImportJob, ImportJobSummary, ImportOptions, ImportOutcome, ImportReportLine, ImportState, ImportStore,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { itGives } from './table.js';
 import type { GeoLookup, UserAgentParser, VisitorDescription } from '../src/ports.js';
 import { countryCode, createClassifier, createDayCache, referrerHost } from '../src/visits/classify.js';
 
@@ -43,14 +44,12 @@ describe('createDayCache', () => {
 });
 
 describe('countryCode', () => {
-  it.each([
+  itGives('reads %j as %s', countryCode, [
     ['AT', 'AT'],
     ['at', 'AT'],
     [' de ', 'DE'],
     ['Us', 'US'],
-  ])('reads %j as %s', (raw, code) => {
-    expect(countryCode(raw)).toBe(code);
-  });
+  ]);
 
   it.each([null, '', ' ', 'XX', 'xx', 'T1', 't1', 'USA', 'A', 'A1', '1A', 'EU-', 'D E', 'ÄT'])(
     'reads %j as unknown',
@@ -61,7 +60,7 @@ describe('countryCode', () => {
 });
 
 describe('referrerHost', () => {
-  it.each<[string | null, string]>([
+  itGives('reads %j as %s', referrerHost, [
     ['https://News.Example.com/a?b=c', 'news.example.com'],
     ['http://example.org:8080/', 'example.org'],
     [null, 'direct'],
@@ -69,9 +68,7 @@ describe('referrerHost', () => {
     ['not a url', 'direct'],
     ['mailto:someone@example.com', 'direct'],
     ['android-app://com.example.app/', 'com.example.app'],
-  ])('reads %j as %s', (referrer, host) => {
-    expect(referrerHost(referrer)).toBe(host);
-  });
+  ]);
 });
 
 /** A parser and a GeoIP look-up that count their calls. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { itSaysPrivate } from './private-address.js';
 import { isPrivateAddress, limitSubjectOf, parseIPv4, parseIPv6 } from '../src/urls/ip.js';
 
 describe('isPrivateAddress on the special-purpose IPv4 ranges (RFC 6890)', () => {
@@ -18,7 +19,7 @@ describe('isPrivateAddress on the special-purpose IPv4 ranges (RFC 6890)', () =>
     for (const address of addresses) expect(isPrivateAddress(address), address).toBe(true);
   });
 
-  it.each([
+  itSaysPrivate(false, [
     ['1.0.0.1', 'just past 0/8'],
     ['9.255.255.255', 'just before 10/8'],
     ['11.0.0.0', 'just past 10/8'],
@@ -39,76 +40,76 @@ describe('isPrivateAddress on the special-purpose IPv4 ranges (RFC 6890)', () =>
     ['223.255.255.255', 'just before multicast'],
     ['93.184.215.14', 'a web server'],
     ['140.82.121.4', 'another'],
-  ])('is false for %s (%s)', (address) => {
-    expect(isPrivateAddress(address)).toBe(false);
-  });
+  ]);
 });
 
 describe('isPrivateAddress on the special-purpose IPv6 ranges (IANA registry)', () => {
-  it.each([
-    ['::1', 'loopback'],
-    ['::', 'unspecified'],
-    ['::ffff:192.168.1.20', 'IPv4-mapped private'],
-    ['::ffff:169.254.169.254', 'IPv4-mapped metadata'],
-    ['::ffff:0:10.1.2.3', 'IPv4-translated private'],
-    ['::192.168.1.20', 'IPv4-compatible private'],
-    ['64:ff9b::a9fe:a9fe', 'NAT64 embedding the metadata address'],
-    ['64:ff9b::7f00:1', 'NAT64 embedding loopback'],
-    ['64:ff9b:1::1', 'local-use NAT64, start'],
-    ['64:ff9b:1:abcd:1234::9', 'local-use NAT64'],
-    ['2002:a9fe:a9fe::1', '6to4 embedding the metadata address'],
-    ['2002:ac10:0001::1', '6to4 embedding 172.16.0.1'],
-    ['fc00::', 'unique-local, start'],
-    ['fd12:3456:789a:1::1', 'unique-local with a random global ID'],
-    ['fdc3:8f2a:11b4::10', 'unique-local with another global ID'],
-    ['fdff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', 'unique-local, end'],
-    ['fe80::1ff:fe23:4567:890a', 'link-local'],
-    ['fe80::1ff:fe23:4567:890a%eth0', 'link-local with a zone'],
-    ['fe9a:808:808::1', 'link-local, high bits set'],
-    ['febf:ffff:ffff:ffff::1', 'link-local, end'],
-    ['fec0:808:808::1', 'deprecated site-local'],
-    ['feff:8888:8888::1', 'deprecated site-local, end'],
-    ['ff02::1:ff00:1', 'solicited-node multicast'],
-    ['ff0e::101', 'global multicast'],
-    ['ff38:c000:2001:db8::1', 'source-specific multicast'],
-    ['ffff:808:808::1', 'multicast, end'],
-  ])('is true for %s (%s)', (address) => {
-    expect(isPrivateAddress(address)).toBe(true);
-    expect(isPrivateAddress(`[${address}]`)).toBe(true);
-  });
+  itSaysPrivate(
+    true,
+    [
+      ['::1', 'loopback'],
+      ['::', 'unspecified'],
+      ['::ffff:192.168.1.20', 'IPv4-mapped private'],
+      ['::ffff:169.254.169.254', 'IPv4-mapped metadata'],
+      ['::ffff:0:10.1.2.3', 'IPv4-translated private'],
+      ['::192.168.1.20', 'IPv4-compatible private'],
+      ['64:ff9b::a9fe:a9fe', 'NAT64 embedding the metadata address'],
+      ['64:ff9b::7f00:1', 'NAT64 embedding loopback'],
+      ['64:ff9b:1::1', 'local-use NAT64, start'],
+      ['64:ff9b:1:abcd:1234::9', 'local-use NAT64'],
+      ['2002:a9fe:a9fe::1', '6to4 embedding the metadata address'],
+      ['2002:ac10:0001::1', '6to4 embedding 172.16.0.1'],
+      ['fc00::', 'unique-local, start'],
+      ['fd12:3456:789a:1::1', 'unique-local with a random global ID'],
+      ['fdc3:8f2a:11b4::10', 'unique-local with another global ID'],
+      ['fdff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', 'unique-local, end'],
+      ['fe80::1ff:fe23:4567:890a', 'link-local'],
+      ['fe80::1ff:fe23:4567:890a%eth0', 'link-local with a zone'],
+      ['fe9a:808:808::1', 'link-local, high bits set'],
+      ['febf:ffff:ffff:ffff::1', 'link-local, end'],
+      ['fec0:808:808::1', 'deprecated site-local'],
+      ['feff:8888:8888::1', 'deprecated site-local, end'],
+      ['ff02::1:ff00:1', 'solicited-node multicast'],
+      ['ff0e::101', 'global multicast'],
+      ['ff38:c000:2001:db8::1', 'source-specific multicast'],
+      ['ffff:808:808::1', 'multicast, end'],
+    ],
+    true,
+  );
 
-  it.each([
-    ['2606:4700:4700::1111', 'a public resolver'],
-    ['2a00:1450:4001:82f::200e', 'a web server'],
-    ['::ffff:93.184.215.14', 'IPv4-mapped public'],
-    ['::ffff:0:93.184.215.14', 'IPv4-translated public'],
-    ['::93.184.215.14', 'IPv4-compatible public'],
-    ['64:ff9b::808:808', 'NAT64 embedding a public address'],
-    ['2002:808:808::1', '6to4 embedding a public address'],
-    ['1::a00:1', 'a low 32 bits that look private, not under ::/96'],
-    ['0:1::a00:1', 'the same under 0:1::/32'],
-    ['0:0:1::a00:1', 'the same under 0:0:1::/48'],
-    ['0:0:0:1::a00:1', 'the same under 0:0:0:1::/64'],
-    ['::1:0:a00:1', 'neither mapped nor translated (::1:0:0/96)'],
-    ['::1:ffff:a00:1', 'neither mapped nor translated (::1:ffff:0/96)'],
-    ['::ffff:1:a00:1', 'neither mapped nor translated (::ffff:1:0/96)'],
-    ['::0:1:a00:1', 'neither compatible nor mapped (::1:0/96)'],
-    ['64:ff9a::a00:1', 'beside NAT64'],
-    ['65:ff9b::a00:1', 'beside NAT64, other first group'],
-    ['64:ff9b:2::a00:1', 'beside local-use NAT64'],
-    ['64:ff9b:0:1::a00:1', 'NAT64 prefix, but not the /96'],
-    ['64:ff9b::1:0:a00:1', 'NAT64 prefix, group 4 set'],
-    ['64:ff9b::1:a00:1', 'NAT64 prefix, group 5 set'],
-    ['2003:a00:1::1', 'beside 6to4'],
-    ['2001:a00:1::1', 'the block below 6to4'],
-    ['fbff:ffff::1', 'just before unique-local'],
-    ['fe00::1', 'between unique-local and link-local'],
-    ['fe7f:ffff::1', 'just before link-local'],
-    ['fe7f:808:808::1', 'just before link-local, high bits set'],
-  ])('is false for %s (%s)', (address) => {
-    expect(isPrivateAddress(address)).toBe(false);
-    expect(isPrivateAddress(`[${address}]`)).toBe(false);
-  });
+  itSaysPrivate(
+    false,
+    [
+      ['2606:4700:4700::1111', 'a public resolver'],
+      ['2a00:1450:4001:82f::200e', 'a web server'],
+      ['::ffff:93.184.215.14', 'IPv4-mapped public'],
+      ['::ffff:0:93.184.215.14', 'IPv4-translated public'],
+      ['::93.184.215.14', 'IPv4-compatible public'],
+      ['64:ff9b::808:808', 'NAT64 embedding a public address'],
+      ['2002:808:808::1', '6to4 embedding a public address'],
+      ['1::a00:1', 'a low 32 bits that look private, not under ::/96'],
+      ['0:1::a00:1', 'the same under 0:1::/32'],
+      ['0:0:1::a00:1', 'the same under 0:0:1::/48'],
+      ['0:0:0:1::a00:1', 'the same under 0:0:0:1::/64'],
+      ['::1:0:a00:1', 'neither mapped nor translated (::1:0:0/96)'],
+      ['::1:ffff:a00:1', 'neither mapped nor translated (::1:ffff:0/96)'],
+      ['::ffff:1:a00:1', 'neither mapped nor translated (::ffff:1:0/96)'],
+      ['::0:1:a00:1', 'neither compatible nor mapped (::1:0/96)'],
+      ['64:ff9a::a00:1', 'beside NAT64'],
+      ['65:ff9b::a00:1', 'beside NAT64, other first group'],
+      ['64:ff9b:2::a00:1', 'beside local-use NAT64'],
+      ['64:ff9b:0:1::a00:1', 'NAT64 prefix, but not the /96'],
+      ['64:ff9b::1:0:a00:1', 'NAT64 prefix, group 4 set'],
+      ['64:ff9b::1:a00:1', 'NAT64 prefix, group 5 set'],
+      ['2003:a00:1::1', 'beside 6to4'],
+      ['2001:a00:1::1', 'the block below 6to4'],
+      ['fbff:ffff::1', 'just before unique-local'],
+      ['fe00::1', 'between unique-local and link-local'],
+      ['fe7f:ffff::1', 'just before link-local'],
+      ['fe7f:808:808::1', 'just before link-local, high bits set'],
+    ],
+    true,
+  );
 });
 
 describe('isPrivateAddress on raw strings', () => {

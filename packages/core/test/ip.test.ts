@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { itSaysPrivate } from './private-address.js';
+import { itGives } from './table.js';
 import { isPrivateAddress, parseIPv4, parseIPv6 } from '../src/urls/ip.js';
 
 describe('parseIPv4', () => {
-  it.each([
+  itGives('reads %s in the WHATWG notation', parseIPv4, [
     ['127.0.0.1', 0x7f000001],
     ['127.1', 0x7f000001],
     ['127.0.1', 0x7f000001],
@@ -17,9 +19,7 @@ describe('parseIPv4', () => {
     ['0', 0],
     ['255.255.255.255', 0xffffffff],
     ['4294967295', 0xffffffff],
-  ])('reads %s in the WHATWG notation', (host, expected) => {
-    expect(parseIPv4(host)).toBe(expected);
-  });
+  ]);
 
   it.each([
     '',
@@ -68,7 +68,7 @@ describe('parseIPv6', () => {
 });
 
 describe('isPrivateAddress', () => {
-  it.each([
+  itSaysPrivate(true, [
     ['127.0.0.1', 'loopback'],
     ['127.1', 'loopback, short form'],
     ['2130706433', 'loopback, one decimal number'],
@@ -111,9 +111,7 @@ describe('isPrivateAddress', () => {
     ['[ff02::1]', 'multicast'],
     ['１２７.0.0.1', 'full-width digits'],
     ['%31%32%37.0.0.1', 'percent-encoded'],
-  ])('is true for %s (%s)', (host) => {
-    expect(isPrivateAddress(host)).toBe(true);
-  });
+  ]);
 
   it.each([
     '8.8.8.8',

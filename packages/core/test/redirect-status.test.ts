@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { itGives } from './table.js';
 import type { LinkRecord, RedirectRule, RedirectStatus } from '../src/index.js';
 import { isPermanent, needsEveryVisit, routingOf, statusOf } from '../src/links/routing.js';
 import { aLink, aRouting } from './routing-fixtures.js';
@@ -23,15 +24,13 @@ const NEEDS_EVERY_VISIT: [string, Partial<LinkRecord>][] = [
 ];
 
 describe('isPermanent', () => {
-  it.each<[RedirectStatus | null, boolean]>([
+  itGives('says %s is permanent: %s', isPermanent, [
     [301, true],
     [308, true],
     [302, false],
     [307, false],
     [null, false],
-  ])('says %s is permanent: %s', (status, permanent) => {
-    expect(isPermanent(status)).toBe(permanent);
-  });
+  ]);
 });
 
 describe('needsEveryVisit', () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { itGives } from './table.js';
 import type { ErrorCode } from '../src/errors.js';
 import {
   RESERVED_SLUGS,
@@ -26,13 +27,11 @@ function scripted(bytes: readonly number[]): RandomSource & { requested: number[
 }
 
 describe('normalizeSlug', () => {
-  it.each([
+  itGives('turns %j into %j', normalizeSlug, [
     ['  My-Link ', 'my-link'],
     ['ABC', 'abc'],
     ['already_ok', 'already_ok'],
-  ])('turns %j into %j', (raw, slug) => {
-    expect(normalizeSlug(raw)).toBe(slug);
-  });
+  ]);
 });
 
 describe('validateAlias', () => {
@@ -136,7 +135,7 @@ describe('randomSlug', () => {
 });
 
 describe('slugLengthForAttempt', () => {
-  it.each([
+  itGives('gives attempt %i a length of %i', slugLengthForAttempt, [
     [0, 6],
     [1, 6],
     [2, 6],
@@ -145,7 +144,5 @@ describe('slugLengthForAttempt', () => {
     [10, 14],
     [1000, 40],
     [-1, 6],
-  ])('gives attempt %i a length of %i', (attempt, length) => {
-    expect(slugLengthForAttempt(attempt)).toBe(length);
-  });
+  ]);
 });

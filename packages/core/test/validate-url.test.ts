@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { itGives } from './table.js';
 import type { ErrorCode } from '../src/errors.js';
 import { parseBlocklist } from '../src/urls/blocklist.js';
 import { MAX_URL_LENGTH, validateTargetUrl } from '../src/urls/validate-url.js';
@@ -41,7 +42,7 @@ describe('validateTargetUrl', () => {
     expect(validateTargetUrl(input, policy)).toEqual({ ok: true, value: href });
   });
 
-  it.each<[string, ErrorCode]>([
+  itGives('rejects %s with %s', codeOf, [
     ['', 'invalid_url'],
     ['   ', 'invalid_url'],
     ['not a url', 'invalid_url'],
@@ -71,9 +72,7 @@ describe('validateTargetUrl', () => {
     ['file:///etc/passwd', 'unsupported_scheme'],
     ['ws://example.com/', 'unsupported_scheme'],
     ['tel:+4930123456', 'unsupported_scheme'],
-  ])('rejects %s with %s', (input, code) => {
-    expect(codeOf(input)).toBe(code);
-  });
+  ]);
 
   it('rejects a URL over 4096 characters and accepts one of exactly 4096', () => {
     const prefix = 'https://example.com/';

@@ -1,5 +1,6 @@
 import type { PoolClient } from 'pg';
 import { LINK_COLUMNS } from './link-rows.js';
+import { LINK_EVENT_START } from './migrations/006-event-outbox.js';
 
 const CHANGED = LINK_COLUMNS.map(([column]) => column)
   .filter((column) => column !== 'clicks' && column !== 'last_click_at')
@@ -18,16 +19,7 @@ const SNAPSHOT = `jsonb_build_object(${LINK_COLUMNS.map(
  */
 export const LINK_TRIGGERS = `
 CREATE OR REPLACE FUNCTION event_outbox_link() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
-DECLARE
-  l RECORD;
-  kind TEXT;
-BEGIN
-  IF TG_OP = 'DELETE' THEN l := OLD; kind := 'link.deleted';
-  ELSIF TG_OP = 'INSERT' THEN l := NEW; kind := 'link.created';
-  ELSE l := NEW; kind := 'link.updated';
-  END IF;
-  INSERT INTO event_outbox (id, type, account_id, payload, created_at) VALUES (
-    'msg_' || replace(gen_random_uuid()::text, '-', ''), kind, l.account_id, ${SNAPSHOT},
+${LINK_EVENT_START} ${SNAPSHOT},
     (extract(epoch FROM clock_timestamp()) * 1000)::bigint);
   RETURN NULL;
 END

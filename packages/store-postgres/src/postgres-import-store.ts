@@ -1,4 +1,4 @@
-import { domainError, err, ok } from '@shortener/core';
+import { IMPORT_JOB_COLUMNS, domainError, err, importJobValues, ok } from '@shortener/core';
 import type {
   ImportJob,
   ImportJobSummary,
@@ -29,6 +29,9 @@ const SUMMARY_COLUMNS = [
 const SUMMARY = selectList([...SUMMARY_COLUMNS]);
 const JOB = selectList([...SUMMARY_COLUMNS, ['payload', 'payload']]);
 
+const INSERT_JOB = `INSERT INTO import_jobs (${IMPORT_JOB_COLUMNS.join(', ')})
+  VALUES (${IMPORT_JOB_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})`;
+
 // the oldest open job whose runner is gone; SKIP LOCKED: two nodes claiming at once take two jobs or none
 const CLAIM = `UPDATE import_jobs SET state = 'running', runner = $1, lease_until = $3, updated_at = $2
   WHERE id = (SELECT id FROM import_jobs WHERE state IN ('queued', 'running')
@@ -45,23 +48,7 @@ const CLAIM = `UPDATE import_jobs SET state = 'running', runner = $1, lease_unti
 export function createPostgresImportStore(pool: Pool): ImportStore {
   return {
     createJob: async (job) => {
-      await pool.query(
-        `INSERT INTO import_jobs (id, account_id, source, state, options, counts, errors, cursor, payload,
-           created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-        [
-          job.id,
-          job.accountId,
-          job.source,
-          job.state,
-          JSON.stringify(job.options),
-          JSON.stringify(job.counts),
-          JSON.stringify(job.errors),
-          job.cursor,
-          job.payload,
-          job.createdAt,
-          job.updatedAt,
-        ],
-      );
+      await pool.query(INSERT_JOB, importJobValues(job));
     },
     findJob: async (id) =>
       (await pool.query<ImportJobSummary>(`SELECT ${SUMMARY} FROM import_jobs WHERE id = $1`, [id]))

@@ -1,4 +1,4 @@
-import { domainError, err, ok, summaryOf } from '@shortener/core';
+import { IMPORT_JOB_COLUMNS, domainError, err, importJobValues, ok, summaryOf } from '@shortener/core';
 import type {
   ImportJob,
   ImportReportLine,
@@ -42,9 +42,9 @@ const toJob = (row: JobRow): ImportJob => ({
   updatedAt: row.updated_at,
 });
 
-const JOB = 'id, account_id, source, state, options, counts, errors, cursor, payload, created_at, updated_at';
+const JOB = IMPORT_JOB_COLUMNS.join(', ');
 // a job as shown: its file left in the database
-const SUMMARY = JOB.replace(' payload,', ' NULL AS payload,');
+const SUMMARY = IMPORT_JOB_COLUMNS.map((c) => (c === 'payload' ? 'NULL AS payload' : c)).join(', ');
 const INSERT_LINK = `INSERT INTO links (${LINK_COLUMNS.join(', ')}) VALUES (${LINK_COLUMNS.map((c) => `@${c}`).join(', ')})`;
 
 /**
@@ -93,19 +93,7 @@ export function createSqliteImportStore(db: Database, announce: (change: LinkCha
   });
   return {
     createJob: async (job) => {
-      s.insert.run(
-        job.id,
-        job.accountId,
-        job.source,
-        job.state,
-        JSON.stringify(job.options),
-        JSON.stringify(job.counts),
-        JSON.stringify(job.errors),
-        job.cursor,
-        job.payload,
-        job.createdAt,
-        job.updatedAt,
-      );
+      s.insert.run(...importJobValues(job));
     },
     findJob: async (id) => {
       const row = s.byId.get(id);
@@ -142,7 +130,9 @@ export function createSqliteImportStore(db: Database, announce: (change: LinkCha
 
 function statementsOf(db: Database) {
   return {
-    insert: db.prepare(`INSERT INTO import_jobs (${JOB}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+    insert: db.prepare(
+      `INSERT INTO import_jobs (${JOB}) VALUES (${IMPORT_JOB_COLUMNS.map(() => '?').join(', ')})`,
+    ),
     byId: db.prepare<[string], JobRow>(`SELECT ${SUMMARY} FROM import_jobs WHERE id = ?`),
     byAccount: db.prepare<[string, number], JobRow>(
       `SELECT ${SUMMARY} FROM import_jobs WHERE account_id = ? ORDER BY created_at DESC, id DESC LIMIT ?`,

@@ -5,21 +5,17 @@ import { useTempDbPaths } from './temp-files.js';
 
 const nextPath = useTempDbPaths();
 
-// The other writer is a second connection to the same file, as another process would be.
-describeLinkChangeFeedContract(
-  'SQLite',
-  async () => {
-    const path = nextPath();
-    return { stores: openSqliteStores(path), other: openSqliteStores(path) };
-  },
-  { pollable: true },
-);
+/** Two connections to one new file: the other writer is the second, as another process would be. */
+function twoConnections() {
+  const path = nextPath();
+  return { stores: openSqliteStores(path), other: openSqliteStores(path) };
+}
+
+describeLinkChangeFeedContract('SQLite', async () => twoConnections(), { pollable: true });
 
 describe('the change log other processes read', () => {
   it('names the links another connection changed, and not the clicks a visit flush adds', async () => {
-    const path = nextPath();
-    const mine = openSqliteStores(path);
-    const theirs = openSqliteStores(path);
+    const { stores: mine, other: theirs } = twoConnections();
     try {
       const [a, b] = [aLink(), aLink()];
       await mine.links.insertMany([a, b]);

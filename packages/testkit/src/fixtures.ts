@@ -11,7 +11,7 @@ import type {
   ServiceConfig,
   SessionRecord,
 } from '@shortener/core';
-import { DEFAULT_LIMITS, PLAIN } from '@shortener/core';
+import { DEFAULT_LIMITS, PLAIN, UNUSED_LINK } from '@shortener/core';
 
 /**
  * Settings for adapter tests: two short domains on https (`s.example`, the default, and `go.example`),
@@ -30,6 +30,18 @@ export function aServiceConfig(overrides: Partial<ServiceConfig> = {}): ServiceC
     limits: DEFAULT_LIMITS,
     ...overrides,
   };
+}
+
+/** The `{ key, count }` rows of a statistics breakdown, in the order given: `keyCounts(['DE', 2], ['FR', 1])`. */
+export function keyCounts(...rows: readonly (readonly [string, number])[]): { key: string; count: number }[] {
+  return rows.map(([key, count]) => ({ key, count }));
+}
+
+/** The `{ dimension, key, count }` rows of a link's counters, in the order given: `dimensionCounts(['country', 'DE', 2])`. */
+export function dimensionCounts(
+  ...rows: readonly (readonly [string, string, number])[]
+): { dimension: string; key: string; count: number }[] {
+  return rows.map(([dimension, key, count]) => ({ dimension, key, count }));
 }
 
 /** The fixed time of every fixture: 2026-01-01T00:00:00Z in epoch milliseconds. */
@@ -61,10 +73,7 @@ export function aLink(overrides: Partial<LinkRecord> = {}): LinkRecord {
     publicStats: true,
     expiresAt: null,
     maxClicks: null,
-    clicks: 0,
-    importedClicks: 0,
-    lastClickAt: null,
-    disabled: false,
+    ...UNUSED_LINK,
     accountId: null,
     editTokenHash: null,
     createdAt: FIXTURE_TIME,

@@ -1,5 +1,6 @@
 import type { Stores } from '@shortener/core';
 import { expect } from 'vitest';
+import { keyCounts } from './fixtures.js';
 import { compactAll } from './visit-log-helpers.js';
 
 /**
@@ -34,8 +35,7 @@ export async function expectLegacyCountsKept(stores: Stores, linkId: string): Pr
   ]);
   await compactAll(stores, 100);
   expect(await read()).toEqual(expected);
-  expect(await stores.visits.countsByDay(linkId, 'total', '2026-01-10', '2026-01-11')).toEqual([
-    { key: '2026-01-10', count: 7 },
-    { key: '2026-01-11', count: 7 },
-  ]);
+  expect(await stores.visits.countsByDay(linkId, 'total', '2026-01-10', '2026-01-11')).toEqual(
+    keyCounts(['2026-01-10', 7], ['2026-01-11', 7]),
+  );
 }

@@ -13,6 +13,8 @@ export {
   createSeededRandom,
   FIXTURE_TIME,
   createListRateLimiter,
+  dimensionCounts,
+  keyCounts,
 } from './fixtures.js';
 export type { FakeClock } from './fixtures.js';
 export { aWebhook, describeEventStoreContract } from './event-store-contract.js';

@@ -1,6 +1,6 @@
 import type { Stores } from '@shortener/core';
 import { describe, expect, it } from 'vitest';
-import { FIXTURE_TIME } from './fixtures.js';
+import { FIXTURE_TIME, dimensionCounts } from './fixtures.js';
 import { givenAccount, givenLink } from './fresh-stores.js';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-ffffffffffff';
@@ -44,10 +44,7 @@ export function describeLinkClicks(stores: () => Stores): void {
       expect(await stores().links.tryConsumeClick(link.id, FIXTURE_TIME + 1, counters)).toBe(false);
       expect((await stores().links.findById(link.id))?.clicks).toBe(1);
       expect(await stores().visits.countsByKey(link.id, day, day)).toEqual(
-        expect.arrayContaining([
-          { dimension: 'referrer', key: 'a.example', count: 1 },
-          { dimension: 'total', key: '00', count: 1 },
-        ]),
+        expect.arrayContaining(dimensionCounts(['referrer', 'a.example', 1], ['total', '00', 1])),
       );
     });
 

@@ -1,5 +1,6 @@
 import type { CounterIncrement, DayCount, Stores, VisitDimension } from '@shortener/core';
 import { describe, expect, it } from 'vitest';
+import { dimensionCounts } from './fixtures.js';
 import { givenLink } from './fresh-stores.js';
 import { compactAll } from './visit-log-helpers.js';
 
@@ -77,10 +78,7 @@ export function describeReadsAcrossLinks(stores: () => Stores): void {
         ]);
         const read = await stores().visits.countsByKeyOf([a, b], '2026-01-10', '2026-01-11');
         expect(byText(read)).toEqual(
-          byText([
-            { dimension: 'country', key: 'DE', count: 5 },
-            { dimension: 'referrer', key: 'a,"b".example', count: 1 },
-          ]),
+          byText(dimensionCounts(['country', 'DE', 5], ['referrer', 'a,"b".example', 1])),
         );
       });
 

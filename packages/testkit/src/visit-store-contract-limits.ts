@@ -1,6 +1,7 @@
 import { MAX_KEYS_PER_DAY, OTHER_KEY } from '@shortener/core';
 import type { CounterIncrement, Stores, VisitDimension } from '@shortener/core';
 import { describe, expect, it } from 'vitest';
+import { dimensionCounts, keyCounts } from './fixtures.js';
 import { givenLink } from './fresh-stores.js';
 
 const counter = (linkId: string, day: string, dimension: VisitDimension, key: string, count = 1) =>
@@ -73,14 +74,11 @@ export function describeCounterLimits(stores: () => Stores): void {
       await stores().visits.pruneCounters('2026-01-02');
       expect(await stores().visits.countsByKey(id, '2026-01-01', '2026-01-02')).toHaveLength(2);
       expect(await stores().visits.countsByKey(id, '2026-01-01', '2026-01-02')).toEqual(
-        expect.arrayContaining([
-          { dimension: 'referrer', key: 'a.example', count: 1 },
-          { dimension: 'total', key: '00', count: 1 },
-        ]),
+        expect.arrayContaining(dimensionCounts(['referrer', 'a.example', 1], ['total', '00', 1])),
       );
-      expect(await stores().visits.countsByDay(id, 'total', '2026-01-01', '2026-01-02')).toEqual([
-        { key: '2026-01-02', count: 1 },
-      ]);
+      expect(await stores().visits.countsByDay(id, 'total', '2026-01-01', '2026-01-02')).toEqual(
+        keyCounts(['2026-01-02', 1]),
+      );
     });
   });
 }

@@ -1,7 +1,7 @@
 import { MAX_KEYS_PER_DAY, OTHER_KEY } from '@shortener/core';
 import type { CounterIncrement, DimensionCount, Stores, VisitBatch, VisitDimension } from '@shortener/core';
 import { describe, expect, it } from 'vitest';
-import { FIXTURE_TIME } from './fixtures.js';
+import { FIXTURE_TIME, dimensionCounts } from './fixtures.js';
 import { givenLink } from './fresh-stores.js';
 import { compactAll as compactInChunks } from './visit-log-helpers.js';
 
@@ -51,12 +51,12 @@ export function describeVisitLog(stores: () => Stores): void {
       await stores().visits.record(aFlush(id, 1, 'h1'));
       const before = await statsOf(stores(), id);
       expect(before).toEqual({
-        byKey: [
-          { dimension: 'country', key: 'DE', count: 4 },
-          { dimension: 'country', key: 'FR', count: 2 },
-          { dimension: 'total', key: '00', count: 6 },
-          { dimension: 'unique', key: '', count: 2 },
-        ],
+        byKey: dimensionCounts(
+          ['country', 'DE', 4],
+          ['country', 'FR', 2],
+          ['total', '00', 6],
+          ['unique', '', 2],
+        ),
         total: [{ key: DAY, count: 6 }],
         unique: [{ key: DAY, count: 2 }],
         clicks: 6,

@@ -1,5 +1,6 @@
 import type { Stores } from '@shortener/core';
 import { describe, expect, it } from 'vitest';
+import { keyCounts } from './fixtures.js';
 import { givenLink } from './fresh-stores.js';
 
 /** The salt and pruning part of the VisitStore contract. */
@@ -34,16 +35,14 @@ export function describeSaltsAndPruning(stores: () => Stores): void {
       await stores().visits.record(sighting('2026-01-01'));
       await stores().visits.record(sighting('2026-01-02'));
       await stores().visits.pruneVisitors('2026-01-02');
-      expect(await stores().visits.countsByDay(id, 'unique', '2026-01-01', '2026-01-02')).toEqual([
-        { key: '2026-01-01', count: 1 },
-        { key: '2026-01-02', count: 1 },
-      ]);
+      expect(await stores().visits.countsByDay(id, 'unique', '2026-01-01', '2026-01-02')).toEqual(
+        keyCounts(['2026-01-01', 1], ['2026-01-02', 1]),
+      );
       await stores().visits.record(sighting('2026-01-01'));
       await stores().visits.record(sighting('2026-01-02'));
-      expect(await stores().visits.countsByDay(id, 'unique', '2026-01-01', '2026-01-02')).toEqual([
-        { key: '2026-01-01', count: 2 },
-        { key: '2026-01-02', count: 1 },
-      ]);
+      expect(await stores().visits.countsByDay(id, 'unique', '2026-01-01', '2026-01-02')).toEqual(
+        keyCounts(['2026-01-01', 2], ['2026-01-02', 1]),
+      );
     });
   });
 }

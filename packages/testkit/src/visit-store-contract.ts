@@ -1,6 +1,6 @@
 import type { CounterIncrement, DimensionCount, Stores, VisitDimension } from '@shortener/core';
 import { describe, expect, it } from 'vitest';
-import { FIXTURE_TIME } from './fixtures.js';
+import { FIXTURE_TIME, dimensionCounts, keyCounts } from './fixtures.js';
 import { givenLink, useFreshStores } from './fresh-stores.js';
 import { describeAccountReads } from './visit-store-contract-account.js';
 import { describeReadsAcrossLinks } from './visit-store-contract-across.js';
@@ -84,9 +84,9 @@ function describeClicksAndCounters(stores: () => Stores): void {
           visitors: [],
         });
       }
-      expect(await stores().visits.countsByDay(id, 'total', '2026-01-01', '2026-01-01')).toEqual([
-        { key: '2026-01-01', count: 9 },
-      ]);
+      expect(await stores().visits.countsByDay(id, 'total', '2026-01-01', '2026-01-01')).toEqual(
+        keyCounts(['2026-01-01', 9]),
+      );
     });
 
     it('lists per-day sums of one dimension, ascending, within the inclusive range', async () => {
@@ -100,10 +100,9 @@ function describeClicksAndCounters(stores: () => Stores): void {
         aCounter(id, '2026-01-03', 'total', 9),
       ];
       await stores().visits.record({ clicks: [], counters, visitors: [] });
-      expect(await stores().visits.countsByDay(id, 'country', '2026-01-02', '2026-01-04')).toEqual([
-        { key: '2026-01-02', count: 7 },
-        { key: '2026-01-04', count: 1 },
-      ]);
+      expect(await stores().visits.countsByDay(id, 'country', '2026-01-02', '2026-01-04')).toEqual(
+        keyCounts(['2026-01-02', 7], ['2026-01-04', 1]),
+      );
     });
 
     it('sums counters per dimension and key over the range', async () => {
@@ -121,12 +120,14 @@ function describeClicksAndCounters(stores: () => Stores): void {
       ];
       await stores().visits.record({ clicks: [], counters, visitors: [] });
       const counts = await stores().visits.countsByKey(id, '2026-01-01', '2026-01-02');
-      expect(sorted(counts)).toEqual([
-        { dimension: 'bots', key: '00', count: 5 },
-        { dimension: 'referrer', key: 'direct', count: 1 },
-        { dimension: 'referrer', key: 'news.example', count: 3 },
-        { dimension: 'total', key: '00', count: 7 },
-      ]);
+      expect(sorted(counts)).toEqual(
+        dimensionCounts(
+          ['bots', '00', 5],
+          ['referrer', 'direct', 1],
+          ['referrer', 'news.example', 3],
+          ['total', '00', 7],
+        ),
+      );
     });
   });
 }
@@ -158,13 +159,12 @@ function describeVisitors(stores: () => Stores): void {
         { linkId: other.id, day: '2026-01-01', hash: 'h1' },
       ];
       await stores().visits.record({ clicks: [], counters: [], visitors });
-      expect(await stores().visits.countsByDay(id, 'unique', '2026-01-01', '2026-01-02')).toEqual([
-        { key: '2026-01-01', count: 1 },
-        { key: '2026-01-02', count: 1 },
-      ]);
-      expect(await stores().visits.countsByKey(other.id, '2026-01-01', '2026-01-01')).toEqual([
-        { dimension: 'unique', key: '', count: 1 },
-      ]);
+      expect(await stores().visits.countsByDay(id, 'unique', '2026-01-01', '2026-01-02')).toEqual(
+        keyCounts(['2026-01-01', 1], ['2026-01-02', 1]),
+      );
+      expect(await stores().visits.countsByKey(other.id, '2026-01-01', '2026-01-01')).toEqual(
+        dimensionCounts(['unique', '', 1]),
+      );
     });
   });
 }
@@ -187,10 +187,9 @@ function describeDeletedLinks(stores: () => Stores): void {
       });
       expect((await stores().links.findById(link.id))?.clicks).toBe(1);
       expect(await stores().visits.countsByKey(UNKNOWN_ID, day, day)).toEqual([]);
-      expect(sorted(await stores().visits.countsByKey(link.id, day, day))).toEqual([
-        { dimension: 'total', key: '00', count: 1 },
-        { dimension: 'unique', key: '', count: 1 },
-      ]);
+      expect(sorted(await stores().visits.countsByKey(link.id, day, day))).toEqual(
+        dimensionCounts(['total', '00', 1], ['unique', '', 1]),
+      );
     });
 
     it('removes the counters of a deleted link and drops later increments for it', async () => {

@@ -5,7 +5,7 @@ import type { HttpDeps } from '../deps.js';
 import { errorBody } from '../errors.js';
 import { stateOf } from '../koa-helpers.js';
 import { html, htmlOrError, seeOther as seeOtherDoc } from '../openapi/openapi-pages.js';
-import { pathParameter } from '../openapi/openapi-paths.js';
+import { IMPORT_ID } from '../openapi/openapi-paths.js';
 import { importJobPage, importPage } from '../pages/account/import-page.js';
 import type { ImportPageView } from '../pages/account/import-page.js';
 import { importTextOf } from '../pages/account/import-text.js';
@@ -15,7 +15,6 @@ import { seeOther, sendAccountPage } from '../server/account-area.js';
 import { MAX_IMPORT_CSV_BYTES } from '@shortener/core';
 import { ImportForm } from './account-forms.js';
 
-const IMPORT_ID = pathParameter('id', 'The import’s `id`.', '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b');
 const enabled = (deps: HttpDeps) => deps.imports !== undefined;
 const importsOf = (deps: HttpDeps) => deps.imports as ImportUseDeps & { readonly kick: () => void };
 

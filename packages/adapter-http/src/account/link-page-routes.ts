@@ -3,8 +3,7 @@ import { UpdateLinkInput, deleteLink, parseInput, updateLink } from '@shortener/
 import { HTTP_STATUS, errorBody } from '../errors.js';
 import { stateOf } from '../koa-helpers.js';
 import { doneParameter, html, htmlOrError, seeOther as seeOtherDoc } from '../openapi/openapi-pages.js';
-import { jsonContent, pathParameter, ref } from '../openapi/openapi-paths.js';
-import type { Json } from '../openapi/openapi-schemas.js';
+import { idParameter, jsonContent, ref } from '../openapi/openapi-paths.js';
 import { linkDeletedPage, linkMissingPage } from '../pages/account/link-page.js';
 import { linkPageTextOf } from '../pages/account/link-page-text.js';
 import { formValues } from '../pages/form-input.js';
@@ -18,15 +17,15 @@ import {
   DEFAULT_DAYS,
   daysOf,
   editInput,
+  onOpenedLinkPage,
   openLinkPage,
   renderFull,
   sendLinkPage,
   zoneOf,
 } from './link-page-view.js';
 
-const UUID = '0f8fad5b-d9cb-469f-a165-70867728950e';
 const TOKEN = 'et_4fTq9ZrW2mXb7LcN1vYs8KdJ3hGp6QaE';
-const id: Json = pathParameter('id', 'The link’s `id`.', UUID);
+const id = idParameter('link');
 
 /** The answers every link-page operation shares: no access, and an unknown link. */
 const refused = {
@@ -127,11 +126,9 @@ export const LINK_PAGE_ROUTES: readonly AnyRoute[] = [
       example: { edit_token: TOKEN, days: '30' },
       responses: { 200: html('The full page.'), ...refusedOrLimited },
     },
-    handle: async (ctx, { deps, body }) => {
-      const opened = await openLinkPage(ctx, deps, body);
-      if (opened !== null)
-        await renderFull(ctx, deps, 200, opened.link, opened.manager, daysOf(body.days), {}, zoneOf(body.tz));
-    },
+    handle: onOpenedLinkPage((ctx, deps, body, { link, manager }) =>
+      renderFull(ctx, deps, 200, link, manager, daysOf(body.days), {}, zoneOf(body.tz)),
+    ),
   }),
   route({
     method: 'post',
@@ -162,10 +159,7 @@ export const LINK_PAGE_ROUTES: readonly AnyRoute[] = [
         ...refusedOrLimited,
       },
     },
-    handle: async (ctx, { deps, body }) => {
-      const opened = await openLinkPage(ctx, deps, body);
-      if (opened === null) return;
-      const { link, manager } = opened;
+    handle: onOpenedLinkPage(async (ctx, deps, body, { link, manager }) => {
       const values = formValues(body);
       if (values.rule_action !== undefined) {
         // a rules row's button: the form again with the change, nothing saved (works without script)
@@ -190,7 +184,7 @@ export const LINK_PAGE_ROUTES: readonly AnyRoute[] = [
       await renderFull(ctx, deps, 200, updated.value, manager, DEFAULT_DAYS, {
         notice: { error: false, text: saved },
       });
-    },
+    }),
   }),
   route({
     method: 'post',
@@ -212,10 +206,7 @@ export const LINK_PAGE_ROUTES: readonly AnyRoute[] = [
         ...refusedOrLimited,
       },
     },
-    handle: async (ctx, { deps, body }) => {
-      const opened = await openLinkPage(ctx, deps, body);
-      if (opened === null) return;
-      const { link, manager } = opened;
+    handle: onOpenedLinkPage(async (ctx, deps, body, { link, manager }) => {
       const { language } = stateOf(ctx);
       if ((body.confirm ?? '') === '') {
         const deleteError = linkPageTextOf(language).confirmMissing;
@@ -225,6 +216,6 @@ export const LINK_PAGE_ROUTES: readonly AnyRoute[] = [
       if (!deleted.ok) return sendLinkPage(ctx, deps, 404, linkMissingPage(language));
       if (manager.token === null) return seeOther(ctx, '/account?done=deleted');
       sendLinkPage(ctx, deps, 200, linkDeletedPage(language));
-    },
+    }),
   }),
 ];

@@ -146,6 +146,24 @@ export async function openLinkPage(
 }
 
 /**
+ * The handler of a post to a link's page: {@link openLinkPage} with the posted body, then `then` with the
+ * link and its manager; nothing more when the page has answered already (404, the token form, 429).
+ */
+export function onOpenedLinkPage<B>(
+  then: (
+    ctx: Context,
+    deps: HttpDeps,
+    body: B,
+    opened: { link: LinkRecord; manager: Manager },
+  ) => Promise<unknown>,
+): (ctx: Context, input: { readonly deps: HttpDeps; readonly body: B }) => Promise<void> {
+  return async (ctx, { deps, body }) => {
+    const opened = await openLinkPage(ctx, deps, body);
+    if (opened !== null) await then(ctx, deps, body, opened);
+  };
+}
+
+/**
  * The PATCH of the settings form: every field is sent, so each one is set (an empty title, expiry or
  * click limit removes it); an empty password keeps the current one unless "remove" is ticked; the
  * private box sets `public_stats`. A `datetime-local` expiry is read as UTC.

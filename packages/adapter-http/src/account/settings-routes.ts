@@ -14,7 +14,7 @@ import { HTTP_STATUS } from '../errors.js';
 import { sendError, stateOf } from '../koa-helpers.js';
 import { buttonDoc, doneParameter, html, seeOther as seeOtherDoc } from '../openapi/openapi-pages.js';
 import { ConfirmForm, KeyForm, PasskeyNameForm, PasswordForm } from './account-forms.js';
-import { pathParameter } from '../openapi/openapi-paths.js';
+import { EXAMPLE_ID, idParameter, pathParameter } from '../openapi/openapi-paths.js';
 import { settingsTextOf } from '../pages/account/settings-text.js';
 import { queryOf } from '../request.js';
 import { route } from '../routes/route-table.js';
@@ -24,7 +24,6 @@ import { clearSessionCookie, sessionSiteOf, setSessionCookie } from '../server/s
 import { NOT_RECENT, RETRY, again, recentOrAsked, renderSettings } from './settings-view.js';
 import { WEBHOOK_SETTINGS_ROUTES } from './webhook-settings-routes.js';
 
-const UUID = '0f8fad5b-d9cb-469f-a165-70867728950e';
 const PASSKEY_ID = pathParameter(
   'id',
   'The passkey’s credential id (base64url).',
@@ -149,7 +148,7 @@ export const SETTINGS_ROUTES: readonly AnyRoute[] = [
       'revokeKeyByForm',
       'Revoke an API key',
       'The key is refused (401) from then on.',
-      pathParameter('id', 'The key’s id.', UUID),
+      idParameter('key'),
     ),
     handle: async (ctx, { deps, signedIn: me, params }) => {
       if (me === null) return;
@@ -206,7 +205,7 @@ export const SETTINGS_ROUTES: readonly AnyRoute[] = [
       'endSessionByForm',
       'End a session of the account',
       'Ending the session in use signs out.',
-      pathParameter('id', 'The session’s id (as listed on the page, never its token).', UUID),
+      pathParameter('id', 'The session’s id (as listed on the page, never its token).', EXAMPLE_ID),
       'Done: to `/account/settings`, or `/login` after ending this session.',
     ),
     handle: async (ctx, { deps, signedIn: me, params }) => {

@@ -33,6 +33,11 @@ import { InviteForm, SignInForm, SignUpForm } from './account-forms.js';
 
 const retryAfter = { 'Retry-After': ref('headers', 'Retry-After') };
 const signupOpen = (deps: HttpDeps) => deps.core.config.signup === 'open';
+/** The name-and-password form of sign-in and sign-up, posted by the page or sent as JSON. */
+const NAME_AND_PASSWORD = {
+  example: { name: 'alice', password: 'correct horse battery' },
+  bodyTypes: [FORM_TYPE, 'application/json'],
+};
 
 /** Sets the password through an invite and signs in; whether the token was a live invite. */
 async function acceptInvite(ctx: Context, deps: HttpDeps, token: string, password: string): Promise<boolean> {
@@ -91,8 +96,7 @@ export const SIGN_IN_ROUTES: readonly AnyRoute[] = [
       description:
         'The same answer for an unknown name and a wrong password. 10 failures per account and 30 per ' +
         'address (an IPv6 one per /64) in 15 minutes refuse further tries with 429.',
-      example: { name: 'alice', password: 'correct horse battery' },
-      bodyTypes: [FORM_TYPE, 'application/json'],
+      ...NAME_AND_PASSWORD,
       responses: {
         303: seeOtherDoc('Signed in: to `next`, or `/account`.', SIGNED_IN),
         401: html('Wrong name or password: the page again.'),
@@ -168,8 +172,7 @@ export const SIGN_IN_ROUTES: readonly AnyRoute[] = [
         '`RATE_LIMIT_SIGNUP_HOUR` (default 3) accounts per address (an IPv6 one per /64) per hour, then ' +
         '429; a new account has the anonymous creation limits for its first 24 hours.',
       body: SignUpForm,
-      example: { name: 'alice', password: 'correct horse battery' },
-      bodyTypes: [FORM_TYPE, 'application/json'],
+      ...NAME_AND_PASSWORD,
       responses: {
         303: seeOtherDoc('Created: to `/account`.', SIGNED_IN),
         400: html('The page with the error.'),

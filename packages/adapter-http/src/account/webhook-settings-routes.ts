@@ -10,15 +10,13 @@ import {
 import { sendError, setRetryAfter, stateOf } from '../koa-helpers.js';
 import { html, seeOther as seeOtherDoc } from '../openapi/openapi-pages.js';
 import { WebhookForm } from './account-forms.js';
-import { pathParameter } from '../openapi/openapi-paths.js';
+import { WEBHOOK_ID } from '../openapi/openapi-paths.js';
 import { webhooksTextOf } from '../pages/account/webhooks-text.js';
 import { fill } from '../pages/text.js';
 import { route } from '../routes/route-table.js';
 import type { AnyRoute } from '../routes/route-table.js';
 import { seeOther } from '../server/account-area.js';
 import { NOT_RECENT, again, recentOrAsked, renderSettings } from './settings-view.js';
-
-const WEBHOOK_ID = pathParameter('id', 'The webhook’s `id`.', '0b9a6c1e-2f4d-4c8a-9e7b-5d3f1a2c4b6e');
 
 /**
  * The webhook forms of `/account/settings` (decisions §16): add (the page shows the secret once),

@@ -22,7 +22,7 @@ import {
   search,
   seeOther as seeOtherDoc,
 } from '../openapi/openapi-pages.js';
-import { pathParameter } from '../openapi/openapi-paths.js';
+import { idParameter } from '../openapi/openapi-paths.js';
 import type { Json } from '../openapi/openapi-schemas.js';
 import { adminTextOf } from '../pages/account/admin-text.js';
 import { queryOf } from '../request.js';
@@ -42,8 +42,8 @@ const InviteForm = plainForm('AdminInviteForm', {
   admin: checkbox('an administrator.'),
 });
 
-const UUID = '0f8fad5b-d9cb-469f-a165-70867728950e';
-const idOf = (what: string): Json => pathParameter('id', `The ${what}’s id.`, UUID);
+const LINK_ID = idParameter('link');
+const ACCOUNT_ID = idParameter('account');
 const notAdmin = { 403: htmlOrError('Not an administrator (HTML), or a form posted from another site') };
 
 /** A button's post on `/admin`: the settings page's button, coming back to where it was; every field may be left out. */
@@ -85,7 +85,7 @@ const linkAction = (action: keyof typeof LINK_ACTIONS): AnyRoute =>
     access: 'signed-in',
     body: action === 'delete' ? DeleteForm : ActionForm,
     form: true,
-    doc: actionDoc(LINK_ACTIONS[action][0], LINK_ACTIONS[action][1], LINK_ACTIONS[action][2], idOf('link')),
+    doc: actionDoc(LINK_ACTIONS[action][0], LINK_ACTIONS[action][1], LINK_ACTIONS[action][2], LINK_ID),
     handle: async (ctx, { deps, signedIn, body, params }) => {
       const admin = adminOf(ctx, signedIn);
       if (admin === null) return;
@@ -119,14 +119,9 @@ const accountAction = (disable: boolean): AnyRoute =>
           'adminDisableAccount',
           'Disable an account',
           'Its sign-ins, sessions and keys are refused until it is enabled. Not one’s own (400).',
-          idOf('account'),
+          ACCOUNT_ID,
         )
-      : actionDoc(
-          'adminEnableAccount',
-          'Enable a disabled account',
-          'It may sign in again.',
-          idOf('account'),
-        ),
+      : actionDoc('adminEnableAccount', 'Enable a disabled account', 'It may sign in again.', ACCOUNT_ID),
     handle: async (ctx, { deps, signedIn, body, params }) => {
       const admin = adminOf(ctx, signedIn);
       if (admin === null) return;
@@ -159,7 +154,7 @@ const resetRoute: AnyRoute = route({
       'The page shows `{base_url}/account/invite/inv_…` once (valid 48 hours). When it is used, the ' +
       'account’s password is replaced, its sessions and passkeys end and its webhooks are removed; its ' +
       'links and API keys stay.',
-    parameters: [idOf('account')],
+    parameters: [ACCOUNT_ID],
     responses: { 201: html('The page showing the reset link.'), ...notAdmin },
     errors: [401, 404],
     bodyOptional: true,

@@ -1,12 +1,9 @@
 import { OrphanQuery, orphanVisits } from '@shortener/core';
 import type { HttpDeps } from '../deps.js';
-import { SECURITY } from '../openapi/openapi-paths.js';
-import type { Json } from '../openapi/openapi-schemas.js';
+import { KEY_OR_SESSION } from '../openapi/openapi-paths.js';
 import { route } from '../routes/route-table.js';
 import type { AnyRoute } from '../routes/route-table.js';
 import { jsonResponse } from './route-kit.js';
-
-const security = [SECURITY.key, { session: [] } as Json];
 
 /** The operator's JSON API (`/api/v1/admin/…`): an administrator's key or session. */
 export const ADMIN_API_ROUTES: readonly AnyRoute[] = [
@@ -25,7 +22,7 @@ export const ADMIN_API_ROUTES: readonly AnyRoute[] = [
         'host and, for unknown slugs, the slug asked for (top 50). Counts only, never an address. For an ' +
         'administrator’s key or session (else 403).',
       tag: 'stats',
-      security,
+      security: KEY_OR_SESSION,
       responses: { 200: jsonResponse('The counts.', 'OrphanVisits') },
       errors: [401, 403],
     },

@@ -10,14 +10,11 @@ import type { ImportReportLine, ImportUseDeps } from '@shortener/core';
 import { stringify } from 'csv-stringify/sync';
 import type { HttpDeps } from '../deps.js';
 import { sendResult } from '../koa-helpers.js';
-import { SECURITY, pathParameter, textContent } from '../openapi/openapi-paths.js';
-import type { Json } from '../openapi/openapi-schemas.js';
+import { IMPORT_ID, KEY_OR_SESSION, textContent } from '../openapi/openapi-paths.js';
 import { route } from '../routes/route-table.js';
 import type { AnyRoute } from '../routes/route-table.js';
 import { jsonResponse } from './route-kit.js';
 
-const IMPORT_ID = pathParameter('id', 'The import’s `id`.', '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b');
-const security = [SECURITY.key, { session: [] } as Json];
 /** Served where a runner takes jobs (the server's composition root gives `deps.imports`). */
 const enabled = (deps: HttpDeps) => deps.imports !== undefined;
 const importsOf = (deps: HttpDeps) => deps.imports as ImportUseDeps & { readonly kick: () => void };
@@ -54,7 +51,7 @@ export const IMPORT_ROUTES: readonly AnyRoute[] = [
         'checked, visits counted; a run again adds nothing twice. Keys and tokens are used for the job ' +
         'and never stored. Answers 202 at once; follow the job at `GET /api/v1/imports/{id}`.',
       tag: 'imports',
-      security,
+      security: KEY_OR_SESSION,
       example: { source: 'csv', csv: 'short url,long url\nhttps://old.example/abc,https://example.com/' },
       responses: { 202: jsonResponse('The job, queued.', 'ImportJob') },
       errors: [401, 403, 429],
@@ -75,7 +72,7 @@ export const IMPORT_ROUTES: readonly AnyRoute[] = [
       summary: 'An import’s progress',
       description: 'Its state (`queued`, `running`, `done`, `failed`) and counts so far.',
       tag: 'imports',
-      security,
+      security: KEY_OR_SESSION,
       parameters: [IMPORT_ID],
       responses: { 200: jsonResponse('The job.', 'ImportJob') },
       errors: [401, 403, 404],
@@ -97,7 +94,7 @@ export const IMPORT_ROUTES: readonly AnyRoute[] = [
         'One line per row read so far: `original_short_url, outcome, short_url, reason`, the outcome ' +
         '`imported`, `renamed`, `skipped` or `refused`.',
       tag: 'imports',
-      security,
+      security: KEY_OR_SESSION,
       parameters: [IMPORT_ID],
       responses: {
         200: { description: 'The report.', content: textContent('text/csv') },

@@ -7,15 +7,12 @@ import {
 } from '@shortener/core';
 import { signedInOf } from '../server/session.js';
 import { sendError, sendResult } from '../koa-helpers.js';
-import { SECURITY, pathParameter } from '../openapi/openapi-paths.js';
-import type { Json } from '../openapi/openapi-schemas.js';
+import { KEY_OR_SESSION, idParameter } from '../openapi/openapi-paths.js';
 import { route } from '../routes/route-table.js';
 import type { AnyRoute } from '../routes/route-table.js';
 import { jsonResponse } from './route-kit.js';
 
-const { key } = SECURITY;
-const SESSION: Json = { session: [] };
-const KEY_ID = pathParameter('id', 'The key `id`.', '0b9a6c1e-2f4d-4c8a-9e7b-5d3f1a2c4b6e');
+const KEY_ID = idParameter('key', '0b9a6c1e-2f4d-4c8a-9e7b-5d3f1a2c4b6e');
 
 /**
  * `GET/POST/DELETE /api/v1/keys` (decisions §10): an account's API keys, by its session or one of its
@@ -31,7 +28,7 @@ export const KEY_ROUTES: readonly AnyRoute[] = [
       summary: 'List the account’s API keys',
       description: 'Oldest first, revoked ones included; `prefix` is a key’s first 8 characters.',
       tag: 'accounts',
-      security: [key, SESSION],
+      security: KEY_OR_SESSION,
       responses: { 200: jsonResponse('The keys, never the keys themselves.', 'ApiKeyList') },
       errors: [401, 403],
     },
@@ -51,7 +48,7 @@ export const KEY_ROUTES: readonly AnyRoute[] = [
         'The answer carries `key` once; only its SHA-256 is stored. Made by the session cookie (in the ' +
         'browser), it needs a password or passkey entered in the last 10 minutes, else 403 `forbidden`.',
       tag: 'accounts',
-      security: [key, SESSION],
+      security: KEY_OR_SESSION,
       example: { name: 'laptop' },
       responses: { 201: jsonResponse('The new key, with `key` shown this once.', 'CreatedApiKey') },
       errors: [401, 403],
@@ -76,7 +73,7 @@ export const KEY_ROUTES: readonly AnyRoute[] = [
       summary: 'Revoke an API key',
       description: 'The key is refused (401) from then on. Another account’s key is `not_found`.',
       tag: 'accounts',
-      security: [key, SESSION],
+      security: KEY_OR_SESSION,
       parameters: [KEY_ID],
       responses: { 204: { description: 'Revoked.' } },
       errors: [401, 403, 404],

@@ -13,18 +13,11 @@ import type { WebhookDeps } from '@shortener/core';
 import type { HttpDeps } from '../deps.js';
 import { signedInOf } from '../server/session.js';
 import { sendError, sendResult, setRetryAfter } from '../koa-helpers.js';
-import { SECURITY, pathParameter } from '../openapi/openapi-paths.js';
-import type { Json } from '../openapi/openapi-schemas.js';
+import { KEY_OR_SESSION, WEBHOOK_ID } from '../openapi/openapi-paths.js';
 import { route } from '../routes/route-table.js';
 import type { AnyRoute } from '../routes/route-table.js';
 import { jsonResponse } from './route-kit.js';
 
-/** The path parameter of one webhook (decisions §16). */
-export const WEBHOOK_ID = pathParameter('id', 'The webhook’s `id`.', '0b9a6c1e-2f4d-4c8a-9e7b-5d3f1a2c4b6e');
-
-const { key } = SECURITY;
-const SESSION: Json = { session: [] };
-const security = [key, SESSION];
 /** Served where events are delivered (the server's composition root gives `deps.webhooks`). */
 const enabled = (deps: HttpDeps) => deps.webhooks !== undefined;
 const webhooksOf = (deps: HttpDeps): WebhookDeps => deps.webhooks as WebhookDeps;
@@ -44,7 +37,7 @@ export const WEBHOOK_ROUTES: readonly AnyRoute[] = [
       summary: 'List the account’s webhooks',
       description: 'Oldest first, with their state and last delivery; never their secrets.',
       tag: 'webhooks',
-      security,
+      security: KEY_OR_SESSION,
       responses: { 200: jsonResponse('The webhooks.', 'WebhookList') },
       errors: [401, 403],
     },
@@ -68,7 +61,7 @@ export const WEBHOOK_ROUTES: readonly AnyRoute[] = [
         'Failed deliveries are retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. Made by the ' +
         'session cookie, it needs a password or passkey entered in the last 10 minutes, else 403 `forbidden`.',
       tag: 'webhooks',
-      security,
+      security: KEY_OR_SESSION,
       example: { url: 'https://hooks.example.com/shortener', events: ['link.created', 'link.visited'] },
       responses: { 201: jsonResponse('The new webhook, with `secret`.', 'CreatedWebhook') },
       errors: [401, 403],
@@ -92,7 +85,7 @@ export const WEBHOOK_ROUTES: readonly AnyRoute[] = [
       summary: 'Remove a webhook',
       description: 'Its pending deliveries are dropped. Another account’s webhook is `not_found`.',
       tag: 'webhooks',
-      security,
+      security: KEY_OR_SESSION,
       parameters: [WEBHOOK_ID],
       responses: { 204: { description: 'Removed.' } },
       errors: [401, 403, 404],
@@ -114,7 +107,7 @@ export const WEBHOOK_ROUTES: readonly AnyRoute[] = [
         'POSTs a signed `ping` event now (not retried) and says what the endpoint answered. At most ' +
         `${TEST_PINGS_PER_MINUTE} a minute per account, then 429 \`rate_limited\` with \`Retry-After\`.`,
       tag: 'webhooks',
-      security,
+      security: KEY_OR_SESSION,
       parameters: [WEBHOOK_ID],
       responses: { 200: jsonResponse('What the endpoint answered.', 'WebhookTest') },
       errors: [401, 403, 404, 429],

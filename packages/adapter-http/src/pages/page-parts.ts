@@ -32,6 +32,24 @@ export function inputField(id: string, label: string, attributes: SafeHtml, hint
   </div>`;
 }
 
+/**
+ * A labelled textarea in a `field` block holding `value`, like {@link inputField}. The line break put before
+ * `value` is the one a parser drops after the opening tag, so a value's own first line break stays.
+ */
+export function textareaField(
+  id: string,
+  label: string,
+  attributes: SafeHtml,
+  value: string,
+  hint?: SafeHtml,
+): SafeHtml {
+  return html`<div class="field">
+    <label for="${id}">${label}</label>
+    <textarea id="${id}" ${attributes}>${`\n${value}`}</textarea>
+    ${hint ?? ''}
+  </div>`;
+}
+
 /** A checkbox (`value="on"`) with its label after it, and anything `after` that (a hint). */
 export function checkField(
   id: string,

@@ -1,21 +1,16 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { createLink } from '../http/harness.js';
 import {
   VIEWPORTS,
-  browserAvailable,
+  describeInChromium,
   expectInViewAndFocused,
   inViewport,
   screenshot,
   seriousViolations,
-  useServerAndBrowser,
   watchedPage,
 } from './browser.js';
 
-const available = browserAvailable();
-
-describe.skipIf(!available)('/admin in Chromium (decisions §10)', { timeout: 60_000 }, () => {
-  const { server, browser } = useServerAndBrowser();
-
+describeInChromium('/admin in Chromium (decisions §10)', { timeout: 60_000 }, ({ server, browser }) => {
   for (const viewport of ['phone', 'desktop'] as const) {
     it(`lets an admin search, disable a link and invite someone on a ${viewport}`, async () => {
       const link = await createLink(server(), {

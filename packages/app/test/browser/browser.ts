@@ -2,7 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { startTestServer } from '../http/harness.js';
 import type { TestEnv, TestServer } from '../http/harness.js';
 import { chromium } from 'playwright-core';
@@ -121,6 +121,28 @@ export function useServerAndBrowser(env: TestEnv = {}): { server(): TestServer; 
     await server?.close();
   });
   return { server: () => server!, browser: () => browser! };
+}
+
+/** What a suite in Chromium is handed: its server, the browser, and {@link pageContext} on that browser. */
+export interface ChromiumSuite {
+  server(): TestServer;
+  browser(): Browser;
+  contextOf(viewport: keyof typeof VIEWPORTS, javaScriptEnabled?: boolean): Promise<BrowserContext>;
+}
+
+/**
+ * A suite in Chromium against a server of its own (both started once, with `env`), skipped without
+ * Chromium (failed, where it is required).
+ */
+export function describeInChromium(
+  title: string,
+  { timeout, env = {} }: { timeout: number; env?: TestEnv },
+  suite: (chromium: ChromiumSuite) => void,
+): void {
+  describe.skipIf(!browserAvailable())(title, { timeout }, () => {
+    const { server, browser } = useServerAndBrowser(env);
+    suite({ server, browser, contextOf: (viewport, js = true) => pageContext(browser(), viewport, js) });
+  });
 }
 
 /** Whether the element of `selector` lies wholly inside the page's viewport (its bounding box). */

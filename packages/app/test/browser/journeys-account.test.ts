@@ -1,19 +1,15 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { createLink } from '../http/harness.js';
 import * as b from './browser.js';
-
-const available = b.browserAvailable();
 
 // Issue 26's "done when": a person on a phone or a desktop creates, finds, copies, inspects and deletes
 // links without scrolling to learn whether something happened. After every action the message is inside
 // the window (its bounding box) and focused, copy buttons fill the clipboard, and axe-core finds no
 // serious or critical violation on any page visited. Screenshots: test-artifacts/browser/journey-*.
-describe.skipIf(!available)(
+b.describeInChromium(
   'a person’s links on a phone and a desktop (issue 26)',
   { timeout: 90_000 },
-  () => {
-    const { server, browser } = b.useServerAndBrowser();
-
+  ({ server, browser }) => {
     for (const viewport of ['phone', 'desktop'] as const) {
       it(`creates a link on the home page and shows it in view on a ${viewport}`, async () => {
         const context = await b.clipboardContext(browser(), viewport, [server().origin]);

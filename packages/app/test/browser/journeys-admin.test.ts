@@ -1,9 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { BROWSER_UA, createLink, eventually, jsonOf } from '../http/harness.js';
 import type { Json } from '../http/harness.js';
 import * as b from './browser.js';
-
-const available = b.browserAvailable();
 
 const IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
@@ -21,16 +19,11 @@ const VISITS: readonly [string, number][] = [
 // result in view and focused; the countries view draws ranked bars with flags and names in the page's
 // language, with a table beside; axe-core finds no serious or critical violation on each page visited.
 // Screenshots: test-artifacts/browser/journey-admin-*, journey-countries-*.
-describe.skipIf(!available)(
+// A trusted proxy names the visitor's country, as Cloudflare does.
+b.describeInChromium(
   '/admin and the countries view on a phone and a desktop',
-  { timeout: 90_000 },
-  () => {
-    // a trusted proxy names the visitor's country, as Cloudflare does
-    const { server, browser } = b.useServerAndBrowser({
-      TRUST_PROXY: 'true',
-      COUNTRY_HEADER: 'CF-IPCountry',
-    });
-
+  { timeout: 90_000, env: { TRUST_PROXY: 'true', COUNTRY_HEADER: 'CF-IPCountry' } },
+  ({ server, browser }) => {
     /** A link with a click from each country of VISITS, its statistics settled. */
     async function visitedLink(title: string): Promise<Json> {
       const link = await createLink(server(), { url: 'https://example.com/around-the-world', title });

@@ -1,27 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { createLink } from '../http/harness.js';
-import type { VIEWPORTS } from './browser.js';
-import {
-  pageContext,
-  browserAvailable,
-  expectAccessible,
-  hasFocus,
-  inViewport,
-  screenshot,
-  useServerAndBrowser,
-} from './browser.js';
+import { describeInChromium, expectAccessible, hasFocus, inViewport, screenshot } from './browser.js';
 
-const available = browserAvailable();
-
-describe.skipIf(!available)(
+describeInChromium(
   'the social preview card of a link’s page in Chromium (decisions §19)',
   { timeout: 60_000 },
-  () => {
-    const { server, browser } = useServerAndBrowser();
-
-    const contextOf = (viewport: keyof typeof VIEWPORTS, javaScriptEnabled = true) =>
-      pageContext(browser(), viewport, javaScriptEnabled);
-
+  ({ server, contextOf }) => {
     for (const viewport of ['phone', 'desktop'] as const) {
       it(`fills the card in as the preview is typed, and the preview page shows it, on a ${viewport}`, async () => {
         const link = await createLink(server(), {

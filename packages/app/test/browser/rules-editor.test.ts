@@ -1,31 +1,21 @@
 import type { BrowserContext, Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
-import type { VIEWPORTS } from './browser.js';
+import { expect, it } from 'vitest';
 import {
-  pageContext,
-  browserAvailable,
+  describeInChromium,
   expectAccessible,
   hasFocus,
   inViewport,
   screenshot,
   signInByInvite,
-  useServerAndBrowser,
 } from './browser.js';
-
-const available = browserAvailable();
 
 /** The page fits the window's width: nothing scrolls sideways. */
 const fitsWidth = (page: Page) => page.evaluate('document.documentElement.scrollWidth <= window.innerWidth');
 
-describe.skipIf(!available)(
+describeInChromium(
   'the rules editor of a link’s page in Chromium (issue 42)',
   { timeout: 90_000 },
-  () => {
-    const { server, browser } = useServerAndBrowser();
-
-    const contextOf = (viewport: keyof typeof VIEWPORTS, javaScriptEnabled = true) =>
-      pageContext(browser(), viewport, javaScriptEnabled);
-
+  ({ server, contextOf }) => {
     /** Signs in as `name`, creates a link on /account and opens its page. */
     async function linkPage(context: BrowserContext, name: string): Promise<Page> {
       const page = await context.newPage();

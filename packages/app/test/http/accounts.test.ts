@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { browserOf, inviteUrl, invitedBrowser, sessionCookieOf, twoSessions } from './browser-session.js';
+import {
+  browserOf,
+  inviteUrl,
+  invitedBrowser,
+  sessionCookieOf,
+  strangerTo,
+  twoSessions,
+  pageOf,
+} from './browser-session.js';
 import { createLink, expectError, jsonOf } from './harness.js';
 
 import { startFileServer } from './file-server.js';
@@ -25,15 +33,13 @@ describe('accounts in the browser (decisions §10)', () => {
     );
     browser.cookie = sessionCookieOf(set);
     const account = await browser.send('/account');
-    expect(account.status).toBe(200);
-    expect(await account.text()).toContain('alice');
+    expect(await pageOf(account, 200)).toContain('alice');
     expect((await browser.send(new URL(url).pathname)).status).toBe(404);
     expect((await browser.post(new URL(url).pathname, { password: 'another password' })).status).toBe(404);
   });
 
   it('signs in with the same answer for an unknown name and a wrong password', async () => {
-    await invitedBrowser(server, 'bob', 'bob password');
-    const browser = browserOf(server);
+    const browser = await strangerTo(server, 'bob', 'bob password');
     const wrong = await browser.post('/login', { name: 'bob', password: 'not the password' });
     const unknown = await browser.post('/login', { name: 'nobody', password: 'not the password' });
     expect([wrong.status, unknown.status]).toEqual([401, 401]);

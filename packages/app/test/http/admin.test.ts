@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserOf, invitedBrowser } from './browser-session.js';
+import { browserOf, invitedBrowser, pageOf } from './browser-session.js';
 import type { BrowserSession } from './browser-session.js';
 import { createLink, expectError, jsonOf, startTestServer } from './harness.js';
 import type { TestServer } from './harness.js';
@@ -49,13 +49,11 @@ describe('/admin (decisions §10)', () => {
       expect(await forbidden.text()).toContain('Administrators only');
     }
     const refused = await user.send('/admin');
-    expect(refused.status).toBe(403);
-    expect(await refused.text()).toContain('Administrators only');
+    expect(await pageOf(refused, 403)).toContain('Administrators only');
     expect((await server.visit(String(link.short_url))).status).toBe(302);
     expect(await (await admin.send('/admin')).text()).not.toContain('sneaky');
     const page = await admin.send('/admin');
-    expect(page.status).toBe(200);
-    expect(await page.text()).toContain('plain-user');
+    expect(await pageOf(page, 200)).toContain('plain-user');
     expect(await (await admin.send('/account')).text()).toContain('href="/admin"');
     expect(await (await user.send('/account')).text()).not.toContain('href="/admin"');
   });
@@ -159,8 +157,7 @@ describe('/admin (decisions §10)', () => {
     expect(enabled.headers.get('location')).toBe('/admin?done=enabled');
     expect((await server.visit(String(link.short_url))).status).toBe(302);
     const unconfirmed = await admin.post(`/admin/links/${String(link.id)}/delete`, {});
-    expect(unconfirmed.status).toBe(400);
-    expect(await unconfirmed.text()).toContain('confirm its deletion');
+    expect(await pageOf(unconfirmed, 400)).toContain('confirm its deletion');
     expect((await admin.post(`/admin/links/${String(link.id)}/delete`, { confirm: 'yes' })).status).toBe(303);
     expect((await server.visit(String(link.short_url))).status).toBe(404);
     for (const action of ['disable', 'enable', 'delete'])
@@ -236,8 +233,7 @@ describe('/admin (decisions §10)', () => {
 
   it('refuses to disable the admin’s own account', async () => {
     const refused = await admin.post(`/admin/accounts/${adminId}/disable`, {});
-    expect(refused.status).toBe(400);
-    expect(await refused.text()).toContain('You cannot disable your own account.');
+    expect(await pageOf(refused, 400)).toContain('You cannot disable your own account.');
     expect((await admin.send('/admin')).status).toBe(200);
   });
 
@@ -248,11 +244,9 @@ describe('/admin (decisions §10)', () => {
     const url = /<code id="new-key" class="secret">([^<]+)<\/code>/.exec(page)?.[1];
     expect(url).toMatch(new RegExp(`^${server.baseUrl}/account/invite/inv_[0-9A-Za-z]{32}$`));
     const invite = await browserOf(server).send(new URL(url!).pathname);
-    expect(invite.status).toBe(200);
-    expect(await invite.text()).toContain('newcomer');
+    expect(await pageOf(invite, 200)).toContain('newcomer');
     const taken = await admin.post('/admin/invites', { name: 'plain-user' });
-    expect(taken.status).toBe(400);
-    expect(await taken.text()).toContain('An account of that name exists already.');
+    expect(await pageOf(taken, 400)).toContain('An account of that name exists already.');
     // another spelling of the same name (full-width, compatibility forms, invisible characters) is the
     // same account: no reset link, no promotion
     for (const spelling of ['ｐｌａｉｎ－ｕｓｅｒ', 'PLAIN-USER', ' plain\u200b-user\u3000', 'ᵖlain-user']) {
@@ -290,7 +284,6 @@ describe('/admin (decisions §10)', () => {
     const german = await admin.send('/admin', { headers: { 'accept-language': 'de' } });
     expect(await german.text()).toContain('<h1 id="admin-title">Verwaltung</h1>');
     const spanish = await user.send('/admin', { headers: { 'accept-language': 'es' } });
-    expect(spanish.status).toBe(403);
-    expect(await spanish.text()).toContain('Solo para administradores');
+    expect(await pageOf(spanish, 403)).toContain('Solo para administradores');
   });
 });

@@ -44,6 +44,13 @@ export function browserOf(server: TestServer): BrowserSession {
   return session;
 }
 
+/** Reads a page's text, after checking the answer's status (the text is the message when it differs), as `jsonOf` reads JSON. */
+export async function pageOf(response: Response, status: number): Promise<string> {
+  const text = await response.text();
+  expect(response.status, text).toBe(status);
+  return text;
+}
+
 /** The `name=value` pair of a response's session cookie; fails the test when there is none. */
 export function sessionCookieOf(response: Response): string {
   const [cookie] = response.headers.getSetCookie();
@@ -74,6 +81,16 @@ export async function invitedBrowser(
   expect(response.status).toBe(303);
   browser.cookie = sessionCookieOf(response);
   return browser;
+}
+
+/** Invites `name` with `password` as {@link invitedBrowser} does; returns another browser, a signed-out stranger. */
+export async function strangerTo(
+  server: TestServer,
+  name: string,
+  password: string,
+): Promise<BrowserSession> {
+  await invitedBrowser(server, name, password);
+  return browserOf(server);
 }
 
 /** An invited account signed in from two browsers: `here` through the invite, `there` by its password. */

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/index.js';
-import { createLink, eventually, expectError, jsonOf } from './harness.js';
+import { createLink, eventually, jsonOf } from './harness.js';
 import { movedClock, startFileServer } from './file-server.js';
+import { expectRefusedEach } from './refusals.js';
 
 // Decisions §18 "Where a dead end goes": a link's `expired_url` once it is expired or at its click cap
 // (a 302 that is no click, never cached), and the server's NOT_FOUND_REDIRECT and BASE_URL_REDIRECT.
@@ -61,16 +62,11 @@ describe('expired_url (decisions §18)', () => {
   });
 
   it('checks the URL as any destination, and an update with null removes it', async () => {
-    for (const [expired_url, code] of [
+    await expectRefusedEach(server, 'expired_url', (expired_url) => ({ expired_url }), [
       ['javascript:alert(1)', 'unsupported_scheme'],
       ['http://127.0.0.1/admin', 'private_host'],
       ['https://exa mple.com/', 'invalid_url'],
-    ]) {
-      const refused = await server.api('/api/v1/links', {
-        json: { url: 'https://example.com/', expired_url },
-      });
-      expect((await expectError(refused, 400, code!)).field).toBe('expired_url');
-    }
+    ]);
     const link = await createLink(
       server,
       { url: 'https://example.com/p', expired_url: ELSEWHERE },

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserOf, invitedBrowser, sessionCookieOf } from './browser-session.js';
+import { browserOf, invitedBrowser, sessionCookieOf, strangerTo } from './browser-session.js';
 import { createLink, jsonOf, startTestServer } from './harness.js';
 import type { TestServer } from './harness.js';
 
@@ -32,8 +32,7 @@ describe('guesses at once against the guess limits (decisions §14)', () => {
   it(
     'checks at most 10 of 100 concurrent wrong sign-ins for one account; the right password then waits',
     async () => {
-      await invitedBrowser(server, 'Rita', 'rita password');
-      const attacker = browserOf(server);
+      const attacker = await strangerTo(server, 'Rita', 'rita password');
       const answers = await Promise.all(
         Array.from({ length: 100 }, (_, i) =>
           attacker.post(
@@ -60,8 +59,7 @@ describe('guesses at once against the guess limits (decisions §14)', () => {
   it(
     'never signs in from 200 concurrent guesses of one address when the right one is sent last',
     async () => {
-      await invitedBrowser(server, 'sven', 'sven password');
-      const attacker = browserOf(server);
+      const attacker = await strangerTo(server, 'sven', 'sven password');
       const guesses = Array.from({ length: 200 }, (_, i) => (i === 199 ? 'sven password' : `guess ${i}`));
       const answers = await Promise.all(
         guesses.map((password, i) =>

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserOf, invitedBrowser } from './browser-session.js';
+import { browserOf, invitedBrowser, pageOf } from './browser-session.js';
 import type { BrowserSession } from './browser-session.js';
 import { BROWSER_UA, createLink, eventually, jsonOf, startTestServer } from './harness.js';
 import type { Json, TestServer } from './harness.js';
@@ -104,8 +104,7 @@ describe('/account/links/{id}: a link’s page (decisions §10)', () => {
   it('deletes only with the confirmation box ticked', async () => {
     const link = await ownLink();
     const unconfirmed = await owner.post(`${page(link.id)}/delete`, {});
-    expect(unconfirmed.status).toBe(400);
-    expect(await unconfirmed.text()).toContain('Tick the box to confirm the deletion.');
+    expect(await pageOf(unconfirmed, 400)).toContain('Tick the box to confirm the deletion.');
     const deleted = await owner.post(`${page(link.id)}/delete`, { confirm: 'yes' });
     expect(deleted.status).toBe(303);
     expect(deleted.headers.get('location')).toBe('/account?done=deleted');
@@ -114,8 +113,7 @@ describe('/account/links/{id}: a link’s page (decisions §10)', () => {
     );
     expect((await server.visit(String(link.short_url))).status).toBe(404);
     const gone = await owner.send(page(link.id));
-    expect(gone.status).toBe(404);
-    expect(await gone.text()).toContain('No such link');
+    expect(await pageOf(gone, 404)).toContain('No such link');
   });
 
   it('gives another account the token form, not the link, and 404 for an unknown or malformed id', async () => {
@@ -140,11 +138,9 @@ describe('/account/links/{id}: a link’s page (decisions §10)', () => {
     await server.visit(String(link.short_url), { headers: { 'user-agent': BROWSER_UA } });
     const visitor = browserOf(server);
     const form = await visitor.send(page(link.id));
-    expect(form.status).toBe(200);
-    expect(await form.text()).not.toContain('example.com/anonymous');
+    expect(await pageOf(form, 200)).not.toContain('example.com/anonymous');
     const wrong = await visitor.post(page(link.id), { edit_token: 'et_wrongwrongwrongwrongwrongwrongwr' });
-    expect(wrong.status).toBe(403);
-    expect(await wrong.text()).toContain('This edit token does not open this link.');
+    expect(await pageOf(wrong, 403)).toContain('This edit token does not open this link.');
 
     const token = String(link.edit_token);
     const opened = await visitor.post(page(link.id), { edit_token: token });
@@ -173,8 +169,7 @@ describe('/account/links/{id}: a link’s page (decisions §10)', () => {
     );
 
     const deleted = await visitor.post(`${page(link.id)}/delete`, { edit_token: token, confirm: 'yes' });
-    expect(deleted.status).toBe(200);
-    expect(await deleted.text()).toContain('Link deleted');
+    expect(await pageOf(deleted, 200)).toContain('Link deleted');
     expect((await server.visit(String(link.short_url))).status).toBe(404);
   });
 

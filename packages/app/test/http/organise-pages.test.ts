@@ -1,8 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { invitedBrowser } from './browser-session.js';
-import type { BrowserSession } from './browser-session.js';
-import { jsonOf, startTestServer } from './harness.js';
-import type { Json, TestServer } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { pageOf } from './browser-session.js';
+import { startOwnerServer } from './file-server.js';
 
 // decisions §15 on the pages: tags on /account, tags and rules on a link's page, every destination on
 // the preview.
@@ -10,18 +8,7 @@ import type { Json, TestServer } from './harness.js';
 const IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 
-let server: TestServer;
-let owner: BrowserSession;
-beforeAll(async () => {
-  server = await startTestServer();
-  owner = await invitedBrowser(server, 'organiser', 'a long enough password');
-});
-afterAll(() => server.close());
-
-async function ownLink(body: Json): Promise<Json> {
-  const response = await owner.send('/api/v1/links', { method: 'POST', json: body });
-  return jsonOf(response, 201);
-}
+const { server, owner, ownLink, postEdit, saveEdit } = await startOwnerServer('organiser');
 
 describe('tags and rules on the pages (decisions §15)', () => {
   it('shows each link’s tags on /account and filters the list by one', async () => {
@@ -45,8 +32,7 @@ describe('tags and rules on the pages (decisions §15)', () => {
     expect(page).toMatch(/name="rule_0_url"\s+value="https:\/\/apps\.example\/ios"/);
     expect(page).toMatch(/name="rule_0_os_ios"\s+value="on"\s+data-word="ios"\s+checked/);
     expect(page).toContain('id="rules-add"'); // a button to add one
-    const saved = await owner.post(`/account/links/${String(link.id)}/edit`, {
-      url: 'https://example.com/page',
+    const detail = await saveEdit(link, {
       tags: 'Summer, print',
       rule_0_url: '',
       rule_1_url: 'https://example.de/',
@@ -56,8 +42,6 @@ describe('tags and rules on the pages (decisions §15)', () => {
       redirect_status: '307',
       crawlable: 'on',
     });
-    expect(saved.status).toBe(303);
-    const detail = await jsonOf(await owner.send(`/api/v1/links/${String(link.id)}`));
     expect(detail).toMatchObject({
       tags: ['summer', 'print'],
       rules: [
@@ -68,13 +52,8 @@ describe('tags and rules on the pages (decisions §15)', () => {
       crawlable: true,
       forward_query: false,
     });
-    const refused = await owner.post(`/account/links/${String(link.id)}/edit`, {
-      url: 'https://example.com/page',
-      rule_0_url: 'http://127.0.0.1/',
-      redirect_status: '302',
-    });
-    expect(refused.status).toBe(400);
-    expect(await refused.text()).toContain('value="http://127.0.0.1/"');
+    const refused = await postEdit(link, { rule_0_url: 'http://127.0.0.1/' });
+    expect(await pageOf(refused, 400)).toContain('value="http://127.0.0.1/"');
   });
 
   it('lists every destination on the preview, and the rule that answered in the statistics', async () => {

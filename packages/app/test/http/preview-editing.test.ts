@@ -1,23 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { invitedBrowser } from './browser-session.js';
-import type { BrowserSession } from './browser-session.js';
-import { jsonOf, startTestServer } from './harness.js';
-import type { Json, TestServer } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { jsonOf } from './harness.js';
+import { startOwnerServer } from './file-server.js';
+import type { Json } from './harness.js';
 
 // The social preview on the link page's form and on the preview page `+` (decisions §19, issue 41),
 // without script: the form saves it, the card shows what is saved.
 
-let server: TestServer;
-let owner: BrowserSession;
-beforeAll(async () => {
-  server = await startTestServer();
-  owner = await invitedBrowser(server, 'previewer', 'a long enough password');
-});
-afterAll(() => server.close());
-
-async function ownLink(body: Json): Promise<Json> {
-  return jsonOf(await owner.send('/api/v1/links', { method: 'POST', json: body }), 201);
-}
+const { server, owner, ownLink, postEdit } = await startOwnerServer('previewer');
 
 const detailOf = async (link: Json) => jsonOf(await owner.send(`/api/v1/links/${String(link.id)}`));
 
@@ -56,9 +45,7 @@ describe('the social preview on the pages (decisions §19)', () => {
 
   it('refuses an image that is not https, with the field marked and what was typed kept', async () => {
     const link = await ownLink({ url: 'https://example.com/img' });
-    const refused = await owner.post(`/account/links/${String(link.id)}/edit`, {
-      url: 'https://example.com/img',
-      redirect_status: '302',
+    const refused = await postEdit(link, {
       preview_title: 'Kept',
       preview_image: 'http://cdn.example.com/a.png',
     });

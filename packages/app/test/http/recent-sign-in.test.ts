@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { browserOf, invitedBrowser, inviteUrl, sessionCookieOf } from './browser-session.js';
+import { browserOf, invitedBrowser, inviteUrl, sessionCookieOf, strangerTo } from './browser-session.js';
 import { BROWSER_UA, createLink, expectError } from './harness.js';
 import { movedClock, startFileServer } from './file-server.js';
 
@@ -57,8 +57,7 @@ describe('recent sign-in for lasting access (decisions §14)', () => {
   });
 
   it('lists each session with the browser and device that signed in, never an address', async () => {
-    await invitedBrowser(server, 'yuri', 'yuri password');
-    const phone = browserOf(server);
+    const phone = await strangerTo(server, 'yuri', 'yuri password');
     const signedIn = await phone.post(
       '/login',
       { name: 'yuri', password: 'yuri password' },

@@ -1,23 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { invitedBrowser } from './browser-session.js';
-import type { BrowserSession } from './browser-session.js';
-import { jsonOf, startTestServer } from './harness.js';
-import type { Json, TestServer } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { jsonOf } from './harness.js';
+import { startOwnerServer } from './file-server.js';
 
 // The link page's rules editor without script (issue 42): its row buttons post the form and get it back
 // changed, nothing saved; the save takes ticked devices and OSes, picked countries, query pairs.
 
-let server: TestServer;
-let owner: BrowserSession;
-beforeAll(async () => {
-  server = await startTestServer();
-  owner = await invitedBrowser(server, 'rule-editor', 'a long enough password');
-});
-afterAll(() => server.close());
-
-async function ownLink(body: Json): Promise<Json> {
-  return jsonOf(await owner.send('/api/v1/links', { method: 'POST', json: body }), 201);
-}
+const { owner, ownLink, postEdit, saveEdit } = await startOwnerServer('rule-editor');
 
 const RULES = [
   { when: { os: 'ios', country: 'AT' }, url: 'https://apps.apple.com/app/1' },
@@ -79,9 +67,7 @@ describe('the rules editor without script (issue 42)', () => {
 
   it('saves ticked devices and OSes, picked countries and languages, query pairs and times', async () => {
     const link = await ownLink({ url: 'https://example.com/save' });
-    const saved = await owner.post(`/account/links/${String(link.id)}/edit`, {
-      url: 'https://example.com/save',
-      redirect_status: '302',
+    const detail = await saveEdit(link, {
       rule_0_url: 'https://apps.apple.com/app/2',
       rule_0_device_mobile: 'on',
       rule_0_device_tablet: 'on',
@@ -95,8 +81,6 @@ describe('the rules editor without script (issue 42)', () => {
       rule_0_after: '2026-12-01T10:00',
       rule_1_url: '',
     });
-    expect(saved.status).toBe(303);
-    const detail = await jsonOf(await owner.send(`/api/v1/links/${String(link.id)}`));
     expect(detail.rules).toEqual([
       {
         when: {
@@ -114,9 +98,7 @@ describe('the rules editor without script (issue 42)', () => {
 
   it('opens the row an error is about and marks its field, keeping what was typed', async () => {
     const link = await ownLink({ url: 'https://example.com/bad' });
-    const refused = await owner.post(`/account/links/${String(link.id)}/edit`, {
-      url: 'https://example.com/bad',
-      redirect_status: '302',
+    const refused = await postEdit(link, {
       rule_0_url: 'https://example.at/',
       rule_0_country: 'AT',
       rule_1_url: '',

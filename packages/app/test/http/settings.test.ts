@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserOf, invitedBrowser, twoSessions } from './browser-session.js';
+import { browserOf, invitedBrowser, twoSessions, pageOf } from './browser-session.js';
 import type { BrowserSession } from './browser-session.js';
 import { expectError, jsonOf, startTestServer } from './harness.js';
 import type { TestServer } from './harness.js';
@@ -121,8 +121,7 @@ describe('/account/settings (decisions §10)', () => {
       here.post('/account/settings/password', { current_password: current, password: 'ned new password' });
     expect((await change('wrong password')).status).toBe(400);
     const changed = await change('ned password');
-    expect(changed.status).toBe(200);
-    expect(await changed.text()).toContain('Password changed.');
+    expect(await pageOf(changed, 200)).toContain('Password changed.');
     expect((await there.send('/account/settings')).status).toBe(303);
     expect((await here.send('/account/settings')).status).toBe(200);
     await expectError(

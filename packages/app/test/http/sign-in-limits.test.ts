@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserOf, invitedBrowser, sessionCookieOf } from './browser-session.js';
+import { browserOf, sessionCookieOf, strangerTo } from './browser-session.js';
 import { startTestServer } from './harness.js';
 import type { TestServer } from './harness.js';
 
@@ -35,8 +35,7 @@ describe('sign-in limits and open sign-up (decisions §10)', () => {
   it(
     'refuses an account after 10 failures in 15 minutes, right password included, with Retry-After',
     async () => {
-      await invitedBrowser(server, 'pablo', 'pablo password');
-      const browser = browserOf(server);
+      const browser = await strangerTo(server, 'pablo', 'pablo password');
       for (let i = 0; i < 10; i++) {
         expect((await browser.post('/login', { name: 'pablo', password: `guess ${i}` })).status).toBe(401);
       }
@@ -51,8 +50,7 @@ describe('sign-in limits and open sign-up (decisions §10)', () => {
   it(
     'refuses an address after 30 failures in 15 minutes, whatever the names',
     async () => {
-      await invitedBrowser(server, 'quentin', 'quentin password');
-      const browser = browserOf(server);
+      const browser = await strangerTo(server, 'quentin', 'quentin password');
       // the ten failures of the test above count (its refusal does not): twenty more reach thirty
       for (let i = 0; i < 20; i++) {
         expect((await browser.post('/login', { name: `nobody${i}`, password: 'guess' })).status).toBe(401);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { browserOf, invitedBrowser } from './browser-session.js';
+import { browserOf, invitedBrowser, strangerTo, pageOf } from './browser-session.js';
 
 import { startFileServer } from './file-server.js';
 
@@ -10,8 +10,7 @@ const server = await startFileServer();
 
 describe('signing in returns to the page asked for', () => {
   it('sends a visitor of /account/settings to sign in, then back to /account/settings', async () => {
-    await invitedBrowser(server, 'yara', 'yara password');
-    const visitor = browserOf(server);
+    const visitor = await strangerTo(server, 'yara', 'yara password');
     const asked = await visitor.send('/account/settings');
     expect([asked.status, asked.headers.get('location')]).toEqual([303, '/login?next=%2Faccount%2Fsettings']);
     const page = await (await visitor.send(asked.headers.get('location') ?? '')).text();
@@ -21,8 +20,7 @@ describe('signing in returns to the page asked for', () => {
       password: 'wrong',
       next: '/account/settings',
     });
-    expect(wrong.status).toBe(401);
-    expect(await wrong.text()).toContain('name="next" value="/account/settings"');
+    expect(await pageOf(wrong, 401)).toContain('name="next" value="/account/settings"');
     const signedIn = await visitor.post('/login', {
       name: 'yara',
       password: 'yara password',

@@ -1,3 +1,4 @@
+import { RESERVED_SLUGS } from '@shortener/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLink, expectError, startTestServer, tempFile } from './harness.js';
 import type { Json, TestServer } from './harness.js';
@@ -117,21 +118,7 @@ describe('alias rules', () => {
     await createLink(server, { url: 'https://example.com/', alias: `a_-${Date.now()}`.padEnd(40, 'z') });
   });
 
-  it.each([
-    'api',
-    'mcp',
-    'healthz',
-    'static',
-    'assets',
-    'admin',
-    'login',
-    'logout',
-    'account',
-    'settings',
-    'docs',
-    'well-known',
-    'API',
-  ])('refuses the reserved alias %s with slug_reserved', async (alias) => {
+  it.each([...RESERVED_SLUGS, 'API'])('refuses the reserved alias %s with slug_reserved', async (alias) => {
     await expectError(await create(server, { url: 'https://example.com/', alias }), 400, 'slug_reserved');
   });
 

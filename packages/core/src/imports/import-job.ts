@@ -59,6 +59,41 @@ export interface ImportJob {
   readonly updatedAt: number;
 }
 
+/**
+ * The columns of a stored job in the order of {@link importJobValues}, the same in both SQL stores: their
+ * inserts are built from them.
+ */
+export const IMPORT_JOB_COLUMNS = [
+  'id',
+  'account_id',
+  'source',
+  'state',
+  'options',
+  'counts',
+  'errors',
+  'cursor',
+  'payload',
+  'created_at',
+  'updated_at',
+] as const;
+
+/** A job's values for {@link IMPORT_JOB_COLUMNS}: options, counts and errors as JSON text. */
+export function importJobValues(job: ImportJob): (string | number | null)[] {
+  return [
+    job.id,
+    job.accountId,
+    job.source,
+    job.state,
+    JSON.stringify(job.options),
+    JSON.stringify(job.counts),
+    JSON.stringify(job.errors),
+    job.cursor,
+    job.payload,
+    job.createdAt,
+    job.updatedAt,
+  ];
+}
+
 /** The most error lines a job keeps. */
 export const MAX_JOB_ERRORS = 20;
 

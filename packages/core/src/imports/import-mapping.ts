@@ -1,6 +1,6 @@
 import type { CoreDeps } from '../deps.js';
 import { findShortDomain } from '../config.js';
-import { urlPolicyOf } from '../links/create-link.js';
+import { UNUSED_LINK, urlPolicyOf } from '../links/create-link.js';
 import type { LinkRecord } from '../links/link.js';
 import { PLAIN } from '../links/organise.js';
 import { RulesField, checkRules } from '../links/rules.js';
@@ -73,10 +73,7 @@ export async function planRow(ctx: MappingContext, row: ImportRow): Promise<RowP
     expiresAt: row.expiresAt ?? null,
     maxClicks:
       row.maxClicks !== undefined && row.maxClicks !== null && row.maxClicks > 0 ? row.maxClicks : null,
-    clicks: 0,
-    importedClicks: 0,
-    lastClickAt: null,
-    disabled: false,
+    ...UNUSED_LINK,
     accountId: ctx.accountId,
     editTokenHash: null,
     createdAt: row.createdAt ?? now,

@@ -24,6 +24,14 @@ export interface CreatedLink {
 
 const RANDOM_SLUG_ATTEMPTS = 12;
 
+/** How every new link starts, created or imported: no clicks yet (none imported either), enabled. */
+export const UNUSED_LINK: Pick<LinkRecord, 'clicks' | 'importedClicks' | 'lastClickAt' | 'disabled'> = {
+  clicks: 0,
+  importedClicks: 0,
+  lastClickAt: null,
+  disabled: false,
+};
+
 /** `make(config)`, made once per settings object (settings never change) rather than per creation. */
 function perConfig<T>(make: (config: ServiceConfig) => T): (config: ServiceConfig) => T {
   const made = new WeakMap<ServiceConfig, T>();
@@ -117,10 +125,7 @@ export async function createLink(
     publicStats: input.public_stats ?? true,
     expiresAt: expiresAt.value,
     maxClicks: input.max_clicks ?? null,
-    clicks: 0,
-    importedClicks: 0,
-    lastClickAt: null,
-    disabled: false,
+    ...UNUSED_LINK,
     accountId: caller.accountId,
     editTokenHash: editToken === null ? null : sha256Hex(editToken),
     createdAt: now,

@@ -101,10 +101,9 @@ export async function listLinks(
   query: ListLinksQuery,
   caller: Caller,
 ): Promise<Result<LinkPage>> {
-  await deps.settleVisits?.();
   if (caller.accountId === null) return err(domainError('unauthorized', 'An API key is required.'));
   const accountId = caller.accountId;
-  return pageOf(query, (page) => deps.links.list({ accountId, ...page }));
+  return pageOf(deps, query, (page) => deps.links.list({ accountId, ...page }));
 }
 
 /** Links fetched per page by {@link exportLinks}. */
@@ -138,19 +137,21 @@ export async function listAllLinks(
   query: ListLinksQuery,
   caller: Caller,
 ): Promise<Result<LinkPage>> {
-  await deps.settleVisits?.();
   if (caller.operator !== true) return err(domainError('forbidden'));
   const { listAll } = deps.links;
   if (listAll === undefined) return err(domainError('invalid_request', 'This store cannot list every link.'));
-  return pageOf(query, (page) => listAll(page));
+  return pageOf(deps, query, (page) => listAll(page));
 }
 
+/** A page of links from `fetch`, once the visits are settled (the clicks shown are counted). */
 async function pageOf(
+  deps: CoreDeps,
   query: ListLinksQuery,
   fetch: (page: Omit<LinkListQuery, 'accountId'>) => Promise<LinkRecord[]>,
 ): Promise<Result<LinkPage>> {
   const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
   if (after === null) return err(domainError('invalid_request', 'The cursor is not valid.', 'cursor'));
+  await deps.settleVisits?.();
   const q = query.q?.trim();
   const tags = query.tag !== undefined && query.tag.length > 0 ? { tags: query.tag } : {};
   const rows = await fetch({

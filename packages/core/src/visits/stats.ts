@@ -33,10 +33,10 @@ export async function getStats(
   query: StatsQuery,
   caller: Caller,
 ): Promise<Result<StatsView>> {
-  const link = await loadLinkFor(deps, id, caller, linkAccess.stats);
-  if (!link.ok) return link;
   const range = statsRange(query, deps.clock.now());
   if (!range.ok) return range;
+  const link = await loadLinkFor(deps, id, caller, linkAccess.stats);
+  if (!link.ok) return link;
   return ok((await statsOf(deps, countersOf(deps, [link.value.id]), range.value, false)).stats);
 }
 

@@ -1,4 +1,20 @@
 /**
+ * The start of the link events' trigger function: the change's kind and the link, up to the payload. The
+ * trigger made anew from the field map (link-triggers.ts) starts the same; the text here is this
+ * migration's, unchanged.
+ */
+export const LINK_EVENT_START = `DECLARE
+  l RECORD;
+  kind TEXT;
+BEGIN
+  IF TG_OP = 'DELETE' THEN l := OLD; kind := 'link.deleted';
+  ELSIF TG_OP = 'INSERT' THEN l := NEW; kind := 'link.created';
+  ELSE l := NEW; kind := 'link.updated';
+  END IF;
+  INSERT INTO event_outbox (id, type, account_id, payload, created_at) VALUES (
+    'msg_' || replace(gen_random_uuid()::text, '-', ''), kind, l.account_id,`;
+
+/**
  * Events out (decisions §16), as SQLite's migration 009: a trigger adds each link change's event to the
  * outbox in the change's own transaction (the link as a record, by its field names), the visit writer
  * adds `link.visited` in its flush's; every node fans the outbox out into deliveries and claims due ones
@@ -16,16 +32,7 @@ CREATE TABLE event_outbox (
 
 -- SET search_path FROM CURRENT: the outbox of the schema migrated, whoever's connection deletes a link
 CREATE FUNCTION event_outbox_link() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
-DECLARE
-  l RECORD;
-  kind TEXT;
-BEGIN
-  IF TG_OP = 'DELETE' THEN l := OLD; kind := 'link.deleted';
-  ELSIF TG_OP = 'INSERT' THEN l := NEW; kind := 'link.created';
-  ELSE l := NEW; kind := 'link.updated';
-  END IF;
-  INSERT INTO event_outbox (id, type, account_id, payload, created_at) VALUES (
-    'msg_' || replace(gen_random_uuid()::text, '-', ''), kind, l.account_id,
+${LINK_EVENT_START}
     jsonb_build_object('id', l.id, 'domain', l.domain, 'slug', l.slug, 'url', l.url, 'title', l.title,
       'passwordHash', l.password_hash, 'publicStats', l.public_stats, 'expiresAt', l.expires_at,
       'maxClicks', l.max_clicks, 'clicks', l.clicks, 'lastClickAt', l.last_click_at,

@@ -1,7 +1,7 @@
 import { runImportJob, startImport } from '@shortener/core';
 import type { ImportDeps, ImportJob, ImportRow, ImportSource, ImportUseDeps, Stores } from '@shortener/core';
 import { describe, expect, it } from 'vitest';
-import { aLink } from '../fixtures.js';
+import { aLink, dimensionCounts, keyCounts } from '../fixtures.js';
 import { givenAccount } from '../fresh-stores.js';
 import { testUserAgents, useCoreHarness, valueOf } from './core-harness.js';
 import type { Harness } from './core-harness.js';
@@ -132,23 +132,25 @@ export function describeImportSuite(name: string, open: () => Promise<Stores>): 
       ]);
       const hist = (await h.links.findBySlug('sho.rt', 'hist'))!;
       expect(hist).toMatchObject({ clicks: 2, importedClicks: 0, lastClickAt: at + 1000 });
-      expect(await h.visits.countsByDay(hist.id, 'total', '2026-01-01', '2026-01-03')).toEqual([
-        { key: '2026-01-02', count: 2 },
-      ]);
+      expect(await h.visits.countsByDay(hist.id, 'total', '2026-01-01', '2026-01-03')).toEqual(
+        keyCounts(['2026-01-02', 2]),
+      );
       const keyed = await h.visits.countsByKey(hist.id, '2026-01-01', '2026-01-03');
       expect(keyed).toEqual(
-        expect.arrayContaining([
-          { dimension: 'country', key: 'AT', count: 1 },
-          { dimension: 'referrer', key: 'news.example', count: 1 },
-          { dimension: 'device', key: 'mobile', count: 1 },
-          { dimension: 'bots', key: '', count: 1 },
-        ]),
+        expect.arrayContaining(
+          dimensionCounts(
+            ['country', 'AT', 1],
+            ['referrer', 'news.example', 1],
+            ['device', 'mobile', 1],
+            ['bots', '', 1],
+          ),
+        ),
       );
       const days = (await h.links.findBySlug('sho.rt', 'days'))!;
       expect(days.clicks).toBe(5);
-      expect(await h.visits.countsByDay(days.id, 'total', '2026-01-01', '2026-01-01')).toEqual([
-        { key: '2026-01-01', count: 5 },
-      ]);
+      expect(await h.visits.countsByDay(days.id, 'total', '2026-01-01', '2026-01-01')).toEqual(
+        keyCounts(['2026-01-01', 5]),
+      );
       expect(await h.links.findBySlug('sho.rt', 'total')).toMatchObject({ clicks: 7, importedClicks: 7 });
       expect((await h.stores.imports.findJob(job.id))!.counts.visits).toBe(3 + 5 + 7);
     });

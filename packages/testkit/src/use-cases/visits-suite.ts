@@ -9,6 +9,7 @@ import {
   redirectState,
 } from '@shortener/core';
 import { describe, expect, it } from 'vitest';
+import { keyCounts } from '../fixtures.js';
 import type { Harness } from './core-harness.js';
 import { codeOf, human, recorderOf, useCoreHarness, valueOf, withToken } from './core-harness.js';
 
@@ -129,23 +130,10 @@ export function describeVisitsSuite(name: string, open: () => Promise<Stores>): 
       expect(stats.by_day).toHaveLength(7);
       expect(stats.by_day.slice(-2).map((d) => d.count)).toEqual([4, 1]);
       expect(stats.by_day[0]?.count).toBe(0);
-      expect(stats.countries).toEqual([
-        { key: 'DE', count: 2 },
-        { key: 'unknown', count: 2 },
-        { key: 'FR', count: 1 },
-      ]);
-      expect(stats.referrers).toEqual([
-        { key: 'direct', count: 3 },
-        { key: 'news.example', count: 2 },
-      ]);
-      expect(stats.devices).toEqual([
-        { key: 'desktop', count: 4 },
-        { key: 'mobile', count: 1 },
-      ]);
-      expect(stats.browsers).toEqual([
-        { key: 'Firefox', count: 3 },
-        { key: 'Chrome', count: 2 },
-      ]);
+      expect(stats.countries).toEqual(keyCounts(['DE', 2], ['unknown', 2], ['FR', 1]));
+      expect(stats.referrers).toEqual(keyCounts(['direct', 3], ['news.example', 2]));
+      expect(stats.devices).toEqual(keyCounts(['desktop', 4], ['mobile', 1]));
+      expect(stats.browsers).toEqual(keyCounts(['Firefox', 3], ['Chrome', 2]));
       expect((await h.links.findById(link.id))?.clicks).toBe(stats.total);
     });
 

@@ -4,7 +4,7 @@ import type { LinkFormView } from '../home-page.js';
 import { linkForm } from '../home-page.js';
 import type { SafeHtml } from '../layout.js';
 import { accountAreaPage, html } from '../layout.js';
-import { inputField, messageCard } from '../page-parts.js';
+import { inputField, messageCard, textareaField } from '../page-parts.js';
 import { fill, textOf } from '../text.js';
 import type { AccountText } from './account-text.js';
 import { accountTextOf } from './account-text.js';
@@ -18,6 +18,25 @@ const SCRIPTS = ['webauthn.js', 'account.js', 'copy.js', 'app.js', 'flash.js', '
 
 function accountPage(language: Language, title: string, main: SafeHtml): string {
   return accountAreaPage(language, title, main, SCRIPTS);
+}
+
+/** An account page whose first card is headed by the page's title (`<h1 id="{id}-title">`); `after` follows it. */
+function cardPage(
+  language: Language,
+  id: string,
+  title: string,
+  card: SafeHtml,
+  after: SafeHtml | '' = '',
+): string {
+  return accountPage(
+    language,
+    title,
+    html`<section class="card" aria-labelledby="${id}-title">
+        <h1 id="${id}-title">${title}</h1>
+        ${card}
+      </section>
+      ${after}`,
+  );
 }
 
 const errorLine = (message: string | undefined) => errorLineOf(message, 'form-error');
@@ -59,12 +78,11 @@ export interface SignInView {
 /** `/login`: name and password, or a passkey (decisions §10). */
 export function signInPage(view: SignInView): string {
   const t = accountTextOf(view.language);
-  return accountPage(
+  return cardPage(
     view.language,
+    'sign-in',
     t.signInTitle,
-    html`<section class="card" aria-labelledby="sign-in-title">
-      <h1 id="sign-in-title">${t.signInTitle}</h1>
-      ${errorLine(view.error)}
+    html`${errorLine(view.error)}
       <form method="post" action="/login" class="stack">
         ${view.next ? html`<input type="hidden" name="next" value="${view.next}" />` : ''}
         ${nameField(t, view.name ?? '', 'username webauthn', view.error)}
@@ -73,8 +91,7 @@ export function signInPage(view: SignInView): string {
       </form>
       <p>${t.or}</p>
       ${passkeyButton(t, 'passkey-sign-in', t.passkeySignIn, { options: '/login/passkey/options', finish: '/login/passkey' })}
-      <p>${view.signupOpen ? html`<a href="/account/signup">${t.signUpLink}</a>` : t.noAccount}</p>
-    </section>`,
+      <p>${view.signupOpen ? html`<a href="/account/signup">${t.signUpLink}</a>` : t.noAccount}</p>`,
   );
 }
 
@@ -82,12 +99,11 @@ export function signInPage(view: SignInView): string {
 export function invitePage(language: Language, name: string, token: string, error?: string): string {
   const t = accountTextOf(language);
   const path = `/account/invite/${token}`;
-  return accountPage(
+  return cardPage(
     language,
+    'invite',
     fill(t.inviteTitle, { name }),
-    html`<section class="card" aria-labelledby="invite-title">
-      <h1 id="invite-title">${fill(t.inviteTitle, { name })}</h1>
-      <p>${fill(t.inviteIntro, { name })}</p>
+    html`<p>${fill(t.inviteIntro, { name })}</p>
       <p class="hint" id="invite-reset">${t.inviteReset}</p>
       ${errorLine(error)}
       <form method="post" action="${path}" class="stack">
@@ -96,8 +112,7 @@ export function invitePage(language: Language, name: string, token: string, erro
         <button type="submit">${t.setPassword}</button>
       </form>
       <p>${t.or}</p>
-      ${passkeyButton(t, 'passkey-register', t.passkeyRegister, { options: `${path}/passkey/options`, finish: `${path}/passkey` })}
-    </section>`,
+      ${passkeyButton(t, 'passkey-register', t.passkeyRegister, { options: `${path}/passkey/options`, finish: `${path}/passkey` })}`,
   );
 }
 
@@ -131,18 +146,16 @@ export function inviteGonePage(language: Language): string {
 /** `/account/signup` when `SIGNUP=open`: a name and a password. */
 export function signUpPage(language: Language, name = '', error?: string): string {
   const t = accountTextOf(language);
-  return accountPage(
+  return cardPage(
     language,
+    'sign-up',
     t.signUpTitle,
-    html`<section class="card" aria-labelledby="sign-up-title">
-      <h1 id="sign-up-title">${t.signUpTitle}</h1>
-      <p>${t.signUpIntro}</p>
+    html`<p>${t.signUpIntro}</p>
       ${errorLine(error)}
       <form method="post" action="/account/signup" class="stack">
         ${nameField(t, name, 'username', error)} ${newPasswordField(t, error)}
         <button type="submit">${t.signUp}</button>
-      </form>
-    </section>`,
+      </form>`,
   );
 }
 
@@ -186,38 +199,36 @@ export interface AccountHomeView {
 export function accountHomePage(view: AccountHomeView): string {
   const { language } = view;
   const t = accountTextOf(language);
-  return accountPage(
+  return cardPage(
     language,
+    'account',
     t.accountTitle,
-    html`<section class="card" aria-labelledby="account-title">
-        <h1 id="account-title">${t.accountTitle}</h1>
-        ${noticeLine(view.notice, 'account-notice')}
-        <p id="signed-in-as">${fill(t.signedInAs, { name: view.name })}</p>
-        <ul class="actions">
-          <li><a href="/account/settings">${settingsTextOf(language).settingsLink}</a></li>
-          <li><a href="/account/import">${importTextOf(language).title}</a></li>
-          ${view.admin ? html`<li><a href="/admin">${t.administration}</a></li>` : ''}
-        </ul>
-        <form method="post" action="/logout">
-          <button type="submit" class="button danger">${t.signOut}</button>
-        </form>
-        ${passkeyButton(t, 'passkey-register', t.addPasskey, { options: '/account/passkeys/options', finish: '/account/passkeys', done: t.passkeyAdded })}
-      </section>
-      ${view.overview === undefined ? '' : overviewSection(view.language, view.overview.stats, view.tag ?? '', view.overview.tags)}
-      ${linksSection(view, t)}
-      ${linkForm(
-        textOf(language),
-        { language, domains: view.domains, ...view.create, tagSuggestions: view.tagNames ?? [] },
-        {
-          id: 'create-form',
-          action: '/account/links',
-          heading: 'h2',
-          autofocus: false,
-          title: t.createTitle,
-          intro: t.createIntro,
-        },
-      )}
-      ${claimSection(view, t)}`,
+    html`${noticeLine(view.notice, 'account-notice')}
+      <p id="signed-in-as">${fill(t.signedInAs, { name: view.name })}</p>
+      <ul class="actions">
+        <li><a href="/account/settings">${settingsTextOf(language).settingsLink}</a></li>
+        <li><a href="/account/import">${importTextOf(language).title}</a></li>
+        ${view.admin ? html`<li><a href="/admin">${t.administration}</a></li>` : ''}
+      </ul>
+      <form method="post" action="/logout">
+        <button type="submit" class="button danger">${t.signOut}</button>
+      </form>
+      ${passkeyButton(t, 'passkey-register', t.addPasskey, { options: '/account/passkeys/options', finish: '/account/passkeys', done: t.passkeyAdded })}`,
+    html`${view.overview === undefined ? '' : overviewSection(view.language, view.overview.stats, view.tag ?? '', view.overview.tags)}
+    ${linksSection(view, t)}
+    ${linkForm(
+      textOf(language),
+      { language, domains: view.domains, ...view.create, tagSuggestions: view.tagNames ?? [] },
+      {
+        id: 'create-form',
+        action: '/account/links',
+        heading: 'h2',
+        autofocus: false,
+        title: t.createTitle,
+        intro: t.createIntro,
+      },
+    )}
+    ${claimSection(view, t)}`,
   );
 }
 
@@ -229,20 +240,13 @@ function claimSection(view: AccountHomeView, t: AccountText): SafeHtml {
     <p>${fill(t.claimIntro, { max: view.claimMax })}</p>
     ${noticeLine(claim, 'claim-result')}
     <form method="post" action="/account/claim" class="stack">
-      <div class="field">
-        <label for="tokens">${t.claimLabel}</label>
-        <textarea
-          id="tokens"
-          name="tokens"
-          rows="3"
-          required
-          autocomplete="off"
-          autocapitalize="none"
-          spellcheck="false"
-          ${failed ? html` aria-invalid="true" aria-describedby="claim-result"` : ''}
-        >
-${claim?.tokens ?? ''}</textarea>
-      </div>
+      ${textareaField(
+        'tokens',
+        t.claimLabel,
+        html`name="tokens" rows="3" required autocomplete="off" autocapitalize="none" spellcheck="false"
+        ${failed ? html` aria-invalid="true" aria-describedby="claim-result"` : ''}`,
+        claim?.tokens ?? '',
+      )}
       <button type="submit">${t.claimSubmit}</button>
     </form>
   </section>`;

@@ -3,7 +3,7 @@ import type { SafeHtml } from '../layout.js';
 import { accountAreaPage, html } from '../layout.js';
 import type { Notice } from '../notice.js';
 import { noticeLine } from '../notice.js';
-import { checkField, headCard, inputField, listOrNone } from '../page-parts.js';
+import { checkField, headCard, inputField, listOrNone, textareaField } from '../page-parts.js';
 import { fill } from '../text.js';
 import type { ImportText } from './import-text.js';
 import { importTextOf } from './import-text.js';
@@ -58,18 +58,13 @@ export function importPage(view: ImportPageView): string {
             </select>
           </div>
           ${inputField('import-file', t.csvFile, html`type="file" accept=".csv,text/csv"`)}
-          <div class="field">
-            <label for="import-csv">${t.csvText}</label>
-            <textarea
-              id="import-csv"
-              name="csv"
-              rows="6"
-              spellcheck="false"
-              aria-describedby="import-csv-hint"
-            >
-${form.csv ?? ''}</textarea>
-            <p class="hint" id="import-csv-hint">${t.csvHint}</p>
-          </div>
+          ${textareaField(
+            'import-csv',
+            t.csvText,
+            html`name="csv" rows="6" spellcheck="false" aria-describedby="import-csv-hint"`,
+            form.csv ?? '',
+            html`<p class="hint" id="import-csv-hint">${t.csvHint}</p>`,
+          )}
           ${inputField(
             'import-url',
             t.url,
