@@ -5,7 +5,7 @@ import type { HttpDeps } from '../deps.js';
 import { errorBody } from '../errors.js';
 import { stateOf } from '../koa-helpers.js';
 import { html, htmlOrError, seeOther as seeOtherDoc } from '../openapi/openapi-pages.js';
-import { IMPORT_ID } from '../openapi/openapi-paths.js';
+import { IMPORT_ID } from '../routes/route-parameters.js';
 import { importJobPage, importPage } from '../pages/account/import-page.js';
 import type { ImportPageView } from '../pages/account/import-page.js';
 import { importTextOf } from '../pages/account/import-text.js';

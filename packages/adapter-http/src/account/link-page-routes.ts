@@ -3,7 +3,8 @@ import { UpdateLinkInput, deleteLink, parseInput, updateLink } from '@shortener/
 import { HTTP_STATUS, errorBody } from '../errors.js';
 import { stateOf } from '../koa-helpers.js';
 import { doneParameter, html, htmlOrError, seeOther as seeOtherDoc } from '../openapi/openapi-pages.js';
-import { idParameter, jsonContent, ref } from '../openapi/openapi-paths.js';
+import { jsonContent, ref } from '../openapi/openapi-paths.js';
+import { idParameter } from '../routes/route-parameters.js';
 import { linkDeletedPage, linkMissingPage } from '../pages/account/link-page.js';
 import { linkPageTextOf } from '../pages/account/link-page-text.js';
 import { formValues } from '../pages/form-input.js';

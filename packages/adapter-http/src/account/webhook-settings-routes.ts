@@ -10,7 +10,7 @@ import {
 import { sendError, setRetryAfter, stateOf } from '../koa-helpers.js';
 import { html, seeOther as seeOtherDoc } from '../openapi/openapi-pages.js';
 import { WebhookForm } from './account-forms.js';
-import { WEBHOOK_ID } from '../openapi/openapi-paths.js';
+import { WEBHOOK_ID } from '../routes/route-parameters.js';
 import { webhooksTextOf } from '../pages/account/webhooks-text.js';
 import { fill } from '../pages/text.js';
 import { route } from '../routes/route-table.js';

@@ -22,7 +22,7 @@ import {
   search,
   seeOther as seeOtherDoc,
 } from '../openapi/openapi-pages.js';
-import { idParameter } from '../openapi/openapi-paths.js';
+import { idParameter } from '../routes/route-parameters.js';
 import type { Json } from '../openapi/openapi-schemas.js';
 import { adminTextOf } from '../pages/account/admin-text.js';
 import { queryOf } from '../request.js';

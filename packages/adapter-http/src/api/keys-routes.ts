@@ -7,7 +7,8 @@ import {
 } from '@shortener/core';
 import { signedInOf } from '../server/session.js';
 import { sendError, sendResult } from '../koa-helpers.js';
-import { KEY_OR_SESSION, idParameter } from '../openapi/openapi-paths.js';
+import { KEY_OR_SESSION } from '../openapi/openapi-paths.js';
+import { idParameter } from '../routes/route-parameters.js';
 import { route } from '../routes/route-table.js';
 import type { AnyRoute } from '../routes/route-table.js';
 import { jsonResponse } from './route-kit.js';

@@ -121,9 +121,8 @@ function constrain(schema: Json | undefined, property: string, keywords: Json): 
 
 /**
  * `components.schemas`: the routes' request bodies as zod parses them (input; a redirect rule and a split
- * entry besides),
- * responses as produced (output; the health answer among them) and the JSON-RPC envelopes of `/mcp`. Limits that
- * are configuration (bulk and claim sizes) become `maxItems` here.
+ * entry besides), responses as produced (output; the health answer among them) and the JSON-RPC envelopes
+ * of `/mcp`. Limits that are configuration (bulk and claim sizes) become `maxItems` here.
  */
 export function componentSchemas(config: ServiceConfig, bodies: readonly z.ZodType[]): Record<string, Json> {
   const hosts = config.shortDomains.map((d) => d.host);

@@ -3,9 +3,12 @@ import type { ServiceConfig } from '@shortener/core';
 import type { z } from 'zod';
 import { sessionSiteOf } from '../server/session.js';
 import { errorResponses, pathParameter } from './openapi-paths.js';
+import { query } from './openapi-pages.js';
 import { componentSchemas } from './openapi-schemas.js';
 import { WEBHOOK_SIGNATURE_SCHEME, inMatchOrder, webhookDocs } from './openapi-webhooks.js';
 import type { Json } from './openapi-schemas.js';
+
+const LINK_ID = '3f2b8c1e-6a4d-4f7b-9c2e-8d1a5b6c7e90';
 
 const integerHeader = (description: string): Json => ({
   description,
@@ -15,19 +18,11 @@ const integerHeader = (description: string): Json => ({
 function parameters(): Json {
   return {
     lang: {
-      name: 'lang',
-      in: 'query',
-      required: false,
-      description: 'Language of error messages; beats `Accept-Language`. English by default.',
+      ...query('lang', 'Language of error messages; beats `Accept-Language`. English by default.', 'de'),
       schema: { type: 'string', enum: [...LANGUAGES] },
-      example: 'de',
     },
     linkId: {
-      ...pathParameter(
-        'id',
-        'The link `id` (uuid) from the Link object.',
-        '3f2b8c1e-6a4d-4f7b-9c2e-8d1a5b6c7e90',
-      ),
+      ...pathParameter('id', 'The link’s `id`.', LINK_ID),
       schema: { type: 'string', format: 'uuid' },
     },
     slug: {
