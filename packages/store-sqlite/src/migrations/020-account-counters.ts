@@ -36,6 +36,10 @@ const SUMS = (sign: '+' | '-', row: 'NEW' | 'OLD', count: string, account: strin
     ${UPSERT(period)}`,
     ).join('')}`;
 
+/** Whether the counter row's link has an account: one look for an anonymous link's row, then nothing. */
+const OWNED = (row: 'NEW' | 'OLD') =>
+  `EXISTS (SELECT 1 FROM links WHERE id = ${row}.link_id AND account_id IS NOT NULL)`;
+
 /** A link's counters moved in or out of an account, all at once (a claim, a delete). */
 const MOVED = (sign: '+' | '-', account: string, link: string) => `
   INSERT INTO account_counters (account_id, day, dimension, key, count)
@@ -86,17 +90,17 @@ INSERT INTO account_counters (account_id, day, dimension, key, count)
   GROUP BY l.account_id, c.day, c.dimension, c.key;
 
 DROP TRIGGER IF EXISTS account_counters_added;
-CREATE TRIGGER account_counters_added AFTER INSERT ON visit_counters BEGIN
+CREATE TRIGGER account_counters_added AFTER INSERT ON visit_counters WHEN ${OWNED('NEW')} BEGIN
   ${SUMS('+', 'NEW', 'NEW.count', 'account_id', 'NEW.link_id')}
 END;
 
 DROP TRIGGER IF EXISTS account_counters_changed;
-CREATE TRIGGER account_counters_changed AFTER UPDATE OF count ON visit_counters BEGIN
+CREATE TRIGGER account_counters_changed AFTER UPDATE OF count ON visit_counters WHEN ${OWNED('NEW')} BEGIN
   ${SUMS('+', 'NEW', 'NEW.count - OLD.count', 'account_id', 'NEW.link_id')}
 END;
 
 DROP TRIGGER IF EXISTS account_counters_removed;
-CREATE TRIGGER account_counters_removed AFTER DELETE ON visit_counters BEGIN
+CREATE TRIGGER account_counters_removed AFTER DELETE ON visit_counters WHEN ${OWNED('OLD')} BEGIN
   ${SUMS('-', 'OLD', 'OLD.count', 'account_id', 'OLD.link_id')}
 END;
 
