@@ -181,6 +181,10 @@ describe('the split on the link page (decisions §19)', () => {
     expect(page).toContain('name="split_4_weight"'); // a row for each possible entry
     expect(page).toContain('1. example.com/a (50%)');
     expect(page).toContain('2. example.com/b (50%)');
+    // the Destination row names every entry with its weight, not only the link's own URL
+    expect(page).toMatch(
+      /<ol class="split" id="split">\s*<li>\s*<span class="destination">https:\/\/example\.com\/a<\/span> <span class="weight">\(50%\)<\/span>/,
+    );
 
     const form = { url: 'https://example.com/', redirect_status: '302' };
     const saved = await browserOwner.post(`${pagePath}/edit`, {

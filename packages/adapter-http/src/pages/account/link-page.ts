@@ -4,6 +4,7 @@ import { copyButton } from '../copy-button.js';
 import type { SafeHtml } from '../layout.js';
 import { accountAreaPage, html } from '../layout.js';
 import { checkField, inputField, messageCard } from '../page-parts.js';
+import { destinationsList } from '../preview-destinations.js';
 import { fill, textOf } from '../text.js';
 import type { Notice } from './account-pages.js';
 import type { LinkPageText } from './link-page-text.js';
@@ -84,7 +85,7 @@ function factsSection(view: LinkPageView, t: LinkPageText): SafeHtml {
       ${copyButton(language, link.short_url)}
     </p>
     <dl class="facts">
-      ${row(pt.destination, html`<span class="destination">${link.url}</span>`)}
+      ${row(pt.destination, destinationOf(language, link))}
       ${row(pt.status, html`<span class="status status-${link.status}">${pt[link.status]}</span>`)}
       ${row(pt.created, `${date(link.created_at)} UTC`)}
       ${link.expires_at === null ? '' : row(pt.expires, `${date(link.expires_at)} UTC`)}
@@ -241,3 +242,9 @@ export function linkDeletedPage(language: Language): string {
     </section>`,
   );
 }
+
+/** Where the link leads: its URL, or (rules, a split test) every destination, as its preview lists them. */
+const destinationOf = (language: Language, link: LinkView): SafeHtml =>
+  link.rules.length > 0 || link.split !== null
+    ? destinationsList(language, link)
+    : html`<span class="destination">${link.url}</span>`;
