@@ -8,7 +8,8 @@ import { idParameter } from '../routes/route-parameters.js';
 import { linkDeletedPage, linkMissingPage } from '../pages/account/link-page.js';
 import { linkPageTextOf } from '../pages/account/link-page-text.js';
 import { formValues } from '../pages/form-input.js';
-import { changeRows } from '../pages/account/rules-values.js';
+import { changeRows, ruleMessage } from '../pages/account/rules-values.js';
+import { rulesTextOf } from '../pages/account/rules-text.js';
 import { queryOf } from '../request.js';
 import { route } from '../routes/route-table.js';
 import type { AnyRoute } from '../routes/route-table.js';
@@ -170,12 +171,16 @@ export const LINK_PAGE_ROUTES: readonly AnyRoute[] = [
           rules: { focus, open },
         });
       }
-      const failed = (error: DomainError) =>
-        renderFull(ctx, deps, HTTP_STATUS[error.code], link, manager, DEFAULT_DAYS, {
-          notice: { error: true, text: errorBody(error, stateOf(ctx).language).error.message },
+      const failed = (error: DomainError) => {
+        const { language } = stateOf(ctx);
+        const message = errorBody(error, language).error.message;
+        const text = ruleMessage(values, error.field, message, rulesTextOf(language).rule);
+        return renderFull(ctx, deps, HTTP_STATUS[error.code], link, manager, DEFAULT_DAYS, {
+          notice: { error: true, text },
           values,
           ...(error.field === undefined ? {} : { field: error.field }),
         });
+      };
       const input = parseInput(UpdateLinkInput, editInput(values, link.passwordHash !== null));
       if (!input.ok) return failed(input.error);
       const updated = await updateLink(deps.core, link.id, input.value, manager.caller);

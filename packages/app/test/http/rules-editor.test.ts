@@ -113,5 +113,8 @@ describe('the rules editor without script (issue 42)', () => {
       /name="rule_2_country"\s+value="ZZ"[^>]*aria-describedby="edit-rule_2_country-hint edit-notice"\s*aria-invalid="true"/,
     );
     expect(page).not.toMatch(/<li class="rule" id="rule-0">\s*<details open/);
+    // the message names the row as the editor numbers it, not core's count of the rules sent
+    expect(page).toContain('Rule 3: Not an assigned ISO 3166-1 alpha-2 country code.');
+    expect(page).not.toContain('rules.1.when');
   });
 });

@@ -165,3 +165,20 @@ export function ruleFieldOf(values: Values, field: string | undefined): string |
   const row = rowsIn(values).filter((n) => ruleOfRow(values, n) !== null)[Number(match[1])];
   return row === undefined ? null : `rule_${row}_${match[2] ?? 'url'}`;
 }
+
+/**
+ * An error's message as the page says it: one about a rule (`rules.1.when.country.0: …`, core counting
+ * the rules sent from 0) names the row as the editor numbers it (`Rule 3: …`).
+ */
+export function ruleMessage(
+  values: Values,
+  field: string | undefined,
+  message: string,
+  rule: string,
+): string {
+  const input = ruleFieldOf(values, field);
+  const row = input === null ? null : /^rule_(\d+)_/.exec(input)?.[1];
+  if (row === undefined || row === null || field === undefined || !message.startsWith(`${field}: `))
+    return message;
+  return `${rule.replace('{n}', String(Number(row) + 1))}: ${message.slice(field.length + 2)}`;
+}
