@@ -54,6 +54,28 @@ describe('split tests (decisions §19)', () => {
     }
   });
 
+  it('still pick, alike on every node, while the store cannot give the day its salt', async () => {
+    const away = {
+      salt: async () => {
+        throw new Error('store away');
+      },
+    } as unknown as VisitStore;
+    const recorderOf = () =>
+      createVisitRecorder({
+        visits: away,
+        clock: { now: () => NOON },
+        random: { bytes: (size) => new Uint8Array(randomBytes(size)) },
+        userAgents: { describe: () => ({ device: 'desktop', browser: 'Firefox' }) },
+        geo: null,
+      });
+    const [one, two] = [await recorderOf().saltOf(NOON), await recorderOf().saltOf(NOON + 1000)];
+    expect(one).toBe(two);
+    expect(await recorderOf().saltOf(NOON + DAY)).not.toBe(one);
+    const counts = [0, 0, 0];
+    for (let n = 0; n < 3000; n++) counts[variantOf(one, n)]!++;
+    expect(counts.every((count) => count > 0)).toBe(true);
+  });
+
   it('send a visitor to the same entry all day, and may send them elsewhere another day', async () => {
     const clock = { now: NOON };
     const saltOf = dailySalts(clock);

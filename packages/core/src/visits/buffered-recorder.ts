@@ -107,7 +107,9 @@ export class BufferedVisitRecorder implements VisitRecorder {
 
   saltOf(at: number): string | Promise<string> {
     const day = this.dayOfVisit(at);
-    return this.salts.known(day) ?? this.salts.load(day);
+    // a store away at the day's first split visit: the split still picks, by a hash every node makes
+    // alike without the secret (it is never stored), until the day's salt can be read (decisions §19)
+    return this.salts.known(day) ?? this.salts.load(day).catch(() => unsaltedOf(day));
   }
 
   private backlogged(): boolean {
@@ -258,3 +260,6 @@ export class BufferedVisitRecorder implements VisitRecorder {
     this.folded += count;
   }
 }
+
+/** The stand-in of a day's salt while the store cannot give it: the same on every node, for that day. */
+const unsaltedOf = (day: string): string => `unsalted:${day}`;

@@ -53,7 +53,9 @@ export interface VisitRecorder {
   /**
    * The secret salt of the UTC day of `at`, the one visitor hashes take (decisions §4): at hand once
    * read, else a promise (the day's first ask reads it from the store, or makes it there). A split test
-   * picks its entry by the visitor hash (decisions §19), so every node picks alike.
+   * picks its entry by the visitor hash (decisions §19), so every node picks alike. While the store
+   * cannot give it, a stand-in of the day that every node makes alike (never stored, never a visitor's
+   * hash for statistics), so a split link still answers.
    */
   saltOf(at: number): string | Promise<string>;
 }
