@@ -146,7 +146,7 @@ async function statsOf(
   const perDay = new Map<string, number>();
   let bots = 0;
   for (const c of hourly) {
-    const day = zone.dayOfHour(`${c.day}T${c.key === '' ? '00' : c.key}`);
+    const day = zone.dayOfCounter(c.day, c.key);
     if (day === undefined) continue;
     if (c.dimension === 'bots') bots += c.count;
     else if (c.dimension === 'total') perDay.set(day, (perDay.get(day) ?? 0) + c.count);

@@ -29,6 +29,8 @@ export interface ZoneDays {
   readonly fromHour: string;
   readonly toHour: string;
   dayOfHour(hour: string): string | undefined;
+  /** {@link ZoneDays.dayOfHour} of a counter's UTC day and hour key (`00`-`23`; empty: `00`), no text joined. */
+  dayOfCounter(day: string, hour: string): string | undefined;
 }
 
 /**
@@ -75,18 +77,19 @@ function makeZoneDays(tz: string, from: string, to: string): ZoneDays {
     dayIndex[h] = d;
   }
   const dayStart = new Map<string, number>();
+  const dayOfCounter = (day: string, hour: string): string | undefined => {
+    let ms = dayStart.get(day);
+    if (ms === undefined) dayStart.set(day, (ms = Date.parse(`${day}T00:00:00Z`)));
+    const index = (ms + Number(hour) * HOUR_MS - first) / HOUR_MS;
+    return index >= 0 && index < dayIndex.length ? days[dayIndex[index]!] : undefined;
+  };
   return {
     fromDay: dayOf(first),
     toDay: dayOf(end - HOUR_MS),
     fromHour: hourOf(first),
     toHour: hourOf(end - HOUR_MS),
-    dayOfHour(hour) {
-      const day = hour.slice(0, 10);
-      let ms = dayStart.get(day);
-      if (ms === undefined) dayStart.set(day, (ms = Date.parse(`${day}T00:00:00Z`)));
-      const index = (ms + Number(hour.slice(11, 13)) * HOUR_MS - first) / HOUR_MS;
-      return index >= 0 && index < dayIndex.length ? days[dayIndex[index]!] : undefined;
-    },
+    dayOfHour: (hour) => dayOfCounter(hour.slice(0, 10), hour.slice(11, 13)),
+    dayOfCounter,
   };
 }
 
