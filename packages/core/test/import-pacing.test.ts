@@ -14,7 +14,9 @@ describe('importShare', () => {
     expect(importPauseMs(4, 1)).toBe(0);
     expect(importPauseMs(4, 0.5)).toBeCloseTo(4);
     expect(importPauseMs(4, 0.05)).toBeCloseTo(76);
-    expect(importPauseMs(4, 0)).toBeCloseTo(76);
+    // never under the minimum share: 2%, a chunk of 4 ms then 196 ms for the requests
+    expect(IMPORT_MIN_SHARE).toBe(0.02);
+    expect(importPauseMs(4, 0)).toBeCloseTo(196);
     expect(importPauseMs(-1, 0.5)).toBe(0);
   });
 });

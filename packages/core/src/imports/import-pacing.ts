@@ -5,7 +5,7 @@
  */
 
 /** The share of the process an import keeps however busy the requests are, so it always ends. */
-export const IMPORT_MIN_SHARE = 0.05;
+export const IMPORT_MIN_SHARE = 0.02;
 
 /** How long the runner measures the process before it changes its pace. */
 export const IMPORT_PACE_WINDOW_MS = 50;
@@ -13,7 +13,7 @@ export const IMPORT_PACE_WINDOW_MS = 50;
 /**
  * The share of the process an import may take when the requests took `othersShare` of the last window
  * (0-1): it leaves them twice what they used, and never falls under {@link IMPORT_MIN_SHARE}. An idle
- * process gives the import all of it; a saturated one 5%.
+ * process gives the import all of it; a saturated one 2%.
  */
 export function importShare(othersShare: number): number {
   const share = 1 - 2 * Math.min(1, Math.max(0, othersShare));
