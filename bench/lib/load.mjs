@@ -1,12 +1,22 @@
-// Load rounds: wrk (one thread, bench/lib/rotate.lua) when it is installed, autocannon otherwise or with
-// `--autocannon`. Both send a fixed number of counted requests per round, 50 connections by default, and
-// see every answer, so the redirects counted by the client are exactly the clicks the server must record.
+// Load rounds: wrk (one thread, bench/lib/rotate.lua), installed from Debian's package when it is missing
+// and we are root; autocannon only with `--autocannon`. Both send a fixed number of counted requests per
+// round, 50 connections by default, and see every answer, so the redirects counted by the client are
+// exactly the clicks the server must record.
 import process from 'node:process';
 import { autocannonRound } from './autocannon-load.mjs';
-import { hasWrk, wrkRound } from './wrk-load.mjs';
+import { ensureWrk, wrkRound } from './wrk-load.mjs';
 
-/** The load generator of this run: `wrk` or `autocannon`. */
-export const LOAD_GENERATOR = !process.argv.includes('--autocannon') && hasWrk() ? 'wrk' : 'autocannon';
+/** The load generator of this run: `wrk`, or `autocannon` when `--autocannon` asks for it. */
+export const LOAD_GENERATOR = process.argv.includes('--autocannon') ? 'autocannon' : ensureWrk();
+
+/**
+ * The load generator's CPU share above which it, not the server, may have set a round's pace: wrk runs
+ * one thread, and near a whole CPU it cannot send faster, whatever the server could answer.
+ */
+export const CLIENT_BOUND_SHARE = 0.9;
+
+/** Whether a round's client ran so near its limit that the round measured the client (see above). */
+export const clientBound = (round) => round.clientCpu >= CLIENT_BOUND_SHARE;
 
 /** A browser's User-Agent: the server counts its GETs as human clicks. */
 export const BROWSER_UA =

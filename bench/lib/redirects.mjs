@@ -2,7 +2,7 @@
 // baseline rounds over the same rotating slugs, each printed with its ratios to the baseline round after
 // it: req/s, and CPU-µs per redirect (the process's CPU time over the round, steadier than req/s on a
 // shared machine).
-import { loadRound, median, rotation } from './load.mjs';
+import { CLIENT_BOUND_SHARE, LOAD_GENERATOR, clientBound, loadRound, median, rotation } from './load.mjs';
 import { cpuSeconds, seed } from './processes.mjs';
 import { printSection } from './report.mjs';
 
@@ -23,13 +23,19 @@ export function spreadSlugs(size, count) {
   return paths;
 }
 
-/** Seeds links [from, to) and runs the rounds at `to` links. */
-export async function seedAndLoad(ctx, from, to) {
-  const { plan, log, results } = ctx;
+/** Seeds links [from, to). */
+export async function seedLinks(ctx, from, to) {
+  const { log, results } = ctx;
   printSection(log, `redirects at ${to.toLocaleString('en')} links`);
   const seeded = await seed('links', ctx.dbPath, ctx.host, from, to - from);
   results.seeding.push({ from, to, count: to - from, ms: seeded.ms });
   log(`  seeded ${(to - from).toLocaleString('en')} links in ${Math.round(seeded.ms)} ms`);
+}
+
+/** Seeds links [from, to) and runs the rounds at `to` links. */
+export async function seedAndLoad(ctx, from, to) {
+  const { plan, log } = ctx;
+  await seedLinks(ctx, from, to);
   const requests = rotation(spreadSlugs(to, HOT_SLUGS), ctx.host);
   const rounds = await alternate(ctx, { links: to, slugs: HOT_SLUGS, requests, rounds: plan.rounds });
   summarize(log, rounds);
@@ -95,8 +101,9 @@ async function measured(ctx, target, requests, amount) {
 
 const line = (r) =>
   `${Math.round(r.rps).toLocaleString('en')} req/s p50 ${r.p50.toFixed(2)} p99 ${r.p99.toFixed(2)} ms ` +
-  `cpu ${Math.round(r.cpu * 100)}% ${r.cpuUs.toFixed(1)} µs/req (client ${Math.round(r.clientCpu * 100)}%)` +
-  (r.commits === undefined ? '' : ` commits ${r.commits}`);
+  `cpu ${Math.round(r.cpu * 100)}% ${r.cpuUs.toFixed(1)} µs/req (${LOAD_GENERATOR} ${Math.round(r.clientCpu * 100)}%)` +
+  (r.commits === undefined ? '' : ` commits ${r.commits}`) +
+  (clientBound(r) ? " WARNING: the client, not the server, set this round's pace" : '');
 
 function summarize(log, rows) {
   const m = (pick) => median(rows.map(pick));
@@ -109,6 +116,13 @@ function summarize(log, rows) {
       `p99 ${m((r) => r.server.p99).toFixed(2)} ms (max ${Math.max(...rows.map((r) => r.server.p99)).toFixed(2)}), ` +
       `${m((r) => r.server.cpuUs).toFixed(1)} µs/req; baseline ${Math.round(m((r) => r.baseline.rps)).toLocaleString('en')} req/s, ` +
       `${m((r) => r.baseline.cpuUs).toFixed(1)} µs/req\n` +
-      `  ratio min / median / max: ${spread((r) => r.ratio)}; CPU-µs ratio ${spread((r) => r.cpuRatio)}`,
+      `  ratio min / median / max: ${spread((r) => r.ratio)}; CPU-µs ratio ${spread((r) => r.cpuRatio)}` +
+      ` (${LOAD_GENERATOR})`,
   );
+  const bound = rows.filter((r) => clientBound(r.server) || clientBound(r.baseline)).length;
+  if (bound > 0)
+    log(
+      `  WARNING: in ${bound} of ${rows.length} rounds the client (${LOAD_GENERATOR}) used at least ` +
+        `${CLIENT_BOUND_SHARE * 100}% of a CPU: it, not the server, may have set the pace, and the ratio reads high`,
+    );
 }

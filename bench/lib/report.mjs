@@ -13,6 +13,7 @@ import {
   TRIED,
 } from './notes.mjs';
 import { summaryAt, targetRows, targetsTable } from './targets.mjs';
+import { CLIENT_BOUND_SHARE, clientBound } from './load.mjs';
 
 /** nproc, CPU model, Node version and the date. */
 export function machine() {
@@ -32,10 +33,11 @@ const f = (x, digits = 2) => (Number.isFinite(x) ? x.toFixed(digits) : '–');
 
 function roundsTable(results) {
   const rows = [
-    '| links | slugs | round | server req/s | p50 ms | p99 ms | CPU server / client | µs/req | commits | baseline req/s | p50 ms | p99 ms | CPU baseline / client | µs/req | ratio | CPU-µs ratio |',
+    `| links | slugs | round | server req/s | p50 ms | p99 ms | CPU server / ${results.loadGenerator} | µs/req | commits | baseline req/s | p50 ms | p99 ms | CPU baseline / ${results.loadGenerator} | µs/req | ratio | CPU-µs ratio |`,
   ];
   rows.push('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
-  const cpu = (r) => `${Math.round(r.cpu * 100)}% / ${Math.round(r.clientCpu * 100)}%`;
+  const cpu = (r) =>
+    `${Math.round(r.cpu * 100)}% / ${Math.round(r.clientCpu * 100)}%${clientBound(r) ? ' ⚠' : ''}`;
   const measured = results.redirects.filter((r) => !r.warmup && r.round !== undefined);
   for (const s of measured.filter((r) => r.target === 'server')) {
     const b = measured.find(
@@ -68,10 +70,12 @@ function loadMethod(results) {
   so every 302 the server sends is also counted; req/s is 302s over the time to the last one, p50/p99 come
   from ${wrk ? "wrk's latency histogram" : "every response's latency"}. The load generator shares the ${results.machine.nproc} CPUs with the two
   servers: the tables give the CPU used by the server under test and by the load generator in each round.
-- **Load generator**: \`npm run bench\` uses wrk when it is on the PATH (Debian/Ubuntu:
-  \`apt-get install wrk\`), autocannon otherwise; \`-- --autocannon\` forces autocannon. wrk needs about
-  60-75% of one CPU where autocannon needs 65-95%, so the bare baseline gets nearer its real limit under
-  wrk, and the ratios come out lower than with autocannon (see the notes).`;
+- **Load generator**: \`npm run bench\` uses wrk, and installs Debian's package when it is missing and
+  the run is root (else it stops with the command: \`apt-get install wrk\`); \`-- --autocannon\` uses
+  autocannon instead, and every line of its report says so. wrk needs about 60-75% of one CPU where
+  autocannon needs 65-95%, so the bare baseline gets nearer its real limit under wrk, and the ratios come
+  out lower than with autocannon (see the notes). A round whose client used ${CLIENT_BOUND_SHARE * 100}% of a CPU or more
+  is marked ⚠: the client, not the server, may have set its pace.`;
 }
 
 /** Writes the report of a run as Markdown. */
@@ -82,14 +86,24 @@ export function writeReport(path, results) {
   const { creation, stats, qr, machine: m } = results;
   const qrLine = (fmt) =>
     qr[fmt].skipped ? `skipped: ${qr[fmt].skipped}` : `${n(qr[fmt].rps)} req/s, p99 ${f(qr[fmt].p99)} ms`;
-  const cold = results.plan.cold > 0 ? summaryAt(results, large, results.plan.cold) : null;
-  const coldLine = cold
-    ? `\n\nCache-miss case (${n(results.plan.cold)} distinct slugs in turn, more than the 20,000 links the cache ` +
-      `holds: least-recently-used alone would serve none of them from memory; its admission keeps up to ` +
-      `20,000 of them, the others read the store, and each visit creates its own counter rows): ` +
-      `${n(cold.rps)} req/s, p99 ${f(cold.p99)} ms, ratio ${f(cold.ratio, 3)}, ${f(cold.cpuUs, 1)} CPU-µs per ` +
-      `redirect, ${cold.commits} commits in ${cold.rounds} rounds.`
-    : '';
+  const colds = (results.plan.coldSizes ?? [large]).map((size) => [
+    size,
+    summaryAt(results, size, results.plan.cold),
+  ]);
+  const coldLine =
+    colds.length > 0
+      ? `\n\nCache-miss case (${n(results.plan.cold)} distinct slugs in turn, more than the 20,000 links the cache ` +
+        `holds: least-recently-used alone would serve none of them from memory; its admission keeps up to ` +
+        `20,000 of them, the others read the store, and each visit creates its own counter rows): ` +
+        colds
+          .map(
+            ([size, cold]) =>
+              `at ${n(size)} links ${n(cold.rps)} req/s, p99 ${f(cold.p99)} ms, ratio ${f(cold.ratio, 3)}, ` +
+              `${f(cold.cpuUs, 1)} CPU-µs per redirect, ${cold.commits} commits in ${cold.rounds} rounds`,
+          )
+          .join('; ') +
+        '.'
+      : '';
   const rulesLine = results.rules
     ? `\n\nA link with five redirect rules (none holds for the load's browser, so every condition is checked) ` +
       `against a plain link, alternating on the same server: req/s ratio ${f(results.rules.ratio, 3)}, ` +

@@ -36,7 +36,10 @@ export function targetRows(results) {
   const [small, large] = results.plan.sizes;
   const a = summaryAt(results, small);
   const b = summaryAt(results, large);
-  const cold = results.plan.cold > 0 ? summaryAt(results, large, results.plan.cold) : null;
+  const colds = (results.plan.coldSizes ?? [large]).map((size) => [
+    size,
+    summaryAt(results, size, results.plan.cold),
+  ]);
   const rows = [];
   const row = (figure, target, result, value, goal, higherIsBetter) => {
     const met = higherIsBetter ? value >= goal : value < goal;
@@ -65,9 +68,9 @@ export function targetRows(results) {
     5,
     false,
   );
-  if (cold) {
+  for (const [size, cold] of colds) {
     row(
-      `cold (cache-miss) redirect / bare, ${n(results.plan.cold)} slugs over ${n(large)} links`,
+      `cold (cache-miss) redirect / bare, ${n(results.plan.cold)} slugs over ${n(size)} links`,
       '≥ 0.5',
       `${spreadText(cold.ratios)}; CPU-µs ${f(cold.cpuRatios.median, 3)} (${f(cold.cpuUs, 1)} µs against ${f(cold.baselineCpuUs, 1)})`,
       cold.ratio,
@@ -75,7 +78,7 @@ export function targetRows(results) {
       true,
     );
     row(
-      'cold p99, every round',
+      `cold p99, every round (${n(size)} links)`,
       '< 20 ms',
       `max ${f(cold.maxP99)} ms, median ${f(cold.p99)} ms`,
       cold.maxP99,

@@ -5,6 +5,7 @@ import { execFile, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 
 const SCRIPT = fileURLToPath(new URL('rotate.lua', import.meta.url));
@@ -12,6 +13,27 @@ const SCRIPT = fileURLToPath(new URL('rotate.lua', import.meta.url));
 /** Whether a `wrk` binary is on the PATH. */
 export function hasWrk() {
   return spawnSync('wrk', ['--version']).error === undefined;
+}
+
+/** The command that installs wrk (Debian and Ubuntu). */
+export const INSTALL_WRK = 'apt-get update && apt-get install -y wrk';
+
+/**
+ * `'wrk'` once wrk is on the PATH: installed here from Debian's package when it is missing and this
+ * process runs as root, else the run stops with the command to run (or `--autocannon` to use autocannon).
+ */
+export function ensureWrk() {
+  if (hasWrk()) return 'wrk';
+  if (process.getuid?.() === 0 && spawnSync('apt-get', ['--version']).error === undefined) {
+    process.stdout.write(`wrk is missing: installing it (${INSTALL_WRK})\n`);
+    const installed = spawnSync('sh', ['-c', `${INSTALL_WRK} >/dev/null`], { stdio: 'inherit' });
+    if (installed.status === 0 && hasWrk()) return 'wrk';
+  }
+  process.stderr.write(
+    `npm run bench measures with wrk, which is not installed. Install it with:\n  sudo ${INSTALL_WRK}\n` +
+      'or run with `-- --autocannon` (its own CPU holds the baseline back: the ratios come out higher).\n',
+  );
+  process.exit(2);
 }
 
 /** The raw HTTP/1.1 text of a request spec ({ method, path, headers, body }) to `url`. */
