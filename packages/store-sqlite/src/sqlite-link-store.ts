@@ -20,10 +20,11 @@ import {
   LINK_READ_FOR_REDIRECT,
   toChangeParams,
   toLinkRecord,
+  toLinkRecordFromValues,
   toLinkRow,
 } from './link-rows.js';
 import { clicksWithTail } from './migrations/013-visit-log-epochs.js';
-import type { LinkRow } from './link-rows.js';
+import type { LinkRow, LinkValues } from './link-rows.js';
 import { createSqliteLinkChanges } from './sqlite-link-changes.js';
 import type { SqliteLinkChanges } from './sqlite-link-changes.js';
 import { TAGS_FILTER, TAG_COUNTS, tagsParam } from './sqlite-tags.js';
@@ -93,8 +94,10 @@ export function createSqliteLinkStore(db: Database): LinkStore & { readonly chan
     insertMany: async (links) => announceResults(insertAll(links)),
     findById: async (id) => nullable(s.byId.get(id)),
     findBySlug: async (domain, slug) => nullable(s.bySlug.get(domain.toLowerCase(), slug.toLowerCase())),
-    findForRedirect: async (domain, slug) =>
-      nullable(s.forRedirect.get(domain.toLowerCase(), slug.toLowerCase())),
+    findForRedirect: async (domain, slug) => {
+      const values = s.forRedirect.get(domain.toLowerCase(), slug.toLowerCase());
+      return values === undefined ? null : toLinkRecordFromValues(values);
+    },
     update: async (id, linkChanges) => announce(nullable(s.updateRow.get(toChangeParams(id, linkChanges)))),
     delete: async (id) => announce(s.deleteRow.get(id) ?? null) !== null,
     list: async (query) => listPage(s, query),
@@ -144,9 +147,12 @@ function statementsOf(db: Database) {
     bySlug: db.prepare<[string, string], LinkRow>(
       `SELECT ${LINK_READ} FROM links WHERE domain = ? AND slug = ?`,
     ),
-    forRedirect: db.prepare<[string, string], LinkRow>(
-      `SELECT ${LINK_READ_FOR_REDIRECT} FROM links WHERE domain = ? AND slug = ?`,
-    ),
+    // raw: an array, not a named row (link-rows.ts)
+    forRedirect: db
+      .prepare<[string, string], LinkValues>(
+        `SELECT ${LINK_READ_FOR_REDIRECT} FROM links WHERE domain = ? AND slug = ?`,
+      )
+      .raw(true),
     updateRow: db.prepare<Record<string, string | number | null>, LinkRow>(UPDATE),
     deleteRow: db.prepare<[string], LinkChange>('DELETE FROM links WHERE id = ? RETURNING id, domain, slug'),
     firstPage: db.prepare<ListParams, LinkRow>(

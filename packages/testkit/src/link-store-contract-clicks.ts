@@ -73,6 +73,30 @@ export function describeLinkClicks(stores: () => Stores): void {
       expect(capped).toStrictEqual(await stores().links.findBySlug(link.domain, link.slug));
       expect(await stores().links.findForRedirect(link.domain, 'unknown')).toBeNull();
     });
+
+    it('reads every field of a link that sets them all, as findBySlug does', async () => {
+      const link = await givenLink(stores(), {
+        title: 'Spring sale',
+        passwordHash: 'scrypt$hash',
+        publicStats: false,
+        expiresAt: FIXTURE_TIME + 86_400_000,
+        editTokenHash: 'token-hash',
+        tags: ['spring', 'sale'],
+        rules: [{ when: { device: ['mobile'] }, url: 'https://example.com/app' }],
+        forwardQuery: true,
+        redirectStatus: 307,
+        crawlable: true,
+        expiredUrl: 'https://example.com/over',
+        preview: { title: 'Card', description: 'On a card', image: 'https://example.com/card.png' },
+        split: [
+          { url: 'https://example.com/a', weight: 70 },
+          { url: 'https://example.com/b', weight: 30 },
+        ],
+      });
+      const found = await stores().links.findForRedirect(link.domain, link.slug);
+      expect(found).toStrictEqual(await stores().links.findBySlug(link.domain, link.slug));
+      expect(found).toStrictEqual(link);
+    });
   });
 }
 
