@@ -2,6 +2,7 @@ import {
   addTailByDay,
   addTailByDayOf,
   addTailByKey,
+  addTailByKeyed,
   addTailByLink,
   limitTailKeys,
   mergeIncrements,
@@ -111,7 +112,7 @@ function acrossReaders(
     countsByDayOf: async (linkIds, dimensions, fromDay, toDay) =>
       addTailByDayOf([], [...stored(linkIds, fromDay, toDay), ...tails(linkIds, fromDay, toDay)], dimensions),
     countsByKeyOf: async (linkIds, fromDay, toDay) =>
-      addTailByKey([], [...stored(linkIds, fromDay, toDay), ...tails(linkIds, fromDay, toDay)]),
+      addTailByKeyed([], [...stored(linkIds, fromDay, toDay), ...tails(linkIds, fromDay, toDay)]),
     totalsByLink: async (linkIds, fromHour, toHour) => {
       const [fromDay, toDay] = [fromHour.slice(0, 10), toHour.slice(0, 10)];
       return addTailByLink(

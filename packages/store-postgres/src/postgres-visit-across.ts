@@ -1,4 +1,4 @@
-import { addTailByDayOf, addTailByKey, addTailByLink, OTHER_KEY, tailOfEntries } from '@shortener/core';
+import { addTailByDayOf, addTailByKeyed, addTailByLink, OTHER_KEY, tailOfEntries } from '@shortener/core';
 import type { DayCount, DimensionCount, KeyCount, VisitDimension, VisitStore } from '@shortener/core';
 import type { Pool } from 'pg';
 
@@ -26,7 +26,8 @@ const BY_DAY = `SELECT 's' AS part, '' AS link_id, day, dimension, key, sum(coun
 // with the keys held on the tail's days (for the key limit as the compactor will apply it)
 const BY_KEY = `SELECT 's' AS part, '' AS link_id, '' AS day, dimension, key, sum(count)::bigint AS count,
       '' AS text
-    FROM visit_counters WHERE link_id = ANY($1::text[]) AND day BETWEEN $2 AND $3 GROUP BY dimension, key
+    FROM visit_counters WHERE link_id = ANY($1::text[]) AND day BETWEEN $2 AND $3
+      AND dimension NOT IN ('total', 'bots', 'unique') GROUP BY dimension, key
   UNION ALL ${TAILS}
   UNION ALL
   SELECT 'h', c.link_id, c.day, c.dimension, c.key, 0, '' FROM visit_counters c
@@ -94,7 +95,7 @@ export function acrossReaders(
         key: r.key,
         count: Number(r.count),
       }));
-      return addTailByKey(sums, tail);
+      return addTailByKeyed(sums, tail);
     },
     totalsByLink: async (linkIds, fromHour, toHour) => {
       const [fromDay, toDay] = [fromHour.slice(0, 10), toHour.slice(0, 10)];

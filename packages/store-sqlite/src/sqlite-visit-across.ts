@@ -1,4 +1,4 @@
-import { addTailByDayOf, addTailByKey, addTailByLink, OTHER_KEY, tailOfEntries } from '@shortener/core';
+import { addTailByDayOf, addTailByKeyed, addTailByLink, OTHER_KEY, tailOfEntries } from '@shortener/core';
 import type {
   CounterIncrement,
   DayCount,
@@ -23,12 +23,16 @@ const BY_DAY_OF_ONE = `SELECT day, dimension, group_concat(key || char(31) || co
   WHERE link_id = ? AND dimension IN (SELECT value FROM json_each(?)) AND day BETWEEN ? AND ?
   GROUP BY day, dimension`;
 
+// the keyed dimensions' sums (the hourly totals are read by day): a year of one link's totals is 8,784
+// rows the grouping then skips (8.6 -> 6.9 ms for a year of 70 counters a day, in memory)
+const KEYED = `dimension NOT IN ('total', 'bots', 'unique')`;
+
 // one link's keyed sums: `link_id = ?` rather than a JSON list, a little less to walk for a year of them
 const BY_KEY_OF_ONE = `SELECT dimension, key, SUM(count) AS count FROM visit_counters
-  WHERE link_id = ? AND day BETWEEN ? AND ? GROUP BY dimension, key`;
+  WHERE link_id = ? AND day BETWEEN ? AND ? AND ${KEYED} GROUP BY dimension, key`;
 
 const BY_KEY = `SELECT dimension, key, SUM(count) AS count FROM visit_counters
-  WHERE link_id IN (${LINKS}) AND day BETWEEN ? AND ? GROUP BY dimension, key`;
+  WHERE link_id IN (${LINKS}) AND day BETWEEN ? AND ? AND ${KEYED} GROUP BY dimension, key`;
 
 // total counters are keyed by their UTC hour (migration 019): day || 'T' || key is the hour
 const BY_LINK = `SELECT link_id AS key, SUM(count) AS count FROM visit_counters
@@ -98,7 +102,7 @@ export function createAcrossReaders(
       links.length === 1 && only !== undefined
         ? byKeyOfOne.all(only, fromDay, toDay)
         : byKey.all(json, fromDay, toDay);
-    return addTailByKey(stored, tailOf(json, fromDay, toDay, true));
+    return addTailByKeyed(stored, tailOf(json, fromDay, toDay, true));
   });
   const totalsByLink = db.transaction((links: string, fromHour: string, toHour: string) => {
     const [fromDay, toDay] = [fromHour.slice(0, 10), toHour.slice(0, 10)];

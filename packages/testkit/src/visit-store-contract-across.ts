@@ -75,6 +75,10 @@ export function describeReadsAcrossLinks(stores: () => Stores): void {
           counter(b, '2026-01-11', 'referrer', 'a,"b".example', 1),
           counter(a, '2026-01-12', 'country', 'DE', 50),
           counter(other, '2026-01-10', 'country', 'DE', 100),
+          // read by day, not here
+          counter(a, '2026-01-10', 'total', '12', 7),
+          counter(b, '2026-01-11', 'bots', '03', 1),
+          counter(a, '2026-01-10', 'unique', '', 2),
         ]);
         const read = await stores().visits.countsByKeyOf([a, b], '2026-01-10', '2026-01-11');
         expect(byText(read)).toEqual(

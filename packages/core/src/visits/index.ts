@@ -12,6 +12,8 @@ export {
   addTailByDay,
   addTailByDayOf,
   addTailByKey,
+  addTailByKeyed,
+  UNKEYED_DIMENSIONS,
   addTailByLink,
   decodeLogCounters,
   encodeLogCounters,

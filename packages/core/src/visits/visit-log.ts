@@ -105,6 +105,23 @@ export function addTailByKey(
   return [...sums.values()];
 }
 
+/** The dimensions without keys of their own: `total` and `bots` are keyed by the hour, `unique` not at all. */
+export const UNKEYED_DIMENSIONS: readonly VisitDimension[] = ['total', 'bots', 'unique'];
+
+const isKeyed = (c: { readonly dimension: VisitDimension }) => !UNKEYED_DIMENSIONS.includes(c.dimension);
+
+/**
+ * {@link addTailByKey} of the keyed dimensions only (`VisitStore.countsByKeyOf`): the unkeyed ones are
+ * read by day, and a store may leave them out of its stored sums (a year of one link's hourly totals is
+ * 8,784 rows SQLite need not group).
+ */
+export function addTailByKeyed(
+  stored: readonly DimensionCount[],
+  tail: readonly CounterIncrement[],
+): DimensionCount[] {
+  return addTailByKey(stored.filter(isKeyed), tail.filter(isKeyed));
+}
+
 /** The tail's counters of days in [fromDay, toDay]. */
 export function tailWithin(
   tail: readonly CounterIncrement[],

@@ -107,7 +107,10 @@ export interface VisitStore {
     fromDay: string,
     toDay: string,
   ): Promise<DayCount[]>;
-  /** {@link VisitStore.countsByKey} summed over the links, in one query. */
+  /**
+   * {@link VisitStore.countsByKey} summed over the links, in one query, for the keyed dimensions only
+   * (`UNKEYED_DIMENSIONS`, the hourly `total` and `bots` and `unique`, are read by day).
+   */
   countsByKeyOf(linkIds: readonly string[], fromDay: string, toDay: string): Promise<DimensionCount[]>;
   /**
    * Each link's `total` over the UTC hours [fromHour, toHour] (`YYYY-MM-DDTHH`), key the link id, in no
