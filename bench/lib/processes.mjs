@@ -11,6 +11,8 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = 'packages/app/bin/shortener.js';
 /** Node flags of the server, as `npm start` and the bin's shebang pass them. */
 const SERVER_FLAGS = ['--no-memory-reducer', '--max-old-space-size=512'];
+/** The environment `npm start` and the bin's shebang add: two glibc malloc arenas (docs/production.md). */
+const SERVER_ENV = { MALLOC_ARENA_MAX: '2' };
 
 /** Runs a command in the repository root; resolves with its stdout, rejects with its stderr. */
 export function run(file, args, env = {}) {
@@ -81,7 +83,7 @@ function child(args, env) {
 
 /** Starts `shortener serve` with `env` (and node flags); resolves once `/healthz` answers. */
 export async function startServer(env, nodeFlags = []) {
-  const server = child([...SERVER_FLAGS, ...nodeFlags, BIN, 'serve'], env);
+  const server = child([...SERVER_FLAGS, ...nodeFlags, BIN, 'serve'], { ...SERVER_ENV, ...env });
   const url = `http://127.0.0.1:${env.PORT}`;
   for (let tries = 0; ; tries++) {
     const ok = await fetch(`${url}/healthz`).then(

@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --no-memory-reducer --max-old-space-size=512
+#!/usr/bin/env -S MALLOC_ARENA_MAX=2 node --no-memory-reducer --max-old-space-size=512
 // The `shortener` bin. npm links bins at install time and skips any whose file is missing, and dist/
 // does not exist yet after `npm ci`; this committed launcher always does, so `npx shortener` finds it.
 // --no-memory-reducer (also in `npm start`): after some seconds without traffic V8's memory reducer

@@ -37,11 +37,12 @@ describe.skipIf(!hasSystemd)('deploy/shortener.service', () => {
 });
 
 describe('deploy/shortener.service', () => {
-  it('starts the launcher docs/production.md names, with the flag npm start uses', () => {
+  it('starts the launcher docs/production.md names, with the flags and malloc arenas npm start uses', () => {
     const text = readFileSync(unit, 'utf8');
     expect(text).toMatch(
       /^ExecStart=\/usr\/bin\/node --no-memory-reducer --max-old-space-size=512 \S+\/packages\/app\/bin\/shortener\.js serve$/m,
     );
+    expect(text).toMatch(/^Environment=MALLOC_ARENA_MAX=2$/m);
     expect(text).toMatch(/^KillSignal=SIGTERM$/m);
   });
 });
