@@ -17,3 +17,34 @@ export function weeksAndEdges(from: string, to: string): [string, string, string
   if (lastMonday < firstMonday) return ['1', '0', from, to, '1', '0'];
   return [firstMonday, lastMonday, from, addDays(firstMonday, -1), addDays(lastMonday, 7), to];
 }
+
+/** A span of days `[first, last]`; `['1', '0']` holds none. */
+export type DaySpan = readonly [first: string, last: string];
+
+const NO_DAYS: DaySpan = ['1', '0'];
+
+/**
+ * The UTC days `from`..`to` for a store that can also subtract: whole weeks (their Mondays), plus days
+ * `added`, less days `taken`. An edge of four days or more is read as its whole week less the week's
+ * other days, at most three (none at all for a range ending today, as no day after it holds visits):
+ * fewer rows per link than its days, and never more.
+ */
+export function weekSpans(
+  from: string,
+  to: string,
+): { weeks: DaySpan; added: [DaySpan, DaySpan]; taken: [DaySpan, DaySpan] } {
+  const [w1, w2, a1, a2, b1, b2] = weeksAndEdges(from, to);
+  if (w1 > w2) return { weeks: NO_DAYS, added: [[from, to], NO_DAYS], taken: [NO_DAYS, NO_DAYS] };
+  const days = (first: string, last: string) =>
+    first > last ? 0 : (Date.parse(last) - Date.parse(first)) / 86_400_000 + 1;
+  const wholeStart = days(a1, a2) >= 4;
+  const wholeEnd = days(b1, b2) >= 4;
+  return {
+    weeks: [wholeStart ? addDays(w1, -7) : w1, wholeEnd ? b1 : w2],
+    added: [wholeStart ? NO_DAYS : [a1, a2], wholeEnd ? NO_DAYS : [b1, b2]],
+    taken: [
+      wholeStart ? [addDays(w1, -7), addDays(a1, -1)] : NO_DAYS,
+      wholeEnd ? [addDays(b2, 1), addDays(b1, 6)] : NO_DAYS,
+    ],
+  };
+}
