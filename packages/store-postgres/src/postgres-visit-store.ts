@@ -1,5 +1,5 @@
 import { addDays, OTHER_KEY } from '@shortener/core';
-import type { KeyCount, VisitBatch, VisitStore } from '@shortener/core';
+import type { AccountVisitReads, KeyCount, VisitBatch, VisitStore } from '@shortener/core';
 import type { Pool, PoolClient } from 'pg';
 import { compare } from './counter-writes.js';
 import { inTransaction, unavailableReason } from './database.js';
@@ -70,6 +70,7 @@ interface InDoubt {
 
 /** The PostgreSQL VisitStore, and the settling of flushes left in doubt by a lost connection. */
 export interface PostgresVisitStore extends VisitStore {
+  readonly ofAccount: AccountVisitReads;
   /**
    * Asks the database what became of each flush in doubt: committed, it is forgotten; rolled back, it
    * is written again. Throws (keeping them) when the database does not answer.

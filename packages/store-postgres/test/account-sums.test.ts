@@ -2,6 +2,7 @@ import type { CounterIncrement, VisitDimension } from '@shortener/core';
 import { aLink, anAccount, compactAll } from '@shortener/testkit';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { openPostgresStores } from '../src/index.js';
 import { DATABASE_URL, freshSchemaName, useFreshSchemas } from './fresh-schema.js';
 import { untilWaiting } from './lock-waits.js';
 
@@ -138,6 +139,17 @@ describe.runIf(DATABASE_URL !== null)('PostgreSQL sums per account (migration 16
     } finally {
       writer.release();
       await stores.close();
+    }
+  });
+
+  it('migrates before the first read of an account, as every other store method does', async () => {
+    const schema = freshSchemaName();
+    const stores = openPostgresStores({ connectionString: DATABASE_URL ?? '', schema, poolSize: 1 });
+    try {
+      expect(await stores.visits.ofAccount?.topLinks('nobody', '2026-01-01', '2026-01-31', 20)).toEqual([]);
+    } finally {
+      await stores.close();
+      await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
     }
   });
 });
