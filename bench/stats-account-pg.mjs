@@ -2,9 +2,11 @@
 // the account part of bench/stats-zones.mjs on PostgreSQL, in process and without HTTP: an account of
 // `links` links (default 10,000) with 30 days of visits each (two hours and one key per dimension a day,
 // written folded as the compactor leaves them), read over 30 days in Europe/Vienna (GET /api/v1/stats)
-// 200 times. Then the fold of 100,000 visits over 1,000 anonymous links, in the compactor's chunks of 100
-// log entries, as the sums per account must not slow it. Each part in a schema of its own, dropped after.
-// Prints one JSON line: p50 and p99 of the reads in ms, the fold's time in ms (one part when named).
+// 200 times from the sums per account, and 20 times summing every link's counters (the store without
+// `ofAccount`, as before migration 16: the baseline). Then the fold of 100,000 visits over 1,000 links, in
+// the compactor's chunks of 100 log entries: anonymous links with migration 16's triggers and without
+// them (the baseline), and links of one account. Each in a schema of its own, dropped after. Prints one
+// JSON line: p50 and p99 of the reads in ms, the folds' times in ms, and the ratios (one part when named).
 import { randomBytes } from 'node:crypto';
 import process from 'node:process';
 import pg from 'pg';
@@ -17,7 +19,7 @@ const LINKS = Number(process.argv[2] ?? 10_000);
 // enough reads that the p99 is not simply the slowest one
 const READS = 200;
 const FOLDED_VISITS = 100_000;
-const ANONYMOUS_LINKS = 1000;
+const FOLDED_LINKS = 1000;
 // the compactor's chunk (packages/app/src/compaction.ts) and a flush of the recorder's size
 const COMPACT_CHUNK = 100;
 const FLUSH = 1000;
@@ -77,22 +79,37 @@ async function accountReads() {
       [today],
     );
     await admin.query(`VACUUM ANALYZE`);
-    const deps = { ...stores, clock: { now: () => Date.now() }, config: aServiceConfig() };
     const caller = { accountId: account.id, editToken: null };
-    const ms = [];
-    for (let i = 0; i < READS; i++)
-      ms.push(await timed(() => getStatsAcross(deps, null, { days: 30, tz: 'Europe/Vienna' }, caller)));
-    return percentiles(ms);
+    const reads = async (visits, count) => {
+      const deps = { ...stores, visits, clock: { now: () => Date.now() }, config: aServiceConfig() };
+      const ms = [];
+      for (let i = 0; i < count; i++)
+        ms.push(await timed(() => getStatsAcross(deps, null, { days: 30, tz: 'Europe/Vienna' }, caller)));
+      return percentiles(ms);
+    };
+    const { ofAccount, ...summingLinks } = stores.visits;
+    const sums = await reads(stores.visits, READS);
+    const baseline = ofAccount === undefined ? sums : await reads(summingLinks, 20);
+    return { sums, summing_links: baseline, p99_ratio: Number((sums.p99 / baseline.p99).toFixed(3)) };
   } finally {
     await drop();
   }
 }
 
-/** Milliseconds to fold `FOLDED_VISITS` visits of anonymous links recorded into the visit log. */
-async function anonymousFold() {
-  const { stores, drop } = await freshStores();
+/**
+ * Milliseconds to fold `FOLDED_VISITS` visits recorded into the visit log, over links of an account when
+ * `owned`, else anonymous ones, without the triggers of the sums per account when `bare`.
+ */
+async function fold({ owned, bare }) {
+  const { stores, schema, drop } = await freshStores();
   try {
-    const links = Array.from({ length: ANONYMOUS_LINKS }, () => aLink({ accountId: null }));
+    const account = anAccount();
+    await stores.accounts.createAccount(account);
+    if (bare) {
+      for (const kind of ['added', 'changed', 'removed'])
+        await admin.query(`DROP TRIGGER IF EXISTS account_sums_${kind} ON ${schema}.visit_counters`);
+    }
+    const links = Array.from({ length: FOLDED_LINKS }, () => aLink({ accountId: owned ? account.id : null }));
     await insertLinks(stores, links);
     const today = dayOf(Date.now());
     for (let start = 0; start < FOLDED_VISITS; start += FLUSH) {
@@ -120,8 +137,14 @@ async function anonymousFold() {
 
 const part = process.argv[3];
 const account30 = part === 'fold' ? undefined : await accountReads();
-const fold = part === 'reads' ? undefined : await anonymousFold();
+let folds;
+if (part !== 'reads') {
+  const bare = await fold({ owned: false, bare: true });
+  const anonymous = await fold({ owned: false, bare: false });
+  const owned = await fold({ owned: true, bare: false });
+  folds = { anonymous_bare: bare, anonymous, owned, anonymous_ratio: Number((anonymous / bare).toFixed(3)) };
+}
 process.stdout.write(
-  `${JSON.stringify({ links: LINKS, account_30_days: account30, anonymous_fold_100k_ms: fold })}\n`,
+  `${JSON.stringify({ links: LINKS, account_30_days: account30, fold_100k_visits_ms: folds })}\n`,
 );
 await admin.end();
