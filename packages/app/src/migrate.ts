@@ -24,7 +24,7 @@ const NOT_COPIED = new Set([
   // which epochs the visit log holds, for SQLite's index of it (migration 013)
   'visit_log_epochs',
   // the counters summed per account that SQLite's triggers keep (migration 020): made from the
-  // counters, which are copied; PostgreSQL sums an account's links when it reads them
+  // counters, which are copied, by PostgreSQL's triggers as the rows go in (its migration 16)
   'account_counters',
   'account_link_days',
   'account_link_weeks',

@@ -19,19 +19,29 @@ const ADD_COUNTS = `INSERT INTO visit_counters (link_id, day, dimension, key, co
   SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[])
   ON CONFLICT (link_id, day, dimension, key) DO UPDATE SET count = visit_counters.count + excluded.count`;
 
+// The links locked FOR KEY SHARE (a claim or a delete waits for this write), then the locks of their
+// accounts' sums in order (migration 16): two writers of one account's sums wait for each other, where
+// the two triggers of the upsert would take its rows in two runs and could deadlock.
+// (MATERIALIZED: a filter pushed below the lock would leave the anonymous links unlocked)
+const LOCK_SUMS = `WITH l AS MATERIALIZED (SELECT account_id FROM links WHERE id = ANY($1::text[]) ORDER BY id FOR KEY SHARE)
+  SELECT account_sums_lock(account_id) FROM (SELECT DISTINCT account_id FROM l WHERE account_id IS NOT NULL ORDER BY 1) a`;
+
 const groupOf = (c: CounterIncrement) => `${c.linkId}\u0000${c.day}\u0000${c.dimension}`;
 const keyOf = (c: CounterIncrement) => `${groupOf(c)}\u0000${c.key}`;
 
 /**
  * Adds counter increments inside the caller's transaction, under the per-day key limit of core
  * (`keyWithinLimit`), applied in the increments' order as SQLite applies it row by row: one query
- * looks up the keyed increments, one upsert writes every row, sorted by key.
+ * locks the links and their accounts' sums, one looks up the keyed increments, one upsert writes every
+ * row, sorted by key.
  */
 export async function addCounters(
   client: PoolClient,
   increments: readonly CounterIncrement[],
 ): Promise<void> {
   if (increments.length === 0) return;
+  const links = [...new Set(increments.map((c) => c.linkId))].sort(compare);
+  await client.query(LOCK_SUMS, [links]);
   const keyed = [...sumByKey(increments.filter((c) => isKeyedDimension(c.dimension))).values()];
   const limited = await limitKeys(client, keyed);
   const plain = increments.filter((c) => !isKeyedDimension(c.dimension));

@@ -49,7 +49,8 @@ export function openPostgresStores(options: PostgresOptions): PostgresStores {
     links: afterReady(ready, createPostgresLinkStore(pool, changes)),
     imports: afterReady(ready, createPostgresImportStore(pool)),
     orphans: afterReady(ready, createPostgresOrphanStore(pool)),
-    visits: afterReady(ready, visits),
+    // the account reads are an object of their own: each waits and classifies its errors too
+    visits: afterReady(ready, { ...visits, ofAccount: afterReady(ready, visits.ofAccount) }),
     accounts: afterReady(ready, createPostgresAccountStore(pool)),
     sessions: afterReady(ready, createPostgresSessionStore(pool)),
     credentials: afterReady(ready, createPostgresCredentialStore(pool)),

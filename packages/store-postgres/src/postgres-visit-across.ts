@@ -3,7 +3,7 @@ import type { DayCount, DimensionCount, KeyCount, VisitDimension, VisitStore } f
 import type { Pool } from 'pg';
 
 /** A row of a read across links: stored sums ('s'), the links' log rows ('t'), held keys ('h'). */
-interface AcrossRow {
+export interface AcrossRow {
   readonly part: 's' | 't' | 'h';
   readonly link_id: string;
   readonly day: string;
@@ -15,32 +15,43 @@ interface AcrossRow {
   readonly text: string;
 }
 
-// the log rows of the links ($1), in the same statement as the stored sums: one snapshot
-const TAILS = `SELECT 't', link_id, '', '', '', seq, counters FROM visit_log WHERE link_id = ANY($1::text[])`;
+/**
+ * The parts of a read of the log rows of some links (`log`: a FROM and WHERE over `visit_log v`), beside
+ * the stored sums in the same statement (one snapshot): the rows ('t'), and the keys the links hold on
+ * the rows' days ('h', for the key limit as the compactor will apply it).
+ */
+export const logParts = (log: { from: string; where: string }) => ({
+  tails: `SELECT 't', v.link_id, '', '', '', v.seq, v.counters FROM ${log.from} WHERE ${log.where}`,
+  held: `SELECT 'h', c.link_id, c.day, c.dimension, c.key, 0, '' FROM visit_counters c
+    WHERE c.key <> '${OTHER_KEY}' AND c.dimension NOT IN ('total', 'bots', 'unique')
+      AND (c.link_id, c.day) IN (SELECT v.link_id, e->>0 FROM ${log.from}, jsonb_array_elements(v.counters::jsonb) e
+        WHERE ${log.where})`,
+});
+
+/** The keyed dimensions (the hourly totals and `unique` are read by day): `countsByKeyOf` reads these. */
+export const KEYED = `dimension NOT IN ('total', 'bots', 'unique')`;
+
+// the log rows of the links ($1)
+const LOG = logParts({ from: 'visit_log v', where: 'v.link_id = ANY($1::text[])' });
 
 const BY_DAY = `SELECT 's' AS part, '' AS link_id, day, dimension, key, sum(count)::bigint AS count, '' AS text
     FROM visit_counters WHERE link_id = ANY($1::text[]) AND dimension = ANY($2::text[]) AND day BETWEEN $3 AND $4
     GROUP BY day, dimension, key
-  UNION ALL ${TAILS}`;
+  UNION ALL ${LOG.tails}`;
 
-// with the keys held on the tail's days (for the key limit as the compactor will apply it)
 const BY_KEY = `SELECT 's' AS part, '' AS link_id, '' AS day, dimension, key, sum(count)::bigint AS count,
       '' AS text
-    FROM visit_counters WHERE link_id = ANY($1::text[]) AND day BETWEEN $2 AND $3
-      AND dimension NOT IN ('total', 'bots', 'unique') GROUP BY dimension, key
-  UNION ALL ${TAILS}
-  UNION ALL
-  SELECT 'h', c.link_id, c.day, c.dimension, c.key, 0, '' FROM visit_counters c
-    WHERE c.link_id = ANY($1::text[]) AND c.key <> '${OTHER_KEY}' AND c.dimension NOT IN ('total', 'bots', 'unique')
-      AND (c.link_id, c.day) IN (SELECT l.link_id, e->>0 FROM visit_log l, jsonb_array_elements(l.counters::jsonb) e
-        WHERE l.link_id = ANY($1::text[]))`;
+    FROM visit_counters WHERE link_id = ANY($1::text[]) AND day BETWEEN $2 AND $3 AND ${KEYED}
+    GROUP BY dimension, key
+  UNION ALL ${LOG.tails}
+  UNION ALL ${LOG.held}`;
 
 // total counters are keyed by their UTC hour (migration 014): day || 'T' || key is the hour
 const BY_LINK = `SELECT 's' AS part, link_id, '' AS day, '' AS dimension, link_id AS key, sum(count)::bigint AS count,
       '' AS text
     FROM visit_counters WHERE link_id = ANY($1::text[]) AND dimension = 'total' AND day BETWEEN $2 AND $3
       AND (day || 'T' || key) COLLATE "C" BETWEEN $4 AND $5 GROUP BY link_id
-  UNION ALL ${TAILS}`;
+  UNION ALL ${LOG.tails}`;
 
 /** The rows split: the stored sums, and each link's unfolded counters of the days (`held`: key-limited). */
 function split(rows: readonly AcrossRow[], fromDay: string, toDay: string, limited: boolean) {
@@ -68,6 +79,56 @@ function split(rows: readonly AcrossRow[], fromDay: string, toDay: string, limit
   return { stored, tail };
 }
 
+/** The sums per day of a read's rows (`dimensions`' counters of the days), the tail added. */
+function daySums(
+  rows: readonly AcrossRow[],
+  dimensions: readonly VisitDimension[],
+  fromDay: string,
+  toDay: string,
+): DayCount[] {
+  const { stored, tail } = split(rows, fromDay, toDay, false);
+  const sums = stored.map((r): DayCount => ({
+    day: r.day,
+    dimension: r.dimension,
+    key: r.key,
+    count: Number(r.count),
+  }));
+  return addTailByDayOf(sums, tail, dimensions);
+}
+
+/** The sums per dimension and key of a read's rows, the tail added under the key limit. */
+function keySums(rows: readonly AcrossRow[], fromDay: string, toDay: string): DimensionCount[] {
+  const { stored, tail } = split(rows, fromDay, toDay, true);
+  const sums = stored.map((r): DimensionCount => ({
+    dimension: r.dimension,
+    key: r.key,
+    count: Number(r.count),
+  }));
+  return addTailByKeyed(sums, tail);
+}
+
+/** Each link's total of a read's rows (key: the link id), the tail's of the UTC hours added. */
+export function linkSums(rows: readonly AcrossRow[], fromHour: string, toHour: string): KeyCount[] {
+  const { stored, tail } = split(rows, fromHour.slice(0, 10), toHour.slice(0, 10), false);
+  const sums = stored.map((r): KeyCount => ({ key: r.key, count: Number(r.count) }));
+  return addTailByLink(sums, tail, fromHour, toHour);
+}
+
+/**
+ * The reads by day and by key of some links' sums, `byDay` and `byKey` taking the links (`$1`: ids, or
+ * an account) then the read's own parameters, and `read` for others: each one statement.
+ */
+export function sumReaders<Links>(pool: Pool, sql: { readonly byDay: string; readonly byKey: string }) {
+  const read = async (text: string, params: unknown[]) => (await pool.query<AcrossRow>(text, params)).rows;
+  return {
+    read,
+    byDay: async (links: Links, dimensions: readonly VisitDimension[], fromDay: string, toDay: string) =>
+      daySums(await read(sql.byDay, [links, dimensions, fromDay, toDay]), dimensions, fromDay, toDay),
+    byKey: async (links: Links, fromDay: string, toDay: string) =>
+      keySums(await read(sql.byKey, [links, fromDay, toDay]), fromDay, toDay),
+  };
+}
+
 /**
  * The reads of statistics across links (`VisitStore.countsByDayOf`, `countsByKeyOf`, `totalsByLink`) on a
  * pool: each one statement, the stored counters grouped and the links' unfolded log rows beside them.
@@ -75,34 +136,17 @@ function split(rows: readonly AcrossRow[], fromDay: string, toDay: string, limit
 export function acrossReaders(
   pool: Pool,
 ): Pick<VisitStore, 'countsByDayOf' | 'countsByKeyOf' | 'totalsByLink'> {
-  const read = async (sql: string, params: unknown[]) => (await pool.query<AcrossRow>(sql, params)).rows;
+  const sums = sumReaders<readonly string[]>(pool, { byDay: BY_DAY, byKey: BY_KEY });
   return {
-    countsByDayOf: async (linkIds, dimensions, fromDay, toDay) => {
-      const rows = await read(BY_DAY, [linkIds, dimensions, fromDay, toDay]);
-      const { stored, tail } = split(rows, fromDay, toDay, false);
-      const sums = stored.map((r): DayCount => ({
-        day: r.day,
-        dimension: r.dimension,
-        key: r.key,
-        count: Number(r.count),
-      }));
-      return addTailByDayOf(sums, tail, dimensions);
-    },
-    countsByKeyOf: async (linkIds, fromDay, toDay) => {
-      const { stored, tail } = split(await read(BY_KEY, [linkIds, fromDay, toDay]), fromDay, toDay, true);
-      const sums = stored.map((r): DimensionCount => ({
-        dimension: r.dimension,
-        key: r.key,
-        count: Number(r.count),
-      }));
-      return addTailByKeyed(sums, tail);
-    },
+    countsByDayOf: sums.byDay,
+    countsByKeyOf: sums.byKey,
     totalsByLink: async (linkIds, fromHour, toHour) => {
       const [fromDay, toDay] = [fromHour.slice(0, 10), toHour.slice(0, 10)];
-      const rows = await read(BY_LINK, [linkIds, fromDay, toDay, fromHour, toHour]);
-      const { stored, tail } = split(rows, fromDay, toDay, false);
-      const sums = stored.map((r): KeyCount => ({ key: r.key, count: Number(r.count) }));
-      return addTailByLink(sums, tail, fromHour, toHour);
+      return linkSums(
+        await sums.read(BY_LINK, [linkIds, fromDay, toDay, fromHour, toHour]),
+        fromHour,
+        toHour,
+      );
     },
   };
 }

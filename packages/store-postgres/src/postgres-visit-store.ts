@@ -1,9 +1,10 @@
-import { OTHER_KEY } from '@shortener/core';
-import type { KeyCount, VisitBatch, VisitStore } from '@shortener/core';
+import { addDays, OTHER_KEY } from '@shortener/core';
+import type { AccountVisitReads, KeyCount, VisitBatch, VisitStore } from '@shortener/core';
 import type { Pool, PoolClient } from 'pg';
 import { compare } from './counter-writes.js';
 import { inTransaction, unavailableReason } from './database.js';
 import { addVisitedEvents } from './postgres-event-store.js';
+import { createAccountReaders } from './postgres-visit-account.js';
 import { acrossReaders } from './postgres-visit-across.js';
 import { appendVisits, compactVisitLog } from './postgres-visit-log.js';
 import { withTail } from './postgres-visit-tail.js';
@@ -48,6 +49,12 @@ const XACT_STATUS = 'SELECT pg_xact_status($1::xid8) AS status';
 const SALT = `INSERT INTO salts (day, salt) VALUES ($1, $2)
   ON CONFLICT (day) DO UPDATE SET salt = salts.salt RETURNING salt`;
 
+// after the counters, whose trigger left the sums per account of those days at zero (migration 16); a
+// week goes once all its days are before the day (the trigger took the days pruned out of it)
+const PRUNE_ACCOUNT_SUMS = `WITH counters AS (DELETE FROM account_counters WHERE day < $1),
+    days AS (DELETE FROM account_link_days WHERE day < $1)
+  DELETE FROM account_link_weeks WHERE week < $2`;
+
 /** Log entries folded per transaction when pruning folds the whole log. */
 const PRUNE_CHUNK = 1000;
 
@@ -63,6 +70,7 @@ interface InDoubt {
 
 /** The PostgreSQL VisitStore, and the settling of flushes left in doubt by a lost connection. */
 export interface PostgresVisitStore extends VisitStore {
+  readonly ofAccount: AccountVisitReads;
   /**
    * Asks the database what became of each flush in doubt: committed, it is forgotten; rolled back, it
    * is written again. Throws (keeping them) when the database does not answer.
@@ -114,6 +122,7 @@ export function createPostgresVisitStore(pool: Pool): PostgresVisitStore {
     settleInDoubt,
     ...countReaders(pool),
     ...acrossReaders(pool),
+    ofAccount: createAccountReaders(pool),
     compact: (maxEntries) => inTransaction(pool, (client) => compactVisitLog(client, maxEntries)),
     ...saltsAndPruning(pool),
   };
@@ -149,7 +158,10 @@ function saltsAndPruning(
     // the days it forgets are dropped whole
     pruneCounters: async (beforeDay) => {
       await foldAll(pool);
-      await pool.query('DELETE FROM visit_counters WHERE day < $1', [beforeDay]);
+      await inTransaction(pool, async (client) => {
+        await client.query('DELETE FROM visit_counters WHERE day < $1', [beforeDay]);
+        await client.query(PRUNE_ACCOUNT_SUMS, [beforeDay, addDays(beforeDay, -6)]);
+      });
     },
   };
 }

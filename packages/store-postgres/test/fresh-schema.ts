@@ -17,6 +17,10 @@ const TABLES = [
   'visit_counters',
   'visitor_hashes',
   'links',
+  // after the links: deleting counters and links subtracts from them (migration 16)
+  'account_counters',
+  'account_link_days',
+  'account_link_weeks',
   'idempotency_keys',
   'event_outbox',
   'webhook_attempts',

@@ -19,24 +19,33 @@ export async function holdLock(admin: pg.Pool, sql: string, params: unknown[]): 
 }
 
 /**
- * Terminates the backend that waits for a lock in a statement starting with `statementStart`, as soon as
- * it waits: looks every 10 ms, `tries` times at most, then throws `Error(never)`.
+ * The backend that waits for a lock in a statement starting with `statementStart`, as soon as it waits:
+ * looks every 10 ms, `tries` times at most, then throws `Error(never)`.
  */
+export async function untilWaiting(
+  admin: pg.Pool,
+  statementStart: string,
+  tries: number,
+  never: string,
+): Promise<number> {
+  for (let tried = 0; ; tried++) {
+    const { rows } = await admin.query<{ pid: number }>(
+      `SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE $1`,
+      [`${statementStart}%`],
+    );
+    if (rows.length === 1) return rows[0]!.pid;
+    if (tried > tries) throw new Error(never);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** Terminates the backend that waits for a lock in a statement starting with `statementStart` (see untilWaiting). */
 export async function terminateOnceWaiting(
   admin: pg.Pool,
   statementStart: string,
   tries: number,
   never: string,
 ): Promise<void> {
-  const killed = async () =>
-    (
-      await admin.query(
-        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE $1`,
-        [`${statementStart}%`],
-      )
-    ).rowCount === 1;
-  for (let tried = 0; !(await killed()); tried++) {
-    if (tried > tries) throw new Error(never);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  const pid = await untilWaiting(admin, statementStart, tries, never);
+  await admin.query('SELECT pg_terminate_backend($1)', [pid]);
 }

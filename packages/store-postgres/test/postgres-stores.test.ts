@@ -15,7 +15,7 @@ describe.runIf(DATABASE_URL !== null)('PostgreSQL', () => {
   const openFresh = useFreshSchemas();
   const open = () => openFresh();
   describeLinkStoreContract('PostgreSQL', open);
-  describeVisitStoreContract('PostgreSQL', open);
+  describeVisitStoreContract('PostgreSQL', open, { accountSums: true });
   describeAccountStoreContract('PostgreSQL', open);
   describeSessionStoreContract('PostgreSQL', open);
   describeCredentialStoreContract('PostgreSQL', open);

@@ -1,38 +1,22 @@
-import { addDays, addTailByDayOf, addTailByKey, tailOfEntries } from '@shortener/core';
+import { addTailByDayOf, addTailByKeyed, tailOfEntries, weeksAndEdges } from '@shortener/core';
 import type { AccountVisitReads, DayCount, DimensionCount, KeyCount, VisitDimension } from '@shortener/core';
 import type { Database } from 'better-sqlite3';
-import { HELD_KEYS } from './sqlite-visit-across.js';
+import { HELD_KEYS, KEYED } from './sqlite-visit-across.js';
 
 // the sums per account that migration 020's triggers keep
 const BY_DAY = `SELECT day, dimension, key, count FROM account_counters
   WHERE account_id = ? AND dimension IN (SELECT value FROM json_each(?)) AND day BETWEEN ? AND ? AND count <> 0`;
 
 const BY_KEY = `SELECT dimension, key, SUM(count) AS count FROM account_counters
-  WHERE account_id = ? AND day BETWEEN ? AND ? GROUP BY dimension, key HAVING SUM(count) <> 0`;
+  WHERE account_id = ? AND day BETWEEN ? AND ? AND ${KEYED} GROUP BY dimension, key HAVING SUM(count) <> 0`;
 
-// each link's total over whole weeks (Mondays `w1`..`w2`) and the days at either edge of the range: a
-// 30-day range reads about a third of the rows its days would be
+// each link's total over whole weeks (Mondays `w1`..`w2`) and the days at either edge of the range
+// (core's weeksAndEdges): a 30-day range reads about a third of the rows its days would be
 const TOP_LINKS = `SELECT link_id AS key, SUM(count) AS count FROM (
     SELECT link_id, count FROM account_link_weeks WHERE account_id = @account AND week BETWEEN @w1 AND @w2
     UNION ALL SELECT link_id, count FROM account_link_days WHERE account_id = @account AND day BETWEEN @a1 AND @a2
     UNION ALL SELECT link_id, count FROM account_link_days WHERE account_id = @account AND day BETWEEN @b1 AND @b2
   ) GROUP BY link_id HAVING SUM(count) > 0`;
-
-/** Days from Monday (0) of a `YYYY-MM-DD`. */
-const weekday = (day: string): number => (new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7;
-
-/**
- * The range `from`..`to` as whole weeks (their Mondays) and the days before and after them, for
- * {@link TOP_LINKS}; a range holding no whole week is all days (an empty week span: `'1'`..`'0'`).
- */
-export function weeksAndEdges(from: string, to: string): [string, string, string, string, string, string] {
-  const offset = weekday(from);
-  const firstMonday = offset === 0 ? from : addDays(from, 7 - offset);
-  const lastSunday = weekday(to) === 6 ? to : addDays(to, -(weekday(to) + 1));
-  const lastMonday = addDays(lastSunday, -6);
-  if (lastMonday < firstMonday) return ['1', '0', from, to, '1', '0'];
-  return [firstMonday, lastMonday, from, addDays(firstMonday, -1), addDays(lastMonday, 7), to];
-}
 
 // the account's unfolded log entries (the whole log is read: it is what the compactor has not folded yet)
 const TAIL = `SELECT v.link_id AS linkId, v.counters AS text FROM visit_log v
@@ -69,7 +53,7 @@ export function createAccountReaders(db: Database): AccountVisitReads {
       ),
   );
   const countsByKey = db.transaction((accountId: string, fromDay: string, toDay: string) =>
-    addTailByKey(byKey.all(accountId, fromDay, toDay), tailOf(accountId, fromDay, toDay, true)),
+    addTailByKeyed(byKey.all(accountId, fromDay, toDay), tailOf(accountId, fromDay, toDay, true)),
   );
   const top = db.transaction((accountId: string, fromDay: string, toDay: string, limit: number) => {
     const [w1, w2, a1, a2, b1, b2] = weeksAndEdges(fromDay, toDay);

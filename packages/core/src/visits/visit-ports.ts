@@ -61,6 +61,7 @@ export interface AccountVisitReads {
     fromDay: string,
     toDay: string,
   ): Promise<DayCount[]>;
+  /** The keyed dimensions only, as {@link VisitStore.countsByKeyOf}. */
   countsByKey(accountId: string, fromDay: string, toDay: string): Promise<DimensionCount[]>;
   /**
    * The `limit` links of the account with the largest `total` over the UTC days [fromDay, toDay] (whole

@@ -13,6 +13,7 @@ import { EVENT_CONSUMERS } from './008-event-consumers.js';
 import { IDEMPOTENCY_KEYS } from './009-idempotency-keys.js';
 import { IMPORTS } from './010-imports.js';
 import { HOURLY_COUNTERS } from './014-hourly-counters.js';
+import { ACCOUNT_COUNTERS } from './016-account-counters.js';
 
 /** One schema step. Versions start at 1 and increase by one; `schema_migrations` lists those applied. */
 export interface Migration {
@@ -50,6 +51,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 14, sql: HOURLY_COUNTERS },
   // decisions §19: a split test's destinations and weights
   { version: 15, sql: 'ALTER TABLE links ADD COLUMN split JSONB' },
+  { version: 16, sql: ACCOUNT_COUNTERS },
 ];
 
 /**
