@@ -84,6 +84,10 @@ export function openObserver(dbPath) {
         + (SELECT COALESCE(SUM(clicks), 0) FROM visit_log WHERE link_id != @id)`,
     )
     .pluck();
+  // the visit log's length: seq is the rowid, its two edges a cheap look (store-sqlite's LOG_SIZE)
+  const logSize = db
+    .prepare('SELECT COALESCE((SELECT MAX(seq) FROM visit_log) - (SELECT MIN(seq) FROM visit_log) + 1, 0)')
+    .pluck();
   let commits = 0;
   let last = version.get();
   let timer = null;
@@ -101,6 +105,8 @@ export function openObserver(dbPath) {
       clearInterval(timer);
       return commits;
     },
+    /** About how many entries the visit log holds (what the server's compactor has not folded yet). */
+    logSize: () => logSize.get(),
     /** Clicks recorded on every link but `exceptId`. */
     clicks: (exceptId) => clicks.get({ id: exceptId }),
     close: () => db.close(),

@@ -363,3 +363,49 @@ export const ISSUE_29_FIFTH = `- Issue 29, a fifth session (the run above). This
     ratio 0.85-0.92): as the last session found, the difference from the bare server is our code on
     the request (the four headers, the cache look-up, the decision, the fold) and its garbage; nothing
     of this session's changes is on that path but the flush, which now commits less often.`;
+
+export const ISSUE_43 = `- Issue 43 (the load generator, the last of the redirect). \`npm run bench\` now always measures with
+  wrk (it installs Debian's package when it is missing and runs as root, or stops with the command);
+  autocannon only with \`-- --autocannon\`, named on every line. Each round records the client's CPU
+  share, and a round whose client used 90% of a CPU or more is marked ⚠: at one wrk thread it, not the
+  server, would set the pace. wrk used at most 78% of a CPU in the run above (the baseline's hot
+  rounds), so no round is marked. The cache-miss case now runs at 100,000 links as well as at
+  1,000,000, both with 50,000 slugs; the benchmark then waits until the server has folded the visit log
+  it left (24 s) before it seeds the next size: folded during the seeding of 900,000 links, it kept the
+  checkpointer from restarting the WAL (2.4 GB) and slowed the rounds after it.
+  - This machine was slower than the last session's: the bare baseline took 14-19 CPU-µs a hot redirect
+    against 10.5-12 there, so every absolute figure (creation, the import, statistics) reads slower;
+    compare ratios. Against the previous docs/benchmarks.md (also wrk): hot 0.730 / 0.816 -> 0.749 /
+    0.733 (1,000 / 1,000,000 links), cold at 1M 0.300 -> 0.319, RSS 284 -> 256 MB, creation 8,921 ->
+    4,795 links/s, a year in Vienna p50 12.0 -> 17.0 ms and p99 13.4 -> 29.4 ms, an account p99 45 ->
+    71 ms. Worked on with \`bench/profile.mjs 15 --links 1000000 --slugs 50000\` (\`--cpu-prof\`), \`perf
+    record\` of the server (native frames), \`bench/cold-path.mjs\` (in process) and
+    \`/proc/<pid>/smaps_rollup\`.
+  - The redirect's look-up reads SQLite's row as an array (\`Statement.raw()\`) and makes the record
+    with one object literal built once from the link map: a cold look-up at 100,000 links 12.9 -> 7.1
+    CPU-µs in process (a named row costs better-sqlite3 3 µs more than an array, and a record set field
+    by field 1.7 µs more than a literal).
+  - \`MALLOC_ARENA_MAX=2\` wherever the server starts: glibc gave every thread (the visit writer, the
+    checkpointer, QR workers, V8's helpers) arenas of its own that kept their memory after the work.
+    RSS at 100,000 links after a quick run 248 -> 225 MB; after 20 s of cache misses at 1M links 219
+    -> 213 MB. The idle server holds about 140 MB, of which V8's heap 60 MB (32 MB of it young
+    generation) and about 48 MB the node binary and libraries.
+  - Statistics read the keyed dimensions without the hourly totals: a year of one link 8.6 -> 6.9 ms
+    for that query in memory (issue 40). The year's read is still two scans of the link's 25,700
+    counters (the keyed sums about 60% of it, the hours by day the rest); a covering index on (link,
+    dimension, key, day, count) made the keyed scan 2.7 times faster but the compaction of a cold visit
+    70% dearer (67 -> 113 CPU-µs), and one scan for both reads gained 20%: neither kept.
+  - Where a cold redirect goes now (1M links, 50,000 slugs; main thread, \`--cpu-prof\`): the answer's
+    socket write 19% (as the baseline's), the look-up 17% (B-tree pages at random in a 190 MB file,
+    read with \`pread\` into a 16 MB page cache that every commit of the compaction worker empties), the
+    flush 13%, GC 5%, idle 16%, the rest spread under 1% each. \`perf\`: the kernel 33% of the server's
+    samples (copies of file pages, the WAL's writes, thread switches), SQLite 14%, V8 and Node 47%.
+    The largest single cost is the visitor hash's insert in the flush: in process at 100,000 links,
+    the flush costs 29.7-35.4 CPU-µs a cold visit with it and 11.7 without, and the WAL 2.1-4.0 KB a
+    visit against 0.47 (each insert dirties a page at a random place of \`visitor_hashes\`, which the
+    commit writes whole and the checkpointer copies again). Appending the hashes and leaving their
+    deduplication to the compactor (off the event loop) is the next step; it was not done here, as it
+    changes how an unfolded tail's \`unique\` is counted exactly and how \`link.visited\` events get
+    theirs. The cold targets (0.5, p99 < 20 ms) are not met; the hot ratio stays at the server's own
+    work per request (cache look-up, decision, visit hand-off, two more headers) on top of the same
+    Node HTTP path.`;

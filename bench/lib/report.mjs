@@ -10,6 +10,7 @@ import {
   ISSUE_29_FOURTH,
   ISSUE_29_LATER,
   ISSUE_29_THIRD,
+  ISSUE_43,
   TRIED,
 } from './notes.mjs';
 import { summaryAt, targetRows, targetsTable } from './targets.mjs';
@@ -182,6 +183,7 @@ ${ISSUE_29_LATER}
 ${ISSUE_29_THIRD}
 ${ISSUE_29_FOURTH}
 ${ISSUE_29_FIFTH}
+${ISSUE_43}
 - Creating a link costs four B-tree inserts with random keys plus the Koa API path (key check, body
   parsing, validation, JSON); the creations arriving in one event-loop turn share one SQLite transaction
   (one commit instead of one each: about 280 → 175 CPU-µs per link). The bulk endpoint shares the HTTP
