@@ -37,7 +37,10 @@ function importsOf(dir: string): Set<string> {
   const files = readdirSync(join(dir, 'dist/src'), { recursive: true, encoding: 'utf8' });
   for (const file of files.filter((name) => /\.(js|d\.ts)$/.test(name))) {
     const text = readFileSync(join(dir, 'dist/src', file), 'utf8');
-    for (const match of text.matchAll(/(?:^|[\s;(=,{}])(?:from\s*|import\s*\(?\s*)['"]([^'"]+)['"]/gm))
+    // `import(` or `import` and a space: "an import's" in a comment is no import
+    for (const match of text.matchAll(
+      /(?:^|[\s;(=,{}])(?:from\s*|import\s*\(\s*|import\s+)['"]([^'"]+)['"]/gm,
+    ))
       found.add(match[1] as string);
   }
   return found;
