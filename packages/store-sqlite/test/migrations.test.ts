@@ -34,6 +34,7 @@ describe('migrate', () => {
       'link_change_log',
       'links',
       'orphan_visits',
+      'owned_links',
       'passkeys',
       'salts',
       'sessions',

@@ -140,6 +140,12 @@ export function describeAccountReads(stores: () => Stores): void {
         expect(await reads.countsByDay(mine, ['total'], '2026-01-10', '2026-01-10')).toEqual([
           { day: '2026-01-10', dimension: 'total', key: '10', count: 32 },
         ]);
+        // counted after the claim: the account's too
+        await recordCounters(s, folded, [counter(d, '2026-01-10', 'total', '11', 3)]);
+        expect(await reads.topLinks(mine, '2026-01-10', '2026-01-10', 20)).toEqual([
+          { key: d, count: 33 },
+          { key: a, count: 2 },
+        ]);
         expect(await s.links.delete(d)).toBe(true);
         expect(await reads.topLinks(mine, '2026-01-10', '2026-01-10', 20)).toEqual([{ key: a, count: 2 }]);
         expect(await reads.countsByDay(mine, ['total'], '2026-01-10', '2026-01-10')).toEqual([

@@ -24,24 +24,55 @@ const PER_LINK = [
 const UPSERT = (period: string) =>
   `ON CONFLICT (account_id, ${period}, link_id) DO UPDATE SET count = count + excluded.count;`;
 
-const SUMS = (sign: '+' | '-', row: 'NEW' | 'OLD', count: string, account: string, link: string) => `
+/** Where a link's account is looked up: `links` (migration 20), or only owned links' ids (migration 22). */
+export interface Owners {
+  readonly table: string;
+  readonly id: string;
+}
+const LINKS: Owners = { table: 'links', id: 'id' };
+
+const SUMS = (
+  sign: '+' | '-',
+  row: 'NEW' | 'OLD',
+  count: string,
+  account: string,
+  link: string,
+  owners: Owners = LINKS,
+) => `
   INSERT INTO account_counters (account_id, day, dimension, key, count)
     SELECT ${account}, ${row}.day, ${row}.dimension, ${row}.key, ${sign}(${count})
-    FROM links WHERE id = ${link} AND ${account} IS NOT NULL
+    FROM ${owners.table} WHERE ${owners.id} = ${link} AND ${account} IS NOT NULL
     ON CONFLICT (account_id, day, dimension, key) DO UPDATE SET count = count + excluded.count;${PER_LINK.map(
       ({ table, period, of }) => `
   INSERT INTO ${table} (account_id, ${period}, link_id, count)
     SELECT ${account}, ${of(`${row}.day`)}, ${link}, ${sign}(${count})
-    FROM links WHERE id = ${link} AND ${account} IS NOT NULL AND ${row}.dimension = 'total'
+    FROM ${owners.table} WHERE ${owners.id} = ${link} AND ${account} IS NOT NULL AND ${row}.dimension = 'total'
     ${UPSERT(period)}`,
     ).join('')}`;
 
 /** Whether the counter row's link has an account: one look for an anonymous link's row, then nothing. */
-const OWNED = (row: 'NEW' | 'OLD') =>
-  `EXISTS (SELECT 1 FROM links WHERE id = ${row}.link_id AND account_id IS NOT NULL)`;
+const OWNED = (row: 'NEW' | 'OLD', owners: Owners = LINKS) =>
+  `EXISTS (SELECT 1 FROM ${owners.table} WHERE ${owners.id} = ${row}.link_id AND account_id IS NOT NULL)`;
+
+/** The triggers that keep the sums through every write to `visit_counters`, made anew. */
+export const COUNTER_TRIGGERS = (owners: Owners = LINKS) => `DROP TRIGGER IF EXISTS account_counters_added;
+CREATE TRIGGER account_counters_added AFTER INSERT ON visit_counters WHEN ${OWNED('NEW', owners)} BEGIN
+  ${SUMS('+', 'NEW', 'NEW.count', 'account_id', 'NEW.link_id', owners)}
+END;
+
+DROP TRIGGER IF EXISTS account_counters_changed;
+CREATE TRIGGER account_counters_changed AFTER UPDATE OF count ON visit_counters WHEN ${OWNED('NEW', owners)} BEGIN
+  ${SUMS('+', 'NEW', 'NEW.count - OLD.count', 'account_id', 'NEW.link_id', owners)}
+END;
+
+DROP TRIGGER IF EXISTS account_counters_removed;
+CREATE TRIGGER account_counters_removed AFTER DELETE ON visit_counters WHEN ${OWNED('OLD', owners)} BEGIN
+  ${SUMS('-', 'OLD', 'OLD.count', 'account_id', 'OLD.link_id', owners)}
+END;
+`;
 
 /** A link's counters moved in or out of an account, all at once (a claim, a delete). */
-const MOVED = (sign: '+' | '-', account: string, link: string) => `
+export const MOVED = (sign: '+' | '-', account: string, link: string) => `
   INSERT INTO account_counters (account_id, day, dimension, key, count)
     SELECT ${account}, day, dimension, key, ${sign}count FROM visit_counters
     WHERE link_id = ${link} AND ${account} IS NOT NULL
@@ -89,21 +120,7 @@ INSERT INTO account_counters (account_id, day, dimension, key, count)
   JOIN links l ON l.id = c.link_id WHERE l.account_id IS NOT NULL
   GROUP BY l.account_id, c.day, c.dimension, c.key;
 
-DROP TRIGGER IF EXISTS account_counters_added;
-CREATE TRIGGER account_counters_added AFTER INSERT ON visit_counters WHEN ${OWNED('NEW')} BEGIN
-  ${SUMS('+', 'NEW', 'NEW.count', 'account_id', 'NEW.link_id')}
-END;
-
-DROP TRIGGER IF EXISTS account_counters_changed;
-CREATE TRIGGER account_counters_changed AFTER UPDATE OF count ON visit_counters WHEN ${OWNED('NEW')} BEGIN
-  ${SUMS('+', 'NEW', 'NEW.count - OLD.count', 'account_id', 'NEW.link_id')}
-END;
-
-DROP TRIGGER IF EXISTS account_counters_removed;
-CREATE TRIGGER account_counters_removed AFTER DELETE ON visit_counters WHEN ${OWNED('OLD')} BEGIN
-  ${SUMS('-', 'OLD', 'OLD.count', 'account_id', 'OLD.link_id')}
-END;
-
+${COUNTER_TRIGGERS()}
 DROP TRIGGER IF EXISTS account_counters_link_moved;
 CREATE TRIGGER account_counters_link_moved AFTER UPDATE OF account_id ON links
   WHEN OLD.account_id IS NOT NEW.account_id BEGIN

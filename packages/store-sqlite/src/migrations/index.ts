@@ -17,6 +17,7 @@ import { IMPORTS } from './015-imports.js';
 import { syncLinkTriggers } from '../link-triggers.js';
 import { HOURLY_COUNTERS } from './019-hourly-counters.js';
 import { ACCOUNT_COUNTERS } from './020-account-counters.js';
+import { OWNED_LINKS } from './022-owned-links.js';
 
 /** One schema step. Versions start at 1 and increase by one; `PRAGMA user_version` holds the last applied. */
 export interface Migration {
@@ -62,6 +63,8 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 20, sql: ACCOUNT_COUNTERS },
   // decisions §19: a split test's destinations and weights, as JSON
   { version: 21, sql: 'ALTER TABLE links ADD COLUMN split TEXT' },
+  // issue 43: the owned links apart, so the account sums' triggers cost an anonymous link's counter little
+  { version: 22, sql: OWNED_LINKS },
 ];
 
 /**
