@@ -59,6 +59,8 @@ raw.transaction(() => {
   }
 })();
 raw.exec(accountSums);
+// and the triggers as migration 22 left them (they ask `owned_links`)
+raw.exec(MIGRATIONS.find((m) => m.version === 22).sql);
 raw.close();
 
 const deps = { ...stores, clock: { now: () => Date.now() }, config: aServiceConfig() };
