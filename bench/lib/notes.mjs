@@ -368,19 +368,25 @@ export const ISSUE_43 = `- Issue 43 (the load generator, the last of the redirec
   wrk (it installs Debian's package when it is missing and runs as root, or stops with the command);
   autocannon only with \`-- --autocannon\`, named on every line. Each round records the client's CPU
   share, and a round whose client used 90% of a CPU or more is marked ⚠: at one wrk thread it, not the
-  server, would set the pace. wrk used at most 78% of a CPU in the run above (the baseline's hot
+  server, would set the pace. wrk used at most 77% of a CPU in the run above (the baseline's hot
   rounds), so no round is marked. The cache-miss case now runs at 100,000 links as well as at
   1,000,000, both with 50,000 slugs; the benchmark then waits until the server has folded the visit log
-  it left (24 s) before it seeds the next size: folded during the seeding of 900,000 links, it kept the
+  it left (20-30 s) before it seeds the next size: folded during the seeding of 900,000 links, it kept the
   checkpointer from restarting the WAL (2.4 GB) and slowed the rounds after it.
-  - This machine was slower than the last session's: the bare baseline took 14-19 CPU-µs a hot redirect
-    against 10.5-12 there, so every absolute figure (creation, the import, statistics) reads slower;
-    compare ratios. Against the previous docs/benchmarks.md (also wrk): hot 0.730 / 0.816 -> 0.749 /
-    0.733 (1,000 / 1,000,000 links), cold at 1M 0.300 -> 0.319, RSS 284 -> 256 MB, creation 8,921 ->
-    4,795 links/s, a year in Vienna p50 12.0 -> 17.0 ms and p99 13.4 -> 29.4 ms, an account p99 45 ->
-    71 ms. Worked on with \`bench/profile.mjs 15 --links 1000000 --slugs 50000\` (\`--cpu-prof\`), \`perf
-    record\` of the server (native frames), \`bench/cold-path.mjs\` (in process) and
-    \`/proc/<pid>/smaps_rollup\`.
+  - This machine was slower than the last session's, and noisier: the bare baseline took 14-19 CPU-µs a
+    hot redirect against 10.5-12 there, so every absolute figure (creation, the import, statistics)
+    reads slower; compare ratios. Three full runs of nearly the same code gave hot 0.749 / 0.578 /
+    0.712 at 1,000 links and 0.733 / 0.566 / 0.704 at 1,000,000 (the server's own CPU-µs a redirect
+    moving by a third from one run to the next while the baseline's did not), cold at 1M 0.319 / 0.226
+    / 0.263, RSS 256 / 237 / 257 MB. The run above is the last, of the final code. Against the previous
+    docs/benchmarks.md (also wrk): hot 0.730 / 0.816, cold 0.300, RSS 284 MB, creation 8,921 links/s,
+    a year in Vienna p50 12.0 and p99 13.4 ms. Worked on with \`bench/profile.mjs 15 --links 1000000
+    --slugs 50000\` (\`--cpu-prof\`), \`perf record\` of the server (native frames),
+    \`bench/cold-path.mjs\` (in process) and \`/proc/<pid>/smaps_rollup\`.
+  - SQLite migration 022: the owned links' ids in a table of their own, which the account sums' triggers
+    ask instead of \`links\` (an index and a row in the largest table for every counter the compactor
+    folds): writing a cold visit's six counters on anonymous links 26.0 -> 20.5 CPU-µs (16.3 without
+    the triggers).
   - The redirect's look-up reads SQLite's row as an array (\`Statement.raw()\`) and makes the record
     with one object literal built once from the link map: a cold look-up at 100,000 links 12.9 -> 7.1
     CPU-µs in process (a named row costs better-sqlite3 3 µs more than an array, and a record set field
