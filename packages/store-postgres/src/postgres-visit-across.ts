@@ -1,4 +1,11 @@
-import { addTailByDayOf, addTailByKeyed, addTailByLink, OTHER_KEY, tailOfEntries } from '@shortener/core';
+import {
+  addTailByDayOf,
+  addTailByKeyed,
+  addTailByLink,
+  OTHER_KEY,
+  tailOfEntries,
+  UNKEYED_DIMENSIONS,
+} from '@shortener/core';
 import type { DayCount, DimensionCount, KeyCount, VisitDimension, VisitStore } from '@shortener/core';
 import type { Pool } from 'pg';
 
@@ -23,13 +30,13 @@ export interface AcrossRow {
 export const logParts = (log: { from: string; where: string }) => ({
   tails: `SELECT 't', v.link_id, '', '', '', v.seq, v.counters FROM ${log.from} WHERE ${log.where}`,
   held: `SELECT 'h', c.link_id, c.day, c.dimension, c.key, 0, '' FROM visit_counters c
-    WHERE c.key <> '${OTHER_KEY}' AND c.dimension NOT IN ('total', 'bots', 'unique')
+    WHERE c.key <> '${OTHER_KEY}' AND c.${KEYED}
       AND (c.link_id, c.day) IN (SELECT v.link_id, e->>0 FROM ${log.from}, jsonb_array_elements(v.counters::jsonb) e
         WHERE ${log.where})`,
 });
 
 /** The keyed dimensions (the hourly totals and `unique` are read by day): `countsByKeyOf` reads these. */
-export const KEYED = `dimension NOT IN ('total', 'bots', 'unique')`;
+export const KEYED = `dimension NOT IN (${UNKEYED_DIMENSIONS.map((d) => `'${d}'`).join(', ')})`;
 
 // the log rows of the links ($1)
 const LOG = logParts({ from: 'visit_log v', where: 'v.link_id = ANY($1::text[])' });
