@@ -59,7 +59,7 @@ raw.transaction(() => {
   }
 })();
 raw.exec(accountSums);
-// and the triggers as migration 22 left them (they ask `owned_links`)
+// and the triggers as migration 22 left them (they ask the owned links' index)
 raw.exec(MIGRATIONS.find((m) => m.version === 22).sql);
 raw.close();
 

@@ -28,8 +28,6 @@ const NOT_COPIED = new Set([
   'account_counters',
   'account_link_days',
   'account_link_weeks',
-  // the owned links' ids, which SQLite's triggers keep from \`links\` (migration 022)
-  'owned_links',
 ]);
 
 /** Columns only SQLite's store has, left behind: the epoch of a visit-log entry (migration 013). */

@@ -34,7 +34,6 @@ describe('migrate', () => {
       'link_change_log',
       'links',
       'orphan_visits',
-      'owned_links',
       'passkeys',
       'salts',
       'sessions',

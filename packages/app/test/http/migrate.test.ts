@@ -175,8 +175,8 @@ function sqliteCounts(dbPath: string): Record<string, number> {
       )
       .all()
       // what other SQLite processes read to learn of changes, events waiting for delivery with the
-      // last attempts (decisions §16), the epochs of SQLite's visit-log index, its sums per account
-      // (made from the counters) and its owned links (made from the links): not copied
+      // last attempts (decisions §16), the epochs of SQLite's visit-log index and its sums per account
+      // (made from the counters): not copied
       .filter(
         ({ name }) =>
           ![
@@ -188,7 +188,6 @@ function sqliteCounts(dbPath: string): Record<string, number> {
             'account_counters',
             'account_link_days',
             'account_link_weeks',
-            'owned_links',
           ].includes(name),
       );
     return Object.fromEntries(

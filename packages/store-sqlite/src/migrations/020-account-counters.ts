@@ -24,7 +24,7 @@ const PER_LINK = [
 const UPSERT = (period: string) =>
   `ON CONFLICT (account_id, ${period}, link_id) DO UPDATE SET count = count + excluded.count;`;
 
-/** Where a link's account is looked up: `links` (migration 20), or only owned links' ids (migration 22). */
+/** Where a link's account is looked up: `links` (migration 20), or its owned links' index (migration 22). */
 export interface Owners {
   readonly table: string;
   readonly id: string;

@@ -63,7 +63,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 20, sql: ACCOUNT_COUNTERS },
   // decisions §19: a split test's destinations and weights, as JSON
   { version: 21, sql: 'ALTER TABLE links ADD COLUMN split TEXT' },
-  // issue 43: the owned links apart, so the account sums' triggers cost an anonymous link's counter little
+  // issue 43: the owned links indexed apart, so the account sums' triggers cost an anonymous link's counter little
   { version: 22, sql: OWNED_LINKS },
 ];
 
