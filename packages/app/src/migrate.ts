@@ -28,6 +28,9 @@ const NOT_COPIED = new Set([
   'account_counters',
   'account_link_days',
   'account_link_weeks',
+  // the keyed counters summed per week (migration 023): SQLite's alone, summed again from the counters
+  'counter_weeks',
+  'counter_weeks_summed',
 ]);
 
 /** Columns only SQLite's store has, left behind: the epoch of a visit-log entry (migration 013). */

@@ -10,3 +10,4 @@ export { createSqliteLinkStore } from './sqlite-link-store.js';
 export { createSqliteStores, openSqliteStores } from './sqlite-stores.js';
 export type { SqliteStoreOptions, SqliteStores } from './sqlite-stores.js';
 export { createSqliteVisitStore } from './sqlite-visit-store.js';
+export { sumCounterWeeks } from './counter-weeks.js';

@@ -75,6 +75,7 @@ export function createSqliteVisitStore(
         statements.pruneAccountCounters.run(beforeDay);
         statements.pruneAccountLinkDays.run(beforeDay);
         statements.pruneAccountLinkWeeks.run(beforeDay);
+        statements.pruneCounterWeeks.run(beforeDay);
       }).immediate();
     },
   };
@@ -101,6 +102,7 @@ function statementsOf(db: Database) {
     pruneAccountLinkWeeks: db.prepare<[string]>(
       "DELETE FROM account_link_weeks WHERE week < date(?, '-6 days')",
     ),
+    pruneCounterWeeks: db.prepare<[string]>("DELETE FROM counter_weeks WHERE week < date(?, '-6 days')"),
   };
 }
 

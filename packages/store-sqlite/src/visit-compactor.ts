@@ -1,6 +1,7 @@
 import { decodeLogCounters, mergeIncrements } from '@shortener/core';
 import type { Database } from 'better-sqlite3';
 import { createCounterWriter } from './counter-writes.js';
+import { createWeekSummer } from './counter-weeks.js';
 
 interface LogRow {
   readonly seq: number;
@@ -28,7 +29,8 @@ const ADD_CLICKS = `UPDATE links SET clicks = clicks + ?,
  * transaction: a crash folds the chunk whole or not at all, so `clicks` and the statistics never part,
  * and SQLite's one writer at a time keeps two compactors from folding the same rows. Runs in the
  * background writer's worker thread on the server (background-visit-writes.ts), or on the store's
- * connection.
+ * connection. A compaction that finds the log empty then sums a step of the weeks that are over
+ * (counter-weeks.ts), in a transaction of its own.
  */
 export function createVisitCompactor(db: Database): (maxEntries: number) => number {
   const oldestEntries = db.prepare<[number], LogRow>(OLDEST_ENTRIES);
@@ -72,5 +74,10 @@ export function createVisitCompactor(db: Database): (maxEntries: number) => numb
     dropEmptyEpochs.run();
     return read.length;
   });
-  return (maxEntries) => compact.immediate(maxEntries);
+  const sumWeeks = createWeekSummer(db);
+  return (maxEntries) => {
+    const folded = compact.immediate(maxEntries);
+    if (folded === 0) sumWeeks();
+    return folded;
+  };
 }

@@ -24,6 +24,8 @@ describe('migrate', () => {
       'account_passwords',
       'accounts',
       'api_keys',
+      'counter_weeks',
+      'counter_weeks_summed',
       'event_deliveries',
       'event_outbox',
       'idempotency_keys',

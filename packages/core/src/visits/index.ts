@@ -38,5 +38,5 @@ export { hourOf, isTimeZone, todayIn, zoneDays } from './zone-days.js';
 export type { ZoneDays } from './zone-days.js';
 export { addDays, dayOf, hashVisitor } from './visitor-hash.js';
 export { STATS_CSV_COLUMNS, statsCsvRows } from './stats-csv.js';
-export { weekSpans, weeksAndEdges } from './week-spans.js';
+export { mondayOf, summedWeeks, weekSpans, weeksAndEdges } from './week-spans.js';
 export type { DaySpan } from './week-spans.js';

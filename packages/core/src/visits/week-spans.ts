@@ -48,3 +48,28 @@ export function weekSpans(
     ],
   };
 }
+
+/** The Monday (UTC) of the week a `YYYY-MM-DD` falls in. */
+export const mondayOf = (day: string): string => addDays(day, -weekday(day));
+
+/**
+ * The UTC days `from`..`to` for a store that keeps a link's weeks summed before `horizon` (a Monday, or
+ * `''` when none is): the whole weeks of the range it has summed, and the days it reads one by one (the
+ * edges, and the weeks from the horizon on).
+ */
+export function summedWeeks(
+  from: string,
+  to: string,
+  horizon: string,
+): { weeks: DaySpan; days: [DaySpan, DaySpan] } {
+  const [w1, w2, a1, a2] = weeksAndEdges(from, to);
+  const last = horizon === '' || w1 > w2 ? '' : addDays(horizon, -7) < w2 ? addDays(horizon, -7) : w2;
+  if (last < w1) return { weeks: NO_DAYS, days: [[from, to], NO_DAYS] };
+  return {
+    weeks: [w1, last],
+    days: [
+      [a1, a2],
+      [addDays(last, 7), to],
+    ],
+  };
+}

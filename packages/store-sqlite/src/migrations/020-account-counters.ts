@@ -12,13 +12,13 @@
  * It can run again (a database put back to an older version): the sums are made anew from the counters.
  */
 /** The Monday (UTC) of the week a day (`YYYY-MM-DD`) falls in: `strftime('%w')` is 0 on Sundays. */
-const weekOf = (day: string) =>
+export const WEEK_OF = (day: string) =>
   `date(${day}, '-' || ((CAST(strftime('%w', ${day}) AS INTEGER) + 6) % 7) || ' days')`;
 
 /** Each link's `total` of a day and of a week: a long range reads weeks and its edges' days. */
 const PER_LINK = [
   { table: 'account_link_days', period: 'day', of: (day: string) => day },
-  { table: 'account_link_weeks', period: 'week', of: weekOf },
+  { table: 'account_link_weeks', period: 'week', of: WEEK_OF },
 ] as const;
 
 const UPSERT = (period: string) =>

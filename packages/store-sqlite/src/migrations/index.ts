@@ -18,6 +18,7 @@ import { syncLinkTriggers } from '../link-triggers.js';
 import { HOURLY_COUNTERS } from './019-hourly-counters.js';
 import { ACCOUNT_COUNTERS } from './020-account-counters.js';
 import { OWNED_LINKS } from './022-owned-links.js';
+import { COUNTER_WEEKS } from './023-counter-weeks.js';
 
 /** One schema step. Versions start at 1 and increase by one; `PRAGMA user_version` holds the last applied. */
 export interface Migration {
@@ -65,6 +66,8 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 21, sql: 'ALTER TABLE links ADD COLUMN split TEXT' },
   // issue 43: the owned links indexed apart, so the account sums' triggers cost an anonymous link's counter little
   { version: 22, sql: OWNED_LINKS },
+  // issue 40: each link's keyed counters summed per week, so a year of statistics reads weeks
+  { version: 23, sql: COUNTER_WEEKS },
 ];
 
 /**
