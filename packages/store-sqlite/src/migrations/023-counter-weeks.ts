@@ -2,9 +2,11 @@ import { WEEK_OF } from './020-account-counters.js';
 
 /**
  * A keyed counter: core's `UNKEYED_DIMENSIONS` spelled out (a migration's text never changes), as the
- * reads' `KEYED` filter has them (a test compares the two).
+ * reads' `KEYED` filter has them (a test compares the two). Three comparisons, not `NOT IN (...)`: in a
+ * trigger's `WHEN` that list is built anew for every row (about 2 µs a counter the compactor writes).
  */
-export const KEYED_ROW = (row: string) => `${row}.dimension NOT IN ('total', 'bots', 'unique')`;
+export const KEYED_ROW = (row: string) =>
+  ['total', 'bots', 'unique'].map((d) => `${row}.dimension <> '${d}'`).join(' AND ');
 
 /**
  * Whether a counter row's day lies in a week already summed for its link: every week before `before`,
