@@ -28,7 +28,9 @@ const NOT_COPIED = new Set([
   'account_counters',
   'account_link_days',
   'account_link_weeks',
-  // the keyed counters summed per week (migration 023): SQLite's alone, summed again from the counters
+  // the keyed counters summed per week and the hours packed per day (migration 023): SQLite's alone,
+  // made again from the counters
+  'counter_hours',
   'counter_weeks',
   'counter_weeks_summed',
 ]);

@@ -1,7 +1,7 @@
 import { dayOf, mondayOf } from '@shortener/core';
 import type { Database } from 'better-sqlite3';
 import { WEEK_OF } from './migrations/020-account-counters.js';
-import { KEYED_ROW } from './migrations/023-counter-weeks.js';
+import { HOUR_PAIRS, HOURLY_ROW, KEYED_ROW } from './migrations/023-counter-weeks.js';
 
 interface Summed {
   readonly before: string;
@@ -21,12 +21,18 @@ const SUM_LINK = `INSERT INTO counter_weeks (link_id, week, dimension, key, coun
   WHERE link_id = ? AND day >= ? AND day < ? AND ${KEYED_ROW('c')} GROUP BY 2, 3, 4
   ON CONFLICT (link_id, week, dimension, key) DO UPDATE SET count = count + excluded.count`;
 
+// and its days' hours, packed a row a day
+const PACK_LINK = `INSERT INTO counter_hours (link_id, day, dimension, pairs)
+  SELECT link_id, day, dimension, ${HOUR_PAIRS} FROM visit_counters c
+  WHERE link_id = ? AND day >= ? AND day < ? AND ${HOURLY_ROW('c')} GROUP BY day, dimension
+  ON CONFLICT (link_id, day, dimension) DO UPDATE SET pairs = excluded.pairs`;
+
 /** How long one step sums links at most: beside the compactor, it never holds the write lock long. */
 export const SUM_STEP_MS = 10;
 
 /**
- * The summing of keyed counters per week (migration 023) on a connection: one step sums the weeks that
- * are over (before this UTC week's Monday) of the next links, for at most `budgetMs` (at least one link),
+ * The summing of keyed counters per week and packing of hourly ones per day (migration 023) on a
+ * connection: one step sums the weeks that are over (before this UTC week's Monday) of the next links, for at most `budgetMs` (at least one link),
  * in one IMMEDIATE transaction, and records how far it got. A pass goes over every link holding counters
  * in order of id, once a week. Returns the links summed: 0 when every week that is over is summed. Runs
  * after a compaction that found the visit log empty (visit-compactor.ts), so never while visits arrive
@@ -37,6 +43,7 @@ export function createWeekSummer(db: Database): (budgetMs?: number, today?: stri
   const save = db.prepare<[string, string, string]>(SAVE);
   const nextLink = db.prepare<[string], string>(NEXT_LINK).pluck();
   const sumLink = db.prepare<[string, string, string]>(SUM_LINK);
+  const packLink = db.prepare<[string, string, string]>(PACK_LINK);
   const step = db.transaction((budgetMs: number, today: string): number => {
     let { before, target, cursor } = summed.get() ?? { before: '', target: '', cursor: '' };
     if (before === target) {
@@ -53,6 +60,7 @@ export function createWeekSummer(db: Database): (budgetMs?: number, today?: stri
         break;
       }
       sumLink.run(next, before, target);
+      packLink.run(next, before, target);
       cursor = next;
       links += 1;
     } while (performance.now() < deadline);

@@ -1,5 +1,5 @@
 import { addDays, dayOf, mondayOf, UNKEYED_DIMENSIONS } from '@shortener/core';
-import type { CounterIncrement, DimensionCount } from '@shortener/core';
+import type { CounterIncrement, DayCount, DimensionCount } from '@shortener/core';
 import { aLink, compactAll } from '@shortener/testkit';
 import BetterSqlite3 from 'better-sqlite3';
 import type { Database } from 'better-sqlite3';
@@ -38,15 +38,20 @@ function countersOf(linkId: string, day: string, seed: number): CounterIncrement
 const FROM_DAYS = `SELECT dimension, key, SUM(count) AS count FROM visit_counters c
   WHERE link_id = ? AND day BETWEEN ? AND ? AND ${KEYED_ROW('c')} GROUP BY dimension, key`;
 
-const sorted = (counts: readonly DimensionCount[]) =>
+// and the hourly (or any) counters of its days
+const DAYS_FROM_DAYS = `SELECT day, dimension, key, count FROM visit_counters
+  WHERE link_id = ? AND day BETWEEN ? AND ? AND dimension IN (SELECT value FROM json_each(?))`;
+
+const sorted = (counts: readonly (DimensionCount & { day?: string })[]) =>
   counts
     .filter((c) => c.count !== 0)
-    .map((c) => `${c.dimension}/${c.key}=${c.count}`)
+    .map((c) => `${c.day ?? ''}/${c.dimension}/${c.key}=${c.count}`)
     .sort();
 
 /** Every range below reads what the days hold, whatever is summed. */
 async function expectSumsOfDays(stores: SqliteStores, raw: Database, links: readonly string[]) {
   const fromDays = raw.prepare<[string, string, string], DimensionCount>(FROM_DAYS);
+  const daysFromDays = raw.prepare<[string, string, string, string], DayCount>(DAYS_FROM_DAYS);
   const ranges = [
     [addDays(today, -DAYS), today],
     [addDays(today, -60), addDays(today, -9)],
@@ -57,6 +62,17 @@ async function expectSumsOfDays(stores: SqliteStores, raw: Database, links: read
     for (const [from, to] of ranges) {
       const read = await stores.visits.countsByKeyOf([link], from, to);
       expect([link, from, to, sorted(read)]).toEqual([link, from, to, sorted(fromDays.all(link, from, to))]);
+      for (const dimensions of [['total', 'bots'], ['total'], ['unique'], ['total', 'country']] as const) {
+        const days = await stores.visits.countsByDayOf([link], dimensions, from, to);
+        const expected = daysFromDays.all(link, from, to, JSON.stringify(dimensions));
+        expect([link, from, to, dimensions, sorted(days)]).toEqual([
+          link,
+          from,
+          to,
+          dimensions,
+          sorted(expected),
+        ]);
+      }
     }
   }
 }
@@ -108,7 +124,8 @@ describe('keyed counters summed per week (migration 023)', () => {
       for (const [l, id] of ids.entries()) {
         late.run(id, addDays(today, -20 - s - l), 'country', 'k1', 7); // held key or new
         late.run(id, addDays(today, -40 - s), 'referrer', `late${s}`, 3); // a new key
-        late.run(id, addDays(today, -41 - s), 'total', '05', 2); // an hourly total: no week
+        // an hourly total (no week, a packed day): a new hour, then the same hour again
+        for (const count of [2, 5]) late.run(id, addDays(today, -41 - s), 'total', '05', count);
       }
       await expectSumsOfDays(stores, raw, ids);
     }
@@ -117,6 +134,9 @@ describe('keyed counters summed per week (migration 023)', () => {
     expect(summedState(raw)).toEqual({ before: mondayOf(today), target: mondayOf(today), cursor: '' });
     expect(step(0, today)).toBe(0);
     expect(raw.prepare('SELECT COUNT(*) FROM counter_weeks').pluck().get()).toBeGreaterThan(0);
+    expect(raw.prepare('SELECT MAX(day) FROM counter_hours').pluck().get()).toBe(
+      addDays(mondayOf(today), -1),
+    );
     // no week of this week's days or later is summed
     expect(raw.prepare('SELECT MAX(week) FROM counter_weeks').pluck().get()).toBe(
       addDays(mondayOf(today), -7),
@@ -142,7 +162,8 @@ describe('keyed counters summed per week (migration 023)', () => {
 
     // a deleted link takes its weeks along
     await stores.links.delete(second);
-    expect(raw.prepare('SELECT COUNT(*) FROM counter_weeks WHERE link_id = ?').pluck().get(second)).toBe(0);
+    for (const table of ['counter_weeks', 'counter_hours'])
+      expect(raw.prepare(`SELECT COUNT(*) FROM ${table} WHERE link_id = ?`).pluck().get(second)).toBe(0);
     await expectSumsOfDays(
       stores,
       raw,

@@ -188,6 +188,7 @@ function sqliteCounts(dbPath: string): Record<string, number> {
             'account_counters',
             'account_link_days',
             'account_link_weeks',
+            'counter_hours',
             'counter_weeks',
             'counter_weeks_summed',
           ].includes(name),
