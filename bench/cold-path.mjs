@@ -1,4 +1,5 @@
-// `node bench/cold-path.mjs <seeded.db> [links] [--visits N] [--per-flush N] [--rows-per-write N]`:
+// `node bench/cold-path.mjs <seeded.db> [links] [--visits N] [--per-flush N] [--rows-per-write N]
+// [--compact-chunk N]`:
 // where a cold (cache-miss) redirect's time goes, in process and without HTTP, on a copy of a database
 // bench/seed.mjs filled with `links` links (default 1,000,000): the look-up of a slug not seen for a
 // while (`findBySlug`), the fold of its visit into counters (the recorder), the flush that appends it
@@ -84,7 +85,8 @@ try {
   }
   // the compactor's share, on this connection (the server runs it in a worker thread)
   const t = cpuMs();
-  while ((await stores.visits.compact(500)) > 0);
+  const chunk = option('--compact-chunk', 500);
+  while ((await stores.visits.compact(chunk)) > 0);
   time.compact += cpuMs() - t;
   const per = (ms) => ((ms * 1000) / slugs.length).toFixed(1);
   process.stdout.write(

@@ -11,6 +11,7 @@ import {
   ISSUE_29_LATER,
   ISSUE_29_THIRD,
   ISSUE_43,
+  ISSUE_43_SECOND,
   TRIED,
 } from './notes.mjs';
 import { summaryAt, targetRows, targetsTable } from './targets.mjs';
@@ -184,6 +185,7 @@ ${ISSUE_29_THIRD}
 ${ISSUE_29_FOURTH}
 ${ISSUE_29_FIFTH}
 ${ISSUE_43}
+${ISSUE_43_SECOND}
 - Creating a link costs four B-tree inserts with random keys plus the Koa API path (key check, body
   parsing, validation, JSON); the creations arriving in one event-loop turn share one SQLite transaction
   (one commit instead of one each: about 280 → 175 CPU-µs per link). The bulk endpoint shares the HTTP
