@@ -9,16 +9,20 @@ import {
 import type { DayCount, DimensionCount, KeyCount, VisitDimension, VisitStore } from '@shortener/core';
 import type { Pool } from 'pg';
 
-/** A row of a read across links: stored sums ('s'), the links' log rows ('t'), held keys ('h'). */
+/**
+ * A row of a read across links: stored sums ('s'), a day's stored sums of a dimension packed ('p': `text`
+ * holds key and count split by the unit separator, pairs by the record separator), the links' log rows
+ * ('t'), held keys ('h').
+ */
 export interface AcrossRow {
-  readonly part: 's' | 't' | 'h';
+  readonly part: 's' | 'p' | 't' | 'h';
   readonly link_id: string;
   readonly day: string;
   readonly dimension: VisitDimension;
   readonly key: string;
   /** The sum, or a log row's seq. */
   readonly count: string | number;
-  /** A log row's counters. */
+  /** A log row's counters, or a packed day's pairs. */
   readonly text: string;
 }
 
@@ -41,9 +45,21 @@ export const KEYED = `dimension NOT IN (${UNKEYED_DIMENSIONS.map((d) => `'${d}'`
 // the log rows of the links ($1)
 const LOG = logParts({ from: 'visit_log v', where: 'v.link_id = ANY($1::text[])' });
 
-const BY_DAY = `SELECT 's' AS part, '' AS link_id, day, dimension, key, sum(count)::bigint AS count, '' AS text
+// a day's sums of a dimension in one row ('p'): a year of a link's hourly totals is 8,784 rows, each
+// parsed by the driver field by field; as 366 packed rows it reads in a fraction of the time
+const BY_DAY = `SELECT 'p' AS part, '' AS link_id, day, dimension, '' AS key, 0::bigint AS count,
+      string_agg(key || chr(31) || sum::text, chr(30)) AS text
+    FROM (SELECT day, dimension, key, sum(count)::bigint AS sum FROM visit_counters
+      WHERE link_id = ANY($1::text[]) AND dimension = ANY($2::text[]) AND day BETWEEN $3 AND $4
+      GROUP BY day, dimension, key) sums
+    GROUP BY day, dimension
+  UNION ALL ${LOG.tails}`;
+
+// one link's: its counters are one a day, dimension and key already (16 -> 9 ms for a year of hours)
+const BY_DAY_OF_ONE = `SELECT 'p' AS part, '' AS link_id, day, dimension, '' AS key, 0::bigint AS count,
+      string_agg(key || chr(31) || count::text, chr(30)) AS text
     FROM visit_counters WHERE link_id = ANY($1::text[]) AND dimension = ANY($2::text[]) AND day BETWEEN $3 AND $4
-    GROUP BY day, dimension, key
+    GROUP BY day, dimension
   UNION ALL ${LOG.tails}`;
 
 const BY_KEY = `SELECT 's' AS part, '' AS link_id, '' AS day, dimension, key, sum(count)::bigint AS count,
@@ -60,6 +76,14 @@ const BY_LINK = `SELECT 's' AS part, link_id, '' AS day, '' AS dimension, link_i
       AND (day || 'T' || key) COLLATE "C" BETWEEN $4 AND $5 GROUP BY link_id
   UNION ALL ${LOG.tails}`;
 
+/** The sums of a packed row ('p'). */
+function unpacked(row: AcrossRow): AcrossRow[] {
+  return row.text.split('\x1e').map((pair) => {
+    const unit = pair.lastIndexOf('\x1f');
+    return { ...row, part: 's', key: pair.slice(0, unit), count: pair.slice(unit + 1) };
+  });
+}
+
 /** The rows split: the stored sums, and each link's unfolded counters of the days (`held`: key-limited). */
 function split(rows: readonly AcrossRow[], fromDay: string, toDay: string, limited: boolean) {
   const stored: AcrossRow[] = [];
@@ -67,6 +91,7 @@ function split(rows: readonly AcrossRow[], fromDay: string, toDay: string, limit
   const held = new Map<string, string[]>();
   for (const row of rows) {
     if (row.part === 's') stored.push(row);
+    else if (row.part === 'p') stored.push(...unpacked(row));
     else if (row.part === 't')
       entries.set(row.link_id, [
         ...(entries.get(row.link_id) ?? []),
@@ -144,8 +169,10 @@ export function acrossReaders(
   pool: Pool,
 ): Pick<VisitStore, 'countsByDayOf' | 'countsByKeyOf' | 'totalsByLink'> {
   const sums = sumReaders<readonly string[]>(pool, { byDay: BY_DAY, byKey: BY_KEY });
+  const ofOne = sumReaders<readonly string[]>(pool, { byDay: BY_DAY_OF_ONE, byKey: BY_KEY });
   return {
-    countsByDayOf: sums.byDay,
+    countsByDayOf: async (linkIds, ...read) =>
+      linkIds.length === 1 ? ofOne.byDay(linkIds, ...read) : sums.byDay(linkIds, ...read),
     countsByKeyOf: sums.byKey,
     totalsByLink: async (linkIds, fromHour, toHour) => {
       const [fromDay, toDay] = [fromHour.slice(0, 10), toHour.slice(0, 10)];
