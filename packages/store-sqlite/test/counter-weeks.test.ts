@@ -171,6 +171,27 @@ describe('keyed counters summed per week (migration 023)', () => {
     );
   });
 
+  it('is summed beside the folds of the background worker, as on the server', async () => {
+    const path = nextPath();
+    const stores = openSqliteStores(path, { backgroundCompaction: true });
+    closing.push(() => stores.close());
+    const link = aLink();
+    await stores.links.insertMany([link]);
+    const counters = [20, 40, 60].flatMap((ago) => countersOf(link.id, addDays(today, -ago), ago));
+    await stores.visits.record({ clicks: [], counters, visitors: [] });
+    const raw = new BetterSqlite3(path);
+    closing.push(() => raw.close());
+    // a compaction that finds the log empty sums a step (each at most 10 ms: a few on a slow machine)
+    for (let i = 0; i < 50 && summedState(raw).before !== mondayOf(today); i++)
+      await stores.visits.compact(100);
+    expect(summedState(raw)).toEqual({ before: mondayOf(today), target: mondayOf(today), cursor: '' });
+    for (const table of ['counter_weeks', 'counter_hours'])
+      expect(
+        raw.prepare(`SELECT COUNT(*) FROM ${table} WHERE link_id = ?`).pluck().get(link.id),
+      ).toBeGreaterThan(0);
+    await expectSumsOfDays(stores, raw, [link.id]);
+  });
+
   it('sums a new week once it is over, and the weeks a pass summed stay', async () => {
     const { stores, raw, ids } = await givenLinksWithDays(3);
     const step = createWeekSummer(raw);
