@@ -443,4 +443,13 @@ export const ISSUE_43_SECOND = `- Issues 40 and 43, a second session (the run ab
     emptying the server's page cache): 77.8-92.0 against 89.9-99.1 CPU-µs a cold visit in process,
     within this machine's noise. Integer visitor keys for \`visitor_hashes\` (a 64-bit hash of link,
     day and visitor instead of the texts, about a quarter of the bytes) would cut the flush's random
-    page writes, an estimated 10 µs of the 154-188 CPU-µs a cold redirect costs: not done.`;
+    page writes, an estimated 10 µs of the 154-188 CPU-µs a cold redirect costs: not done.
+  - Tried, not kept: 8 MiB of page cache on the server's connection instead of better-sqlite3's 16.
+    Two quick A/B pairs (\`--quick\`, 100,000 links): RSS 195 / 208 MB against 211 / 228, but the cold
+    ratio 0.523 / 0.529 against 0.585 / 0.575 (CPU-µs 0.31 / 0.29 against 0.42 / 0.36) and its p99
+    17.9 / 15.2 ms against 12.7 / 13.7. As with a smaller young generation last session, RSS is bought
+    with the cold path, whose target is further away.
+  - PostgreSQL reads a day's sums of a dimension as one packed row (\`string_agg\`), and one link's
+    without summing them again: a year of one link in Europe/Vienna (\`node bench/stats-year-pg.mjs\`)
+    p50 23-26 -> 15-21 ms, p99 61-87 -> 40-60 ms (no target is set for it). PostgreSQL keeps no weekly
+    sums: its p99 is over the 20 ms SQLite meets.`;
