@@ -192,6 +192,39 @@ describe('keyed counters summed per week (migration 023)', () => {
     await expectSumsOfDays(stores, raw, [link.id]);
   });
 
+  it('stays equal to the days under a hundred late flushes at once while the worker folds them into summed weeks', async () => {
+    const path = nextPath();
+    const stores = openSqliteStores(path, { backgroundCompaction: true });
+    closing.push(() => stores.close());
+    const links = Array.from({ length: 20 }, () => aLink());
+    await stores.links.insertMany(links);
+    const ids = links.map((l) => l.id);
+    const past = (id: string, l: number) =>
+      [20, 40, 60].flatMap((ago) => countersOf(id, addDays(today, -ago), ago + l));
+    await stores.visits.record({ clicks: [], counters: ids.flatMap(past), visitors: [] });
+    const raw = new BetterSqlite3(path);
+    closing.push(() => raw.close());
+    // every week that is over summed; then a hundred flushes into old days of every link, beside
+    // compactions on the worker's connection that fold them into summed weeks, all at once
+    for (let i = 0; i < 100 && summedState(raw).before !== mondayOf(today); i++)
+      await stores.visits.compact(100);
+    expect(summedState(raw).before).toBe(mondayOf(today));
+    const flushes = Array.from({ length: 100 }, (_, f) =>
+      stores.visits.record({
+        clicks: [],
+        counters: ids.flatMap((id, l) => countersOf(id, addDays(today, -10 - ((f + l) % 70)), f)),
+        visitors: [],
+      }),
+    );
+    const folds = Array.from({ length: 30 }, () => stores.visits.compact(50));
+    await Promise.all([...flushes, ...folds]);
+    await compactAll(stores, 1000);
+    for (let i = 0; i < 100 && summedState(raw).before !== mondayOf(today); i++)
+      await stores.visits.compact(100);
+    expect(summedState(raw).before).toBe(mondayOf(today));
+    await expectSumsOfDays(stores, raw, ids);
+  });
+
   it('sums a new week once it is over, and the weeks a pass summed stay', async () => {
     const { stores, raw, ids } = await givenLinksWithDays(3);
     const step = createWeekSummer(raw);
