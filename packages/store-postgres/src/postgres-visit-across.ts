@@ -5,6 +5,7 @@ import {
   OTHER_KEY,
   tailOfEntries,
   UNKEYED_DIMENSIONS,
+  unpackCounts,
 } from '@shortener/core';
 import type { DayCount, DimensionCount, KeyCount, VisitDimension, VisitStore } from '@shortener/core';
 import type { Pool } from 'pg';
@@ -78,10 +79,7 @@ const BY_LINK = `SELECT 's' AS part, link_id, '' AS day, '' AS dimension, link_i
 
 /** The sums of a packed row ('p'). */
 function unpacked(row: AcrossRow): AcrossRow[] {
-  return row.text.split('\x1e').map((pair) => {
-    const unit = pair.lastIndexOf('\x1f');
-    return { ...row, part: 's', key: pair.slice(0, unit), count: pair.slice(unit + 1) };
-  });
+  return unpackCounts(row.text).map(({ key, count }) => ({ ...row, part: 's', key, count }));
 }
 
 /** The rows split: the stored sums, and each link's unfolded counters of the days (`held`: key-limited). */

@@ -7,6 +7,7 @@ import {
   summedWeeks,
   tailOfEntries,
   UNKEYED_DIMENSIONS,
+  unpackCounts,
 } from '@shortener/core';
 import type {
   CounterIncrement,
@@ -85,10 +86,7 @@ interface DayPairs {
 
 /** The counts of a {@link BY_DAY_OF_ONE} row. */
 function unpacked({ day, dimension, pairs }: DayPairs): DayCount[] {
-  return pairs.split('\x1e').map((pair) => {
-    const unit = pair.lastIndexOf('\x1f');
-    return { day, dimension, key: pair.slice(0, unit), count: Number(pair.slice(unit + 1)) };
-  });
+  return unpackCounts(pairs).map(({ key, count }) => ({ day, dimension, key, count }));
 }
 
 /**
