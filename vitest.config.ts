@@ -72,6 +72,7 @@ export default defineConfig({
     // Most files wait on sockets and child processes, not the CPU: two workers instead of the 2 cores'
     // default of one; child processes start slowly on a busy machine, hence the longer test timeout.
     maxWorkers: 2,
+    isolate: false,
     testTimeout: 20_000,
     // Vitest hands the `source` condition to Node too, and eventsource-parser (under the MCP SDK's HTTP
     // client) exports TypeScript under `source`: let Vite load that chain instead of Node.
@@ -102,7 +103,14 @@ export default defineConfig({
         : []),
       ...Object.entries(ALONE).map(([name, include]) => ({
         extends: true,
-        test: { name: `${name}-alone`, root: `packages/${name}`, include: [...include], maxWorkers: 1 },
+        test: {
+          name: `${name}-alone`,
+          root: `packages/${name}`,
+          include: [...include],
+          maxWorkers: 1,
+          // after every other project, one file at a time: alone on the machine
+          sequence: { groupOrder: 1 },
+        },
       })),
     ],
   },
