@@ -72,6 +72,8 @@ export default defineConfig({
     // Most files wait on sockets and child processes, not the CPU: two workers instead of the 2 cores'
     // default of one; child processes start slowly on a busy machine, hence the longer test timeout.
     maxWorkers: 2,
+    // each worker runs file after file with the modules it loaded kept: loading the app anew for every
+    // file cost 4-6 s a file, over half the suite (docs/development.md, Tests)
     isolate: false,
     testTimeout: 20_000,
     // Vitest hands the `source` condition to Node too, and eventsource-parser (under the MCP SDK's HTTP
