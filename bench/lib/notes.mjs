@@ -453,3 +453,36 @@ export const ISSUE_43_SECOND = `- Issues 40 and 43, a second session (the run ab
     without summing them again: a year of one link in Europe/Vienna (\`node bench/stats-year-pg.mjs\`)
     p50 23-26 -> 15-21 ms, p99 61-87 -> 40-60 ms (no target is set for it). PostgreSQL keeps no weekly
     sums: its p99 is over the 20 ms SQLite meets.`;
+
+export const ISSUE_43_THIRD = `- Issue 43, a third session (measured beside the run above, whose code it did not change). This
+  machine ran a tight JavaScript loop about five times slower than a usual server, an \`fstat\` in 2.8 µs
+  and the bare baseline at 36-55 CPU-µs a hot redirect; creation ran at 1,849-2,202 links/s
+  (\`bench/profile-creation.mjs\`, 517-536 CPU-µs a link). Alternated A/B runs of the same two builds
+  gave opposite medians from one run to the next (\`--single-threaded-gc\` against the default at 1,000
+  links: 0.752 / 0.634, then 0.662 / 0.712; \`--v8-pool-size=1\` likewise): a change under about 15% does
+  not show here, and none was kept.
+  - Where the hot redirect's time goes, by \`perf record\` of both servers under the same wrk load
+    (100,000 redirects each, \`--perf-basic-prof\`): the server 54.2 µs a request, the baseline 50.8 (a
+    req/s ratio of 1.02 in that pair). Kernel 17.3 against 21.4 µs; the server's own JavaScript 2.6 µs
+    (the request listener, \`serveRedirect\`, \`visitOf\`, \`answer\`, \`finish\`, the fold); Node, V8 and
+    libraries 34.3 against 29.2 µs, the difference mostly map look-ups (about 0.8 µs), \`writeHead\`
+    validating and lower-casing the two extra headers (about 0.8), the visit's fold and flush, and two
+    clock reads.
+  - Not garbage collection: per 100,000 hot redirects the server scavenges 55 times (0.43-0.51 µs a
+    request), the baseline 181 times (0.77-0.83 µs), its young generation never grown. But the server's
+    main thread is preempted about 3.5 times as often (1,323 against 376 involuntary context switches):
+    V8's four helper threads (250-312 each) and the visit worker (about 44 wake-ups a second: the
+    checkpointer's look at the WAL every 50 ms, the compaction rounds) share the two CPUs with wrk.
+  - The hot p99: under hot load the event loop's delay (a \`perf_hooks\` histogram reset after the
+    warm-up) reaches p99.9 13.6-18.4 ms and max 16.5-31.9 ms, against 3.6-8.0 / 3.8-13.2 ms for the
+    baseline. Scavenges last at most 2.2 ms and the one full collection 5.6 ms; a 600 s time to live
+    for the link cache instead of 10 s changed nothing. In a CPU profile the flush's parts run up to
+    5-9 ms (profiler included). The source of the rest was not found.
+  - Cold, 100,000 links and 50,000 slugs (\`bench/profile.mjs\`): the main thread 135-152 CPU-µs a
+    redirect, the helper threads 16-20 together, the visit worker 18-23. An instrumented build counted
+    no visit waiting for backpressure in 10 s, yet the main thread idled 14% of its profile. In process
+    (\`bench/cold-path.mjs\`): look-up 66-75, fold 22-26, flush 60-65, compaction 138-175 CPU-µs a cold
+    visit. After 15 s of cold load at 1,000,000 links the RSS was 198 MB, 96 MB of it V8's pages (new
+    space 32 MB).
+  - Not usable for repeatable counts: the server under valgrind's callgrind answered 23-51 requests a
+    second, too slow to warm up.`;

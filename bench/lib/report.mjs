@@ -12,6 +12,7 @@ import {
   ISSUE_29_THIRD,
   ISSUE_43,
   ISSUE_43_SECOND,
+  ISSUE_43_THIRD,
   TRIED,
 } from './notes.mjs';
 import { summaryAt, targetRows, targetsTable } from './targets.mjs';
@@ -186,6 +187,7 @@ ${ISSUE_29_FOURTH}
 ${ISSUE_29_FIFTH}
 ${ISSUE_43}
 ${ISSUE_43_SECOND}
+${ISSUE_43_THIRD}
 - Creating a link costs four B-tree inserts with random keys plus the Koa API path (key check, body
   parsing, validation, JSON); the creations arriving in one event-loop turn share one SQLite transaction
   (one commit instead of one each: about 280 → 175 CPU-µs per link). The bulk endpoint shares the HTTP
