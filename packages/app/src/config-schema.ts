@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { DEFAULT_SERVER_LIMITS } from '@shortener/adapter-http';
-import { DEFAULT_LIMITS } from '@shortener/core';
+import { DEFAULT_LIMITS, VISIT_EVENT_SECONDS } from '@shortener/core';
 import { z } from 'zod';
 import {
   blocklist,
@@ -62,6 +62,9 @@ const SHAPE = {
   MCP_ALLOWED_ORIGINS: origins.default([]),
   ALLOW_PRIVATE_HOSTS: flag.default(false),
   WEBHOOK_ALLOW_PRIVATE: flag.default(false),
+  VISIT_EVENT_SECONDS: integer(1, 86_400, 'must be a whole number of seconds from 1 to 86400').default(
+    VISIT_EVENT_SECONDS,
+  ),
   AMQP_URL: serviceUrl(['amqp:', 'amqps:'], 'must be an amqp:// or amqps:// URL').optional(),
   BLOCKLIST_FILE: blocklist.optional(),
   RESERVED_SLUGS: slugList.default([]),

@@ -29,6 +29,8 @@ export interface AppConfig {
   readonly geoipDb: string | null;
   /** `AMQP_URL`: the RabbitMQ every event is published to (null: none). */
   readonly amqpUrl: string | null;
+  /** `VISIT_EVENT_SECONDS`: a link's visits are summed into one `link.visited` this often at most (decisions §26). */
+  readonly visitEventSeconds: number;
   readonly logLevel: LogLevel;
   /** Prometheus metrics: on with `METRICS=true` or a `METRICS_PORT` (null: on the main port). */
   readonly metrics: { readonly enabled: boolean; readonly port: number | null };
@@ -133,6 +135,7 @@ function toAppConfig(settings: Settings): AppConfig {
     },
     geoipDb: settings.GEOIP_DB ?? null,
     amqpUrl: settings.AMQP_URL ?? null,
+    visitEventSeconds: settings.VISIT_EVENT_SECONDS,
     logLevel: settings.LOG_LEVEL,
     metrics,
   };

@@ -118,6 +118,11 @@ export const VARIABLE_DOCS = {
     help: 'webhooks may deliver to private and loopback addresses',
     doc: '`true` lets webhooks deliver to private and loopback addresses (intranet receivers). See [Events](events.md)',
   },
+  VISIT_EVENT_SECONDS: {
+    value: '<seconds>',
+    help: 'one link.visited event per link this often at most (default 60)',
+    doc: "A link's visits are summed into one `link.visited` event per this many seconds at most (default 60, 1-86400): the event's `from`/`to` span what it sums, and nothing is lost between windows. See [Events](events.md)",
+  },
   AMQP_URL: {
     value: '<url>',
     help: 'RabbitMQ, amqp://…: every event is published to shortener.events',

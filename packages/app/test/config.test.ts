@@ -196,6 +196,7 @@ describe('loadConfig', () => {
     ['MCP_ALLOWED_ORIGINS', 'app.example'],
     ['ALLOW_PRIVATE_HOSTS', 'sure'],
     ['WEBHOOK_ALLOW_PRIVATE', 'sure'],
+    ['VISIT_EVENT_SECONDS', '0'],
     ['AMQP_URL', 'http://broker.example'],
     ['BLOCKLIST_FILE', join(dir, 'missing.txt')],
     ['APPLE_APP_SITE_ASSOCIATION', join(dir, 'missing.json')],

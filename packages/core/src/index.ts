@@ -244,13 +244,13 @@ export type {
 export { CHUNK_ROWS, IMPORT_LEASE_MS, LostImportJob, runImportJob } from './imports/import-runner.js';
 export type { ImportDeps, ImportPacing } from './imports/import-runner.js';
 export {
-  IMPORT_MIN_SHARE,
-  IMPORT_PACE_WINDOW_MS,
-  createImportPacer,
-  importPauseMs,
-  importShare,
-} from './imports/import-pacing.js';
-export type { ProcessMeter } from './imports/import-pacing.js';
+  BACKGROUND_MIN_SHARE,
+  BACKGROUND_PACE_WINDOW_MS,
+  createBackgroundPacer,
+  backgroundPauseMs,
+  backgroundShare,
+} from './pacing.js';
+export type { Pace, ProcessMeter } from './pacing.js';
 export { countsOfRow } from './imports/import-visits.js';
 export type { ImportedCounts, VisitReaders } from './imports/import-visits.js';
 // prettier-ignore

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { summarizeVisitBatch } from '@shortener/core';
+import { mergeVisitSummaries, summarizeVisitBatch } from '@shortener/core';
 import type {
   DeliveryAttempt,
   EventStore,
@@ -8,6 +8,7 @@ import type {
   OutboxEvent,
   PendingDelivery,
   VisitBatch,
+  VisitSummary,
   Webhook,
 } from '@shortener/core';
 
@@ -23,19 +24,30 @@ interface Delivery {
   heldUntil: number;
 }
 
+/** A link's running `link.visited` sum (decisions §26). */
+interface VisitWindow {
+  readonly openedAt: number;
+  summary: VisitSummary;
+}
+
 /**
  * The in-memory outbox: the link and visit stores add events to it as they change (synchronously), when
- * someone takes them: the broker, or an enabled webhook of the link's account wanting the type.
+ * someone takes them: the broker, or an enabled webhook of the link's account wanting the type. Visits
+ * add to their link's running window, which the event store closes into one event.
  */
 export interface MemoryOutbox {
   readonly events: OutboxEvent[];
+  /** The open `link.visited` windows, by link id, oldest first (a Map keeps insertion order). */
+  readonly windows: Map<string, VisitWindow>;
+  /** Closes the windows opened at or before `openedBy` into events, up to `limit`; how many it closed. */
+  closeWindows(openedBy: number, limit: number): number;
   /** The webhooks, by id (the event store's). */
   readonly webhooks: Map<string, Webhook>;
   /** Whether a broker takes every event. */
   broker: boolean;
   /** Adds the event of a link change. */
   link(type: Exclude<EventType, 'link.visited'>, link: LinkRecord): void;
-  /** Adds the `link.visited` events of a written batch; `uniques` counts the new visitor hashes per link. */
+  /** Adds a written batch to its links' windows; `uniques` counts the new visitor hashes per link. */
   visits(
     batch: VisitBatch,
     uniques: ReadonlyMap<string, number>,
@@ -43,23 +55,42 @@ export interface MemoryOutbox {
   ): void;
 }
 
-/** Creates an empty outbox. */
-export function createMemoryOutbox(): MemoryOutbox {
+/** Creates an empty outbox; `linkOf` reads a link as it is now (a window closes with it). */
+export function createMemoryOutbox(linkOf: (id: string) => LinkRecord | undefined): MemoryOutbox {
   const events: OutboxEvent[] = [];
   const webhooks = new Map<string, Webhook>();
+  const windows = new Map<string, VisitWindow>();
   const outbox: MemoryOutbox = {
     events,
+    windows,
     webhooks,
     broker: false,
     link: (type, link) => add(type, link.accountId, { link: { ...link } }),
-    visits(batch, uniques, linkOf) {
+    visits(batch, uniques, linkAt) {
       for (const summary of summarizeVisitBatch(batch, uniques)) {
-        const link = linkOf(summary.link_id);
-        if (link === undefined) continue;
-        add('link.visited', link.accountId, { visits: { ...summary, domain: link.domain, slug: link.slug } });
+        const open = windows.get(summary.link_id);
+        if (open !== undefined) open.summary = mergeVisitSummaries(open.summary, summary);
+        else if (wanted(linkAt(summary.link_id), 'link.visited'))
+          windows.set(summary.link_id, { openedAt: Date.now(), summary });
       }
     },
+    closeWindows(openedBy, limit) {
+      let closed = 0;
+      for (const [linkId, window] of windows) {
+        if (closed >= limit || window.openedAt > openedBy) break;
+        windows.delete(linkId);
+        closed += 1;
+        const link = linkOf(linkId);
+        if (link === undefined) continue; // deleted since
+        const visits = { ...window.summary, domain: link.domain, slug: link.slug };
+        add('link.visited', link.accountId, { visits });
+      }
+      return closed;
+    },
   };
+  const wanted = (link: LinkRecord | undefined, type: EventType) =>
+    link !== undefined &&
+    (outbox.broker || [...webhooks.values()].some((w) => wants(w, link.accountId, type)));
   const add = (type: EventType, accountId: string | null, rest: Partial<OutboxEvent>) => {
     if (!outbox.broker && ![...webhooks.values()].some((w) => wants(w, accountId, type))) return;
     events.push({ id: `msg_${randomUUID().replaceAll('-', '')}`, type, accountId, at: Date.now(), ...rest });
@@ -99,7 +130,10 @@ async function disabledOf(
   return disabled;
 }
 
-type DeliveryMethods = Pick<EventStore, 'setBroker' | 'fanOut' | 'claimDue' | 'settle' | 'backlog'>;
+type DeliveryMethods = Pick<
+  EventStore,
+  'setBroker' | 'closeVisitWindows' | 'fanOut' | 'claimDue' | 'settle' | 'backlog'
+>;
 
 /** The outbox's fan-out into `deliveries`, their claims and settlements, and the backlog. */
 function deliveryMethods(
@@ -115,6 +149,7 @@ function deliveryMethods(
   };
   return {
     setBroker: async (on) => void (outbox.broker = on),
+    closeVisitWindows: async (openedBy, limit) => outbox.closeWindows(openedBy, limit),
     fanOut: async (now, broker, limit) => {
       const disabled = await disabledOf(webhooks.values(), accountDisabled);
       const taken = outbox.events.splice(0, limit);
@@ -158,7 +193,11 @@ function deliveryMethods(
       if (nextAt === null) return void deliveries.delete(id);
       Object.assign(delivery, { nextAt, heldUntil: 0, attempts: delivery.attempts + 1 });
     },
-    backlog: async () => ({ events: outbox.events.length, deliveries: deliveries.size }),
+    backlog: async () => ({
+      events: outbox.events.length,
+      deliveries: deliveries.size,
+      windows: outbox.windows.size,
+    }),
   };
 }
 
@@ -189,7 +228,11 @@ function webhookMethods(outbox: MemoryOutbox, deliveries: Map<string, Delivery>)
       [...webhooks.values()]
         .filter((w) => accountId === null || w.accountId === accountId)
         .sort((a, b) => a.createdAt - b.createdAt)
-        .map((w) => ({ ...w, attempts: [...(attempts.get(w.id) ?? [])] })),
+        .map((w) => ({
+          ...w,
+          attempts: [...(attempts.get(w.id) ?? [])],
+          pending: [...deliveries.values()].filter((d) => d.webhookId === w.id).length,
+        })),
     deleteWebhook: async (id) => {
       for (const [key, d] of deliveries) if (d.webhookId === id) deliveries.delete(key);
       attempts.delete(id);

@@ -32,14 +32,15 @@ export interface MemoryState {
 
 /** Creates empty shared state. */
 export function createMemoryState(): MemoryState {
+  const links = new Map<string, LinkRecord>();
   return {
-    links: new Map(),
+    links,
     slugs: new Map(),
     counters: new Map(),
     visitors: new Map(),
     salts: new Map(),
     heldKeys: new Map(),
-    outbox: createMemoryOutbox(),
+    outbox: createMemoryOutbox((id) => links.get(id)),
     visitLog: [],
   };
 }

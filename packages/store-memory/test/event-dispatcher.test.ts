@@ -81,7 +81,7 @@ describe('the event dispatcher', () => {
     );
     expect(new Set(attempts.map((a) => a.id)).size).toBe(1);
     expect(dispatcher.counts).toMatchObject({ failed: 7, givenUp: 1, delivered: 0 });
-    expect(await stores.events.backlog()).toEqual({ events: 0, deliveries: 0 });
+    expect(await stores.events.backlog()).toEqual({ events: 0, deliveries: 0, windows: 0 });
   });
 
   it('delivers on the retry that succeeds, and records each attempt', async () => {
@@ -133,7 +133,7 @@ describe('the event dispatcher', () => {
     await roundOf(dispatcher);
     await roundOf(dispatcher);
     expect(published).toHaveLength(1);
-    expect(await stores.events.backlog()).toEqual({ events: 0, deliveries: 0 });
+    expect(await stores.events.backlog()).toEqual({ events: 0, deliveries: 0, windows: 0 });
   });
 
   it('starts the sends of a round without waiting: a hanging endpoint holds up no other', async () => {
@@ -206,7 +206,7 @@ describe('the event dispatcher', () => {
       away = false;
       clock.advance(HOLD_MS);
       await roundOf(dispatcher);
-      expect(await stores.events.backlog()).toEqual({ events: 0, deliveries: 0 });
+      expect(await stores.events.backlog()).toEqual({ events: 0, deliveries: 0, windows: 0 });
       expect(to === 'broker' ? published : attempts).toHaveLength(1);
     },
   );

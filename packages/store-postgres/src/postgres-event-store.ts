@@ -1,6 +1,7 @@
 import { summarizeVisitBatch } from '@shortener/core';
 import type {
   DeliveryAttempt,
+  EventBacklog,
   EventStore,
   OutboxEvent,
   PendingDelivery,
@@ -19,13 +20,27 @@ const KEEP_ATTEMPTS = 20;
 const NOW_MS = '(extract(epoch FROM clock_timestamp()) * 1000)::bigint';
 const NEW_ID = `'msg_' || replace(gen_random_uuid()::text, '-', '')`;
 
-// The `link.visited` events of a flush, in its transaction: the link's account, domain and slug at the
-// time; only those someone takes (migration 008).
-const ADD_VISITED = `INSERT INTO event_outbox (id, type, account_id, payload, created_at)
-  SELECT ${NEW_ID}, 'link.visited', l.account_id,
-    u.payload::jsonb || jsonb_build_object('domain', l.domain, 'slug', l.slug), ${NOW_MS}
-  FROM unnest($1::text[], $2::text[]) AS u(id, payload) JOIN links l ON l.id = u.id
-  WHERE event_consumed(l.account_id, 'link.visited')`;
+// A flush's visits added to their links' running sums (migration 017), in its transaction; only for
+// links whose visits someone takes (migration 008). In link order: two nodes' flushes lock the same rows
+// in the same order.
+const ADD_VISITED = `INSERT INTO visit_event_sums (link_id, opened_at, summary)
+  SELECT u.id, ${NOW_MS}, u.summary::jsonb
+  FROM unnest($1::text[], $2::text[]) AS u(id, summary) JOIN links l ON l.id = u.id
+  WHERE event_consumed(l.account_id, 'link.visited') ORDER BY u.id
+  ON CONFLICT (link_id) DO UPDATE SET summary = visit_summary_sum(visit_event_sums.summary, excluded.summary)`;
+
+// The windows that are over become events (with the link's account, domain and slug as they are now;
+// none for a link deleted since) as they leave the sums, in one statement; each by one node.
+const CLOSE_WINDOWS = `WITH closed AS (
+    DELETE FROM visit_event_sums WHERE link_id IN (
+      SELECT link_id FROM visit_event_sums WHERE opened_at <= $1 ORDER BY opened_at LIMIT $2
+      FOR UPDATE SKIP LOCKED)
+    RETURNING link_id, opened_at, summary),
+  added AS (INSERT INTO event_outbox (id, type, account_id, payload, created_at)
+    SELECT ${NEW_ID}, 'link.visited', l.account_id,
+      c.summary || jsonb_build_object('domain', l.domain, 'slug', l.slug), ${NOW_MS}
+    FROM closed c JOIN links l ON l.id = c.link_id ORDER BY c.opened_at)
+  SELECT count(*)::int AS n FROM closed`;
 
 // One statement, so one transaction: the events taken (each by one node: SKIP LOCKED) leave the outbox
 // as their deliveries are added.
@@ -42,32 +57,33 @@ const FAN_OUT = `WITH taken AS (
     SELECT NULL, t.id, t.type, t.account_id, t.payload, t.created_at, $1 FROM taken t WHERE $3 ORDER BY t.seq)
   SELECT count(*)::int AS n FROM taken`;
 
-// The due deliveries, oldest first, within the caps. A webhook whose held deliveries (claimed, not
-// settled: `held_until` > 0 until then) reach its cap is left out of the scan, so a busy endpoint's
-// backlog cannot fill a claim; among a few times `limit` candidates, each webhook's are ranked after
-// those it holds. First, the due deliveries of disabled webhooks, or of disabled accounts', are dropped.
+// A claim per webhook (migration 017's indexes): the held deliveries by webhook, then each enabled
+// webhook's due ones up to its room (a lateral scan of its index), and the broker's, so a claim reads what
+// it may take, never the backlog of an endpoint at its cap. First, the due deliveries of disabled webhooks,
+// or of disabled accounts', are dropped.
 const CLAIM = `WITH dropped AS (
-    DELETE FROM event_deliveries WHERE next_at <= $1::bigint AND webhook_id IN (SELECT w.id FROM webhooks w
+    DELETE FROM event_deliveries WHERE webhook_id IN (SELECT w.id FROM webhooks w
       JOIN accounts a ON a.id = w.account_id WHERE w.disabled_at IS NOT NULL OR a.disabled_at IS NOT NULL)
+      AND next_at <= $1::bigint
     RETURNING seq),
   held AS (
-    SELECT d.webhook_id, count(*) AS n,
-      count(*) >= CASE WHEN w.failing_since IS NULL THEN $4::int ELSE $5::int END AS at_cap
-    FROM event_deliveries d JOIN webhooks w ON w.id = d.webhook_id
-    WHERE d.held_until > 0 AND d.held_until > $1 GROUP BY d.webhook_id, w.failing_since),
+    SELECT webhook_id, count(*) AS n FROM event_deliveries
+    WHERE held_until > 0 AND held_until > $1 AND webhook_id IS NOT NULL GROUP BY webhook_id),
+  room AS (
+    SELECT w.id, CASE WHEN w.failing_since IS NULL THEN $4::int ELSE $5::int END - coalesce(h.n, 0) AS n
+    FROM webhooks w JOIN accounts a ON a.id = w.account_id AND a.disabled_at IS NULL
+    LEFT JOIN held h ON h.webhook_id = w.id WHERE w.disabled_at IS NULL),
   candidates AS (
-    SELECT seq, webhook_id, next_at FROM event_deliveries
-    WHERE next_at <= $1 AND held_until <= $1
-      AND (webhook_id IS NULL OR webhook_id NOT IN (SELECT webhook_id FROM held WHERE at_cap))
-    ORDER BY next_at, seq LIMIT $3 * 4),
-  ranked AS (
-    SELECT c.seq, w.failing_since IS NOT NULL AS failing, coalesce(h.n, 0)
-      + row_number() OVER (PARTITION BY c.webhook_id ORDER BY c.next_at, c.seq) AS r
-    FROM candidates c LEFT JOIN webhooks w ON w.id = c.webhook_id LEFT JOIN held h USING (webhook_id)),
+    SELECT c.seq FROM room r CROSS JOIN LATERAL (
+      SELECT d.seq FROM event_deliveries d
+      WHERE d.webhook_id = r.id AND d.next_at <= $1 AND d.held_until <= $1
+      ORDER BY d.next_at, d.seq LIMIT least(greatest(r.n, 0), $3)) c
+    UNION ALL
+    SELECT b.seq FROM (SELECT seq FROM event_deliveries
+      WHERE webhook_id IS NULL AND next_at <= $1 AND held_until <= $1 ORDER BY next_at, seq LIMIT $3) b),
   due AS (
-    SELECT d.seq FROM event_deliveries d JOIN ranked k ON k.seq = d.seq
-    WHERE d.seq NOT IN (SELECT seq FROM dropped)
-      AND (d.webhook_id IS NULL OR k.r <= CASE WHEN k.failing THEN $5::int ELSE $4::int END)
+    SELECT d.seq FROM event_deliveries d
+    WHERE d.seq IN (SELECT seq FROM candidates) AND d.seq NOT IN (SELECT seq FROM dropped)
       -- again on the row itself: FOR UPDATE checks these against a claim committed meanwhile
       AND d.next_at <= $1 AND d.held_until <= $1
     ORDER BY d.next_at, d.seq LIMIT $3 FOR UPDATE OF d SKIP LOCKED)
@@ -105,7 +121,10 @@ function toEvent(row: DeliveryRow): OutboxEvent {
   return { ...base, link: row.payload as NonNullable<OutboxEvent['link']> };
 }
 
-/** Adds the `link.visited` events of a flush inside its transaction (`uniques`: new visitor hashes per link). */
+/**
+ * Adds a flush's visits to their links' running `link.visited` sums inside its transaction (`uniques`:
+ * new visitor hashes per link); the dispatcher closes each window into one event (decisions §26).
+ */
 export async function addVisitedEvents(
   client: PoolClient,
   batch: VisitBatch,
@@ -124,7 +143,10 @@ export function createPostgresEventStore(pool: Pool): EventStore {
   return { ...deliveryMethods(pool), ...webhookMethods(pool) };
 }
 
-type DeliveryMethods = Pick<EventStore, 'setBroker' | 'fanOut' | 'claimDue' | 'settle' | 'backlog'>;
+type DeliveryMethods = Pick<
+  EventStore,
+  'setBroker' | 'closeVisitWindows' | 'fanOut' | 'claimDue' | 'settle' | 'backlog'
+>;
 
 /** The outbox's fan-out, the deliveries' claims and settlements, and the backlog. */
 function deliveryMethods(pool: Pool): DeliveryMethods {
@@ -134,6 +156,8 @@ function deliveryMethods(pool: Pool): DeliveryMethods {
         `INSERT INTO settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = excluded.value`,
         [BROKER_SETTING, on ? 'on' : 'off'],
       )),
+    closeVisitWindows: async (openedBy, limit) =>
+      (await pool.query<{ n: number }>(CLOSE_WINDOWS, [openedBy, limit])).rows[0]?.n ?? 0,
     fanOut: async (now, broker, limit) =>
       (await pool.query<{ n: number }>(FAN_OUT, [now, limit, broker])).rows[0]?.n ?? 0,
     claimDue: async (now, holdUntil, limit, cap) => {
@@ -166,8 +190,10 @@ function deliveryMethods(pool: Pool): DeliveryMethods {
     },
     backlog: async () =>
       (
-        await pool.query<{ events: number; deliveries: number }>(
-          `SELECT (SELECT count(*) FROM event_outbox)::int AS events, (SELECT count(*) FROM event_deliveries)::int AS deliveries`,
+        await pool.query<EventBacklog>(
+          `SELECT (SELECT count(*) FROM event_outbox)::int AS events,
+            (SELECT count(*) FROM event_deliveries)::int AS deliveries,
+            (SELECT count(*) FROM visit_event_sums)::int AS windows`,
         )
       ).rows[0]!,
   };
@@ -228,12 +254,18 @@ async function listWebhooks(pool: Pool, accountId: string | null): Promise<Webho
     `SELECT ${WEBHOOK_FIELDS} FROM webhooks WHERE $1::text IS NULL OR account_id = $1 ORDER BY created_at, id`,
     [accountId],
   );
+  const ids = rows.map((w) => w.id);
+  const { rows: pending } = await pool.query<{ webhook_id: string; n: number }>(
+    `SELECT webhook_id, count(*)::int AS n FROM event_deliveries WHERE webhook_id = ANY ($1) GROUP BY webhook_id`,
+    [ids],
+  );
   const { rows: attempts } = await pool.query<DeliveryAttempt & { webhook_id: string }>(
     `SELECT ${ATTEMPT_FIELDS} FROM webhook_attempts WHERE webhook_id = ANY ($1) ORDER BY seq DESC`,
-    [rows.map((w) => w.id)],
+    [ids],
   );
   return rows.map((w): WebhookWithAttempts => ({
     ...w,
+    pending: pending.find((p) => p.webhook_id === w.id)?.n ?? 0,
     attempts: attempts
       .filter((a) => a.webhook_id === w.id)
       .slice(0, KEEP_ATTEMPTS)

@@ -58,7 +58,7 @@ describe.runIf(DATABASE_URL !== null)('PostgreSQL events on three nodes', () => 
     const ids = received.map((r) => r.id);
     expect(ids).toHaveLength(1000);
     expect(new Set(ids).size).toBe(1000);
-    expect(await first!.events.backlog()).toEqual({ events: 0, deliveries: 0 });
+    expect(await first!.events.backlog()).toEqual({ events: 0, deliveries: 0, windows: 0 });
     await Promise.all(nodes.map((stores) => stores.close()));
   }, 60_000);
 });

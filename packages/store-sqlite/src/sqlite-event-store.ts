@@ -1,4 +1,11 @@
-import type { DeliveryAttempt, EventStore, OutboxEvent, PendingDelivery, Webhook } from '@shortener/core';
+import type {
+  DeliveryAttempt,
+  EventBacklog,
+  EventStore,
+  OutboxEvent,
+  PendingDelivery,
+  Webhook,
+} from '@shortener/core';
 import type { Database } from 'better-sqlite3';
 import { toLinkRecord } from './link-rows.js';
 import type { LinkRow } from './link-rows.js';
@@ -48,32 +55,28 @@ const FAN_OUT = `INSERT INTO event_deliveries (webhook_id, event_id, type, accou
     AND EXISTS (SELECT 1 FROM json_each(w.events) WHERE value = @type)`;
 const TO_BROKER = `INSERT INTO event_deliveries (webhook_id, event_id, type, account_id, payload, created_at, next_at)
   VALUES (NULL, @id, @type, @account_id, @payload, @created_at, @now)`;
-// The due deliveries, oldest first, within the caps. A webhook whose held deliveries (claimed, not
-// settled: `held_until` > 0 until then) reach its cap is left out of the scan, so a busy endpoint's
-// backlog cannot fill a claim; among a few times `limit` candidates, each webhook's are ranked after
-// those it holds.
-const DUE = `WITH held AS (
-    SELECT d.webhook_id, count(*) AS n,
-      count(*) >= iif(w.failing_since IS NULL, @healthy, @failing) AS at_cap
-    FROM event_deliveries d JOIN webhooks w ON w.id = d.webhook_id
-    WHERE d.held_until > 0 AND d.held_until > @now GROUP BY d.webhook_id),
-  candidates AS (
-    SELECT seq, webhook_id, next_at FROM event_deliveries
-    WHERE next_at <= @now AND held_until <= @now
-      AND (webhook_id IS NULL OR webhook_id NOT IN (SELECT webhook_id FROM held WHERE at_cap))
-    ORDER BY next_at, seq LIMIT @limit * 4),
-  ranked AS (
-    SELECT c.seq, w.failing_since IS NOT NULL AS failing, coalesce(h.n, 0)
-      + row_number() OVER (PARTITION BY c.webhook_id ORDER BY c.next_at, c.seq) AS r
-    FROM candidates c LEFT JOIN webhooks w ON w.id = c.webhook_id
-    LEFT JOIN held h ON h.webhook_id = c.webhook_id)
-  SELECT d.seq, d.webhook_id, d.event_id AS id, d.type, d.account_id, d.payload, d.created_at, d.attempts
-  FROM ranked k JOIN event_deliveries d ON d.seq = k.seq
-  WHERE d.webhook_id IS NULL OR k.r <= iif(k.failing, @failing, @healthy)
-  ORDER BY d.next_at, d.seq LIMIT @limit`;
-const DROP_DISABLED = `DELETE FROM event_deliveries WHERE next_at <= ? AND webhook_id IN (
+// A claim per webhook (migration 024's indexes): the held deliveries by webhook, then each enabled
+// webhook's due ones up to its room, so a claim reads what it may take, never the backlog of an endpoint
+// at its cap (before, one scan over every due delivery, which a growing backlog made slower each round).
+const HELD = `SELECT webhook_id, count(*) AS n FROM event_deliveries
+  WHERE held_until > 0 AND held_until > ? AND webhook_id IS NOT NULL GROUP BY webhook_id`;
+const LIVE_WEBHOOKS = `SELECT w.* FROM webhooks w JOIN accounts a ON a.id = w.account_id AND a.disabled_at IS NULL
+  WHERE w.disabled_at IS NULL`;
+const DUE_COLUMNS = `seq, webhook_id, event_id AS id, type, account_id, payload, created_at, attempts, next_at`;
+const DUE_OF_WEBHOOK = `SELECT ${DUE_COLUMNS} FROM event_deliveries
+  WHERE webhook_id = ? AND next_at <= ? AND held_until <= ? ORDER BY next_at, seq LIMIT ?`;
+const DUE_TO_BROKER = `SELECT ${DUE_COLUMNS} FROM event_deliveries
+  WHERE webhook_id IS NULL AND next_at <= ? AND held_until <= ? ORDER BY next_at, seq LIMIT ?`;
+// a window that is over becomes one event (with the link as it is now), in the dispatcher's transaction
+const WINDOWS_OVER = `SELECT s.link_id, s.summary, l.id AS found, l.account_id, l.domain, l.slug
+  FROM visit_event_sums s LEFT JOIN links l ON l.id = s.link_id
+  WHERE s.opened_at <= ? ORDER BY s.opened_at LIMIT ?`;
+const VISITED_EVENT = `INSERT INTO event_outbox (id, type, account_id, payload, created_at)
+  VALUES ('msg_' || lower(hex(randomblob(16))), 'link.visited', ?, json_set(?, '$.domain', ?, '$.slug', ?),
+    CAST(unixepoch('subsec') * 1000 AS INTEGER))`;
+const DROP_DISABLED = `DELETE FROM event_deliveries WHERE webhook_id IN (
   SELECT w.id FROM webhooks w JOIN accounts a ON a.id = w.account_id
-  WHERE w.disabled_at IS NOT NULL OR a.disabled_at IS NOT NULL)`;
+  WHERE w.disabled_at IS NOT NULL OR a.disabled_at IS NOT NULL) AND next_at <= ?`;
 
 /** An outbox or delivery row as the event core knows it. */
 export function toOutboxEvent(row: Omit<OutboxRow, 'seq'>): OutboxEvent {
@@ -109,11 +112,15 @@ export function createSqliteEventStore(db: Database): EventStore {
   return { ...deliveryMethods(db, statements, lock), ...webhookMethods(db, statements, lock) };
 }
 
-interface DueParams {
-  readonly now: number;
-  readonly limit: number;
-  readonly healthy: number;
-  readonly failing: number;
+type DueRow = OutboxRow & { webhook_id: string | null; attempts: number; next_at: number };
+
+interface WindowRow {
+  readonly link_id: string;
+  readonly summary: string;
+  readonly found: string | null;
+  readonly account_id: string | null;
+  readonly domain: string | null;
+  readonly slug: string | null;
 }
 
 type Statements = ReturnType<typeof deliveryStatementsOf> & ReturnType<typeof webhookStatementsOf>;
@@ -132,7 +139,16 @@ function deliveryStatementsOf(db: Database) {
         'SELECT EXISTS (SELECT 1 FROM event_deliveries WHERE next_at <= ? AND held_until <= ?)',
       )
       .pluck(),
-    due: db.prepare<[DueParams], OutboxRow & { webhook_id: string | null; attempts: number }>(DUE),
+    held: db.prepare<[number], { webhook_id: string; n: number }>(HELD),
+    liveWebhooks: db.prepare<[], WebhookRow>(LIVE_WEBHOOKS),
+    dueOf: db.prepare<[string, number, number, number], DueRow>(DUE_OF_WEBHOOK),
+    dueToBroker: db.prepare<[number, number, number], DueRow>(DUE_TO_BROKER),
+    windowsOver: db.prepare<[number, number], WindowRow>(WINDOWS_OVER),
+    visitedEvent: db.prepare<[string | null, string, string, string]>(VISITED_EVENT),
+    closeWindow: db.prepare<[string]>('DELETE FROM visit_event_sums WHERE link_id = ?'),
+    anyWindow: db
+      .prepare<[number], number>('SELECT EXISTS (SELECT 1 FROM visit_event_sums WHERE opened_at <= ?)')
+      .pluck(),
     dropDisabled: db.prepare<[number]>(DROP_DISABLED),
     hold: db.prepare<[number, number]>('UPDATE event_deliveries SET held_until = ? WHERE seq = ?'),
     settle: db.prepare<[number, number]>(
@@ -141,8 +157,11 @@ function deliveryStatementsOf(db: Database) {
     dropDelivery: db.prepare<[number]>('DELETE FROM event_deliveries WHERE seq = ?'),
     setBroker: db.prepare<[string]>(`INSERT INTO settings (name, value) VALUES ('${BROKER_SETTING}', ?)
       ON CONFLICT (name) DO UPDATE SET value = excluded.value`),
-    counts: db.prepare<[], { events: number; deliveries: number }>(`SELECT
-      (SELECT count(*) FROM event_outbox) AS events, (SELECT count(*) FROM event_deliveries) AS deliveries`),
+    counts: db.prepare<[], EventBacklog>(`SELECT (SELECT count(*) FROM event_outbox) AS events,
+      (SELECT count(*) FROM event_deliveries) AS deliveries, (SELECT count(*) FROM visit_event_sums) AS windows`),
+    pendingOf: db
+      .prepare<[string], number>('SELECT count(*) FROM event_deliveries WHERE webhook_id = ?')
+      .pluck(),
   };
 }
 
@@ -171,7 +190,13 @@ function webhookStatementsOf(db: Database) {
   };
 }
 
-type DeliveryMethods = Pick<EventStore, 'setBroker' | 'fanOut' | 'claimDue' | 'settle' | 'backlog'>;
+type DeliveryMethods = Pick<
+  EventStore,
+  'setBroker' | 'closeVisitWindows' | 'fanOut' | 'claimDue' | 'settle' | 'backlog'
+>;
+
+/** The caps of a claim per webhook (core's `SENDS_PER_WEBHOOK`). */
+type Caps = Parameters<EventStore['claimDue']>[3];
 
 /** The outbox's fan-out, the deliveries' claims and settlements, and the backlog. */
 function deliveryMethods(db: Database, s: Statements, lock: WriteLock): DeliveryMethods {
@@ -186,19 +211,31 @@ function deliveryMethods(db: Database, s: Statements, lock: WriteLock): Delivery
     if (last !== undefined) s.dropOutbox.run(last.seq);
     return rows.length;
   });
-  const claimTx = db.transaction((holdUntil: number, params: DueParams): PendingDelivery[] => {
-    const webhooks = new Map<string, Webhook | null>();
-    const webhookOf = (id: string) => {
-      if (!webhooks.has(id)) {
-        const row = s.webhookById.get(id);
-        webhooks.set(id, row === undefined ? null : toWebhook(row));
-      }
-      return webhooks.get(id) ?? null;
-    };
-    s.dropDisabled.run(params.now);
-    return s.due.all(params).map((row) => {
+  const closeTx = db.transaction((openedBy: number, limit: number): number => {
+    const over = s.windowsOver.all(openedBy, limit);
+    for (const w of over) {
+      if (w.found !== null) s.visitedEvent.run(w.account_id, w.summary, w.domain ?? '', w.slug ?? '');
+      s.closeWindow.run(w.link_id);
+    }
+    return over.length;
+  });
+  const claimTx = db.transaction((now: number, holdUntil: number, limit: number, cap: Caps) => {
+    s.dropDisabled.run(now);
+    const held = new Map(s.held.all(now).map((h) => [h.webhook_id, h.n]));
+    const webhooks = new Map<string, Webhook>();
+    const due: DueRow[] = s.dueToBroker.all(now, now, limit);
+    for (const row of s.liveWebhooks.all()) {
+      const webhook = toWebhook(row);
+      const room = (webhook.failingSince === null ? cap.healthy : cap.failing) - (held.get(webhook.id) ?? 0);
+      if (room <= 0) continue;
+      webhooks.set(webhook.id, webhook);
+      due.push(...s.dueOf.all(webhook.id, now, now, Math.min(room, limit)));
+    }
+    // oldest due first, over every webhook and the broker
+    due.sort((a, b) => a.next_at - b.next_at || a.seq - b.seq);
+    return due.slice(0, limit).map((row): PendingDelivery => {
       s.hold.run(holdUntil, row.seq);
-      const webhook = row.webhook_id === null ? null : webhookOf(row.webhook_id);
+      const webhook = row.webhook_id === null ? null : (webhooks.get(row.webhook_id) ?? null);
       return { id: String(row.seq), webhook, event: toOutboxEvent(row), attempts: row.attempts };
     });
   });
@@ -206,10 +243,10 @@ function deliveryMethods(db: Database, s: Statements, lock: WriteLock): Delivery
     setBroker: async (on) => void s.setBroker.run(on ? 'on' : 'off'),
     fanOut: async (now, broker, limit) =>
       s.anyEvent.get() === 1 ? lock.write(() => fanOutTx.immediate(now, broker, limit)) : 0,
+    closeVisitWindows: async (openedBy, limit) =>
+      s.anyWindow.get(openedBy) === 1 ? lock.write(() => closeTx.immediate(openedBy, limit)) : 0,
     claimDue: async (now, holdUntil, limit, cap) =>
-      s.anyDue.get(now, now) === 1
-        ? lock.write(() => claimTx.immediate(holdUntil, { now, limit, ...cap }))
-        : [],
+      s.anyDue.get(now, now) === 1 ? lock.write(() => claimTx.immediate(now, holdUntil, limit, cap)) : [],
     settle: async (id, nextAt) => {
       if (nextAt === null) s.dropDelivery.run(Number(id));
       else s.settle.run(nextAt, Number(id));
@@ -255,6 +292,7 @@ function webhookMethods(db: Database, s: Statements, lock: WriteLock): WebhookMe
       s.webhooksOf.all({ account: accountId }).map((row) => ({
         ...toWebhook(row),
         attempts: s.attemptsOf.all(row.id, KEEP_ATTEMPTS).map(toAttempt),
+        pending: s.pendingOf.get(row.id) ?? 0,
       })),
     deleteWebhook: async (id) => s.removeWebhook.run(id).changes === 1,
   };

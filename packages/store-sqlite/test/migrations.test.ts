@@ -43,6 +43,7 @@ describe('migrate', () => {
       'settings',
       'sqlite_sequence',
       'visit_counters',
+      'visit_event_sums',
       'visit_log',
       'visit_log_epochs',
       'visitor_hashes',

@@ -29,10 +29,10 @@ describe('SQLite outbox', () => {
     const [dup, fresh] = await stores.links.insertMany([aLink({ slug: link.slug }), aLink()]);
     expect(dup?.ok).toBe(false);
     expect(fresh?.ok).toBe(true);
-    expect(await stores.events.backlog()).toEqual({ events: 2, deliveries: 0 });
+    expect(await stores.events.backlog()).toEqual({ events: 2, deliveries: 0, windows: 0 });
   });
 
-  it('writes link.visited in the flush of the background writer, on its own connection', async () => {
+  it('sums link.visited in the flush of the background writer, on its own connection', async () => {
     const stores = openSqliteStores(nextPath(), { backgroundWrites: true });
     opened.push(stores);
     const account = anAccount();
@@ -45,6 +45,8 @@ describe('SQLite outbox', () => {
       counters: [{ linkId: link.id, day, dimension: 'total', key: '', count: 1 }],
       visitors: [],
     });
+    expect(await stores.events.backlog()).toEqual({ events: 0, deliveries: 0, windows: 1 });
+    await stores.events.closeVisitWindows(Number.MAX_SAFE_INTEGER, 100);
     await stores.events.fanOut(FIXTURE_TIME, false, 100);
     const claimed = await stores.events.claimDue(FIXTURE_TIME, FIXTURE_TIME + 1, 100, SENDS_PER_WEBHOOK);
     expect(claimed.map((d) => d.event.visits?.humans)).toEqual([1]);

@@ -1,4 +1,4 @@
-import type { PendingDelivery, Stores, Webhook } from '@shortener/core';
+import type { PendingDelivery, Stores, VisitBatch, Webhook } from '@shortener/core';
 import { describe, expect, it } from 'vitest';
 import { aLink, FIXTURE_TIME } from './fixtures.js';
 import { givenAccount, givenLink, useFreshStores } from './fresh-stores.js';
@@ -22,8 +22,12 @@ export function aWebhook(accountId: string, overrides: Partial<Webhook> = {}): W
   };
 }
 
-/** Moves the outbox into deliveries and claims every due one. */
+/** Later than any window's opening: closes every open `link.visited` window. */
+const EVERY_WINDOW = Number.MAX_SAFE_INTEGER;
+
+/** Closes every visit window, moves the outbox into deliveries and claims every due one. */
 async function deliveriesOf(stores: Stores, broker = false): Promise<PendingDelivery[]> {
+  await stores.events.closeVisitWindows(EVERY_WINDOW, 1000);
   await stores.events.fanOut(T, broker, 1000);
   return stores.events.claimDue(T, T + 60_000, 1000, UNCAPPED);
 }
@@ -60,7 +64,7 @@ export function describeEventStoreContract(name: string, open: () => Promise<Sto
       expect(new Set(events.map((e) => e.id)).size).toBe(3);
     });
 
-    it('adds one link.visited per link of a written batch, with counts only', async () => {
+    it('adds a written batch to one link.visited per link, with counts only', async () => {
       const account = await givenAccount(stores());
       await stores().events.createWebhook(aWebhook(account.id, { events: ['link.visited'] }));
       const link = await givenLink(stores(), { accountId: account.id });
@@ -92,6 +96,74 @@ export function describeEventStoreContract(name: string, open: () => Promise<Sto
         to: day,
       });
       expect(JSON.stringify(delivery?.event)).not.toContain('secret-visitor-hash');
+    });
+
+    it('sums the batches of a window into one link.visited, and opens a new window after it closed', async () => {
+      const account = await givenAccount(stores());
+      await stores().events.createWebhook(aWebhook(account.id, { events: ['link.visited'] }));
+      const link = await givenLink(stores(), { accountId: account.id });
+      const other = await givenLink(stores(), { accountId: account.id });
+      const batch = (day: string, country: string, count: number, linkId = link.id): VisitBatch => ({
+        clicks: [{ linkId, count, lastClickAt: T }],
+        counters: [
+          { linkId, day, dimension: 'total', key: '', count },
+          { linkId, day, dimension: 'country', key: country, count },
+        ],
+        visitors: [{ linkId, day, hash: `h-${day}-${country}` }],
+      });
+      await stores().visits.record(batch('2026-01-02', 'DE', 2));
+      await stores().visits.record(batch('2026-01-03', 'FR', 3));
+      await stores().visits.record(batch('2026-01-03', 'DE', 1, other.id));
+      expect(await stores().events.backlog()).toEqual({ events: 0, deliveries: 0, windows: 2 });
+      // a window still open stays: nothing is written before it is over
+      expect(await stores().events.closeVisitWindows(Date.now() - 60_000, 1000)).toBe(0);
+      const first = await deliveriesOf(stores());
+      expect(first.map((d) => d.event.visits?.link_id).sort()).toEqual([link.id, other.id].sort());
+      expect(first.find((d) => d.event.visits?.link_id === link.id)?.event.visits).toMatchObject({
+        visits: 5,
+        humans: 5,
+        unique: 2,
+        countries: { DE: 2, FR: 3 },
+        from: '2026-01-02',
+        to: '2026-01-03',
+      });
+      await stores().visits.record(batch('2026-01-04', 'IT', 4));
+      const [next, ...rest] = await deliveriesOf(stores());
+      expect(rest).toEqual([]);
+      expect(next?.event.visits).toMatchObject({ visits: 4, countries: { IT: 4 }, from: '2026-01-04' });
+      expect(next?.event.id).not.toBe(first[0]?.event.id);
+    });
+
+    it("closes the oldest windows first, up to the limit, and a deleted link's with no event", async () => {
+      const account = await givenAccount(stores());
+      await stores().events.createWebhook(aWebhook(account.id, { events: ['link.visited'] }));
+      const links = [];
+      for (let i = 0; i < 3; i++) {
+        const link = await givenLink(stores(), { accountId: account.id });
+        await recordVisit(stores(), link.id);
+        links.push(link);
+      }
+      await stores().links.delete(links[0]!.id);
+      expect(await stores().events.closeVisitWindows(EVERY_WINDOW, 2)).toBe(2);
+      expect(await stores().events.closeVisitWindows(EVERY_WINDOW, 2)).toBe(1);
+      expect(await stores().events.closeVisitWindows(EVERY_WINDOW, 2)).toBe(0);
+      const visited = (await deliveriesOf(stores())).filter((d) => d.event.type === 'link.visited');
+      expect(visited.map((d) => d.event.visits?.link_id).sort()).toEqual([links[1]!.id, links[2]!.id].sort());
+    });
+
+    it("counts each webhook's waiting deliveries in its listing", async () => {
+      const account = await givenAccount(stores());
+      const busy = aWebhook(account.id, { events: ['link.created'] });
+      const quiet = aWebhook(account.id, { events: ['link.deleted'], createdAt: T + 1 });
+      await stores().events.createWebhook(busy);
+      await stores().events.createWebhook(quiet);
+      for (let i = 0; i < 3; i++) await givenLink(stores(), { accountId: account.id });
+      await stores().events.fanOut(T, false, 1000);
+      const listed = await stores().events.listWebhooks(account.id);
+      expect(listed.map((w) => [w.id, w.pending])).toEqual([
+        [busy.id, 3],
+        [quiet.id, 0],
+      ]);
     });
 
     it('adds link.visited for a click of a capped link, counted with its statistics', async () => {
@@ -128,7 +200,7 @@ export function describeEventStoreContract(name: string, open: () => Promise<Sto
       const toWebhooks = deliveries.filter((d) => d.webhook !== null);
       expect(toWebhooks.map((d) => d.webhook?.id)).toEqual([mine.id]);
       expect(deliveries.filter((d) => d.webhook === null)).toHaveLength(2);
-      expect(await stores().events.backlog()).toEqual({ events: 0, deliveries: 3 });
+      expect(await stores().events.backlog()).toEqual({ events: 0, deliveries: 3, windows: 0 });
     });
 
     it('writes no event that no one takes: no broker, and no webhook of the account wanting its type', async () => {
@@ -140,9 +212,9 @@ export function describeEventStoreContract(name: string, open: () => Promise<Sto
       await stores().links.update(link.id, { title: 'changed', updatedAt: T + 1 });
       await stores().links.insert(aLink({ accountId: null }));
       await recordVisit(stores(), link.id);
-      expect(await stores().events.backlog()).toEqual({ events: 0, deliveries: 0 });
+      expect(await stores().events.backlog()).toEqual({ events: 0, deliveries: 0, windows: 0 });
       await stores().links.delete(link.id);
-      expect(await stores().events.backlog()).toEqual({ events: 1, deliveries: 0 });
+      expect(await stores().events.backlog()).toEqual({ events: 1, deliveries: 0, windows: 0 });
     });
 
     it('writes the events of changes made after a webhook was added, not those before', async () => {
@@ -188,7 +260,7 @@ export function describeEventStoreContract(name: string, open: () => Promise<Sto
       const [again] = await stores().events.claimDue(T + 200_000, T + 300_000, 10, UNCAPPED);
       expect(again).toMatchObject({ id: first!.id, attempts: 1 });
       await stores().events.settle(first!.id, null);
-      expect(await stores().events.backlog()).toEqual({ events: 0, deliveries: 0 });
+      expect(await stores().events.backlog()).toEqual({ events: 0, deliveries: 0, windows: 0 });
     });
 
     it("caps a webhook's held deliveries, those held already included, and lets the rest through", async () => {
@@ -229,7 +301,7 @@ export function describeEventStoreContract(name: string, open: () => Promise<Sto
       await givenLink(stores(), { accountId: account.id });
       await stores().accounts.updateAccount(account.id, { disabledAt: T });
       expect(await deliveriesOf(stores())).toEqual([]);
-      expect(await stores().events.backlog()).toEqual({ events: 0, deliveries: 0 });
+      expect(await stores().events.backlog()).toEqual({ events: 0, deliveries: 0, windows: 0 });
       await stores().accounts.updateAccount(account.id, { disabledAt: null });
       const after = await givenLink(stores(), { accountId: account.id });
       expect((await deliveriesOf(stores())).map((d) => d.event.link?.id)).toEqual([after.id]);
@@ -251,7 +323,7 @@ export function describeEventStoreContract(name: string, open: () => Promise<Sto
       );
       await stores().events.settle(delivery!.id, T + 5_000);
       await stores().events.settle(delivery!.id, null);
-      expect(await stores().events.backlog()).toEqual({ events: 0, deliveries: 0 });
+      expect(await stores().events.backlog()).toEqual({ events: 0, deliveries: 0, windows: 0 });
     });
 
     it('keeps the last 20 attempts of a webhook, its health, and sends nothing more once it is disabled', async () => {
@@ -276,7 +348,7 @@ export function describeEventStoreContract(name: string, open: () => Promise<Sto
       expect(listed).toMatchObject({ failingSince: T, disabledAt: T + 25 });
       await givenLink(stores(), { accountId: account.id });
       expect(await deliveriesOf(stores())).toEqual([]);
-      expect(await stores().events.backlog()).toEqual({ events: 0, deliveries: 0 });
+      expect(await stores().events.backlog()).toEqual({ events: 0, deliveries: 0, windows: 0 });
       expect(await stores().events.deleteWebhook(webhook.id)).toBe(true);
       expect(await stores().events.findWebhook(webhook.id)).toBeNull();
       expect(await stores().events.listWebhooks(null)).toEqual([]);

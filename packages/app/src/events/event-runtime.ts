@@ -5,6 +5,7 @@ import type { AppLogger } from '../logger.js';
 import { createAmqpPublisher } from './amqp-publisher.js';
 import type { AmqpPublisher } from './amqp-publisher.js';
 import { createHttpWebhookSender } from './webhook-sender.js';
+import { serverPacer } from '../server-pacer.js';
 
 /** How often the outbox and the due deliveries are looked at, besides right after a local link change. */
 export const DISPATCH_EVERY_MS = 250;
@@ -45,6 +46,9 @@ export function createEventRuntime(
     ...(publisher === null ? {} : { publisher }),
     clock,
     config: config.service,
+    visitWindowMs: config.visitEventSeconds * 1000,
+    // background work (decisions §26): the rounds take what the requests leave, as imports do
+    pace: serverPacer(),
     onError: (error) => logger.warn('delivering an event failed', { error: String(error) }),
     // a send that ended leaves room for the deliveries waiting behind it (an endpoint at its cap)
     onSent: () => rounds.soon(),

@@ -1,27 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { performance } from 'node:perf_hooks';
-import { IMPORT_LEASE_MS, createImportPacer, runImportJob } from '@shortener/core';
+import { IMPORT_LEASE_MS, runImportJob } from '@shortener/core';
 import type { ImportDeps, ImportJob, ImportSecrets, ImportSource } from '@shortener/core';
 import { bitlySource, csvSource, kuttSource, shlinkSource } from '@shortener/import-sources';
 import type { FetchLike } from '@shortener/import-sources';
 import type { AppLogger as Logger } from '../logger.js';
-
-/** Lets the requests waiting run before the next chunk (a chunk is a synchronous transaction on SQLite). */
-export const yieldToRequests = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
-/** Waits `ms` (under half a millisecond: only lets the waiting requests run). */
-const waitFor = (ms: number): Promise<void> =>
-  ms < 0.5 ? yieldToRequests() : new Promise((resolve) => setTimeout(resolve, ms));
-
-/**
- * The pause of a server's import between chunks: the import takes what the requests leave idle (core's
- * `importShare`), measured by the event loop's busy time, so a busy redirect path keeps its pace.
- */
-export function serverImportPause(): () => Promise<void> {
-  const meter = { now: () => performance.now(), busy: () => performance.eventLoopUtilization().active };
-  return createImportPacer(meter, waitFor);
-}
+import { serverPacer } from '../server-pacer.js';
 
 /** How often an idle runner looks for a job. */
 const POLL_MS = 1000;
@@ -82,7 +66,7 @@ export function createImportRuntime(deps: ImportDeps, fetch: FetchLike, logger: 
       logger.info('import started', { job: job.id, source: job.source });
       await runImportJob(deps, job, source, runner, {
         stop: () => stopping,
-        pause: serverImportPause(),
+        pause: serverPacer(),
       });
       secrets.delete(job.id);
       logger.info('import ended', { job: job.id });

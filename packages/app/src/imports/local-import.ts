@@ -10,7 +10,7 @@ import type {
   Stores,
   UserAgentParser,
 } from '@shortener/core';
-import { yieldToRequests } from './import-runtime.js';
+import { yieldToRequests } from '../server-pacer.js';
 import { bitlySource, csvSource, kuttSource, shlinkSource, yourlsSource } from '@shortener/import-sources';
 
 /** How often the command line is told the job's counts. */

@@ -52,7 +52,7 @@ describe.runIf(BROKER !== null)('RabbitMQ (AMQP_URL)', () => {
     const { queue } = await channel.assertQueue('', { exclusive: true });
     await channel.bindQueue(queue, 'shortener.events', '#');
     await channel.consume(queue, (message) => void (message && messages.push(message)), { noAck: true });
-    server = await startTestServer({ AMQP_URL: relay.url });
+    server = await startTestServer({ AMQP_URL: relay.url, VISIT_EVENT_SECONDS: '1' });
   });
 
   afterAll(async () => {

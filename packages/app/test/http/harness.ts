@@ -75,6 +75,10 @@ export interface TestServer {
 /** Environment overrides of one test server (decisions §1 variables). */
 export type TestEnv = Record<string, string>;
 
+const STORE_VARIABLES = ['STORE', 'DB_PATH', 'DATABASE_URL', 'REDIS_URL'];
+const storeVariablesOf = (env: TestEnv): TestEnv =>
+  Object.fromEntries(Object.entries(env).filter(([name]) => STORE_VARIABLES.includes(name)));
+
 /**
  * Starts the real server on a free loopback port with a temporary SQLite database; `overrides` replace
  * bindings of the composition root (a clock a test moves, say).
@@ -106,7 +110,8 @@ export async function startTestServer(
   const origin = server.url;
   const port = Number(new URL(origin).port);
   const [domainA, domainB] = cfg.service.shortDomains;
-  const cliEnv = store.env;
+  // the operator commands open the server's store: the test's own when `env` names one
+  const cliEnv = { ...store.env, ...storeVariablesOf(env) };
   // over a connection of its own that closes: the suite counts the server's connections
   const served = await rawRequest(port, `${origin}/openapi.json`, {}, () => undefined);
   const contract = createContract((await served.json()) as Json);

@@ -17,7 +17,7 @@ let control: Receiver;
 const clock = movedClock();
 
 beforeAll(async () => {
-  server = await startTestServer({ WEBHOOK_ALLOW_PRIVATE: 'true' }, { clock });
+  server = await startTestServer({ WEBHOOK_ALLOW_PRIVATE: 'true', VISIT_EVENT_SECONDS: '1' }, { clock });
   receiver = await startReceiver();
   control = await startReceiver();
 });

@@ -18,7 +18,10 @@ let bob: TestAccount;
 const clock = movedClock();
 
 beforeAll(async () => {
-  server = await startTestServer({ WEBHOOK_ALLOW_PRIVATE: 'true', METRICS: 'true' }, { clock });
+  server = await startTestServer(
+    { WEBHOOK_ALLOW_PRIVATE: 'true', METRICS: 'true', VISIT_EVENT_SECONDS: '1' },
+    { clock },
+  );
   receiver = await startReceiver();
   alice = await server.createAccount('alice');
   bob = await server.createAccount('bob');

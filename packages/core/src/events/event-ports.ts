@@ -38,15 +38,29 @@ export interface PendingDelivery {
   readonly attempts: number;
 }
 
-/** A webhook with its health and last attempts, as listings show it. */
+/** A webhook with its health, last attempts and backlog, as listings show it. */
 export interface WebhookWithAttempts extends Webhook {
   readonly attempts: readonly DeliveryAttempt[];
+  /** Deliveries waiting for it: due, under way or waiting for a retry (decisions §26). */
+  readonly pending: number;
+}
+
+/** What waits in the store to go out: the backlog of `/metrics` and the webhooks' settings page. */
+export interface EventBacklog {
+  /** Events in the outbox, not yet fanned out to deliveries. */
+  readonly events: number;
+  /** Deliveries waiting (due, held or waiting for a retry). */
+  readonly deliveries: number;
+  /** Links whose `link.visited` window is open (visits summed, event not yet written). */
+  readonly windows: number;
 }
 
 /**
- * The outbox and the webhooks. Link changes and written visit batches add their events to the outbox
- * in their own transaction (by the stores themselves) when someone takes them: the broker, or an
- * enabled webhook of the link's account that wants the event's type. This port moves them on.
+ * The outbox and the webhooks. Link changes add their events to the outbox in their own transaction
+ * (by the stores themselves) when someone takes them: the broker, or an enabled webhook of the link's
+ * account that wants the event's type. Written visit batches add their counts to the link's running
+ * `link.visited` sum in their transaction (decisions §26), which {@link EventStore.closeVisitWindows}
+ * turns into one event per link and window. This port moves them on.
  */
 export interface EventStore {
   /**
@@ -54,6 +68,14 @@ export interface EventStore {
    * store: `serve` says so at start. Events of changes made while it was off are not written.
    */
   setBroker(on: boolean): Promise<void>;
+  /**
+   * Closes the `link.visited` windows opened at or before `openedBy` (epoch ms: now less
+   * `VISIT_EVENT_SECONDS`), oldest first, up to `limit` links: in one transaction each link's running sum
+   * becomes one `link.visited` event in the outbox (with the link's account, domain and slug as they are
+   * now; none for a link deleted since) and leaves the sums, so the link's next visits open a new window.
+   * On PostgreSQL each window is closed by one node (`SKIP LOCKED`). Returns how many windows it closed.
+   */
+  closeVisitWindows(openedBy: number, limit: number): Promise<number>;
   /**
    * Takes up to `limit` events from the outbox and, in one transaction, adds a delivery per enabled
    * webhook of the event's account (when the account is not disabled) that wants its type, plus one for the broker when `broker`; the
@@ -88,6 +110,6 @@ export interface EventStore {
   listWebhooks(accountId: string | null): Promise<WebhookWithAttempts[]>;
   /** Removes a webhook and its deliveries; false when there was none. */
   deleteWebhook(id: string): Promise<boolean>;
-  /** Events still in the outbox plus deliveries waiting (metrics, tests). */
-  backlog(): Promise<{ readonly events: number; readonly deliveries: number }>;
+  /** What waits to go out (metrics, the settings page, tests). */
+  backlog(): Promise<EventBacklog>;
 }

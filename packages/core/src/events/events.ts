@@ -55,7 +55,8 @@ type MutableSummary = { -readonly [K in keyof VisitSummary]: VisitSummary[K] } &
 };
 
 /**
- * The `link.visited` counts of a written batch, one per link. `uniques` counts, per link, the visitor
+ * The `link.visited` counts of a written batch, one per link (the stores add them to the link's running
+ * window, {@link mergeVisitSummaries}). `uniques` counts, per link, the visitor
  * hashes the store kept as new (those add to `unique`); stores call this inside the batch's transaction.
  */
 export function summarizeVisitBatch(batch: VisitBatch, uniques: ReadonlyMap<string, number>): VisitSummary[] {
@@ -84,4 +85,30 @@ export function summarizeVisitBatch(batch: VisitBatch, uniques: ReadonlyMap<stri
   }
   for (const summary of byLink.values()) summary.visits = summary.humans + summary.bots;
   return [...byLink.values()];
+}
+
+const addCounts = (a: Readonly<Record<string, number>>, b: Readonly<Record<string, number>>) => {
+  const sum: Record<string, number> = { ...a };
+  for (const [key, count] of Object.entries(b)) sum[key] = (sum[key] ?? 0) + count;
+  return sum;
+};
+
+/**
+ * One link's visit counts of two flushes as one (decisions §26): the running sum of a `link.visited`
+ * window, which the stores keep until the window closes. Counts add up; `from`/`to` span both.
+ */
+export function mergeVisitSummaries(a: VisitSummary, b: VisitSummary): VisitSummary {
+  return {
+    link_id: a.link_id,
+    visits: a.visits + b.visits,
+    humans: a.humans + b.humans,
+    bots: a.bots + b.bots,
+    unique: a.unique + b.unique,
+    countries: addCounts(a.countries, b.countries),
+    devices: addCounts(a.devices, b.devices),
+    browsers: addCounts(a.browsers, b.browsers),
+    referrers: addCounts(a.referrers, b.referrers),
+    from: a.from < b.from ? a.from : b.from,
+    to: a.to > b.to ? a.to : b.to,
+  };
 }

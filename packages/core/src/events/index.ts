@@ -1,16 +1,24 @@
 // The events of decisions §16: the outbox's types, the dispatcher, webhooks and their views.
 export { BROKER_RETRY_MS, DISABLE_AFTER_MS, eventBody, RETRY_DELAYS_MS } from './deliveries.js';
 export type { DispatchCounts, EventPublisher, SendResult, WebhookSender } from './deliveries.js';
-export { createEventDispatcher, HOLD_MS, SENDS_AT_MOST, SENDS_PER_WEBHOOK } from './dispatcher.js';
+export {
+  createEventDispatcher,
+  HOLD_MS,
+  SEND_COST_MS,
+  SENDS_AT_MOST,
+  SENDS_PER_WEBHOOK,
+  VISIT_EVENT_SECONDS,
+} from './dispatcher.js';
 export type { EventDispatcher } from './dispatcher.js';
 export type {
   DeliveryAttempt,
+  EventBacklog,
   EventStore,
   PendingDelivery,
   Webhook,
   WebhookWithAttempts,
 } from './event-ports.js';
-export { EVENT_TYPES, summarizeVisitBatch } from './events.js';
+export { EVENT_TYPES, mergeVisitSummaries, summarizeVisitBatch } from './events.js';
 export type { EventType, OutboxEvent, VisitSummary } from './events.js';
 export {
   createWebhook,

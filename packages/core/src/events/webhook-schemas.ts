@@ -33,6 +33,11 @@ export const WebhookSchema = z
     failing_since: time.nullable(),
     disabled_at: time.nullable(),
     last_delivery: WebhookAttemptSchema.nullable(),
+    pending: z
+      .number()
+      .int()
+      .min(0)
+      .describe('Deliveries waiting for this endpoint: due, under way or waiting for a retry (its backlog).'),
   })
   .describe('A webhook of the account, never its secret.')
   .meta({ id: 'Webhook' });

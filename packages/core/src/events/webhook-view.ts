@@ -37,6 +37,7 @@ export function toWebhookView(webhook: WebhookWithAttempts) {
     failing_since: isoOrNull(webhook.failingSince),
     disabled_at: isoOrNull(webhook.disabledAt),
     last_delivery: last === undefined ? null : toAttemptView(last),
+    pending: webhook.pending,
   };
 }
 

@@ -14,6 +14,7 @@ import { IDEMPOTENCY_KEYS } from './009-idempotency-keys.js';
 import { IMPORTS } from './010-imports.js';
 import { HOURLY_COUNTERS } from './014-hourly-counters.js';
 import { ACCOUNT_COUNTERS } from './016-account-counters.js';
+import { VISIT_EVENT_WINDOWS } from './017-visit-event-windows.js';
 
 /** One schema step. Versions start at 1 and increase by one; `schema_migrations` lists those applied. */
 export interface Migration {
@@ -52,6 +53,8 @@ export const MIGRATIONS: readonly Migration[] = [
   // decisions §19: a split test's destinations and weights
   { version: 15, sql: 'ALTER TABLE links ADD COLUMN split JSONB' },
   { version: 16, sql: ACCOUNT_COUNTERS },
+  // issue 59: link.visited summed per link and window; deliveries claimed per webhook
+  { version: 17, sql: VISIT_EVENT_WINDOWS },
 ];
 
 /**

@@ -19,6 +19,7 @@ import { HOURLY_COUNTERS } from './019-hourly-counters.js';
 import { ACCOUNT_COUNTERS } from './020-account-counters.js';
 import { OWNED_LINKS } from './022-owned-links.js';
 import { COUNTER_WEEKS } from './023-counter-weeks.js';
+import { VISIT_EVENT_WINDOWS } from './024-visit-event-windows.js';
 
 /** One schema step. Versions start at 1 and increase by one; `PRAGMA user_version` holds the last applied. */
 export interface Migration {
@@ -68,6 +69,8 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 22, sql: OWNED_LINKS },
   // issue 40: each link's keyed counters summed per week, so a year of statistics reads weeks
   { version: 23, sql: COUNTER_WEEKS },
+  // issue 59: link.visited summed per link and window; deliveries claimed per webhook
+  { version: 24, sql: VISIT_EVENT_WINDOWS },
 ];
 
 /**

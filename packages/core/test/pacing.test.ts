@@ -1,23 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { IMPORT_MIN_SHARE, createImportPacer, importPauseMs, importShare } from '../src/index.js';
+import { BACKGROUND_MIN_SHARE, createBackgroundPacer, backgroundPauseMs, backgroundShare } from '../src/index.js';
 
-describe('importShare', () => {
+describe('backgroundShare', () => {
   it('gives an idle process to the import and a saturated one its minimum', () => {
-    expect(importShare(0)).toBe(1);
-    expect(importShare(0.25)).toBe(0.5);
-    expect(importShare(0.9)).toBe(IMPORT_MIN_SHARE);
-    expect(importShare(1.7)).toBe(IMPORT_MIN_SHARE);
-    expect(importShare(-0.2)).toBe(1);
+    expect(backgroundShare(0)).toBe(1);
+    expect(backgroundShare(0.25)).toBe(0.5);
+    expect(backgroundShare(0.9)).toBe(BACKGROUND_MIN_SHARE);
+    expect(backgroundShare(1.7)).toBe(BACKGROUND_MIN_SHARE);
+    expect(backgroundShare(-0.2)).toBe(1);
   });
 
   it('pauses long enough for the import to keep to its share', () => {
-    expect(importPauseMs(4, 1)).toBe(0);
-    expect(importPauseMs(4, 0.5)).toBeCloseTo(4);
-    expect(importPauseMs(4, 0.05)).toBeCloseTo(76);
+    expect(backgroundPauseMs(4, 1)).toBe(0);
+    expect(backgroundPauseMs(4, 0.5)).toBeCloseTo(4);
+    expect(backgroundPauseMs(4, 0.05)).toBeCloseTo(76);
     // never under the minimum share: 2%, a chunk of 4 ms then 196 ms for the requests
-    expect(IMPORT_MIN_SHARE).toBe(0.02);
-    expect(importPauseMs(4, 0)).toBeCloseTo(196);
-    expect(importPauseMs(-1, 0.5)).toBe(0);
+    expect(BACKGROUND_MIN_SHARE).toBe(0.02);
+    expect(backgroundPauseMs(4, 0)).toBeCloseTo(196);
+    expect(backgroundPauseMs(-1, 0.5)).toBe(0);
   });
 });
 
@@ -31,7 +31,7 @@ function simulate(load: number, chunks: number, chunkMs = 4) {
   let busy = 0;
   let backlog = 0;
   const pauses: number[] = [];
-  const pace = createImportPacer({ now: () => now, busy: () => busy }, async (ms) => {
+  const pace = createBackgroundPacer({ now: () => now, busy: () => busy }, async (ms) => {
     pauses.push(ms);
     // the requests waiting, and those that come while they are served
     const drain = load >= 1 ? Math.max(ms, 1) : backlog / (1 - load);
@@ -54,19 +54,19 @@ function simulate(load: number, chunks: number, chunkMs = 4) {
   };
 }
 
-describe('createImportPacer', () => {
+describe('createBackgroundPacer', () => {
   it('runs flat out on an idle process', async () => {
     const idle = simulate(0, 200);
     expect(await idle.run()).toBeGreaterThan(0.75);
     // the first chunk goes gently, until a window has shown nobody waits
-    expect(idle.pauses[0]).toBeCloseTo(importPauseMs(4, IMPORT_MIN_SHARE));
+    expect(idle.pauses[0]).toBeCloseTo(backgroundPauseMs(4, BACKGROUND_MIN_SHARE));
     expect(idle.pauses.slice(1).every((ms) => ms === 0)).toBe(true);
   });
 
   it('falls to its minimum share when the requests saturate the process', async () => {
     const saturated = simulate(1, 400);
     const share = await saturated.run();
-    expect(saturated.pauses.at(-1)).toBeCloseTo(importPauseMs(4, IMPORT_MIN_SHARE));
+    expect(saturated.pauses.at(-1)).toBeCloseTo(backgroundPauseMs(4, BACKGROUND_MIN_SHARE));
     expect(share).toBeLessThan(0.1);
   });
 
