@@ -1,12 +1,16 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { restoreCell } from '@shortener/core';
 import { runIn } from '../cli-run.js';
 import { readCsvTwice } from '../csv-parsers.js';
+import { tempDir } from '../helpers.js';
 import { eventually, jsonOf, startTestServer } from './harness.js';
-import type { TestAccount, TestServer } from './harness.js';
+import type { Json, TestAccount, TestServer } from './harness.js';
 
 // Decisions §25 "CSV out": every CSV we write (links list, export, statistics, import reports) is
-// RFC 4180 with CRLF line ends, read alike by csv-parse and Python's csv, formulas guarded with `'`.
+// RFC 4180 with CRLF line ends, read alike by csv-parse and Python's csv, formulas guarded with `'`; and
+// a links CSV imported again with `shortener import --from csv` gives back the same links.
 
 // Fixed origins, so the CLI's databases and the server agree on short URLs whatever the port.
 const SITE = { SHORT_DOMAINS: 'https://s.test', PUBLIC_BASE_URL: 'https://sho.test' };
@@ -14,6 +18,7 @@ const INJECTION = "Invoice\n=cmd|' /C calc'!A0";
 
 let server: TestServer;
 let alice: TestAccount;
+let dir: string;
 
 /** A link setting every field a link can have, and two plainer ones. */
 const LINKS = [
@@ -50,12 +55,45 @@ const LINKS = [
 ];
 
 beforeAll(async () => {
+  dir = tempDir();
   server = await startTestServer(SITE);
   alice = await server.createAccount('alice');
   for (const link of LINKS)
     expect((await server.api('/api/v1/links', { key: alice.key, json: link })).status).toBe(201);
 });
 afterAll(() => server.close());
+
+/** Alice's links as the API shows them, by slug, without what a new link has afresh. */
+const comparable = (links: readonly Json[]) =>
+  links
+    .map(({ id: _id, stats_url: _stats, updated_at: _updated, ...link }) => link)
+    .sort((a, b) => String(a.slug).localeCompare(String(b.slug)));
+
+const listed = async () =>
+  comparable((await jsonOf(await server.api('/api/v1/links', { key: alice.key }))).links as Json[]);
+
+/** What `shortener import --from csv` of `csv` into a fresh database gives: its links, comparable. */
+async function importedBack(csv: string, name: string): Promise<Json[]> {
+  const file = join(dir, `${name}.csv`);
+  writeFileSync(file, csv);
+  const env = { DB_PATH: join(dir, `${name}.db`), ...SITE };
+  expect((await runIn(env, ['accounts', 'create', 'bob'])).code).toBe(0);
+  const run = await runIn(env, ['import', '--from', 'csv', file, '--account', 'bob', '--json']);
+  expect([run.code, run.stderr]).toEqual([0, '']);
+  expect(run.json()).toMatchObject({ state: 'done', imported: LINKS.length, not_imported: [] });
+  const lines = (await runIn(env, ['export'])).stdout.split('\n').filter((line) => line !== '');
+  return comparable(lines.map((line) => JSON.parse(line) as Json)).map(
+    ({
+      imported_clicks: _i,
+      disabled: _d,
+      account: _a,
+      account_id: _ai,
+      password_hash: _p,
+      edit_token_hash: _e,
+      ...link
+    }) => link,
+  );
+}
 
 describe('the links CSV (decisions §25)', () => {
   it('keeps a title with a line break and a formula in one quoted cell of one row', async () => {
@@ -75,6 +113,18 @@ describe('the links CSV (decisions §25)', () => {
     expect(rows).toHaveLength(LINKS.length);
     expect(rows.map((row) => restoreCell(row[header.indexOf('title')] ?? ''))).toContain(INJECTION);
     expect(rows.map((row) => row[header.indexOf('tags')])).toContain('a,b-c,d_e');
+  });
+});
+
+describe('a links CSV imported again (decisions §25)', () => {
+  it('gives back the same links from the API’s CSV, field for field', async () => {
+    const csv = await (await server.api('/api/v1/links?format=csv', { key: alice.key })).text();
+    expect(await importedBack(csv, 'from-api')).toEqual(await listed());
+  });
+
+  it('gives back the same links from `export --format csv`, field for field', async () => {
+    const run = await runIn({ DB_PATH: server.dbPath, ...SITE }, ['export', '--format', 'csv']);
+    expect(await importedBack(run.stdout, 'from-export')).toEqual(await listed());
   });
 });
 
