@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { csvText, LINK_CSV_COLUMNS, linkCsvRow } from '@shortener/core';
-import type { LinkView } from '@shortener/core';
+import { csvText, LINK_CSV_COLUMNS, linkCsvRow, toLinkView } from '@shortener/core';
+import type { LinkRecord, LinkView } from '@shortener/core';
+import { aLink, aServiceConfig, FIXTURE_TIME } from '@shortener/testkit';
 import { csvSource } from '../src/index.js';
 import { findColumns, LINK_CSV_FIELDS } from '../src/csv/columns.js';
 import { collect, plain } from './collect.js';
@@ -15,36 +16,31 @@ const split = [
 ];
 const preview = { title: '=Preview, "quoted"', description: 'one\ntwo', image: 'https://example.com/i.png' };
 
-const link = (overrides: Partial<LinkView>): LinkView => ({
-  id: '0190a4f2-7c3e-7b1a-9d4e-2f6a8b0c1d2e',
-  domain: 's.test',
-  slug: 'full',
-  short_url: 'https://s.test/full',
-  url: 'https://example.com/full',
-  title: "Invoice\n=cmd|' /C calc'!A0",
-  status: 'active',
-  clicks: 3,
-  has_password: false,
-  public_stats: false,
-  expires_at: '2099-01-02T03:04:05.678Z',
-  max_clicks: 5,
-  created_at: '2026-01-01T00:00:00.000Z',
-  updated_at: '2026-01-02T00:00:00.000Z',
-  last_click_at: null,
-  preview_url: 'https://s.test/full+',
-  qr_svg_url: 'https://s.test/full.svg',
-  qr_png_url: 'https://s.test/full.png',
-  stats_url: 'https://sho.test/api/v1/links/0190a4f2-7c3e-7b1a-9d4e-2f6a8b0c1d2e/stats',
-  tags: ['a', 'b-c'],
-  rules: [rule],
-  forward_query: true,
-  redirect_status: 307,
-  crawlable: true,
-  expired_url: 'https://example.com/gone',
-  preview,
-  split,
-  ...overrides,
-});
+/** A link setting every field a link can have, as the Link object shows it (a CSV's row is made of it). */
+const link = (overrides: Partial<LinkRecord> = {}): LinkView =>
+  toLinkView(
+    aLink({
+      domain: 's.test',
+      slug: 'full',
+      url: 'https://example.com/full',
+      title: "Invoice\n=cmd|' /C calc'!A0",
+      clicks: 3,
+      publicStats: false,
+      expiresAt: Date.parse('2099-01-02T03:04:05.678Z'),
+      maxClicks: 5,
+      tags: ['a', 'b-c'],
+      rules: [rule],
+      forwardQuery: true,
+      redirectStatus: 307,
+      crawlable: true,
+      expiredUrl: 'https://example.com/gone',
+      preview,
+      split,
+      ...overrides,
+    }),
+    aServiceConfig({ shortDomains: [{ origin: 'https://s.test', host: 's.test' }] }),
+    FIXTURE_TIME,
+  );
 
 const rowsOf = async (links: readonly LinkView[]) =>
   (await collect(csvSource(csvText(LINK_CSV_COLUMNS, links.map(linkCsvRow))))).map((step) => plain(step.row));
@@ -59,7 +55,7 @@ describe('csvSource on our own links CSV (decisions §25)', () => {
         url: 'https://example.com/full',
         title: "Invoice\n=cmd|' /C calc'!A0",
         tags: ['a', 'b-c'],
-        createdAt: Date.parse('2026-01-01T00:00:00.000Z'),
+        createdAt: FIXTURE_TIME,
         totalClicks: 3,
         expiresAt: Date.parse('2099-01-02T03:04:05.678Z'),
         maxClicks: 5,
@@ -83,9 +79,9 @@ describe('csvSource on our own links CSV (decisions §25)', () => {
         rules: [],
         split: null,
         preview: null,
-        expired_url: null,
-        max_clicks: null,
-        expires_at: null,
+        expiredUrl: null,
+        maxClicks: null,
+        expiresAt: null,
       }),
     ]);
     expect(row).toMatchObject({ title: null, tags: [], publicStats: false });
@@ -94,7 +90,7 @@ describe('csvSource on our own links CSV (decisions §25)', () => {
   });
 
   it('refuses a link that had a password or was disabled: here it would be open', async () => {
-    const rows = await rowsOf([link({ has_password: true }), link({ status: 'disabled' })]);
+    const rows = await rowsOf([link({ passwordHash: 'scrypt$…' }), link({ disabled: true })]);
     expect(rows.map((row) => row.problem)).toEqual([
       expect.stringMatching(/^password at the source/),
       expect.stringMatching(/^disabled at the source/),
@@ -105,6 +101,13 @@ describe('csvSource on our own links CSV (decisions §25)', () => {
     const text = 'url,rules,max_clicks,crawlable\r\nhttps://example.com/,[oops,-1,maybe\r\n';
     const [step] = await collect(csvSource(text));
     expect(step?.row.problem).toBe('bad max_clicks "-1"; bad crawlable "maybe"; bad rules "[oops"');
+  });
+
+  it('has a cell for every column: tags joined by a comma, rules, a split and a preview as JSON', () => {
+    const row = linkCsvRow(link({ rules: [] }));
+    for (const column of LINK_CSV_COLUMNS) expect(row, column).toHaveProperty(column);
+    expect(row).toMatchObject({ alias: 'full', tags: 'a,b-c', rules: '', split: JSON.stringify(split) });
+    expect(row.preview).toBe(JSON.stringify(preview));
   });
 
   it('finds the column of every field the links CSV carries', () => {
