@@ -1,5 +1,7 @@
-// The cells of the CSV files the adapters write (the link list, statistics): the encoding itself is the
-// adapters' (csv-stringify); what a cell holds, and its defence against formula injection, is here once.
+// Every CSV file we write (the link list, exports, statistics, import reports) is made here, by one
+// function, as decisions §25 "CSV out" says. The encoding is ours rather than a library's: RFC 4180 is a
+// few lines, and csv-stringify, given CRLF as its record delimiter, stops quoting a cell holding a bare LF
+// or CR, which let a title's line break start a row of its own (issue 60).
 
 // OWASP CSV injection: a cell starting with one of these is a formula to a spreadsheet.
 const FORMULA = /^'*[=+\-@\t\r]/;
@@ -28,29 +30,17 @@ export function csvCells(columns: readonly string[], rows: readonly Record<strin
   return [[...columns], ...rows.map((row) => columns.map((column) => cell(row[column])))];
 }
 
-/** The columns of a link list as CSV (`GET /api/v1/links?format=csv`, `export --format csv`). */
-export const LINK_CSV_COLUMNS = [
-  'url', 'alias', 'domain', 'title', 'expires_at', 'max_clicks', 'public_stats', 'has_password', 'status',
-  'clicks', 'created_at', 'short_url', 'id', 'tags', 'rules', 'forward_query', 'redirect_status', 'crawlable',
-  'split',
-] as const; // prettier-ignore
+/** A cell as RFC 4180 writes it: in quotes (its quotes doubled) when it holds a comma, quote, CR or LF. */
+const encodeCell = (cell: string): string =>
+  /[",\r\n]/.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell;
 
 /**
- * A Link object (or an exported link) as a CSV row: its slug under `alias`, which a CSV made by hand is
- * likelier to say; tags separated by spaces, rules and a split as JSON (empty when none).
+ * The text of a CSV file (decisions §25): the header row of `columns`, then one row per record of
+ * `rows`, cells as {@link csvCells} makes them, each quoted when it holds a comma, a quote, a CR or an
+ * LF, and every row ended by CRLF (RFC 4180).
  */
-export function linkCsvRow(link: object): Record<string, unknown> {
-  const { slug, tags, rules, split } = link as {
-    slug?: unknown;
-    tags?: unknown;
-    rules?: unknown;
-    split?: unknown;
-  };
-  return {
-    ...link,
-    alias: slug,
-    tags: Array.isArray(tags) ? tags.join(' ') : tags,
-    rules: Array.isArray(rules) && rules.length > 0 ? JSON.stringify(rules) : '',
-    split: Array.isArray(split) ? JSON.stringify(split) : '',
-  };
+export function csvText(columns: readonly string[], rows: readonly Record<string, unknown>[]): string {
+  return csvCells(columns, rows)
+    .map((row) => `${row.map(encodeCell).join(',')}\r\n`)
+    .join('');
 }

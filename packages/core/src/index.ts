@@ -213,7 +213,15 @@ export { mergeUtm } from './urls/utm.js';
 export { validateTargetUrl } from './urls/validate-url.js';
 export type { UrlPolicy } from './urls/validate-url.js';
 export * from './visits/index.js';
-export { csvCells, LINK_CSV_COLUMNS, linkCsvRow, neutraliseCell, restoreCell } from './csv-cells.js';
+export { csvCells, csvText, neutraliseCell, restoreCell } from './csv-cells.js';
+export {
+  CSV_TAG_SEPARATOR,
+  EXPORTED_LINK_CSV_COLUMNS,
+  LINK_CSV_COLUMNS,
+  LINK_CSV_JSON_COLUMNS,
+  linkCsvRow,
+} from './links/link-csv.js';
+export type { LinkCsvColumn } from './links/link-csv.js';
 export * from './events/index.js';
 export { EVENT_BODY_SCHEMAS, VisitedEventDataSchema } from './events/event-schemas.js';
 export { SERVICE_INFO } from './version.js';
@@ -235,7 +243,15 @@ export { IMPORT_SOURCES } from './imports/source.js';
 // prettier-ignore
 export type { ImportRow, ImportSource, ImportSourceName, ImportStep, ImportedDay, ImportedVisit } from './imports/source.js';
 // prettier-ignore
-export { IMPORT_JOB_COLUMNS, MAX_JOB_ERRORS, NO_COUNTS, importJobValues, summaryOf } from './imports/import-job.js';
+export {
+  IMPORT_JOB_COLUMNS,
+  IMPORT_REPORT_COLUMNS,
+  MAX_JOB_ERRORS,
+  NO_COUNTS,
+  importJobValues,
+  importReportRow,
+  summaryOf,
+} from './imports/import-job.js';
 // prettier-ignore
 export type {
   ImportChunk, ImportCounts, ImportJob, ImportJobSummary, ImportOptions, ImportOutcome, ImportReportLine, ImportState, ImportStore,

@@ -3,6 +3,7 @@ import type {
   DomainError,
   CheckAliasInput,
   ExportedLink,
+  ExportedLinkExtras,
   CreateLinkInput,
   ImportJobSummary,
   LinkView,
@@ -24,7 +25,7 @@ export interface LinkListView {
 /** A page of links as `export` writes them. */
 export interface ExportPage {
   /** Locally the lossless form (`toExportedLink`: hashes, owner, `disabled`); remotely the Link objects. */
-  readonly links: readonly object[];
+  readonly links: readonly (LinkView | (LinkView & ExportedLinkExtras))[];
   readonly next_cursor: string | null;
 }
 

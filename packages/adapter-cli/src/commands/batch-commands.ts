@@ -1,9 +1,11 @@
 import { writeFile } from 'node:fs/promises';
 import {
   CreateLinkInput,
+  EXPORTED_LINK_CSV_COLUMNS,
   ExportedLink,
   LINK_CSV_COLUMNS,
   countText,
+  csvText,
   err,
   linkCsvRow,
   parseInput,
@@ -14,9 +16,8 @@ import { CliError, USAGE, unwrap, usageError } from '../cli-io.js';
 import type { CliIo } from '../cli-io.js';
 import { clip, progressBar, table } from '../render.js';
 import type { ExportPage, ShortenerClient } from '../client/client.js';
-import { FULL_CSV_COLUMNS, importRecords, readInput } from './batch-io.js';
+import { importRecords, readInput } from './batch-io.js';
 import type { ImportRecord } from './batch-io.js';
-import { writeCsv } from './csv.js';
 import {
   creationFault,
   creationFields,
@@ -142,16 +143,16 @@ const EXPORT: ClientCommand = {
     const format = options.format ?? 'jsonl';
     if (format !== 'jsonl' && format !== 'csv')
       throw usageError(`--format must be jsonl or csv (got "${String(format)}")`);
-    const links: object[] = [];
+    const links: ExportPage['links'][number][] = [];
     for (let cursor: string | null = null, first = true; first || cursor !== null; first = false) {
       const page: ExportPage = unwrap(await client.exportPage(cursor));
       links.push(...page.links);
       cursor = page.next_cursor;
     }
-    const columns = client.importLink === undefined ? LINK_CSV_COLUMNS : FULL_CSV_COLUMNS;
+    const columns = client.importLink === undefined ? LINK_CSV_COLUMNS : EXPORTED_LINK_CSV_COLUMNS;
     const text =
       format === 'csv'
-        ? writeCsv(columns, links.map(linkCsvRow))
+        ? csvText(columns, links.map(linkCsvRow))
         : links.map((link) => `${JSON.stringify(link)}\n`).join('');
     if (typeof options.out !== 'string') return void io.stdout.write(text);
     // A local export holds password and edit-token hashes: readable by its owner only, like a backup.

@@ -1,5 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import { LINK_CSV_COLUMNS } from '@shortener/core';
 import { CliError } from '../cli-io.js';
 import type { CliIo } from '../cli-io.js';
 import { readCsv } from './csv.js';
@@ -22,12 +21,6 @@ export async function readInput(io: CliIo, file: string): Promise<string> {
     );
   }
 }
-
-/** The columns of a local `export --format csv`: also what a lossless import needs (`ExportedLink`). */
-export const FULL_CSV_COLUMNS = [
-  ...LINK_CSV_COLUMNS, 'updated_at', 'last_click_at', 'disabled', 'account', 'account_id', 'password_hash',
-  'edit_token_hash',
-] as const; // prettier-ignore
 
 /** One record of an import file: its line number and fields, or why it could not be read. */
 export type ImportRecord =

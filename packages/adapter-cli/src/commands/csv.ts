@@ -1,6 +1,5 @@
 import { CsvError, parse } from 'csv-parse/sync';
-import { stringify } from 'csv-stringify/sync';
-import { csvCells, restoreCell } from '@shortener/core';
+import { restoreCell } from '@shortener/core';
 import { CliError } from '../cli-io.js';
 
 /** One row of a CSV file: the line it starts on and its cells, or why it could not be read. */
@@ -15,7 +14,7 @@ const breaksIn = (text: string): number => text.match(LINE_BREAK)?.length ?? 0;
  * The rows of an RFC 4180 CSV text (an Excel UTF-8 byte order mark skipped; quoted cells may hold
  * commas, quotes and line breaks; blank lines skipped), each with the line it starts on. A row with
  * the wrong number of cells is an invalid row; a quote never closed would swallow the rest of the
- * file into one cell, so it stops the whole read. Cells come back as written before {@link writeCsv}
+ * file into one cell, so it stops the whole read. Cells come back as written before core's `csvText`
  * neutralised them.
  *
  * @throws CliError naming the line of a quote that is never closed, or of any other unreadable text.
@@ -58,12 +57,4 @@ export function readCsv(text: string): CsvRow[] {
     throw error;
   }
   return rows;
-}
-
-/**
- * A CSV text (header row, `\r\n` line ends) of `rows` under `columns`: null and absent values are
- * empty cells, booleans `true`/`false`, and every cell neutralised against formula injection.
- */
-export function writeCsv(columns: readonly string[], rows: readonly Record<string, unknown>[]): string {
-  return stringify(csvCells(columns, rows), { record_delimiter: 'windows' });
 }

@@ -1,4 +1,4 @@
-import { UTM_FIELD_NAMES, domainError } from '@shortener/core';
+import { CSV_TAG_SEPARATOR, LINK_CSV_JSON_COLUMNS, UTM_FIELD_NAMES, domainError } from '@shortener/core';
 import type { DomainError } from '@shortener/core';
 import { numberOf } from './link-options.js';
 
@@ -7,7 +7,7 @@ export function isExportedLink(fields: Record<string, unknown>): boolean {
   return 'password_hash' in fields && 'edit_token_hash' in fields;
 }
 
-const NUMBERS = ['clicks', 'max_clicks', 'redirect_status'] as const;
+const NUMBERS = ['clicks', 'imported_clicks', 'max_clicks', 'redirect_status'] as const;
 const BOOLEANS = ['public_stats', 'disabled', 'has_password', 'forward_query', 'crawlable'] as const;
 
 /**
@@ -27,23 +27,25 @@ export function exportedLinkFields(fields: Record<string, unknown>): Record<stri
     const value = typed[name];
     if (typeof value === 'string') typed[name] = booleanOf(value);
   }
-  // empty cells mean no tags, no rules and no split, which the lists say by their absence
-  const { tags: _tags, rules: _rules, split: _split, ...rest } = typed;
+  // empty cells mean no tags, rules, split or preview, which the lists say by their absence
+  const { tags: _tags, rules: _rules, split: _split, preview: _preview, ...rest } = typed;
   return { ...rest, ...listsOf(fields) };
 }
 
 /**
- * `tags`, `rules` and `split` of a record: from CSV, tags separated by spaces or commas, rules and a
- * split as JSON (text that is not JSON stays, for the schema to refuse); absent or empty cells leave
- * them out.
+ * `tags`, `rules`, `split` and `preview` of a record: from CSV, tags joined by `,` (by spaces in
+ * exports made before decisions §25), the others as JSON (text that is not JSON stays, for the schema
+ * to refuse); absent or empty cells leave them out.
  */
 function listsOf(fields: Record<string, unknown>): Record<string, unknown> {
   const lists: Record<string, unknown> = {};
   const { tags } = fields;
   if (typeof tags === 'string') {
-    if (tags.trim() !== '') lists.tags = tags.split(/[\s,]+/).filter((tag) => tag !== '');
+    const separator = tags.includes(CSV_TAG_SEPARATOR) ? CSV_TAG_SEPARATOR : /\s+/;
+    const list = tags.split(separator).map((tag) => tag.trim());
+    if (tags.trim() !== '') lists.tags = list.filter((tag) => tag !== '');
   } else if (tags !== undefined && tags !== null) lists.tags = tags;
-  for (const name of ['rules', 'split'] as const) {
+  for (const name of LINK_CSV_JSON_COLUMNS) {
     const value = fields[name];
     if (typeof value === 'string') {
       if (value.trim() !== '') lists[name] = jsonOrText(value);
@@ -70,7 +72,15 @@ export function exportedLinkFault(fields: Record<string, unknown>): DomainError 
     : null;
 }
 
-const TEXT_FIELDS = ['url', 'domain', 'title', 'expires_at', 'password', ...UTM_FIELD_NAMES] as const;
+const TEXT_FIELDS = [
+  'url',
+  'domain',
+  'title',
+  'expires_at',
+  'expired_url',
+  'password',
+  ...UTM_FIELD_NAMES,
+] as const;
 
 /** The creation fields of an imported record: CSV strings converted, empty cells left out, the rest ignored. */
 export function creationFields(fields: Record<string, unknown>): Record<string, unknown> {

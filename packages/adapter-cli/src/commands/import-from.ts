@@ -1,4 +1,4 @@
-import { IMPORT_SOURCES, toImportJobView } from '@shortener/core';
+import { IMPORT_SOURCES, importReportRow, toImportJobView } from '@shortener/core';
 import type { ImportJobSummary, ImportReportLine, ImportSourceName } from '@shortener/core';
 import type { Command } from 'commander';
 import { CliError, unwrap, usageError } from '../cli-io.js';
@@ -111,12 +111,7 @@ export async function importFrom({ client, args, options, out, io }: ClientRun):
   const view = toImportJobView(done.job, '');
   const { report_url: _, ...summary } = view;
   const heading = `${done.job.options.dryRun ? 'Dry run, nothing written. ' : ''}${countsLine(done.job)}`;
-  const rows = notImported.map((l) => ({
-    original_short_url: l.originalShortUrl,
-    outcome: l.outcome,
-    short_url: l.shortUrl,
-    reason: l.reason,
-  }));
+  const rows = notImported.map(importReportRow);
   out.print({ ...summary, not_imported: rows }, [heading, ...notImported.map(notImportedText)].join('\n'));
   if (done.job.state === 'failed') throw new CliError(`The import failed: ${done.job.errors.join('; ')}`, 1);
 }

@@ -9,6 +9,7 @@ import {
   STATS_MAX_RANGE_DAYS,
   StatsQuery,
   countText,
+  csvText,
   parseInput,
   statsCsvRows,
 } from '@shortener/core';
@@ -17,7 +18,6 @@ import QRCode from 'qrcode';
 import { CliError, USAGE, unwrap, usageError } from '../cli-io.js';
 import type { CliIo } from '../cli-io.js';
 import { checkText, statsText } from '../render.js';
-import { writeCsv } from './csv.js';
 import { addClientCommand } from './kit.js';
 import type { ClientCommand } from './kit.js';
 import { defined } from './link-options.js';
@@ -51,7 +51,7 @@ const STATS: ClientCommand = {
     const tz = options.tz ?? systemZone();
     const query = unwrap(parseInput(StatsQuery, defined({ days, from, to, tz })), USAGE);
     const stats = unwrap(await client.stats(args[0] ?? '', query));
-    if (format === 'csv') return void io.stdout.write(writeCsv(STATS_CSV_COLUMNS, statsCsvRows(stats)));
+    if (format === 'csv') return void io.stdout.write(csvText(STATS_CSV_COLUMNS, statsCsvRows(stats)));
     out.print(stats, statsText(stats));
   },
 };

@@ -1,34 +1,25 @@
 import {
+  IMPORT_REPORT_COLUMNS,
   ImportInput,
   MAX_IMPORT_CSV_BYTES,
   findImport,
   importReport,
+  importReportRow,
   startImport,
   toImportJobView,
 } from '@shortener/core';
-import type { ImportReportLine, ImportUseDeps } from '@shortener/core';
-import { stringify } from 'csv-stringify/sync';
+import type { ImportUseDeps } from '@shortener/core';
 import type { HttpDeps } from '../deps.js';
 import { sendResult } from '../koa-helpers.js';
 import { KEY_OR_SESSION, textContent } from '../openapi/openapi-paths.js';
 import { IMPORT_ID } from '../routes/route-parameters.js';
 import { route } from '../routes/route-table.js';
 import type { AnyRoute } from '../routes/route-table.js';
-import { jsonResponse } from './route-kit.js';
+import { jsonResponse, sendCsv } from './route-kit.js';
 
 /** Served where a runner takes jobs (the server's composition root gives `deps.imports`). */
 const enabled = (deps: HttpDeps) => deps.imports !== undefined;
 const importsOf = (deps: HttpDeps) => deps.imports as ImportUseDeps & { readonly kick: () => void };
-
-/** A cell a spreadsheet would run as a formula starts with a quote instead (CSV injection). */
-const cell = (text: string | null): string =>
-  text !== null && /^[=+\-@\t\r]/.test(text) ? `'${text}` : (text ?? '');
-
-/** The report as CSV: `original_short_url, outcome, short_url, reason` (decisions §17). */
-export function reportCsv(lines: readonly ImportReportLine[]): string {
-  const rows = lines.map((l) => [cell(l.originalShortUrl), l.outcome, cell(l.shortUrl), cell(l.reason)]);
-  return stringify([['original_short_url', 'outcome', 'short_url', 'reason'], ...rows]);
-}
 
 /**
  * `/api/v1/imports` (decisions §17): an account starts an import of its links from another shortener
@@ -105,9 +96,8 @@ export const IMPORT_ROUTES: readonly AnyRoute[] = [
     handle: async (ctx, { deps, caller, params }) => {
       const report = await importReport(importsOf(deps), params.id ?? '', caller);
       if (!report.ok) return sendResult(ctx, report, () => null);
-      ctx.type = 'text/csv; charset=utf-8';
-      ctx.set('content-disposition', `attachment; filename="import-${report.value.job.id}.csv"`);
-      ctx.body = reportCsv(report.value.lines);
+      const rows = report.value.lines.map(importReportRow);
+      sendCsv(ctx, `import-${report.value.job.id}.csv`, IMPORT_REPORT_COLUMNS, rows);
     },
   }),
 ];

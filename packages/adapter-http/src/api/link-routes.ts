@@ -42,8 +42,10 @@ export const LINK_ROUTES: readonly AnyRoute[] = [
         'The links of the API key’s account, newest first. Pass `next_cursor` as `cursor` for the next page; ' +
         '`next_cursor` is null on the last page. `tag` (repeatable) keeps the links carrying every tag given. ' +
         '`format=csv` (or `Accept: text/csv`) answers every link matching `q` and `tag` as `text/csv` (not one ' +
-        'page): a header row, then one row a link (tags space-separated, rules as JSON), cells starting with ' +
-        "`=`, `+`, `-`, `@`, a tab or a carriage return prefixed with `'` against formula injection.",
+        'page), as RFC 4180 with CRLF line ends: a header row, then one row a link with every field (tags joined ' +
+        'by `,`; `rules`, `split` and `preview` as JSON), a cell holding a comma, quote, CR or LF quoted, and ' +
+        "cells starting with `=`, `+`, `-`, `@`, a tab or a carriage return prefixed with `'` against formula " +
+        'injection (`shortener import --from csv` takes it off again).',
       tag: 'links',
       security: [key],
       responses: { 200: jsonOrCsvResponse('One page of links, or every link as CSV.', 'LinkList') },

@@ -1,6 +1,5 @@
 import type { LinkRecord } from '@shortener/core';
-import { csvCells, toLinkView } from '@shortener/core';
-import { stringify } from 'csv-stringify/sync';
+import { csvText, toLinkView } from '@shortener/core';
 import type { Context } from 'koa';
 import type { HttpDeps } from '../deps.js';
 import { jsonContent, ref, textContent } from '../openapi/openapi-paths.js';
@@ -40,8 +39,8 @@ export function wantsCsv(ctx: Context, format: 'json' | 'csv' | undefined): bool
 }
 
 /**
- * Answers a CSV file named `filename`: RFC 4180 (csv-stringify), a header row, CRLF line ends, every cell
- * neutralised against spreadsheet formula injection (core's `csvCells`).
+ * Answers a CSV file named `filename` as core's `csvText` writes it (decisions §25): RFC 4180, a header
+ * row, CRLF line ends, every cell neutralised against spreadsheet formula injection.
  */
 export function sendCsv(
   ctx: Context,
@@ -52,5 +51,5 @@ export function sendCsv(
   ctx.status = 200;
   ctx.type = 'text/csv; charset=utf-8';
   ctx.set('Content-Disposition', `attachment; filename="${filename}"`);
-  ctx.body = stringify(csvCells(columns, rows), { record_delimiter: 'windows' });
+  ctx.body = csvText(columns, rows);
 }

@@ -82,7 +82,7 @@ describe('POST /api/v1/imports (decisions §17)', () => {
     expect(link).toMatchObject({ url: 'https://example.com/spring', clicks: 12 });
     const report = await server.api(`/api/v1/imports/${started.id}/report`, { key: alice.key });
     expect(report.headers.get('content-type')).toMatch(/^text\/csv/);
-    const lines = (await report.text()).trim().split('\n');
+    const lines = (await report.text()).trim().split('\r\n'); // decisions §25: CRLF
     expect(lines[0]).toBe('original_short_url,outcome,short_url,reason');
     expect(lines[1]).toBe(`https://old.example/spring,imported,http://${server.hostA}/spring,`);
     expect(lines[2]).toMatch(/^https:\/\/old.example\/x,refused,,/);

@@ -107,6 +107,19 @@ export interface ImportReportLine {
   readonly reason: string | null;
 }
 
+/** The columns of a job's report as CSV and as the CLI's JSON (decisions §17). */
+export const IMPORT_REPORT_COLUMNS = ['original_short_url', 'outcome', 'short_url', 'reason'] as const;
+
+/** A report line as a row under {@link IMPORT_REPORT_COLUMNS}. */
+export const importReportRow = (
+  line: ImportReportLine,
+): Record<(typeof IMPORT_REPORT_COLUMNS)[number], string | null> => ({
+  original_short_url: line.originalShortUrl,
+  outcome: line.outcome,
+  short_url: line.shortUrl,
+  reason: line.reason,
+});
+
 /** A report line with the place of its row in the job (0 for the first row): lines are read in this order. */
 export interface PlacedReportLine extends ImportReportLine {
   readonly position: number;

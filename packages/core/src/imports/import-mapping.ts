@@ -1,14 +1,22 @@
+import { z } from 'zod';
 import type { CoreDeps } from '../deps.js';
 import { findShortDomain } from '../config.js';
 import { UNUSED_LINK, urlPolicyOf } from '../links/create-link.js';
 import type { LinkRecord } from '../links/link.js';
-import { PLAIN } from '../links/organise.js';
-import { RulesField, checkRules } from '../links/rules.js';
+import { checkPermanent, organisedOf } from '../links/organise.js';
+import type { Organised } from '../links/organise.js';
+import { PreviewField } from '../links/preview.js';
+import { RulesField } from '../links/rules.js';
+import { SplitField } from '../links/split.js';
+import type { Result } from '../result.js';
+import { err } from '../result.js';
+import { RedirectStatusField } from '../schemas.js';
 import { RESERVED_SLUGS, randomSlug, slugLengthForAttempt, validateAlias } from '../links/slug.js';
 import { MAX_TAGS, isTag, normalizeTags } from '../links/tags.js';
 import { shortUrlOf } from '../links/view.js';
 import { timeOrderedUuid } from '../secrets.js';
 import { findUnstorableText } from '../text.js';
+import type { UrlPolicy } from '../urls/validate-url.js';
 import { validateTargetUrl } from '../urls/validate-url.js';
 import type { ImportOptions, ImportOutcome, ImportReportLine } from './import-job.js';
 import type { ImportRow } from './source.js';
@@ -56,10 +64,8 @@ export async function planRow(ctx: MappingContext, row: ImportRow): Promise<RowP
   const policy = urlPolicyOf(deps.config);
   const url = validateTargetUrl(row.url, policy);
   if (!url.ok) return refused(row, `${url.error.message} (${row.url})`);
-  const rules = RulesField.safeParse(row.rules ?? []);
-  if (!rules.success) return refused(row, 'Its redirect rules are not rules this server takes.');
-  const checkedRules = checkRules(rules.data, policy, {});
-  if (!checkedRules.ok) return refused(row, `A rule's URL: ${checkedRules.error.message}`);
+  const settings = settingsOf(row, policy);
+  if (!settings.ok) return refused(row, settings.error);
   const domain = domainOf(ctx, row.domain);
   const now = deps.clock.now();
   const draft: LinkRecord = {
@@ -69,7 +75,7 @@ export async function planRow(ctx: MappingContext, row: ImportRow): Promise<RowP
     url: url.value,
     title: row.title?.trim().slice(0, MAX_TITLE) || null,
     passwordHash: null,
-    publicStats: true,
+    publicStats: row.publicStats ?? true,
     expiresAt: row.expiresAt ?? null,
     maxClicks:
       row.maxClicks !== undefined && row.maxClicks !== null && row.maxClicks > 0 ? row.maxClicks : null,
@@ -78,12 +84,11 @@ export async function planRow(ctx: MappingContext, row: ImportRow): Promise<RowP
     editTokenHash: null,
     createdAt: row.createdAt ?? now,
     updatedAt: now,
-    ...PLAIN,
+    ...settings.value,
     tags: normalizeTags((row.tags ?? []).map((t) => t.trim()).filter(isTag)).slice(0, MAX_TAGS),
-    rules: checkedRules.value,
-    forwardQuery: row.forwardQuery ?? false,
-    crawlable: row.crawlable ?? false,
   };
+  const permanent = checkPermanent(draft);
+  if (!permanent.ok) return refused(row, permanent.error.message);
   const code = await codeOf(ctx, row, domain);
   if (code.kind !== 'code') return code;
   const link = { ...draft, slug: code.slug };
@@ -95,6 +100,42 @@ export async function planRow(ctx: MappingContext, row: ImportRow): Promise<RowP
     link,
     line: line(row, renamed ? 'renamed' : 'imported', shortUrl, code.reason),
   };
+}
+
+/** What a row may set beyond its destination, in the shapes create takes them. */
+const RowSettings = z.object({
+  rules: RulesField,
+  redirect_status: RedirectStatusField.nullable(),
+  preview: PreviewField.nullable(),
+  split: SplitField.nullable(),
+});
+
+/**
+ * The row's settings of decisions §15-§19 as stored (tags aside), checked as a creation checks them:
+ * every URL through the URL rules; or why the row is refused.
+ */
+function settingsOf(row: ImportRow, policy: UrlPolicy): Result<Organised, string> {
+  const parsed = RowSettings.safeParse({
+    rules: row.rules ?? [],
+    redirect_status: row.redirectStatus ?? null,
+    preview: row.preview ?? null,
+    split: row.split ?? null,
+  });
+  if (!parsed.success) {
+    const field = String(parsed.error.issues[0]?.path[0] ?? 'settings');
+    return err(`Its ${field} is not one this server takes.`);
+  }
+  const organised = organisedOf(
+    {
+      ...parsed.data,
+      forward_query: row.forwardQuery,
+      crawlable: row.crawlable,
+      expired_url: row.expiredUrl,
+    },
+    policy,
+    {},
+  );
+  return organised.ok ? organised : err(`${organised.error.field ?? 'url'}: ${organised.error.message}`);
 }
 
 /** The short domain of a row: `domain_map`'s, the one with the old host, else the default one. */

@@ -1,4 +1,6 @@
+import type { PreviewInput } from '../links/preview.js';
 import type { RuleInput } from '../links/rules.js';
+import type { SplitEntryInput } from '../links/split.js';
 
 /** The places links are imported from (decisions §17). */
 export const IMPORT_SOURCES = ['csv', 'yourls', 'shlink', 'kutt', 'bitly'] as const;
@@ -42,10 +44,19 @@ export interface ImportRow {
   readonly createdAt?: number | null;
   readonly expiresAt?: number | null;
   readonly maxClicks?: number | null;
+  readonly publicStats?: boolean;
   readonly crawlable?: boolean;
   readonly forwardQuery?: boolean;
+  /** The redirect's status (301, 302, 307, 308), unchecked; null or absent follows the server's. */
+  readonly redirectStatus?: number | null;
   /** Redirect rules in the shape create takes (decisions §15), unchecked. */
   readonly rules?: readonly RuleInput[];
+  /** Where the link sends visitors once expired or used up (decisions §18), unchecked. */
+  readonly expiredUrl?: string | null;
+  /** The social preview in the shape create takes (decisions §19), unchecked. */
+  readonly preview?: PreviewInput | null;
+  /** A split test in the shape create takes (decisions §19), unchecked. */
+  readonly split?: readonly SplitEntryInput[] | null;
   /** A history of visits (Shlink, YOURLS), read when the link is imported. */
   readonly visits?: () => AsyncIterable<ImportedVisit>;
   /** Daily counts (Bitly), read when the link is imported. */

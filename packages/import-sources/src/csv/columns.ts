@@ -1,11 +1,33 @@
-/** The fields a CSV file's columns can hold (decisions §17 "csv"). */
+import type { LinkCsvColumn } from '@shortener/core';
+
+/** The fields a CSV file's columns can hold (decisions §17 "csv", and §25: every field of our own). */
 export type CsvField =
-  'destination' | 'shortUrl' | 'code' | 'domain' | 'title' | 'tags' | 'created' | 'clicks';
+  | 'destination'
+  | 'shortUrl'
+  | 'code'
+  | 'domain'
+  | 'title'
+  | 'tags'
+  | 'created'
+  | 'clicks'
+  | 'expiresAt'
+  | 'maxClicks'
+  | 'publicStats'
+  | 'hasPassword'
+  | 'status'
+  | 'rules'
+  | 'forwardQuery'
+  | 'redirectStatus'
+  | 'crawlable'
+  | 'split'
+  | 'expiredUrl'
+  | 'preview';
 
 /**
  * The headers each field is read from, in order of preference, as decisions §17 lists them. One more than
  * §17 lists: `destination url`, the header of Dub's export (`Destination URL`), which §17 says is read as it
- * is. Bitly's link export is believed to use it as well.
+ * is. Bitly's link export is believed to use it as well. From `expiresAt` on, the columns of our own links
+ * CSV (decisions §25), so that an export imported again gives back the same links.
  */
 export const CSV_ALIASES: Readonly<Record<CsvField, readonly string[]>> = {
   destination: ['long url', 'url', 'destination', 'destination url', 'original url', 'target'],
@@ -16,7 +38,50 @@ export const CSV_ALIASES: Readonly<Record<CsvField, readonly string[]>> = {
   tags: ['tags'],
   created: ['created', 'created at', 'date created', 'timestamp'],
   clicks: ['clicks', 'total clicks', 'hits', 'visits', 'visit count'],
+  expiresAt: ['expires at'],
+  maxClicks: ['max clicks'],
+  publicStats: ['public stats'],
+  hasPassword: ['has password'],
+  status: ['status'],
+  rules: ['rules'],
+  forwardQuery: ['forward query'],
+  redirectStatus: ['redirect status'],
+  crawlable: ['crawlable'],
+  split: ['split'],
+  expiredUrl: ['expired url'],
+  preview: ['preview'],
 };
+
+/**
+ * What the importer reads each column of our own links CSV (core's `LINK_CSV_COLUMNS`) into, or null for
+ * what a new link starts afresh (its id and times of change). A new column fails to compile here until
+ * it is given its place.
+ */
+export const LINK_CSV_FIELDS = {
+  url: 'destination',
+  alias: 'code',
+  domain: 'domain',
+  title: 'title',
+  expires_at: 'expiresAt',
+  max_clicks: 'maxClicks',
+  public_stats: 'publicStats',
+  has_password: 'hasPassword',
+  status: 'status',
+  clicks: 'clicks',
+  created_at: 'created',
+  short_url: 'shortUrl',
+  id: null,
+  tags: 'tags',
+  rules: 'rules',
+  forward_query: 'forwardQuery',
+  redirect_status: 'redirectStatus',
+  crawlable: 'crawlable',
+  split: 'split',
+  expired_url: 'expiredUrl',
+  preview: 'preview',
+  updated_at: null,
+  last_click_at: null,
+} as const satisfies Record<LinkCsvColumn, CsvField | null>;
 
 /** A header as compared: without case, spaces or `_` (`Long URL`, `long_url` and `longUrl` are one). */
 export function normaliseHeader(header: string): string {

@@ -1,20 +1,22 @@
 /**
  * The `csv` import source (decisions §17): a file with a header row, such as Shlink's, Dub's and Bitly's link
- * exports or YOURLS's export plugin (`source,target,hits`). It reads the destination, the old short link (or
- * its code and domain), the title, tags, creation time and a click total, by the headers in `CSV_ALIASES`;
+ * exports or YOURLS's export plugin (`source,target,hits`), or our own links CSV. It reads the destination, the
+ * old short link (or its code and domain), the title, tags, creation time and a click total, and every setting
+ * of our own CSV (decisions §25), by the headers in `CSV_ALIASES`; cells lose the `'` guarding a formula;
  * every other column (an export's IDs, leads, revenue, archive flags) is never read. A row it cannot read
  * (no destination, a bad date or count) carries a `problem`; a file without a destination column throws.
  *
  * Cursor: the data row's number, from 1 (the row after the header).
  */
+import { restoreCell } from '@shortener/core';
 import type { ImportRow, ImportSource, ImportStep } from '@shortener/core';
 import { parse } from 'csv-parse';
 import { parseInstant } from '../dates.js';
 import { bareCode, joinShortUrl, splitShortUrl } from '../short-url.js';
 import type { CsvColumns } from './columns.js';
 import { findColumns } from './columns.js';
-
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+import { readSettings } from './settings-cells.js';
+import type { Mutable } from './settings-cells.js';
 
 /** `;` when the header line has more of them than `,` (a spreadsheet in a comma-decimal locale), else `,`. */
 export function detectDelimiter(text: string): ',' | ';' {
@@ -81,6 +83,7 @@ export function readCsvRow(record: readonly string[], columns: CsvColumns): Impo
     if (total === null) problems.push(`bad click count ${JSON.stringify(clicks)}`);
     else row.totalClicks = total;
   }
+  readSettings(cell, row, problems);
   if (problems.length > 0) row.problem = problems.join('; ');
   return row;
 }
@@ -97,7 +100,7 @@ function* slices(text: string): Iterable<string> {
   for (let at = 0; at < text.length; at += SLICE_CHARS) yield text.slice(at, at + SLICE_CHARS);
 }
 
-/** The file's records, read a slice at a time; a file that cannot be cut into records (a quote never closed) throws, named. */
+/** The file's records, read a slice at a time, each cell without the `'` a CSV we wrote guards it with; a file that cannot be cut into records (a quote never closed) throws, named. */
 async function* records(text: string): AsyncIterable<string[]> {
   const parser = parse({
     delimiter: detectDelimiter(text),
@@ -115,7 +118,7 @@ async function* records(text: string): AsyncIterable<string[]> {
   // a parse error ends the reading below; the feeding is then left without a reader
   feeding.catch(() => {});
   try {
-    for await (const record of parser) yield record as string[];
+    for await (const record of parser) yield (record as string[]).map(restoreCell);
     await feeding;
   } catch (error) {
     throw new Error(

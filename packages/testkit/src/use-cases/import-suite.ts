@@ -99,6 +99,40 @@ export function describeImportSuite(name: string, open: () => Promise<Stores>): 
       expect(report[0]!.shortUrl).toBe('https://sho.rt/keep1');
     });
 
+    it("keeps a row's settings, checked as a creation's: a permanent status with a cap, a bad split or preview refused", async () => {
+      const h = harness();
+      const job = await queued(h);
+      const split = [
+        { url: 'https://example.com/a', weight: 60 },
+        { url: 'https://example.com/b', weight: 40 },
+      ];
+      const settings = {
+        publicStats: false,
+        forwardQuery: true,
+        crawlable: true,
+        redirectStatus: 307,
+        expiredUrl: 'https://example.com/gone',
+        preview: { title: 'P', description: null, image: 'https://example.com/i.png' },
+        split,
+      };
+      const done = await run(h, job, [
+        row('kept', 'https://example.com/kept', settings),
+        row('permanent', 'https://example.com/p', { redirectStatus: 301, maxClicks: 5 }),
+        row('onesplit', 'https://example.com/s', { split: [{ url: 'https://example.com/a', weight: 100 }] }),
+        row('plainimage', 'https://example.com/i', { preview: { image: 'http://example.com/i.png' } }),
+      ]);
+      expect(done.counts).toMatchObject({ rows: 4, imported: 1, refused: 3 });
+      expect(await h.links.findBySlug('sho.rt', 'kept')).toMatchObject({
+        publicStats: false,
+        forwardQuery: true,
+        crawlable: true,
+        redirectStatus: 307,
+        expiredUrl: 'https://example.com/gone',
+        preview: settings.preview,
+        split,
+      });
+    });
+
     it('renames taken codes when asked, and a run again adds nothing', async () => {
       const h = harness();
       const job = await queued(h, { on_conflict: 'rename' });
