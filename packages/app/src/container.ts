@@ -159,11 +159,14 @@ function bindServices(c: Container): void {
     needs('coreDeps', 'stores', 'userAgents', 'config', 'logger'),
   );
   c.bind<ServiceMetrics | null>(t.metrics).toResolvedValue(
-    (cfg: AppConfig, recorder: VisitRecorder, { dispatcher }: EventRuntime) =>
+    (cfg: AppConfig, recorder: VisitRecorder, { dispatcher }: EventRuntime, stores: Stores) =>
       cfg.metrics.enabled
-        ? createServiceMetrics(recorder, cfg.metrics.port === null, dispatcher.counts)
+        ? createServiceMetrics(recorder, cfg.metrics.port === null, {
+            counts: dispatcher.counts,
+            backlog: () => stores.events.backlog(),
+          })
         : null,
-    [t.config, t.recorder, t.events],
+    [t.config, t.recorder, t.events, t.stores],
   );
   c.bind<StoreHealth>(t.storeHealth).toResolvedValue(
     (stores: Stores, limits: RateLimits) => createStoreHealth(stores, { checks: [limits.check] }),

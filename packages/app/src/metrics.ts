@@ -2,9 +2,10 @@ import { createServer } from 'node:http';
 import type { Server, ServerResponse } from 'node:http';
 import { METRICS_ALLOW, answerHalfClosedRequests } from '@shortener/adapter-http';
 import type { HttpMetrics, RouteFamily } from '@shortener/adapter-http';
-import type { DispatchCounts, VisitRecorder } from '@shortener/core';
+import type { VisitRecorder } from '@shortener/core';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { registerEventMetrics } from './events/event-metrics.js';
+import type { EventsMeasured } from './events/event-metrics.js';
 
 /** The service's Prometheus metrics (`METRICS=true`): no label ever holds an address or a slug. */
 export interface ServiceMetrics {
@@ -27,7 +28,7 @@ const FAMILIES: readonly RouteFamily[] = ['redirect', 'api', 'mcp', 'qr', 'pages
 export function createServiceMetrics(
   recorder: VisitRecorder,
   onThisPort: boolean,
-  events?: Readonly<DispatchCounts>,
+  events?: EventsMeasured,
 ): ServiceMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });

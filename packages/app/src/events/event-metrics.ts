@@ -1,5 +1,5 @@
-import type { DispatchCounts } from '@shortener/core';
-import { Counter } from 'prom-client';
+import type { DispatchCounts, EventBacklog } from '@shortener/core';
+import { Counter, Gauge } from 'prom-client';
 import type { Registry } from 'prom-client';
 
 /** A counter by `outcome`, each read from the dispatcher's counts at scrape time. */
@@ -21,11 +21,28 @@ function outcomeCounter(
   });
 }
 
+/** What the metrics of events read: the dispatcher's counts, and the store's backlog. */
+export interface EventsMeasured {
+  readonly counts: Readonly<DispatchCounts>;
+  readonly backlog: () => Promise<EventBacklog>;
+}
+
 /**
- * The counters of events out (decisions §16), read from the dispatcher's counts at scrape time:
- * webhook deliveries by outcome (delivered, failed and to be retried, given up) and broker publishes.
+ * The metrics of events out (decisions §16, §26), read at scrape time: webhook deliveries by outcome
+ * (delivered, failed and to be retried, given up), broker publishes, and the backlog in the store by
+ * kind (events not yet fanned out, deliveries waiting, links whose `link.visited` window is open).
  */
-export function registerEventMetrics(registry: Registry, counts: Readonly<DispatchCounts>): void {
+export function registerEventMetrics(registry: Registry, { counts, backlog }: EventsMeasured): void {
+  new Gauge({
+    name: 'shortener_event_backlog',
+    help: 'What waits in the store to go out: events (not yet fanned out), deliveries (due, under way or waiting for a retry), windows (links whose link.visited is being summed).',
+    labelNames: ['kind'],
+    registers: [registry],
+    async collect() {
+      const now = await backlog();
+      for (const kind of ['events', 'deliveries', 'windows'] as const) this.set({ kind }, now[kind]);
+    },
+  });
   outcomeCounter(
     registry,
     'shortener_webhook_deliveries_total',

@@ -113,6 +113,17 @@ describe('/account/settings (no script: plain form posts)', () => {
     expect(receiver.received.at(-1)).toMatchObject({ verified: true, body: { type: 'ping' } });
     const listed = await (await browser.send('/account/settings')).text();
     expect(listed).toMatch(/<code>ping<\/code>\s*<span>attempt 1<\/span>\s*<strong>200<\/strong>/);
+    // a failed delivery waits for its retry: the page shows the webhook's backlog (decisions §26)
+    receiver.answers.push(500);
+    const from = receiver.received.length;
+    const made = await browser.send('/api/v1/links', { json: { url: 'https://example.com/backlog' } });
+    expect(made.status).toBe(201);
+    await receiver.next((r) => r.body.type === 'link.created', from);
+    await expect
+      .poll(async () =>
+        (await (await browser.send('/account/settings')).text()).includes('Waiting to be delivered: 1'),
+      )
+      .toBe(true);
     const removed = await browser.post(`/account/settings/webhooks/${id}/delete`, {});
     expect(removed.status).toBe(303);
     expect(removed.headers.get('location')).toBe('/account/settings?done=webhook-removed');
@@ -262,6 +273,11 @@ describe('delivery', () => {
     await expect.poll(async () => (await stateOf(hook.id)).state).toBe('failing');
     await new Promise((resolve) => setTimeout(resolve, 600)); // a few rounds: nothing is due before 5 s
     expect(receiver.received.length).toBe(from + 1);
+    // the retry waits in the store: the webhook's backlog and the metrics say so (decisions §26)
+    expect((await stateOf(hook.id)).pending).toBe(1);
+    const waiting = await (await server.api('/metrics')).text();
+    const deliveries = /shortener_event_backlog\{kind="deliveries"\} (\d+)/.exec(waiting)?.[1];
+    expect(Number(deliveries)).toBeGreaterThanOrEqual(1);
     clock.offset += 5_000;
     const second = await receiver.next(() => true, from + 1);
     expect(second.id).toBe(first.id);
@@ -287,6 +303,6 @@ describe('delivery', () => {
         new RegExp(`shortener_webhook_deliveries_total\\{outcome="${outcome}"\\} (\\d+)`).exec(metrics)?.[1],
       );
     expect(count('delivered')).toBeGreaterThanOrEqual(5);
-    expect(count('failed')).toBe(3);
+    expect(count('failed')).toBe(4); // three here, one on the settings page's backlog above
   });
 });

@@ -45,6 +45,13 @@ function webhookItem(webhook: WebhookWithAttempts, t: WebhooksText, language: La
     <strong><code>${webhook.url}</code></strong>
     <span>${t.events}: ${webhook.events.join(', ')}</span>
     ${stateLine(webhook, t, language)}
+    ${
+      webhook.pending === 0
+        ? ''
+        : html`<p class="hint webhook-backlog">
+            ${fill(t.pending, { n: webhook.pending.toLocaleString(language) })}
+          </p>`
+    }
     <form method="post" action="${base}/test" class="inline-form">
       <button type="submit" class="button">${t.sendTest}</button>
     </form>
