@@ -52,6 +52,12 @@ export const MIGRATIONS: readonly Migration[] = [
   // decisions §19: a split test's destinations and weights
   { version: 15, sql: 'ALTER TABLE links ADD COLUMN split JSONB' },
   { version: 16, sql: ACCOUNT_COUNTERS },
+  // decisions §25: who runs the first request with an Idempotency-Key, and until when (others get 409)
+  {
+    version: 17,
+    sql: `ALTER TABLE idempotency_keys ADD COLUMN runner TEXT NOT NULL DEFAULT '',
+  ADD COLUMN running_until BIGINT NOT NULL DEFAULT 0;`,
+  },
 ];
 
 /**

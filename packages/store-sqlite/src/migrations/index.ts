@@ -68,6 +68,12 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 22, sql: OWNED_LINKS },
   // issue 40: each link's keyed counters summed per week, so a year of statistics reads weeks
   { version: 23, sql: COUNTER_WEEKS },
+  // decisions §25: who runs the first request with an Idempotency-Key, and until when (others get 409)
+  {
+    version: 24,
+    sql: `ALTER TABLE idempotency_keys ADD COLUMN runner TEXT NOT NULL DEFAULT '';
+ALTER TABLE idempotency_keys ADD COLUMN running_until INTEGER NOT NULL DEFAULT 0;`,
+  },
 ];
 
 /**
