@@ -1,10 +1,13 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import type { Services } from '@shortener/app';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { RandomSource } from '@shortener/core';
 import { generateSecret } from '@shortener/core';
 import { createMemoryRateLimiter } from '@shortener/store-memory';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createJsonLogger, loadConfig, startServer } from '../../src/index.js';
+import type { Services } from '../../src/index.js';
 import { expectError, jsonOf, startTestServer } from './harness.js';
 import type { Json, TestAccount, TestServer } from './harness.js';
 
@@ -213,5 +216,34 @@ describe('Idempotency-Key while its first request runs', () => {
     // once it has answered, a retry is answered as it was
     const retried = await jsonOf(await send(body, k), 201);
     expect(ids).toStrictEqual(new Set([retried.id]));
+  });
+});
+
+describe('Idempotency-Key across nodes and restarts', () => {
+  it('replays on another node of the database and after a restart: the secret is the server’s, kept', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'shortener-idem-'));
+    const config = loadConfig({ DB_PATH: join(dir, 'shortener.db'), PORT: '0', HOST: '127.0.0.1' });
+    const quiet = createJsonLogger({ level: 'error', stream: { write: () => undefined } });
+    const start = () => startServer(config, { logger: quiet });
+    const k = key();
+    const post = (url: string) =>
+      fetch(`${url}/api/v1/links`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'idempotency-key': k },
+        body: JSON.stringify({ url: 'https://example.com/nodes' }),
+      });
+    const [a, b] = [await start(), await start()];
+    try {
+      const first = await jsonOf(await post(a.url), 201);
+      expect(await jsonOf(await post(b.url), 201)).toStrictEqual(first);
+      await a.close();
+      const restarted = await start();
+      expect(await jsonOf(await post(restarted.url), 201)).toStrictEqual(first);
+      await restarted.close();
+    } finally {
+      await a.close();
+      await b.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
