@@ -51,9 +51,15 @@ const SHORT_URL_PAGE_HEADERS = { ...LINK_PAGE_HEADERS, 'X-Robots-Tag': NOINDEX }
  * The redirect of a plain link (no rules, no forwarding, not crawlable): the server's status (302 unless
  * `REDIRECT_STATUS` says otherwise); headers as a flat list, which Node writes without walking an object.
  */
-function sendRedirect(deps: HttpDeps, req: IncomingMessage, res: ServerResponse, location: string): void {
+function sendRedirect(
+  deps: HttpDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  location: string,
+  vary: boolean,
+): void {
   const status = deps.core.config.redirectStatus ?? 302;
-  if (status !== 302) return writeRedirect(req, res, status, location, false);
+  if (status !== 302 || vary) return writeRedirect(req, res, status, location, false, vary);
   res.writeHead(
     302,
     req.method === 'HEAD'
@@ -71,8 +77,10 @@ export function sendFollowed(
   link: LinkRecord,
   routed: Routed | null,
 ): void {
-  if (routed === null) return sendRedirect(deps, req, res, link.url);
-  writeRedirect(req, res, routed.status, routed.location, routed.crawlable);
+  // a link with a preview shows robots its card instead: its answers differ by User-Agent (decisions §25)
+  const vary = link.preview !== null;
+  if (routed === null) return sendRedirect(deps, req, res, link.url, vary);
+  writeRedirect(req, res, routed.status, routed.location, routed.crawlable, vary);
 }
 
 /**

@@ -57,6 +57,18 @@ describe('social previews (decisions §19)', () => {
     });
   });
 
+  it('sends Vary: User-Agent with both answers of a link with a preview, card and redirect', async () => {
+    const link = await createLink(server, { url: 'https://example.com/vary', preview: PREVIEW });
+    const card = await server.visit(link.short_url, { headers: { 'user-agent': UNFURLERS.Slackbot } });
+    const redirect = await server.visit(link.short_url, { headers: { 'user-agent': BROWSERS[0]! } });
+    expect([card.status, card.headers.get('vary')]).toStrictEqual([200, 'User-Agent']);
+    expect([redirect.status, redirect.headers.get('vary')]).toStrictEqual([302, 'User-Agent']);
+    // a link without a preview answers everyone alike
+    const plain = await createLink(server, { url: 'https://example.com/plain' });
+    const same = await server.visit(plain.short_url, { headers: { 'user-agent': UNFURLERS.Slackbot } });
+    expect([same.status, same.headers.get('vary')]).toStrictEqual([302, null]);
+  });
+
   it('redirects unfurlers of a link without a preview, and escapes every field it shows', async () => {
     const plain = await createLink(server, { url: 'https://example.com/plain' });
     expect(plain.preview).toBeNull();
