@@ -69,6 +69,13 @@ function sendRedirect(
   res.end();
 }
 
+/**
+ * Whether a link's answers differ by User-Agent (decisions §25: `Vary: User-Agent`): robots get the card
+ * of a link with a preview, and rules on the device or the OS send visitors apart.
+ */
+const differsByUserAgent = (link: LinkRecord): boolean =>
+  link.preview !== null || link.rules.some(({ when }) => when.device !== undefined || when.os !== undefined);
+
 /** The redirect of an outcome: routed when the link has routing, else plain. */
 export function sendFollowed(
   deps: HttpDeps,
@@ -77,10 +84,8 @@ export function sendFollowed(
   link: LinkRecord,
   routed: Routed | null,
 ): void {
-  // a link with a preview shows robots its card instead: its answers differ by User-Agent (decisions §25)
-  const vary = link.preview !== null;
-  if (routed === null) return sendRedirect(deps, req, res, link.url, vary);
-  writeRedirect(req, res, routed.status, routed.location, routed.crawlable, vary);
+  if (routed === null) return sendRedirect(deps, req, res, link.url, link.preview !== null);
+  writeRedirect(req, res, routed.status, routed.location, routed.crawlable, differsByUserAgent(link));
 }
 
 /**
