@@ -22,6 +22,7 @@ import type { ServerLimits } from './server/connection-limits.js';
 import { afterRequest, drainStateOf, onRequest } from './server/drain.js';
 import { addMcpRoutes } from './api/mcp-routes.js';
 import { methodRules } from './server/methods.js';
+import { noteOtherOrphan } from './server/orphan-visits.js';
 import { indexedRoutes } from './server/route-index.js';
 import { measureRequests } from './api/metrics-routes.js';
 import { mountRoutes } from './routes/route-table.js';
@@ -103,15 +104,6 @@ function securityHeaders(deps: HttpDeps): Koa.Middleware {
     if (hsts && (direct || stateOf(ctx).protocol === 'https')) ctx.set('Strict-Transport-Security', HSTS);
     await next();
   };
-}
-
-/** A path nothing answered on a short domain: a visit that found nothing (decisions §18). */
-function noteOtherOrphan(deps: HttpDeps, ctx: Koa.Context): void {
-  if (deps.orphans === undefined || ctx.method !== 'GET') return;
-  const host = ctx.host.toLowerCase();
-  if (deps.core.config.shortDomains.some((domain) => domain.host === host)) {
-    deps.orphans.recorder.record('other', ctx.get('referer') || null, null);
-  }
 }
 
 /** The error body of a 405, and of a 404 no route answered (the 404 page for a browser). */

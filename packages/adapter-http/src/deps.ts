@@ -124,6 +124,11 @@ export interface HttpDeps {
   readonly qr?: QrRenderer;
   /** The account's webhooks (`/api/v1/webhooks`, settings); without it those routes are 404. */
   readonly webhooks?: WebhookDeps;
+  /**
+   * The server's secret `Idempotency-Key` runs derive their randomness under (decisions §25): kept across
+   * restarts, the same on every node. Without it a request with a key is not served (500).
+   */
+  readonly idempotencySecret?: () => Promise<string>;
   /** Visits that found nothing (decisions §18): counted off the request, read by admins. */
   readonly orphans?: { readonly recorder: OrphanRecorder; readonly store: OrphanStore };
   /** Imports into an account (`/api/v1/imports`, decisions §17); without it those routes are 404. */
@@ -151,9 +156,10 @@ export const guardedCoreOf = perDeps((deps: Pick<HttpDeps, 'core' | 'rateLimiter
 
 /** The core with the limiter and the refusals counter, for the use cases that spend a budget. */
 export const budgetedCoreOf = perDeps(
-  (deps: Pick<HttpDeps, 'core' | 'rateLimiter' | 'metrics'>): BudgetedDeps => ({
+  (deps: Pick<HttpDeps, 'core' | 'rateLimiter' | 'metrics' | 'idempotencySecret'>): BudgetedDeps => ({
     ...guardedCoreOf(deps),
     onLimited: (limit) => deps.metrics?.limited(limit),
+    ...(deps.idempotencySecret === undefined ? {} : { idempotencySecret: deps.idempotencySecret }),
   }),
 );
 

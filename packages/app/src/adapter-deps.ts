@@ -5,6 +5,10 @@ import type { McpEndpoint } from '@shortener/adapter-http';
 import { createImportRuntime } from './imports/import-runtime.js';
 import { createPublicFetch } from './imports/public-fetch.js';
 import { settleVisits } from './settle-visits.js';
+import { rememberedSecret } from './shared-secret.js';
+
+/** The setting holding the secret `Idempotency-Key` runs derive their randomness under (decisions §25). */
+const IDEMPOTENCY_SECRET_SETTING = 'idempotency_key_secret';
 
 // The factories the container binds (container.ts): what each package's deps are made of. Each takes
 // the bindings its parameters name, typed by the container's Services.
@@ -105,6 +109,7 @@ export function createHttpDeps(
     webhooks: { ...events.webhooks, rateLimiter },
     imports: { ...core, imports: stores.imports, importSecrets: imports, kick: imports.kick },
     orphans: { recorder: orphans, store: stores.orphans },
+    idempotencySecret: rememberedSecret(stores.settings, IDEMPOTENCY_SECRET_SETTING),
     ...(metrics === null ? {} : { metrics: metrics.http }),
   };
 }

@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import type { RateLimiter, SettingStore } from '@shortener/core';
 import { createMemoryRateLimiter } from '@shortener/store-memory';
 import type { AppConfig } from './config.js';
 import type { AppLogger } from './logger.js';
+import { sharedSecret } from './shared-secret.js';
 
 /** The setting holding the HMAC key of the limits' names in Redis, shared by every node. */
 const SECRET_SETTING = 'rate_limit_key';
@@ -27,7 +27,7 @@ export function createRateLimits(config: AppConfig, settings: SettingStore, logg
   }
   // loaded only where Redis is configured: its client is about 11 MB of a server's memory
   const opened = import('@shortener/store-redis').then(({ openRedisRateLimits }) =>
-    openRedisRateLimits({ url, secret: () => sharedSecret(settings) }),
+    openRedisRateLimits({ url, secret: () => sharedSecret(settings, SECRET_SETTING) }),
   );
   opened.catch(() => undefined); // a failed load is answered by each call's fallback, not unhandled
   return {
@@ -48,16 +48,4 @@ export function createRateLimits(config: AppConfig, settings: SettingStore, logg
       (await (await opened).ping()) ? null : 'Redis does not answer (rate limits are this node’s own)',
     close: async () => (await opened).close(),
   };
-}
-
-/** The key every node shares: the first one written wins (`keepFirst` where the store has it). */
-async function sharedSecret(
-  settings: SettingStore & { keepFirst?(name: string, value: string): Promise<string> },
-) {
-  const candidate = randomBytes(32).toString('base64url');
-  if (settings.keepFirst !== undefined) return settings.keepFirst(SECRET_SETTING, candidate);
-  const kept = await settings.get(SECRET_SETTING);
-  if (kept !== null) return kept;
-  await settings.set(SECRET_SETTING, candidate);
-  return candidate;
 }

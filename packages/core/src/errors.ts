@@ -14,6 +14,8 @@ export const ERROR_CODES = [
   'invalid_request',
   'validation_error',
   'rate_limited',
+  'idempotency_key_reused',
+  'idempotency_key_in_use',
   'not_found',
   'unauthorized',
   'forbidden',

@@ -50,6 +50,9 @@ const MESSAGES: Record<Language, Messages> = {
     validation_error: 'A field holds a value that is not allowed.',
     invalid_request: 'The request is not valid.',
     rate_limited: 'Too many requests. Please try again later.',
+    idempotency_key_reused:
+      'This Idempotency-Key was used for another request; send a new key for a new one.',
+    idempotency_key_in_use: 'A request with this Idempotency-Key is still running; try again in a moment.',
     not_found: 'This link does not exist.',
     unauthorized: 'Missing or invalid credentials.',
     forbidden: 'You have no access to this link.',
@@ -70,6 +73,10 @@ const MESSAGES: Record<Language, Messages> = {
     validation_error: 'Ein Feld enthält einen unzulässigen Wert.',
     invalid_request: 'Die Anfrage ist ungültig.',
     rate_limited: 'Zu viele Anfragen. Bitte versuchen Sie es später erneut.',
+    idempotency_key_reused:
+      'Dieser Idempotency-Key wurde für eine andere Anfrage verwendet; senden Sie für eine neue Anfrage einen neuen.',
+    idempotency_key_in_use:
+      'Eine Anfrage mit diesem Idempotency-Key läuft noch; versuchen Sie es gleich noch einmal.',
     not_found: 'Diesen Link gibt es nicht.',
     unauthorized: 'Zugangsdaten fehlen oder sind ungültig.',
     forbidden: 'Sie haben keinen Zugriff auf diesen Link.',
@@ -91,6 +98,10 @@ const MESSAGES: Record<Language, Messages> = {
     validation_error: 'Un champ contient une valeur non autorisée.',
     invalid_request: "La requête n'est pas valide.",
     rate_limited: 'Trop de requêtes. Veuillez réessayer plus tard.',
+    idempotency_key_reused:
+      'Cette Idempotency-Key a servi pour une autre requête ; envoyez une nouvelle clé pour une nouvelle requête.',
+    idempotency_key_in_use:
+      'Une requête avec cette Idempotency-Key est encore en cours ; réessayez dans un instant.',
     not_found: "Ce lien n'existe pas.",
     unauthorized: 'Identifiants manquants ou invalides.',
     forbidden: "Vous n'avez pas accès à ce lien.",
@@ -112,6 +123,10 @@ const MESSAGES: Record<Language, Messages> = {
     validation_error: 'Un campo contiene un valor no permitido.',
     invalid_request: 'La solicitud no es válida.',
     rate_limited: 'Demasiadas solicitudes. Vuelva a intentarlo más tarde.',
+    idempotency_key_reused:
+      'Esta Idempotency-Key se usó para otra solicitud; envíe una clave nueva para una solicitud nueva.',
+    idempotency_key_in_use:
+      'Una solicitud con esta Idempotency-Key aún está en curso; vuelva a intentarlo en un momento.',
     not_found: 'Este enlace no existe.',
     unauthorized: 'Faltan las credenciales o no son válidas.',
     forbidden: 'No tiene acceso a este enlace.',

@@ -235,8 +235,13 @@ export {
   TAGS_LIMIT_WORDS,
   orList,
 } from './links/words.js';
-export { IDEMPOTENCY_TTL_MS, createIdempotently } from './links/idempotency.js';
-export type { IdempotencyClaim, IdempotentRequest } from './links/idempotency.js';
+export { IDEMPOTENCY_RUN_MS, IDEMPOTENCY_TTL_MS, createIdempotently } from './links/idempotency.js';
+export type {
+  IdempotencyClaim,
+  IdempotencyDeps,
+  IdempotentRequest,
+  IdempotentRun,
+} from './links/idempotency.js';
 // Imports (decisions §17) and visits that found nothing (§18), a name list a line.
 // prettier-ignore
 export { IMPORT_SOURCES } from './imports/source.js';

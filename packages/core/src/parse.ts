@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { domainError } from './errors.js';
-import type { DomainError } from './errors.js';
+import type { DomainError, ErrorCode } from './errors.js';
 import { VALIDATION_ERROR_FIELDS } from './links/tags.js';
 import type { Result } from './result.js';
 import { findUnstorableText } from './text.js';
@@ -26,11 +26,22 @@ export function parseInput<S extends z.ZodType>(schema: S, raw: unknown): Result
   return err(domainError('invalid_request', detail, field === '' ? undefined : field));
 }
 
+/**
+ * The fields whose refusals have a code of their own (interface §7): text the guard refuses there is
+ * refused with it too (decisions §25), as any other bad alias, URL or domain is.
+ */
+const OWN_CODES: ReadonlyMap<string, ErrorCode> = new Map<string, ErrorCode>([
+  ['alias', 'slug_invalid'],
+  ['url', 'invalid_url'],
+  ['domain', 'domain_invalid'],
+]);
+
 /** The error of text no store keeps, at `path` (a field's dotted path; `''` for the whole input). */
 export function unstorableTextError(path: string): DomainError {
   const detail = `${path === '' ? 'The request' : path}: text with a NUL character or an unpaired UTF-16 surrogate.`;
   const top = path.split('.')[0] ?? '';
-  const code = VALIDATION_ERROR_FIELDS.has(top) ? 'validation_error' : 'invalid_request';
+  const own = top === path ? OWN_CODES.get(path) : undefined;
+  const code = own ?? (VALIDATION_ERROR_FIELDS.has(top) ? 'validation_error' : 'invalid_request');
   return domainError(code, detail, path === '' ? undefined : path);
 }
 

@@ -65,6 +65,12 @@ export interface LinkStore {
    * Expired claims are dropped now and then.
    */
   claimIdempotencyKey(claim: IdempotencyClaim): Promise<IdempotencyClaim>;
+  /**
+   * Ends the run of `runner` on the key `keyHash`: `bind` keeps the claim for the key's retries (its
+   * `runningUntil` becomes 0), otherwise the claim is removed so the key is free again. Nothing happens
+   * when the claim held is another runner's.
+   */
+  settleIdempotencyKey(keyHash: string, runner: string, bind: boolean): Promise<void>;
   /** Inserts a new link; fails with `slug_taken` when (domain, slug) exists. */
   insert(link: LinkRecord): Promise<Result<LinkRecord>>;
   /** Inserts many links in one transaction; one result per input, in order (duplicates fail alone). */

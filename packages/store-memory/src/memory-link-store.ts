@@ -30,6 +30,12 @@ export function createMemoryLinkStore(state: MemoryState): LinkStore {
       claims.set(claim.keyHash, { ...claim });
       return { ...claim };
     },
+    settleIdempotencyKey: async (keyHash, runner, bind) => {
+      const held = claims.get(keyHash);
+      if (held?.runner !== runner) return;
+      if (bind) claims.set(keyHash, { ...held, runningUntil: 0 });
+      else claims.delete(keyHash);
+    },
     changes,
   };
 }

@@ -80,6 +80,12 @@ export function createPostgresLinkStore(pool: Pool, changes: LinkChangeHub): Lin
     list: (query) => listLinks(pool, query),
     listAll: (query) => listLinks(pool, query),
     claimIdempotencyKey: (claim) => claimKey(pool, claim),
+    settleIdempotencyKey: async (keyHash, runner, bind) => {
+      const text = bind
+        ? 'UPDATE idempotency_keys SET running_until = 0 WHERE key_hash = $1 AND runner = $2'
+        : 'DELETE FROM idempotency_keys WHERE key_hash = $1 AND runner = $2';
+      await pool.query(text, [keyHash, runner]);
+    },
     tryConsumeClick: (id, at, counters) => consumeClick(pool, id, at, counters),
     crawlableSlugs: async (domain) => {
       const { rows } = await pool.query<{ slug: string }>(
@@ -173,7 +179,7 @@ async function listLinks(
 
 /** What an `Idempotency-Key` claim is read as. */
 const CLAIM_FIELDS = `key_hash AS "keyHash", fingerprint, created_at::float8 AS "createdAt",
-  expires_at::float8 AS "expiresAt"`;
+  expires_at::float8 AS "expiresAt", runner, running_until::float8 AS "runningUntil"`;
 
 /**
  * The claim that holds: this one, unless an unexpired one of the key is there (a claim committed by
@@ -186,12 +192,14 @@ async function claimKey(pool: Pool, claim: IdempotencyClaim): Promise<Idempotenc
     [claim.createdAt],
   );
   const { rows } = await pool.query<IdempotencyClaim>(
-    `INSERT INTO idempotency_keys (key_hash, fingerprint, created_at, expires_at) VALUES ($1, $2, $3, $4)
+    `INSERT INTO idempotency_keys (key_hash, fingerprint, created_at, expires_at, runner, running_until)
+     VALUES ($1, $2, $3, $4, $5, $6)
      ON CONFLICT (key_hash) DO UPDATE SET fingerprint = EXCLUDED.fingerprint,
-       created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
+       created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at,
+       runner = EXCLUDED.runner, running_until = EXCLUDED.running_until
      WHERE idempotency_keys.expires_at <= EXCLUDED.created_at
      RETURNING ${CLAIM_FIELDS}`,
-    [claim.keyHash, claim.fingerprint, claim.createdAt, claim.expiresAt],
+    [claim.keyHash, claim.fingerprint, claim.createdAt, claim.expiresAt, claim.runner, claim.runningUntil],
   );
   if (rows[0] !== undefined) return rows[0];
   const held = await pool.query<IdempotencyClaim>(

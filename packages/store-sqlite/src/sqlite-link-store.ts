@@ -85,7 +85,14 @@ export function createSqliteLinkStore(db: Database): LinkStore & { readonly chan
   // the claim that holds: this one, unless an unexpired one of the key is there; a few expired ones go
   const claimKeyTx = db.transaction((claim: IdempotencyClaim): IdempotencyClaim => {
     s.pruneClaims.run(claim.createdAt);
-    const row = [claim.keyHash, claim.fingerprint, claim.createdAt, claim.expiresAt] as const;
+    const row = [
+      claim.keyHash,
+      claim.fingerprint,
+      claim.createdAt,
+      claim.expiresAt,
+      claim.runner,
+      claim.runningUntil,
+    ] as const;
     return toClaim(s.upsertClaim.get(...row) ?? s.claimOf.get(claim.keyHash)!);
   });
 
@@ -107,6 +114,8 @@ export function createSqliteLinkStore(db: Database): LinkStore & { readonly chan
     claim: async (hashes, accountId, at) =>
       hashes.length === 0 ? 0 : claimTx.immediate(hashes, accountId, at).map(announce).length,
     claimIdempotencyKey: async (claim) => claimKeyTx.immediate(claim),
+    settleIdempotencyKey: async (keyHash, runner, bind) =>
+      void (bind ? s.bindClaim : s.releaseClaim).run(keyHash, runner),
     changes,
   };
 }
@@ -117,6 +126,8 @@ interface ClaimRow {
   readonly fingerprint: string;
   readonly created_at: number;
   readonly expires_at: number;
+  readonly runner: string;
+  readonly running_until: number;
 }
 
 const toClaim = (row: ClaimRow): IdempotencyClaim => ({
@@ -124,18 +135,28 @@ const toClaim = (row: ClaimRow): IdempotencyClaim => ({
   fingerprint: row.fingerprint,
   createdAt: row.created_at,
   expiresAt: row.expires_at,
+  runner: row.runner,
+  runningUntil: row.running_until,
 });
 
 type Statements = ReturnType<typeof statementsOf>;
 
 function statementsOf(db: Database) {
   return {
-    upsertClaim: db.prepare<[string, string, number, number], ClaimRow>(
-      `INSERT INTO idempotency_keys (key_hash, fingerprint, created_at, expires_at) VALUES (?, ?, ?, ?)
+    upsertClaim: db.prepare<[string, string, number, number, string, number], ClaimRow>(
+      `INSERT INTO idempotency_keys (key_hash, fingerprint, created_at, expires_at, runner, running_until)
+       VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (key_hash) DO UPDATE SET fingerprint = excluded.fingerprint,
-         created_at = excluded.created_at, expires_at = excluded.expires_at
+         created_at = excluded.created_at, expires_at = excluded.expires_at,
+         runner = excluded.runner, running_until = excluded.running_until
        WHERE idempotency_keys.expires_at <= excluded.created_at
        RETURNING *`,
+    ),
+    bindClaim: db.prepare<[string, string]>(
+      'UPDATE idempotency_keys SET running_until = 0 WHERE key_hash = ? AND runner = ?',
+    ),
+    releaseClaim: db.prepare<[string, string]>(
+      'DELETE FROM idempotency_keys WHERE key_hash = ? AND runner = ?',
     ),
     claimOf: db.prepare<[string], ClaimRow>('SELECT * FROM idempotency_keys WHERE key_hash = ?'),
     pruneClaims: db.prepare<[number]>(

@@ -9,6 +9,8 @@ const aClaim = (overrides: Partial<IdempotencyClaim> = {}): IdempotencyClaim => 
   fingerprint: 'f'.repeat(64),
   createdAt: FIXTURE_TIME,
   expiresAt: FIXTURE_TIME + DAY,
+  runner: 'first-run',
+  runningUntil: FIXTURE_TIME + 60_000,
   ...overrides,
 });
 
@@ -20,6 +22,7 @@ export function describeIdempotencyClaims(stores: () => Stores): void {
       expect(await stores().links.claimIdempotencyKey(first)).toStrictEqual(first);
       const later = aClaim({
         fingerprint: 'g'.repeat(64),
+        runner: 'later-run',
         createdAt: FIXTURE_TIME + 5,
         expiresAt: FIXTURE_TIME + DAY + 5,
       });
@@ -34,12 +37,33 @@ export function describeIdempotencyClaims(stores: () => Stores): void {
       expect(await stores().links.claimIdempotencyKey(afterExpiry)).toStrictEqual(afterExpiry);
     });
 
+    it('keeps a bound claim for its retries, no longer running, and frees a released one', async () => {
+      const links = () => stores().links;
+      const first = aClaim();
+      await links().claimIdempotencyKey(first);
+      await links().settleIdempotencyKey(first.keyHash, 'another-run', false); // not its runner: nothing
+      await links().settleIdempotencyKey(first.keyHash, first.runner, true);
+      const retry = aClaim({ runner: 'retry-run', createdAt: FIXTURE_TIME + 5 });
+      expect(await links().claimIdempotencyKey(retry)).toStrictEqual({ ...first, runningUntil: 0 });
+
+      const failed = aClaim({ keyHash: 'r'.repeat(64) });
+      await links().claimIdempotencyKey(failed);
+      await links().settleIdempotencyKey(failed.keyHash, 'another-run', true); // not its runner: nothing
+      expect(
+        await links().claimIdempotencyKey(aClaim({ keyHash: failed.keyHash, runner: 'x' })),
+      ).toStrictEqual(failed);
+      await links().settleIdempotencyKey(failed.keyHash, failed.runner, false);
+      const corrected = aClaim({ keyHash: failed.keyHash, fingerprint: 'c'.repeat(64), runner: 'next' });
+      expect(await links().claimIdempotencyKey(corrected)).toStrictEqual(corrected);
+    });
+
     it('agrees on one claim among fifty concurrent ones of a key', async () => {
       const claims = Array.from({ length: 50 }, (_, i) =>
-        aClaim({ fingerprint: String(i).padStart(64, '0') }),
+        aClaim({ fingerprint: String(i).padStart(64, '0'), runner: `run-${i}` }),
       );
       const held = await Promise.all(claims.map((claim) => stores().links.claimIdempotencyKey(claim)));
       expect(new Set(held.map((claim) => claim.fingerprint)).size).toBe(1);
+      expect(new Set(held.map((claim) => claim.runner)).size).toBe(1);
       expect(claims.map((claim) => claim.fingerprint)).toContain(held[0]!.fingerprint);
     });
   });

@@ -25,8 +25,19 @@ export const ShortenQuery = CreateLinkInput.pick({ url: true, alias: true, domai
 
 const { none, key } = SECURITY;
 
-/** The `Idempotency-Key` header of a creation, if sent. */
-const idempotencyKeyOf = (ctx: Context): string | undefined => ctx.get('idempotency-key') || undefined;
+/** A structured-field string (RFC 8941 §3.3.3): `"…"` with `\"` and `\\` escaped inside. */
+const SF_STRING = /^"((?:[^"\\]|\\["\\])*)"$/;
+
+/**
+ * The `Idempotency-Key` header of a creation, if sent: the IETF draft makes it a structured-field string
+ * (`"…"`), many clients send it bare; both are the same key (decisions §25).
+ */
+const idempotencyKeyOf = (ctx: Context): string | undefined => {
+  const sent = ctx.get('idempotency-key').trim();
+  if (sent === '') return undefined;
+  const quoted = SF_STRING.exec(sent);
+  return quoted === null ? sent : quoted[1]!.replace(/\\(["\\])/g, '$1');
+};
 
 /** The header as documented on both creations. */
 const IDEMPOTENCY_KEY = {
@@ -34,10 +45,12 @@ const IDEMPOTENCY_KEY = {
   in: 'header',
   required: false,
   description:
-    'Makes a retry safe: the same key with the same body within 24 hours answers as the first request ' +
-    'did (the same links, ids, slugs and edit tokens), even when its answer was lost, and creates ' +
-    'nothing more; the same key with another body is 400 `invalid_request`. Send a random UUID ' +
-    '(16-255 visible ASCII characters); keys are scoped to the API key’s account.',
+    'Makes a retry safe (the IETF httpapi draft): the same key with the same body within 24 hours ' +
+    'answers as the first request did (the same links, ids, slugs and edit tokens), even when its answer ' +
+    'was lost, creates nothing more and spends no rate limit. The same key with another body is 422 ' +
+    '`idempotency_key_reused`; while the first request with it still runs, 409 `idempotency_key_in_use`; ' +
+    'a first answer of 4xx leaves the key free. Send a random UUID (16-255 visible ASCII characters), ' +
+    'quoted (`"…"`, a structured-field string) or bare, the same key; keys are scoped to the API key’s account.',
   schema: { type: 'string', minLength: 16, maxLength: 255, pattern: '^[!-~]+$' },
   example: '4b0e1cf6-1c39-4c5e-9e3a-0e5f6b8f7d21',
 };
@@ -83,7 +96,7 @@ export const CREATE_ROUTES: readonly AnyRoute[] = [
           ...rateLimitHeaders,
         }),
       },
-      errors: [401, 429],
+      errors: [401, 409, 422, 429],
     },
     handle: async (ctx, { deps, caller, body }) => {
       const { core } = deps;
@@ -133,7 +146,7 @@ export const CREATE_ROUTES: readonly AnyRoute[] = [
       example: { urls: ['https://example.com/a', 'https://example.com/b'], expires_in_days: 7 },
       parameters: [IDEMPOTENCY_KEY],
       responses: { 200: jsonResponse('Per-URL results.', 'BulkResponse', rateLimitHeaders) },
-      errors: [401, 429],
+      errors: [401, 409, 422, 429],
     },
     // too many URLs are refused before anything is spent; then one unit per URL, refused whole
     handle: async (ctx, { deps, caller, body }) => {

@@ -146,7 +146,8 @@ function rules(config: ServiceConfig): string[] {
     `Codes: ${code(ERROR_CODES)}.`,
     '',
     'Statuses: 400 for validation codes, `too_many` and `invalid_request`; 401 `unauthorized`; 403 `forbidden`; ' +
-      '404 `not_found`; 413 `invalid_request` for bodies over 1 MiB; 429 `rate_limited`; 500 `internal_error`; ' +
+      '404 `not_found`; 409 `idempotency_key_in_use`; 413 `invalid_request` for bodies over 1 MiB; ' +
+      '422 `idempotency_key_reused`; 429 `rate_limited`; 500 `internal_error`; ' +
       '503 `unavailable` with `Retry-After` while the database does not answer (cached links still redirect).',
   ];
 }

@@ -40,6 +40,10 @@ const ERROR_RESPONSES = {
   401: ['Unauthorized', '`unauthorized`: a bad or revoked API key, or no key where one is required.'],
   403: ['Forbidden', '`forbidden`: neither the owning API key nor the edit token of this link.'],
   404: ['NotFound', '`not_found`: no such link.'],
+  409: [
+    'Conflict',
+    '`idempotency_key_in_use`: the first request with this `Idempotency-Key` is still running; try again shortly.',
+  ],
   413: [
     'PayloadTooLarge',
     '`invalid_request`: the body is larger than 1 MiB.',
@@ -48,6 +52,10 @@ const ERROR_RESPONSES = {
   415: [
     'UnsupportedMediaType',
     '`invalid_request`: the body is neither `application/json` nor a URL-encoded form.',
+  ],
+  422: [
+    'UnprocessableContent',
+    '`idempotency_key_reused`: this `Idempotency-Key` was used with another body; send a new key.',
   ],
   429: [
     'RateLimited',

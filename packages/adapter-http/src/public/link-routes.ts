@@ -25,6 +25,7 @@ import { readBody } from '../request.js';
 import { route } from '../routes/route-table.js';
 import type { AnyRoute } from '../routes/route-table.js';
 import { refuseMethod } from '../server/methods.js';
+import { noteOtherOrphan } from '../server/orphan-visits.js';
 import { sendMissing, sendOutcome } from './redirect-answers.js';
 import { serveRedirect, slugOfPath, visitOf } from './redirect.js';
 import { linkCacheOf, routeRequest, saltFor, withRouting } from './routing.js';
@@ -44,6 +45,7 @@ async function preview(ctx: Context, deps: HttpDeps, slug: string): Promise<void
   const { language } = stateOf(ctx);
   const link = await findLinkShown(core, ctx.host, slug);
   if (link === null) {
+    noteOtherOrphan(deps, ctx);
     ctx.respond = false;
     return sendMissing(ctx.req, ctx.res, language, null);
   }
@@ -144,7 +146,10 @@ export const SHORT_LINK_ROUTES: readonly AnyRoute[] = [
     handle: async (ctx, { deps, params }) => {
       const { core } = deps;
       const link = await findLinkShown(core, ctx.host, params.slug ?? '');
-      if (link === null) return sendError(ctx, domainError('not_found'));
+      if (link === null) {
+        noteOtherOrphan(deps, ctx);
+        return sendError(ctx, domainError('not_found'));
+      }
       ctx.set('Cache-Control', 'no-cache');
       ctx.body = toPublicLinkView(link, core.config, core.clock.now());
     },

@@ -12,6 +12,8 @@ const CARD_HEADERS = {
   'Content-Security-Policy': "default-src 'none'; base-uri 'none'; frame-ancestors 'none'",
   'X-Robots-Tag': 'noindex, nofollow',
   'Referrer-Policy': 'no-referrer',
+  // humans are redirected instead: the answer differs by User-Agent (decisions §25)
+  Vary: 'User-Agent',
 };
 
 /**

@@ -12,6 +12,7 @@ import type { Context } from 'koa';
 import type { HttpDeps, QrRenderer } from '../deps.js';
 import { guardedCoreOf } from '../deps.js';
 import { sendError, setHeaders, stateOf } from '../koa-helpers.js';
+import { noteOtherOrphan } from '../server/orphan-visits.js';
 import { rateLimitHeaders } from '../server/rate-limit.js';
 import { ref } from '../openapi/openapi-paths.js';
 import { cacheHeaders, notModified } from './page-docs.js';
@@ -78,7 +79,10 @@ async function serveQr(
   format: 'png' | 'svg',
 ): Promise<void> {
   const link = await findRedirectLink(deps.core, ctx.host, params.slug ?? '');
-  if (link === null) return sendError(ctx, domainError('not_found'));
+  if (link === null) {
+    noteOtherOrphan(deps, ctx);
+    return sendError(ctx, domainError('not_found'));
+  }
   await sendImage(ctx, deps, shortUrlOf(link, deps.core.config), format, query);
 }
 

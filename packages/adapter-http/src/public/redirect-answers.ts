@@ -51,9 +51,15 @@ const SHORT_URL_PAGE_HEADERS = { ...LINK_PAGE_HEADERS, 'X-Robots-Tag': NOINDEX }
  * The redirect of a plain link (no rules, no forwarding, not crawlable): the server's status (302 unless
  * `REDIRECT_STATUS` says otherwise); headers as a flat list, which Node writes without walking an object.
  */
-function sendRedirect(deps: HttpDeps, req: IncomingMessage, res: ServerResponse, location: string): void {
+function sendRedirect(
+  deps: HttpDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  location: string,
+  vary: boolean,
+): void {
   const status = deps.core.config.redirectStatus ?? 302;
-  if (status !== 302) return writeRedirect(req, res, status, location, false);
+  if (status !== 302 || vary) return writeRedirect(req, res, status, location, false, vary);
   res.writeHead(
     302,
     req.method === 'HEAD'
@@ -63,6 +69,13 @@ function sendRedirect(deps: HttpDeps, req: IncomingMessage, res: ServerResponse,
   res.end();
 }
 
+/**
+ * Whether a link's answers differ by User-Agent (decisions §25: `Vary: User-Agent`): robots get the card
+ * of a link with a preview, and rules on the device or the OS send visitors apart.
+ */
+const differsByUserAgent = (link: LinkRecord): boolean =>
+  link.preview !== null || link.rules.some(({ when }) => when.device !== undefined || when.os !== undefined);
+
 /** The redirect of an outcome: routed when the link has routing, else plain. */
 export function sendFollowed(
   deps: HttpDeps,
@@ -71,8 +84,8 @@ export function sendFollowed(
   link: LinkRecord,
   routed: Routed | null,
 ): void {
-  if (routed === null) return sendRedirect(deps, req, res, link.url);
-  writeRedirect(req, res, routed.status, routed.location, routed.crawlable);
+  if (routed === null) return sendRedirect(deps, req, res, link.url, link.preview !== null);
+  writeRedirect(req, res, routed.status, routed.location, routed.crawlable, differsByUserAgent(link));
 }
 
 /**

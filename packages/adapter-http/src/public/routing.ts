@@ -194,9 +194,11 @@ export function writeRedirect(
   status: RedirectStatus,
   location: string,
   crawlable: boolean,
+  varyByUserAgent = false,
 ): void {
   const headers = ['Cache-Control', isPermanent(status) ? PERMANENT : NO_STORE, 'Location', location];
   if (!crawlable) headers.push('X-Robots-Tag', NOINDEX);
+  if (varyByUserAgent) headers.push('Vary', 'User-Agent');
   if (req.method !== 'HEAD') headers.push('Content-Length', '0');
   res.writeHead(status, headers);
   res.end();

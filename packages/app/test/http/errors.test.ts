@@ -30,6 +30,8 @@ describe('HTTP_STATUS', () => {
     ['unauthorized', 401],
     ['forbidden', 403],
     ['not_found', 404],
+    ['idempotency_key_in_use', 409],
+    ['idempotency_key_reused', 422],
     ['rate_limited', 429],
     ['internal_error', 500],
     ['unavailable', 503],

@@ -59,3 +59,25 @@ describe('orphan visits under load', () => {
     expect(burst.every((s: { count: number }) => s.count === 10)).toBe(true);
   });
 });
+
+describe('orphan visits of a link’s own paths', () => {
+  it('counts the preview, public facts and QR code of an unknown slug as other, and a known one not', async () => {
+    const admin = await invitedBrowser(server, 'paths-admin', 'paths admin password', '--admin');
+    expect(admin.cookie).not.toBeNull();
+    const key = String((await server.cli('keys', 'create', 'paths-admin')).key);
+    const known = await jsonOf(
+      await server.api('/api/v1/links', { json: { url: 'https://example.com/k' } }),
+      201,
+    );
+    const before = await jsonOf(await server.api('/api/v1/admin/orphan-visits?days=1', { key }));
+    for (const path of ['/missing-paths+', '/missing-paths.json', '/missing-paths.png']) {
+      expect([path, (await server.visit(`http://${server.hostA}${path}`)).status]).toStrictEqual([path, 404]);
+    }
+    for (const suffix of ['+', '.json', '.png']) {
+      expect((await server.visit(`${known.short_url}${suffix}`)).status).toBe(200);
+    }
+    const after = await jsonOf(await server.api('/api/v1/admin/orphan-visits?days=1', { key }));
+    expect(after.by_type.other - before.by_type.other).toBe(3);
+    expect(after.by_type.unknown_slug).toBe(before.by_type.unknown_slug);
+  });
+});

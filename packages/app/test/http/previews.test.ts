@@ -57,6 +57,25 @@ describe('social previews (decisions §19)', () => {
     });
   });
 
+  it('sends Vary: User-Agent where answers differ by it: a preview’s card and redirect, rules by OS', async () => {
+    const link = await createLink(server, { url: 'https://example.com/vary', preview: PREVIEW });
+    const card = await server.visit(link.short_url, { headers: { 'user-agent': UNFURLERS.Slackbot } });
+    const redirect = await server.visit(link.short_url, { headers: { 'user-agent': BROWSERS[0]! } });
+    expect([card.status, card.headers.get('vary')]).toStrictEqual([200, 'User-Agent']);
+    expect([redirect.status, redirect.headers.get('vary')]).toStrictEqual([302, 'User-Agent']);
+    // so do a link's rules on the device or the OS; a plain link answers everyone alike
+    const rules = [{ when: { os: 'ios' }, url: 'https://example.com/ios' }];
+    const byOs = await createLink(server, { url: 'https://example.com/os', rules });
+    const routed = await server.visit(byOs.short_url, { headers: { 'user-agent': BROWSERS[1]! } });
+    expect([routed.headers.get('location'), routed.headers.get('vary')]).toStrictEqual([
+      'https://example.com/ios',
+      'User-Agent',
+    ]);
+    const plain = await createLink(server, { url: 'https://example.com/plain' });
+    const same = await server.visit(plain.short_url, { headers: { 'user-agent': UNFURLERS.Slackbot } });
+    expect([same.status, same.headers.get('vary')]).toStrictEqual([302, null]);
+  });
+
   it('redirects unfurlers of a link without a preview, and escapes every field it shows', async () => {
     const plain = await createLink(server, { url: 'https://example.com/plain' });
     expect(plain.preview).toBeNull();

@@ -21,23 +21,39 @@ const BAD = ['a\u0000b', 'a\ud800b', '\udc00', 'x\ud83d'] as const;
 const URL = 'https://example.com/';
 
 describe('text with a NUL or a lone surrogate', () => {
+  it('answers an alias with a NUL as any bad alias: 400 slug_invalid', async () => {
+    const response = await server.api('/api/v1/links', { json: { url: URL, alias: 'ab\u0000cd' } });
+    expect((await expectError(response, 400, 'slug_invalid')).field).toBe('alias');
+  });
+
   it.each(BAD)('is refused with 400 naming the field in every text field of a new link: %j', async (bad) => {
-    const fields: [string, Record<string, unknown>, string][] = [
-      ['title', { title: bad }, 'title'],
-      ['alias', { alias: bad }, 'alias'],
-      ['password', { password: bad }, 'password'],
-      ['domain', { domain: bad }, 'domain'],
-      ['url', { url: `${URL}${bad}` }, 'url'],
-      ['utm_source', { utm_source: bad }, 'utm_source'],
-      ['utm_campaign', { utm_campaign: bad }, 'utm_campaign'],
-      ['a rule query key', { rules: [{ query: { [bad]: 'x' }, url: `${URL}r` }] }, `rules.0.query.${bad}`],
-      ['a rule query value', { rules: [{ query: { k: bad }, url: `${URL}r` }] }, 'rules.0.query.k'],
+    // a field with a code of its own keeps it (decisions §25): the alias `slug_invalid`, and so on
+    const fields: [string, Record<string, unknown>, string, string][] = [
+      ['title', { title: bad }, 'title', 'invalid_request'],
+      ['alias', { alias: bad }, 'alias', 'slug_invalid'],
+      ['password', { password: bad }, 'password', 'invalid_request'],
+      ['domain', { domain: bad }, 'domain', 'domain_invalid'],
+      ['url', { url: `${URL}${bad}` }, 'url', 'invalid_url'],
+      ['utm_source', { utm_source: bad }, 'utm_source', 'invalid_request'],
+      ['utm_campaign', { utm_campaign: bad }, 'utm_campaign', 'invalid_request'],
+      [
+        'a rule query key',
+        { rules: [{ query: { [bad]: 'x' }, url: `${URL}r` }] },
+        `rules.0.query.${bad}`,
+        'invalid_request',
+      ],
+      [
+        'a rule query value',
+        { rules: [{ query: { k: bad }, url: `${URL}r` }] },
+        'rules.0.query.k',
+        'invalid_request',
+      ],
     ];
-    for (const [name, json, field] of fields) {
+    for (const [name, json, field, code] of fields) {
       const response = await server.api('/api/v1/links', { key: alice.key, json: { url: URL, ...json } });
       expect([name, response.status]).toStrictEqual([name, 400]);
       const { error } = await jsonOf(response, 400);
-      expect([name, error.code, error.field]).toStrictEqual([name, 'invalid_request', field]);
+      expect([name, error.code, error.field]).toStrictEqual([name, code, field]);
     }
     const tags = await server.api('/api/v1/links', { key: alice.key, json: { url: URL, tags: ['ok', bad] } });
     expect((await expectError(tags, 400, 'validation_error')).field).toBe('tags.1');
@@ -51,16 +67,18 @@ describe('text with a NUL or a lone surrogate', () => {
     const check = await server.api(
       `/api/v1/check?alias=${encodeURIComponent(bad.replace(/[\ud800-\udfff]/gu, ''))}%00`,
     );
-    await expectError(check, 400, 'invalid_request');
+    await expectError(check, 400, 'slug_invalid');
     const hook = { key: alice.key, json: { url: `http://127.0.0.1:9/${bad}`, events: ['link.created'] } };
-    await expectError(await server.api('/api/v1/webhooks', hook), 400, 'invalid_request');
+    await expectError(await server.api('/api/v1/webhooks', hook), 400, 'invalid_url');
     const encoded = encodeURIComponent(bad.replace(/[\ud800-\udfff]/gu, '')) + '%00';
     await expectError(
       await server.api(`/api/v1/links?tag=${encoded}`, { key: alice.key }),
       400,
       'invalid_request',
     );
-    await expectError(await server.api(`/api/shorten?url=${URL}${encoded}`), 400, 'invalid_request');
+    await expectError(await server.api(`/api/shorten?url=${URL}${encoded}`), 400, 'invalid_url');
+    const alias = await server.api(`/api/shorten?url=${URL}&alias=ab${encoded}cd`);
+    expect((await expectError(alias, 400, 'slug_invalid')).field).toBe('alias');
   });
 
   it('is a plain 404 in a path: a slug, its JSON, QR code and preview, an id', async () => {

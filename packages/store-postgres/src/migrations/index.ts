@@ -55,6 +55,12 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 16, sql: ACCOUNT_COUNTERS },
   // issue 59: link.visited summed per link and window; deliveries claimed per webhook
   { version: 17, sql: VISIT_EVENT_WINDOWS },
+  // decisions §25: who runs the first request with an Idempotency-Key, and until when (others get 409)
+  {
+    version: 18,
+    sql: `ALTER TABLE idempotency_keys ADD COLUMN runner TEXT NOT NULL DEFAULT '',
+  ADD COLUMN running_until BIGINT NOT NULL DEFAULT 0;`,
+  },
 ];
 
 /**

@@ -71,6 +71,12 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 23, sql: COUNTER_WEEKS },
   // issue 59: link.visited summed per link and window; deliveries claimed per webhook
   { version: 24, sql: VISIT_EVENT_WINDOWS },
+  // decisions §25: who runs the first request with an Idempotency-Key, and until when (others get 409)
+  {
+    version: 25,
+    sql: `ALTER TABLE idempotency_keys ADD COLUMN runner TEXT NOT NULL DEFAULT '';
+ALTER TABLE idempotency_keys ADD COLUMN running_until INTEGER NOT NULL DEFAULT 0;`,
+  },
 ];
 
 /**
