@@ -33,6 +33,7 @@ import { machine, printSection, writeReport } from './lib/report.mjs';
 import { printTargets, targetRows } from './lib/targets.mjs';
 import { nodeCounts, runNodes, writeNodesSection } from './lib/nodes.mjs';
 import { runSoak } from './lib/soak.mjs';
+import { runWebhookLoad } from './lib/webhook-load.mjs';
 
 const quick = process.argv.includes('--quick');
 const outIndex = process.argv.indexOf('--out');
@@ -56,6 +57,13 @@ Object.assign(
 );
 const SHORT_HOST = 's.bench';
 const STATS_VISITS = 1_000_000;
+/** Webhooks of the events round (issue 59), over three accounts; half of them never answer. */
+const WEBHOOKS = 50;
+/**
+ * `VISIT_EVENT_SECONDS` of the events round: 5 s, not the default minute, so that a round of load sees
+ * several windows close and their deliveries go out while it runs (twelve times the default's work).
+ */
+const WEBHOOK_WINDOW_SECONDS = 5;
 /** Rows of the import round: decisions §17 wants 100,000 in under 30 s on SQLite. */
 const IMPORT_ROWS = 100_000;
 const STATS_TAIL = 100_000;
@@ -196,6 +204,17 @@ async function main() {
 
     // the cost of five redirect rules, as a ratio to a plain link in the same run (issue 27)
     results.rules = await measureRules(ctx, key);
+
+    // issue 59: 50 webhooks on link.visited, half never answering, cost the hot redirect under 10%
+    printSection(log, `the hot redirect with ${WEBHOOKS} webhooks on link.visited, against none`);
+    results.webhooks = await runWebhookLoad({
+      rounds: quick ? 3 : 6,
+      seconds: quick ? 3 : 5,
+      links: 1000,
+      webhooks: WEBHOOKS,
+      windowSeconds: WEBHOOK_WINDOW_SECONDS,
+      log: (line) => log(`  ${line}`),
+    });
 
     printSection(log, 'QR codes');
     results.qr = await measureQr(server.url, SHORT_HOST, 'b0', quick ? 500 : 2000);

@@ -113,6 +113,26 @@ export function targetRows(results) {
       true,
     );
   }
+  if (results.webhooks) {
+    // issue 59, decisions §26: events never cost the redirect
+    const { summary, plan } = results.webhooks;
+    row(
+      `hot redirect with ${plan.webhooks} webhooks on link.visited (half hanging) / without (req/s, same run)`,
+      '≥ 0.9',
+      `${f(summary.ratio, 3)} (${n(summary.withRps)} against ${n(summary.withoutRps)} req/s; CPU-µs ${f(summary.cpuRatio, 3)})`,
+      summary.ratio,
+      0.9,
+      true,
+    );
+    row(
+      `hot p99 with ${plan.webhooks} webhooks, every round`,
+      '< 50 ms',
+      `max ${f(summary.worstP99)} ms; ${n(summary.delivered)} deliveries, ${n(summary.visitsDelivered)} visits in them`,
+      summary.worstP99,
+      50,
+      false,
+    );
+  }
   row(
     'stats of a 1M-visit link, p99',
     '< 20 ms',

@@ -124,7 +124,8 @@ export async function runWebhookLoad({
         const cpuBefore = cpuSeconds(side.server.pid);
         const measured = await loadRound({ ...target(side), amount, expect: 302 });
         const cpuUs = ((cpuSeconds(side.server.pid) - cpuBefore) * 1e6) / measured.responses;
-        results[name].push({ rps: measured.rps, p99: measured.p99, cpuUs, errors: measured.errors });
+        const served = measured.responses;
+        results[name].push({ rps: measured.rps, p99: measured.p99, cpuUs, errors: measured.errors, served });
         log?.(
           `round ${round + 1} ${name.padEnd(7)}: ${measured.rps.toFixed(0)} redirects/s, p99 ` +
             `${measured.p99.toFixed(1)} ms, ${cpuUs.toFixed(1)} CPU-µs/request, errors ${measured.errors}`,
@@ -132,24 +133,43 @@ export async function runWebhookLoad({
         if (name === 'without' && round === 0) amount = Math.round(measured.rps * seconds);
       }
     }
-    await sleep(settleSeconds * 1000); // the last window closes and its events go out
+    // the last windows close and their events go out: wait until the healthy receiver hears no more
+    await sleep(settleSeconds * 1000);
+    const drainStarted = Date.now();
+    for (let last = -1; healthy.seen.visits !== last && Date.now() - drainStarted < 120_000;) {
+      last = healthy.seen.visits;
+      await sleep(3000);
+    }
+    const drainSeconds = (Date.now() - drainStarted) / 1000;
+    // every healthy webhook hears of every visit of its account's links (the links and the webhooks
+    // go round the accounts alike, the visits round the links)
+    const served = 20_000 + results.with.reduce((sum, r) => sum + r.served, 0);
+    const healthyPerAccount = ACCOUNTS.map(
+      (_, a) => hooks.filter((url, i) => url === healthy.url && i % ACCOUNTS.length === a).length,
+    );
+    const visitsOwed = Math.round((served / ACCOUNTS.length) * healthyPerAccount.reduce((x, y) => x + y, 0));
     const rps = (name) => median(results[name].map((r) => r.rps));
     const ratio = rps('with') / rps('without');
     const worstP99 = Math.max(...results.with.map((r) => r.p99));
+    const cpuUs = (name) => median(results[name].map((r) => r.cpuUs));
     const summary = {
       ratio,
+      cpuRatio: cpuUs('with') / cpuUs('without'),
       worstP99,
       withRps: rps('with'),
       withoutRps: rps('without'),
       delivered: healthy.seen.requests,
       visitsDelivered: healthy.seen.visits,
       hangingRequests: hanging.seen.requests,
+      visitsOwed,
+      drainSeconds,
     };
     log?.(
       `with/without: ${ratio.toFixed(3)} (target >= 0.9); worst p99 with webhooks ${worstP99.toFixed(1)} ms ` +
-        `(target < 50); healthy deliveries ${summary.delivered}, visits in them ${summary.visitsDelivered}`,
+        `(target < 50); healthy deliveries ${summary.delivered}, visits in them ${summary.visitsDelivered} ` +
+        `of about ${visitsOwed} owed (drained ${drainSeconds.toFixed(0)} s after the last round)`,
     );
-    return { results, summary };
+    return { plan: { rounds, seconds, links, webhooks, windowSeconds }, results, summary };
   } finally {
     await stop(sides.with.server);
     await stop(sides.without.server);

@@ -22,15 +22,21 @@ export const SENDS_AT_MOST = 500;
  * `link.visited` windows closed per chunk, and chunks of each per round at most: every chunk is short,
  * and the pacer runs between them.
  */
-const FAN_OUT_BATCH = 100;
-const CLOSE_BATCH = 200;
+const FAN_OUT_BATCH = 20;
+const CLOSE_BATCH = 100;
 const CHUNKS_PER_ROUND = 20;
 /**
- * The process time a started send costs after its claim (connecting, signing, reading the answer,
- * recording the attempt), which the pacer counts as the claim's: about 0.2 ms in a profile of a server
- * delivering 6,000 a second to loopback endpoints (issue 59), with a margin.
+ * Deliveries claimed per round by default: their sends start together and their answers, recorded on the
+ * event loop, come back together, so a round's sends stay a short burst.
  */
-export const SEND_COST_MS = 0.3;
+const CLAIM_BATCH = 25;
+/**
+ * The process time a started send costs after its claim (a new connection, signing, reading the answer,
+ * recording the attempt and settling it, the rounds that claimed it), which the pacer counts as the
+ * claim's: an idle server delivered about 1,000 a second to loopback endpoints with its event loop busy
+ * (issue 59, bench/webhook-redirects.mjs), so about a millisecond each.
+ */
+export const SEND_COST_MS = 1;
 
 /** Delivers the outbox: closes the visit windows, fans events out, then sends each due delivery once per claim. */
 export interface EventDispatcher {
@@ -95,7 +101,7 @@ async function tick(d: Delivering & DispatcherDeps, inFlight: Set<Promise<void>>
   );
   const broker = d.publisher !== undefined;
   await inChunks(() => events.fanOut(now, broker, FAN_OUT_BATCH), FAN_OUT_BATCH, pace);
-  const room = Math.min(d.batch ?? 100, SENDS_AT_MOST - inFlight.size);
+  const room = Math.min(d.batch ?? CLAIM_BATCH, SENDS_AT_MOST - inFlight.size);
   if (room <= 0) return 0;
   const due = await events.claimDue(now, now + HOLD_MS, room, SENDS_PER_WEBHOOK);
   for (const delivery of due) {
