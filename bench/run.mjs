@@ -33,7 +33,7 @@ import { machine, printSection, writeReport } from './lib/report.mjs';
 import { printTargets, targetRows } from './lib/targets.mjs';
 import { nodeCounts, runNodes, writeNodesSection } from './lib/nodes.mjs';
 import { runSoak } from './lib/soak.mjs';
-import { runWebhookLoad } from './lib/webhook-load.mjs';
+import { postgresPair, runWebhookLoad } from './lib/webhook-load.mjs';
 
 const quick = process.argv.includes('--quick');
 const outIndex = process.argv.indexOf('--out');
@@ -328,6 +328,22 @@ async function nodes() {
   const store = process.argv[process.argv.indexOf('--store') + 1];
   if (store !== 'postgres') throw new Error('--store takes postgres (SQLite is the default benchmark)');
   const results = await runNodes({ counts: nodeCounts(process.argv), quick, log });
+  // issue 59: the events round again, each side two nodes of one PostgreSQL schema
+  printSection(log, `the hot redirect with ${WEBHOOKS} webhooks on link.visited, two nodes on PostgreSQL`);
+  const postgres = postgresPair(2);
+  try {
+    results.webhooks = await runWebhookLoad({
+      rounds: quick ? 3 : 6,
+      seconds: quick ? 3 : 5,
+      links: 1000,
+      webhooks: WEBHOOKS,
+      windowSeconds: WEBHOOK_WINDOW_SECONDS,
+      startPair: postgres.pair,
+      log: (line) => log(`  ${line}`),
+    });
+  } finally {
+    await postgres.drop();
+  }
   if (json) writeFileSync(json, `${JSON.stringify(results, null, 2)}\n`);
   const path = outIndex > 0 ? out : quick ? null : 'docs/benchmarks.md';
   if (path) {

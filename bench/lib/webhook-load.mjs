@@ -8,8 +8,20 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import process from 'node:process';
 import { loadRound, median, rotation } from './load.mjs';
-import { cli, cpuSeconds, startBenchServer, startServer, stop } from './processes.mjs';
+import { randomBytes } from 'node:crypto';
+import { dropPostgresSchema, openPostgresStores } from '@shortener/store-postgres';
+import {
+  benchServerEnv,
+  cli,
+  cpuSeconds,
+  freePort,
+  run,
+  startBenchServer,
+  startServer,
+  stop,
+} from './processes.mjs';
 
 const ACCOUNTS = ['hooks-a', 'hooks-b', 'hooks-c'];
 const EVENTS = ['link.visited'];
@@ -56,12 +68,14 @@ const post = (server, key, path, body) =>
   });
 
 /**
- * One server of the pair, started by `start(env)` (a `{ url, pid }` after `/healthz` answers) with its
- * links; `hooks` the webhook URLs spread over the accounts (none for the server without). Returns the
- * server and its rotation of GET requests.
+ * One side of the pair, its nodes started by `start()` (a `{ url, pid }`, or several for nodes of one
+ * database, after `/healthz` answers) with its links; `hooks` the webhook URLs spread over the accounts
+ * (none for the side without). Returns the nodes and the rotation of GET requests.
  */
 async function serverWith({ start, keys, links, hooks, shortHost }) {
-  const server = await start();
+  const started = await start();
+  const nodes = Array.isArray(started) ? started : [started];
+  const server = nodes[0];
   for (let i = 0; i < hooks.length; i++) {
     await post(server, keys[i % keys.length], '/api/v1/webhooks', { url: hooks[i], events: EVENTS });
   }
@@ -76,7 +90,79 @@ async function serverWith({ start, keys, links, hooks, shortHost }) {
     );
     paths.push(...made.map((link) => `/${link.slug}`));
   }
-  return { server, requests: rotation(paths, shortHost) };
+  return { nodes, requests: rotation(paths, shortHost) };
+}
+
+/**
+ * A round on every node of a side at once, each with its share of the connections and requests: the
+ * rate summed, the worst p99, the CPU of every node's process (all threads) per request.
+ */
+async function sideRound(side, amount) {
+  const { nodes } = side;
+  const cpuBefore = nodes.map((node) => cpuSeconds(node.pid));
+  const rounds = await Promise.all(
+    nodes.map((node) =>
+      loadRound({
+        url: node.url,
+        requests: side.requests,
+        amount: Math.round(amount / nodes.length),
+        connections: Math.round(50 / nodes.length),
+        expect: 302,
+      }),
+    ),
+  );
+  const served = rounds.reduce((sum, r) => sum + r.responses, 0);
+  const cpu = nodes.reduce((sum, node, i) => sum + cpuSeconds(node.pid) - cpuBefore[i], 0);
+  return {
+    rps: rounds.reduce((sum, r) => sum + r.rps, 0),
+    p99: Math.max(...rounds.map((r) => r.p99)),
+    cpuUs: (cpu * 1e6) / served,
+    errors: rounds.reduce((sum, r) => sum + r.errors, 0),
+    served,
+  };
+}
+
+/**
+ * A pair on PostgreSQL (`DATABASE_URL`, loopback by default) with `nodes` nodes a side, each side on a
+ * schema of its own, with REDIS_URL for the limits; for {@link runWebhookLoad}'s `startPair`.
+ */
+export function postgresPair(nodes) {
+  const databaseUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+  const redisUrl = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+  const schemas = [];
+  const pair = async ({ env, shortHost }) => {
+    const made = {};
+    for (const name of ['without', 'with']) {
+      const schema = `bench_hooks_${randomBytes(6).toString('hex')}`;
+      schemas.push(schema);
+      const stores = openPostgresStores({ connectionString: databaseUrl, schema });
+      await stores.ready();
+      await stores.close();
+      const search = encodeURIComponent(`-c search_path=${schema}`);
+      const url = `${databaseUrl}${databaseUrl.includes('?') ? '&' : '?'}options=${search}`;
+      const store = { STORE: 'postgres', DATABASE_URL: url, REDIS_URL: redisUrl };
+      const keys = [];
+      for (const account of ACCOUNTS) {
+        await run(process.execPath, [BIN, 'accounts', 'create', account, '--json'], store);
+        keys.push(
+          JSON.parse(await run(process.execPath, [BIN, 'keys', 'create', account, '--json'], store)).key,
+        );
+      }
+      const start = async () => {
+        const started = [];
+        for (let i = 0; i < nodes; i++)
+          started.push(
+            await startServer({ ...benchServerEnv(await freePort(), shortHost), ...store, ...env }),
+          );
+        return started;
+      };
+      made[name] = { keys, start };
+    }
+    return made;
+  };
+  const drop = () =>
+    Promise.all(schemas.map((schema) => dropPostgresSchema({ connectionString: databaseUrl, schema })));
+  return { pair, drop };
 }
 
 /**
@@ -117,15 +203,13 @@ export async function runWebhookLoad({
   try {
     // a first round on each sets the request count of a round of about `seconds`
     let amount = 20_000;
-    for (const side of Object.values(sides)) await loadRound({ ...target(side), amount, expect: 302 });
+    for (const side of Object.values(sides)) await sideRound(side, amount);
     for (let round = 0; round < rounds; round++) {
       for (const name of round % 2 === 0 ? ['without', 'with'] : ['with', 'without']) {
         const side = sides[name];
-        const cpuBefore = cpuSeconds(side.server.pid);
-        const measured = await loadRound({ ...target(side), amount, expect: 302 });
-        const cpuUs = ((cpuSeconds(side.server.pid) - cpuBefore) * 1e6) / measured.responses;
-        const served = measured.responses;
-        results[name].push({ rps: measured.rps, p99: measured.p99, cpuUs, errors: measured.errors, served });
+        const measured = await sideRound(side, amount);
+        const { cpuUs } = measured;
+        results[name].push(measured);
         log?.(
           `round ${round + 1} ${name.padEnd(7)}: ${measured.rps.toFixed(0)} redirects/s, p99 ` +
             `${measured.p99.toFixed(1)} ms, ${cpuUs.toFixed(1)} CPU-µs/request, errors ${measured.errors}`,
@@ -171,12 +255,11 @@ export async function runWebhookLoad({
     );
     return { plan: { rounds, seconds, links, webhooks, windowSeconds }, results, summary };
   } finally {
-    await stop(sides.with.server);
-    await stop(sides.without.server);
+    for (const node of [...sides.with.nodes, ...sides.without.nodes]) await stop(node);
     healthy.close();
     hanging.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-const target = (side) => ({ url: side.server.url, requests: side.requests });
+const BIN = 'packages/app/bin/shortener.js';
