@@ -486,3 +486,30 @@ export const ISSUE_43_THIRD = `- Issue 43, a third session (measured beside the 
     space 32 MB).
   - Not usable for repeatable counts: the server under valgrind's callgrind answered 23-51 requests a
     second, too slow to warm up.`;
+
+/** Issue 59: events never cost the redirect, measured and found. */
+export const ISSUE_59 = `- Issue 59 (events under load; \`node bench/webhook-redirects.mjs\`, also a round of \`npm run bench\`:
+  two servers of one build, 1,000 hot links over three accounts, one server with 50 webhooks on
+  \`link.visited\`, half never answering, wrk rounds of about 5 s alternated between them).
+  - On \`55c53ba\`, with events as they were (\`VISIT_EVENT_SECONDS\` unknown): 9,291 against 56
+    redirects a second (ratio 0.006), p99 2.1-3.4 s with webhooks.
+  - Where it went (the server under \`--cpu-prof\`): 71% of its time in the SQLite claim of due
+    deliveries, one scan over every due delivery with window functions, on the event loop, run again
+    after every send that ended; the backlog grew by one \`link.visited\` per link per flush times the
+    account's webhooks, so each claim was slower than the last.
+  - Changed: visits summed per link and window (one event per link per \`VISIT_EVENT_SECONDS\`), claims
+    per webhook through an index of its own, the dispatcher paced by core's background pacer in short
+    chunks, a send counted as 1 ms of its share. Then, with a 5 s window (twelve times the default's
+    work): ratio 1.06 (median of 6 rounds), but single rounds' p99 up to 205 ms.
+  - The spikes (a lag probe in the server, then the claim timed by statement): the claim's count of held
+    deliveries walked the whole per-webhook index (SQLite's planner chose it for the GROUP BY), 10 ms at
+    25,000 waiting and 200-350 ms of blocked event loop late in a run; and sends counted as 0.3 ms each
+    let deliveries take half the CPU of a saturated server (CPU-µs per redirect 40 → 80-97 in those
+    rounds). The held count now reads its partial index by name, and a send counts as 1 ms (an idle
+    server delivers about 1,000 a second to loopback endpoints). Then: ratio 1.42, the worst p99 14.1 ms,
+    every healthy endpoint's visits delivered (6,262,314 in 58,338 deliveries), drained 18 s after the
+    last round. The ratio over 1 is the bench's bias: the server with webhooks delivers while the other
+    serves its rounds. With the default 60 s window (before the last two changes): 1.11, worst p99 46 ms.
+  - PostgreSQL, two nodes a side (\`--store postgres --nodes 2\`, 5 s window): ratio 1.39, every visit
+    delivered; p99 up to 166 ms with webhooks and 244 ms without, four servers, PostgreSQL, Redis and two
+    wrk on two CPUs: the machine's, not the events'.`;

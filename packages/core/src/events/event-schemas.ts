@@ -8,12 +8,15 @@ const counts = (what: string) =>
   z.record(z.string(), z.number().int().min(0)).describe(`Visits by ${what} in this batch.`);
 const day = z.iso.date();
 
-/** `data` of `link.visited`: the counts of one link in one written batch, never an address. */
+/**
+ * `data` of `link.visited`: the counts of one link over one window of `VISIT_EVENT_SECONDS` (decisions
+ * §26), never an address.
+ */
 export const VisitedEventDataSchema = z
   .object({
     link_id: z.string(),
     short_url: z.url(),
-    visits: z.number().int().min(0).describe('Visits in this batch, humans and bots.'),
+    visits: z.number().int().min(0).describe('Visits of this window, humans and bots.'),
     humans: z.number().int().min(0),
     bots: z.number().int().min(0),
     unique: z.number().int().min(0).describe('Visitors new to the link on their day.'),
@@ -21,8 +24,8 @@ export const VisitedEventDataSchema = z
     devices: counts('device'),
     browsers: counts('browser family'),
     referrers: counts('referrer host (direct when none)'),
-    from: day.describe('The first UTC day of the batch’s visits.'),
-    to: day.describe('The last UTC day of the batch’s visits.'),
+    from: day.describe('The first UTC day of the visits this event sums.'),
+    to: day.describe('The last UTC day of the visits this event sums.'),
   })
   .meta({ id: 'VisitedEventData' });
 
@@ -49,7 +52,11 @@ export const EVENT_BODY_SCHEMAS = {
   'link.deleted': envelope('link.deleted', LinkSchema, 'A link was deleted: `data` as it was.').meta({
     id: 'LinkDeletedEvent',
   }),
-  'link.visited': envelope('link.visited', VisitedEventDataSchema, 'Visits of a link were written.').meta({
+  'link.visited': envelope(
+    'link.visited',
+    VisitedEventDataSchema,
+    'Visits of a link, summed over one window (at most one event per link per VISIT_EVENT_SECONDS).',
+  ).meta({
     id: 'LinkVisitedEvent',
   }),
   ping: envelope('ping', z.object({}).strict(), '"Send test": checks the endpoint and its secret.').meta({
