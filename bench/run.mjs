@@ -207,14 +207,7 @@ async function main() {
 
     // issue 59: 50 webhooks on link.visited, half never answering, cost the hot redirect under 10%
     printSection(log, `the hot redirect with ${WEBHOOKS} webhooks on link.visited, against none`);
-    results.webhooks = await runWebhookLoad({
-      rounds: quick ? 3 : 6,
-      seconds: quick ? 3 : 5,
-      links: 1000,
-      webhooks: WEBHOOKS,
-      windowSeconds: WEBHOOK_WINDOW_SECONDS,
-      log: (line) => log(`  ${line}`),
-    });
+    results.webhooks = await webhookRound();
 
     printSection(log, 'QR codes');
     results.qr = await measureQr(server.url, SHORT_HOST, 'b0', quick ? 500 : 2000);
@@ -323,6 +316,19 @@ function soakSeconds() {
   return given === undefined || given.startsWith('--') ? 600 : Number(given);
 }
 
+/** The events round of issue 59 (bench/lib/webhook-load.mjs), on SQLite unless `startPair` says otherwise. */
+function webhookRound(options = {}) {
+  return runWebhookLoad({
+    rounds: quick ? 3 : 6,
+    seconds: quick ? 3 : 5,
+    links: 1000,
+    webhooks: WEBHOOKS,
+    windowSeconds: WEBHOOK_WINDOW_SECONDS,
+    log: (line) => log(`  ${line}`),
+    ...options,
+  });
+}
+
 /** `--store postgres --nodes 1,2,3`: the multi-node run of bench/lib/nodes.mjs instead of the benchmark. */
 async function nodes() {
   const store = process.argv[process.argv.indexOf('--store') + 1];
@@ -332,15 +338,7 @@ async function nodes() {
   printSection(log, `the hot redirect with ${WEBHOOKS} webhooks on link.visited, two nodes on PostgreSQL`);
   const postgres = postgresPair(2);
   try {
-    results.webhooks = await runWebhookLoad({
-      rounds: quick ? 3 : 6,
-      seconds: quick ? 3 : 5,
-      links: 1000,
-      webhooks: WEBHOOKS,
-      windowSeconds: WEBHOOK_WINDOW_SECONDS,
-      startPair: postgres.pair,
-      log: (line) => log(`  ${line}`),
-    });
+    results.webhooks = await webhookRound({ startPair: postgres.pair });
   } finally {
     await postgres.drop();
   }
