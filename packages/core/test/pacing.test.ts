@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { BACKGROUND_MIN_SHARE, createBackgroundPacer, backgroundPauseMs, backgroundShare } from '../src/index.js';
+import {
+  BACKGROUND_MIN_SHARE,
+  createBackgroundPacer,
+  backgroundPauseMs,
+  backgroundShare,
+} from '../src/index.js';
 
 describe('backgroundShare', () => {
   it('gives an idle process to the import and a saturated one its minimum', () => {
