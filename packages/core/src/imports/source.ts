@@ -30,7 +30,10 @@ export interface ImportedDay {
  * left out.
  */
 export interface ImportRow {
-  /** The old short link as the source shows it (`https://old.example/abc`, or the bare code): the row's key. */
+  /**
+   * The old short link as the source shows it (`https://old.example/abc`, or the bare code): the row's key;
+   * empty when the row has none (it is then keyed by its destination, title and creation time).
+   */
   readonly originalShortUrl: string;
   /** The old short link's host, lower-case, or null when the source does not say. */
   readonly domain: string | null;
