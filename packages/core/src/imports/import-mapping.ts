@@ -54,7 +54,8 @@ const refused = (row: ImportRow, reason: string): RowPlan => ({
  * Maps one row of a source onto a link of the account (decisions §17 "Mapping"): the destination and
  * every rule through the URL checks, the short domain by host (or `domain_map`, else the default), the
  * code kept when it passes the alias rules and is free there, else skipped or renamed as the job says,
- * tags that are tags, the title cut to 200 characters. Clicks and visits are added by the runner.
+ * tags that are tags, the title cut to 200 characters, disabled when the source
+ * says why (the report line saying it too). Clicks and visits are added by the runner.
  */
 export async function planRow(ctx: MappingContext, row: ImportRow): Promise<RowPlan> {
   const { deps } = ctx;
@@ -85,6 +86,7 @@ export async function planRow(ctx: MappingContext, row: ImportRow): Promise<RowP
     createdAt: row.createdAt ?? now,
     updatedAt: now,
     ...settings.value,
+    disabled: row.disabled !== undefined,
     tags: normalizeTags((row.tags ?? []).map((t) => t.trim()).filter(isTag)).slice(0, MAX_TAGS),
   };
   const permanent = checkPermanent(draft);
@@ -95,10 +97,11 @@ export async function planRow(ctx: MappingContext, row: ImportRow): Promise<RowP
   ctx.planned.add(`${domain}/${code.slug}`);
   const shortUrl = shortUrlOf(link, deps.config);
   const renamed = code.reason !== null;
+  const reasons = [code.reason, row.disabled ?? null].filter((reason) => reason !== null);
   return {
     kind: 'write',
     link,
-    line: line(row, renamed ? 'renamed' : 'imported', shortUrl, code.reason),
+    line: line(row, renamed ? 'renamed' : 'imported', shortUrl, reasons.join('; ') || null),
   };
 }
 

@@ -66,6 +66,11 @@ export interface ImportRow {
   readonly days?: () => Promise<readonly ImportedDay[]>;
   /** A bare total (CSV, Kutt): counted as `imported`, outside any day. */
   readonly totalClicks?: number;
+  /**
+   * Set when the link comes across disabled, for its owner to look at first (Kutt's password-protected
+   * links): why, and the report line says so.
+   */
+  readonly disabled?: string;
   /** Set when the source could not read the row: the reason, and the row is refused as it is. */
   readonly problem?: string;
 }

@@ -176,6 +176,21 @@ export function describeImportSuite(name: string, open: () => Promise<Stores>): 
       expect(await h.links.list({ accountId: job.accountId, limit: 100 })).toHaveLength(6);
     });
 
+    it('imports a row the source says to disable disabled, its report line saying why', async () => {
+      const h = harness();
+      const job = await queued(h);
+      const why = 'password at the source: set one and enable it';
+      const done = await run(h, job, [row('locked', undefined, { disabled: why }), row('open')]);
+      expect(done.counts).toMatchObject({ rows: 2, imported: 2 });
+      expect(await h.links.findBySlug('sho.rt', 'locked')).toMatchObject({ disabled: true });
+      expect(await h.links.findBySlug('sho.rt', 'open')).toMatchObject({ disabled: false });
+      const report = await h.stores.imports.report(job.id);
+      expect(report.map((l) => [l.outcome, l.reason])).toEqual([
+        ['imported', why],
+        ['imported', null],
+      ]);
+    });
+
     it('counts a history as visits, daily series on their days and a bare total as imported clicks', async () => {
       const h = harness();
       const job = await queued(h);
