@@ -85,12 +85,12 @@ describe('csvSource', () => {
     ]);
   });
 
-  it("reads Bitly's link export: the bitlink, its date as UTC, the destination", async () => {
+  it("reads Bitly's link export: the bitlink, its custom back-half as the code, its date as UTC, the destination", async () => {
     expect(await rowsOf(fixture('bitly-export.csv'))).toEqual([
       {
         originalShortUrl: 'https://bit.ly/3xYzAbc',
-        domain: 'bit.ly',
-        code: '3xYzAbc',
+        domain: 'brand.example',
+        code: 'talk',
         url: 'https://example.com/talks/1',
         title: 'A talk',
         createdAt: Date.parse('2023-05-01T14:03:22Z'),
@@ -103,6 +103,20 @@ describe('csvSource', () => {
         title: null,
         createdAt: Date.parse('2023-06-10T08:00:00Z'),
       },
+    ]);
+  });
+
+  it("keeps a custom back-half written bare or without a scheme as the code, on the bitlink's host", async () => {
+    const text = [
+      'Bitlink,Custom back-half,Long URL',
+      'bit.ly/3xY,docs,https://example.com/d',
+      'bit.ly/4QQ,bit.ly/Team-Page,https://example.com/t',
+      'bit.ly/5RR,,https://example.com/n',
+    ].join('\n');
+    expect((await rowsOf(text)).map((row) => [row.originalShortUrl, row.domain, row.code])).toEqual([
+      ['bit.ly/3xY', 'bit.ly', 'docs'],
+      ['bit.ly/4QQ', 'bit.ly', 'Team-Page'],
+      ['bit.ly/5RR', 'bit.ly', '5RR'],
     ]);
   });
 

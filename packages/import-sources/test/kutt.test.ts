@@ -28,7 +28,8 @@ const LINKS: KuttLink[] = [
   }),
   // Kutt on SQLite keeps times as UTC text without a zone
   aLink(199, { created_at: '2024-01-09 07:00:00', visit_count: 0, password: true }),
-  ...Array.from({ length: 118 }, (_, i) => aLink(198 - i)),
+  aLink(198, { banned: true }),
+  ...Array.from({ length: 117 }, (_, i) => aLink(197 - i)),
 ];
 
 describe('kuttSource', () => {
@@ -40,7 +41,7 @@ describe('kuttSource', () => {
   afterAll(() => kutt.close());
   const source = () => kuttSource({ url: kutt.url, apiKey: KUTT_KEY, fetch });
 
-  it('reads every link with its fields and its visit count as a total, 50 a page', async () => {
+  it('reads every link with its fields and its visit count as a total, 50 a page, a password-protected one to come across disabled and a banned one refused', async () => {
     const steps = await collect(source());
     expect(steps).toHaveLength(120);
     expect(steps.map((step) => plain(step.row)).slice(0, 2)).toEqual([
@@ -63,8 +64,13 @@ describe('kuttSource', () => {
         createdAt: Date.parse('2024-01-09T07:00:00Z'),
         expiresAt: null,
         totalClicks: 0,
+        disabled: 'password at the source: set one and enable it',
       },
     ]);
+    expect(steps[2]!.row).toMatchObject({ code: 'k198', problem: 'banned at the source' });
+    expect(
+      steps.filter((step) => step.row.problem !== undefined || step.row.disabled !== undefined),
+    ).toHaveLength(2);
     expect(steps.map((step) => step.row.code).slice(2)).toEqual(LINKS.slice(2).map((link) => link.address));
     const pages = kutt.requests.filter((request) => request.path === '/api/v2/links');
     expect(pages.map((request) => [request.query.get('skip'), request.query.get('limit')])).toEqual([

@@ -100,6 +100,29 @@ describe('POST /api/v1/imports (decisions §17)', () => {
     });
   });
 
+  it('imports each row of a CSV without old short links once, and the same file again adds nothing', async () => {
+    const frank = await server.createAccount('frank');
+    const csv = [
+      'Long URL,Title,Created',
+      'https://example.com/1,One,2024-01-01',
+      'https://example.com/2,,2024-01-02',
+      'https://example.com/1,One again,2024-01-03',
+      'https://example.com/1,One,2024-02-01',
+      'https://example.com/5,Five,2024-01-05',
+    ].join('\n');
+    const start = async () =>
+      (
+        await jsonOf(
+          await server.api('/api/v1/imports', { key: frank.key, json: { source: 'csv', csv } }),
+          202,
+        )
+      ).id as string;
+    expect(await finished(server, frank, await start())).toMatchObject({ rows: 5, imported: 5, skipped: 0 });
+    expect(await finished(server, frank, await start())).toMatchObject({ rows: 5, imported: 0, skipped: 5 });
+    const { links } = await jsonOf(await server.api('/api/v1/links?limit=100', { key: frank.key }));
+    expect(links).toHaveLength(5);
+  });
+
   it('keeps jobs to their account and says what is missing', async () => {
     const started = await jsonOf(
       await server.api('/api/v1/imports', {
@@ -204,7 +227,7 @@ describe('shortener import --from (decisions §17)', () => {
       await root.query(`CREATE DATABASE ${name}; USE ${name}; ${yourlsTables('yourls_')}`);
       await root.query(
         `INSERT INTO yourls_url (keyword, url, title, timestamp, ip, clicks) VALUES
-         ('gh', 'https://github.com/', 'GitHub', '2026-11-01 10:00:00', '203.0.113.9', 2)`,
+         ('gh', 'https://github.com/', 'GitHub &amp; friends', '2026-11-01 10:00:00', '203.0.113.9', 2)`,
       );
       const recent = new Date(Date.now() - 86_400_000).toISOString().slice(0, 19).replace('T', ' ');
       await root.query(
@@ -227,7 +250,8 @@ describe('shortener import --from (decisions §17)', () => {
       );
       expect(done).toMatchObject({ state: 'done', imported: 1, visits: 2 });
       const link = (await jsonOf(await server.api('/api/v1/links', { key: erin.key }))).links[0];
-      expect(link).toMatchObject({ slug: 'gh', clicks: 2 });
+      // YOURLS stores titles escaped: decoded once (decisions §25)
+      expect(link).toMatchObject({ slug: 'gh', clicks: 2, title: 'GitHub & friends' });
       const stats = await jsonOf(await server.api(`/api/v1/links/${link.id}/stats`, { key: erin.key }));
       expect(stats.countries).toEqual(
         expect.arrayContaining([

@@ -18,11 +18,18 @@ import { timeOrderedUuid } from '../secrets.js';
 import { findUnstorableText } from '../text.js';
 import type { UrlPolicy } from '../urls/validate-url.js';
 import { validateTargetUrl } from '../urls/validate-url.js';
+import { decodeHtmlEntities } from './html-entities.js';
 import type { ImportOptions, ImportOutcome, ImportReportLine } from './import-job.js';
 import type { ImportRow } from './source.js';
 
 /** The longest title kept (create's limit); a longer one is cut. */
 const MAX_TITLE = 200;
+
+/** A row's title as kept: its HTML entities decoded once (decisions §25), trimmed, cut; null when empty. */
+const titleOf = (title: string | null | undefined): string | null =>
+  decodeHtmlEntities(title ?? '')
+    .trim()
+    .slice(0, MAX_TITLE) || null;
 
 /** What the mapping decided for a row: a link to write, or a line of the report alone. */
 export type RowPlan =
@@ -54,7 +61,8 @@ const refused = (row: ImportRow, reason: string): RowPlan => ({
  * Maps one row of a source onto a link of the account (decisions §17 "Mapping"): the destination and
  * every rule through the URL checks, the short domain by host (or `domain_map`, else the default), the
  * code kept when it passes the alias rules and is free there, else skipped or renamed as the job says,
- * tags that are tags, the title cut to 200 characters. Clicks and visits are added by the runner.
+ * tags that are tags, the title's HTML entities decoded and cut to 200 characters, disabled when the source
+ * says why (the report line saying it too). Clicks and visits are added by the runner.
  */
 export async function planRow(ctx: MappingContext, row: ImportRow): Promise<RowPlan> {
   const { deps } = ctx;
@@ -73,7 +81,7 @@ export async function planRow(ctx: MappingContext, row: ImportRow): Promise<RowP
     domain,
     slug: '',
     url: url.value,
-    title: row.title?.trim().slice(0, MAX_TITLE) || null,
+    title: titleOf(row.title),
     passwordHash: null,
     publicStats: row.publicStats ?? true,
     expiresAt: row.expiresAt ?? null,
@@ -85,6 +93,7 @@ export async function planRow(ctx: MappingContext, row: ImportRow): Promise<RowP
     createdAt: row.createdAt ?? now,
     updatedAt: now,
     ...settings.value,
+    disabled: row.disabled !== undefined,
     tags: normalizeTags((row.tags ?? []).map((t) => t.trim()).filter(isTag)).slice(0, MAX_TAGS),
   };
   const permanent = checkPermanent(draft);
@@ -95,10 +104,11 @@ export async function planRow(ctx: MappingContext, row: ImportRow): Promise<RowP
   ctx.planned.add(`${domain}/${code.slug}`);
   const shortUrl = shortUrlOf(link, deps.config);
   const renamed = code.reason !== null;
+  const reasons = [code.reason, row.disabled ?? null].filter((reason) => reason !== null);
   return {
     kind: 'write',
     link,
-    line: line(row, renamed ? 'renamed' : 'imported', shortUrl, code.reason),
+    line: line(row, renamed ? 'renamed' : 'imported', shortUrl, reasons.join('; ') || null),
   };
 }
 

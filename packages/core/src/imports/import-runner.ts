@@ -14,7 +14,8 @@ import { planRow } from './import-mapping.js';
 import type { MappingContext } from './import-mapping.js';
 import { countsOfRow } from './import-visits.js';
 import type { VisitReaders } from './import-visits.js';
-import type { ImportSource, ImportStep } from './source.js';
+import { sha256Hex } from '../secrets.js';
+import type { ImportRow, ImportSource, ImportStep } from './source.js';
 
 /** What a job runs on: the core's ports, the job store, and how visits are read. */
 export interface ImportDeps extends CoreDeps {
@@ -96,6 +97,17 @@ export async function runImportJob(
   }
 }
 
+/**
+ * A row's key in its source, recorded with the link so a run again finds it (decisions §17, §25): its old
+ * short link; a row without one (a CSV list of destinations) by its destination, title and creation time,
+ * so each such row is imported once and the same file again adds nothing.
+ */
+function importKeyOf(row: ImportRow): string {
+  if (row.originalShortUrl !== '') return row.originalShortUrl;
+  const fields = JSON.stringify([row.url, row.title ?? null, row.createdAt ?? null]);
+  return `row:sha256:${sha256Hex(fields)}`;
+}
+
 /** Maps and writes one chunk; returns the job's counts and cursor after it. */
 async function writeSteps(
   deps: ImportDeps,
@@ -104,8 +116,8 @@ async function writeSteps(
   steps: readonly ImportStep[],
   before: ImportCounts,
 ): Promise<{ counts: ImportCounts; cursor: string | null }> {
-  const originals = steps.map((s) => s.row.originalShortUrl);
-  const done = await deps.imports.findImported(job.accountId, job.source, originals);
+  const keys = steps.map((s) => importKeyOf(s.row));
+  const done = await deps.imports.findImported(job.accountId, job.source, keys);
   const ctx: MappingContext = { deps, accountId: job.accountId, options: job.options, planned: new Set() };
   const lines: PlacedReportLine[] = [];
   const writes: ImportedLinkWrite[] = [];
@@ -114,12 +126,13 @@ async function writeSteps(
   const seen = new Set<string>();
   for (const [i, { row }] of steps.entries()) {
     const position = before.rows + i;
-    const linkId = done.get(row.originalShortUrl);
-    if (linkId !== undefined || seen.has(row.originalShortUrl)) {
+    const key = keys[i]!;
+    const linkId = done.get(key);
+    if (linkId !== undefined || seen.has(key)) {
       lines.push({ ...(await importedAlready(deps, row.originalShortUrl, linkId)), position });
       continue;
     }
-    seen.add(row.originalShortUrl);
+    seen.add(key);
     const plan = await planRow(ctx, row);
     if (plan.kind === 'line' || job.options.dryRun) {
       lines.push({ ...plan.line, position });
@@ -134,7 +147,7 @@ async function writeSteps(
       importedClicks: total,
       lastClickAt: counts.lastClickAt,
     };
-    writes.push({ link, original: row.originalShortUrl, counters: counts.counters });
+    writes.push({ link, original: key, counters: counts.counters });
     writeLines.push({ ...plan.line, position });
   }
   const cursor = steps.at(-1)?.cursor ?? null;

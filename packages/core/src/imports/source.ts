@@ -30,7 +30,10 @@ export interface ImportedDay {
  * left out.
  */
 export interface ImportRow {
-  /** The old short link as the source shows it (`https://old.example/abc`, or the bare code): the row's key. */
+  /**
+   * The old short link as the source shows it (`https://old.example/abc`, or the bare code): the row's key;
+   * empty when the row has none (it is then keyed by its destination, title and creation time).
+   */
   readonly originalShortUrl: string;
   /** The old short link's host, lower-case, or null when the source does not say. */
   readonly domain: string | null;
@@ -63,6 +66,11 @@ export interface ImportRow {
   readonly days?: () => Promise<readonly ImportedDay[]>;
   /** A bare total (CSV, Kutt): counted as `imported`, outside any day. */
   readonly totalClicks?: number;
+  /**
+   * Set when the link comes across disabled, for its owner to look at first (Kutt's password-protected
+   * links): why, and the report line says so.
+   */
+  readonly disabled?: string;
   /** Set when the source could not read the row: the reason, and the row is refused as it is. */
   readonly problem?: string;
 }

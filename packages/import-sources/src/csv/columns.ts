@@ -5,6 +5,7 @@ export type CsvField =
   | 'destination'
   | 'shortUrl'
   | 'code'
+  | 'customLink'
   | 'domain'
   | 'title'
   | 'tags'
@@ -26,13 +27,15 @@ export type CsvField =
 /**
  * The headers each field is read from, in order of preference, as decisions §17 lists them. One more than
  * §17 lists: `destination url`, the header of Dub's export (`Destination URL`), which §17 says is read as it
- * is. Bitly's link export is believed to use it as well. From `expiresAt` on, the columns of our own links
+ * is. Bitly's link export is believed to use it as well, and to give a link's custom back-half (`Custom link`)
+ * beside its bitlink: the back-half is the code kept. From `expiresAt` on, the columns of our own links
  * CSV (decisions §25), so that an export imported again gives back the same links.
  */
 export const CSV_ALIASES: Readonly<Record<CsvField, readonly string[]>> = {
   destination: ['long url', 'url', 'destination', 'destination url', 'original url', 'target'],
   shortUrl: ['short url', 'short link', 'link', 'bitlink'],
   code: ['short code', 'keyword', 'alias', 'slug', 'back-half', 'source'],
+  customLink: ['custom link', 'custom back-half', 'custom bitlink'],
   domain: ['domain'],
   title: ['title', 'description'],
   tags: ['tags'],

@@ -41,10 +41,28 @@ function parseCount(cell: string): number | null {
   return Number.isSafeInteger(total) ? total : null;
 }
 
+type ShortLink = Pick<ImportRow, 'originalShortUrl' | 'domain' | 'code'>;
+
+/**
+ * The old short link of a row: the link column, else the code (with the domain column), else none; with
+ * a custom back-half (Bitly's `Custom link`), the back-half is the code, on its own host when it names one,
+ * the row still keyed by its link.
+ */
+function shortLinkOf(cell: (field: keyof CsvColumns) => string): ShortLink {
+  const short = plainShortLinkOf(cell);
+  const custom = cell('customLink');
+  if (custom === '') return short;
+  const parts = splitShortUrl(custom);
+  if (parts.code === null) return short;
+  return {
+    originalShortUrl: short.originalShortUrl || parts.originalShortUrl,
+    domain: parts.domain ?? short.domain,
+    code: parts.code,
+  };
+}
+
 /** The old short link of a row: the link column, else the code (with the domain column), else none. */
-function shortLinkOf(
-  cell: (field: keyof CsvColumns) => string,
-): Pick<ImportRow, 'originalShortUrl' | 'domain' | 'code'> {
+function plainShortLinkOf(cell: (field: keyof CsvColumns) => string): ShortLink {
   const domain = cell('domain').toLowerCase() || null;
   const code = bareCode(cell('code'));
   const link = cell('shortUrl');

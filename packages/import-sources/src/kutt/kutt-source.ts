@@ -3,8 +3,10 @@
  *
  * Reads `GET /api/v2/links?skip=&limit=` (newest first, as Kutt lists them) for `id`, `address`, `domain`,
  * `link` (the short URL; its host is the domain when `domain` is null, Kutt's default domain), `target`,
- * `description`, `expire_in`, `created_at` and `visit_count`, a bare total. It never reads a link's password
- * flag, its ban, its owner or its statistics (`/links/{id}/stats`), and Kutt's API gives no visit history.
+ * `description`, `expire_in`, `created_at` and `visit_count`, a bare total, and `password` and `banned`
+ * (decisions §25): a password-protected link comes across disabled (the password itself Kutt never gives),
+ * a banned one is refused. It never reads a link's owner or its statistics (`/links/{id}/stats`), and Kutt's
+ * API gives no visit history.
  *
  * Cursor: `{"s":position,"id":id}` of the row; a resumed job asks for the page at that position, finds the
  * row by its id there and goes on after it (after the position when the row is gone).
@@ -50,7 +52,9 @@ export function kuttRow(link: JsonObject): ImportRow {
   Object.assign(row, rowDates(link.created_at, link.expire_in));
   const visits = numberOrNull(link.visit_count);
   if (visits !== null) row.totalClicks = visits;
-  if (row.url === '') row.problem = 'no target';
+  if (link.password === true) row.disabled = 'password at the source: set one and enable it';
+  if (link.banned === true) row.problem = 'banned at the source';
+  else if (row.url === '') row.problem = 'no target';
   return row;
 }
 

@@ -23,6 +23,7 @@ export interface KuttLink {
   readonly created_at: string;
   readonly visit_count: number;
   readonly password?: boolean;
+  readonly banned?: boolean;
 }
 
 /** The links in the order Kutt lists them: newest first. */
@@ -34,7 +35,7 @@ function linkJson(link: KuttLink) {
   return {
     id: link.id,
     address: link.address,
-    banned: false,
+    banned: link.banned ?? false,
     created_at: link.created_at,
     updated_at: link.created_at,
     password: link.password ?? false,

@@ -150,6 +150,57 @@ export function describeImportSuite(name: string, open: () => Promise<Stores>): 
       expect(list).toHaveLength(2);
     });
 
+    it('imports each row without an old short link once, keyed by its destination, title and creation time, and those rows again add nothing', async () => {
+      const h = harness();
+      const bare = (url: string, extra: Partial<ImportRow> = {}): ImportRow => ({
+        originalShortUrl: '',
+        domain: null,
+        code: null,
+        url,
+        ...extra,
+      });
+      const rows = [
+        bare('https://example.com/1'),
+        bare('https://example.com/2'),
+        bare('https://example.com/1', { title: 'Another title' }),
+        bare('https://example.com/1', { createdAt: Date.parse('2025-01-01T00:00:00Z') }),
+        bare('https://example.com/3', { title: 'Three' }),
+      ];
+      const job = await queued(h);
+      const done = await run(h, job, rows);
+      expect(done.counts).toMatchObject({ rows: 5, imported: 5, skipped: 0 });
+      const again = await run(h, await queued(h, {}, job.accountId), rows);
+      expect(again.counts).toMatchObject({ rows: 5, imported: 0, skipped: 5 });
+      const other = await run(h, await queued(h, {}, job.accountId), [bare('https://example.com/4')]);
+      expect(other.counts).toMatchObject({ rows: 1, imported: 1 });
+      expect(await h.links.list({ accountId: job.accountId, limit: 100 })).toHaveLength(6);
+    });
+
+    it("decodes a title's HTML entities once, leaving what is no entity as written", async () => {
+      const h = harness();
+      const job = await queued(h);
+      const title = 'Tom &amp; Jerry&#8217;s &eacute;t&eacute; &#x2014; &amp;lt;b&amp;gt; AT&T &bogus; &#0;';
+      await run(h, job, [row('titled', undefined, { title })]);
+      expect((await h.links.findBySlug('sho.rt', 'titled'))!.title).toBe(
+        'Tom & Jerry\u2019s \u00e9t\u00e9 \u2014 &lt;b&gt; AT&T &bogus; &#0;',
+      );
+    });
+
+    it('imports a row the source says to disable disabled, its report line saying why', async () => {
+      const h = harness();
+      const job = await queued(h);
+      const why = 'password at the source: set one and enable it';
+      const done = await run(h, job, [row('locked', undefined, { disabled: why }), row('open')]);
+      expect(done.counts).toMatchObject({ rows: 2, imported: 2 });
+      expect(await h.links.findBySlug('sho.rt', 'locked')).toMatchObject({ disabled: true });
+      expect(await h.links.findBySlug('sho.rt', 'open')).toMatchObject({ disabled: false });
+      const report = await h.stores.imports.report(job.id);
+      expect(report.map((l) => [l.outcome, l.reason])).toEqual([
+        ['imported', why],
+        ['imported', null],
+      ]);
+    });
+
     it('counts a history as visits, daily series on their days and a bare total as imported clicks', async () => {
       const h = harness();
       const job = await queued(h);
