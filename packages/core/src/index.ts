@@ -273,6 +273,7 @@ export {
 } from './pacing.js';
 export type { Pace, ProcessMeter } from './pacing.js';
 export { countsOfRow } from './imports/import-visits.js';
+export { decodeHtmlEntities } from './imports/html-entities.js';
 export type { ImportedCounts, VisitReaders } from './imports/import-visits.js';
 // prettier-ignore
 export {

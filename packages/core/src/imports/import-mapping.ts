@@ -18,18 +18,19 @@ import { timeOrderedUuid } from '../secrets.js';
 import { findUnstorableText } from '../text.js';
 import type { UrlPolicy } from '../urls/validate-url.js';
 import { validateTargetUrl } from '../urls/validate-url.js';
-import { decodeHtmlEntities } from './html-entities.js';
 import type { ImportOptions, ImportOutcome, ImportReportLine } from './import-job.js';
 import type { ImportRow } from './source.js';
 
 /** The longest title kept (create's limit); a longer one is cut. */
 const MAX_TITLE = 200;
 
-/** A row's title as kept: its HTML entities decoded once (decisions §25), trimmed, cut; null when empty. */
+/**
+ * A row's title as kept: trimmed, cut; null when empty. As the source gives it: a source that holds
+ * titles HTML-escaped (YOURLS) decodes them itself, so that a title of ours with `&amp;` in it comes
+ * back from our own CSV as it was.
+ */
 const titleOf = (title: string | null | undefined): string | null =>
-  decodeHtmlEntities(title ?? '')
-    .trim()
-    .slice(0, MAX_TITLE) || null;
+  (title ?? '').trim().slice(0, MAX_TITLE) || null;
 
 /** What the mapping decided for a row: a link to write, or a line of the report alone. */
 export type RowPlan =
@@ -61,7 +62,7 @@ const refused = (row: ImportRow, reason: string): RowPlan => ({
  * Maps one row of a source onto a link of the account (decisions §17 "Mapping"): the destination and
  * every rule through the URL checks, the short domain by host (or `domain_map`, else the default), the
  * code kept when it passes the alias rules and is free there, else skipped or renamed as the job says,
- * tags that are tags, the title's HTML entities decoded and cut to 200 characters, disabled when the source
+ * tags that are tags, the title cut to 200 characters, disabled when the source
  * says why (the report line saying it too). Clicks and visits are added by the runner.
  */
 export async function planRow(ctx: MappingContext, row: ImportRow): Promise<RowPlan> {

@@ -14,6 +14,7 @@
  *
  * Cursor: the row's `keyword` (keyset pagination in the column's binary order).
  */
+import { decodeHtmlEntities } from '@shortener/core';
 import type { ImportRow, ImportSource, ImportStep, ImportedVisit } from '@shortener/core';
 import type { RowDataPacket } from 'mysql2/promise';
 import { parseInstant } from '../dates.js';
@@ -100,7 +101,9 @@ export function yourlsSource(options: YourlsSourceOptions): ImportSource {
       domain,
       code: keyword,
       url: String(link.url ?? ''),
-      title: typeof link.title === 'string' && link.title.trim() !== '' ? link.title : null,
+      // YOURLS keeps titles HTML-escaped (`&amp;`): decoded once (decisions §25)
+      title:
+        typeof link.title === 'string' && link.title.trim() !== '' ? decodeHtmlEntities(link.title) : null,
       createdAt: yourlsTime(link.timestamp),
     };
     if (logged > 0) row.visits = () => visitsOf(keyword);
