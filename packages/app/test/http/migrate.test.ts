@@ -184,6 +184,7 @@ function sqliteCounts(dbPath: string): Record<string, number> {
             'event_outbox',
             'event_deliveries',
             'webhook_attempts',
+            'visit_event_sums',
             'visit_log_epochs',
             'account_counters',
             'account_link_days',
