@@ -177,6 +177,26 @@ describe('buildOpenApiDocument', () => {
     expect(schemas.LinkList.properties.links.items).toEqual({ $ref: '#/components/schemas/Link' });
   });
 
+  it('answers the CSV of statistics and of the links list as a media type of its own, beside JSON of the schema alone', () => {
+    // issue 60: JSON callers of a generated client must see the schema, not `string | Stats`; a client that
+    // unions every media type of a 200 (openapi-fetch's default) narrows it with `createClient<paths,
+    // 'application/json'>` (docs/api.md)
+    const answers = {
+      '/api/v1/links/{id}/stats': 'Stats',
+      '/api/v1/tags/{tag}/stats': 'StatsAcross',
+      '/api/v1/stats': 'StatsAcross',
+      '/api/v1/links': 'LinkList',
+    };
+    for (const [path, schema] of Object.entries(answers)) {
+      expect(doc.paths[path].get.responses[200].content, path).toStrictEqual({
+        'application/json': { schema: { $ref: `#/components/schemas/${schema}` } },
+        'text/csv': { schema: { type: 'string' } },
+      });
+    }
+    for (const schema of new Set(Object.values(answers)))
+      expect([schemas[schema].oneOf, schemas[schema].anyOf], schema).toEqual([undefined, undefined]);
+  });
+
   it('enumerates the configured hosts in every domain field', () => {
     const found = domainSchemas(doc);
     expect(found.length).toBeGreaterThanOrEqual(6);

@@ -101,9 +101,12 @@ export function startVisitCompaction(
         burstUntil = performance.now() + BURST_HOLD_MS;
       lastSize = size - (await compactionRound(visits, busy, () => stopped));
     } catch (error) {
-      // the database busy past its timeout (a long backup, another writer) is a wait, not a fault: the
-      // next round tries again
+      // the database busy past its timeout (a long backup, another writer) or away (PostgreSQL restarting,
+      // its connection lost) is a wait, not a fault: the log keeps what was not folded and the next round
+      // tries again, so only what the store cannot name as an outage (a bug, a broken schema) is an error
       if (isBusy(error)) logger.warn('folding the visit log waits: the database is busy', { error });
+      else if (isStoreUnavailable(error))
+        logger.warn('folding the visit log waits: the store is unavailable', { error });
       else logger.error('folding the visit log failed', { error });
     }
   };

@@ -243,3 +243,44 @@ describe('bulk, export and import', () => {
     expect((await run('links', 'list', '--json')).json().links).toHaveLength(2);
   });
 });
+
+describe('shortener import --from on the local database', () => {
+  it('ends with the counts and the renamed and refused rows, listing skipped ones only with --verbose', async () => {
+    expect((await run('accounts', 'create', 'ines')).code).toBe(0);
+    const csv = join(dir, 'bitly.csv');
+    writeFileSync(
+      csv,
+      'Link,Destination URL,Title\n' +
+        'https://bit.ly/inesone,https://example.com/1,One\n' +
+        'https://bit.ly/inestwo,https://example.com/2,Two\n' +
+        'https://bit.ly/inesftp,ftp://example.com/x,Refused\n',
+    );
+    const importIt = (...flags: string[]) =>
+      run('import', '--from', 'csv', csv, '--account', 'ines', ...flags);
+    expect((await importIt()).stdout).toMatch(/^3 rows: 2 imported, 0 renamed, 0 skipped, 1 refused/);
+
+    // a re-run skips every row it brought before: counted, not listed (issue 60)
+    const again = await importIt();
+    expect(again.code).toBe(0);
+    const lines = again.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^3 rows: 0 imported, 0 renamed, 2 skipped, 1 refused/);
+    expect(lines.slice(1)).toEqual([
+      expect.stringMatching(/^refused +https:\/\/bit\.ly\/inesftp: /),
+      '(2 skipped rows not listed: --verbose lists them)',
+    ]);
+
+    const verbose = (await importIt('--verbose')).stdout.trimEnd().split('\n');
+    expect(verbose.slice(1).map((line) => line.split(/ +/, 2).join(' '))).toEqual([
+      'skipped https://bit.ly/inesone:',
+      'skipped https://bit.ly/inestwo:',
+      'refused https://bit.ly/inesftp:',
+    ]);
+    // --json is for programs: every row not imported, as before
+    const json = (await importIt('--json')).json();
+    expect(json.not_imported.map((row: { outcome: string }) => row.outcome)).toEqual([
+      'skipped',
+      'skipped',
+      'refused',
+    ]);
+  });
+});

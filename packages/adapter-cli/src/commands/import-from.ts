@@ -29,7 +29,8 @@ export function importFromOptions(command: Command): void {
       collect,
       [],
     )
-    .option('--dry-run', '--from: report what would happen, write nothing');
+    .option('--dry-run', '--from: report what would happen, write nothing')
+    .option('--verbose', '--from: list the skipped rows too (by default only their count)');
 }
 
 /** `--domain-map old=new` flags as a map. */
@@ -72,8 +73,21 @@ function notImportedText(line: ImportReportLine): string {
 }
 
 /**
+ * The rows printed after the counts: renamed and refused ones always (a new address to hand on, a link
+ * that did not come), skipped ones only with `--verbose`, as a re-run skips every row it imported before.
+ */
+function listedRows(notImported: readonly ImportReportLine[], verbose: boolean): string[] {
+  const listed = notImported.filter((line) => verbose || line.outcome !== 'skipped');
+  const hidden = notImported.length - listed.length;
+  const rows = hidden === 1 ? '1 skipped row' : `${hidden} skipped rows`;
+  const hint = hidden === 0 ? [] : [`(${rows} not listed: --verbose lists them)`];
+  return [...listed.map(notImportedText), ...hint];
+}
+
+/**
  * `shortener import --from SOURCE [FILE] --account NAME`: the import run here to its end, the counts as it
- * goes, then the summary with every row not imported as it was. Fails (1) when the job failed.
+ * goes, then the summary with the rows renamed or refused (skipped ones too with `--verbose`; `--json`
+ * gives every row not imported). Fails (1) when the job failed.
  */
 export async function importFrom({ client, args, options, out, io }: ClientRun): Promise<void> {
   const source = String(options.from) as ImportSourceName;
@@ -112,6 +126,7 @@ export async function importFrom({ client, args, options, out, io }: ClientRun):
   const { report_url: _, ...summary } = view;
   const heading = `${done.job.options.dryRun ? 'Dry run, nothing written. ' : ''}${countsLine(done.job)}`;
   const rows = notImported.map(importReportRow);
-  out.print({ ...summary, not_imported: rows }, [heading, ...notImported.map(notImportedText)].join('\n'));
+  const listed = listedRows(notImported, options.verbose === true);
+  out.print({ ...summary, not_imported: rows }, [heading, ...listed].join('\n'));
   if (done.job.state === 'failed') throw new CliError(`The import failed: ${done.job.errors.join('; ')}`, 1);
 }
