@@ -21,6 +21,18 @@ function outcomeCounter(
   });
 }
 
+/** How long a scrape waits for the store's backlog before it leaves the gauge out. */
+const BACKLOG_READ_MS = 1000;
+
+/** `promise`, or a rejection after `ms`. */
+function withinTime<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('timed out')), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
 /** What the metrics of events read: the dispatcher's counts, and the store's backlog. */
 export interface EventsMeasured {
   readonly counts: Readonly<DispatchCounts>;
@@ -38,8 +50,11 @@ export function registerEventMetrics(registry: Registry, { counts, backlog }: Ev
     help: 'What waits in the store to go out: events (not yet fanned out), deliveries (due, under way or waiting for a retry), windows (links whose link.visited is being summed).',
     labelNames: ['kind'],
     registers: [registry],
+    // a store that is away (PostgreSQL cut) leaves the gauge out of this scrape, never the scrape itself
     async collect() {
-      const now = await backlog();
+      this.reset();
+      const now = await withinTime(backlog(), BACKLOG_READ_MS).catch(() => null);
+      if (now === null) return;
       for (const kind of ['events', 'deliveries', 'windows'] as const) this.set({ kind }, now[kind]);
     },
   });

@@ -143,7 +143,7 @@ describe.each(stores)(
       await server?.close();
       await healthy?.close();
       await store?.drop();
-    });
+    }, 30_000);
 
     it("delivers each link's visits to every healthy endpoint, summed per window, however the others answer", async () => {
       const slugs = [...linksOf.values()].flat().map((l) => l.slug);
