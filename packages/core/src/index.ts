@@ -265,6 +265,7 @@ export type {
 export { CHUNK_ROWS, IMPORT_LEASE_MS, LostImportJob, runImportJob } from './imports/import-runner.js';
 export type { ImportDeps, ImportPacing } from './imports/import-runner.js';
 export {
+  BACKGROUND_MAX_PAUSE_MS,
   BACKGROUND_MIN_SHARE,
   BACKGROUND_PACE_WINDOW_MS,
   createBackgroundPacer,

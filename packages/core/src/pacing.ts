@@ -7,6 +7,12 @@
 /** The share of the process background work keeps however busy the requests are, so it always ends. */
 export const BACKGROUND_MIN_SHARE = 0.02;
 
+/**
+ * The longest pause a pacer makes at once: a chunk that counted much work done since (the sends that
+ * ended) waits no longer, so a shutdown never waits long behind a pause.
+ */
+export const BACKGROUND_MAX_PAUSE_MS = 1000;
+
 /** How long a pacer measures the process before it changes its pace. */
 export const BACKGROUND_PACE_WINDOW_MS = 50;
 
@@ -66,7 +72,7 @@ export function createBackgroundPacer(meter: ProcessMeter, wait: (ms: number) =>
       windowBusy = busy;
       ours = 0;
     }
-    await wait(backgroundPauseMs(chunkMs, share));
+    await wait(Math.min(BACKGROUND_MAX_PAUSE_MS, backgroundPauseMs(chunkMs, share)));
     chunkStart = meter.now();
   };
 }

@@ -29,7 +29,7 @@ const CHUNKS_PER_ROUND = 20;
  * Deliveries claimed per round by default: their sends start together and their answers, recorded on the
  * event loop, come back together, so a round's sends stay a short burst.
  */
-const CLAIM_BATCH = 25;
+const CLAIM_BATCH = 50;
 /**
  * The process time a send costs besides its claim (a new connection, signing, reading the answer,
  * recording the attempt and settling it), which the pacer counts once the send has ended: an idle server
