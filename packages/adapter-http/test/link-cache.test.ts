@@ -83,6 +83,28 @@ describe('the hot-link cache', () => {
     expect(t.cache.get('sho.rt', 'nothing')).toBeUndefined();
   });
 
+  it('keeps a link under its own slug only, so a path in another case always asks the store (decisions §25)', async () => {
+    const changes = createLinkChangeHub();
+    const t = setup({ missTtlMs: 10_000, changes });
+    const link = t.add(aLink({ slug: 'abc' }));
+    const anyCase = (slug: string) =>
+      t.cache.load('sho.rt', slug, async () => (slug.toLowerCase() === 'abc' ? link : null));
+    expect(await anyCase('ABC')).toEqual(link);
+    expect(t.cache.get('sho.rt', 'ABC')).toBeUndefined();
+    expect(await t.lookUp('abc')).toEqual(link);
+    expect(t.cache.get('sho.rt', 'abc')).toEqual(link);
+    // a miss is remembered in lower case only; a link made in another case drops it
+    expect(await t.lookUp('xy')).toBeNull();
+    expect(await t.lookUp('XY')).toBeNull();
+    expect(t.cache.get('sho.rt', 'xy')).toBeNull();
+    expect(t.cache.get('sho.rt', 'XY')).toBeUndefined();
+    changes.emit({ id: 'other', domain: 'sho.rt', slug: 'XY' });
+    expect(t.cache.get('sho.rt', 'xy')).toBeUndefined();
+    expect(await t.lookUp('xy')).toBeNull();
+    t.cache.forget('sho.rt', 'Xy');
+    expect(t.cache.get('sho.rt', 'xy')).toBeUndefined();
+  });
+
   it('never keeps a capped link, whose click count decides each request', async () => {
     const t = setup();
     const capped = aLink({ maxClicks: 3 });

@@ -46,7 +46,7 @@ describe('shorten_url', () => {
     const result = await call('shorten_url', { url: 'https://example.org', alias: 'taken' });
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toEqual({
-      error: { code: 'slug_taken', message: expect.any(String) },
+      error: { code: 'slug_taken', message: expect.any(String), field: 'alias' },
     });
     expect(textOf(result)).toMatch(/^error: .+ \(slug_taken\)$/);
   });

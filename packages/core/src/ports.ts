@@ -76,6 +76,11 @@ export interface LinkStore {
   /** Inserts many links in one transaction; one result per input, in order (duplicates fail alone). */
   insertMany(links: readonly LinkRecord[]): Promise<Result<LinkRecord>[]>;
   findById(id: string): Promise<LinkRecord | null>;
+  /**
+   * The link of `slug` on `domain` (decisions §25): the one with exactly this slug, else one whose slug
+   * differs only in case (a lower-case one first, then the oldest). Slugs are stored as given: new
+   * links' lower-case, imported codes in their own case, so `2v` and `2V` may be two links.
+   */
   findBySlug(domain: string, slug: string): Promise<LinkRecord | null>;
   /**
    * {@link LinkStore.findBySlug} for the redirect, which needs a link's clicks only when they decide

@@ -48,7 +48,7 @@ function writers(
   changed: Announce,
 ): Pick<LinkStore, 'insert' | 'insertMany' | 'update' | 'delete' | 'claim'> {
   const insertOne = (link: LinkRecord): Result<LinkRecord> => {
-    const stored = { ...link, domain: link.domain.toLowerCase(), slug: link.slug.toLowerCase() };
+    const stored = { ...link, domain: link.domain.toLowerCase() };
     const key = slugKey(stored.domain, stored.slug);
     if (state.slugs.has(key)) return err(domainError('slug_taken'));
     if (state.links.has(stored.id)) throw new Error(`Duplicate link id ${stored.id}`);
@@ -106,7 +106,7 @@ function readers(
 > {
   const findBySlug = async (domain: string, slug: string) => {
     const id = state.slugs.get(slugKey(domain, slug));
-    return id === undefined ? null : copy(state.links.get(id));
+    return id === undefined ? copy(findWithoutCase(state, domain, slug)) : copy(state.links.get(id));
   };
   return {
     findById: async (id) => copy(state.links.get(id)),
@@ -122,6 +122,17 @@ function readers(
         .sort(),
     tagCounts: async (accountId) => tagCounts([...state.links.values()], accountId),
   };
+}
+
+/** The link whose slug differs from `slug` only in case: a lower-case one first, then the oldest. */
+function findWithoutCase(state: MemoryState, domain: string, slug: string): LinkRecord | undefined {
+  const host = domain.toLowerCase();
+  const lower = slug.toLowerCase();
+  const matches = [...state.links.values()].filter(
+    (link) => link.domain === host && link.slug.toLowerCase() === lower,
+  );
+  const rank = (link: LinkRecord) => (link.slug === lower ? 0 : 1);
+  return matches.sort((a, b) => rank(a) - rank(b) || a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1))[0];
 }
 
 function tryConsumeClick(

@@ -65,9 +65,9 @@ export function addCounter(state: MemoryState, increment: CounterIncrement): voi
   if (key !== OTHER_KEY) state.heldKeys.set(held, (state.heldKeys.get(held) ?? 0) + 1);
 }
 
-/** The slug index key of a (domain, slug) pair, compared case-insensitively. */
+/** The slug index key of a (domain, slug) pair: the domain without case, the slug exact (decisions §25). */
 export function slugKey(domain: string, slug: string): string {
-  return `${domain.toLowerCase()} ${slug.toLowerCase()}`;
+  return `${domain.toLowerCase()} ${slug}`;
 }
 
 /** The later of a stored last-click time and a new one: it never moves back. */

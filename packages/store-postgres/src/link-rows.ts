@@ -68,9 +68,9 @@ export function selectList(columns: readonly (readonly [column: string, field: s
   return columns.map(([column, field]) => (column === field ? column : `${column} AS "${field}"`)).join(', ');
 }
 
-/** The record as stored: domain and slug lower-case. */
+/** The record as stored: the domain lower-case, the slug as given (decisions §25). */
 export function normalised(link: LinkRecord): LinkRecord {
-  return { ...link, domain: link.domain.toLowerCase(), slug: link.slug.toLowerCase() };
+  return { ...link, domain: link.domain.toLowerCase() };
 }
 
 /**

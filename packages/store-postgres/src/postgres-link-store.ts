@@ -39,6 +39,10 @@ const TAG_COUNTS = `SELECT tag AS name, count(*)::int AS links, sum(clicks)::big
 
 const SEARCH = `(slug ILIKE $q ESCAPE '\\' OR title ILIKE $q ESCAPE '\\' OR url ILIKE $q ESCAPE '\\')`;
 
+/** A link whose slug differs from `$2` only in case, on the `lower(slug)` index: lower-case first, then the oldest. */
+const WITHOUT_CASE = `domain = $1 AND lower(slug) = lower($2)
+  ORDER BY slug = lower(slug) DESC, created_at, id LIMIT 1`;
+
 /**
  * The LinkStore on a pg pool (schema migrated); `changes` is the LISTEN feed of the stores. A change
  * made here is also announced on it as soon as it commits, before its notification comes back, so a
@@ -52,13 +56,20 @@ export function createPostgresLinkStore(pool: Pool, changes: LinkChangeHub): Lin
   const insertAll = (links: readonly LinkRecord[]) => insertLinks(pool, links, announce);
   // a named statement: the redirect's look-up of a link not cached is parsed and planned once per
   // connection, not per request (the cache-miss case: 1,761-2,590 against 1,456-1,596 req/s)
-  const bySlug = (domain: string, slug: string) =>
-    findOne(
-      pool,
-      `SELECT ${LINK_FIELDS} FROM links WHERE domain = $1 AND slug = $2`,
-      [domain.toLowerCase(), slug.toLowerCase()],
-      'shortener_link_by_slug',
+  // the exact slug, else one that differs only in case (decisions §25): a lower-case one first
+  const bySlug = async (domain: string, slug: string) => {
+    const params = [domain.toLowerCase(), slug];
+    const exact = `SELECT ${LINK_FIELDS} FROM links WHERE domain = $1 AND slug = $2`;
+    return (
+      (await findOne(pool, exact, params, 'shortener_link_by_slug')) ??
+      findOne(
+        pool,
+        `SELECT ${LINK_FIELDS} FROM links WHERE ${WITHOUT_CASE}`,
+        params,
+        'shortener_link_without_case',
+      )
     );
+  };
   return {
     insert: async (link) => (await insertAll([link]))[0]!,
     insertMany: insertAll,

@@ -141,12 +141,11 @@ export function toLinkRecord(row: LinkRow): LinkRecord {
   return record as unknown as LinkRecord;
 }
 
-/** Turns a record into a row (the insert parameters); domain and slug are stored lower-case. */
+/** Turns a record into a row (the insert parameters); the domain is stored lower-case, the slug as given. */
 export function toLinkRow(link: LinkRecord): LinkRow {
   const row: Record<string, unknown> = {};
   for (const [column, field, codec] of LINK_MAP) row[column] = CODECS[codec].write(link[field]);
   row.domain = link.domain.toLowerCase();
-  row.slug = link.slug.toLowerCase();
   return row as LinkRow;
 }
 

@@ -9,7 +9,7 @@ import type {
   Result,
   TagCount,
 } from '@shortener/core';
-import type { Database } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 import { createCounterWriter } from './counter-writes.js';
 import { createVisitedEvents } from './visited-events.js';
 import { isConstraintError } from './database.js';
@@ -100,9 +100,9 @@ export function createSqliteLinkStore(db: Database): LinkStore & { readonly chan
     insert: async (link) => announceResults([await insertSoon(link)])[0]!,
     insertMany: async (links) => announceResults(insertAll(links)),
     findById: async (id) => nullable(s.byId.get(id)),
-    findBySlug: async (domain, slug) => nullable(s.bySlug.get(domain.toLowerCase(), slug.toLowerCase())),
+    findBySlug: async (domain, slug) => nullable(bySlug(s.bySlug, s.bySlugWithoutCase, domain, slug)),
     findForRedirect: async (domain, slug) => {
-      const values = s.forRedirect.get(domain.toLowerCase(), slug.toLowerCase());
+      const values = bySlug(s.forRedirect, s.forRedirectWithoutCase, domain, slug);
       return values === undefined ? null : toLinkRecordFromValues(values);
     },
     update: async (id, linkChanges) => announce(nullable(s.updateRow.get(toChangeParams(id, linkChanges)))),
@@ -168,10 +168,18 @@ function statementsOf(db: Database) {
     bySlug: db.prepare<[string, string], LinkRow>(
       `SELECT ${LINK_READ} FROM links WHERE domain = ? AND slug = ?`,
     ),
+    bySlugWithoutCase: db.prepare<[string, string], LinkRow>(
+      `SELECT ${LINK_READ} FROM links WHERE ${WITHOUT_CASE}`,
+    ),
     // raw: an array, not a named row (link-rows.ts)
     forRedirect: db
       .prepare<[string, string], LinkValues>(
         `SELECT ${LINK_READ_FOR_REDIRECT} FROM links WHERE domain = ? AND slug = ?`,
+      )
+      .raw(true),
+    forRedirectWithoutCase: db
+      .prepare<[string, string], LinkValues>(
+        `SELECT ${LINK_READ_FOR_REDIRECT} FROM links WHERE ${WITHOUT_CASE}`,
       )
       .raw(true),
     updateRow: db.prepare<Record<string, string | number | null>, LinkRow>(UPDATE),
@@ -189,6 +197,24 @@ function statementsOf(db: Database) {
       .prepare<[string], string>('SELECT slug FROM links WHERE domain = ? AND crawlable = 1 ORDER BY slug')
       .pluck(),
   };
+}
+
+/**
+ * The links whose slug differs from the one asked only in case (decisions §25), on the NOCASE index:
+ * a lower-case slug first (a link made here), then the oldest.
+ */
+const WITHOUT_CASE = `domain = ? AND slug = ? COLLATE NOCASE
+  ORDER BY slug = lower(slug) DESC, created_at, id LIMIT 1`;
+
+/** The row of exactly (domain, slug), else one whose slug differs only in case: two indexed look-ups at most. */
+function bySlug<R>(
+  exact: Statement<[string, string], R>,
+  withoutCase: Statement<[string, string], R>,
+  domain: string,
+  slug: string,
+): R | undefined {
+  const host = domain.toLowerCase();
+  return exact.get(host, slug) ?? withoutCase.get(host, slug);
 }
 
 /** Inserts in one transaction (`insertAll`), and single inserts that share one per turn (`insertSoon`). */

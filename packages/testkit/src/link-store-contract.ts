@@ -67,7 +67,7 @@ function describeInsertAndFind(stores: () => Stores): void {
       const first = await givenLink(stores(), { slug: 'taken' });
       const result = await stores().links.insert(aLink({ slug: 'taken', url: 'https://other.example/' }));
       expect(result.ok ? null : result.error.code).toBe('slug_taken');
-      const again = await stores().links.insert(aLink({ slug: 'TAKEN', domain: 'SHO.RT' }));
+      const again = await stores().links.insert(aLink({ slug: 'taken', domain: 'SHO.RT' }));
       expect(again.ok ? null : again.error.code).toBe('slug_taken');
       expect(await stores().links.findBySlug('sho.rt', 'taken')).toStrictEqual(first);
     });
@@ -79,13 +79,50 @@ function describeInsertAndFind(stores: () => Stores): void {
       expect(await stores().links.findBySlug('localhost:3000', 'shared')).toStrictEqual(b);
     });
 
-    it('stores domain and slug lower-case and finds them in any case', async () => {
+    it('stores the domain lower-case and the slug as given, found exactly, then in any case', async () => {
       const link = aLink({ slug: 'MiXed', domain: 'Sho.RT' });
-      const stored = { ...link, slug: 'mixed', domain: 'sho.rt' };
+      const stored = { ...link, domain: 'sho.rt' };
       expect(await stores().links.insert(link)).toStrictEqual({ ok: true, value: stored });
       expect(await stores().links.findById(link.id)).toStrictEqual(stored);
-      expect(await stores().links.findBySlug('sho.rt', 'mixed')).toStrictEqual(stored);
-      expect(await stores().links.findBySlug('SHO.rt', 'MIXED')).toStrictEqual(stored);
+      expect(await stores().links.findBySlug('sho.rt', 'MiXed')).toStrictEqual(stored);
+      expect(await stores().links.findBySlug('SHO.rt', 'mixed')).toStrictEqual(stored);
+      expect(await stores().links.findForRedirect('sho.rt', 'MIXED')).toMatchObject({ id: link.id });
+    });
+
+    it('keeps codes that differ only in case apart (decisions §25), a lower-case one first', async () => {
+      const upper = await givenLink(stores(), {
+        slug: '2V',
+        url: 'https://upper.example/',
+        createdAt: FIXTURE_TIME,
+      });
+      const mixed = await givenLink(stores(), {
+        slug: 'aB',
+        url: 'https://mixed.example/',
+        createdAt: FIXTURE_TIME,
+      });
+      const lower = await givenLink(stores(), {
+        slug: '2v',
+        url: 'https://lower.example/',
+        createdAt: FIXTURE_TIME + 1,
+      });
+      const older = await givenLink(stores(), {
+        slug: 'AB',
+        url: 'https://older.example/',
+        createdAt: FIXTURE_TIME - 1,
+      });
+      expect(await stores().links.findBySlug('sho.rt', '2V')).toStrictEqual(upper);
+      expect(await stores().links.findBySlug('sho.rt', '2v')).toStrictEqual(lower);
+      expect((await stores().links.findForRedirect('sho.rt', '2V'))?.id).toBe(upper.id);
+      expect((await stores().links.findForRedirect('sho.rt', '2v'))?.id).toBe(lower.id);
+      // no exact match: the lower-case link, else the oldest
+      await givenLink(stores(), { slug: 'XY', createdAt: FIXTURE_TIME - 5 });
+      const newerLower = await givenLink(stores(), { slug: 'xy', createdAt: FIXTURE_TIME + 5 });
+      expect((await stores().links.findBySlug('sho.rt', 'Xy'))?.id).toBe(newerLower.id);
+      expect((await stores().links.findBySlug('sho.rt', 'ab'))?.id).toBe(older.id);
+      expect((await stores().links.findForRedirect('sho.rt', 'Ab'))?.id).toBe(older.id);
+      expect((await stores().links.findBySlug('sho.rt', 'aB'))?.id).toBe(mixed.id);
+      const again = await stores().links.insert(aLink({ slug: '2V' }));
+      expect(again.ok ? null : again.error.code).toBe('slug_taken');
     });
   });
 }
@@ -106,11 +143,12 @@ function describeInsertMany(stores: () => Stores): void {
       expect(await stores().links.findById(batch[1]?.id ?? '')).toBeNull();
     });
 
-    it('refuses the second of two links with the same slug in one batch', async () => {
-      const batch = [aLink({ slug: 'twice' }), aLink({ slug: 'Twice' })];
+    it('refuses the second of two links with the same slug in one batch, not one in another case', async () => {
+      const batch = [aLink({ slug: 'twice' }), aLink({ slug: 'twice' }), aLink({ slug: 'Twice' })];
       const results = await stores().links.insertMany(batch);
-      expect(results.map((r) => (r.ok ? 'ok' : r.error.code))).toEqual(['ok', 'slug_taken']);
+      expect(results.map((r) => (r.ok ? 'ok' : r.error.code))).toEqual(['ok', 'slug_taken', 'ok']);
       expect(await stores().links.findBySlug('sho.rt', 'twice')).toStrictEqual(batch[0]);
+      expect(await stores().links.findBySlug('sho.rt', 'Twice')).toStrictEqual(batch[2]);
     });
 
     it('answers an empty batch with no results', async () => {

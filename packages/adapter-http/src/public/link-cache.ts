@@ -36,7 +36,10 @@ export interface LinkCacheOptions {
  * long tail wider than the cache) does not push out the links read again and again.
  */
 export interface LinkCache<L extends LinkRecord = LinkRecord> {
-  /** The link of (domain, lower-case slug), null for a known miss, undefined when not cached. */
+  /**
+   * The link of (domain, slug as asked), null for a known miss, undefined when not cached. A link is
+   * kept only under its own slug (one key per link), so `/ABC` for the link `abc` always reads the store.
+   */
   get(domain: string, slug: string): L | null | undefined;
   /**
    * Reads (domain, slug) through `find` (the store) and remembers the answer, unless the cache was
@@ -178,6 +181,8 @@ function expireAll<L extends LinkRecord>(table: Table<L>): void {
 function applyChange<L extends LinkRecord>(table: Table<L>, change: LinkChange | null): void {
   if (change === null) return expireAll(table);
   drop(table, table.keyOf(change.domain, change.slug));
+  // a miss remembered for the lower-case form, which a link of another case now answers (decisions §25)
+  evict(table, table.keyOf(change.domain, change.slug.toLowerCase()));
   const key = table.keysById.get(change.id);
   if (key !== undefined) evict(table, key);
 }
@@ -229,8 +234,9 @@ export function createLinkCache<L extends LinkRecord = LinkRecord>(
   let polledAt = -1;
 
   const remember = (key: string, link: L | null) => {
-    if (link !== null && link.maxClicks !== null) return;
-    if (link === null && missTtlMs <= 0) return;
+    if (link !== null && (link.maxClicks !== null || keyOf(link.domain, link.slug) !== key)) return;
+    // a miss in another case than lower would outlive a link made in that case: not remembered
+    if (link === null && (missTtlMs <= 0 || key !== key.toLowerCase())) return;
     if (!admit(table, key, maxEntries)) return;
     evict(table, key);
     entries.set(key, { link, expiresAt: now() + (link === null ? missTtlMs : ttlMs), used: false, hits: 0 });
@@ -271,7 +277,10 @@ export function createLinkCache<L extends LinkRecord = LinkRecord>(
       const key = keysById.get(linkId);
       if (key !== undefined) evict(table, key);
     },
-    forget: (domain, slug) => drop(table, keyOf(domain, slug)),
+    forget: (domain, slug) => {
+      drop(table, keyOf(domain, slug));
+      evict(table, keyOf(domain, slug.toLowerCase()));
+    },
     clear: () => clearTable(table),
     get size() {
       return entries.size;

@@ -177,7 +177,7 @@ describe('POST /api/v1/imports (decisions §17)', () => {
     const list = await jsonOf(await open.api('/api/v1/links', { key: carol.key }));
     const link = list.links[0];
     expect(link).toMatchObject({
-      slug: 'promo',
+      slug: 'Promo', // decisions §25: the code keeps its case
       url: 'https://example.com/promo',
       tags: ['spring'],
       clicks: 1,
@@ -195,7 +195,7 @@ describe('shortener import --from (decisions §17)', () => {
     const file = join(dir, 'bitly.csv');
     writeFileSync(
       file,
-      'Link,Destination URL,Title\nhttps://bit.ly/davesale,https://example.com/sale,Sale\nhttps://bit.ly/a,https://example.com/a,Short code\n',
+      'Link,Destination URL,Title\nhttps://bit.ly/davesale,https://example.com/sale,Sale\nhttps://bit.ly/api,https://example.com/a,Reserved code\n',
     );
     const done = await server.cli(
       'import',
@@ -209,7 +209,7 @@ describe('shortener import --from (decisions §17)', () => {
     );
     expect(done).toMatchObject({ state: 'done', rows: 2, imported: 1, renamed: 1 });
     expect(done.not_imported).toEqual([
-      expect.objectContaining({ original_short_url: 'https://bit.ly/a', outcome: 'renamed' }),
+      expect.objectContaining({ original_short_url: 'https://bit.ly/api', outcome: 'renamed' }),
     ]);
     const listed = await jsonOf(await server.api('/api/v1/links', { key: dave.key }));
     expect(listed.links.map((l: { slug: string }) => l.slug)).toContain('davesale');
@@ -227,7 +227,11 @@ describe('shortener import --from (decisions §17)', () => {
       await root.query(`CREATE DATABASE ${name}; USE ${name}; ${yourlsTables('yourls_')}`);
       await root.query(
         `INSERT INTO yourls_url (keyword, url, title, timestamp, ip, clicks) VALUES
-         ('gh', 'https://github.com/', 'GitHub &amp; friends', '2026-11-01 10:00:00', '203.0.113.9', 2)`,
+         ('gh', 'https://github.com/', 'GitHub &amp; friends', '2026-11-01 10:00:00', '203.0.113.9', 2),
+         ('2v', 'https://example.com/lower', 'lower', '2026-11-01 10:00:00', '203.0.113.9', 0),
+         ('2V', 'https://example.com/upper', 'upper', '2026-11-01 10:00:01', '203.0.113.9', 0),
+         ('Q', 'https://example.com/one', 'one character', '2026-11-01 10:00:02', '203.0.113.9', 0),
+         ('Hi', 'https://example.com/hi', 'mixed', '2026-11-01 10:00:03', '203.0.113.9', 0)`,
       );
       const recent = new Date(Date.now() - 86_400_000).toISOString().slice(0, 19).replace('T', ' ');
       await root.query(
@@ -248,8 +252,26 @@ describe('shortener import --from (decisions §17)', () => {
         '--account',
         'erin',
       );
-      expect(done).toMatchObject({ state: 'done', imported: 1, visits: 2 });
-      const link = (await jsonOf(await server.api('/api/v1/links', { key: erin.key }))).links[0];
+      expect(done).toMatchObject({ state: 'done', imported: 5, skipped: 0, visits: 2 });
+      const { links } = await jsonOf(await server.api('/api/v1/links', { key: erin.key }));
+      const link = links.find((l: { slug: string }) => l.slug === 'gh');
+      // decisions §25: codes keep their case and length; a path is looked up exactly, then without case
+      expect(links.map((l: { slug: string }) => l.slug).sort()).toEqual(['2V', '2v', 'Hi', 'Q', 'gh']);
+      const target = async (path: string) =>
+        (
+          await server.visit(`http://${server.hostA}/${path}`, { headers: { 'user-agent': 'curl/8' } })
+        ).headers.get('location');
+      expect(await target('2v')).toBe('https://example.com/lower');
+      expect(await target('2V')).toBe('https://example.com/upper');
+      expect(await target('Q')).toBe('https://example.com/one');
+      expect(await target('q')).toBe('https://example.com/one');
+      expect(await target('GH')).toBe('https://github.com/');
+      // an alias that a link answers in another case is taken: it would take over the path
+      const taken = await server.api('/api/v1/links', {
+        key: erin.key,
+        json: { url: 'https://example.com/new', alias: 'hi' },
+      });
+      expect((await expectError(taken, 400, 'slug_taken')).field).toBe('alias');
       // YOURLS stores titles escaped: decoded once (decisions §25)
       expect(link).toMatchObject({ slug: 'gh', clicks: 2, title: 'GitHub & friends' });
       const stats = await jsonOf(await server.api(`/api/v1/links/${link.id}/stats`, { key: erin.key }));

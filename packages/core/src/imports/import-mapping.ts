@@ -11,7 +11,7 @@ import { SplitField } from '../links/split.js';
 import type { Result } from '../result.js';
 import { err } from '../result.js';
 import { RedirectStatusField } from '../schemas.js';
-import { RESERVED_SLUGS, randomSlug, slugLengthForAttempt, validateAlias } from '../links/slug.js';
+import { RESERVED_SLUGS, randomSlug, slugLengthForAttempt, validateCode } from '../links/slug.js';
 import { MAX_TAGS, isTag, normalizeTags } from '../links/tags.js';
 import { shortUrlOf } from '../links/view.js';
 import { timeOrderedUuid } from '../secrets.js';
@@ -163,7 +163,7 @@ type Code = { readonly kind: 'code'; readonly slug: string; readonly reason: str
 async function codeOf(ctx: MappingContext, row: ImportRow, domain: string): Promise<Code> {
   if (row.code === null || row.code.trim() === '')
     return { kind: 'code', slug: await freeSlug(ctx, domain), reason: null };
-  const alias = validateAlias(row.code, ctx.deps.config.extraReservedSlugs);
+  const alias = validateCode(row.code, ctx.deps.config.extraReservedSlugs);
   let reason: string;
   if (!alias.ok) reason = `The code "${row.code}" is not allowed here: ${alias.error.message}`;
   else if (await isTaken(ctx, domain, alias.value))
@@ -173,8 +173,11 @@ async function codeOf(ctx: MappingContext, row: ImportRow, domain: string): Prom
   return { kind: 'code', slug: await freeSlug(ctx, domain), reason };
 }
 
+/** Whether the code is taken in this very case (decisions §25: `2v` and `2V` are two links). */
 async function isTaken(ctx: MappingContext, domain: string, slug: string): Promise<boolean> {
-  return ctx.planned.has(`${domain}/${slug}`) || (await ctx.deps.links.findBySlug(domain, slug)) !== null;
+  if (ctx.planned.has(`${domain}/${slug}`)) return true;
+  // the store finds the exact slug first: one found in another case means the exact one is free
+  return (await ctx.deps.links.findBySlug(domain, slug))?.slug === slug;
 }
 
 /** A random slug free on the domain now (the insert still refuses one taken meanwhile). */

@@ -134,8 +134,21 @@ export async function createLink(
   };
   const permanent = checkPermanent(draft);
   if (!permanent.ok) return permanent;
-  const inserted = alias === null ? await insertWithRandomSlug(deps, draft) : await deps.links.insert(draft);
+  const inserted =
+    alias === null ? await insertWithRandomSlug(deps, draft) : await insertWithAlias(deps, draft);
   return inserted.ok ? ok({ link: inserted.value, editToken }) : inserted;
+}
+
+/**
+ * Inserts a link with its custom alias, refused (`slug_taken`) when a link answers that slug in any
+ * case already: an imported `ABC` answers `/abc` until then (decisions §25), so an alias never takes
+ * over a path that leads somewhere.
+ */
+async function insertWithAlias(deps: CoreDeps, draft: LinkRecord): Promise<Result<LinkRecord>> {
+  if ((await deps.links.findBySlug(draft.domain, draft.slug)) !== null) {
+    return err(domainError('slug_taken', undefined, 'alias'));
+  }
+  return deps.links.insert(draft);
 }
 
 async function insertWithRandomSlug(deps: CoreDeps, draft: LinkRecord): Promise<Result<LinkRecord>> {

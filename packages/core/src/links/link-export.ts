@@ -17,7 +17,7 @@ import { RulesField } from './rules.js';
 import { TagsField } from './tags.js';
 import type { LinkRecord } from './link.js';
 import { isLinkId } from './references.js';
-import { validateAlias } from './slug.js';
+import { validateCode } from './slug.js';
 import { toLinkView } from './view.js';
 
 const instant = z.iso.datetime({ offset: true }).transform((text) => Date.parse(text));
@@ -108,7 +108,7 @@ export async function importLink(deps: CoreDeps, line: ExportedLink): Promise<Re
   if (domain === undefined) {
     return err(domainError('domain_invalid', `${line.domain} is not a short domain here.`, 'domain'));
   }
-  const slug = validateAlias(line.slug, deps.config.extraReservedSlugs);
+  const slug = validateCode(line.slug, deps.config.extraReservedSlugs);
   if (!slug.ok) return err({ ...slug.error, field: 'slug' });
   const url = validateTargetUrl(line.url, urlPolicyOf(deps.config));
   if (!url.ok) return url;

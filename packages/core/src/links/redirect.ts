@@ -2,7 +2,7 @@ import { shortDomainForHost } from '../config.js';
 import type { CoreDeps } from '../deps.js';
 import type { VisitRecorder } from '../visits/recorder.js';
 import type { LinkRecord } from './link.js';
-import { normalizeSlug } from './slug.js';
+import { lookupSlug } from './slug.js';
 import type { GoneReason } from './status.js';
 import { goneReason } from './status.js';
 
@@ -39,7 +39,7 @@ export function redirectKey(
   host: string | undefined,
   slug: string,
 ): { readonly domain: string; readonly slug: string } {
-  return { domain: shortDomainForHost(config, host).host, slug: normalizeSlug(slug) };
+  return { domain: shortDomainForHost(config, host).host, slug: lookupSlug(slug) };
 }
 
 /** The link a request for `/{slug}` on `host` means: resolved among the short domains (decisions §1). */

@@ -6,7 +6,7 @@ import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
 import type { LinkStore } from '../ports.js';
 import type { LinkRecord } from './link.js';
-import { normalizeSlug } from './slug.js';
+import { lookupSlug } from './slug.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -70,14 +70,14 @@ const isBareSlug = (text: string): boolean => !/^https?:\/\//i.test(text) && !te
 
 /**
  * Where a short URL (`https://s.example/abc`, a preview URL's trailing `+` dropped), `host/slug` or a
- * bare slug (on `defaultHost`) points: the host and the normalised slug; null when it is no URL.
+ * bare slug (on `defaultHost`) points: the host and the slug (its case kept: stores find it exactly, then without case); null when it is no URL.
  */
 export function locateSlug(reference: string, defaultHost: string): { host: string; slug: string } | null {
   const text = reference.trim();
-  if (isBareSlug(text)) return { host: defaultHost.toLowerCase(), slug: normalizeSlug(text) };
+  if (isBareSlug(text)) return { host: defaultHost.toLowerCase(), slug: lookupSlug(text) };
   try {
     const url = new URL(/^https?:\/\//i.test(text) ? text : `https://${text}`);
-    const slug = normalizeSlug(decodeURIComponent(url.pathname.slice(1)).replace(/[+]$/, ''));
+    const slug = lookupSlug(decodeURIComponent(url.pathname.slice(1)).replace(/[+]$/, ''));
     return { host: url.host.toLowerCase(), slug };
   } catch {
     return null;

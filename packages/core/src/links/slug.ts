@@ -35,10 +35,21 @@ const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 /** The largest multiple of the alphabet size that fits in a byte (7 × 36); bytes at or above are redrawn. */
 const UNBIASED_LIMIT = 252;
 
-/** Brings an alias or a looked-up path to the stored form: trimmed and lower-cased. */
+/** Brings a new alias (or a reserved name) to the stored form: trimmed and lower-cased. */
 export function normalizeSlug(raw: string): string {
   return raw.trim().toLowerCase();
 }
+
+/**
+ * A slug as looked up (a path, a reference): trimmed, its case kept. Stores find it exactly first,
+ * then without case (decisions §25), so new links, always lower-case, answer any case.
+ */
+export function lookupSlug(raw: string): string {
+  return raw.trim();
+}
+
+/** An imported short code (decisions §25): 1-64 characters of A-Z, a-z, 0-9, `-` and `_`. */
+export const CODE_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 /**
  * Validates a custom alias and returns it normalised. A reserved name (built-in or in `extraReserved`,
@@ -53,6 +64,21 @@ export function validateAlias(raw: string, extraReserved: readonly string[]): Re
   }
   if (!SLUG_PATTERN.test(slug)) return err(domainError('slug_invalid', undefined, 'alias'));
   return ok(slug);
+}
+
+/**
+ * Validates a short code brought from elsewhere (an import, an export read back): kept in its exact
+ * case and length (decisions §25: YOURLS, Shlink and Bitly tell `2v` from `2V`), refused when it is off
+ * {@link CODE_PATTERN} (`slug_invalid`) or a reserved name in any case (`slug_reserved`).
+ */
+export function validateCode(raw: string, extraReserved: readonly string[]): Result<string> {
+  const code = raw.trim();
+  const lower = code.toLowerCase();
+  if (RESERVED_SLUGS.includes(lower) || extraReserved.some((name) => normalizeSlug(name) === lower)) {
+    return err(domainError('slug_reserved', undefined, 'alias'));
+  }
+  if (!CODE_PATTERN.test(code)) return err(domainError('slug_invalid', undefined, 'alias'));
+  return ok(code);
 }
 
 /**

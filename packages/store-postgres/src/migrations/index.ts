@@ -61,6 +61,8 @@ export const MIGRATIONS: readonly Migration[] = [
     sql: `ALTER TABLE idempotency_keys ADD COLUMN runner TEXT NOT NULL DEFAULT '',
   ADD COLUMN running_until BIGINT NOT NULL DEFAULT 0;`,
   },
+  // decisions §25: imported codes keep their case; a slug not found exactly is looked up without case
+  { version: 19, sql: 'CREATE INDEX links_domain_slug_lower ON links (domain, lower(slug))' },
 ];
 
 /**

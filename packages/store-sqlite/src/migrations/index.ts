@@ -77,6 +77,8 @@ export const MIGRATIONS: readonly Migration[] = [
     sql: `ALTER TABLE idempotency_keys ADD COLUMN runner TEXT NOT NULL DEFAULT '';
 ALTER TABLE idempotency_keys ADD COLUMN running_until INTEGER NOT NULL DEFAULT 0;`,
   },
+  // decisions §25: imported codes keep their case; a slug not found exactly is looked up without case
+  { version: 26, sql: 'CREATE INDEX links_domain_slug_nocase ON links (domain, slug COLLATE NOCASE)' },
 ];
 
 /**

@@ -71,7 +71,7 @@ export function describeImportSuite(name: string, open: () => Promise<Stores>): 
       return (await h.stores.imports.findJob(job.id))!;
     }
 
-    it('keeps free codes, skips taken and refused ones, refuses bad URLs, and reports each row', async () => {
+    it('keeps free codes in their case, skips taken and refused ones, refuses bad URLs, and reports each row', async () => {
       const h = harness();
       const job = await queued(h);
       expect((await h.links.insert(aLink({ slug: 'taken' }))).ok).toBe(true);
@@ -82,21 +82,36 @@ export function describeImportSuite(name: string, open: () => Promise<Stores>): 
         row('fine', 'javascript:alert(1)'),
         row(null, 'https://example.com/nocode'),
         { ...row('broken'), problem: 'No destination.' },
+        row('TAKEN', 'https://example.com/upper'),
+        row('Admin'),
+        row('x'.repeat(65)),
       ]);
       expect(done.state).toBe('done');
-      expect(done.counts).toMatchObject({ rows: 6, imported: 2, skipped: 2, refused: 2, renamed: 0 });
-      const kept = await h.links.findBySlug('sho.rt', 'keep1');
-      expect(kept).toMatchObject({ url: 'https://example.com/keep', title: 'Kept', tags: ['summer'] });
+      expect(done.counts).toMatchObject({ rows: 9, imported: 4, skipped: 3, refused: 2, renamed: 0 });
+      const kept = await h.links.findBySlug('sho.rt', 'Keep1');
+      expect(kept).toMatchObject({
+        slug: 'Keep1',
+        url: 'https://example.com/keep',
+        title: 'Kept',
+        tags: ['summer'],
+      });
+      // decisions §25: one character, and a code that differs from a taken one only in case, come across
+      expect(await h.links.findBySlug('sho.rt', 'a')).toMatchObject({ slug: 'a' });
+      expect(await h.links.findBySlug('sho.rt', 'TAKEN')).toMatchObject({ url: 'https://example.com/upper' });
       const report = await h.stores.imports.report(job.id);
       expect(report.map((l) => l.outcome)).toEqual([
         'imported',
         'skipped',
-        'skipped',
+        'imported',
         'refused',
         'imported',
         'refused',
+        'imported',
+        'skipped',
+        'skipped',
       ]);
-      expect(report[0]!.shortUrl).toBe('https://sho.rt/keep1');
+      expect(report[0]!.shortUrl).toBe('https://sho.rt/Keep1');
+      expect(report[1]!.reason).toMatch(/taken/);
     });
 
     it("keeps a row's settings, checked as a creation's: a permanent status with a cap, a bad split or preview refused", async () => {
