@@ -78,12 +78,16 @@ export function statsText(stats: StatsView): string {
   ] as const;
   const rows = lists.flatMap(([name, counts]) => counts.map((c) => [name, c.key, String(c.count)]));
   return [
-    `clicks ${stats.total}   unique visitors ${stats.unique} (30 days)   bots ${stats.bots}   last ${stats.days} days`,
+    `clicks ${stats.total}   unique visitors ${stats.unique} (30 days)   bots ${stats.bots}   ${imported(stats)}last ${stats.days} days`,
     `by day  ${sparkline(stats.by_day.map((d) => d.count))}  ${first} … ${last} (${stats.tz})`,
     '',
     rows.length === 0 ? 'no clicks yet' : table(['DIMENSION', 'KEY', 'CLICKS'], rows),
   ].join('\n');
 }
+
+/** The clicks an import brought as a bare total (decisions §17), when there are any. */
+const imported = (stats: StatsView): string =>
+  stats.imported > 0 ? `imported ${stats.imported} (on no day)   ` : '';
 
 /** An alias check as one line. */
 export function checkText(check: AliasCheckView): string {

@@ -2,7 +2,7 @@ import { toLinkView } from '@shortener/core';
 import type { LinkView } from '@shortener/core';
 import { aLink, aServiceConfig, FIXTURE_TIME } from '@shortener/testkit';
 import { describe, expect, it } from 'vitest';
-import { linkText } from '../src/render.js';
+import { linkText, statsText } from '../src/render.js';
 
 /** A link's view as core makes it (an active link of the test config), with `fields` changed. */
 const link = (fields: Partial<LinkView>): LinkView => ({
@@ -20,5 +20,36 @@ describe('linkText', () => {
       /status +expired \(on 2026-02-01T00:00:00\.000Z\)\n/,
     );
     expect(linkText(link({ status: 'disabled' }))).toMatch(/status +disabled\n/);
+  });
+});
+
+describe('statsText', () => {
+  const stats = {
+    total: 2,
+    unique: 1,
+    bots: 0,
+    imported: 0,
+    days: 2,
+    from: '2026-01-01',
+    to: '2026-01-02',
+    tz: 'UTC',
+    dimensions_tz: 'UTC' as const,
+    by_day: [
+      { key: '2026-01-01', count: 0 },
+      { key: '2026-01-02', count: 2 },
+    ],
+    countries: [],
+    referrers: [],
+    devices: [],
+    browsers: [],
+    rules: [],
+    variants: [],
+  };
+
+  it('names clicks an import brought as a bare total, on no day, only when there are some (decisions §17)', () => {
+    expect(statsText(stats)).toMatch(/^clicks 2 {3}unique visitors 1 \(30 days\) {3}bots 0 {3}last 2 days\n/);
+    expect(statsText({ ...stats, imported: 7 })).toMatch(
+      /bots 0 {3}imported 7 \(on no day\) {3}last 2 days\n/,
+    );
   });
 });

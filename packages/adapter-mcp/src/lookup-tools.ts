@@ -64,6 +64,9 @@ function infoText(info: PublicLinkView & { stats?: StatsView }): string[] {
     const visits = countText('en', total, 'visit', 'visits');
     const visitors = countText('en', unique, 'unique visitor', 'unique visitors');
     lines.push(`Last ${days} days: ${visits}, ${visitors}, ${countText('en', bots, 'bot', 'bots')}`);
+    // decisions §17: a bare total from an import is on no day
+    if (info.stats.imported > 0)
+      lines.push(`Imported (on no day): ${countText('en', info.stats.imported, 'click', 'clicks')}`);
   }
   return lines;
 }

@@ -108,6 +108,8 @@ export interface LinkStore {
   tryConsumeClick(id: string, at: number, counters?: readonly CounterIncrement[]): Promise<boolean>;
   /** Every tag of the account's links, by name, with how many links carry it and their clicks. */
   tagCounts(accountId: string): Promise<TagCount[]>;
+  /** The clicks imported as bare totals (no day) on the account's links, summed (decisions §17). */
+  importedClicks(accountId: string): Promise<number>;
   /** The slugs of the crawlable links of a short domain (its `/robots.txt`), in slug order. */
   crawlableSlugs(domain: string): Promise<string[]>;
   /** Attaches the anonymous links whose edit-token hash is listed to the account; returns how many. */

@@ -53,6 +53,12 @@ export const StatsSchema = z
     total: z.number().int(),
     unique: z.number().int(),
     bots: z.number().int(),
+    imported: z
+      .number()
+      .int()
+      .describe(
+        "Clicks an import brought as a bare total (decisions §17): part of the links' `clicks`, on no day, so outside every range's `total`.",
+      ),
     days: z.number().int().describe('How many days `from`..`to` spans.'),
     from: z.string().describe('The first day (YYYY-MM-DD) in `tz`.'),
     to: z.string().describe('The last day (YYYY-MM-DD) in `tz`.'),

@@ -6,6 +6,7 @@ const stats: StatsAcrossView = {
   total: 3,
   unique: 2,
   bots: 1,
+  imported: 7,
   days: 2,
   from: '2026-01-01',
   to: '2026-01-02',
@@ -28,12 +29,13 @@ const stats: StatsAcrossView = {
 };
 
 describe('statistics as CSV cells', () => {
-  it('are total, unique and bots, then every list under its name, by_day and links included', () => {
+  it('are total, unique, bots and imported, then every list under its name, by_day and links included', () => {
     expect(csvCells(STATS_CSV_COLUMNS, statsCsvRows(stats))).toEqual([
       ['dimension', 'key', 'count'],
       ['total', '', '3'],
       ['unique', '', '2'],
       ['bots', '', '1'],
+      ['imported', '', '7'],
       ['by_day', '2026-01-01', '1'],
       ['by_day', '2026-01-02', '2'],
       ['countries', 'AT', '3'],

@@ -102,7 +102,14 @@ function readers(
   state: MemoryState,
 ): Pick<
   LinkStore,
-  'findById' | 'findBySlug' | 'findForRedirect' | 'list' | 'listAll' | 'crawlableSlugs' | 'tagCounts'
+  | 'findById'
+  | 'findBySlug'
+  | 'findForRedirect'
+  | 'list'
+  | 'listAll'
+  | 'crawlableSlugs'
+  | 'tagCounts'
+  | 'importedClicks'
 > {
   const findBySlug = async (domain: string, slug: string) => {
     const id = state.slugs.get(slugKey(domain, slug));
@@ -121,6 +128,10 @@ function readers(
         .map((link) => link.slug)
         .sort(),
     tagCounts: async (accountId) => tagCounts([...state.links.values()], accountId),
+    importedClicks: async (accountId) =>
+      [...state.links.values()]
+        .filter((link) => link.accountId === accountId)
+        .reduce((sum, link) => sum + link.importedClicks, 0),
   };
 }
 

@@ -106,6 +106,13 @@ export function createPostgresLinkStore(pool: Pool, changes: LinkChangeHub): Lin
       return rows.map((row) => row.slug);
     },
     tagCounts: async (accountId) => (await pool.query<TagCount>(TAG_COUNTS, [accountId])).rows,
+    importedClicks: async (accountId) => {
+      const { rows } = await pool.query<{ sum: string }>(
+        'SELECT coalesce(sum(imported_clicks), 0) AS sum FROM links WHERE account_id = $1',
+        [accountId],
+      );
+      return Number(rows[0]?.sum ?? 0);
+    },
     claim: async (hashes, accountId, at) => {
       if (hashes.length === 0) return 0;
       // a deadlock with a fold of the account's sums is tried again

@@ -110,6 +110,7 @@ export function createSqliteLinkStore(db: Database): LinkStore & { readonly chan
     list: async (query) => listPage(s, query),
     tryConsumeClick: (id, at, counters) => consumeSoon({ id, at, counters }),
     tagCounts: async (accountId) => s.tagCounts.all(accountId),
+    importedClicks: async (accountId) => s.importedClicks.get(accountId) ?? 0,
     crawlableSlugs: async (domain) => s.crawlable.all(domain.toLowerCase()),
     claim: async (hashes, accountId, at) =>
       hashes.length === 0 ? 0 : claimTx.immediate(hashes, accountId, at).map(announce).length,
@@ -193,6 +194,9 @@ function statementsOf(db: Database) {
     consumeClick: db.prepare<[number, string]>(TRY_CONSUME_CLICK),
     claimOne: db.prepare<[string, number, string], LinkChange>(CLAIM),
     tagCounts: db.prepare<[string], TagCount>(TAG_COUNTS),
+    importedClicks: db
+      .prepare<[string], number>('SELECT coalesce(sum(imported_clicks), 0) FROM links WHERE account_id = ?')
+      .pluck(),
     crawlable: db
       .prepare<[string], string>('SELECT slug FROM links WHERE domain = ? AND crawlable = 1 ORDER BY slug')
       .pluck(),

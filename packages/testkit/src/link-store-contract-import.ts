@@ -31,6 +31,17 @@ export function describeLinkImport(stores: () => Stores): void {
       expect(await stores().links.findBySlug(link.domain, link.slug)).toStrictEqual(link);
     });
 
+    it("sums the clicks imported as bare totals on an account's links only", async () => {
+      const [alice, bob] = [await givenAccount(stores()), await givenAccount(stores())];
+      await givenLink(stores(), { accountId: alice.id, clicks: 9, importedClicks: 7 });
+      await givenLink(stores(), { accountId: alice.id, clicks: 5, importedClicks: 5 });
+      await givenLink(stores(), { accountId: bob.id, clicks: 2, importedClicks: 2 });
+      await givenLink(stores(), { clicks: 3, importedClicks: 3 });
+      expect(await stores().links.importedClicks(alice.id)).toBe(12);
+      expect(await stores().links.importedClicks(bob.id)).toBe(2);
+      expect(await stores().links.importedClicks('00000000-0000-4000-8000-000000000009')).toBe(0);
+    });
+
     it('leaves no trace of a record refused because its slug is taken', async () => {
       const first = await givenLink(stores(), { slug: 'kept', clicks: 4 });
       const refused = aLink({ slug: 'kept', clicks: 9, url: 'https://other.example/' });

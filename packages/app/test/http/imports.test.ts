@@ -231,7 +231,8 @@ describe('shortener import --from (decisions §17)', () => {
          ('2v', 'https://example.com/lower', 'lower', '2026-11-01 10:00:00', '203.0.113.9', 0),
          ('2V', 'https://example.com/upper', 'upper', '2026-11-01 10:00:01', '203.0.113.9', 0),
          ('Q', 'https://example.com/one', 'one character', '2026-11-01 10:00:02', '203.0.113.9', 0),
-         ('Hi', 'https://example.com/hi', 'mixed', '2026-11-01 10:00:03', '203.0.113.9', 0)`,
+         ('Hi', 'https://example.com/hi', 'mixed', '2026-11-01 10:00:03', '203.0.113.9', 0),
+         ('late', 'https://example.com/late', 'late visit', '2026-11-01 10:00:04', '203.0.113.9', 1)`,
       );
       const recent = new Date(Date.now() - 86_400_000).toISOString().slice(0, 19).replace('T', ' ');
       await root.query(
@@ -239,6 +240,17 @@ describe('shortener import --from (decisions §17)', () => {
          (?, 'gh', 'direct', 'Mozilla/5.0 (Windows NT 10.0) Firefox/120.0', '203.0.113.10', 'DE'),
          (?, 'gh', 'https://news.example/x', 'Mozilla/5.0 (Windows NT 10.0) Firefox/120.0', '203.0.113.11', 'FR')`,
         [recent, recent],
+      );
+      // 23:30 UTC the day before Vienna's today is today in Vienna (UTC+1 or +2): its hour decides its
+      // local day (decisions §25)
+      const viennaToday = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Vienna' }).format(new Date());
+      const dayBefore = new Date(Date.parse(`${viennaToday}T00:00:00Z`) - 86_400_000)
+        .toISOString()
+        .slice(0, 10);
+      await root.query(
+        `INSERT INTO yourls_log (click_time, shorturl, referrer, user_agent, ip_address, country_code) VALUES
+         (?, 'late', 'direct', 'Mozilla/5.0 (Windows NT 10.0) Firefox/120.0', '203.0.113.12', 'AT')`,
+        [`${dayBefore} 23:30:00`],
       );
       const erin = await server.createAccount('erin');
       const done = await server.cli(
@@ -252,11 +264,18 @@ describe('shortener import --from (decisions §17)', () => {
         '--account',
         'erin',
       );
-      expect(done).toMatchObject({ state: 'done', imported: 5, skipped: 0, visits: 2 });
+      expect(done).toMatchObject({ state: 'done', imported: 6, skipped: 0, visits: 3 });
       const { links } = await jsonOf(await server.api('/api/v1/links', { key: erin.key }));
       const link = links.find((l: { slug: string }) => l.slug === 'gh');
       // decisions §25: codes keep their case and length; a path is looked up exactly, then without case
-      expect(links.map((l: { slug: string }) => l.slug).sort()).toEqual(['2V', '2v', 'Hi', 'Q', 'gh']);
+      expect(links.map((l: { slug: string }) => l.slug).sort()).toEqual([
+        '2V',
+        '2v',
+        'Hi',
+        'Q',
+        'gh',
+        'late',
+      ]);
       const target = async (path: string) =>
         (
           await server.visit(`http://${server.hostA}/${path}`, { headers: { 'user-agent': 'curl/8' } })
@@ -281,6 +300,18 @@ describe('shortener import --from (decisions §17)', () => {
           { key: 'FR', count: 1 },
         ]),
       );
+      const late = links.find((l: { slug: string }) => l.slug === 'late');
+      const totalOn = async (day: string, tz: string) =>
+        (
+          await jsonOf(
+            await server.api(`/api/v1/links/${late.id}/stats?from=${day}&to=${day}&tz=${tz}`, {
+              key: erin.key,
+            }),
+          )
+        ).total;
+      expect(await totalOn(viennaToday, 'Europe/Vienna')).toBe(1);
+      expect(await totalOn(dayBefore, 'Europe/Vienna')).toBe(0);
+      expect(await totalOn(dayBefore, 'UTC')).toBe(1);
       // nothing of the addresses came along (on SQLite, the file holds no trace of them)
       if (existsSync(server.dbPath)) {
         expect(readFileSync(server.dbPath).toString('latin1')).not.toContain('203.0.113.1');
@@ -315,5 +346,32 @@ describe('/account/import (decisions §17)', () => {
       secret: '',
     });
     expect(await pageOf(refused, 400)).toContain('api_key');
+  });
+});
+
+describe('imported totals in statistics (decisions §17, §25)', () => {
+  it('shows a bare total as `imported` in the API, CSV, pages, CLI and MCP, outside every day', async () => {
+    const browser = await invitedBrowser(server, 'gina', 'gina password');
+    const { key } = (await server.cli('keys', 'create', 'gina')) as { key: string };
+    const csv = 'Short URL,Long URL,Clicks\nhttps://old.example/ginabare,https://example.com/gina,7\n';
+    const started = await jsonOf(
+      await server.api('/api/v1/imports', { key, json: { source: 'csv', csv } }),
+      202,
+    );
+    expect(await finished(server, { key } as TestAccount, started.id)).toMatchObject({ imported: 1 });
+    const link = (await jsonOf(await server.api('/api/v1/links', { key }))).links[0];
+    expect(link).toMatchObject({ slug: 'ginabare', clicks: 7 });
+    const stats = await jsonOf(await server.api(`/api/v1/links/${link.id}/stats?days=365`, { key }));
+    expect(stats).toMatchObject({ total: 0, imported: 7 });
+    expect(await jsonOf(await server.api('/api/v1/stats', { key }))).toMatchObject({ total: 0, imported: 7 });
+    const csvStats = await (await server.api(`/api/v1/links/${link.id}/stats?format=csv`, { key })).text();
+    expect(csvStats.split('\r\n')).toContain('imported,,7');
+    const page = await pageOf(await browser.send(`/account/links/${link.id}`), 200);
+    expect(page).toMatch(/<dt>Imported<\/dt>\s*<dd class="total">7<\/dd>/);
+    expect(await pageOf(await browser.send('/account'), 200)).toMatch(
+      /<dt>Imported<\/dt>\s*<dd class="total">7<\/dd>/,
+    );
+    const shown = await server.cli('stats', link.short_url);
+    expect(shown).toMatchObject({ imported: 7 });
   });
 });

@@ -17,6 +17,7 @@ const STATS_FIELDS = [
   'total',
   'unique',
   'bots',
+  'imported',
   'days',
   'from',
   'to',
@@ -45,7 +46,7 @@ describe('GET /api/v1/links/{id}/stats', () => {
     const link = await createLink(server, { url: 'https://example.com/public' });
     const stats = await jsonOf(await statsOf(link));
     expect(Object.keys(stats).sort()).toEqual([...STATS_FIELDS].sort());
-    expect(stats).toMatchObject({ total: 0, unique: 0, bots: 0, days: 30 });
+    expect(stats).toMatchObject({ total: 0, unique: 0, bots: 0, imported: 0, days: 30 });
     expect(stats.by_day).toHaveLength(30);
     const days = (stats.by_day as Json[]).map((d) => d.key as string);
     expect(days).toEqual([...days].sort());

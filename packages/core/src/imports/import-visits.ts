@@ -1,6 +1,7 @@
 import type { CounterIncrement, UserAgentParser, VisitDimension } from '../ports.js';
 import { countryCode, referrerHost } from '../visits/classify.js';
 import { dayOf } from '../visits/visitor-hash.js';
+import { hourOf } from '../visits/zone-days.js';
 import type { ImportRow } from './source.js';
 
 /** How a history's visits are told apart: the User-Agent parser and the bot check the server uses. */
@@ -21,7 +22,7 @@ export interface ImportedCounts {
 
 /**
  * The counters of a row's history (decisions §17 "Visits"): each visit counted as the server counts one,
- * by UTC day: `total` (or `bots` for a bot, by the same check), device and browser by the User-Agent,
+ * by UTC day: `total` (or `bots` for a bot, by the same check) in its UTC hour (decisions §25), device and browser by the User-Agent,
  * referrer by host, country by code (`unknown` without); a daily series adds to `total` on its days.
  * Unique visitors cannot be rebuilt and stay 0. Nothing of an address is read: sources give none.
  */
@@ -41,15 +42,17 @@ export async function countsOfRow(
   for await (const visit of row.visits?.() ?? []) {
     visits++;
     const day = dayOf(visit.at);
+    // decisions §25: in its own UTC hour, as a visit served here is, so `tz` statistics place it right
+    const hour = hourOf(visit.at).slice(11);
     const userAgent = visit.userAgent ?? '';
     if (readers.isBot(userAgent)) {
-      add(day, 'bots', '');
+      add(day, 'bots', hour);
       continue;
     }
     clicks++;
     lastClickAt = Math.max(lastClickAt ?? visit.at, visit.at);
     const described = readers.userAgents.describe(userAgent);
-    add(day, 'total', '');
+    add(day, 'total', hour);
     add(day, 'device', described.device);
     add(day, 'browser', described.browser);
     add(day, 'referrer', referrerHost(visit.referrer));

@@ -6,7 +6,7 @@ export const STATS_CSV_COLUMNS = ['dimension', 'key', 'count'] as const;
 const LISTS = ['by_day', 'countries', 'referrers', 'devices', 'browsers', 'rules', 'variants'] as const;
 
 /**
- * Statistics as CSV rows `dimension,key,count`: `total`, `unique` and `bots` (key empty), then every
+ * Statistics as CSV rows `dimension,key,count`: `total`, `unique`, `bots` and `imported` (key empty), then every
  * list under its field's name (`by_day` with every day, `countries`, `referrers`, `devices`, `browsers`,
  * `rules`, `variants`), and for several links `links` (key: the short URL).
  */
@@ -15,6 +15,7 @@ export function statsCsvRows(stats: StatsView | StatsAcrossView): Record<string,
     { dimension: 'total', key: '', count: stats.total },
     { dimension: 'unique', key: '', count: stats.unique },
     { dimension: 'bots', key: '', count: stats.bots },
+    { dimension: 'imported', key: '', count: stats.imported },
   ];
   for (const list of LISTS)
     for (const { key, count } of stats[list]) rows.push({ dimension: list, key, count });

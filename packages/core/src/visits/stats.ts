@@ -37,7 +37,8 @@ export async function getStats(
   if (!range.ok) return range;
   const link = await loadLinkFor(deps, id, caller, linkAccess.stats);
   if (!link.ok) return link;
-  return ok((await statsOf(deps, countersOf(deps, [link.value.id]), range.value, false)).stats);
+  const read = { ...countersOf(deps, [link.value.id]), imported: async () => link.value.importedClicks };
+  return ok((await statsOf(deps, read, range.value, false)).stats);
 }
 
 /**
@@ -77,12 +78,17 @@ interface CountsReader {
   /** The {@link TOP} links with the most clicks over the UTC days given, most first, ties by id. */
   topLinks(fromDay: string, toDay: string): Promise<KeyCount[]>;
   link(id: string): Promise<LinkRecord | null>;
+  /** The clicks imported as bare totals, on no day (decisions §17). */
+  imported(): Promise<number>;
 }
 
 const byCount = (a: KeyCount, b: KeyCount): number => b.count - a.count || (a.key < b.key ? -1 : 1);
 
 /** The counters of `linkIds`, read together. */
-function countersOf(deps: Pick<CoreDeps, 'visits' | 'links'>, linkIds: readonly string[]): CountsReader {
+function countersOf(
+  deps: Pick<CoreDeps, 'visits' | 'links'>,
+  linkIds: readonly string[],
+): Omit<CountsReader, 'imported'> {
   const some = linkIds.length > 0;
   return {
     byDay: async (dimensions, fromDay, toDay) =>
@@ -110,7 +116,12 @@ async function linksReader(
     ...(tag === null ? {} : { tags: [tag.toLowerCase()] }),
   });
   const byId = new Map(links.map((l) => [l.id, l]));
-  return { ...countersOf(deps, [...byId.keys()]), link: async (id) => byId.get(id) ?? null };
+  const imported = links.reduce((sum, l) => sum + l.importedClicks, 0);
+  return {
+    ...countersOf(deps, [...byId.keys()]),
+    link: async (id) => byId.get(id) ?? null,
+    imported: async () => imported,
+  };
 }
 
 /** An account's links from the sums its store keeps. */
@@ -124,6 +135,7 @@ function accountReader(
     byKey: (fromDay, toDay) => reads.countsByKey(accountId, fromDay, toDay),
     topLinks: (fromDay, toDay) => reads.topLinks(accountId, fromDay, toDay, TOP),
     link: (id) => deps.links.findById(id),
+    imported: () => deps.links.importedClicks(accountId),
   };
 }
 
@@ -136,12 +148,13 @@ async function statsOf(
 ): Promise<{ stats: StatsView; totals: KeyCount[] }> {
   const zone = zoneDays(range.tz, range.from, range.to);
   const today = dayOf(deps.clock.now());
-  const [hourly, byKey, unique, totals] = await Promise.all([
+  const [hourly, byKey, unique, totals, imported] = await Promise.all([
     read.byDay(['total', 'bots'], zone.fromDay, zone.toDay),
     read.byKey(range.from, range.to),
     read.byDay(['unique'], addDays(today, -(UNIQUE_WINDOW_DAYS - 1)), today),
     // links are a dimension too: summed by UTC day (`dimensions_tz`), as an account's sums keep them
     withTotals ? read.topLinks(range.from, range.to) : [],
+    read.imported(),
   ]);
   const perDay = new Map<string, number>();
   let bots = 0;
@@ -158,6 +171,7 @@ async function statsOf(
     total: sum(byDay),
     unique: sum(unique),
     bots,
+    imported,
     days: range.days,
     from: range.from,
     to: range.to,

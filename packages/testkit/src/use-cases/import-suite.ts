@@ -232,6 +232,15 @@ export function describeImportSuite(name: string, open: () => Promise<Stores>): 
       expect(await h.visits.countsByDay(hist.id, 'total', '2026-01-01', '2026-01-03')).toEqual(
         keyCounts(['2026-01-02', 2]),
       );
+      // decisions §25: each visit in its own UTC hour (10:00), so a time zone places it on its day
+      const hourly = await h.visits.countsByDayOf([hist.id], ['total', 'bots'], '2026-01-02', '2026-01-02');
+      expect(hourly).toEqual(
+        expect.arrayContaining([
+          { day: '2026-01-02', dimension: 'total', key: '10', count: 2 },
+          { day: '2026-01-02', dimension: 'bots', key: '10', count: 1 },
+        ]),
+      );
+      expect(hourly).toHaveLength(2);
       const keyed = await h.visits.countsByKey(hist.id, '2026-01-01', '2026-01-03');
       expect(keyed).toEqual(
         expect.arrayContaining(
@@ -239,7 +248,7 @@ export function describeImportSuite(name: string, open: () => Promise<Stores>): 
             ['country', 'AT', 1],
             ['referrer', 'news.example', 1],
             ['device', 'mobile', 1],
-            ['bots', '', 1],
+            ['bots', '10', 1],
           ),
         ),
       );

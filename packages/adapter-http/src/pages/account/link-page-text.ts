@@ -37,6 +37,9 @@ const EN = {
   showWindow: 'Show',
   uniqueLabel: 'Unique visitors',
   botsLabel: 'Bots',
+  importedLabel: 'Imported',
+  importedHint:
+    "Clicks an import brought as a total, on no day: in the link's clicks, in none of the days below.",
   chartTitle: 'Clicks by day',
   chartSummary: '{count} in the last {days} days, at most {max} on one day.',
   devices: 'Devices',
@@ -82,6 +85,9 @@ const DE: LinkPageText = {
   showWindow: 'Anzeigen',
   uniqueLabel: 'Eindeutige Besucher',
   botsLabel: 'Bots',
+  importedLabel: 'Importiert',
+  importedHint:
+    'Klicks, die ein Import nur als Summe brachte, ohne Tag: in den Klicks des Links, in keinem Tag unten.',
   chartTitle: 'Klicks pro Tag',
   chartSummary: '{count} in den letzten {days} Tagen, höchstens {max} an einem Tag.',
   devices: 'Geräte',
@@ -127,6 +133,9 @@ const FR: LinkPageText = {
   showWindow: 'Afficher',
   uniqueLabel: 'Visiteurs uniques',
   botsLabel: 'Robots',
+  importedLabel: 'Importés',
+  importedHint:
+    'Clics apportés par une importation en un total, sans jour : dans les clics du lien, dans aucun des jours ci-dessous.',
   chartTitle: 'Clics par jour',
   chartSummary: '{count} sur les {days} derniers jours, au plus {max} en un jour.',
   devices: 'Appareils',
@@ -172,6 +181,9 @@ const ES: LinkPageText = {
   showWindow: 'Mostrar',
   uniqueLabel: 'Visitantes únicos',
   botsLabel: 'Bots',
+  importedLabel: 'Importados',
+  importedHint:
+    'Clics que trajo una importación como un total, sin día: en los clics del enlace, en ninguno de los días de abajo.',
   chartTitle: 'Clics por día',
   chartSummary: '{count} en los últimos {days} días, como máximo {max} en un día.',
   devices: 'Dispositivos',

@@ -36,7 +36,9 @@ export function statsBlock(language: Language, stats: StatsView, link: LinkView 
     </div>`;
   return html`<dl class="totals">
       ${total(pt.clicks, stats.total)} ${total(t.uniqueLabel, stats.unique)} ${total(t.botsLabel, stats.bots)}
+      ${stats.imported === 0 ? '' : total(t.importedLabel, stats.imported)}
     </dl>
+    ${stats.imported === 0 ? '' : html`<p class="hint" id="imported-hint">${t.importedHint}</p>`}
     <h3>${t.chartTitle}</h3>
     ${dayChart(pt, language, stats.by_day, summary)} ${countryChart(language, countries, stats.countries)}
     <div class="tops">

@@ -72,7 +72,16 @@ export function overviewSection(
         <dt>${pt.clicks}</dt>
         <dd class="total">${stats.total}</dd>
       </div>
+      ${
+        stats.imported === 0
+          ? ''
+          : html`<div>
+              <dt>${lt.importedLabel}</dt>
+              <dd class="total">${stats.imported}</dd>
+            </div>`
+      }
     </dl>
+    ${stats.imported === 0 ? '' : html`<p class="hint">${lt.importedHint}</p>`}
     ${dayChart(pt, language, stats.by_day, summary)}
     <div class="tops">
       ${topList(t.topLinks, links, (key) => key, pt.noClicks, 5)}
