@@ -2,7 +2,9 @@ import {
   createEventDispatcher,
   DISABLE_AFTER_MS,
   HOLD_MS,
+  RECORDS_PER_TURN,
   RETRY_DELAYS_MS,
+  SEND_COST_MS,
   SENDS_PER_WEBHOOK,
 } from '@shortener/core';
 import type { EventDispatcher, EventPublisher, SendResult, WebhookSender } from '@shortener/core';
@@ -210,4 +212,56 @@ describe('the event dispatcher', () => {
       expect(to === 'broker' ? published : attempts).toHaveLength(1);
     },
   );
+});
+
+describe('recording the attempts of sends that fail together (issue 59)', () => {
+  it('records them in paced turns of RECORDS_PER_TURN, never all in one go, and an answer at once', async () => {
+    const stores = createMemoryStores();
+    const clock = createFakeClock();
+    const account = anAccount();
+    await stores.accounts.createAccount(account);
+    const failing = Array.from({ length: 5 }, (_, i) =>
+      aWebhook(account.id, { url: `https://hang${i}.example/`, events: ['link.created'] }),
+    );
+    const healthy = aWebhook(account.id, { url: 'https://ok.example/', events: ['link.created'] });
+    for (const webhook of [...failing, healthy]) await stores.events.createWebhook(webhook);
+    const release: (() => void)[] = [];
+    const sender: WebhookSender = {
+      send: (webhook) =>
+        new Promise((resolve) => {
+          const ok = webhook.url === healthy.url;
+          release.push(() => resolve({ ok, status: ok ? 200 : 504, excerpt: null }));
+        }),
+    };
+    // a pace that holds each turn until the test lets it go, noting how many records it counted
+    const turns: number[] = [];
+    const paused: (() => void)[] = [];
+    const pace = (laterMs = 0) => {
+      turns.push(laterMs / SEND_COST_MS);
+      return new Promise<void>((resolve) => paused.push(resolve));
+    };
+    const gather = () => new Promise<void>((resolve) => setImmediate(resolve));
+    const recordTurns = { pace, gather };
+    const dispatcher = createEventDispatcher({ events: stores.events, sender, clock, config, recordTurns });
+    for (let i = 0; i < 10; i++) await stores.links.insert(aLink({ accountId: account.id }));
+    await dispatcher.tick();
+    expect(release).toHaveLength(6 * SENDS_PER_WEBHOOK.healthy); // 40 sends to fail, 8 to be answered
+    const attempts = async (ok: boolean) =>
+      (await stores.events.listWebhooks(account.id)).flatMap((w) => w.attempts.filter((a) => a.ok === ok));
+    for (const answer of release.splice(0)) answer(); // every endpoint times out at once, one answers
+    const settle = async () => {
+      for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+    };
+    await settle();
+    expect(turns).toEqual([RECORDS_PER_TURN]);
+    expect(await attempts(false)).toHaveLength(RECORDS_PER_TURN);
+    expect(await attempts(true)).toHaveLength(SENDS_PER_WEBHOOK.healthy); // never behind the failures
+    paused.shift()!();
+    await settle();
+    expect(await attempts(false)).toHaveLength(2 * RECORDS_PER_TURN);
+    expect(turns).toEqual([RECORDS_PER_TURN, RECORDS_PER_TURN]);
+    paused.shift()!();
+    await dispatcher.idle();
+    expect(await attempts(false)).toHaveLength(40);
+  });
 });

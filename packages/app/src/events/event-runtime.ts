@@ -5,7 +5,7 @@ import type { AppLogger } from '../logger.js';
 import { createAmqpPublisher } from './amqp-publisher.js';
 import type { AmqpPublisher } from './amqp-publisher.js';
 import { createHttpWebhookSender } from './webhook-sender.js';
-import { serverPacer } from '../server-pacer.js';
+import { serverPacer, yieldToRequests } from '../server-pacer.js';
 
 /** How often the outbox and the due deliveries are looked at, besides right after a local link change. */
 export const DISPATCH_EVERY_MS = 250;
@@ -49,6 +49,8 @@ export function createEventRuntime(
     visitWindowMs: config.visitEventSeconds * 1000,
     // background work (decisions §26): the rounds take what the requests leave, as imports do
     pace: serverPacer(),
+    // the attempts of sends that fail together are recorded a few at a time (a burst of timeouts)
+    recordTurns: { pace: serverPacer(), gather: yieldToRequests },
     onError: (error) => logger.warn('delivering an event failed', { error: String(error) }),
     // a send that ended leaves room for the deliveries waiting behind it (an endpoint at its cap)
     onSent: () => rounds.soon(),

@@ -50,6 +50,13 @@ export interface DeliveryDeps {
   readonly publisher?: EventPublisher;
   readonly clock: Clock;
   readonly config: ServiceConfig;
+  /**
+   * Waits for a failed send's turn to record its attempt and settle its delivery (the dispatcher's, a
+   * few at a time): sends that fail together (hanging endpoints timing out at once) are written in
+   * paced turns, not in one burst on the event loop, while answered ones go on at once (a healthy
+   * endpoint never waits behind a broken one). None: at once.
+   */
+  readonly turn?: () => Promise<void>;
 }
 
 /**
@@ -112,6 +119,7 @@ async function toBroker(d: Delivering, publisher: EventPublisher, delivery: Pend
     });
   } catch {
     d.counts.publishFailed += 1;
+    await d.turn?.();
     return d.events.settle(delivery.id, d.clock.now() + BROKER_RETRY_MS);
   }
   d.counts.published += 1;
@@ -150,6 +158,8 @@ export async function attemptOnce(
     body: eventBody(event, d.config, now),
   });
   if (result.ok && deliveryId !== undefined) remember(d, deliveryId);
+  // failures come in bursts (endpoints timing out together): they take turns; an answer goes on at once
+  if (!result.ok) await d.turn?.();
   const at = d.clock.now();
   const record: DeliveryAttempt = { at, eventId: event.id, eventType: event.type, attempt, ...result };
   const failingSince = result.ok ? null : (webhook.failingSince ?? at);

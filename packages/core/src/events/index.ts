@@ -3,13 +3,15 @@ export { BROKER_RETRY_MS, DISABLE_AFTER_MS, eventBody, RETRY_DELAYS_MS } from '.
 export type { DispatchCounts, EventPublisher, SendResult, WebhookSender } from './deliveries.js';
 export {
   createEventDispatcher,
+  createSendTurns,
   HOLD_MS,
+  RECORDS_PER_TURN,
   SEND_COST_MS,
   SENDS_AT_MOST,
   SENDS_PER_WEBHOOK,
   VISIT_EVENT_SECONDS,
 } from './dispatcher.js';
-export type { EventDispatcher } from './dispatcher.js';
+export type { EventDispatcher, RecordTurns } from './dispatcher.js';
 export type {
   DeliveryAttempt,
   EventBacklog,
