@@ -36,6 +36,7 @@ export function toLinkView(
     has_password: link.passwordHash !== null,
     public_stats: link.publicStats,
     expires_at: isoOrNull(link.expiresAt),
+    starts_at: isoOrNull(link.startsAt),
     max_clicks: link.maxClicks,
     created_at: iso(link.createdAt),
     updated_at: iso(link.updatedAt),
