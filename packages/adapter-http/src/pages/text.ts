@@ -62,6 +62,7 @@ export const EN = {
   domain: 'Domain',
   created: 'Created',
   expires: 'Expires',
+  starts: 'Starts',
   clickLimit: 'Click limit',
   status: 'Status',
   active: 'Active',
