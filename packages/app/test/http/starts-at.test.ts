@@ -111,14 +111,8 @@ describe('a link before its starts_at (decisions §25)', () => {
   });
 
   it('is shown by the CLI and taken by its --starts-at', async () => {
-    const made = await server.cli(
-      'shorten',
-      'https://example.com/cli',
-      '--account',
-      'alice',
-      '--starts-at',
-      '2031-02-03T04:05:06Z',
-    );
+    const flags = ['--account', 'alice', '--starts-at', '2031-02-03T04:05:06Z'];
+    const made = await server.cli('shorten', 'https://example.com/cli', ...flags);
     expect(made.starts_at).toBe('2031-02-03T04:05:06.000Z');
     const cleared = await server.cli('links', 'update', String(made.short_url), '--no-starts-at');
     expect(cleared.starts_at).toBeNull();
