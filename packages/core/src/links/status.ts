@@ -39,7 +39,8 @@ export function expiryFromDays(days: number, now: number): number {
  * public request (redirect, preview, `.json`, QR) as an unknown slug does.
  */
 export const hasStarted = (link: Pick<LinkRecord, 'startsAt'>, now: number): boolean =>
-  link.startsAt === null || now >= link.startsAt;
+  // `?? 0`: a record built before the field (a snapshot, a seed script) has none, and has started
+  (link.startsAt ?? 0) <= now;
 
 /** A `starts_at` at or after the link's `expires_at` is refused (field `starts_at`): it would never answer. */
 export function checkStart(link: Pick<LinkRecord, 'startsAt' | 'expiresAt'>): Result<true> {
