@@ -27,6 +27,8 @@ export const EN = {
   titleLabel: 'Title',
   expiresInLabel: 'Expires in (days)',
   expiresAtLabel: 'Expires on',
+  startsAtLabel: 'Starts on',
+  startsHint: 'Until then the short link answers as if it did not exist.',
   expiryHint: 'Give days or a date, not both.',
   maxClicksLabel: 'Click limit',
   passwordLabel: 'Password',
