@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BROWSER_UA, createLink, expectError, jsonOf, uniqueAlias } from './harness.js';
+import { invitedBrowser } from './browser-session.js';
+import { BROWSER_UA, createLink, eventually, expectError, jsonOf, uniqueAlias } from './harness.js';
 import type { Json } from './harness.js';
 import { movedClock, startFileServer } from './file-server.js';
 
@@ -56,6 +57,19 @@ describe('a link before its starts_at (decisions §25)', () => {
     // the requests before the start were no clicks: only the one after it counts
     const read = await jsonOf(await server.api(`/api/v1/links/${link.id}`, { key: alice.key }));
     expect(read).toMatchObject({ starts_at: startsAt, clicks: 1 });
+  });
+
+  it('counts a visit before the start as a visit to an unknown slug, never a click', async () => {
+    const alias = uniqueAlias('orphan');
+    const link = await createLink(server, { url: 'https://example.com/o', alias, starts_at: inAnHour() });
+    for (let i = 0; i < 2; i++) await server.visit(link.short_url, { headers: human });
+    await invitedBrowser(server, 'the-admin', 'the admin password', '--admin');
+    const key = String((await server.cli('keys', 'create', 'the-admin')).key);
+    await eventually(async () => {
+      const seen = await jsonOf(await server.api('/api/v1/admin/orphan-visits?days=1', { key }));
+      expect(seen.slugs).toContainEqual({ key: alias, count: 2 });
+    });
+    expect((await jsonOf(await server.api(`/api/v1/links/${link.id}/stats`))).total).toBe(0);
   });
 
   it('is set, moved and removed by PATCH, and the short URL follows at once', async () => {
