@@ -123,12 +123,4 @@ describe('a link before its starts_at (decisions §25)', () => {
     );
     expect(fine.results[0]).toMatchObject({ ok: true, link: { starts_at: '2031-01-01T00:00:00.000Z' } });
   });
-
-  it('is shown by the CLI and taken by its --starts-at', async () => {
-    const flags = ['--account', 'alice', '--starts-at', '2031-02-03T04:05:06Z'];
-    const made = await server.cli('shorten', 'https://example.com/cli', ...flags);
-    expect(made.starts_at).toBe('2031-02-03T04:05:06.000Z');
-    const cleared = await server.cli('links', 'update', String(made.short_url), '--no-starts-at');
-    expect(cleared.starts_at).toBeNull();
-  });
 });
