@@ -61,6 +61,7 @@ const ON_POSTGRES = [
   'orphan-visits',
   'previews',
   'split-tests',
+  'starts-at',
 ].map((name) => `test/http/${name}.test.ts`);
 const postgresWanted =
   (process.env.DATABASE_URL ?? '') !== '' || process.env.SHORTENER_SCALE_TESTS === 'required';

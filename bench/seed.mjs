@@ -29,6 +29,7 @@ async function seedLinks(stores, domain, from, count) {
         passwordHash: null,
         publicStats: true,
         expiresAt: null,
+        startsAt: null,
         maxClicks: null,
         clicks: 0,
         lastClickAt: null,

@@ -34,6 +34,7 @@ export function linkText(link: LinkView): string {
     ['title', link.title ?? '-'],
     ['clicks', link.max_clicks === null ? String(link.clicks) : `${link.clicks} of ${link.max_clicks}`],
     ['expires', link.expires_at ?? 'never'],
+    ...(link.starts_at === null ? [] : ([['starts', link.starts_at]] as [string, string][])),
     ['password', link.has_password ? 'yes' : 'no'],
     ['stats', link.public_stats ? 'public' : 'private'],
     ['created', link.created_at],
@@ -51,11 +52,17 @@ function statusText(link: LinkView): string {
   return link.expires_at === null ? 'expired' : `expired (on ${link.expires_at})`;
 }
 
+/** The status of a list row; a link before its `starts_at` says when it starts (it answers 404 till then). */
+const listStatus = (link: LinkView, now: number): string =>
+  link.starts_at !== null && Date.parse(link.starts_at) > now
+    ? `${link.status} (starts ${link.starts_at})`
+    : link.status;
+
 /** Links as a table: short URL, status, clicks, created, destination. */
 export function linksTable(links: readonly LinkView[]): string {
   const rows = links.map((l) => [
     l.short_url,
-    l.status,
+    listStatus(l, Date.now()),
     String(l.clicks),
     l.created_at.slice(0, 10),
     clip(l.tags.join(','), 30),

@@ -2,7 +2,7 @@ import { toLinkView } from '@shortener/core';
 import type { LinkView } from '@shortener/core';
 import { aLink, aServiceConfig, FIXTURE_TIME } from '@shortener/testkit';
 import { describe, expect, it } from 'vitest';
-import { linkText, statsText } from '../src/render.js';
+import { linkText, linksTable, statsText } from '../src/render.js';
 
 /** A link's view as core makes it (an active link of the test config), with `fields` changed. */
 const link = (fields: Partial<LinkView>): LinkView => ({
@@ -51,5 +51,18 @@ describe('statsText', () => {
     expect(statsText({ ...stats, imported: 7 })).toMatch(
       /bots 0 {3}imported 7 \(on no day\) {3}last 2 days\n/,
     );
+  });
+});
+
+describe('starts_at in the output', () => {
+  it('shows a start in a link and, while it is ahead, in the list', () => {
+    expect(linkText(link({}))).not.toMatch(/starts/);
+    expect(linkText(link({ starts_at: '2099-01-01T00:00:00.000Z' }))).toMatch(
+      /\n {2}starts +2099-01-01T00:00:00\.000Z\n/,
+    );
+    expect(linksTable([link({ starts_at: '2099-01-01T00:00:00.000Z' })])).toContain(
+      'active (starts 2099-01-01T00:00:00.000Z)',
+    );
+    expect(linksTable([link({ starts_at: '2020-01-01T00:00:00.000Z' })])).not.toContain('starts');
   });
 });

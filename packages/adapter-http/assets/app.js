@@ -27,10 +27,11 @@ function formToInput(form) {
     const value = text(name).trim();
     if (value) input[name] = Number(value);
   }
-  const expiresAt = text('expires_at').trim();
-  if (expiresAt) {
-    const local = new Date(expiresAt);
-    input.expires_at = Number.isNaN(local.getTime()) ? expiresAt : local.toISOString();
+  for (const name of ['expires_at', 'starts_at']) {
+    const value = text(name).trim();
+    if (!value) continue;
+    const local = new Date(value);
+    input[name] = Number.isNaN(local.getTime()) ? value : local.toISOString();
   }
   if (data.get('private_stats')) input.public_stats = false;
   const tags = text('tags')

@@ -25,9 +25,9 @@ const DESCRIPTIONS = {
     'links carrying every tag given. Needs an API key. ' +
     'Errors: unauthorized, invalid_request.',
   update_link:
-    `Change a link: url, title, expires_in_days or expires_at, max_clicks, password, public_stats, tags ` +
+    `Change a link: url, title, expires_in_days or expires_at, starts_at, max_clicks, password, public_stats, tags ` +
     '(replaces the list), rules (replaces them), forward_query, redirect_status (null: server default), crawlable, expired_url (null removes it), preview and split (replace them; null removes). Absent ' +
-    'fields stay; null removes an expiry, click cap, title or password (an empty password removes it too). ' +
+    'fields stay; null removes an expiry, a start, click cap, title or password (an empty password removes it too). ' +
     `Moving the expiry into the future or raising the cap reactivates the link. ${ACCESS} Returns the Link. ` +
     'Errors: not_found, forbidden, unauthorized, invalid_request, invalid_url, unsupported_scheme, ' +
     'private_host, self_reference, unsafe_url, validation_error (tags).',

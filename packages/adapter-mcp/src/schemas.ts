@@ -154,6 +154,7 @@ function shortenInput(config: ServiceConfig) {
     domain: true,
     title: true,
     expires_in_days: true,
+    starts_at: true,
     max_clicks: true,
     password: true,
     tags: true,

@@ -30,7 +30,9 @@ function shortenDescription(deps: McpDeps): string {
     'link is saved to that account.',
     'Rules: url must be http(s), at most 4096 characters (no scheme means https://); private or local',
     "addresses and this service's own short links are refused. alias: 2-40 of a-z 0-9 - _ (see",
-    'check_alias). expires_in_days: 0.01-3650. max_clicks: at least 1 (human clicks; the link then expires).',
+    'check_alias). expires_in_days: 0.01-3650. starts_at: an ISO 8601 time (with offset) before which the',
+    'short URL answers as an unknown slug does (not_found); before any expiry. max_clicks: at least 1',
+    '(human clicks; the link then expires).',
     'password: 4-64 characters, asked before the redirect.',
     `tags: 0-${MAX_TAGS} tags of 1-32 characters a-z 0-9 - _ (lower-cased; else validation_error). rules: up to ${MAX_RULES}`,
     `{ when, url } in order; when holds device (${RULE_DEVICE_WORDS}), os (${RULE_OS_WORDS}),`,
@@ -61,6 +63,7 @@ const CHECK_DESCRIPTION = [
 
 function linkText(link: LinkView): string[] {
   const lines = [`Short URL: ${link.short_url}`, `Destination: ${link.url}`, `Status: ${link.status}`];
+  if (link.starts_at !== null) lines.push(`Starts: ${link.starts_at}`);
   if (link.expires_at !== null) lines.push(`Expires: ${link.expires_at}`);
   if (link.max_clicks !== null) lines.push(`Click limit: ${link.max_clicks}`);
   if (link.has_password) lines.push('Password protected: yes');

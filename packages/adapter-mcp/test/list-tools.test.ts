@@ -30,7 +30,16 @@ describe('tools/list', () => {
 
   it('derives the shorten_url input from CreateLinkInput, with its limits', async () => {
     const shorten = (await listed()).find((t) => t.name === 'shorten_url')!;
-    const fields = ['url', 'alias', 'domain', 'title', 'expires_in_days', 'max_clicks', 'password'];
+    const fields = [
+      'url',
+      'alias',
+      'domain',
+      'title',
+      'expires_in_days',
+      'starts_at',
+      'max_clicks',
+      'password',
+    ];
     fields.push('tags', 'rules', 'forward_query', 'redirect_status', 'crawlable', 'expired_url', 'preview');
     fields.push('split');
     expect(Object.keys(shorten.inputSchema.properties).sort()).toEqual(fields.sort());

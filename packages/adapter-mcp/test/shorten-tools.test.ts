@@ -40,6 +40,24 @@ describe('shorten_url', () => {
     expect(link).toMatchObject({ max_clicks: 3, has_password: true });
   });
 
+  it('takes starts_at, before which get_link_info answers not_found as for an unknown slug', async () => {
+    const { call, core } = await connect();
+    const startsAt = new Date(core.clock.now() + 60_000).toISOString();
+    const made = await call('shorten_url', {
+      url: 'https://example.com',
+      alias: 'soon',
+      starts_at: startsAt,
+    });
+    expect(made.structuredContent).toMatchObject({ starts_at: startsAt });
+    expect(textOf(made)).toContain(`Starts: ${startsAt}`);
+    const early = await call('get_link_info', { slug: 'soon' });
+    expect(early.structuredContent).toMatchObject({ error: { code: 'not_found' } });
+    core.clock.advance(60_000);
+    expect((await call('get_link_info', { slug: 'soon' })).structuredContent).toMatchObject({
+      status: 'active',
+    });
+  });
+
   it('answers a taken alias with isError and slug_taken, readable by the SDK client', async () => {
     const { call } = await connect();
     await call('shorten_url', { url: 'https://example.com', alias: 'taken' });

@@ -158,7 +158,7 @@ export {
 export { RESERVED_SLUGS, normalizeSlug, randomSlug, validateAlias } from './links/slug.js';
 export { createLinkChangeHub } from './links/change-hub.js';
 export type { LinkChangeHub, LinkChangeSource } from './links/change-hub.js';
-export { expiryFromDays, goneReason, linkStatus } from './links/status.js';
+export { checkStart, expiryFromDays, goneReason, hasStarted, linkStatus } from './links/status.js';
 export type { GoneReason } from './links/status.js';
 export { shortUrlOf, toLinkView, toPublicLinkView } from './links/view.js';
 export { parseInput, unstorableTextError } from './parse.js';

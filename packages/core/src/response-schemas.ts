@@ -22,6 +22,12 @@ export const LinkSchema = z
     has_password: z.boolean(),
     public_stats: z.boolean(),
     expires_at: z.iso.datetime().nullable(),
+    starts_at: z.iso
+      .datetime()
+      .nullable()
+      .describe(
+        'Before this time the link answers as an unknown slug does (its status stays active), or null.',
+      ),
     max_clicks: z.number().int().nullable(),
     created_at: z.iso.datetime(),
     updated_at: z.iso.datetime(),

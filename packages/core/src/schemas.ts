@@ -24,6 +24,12 @@ const utmShape = Object.fromEntries(
 
 const dateTime = z.iso.datetime({ offset: true });
 
+/** `starts_at` (decisions §25): before it the link answers as an unknown slug does. */
+const StartsAtField = dateTime.describe(
+  'Before this ISO 8601 date-time (with offset) the link answers as an unknown slug does; before any ' +
+    'expires_at. null or absent: at once.',
+);
+
 /** The statuses a redirect may answer with (decisions §15). */
 export const REDIRECT_STATUSES = [301, 302, 307, 308] as const;
 
@@ -82,6 +88,7 @@ export const CreateLinkInput = z
     title: z.string().max(200).nullish(),
     expires_in_days: z.number().min(0.01).max(3650).nullish().describe('Expires this many days from now.'),
     expires_at: dateTime.nullish().describe('Expiry as an ISO 8601 date-time with offset.'),
+    starts_at: StartsAtField.nullish(),
     max_clicks: z.number().int().min(1).nullish().describe('The link expires after this many human clicks.'),
     password: z.string().min(4).max(64).nullish().describe('Visitors must enter it before the redirect.'),
     public_stats: z.boolean().nullish().describe('Anyone may read the statistics (default true).'),
@@ -98,6 +105,7 @@ export const UpdateLinkInput = z
     title: z.string().max(200).nullable().optional(),
     expires_in_days: z.number().min(0.01).max(3650).nullable().optional(),
     expires_at: dateTime.nullable().optional(),
+    starts_at: StartsAtField.nullable().optional(),
     max_clicks: z.number().int().min(1).nullable().optional(),
     password: z
       .union([z.literal(''), z.string().min(4).max(64)])
@@ -127,6 +135,7 @@ export const BulkInput = z
       ),
     domain: DomainField.nullish(),
     expires_in_days: z.number().min(0.01).max(3650).nullish(),
+    starts_at: StartsAtField.nullish(),
     ...organiseShape,
   })
   .meta({ id: 'BulkRequest' });

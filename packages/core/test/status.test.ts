@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expiryFromDays, goneReason, linkStatus } from '../src/links/status.js';
+import { checkStart, expiryFromDays, goneReason, hasStarted, linkStatus } from '../src/links/status.js';
 
 const NOW = Date.parse('2026-06-01T12:00:00Z');
 const base = { disabled: false, expiresAt: null, maxClicks: null, clicks: 0 };
@@ -39,5 +39,27 @@ describe('link status', () => {
   it('converts expires_in_days to an absolute time', () => {
     expect(expiryFromDays(1, NOW)).toBe(NOW + 86_400_000);
     expect(expiryFromDays(0.01, NOW)).toBe(NOW + 864_000);
+  });
+});
+
+describe('starts_at (decisions §25)', () => {
+  it('has started at its start instant, without one, and for a record made before the field', () => {
+    expect(hasStarted({ startsAt: NOW + 1 }, NOW)).toBe(false);
+    expect(hasStarted({ startsAt: NOW }, NOW)).toBe(true);
+    expect(hasStarted({ startsAt: null }, NOW)).toBe(true);
+    expect(hasStarted({} as { startsAt: null }, NOW)).toBe(true);
+  });
+
+  it('refuses a start at or after the expiry, on starts_at', () => {
+    expect(checkStart({ startsAt: NOW, expiresAt: NOW + 1 }).ok).toBe(true);
+    expect(checkStart({ startsAt: NOW, expiresAt: null }).ok).toBe(true);
+    expect(checkStart({ startsAt: null, expiresAt: NOW }).ok).toBe(true);
+    for (const expiresAt of [NOW, NOW - 1]) {
+      const refused = checkStart({ startsAt: NOW, expiresAt });
+      expect(refused.ok ? null : [refused.error.code, refused.error.field]).toEqual([
+        'invalid_request',
+        'starts_at',
+      ]);
+    }
   });
 });

@@ -33,16 +33,24 @@ export function optionalInstant(value: unknown): number | null | undefined {
   return parseInstant(value) ?? undefined;
 }
 
-/** A row's creation and expiry times from an answer's fields, with a `problem` when either is unreadable. */
+/**
+ * A row's creation, expiry and start times (Shlink's `validSince`) from an answer's fields, with a `problem`
+ * when one is unreadable.
+ */
 export function rowDates(
   created: unknown,
   expires: unknown,
-): { createdAt?: number | null; expiresAt?: number | null; problem?: string } {
+  starts: unknown = null,
+): { createdAt?: number | null; expiresAt?: number | null; startsAt?: number | null; problem?: string } {
   const createdAt = optionalInstant(created);
   const expiresAt = optionalInstant(expires);
+  const startsAt = optionalInstant(starts);
   return {
     ...(createdAt === undefined ? {} : { createdAt }),
     ...(expiresAt === undefined ? {} : { expiresAt }),
-    ...(createdAt === undefined || expiresAt === undefined ? { problem: 'an unreadable date' } : {}),
+    ...(startsAt === undefined || startsAt === null ? {} : { startsAt }),
+    ...(createdAt === undefined || expiresAt === undefined || startsAt === undefined
+      ? { problem: 'an unreadable date' }
+      : {}),
   };
 }

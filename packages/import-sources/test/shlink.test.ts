@@ -110,6 +110,7 @@ describe('shlinkSource', () => {
       tags: ['games', 'tech'],
       createdAt: Date.parse('2016-08-21T18:34:16Z'),
       expiresAt: Date.parse('2030-01-01T00:00:00Z'),
+      startsAt: Date.parse('2015-12-31T22:00:00Z'),
       maxClicks: 100,
       crawlable: true,
       forwardQuery: false,

@@ -28,6 +28,7 @@ export const LINK_COLUMNS = [
   ['expired_url', 'expiredUrl', 'text'],
   ['preview', 'preview', 'jsonb'],
   ['split', 'split', 'jsonb'],
+  ['starts_at', 'startsAt', 'bigint'],
 ] as const satisfies readonly (readonly [string, keyof LinkRecord, string])[];
 
 /**

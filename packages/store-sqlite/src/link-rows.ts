@@ -58,6 +58,7 @@ export const LINK_MAP = [
   ['expired_url', 'expiredUrl', 'text'],
   ['preview', 'preview', 'json'],
   ['split', 'split', 'json'],
+  ['starts_at', 'startsAt', 'integer'],
 ] as const satisfies readonly (readonly [string, keyof LinkRecord, keyof typeof CODECS])[];
 
 /** A column of `links`. */

@@ -72,6 +72,7 @@ export function aLink(overrides: Partial<LinkRecord> = {}): LinkRecord {
     passwordHash: null,
     publicStats: true,
     expiresAt: null,
+    startsAt: null,
     maxClicks: null,
     ...UNUSED_LINK,
     accountId: null,

@@ -80,6 +80,7 @@ export function describeLinkClicks(stores: () => Stores): void {
         passwordHash: 'scrypt$hash',
         publicStats: false,
         expiresAt: FIXTURE_TIME + 86_400_000,
+        startsAt: FIXTURE_TIME + 60_000,
         editTokenHash: 'token-hash',
         tags: ['spring', 'sale'],
         rules: [{ when: { device: ['mobile'] }, url: 'https://example.com/app' }],

@@ -36,6 +36,7 @@ function describeInsertAndFind(stores: () => Stores): void {
         passwordHash: 'scrypt$16384$8$1$c2FsdA$aGFzaA',
         publicStats: false,
         expiresAt: FIXTURE_TIME + 86_400_000 + 123,
+        startsAt: FIXTURE_TIME + 3_600_000 + 45,
         maxClicks: 10,
         clicks: 3,
         lastClickAt: FIXTURE_TIME + 5,
@@ -161,7 +162,13 @@ function describeUpdateAndDelete(stores: () => Stores): void {
   describe('update and delete', () => {
     it('changes only the given fields and updatedAt', async () => {
       const link = await givenLink(stores(), { title: 'Old', clicks: 4, lastClickAt: FIXTURE_TIME });
-      const changes = { title: 'New', maxClicks: 9, disabled: true, updatedAt: FIXTURE_TIME + 1 };
+      const changes = {
+        title: 'New',
+        maxClicks: 9,
+        startsAt: FIXTURE_TIME + 60_000,
+        disabled: true,
+        updatedAt: FIXTURE_TIME + 1,
+      };
       const expected = { ...link, ...changes };
       expect(await stores().links.update(link.id, changes)).toStrictEqual(expected);
       expect(await stores().links.findById(link.id)).toStrictEqual(expected);
@@ -173,6 +180,7 @@ function describeUpdateAndDelete(stores: () => Stores): void {
         title: 'T',
         passwordHash: 'scrypt$x',
         expiresAt: FIXTURE_TIME + 10,
+        startsAt: FIXTURE_TIME + 5,
         maxClicks: 3,
         accountId: account.id,
         editTokenHash: 'f'.repeat(64),
@@ -181,6 +189,7 @@ function describeUpdateAndDelete(stores: () => Stores): void {
         title: null,
         passwordHash: null,
         expiresAt: null,
+        startsAt: null,
         maxClicks: null,
         accountId: null,
         editTokenHash: null,

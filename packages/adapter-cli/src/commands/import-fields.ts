@@ -77,6 +77,7 @@ const TEXT_FIELDS = [
   'domain',
   'title',
   'expires_at',
+  'starts_at',
   'expired_url',
   'password',
   ...UTM_FIELD_NAMES,

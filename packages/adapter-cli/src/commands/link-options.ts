@@ -20,6 +20,7 @@ export function addCreateFlags(command: Command): void {
     .option('--title <title>', 'a title, up to 200 characters')
     .option('--expires-in <days>', 'expire after this many days (0.01-3650)')
     .option('--expires-at <date-time>', 'expire at this ISO 8601 time, e.g. 2030-01-01T00:00:00Z')
+    .option('--starts-at <date-time>', 'answer as an unknown slug until this ISO 8601 time')
     .option('--max-clicks <n>', 'expire after this many clicks')
     .option('--password <password>', 'visitors must enter it (4-64 characters)')
     .option('--private-stats', 'only the owner may read the statistics');
@@ -37,6 +38,8 @@ export function addUpdateFlags(command: Command): void {
     .option('--expires-in <days>', 'expire this many days from now')
     .option('--expires-at <date-time>', 'expire at this ISO 8601 time')
     .option('--no-expires-at', 'never expire by time')
+    .option('--starts-at <date-time>', 'answer as an unknown slug until this ISO 8601 time')
+    .option('--no-starts-at', 'answer at once')
     .option('--max-clicks <n>', 'expire after this many clicks')
     .option('--no-max-clicks', 'remove the click cap')
     .option('--password <password>', 'set a password (4-64 characters)')
@@ -55,6 +58,7 @@ export function createInputOf(url: string, flags: Flags): CreateLinkInput {
     title: flags.title,
     expires_in_days: numberOf(flags.expiresIn),
     expires_at: flags.expiresAt,
+    starts_at: flags.startsAt,
     max_clicks: numberOf(flags.maxClicks),
     password: flags.password,
     public_stats: flags.privateStats === true ? false : undefined,
@@ -73,6 +77,7 @@ export function updateInputOf(flags: Flags): UpdateLinkInput {
     title: removable(flags.title),
     expires_in_days: numberOf(flags.expiresIn),
     expires_at: removable(flags.expiresAt),
+    starts_at: removable(flags.startsAt),
     max_clicks: removable(flags.maxClicks, numberOf),
     password: removable(flags.password),
     public_stats: flags.publicStats === true ? true : flags.privateStats === true ? false : undefined,

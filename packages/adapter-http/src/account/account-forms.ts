@@ -40,11 +40,22 @@ const EditFields = formOf(
   'EditLinkForm',
   {
     input: UpdateLinkInput,
-    names: ['url', 'title', 'expires_at', 'max_clicks', 'expired_url', 'password', 'tags', 'redirect_status'],
+    names: [
+      'url',
+      'title',
+      'expires_at',
+      'starts_at',
+      'max_clicks',
+      'expired_url',
+      'password',
+      'tags',
+      'redirect_status',
+    ],
     notes: {
       url: 'The destination.',
       title: 'Empty: no title.',
       expires_at: '`YYYY-MM-DDTHH:MM` (UTC) or ISO 8601; empty: no expiry.',
+      starts_at: '`YYYY-MM-DDTHH:MM` (UTC) or ISO 8601; empty: the link answers at once.',
       max_clicks: 'A whole number of 1 or more; empty: no limit.',
       password: 'A new password (4-64 characters); empty: unchanged.',
       tags: 'Tags separated by commas or spaces (decisions §15); empty: no tags.',

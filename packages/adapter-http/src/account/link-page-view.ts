@@ -183,8 +183,10 @@ export function editInput(
     ...previewInput(values),
     ...splitInput(values),
   };
-  const expiresAt = text('expires_at');
-  input.expires_at = expiresAt === '' ? null : utcOfLocal(expiresAt);
+  for (const name of ['expires_at', 'starts_at'] as const) {
+    const local = text(name);
+    input[name] = local === '' ? null : utcOfLocal(local);
+  }
   const password = values.password ?? '';
   if (hasPassword && values.remove_password === 'on') input.password = null;
   else if (password !== '') input.password = password;

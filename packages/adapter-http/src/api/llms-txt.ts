@@ -27,8 +27,10 @@ function endpoints(config: ServiceConfig): string[] {
 /** The JSON API's endpoints. */
 const API_ENDPOINTS = [
   '- `POST /api/v1/links`: create a link (JSON body: `url` required; `alias`, `domain`, `title`, ' +
-    '`expires_in_days` or `expires_at`, `max_clicks`, `password`, `public_stats`, `utm_*`, `tags`, `rules`, ' +
-    '`forward_query`, `redirect_status`, `crawlable`, `expired_url`, `preview`, `split`). 201 Link.',
+    '`expires_in_days` or `expires_at`, `starts_at`, `max_clicks`, `password`, `public_stats`, `utm_*`, `tags`, ' +
+    '`rules`, `forward_query`, `redirect_status`, `crawlable`, `expired_url`, `preview`, `split`). 201 Link. ' +
+    'Before `starts_at` (before any `expires_at`) the short URL, its preview, `.json` and QR answer 404 as an ' +
+    'unknown slug does.',
   '- Organising and routing (decisions §15): `tags` (0-10 of `a-z0-9-_`, 1-32 characters, lower-cased; else 400 ' +
     '`validation_error`); `rules`: up to 20 `{ when, url }`, the first whose `when` holds (`device`, `os`, ' +
     '`country`, `language`, `query`, `after`, `before`) picks the destination; `forward_query` adds the ' +
@@ -161,7 +163,7 @@ function agents(config: ServiceConfig): string[] {
       '(send `Accept: application/json, text/event-stream`); methods `initialize`, `tools/list`, `tools/call`. ' +
       'An `Authorization: Bearer shk_…` header saves created links to the account.',
     '',
-    '- `shorten_url`: url, alias?, domain?, title?, expires_in_days?, max_clicks?, password? → Link.',
+    '- `shorten_url`: url, alias?, domain?, title?, expires_in_days?, starts_at?, max_clicks?, password? → Link.',
     '- `check_alias`: slug, domain? → alias check result.',
     '- `get_link_info`: short_url or slug (+ domain?) → public facts, plus stats when public.',
     '- `qr_code`: short_url or slug (+ domain?), format `png` or `svg`, size? → the image and its URL.',

@@ -18,7 +18,7 @@ const NUMBER_FIELDS = ['expires_in_days', 'max_clicks'] as const;
  * The creation input of a form post (the same mapping as `assets/app.js`): empty fields are left out,
  * numbers become numbers, the "private statistics" box sets `public_stats: false`, tags are split on
  * commas and spaces, and a
- * `datetime-local` expiry without a zone is read as UTC (the script sends the browser's local time).
+ * `datetime-local` expiry or start without a zone is read as UTC (the script sends the browser's local time).
  */
 export function formToCreateInput(form: FormValues): Record<string, unknown> {
   const input: Record<string, unknown> = {};
@@ -30,8 +30,10 @@ export function formToCreateInput(form: FormValues): Record<string, unknown> {
     const value = form[name]?.trim();
     if (value) input[name] = Number(value);
   }
-  const expiresAt = form.expires_at?.trim();
-  if (expiresAt) input.expires_at = utcOfLocal(expiresAt);
+  for (const name of ['expires_at', 'starts_at'] as const) {
+    const local = form[name]?.trim();
+    if (local) input[name] = utcOfLocal(local);
+  }
   if (form.private_stats) input.public_stats = false;
   const tags = listOf(form.tags);
   if (tags.length > 0) input.tags = tags;

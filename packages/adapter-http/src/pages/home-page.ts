@@ -148,6 +148,7 @@ function optionsBlock(t: PageText, values: FormValues, input: InputOf): SafeHtml
     <div class="row">
       ${input('expires_in_days', t.expiresInLabel, html` type="number" min="0.01" max="3650" step="any" inputmode="decimal"`, t.expiryHint)}
       ${input('expires_at', t.expiresAtLabel, html` type="datetime-local"`)}
+      ${input('starts_at', t.startsAtLabel, html` type="datetime-local"`, t.startsHint)}
     </div>
     <div class="row">
       ${input('max_clicks', t.maxClicksLabel, html` type="number" min="1" step="1" inputmode="numeric"`)}

@@ -80,24 +80,31 @@ function finish(
   sendOutcome(deps, req, res, language, outcome);
 }
 
-/** The decision on a link as found (or not): gone, password, or followed, and the answer. */
+/**
+ * The decision on a link as found (or not): not found (no link, or one before its `starts_at`: counted
+ * as a visit to an unknown slug), gone, password, or followed, and the answer.
+ */
 function answer(
   deps: HttpDeps,
   req: IncomingMessage,
   res: ServerResponse,
   query: string,
   link: RoutedLink | null,
+  slug: string,
 ): Promise<void> | undefined {
   const now = deps.core.clock.now();
   const state = redirectState(link, now);
-  if (state.kind !== 'redirect' || link === null) return void finish(deps, req, res, query, state);
+  if (state.kind !== 'redirect' || link === null) {
+    if (state.kind === 'not_found') noteOrphan(deps, req, slug);
+    return void finish(deps, req, res, query, state);
+  }
   // a plain link (routing null) is routed by nothing: one comparison
   let routed: Routed | null = null;
   if (link.routing !== null) {
     // a split picks by the day's visitor hash: its salt is read once a day, the visit waits for it then
     const salt = saltFor(deps, link.routing, now);
     if (salt !== null && typeof salt !== 'string')
-      return salt.then(() => answer(deps, req, res, query, link));
+      return salt.then(() => answer(deps, req, res, query, link, slug));
     routed = routeRequest(deps, req, link, link.routing, query, salt);
   }
   const visit = visitOf(deps, req, routed);
@@ -130,18 +137,12 @@ export function serveRedirect(
   const key = redirectKey(deps.core.config, req.headers.host, slug);
   const cached = cache.get(key.domain, key.slug);
   deps.metrics?.linkCache(cached !== undefined);
-  if (cached !== undefined) {
-    if (cached === null) noteOrphan(deps, req, key.slug);
-    return answer(deps, req, res, query, cached);
-  }
+  if (cached !== undefined) return answer(deps, req, res, query, cached, key.slug);
   return cache
     .load(key.domain, key.slug, () =>
       deps.core.links.findForRedirect(key.domain, key.slug).then((found) => withRouting(deps, found)),
     )
-    .then((link) => {
-      if (link === null) noteOrphan(deps, req, key.slug);
-      return answer(deps, req, res, query, link);
-    });
+    .then((link) => answer(deps, req, res, query, link, key.slug));
 }
 
 /** Counts a visit to an unknown slug (decisions §18), off the request as visits are; HEAD is no visit. */

@@ -63,6 +63,7 @@ function routedCopy(link: LinkRecord, routing: LinkRouting | null): RoutedLink {
     passwordHash: link.passwordHash,
     publicStats: link.publicStats,
     expiresAt: link.expiresAt,
+    startsAt: link.startsAt,
     maxClicks: link.maxClicks,
     clicks: link.clicks,
     importedClicks: link.importedClicks,

@@ -60,6 +60,7 @@ export const LinkForm = formOf(
       'title',
       'expires_in_days',
       'expires_at',
+      'starts_at',
       'max_clicks',
       'password',
       ...(UTM as 'utm_source'[]),
@@ -67,6 +68,7 @@ export const LinkForm = formOf(
     ],
     notes: {
       expires_at: 'Expiry as an ISO 8601 date-time; without a zone it is read as UTC.',
+      starts_at: 'Start as an ISO 8601 date-time; without a zone it is read as UTC.',
       tags: 'Tags separated by commas or spaces (decisions §15); the form shows the field signed in.',
     },
   },

@@ -31,6 +31,7 @@ const LINKS = [
     title: INJECTION,
     tags: ['a', 'b-c', 'd_e'],
     expires_at: '2099-01-02T03:04:05.678Z',
+    starts_at: '2098-12-31T23:59:59.001Z',
     max_clicks: 5,
     public_stats: false,
     forward_query: true,

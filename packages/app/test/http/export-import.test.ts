@@ -22,6 +22,7 @@ const exportLines = async (dbPath: string): Promise<Json[]> =>
     .sort((a, b) => String(a.slug).localeCompare(String(b.slug)));
 const form = { 'content-type': 'application/x-www-form-urlencoded' };
 const human = { 'user-agent': BROWSER_UA };
+const LATER = '2099-03-04T05:06:07.089Z';
 
 /**
  * Every kind of link on a database that has served clicks: password, capped and used up, expired,
@@ -36,6 +37,7 @@ async function givenEveryKindOfLink(dbPath: string): Promise<{ token: string }> 
   await json(dbPath, 'links', 'update', 'old', '--expires-at', '2020-01-02T03:04:05.678Z');
   await json(dbPath, 'shorten', 'https://example.com/off', '--alias', 'off', '--expires-in', '30');
   await json(dbPath, 'links', 'disable', 'off');
+  await json(dbPath, 'shorten', 'https://example.com/later', '--alias', 'later', '--starts-at', LATER);
   const anon = await json(
     dbPath,
     'shorten',
@@ -64,10 +66,11 @@ describe('export then import into a fresh database', () => {
     const { token } = await givenEveryKindOfLink(source);
     const exported = await exportLines(source);
     expect(exported.map((l) => [l.slug, l.status, l.clicks])).toEqual([
-      ['anon', 'active', 2], ['cap', 'expired', 1], ['off', 'disabled', 0], ['old', 'expired', 0],
-      ['pw', 'active', 0],
+      ['anon', 'active', 2], ['cap', 'expired', 1], ['later', 'active', 0], ['off', 'disabled', 0],
+      ['old', 'expired', 0], ['pw', 'active', 0],
     ]); // prettier-ignore
-    const [anonLine, , , , pwLine] = exported;
+    const [anonLine, , laterLine, , , pwLine] = exported;
+    expect(laterLine?.starts_at).toBe(LATER);
     expect(anonLine).toMatchObject({ last_click_at: expect.any(String), account: null, public_stats: false });
     expect(anonLine?.edit_token_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(pwLine).toMatchObject({ account: 'alice', has_password: true, edit_token_hash: null });
@@ -110,6 +113,8 @@ describe('export then import into a fresh database', () => {
       for (const gone of ['cap', 'old', 'off']) {
         expect((await server.visit(`https://s.test/${gone}`, { headers: human })).status).toBe(410);
       }
+      // not started yet: an unknown slug till then
+      expect((await server.visit('https://s.test/later', { headers: human })).status).toBe(404);
     } finally {
       await server.close();
     }

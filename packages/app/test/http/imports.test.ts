@@ -6,7 +6,7 @@ import { connectMariaDb, uniqueName, urlFor, yourlsTables } from '../../../impor
 import { startShlink, SHLINK_KEY } from '../../../import-sources/test/stand-ins/shlink.js';
 import type { StandIn } from '../../../import-sources/test/stand-ins/loopback.js';
 import { invitedBrowser, pageOf } from './browser-session.js';
-import { eventually, expectError, jsonOf, startTestServer } from './harness.js';
+import { BROWSER_UA, eventually, expectError, jsonOf, startTestServer } from './harness.js';
 import type { TestAccount, TestServer } from './harness.js';
 
 // Decisions §17: imports through the API, run by the server's background runner. The remote sources
@@ -32,6 +32,7 @@ beforeAll(async () => {
       dateCreated: '2025-03-01T10:00:00+00:00',
       title: 'Promo',
       tags: ['spring'],
+      meta: { validSince: '2099-01-01T00:00:00+01:00' },
       visits: [
         {
           referer: 'https://news.example/a',
@@ -181,7 +182,10 @@ describe('POST /api/v1/imports (decisions §17)', () => {
       url: 'https://example.com/promo',
       tags: ['spring'],
       clicks: 1,
+      starts_at: '2098-12-31T23:00:00.000Z', // Shlink's validSince
     });
+    // before it, an unknown slug
+    expect((await open.visit(link.short_url, { headers: { 'user-agent': BROWSER_UA } })).status).toBe(404);
     const stats = await jsonOf(await open.api(`/api/v1/links/${link.id}/stats?days=365`, { key: carol.key }));
     expect(stats.countries).toEqual([{ key: 'AT', count: 1 }]);
     expect(stats.referrers).toEqual([{ key: 'news.example', count: 1 }]);

@@ -58,26 +58,30 @@ describe('/account/links/{id}: a link’s page (decisions §10)', () => {
       url: 'https://example.com/after',
       title: 'After',
       expires_at: '2031-05-06T07:08',
+      starts_at: '2031-01-02T03:04',
       max_clicks: '',
       password: '',
       private_stats: 'on',
     });
     expect(saved.status).toBe(303);
     expect(saved.headers.get('location')).toBe(`${page(link.id)}?done=saved`);
-    expect(await (await owner.send(`${page(link.id)}?done=saved`)).text()).toMatch(
-      /data-flash[^>]*>\s*Saved\./,
-    );
+    const shown = await (await owner.send(`${page(link.id)}?done=saved`)).text();
+    expect(shown).toMatch(/data-flash[^>]*>\s*Saved\./);
+    expect(shown).toContain('name="starts_at" value="2031-01-02T03:04"');
+    expect(shown).toMatch(/<dt>Starts<\/dt>\s*<dd>[^<]*2031/);
     const detail = await jsonOf(await owner.send(`/api/v1/links/${String(link.id)}`));
     expect(detail).toMatchObject({
       url: 'https://example.com/after',
       title: 'After',
       expires_at: '2031-05-06T07:08:00.000Z',
+      starts_at: '2031-01-02T03:04:00.000Z',
       max_clicks: null,
       has_password: true,
       public_stats: false,
     });
     await owner.post(`${page(link.id)}/edit`, { url: 'https://example.com/after', remove_password: 'on' });
-    expect((await jsonOf(await owner.send(`/api/v1/links/${String(link.id)}`))).has_password).toBe(false);
+    const after = await jsonOf(await owner.send(`/api/v1/links/${String(link.id)}`));
+    expect([after.has_password, after.starts_at]).toEqual([false, null]);
   });
 
   it('answers bad settings with the page again, the error shown and the values kept, never a 5xx', async () => {
@@ -87,6 +91,7 @@ describe('/account/links/{id}: a link’s page (decisions §10)', () => {
       { url: 'https://example.com/', max_clicks: '-1' },
       { url: 'https://example.com/', max_clicks: 'many' },
       { url: 'https://example.com/', expires_at: 'soon' },
+      { url: 'https://example.com/', starts_at: '2031-01-02T03:04', expires_at: '2031-01-01T00:00' },
       { url: 'https://example.com/', password: 'abc' },
       { url: 'https://example.com/', title: 'x'.repeat(201) },
     ]) {

@@ -15,6 +15,7 @@ const LINK_FIELDS = [
   'has_password',
   'public_stats',
   'expires_at',
+  'starts_at',
   'max_clicks',
   'created_at',
   'updated_at',

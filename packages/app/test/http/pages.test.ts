@@ -130,6 +130,17 @@ describe('POST / (the form without JavaScript)', () => {
     expect(Date.parse(link.expires_at) - Date.parse(link.created_at)).toBeCloseTo(2 * 86_400_000, -4);
   });
 
+  it('takes a start from the options, read as UTC without a zone, before which the link is unknown', async () => {
+    const page = await (
+      await postForm({ url: 'https://example.com/later', starts_at: '2031-04-05T06:07' })
+    ).text();
+    const token = editTokenIn(page) ?? '';
+    const id = /\/api\/v1\/links\/([0-9a-f-]{36})\/stats/.exec(page)?.[1];
+    const link = await jsonOf(await server.api(`/api/v1/links/${id}`, { token }));
+    expect(link.starts_at).toBe('2031-04-05T06:07:00.000Z');
+    expect((await server.visit(`${shortUrlIn(page)}.json`)).status).toBe(404);
+  });
+
   it('shows the form again with the error, what was typed, and the field marked', async () => {
     const response = await postForm(
       { url: 'ftp://example.com/x', title: 'kept title' },

@@ -13,6 +13,7 @@ import { err } from '../result.js';
 import { RedirectStatusField } from '../schemas.js';
 import { RESERVED_SLUGS, randomSlug, slugLengthForAttempt, validateCode } from '../links/slug.js';
 import { MAX_TAGS, isTag, normalizeTags } from '../links/tags.js';
+import { checkStart } from '../links/status.js';
 import { shortUrlOf } from '../links/view.js';
 import { timeOrderedUuid } from '../secrets.js';
 import { findUnstorableText } from '../text.js';
@@ -86,6 +87,7 @@ export async function planRow(ctx: MappingContext, row: ImportRow): Promise<RowP
     passwordHash: null,
     publicStats: row.publicStats ?? true,
     expiresAt: row.expiresAt ?? null,
+    startsAt: row.startsAt ?? null,
     maxClicks:
       row.maxClicks !== undefined && row.maxClicks !== null && row.maxClicks > 0 ? row.maxClicks : null,
     ...UNUSED_LINK,
@@ -99,6 +101,8 @@ export async function planRow(ctx: MappingContext, row: ImportRow): Promise<RowP
   };
   const permanent = checkPermanent(draft);
   if (!permanent.ok) return refused(row, permanent.error.message);
+  const started = checkStart(draft);
+  if (!started.ok) return refused(row, started.error.message);
   const code = await codeOf(ctx, row, domain);
   if (code.kind !== 'code') return code;
   const link = { ...draft, slug: code.slug };

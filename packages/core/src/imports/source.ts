@@ -46,6 +46,8 @@ export interface ImportRow {
   /** Epoch milliseconds. */
   readonly createdAt?: number | null;
   readonly expiresAt?: number | null;
+  /** Before it the link answers as an unknown slug does (Shlink's `validSince`, decisions §25). */
+  readonly startsAt?: number | null;
   readonly maxClicks?: number | null;
   readonly publicStats?: boolean;
   readonly crawlable?: boolean;

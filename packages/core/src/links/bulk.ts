@@ -49,6 +49,7 @@ export async function createLinks(
         url,
         domain: domain.value.host,
         expires_in_days: input.expires_in_days ?? null,
+        starts_at: input.starts_at ?? null,
         tags: input.tags ?? null,
         rules: input.rules ?? null,
         forward_query: input.forward_query ?? null,

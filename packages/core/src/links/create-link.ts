@@ -14,7 +14,7 @@ import type { LinkRecord } from './link.js';
 import { checkPermanent, organisedOf } from './organise.js';
 import { resolveDomain } from './references.js';
 import { RESERVED_SLUGS, randomSlug, slugLengthForAttempt, validateAlias } from './slug.js';
-import { expiryFromDays } from './status.js';
+import { checkStart, expiryFromDays } from './status.js';
 
 /** A new link and, for an anonymous one, its edit token (shown once, stored only as a hash). */
 export interface CreatedLink {
@@ -91,6 +91,10 @@ export function creationExpiry(
   return ok(ms);
 }
 
+/** An ISO 8601 date-time as given (already parsed by the schema) to epoch milliseconds; absent is null. */
+export const instantOrNull = (text: string | null | undefined): number | null =>
+  text === null || text === undefined ? null : Date.parse(text);
+
 /** Creates one link (interface §2.2): the domain, URL, alias and expiry rules, then the insert. */
 export async function createLink(
   deps: CoreDeps,
@@ -124,6 +128,7 @@ export async function createLink(
     passwordHash: input.password ? await hashPassword(input.password, random) : null,
     publicStats: input.public_stats ?? true,
     expiresAt: expiresAt.value,
+    startsAt: instantOrNull(input.starts_at),
     maxClicks: input.max_clicks ?? null,
     ...UNUSED_LINK,
     accountId: caller.accountId,
@@ -134,6 +139,8 @@ export async function createLink(
   };
   const permanent = checkPermanent(draft);
   if (!permanent.ok) return permanent;
+  const started = checkStart(draft);
+  if (!started.ok) return started;
   const inserted =
     alias === null ? await insertWithRandomSlug(deps, draft) : await insertWithAlias(deps, draft);
   return inserted.ok ? ok({ link: inserted.value, editToken }) : inserted;

@@ -12,6 +12,7 @@ const COLUMN_OF = {
   domain: 'domain',
   title: 'title',
   expires_at: 'expires_at',
+  starts_at: 'starts_at',
   max_clicks: 'max_clicks',
   public_stats: 'public_stats',
   has_password: 'has_password',

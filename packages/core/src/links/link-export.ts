@@ -17,6 +17,7 @@ import { RulesField } from './rules.js';
 import { TagsField } from './tags.js';
 import type { LinkRecord } from './link.js';
 import { isLinkId } from './references.js';
+import { checkStart } from './status.js';
 import { validateCode } from './slug.js';
 import { toLinkView } from './view.js';
 
@@ -40,6 +41,8 @@ export const ExportedLink = z.object({
   password_hash: z.string().regex(SCRYPT_HASH, 'not a password hash').nullable(),
   public_stats: z.boolean(),
   expires_at: instant.nullable(),
+  // decisions §25; absent in exports made before it
+  starts_at: instant.nullable().optional(),
   max_clicks: z.number().int().min(1).nullable(),
   clicks: z.number().int().min(0),
   // decisions §17: of the clicks, those imported as a bare total; absent in exports made before
@@ -119,6 +122,8 @@ export async function importLink(deps: CoreDeps, line: ExportedLink): Promise<Re
   if (!organised.ok) return organised;
   const permanent = checkPermanent({ ...organised.value, ...fieldsOfLine(line) });
   if (!permanent.ok) return permanent;
+  const started = checkStart(fieldsOfLine(line));
+  if (!started.ok) return started;
   if ((await deps.links.findById(line.id.toLowerCase())) !== null) {
     return err(domainError('invalid_request', 'A link with this id exists here already.', 'id'));
   }
@@ -131,6 +136,7 @@ export async function importLink(deps: CoreDeps, line: ExportedLink): Promise<Re
     passwordHash: line.password_hash,
     publicStats: line.public_stats,
     expiresAt: line.expires_at,
+    startsAt: line.starts_at ?? null,
     maxClicks: line.max_clicks,
     clicks: line.clicks,
     importedClicks: Math.min(line.imported_clicks ?? 0, line.clicks),
@@ -147,6 +153,7 @@ export async function importLink(deps: CoreDeps, line: ExportedLink): Promise<Re
 const fieldsOfLine = (line: ExportedLink) => ({
   maxClicks: line.max_clicks,
   expiresAt: line.expires_at,
+  startsAt: line.starts_at ?? null,
   passwordHash: line.password_hash,
 });
 

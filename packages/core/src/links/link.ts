@@ -19,6 +19,8 @@ export interface LinkRecord {
   readonly passwordHash: string | null;
   readonly publicStats: boolean;
   readonly expiresAt: number | null;
+  /** Before this time the link answers as an unknown slug does (decisions §25), or null: live at once. */
+  readonly startsAt: number | null;
   readonly maxClicks: number | null;
   /** Human clicks (redirects served); never counts bots, HEAD or previews. */
   readonly clicks: number;

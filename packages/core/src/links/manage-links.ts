@@ -7,11 +7,11 @@ import type { ListLinksQuery, UpdateLinkInput } from '../schemas.js';
 import { hashPassword } from '../secrets.js';
 import type { AccessRule } from './access.js';
 import { linkAccess } from './access.js';
-import { destinationOf, urlPolicyOf } from './create-link.js';
+import { destinationOf, instantOrNull, urlPolicyOf } from './create-link.js';
 import { organiseChanges } from './organise.js';
 import type { LinkChanges, LinkRecord } from './link.js';
 import { isLinkId } from './references.js';
-import { expiryFromDays } from './status.js';
+import { checkStart, expiryFromDays } from './status.js';
 
 /** Loads a link for a per-link endpoint: `not_found` when unknown, `forbidden` without access. */
 export async function loadLinkFor(
@@ -54,6 +54,9 @@ export async function updateLink(
   if (!changes.ok) return changes;
   const organised = organiseChanges(input, link.value, urlPolicyOf(deps.config), changes.value);
   if (!organised.ok) return organised;
+  const { startsAt = link.value.startsAt, expiresAt = link.value.expiresAt } = changes.value;
+  const started = checkStart({ startsAt, expiresAt });
+  if (!started.ok) return started;
   const updated = await deps.links.update(link.value.id, changes.value);
   return updated ? ok(updated) : err(domainError('not_found'));
 }
@@ -81,6 +84,7 @@ async function changesOf(deps: CoreDeps, input: UpdateLinkInput): Promise<Result
   }
   if (input.expires_at !== undefined)
     changes.expiresAt = input.expires_at === null ? null : Date.parse(input.expires_at);
+  if (input.starts_at !== undefined) changes.startsAt = instantOrNull(input.starts_at);
   if (input.max_clicks !== undefined) changes.maxClicks = input.max_clicks;
   if (input.password !== undefined) {
     changes.passwordHash = input.password ? await hashPassword(input.password, deps.random) : null;

@@ -4,7 +4,7 @@ import type { VisitRecorder } from '../visits/recorder.js';
 import type { LinkRecord } from './link.js';
 import { lookupSlug } from './slug.js';
 import type { GoneReason } from './status.js';
-import { goneReason } from './status.js';
+import { goneReason, hasStarted } from './status.js';
 
 /** What `GET /{slug}` does (decisions §4). */
 export type RedirectOutcome =
@@ -42,14 +42,18 @@ export function redirectKey(
   return { domain: shortDomainForHost(config, host).host, slug: lookupSlug(slug) };
 }
 
-/** The link a request for `/{slug}` on `host` means: resolved among the short domains (decisions §1). */
+/**
+ * The link a request for `/{slug}` on `host` means: resolved among the short domains (decisions §1);
+ * null, as for an unknown slug, before the link's `starts_at` (decisions §25).
+ */
 export async function findRedirectLink(
-  deps: Pick<CoreDeps, 'links' | 'config'>,
+  deps: Pick<CoreDeps, 'links' | 'config' | 'clock'>,
   host: string | undefined,
   slug: string,
 ) {
   const key = redirectKey(deps.config, host, slug);
-  return deps.links.findBySlug(key.domain, key.slug);
+  const link = await deps.links.findBySlug(key.domain, key.slug);
+  return link === null || hasStarted(link, deps.clock.now()) ? link : null;
 }
 
 /**
@@ -57,7 +61,7 @@ export async function findRedirectLink(
  * MCP's `get_link_info`): the visits served so far are written first. Never on the redirect path.
  */
 export async function findLinkShown(
-  deps: Pick<CoreDeps, 'links' | 'config' | 'settleVisits'>,
+  deps: Pick<CoreDeps, 'links' | 'config' | 'clock' | 'settleVisits'>,
   host: string | undefined,
   slug: string,
 ) {
@@ -65,9 +69,12 @@ export async function findLinkShown(
   return findRedirectLink(deps, host, slug);
 }
 
-/** What a GET of the link would do, counting nothing: gone, the password form, or the redirect. */
+/**
+ * What a GET of the link would do, counting nothing: not found (no link, or one before its `starts_at`),
+ * gone, the password form, or the redirect.
+ */
 export function redirectState(link: LinkRecord | null, now: number): RedirectOutcome {
-  if (link === null) return { kind: 'not_found' };
+  if (link === null || !hasStarted(link, now)) return { kind: 'not_found' };
   const reason = goneReason(link, now);
   if (reason !== null) return { kind: 'gone', link, reason };
   return link.passwordHash === null ? { kind: 'redirect', link } : { kind: 'password', link };

@@ -7,6 +7,7 @@ import { err, ok } from '../result.js';
 import type { LinkStore } from '../ports.js';
 import type { LinkRecord } from './link.js';
 import { lookupSlug } from './slug.js';
+import { hasStarted } from './status.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -45,14 +46,18 @@ export async function findLinkByReference(
   return found ? ok(found) : err(domainError('not_found'));
 }
 
-/** {@link findLinkByReference} for showing the link: its clicks include every visit served by now. */
+/**
+ * {@link findLinkByReference} for showing the link to anyone: its clicks include every visit served by
+ * now; before its `starts_at` it is `not_found`, as an unknown slug is (decisions §25).
+ */
 export async function findLinkShownByReference(
-  deps: Pick<CoreDeps, 'links' | 'config' | 'settleVisits'>,
+  deps: Pick<CoreDeps, 'links' | 'config' | 'clock' | 'settleVisits'>,
   reference: string,
   domain?: string,
 ): Promise<Result<LinkRecord>> {
   await deps.settleVisits?.();
-  return findLinkByReference(deps.links, deps.config, reference, domain);
+  const found = await findLinkByReference(deps.links, deps.config, reference, domain);
+  return !found.ok || hasStarted(found.value, deps.clock.now()) ? found : err(domainError('not_found'));
 }
 
 function locateReference(

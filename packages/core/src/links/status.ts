@@ -1,3 +1,6 @@
+import { domainError } from '../errors.js';
+import type { Result } from '../result.js';
+import { err, ok } from '../result.js';
 import type { LinkRecord, LinkStatus } from './link.js';
 
 /** Why a link does not redirect: the reason shown on the 410 page. */
@@ -29,4 +32,18 @@ const DAY_MS = 86_400_000;
 /** `expires_in_days` converted to an absolute expiry at write time. */
 export function expiryFromDays(days: number, now: number): number {
   return now + Math.round(days * DAY_MS);
+}
+
+/**
+ * Whether the link has started at `now` (decisions §25): before its `starts_at` a link answers every
+ * public request (redirect, preview, `.json`, QR) as an unknown slug does.
+ */
+export const hasStarted = (link: Pick<LinkRecord, 'startsAt'>, now: number): boolean =>
+  // `?? 0`: a record built before the field (a snapshot, a seed script) has none, and has started
+  (link.startsAt ?? 0) <= now;
+
+/** A `starts_at` at or after the link's `expires_at` is refused (field `starts_at`): it would never answer. */
+export function checkStart(link: Pick<LinkRecord, 'startsAt' | 'expiresAt'>): Result<true> {
+  if (link.startsAt === null || link.expiresAt === null || link.startsAt < link.expiresAt) return ok(true);
+  return err(domainError('invalid_request', 'starts_at must come before expires_at.', 'starts_at'));
 }

@@ -36,6 +36,8 @@ export function toLinkView(
     has_password: link.passwordHash !== null,
     public_stats: link.publicStats,
     expires_at: isoOrNull(link.expiresAt),
+    // `?? null`: an event snapshot written before the field (decisions §25) has none
+    starts_at: isoOrNull(link.startsAt ?? null),
     max_clicks: link.maxClicks,
     created_at: iso(link.createdAt),
     updated_at: iso(link.updatedAt),

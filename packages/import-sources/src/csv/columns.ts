@@ -12,6 +12,7 @@ export type CsvField =
   | 'created'
   | 'clicks'
   | 'expiresAt'
+  | 'startsAt'
   | 'maxClicks'
   | 'publicStats'
   | 'hasPassword'
@@ -42,6 +43,7 @@ export const CSV_ALIASES: Readonly<Record<CsvField, readonly string[]>> = {
   created: ['created', 'created at', 'date created', 'timestamp'],
   clicks: ['clicks', 'total clicks', 'hits', 'visits', 'visit count'],
   expiresAt: ['expires at'],
+  startsAt: ['starts at'],
   maxClicks: ['max clicks'],
   publicStats: ['public stats'],
   hasPassword: ['has password'],
@@ -66,6 +68,7 @@ export const LINK_CSV_FIELDS = {
   domain: 'domain',
   title: 'title',
   expires_at: 'expiresAt',
+  starts_at: 'startsAt',
   max_clicks: 'maxClicks',
   public_stats: 'publicStats',
   has_password: 'hasPassword',

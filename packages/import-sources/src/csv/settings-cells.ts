@@ -17,6 +17,8 @@ function booleanOf(text: string): boolean | null {
   return ['false', '0', 'no'].includes(t) ? false : null;
 }
 
+const INSTANTS = { expiresAt: 'expires_at', startsAt: 'starts_at' } as const;
+
 const BOOLEANS = {
   publicStats: 'public_stats',
   forwardQuery: 'forward_query',
@@ -24,17 +26,18 @@ const BOOLEANS = {
 } as const;
 
 /**
- * The settings of a row of our own links CSV (decisions §25) into `row`: the expiry, the cap, the flags,
+ * The settings of a row of our own links CSV (decisions §25) into `row`: the expiry and start, the cap, the flags,
  * the redirect status, the expired URL, and rules, a split and a preview as JSON, each only when its cell
  * is not empty; a cell that cannot be read is a problem of the row. A link that had a password, or was
  * disabled, is a problem too: imported as a new link it would be open to anyone.
  */
 export function readSettings(cell: CellOf, row: Mutable<ImportRow>, problems: string[]): void {
   const bad = (column: string, text: string) => problems.push(`bad ${column} ${JSON.stringify(text)}`);
-  const expires = cell('expiresAt');
-  if (expires !== '') {
-    row.expiresAt = parseInstant(expires);
-    if (row.expiresAt === null) bad('expires_at', expires);
+  for (const [field, column] of Object.entries(INSTANTS) as [keyof typeof INSTANTS, string][]) {
+    const text = cell(field);
+    if (text === '') continue;
+    row[field] = parseInstant(text);
+    if (row[field] === null) bad(column, text);
   }
   const cap = cell('maxClicks');
   if (cap !== '') {

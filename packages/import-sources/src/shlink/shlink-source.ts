@@ -2,10 +2,11 @@
  * The `shlink` import source (decisions §17): Shlink's REST API v3 with an `X-Api-Key`.
  *
  * Reads `GET /rest/v3/short-urls` (oldest first) for `shortCode`, `shortUrl`, `domain`, `longUrl`, `title`,
- * `tags`, `dateCreated`, `meta.validUntil`, `meta.maxVisits`, `crawlable` and `forwardQuery`; each short URL's
+ * `tags`, `dateCreated`, `meta.validSince` (our `starts_at`), `meta.validUntil`, `meta.maxVisits`, `crawlable` and
+ * `forwardQuery`; each short URL's
  * `GET .../redirect-rules` (see `shlinkRules`), when it has any; and, only when the importer asks, its
  * `GET .../visits` for `date`, `referer`, `userAgent` and `visitLocation.countryCode`. It never reads the rest
- * of a visit's location (city, coordinates), any address, `meta.validSince` or the visit summary.
+ * of a visit's location (city, coordinates), any address or the visit summary.
  *
  * Cursor: `{"p":page,"i":index,"k":shortUrl}` of the row; a resumed job finds the row by its short URL on that
  * page (by its index when it is gone) and goes on after it.
@@ -100,7 +101,7 @@ async function toRow(http: HttpClient, item: JsonObject): Promise<ImportRow> {
   };
   if (typeof item.crawlable === 'boolean') row.crawlable = item.crawlable;
   if (typeof item.forwardQuery === 'boolean') row.forwardQuery = item.forwardQuery;
-  Object.assign(row, rowDates(item.dateCreated, meta.validUntil));
+  Object.assign(row, rowDates(item.dateCreated, meta.validUntil, meta.validSince));
   if (row.url === '') row.problem = 'no long URL';
   // hasRedirectRules came with Shlink 4; an older server does not say, so ask it
   if (item.hasRedirectRules !== false)

@@ -63,6 +63,8 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   // decisions §25: imported codes keep their case; a slug not found exactly is looked up without case
   { version: 19, sql: 'CREATE INDEX links_domain_slug_lower ON links (domain, lower(slug))' },
+  // decisions §25: before it the link answers as an unknown slug does (Shlink's validSince)
+  { version: 20, sql: 'ALTER TABLE links ADD COLUMN starts_at BIGINT' },
 ];
 
 /**

@@ -79,6 +79,8 @@ ALTER TABLE idempotency_keys ADD COLUMN running_until INTEGER NOT NULL DEFAULT 0
   },
   // decisions §25: imported codes keep their case; a slug not found exactly is looked up without case
   { version: 26, sql: 'CREATE INDEX links_domain_slug_nocase ON links (domain, slug COLLATE NOCASE)' },
+  // decisions §25: before it the link answers as an unknown slug does (Shlink's validSince)
+  { version: 27, sql: 'ALTER TABLE links ADD COLUMN starts_at INTEGER' },
 ];
 
 /**

@@ -85,6 +85,28 @@ export function describeManageLinksSuite(name: string, open: () => Promise<Store
       expect(cleared.expiresAt).toBeNull();
     });
 
+    it('sets and removes starts_at, and refuses one at or after the expiry on starts_at', async () => {
+      const h = harness();
+      const { link, editToken } = await anonymousLink(h, { expires_at: '2030-01-01T00:00:00Z' });
+      const as = withToken(editToken);
+      const set = valueOf(await updateLink(h, link.id, { starts_at: '2029-06-01T00:00:00+02:00' }, as));
+      expect(set.startsAt).toBe(Date.parse('2029-05-31T22:00:00Z'));
+      const late = await updateLink(h, link.id, { starts_at: '2030-01-01T00:00:00Z' }, as);
+      expect(late.ok ? null : [late.error.code, late.error.field]).toEqual(['invalid_request', 'starts_at']);
+      const early = await updateLink(h, link.id, { expires_at: '2029-01-01T00:00:00Z' }, as);
+      expect(early.ok ? null : early.error.field).toBe('starts_at');
+      expect(valueOf(await updateLink(h, link.id, { starts_at: null }, as)).startsAt).toBeNull();
+      const created = await createLink(
+        h,
+        { url: 'https://a.example/', starts_at: '2031-01-01T00:00:00Z', expires_at: '2030-01-01T00:00:00Z' },
+        anonymous,
+      );
+      expect(created.ok ? null : [created.error.code, created.error.field]).toEqual([
+        'invalid_request',
+        'starts_at',
+      ]);
+    });
+
     it('refuses a PATCH with both expiry fields or a bad URL', async () => {
       const h = harness();
       const { link, editToken } = await anonymousLink(h);

@@ -47,6 +47,19 @@ export function describeVisitsSuite(name: string, open: () => Promise<Stores>): 
       expect(redirectState(expiring.link, h.clock.now()).kind).toBe('redirect');
     });
 
+    it('answers a link as an unknown slug until its starts_at, then follows it', async () => {
+      const h = harness();
+      const startsAt = new Date(h.clock.now() + 60_000).toISOString();
+      const { link } = await linkWith(h, { alias: 'later', starts_at: startsAt });
+      expect(link.startsAt).toBe(Date.parse(startsAt));
+      expect(redirectState(link, h.clock.now()).kind).toBe('not_found');
+      expect(await findRedirectLink(h, link.domain, 'later')).toBeNull();
+      expect(await findLinkShown(h, link.domain, 'later')).toBeNull();
+      h.clock.advance(60_000);
+      expect(redirectState(link, h.clock.now()).kind).toBe('redirect');
+      expect((await findRedirectLink(h, link.domain, 'later'))?.id).toBe(link.id);
+    });
+
     it('lets exactly max_clicks humans through however many arrive at once', async () => {
       const h = harness();
       const recorder = recorderOf(h);

@@ -88,6 +88,7 @@ function factsSection(view: LinkPageView, t: LinkPageText): SafeHtml {
       ${row(pt.destination, destinationOf(language, link))}
       ${row(pt.status, html`<span class="status status-${link.status}">${pt[link.status]}</span>`)}
       ${row(pt.created, `${date(link.created_at)} UTC`)}
+      ${link.starts_at === null ? '' : row(pt.starts, `${date(link.starts_at)} UTC`)}
       ${link.expires_at === null ? '' : row(pt.expires, `${date(link.expires_at)} UTC`)}
       ${row(pt.clicks, link.max_clicks === null ? String(link.clicks) : `${link.clicks} / ${link.max_clicks}`)}
       ${link.has_password ? row(pt.passwordLabel, t.hasPassword) : ''}
@@ -119,6 +120,7 @@ function editSection(view: LinkPageView, t: LinkPageText): SafeHtml {
     url: link.url,
     title: link.title ?? '',
     expires_at: localValue(link.expires_at),
+    starts_at: localValue(link.starts_at),
     max_clicks: link.max_clicks === null ? '' : String(link.max_clicks),
     expired_url: link.expired_url ?? '',
     private_stats: link.public_stats ? '' : 'on',
@@ -144,6 +146,7 @@ function editSection(view: LinkPageView, t: LinkPageText): SafeHtml {
       ${input('url', t.urlLabel, html` type="text" inputmode="url" required autocomplete="off"`)}
       ${input('title', t.titleLabel, html` type="text" maxlength="200" autocomplete="off"`)}
       <div class="row">
+        ${input('starts_at', t.startsAtLabel, html` type="datetime-local"`)}
         ${input('expires_at', t.expiresAtLabel, html` type="datetime-local"`)}
         ${input('max_clicks', t.maxClicksLabel, html` type="number" min="1" step="1" inputmode="numeric"`)}
       </div>
