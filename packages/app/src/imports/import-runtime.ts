@@ -22,6 +22,10 @@ export interface ImportRuntime extends ImportSecrets {
 /** The source of a job started from the API or the page, with its secret (null when it has none). */
 export function sourceOf(job: ImportJob, secret: string | null, fetch: FetchLike): ImportSource | string {
   const url = job.options.url ?? '';
+  // the command line's job (its `input` set) of a source it alone reaches, left by a run that ended
+  if (job.source !== 'csv' && secret === null && job.options.input !== undefined) {
+    return 'The command line running this import stopped, and keys and passwords are never stored: run the same command again (what was imported is skipped).';
+  }
   switch (job.source) {
     case 'csv':
       return job.payload === null ? 'The file of this import is gone.' : csvSource(job.payload);
