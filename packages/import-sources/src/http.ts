@@ -82,7 +82,7 @@ const NETWORK_WORDS: Readonly<Record<string, string>> = {
 
 /**
  * What failed on the network, in words, when `error` is a network failure (it, or its cause, carries a
- * system or fetch code: \`fetch failed\` says nothing of itself); null for another error (an address
+ * system or fetch code: `fetch failed` says nothing of itself); null for another error (an address
  * refused by policy, a body too large), which no retry mends.
  */
 export function networkFailure(error: unknown): string | null {
@@ -119,7 +119,7 @@ export function createHttpClient(
       const path = pathOf(url);
       const host = new URL(url).host;
       let waits = 0;
-      for (let retries = 0; ; ) {
+      for (let retries = 0; ;) {
         const answer = await attempt(url, path);
         if (answer.kind === 'json') return answer.value;
         if (answer.kind === 'busy' && waits < MAX_WAITS) {
@@ -179,7 +179,7 @@ function failed(error: unknown, context: string): Attempt {
   const network = networkFailure(error);
   if (network !== null) return { kind: 'failed', reason: network };
   const message = error instanceof Error ? error.message : String(error);
-  // fetch's own \`fetch failed\` says why in its cause (\`bad port\`)
+  // fetch's own `fetch failed` says why in its cause (`bad port`)
   const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
   return { kind: 'refused', reason: `${context}: ${message}${cause}` };
 }
