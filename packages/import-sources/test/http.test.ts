@@ -65,6 +65,7 @@ async function closedPort(): Promise<number> {
 
 describe('a remote source that drops connections or fails with 5xx (decisions §25)', () => {
   let server: StandIn;
+  let idle: StandIn;
   /** Requests of each path so far, so a path fails its first few times only. */
   const seen = new Map<string, number>();
   /** `/flaky-N-M`: its first N requests cut, the M after those answered 503; `/down` always 503. */
@@ -77,16 +78,20 @@ describe('a remote source that drops connections or fails with 5xx (decisions §
     return count <= cut ? 'close' : count <= cut + busy ? 503 : null;
   };
   beforeAll(async () => {
+    server = await startStandIn(() => ({ status: 200, body: { ok: true } }), { failing });
     // it closes a keep-alive connection idle for more than 100 ms, as a real one does after 5 s
-    server = await startStandIn(() => ({ status: 200, body: { ok: true } }), { idleCloseMs: 100, failing });
+    idle = await startStandIn(() => ({ status: 200, body: { ok: true } }), { idleCloseMs: 100 });
   });
-  afterAll(() => server.close());
+  afterAll(async () => {
+    await server.close();
+    await idle.close();
+  });
   const host = () => new URL(server.url).host;
-  const client = (waits: number[] = []) =>
+  const client = (waits: number[] = [], url = server.url) =>
     createHttpClient(
       'Test',
       {
-        url: server.url,
+        url,
         fetch,
         retryBaseMs: 1,
         sleep: async (ms) => void waits.push(ms),
@@ -95,7 +100,7 @@ describe('a remote source that drops connections or fails with 5xx (decisions §
     );
 
   it('tries a request again on a connection the server closed while it stood idle', async () => {
-    const http = client();
+    const http = client([], idle.url);
     expect(await http.getJson('/first')).toEqual({ ok: true });
     await new Promise((resolve) => setTimeout(resolve, 300));
     // fetch sends the next request on the kept connection, which the server has closed meanwhile
