@@ -9,6 +9,10 @@ interface HeldJob {
   leaseUntil: number;
 }
 
+/** A command line's own job of a remote source or YOURLS, waiting for its turn: it alone can run it. */
+const commandLineOnly = (job: ImportJob): boolean =>
+  job.state === 'queued' && job.source !== 'csv' && job.options.input !== undefined;
+
 /**
  * The ImportStore in memory: jobs, reports and import records live as long as the process. A chunk's
  * links go through the link store (events and change feed as any insert), their counters into the
@@ -44,6 +48,7 @@ export function createMemoryImportStore(state: MemoryState, links: LinkStore): I
         .filter((h) => id === undefined || h.job.id === id)
         .filter((h) => h.job.state === 'queued' || (h.job.state === 'running' && h.leaseUntil <= now))
         .filter((h) => !busy.has(h.job.accountId))
+        .filter((h) => id !== undefined || !commandLineOnly(h.job))
         .sort((a, b) => a.job.createdAt - b.job.createdAt);
       const taken = open[0];
       if (taken === undefined) return null;

@@ -32,11 +32,13 @@ const JOB = selectList([...SUMMARY_COLUMNS, ['payload', 'payload']]);
 const INSERT_JOB = `INSERT INTO import_jobs (${IMPORT_JOB_COLUMNS.join(', ')})
   VALUES (${IMPORT_JOB_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})`;
 
-// the oldest open job whose runner is gone, of an account with no other job held (decisions §25); claims
+// the oldest open job whose runner is gone, of an account with no other job held (decisions §25), not a
+// command line's own job of a remote source or YOURLS waiting for its turn (it alone can run it); claims
 // take turns (the advisory lock, held to the transaction's end), so two nodes never give one account two
 const CLAIM = `UPDATE import_jobs SET state = 'running', runner = $1, lease_until = $3, updated_at = $2
   WHERE id = (SELECT id FROM import_jobs AS j WHERE state IN ('queued', 'running')
     AND (state = 'queued' OR lease_until <= $2) AND ($4::text IS NULL OR id = $4)
+    AND NOT ($4::text IS NULL AND state = 'queued' AND source <> 'csv' AND options ? 'input')
     AND NOT EXISTS (SELECT 1 FROM import_jobs AS held WHERE held.account_id = j.account_id
       AND held.state = 'running' AND held.lease_until > $2 AND held.id <> j.id)
     ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED)

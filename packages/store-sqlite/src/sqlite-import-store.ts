@@ -56,7 +56,7 @@ export function createSqliteImportStore(db: Database, announce: (change: LinkCha
   const s = statementsOf(db);
   const counters = createCounterWriter(db);
   const claim = db.transaction((runner: string, now: number, leaseUntil: number, id?: string) => {
-    const row = s.open.get(now, now, id ?? null, id ?? null);
+    const row = s.open.get(now, now, id ?? null, id ?? null, id ?? null);
     if (row === undefined) return null;
     s.take.run(runner, leaseUntil, now, row.id);
     return toJob({ ...row, state: 'running', updated_at: now });
@@ -149,12 +149,15 @@ function statementsOf(db: Database) {
       `SELECT ${SUMMARY} FROM import_jobs WHERE account_id = ? ORDER BY created_at DESC, id DESC LIMIT ?`,
     ),
     // one job per account at a time: none of an account whose other job is held (decisions §25)
-    open: db.prepare<[number, number, string | null, string | null], JobRow>(
+    // a command line's own job of a remote source or YOURLS, waiting for its turn, is its own to take
+    open: db.prepare<[number, number, string | null, string | null, string | null], JobRow>(
       `SELECT ${JOB} FROM import_jobs AS j WHERE state IN ('queued', 'running')
          AND (state = 'queued' OR lease_until <= ?)
          AND NOT EXISTS (SELECT 1 FROM import_jobs AS held WHERE held.account_id = j.account_id
            AND held.state = 'running' AND held.lease_until > ? AND held.id <> j.id)
-         AND (? IS NULL OR id = ?) ORDER BY created_at LIMIT 1`,
+         AND (? IS NULL OR id = ?)
+         AND NOT (? IS NULL AND state = 'queued' AND source <> 'csv' AND json_extract(options, '$.input') IS NOT NULL)
+         ORDER BY created_at LIMIT 1`,
     ),
     renew: db.prepare<[number, string, string]>(
       `UPDATE import_jobs SET lease_until = ? WHERE id = ? AND runner = ? AND state = 'running'`,

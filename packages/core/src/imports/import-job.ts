@@ -188,7 +188,9 @@ export interface ImportStore {
    * Takes the oldest job that is queued, or running with its lease run out (a crashed runner's), for
    * `runner` until `leaseUntil`, marking it running; null when there is none. Two runners never hold one job,
    * and an account whose job is held (its lease not run out) has none of its others taken: one job per
-   * account at a time (decisions §25). With `id`, only that job is taken (the command line runs its own).
+   * account at a time (decisions §25). With `id`, only that job is taken (the command line runs its own);
+   * without, never a queued job the command line made (its `input` set) from a source other than csv:
+   * only that command line can run it (it holds the key or the password), and takes it by id.
    */
   claimJob(runner: string, now: number, leaseUntil: number, id?: string): Promise<ImportJob | null>;
   /**

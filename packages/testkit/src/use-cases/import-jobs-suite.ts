@@ -1,4 +1,4 @@
-import { cancelImport, runImportJob, startImport } from '@shortener/core';
+import { cancelImport, createImportJob, runImportJob, startImport } from '@shortener/core';
 import type { ImportJob, ImportRow, ImportSource, Stores } from '@shortener/core';
 import { describe, expect, it } from 'vitest';
 import { givenAccount } from '../fresh-stores.js';
@@ -134,6 +134,26 @@ export function describeImportJobsSuite(
       const later = now + LEASE;
       expect((await h.stores.imports.claimJob('r4', later, later + LEASE))?.id).toBe(second.id);
       expect(await h.stores.imports.claimJob('r5', later, later + LEASE, third.id)).toBeNull();
+    });
+
+    it("leaves a command line's own queued job of a remote source to it, and takes it once it ran", async () => {
+      const h = harness();
+      const account = await givenAccount(h.stores);
+      h.clock.advance(1);
+      const options = { onConflict: 'skip' as const, domainMap: {}, dryRun: false, url: 'https://s.example' };
+      const own = valueOf(
+        await createImportJob(importDepsOf(h), account.id, 'shlink', {
+          ...options,
+          input: 'abc',
+          payload: null,
+        }),
+      );
+      const now = h.clock.now();
+      expect(await h.stores.imports.claimJob('server', now, now + LEASE)).toBeNull();
+      expect((await h.stores.imports.claimJob('cli', now, now + LEASE, own.id))?.id).toBe(own.id);
+      // its command line killed, a runner takes it once its lease has ended (to fail it, saying why)
+      const later = now + LEASE;
+      expect((await h.stores.imports.claimJob('server', later, later + LEASE))?.id).toBe(own.id);
     });
 
     it('renews a lease only for the runner holding the job, which keeps it from being taken', async () => {
