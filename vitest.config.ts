@@ -57,6 +57,7 @@ const ON_POSTGRES = [
   'unstorable-text',
   'idempotency',
   'imports',
+  'import-jobs',
   'dead-ends',
   'orphan-visits',
   'previews',

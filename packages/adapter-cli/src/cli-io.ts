@@ -21,6 +21,16 @@ export interface CliIo {
   readonly env: Environment;
   /** Read by `bulk -` and `import -`; absent means no standard input. */
   readonly stdin?: AsyncIterable<string | Uint8Array>;
+  /**
+   * Ctrl-C while a command runs: `onInterrupt` is called instead of the process ending; returns the
+   * undo. Absent: Ctrl-C ends the process as usual.
+   */
+  readonly interrupts?: (onInterrupt: () => void) => () => void;
+  /**
+   * Asks a question on the terminal and resolves with the answer (rejects once `signal` withdraws it);
+   * absent when stdin is not a terminal.
+   */
+  readonly ask?: (question: string, signal: AbortSignal) => Promise<string>;
   /** The application the commands drive: the server, the local database, MCP over stdio. */
   readonly host: CliHost;
 }

@@ -16,10 +16,14 @@ export interface LocalStore {
   readonly backup: ((destination: string) => Promise<void>) | null;
   /** The webhooks of every account on it (decisions §16: `shortener webhooks`). */
   readonly webhooks: WebhookDeps;
-  /** Runs an import into an account here, to its end (`shortener import --from`, decisions §17). */
+  /**
+   * Runs an import into an account here, to its end (`shortener import --from`, decisions §17), going on
+   * with an unfinished job of the same import (§25); `signal` aborted cancels the job.
+   */
   importFrom(
     request: LocalImportRequest,
     onProgress: (job: ImportJobSummary) => void,
+    signal?: AbortSignal,
   ): Promise<Result<ImportDone>>;
   close(): Promise<void>;
 }

@@ -11,7 +11,7 @@ export const DOCUMENTED_PATHS: Readonly<Record<string, readonly string[]>> = {
   '/api/v1/check': ['get'],
   '/api/v1/bulk': ['post'],
   '/api/v1/imports': ['post'],
-  '/api/v1/imports/{id}': ['get'],
+  '/api/v1/imports/{id}': ['delete', 'get'],
   '/api/v1/imports/{id}/report': ['get'],
   '/api/v1/links/claim': ['post'],
   '/api/v1/tags': ['get'],

@@ -156,5 +156,10 @@ export function createImports(
   logger: S['logger'],
 ): S['imports'] {
   const deps = { ...core, imports: stores.imports, readers: { userAgents, isBot: isBotUserAgent } };
-  return createImportRuntime(deps, createPublicFetch(cfg.service.allowPrivateHosts), logger);
+  return createImportRuntime(
+    deps,
+    createPublicFetch(cfg.service.allowPrivateHosts),
+    logger,
+    cfg.importRunners,
+  );
 }

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { runCli } from './run.js';
+import { askOnTerminal, processInterrupts } from './terminal.js';
 
 // exitCode rather than process.exit(): output written to a pipe (a new key on stdout) is flushed first.
 process.exitCode = await runCli(process.argv.slice(2), {
@@ -7,4 +8,6 @@ process.exitCode = await runCli(process.argv.slice(2), {
   stderr: process.stderr,
   env: process.env,
   stdin: process.stdin,
+  interrupts: processInterrupts,
+  ...(process.stdin.isTTY ? { ask: askOnTerminal } : {}),
 });

@@ -65,6 +65,7 @@ const SHAPE = {
   VISIT_EVENT_SECONDS: integer(1, 86_400, 'must be a whole number of seconds from 1 to 86400').default(
     VISIT_EVENT_SECONDS,
   ),
+  IMPORT_RUNNERS: integer(1, 64, 'must be a whole number from 1 to 64').default(2),
   AMQP_URL: serviceUrl(['amqp:', 'amqps:'], 'must be an amqp:// or amqps:// URL').optional(),
   BLOCKLIST_FILE: blocklist.optional(),
   RESERVED_SLUGS: slugList.default([]),

@@ -31,6 +31,8 @@ export interface AppConfig {
   readonly amqpUrl: string | null;
   /** `VISIT_EVENT_SECONDS`: a link's visits are summed into one `link.visited` this often at most (decisions §26). */
   readonly visitEventSeconds: number;
+  /** `IMPORT_RUNNERS`: import jobs this node runs at once, one per account (decisions §25). */
+  readonly importRunners: number;
   readonly logLevel: LogLevel;
   /** Prometheus metrics: on with `METRICS=true` or a `METRICS_PORT` (null: on the main port). */
   readonly metrics: { readonly enabled: boolean; readonly port: number | null };
@@ -136,6 +138,7 @@ function toAppConfig(settings: Settings): AppConfig {
     geoipDb: settings.GEOIP_DB ?? null,
     amqpUrl: settings.AMQP_URL ?? null,
     visitEventSeconds: settings.VISIT_EVENT_SECONDS,
+    importRunners: settings.IMPORT_RUNNERS,
     logLevel: settings.LOG_LEVEL,
     metrics,
   };

@@ -20,13 +20,14 @@ export async function openLocalStore(env: Environment, dbPath: string | undefine
     core: resolve(container, 'coreDeps'),
     backup: resolve(container, 'backup'),
     webhooks: resolve(container, 'events').webhooks,
-    importFrom: (request, onProgress) =>
+    importFrom: (request, onProgress, signal) =>
       importLocally(
         resolve(container, 'coreDeps'),
         resolve(container, 'stores'),
         resolve(container, 'userAgents'),
         request,
         onProgress,
+        signal,
       ),
     close: () => resolve(container, 'stores').close(),
   };

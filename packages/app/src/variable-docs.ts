@@ -123,6 +123,11 @@ export const VARIABLE_DOCS = {
     help: 'one link.visited event per link this often at most (default 60)',
     doc: "A link's visits are summed into one `link.visited` event per this many seconds at most (default 60, 1-86400): the event's `from`/`to` span what it sums, and nothing is lost between windows. See [Events](events.md)",
   },
+  IMPORT_RUNNERS: {
+    value: '<n>',
+    help: 'import jobs this node runs at once, one per account (default 2)',
+    doc: "Import jobs this node runs side by side (default 2, 1-64), never two of one account: one account's long import does not hold another's. See [Imports](imports.md)",
+  },
   AMQP_URL: {
     value: '<url>',
     help: 'RabbitMQ, amqp://…: every event is published to shortener.events',

@@ -197,6 +197,7 @@ describe('loadConfig', () => {
     ['ALLOW_PRIVATE_HOSTS', 'sure'],
     ['WEBHOOK_ALLOW_PRIVATE', 'sure'],
     ['VISIT_EVENT_SECONDS', '0'],
+    ['IMPORT_RUNNERS', '0'],
     ['AMQP_URL', 'http://broker.example'],
     ['BLOCKLIST_FILE', join(dir, 'missing.txt')],
     ['APPLE_APP_SITE_ASSOCIATION', join(dir, 'missing.json')],

@@ -252,8 +252,10 @@ export {
   IMPORT_JOB_COLUMNS,
   IMPORT_REPORT_COLUMNS,
   MAX_JOB_ERRORS,
+  IMPORT_STATES,
   NO_COUNTS,
   importJobValues,
+  isOpenImport,
   importReportRow,
   summaryOf,
 } from './imports/import-job.js';
@@ -279,7 +281,7 @@ export type { ImportedCounts, VisitReaders } from './imports/import-visits.js';
 // prettier-ignore
 export {
   API_IMPORT_SOURCES, BITLY_API_URL, ImportInput, ImportJobSchema, MAX_IMPORT_CSV_BYTES, MAX_OPEN_IMPORTS,
-  createImportJob, findImport, importReport, startImport, toImportJobView,
+  cancelImport, createImportJob, findImport, importReport, startImport, toImportJobView,
 } from './imports/imports.js';
 export type { ImportJobView, ImportSecrets, ImportUseDeps, NewImport } from './imports/imports.js';
 // prettier-ignore

@@ -4,13 +4,26 @@ export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>
 /** Waits `ms` milliseconds: injected so that tests of rate limits do not wait for real. */
 export type Sleep = (ms: number) => Promise<void>;
 
+/** How a remote source tries a failed request again (decisions §25). */
+export interface RetryOptions {
+  /**
+   * The first wait before a request that failed on the network or with a 5xx is tried again, doubled each
+   * time ({@link RETRIES} tries): 500 ms unless a test gives less.
+   */
+  readonly retryBaseMs?: number | undefined;
+}
+
 /** Where a remote source's API is and how to reach it, as its options give them. */
-export interface HttpOptions {
+export interface HttpOptions extends RetryOptions {
   /** The API's base URL as the operator gave it. */
   readonly url: string;
   readonly fetch: FetchLike;
   readonly sleep?: Sleep | undefined;
 }
+
+/** How many times a request that failed on the network or with a 5xx is tried again (decisions §25). */
+export const RETRIES = 5;
+const RETRY_BASE_MS = 500;
 
 /** Reads JSON from one API: `getJson('/path?query')` resolves against the base URL. */
 export interface HttpClient {
@@ -51,6 +64,35 @@ function statusError(source: string, path: string, response: Response): Error {
   return new Error(`${source} answered ${status} to GET ${path}: ${hint}`);
 }
 
+/** Network errors by code (the error's or its cause's), in a person's words. */
+const NETWORK_WORDS: Readonly<Record<string, string>> = {
+  UND_ERR_SOCKET: 'connection closed by the server',
+  ECONNRESET: 'connection closed by the server',
+  EPIPE: 'connection closed by the server',
+  ECONNREFUSED: 'connection refused',
+  ENOTFOUND: 'no such host',
+  EAI_AGAIN: 'its name could not be looked up',
+  ETIMEDOUT: 'no answer in time',
+  UND_ERR_CONNECT_TIMEOUT: 'no answer in time',
+  UND_ERR_HEADERS_TIMEOUT: 'no answer in time',
+  UND_ERR_BODY_TIMEOUT: 'no answer in time',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+};
+
+/**
+ * What failed on the network, in words, when `error` is a network failure (it, or its cause, carries a
+ * system or fetch code: `fetch failed` says nothing of itself); null for another error (an address
+ * refused by policy, a body too large), which no retry mends.
+ */
+export function networkFailure(error: unknown): string | null {
+  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') return NETWORK_WORDS[code] ?? `${e.message} (${code})`;
+  }
+  return null;
+}
+
 /** The request path without the base, for messages (the query may hold a page number, never a token). */
 function pathOf(url: string): string {
   const parsed = new URL(url);
@@ -69,34 +111,75 @@ export function createHttpClient(
 ): HttpClient {
   const base = options.url.replace(/\/+$/, '');
   const sleep = options.sleep ?? realSleep;
+  const retryBase = options.retryBaseMs ?? RETRY_BASE_MS;
   const headers = { accept: 'application/json', ...auth };
   return {
     async getJson(pathAndQuery) {
       const url = `${base}${pathAndQuery}`;
       const path = pathOf(url);
-      for (let attempt = 0; ; attempt += 1) {
-        let response: Response;
-        try {
-          response = await options.fetch(url, { headers, redirect: 'manual' });
-        } catch (error) {
-          const reason = error instanceof Error ? error.message : String(error);
-          throw new Error(`${source} could not be reached at ${new URL(url).origin}: ${reason}`);
-        }
-        if (response.status === 429 && attempt < MAX_WAITS) {
-          await response.body?.cancel();
-          await sleep(retryDelay(response.headers.get('retry-after'), attempt));
+      const host = new URL(url).host;
+      let waits = 0;
+      for (let retries = 0; ;) {
+        const answer = await attempt(url, path);
+        if (answer.kind === 'json') return answer.value;
+        if (answer.kind === 'busy' && waits < MAX_WAITS) {
+          await sleep(retryDelay(answer.retryAfter, waits++));
           continue;
         }
-        if (!response.ok) {
-          await response.body?.cancel();
-          throw statusError(source, path, response);
+        if (answer.kind !== 'failed') throw new Error(answer.reason);
+        if (retries >= RETRIES) {
+          const after = retries === 1 ? '1 retry' : `${retries} retries`;
+          throw new Error(`${host}: ${answer.reason} (after ${after})`);
         }
-        try {
-          return (await response.json()) as unknown;
-        } catch {
-          throw new Error(`${source} did not answer JSON to GET ${path}`);
-        }
+        await sleep(retryBase * 2 ** retries++);
       }
     },
   };
+
+  /** One request: its JSON, a 429's wait, a failure worth another try (network, 5xx), or one that is not. */
+  async function attempt(url: string, path: string): Promise<Attempt> {
+    let response: Response;
+    try {
+      response = await options.fetch(url, { headers, redirect: 'manual' });
+    } catch (error) {
+      return failed(error, `${source} could not be reached at ${new URL(url).origin}`);
+    }
+    if (response.status === 429) {
+      await response.body?.cancel();
+      const reason = statusError(source, path, response).message;
+      return { kind: 'busy', retryAfter: response.headers.get('retry-after'), reason };
+    }
+    if (!response.ok) {
+      await response.body?.cancel();
+      const reason = statusError(source, path, response).message;
+      return { kind: response.status >= 500 ? 'failed' : 'refused', reason };
+    }
+    let text: string;
+    try {
+      text = await response.text();
+    } catch (error) {
+      return failed(error, `${source} stopped answering GET ${path}`);
+    }
+    try {
+      return { kind: 'json', value: JSON.parse(text) as unknown };
+    } catch {
+      return { kind: 'refused', reason: `${source} did not answer JSON to GET ${path}` };
+    }
+  }
+}
+
+/** What one request came to. */
+type Attempt =
+  | { readonly kind: 'json'; readonly value: unknown }
+  | { readonly kind: 'busy'; readonly retryAfter: string | null; readonly reason: string }
+  | { readonly kind: 'failed' | 'refused'; readonly reason: string };
+
+/** A thrown fetch: a network failure (tried again) named by what failed, else refused as it says. */
+function failed(error: unknown, context: string): Attempt {
+  const network = networkFailure(error);
+  if (network !== null) return { kind: 'failed', reason: network };
+  const message = error instanceof Error ? error.message : String(error);
+  // fetch's own `fetch failed` says why in its cause (`bad port`)
+  const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
+  return { kind: 'refused', reason: `${context}: ${message}${cause}` };
 }

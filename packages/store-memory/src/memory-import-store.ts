@@ -9,6 +9,10 @@ interface HeldJob {
   leaseUntil: number;
 }
 
+/** A command line's own job of a remote source or YOURLS, waiting for its turn: it alone can run it. */
+const commandLineOnly = (job: ImportJob): boolean =>
+  job.state === 'queued' && job.source !== 'csv' && job.options.input !== undefined;
+
 /**
  * The ImportStore in memory: jobs, reports and import records live as long as the process. A chunk's
  * links go through the link store (events and change feed as any insert), their counters into the
@@ -37,14 +41,37 @@ export function createMemoryImportStore(state: MemoryState, links: LinkStore): I
         .slice(0, limit)
         .map((job) => summaryOf(copy(job))),
     claimJob: async (runner, now, leaseUntil, id) => {
+      // one job per account at a time (decisions §25)
+      const held = (h: HeldJob) => h.job.state === 'running' && h.leaseUntil > now;
+      const busy = new Set([...jobs.values()].filter(held).map((h) => h.job.accountId));
       const open = [...jobs.values()]
         .filter((h) => id === undefined || h.job.id === id)
         .filter((h) => h.job.state === 'queued' || (h.job.state === 'running' && h.leaseUntil <= now))
+        .filter((h) => !busy.has(h.job.accountId))
+        .filter((h) => id !== undefined || !commandLineOnly(h.job))
         .sort((a, b) => a.job.createdAt - b.job.createdAt);
-      const held = open[0];
+      const taken = open[0];
+      if (taken === undefined) return null;
+      Object.assign(taken, { runner, leaseUntil, job: { ...taken.job, state: 'running', updatedAt: now } });
+      return copy(taken.job);
+    },
+    renewLease: async (id, runner, leaseUntil) => {
+      const held = jobs.get(id);
+      if (held === undefined || held.runner !== runner || held.job.state !== 'running') return false;
+      held.leaseUntil = leaseUntil;
+      return true;
+    },
+    cancelJob: async (id, at) => {
+      const held = jobs.get(id);
       if (held === undefined) return null;
-      Object.assign(held, { runner, leaseUntil, job: { ...held.job, state: 'running', updatedAt: now } });
-      return copy(held.job);
+      if (held.job.state === 'queued' || held.job.state === 'running') {
+        Object.assign(held, {
+          runner: null,
+          leaseUntil: 0,
+          job: { ...held.job, state: 'cancelled', updatedAt: at },
+        });
+      }
+      return summaryOf(copy(held.job));
     },
     findImported: async (accountId, source, originals) => {
       const found = new Map<string, string>();

@@ -133,3 +133,21 @@ export async function dropPostgresSchema(
     await pool.end();
   }
 }
+
+/** SQLSTATEs of a write PostgreSQL cannot make, in a person's words. */
+const WRITE_FAILURES: Readonly<Record<string, string>> = {
+  '53100': 'disk full',
+  '53200': 'the server is out of memory',
+  '53300': 'too many connections',
+  '25006': 'the database is read-only',
+};
+
+/**
+ * A write PostgreSQL refused, as an error whose message says why in a person's words (`disk full`), the
+ * driver's error as its cause: an import job shows it in its errors (decisions §25).
+ */
+export function writeFailure(error: unknown): Error {
+  const known = WRITE_FAILURES[sqlState(error) ?? ''];
+  const words = known ?? unavailableReason(error) ?? (error instanceof Error ? error.message : String(error));
+  return new Error(words, { cause: error });
+}

@@ -9,7 +9,7 @@ import type {
 } from '@shortener/core';
 import type { Pool, PoolClient } from 'pg';
 import { addCounters } from './counter-writes.js';
-import { inTransaction } from './database.js';
+import { inTransaction, writeFailure } from './database.js';
 import { LINK_INSERT, linkInsertValues, normalised } from './link-rows.js';
 import { selectList } from './link-rows.js';
 
@@ -32,12 +32,19 @@ const JOB = selectList([...SUMMARY_COLUMNS, ['payload', 'payload']]);
 const INSERT_JOB = `INSERT INTO import_jobs (${IMPORT_JOB_COLUMNS.join(', ')})
   VALUES (${IMPORT_JOB_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})`;
 
-// the oldest open job whose runner is gone; SKIP LOCKED: two nodes claiming at once take two jobs or none
+// the oldest open job whose runner is gone, of an account with no other job held (decisions §25), not a
+// command line's own job of a remote source or YOURLS waiting for its turn (it alone can run it); claims
+// take turns (the advisory lock, held to the transaction's end), so two nodes never give one account two
 const CLAIM = `UPDATE import_jobs SET state = 'running', runner = $1, lease_until = $3, updated_at = $2
-  WHERE id = (SELECT id FROM import_jobs WHERE state IN ('queued', 'running')
+  WHERE id = (SELECT id FROM import_jobs AS j WHERE state IN ('queued', 'running')
     AND (state = 'queued' OR lease_until <= $2) AND ($4::text IS NULL OR id = $4)
+    AND NOT ($4::text IS NULL AND state = 'queued' AND source <> 'csv' AND options ? 'input')
+    AND NOT EXISTS (SELECT 1 FROM import_jobs AS held WHERE held.account_id = j.account_id
+      AND held.state = 'running' AND held.lease_until > $2 AND held.id <> j.id)
     ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED)
   RETURNING ${JOB}`;
+/** The advisory lock claims take turns on (any number: only import claims take it). */
+const CLAIM_LOCK = 17_025_060;
 
 /**
  * The ImportStore on a pg pool (decisions §17): a job is run by one node at a time (its lease, taken by
@@ -60,8 +67,28 @@ export function createPostgresImportStore(pool: Pool): ImportStore {
           [accountId, limit],
         )
       ).rows,
-    claimJob: async (runner, now, leaseUntil, id) =>
-      (await pool.query<ImportJob>(CLAIM, [runner, now, leaseUntil, id ?? null])).rows[0] ?? null,
+    claimJob: (runner, now, leaseUntil, id) =>
+      inTransaction(pool, async (client) => {
+        await client.query('SELECT pg_advisory_xact_lock($1)', [CLAIM_LOCK]);
+        return (await client.query<ImportJob>(CLAIM, [runner, now, leaseUntil, id ?? null])).rows[0] ?? null;
+      }),
+    renewLease: async (id, runner, leaseUntil) =>
+      (
+        await pool.query(
+          `UPDATE import_jobs SET lease_until = $1 WHERE id = $2 AND runner = $3 AND state = 'running'`,
+          [leaseUntil, id, runner],
+        )
+      ).rowCount !== 0,
+    cancelJob: async (id, at) =>
+      (
+        await pool.query<ImportJobSummary>(
+          `UPDATE import_jobs SET state = CASE WHEN state IN ('queued', 'running') THEN 'cancelled' ELSE state END,
+             runner = NULL, lease_until = 0,
+             updated_at = CASE WHEN state IN ('queued', 'running') THEN $1 ELSE updated_at END
+           WHERE id = $2 RETURNING ${SUMMARY}`,
+          [at, id],
+        )
+      ).rows[0] ?? null,
     findImported: async (accountId, source, originals) => {
       const { rows } = await pool.query<{ original: string; link_id: string }>(
         `SELECT original, link_id FROM imported_links
@@ -70,7 +97,10 @@ export function createPostgresImportStore(pool: Pool): ImportStore {
       );
       return new Map(rows.map((row) => [row.original, row.link_id]));
     },
-    writeChunk: (chunk) => inTransaction(pool, (client) => writeChunk(client, chunk)),
+    writeChunk: (chunk) =>
+      inTransaction(pool, (client) => writeChunk(client, chunk)).catch((error: unknown) => {
+        throw writeFailure(error);
+      }),
     finishJob: async (id, runner, state, errors, at) => {
       await pool.query(
         `UPDATE import_jobs SET state = $1, errors = $2, updated_at = $3, runner = NULL, lease_until = 0

@@ -42,7 +42,9 @@ const TABLES = [
  * migrated schema, reused from an earlier test once emptied (`open(shared)` a second node on the same
  * one); the schemas are dropped after the file.
  */
-export function useFreshSchemas(): (schema?: string) => Promise<PostgresStores> {
+export function useFreshSchemas(): (
+  schema?: string,
+) => Promise<PostgresStores & { readonly schema: string }> {
   const admin = new pg.Pool({ connectionString: DATABASE_URL ?? '', max: 1 });
   const created: string[] = [];
   const free: string[] = [];
@@ -59,6 +61,7 @@ export function useFreshSchemas(): (schema?: string) => Promise<PostgresStores> 
     await stores.ready();
     return {
       ...stores,
+      schema,
       close: async () => {
         await stores.close();
         const left = (users.get(schema) ?? 1) - 1;

@@ -63,3 +63,25 @@ export function unavailableReason(error: unknown): string | null {
     code === 'SQLITE_FULL' || /^SQLITE_(IOERR|READONLY)(_|$)/.test(code) || code === 'SQLITE_CANTOPEN';
   return cannotWrite ? `The store cannot write: ${message} (${code}).` : null;
 }
+
+/**
+ * A write SQLite refused, as an error whose message says why in a person's words (`disk full`), the
+ * driver's error as its cause: an import job shows it in its errors (decisions §25).
+ */
+export function writeFailure(error: unknown): Error {
+  const code = (error as { code?: unknown } | null)?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  const words =
+    code === 'SQLITE_FULL'
+      ? 'disk full'
+      : typeof code !== 'string'
+        ? message
+        : code.startsWith('SQLITE_IOERR')
+          ? `a disk error (${code})`
+          : code.startsWith('SQLITE_READONLY')
+            ? 'the database file is read-only'
+            : code.startsWith('SQLITE_BUSY')
+              ? 'another writer held the database too long'
+              : message;
+  return new Error(words, { cause: error });
+}

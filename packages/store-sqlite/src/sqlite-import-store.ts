@@ -10,7 +10,7 @@ import type {
 } from '@shortener/core';
 import type { Database } from 'better-sqlite3';
 import { createCounterWriter } from './counter-writes.js';
-import { isConstraintError } from './database.js';
+import { isConstraintError, writeFailure } from './database.js';
 import { LINK_COLUMNS, toLinkRow } from './link-rows.js';
 
 /** A row of `import_jobs`. */
@@ -56,7 +56,7 @@ export function createSqliteImportStore(db: Database, announce: (change: LinkCha
   const s = statementsOf(db);
   const counters = createCounterWriter(db);
   const claim = db.transaction((runner: string, now: number, leaseUntil: number, id?: string) => {
-    const row = s.open.get(now, id ?? null, id ?? null);
+    const row = s.open.get(now, now, id ?? null, id ?? null, id ?? null);
     if (row === undefined) return null;
     s.take.run(runner, leaseUntil, now, row.id);
     return toJob({ ...row, state: 'running', updated_at: now });
@@ -110,8 +110,19 @@ export function createSqliteImportStore(db: Database, announce: (change: LinkCha
       }
       return found;
     },
+    renewLease: async (id, runner, leaseUntil) => s.renew.run(leaseUntil, id, runner).changes > 0,
+    cancelJob: async (id, at) => {
+      s.cancel.run(at, id);
+      const row = s.byId.get(id);
+      return row === undefined ? null : summaryOf(toJob(row));
+    },
     writeChunk: async (chunk) => {
-      const written = write.immediate(chunk);
+      let written: ReturnType<typeof write>;
+      try {
+        written = write.immediate(chunk);
+      } catch (error) {
+        throw writeFailure(error);
+      }
       if (written.ok) for (const r of written.value) if (r.ok) announce(r.value);
       return written;
     },
@@ -137,9 +148,23 @@ function statementsOf(db: Database) {
     byAccount: db.prepare<[string, number], JobRow>(
       `SELECT ${SUMMARY} FROM import_jobs WHERE account_id = ? ORDER BY created_at DESC, id DESC LIMIT ?`,
     ),
-    open: db.prepare<[number, string | null, string | null], JobRow>(
-      `SELECT ${JOB} FROM import_jobs WHERE state IN ('queued', 'running')
-         AND (state = 'queued' OR lease_until <= ?) AND (? IS NULL OR id = ?) ORDER BY created_at LIMIT 1`,
+    // one job per account at a time: none of an account whose other job is held (decisions §25)
+    // a command line's own job of a remote source or YOURLS, waiting for its turn, is its own to take
+    open: db.prepare<[number, number, string | null, string | null, string | null], JobRow>(
+      `SELECT ${JOB} FROM import_jobs AS j WHERE state IN ('queued', 'running')
+         AND (state = 'queued' OR lease_until <= ?)
+         AND NOT EXISTS (SELECT 1 FROM import_jobs AS held WHERE held.account_id = j.account_id
+           AND held.state = 'running' AND held.lease_until > ? AND held.id <> j.id)
+         AND (? IS NULL OR id = ?)
+         AND NOT (? IS NULL AND state = 'queued' AND source <> 'csv' AND json_extract(options, '$.input') IS NOT NULL)
+         ORDER BY created_at LIMIT 1`,
+    ),
+    renew: db.prepare<[number, string, string]>(
+      `UPDATE import_jobs SET lease_until = ? WHERE id = ? AND runner = ? AND state = 'running'`,
+    ),
+    cancel: db.prepare<[number, string]>(
+      `UPDATE import_jobs SET state = 'cancelled', runner = NULL, lease_until = 0, updated_at = ?
+       WHERE id = ? AND state IN ('queued', 'running')`,
     ),
     take: db.prepare<[string, number, number, string]>(
       `UPDATE import_jobs SET state = 'running', runner = ?, lease_until = ?, updated_at = ? WHERE id = ?`,

@@ -30,4 +30,5 @@ export { compactAll, givenVisitLog, LOG_DAY, visitFigures } from './visit-log-he
 export { expectLegacyCountsKept, legacyCounts } from './hourly-migration.js';
 export { describeSettingStoreContract } from './setting-store-contract.js';
 export { describeUseCaseSuites } from './use-cases/index.js';
+export type { BackendFaults } from './use-cases/index.js';
 export { SPELLINGS_OF_BOB } from './use-cases/account-names-suite.js';

@@ -59,6 +59,7 @@ export interface ShortenerClient {
   readonly importFrom?: (
     request: Omit<LocalImportRequest, 'accountId'>,
     onProgress: (job: ImportJobSummary) => void,
+    signal?: AbortSignal,
   ) => Promise<Result<ImportDone>>;
   readonly importLink?: (line: ExportedLink) => Promise<Result<LinkView>>;
   /** Copies the database to `destination` while it keeps serving (local only). */

@@ -56,11 +56,11 @@ export function createLocalClient(store: LocalStore, accountId: string | null): 
     exportPage: async (cursor) =>
       exported(store, await page({ limit: 200, ...(cursor === null ? {} : { cursor }) }), accountName),
     importLink: async (line) => viewOf(await importLink(core, line)),
-    importFrom: async (request, onProgress) => {
+    importFrom: async (request, onProgress, signal) => {
       if (accountId === null) {
         throw new CliError('--account NAME: the account the imported links belong to (usage_error)', USAGE);
       }
-      return store.importFrom({ ...request, accountId }, onProgress);
+      return store.importFrom({ ...request, accountId }, onProgress, signal);
     },
     get: async (reference) => viewOf(await find(reference)),
     update: (reference, input) =>

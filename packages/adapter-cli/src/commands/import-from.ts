@@ -2,7 +2,7 @@ import { IMPORT_SOURCES, importReportRow, toImportJobView } from '@shortener/cor
 import type { ImportJobSummary, ImportReportLine, ImportSourceName } from '@shortener/core';
 import type { Command } from 'commander';
 import { CliError, unwrap, usageError } from '../cli-io.js';
-import type { CliSink } from '../cli-io.js';
+import type { CliIo, CliSink } from '../cli-io.js';
 import type { ClientRun } from './kit.js';
 import { readInput } from './batch-io.js';
 
@@ -51,12 +51,23 @@ const countsLine = ({ counts }: ImportJobSummary): string =>
   `${counts.rows} rows: ${counts.imported} imported, ${counts.renamed} renamed, ${counts.skipped} skipped, ` +
   `${counts.refused} refused, ${counts.visits} visits`;
 
+/** The question Ctrl-C asks on a terminal (decisions §25). */
+export const CANCEL_QUESTION = 'Cancel the import? what was imported stays [y/N] ';
+
+/** The exit code of an import cancelled by Ctrl-C (128 + SIGINT, as the shell's). */
+const CANCELLED_EXIT = 130;
+
 /** Progress on stderr: one line rewritten on a terminal, else a plain line every 2 s at most. */
 function progressOf(sink: CliSink, quiet: boolean) {
   let last = 0;
+  let held = false;
   return {
+    /** Holds the progress line back while a question is asked. */
+    hold(on: boolean) {
+      held = on;
+    },
     show(job: ImportJobSummary) {
-      if (quiet) return;
+      if (quiet || held) return;
       if (sink.isTTY === true) return void sink.write(`\r\x1b[2K${countsLine(job)}`);
       if (Date.now() - last < PLAIN_EVERY_MS) return;
       last = Date.now();
@@ -85,9 +96,46 @@ function listedRows(notImported: readonly ImportReportLine[], verbose: boolean):
 }
 
 /**
+ * Ctrl-C during an import (decisions §25): on a terminal it asks {@link CANCEL_QUESTION} and cancels on
+ * yes (a second Ctrl-C while asking is a yes); without a terminal it cancels at once. The import stops
+ * at its next chunk, what was imported stays.
+ */
+function cancelOnInterrupt(io: CliIo, progress: ReturnType<typeof progressOf>) {
+  const controller = new AbortController();
+  // a question left unanswered when the import ends is withdrawn
+  const asking = new AbortController();
+  const cancel = () => {
+    controller.abort();
+    undo?.(); // a further Ctrl-C ends the process as usual
+  };
+  let asked = false;
+  const undo = io.interrupts?.(() => {
+    if (io.ask === undefined || asked) return cancel();
+    asked = true;
+    progress.hold(true);
+    io.stderr.write('\n');
+    io.ask(CANCEL_QUESTION, asking.signal)
+      .then((answer) => (/^y(es)?$/i.test(answer.trim()) ? cancel() : undefined))
+      .catch(() => undefined)
+      .finally(() => {
+        asked = false;
+        progress.hold(false);
+      });
+  });
+  return {
+    signal: controller.signal,
+    end: () => {
+      asking.abort();
+      undo?.();
+    },
+  };
+}
+
+/**
  * `shortener import --from SOURCE [FILE] --account NAME`: the import run here to its end, the counts as it
  * goes, then the summary with the rows renamed or refused (skipped ones too with `--verbose`; `--json`
- * gives every row not imported). Fails (1) when the job failed.
+ * gives every row not imported). The same command again goes on with an unfinished job of the same import;
+ * Ctrl-C cancels it (after asking, on a terminal). Fails (1) when the job failed, 130 when cancelled.
  */
 export async function importFrom({ client, args, options, out, io }: ClientRun): Promise<void> {
   const source = String(options.from) as ImportSourceName;
@@ -103,22 +151,26 @@ export async function importFrom({ client, args, options, out, io }: ClientRun):
   }
   const file = source === 'csv' ? await readInput(io, args[0] ?? '-') : null;
   const progress = progressOf(io.stderr, out.json);
+  const interrupt = cancelOnInterrupt(io, progress);
   const done = unwrap(
-    await client.importFrom(
-      {
-        source,
-        file,
-        url: text(options.url),
-        secret: source === 'bitly' ? text(options.token) : text(options.apiKey),
-        database: text(options.database),
-        prefix: text(options.prefix),
-        domain: text(options.domain),
-        onConflict,
-        domainMap: domainMapOf((options.domainMap as string[] | undefined) ?? []),
-        dryRun: options.dryRun === true,
-      },
-      progress.show,
-    ),
+    await client
+      .importFrom(
+        {
+          source,
+          file,
+          url: text(options.url),
+          secret: source === 'bitly' ? text(options.token) : text(options.apiKey),
+          database: text(options.database),
+          prefix: text(options.prefix),
+          domain: text(options.domain),
+          onConflict,
+          domainMap: domainMapOf((options.domainMap as string[] | undefined) ?? []),
+          dryRun: options.dryRun === true,
+        },
+        progress.show,
+        interrupt.signal,
+      )
+      .finally(interrupt.end),
   );
   progress.end();
   const notImported = done.lines.filter((line) => line.outcome !== 'imported');
@@ -129,4 +181,7 @@ export async function importFrom({ client, args, options, out, io }: ClientRun):
   const listed = listedRows(notImported, options.verbose === true);
   out.print({ ...summary, not_imported: rows }, [heading, ...listed].join('\n'));
   if (done.job.state === 'failed') throw new CliError(`The import failed: ${done.job.errors.join('; ')}`, 1);
+  if (done.job.state === 'cancelled') {
+    throw new CliError('The import was cancelled: what was imported stays.', CANCELLED_EXIT);
+  }
 }

@@ -2,6 +2,7 @@ import {
   IMPORT_REPORT_COLUMNS,
   ImportInput,
   MAX_IMPORT_CSV_BYTES,
+  cancelImport,
   findImport,
   importReport,
   importReportRow,
@@ -62,7 +63,7 @@ export const IMPORT_ROUTES: readonly AnyRoute[] = [
     doc: {
       id: 'getImport',
       summary: 'An import’s progress',
-      description: 'Its state (`queued`, `running`, `done`, `failed`) and counts so far.',
+      description: 'Its state (`queued`, `running`, `done`, `failed`, `cancelled`) and counts so far.',
       tag: 'imports',
       security: KEY_OR_SESSION,
       parameters: [IMPORT_ID],
@@ -71,6 +72,28 @@ export const IMPORT_ROUTES: readonly AnyRoute[] = [
     },
     handle: async (ctx, { deps, caller, params }) => {
       const job = await findImport(importsOf(deps), params.id ?? '', caller);
+      sendResult(ctx, job, (found) => toImportJobView(found, deps.core.config.baseUrl));
+    },
+  }),
+  route({
+    method: 'delete',
+    path: '/api/v1/imports/{id}',
+    access: 'account',
+    enabled,
+    doc: {
+      id: 'cancelImport',
+      summary: 'Cancel an import',
+      description:
+        'A queued or running job becomes `cancelled`: its runner stops at its next chunk, and the links ' +
+        'imported so far stay (with their report lines). A job already ended is answered as it is.',
+      tag: 'imports',
+      security: KEY_OR_SESSION,
+      parameters: [IMPORT_ID],
+      responses: { 200: jsonResponse('The job, cancelled (or as it ended).', 'ImportJob') },
+      errors: [401, 403, 404],
+    },
+    handle: async (ctx, { deps, caller, params }) => {
+      const job = await cancelImport(importsOf(deps), params.id ?? '', caller);
       sendResult(ctx, job, (found) => toImportJobView(found, deps.core.config.baseUrl));
     },
   }),

@@ -64,7 +64,8 @@ const API_ENDPOINTS = [
     'webhooks, signed as Standard Webhooks, retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h.',
   '- `POST /api/v1/imports` (`source`: `csv` with `csv`, `shlink` or `kutt` with `url` and `api_key`, ' +
     '`bitly` with `token`; `on_conflict`, `domain_map`, `dry_run`): 202 with a job importing links from ' +
-    'another shortener; `GET /api/v1/imports/{id}` its progress, `GET /api/v1/imports/{id}/report` its CSV report.',
+    'another shortener; `GET /api/v1/imports/{id}` its progress, `DELETE /api/v1/imports/{id}` cancels it ' +
+    '(what was imported stays), `GET /api/v1/imports/{id}/report` its CSV report.',
   '- `GET /api/shorten?url=…&alias=…&domain=…`: 201 `text/plain` with only the short URL; ' +
     'an anonymous link’s edit token is in the `X-Edit-Token` response header.',
 ];

@@ -22,6 +22,10 @@ export interface ImportRuntime extends ImportSecrets {
 /** The source of a job started from the API or the page, with its secret (null when it has none). */
 export function sourceOf(job: ImportJob, secret: string | null, fetch: FetchLike): ImportSource | string {
   const url = job.options.url ?? '';
+  // the command line's job (its `input` set) of a source it alone reaches, left by a run that ended
+  if (job.source !== 'csv' && secret === null && job.options.input !== undefined) {
+    return 'The command line running this import stopped, and keys and passwords are never stored: run the same command again (what was imported is skipped).';
+  }
   switch (job.source) {
     case 'csv':
       return job.payload === null ? 'The file of this import is gone.' : csvSource(job.payload);
@@ -40,23 +44,30 @@ export function sourceOf(job: ImportJob, secret: string | null, fetch: FetchLike
 }
 
 /**
- * Runs import jobs in the background (decisions §17), one at a time on this node: takes the oldest job
- * waiting (or one whose runner's lease ran out: a crashed node's) and runs it to its end. Keys and tokens
- * of remote sources live in this process only; a job found after a restart without its secret fails,
- * saying to start it again.
+ * Runs import jobs in the background (decisions §17, §25): up to `runners` at once on this node, never two
+ * of one account (the store's claim sees to it, across nodes too). Each runner takes the oldest job
+ * waiting (or one whose runner's lease ran out: a crashed node's or a killed command line's) and runs it
+ * to its end, then looks for the next. Keys and tokens of remote sources live in this process only; a job
+ * found after a restart without its secret fails, saying to start it again.
  */
-export function createImportRuntime(deps: ImportDeps, fetch: FetchLike, logger: Logger): ImportRuntime {
-  const runner = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
+export function createImportRuntime(
+  deps: ImportDeps,
+  fetch: FetchLike,
+  logger: Logger,
+  runners: number,
+): ImportRuntime {
+  const node = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   const secrets = new Map<string, string>();
   let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | null = null;
+  const running = new Set<Promise<void>>();
   let stopping = false;
 
-  const runNext = async (): Promise<void> => {
+  const runNext = async (runner: string): Promise<void> => {
     for (;;) {
       const now = deps.clock.now();
       const job = await deps.imports.claimJob(runner, now, now + IMPORT_LEASE_MS);
       if (job === null || stopping) return;
+      look(); // another runner, if one is free, for the next job
       const secret = secrets.get(job.id) ?? null;
       const source = sourceOf(job, secret, fetch);
       if (typeof source === 'string') {
@@ -72,12 +83,15 @@ export function createImportRuntime(deps: ImportDeps, fetch: FetchLike, logger: 
       logger.info('import ended', { job: job.id });
     }
   };
-  const look = () => {
-    if (running !== null || stopping) return;
-    running = runNext()
+  let started = 0;
+  // one more runner while fewer than `runners` run: each claims jobs until none is left for it
+  function look(): void {
+    if (running.size >= runners || stopping) return;
+    const one: Promise<void> = runNext(`${node}-${started++}`)
       .catch((error: unknown) => logger.warn('import runner failed', { error: String(error) }))
-      .finally(() => (running = null));
-  };
+      .finally(() => running.delete(one));
+    running.add(one);
+  }
   return {
     keep: (jobId, secret) => void secrets.set(jobId, secret),
     start() {
@@ -89,7 +103,7 @@ export function createImportRuntime(deps: ImportDeps, fetch: FetchLike, logger: 
     async stop() {
       stopping = true;
       clearInterval(timer);
-      await running;
+      await Promise.all(running);
     },
   };
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ImportDone, LocalImportRequest } from '@shortener/adapter-cli';
 import { isBotUserAgent } from '@shortener/adapter-http';
-import { IMPORT_LEASE_MS, createImportJob, domainError, err, ok, runImportJob } from '@shortener/core';
+import { domainError, err, ok, runImportJob } from '@shortener/core';
 import type {
   CoreDeps,
   ImportJobSummary,
@@ -11,6 +11,7 @@ import type {
   UserAgentParser,
 } from '@shortener/core';
 import { yieldToRequests } from '../server-pacer.js';
+import { takeLocalJob } from './local-job.js';
 import { bitlySource, csvSource, kuttSource, shlinkSource, yourlsSource } from '@shortener/import-sources';
 
 /** How often the command line is told the job's counts. */
@@ -50,9 +51,11 @@ function sourceOf(request: LocalImportRequest): Result<ImportSource> {
 }
 
 /**
- * `shortener import --from` (decisions §17): a job stored like the server's, run here to its end with the
- * counts reported as it goes. Killed, it is left running: the server takes a CSV job on once its lease
- * runs out, and the same command again imports what is left (what was imported is skipped).
+ * `shortener import --from` (decisions §17, §25): a job stored like the server's, run here to its end with
+ * the counts reported as it goes. The same import run again goes on with its unfinished job (a killed
+ * run's, once its lease has run out) instead of making a new one; killed, the job is left running, and
+ * a server takes a CSV job on once its lease runs out. `signal` aborted (Ctrl-C, answered yes) cancels
+ * the job: it stops at its next chunk, what was imported stays.
  */
 export async function importLocally(
   core: CoreDeps,
@@ -60,22 +63,20 @@ export async function importLocally(
   userAgents: UserAgentParser,
   request: LocalImportRequest,
   onProgress: (job: ImportJobSummary) => void,
+  signal?: AbortSignal,
 ): Promise<Result<ImportDone>> {
   const source = sourceOf(request);
   if (!source.ok) return source;
   const deps = { ...core, imports: stores.imports, readers: { userAgents, isBot: isBotUserAgent } };
-  const created = await createImportJob(deps, request.accountId, request.source, {
-    onConflict: request.onConflict,
-    domainMap: request.domainMap,
-    dryRun: request.dryRun,
-    url: request.url,
-    payload: request.source === 'csv' ? request.file : null,
-  });
-  if (!created.ok) return created;
   const runner = `cli-${process.pid}-${randomUUID().slice(0, 8)}`;
-  const now = core.clock.now();
-  const job = await stores.imports.claimJob(runner, now, now + IMPORT_LEASE_MS, created.value.id);
-  if (job === null) throw new Error('the new import job could not be taken');
+  const taken = await takeLocalJob(deps, request, runner, onProgress);
+  if (!taken.ok) return taken;
+  if ('ended' in taken.value) {
+    return ok({ job: taken.value.ended, lines: await stores.imports.report(taken.value.ended.id) });
+  }
+  const job = taken.value.job;
+  const cancel = () => void stores.imports.cancelJob(job.id, core.clock.now()).catch(() => undefined);
+  signal?.addEventListener('abort', cancel, { once: true });
   const report = async () => {
     const found = await stores.imports.findJob(job.id);
     if (found !== null) onProgress(found);
@@ -86,6 +87,7 @@ export async function importLocally(
     await runImportJob(deps, job, source.value, runner, { chunkRows: 200, pause: yieldToRequests });
   } finally {
     clearInterval(timer);
+    signal?.removeEventListener('abort', cancel);
   }
   return ok({ job: await report(), lines: await stores.imports.report(job.id) });
 }

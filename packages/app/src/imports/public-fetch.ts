@@ -54,10 +54,15 @@ function get(url: URL, headers: Record<string, string>, target: { address: strin
       },
     );
     request.setTimeout(REQUEST_TIMEOUT_MS, () =>
-      request.destroy(new Error(`${url.host} did not answer in time.`)),
+      request.destroy(Object.assign(new Error(`${url.host} did not answer in time.`), { code: 'ETIMEDOUT' })),
     );
+    // the code kept (not the driver's message, which names the address): the source tries again (§25)
     request.on('error', (error: NodeJS.ErrnoException) =>
-      reject(new Error(error.code === undefined ? error.message : `${url.host}: ${error.code}`)),
+      reject(
+        error.code === undefined
+          ? new Error(error.message)
+          : Object.assign(new Error(`${url.host}: ${error.code}`), { code: error.code }),
+      ),
     );
   });
 }

@@ -3,8 +3,14 @@ import type { CounterIncrement } from '../ports.js';
 import type { Result } from '../result.js';
 import type { ImportSourceName } from './source.js';
 
-/** Where a job is (decisions §17). */
-export type ImportState = 'queued' | 'running' | 'done' | 'failed';
+/** Where a job can be (decisions §17, §25): `cancelled` by its account, what was imported kept. */
+export const IMPORT_STATES = ['queued', 'running', 'done', 'failed', 'cancelled'] as const;
+
+/** Where a job is. */
+export type ImportState = (typeof IMPORT_STATES)[number];
+
+/** The states of a job still to run or running: it counts against the account's open imports. */
+export const isOpenImport = (state: ImportState): boolean => state === 'queued' || state === 'running';
 
 /** What happened to one row of a source. */
 export type ImportOutcome = 'imported' | 'renamed' | 'skipped' | 'refused';
@@ -19,6 +25,11 @@ export interface ImportOptions {
   readonly dryRun: boolean;
   /** The remote API's base URL (shlink, kutt, bitly), for the report; null for the others. */
   readonly url: string | null;
+  /**
+   * What the job reads, hashed (the file; the API's or database's address): a command-line run of the same
+   * import goes on with an unfinished job of the same input (decisions §25). Absent on older jobs.
+   */
+  readonly input?: string;
 }
 
 /** A job's counts so far. */
@@ -175,10 +186,23 @@ export interface ImportStore {
   listJobs(accountId: string, limit: number): Promise<ImportJobSummary[]>;
   /**
    * Takes the oldest job that is queued, or running with its lease run out (a crashed runner's), for
-   * `runner` until `leaseUntil`, marking it running; null when there is none. Two runners never hold one job.
-   * With `id`, only that job is taken (the command line runs the job it started).
+   * `runner` until `leaseUntil`, marking it running; null when there is none. Two runners never hold one job,
+   * and an account whose job is held (its lease not run out) has none of its others taken: one job per
+   * account at a time (decisions §25). With `id`, only that job is taken (the command line runs its own);
+   * without, never a queued job the command line made (its `input` set) from a source other than csv:
+   * only that command line can run it (it holds the key or the password), and takes it by id.
    */
   claimJob(runner: string, now: number, leaseUntil: number, id?: string): Promise<ImportJob | null>;
+  /**
+   * Moves the lease of a job `runner` holds to `leaseUntil` (a runner waiting on a slow source keeps its
+   * job); false when it no longer holds it (cancelled, or taken by another after its lease ran out).
+   */
+  renewLease(id: string, runner: string, leaseUntil: number): Promise<boolean>;
+  /**
+   * Cancels a queued or running job (state `cancelled`, its lease released, what was imported kept): its
+   * runner's next chunk is refused. Returns the job as it is after; null for an unknown id.
+   */
+  cancelJob(id: string, at: number): Promise<ImportJobSummary | null>;
   /** Of the sources' keys given, those the account imported already from `source`, with the link's id. */
   findImported(
     accountId: string,
@@ -188,7 +212,9 @@ export interface ImportStore {
   /**
    * Writes a chunk in one transaction: each link (with its import record and counters; a taken slug
    * fails alone as `slug_taken`, leaving the rest), the report lines, the job's counts and cursor, its
-   * lease renewed. Refused whole (`not_found`) when the runner no longer holds the job.
+   * lease renewed. Refused whole (`not_found`) when the runner no longer holds the job (cancelled, or
+   * taken over). A write the database cannot make (a full disk) throws an error whose message says why in
+   * a person's words (`disk full`).
    */
   writeChunk(chunk: ImportChunk): Promise<Result<Result<LinkRecord>[]>>;
   /** Ends the job (done or failed, with its last errors), releasing its lease. */

@@ -41,8 +41,41 @@ export interface ImportPacing {
 /** How long a runner holds a job without writing before another may take it (a crashed runner's). */
 export const IMPORT_LEASE_MS = 10_000;
 
-/** Thrown when the runner lost its job to another (its lease ran out): it stops without a word. */
+/** How often a runner moves its job's lease on while it runs (a slow source's wait keeps the job). */
+const LEASE_RENEW_MS = IMPORT_LEASE_MS / 4;
+
+/** Thrown when the runner lost its job (cancelled, or taken by another after its lease ran out): it stops without a word. */
 export class LostImportJob extends Error {}
+
+/** Thrown when the store cannot write a chunk (a full disk): the job fails with the reason in its errors. */
+class ImportWriteFailed extends Error {}
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/** `write`, a store's error turned into the job's reason (`the database could not write: disk full`). */
+async function storeWrite<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    throw new ImportWriteFailed(`the database could not write: ${messageOf(error)}`);
+  }
+}
+
+/**
+ * Keeps the runner's lease on the job while it runs, renewed every {@link LEASE_RENEW_MS}: a source waiting
+ * out retries between two chunks keeps its job. `lost()` is true once the job is no longer held
+ * (cancelled, or taken over); a renewal that fails (the store away) is left to the next.
+ */
+function holdLease(deps: ImportDeps, jobId: string, runner: string) {
+  let lost = false;
+  const timer = setInterval(() => {
+    deps.imports
+      .renewLease(jobId, runner, deps.clock.now() + IMPORT_LEASE_MS)
+      .then((held) => (lost ||= !held))
+      .catch(() => undefined);
+  }, LEASE_RENEW_MS);
+  return { lost: () => lost, release: () => clearInterval(timer) };
+}
 
 const COUNT_OF: Record<ImportOutcome, keyof ImportCounts> = {
   imported: 'imported',
@@ -66,8 +99,9 @@ function counted(counts: ImportCounts, lines: readonly ImportReportLine[], visit
  * {@link CHUNK_ROWS}, each written in one transaction with the job's counts and the cursor after its
  * last row, so a crash loses at most a chunk's work and the next runner goes on after the last chunk
  * written (a row written twice is found by its source key and skipped). `pacing.stop` is asked between chunks
- * (a server shutting down): the job stays running, and is taken again once its lease runs out. Ends
- * the job done, or failed with the error that stopped it.
+ * (a server shutting down): the job stays running, and is taken again once its lease runs out. The lease is
+ * renewed while the job runs; a job cancelled (or taken over) stops at its next chunk. Ends the job done,
+ * or failed with the error that stopped it (a store that cannot write: `the database could not write: …`).
  */
 export async function runImportJob(
   deps: ImportDeps,
@@ -78,6 +112,7 @@ export async function runImportJob(
 ): Promise<void> {
   const { stop = () => false, chunkRows = CHUNK_ROWS, pause = async () => {} } = pacing;
   let state = { counts: job.counts, cursor: job.cursor };
+  const lease = holdLease(deps, job.id, runner);
   try {
     let steps: ImportStep[] = [];
     for await (const step of source.rows(job.cursor)) {
@@ -85,15 +120,22 @@ export async function runImportJob(
       if (steps.length < chunkRows) continue;
       state = await writeSteps(deps, job, runner, steps, state.counts);
       steps = [];
-      if (stop()) return;
+      if (stop() || lease.lost()) return;
       await pause();
     }
     if (steps.length > 0) state = await writeSteps(deps, job, runner, steps, state.counts);
     await deps.imports.finishJob(job.id, runner, 'done', [], deps.clock.now());
   } catch (error) {
     if (error instanceof LostImportJob) return;
-    const message = error instanceof Error ? error.message : String(error);
-    await deps.imports.finishJob(job.id, runner, 'failed', [message.slice(0, 500)], deps.clock.now());
+    await deps.imports.finishJob(
+      job.id,
+      runner,
+      'failed',
+      [messageOf(error).slice(0, 500)],
+      deps.clock.now(),
+    );
+  } finally {
+    lease.release();
   }
 }
 
@@ -154,7 +196,9 @@ async function writeSteps(
   const counts = counted(before, [...lines, ...writeLines], visits);
   const at = deps.clock.now();
   const chunk = { jobId: job.id, runner, writes, lines, writeLines, counts, cursor, at };
-  const written = await deps.imports.writeChunk({ ...chunk, leaseUntil: at + IMPORT_LEASE_MS });
+  const written = await storeWrite(() =>
+    deps.imports.writeChunk({ ...chunk, leaseUntil: at + IMPORT_LEASE_MS }),
+  );
   if (!written.ok) throw new LostImportJob();
   const lost = writeLines.filter((_, i) => !written.value[i]?.ok);
   if (lost.length === 0) return { counts, cursor };
@@ -168,7 +212,9 @@ async function writeSteps(
   const kept = writeLines.filter((_, i) => written.value[i]?.ok);
   const fixed = counted(before, [...lines, ...kept, ...skipped], visits);
   const retry = { ...chunk, writes: [], lines: skipped, writeLines: [], counts: fixed };
-  const again = await deps.imports.writeChunk({ ...retry, leaseUntil: at + IMPORT_LEASE_MS });
+  const again = await storeWrite(() =>
+    deps.imports.writeChunk({ ...retry, leaseUntil: at + IMPORT_LEASE_MS }),
+  );
   if (!again.ok) throw new LostImportJob();
   return { counts: fixed, cursor };
 }

@@ -15,7 +15,7 @@ import type {
   ImportStore,
 } from './import-job.js';
 import type { ImportSourceName } from './source.js';
-import { NO_COUNTS } from './import-job.js';
+import { IMPORT_STATES, NO_COUNTS, isOpenImport } from './import-job.js';
 
 /** The sources an account may import from over the API and the page (YOURLS's database is the operator's). */
 export const API_IMPORT_SOURCES = ['csv', 'shlink', 'kutt', 'bitly'] as const;
@@ -73,7 +73,7 @@ export const ImportJobSchema = z
   .object({
     id: z.string(),
     source: z.string(),
-    state: z.enum(['queued', 'running', 'done', 'failed']),
+    state: z.enum(IMPORT_STATES),
     dry_run: z.boolean(),
     rows: z.number().int(),
     imported: z.number().int(),
@@ -153,9 +153,7 @@ export async function startImport(
     return err(domainError('unauthorized', 'An import goes into an account: send its API key.'));
   const remote = remoteOf(deps, input);
   if (!remote.ok) return remote;
-  const open = (await deps.imports.listJobs(caller.accountId, 50)).filter(
-    (job) => job.state === 'queued' || job.state === 'running',
-  );
+  const open = (await deps.imports.listJobs(caller.accountId, 50)).filter((job) => isOpenImport(job.state));
   if (open.length >= MAX_OPEN_IMPORTS) {
     return err(domainError('too_many', `At most ${MAX_OPEN_IMPORTS} imports run at once for an account.`));
   }
@@ -236,4 +234,19 @@ export async function importReport(
   const job = await findImport(deps, id, caller);
   if (!job.ok) return job;
   return ok({ job: job.value, lines: await deps.imports.report(job.value.id) });
+}
+
+/**
+ * Cancels the caller's job (decisions §25): a queued or running one becomes `cancelled`, what was imported
+ * stays, and its runner stops at its next chunk. A job already ended is answered as it is.
+ */
+export async function cancelImport(
+  deps: ImportUseDeps,
+  id: string,
+  caller: Caller,
+): Promise<Result<ImportJobSummary>> {
+  const job = await findImport(deps, id, caller);
+  if (!job.ok || !isOpenImport(job.value.state)) return job;
+  const cancelled = await deps.imports.cancelJob(job.value.id, deps.clock.now());
+  return cancelled === null ? err(domainError('not_found', 'No import with this id.')) : ok(cancelled);
 }

@@ -18,12 +18,13 @@ import { hasCounts, hasStrings, readCursor } from '../cursor.js';
 import { rowDates } from '../dates.js';
 import type { FetchLike, HttpClient, Sleep } from '../http.js';
 import { createHttpClient } from '../http.js';
+import type { RetryOptions } from '../http.js';
 import type { JsonObject } from '../json.js';
 import { arrayAt, numberOrNull, objectAt, stringOrNull, strings, textOrNull } from '../json.js';
 import { splitShortUrl } from '../short-url.js';
 
 /** Where and how to read a Bitly account. */
-export interface BitlySourceOptions {
+export interface BitlySourceOptions extends RetryOptions {
   readonly token: string;
   /** The API's base URL; Bitly's own by default. */
   readonly url?: string;

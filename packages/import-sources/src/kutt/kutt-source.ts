@@ -16,12 +16,13 @@ import { hasCounts, hasStrings, readCursor } from '../cursor.js';
 import { rowDates } from '../dates.js';
 import type { FetchLike } from '../http.js';
 import { createHttpClient } from '../http.js';
+import type { RetryOptions } from '../http.js';
 import type { JsonObject } from '../json.js';
 import { arrayAt, numberOrNull, objectAt, stringOrNull, textOrNull } from '../json.js';
 import { joinShortUrl, splitShortUrl } from '../short-url.js';
 
 /** Where and how to read a Kutt server. */
-export interface KuttSourceOptions {
+export interface KuttSourceOptions extends RetryOptions {
   /** The server's base URL (`https://kutt.example`). */
   readonly url: string;
   readonly apiKey: string;

@@ -16,6 +16,7 @@ import { hasCounts, hasStrings, readCursor } from '../cursor.js';
 import { optionalInstant, rowDates } from '../dates.js';
 import type { FetchLike } from '../http.js';
 import { createHttpClient } from '../http.js';
+import type { RetryOptions } from '../http.js';
 import type { HttpClient } from '../http.js';
 import type { JsonObject } from '../json.js';
 import { arrayAt, numberOrNull, objectAt, stringOrNull, strings, textOrNull } from '../json.js';
@@ -23,7 +24,7 @@ import { splitShortUrl } from '../short-url.js';
 import { shlinkRules } from './shlink-rules.js';
 
 /** Where and how to read a Shlink server. */
-export interface ShlinkSourceOptions {
+export interface ShlinkSourceOptions extends RetryOptions {
   /** The server's base URL (`https://s.example`). */
   readonly url: string;
   readonly apiKey: string;

@@ -25,10 +25,30 @@ export interface StandIn {
   close(): Promise<void>;
 }
 
+/**
+ * How a stand-in misbehaves, as remote APIs do (decisions §25): it closes a keep-alive connection idle
+ * longer than `idleCloseMs` (a request sent on it meets a closed connection, as when the server's close
+ * crosses the client's next request), and `failing(request)` cuts a request's connection (`'close'`) or
+ * answers it with a 5xx status instead.
+ */
+export interface StandInFaults {
+  readonly idleCloseMs?: number;
+  readonly failing?: (request: StandInRequest) => 'close' | number | null;
+}
+
 /** A real HTTP server on a free loopback port, answering with `handle`. */
-export async function startStandIn(handle: (request: StandInRequest) => StandInAnswer): Promise<StandIn> {
+export async function startStandIn(
+  handle: (request: StandInRequest) => StandInAnswer,
+  faults: StandInFaults = {},
+): Promise<StandIn> {
   const requests: StandInRequest[] = [];
+  const lastAnswer = new WeakMap<object, number>();
   const server = createServer((req, res) => {
+    const idleSince = lastAnswer.get(req.socket);
+    if (faults.idleCloseMs !== undefined && idleSince !== undefined) {
+      if (Date.now() - idleSince > faults.idleCloseMs) return void req.socket.destroy();
+    }
+    res.on('finish', () => lastAnswer.set(req.socket, Date.now()));
     const url = new URL(req.url ?? '/', 'http://stand-in');
     const request = {
       method: req.method ?? 'GET',
@@ -37,6 +57,9 @@ export async function startStandIn(handle: (request: StandInRequest) => StandInA
       headers: req.headers,
     };
     requests.push(request);
+    const fault = faults.failing?.(request) ?? null;
+    if (fault === 'close') return void req.socket.destroy();
+    if (fault !== null) return void res.writeHead(fault, { 'content-type': 'text/plain' }).end('down');
     const answer = handle(request);
     // a body in another type than JSON is sent as it is
     const raw = answer.type !== undefined && typeof answer.body === 'string';

@@ -6,7 +6,7 @@
  * `Visit.json`, `VisitLocation.json`, `Pagination.json`, and the problem details of
  * `module/Rest/src/Exception/{Missing,Verify}AuthenticationException.php` for a missing or wrong key (401).
  */
-import type { StandIn, StandInAnswer, StandInRequest } from './loopback.js';
+import type { StandIn, StandInAnswer, StandInFaults, StandInRequest } from './loopback.js';
 import { pageOfItems, startStandIn } from './loopback.js';
 
 export const SHLINK_KEY = 'shlink-key-0123456789';
@@ -99,8 +99,8 @@ function oneShortUrl(items: readonly ShlinkShortUrl[], request: StandInRequest, 
   };
 }
 
-/** Starts a stand-in Shlink holding `items`. */
-export function startShlink(items: readonly ShlinkShortUrl[]): Promise<StandIn> {
+/** Starts a stand-in Shlink holding `items`, misbehaving as `faults` say. */
+export function startShlink(items: readonly ShlinkShortUrl[], faults: StandInFaults = {}): Promise<StandIn> {
   return startStandIn((request) => {
     const key = request.headers['x-api-key'];
     if (key === undefined) {
@@ -124,5 +124,5 @@ export function startShlink(items: readonly ShlinkShortUrl[]): Promise<StandIn> 
         return oneShortUrl(items, request, what);
     }
     return problem(404, 'not-found', 'Not found', `Requested route does not exist.`);
-  });
+  }, faults);
 }

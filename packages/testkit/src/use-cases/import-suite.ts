@@ -31,7 +31,7 @@ const row = (
 });
 
 /** Deps of the import use cases and runner over the harness. */
-const depsOf = (h: Harness): ImportDeps & ImportUseDeps => ({
+export const importDepsOf = (h: Harness): ImportDeps & ImportUseDeps => ({
   ...h,
   imports: h.stores.imports,
   importSecrets: { keep: () => {} },
@@ -54,7 +54,7 @@ export function describeImportSuite(name: string, open: () => Promise<Stores>): 
     ): Promise<ImportJob> {
       const account = accountId === undefined ? await givenAccount(h.stores) : { id: accountId };
       const input = { source: 'csv' as const, csv: 'url\nhttps://example.com/', ...extra };
-      return valueOf(await startImport(depsOf(h), input, { accountId: account.id, editToken: null }));
+      return valueOf(await startImport(importDepsOf(h), input, { accountId: account.id, editToken: null }));
     }
 
     async function run(h: Harness, job: ImportJob, rows: readonly ImportRow[], stop?: () => boolean) {
@@ -62,7 +62,7 @@ export function describeImportSuite(name: string, open: () => Promise<Stores>): 
       const claimed = await h.stores.imports.claimJob('runner-1', now, now + 60_000);
       expect(claimed?.id).toBe(job.id);
       await runImportJob(
-        depsOf(h),
+        importDepsOf(h),
         claimed!,
         rowsSource(rows),
         'runner-1',
@@ -272,7 +272,7 @@ export function describeImportSuite(name: string, open: () => Promise<Stores>): 
       const later = h.clock.now() + 61_000;
       const taken = (await h.stores.imports.claimJob('runner-2', later, later + 60_000))!;
       expect(taken.cursor).toBe('49');
-      await runImportJob(depsOf(h), taken, rowsSource(rows), 'runner-2');
+      await runImportJob(importDepsOf(h), taken, rowsSource(rows), 'runner-2');
       const done = (await h.stores.imports.findJob(job.id))!;
       expect(done).toMatchObject({ state: 'done', counts: { rows: 120, imported: 120 } });
       expect(await h.stores.imports.report(job.id)).toHaveLength(120);

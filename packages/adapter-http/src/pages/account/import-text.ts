@@ -28,6 +28,7 @@ const EN = {
   running: 'Running',
   done: 'Done',
   failed: 'Failed',
+  cancelled: 'Cancelled',
   counts:
     '{rows} rows: {imported} imported, {renamed} renamed, {skipped} skipped, {refused} refused, {visits} visits',
   refreshing: 'This page refreshes itself every 2 seconds while the import runs.',
@@ -64,6 +65,7 @@ const DE: ImportText = {
   running: 'Läuft',
   done: 'Fertig',
   failed: 'Fehlgeschlagen',
+  cancelled: 'Abgebrochen',
   counts:
     '{rows} Zeilen: {imported} importiert, {renamed} umbenannt, {skipped} übersprungen, {refused} abgelehnt, {visits} Besuche',
   refreshing: 'Diese Seite lädt sich alle 2 Sekunden neu, solange der Import läuft.',
@@ -98,6 +100,7 @@ const FR: ImportText = {
   running: 'En cours',
   done: 'Terminé',
   failed: 'Échoué',
+  cancelled: 'Annulé',
   counts:
     '{rows} lignes : {imported} importées, {renamed} renommées, {skipped} ignorées, {refused} refusées, {visits} visites',
   refreshing: 'Cette page se recharge toutes les 2 secondes tant que l’import tourne.',
@@ -132,6 +135,7 @@ const ES: ImportText = {
   running: 'En curso',
   done: 'Hecha',
   failed: 'Fallida',
+  cancelled: 'Cancelada',
   counts:
     '{rows} filas: {imported} importadas, {renamed} renombradas, {skipped} omitidas, {refused} rechazadas, {visits} visitas',
   refreshing: 'Esta página se recarga cada 2 segundos mientras la importación sigue.',

@@ -1,0 +1,140 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SHLINK_KEY, startShlink } from '../../../import-sources/test/stand-ins/shlink.js';
+import type { StandIn, StandInRequest } from '../../../import-sources/test/stand-ins/loopback.js';
+import { eventually, expectError, jsonOf, startTestServer } from './harness.js';
+import type { Json, TestAccount, TestServer } from './harness.js';
+
+// Decisions §25, "Jobs are never stuck and never queue behind another account" and "Remote sources are
+// retried": cancelling through the API, the runners of one node side by side (one job per account), and
+// a remote source that cuts connections and fails with 5xx, on the real server.
+
+let server: TestServer;
+let alice: TestAccount;
+let bob: TestAccount;
+
+beforeAll(async () => {
+  server = await startTestServer({ ALLOW_PRIVATE_HOSTS: 'true' });
+  alice = await server.createAccount('alice');
+  bob = await server.createAccount('bob');
+});
+afterAll(() => server.close());
+
+const jobOf = async (account: TestAccount, id: string): Promise<Json> =>
+  jsonOf(await server.api(`/api/v1/imports/${id}`, { key: account.key }));
+
+/** Polls the job until it has ended. */
+async function ended(account: TestAccount, id: string, withinMs = 30_000): Promise<Json> {
+  return eventually(async () => {
+    const job = await jobOf(account, id);
+    expect(['done', 'failed', 'cancelled']).toContain(job.state);
+    return job;
+  }, withinMs);
+}
+
+/** A CSV of `rows` links under `prefix`. */
+const csvOf = (prefix: string, rows: number) =>
+  [
+    'short url,long url',
+    ...Array.from({ length: rows }, (_, i) => `https://old.example/${prefix}${i},https://example.com/${i}`),
+  ].join('\n');
+
+async function startCsv(account: TestAccount, csv: string): Promise<string> {
+  const started = await server.api('/api/v1/imports', { key: account.key, json: { source: 'csv', csv } });
+  return (await jsonOf(started, 202)).id as string;
+}
+
+describe('import jobs side by side, and cancelled (decisions §25)', () => {
+  it("runs another account's job beside a long one, one job per account, and cancels the long one", async () => {
+    const long = await startCsv(alice, csvOf('long', 60_000));
+    await eventually(async () => expect((await jobOf(alice, long)).rows).toBeGreaterThan(0), 10_000);
+    // alice's second job waits for her first; bob's runs beside it, to its end
+    const second = await startCsv(alice, csvOf('second', 3));
+    const bobs = await startCsv(bob, csvOf('bob', 3));
+    expect(await ended(bob, bobs, 10_000)).toMatchObject({ state: 'done', imported: 3 });
+    expect(await jobOf(alice, second)).toMatchObject({ state: 'queued', rows: 0 });
+    expect(await jobOf(alice, long)).toMatchObject({ state: 'running' });
+
+    // another account cannot cancel it
+    await expectError(
+      await server.api(`/api/v1/imports/${long}`, { method: 'DELETE', key: bob.key }),
+      404,
+      'not_found',
+    );
+    const cancelled = await jsonOf(
+      await server.api(`/api/v1/imports/${long}`, { method: 'DELETE', key: alice.key }),
+    );
+    expect(cancelled).toMatchObject({ id: long, state: 'cancelled' });
+    // the runner stops at its next chunk: the counts stand still, what was imported stays
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const settled = await jobOf(alice, long);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await jobOf(alice, long)).toEqual(settled);
+    expect(settled.rows).toBeLessThan(60_000);
+    const report = await server.api(`/api/v1/imports/${long}/report`, { key: alice.key });
+    const lines = (await report.text()).trim().split('\r\n').slice(1);
+    expect(lines).toHaveLength(settled.rows);
+    const first = await server.visit(`http://${server.hostA}/long0.json`);
+    expect(first.status).toBe(200);
+    // her next job runs now, and cancelling an ended job answers it as it is
+    expect(await ended(alice, second)).toMatchObject({ state: 'done', imported: 3 });
+    const again = await server.api(`/api/v1/imports/${second}`, { method: 'DELETE', key: alice.key });
+    expect(await jsonOf(again)).toMatchObject({ state: 'done' });
+  }, 60_000);
+
+  it('declares the cancel in the API document', async () => {
+    const document = await jsonOf(await server.api('/openapi.json'));
+    expect(document.paths['/api/v1/imports/{id}'].delete).toMatchObject({ operationId: 'cancelImport' });
+  });
+});
+
+describe('a remote source that cuts connections and fails with 5xx (decisions §25)', () => {
+  const items = [
+    {
+      shortCode: 'kept',
+      domain: null,
+      longUrl: 'https://example.com/kept',
+      dateCreated: '2025-03-01T10:00:00+00:00',
+    },
+  ];
+  let flaky: StandIn;
+  let down: StandIn;
+  const tries = new Map<string, number>();
+  beforeAll(async () => {
+    // the list of links: its first request cut, its next two answered 503, then served
+    flaky = await startShlink(items, {
+      failing: (request: StandInRequest) => {
+        if (request.path !== '/rest/v3/short-urls') return null;
+        const count = (tries.get(request.path) ?? 0) + 1;
+        tries.set(request.path, count);
+        return count === 1 ? 'close' : count <= 3 ? 503 : null;
+      },
+    });
+    down = await startShlink(items, { failing: () => 'close' });
+  });
+  afterAll(async () => {
+    await flaky.close();
+    await down.close();
+  });
+
+  async function startShlinkImport(account: TestAccount, url: string): Promise<string> {
+    const json = { source: 'shlink', url, api_key: SHLINK_KEY };
+    return (await jsonOf(await server.api('/api/v1/imports', { key: account.key, json }), 202)).id as string;
+  }
+
+  it('tries again after a cut connection and 5xx answers, and imports', async () => {
+    const carol = await server.createAccount('carol');
+    const id = await startShlinkImport(carol, flaky.url);
+    expect(await ended(carol, id)).toMatchObject({ state: 'done', imported: 1, errors: [] });
+    expect(tries.get('/rest/v3/short-urls')).toBe(4);
+  }, 40_000);
+
+  it('fails after 5 retries, naming the host and what failed', async () => {
+    const dan = await server.createAccount('dan');
+    const id = await startShlinkImport(dan, down.url);
+    const job = await ended(dan, id, 40_000);
+    expect(job).toMatchObject({ state: 'failed' });
+    expect(job.errors).toEqual([
+      `${new URL(down.url).host}: connection closed by the server (after 5 retries)`,
+    ]);
+  }, 60_000);
+});
