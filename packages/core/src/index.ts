@@ -275,6 +275,8 @@ export {
 export type { Pace, ProcessMeter } from './pacing.js';
 export { countsOfRow } from './imports/import-visits.js';
 export { decodeHtmlEntities } from './imports/html-entities.js';
+export { DATE_FORMAT_TOKENS, DateFormatField, dateReaderOf } from './imports/date-format.js';
+export type { DateReader } from './imports/date-format.js';
 export type { ImportedCounts, VisitReaders } from './imports/import-visits.js';
 // prettier-ignore
 export {

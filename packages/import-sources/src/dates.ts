@@ -33,16 +33,27 @@ export function optionalInstant(value: unknown): number | null | undefined {
   return parseInstant(value) ?? undefined;
 }
 
-/** A row's creation and expiry times from an answer's fields, with a `problem` when either is unreadable. */
+/** The report's note on a date left out: `created "31.12.2024 23:10" not read, imported without a date`. */
+export const unreadDateNote = (field: 'created' | 'expires', text: unknown): string =>
+  `${field} ${JSON.stringify(text)} not read, imported without ${field === 'created' ? 'a date' : 'an expiry'}`;
+
+/**
+ * A row's creation and expiry times from an answer's fields; a date that cannot be read is left out and
+ * noted (decisions §25: the row comes all the same).
+ */
 export function rowDates(
   created: unknown,
   expires: unknown,
-): { createdAt?: number | null; expiresAt?: number | null; problem?: string } {
+): { createdAt?: number | null; expiresAt?: number | null; notes?: string[] } {
   const createdAt = optionalInstant(created);
   const expiresAt = optionalInstant(expires);
+  const notes = [
+    ...(createdAt === undefined ? [unreadDateNote('created', created)] : []),
+    ...(expiresAt === undefined ? [unreadDateNote('expires', expires)] : []),
+  ];
   return {
     ...(createdAt === undefined ? {} : { createdAt }),
     ...(expiresAt === undefined ? {} : { expiresAt }),
-    ...(createdAt === undefined || expiresAt === undefined ? { problem: 'an unreadable date' } : {}),
+    ...(notes.length === 0 ? {} : { notes }),
   };
 }

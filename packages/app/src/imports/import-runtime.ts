@@ -24,7 +24,9 @@ export function sourceOf(job: ImportJob, secret: string | null, fetch: FetchLike
   const url = job.options.url ?? '';
   switch (job.source) {
     case 'csv':
-      return job.payload === null ? 'The file of this import is gone.' : csvSource(job.payload);
+      return job.payload === null
+        ? 'The file of this import is gone.'
+        : csvSource(job.payload, job.options.dateFormat ?? null);
     case 'shlink':
     case 'kutt':
     case 'bitly':

@@ -25,7 +25,10 @@ const missing = (flag: string, source: string): Result<never> =>
  */
 function sourceOf(request: LocalImportRequest): Result<ImportSource> {
   const { source, url, secret } = request;
-  if (source === 'csv') return request.file === null ? missing('FILE', source) : ok(csvSource(request.file));
+  if (source === 'csv')
+    return request.file === null
+      ? missing('FILE', source)
+      : ok(csvSource(request.file, request.dateFormat ?? null));
   if (source === 'yourls') {
     if (request.database === null) return missing('--database', source);
     return ok(
@@ -69,6 +72,7 @@ export async function importLocally(
     domainMap: request.domainMap,
     dryRun: request.dryRun,
     url: request.url,
+    dateFormat: request.dateFormat ?? null,
     payload: request.source === 'csv' ? request.file : null,
   });
   if (!created.ok) return created;

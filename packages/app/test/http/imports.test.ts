@@ -123,6 +123,37 @@ describe('POST /api/v1/imports (decisions §17)', () => {
     expect(links).toHaveLength(5);
   });
 
+  it('imports a row whose date it cannot read without the date, and reads dates in `date_format` (§25)', async () => {
+    const gerd = await server.createAccount('gerd');
+    const csv = 'Long URL;Title;Created\r\nhttps://example.com/de;Eins;31.12.2024 23:10\r\n';
+    const start = async (extra: object) =>
+      (
+        await jsonOf(
+          await server.api('/api/v1/imports', { key: gerd.key, json: { source: 'csv', csv, ...extra } }),
+          202,
+        )
+      ).id as string;
+    const first = await start({});
+    expect(await finished(server, gerd, first)).toMatchObject({ rows: 1, imported: 1, refused: 0 });
+    const report = await server.api(`/api/v1/imports/${first}/report`, { key: gerd.key });
+    expect((await report.text()).trim().split('\r\n')[1]).toMatch(
+      /,imported,http:\/\/[^,]+,"row 1: created ""31.12.2024 23:10"" not read, imported without a date"$/,
+    );
+
+    const other = await server.createAccount('gerda');
+    const json = { source: 'csv', csv, date_format: 'DD.MM.YYYY HH:mm' };
+    const started = await jsonOf(await server.api('/api/v1/imports', { key: other.key, json }), 202);
+    expect(await finished(server, other, started.id)).toMatchObject({ imported: 1 });
+    const { links } = await jsonOf(await server.api('/api/v1/links', { key: other.key }));
+    expect(links[0].created_at).toBe('2024-12-31T23:10:00.000Z');
+
+    const bad = { source: 'csv', csv, date_format: 'DD.QQ.YYYY' };
+    const refused = await server.api('/api/v1/imports', { key: other.key, json: bad });
+    expect((await expectError(refused, 400, 'invalid_request')).field).toBe('date_format');
+    const openapi = await jsonOf(await server.api('/openapi.json'));
+    expect(JSON.stringify(openapi)).toContain('"date_format"');
+  });
+
   it('keeps jobs to their account and says what is missing', async () => {
     const started = await jsonOf(
       await server.api('/api/v1/imports', {

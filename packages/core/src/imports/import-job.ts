@@ -19,6 +19,8 @@ export interface ImportOptions {
   readonly dryRun: boolean;
   /** The remote API's base URL (shlink, kutt, bitly), for the report; null for the others. */
   readonly url: string | null;
+  /** How the CSV writes its dates (`DD.MM.YYYY HH:mm`, decisions §25); absent or null: ISO 8601 only. */
+  readonly dateFormat?: string | null;
 }
 
 /** A job's counts so far. */
@@ -103,7 +105,7 @@ export interface ImportReportLine {
   readonly outcome: ImportOutcome;
   /** The link's short URL here, when there is one. */
   readonly shortUrl: string | null;
-  /** Why a row was skipped, renamed or refused. */
+  /** Why a row was skipped, renamed or refused; for an imported row, what to look at (disabled, a date not read). */
   readonly reason: string | null;
 }
 

@@ -105,7 +105,9 @@ export async function planRow(ctx: MappingContext, row: ImportRow): Promise<RowP
   ctx.planned.add(`${domain}/${code.slug}`);
   const shortUrl = shortUrlOf(link, deps.config);
   const renamed = code.reason !== null;
-  const reasons = [code.reason, row.disabled ?? null].filter((reason) => reason !== null);
+  const reasons = [code.reason, row.disabled ?? null, ...(row.notes ?? [])].filter(
+    (reason) => reason !== null,
+  );
   return {
     kind: 'write',
     link,
