@@ -34,7 +34,7 @@ function shortenDescription(deps: McpDeps): string {
     'password: 4-64 characters, asked before the redirect.',
     `tags: 0-${MAX_TAGS} tags of 1-32 characters a-z 0-9 - _ (lower-cased; else validation_error). rules: up to ${MAX_RULES}`,
     `{ when, url } in order; when holds device (${RULE_DEVICE_WORDS}), os (${RULE_OS_WORDS}),`,
-    'country (ISO codes), language (primary subtags of Accept-Language), query (exact parameter values),',
+    'country (ISO codes), language (en: any English; en-US: that region only), query (exact parameter values),',
     'after/before (ISO times); the first rule that holds picks its url (checked like url, UTM added), else url.',
     `split: ${SPLIT_MIN_ENTRIES}-${SPLIT_MAX_ENTRIES} { url, weight } (integer weights summing to ${SPLIT_TOTAL_WEIGHT}, urls checked like url):`,
     "visitors no rule matches go to one entry, chosen by the visitor's daily hash (no cookie; the same all day).",

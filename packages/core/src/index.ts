@@ -105,6 +105,8 @@ export {
   RuleWhenInput,
   RulesField,
   checkRules,
+  isRuleLanguage,
+  ruleLanguageOf,
   toRuleView,
   utmOf,
 } from './links/rules.js';

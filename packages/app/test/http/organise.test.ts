@@ -121,6 +121,27 @@ describe('redirect rules (decisions §15)', () => {
     ]);
   });
 
+  it('keeps a language rule’s region: en-US holds for that region only, en for any English (§25)', async () => {
+    const link = await create({
+      url: 'https://example.com/default',
+      rules: [
+        { when: { language: 'en-us' }, url: 'https://example.com/us' },
+        { when: { language: 'en' }, url: 'https://example.com/en' },
+      ],
+    });
+    expect(link.rules.map((rule: { when: unknown }) => rule.when)).toEqual([
+      { language: ['en-US'] },
+      { language: ['en'] },
+    ]);
+    const locationOf = async (language: string) =>
+      (await visit(link, { 'accept-language': language })).headers.get('location');
+    expect(await locationOf('en-US,en;q=0.9')).toBe('https://example.com/us');
+    expect(await locationOf('en-GB')).toBe('https://example.com/en');
+    expect(await locationOf('en')).toBe('https://example.com/en');
+    expect(await locationOf('fr-FR, en-US;q=0.5')).toBe('https://example.com/us');
+    expect(await locationOf('fr-CA')).toBe('https://example.com/default');
+  });
+
   it('matches query parameters and adds the UTM parameters of the link to rule URLs', async () => {
     const link = await create({
       url: 'https://example.com/p',
