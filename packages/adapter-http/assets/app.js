@@ -33,8 +33,10 @@ function formToInput(form) {
     input.expires_at = Number.isNaN(local.getTime()) ? expiresAt : local.toISOString();
   }
   if (data.get('private_stats')) input.public_stats = false;
+  // a tag may hold spaces (decisions §25): tags are separated by commas only
   const tags = text('tags')
-    .split(/[\s,]+/)
+    .split(',')
+    .map((tag) => tag.trim())
     .filter((tag) => tag !== '');
   if (tags.length > 0) input.tags = tags;
   return input;

@@ -32,7 +32,7 @@ function shortenDescription(deps: McpDeps): string {
     "addresses and this service's own short links are refused. alias: 2-40 of a-z 0-9 - _ (see",
     'check_alias). expires_in_days: 0.01-3650. max_clicks: at least 1 (human clicks; the link then expires).',
     'password: 4-64 characters, asked before the redirect.',
-    `tags: 0-${MAX_TAGS} tags of 1-32 characters a-z 0-9 - _ (lower-cased; else validation_error). rules: up to ${MAX_RULES}`,
+    `tags: 0-${MAX_TAGS} tags, 1-32 letters/digits of any script, spaces - _ . (kept as spelled, compared without case; else validation_error). rules: up to ${MAX_RULES}`,
     `{ when, url } in order; when holds device (${RULE_DEVICE_WORDS}), os (${RULE_OS_WORDS}),`,
     'country (ISO codes), language (en: any English; en-US: that region only), query (exact parameter values),',
     'after/before (ISO times); the first rule that holds picks its url (checked like url, UTM added), else url.',

@@ -125,7 +125,17 @@ export {
 } from './links/routing.js';
 export type { LinkRouting, RouteVisit, RoutedVisit } from './links/routing.js';
 export { robotsTxt } from './links/robots.js';
-export { MAX_TAGS, TagFilterField, TagsField, isTag, listTags, normalizeTags } from './links/tags.js';
+export {
+  MAX_TAGS,
+  TAG_RULE,
+  TagFilterField,
+  TagsField,
+  isTag,
+  listTags,
+  normalizeTags,
+  tagKey,
+  tagKeysOf,
+} from './links/tags.js';
 export type { TagCount } from './links/tags.js';
 export { ExportedLink, importLink, toExportedLink } from './links/link-export.js';
 export type { ExportedLinkExtras } from './links/link-export.js';

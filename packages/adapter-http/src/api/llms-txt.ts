@@ -29,7 +29,7 @@ const API_ENDPOINTS = [
   '- `POST /api/v1/links`: create a link (JSON body: `url` required; `alias`, `domain`, `title`, ' +
     '`expires_in_days` or `expires_at`, `max_clicks`, `password`, `public_stats`, `utm_*`, `tags`, `rules`, ' +
     '`forward_query`, `redirect_status`, `crawlable`, `expired_url`, `preview`, `split`). 201 Link.',
-  '- Organising and routing (decisions §15): `tags` (0-10 of `a-z0-9-_`, 1-32 characters, lower-cased; else 400 ' +
+  '- Organising and routing (decisions §15): `tags` (0-10, each 1-32 letters or digits of any script, spaces, `-`, `_`, `.`, kept as spelled and compared after NFKC, trimming and lower-casing; else 400 ' +
     '`validation_error`); `rules`: up to 20 `{ when, url }`, the first whose `when` holds (`device`, `os`, ' +
     '`country`, `language`, `query`, `after`, `before`) picks the destination; `forward_query` adds the ' +
     'visitor’s query (the destination’s parameters win); `redirect_status` 302 (default), 307, 301 or 308 ' +

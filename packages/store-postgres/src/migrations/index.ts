@@ -15,6 +15,7 @@ import { IMPORTS } from './010-imports.js';
 import { HOURLY_COUNTERS } from './014-hourly-counters.js';
 import { ACCOUNT_COUNTERS } from './016-account-counters.js';
 import { VISIT_EVENT_WINDOWS } from './017-visit-event-windows.js';
+import { TAG_KEYS } from './019-tag-keys.js';
 
 /** One schema step. Versions start at 1 and increase by one; `schema_migrations` lists those applied. */
 export interface Migration {
@@ -61,6 +62,8 @@ export const MIGRATIONS: readonly Migration[] = [
     sql: `ALTER TABLE idempotency_keys ADD COLUMN runner TEXT NOT NULL DEFAULT '',
   ADD COLUMN running_until BIGINT NOT NULL DEFAULT 0;`,
   },
+  // decisions §25: tags kept as spelled, filtered and counted by their keys
+  { version: 19, sql: TAG_KEYS },
 ];
 
 /**
