@@ -48,6 +48,20 @@ describe('shortener import --from csv of a German-format file', () => {
       await shortener('import', '--from', 'csv', csv, '--account', 'greta', '--json', '--dry-run')
     ).stdout;
     expect(JSON.parse(json).skipped).toBe(20);
+    // the tags came as the file spells them, found by their key (decisions §25)
+    const tagged = await shortener(
+      'links',
+      'list',
+      '--tag',
+      'café menu',
+      '--tag',
+      'SPRING SALE',
+      '--all',
+      '--json',
+    );
+    const links = JSON.parse(tagged.stdout).links as { tags: string[] }[];
+    expect(links).toHaveLength(20);
+    expect(links[0]?.tags).toEqual(['Café Menu', '東京', 'spring sale']);
   }, 60_000);
 
   it('reads the dates in the pattern --date-format names', async () => {

@@ -76,7 +76,7 @@ export function describeImportSuite(name: string, open: () => Promise<Stores>): 
       const job = await queued(h);
       expect((await h.links.insert(aLink({ slug: 'taken' }))).ok).toBe(true);
       const done = await run(h, job, [
-        row('Keep1', 'https://example.com/keep', { title: 'Kept', tags: ['Summer', 'bad tag'] }),
+        row('Keep1', 'https://example.com/keep', { title: 'Kept', tags: ['Summer', 'Café Menu', 'bad/tag'] }),
         row('taken'),
         row('a'),
         row('fine', 'javascript:alert(1)'),
@@ -86,7 +86,12 @@ export function describeImportSuite(name: string, open: () => Promise<Stores>): 
       expect(done.state).toBe('done');
       expect(done.counts).toMatchObject({ rows: 6, imported: 2, skipped: 2, refused: 2, renamed: 0 });
       const kept = await h.links.findBySlug('sho.rt', 'keep1');
-      expect(kept).toMatchObject({ url: 'https://example.com/keep', title: 'Kept', tags: ['summer'] });
+      // decisions §25: tags as the source spells them; one that is no tag is left out, and noted
+      expect(kept).toMatchObject({
+        url: 'https://example.com/keep',
+        title: 'Kept',
+        tags: ['Summer', 'Café Menu'],
+      });
       const report = await h.stores.imports.report(job.id);
       expect(report.map((l) => l.outcome)).toEqual([
         'imported',
@@ -97,6 +102,7 @@ export function describeImportSuite(name: string, open: () => Promise<Stores>): 
         'refused',
       ]);
       expect(report[0]!.shortUrl).toBe('https://sho.rt/keep1');
+      expect(report[0]!.reason).toMatch(/^tag "bad\/tag" left out: /);
     });
 
     it("keeps a row's settings, checked as a creation's: a permanent status with a cap, a bad split or preview refused", async () => {
