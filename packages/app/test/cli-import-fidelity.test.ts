@@ -21,7 +21,7 @@ beforeEach(async () => {
 });
 
 /** A German Excel export: `;` separated, dates as `31.12.2024 23:10`, tags with spaces and accents. */
-function germanCsv(rows = 20): string {
+function germanCsv(rows: number): string {
   const lines = ['Short URL;Long URL;Title;Tags;Created at'];
   for (let i = 1; i <= rows; i++) {
     const day = String(((i - 1) % 28) + 1).padStart(2, '0');
@@ -32,11 +32,16 @@ function germanCsv(rows = 20): string {
   return `${lines.join('\r\n')}\r\n`;
 }
 
+/** `shortener import --from csv` of a German file of `rows` rows into greta's account, with `flags`. */
+function importGerman(rows: number, ...flags: string[]) {
+  const csv = join(dir, 'export.csv');
+  writeFileSync(csv, germanCsv(rows));
+  return shortener('import', '--from', 'csv', csv, '--account', 'greta', ...flags);
+}
+
 describe('shortener import --from csv of a German-format file', () => {
   it('imports every row with an unreadable date, leaving the date out and saying so', async () => {
-    const csv = join(dir, 'export.csv');
-    writeFileSync(csv, germanCsv());
-    const result = await shortener('import', '--from', 'csv', csv, '--account', 'greta');
+    const result = await importGerman(20);
     expect(result.code).toBe(0);
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^20 rows: 20 imported, 0 renamed, 0 skipped, 0 refused/);
@@ -44,9 +49,7 @@ describe('shortener import --from csv of a German-format file', () => {
       'notice   20 rows: created not read, imported without a date',
       '(the rows with a notice: --verbose lists them, --json and the import report too)',
     ]);
-    const json = (
-      await shortener('import', '--from', 'csv', csv, '--account', 'greta', '--json', '--dry-run')
-    ).stdout;
+    const json = (await importGerman(20, '--json', '--dry-run')).stdout;
     expect(JSON.parse(json).skipped).toBe(20);
     // the tags came as the file spells them, found by their key (decisions §25)
     const tagged = await shortener(
@@ -65,19 +68,7 @@ describe('shortener import --from csv of a German-format file', () => {
   }, 60_000);
 
   it('reads the dates in the pattern --date-format names', async () => {
-    const csv = join(dir, 'export.csv');
-    writeFileSync(csv, germanCsv(3));
-    const result = await shortener(
-      'import',
-      '--from',
-      'csv',
-      csv,
-      '--account',
-      'greta',
-      '--date-format',
-      'DD.MM.YYYY HH:mm',
-      '--verbose',
-    );
+    const result = await importGerman(3, '--date-format', 'DD.MM.YYYY HH:mm', '--verbose');
     expect(result.stdout.trimEnd().split('\n')).toEqual([
       expect.stringMatching(/^3 rows: 3 imported, 0 renamed, 0 skipped, 0 refused/),
     ]);
@@ -91,26 +82,13 @@ describe('shortener import --from csv of a German-format file', () => {
   }, 60_000);
 
   it('refuses a pattern that is not one, as a usage error', async () => {
-    const csv = join(dir, 'export.csv');
-    writeFileSync(csv, germanCsv(1));
-    const result = await shortener(
-      'import',
-      '--from',
-      'csv',
-      csv,
-      '--account',
-      'greta',
-      '--date-format',
-      'DD.QQ',
-    );
+    const result = await importGerman(1, '--date-format', 'DD.QQ');
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/--date-format/);
   }, 30_000);
 
   it('lists the rows noted with --verbose, each with its row number', async () => {
-    const csv = join(dir, 'export.csv');
-    writeFileSync(csv, germanCsv(2));
-    const result = await shortener('import', '--from', 'csv', csv, '--account', 'greta', '--verbose');
+    const result = await importGerman(2, '--verbose');
     expect(result.stdout.trimEnd().split('\n').slice(1)).toEqual([
       'notice   2 rows: created not read, imported without a date',
       'noted    https://alt.example/de1: row 1: created "01.12.2024 23:10" not read, imported without a date',
