@@ -219,12 +219,8 @@ describe('acceptedLanguages', () => {
   });
 
   it('keeps a region, the language lower-case and the region upper-case (decisions §25)', () => {
-    expect(acceptedLanguages('PT-br, ZH-Hant-TW;q=0.5, es-419;q=0.4, EN;q=0.3')).toEqual([
-      'pt-BR',
-      'zh-TW',
-      'es-419',
-      'en',
-    ]);
+    const accepted = acceptedLanguages('PT-br, ZH-Hant-TW;q=0.5, es-419;q=0.4, EN;q=0.3');
+    expect(accepted).toEqual(['pt-BR', 'zh-TW', 'es-419', 'en']);
   });
 
   it('is empty for a missing or empty header', () => {
