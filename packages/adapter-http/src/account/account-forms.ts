@@ -141,7 +141,7 @@ export const ImportForm = formOf(
   'ImportForm',
   {
     input: ImportInput,
-    names: ['source', 'csv', 'url', 'on_conflict'],
+    names: ['source', 'csv', 'url', 'on_conflict', 'date_format'],
     notes: { csv: 'The CSV file’s text (the page reads a chosen file into it).' },
   },
   {

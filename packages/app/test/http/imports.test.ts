@@ -7,7 +7,7 @@ import { startShlink, SHLINK_KEY } from '../../../import-sources/test/stand-ins/
 import type { StandIn } from '../../../import-sources/test/stand-ins/loopback.js';
 import { invitedBrowser, pageOf } from './browser-session.js';
 import { eventually, expectError, jsonOf, startTestServer } from './harness.js';
-import type { TestAccount, TestServer } from './harness.js';
+import type { Json, TestAccount, TestServer } from './harness.js';
 
 // Decisions §17: imports through the API, run by the server's background runner. The remote sources
 // are stand-ins on loopback (import-sources' tests show they answer as the APIs' documents say): a
@@ -324,5 +324,25 @@ describe('/account/import (decisions §17)', () => {
       secret: '',
     });
     expect(await pageOf(refused, 400)).toContain('api_key');
+  });
+
+  it('reads the dates of a CSV in the pattern the form names (§25)', async () => {
+    const browser = await invitedBrowser(server, 'heidi', 'heidi password');
+    expect(await (await browser.send('/account/import')).text()).toContain('name="date_format"');
+    const csv = 'Long URL;Created\nhttps://example.com/heidi;24.12.2024 18:30\n';
+    const posted = await browser.post('/account/import', {
+      source: 'csv',
+      csv,
+      date_format: 'DD.MM.YYYY HH:mm',
+    });
+    expect(posted.status).toBe(303);
+    const links = await eventually(async () => {
+      const answer = await jsonOf(await browser.send('/api/v1/links'));
+      expect(answer.links).toHaveLength(1);
+      return answer.links as Json[];
+    });
+    expect(links[0]?.created_at).toBe('2024-12-24T18:30:00.000Z');
+    const bad = await browser.post('/account/import', { source: 'csv', csv, date_format: 'soon' });
+    expect(await pageOf(bad, 400)).toContain('date_format');
   });
 });
