@@ -42,6 +42,21 @@ beforeAll(async () => {
         },
       ],
     },
+    // decisions §25: a language rule with its region, tags with spaces and accents
+    {
+      shortCode: 'us-only',
+      domain: null,
+      longUrl: 'https://example.com/everyone',
+      dateCreated: '2025-03-02T10:00:00+00:00',
+      tags: ['Café Menu', 'spring sale'],
+      redirectRules: [
+        {
+          longUrl: 'https://example.com/us',
+          priority: 1,
+          conditions: [{ type: 'language', matchKey: null, matchValue: 'en-US' }],
+        },
+      ],
+    },
   ]);
 });
 
@@ -204,9 +219,21 @@ describe('POST /api/v1/imports (decisions §17)', () => {
     const carol = await open.createAccount('carol');
     const json = { source: 'shlink', url: shlink.url, api_key: SHLINK_KEY };
     const started = await jsonOf(await open.api('/api/v1/imports', { key: carol.key, json }), 202);
-    expect(await finished(open, carol, started.id)).toMatchObject({ state: 'done', imported: 1, visits: 1 });
+    expect(await finished(open, carol, started.id)).toMatchObject({ state: 'done', imported: 2, visits: 1 });
     const list = await jsonOf(await open.api('/api/v1/links', { key: carol.key }));
-    const link = list.links[0];
+    const link = list.links[1];
+    // the region of a language rule and the tags' spelling come along (decisions §25)
+    const usOnly = list.links[0];
+    expect(usOnly).toMatchObject({
+      tags: ['Café Menu', 'spring sale'],
+      rules: [{ when: { language: ['en-US'] }, url: 'https://example.com/us' }],
+    });
+    const locationOf = async (language: string) =>
+      (await open.visit(String(usOnly.short_url), { headers: { 'accept-language': language } })).headers.get(
+        'location',
+      );
+    expect(await locationOf('en-US,en;q=0.8')).toBe('https://example.com/us');
+    expect(await locationOf('en-GB,en;q=0.8')).toBe('https://example.com/everyone');
     expect(link).toMatchObject({
       slug: 'promo',
       url: 'https://example.com/promo',
