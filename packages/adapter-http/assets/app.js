@@ -34,8 +34,10 @@ function formToInput(form) {
     input[name] = Number.isNaN(local.getTime()) ? value : local.toISOString();
   }
   if (data.get('private_stats')) input.public_stats = false;
+  // a tag may hold spaces (decisions §25): tags are separated by commas only
   const tags = text('tags')
-    .split(/[\s,]+/)
+    .split(',')
+    .map((tag) => tag.trim())
     .filter((tag) => tag !== '');
   if (tags.length > 0) input.tags = tags;
   return input;

@@ -145,9 +145,16 @@ if (editor && list && template instanceof HTMLTemplateElement && addButton insta
       );
       input.dispatchEvent(new Event('change', { bubbles: true }));
     };
+    // a language of a region (`en-US`, decisions §25) is taken when its language is in the list
+    const regional = (text) => {
+      const match = /^([a-z]{2,8})[-_]([a-z]{2}|\d{3})$/i.exec(text);
+      if (input.dataset.picker !== 'language' || !match || !codeOf.has(match[1].toLowerCase()))
+        return undefined;
+      return `${match[1].toLowerCase()}-${match[2].toUpperCase()}`;
+    };
     const take = (text) => {
       const picked = /\(([^)]+)\)\s*$/.exec(text)?.[1] ?? text;
-      const code = codeOf.get(picked.trim().toLowerCase());
+      const code = codeOf.get(picked.trim().toLowerCase()) ?? regional(picked.trim());
       if (code === undefined) return false;
       if (!codes.includes(code)) codes.push(code);
       search.value = '';

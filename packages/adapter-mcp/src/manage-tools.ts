@@ -4,7 +4,7 @@ import {
   getStats,
   getStatsAcross,
   listLinks,
-  normalizeTags,
+  tagKeysOf,
   toLinkView,
   underTokenGuessLimit,
   updateLink,
@@ -123,7 +123,7 @@ function addListLinks(set: ToolSet): void {
         limit: limit ?? 50,
         ...(q === undefined ? {} : { q }),
         ...(cursor === undefined ? {} : { cursor }),
-        ...(tags === undefined ? {} : { tag: normalizeTags(tags) }),
+        ...(tags === undefined ? {} : { tag: tagKeysOf(tags) }),
       };
       const page = await listLinks(set.deps.core, query, as(set, undefined));
       if (!page.ok) return toolError(page.error);

@@ -10,6 +10,7 @@ import {
   StatsAcrossSchema,
   StatsRangeFields,
   StatsSchema,
+  TAG_RULE,
   UpdateLinkInput,
 } from '@shortener/core';
 import { z } from 'zod';
@@ -111,10 +112,12 @@ function manageSchemas() {
         limit: z.number().int().min(1).max(200).optional().describe('Links per page, 1-200, default 50.'),
         cursor: ListLinksQuery.shape.cursor,
         tags: z
-          .array(z.string().max(32))
+          .array(z.string().max(100))
           .max(10)
           .optional()
-          .describe('Only links carrying every one of these tags.'),
+          .describe(
+            'Only links carrying every one of these tags (compared without case: `café menu` finds `Café Menu`).',
+          ),
       }),
     ),
     updateInput: toolInput(
@@ -133,7 +136,10 @@ function manageSchemas() {
     statsInput: toolInput(z.strictObject({ ...linkAccess, ...statsRange })),
     tagStatsInput: toolInput(
       z.strictObject({
-        tag: z.string().max(32).describe('A tag of your links (1-32 characters of a-z, 0-9, - and _).'),
+        tag: z
+          .string()
+          .max(100)
+          .describe(`A tag of your links (${TAG_RULE}), compared after NFKC, trimming and lower-casing.`),
         ...statsRange,
       }),
     ),

@@ -22,7 +22,7 @@ describe('tags and rules in the tools', () => {
       })
     ).structuredContent!;
     expect(created).toMatchObject({
-      tags: ['summer', 'print'],
+      tags: ['Summer', 'print'],
       rules: [{ when: { os: ['ios'] }, url: 'https://apps.example/ios' }],
       forward_query: true,
       redirect_status: 307,
@@ -31,6 +31,14 @@ describe('tags and rules in the tools', () => {
     await keyed.call('shorten_url', { url: 'https://example.com/b', tags: ['summer'] });
     const listed = (await keyed.call('list_links', { tags: ['summer', 'print'] })).structuredContent!;
     expect(listed.links.map((l: Json) => l.id)).toEqual([created.id]);
+    // decisions §25: tags with spaces and accents, found by their key
+    const menu = await keyed.call('shorten_url', {
+      url: 'https://example.com/m',
+      tags: ['Café Menu', '東京'],
+    });
+    expect(menu.structuredContent).toMatchObject({ tags: ['Café Menu', '東京'] });
+    const found = (await keyed.call('list_links', { tags: ['café menu'] })).structuredContent!;
+    expect(found.links.map((l: Json) => l.id)).toEqual([menu.structuredContent!.id]);
     const updated = await keyed.call('update_link', { id: created.id, tags: ['winter'], rules: null });
     expect(updated.structuredContent).toMatchObject({ tags: ['winter'], rules: [] });
   });
@@ -53,7 +61,7 @@ describe('tags and rules in the tools', () => {
 
   it('refuse a bad tag and a private rule URL (private_host)', async () => {
     const anonymous = await connect({ core: memoryCore() });
-    const bad = await anonymous.call('shorten_url', { url: 'https://e.example', tags: ['no way'] });
+    const bad = await anonymous.call('shorten_url', { url: 'https://e.example', tags: ['no/way'] });
     expect(bad.isError).toBe(true);
     expect(JSON.stringify(bad.content)).toMatch(/tags/);
     const rules = [{ when: { device: 'mobile' }, url: 'http://10.0.0.1/' }];

@@ -31,7 +31,7 @@ describe('tags and rules on the command line', () => {
     ).json();
     const { tags, rules, forward_query, redirect_status, crawlable } = created;
     expect([tags, rules[0].url, forward_query, redirect_status, crawlable]).toEqual([
-      ['summer', 'print'],
+      ['Summer', 'print'],
       'https://apps.example/ios',
       true,
       307,
@@ -43,7 +43,7 @@ describe('tags and rules on the command line', () => {
     expect((await withKey('tags', '--json')).json()).toEqual({
       tags: [
         { name: 'print', links: 1, clicks: 0 },
-        { name: 'summer', links: 2, clicks: 0 },
+        { name: 'Summer', links: 2, clicks: 0 },
       ],
     });
     const updated = (
@@ -54,7 +54,7 @@ describe('tags and rules on the command line', () => {
 
   it('refuses a bad --rule with a usage error and a bad tag with validation_error', async () => {
     expect((await withKey('shorten', 'https://example.com/x', '--rule', 'not json')).code).toBe(2);
-    const bad = await withKey('shorten', 'https://example.com/x', '--tag', 'no way');
+    const bad = await withKey('shorten', 'https://example.com/x', '--tag', 'no/way');
     expect(bad.stderr).toMatch(/validation_error/);
   });
 });

@@ -105,6 +105,8 @@ export {
   RuleWhenInput,
   RulesField,
   checkRules,
+  isRuleLanguage,
+  ruleLanguageOf,
   toRuleView,
   utmOf,
 } from './links/rules.js';
@@ -123,7 +125,17 @@ export {
 } from './links/routing.js';
 export type { LinkRouting, RouteVisit, RoutedVisit } from './links/routing.js';
 export { robotsTxt } from './links/robots.js';
-export { MAX_TAGS, TagFilterField, TagsField, isTag, listTags, normalizeTags } from './links/tags.js';
+export {
+  MAX_TAGS,
+  TAG_RULE,
+  TagFilterField,
+  TagsField,
+  isTag,
+  listTags,
+  normalizeTags,
+  tagKey,
+  tagKeysOf,
+} from './links/tags.js';
 export type { TagCount } from './links/tags.js';
 export { ExportedLink, importLink, toExportedLink } from './links/link-export.js';
 export type { ExportedLinkExtras } from './links/link-export.js';
@@ -277,6 +289,8 @@ export {
 export type { Pace, ProcessMeter } from './pacing.js';
 export { countsOfRow } from './imports/import-visits.js';
 export { decodeHtmlEntities } from './imports/html-entities.js';
+export { DATE_FORMAT_TOKENS, DateFormatField, dateReaderOf } from './imports/date-format.js';
+export type { DateReader } from './imports/date-format.js';
 export type { ImportedCounts, VisitReaders } from './imports/import-visits.js';
 // prettier-ignore
 export {

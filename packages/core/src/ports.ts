@@ -43,7 +43,7 @@ export interface LinkListQuery {
   readonly after?: LinkCursor;
   /** Case-insensitive substring of slug, title or url. */
   readonly q?: string;
-  /** Only links carrying every one of these (lower-case) tags. */
+  /** Only links carrying every one of these tags, given as keys (`tagKey`: a tag's spelling is not compared). */
   readonly tags?: readonly string[];
 }
 
@@ -106,7 +106,10 @@ export interface LinkStore {
    * crash keeps both or neither. Returns whether the click was counted.
    */
   tryConsumeClick(id: string, at: number, counters?: readonly CounterIncrement[]): Promise<boolean>;
-  /** Every tag of the account's links, by name, with how many links carry it and their clicks. */
+  /**
+   * Every tag of the account's links, one per key (named by the least of its spellings, in code point
+   * order), ordered by key, with how many links carry it and their clicks.
+   */
   tagCounts(accountId: string): Promise<TagCount[]>;
   /** The clicks imported as bare totals (no day) on the account's links, summed (decisions §17). */
   importedClicks(accountId: string): Promise<number>;

@@ -48,6 +48,15 @@ describe('rule conditions', () => {
     expect(picks({ country: ['AT'] }, visitor({ country: () => null }))).toBe(false);
   });
 
+  it('holds `en` for any English and `en-US` for that region only (decisions §25)', () => {
+    expect(picks({ language: ['en'] }, visitor({ languages: () => ['en-GB'] }))).toBe(true);
+    expect(picks({ language: ['en'] }, visitor({ languages: () => ['en'] }))).toBe(true);
+    expect(picks({ language: ['en-US'] }, visitor({ languages: () => ['en-US'] }))).toBe(true);
+    expect(picks({ language: ['en-US'] }, visitor({ languages: () => ['en-GB'] }))).toBe(false);
+    expect(picks({ language: ['en-US'] }, visitor({ languages: () => ['en'] }))).toBe(false);
+    expect(picks({ language: ['fr', 'en-US'] }, visitor({ languages: () => ['de', 'en-US'] }))).toBe(true);
+  });
+
   it('holds a language condition when any accepted language is wanted', () => {
     expect(picks({ language: ['de'] }, visitor({ languages: () => ['en', 'de'] }))).toBe(true);
     expect(picks({ language: ['fr', 'de'] }, visitor({ languages: () => ['de'] }))).toBe(true);
@@ -204,13 +213,14 @@ describe('acceptedLanguages', () => {
   });
 
   it('drops entries of q = 0, a wildcard and unreadable tags, and lists each language once', () => {
-    expect(acceptedLanguages('de-AT, de-CH;q=0.8, de;q=0.5, *;q=0.9, en;q=0')).toEqual(['de']);
+    expect(acceptedLanguages('de-AT, de-AT;q=0.8, de;q=0.5, *;q=0.9, en;q=0')).toEqual(['de-AT', 'de']);
     expect(acceptedLanguages('x, fr')).toEqual(['fr']);
     expect(acceptedLanguages(', ;q=1, fr')).toEqual(['fr']);
   });
 
-  it('gives the primary subtag lower-case', () => {
-    expect(acceptedLanguages('PT-br, ZH-Hant-TW;q=0.5')).toEqual(['pt', 'zh']);
+  it('keeps a region, the language lower-case and the region upper-case (decisions §25)', () => {
+    const accepted = acceptedLanguages('PT-br, ZH-Hant-TW;q=0.5, es-419;q=0.4, EN;q=0.3');
+    expect(accepted).toEqual(['pt-BR', 'zh-TW', 'es-419', 'en']);
   });
 
   it('is empty for a missing or empty header', () => {

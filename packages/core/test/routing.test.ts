@@ -43,9 +43,14 @@ describe('forwardQuery', () => {
 });
 
 describe('acceptedLanguages', () => {
-  it('lists primary subtags with q > 0, best first', () => {
-    expect(acceptedLanguages('fr-CH, fr;q=0.9, en;q=0.8, de;q=0.7, *;q=0.5')).toEqual(['fr', 'en', 'de']);
-    expect(acceptedLanguages('en;q=0.1, de-AT')).toEqual(['de', 'en']);
+  it('lists languages with their regions with q > 0, best first', () => {
+    expect(acceptedLanguages('fr-CH, fr;q=0.9, en;q=0.8, de;q=0.7, *;q=0.5')).toEqual([
+      'fr-CH',
+      'fr',
+      'en',
+      'de',
+    ]);
+    expect(acceptedLanguages('en;q=0.1, de-AT')).toEqual(['de-AT', 'en']);
     expect(acceptedLanguages('de;q=0, en')).toEqual(['en']);
     expect(acceptedLanguages('not a tag!!')).toEqual([]);
     expect(acceptedLanguages(undefined)).toEqual([]);

@@ -69,11 +69,14 @@ describe('rule input', () => {
     },
   );
 
-  it.each(['de', 'DE', 'pt', 'gsw', 'abcdefgh', 'Zh'])('takes the language %s', (language) => {
-    expect(whenCode({ language })).toBe('ok');
-  });
+  it.each(['de', 'DE', 'pt', 'gsw', 'abcdefgh', 'Zh', 'de-AT', 'pt_BR', 'es-419'])(
+    'takes the language %s',
+    (language) => {
+      expect(whenCode({ language })).toBe('ok');
+    },
+  );
 
-  it.each(['d', '', 'abcdefghi', 'de-AT', 'pt_BR', 'x1', '1de', 'de1', ' de', 'de ', '*'])(
+  it.each(['d', '', 'abcdefghi', 'de-AUT', 'pt_B', 'de-', 'x1', '1de', 'de1', ' de', 'de ', '*'])(
     'refuses the language %j',
     (language) => {
       expect(whenCode({ language })).toBe('invalid_request language');
@@ -154,6 +157,13 @@ describe('stored rule conditions', () => {
       device: ['tablet', 'mobile'],
       os: ['linux', 'ios'],
     });
+  });
+
+  it('stores a language with its region as `en-US`, and refuses a region that is not one', () => {
+    expect(stored({ language: ['EN-us', 'pt_br', 'es-419', 'de'] })).toEqual({
+      language: ['en-US', 'pt-BR', 'es-419', 'de'],
+    });
+    expect(whenCode({ language: 'en-USA' })).toBe('invalid_request language');
   });
 
   it('stores countries upper-case and languages lower-case, single values as lists', () => {

@@ -33,24 +33,33 @@ export function optionalInstant(value: unknown): number | null | undefined {
   return parseInstant(value) ?? undefined;
 }
 
+const WITHOUT = { created: 'a date', expires: 'an expiry', starts: 'a start' } as const;
+
+/** The report's note on a date left out: `created "31.12.2024 23:10" not read, imported without a date`. */
+export const unreadDateNote = (field: keyof typeof WITHOUT, text: unknown): string =>
+  `${field} ${JSON.stringify(text)} not read, imported without ${WITHOUT[field]}`;
+
 /**
- * A row's creation, expiry and start times (Shlink's `validSince`) from an answer's fields, with a `problem`
- * when one is unreadable.
+ * A row's creation, expiry and start times (Shlink's `validSince`) from an answer's fields; a date that
+ * cannot be read is left out and noted (decisions §25: the row comes all the same).
  */
 export function rowDates(
   created: unknown,
   expires: unknown,
   starts: unknown = null,
-): { createdAt?: number | null; expiresAt?: number | null; startsAt?: number | null; problem?: string } {
+): { createdAt?: number | null; expiresAt?: number | null; startsAt?: number | null; notes?: string[] } {
   const createdAt = optionalInstant(created);
   const expiresAt = optionalInstant(expires);
   const startsAt = optionalInstant(starts);
+  const notes = [
+    ...(createdAt === undefined ? [unreadDateNote('created', created)] : []),
+    ...(expiresAt === undefined ? [unreadDateNote('expires', expires)] : []),
+    ...(startsAt === undefined ? [unreadDateNote('starts', starts)] : []),
+  ];
   return {
     ...(createdAt === undefined ? {} : { createdAt }),
     ...(expiresAt === undefined ? {} : { expiresAt }),
     ...(startsAt === undefined || startsAt === null ? {} : { startsAt }),
-    ...(createdAt === undefined || expiresAt === undefined || startsAt === undefined
-      ? { problem: 'an unreadable date' }
-      : {}),
+    ...(notes.length === 0 ? {} : { notes }),
   };
 }

@@ -176,7 +176,25 @@ describe('csvSource', () => {
     ]);
   });
 
-  it('gives a row it cannot read a problem instead of throwing, and reads the rows around it', async () => {
+  it('reads dates in the pattern it is given, ISO 8601 still, and a day that does not exist as none', async () => {
+    const text =
+      'url;created\n' +
+      'https://example.com/1;31.12.2024 23:10\n' +
+      'https://example.com/2;2024-06-01T08:00:00Z\n' +
+      'https://example.com/3;31.02.2024 10:00\n' +
+      'https://example.com/4;1.2.2024 7:05\n';
+    const rows = (await collect(csvSource(text, 'DD.MM.YYYY HH:mm'))).map((step) => step.row);
+    expect(rows.map((row) => row.createdAt)).toEqual([
+      Date.UTC(2024, 11, 31, 23, 10),
+      Date.UTC(2024, 5, 1, 8),
+      undefined,
+      Date.UTC(2024, 1, 1, 7, 5),
+    ]);
+    expect(rows[2]?.notes).toEqual(['row 3: created "31.02.2024 10:00" not read, imported without a date']);
+    await expect(collect(csvSource(text, 'DD.MM.YY'))).rejects.toThrow(/not a date pattern/);
+  });
+
+  it('gives a row it cannot read a problem instead of throwing, and reads the rows around it; a date it cannot read is left out and noted (§25)', async () => {
     const text =
       'destination,slug,created,clicks\n' +
       ',nothing,2024-01-01,1\n' +
@@ -187,11 +205,14 @@ describe('csvSource', () => {
     const rows = await rowsOf(text);
     expect(rows.map((row) => row.problem)).toEqual([
       'no destination',
-      'bad date "yesterday"',
+      undefined,
       'bad click count "lots"',
       undefined,
       undefined,
     ]);
+    expect(rows[1]).toMatchObject({ url: 'https://example.com/late', totalClicks: 2 });
+    expect(rows[1]?.createdAt).toBeUndefined();
+    expect(rows[1]?.notes).toEqual(['row 2: created "yesterday" not read, imported without a date']);
     expect(rows[3]).toEqual({
       originalShortUrl: '',
       domain: null,

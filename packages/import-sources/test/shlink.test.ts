@@ -115,7 +115,7 @@ describe('shlinkSource', () => {
       crawlable: true,
       forwardQuery: false,
       rules: [
-        { when: { os: ['android'], language: ['en'] }, url: 'https://example.com/android-en' },
+        { when: { os: ['android'], language: ['en-US'] }, url: 'https://example.com/android-en' },
         { when: { language: ['fr'] }, url: 'https://example.com/fr' },
         { when: { query: { foo: 'bar', hello: 'world' } }, url: 'https://example.com/q' },
         { when: { device: ['mobile', 'tablet'] }, url: 'https://example.com/phone' },

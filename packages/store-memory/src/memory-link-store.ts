@@ -1,4 +1,12 @@
-import { createLinkChangeHub, domainError, err, isChangeableLinkField, ok } from '@shortener/core';
+import {
+  createLinkChangeHub,
+  domainError,
+  err,
+  isChangeableLinkField,
+  ok,
+  tagKey,
+  tagKeysOf,
+} from '@shortener/core';
 import type {
   IdempotencyClaim,
   LinkChanges,
@@ -187,9 +195,15 @@ function listLinks(
     .filter((link) => accountId === undefined || link.accountId === accountId)
     .filter((link) => after === undefined || isAfter(link, after))
     .filter((link) => needle === undefined || matches(link, needle))
-    .filter((link) => query.tags === undefined || query.tags.every((tag) => link.tags.includes(tag)))
+    .filter((link) => query.tags === undefined || carriesAll(link, query.tags))
     .sort(newestFirst)
     .slice(0, limit);
+}
+
+/** Whether the link carries a tag of every key in `keys`. */
+function carriesAll(link: LinkRecord, keys: readonly string[]): boolean {
+  const carried = tagKeysOf(link.tags);
+  return keys.every((key) => carried.includes(key));
 }
 
 function newestFirst(a: LinkRecord, b: LinkRecord): number {
@@ -205,17 +219,17 @@ function matches(link: LinkRecord, needle: string): boolean {
   return [link.slug, link.title ?? '', link.url].some((text) => text.toLowerCase().includes(needle));
 }
 
-/** The tags of an account's links with their link and click counts, by name. */
+/** The tags of an account's links with their link and click counts, one per key, by key. */
 function tagCounts(links: readonly LinkRecord[], accountId: string): TagCount[] {
-  const counts = new Map<string, { links: number; clicks: number }>();
+  const counts = new Map<string, TagCount>();
   for (const link of links) {
     if (link.accountId !== accountId) continue;
     for (const tag of link.tags) {
-      const count = counts.get(tag) ?? { links: 0, clicks: 0 };
-      counts.set(tag, { links: count.links + 1, clicks: count.clicks + link.clicks });
+      const key = tagKey(tag);
+      const count = counts.get(key) ?? { name: tag, links: 0, clicks: 0 };
+      const name = tag < count.name ? tag : count.name;
+      counts.set(key, { name, links: count.links + 1, clicks: count.clicks + link.clicks });
     }
   }
-  return [...counts]
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([name, count]) => ({ name, ...count }));
+  return [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, count]) => count);
 }

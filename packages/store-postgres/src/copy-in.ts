@@ -1,6 +1,7 @@
 import type { PoolClient } from 'pg';
 import { createPool, inTransaction } from './database.js';
 import type { PostgresOptions } from './database.js';
+import { tagKeysValue } from './link-rows.js';
 import { migrateOn } from './migrations/index.js';
 
 /** The rows of one table to copy in, as the PostgreSQL schema names its columns. */
@@ -67,7 +68,7 @@ export async function copyIntoEmptyDatabase(
         );
       }
       const ordered = [...tables].sort((a, b) => COPY_TABLES.indexOf(a.table) - COPY_TABLES.indexOf(b.table));
-      for (const rows of ordered) await insertRows(client, rows);
+      for (const rows of ordered) await insertRows(client, withTagKeys(rows));
       // the log's rows keep their order (seq); the next append is numbered after them
       await client.query(`SELECT setval(pg_get_serial_sequence('visit_log', 'seq'),
         (SELECT COALESCE(max(seq), 0) + 1 FROM visit_log), false)`);
@@ -86,6 +87,24 @@ export async function copyIntoEmptyDatabase(
   } finally {
     await pool.end();
   }
+}
+
+/**
+ * The links' rows with `tag_keys` (migration 19) made from `tags` when the source has none: SQLite keeps
+ * no keys, it compares tags through core's `tagKey` as it reads them.
+ */
+function withTagKeys(rows: TableRows): TableRows {
+  const tags = rows.columns.indexOf('tags');
+  if (rows.table !== 'links' || tags < 0 || rows.columns.includes('tag_keys')) return rows;
+  const keysOf = (value: unknown): string => {
+    const list: unknown = typeof value === 'string' ? JSON.parse(value) : value;
+    return tagKeysValue(Array.isArray(list) ? list.map(String) : []);
+  };
+  return {
+    ...rows,
+    columns: [...rows.columns, 'tag_keys'],
+    rows: rows.rows.map((row) => [...row, keysOf(row[tags])]),
+  };
 }
 
 async function insertRows(client: PoolClient, { table, columns, rows }: TableRows): Promise<void> {

@@ -1,4 +1,4 @@
-import { isChangeableLinkField } from '@shortener/core';
+import { isChangeableLinkField, tagKeysOf } from '@shortener/core';
 import type { LinkChanges, LinkRecord } from '@shortener/core';
 
 /** Each column of `links` with the record field it holds and its type (for `unnest` inserts). */
@@ -35,13 +35,19 @@ export const LINK_COLUMNS = [
  * One statement inserts a batch of links (parameters: {@link linkInsertValues}): a taken (domain, slug)
  * skips its row, which RETURNING leaves out (slug_taken); a duplicate id fails the statement (a bug).
  */
-export const LINK_INSERT = `INSERT INTO links (${LINK_COLUMNS.map(([column]) => column).join(', ')})
-  SELECT * FROM unnest(${LINK_COLUMNS.map(([, , type], i) => `$${i + 1}::${type}[]`).join(', ')})
+export const LINK_INSERT = `INSERT INTO links (${LINK_COLUMNS.map(([column]) => column).join(', ')}, tag_keys)
+  SELECT * FROM unnest(${LINK_COLUMNS.map(([, , type], i) => `$${i + 1}::${type}[]`).join(', ')},
+    $${LINK_COLUMNS.length + 1}::jsonb[])
   ON CONFLICT (domain, slug) DO NOTHING RETURNING id`;
 
-/** The parameters of {@link LINK_INSERT}: one array per column. */
-export const linkInsertValues = (links: readonly LinkRecord[]): unknown[][] =>
-  LINK_COLUMNS.map(([, field]) => links.map((link) => columnValue(link, field)));
+/** The parameters of {@link LINK_INSERT}: one array per column, the tags' keys last (migration 19). */
+export const linkInsertValues = (links: readonly LinkRecord[]): unknown[][] => [
+  ...LINK_COLUMNS.map(([, field]) => links.map((link) => columnValue(link, field))),
+  links.map((link) => tagKeysValue(link.tags)),
+];
+
+/** The `tag_keys` of tags (migration 19): core's keys, as JSON text. */
+export const tagKeysValue = (tags: readonly string[]): string => JSON.stringify(tagKeysOf(tags));
 
 /** The select list that reads a row of `links` as a {@link LinkRecord} (no rules: an empty list). */
 export const LINK_FIELDS = selectList(
@@ -87,6 +93,10 @@ export function toUpdate(id: string, changes: LinkChanges): { text: string; valu
     const value = columnValue(changes as Partial<LinkRecord>, field);
     values.push(value);
     sets.push(`${column} = $${values.length}`);
+  }
+  if (changes.tags !== undefined) {
+    values.push(tagKeysValue(changes.tags));
+    sets.push(`tag_keys = $${values.length}`);
   }
   return { text: `UPDATE links SET ${sets.join(', ')} WHERE id = $1 RETURNING ${LINK_FIELDS}`, values };
 }

@@ -34,8 +34,11 @@ const CLAIM = `UPDATE links SET account_id = $1, edit_token_hash = NULL, updated
     ORDER BY id FOR UPDATE)
   AND account_id IS NULL RETURNING id, domain, slug`;
 
-const TAG_COUNTS = `SELECT tag AS name, count(*)::int AS links, sum(clicks)::bigint AS clicks
-  FROM links, jsonb_array_elements_text(tags) AS tag WHERE account_id = $1 GROUP BY tag ORDER BY tag COLLATE "C"`;
+// each tag beside its key (migration 19), one per key: its least spelling
+const TAG_COUNTS = `SELECT min(tag COLLATE "C") AS name, count(*)::int AS links, sum(clicks)::bigint AS clicks
+  FROM links, jsonb_array_elements_text(tags) WITH ORDINALITY AS t(tag, n),
+    jsonb_array_elements_text(tag_keys) WITH ORDINALITY AS k(key, m)
+  WHERE account_id = $1 AND n = m GROUP BY key ORDER BY key COLLATE "C"`;
 
 const SEARCH = `(slug ILIKE $q ESCAPE '\\' OR title ILIKE $q ESCAPE '\\' OR url ILIKE $q ESCAPE '\\')`;
 
@@ -186,7 +189,7 @@ async function listLinks(
   const q = toLikePattern(query.q);
   if (q !== null) where.push(SEARCH.replaceAll('$q', param(q)));
   if (query.tags !== undefined && query.tags.length > 0)
-    where.push(`tags @> ${param(JSON.stringify(query.tags))}::jsonb`);
+    where.push(`tag_keys @> ${param(JSON.stringify(query.tags))}::jsonb`);
   if (query.after !== undefined) {
     where.push(`(created_at, id) < (${param(query.after.createdAt)}, ${param(query.after.id)})`);
   }

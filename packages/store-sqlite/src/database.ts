@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import type { Database } from 'better-sqlite3';
 import { migrate } from './migrations/index.js';
+import { defineTagKey } from './sqlite-tags.js';
 
 /** True for the paths SQLite keeps in memory (or in a private temporary file) rather than at that path. */
 export function isMemoryPath(path: string): boolean {
@@ -40,6 +41,7 @@ function configure(db: Database, path: string, synchronous: Synchronous): void {
   if (!isMemoryPath(path)) db.pragma('journal_mode = WAL');
   db.pragma(synchronous === 'full' ? 'synchronous = FULL' : 'synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
+  defineTagKey(db);
 }
 
 /** Whether `error` is better-sqlite3's report of a violated constraint of the given kind, e.g. `UNIQUE`. */

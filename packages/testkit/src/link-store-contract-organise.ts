@@ -1,6 +1,6 @@
 import type { LinkRecord, RedirectRule, Stores } from '@shortener/core';
 import { describe, expect, it } from 'vitest';
-import { FIXTURE_TIME } from './fixtures.js';
+import { FIXTURE_TIME, aLink } from './fixtures.js';
 import { givenAccount, givenLink } from './fresh-stores.js';
 
 const ids = (links: readonly LinkRecord[]): string[] => links.map((link) => link.id);
@@ -93,6 +93,40 @@ export function describeLinkOrganising(stores: () => Stores): void {
       expect(await list(['d'])).toEqual([]);
       const all = await stores().links.listAll?.({ limit: 50, tags: ['a', 'b'] });
       if (all !== undefined) expect(all).toHaveLength(2);
+    });
+
+    it('keeps tags as spelled and finds them by key, after an update and a batch insert too (§25)', async () => {
+      const { id: accountId } = await givenAccount(stores());
+      const menu = await givenLink(stores(), {
+        accountId,
+        tags: ['Café Menu', '東京'],
+        createdAt: FIXTURE_TIME + 2,
+      });
+      const sale = await givenLink(stores(), { accountId, tags: ['x'], createdAt: FIXTURE_TIME + 1 });
+      expect((await stores().links.findById(menu.id))?.tags).toEqual(['Café Menu', '東京']);
+      await stores().links.update(sale.id, {
+        tags: ['Spring Sale', 'CAFÉ MENU'],
+        updatedAt: FIXTURE_TIME + 3,
+      });
+      const [batch] = await stores().links.insertMany([
+        aLink({ id: 'tagged-in-a-batch', slug: 'tagged-in-a-batch', accountId, tags: ['spring sale'] }),
+      ]);
+      expect(batch?.ok).toBe(true);
+      const list = (tags: string[]) => stores().links.list({ accountId, limit: 50, tags });
+      expect(ids(await list(['café menu']))).toEqual([menu.id, sale.id]);
+      expect(ids(await list(['spring sale']))).toEqual([sale.id, 'tagged-in-a-batch']);
+      expect(ids(await list(['東京', 'café menu']))).toEqual([menu.id]);
+      expect(await list(['x'])).toEqual([]);
+    });
+
+    it('counts each tag once by key, named by its least spelling (§25)', async () => {
+      const { id: accountId } = await givenAccount(stores());
+      await givenLink(stores(), { accountId, tags: ['café menu'], clicks: 1 });
+      await givenLink(stores(), { accountId, tags: ['Café Menu', '東京'], clicks: 2 });
+      expect(await stores().links.tagCounts(accountId)).toEqual([
+        { name: 'Café Menu', links: 2, clicks: 3 },
+        { name: '東京', links: 1, clicks: 2 },
+      ]);
     });
 
     it('lists the slugs of the crawlable links of one domain', async () => {

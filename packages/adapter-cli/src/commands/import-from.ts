@@ -1,4 +1,4 @@
-import { IMPORT_SOURCES, importReportRow, toImportJobView } from '@shortener/core';
+import { IMPORT_SOURCES, dateReaderOf, importReportRow, toImportJobView } from '@shortener/core';
 import type { ImportJobSummary, ImportReportLine, ImportSourceName } from '@shortener/core';
 import type { Command } from 'commander';
 import { CliError, unwrap, usageError } from '../cli-io.js';
@@ -28,6 +28,10 @@ export function importFromOptions(command: Command): void {
       '--from: links of the old host go to this short domain (repeat it)',
       collect,
       [],
+    )
+    .option(
+      '--date-format <pattern>',
+      '--from csv: how the file writes dates, e.g. DD.MM.YYYY HH:mm (YYYY MM DD HH mm ss; UTC)',
     )
     .option('--dry-run', '--from: report what would happen, write nothing')
     .option('--verbose', '--from: list the skipped rows too (by default only their count)');
@@ -95,6 +99,33 @@ function listedRows(notImported: readonly ImportReportLine[], verbose: boolean):
   return [...listed.map(notImportedText), ...hint];
 }
 
+/** A note as counted: without the row's number and the value quoted (`created "…" not read, …`). */
+const noticeKind = (note: string): string =>
+  note.replace(/^row \d+: /, '').replace(/ "(?:[^"\\]|\\.)*"/g, '');
+
+/** The imported rows that carry a note (disabled at the source, a date not read: decisions §25). */
+const noted = (lines: readonly ImportReportLine[]): ImportReportLine[] =>
+  lines.filter((line) => line.outcome === 'imported' && line.reason !== null);
+
+/**
+ * The notices of the rows that came, each counted once by kind (`3 rows: password at the source: set one
+ * and enable it`), then where to see the rows: listed with `--verbose`, and in the job's report.
+ */
+function noticeLines(lines: readonly ImportReportLine[], verbose: boolean): string[] {
+  const rows = noted(lines);
+  if (rows.length === 0) return [];
+  const counts = new Map<string, number>();
+  for (const line of rows) {
+    for (const note of new Set((line.reason ?? '').split('; ').map(noticeKind))) {
+      counts.set(note, (counts.get(note) ?? 0) + 1);
+    }
+  }
+  const counted = [...counts].map(([note, n]) => `notice   ${n === 1 ? '1 row' : `${n} rows`}: ${note}`);
+  if (verbose)
+    return [...counted, ...rows.map((line) => `noted    ${line.originalShortUrl}: ${line.reason ?? ''}`)];
+  return [...counted, '(the rows with a notice: --verbose lists them, --json and the import report too)'];
+}
+
 /**
  * Ctrl-C during an import (decisions §25): on a terminal it asks {@link CANCEL_QUESTION} and cancels on
  * yes (a second Ctrl-C while asking is a yes); without a terminal it cancels at once. The import stops
@@ -134,8 +165,9 @@ function cancelOnInterrupt(io: CliIo, progress: ReturnType<typeof progressOf>) {
 /**
  * `shortener import --from SOURCE [FILE] --account NAME`: the import run here to its end, the counts as it
  * goes, then the summary with the rows renamed or refused (skipped ones too with `--verbose`; `--json`
- * gives every row not imported). The same command again goes on with an unfinished job of the same import;
- * Ctrl-C cancels it (after asking, on a terminal). Fails (1) when the job failed, 130 when cancelled.
+ * gives every row not imported), and the notices of rows that came (counted; listed with `--verbose`).
+ * The same command again goes on with an unfinished job of the same import; Ctrl-C cancels it (after
+ * asking, on a terminal). Fails (1) when the job failed, 130 when cancelled.
  */
 export async function importFrom({ client, args, options, out, io }: ClientRun): Promise<void> {
   const source = String(options.from) as ImportSourceName;
@@ -148,6 +180,12 @@ export async function importFrom({ client, args, options, out, io }: ClientRun):
   const onConflict = options.onConflict ?? 'skip';
   if (onConflict !== 'skip' && onConflict !== 'rename') {
     throw usageError(`--on-conflict must be skip or rename (got "${String(onConflict)}")`);
+  }
+  const dateFormat = text(options.dateFormat);
+  if (dateFormat !== null && dateReaderOf(dateFormat) === null) {
+    throw usageError(
+      `--date-format takes YYYY, MM and DD (HH, mm, ss if wanted) between separators (got "${dateFormat}")`,
+    );
   }
   const file = source === 'csv' ? await readInput(io, args[0] ?? '-') : null;
   const progress = progressOf(io.stderr, out.json);
@@ -166,6 +204,7 @@ export async function importFrom({ client, args, options, out, io }: ClientRun):
           onConflict,
           domainMap: domainMapOf((options.domainMap as string[] | undefined) ?? []),
           dryRun: options.dryRun === true,
+          dateFormat,
         },
         progress.show,
         interrupt.signal,
@@ -178,8 +217,10 @@ export async function importFrom({ client, args, options, out, io }: ClientRun):
   const { report_url: _, ...summary } = view;
   const heading = `${done.job.options.dryRun ? 'Dry run, nothing written. ' : ''}${countsLine(done.job)}`;
   const rows = notImported.map(importReportRow);
-  const listed = listedRows(notImported, options.verbose === true);
-  out.print({ ...summary, not_imported: rows }, [heading, ...listed].join('\n'));
+  const verbose = options.verbose === true;
+  const listed = [...listedRows(notImported, verbose), ...noticeLines(done.lines, verbose)];
+  const notices = noted(done.lines).map(importReportRow);
+  out.print({ ...summary, not_imported: rows, notices }, [heading, ...listed].join('\n'));
   if (done.job.state === 'failed') throw new CliError(`The import failed: ${done.job.errors.join('; ')}`, 1);
   if (done.job.state === 'cancelled') {
     throw new CliError('The import was cancelled: what was imported stays.', CANCELLED_EXIT);

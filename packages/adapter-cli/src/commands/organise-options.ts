@@ -40,7 +40,7 @@ const RULE_HELP =
 /** The flags of decisions §15 on `shorten`. */
 export function addOrganiseCreateFlags(command: Command): void {
   command
-    .option('--tag <tag>', 'a tag (repeatable, up to 10: a-z, 0-9, - and _)', collect)
+    .option('--tag <tag>', 'a tag (repeatable, up to 10: letters, digits, spaces, -, _ and .)', collect)
     .option('--rule <json>', RULE_HELP, parseRule)
     .option('--forward-query', "add the visitor's query parameters to the destination")
     .option('--redirect-status <status>', 'redirect with 302 (default), 307, 301 or 308')

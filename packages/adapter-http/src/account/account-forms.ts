@@ -58,7 +58,7 @@ const EditFields = formOf(
       starts_at: '`YYYY-MM-DDTHH:MM` (UTC) or ISO 8601; empty: the link answers at once.',
       max_clicks: 'A whole number of 1 or more; empty: no limit.',
       password: 'A new password (4-64 characters); empty: unchanged.',
-      tags: 'Tags separated by commas or spaces (decisions §15); empty: no tags.',
+      tags: 'Tags separated by commas (decisions §15, §25: a tag may hold spaces); empty: no tags.',
       redirect_status:
         `${REDIRECT_STATUS_WORDS}. Its presence says the tags-and-routing part was sent: then tags, ` +
         'rules, `forward_query` and `crawlable` are all set from the form.',
@@ -152,7 +152,7 @@ export const ImportForm = formOf(
   'ImportForm',
   {
     input: ImportInput,
-    names: ['source', 'csv', 'url', 'on_conflict'],
+    names: ['source', 'csv', 'url', 'on_conflict', 'date_format'],
     notes: { csv: 'The CSV file’s text (the page reads a chosen file into it).' },
   },
   {

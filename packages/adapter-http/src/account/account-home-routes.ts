@@ -46,8 +46,12 @@ const again = (description: string): Json => ({
   content: HTML,
 });
 
-/** The `tag` filter of `/account`: one tag, lower-cased, or '' (anything else filters nothing). */
-const tagOf = (raw: unknown): string => (typeof raw === 'string' && isTag(raw) ? raw.toLowerCase() : '');
+/**
+ * The `tag` filter of `/account`: one tag as given (spaces collapsed; the listing compares its key, so
+ * `café menu` finds `Café Menu`), or '' (anything else filters nothing).
+ */
+const tagOf = (raw: unknown): string =>
+  typeof raw === 'string' && isTag(raw) ? raw.trim().replace(/\s+/gu, ' ') : '';
 
 /** Links on one page of `/account`. */
 const LINKS_PER_PAGE = 20;

@@ -42,6 +42,7 @@ function inputOf(body: Readonly<Record<string, string | undefined>>): Result<Imp
     url: given('url'),
     ...(source === 'bitly' ? { token: secret } : { api_key: source === 'csv' ? undefined : secret }),
     on_conflict: given('on_conflict'),
+    date_format: source === 'csv' ? given('date_format') : undefined,
     dry_run: body.dry_run === 'on',
   });
 }

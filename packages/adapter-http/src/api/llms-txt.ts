@@ -31,9 +31,9 @@ const API_ENDPOINTS = [
     '`rules`, `forward_query`, `redirect_status`, `crawlable`, `expired_url`, `preview`, `split`). 201 Link. ' +
     'Before `starts_at` (before any `expires_at`) the short URL, its preview, `.json` and QR answer 404 as an ' +
     'unknown slug does.',
-  '- Organising and routing (decisions §15): `tags` (0-10 of `a-z0-9-_`, 1-32 characters, lower-cased; else 400 ' +
+  '- Organising and routing (decisions §15): `tags` (0-10, each 1-32 letters or digits of any script, spaces, `-`, `_`, `.`, kept as spelled and compared after NFKC, trimming and lower-casing; else 400 ' +
     '`validation_error`); `rules`: up to 20 `{ when, url }`, the first whose `when` holds (`device`, `os`, ' +
-    '`country`, `language`, `query`, `after`, `before`) picks the destination; `forward_query` adds the ' +
+    '`country`, `language` (`en` any English, `en-US` that region only), `query`, `after`, `before`) picks the destination; `forward_query` adds the ' +
     'visitor’s query (the destination’s parameters win); `redirect_status` 302 (default), 307, 301 or 308 ' +
     '(permanent refused with rules, a cap, an expiry or a password); `crawlable` drops `X-Robots-Tag: noindex` ' +
     'and opens the link in `/robots.txt` of its short domain. Statistics gain `rules` (`0`, `1`, … or `default`).',
@@ -63,7 +63,8 @@ const API_ENDPOINTS = [
     '`DELETE /api/v1/webhooks/{id}`, `POST /api/v1/webhooks/{id}/test` (a signed `ping`): the account’s ' +
     'webhooks, signed as Standard Webhooks, retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h.',
   '- `POST /api/v1/imports` (`source`: `csv` with `csv`, `shlink` or `kutt` with `url` and `api_key`, ' +
-    '`bitly` with `token`; `on_conflict`, `domain_map`, `dry_run`): 202 with a job importing links from ' +
+    '`bitly` with `token`; `on_conflict`, `domain_map`, `dry_run`, `date_format` such as `DD.MM.YYYY HH:mm`): ' +
+    '202 with a job importing links from ' +
     'another shortener; `GET /api/v1/imports/{id}` its progress, `DELETE /api/v1/imports/{id}` cancels it ' +
     '(what was imported stays), `GET /api/v1/imports/{id}/report` its CSV report.',
   '- `GET /api/shorten?url=…&alias=…&domain=…`: 201 `text/plain` with only the short URL; ' +

@@ -23,8 +23,9 @@ const TAG = {
   name: 'tag',
   in: 'path',
   required: true,
-  description: 'A tag of the account’s links.',
-  schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,32}$' },
+  description:
+    'A tag of the account’s links, URL-encoded (`Caf%C3%A9%20Menu`), compared as tags are (decisions §25).',
+  schema: { type: 'string', maxLength: 100 },
   example: 'summer',
 };
 

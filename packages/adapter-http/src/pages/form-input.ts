@@ -17,7 +17,7 @@ const NUMBER_FIELDS = ['expires_in_days', 'max_clicks'] as const;
 /**
  * The creation input of a form post (the same mapping as `assets/app.js`): empty fields are left out,
  * numbers become numbers, the "private statistics" box sets `public_stats: false`, tags are split on
- * commas and spaces, and a
+ * commas (a tag may hold spaces: decisions §25), and a
  * `datetime-local` expiry or start without a zone is read as UTC (the script sends the browser's local time).
  */
 export function formToCreateInput(form: FormValues): Record<string, unknown> {
@@ -35,7 +35,7 @@ export function formToCreateInput(form: FormValues): Record<string, unknown> {
     if (local) input[name] = utcOfLocal(local);
   }
   if (form.private_stats) input.public_stats = false;
-  const tags = listOf(form.tags);
+  const tags = tagsOf(form.tags);
   if (tags.length > 0) input.tags = tags;
   return input;
 }
@@ -46,6 +46,13 @@ export const listOf = (text: string | undefined): string[] =>
     .split(/[\s,]+/)
     .map((item) => item.trim())
     .filter((item) => item !== '');
+
+/** The tags of a text field, separated by commas (a tag may hold spaces), empty ones left out. */
+export const tagsOf = (text: string | undefined): string[] =>
+  (text ?? '')
+    .split(',')
+    .map((tag) => tag.trim())
+    .filter((tag) => tag !== '');
 
 /** The posted form as strings (a JSON or non-object body gives an empty form, which fails on `url`). */
 export function formValues(body: unknown): FormValues {

@@ -69,7 +69,7 @@ export const LinkForm = formOf(
     notes: {
       expires_at: 'Expiry as an ISO 8601 date-time; without a zone it is read as UTC.',
       starts_at: 'Start as an ISO 8601 date-time; without a zone it is read as UTC.',
-      tags: 'Tags separated by commas or spaces (decisions §15); the form shows the field signed in.',
+      tags: 'Tags separated by commas (decisions §15, §25: a tag may hold spaces); the form shows the field signed in.',
     },
   },
   { private_stats: checkbox('the statistics are private (`public_stats: false`).') },

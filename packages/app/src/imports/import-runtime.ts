@@ -28,7 +28,9 @@ export function sourceOf(job: ImportJob, secret: string | null, fetch: FetchLike
   }
   switch (job.source) {
     case 'csv':
-      return job.payload === null ? 'The file of this import is gone.' : csvSource(job.payload);
+      return job.payload === null
+        ? 'The file of this import is gone.'
+        : csvSource(job.payload, job.options.dateFormat ?? null);
     case 'shlink':
     case 'kutt':
     case 'bitly':

@@ -26,7 +26,10 @@ const missing = (flag: string, source: string): Result<never> =>
  */
 function sourceOf(request: LocalImportRequest): Result<ImportSource> {
   const { source, url, secret } = request;
-  if (source === 'csv') return request.file === null ? missing('FILE', source) : ok(csvSource(request.file));
+  if (source === 'csv')
+    return request.file === null
+      ? missing('FILE', source)
+      : ok(csvSource(request.file, request.dateFormat ?? null));
   if (source === 'yourls') {
     if (request.database === null) return missing('--database', source);
     return ok(

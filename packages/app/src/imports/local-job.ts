@@ -19,7 +19,15 @@ export function importInputOf(request: LocalImportRequest): string {
         : request.url;
   const domainMap = Object.entries(request.domainMap).sort(([a], [b]) => (a < b ? -1 : 1));
   return sha256Hex(
-    JSON.stringify([request.accountId, request.source, what, request.onConflict, request.dryRun, domainMap]),
+    JSON.stringify([
+      request.accountId,
+      request.source,
+      what,
+      request.onConflict,
+      request.dryRun,
+      domainMap,
+      request.dateFormat ?? null,
+    ]),
   );
 }
 
@@ -46,6 +54,7 @@ export async function takeLocalJob(
       domainMap: request.domainMap,
       dryRun: request.dryRun,
       url: request.url,
+      dateFormat: request.dateFormat ?? null,
       input,
       payload: request.source === 'csv' ? request.file : null,
     });

@@ -61,6 +61,11 @@ describeInChromium(
           .poll(() => page.locator('#rule-1 .chips').first().textContent())
           .toContain('Switzerland');
         await page.getByRole('button', { name: 'Remove Switzerland' }).click();
+        // a language of a region typed is taken too (decisions §25)
+        await page.locator('#rule-1').getByLabel('Languages').fill('en-us');
+        await page.locator('#rule-1').getByLabel('Languages').blur();
+        await expect.poll(() => page.locator('#rule-1 .chips').nth(1).textContent()).toContain('en-US');
+        await page.getByRole('button', { name: 'Remove en-US' }).click();
         await page.locator('#rule-1').getByLabel('Languages').fill('German (de)');
         await expect.poll(() => line(page, 1).textContent()).toBe('Reading German → example.de');
 

@@ -65,20 +65,33 @@ describe('/account: the signed-in account’s links, search, paging, creation an
     });
     expect(first.status).toBe(303);
     const id = /\/account\/links\/([0-9a-f-]{36})/.exec(first.headers.get('location') ?? '')?.[1];
-    expect((await jsonOf(await owner.send(`/api/v1/links/${id!}`))).tags).toEqual(['spring', 'promo']);
+    // decisions §25: kept as spelled
+    expect((await jsonOf(await owner.send(`/api/v1/links/${id!}`))).tags).toEqual(['Spring', 'promo']);
     const page = await (await owner.send('/account')).text();
     expect(page).toMatch(/<input id="tags" name="tags"[^>]*list="create-form-tags"/);
     expect(page).toMatch(
-      /<datalist id="create-form-tags"><option value="promo"><\/option><option value="spring">/,
+      /<datalist id="create-form-tags"><option value="promo"><\/option><option value="Spring">/,
     );
     // each tag of a listed link is a chip leading to the tag's view
-    expect(page).toContain('href="/account?tag=spring"');
+    expect(page).toContain('href="/account?tag=Spring"');
     const home = await (await owner.send('/')).text();
-    expect(home).toMatch(/<datalist id="link-form-tags">[^]*<option value="spring">/);
+    expect(home).toMatch(/<datalist id="link-form-tags">[^]*<option value="Spring">/);
     const made = await owner.post('/', { url: 'https://example.com/t2', tags: 'summer' });
     expect(made.status).toBe(201);
     const listedNow = await jsonOf(await owner.send('/api/v1/links?tag=summer'));
     expect((listedNow.links as Json[]).map((l) => l.url)).toEqual(['https://example.com/t2']);
+    // a tag may hold spaces and accents: the form separates tags by commas only, the chip's link is encoded
+    const menu = await owner.post('/account/links', {
+      url: 'https://example.com/menu',
+      tags: 'Café Menu, 東京',
+    });
+    expect(menu.status).toBe(303);
+    const view = await (await owner.send('/account?tag=caf%C3%A9+menu')).text();
+    expect(view).toContain('href="/account?tag=Caf%C3%A9+Menu"');
+    expect(view).toContain('href="/account?tag=%E6%9D%B1%E4%BA%AC"');
+    expect(view).toContain('https://example.com/menu');
+    expect(view).not.toContain('https://example.com/t1');
+    expect(view).toContain('href="/api/v1/tags/caf%C3%A9%20menu/stats?');
     const bad = await owner.post('/account/links', { url: 'https://example.com/t3', tags: 'no!good' });
     expect(bad.status).toBe(400);
     expect(await bad.text()).toContain('value="no!good"');

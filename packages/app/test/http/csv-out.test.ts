@@ -48,12 +48,13 @@ const LINKS = [
       { url: 'https://example.com/b', weight: 40 },
     ],
   },
-  { url: 'https://example.com/plain', alias: '-plain' },
+  // a lone tag with a space, and tags of other scripts, come back as they were (decisions §25)
+  { url: 'https://example.com/plain', alias: '-plain', tags: ['spring sale'] },
   {
     url: 'https://example.com/solo?x=1,2',
     alias: 'solo',
     title: '@home',
-    tags: ['solo'],
+    tags: ['Café Menu', '東京'],
     redirect_status: 301,
   },
 ];

@@ -7,7 +7,7 @@ import { startShlink, SHLINK_KEY } from '../../../import-sources/test/stand-ins/
 import type { StandIn } from '../../../import-sources/test/stand-ins/loopback.js';
 import { invitedBrowser, pageOf } from './browser-session.js';
 import { BROWSER_UA, eventually, expectError, jsonOf, startTestServer } from './harness.js';
-import type { TestAccount, TestServer } from './harness.js';
+import type { Json, TestAccount, TestServer } from './harness.js';
 
 // Decisions §17: imports through the API, run by the server's background runner. The remote sources
 // are stand-ins on loopback (import-sources' tests show they answer as the APIs' documents say): a
@@ -40,6 +40,21 @@ beforeAll(async () => {
           userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Safari/604.1',
           visitLocation: { countryCode: 'AT' },
           potentialBot: false,
+        },
+      ],
+    },
+    // decisions §25: a language rule with its region, tags with spaces and accents
+    {
+      shortCode: 'us-only',
+      domain: null,
+      longUrl: 'https://example.com/everyone',
+      dateCreated: '2025-03-02T10:00:00+00:00',
+      tags: ['Café Menu', 'spring sale'],
+      redirectRules: [
+        {
+          longUrl: 'https://example.com/us',
+          priority: 1,
+          conditions: [{ type: 'language', matchKey: null, matchValue: 'en-US' }],
         },
       ],
     },
@@ -124,6 +139,37 @@ describe('POST /api/v1/imports (decisions §17)', () => {
     expect(links).toHaveLength(5);
   });
 
+  it('imports a row whose date it cannot read without the date, and reads dates in `date_format` (§25)', async () => {
+    const gerd = await server.createAccount('gerd');
+    const csv = 'Long URL;Title;Created\r\nhttps://example.com/de;Eins;31.12.2024 23:10\r\n';
+    const start = async (extra: object) =>
+      (
+        await jsonOf(
+          await server.api('/api/v1/imports', { key: gerd.key, json: { source: 'csv', csv, ...extra } }),
+          202,
+        )
+      ).id as string;
+    const first = await start({});
+    expect(await finished(server, gerd, first)).toMatchObject({ rows: 1, imported: 1, refused: 0 });
+    const report = await server.api(`/api/v1/imports/${first}/report`, { key: gerd.key });
+    expect((await report.text()).trim().split('\r\n')[1]).toMatch(
+      /,imported,http:\/\/[^,]+,"row 1: created ""31.12.2024 23:10"" not read, imported without a date"$/,
+    );
+
+    const other = await server.createAccount('gerda');
+    const json = { source: 'csv', csv, date_format: 'DD.MM.YYYY HH:mm' };
+    const started = await jsonOf(await server.api('/api/v1/imports', { key: other.key, json }), 202);
+    expect(await finished(server, other, started.id)).toMatchObject({ imported: 1 });
+    const { links } = await jsonOf(await server.api('/api/v1/links', { key: other.key }));
+    expect(links[0].created_at).toBe('2024-12-31T23:10:00.000Z');
+
+    const bad = { source: 'csv', csv, date_format: 'DD.QQ.YYYY' };
+    const refused = await server.api('/api/v1/imports', { key: other.key, json: bad });
+    expect((await expectError(refused, 400, 'invalid_request')).field).toBe('date_format');
+    const openapi = await jsonOf(await server.api('/openapi.json'));
+    expect(JSON.stringify(openapi)).toContain('"date_format"');
+  });
+
   it('keeps jobs to their account and says what is missing', async () => {
     const started = await jsonOf(
       await server.api('/api/v1/imports', {
@@ -174,9 +220,21 @@ describe('POST /api/v1/imports (decisions §17)', () => {
     const carol = await open.createAccount('carol');
     const json = { source: 'shlink', url: shlink.url, api_key: SHLINK_KEY };
     const started = await jsonOf(await open.api('/api/v1/imports', { key: carol.key, json }), 202);
-    expect(await finished(open, carol, started.id)).toMatchObject({ state: 'done', imported: 1, visits: 1 });
+    expect(await finished(open, carol, started.id)).toMatchObject({ state: 'done', imported: 2, visits: 1 });
     const list = await jsonOf(await open.api('/api/v1/links', { key: carol.key }));
-    const link = list.links[0];
+    const link = list.links[1];
+    // the region of a language rule and the tags' spelling come along (decisions §25)
+    const usOnly = list.links[0];
+    expect(usOnly).toMatchObject({
+      tags: ['Café Menu', 'spring sale'],
+      rules: [{ when: { language: ['en-US'] }, url: 'https://example.com/us' }],
+    });
+    const locationOf = async (language: string) =>
+      (await open.visit(String(usOnly.short_url), { headers: { 'accept-language': language } })).headers.get(
+        'location',
+      );
+    expect(await locationOf('en-US,en;q=0.8')).toBe('https://example.com/us');
+    expect(await locationOf('en-GB,en;q=0.8')).toBe('https://example.com/everyone');
     expect(link).toMatchObject({
       slug: 'Promo', // decisions §25: the code keeps its case
       url: 'https://example.com/promo',
@@ -350,6 +408,26 @@ describe('/account/import (decisions §17)', () => {
       secret: '',
     });
     expect(await pageOf(refused, 400)).toContain('api_key');
+  });
+
+  it('reads the dates of a CSV in the pattern the form names (§25)', async () => {
+    const browser = await invitedBrowser(server, 'heidi', 'heidi password');
+    expect(await (await browser.send('/account/import')).text()).toContain('name="date_format"');
+    const csv = 'Long URL;Created\nhttps://example.com/heidi;24.12.2024 18:30\n';
+    const posted = await browser.post('/account/import', {
+      source: 'csv',
+      csv,
+      date_format: 'DD.MM.YYYY HH:mm',
+    });
+    expect(posted.status).toBe(303);
+    const links = await eventually(async () => {
+      const answer = await jsonOf(await browser.send('/api/v1/links'));
+      expect(answer.links).toHaveLength(1);
+      return answer.links as Json[];
+    });
+    expect(links[0]?.created_at).toBe('2024-12-24T18:30:00.000Z');
+    const bad = await browser.post('/account/import', { source: 'csv', csv, date_format: 'soon' });
+    expect(await pageOf(bad, 400)).toContain('date_format');
   });
 });
 

@@ -35,7 +35,7 @@ describe.runIf(DATABASE_URL !== null)('shortener migrate --to postgres://…', (
     links.anon = await createLink(source, { url: 'https://example.com/anon', max_clicks: 5 }, from(1));
     links.owned = await createLink(
       source,
-      { url: 'https://example.com/owned', title: 'Mine' },
+      { url: 'https://example.com/owned', title: 'Mine', tags: ['Café Menu', '東京'] },
       { key, headers: { 'idempotency-key': 'migrate-test-key-0001' } }, // a claim the copy carries over
     );
     links.locked = await createLink(source, { url: 'https://example.com/locked', password: 'open-sesame' });
@@ -108,6 +108,11 @@ describe.runIf(DATABASE_URL !== null)('shortener migrate --to postgres://…', (
         'https://example.com/moved',
         'https://example.com/owned',
       ]);
+      // tags kept as spelled, found by their keys, which the copy made (decisions §25, migration 19)
+      const tagged = await jsonOf(
+        await node.api('/api/v1/links?tag=caf%C3%A9%20menu&tag=%E6%9D%B1%E4%BA%AC', { key }),
+      );
+      expect(tagged.links.map((link: Json) => link.tags)).toEqual([['Café Menu', '東京']]);
       // the session made on SQLite, and the password set there
       expect(
         (await browserOf(node).send('/account', { headers: { cookie: alice.cookie ?? '' } })).status,

@@ -43,7 +43,7 @@ describe('tags and rules on the pages (decisions §15)', () => {
       crawlable: 'on',
     });
     expect(detail).toMatchObject({
-      tags: ['summer', 'print'],
+      tags: ['Summer', 'print'],
       rules: [
         { when: { language: ['de'] }, url: 'https://example.de/' },
         { when: { country: ['AT', 'CH'] }, url: 'https://example.at/' },

@@ -26,14 +26,43 @@ const patch = (link: Json, json: Json) =>
   server.api(`/api/v1/links/${link.id}`, { method: 'PATCH', key: owner.key, json });
 
 describe('tags (decisions §15)', () => {
-  it('lower-cases tags and returns them on the link', async () => {
+  it('keeps tags as spelled, each once compared without case, and returns them on the link (§25)', async () => {
     const link = await create({ url: 'https://example.com/t', tags: ['Summer', 'print', 'summer'] });
-    expect(link.tags).toEqual(['summer', 'print']);
+    expect(link.tags).toEqual(['Summer', 'print']);
+  });
+
+  it('takes tags with spaces, accents and any script, and finds them by their key on every surface (§25)', async () => {
+    const account = await server.createAccount(uniqueAlias('tokyo'));
+    const make = async (tags: string[]) =>
+      createLink(server, { url: 'https://example.com/menu', tags }, { key: account.key });
+    const menu = await make(['Café Menu', '東京', ' spring   sale ']);
+    expect(menu.tags).toEqual(['Café Menu', '東京', 'spring sale']);
+    const other = await make(['café menu']);
+    const listed = async (query: string) =>
+      ((await jsonOf(await server.api(`/api/v1/links?${query}`, { key: account.key }))).links as Json[]).map(
+        (l) => l.id,
+      );
+    expect(await listed('tag=caf%C3%A9%20menu')).toEqual([other.id, menu.id]);
+    expect(await listed('tag=CAF%C3%89+MENU&tag=%E6%9D%B1%E4%BA%AC')).toEqual([menu.id]);
+    // NFKC: the decomposed é and a full-width space are the same tag
+    expect(await listed(`tag=${encodeURIComponent('Cafe\u0301\u3000Menu')}`)).toEqual([other.id, menu.id]);
+    expect(await jsonOf(await server.api('/api/v1/tags', { key: account.key }))).toEqual({
+      tags: [
+        { name: 'Café Menu', links: 2, clicks: 0 },
+        { name: 'spring sale', links: 1, clicks: 0 },
+        { name: '東京', links: 1, clicks: 0 },
+      ],
+    });
+    const stats = await server.api('/api/v1/tags/caf%C3%A9%20menu/stats?days=7', { key: account.key });
+    expect((await jsonOf(stats)).links).toEqual([]);
+    const csv = await server.api('/api/v1/links?tag=spring+sale&format=csv', { key: account.key });
+    expect(await csv.text()).toContain('"Café Menu,東京,spring sale"');
   });
 
   it('refuses a bad tag, too many tags or a wrong type with validation_error on tags', async () => {
     for (const tags of [
-      ['bad tag'],
+      ['bad/tag'],
+      ['#hash'],
       ['x'.repeat(33)],
       [''],
       Array.from({ length: 11 }, (_, i) => `t${i}`),
@@ -47,7 +76,7 @@ describe('tags (decisions §15)', () => {
       expect(error.field).toBe('tags');
     }
     const link = await create({ url: 'https://example.com/patch-tags' });
-    const error = await expectError(await patch(link, { tags: ['ok', 'not ok'] }), 400, 'validation_error');
+    const error = await expectError(await patch(link, { tags: ['ok', 'not,ok'] }), 400, 'validation_error');
     expect(error.field).toBe('tags');
   });
 
@@ -119,6 +148,27 @@ describe('redirect rules (decisions §15)', () => {
       { key: '1', count: 1 },
       { key: '2', count: 1 },
     ]);
+  });
+
+  it('keeps a language rule’s region: en-US holds for that region only, en for any English (§25)', async () => {
+    const link = await create({
+      url: 'https://example.com/default',
+      rules: [
+        { when: { language: 'en-us' }, url: 'https://example.com/us' },
+        { when: { language: 'en' }, url: 'https://example.com/en' },
+      ],
+    });
+    expect(link.rules.map((rule: { when: unknown }) => rule.when)).toEqual([
+      { language: ['en-US'] },
+      { language: ['en'] },
+    ]);
+    const locationOf = async (language: string) =>
+      (await visit(link, { 'accept-language': language })).headers.get('location');
+    expect(await locationOf('en-US,en;q=0.9')).toBe('https://example.com/us');
+    expect(await locationOf('en-GB')).toBe('https://example.com/en');
+    expect(await locationOf('en')).toBe('https://example.com/en');
+    expect(await locationOf('fr-FR, en-US;q=0.5')).toBe('https://example.com/us');
+    expect(await locationOf('fr-CA')).toBe('https://example.com/default');
   });
 
   it('matches query parameters and adds the UTM parameters of the link to rule URLs', async () => {
@@ -237,7 +287,7 @@ describe('bulk and the server default status (decisions §15)', () => {
     );
     for (const item of answer.results as Json[]) {
       expect(item.ok).toBe(true);
-      expect(item.link).toMatchObject({ tags: ['bulk'], rules: [{ url: 'https://m.example/' }] });
+      expect(item.link).toMatchObject({ tags: ['Bulk'], rules: [{ url: 'https://m.example/' }] });
     }
   });
 

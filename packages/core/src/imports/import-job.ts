@@ -30,6 +30,8 @@ export interface ImportOptions {
    * import goes on with an unfinished job of the same input (decisions §25). Absent on older jobs.
    */
   readonly input?: string;
+  /** How the CSV writes its dates (`DD.MM.YYYY HH:mm`, decisions §25); absent or null: ISO 8601 only. */
+  readonly dateFormat?: string | null;
 }
 
 /** A job's counts so far. */
@@ -114,7 +116,7 @@ export interface ImportReportLine {
   readonly outcome: ImportOutcome;
   /** The link's short URL here, when there is one. */
   readonly shortUrl: string | null;
-  /** Why a row was skipped, renamed or refused. */
+  /** Why a row was skipped, renamed or refused; for an imported row, what to look at (disabled, a date not read). */
   readonly reason: string | null;
 }
 

@@ -12,7 +12,7 @@ import type { Result } from '../result.js';
 import { err } from '../result.js';
 import { RedirectStatusField } from '../schemas.js';
 import { RESERVED_SLUGS, randomSlug, slugLengthForAttempt, validateCode } from '../links/slug.js';
-import { MAX_TAGS, isTag, normalizeTags } from '../links/tags.js';
+import { MAX_TAGS, TAG_RULE, isTag, normalizeTags } from '../links/tags.js';
 import { checkStart } from '../links/status.js';
 import { shortUrlOf } from '../links/view.js';
 import { timeOrderedUuid } from '../secrets.js';
@@ -78,6 +78,7 @@ export async function planRow(ctx: MappingContext, row: ImportRow): Promise<RowP
   if (!settings.ok) return refused(row, settings.error);
   const domain = domainOf(ctx, row.domain);
   const now = deps.clock.now();
+  const tags = tagsOfRow(row);
   const draft: LinkRecord = {
     id: timeOrderedUuid(deps.random, now),
     domain,
@@ -97,7 +98,7 @@ export async function planRow(ctx: MappingContext, row: ImportRow): Promise<RowP
     updatedAt: now,
     ...settings.value,
     disabled: row.disabled !== undefined,
-    tags: normalizeTags((row.tags ?? []).map((t) => t.trim()).filter(isTag)).slice(0, MAX_TAGS),
+    tags: tags.kept,
   };
   const permanent = checkPermanent(draft);
   if (!permanent.ok) return refused(row, permanent.error.message);
@@ -109,12 +110,28 @@ export async function planRow(ctx: MappingContext, row: ImportRow): Promise<RowP
   ctx.planned.add(`${domain}/${code.slug}`);
   const shortUrl = shortUrlOf(link, deps.config);
   const renamed = code.reason !== null;
-  const reasons = [code.reason, row.disabled ?? null].filter((reason) => reason !== null);
+  const reasons = [code.reason, row.disabled ?? null, ...(row.notes ?? []), ...tags.notes].filter(
+    (reason) => reason !== null,
+  );
   return {
     kind: 'write',
     link,
     line: line(row, renamed ? 'renamed' : 'imported', shortUrl, reasons.join('; ') || null),
   };
+}
+
+/**
+ * A row's tags as kept (decisions §25: as the source spells them, each key once, at most 10), and a note
+ * for each left out, so none is dropped without the report saying so.
+ */
+function tagsOfRow(row: ImportRow): { kept: string[]; notes: string[] } {
+  const given = normalizeTags((row.tags ?? []).filter((tag) => tag.trim() !== ''));
+  const valid = given.filter(isTag);
+  const notes = given
+    .filter((tag) => !isTag(tag))
+    .map((tag) => `tag ${JSON.stringify(tag)} left out: ${TAG_RULE}`);
+  if (valid.length > MAX_TAGS) notes.push(`${valid.length - MAX_TAGS} tags beyond ${MAX_TAGS} left out`);
+  return { kept: valid.slice(0, MAX_TAGS), notes };
 }
 
 /** What a row may set beyond its destination, in the shapes create takes them. */

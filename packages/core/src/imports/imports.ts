@@ -16,6 +16,7 @@ import type {
 } from './import-job.js';
 import type { ImportSourceName } from './source.js';
 import { IMPORT_STATES, NO_COUNTS, isOpenImport } from './import-job.js';
+import { DateFormatField } from './date-format.js';
 
 /** The sources an account may import from over the API and the page (YOURLS's database is the operator's). */
 export const API_IMPORT_SOURCES = ['csv', 'shlink', 'kutt', 'bitly'] as const;
@@ -64,6 +65,7 @@ export const ImportInput = z
       .optional()
       .describe('Old short hosts onto short domains here.'),
     dry_run: z.boolean().optional().describe('Report what would happen, write nothing.'),
+    date_format: DateFormatField.optional(),
   })
   .meta({ id: 'ImportInput' });
 export type ImportInput = z.infer<typeof ImportInput>;
@@ -162,6 +164,7 @@ export async function startImport(
     domainMap: input.domain_map ?? {},
     dryRun: input.dry_run ?? false,
     url: remote.value.url,
+    dateFormat: input.date_format ?? null,
     payload: input.source === 'csv' ? (input.csv ?? null) : null,
   });
   if (job.ok && remote.value.secret !== null) deps.importSecrets.keep(job.value.id, remote.value.secret);

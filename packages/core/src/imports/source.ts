@@ -73,6 +73,11 @@ export interface ImportRow {
    * links): why, and the report line says so.
    */
   readonly disabled?: string;
+  /**
+   * What the source held that did not come along, the row imported all the same (a date it could not
+   * read, decisions §25): each a sentence of the report line.
+   */
+  readonly notes?: readonly string[];
   /** Set when the source could not read the row: the reason, and the row is refused as it is. */
   readonly problem?: string;
 }

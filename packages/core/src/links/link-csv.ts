@@ -75,6 +75,13 @@ export const LINK_CSV_JSON_COLUMNS = [
 /** How the tags of a link share one cell (decisions §25). */
 export const CSV_TAG_SEPARATOR = ',';
 
+/**
+ * The tags of a link in one cell, joined by `,`; a lone tag with a space gets a trailing `,`, so that it
+ * is not read as the space-separated tags of an export made before decisions §25 (`spring sale,`).
+ */
+export const tagsCell = (tags: readonly string[]): string =>
+  tags.join(CSV_TAG_SEPARATOR) + (tags.length === 1 && tags[0]!.includes(' ') ? CSV_TAG_SEPARATOR : '');
+
 /** A list or object as a JSON cell: empty for none (null, or no rules). */
 const jsonCell = (value: unknown): string =>
   value === null || value === undefined || (Array.isArray(value) && value.length === 0)
@@ -83,10 +90,10 @@ const jsonCell = (value: unknown): string =>
 
 /**
  * A Link object (or an exported link) as a CSV row for {@link LINK_CSV_COLUMNS}: its slug under
- * `alias`, tags joined by `,`, rules, a split and a preview as JSON (empty when none).
+ * `alias`, tags joined by `,` ({@link tagsCell}), rules, a split and a preview as JSON (empty when none).
  */
 export function linkCsvRow(link: LinkView | (LinkView & ExportedLinkExtras)): Record<string, unknown> {
-  const row: Record<string, unknown> = { ...link, alias: link.slug, tags: link.tags.join(CSV_TAG_SEPARATOR) };
+  const row: Record<string, unknown> = { ...link, alias: link.slug, tags: tagsCell(link.tags) };
   for (const column of LINK_CSV_JSON_COLUMNS) row[column] = jsonCell(link[column]);
   return row;
 }

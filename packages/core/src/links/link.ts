@@ -35,7 +35,7 @@ export interface LinkRecord {
   readonly editTokenHash: string | null;
   readonly createdAt: number;
   readonly updatedAt: number;
-  /** 0-10 lower-case tags (decisions §15), in the order given. */
+  /** 0-10 tags as spelled, each key once (decisions §15, §25: `tagKey`), in the order given. */
   readonly tags: readonly string[];
   /** Redirect rules, in order: the first whose conditions all hold picks the destination. */
   readonly rules: readonly RedirectRule[];

@@ -16,7 +16,7 @@ export interface RouteVisit {
   os(): RuleOs | 'other';
   /** ISO 3166-1 alpha-2, upper-case, or null when unknown. */
   country(): string | null;
-  /** Primary subtags of the Accept-Language entries with q > 0, lower-case. */
+  /** The Accept-Language entries with q > 0 as `language` or `language-REGION` ({@link acceptedLanguages}). */
   languages(): readonly string[];
   /** The value of a query parameter of the request, or null. */
   query(name: string): string | null;
@@ -79,10 +79,7 @@ function holds(when: RuleConditions, visit: RouteVisit): boolean {
     const country = visit.country();
     if (country === null || !when.country.includes(country)) return false;
   }
-  if (when.language !== undefined) {
-    const wanted = when.language;
-    if (!visit.languages().some((language) => wanted.includes(language))) return false;
-  }
+  if (when.language !== undefined && !readsAny(visit.languages(), when.language)) return false;
   if (when.query !== undefined) {
     for (const [name, value] of Object.entries(when.query)) if (visit.query(name) !== value) return false;
   }
@@ -147,7 +144,20 @@ export function routeVisit(
   return { url: routing.forwardQuery ? forwardQuery(url, rawQuery) : url, rule, variant };
 }
 
-/** The Accept-Language entries with q > 0, as primary subtags, lower-case, best first. */
+/**
+ * Whether a visitor's languages hold one a rule asks for (decisions §25): `en` holds for any English
+ * (`en`, `en-GB`), `en-US` only for `en-US`.
+ */
+function readsAny(languages: readonly string[], wanted: readonly string[]): boolean {
+  return languages.some(
+    (language) => wanted.includes(language) || wanted.includes(language.split('-', 1)[0] ?? ''),
+  );
+}
+
+/**
+ * The Accept-Language entries with q > 0, best first, each as `language-REGION` when it names a region
+ * (`en-US`, `es-419`) and `language` when not, the language lower-case and the region upper-case.
+ */
 export function acceptedLanguages(header: string | undefined): string[] {
   if (header === undefined || header === '') return [];
   const entries: { language: string; q: number }[] = [];
@@ -155,17 +165,19 @@ export function acceptedLanguages(header: string | undefined): string[] {
     const [tag = '', ...params] = part.trim().split(';');
     const qParam = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
     const q = qParam === undefined ? 1 : Number(qParam.slice(2));
-    const language = primarySubtag(tag.trim());
+    const language = languageOf(tag.trim());
     if (language !== null && q > 0) entries.push({ language, q });
   }
   return [...new Set(entries.sort((a, b) => b.q - a.q).map((e) => e.language))];
 }
 
-/** The primary language subtag of a BCP 47 tag through `Intl.Locale`; null for `*` or a bad tag. */
-function primarySubtag(tag: string): string | null {
+/** The language and region of a BCP 47 tag through `Intl.Locale`; null for `*` or a bad tag. */
+function languageOf(tag: string): string | null {
   if (tag === '' || tag === '*') return null;
   try {
-    return new Intl.Locale(tag).language.toLowerCase();
+    const locale = new Intl.Locale(tag);
+    const language = locale.language.toLowerCase();
+    return locale.region === undefined ? language : `${language}-${locale.region.toUpperCase()}`;
   } catch {
     return null;
   }

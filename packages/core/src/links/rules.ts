@@ -25,7 +25,10 @@ export interface RuleConditions {
   readonly os?: readonly RuleOs[];
   /** ISO 3166-1 alpha-2 codes, upper-case. */
   readonly country?: readonly string[];
-  /** Primary language subtags, lower-case (`de`, `pt`). */
+  /**
+   * Languages as `language` or `language-REGION` (`de`, `en-US`; decisions §25): a bare language matches
+   * any visitor reading it, one with a region only visitors asking for that region.
+   */
   readonly language?: readonly string[];
   /** Query parameters the visitor's request must carry with exactly these values. */
   readonly query?: Readonly<Record<string, string>>;
@@ -37,6 +40,18 @@ export interface RuleConditions {
 export interface RedirectRule {
   readonly when: RuleConditions;
   readonly url: string;
+}
+
+/** A rule's language: a primary subtag, maybe with a region (`en`, `en-US`, `es-419`; `_` taken for `-`). */
+const LANGUAGE_RANGE = /^[A-Za-z]{2,8}(?:[-_](?:[A-Za-z]{2}|\d{3}))?$/;
+
+/** Whether `text` is a language a rule can ask for: `en`, `en-US`, `en_US`, `es-419`. */
+export const isRuleLanguage = (text: string): boolean => LANGUAGE_RANGE.test(text);
+
+/** A rule's language as stored: the language lower-case, the region upper-case (`en-US`). */
+export function ruleLanguageOf(range: string): string {
+  const [language = '', region] = range.split(/[-_]/);
+  return region === undefined ? language.toLowerCase() : `${language.toLowerCase()}-${region.toUpperCase()}`;
 }
 
 const oneOrMany = <T extends z.ZodType>(item: T) => z.union([item, z.array(item).min(1).max(50)]);
@@ -55,9 +70,11 @@ export const RuleWhenInput = z
     )
       .optional()
       .describe('ISO 3166-1 alpha-2 country codes (assigned ones, and XK).'),
-    language: oneOrMany(z.string().regex(/^[A-Za-z]{2,8}$/))
+    language: oneOrMany(z.string().regex(LANGUAGE_RANGE))
       .optional()
-      .describe('Primary language subtags, matched against Accept-Language entries with q > 0.'),
+      .describe(
+        'Languages (`de`) or languages of a region (`en-US`), matched against Accept-Language entries with q > 0: `en` matches any English, `en-US` only that region.',
+      ),
     query: z
       .record(z.string().min(1).max(100), z.string().max(500))
       .optional()
@@ -108,7 +125,8 @@ function conditionsOf(when: RuleWhenInput): RuleConditions {
   if (when.device !== undefined) conditions.device = [...new Set(listOf(when.device))];
   if (when.os !== undefined) conditions.os = [...new Set(listOf(when.os))];
   if (when.country !== undefined) conditions.country = listOf(when.country).map((c) => c.toUpperCase());
-  if (when.language !== undefined) conditions.language = listOf(when.language).map((l) => l.toLowerCase());
+  if (when.language !== undefined)
+    conditions.language = [...new Set(listOf(when.language).map(ruleLanguageOf))];
   if (when.query !== undefined) conditions.query = { ...when.query };
   if (when.after !== undefined) conditions.after = Date.parse(when.after);
   if (when.before !== undefined) conditions.before = Date.parse(when.before);

@@ -7,45 +7,68 @@ import { err, ok } from '../result.js';
 /** The most tags one link carries (decisions §15). */
 export const MAX_TAGS = 10;
 
-/** A tag once lower-cased: 1-32 characters of a-z, 0-9, `-` and `_`. */
-const TAG = /^[a-z0-9_-]{1,32}$/;
+/**
+ * A tag's key: NFKC, trimmed, inner spaces collapsed to one, lower-cased (decisions §25). Two tags with
+ * one key are one tag: `Café Menu` and `café  menu` are filtered, counted and kept once as the same.
+ */
+export const tagKey = (tag: string): string =>
+  tag.normalize('NFKC').trim().replace(/\s+/gu, ' ').toLowerCase();
 
-/** Whether `text`, lower-cased, is a tag. */
-export const isTag = (text: string): boolean => TAG.test(text.toLowerCase());
+/** A tag's key: 1-32 letters and digits of any script (and their marks), spaces, `-`, `_` and `.`. */
+const TAG_KEY = /^[\p{L}\p{M}\p{N} ._-]{1,32}$/u;
 
-/** The tags as stored: lower-cased, each once, in the order first given. */
-export function normalizeTags(tags: readonly string[]): string[] {
-  return [...new Set(tags.map((tag) => tag.toLowerCase()))];
-}
+/** What a tag is, as error messages and help texts say it. */
+export const TAG_RULE = 'A tag is 1-32 letters or digits of any script, spaces, -, _ and .';
+
+/** Whether `text` is a tag (its key is one: decisions §25). */
+export const isTag = (text: string): boolean => TAG_KEY.test(tagKey(text));
 
 /**
- * The `tags` field of create, bulk, update and import. Input is lower-cased; anything else than 0-10
- * tags of 1-32 characters of a-z, 0-9, `-` and `_` is refused (`parseInput` answers `validation_error`
- * on `tags`).
+ * The tags as stored: as the source spells them (trimmed, inner spaces collapsed), each key once, in
+ * the order first given, the first spelling of a key kept.
+ */
+export function normalizeTags(tags: readonly string[]): string[] {
+  const kept = new Map<string, string>();
+  for (const tag of tags) {
+    const key = tagKey(tag);
+    if (!kept.has(key)) kept.set(key, tag.trim().replace(/\s+/gu, ' '));
+  }
+  return [...kept.values()];
+}
+
+/** The keys of a link's tags, each once: what filters and counts compare. */
+export const tagKeysOf = (tags: readonly string[]): string[] => [...new Set(tags.map(tagKey))];
+
+/**
+ * The `tags` field of create, bulk, update and import: 0-10 tags, each kept as spelled and compared by
+ * its key ({@link tagKey}); anything else is refused (`parseInput` answers `validation_error` on `tags`).
  */
 export const TagsField = z
   .array(
     z
       .string()
-      .refine(isTag, 'A tag is 1-32 characters of a-z, 0-9, - and _.')
-      .meta({ pattern: '^[A-Za-z0-9_-]{1,32}$', examples: ['summer'] }),
+      .max(100)
+      .refine(isTag, TAG_RULE)
+      .meta({ examples: ['summer', 'Café Menu', '東京'] }),
   )
   .max(MAX_TAGS)
   .transform(normalizeTags)
-  .describe('0-10 tags, each 1-32 characters of a-z, 0-9, - and _ (lower-cased).');
+  .describe(
+    '0-10 tags, each 1-32 letters or digits of any script, spaces, -, _ and . (kept as spelled; compared after NFKC, trimming, collapsing spaces and lower-casing).',
+  );
 
 /** The input fields whose schema failures are `validation_error` rather than `invalid_request`. */
 export const VALIDATION_ERROR_FIELDS: ReadonlySet<string> = new Set(['tags']);
 
-/** The `tag` filter of a listing: one value or several (links carrying all of them). */
+/** The `tag` filter of a listing: one value or several (links carrying all of them), as keys. */
 export const TagFilterField = z
-  .union([z.string().max(32), z.array(z.string().max(32)).max(MAX_TAGS)])
-  .transform((value) =>
-    normalizeTags(typeof value === 'string' ? [value] : value).filter((tag) => tag !== ''),
-  )
-  .describe('Only links carrying this tag; repeat it for links carrying all of them.');
+  .union([z.string().max(100), z.array(z.string().max(100)).max(MAX_TAGS)])
+  .transform((value) => tagKeysOf(typeof value === 'string' ? [value] : value).filter((tag) => tag !== ''))
+  .describe(
+    'Only links carrying this tag (compared as tags are: `café menu` finds `Café Menu`); repeat it for links carrying all of them.',
+  );
 
-/** One tag of the caller's links, with how many links carry it and their clicks. */
+/** One tag of the caller's links (one spelling of its key), with how many links carry it and their clicks. */
 export interface TagCount {
   readonly name: string;
   readonly links: number;

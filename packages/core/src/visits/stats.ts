@@ -2,7 +2,7 @@ import type { Caller, CoreDeps } from '../deps.js';
 import { domainError } from '../errors.js';
 import { linkAccess } from '../links/access.js';
 import { loadLinkFor } from '../links/manage-links.js';
-import { isTag } from '../links/tags.js';
+import { TAG_RULE, isTag, tagKey } from '../links/tags.js';
 import { shortUrlOf } from '../links/view.js';
 import type { LinkRecord } from '../links/link.js';
 import type { AccountVisitReads, DayCount, DimensionCount, KeyCount, VisitDimension } from '../ports.js';
@@ -52,8 +52,7 @@ export async function getStatsAcross(
   caller: Caller,
 ): Promise<Result<StatsAcrossView>> {
   if (caller.accountId === null) return err(domainError('unauthorized', 'An API key is required.'));
-  if (tag !== null && !isTag(tag))
-    return err(domainError('invalid_request', 'A tag is 1-32 characters of a-z, 0-9, - and _.', 'tag'));
+  if (tag !== null && !isTag(tag)) return err(domainError('invalid_request', TAG_RULE, 'tag'));
   const range = statsRange(query, deps.clock.now());
   if (!range.ok) return range;
   await deps.settleVisits?.(); // every visit served is counted
@@ -113,7 +112,7 @@ async function linksReader(
   const links = await deps.links.list({
     accountId,
     limit: STATS_MAX_LINKS,
-    ...(tag === null ? {} : { tags: [tag.toLowerCase()] }),
+    ...(tag === null ? {} : { tags: [tagKey(tag)] }),
   });
   const byId = new Map(links.map((l) => [l.id, l]));
   const imported = links.reduce((sum, l) => sum + l.importedClicks, 0);

@@ -4,14 +4,16 @@
  * old short link (or its code and domain), the title, tags, creation time and a click total, and every setting
  * of our own CSV (decisions §25), by the headers in `CSV_ALIASES`; cells lose the `'` guarding a formula;
  * every other column (an export's IDs, leads, revenue, archive flags) is never read. A row it cannot read
- * (no destination, a bad date or count) carries a `problem`; a file without a destination column throws.
+ * (no destination, a bad count) carries a `problem`; a creation date it cannot read is left out and noted
+ * (decisions §25), read in the job's `dateFormat` when it names one, else as ISO 8601; a file without a
+ * destination column throws.
  *
  * Cursor: the data row's number, from 1 (the row after the header).
  */
-import { restoreCell } from '@shortener/core';
-import type { ImportRow, ImportSource, ImportStep } from '@shortener/core';
+import { dateReaderOf, restoreCell } from '@shortener/core';
+import type { DateReader, ImportRow, ImportSource, ImportStep } from '@shortener/core';
 import { parse } from 'csv-parse';
-import { parseInstant } from '../dates.js';
+import { parseInstant, unreadDateNote } from '../dates.js';
 import { bareCode, joinShortUrl, splitShortUrl } from '../short-url.js';
 import type { CsvColumns } from './columns.js';
 import { findColumns } from './columns.js';
@@ -78,8 +80,25 @@ function plainShortLinkOf(cell: (field: keyof CsvColumns) => string): ShortLink 
   return { originalShortUrl: '', domain, code: null };
 }
 
-/** One data row as the importer takes it; what cannot be read goes into `problem`. */
-export function readCsvRow(record: readonly string[], columns: CsvColumns): ImportRow {
+/** How a file's dates are read: the pattern's reader first when there is one, else ISO 8601. */
+export function csvDateReader(dateFormat: string | null | undefined): DateReader {
+  const pattern = dateFormat === null || dateFormat === undefined ? null : dateReaderOf(dateFormat);
+  if (dateFormat !== null && dateFormat !== undefined && pattern === null) {
+    throw new Error(`CSV: ${JSON.stringify(dateFormat)} is not a date pattern (DD.MM.YYYY HH:mm)`);
+  }
+  return pattern === null ? parseInstant : (text) => pattern(text) ?? parseInstant(text);
+}
+
+/**
+ * One data row (`number`, from 1 after the header) as the importer takes it; what cannot be read goes
+ * into `problem`, a creation date that cannot be read into `notes` (the row comes without it).
+ */
+export function readCsvRow(
+  record: readonly string[],
+  columns: CsvColumns,
+  number = 1,
+  readDate: DateReader = parseInstant,
+): ImportRow {
   const cell = (field: keyof CsvColumns): string => {
     const index = columns[field];
     return index === undefined ? '' : (record[index] ?? '').trim();
@@ -91,10 +110,9 @@ export function readCsvRow(record: readonly string[], columns: CsvColumns): Impo
   if (columns.title !== undefined) row.title = cell('title') || null;
   if (columns.tags !== undefined) row.tags = splitTags(cell('tags'));
   const created = cell('created');
-  if (created !== '') {
-    row.createdAt = parseInstant(created);
-    if (row.createdAt === null) problems.push(`bad date ${JSON.stringify(created)}`);
-  }
+  const createdAt = created === '' ? null : readDate(created);
+  if (createdAt !== null) row.createdAt = createdAt;
+  else if (created !== '') row.notes = [`row ${number}: ${unreadDateNote('created', created)}`];
   const clicks = cell('clicks');
   if (clicks !== '') {
     const total = parseCount(clicks);
@@ -147,8 +165,11 @@ async function* records(text: string): AsyncIterable<string[]> {
   }
 }
 
-/** A CSV file's links; throws at the first `rows()` step when the file has no destination column. */
-export function csvSource(text: string): ImportSource {
+/**
+ * A CSV file's links, its dates read in `dateFormat` (else ISO 8601); throws at the first `rows()` step
+ * when the file has no destination column, or when `dateFormat` is not a pattern.
+ */
+export function csvSource(text: string, dateFormat: string | null = null): ImportSource {
   return {
     name: 'csv',
     async *rows(cursor: string | null): AsyncIterable<ImportStep> {
@@ -156,6 +177,7 @@ export function csvSource(text: string): ImportSource {
       if (!Number.isSafeInteger(after) || after < 0) {
         throw new Error(`CSV: ${JSON.stringify(cursor)} is not a cursor of this source`);
       }
+      const readDate = csvDateReader(dateFormat);
       let columns: CsvColumns | null = null;
       let number = 0;
       for await (const record of records(text)) {
@@ -165,7 +187,7 @@ export function csvSource(text: string): ImportSource {
         }
         number += 1;
         if (number <= after || record.every((value) => value.trim() === '')) continue;
-        yield { row: readCsvRow(record, columns), cursor: String(number) };
+        yield { row: readCsvRow(record, columns, number, readDate), cursor: String(number) };
       }
       if (columns === null) findColumns([]);
     },

@@ -1,3 +1,4 @@
+import { isRuleLanguage, ruleLanguageOf } from '@shortener/core';
 import type { RuleDevice, RuleInput, RuleOs } from '@shortener/core';
 import { arrayAt, numberOrNull, objectAt, stringOrNull } from '../json.js';
 
@@ -48,11 +49,9 @@ function addCondition(when: Conditions, condition: unknown): boolean {
         (mapped.device === undefined || put(when, 'device', mapped.device))
       );
     }
-    case 'language': {
-      // our rules match the primary subtag: `en-US` becomes `en`, which also holds for en-GB visitors
-      const primary = value.split(/[-_]/)[0] ?? '';
-      return /^[A-Za-z]{2,8}$/.test(primary) && put(when, 'language', [primary.toLowerCase()]);
-    }
+    case 'language':
+      // a region comes along (decisions §25): Shlink's `en-US` holds for en-US visitors only, as here
+      return isRuleLanguage(value) && put(when, 'language', [ruleLanguageOf(value)]);
     case 'query-param':
       if (key === null || key === '') return false;
       when.query = { ...when.query, [key]: value };

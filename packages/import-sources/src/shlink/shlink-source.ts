@@ -85,7 +85,7 @@ async function* visitsOf(http: HttpClient, item: JsonObject): AsyncIterable<Impo
   }
 }
 
-/** A short URL as the port takes it; a field Shlink left unreadable makes the row's `problem`. */
+/** A short URL as the port takes it; a date Shlink wrote unreadably is left out and noted. */
 async function toRow(http: HttpClient, item: JsonObject): Promise<ImportRow> {
   const shortUrl = stringOrNull(item.shortUrl) ?? String(item.shortCode);
   const parts = splitShortUrl(shortUrl);

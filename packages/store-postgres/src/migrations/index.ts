@@ -15,6 +15,7 @@ import { IMPORTS } from './010-imports.js';
 import { HOURLY_COUNTERS } from './014-hourly-counters.js';
 import { ACCOUNT_COUNTERS } from './016-account-counters.js';
 import { VISIT_EVENT_WINDOWS } from './017-visit-event-windows.js';
+import { TAG_KEYS } from './021-tag-keys.js';
 
 /** One schema step. Versions start at 1 and increase by one; `schema_migrations` lists those applied. */
 export interface Migration {
@@ -65,6 +66,8 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 19, sql: 'CREATE INDEX links_domain_slug_lower ON links (domain, lower(slug))' },
   // decisions §25: before it the link answers as an unknown slug does (Shlink's validSince)
   { version: 20, sql: 'ALTER TABLE links ADD COLUMN starts_at BIGINT' },
+  // decisions §25: tags kept as spelled, filtered and counted by their keys
+  { version: 21, sql: TAG_KEYS },
 ];
 
 /**

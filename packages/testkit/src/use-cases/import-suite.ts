@@ -76,7 +76,7 @@ export function describeImportSuite(name: string, open: () => Promise<Stores>): 
       const job = await queued(h);
       expect((await h.links.insert(aLink({ slug: 'taken' }))).ok).toBe(true);
       const done = await run(h, job, [
-        row('Keep1', 'https://example.com/keep', { title: 'Kept', tags: ['Summer', 'bad tag'] }),
+        row('Keep1', 'https://example.com/keep', { title: 'Kept', tags: ['Summer', 'Café Menu', 'bad/tag'] }),
         row('taken'),
         row('a'),
         row('fine', 'javascript:alert(1)'),
@@ -89,11 +89,12 @@ export function describeImportSuite(name: string, open: () => Promise<Stores>): 
       expect(done.state).toBe('done');
       expect(done.counts).toMatchObject({ rows: 9, imported: 4, skipped: 3, refused: 2, renamed: 0 });
       const kept = await h.links.findBySlug('sho.rt', 'Keep1');
+      // decisions §25: tags as the source spells them; one that is no tag is left out, and noted
       expect(kept).toMatchObject({
         slug: 'Keep1',
         url: 'https://example.com/keep',
         title: 'Kept',
-        tags: ['summer'],
+        tags: ['Summer', 'Café Menu'],
       });
       // decisions §25: one character, and a code that differs from a taken one only in case, come across
       expect(await h.links.findBySlug('sho.rt', 'a')).toMatchObject({ slug: 'a' });
@@ -111,6 +112,7 @@ export function describeImportSuite(name: string, open: () => Promise<Stores>): 
         'skipped',
       ]);
       expect(report[0]!.shortUrl).toBe('https://sho.rt/Keep1');
+      expect(report[0]!.reason).toMatch(/^tag "bad\/tag" left out: /);
       expect(report[1]!.reason).toMatch(/taken/);
     });
 

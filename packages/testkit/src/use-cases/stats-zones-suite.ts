@@ -132,7 +132,7 @@ export function describeStatsZonesSuite(name: string, open: () => Promise<Stores
       const all = valueOf(await getStatsAcross(h, null, query, withAccount(accountId)));
       expect(all).toMatchObject({ total: 4, devices: [{ key: 'desktop', count: 4 }] });
       expect(codeOf(await getStatsAcross(h, null, query, withToken(null)))).toBe('unauthorized');
-      expect(codeOf(await getStatsAcross(h, 'no tag', query, withAccount(accountId)))).toBe(
+      expect(codeOf(await getStatsAcross(h, 'no/tag', query, withAccount(accountId)))).toBe(
         'invalid_request',
       );
     });

@@ -78,6 +78,13 @@ export function importPage(view: ImportPageView): string {
             html`name="secret" type="password" autocomplete="off" aria-describedby="import-secret-hint"`,
             html`<p class="hint" id="import-secret-hint">${t.secretHint}</p>`,
           )}
+          ${inputField(
+            'import-date-format',
+            t.dateFormat,
+            html`name="date_format" autocomplete="off" spellcheck="false" value="${form.date_format ?? ''}"
+            aria-describedby="import-date-format-hint"`,
+            html`<p class="hint" id="import-date-format-hint">${t.dateFormatHint}</p>`,
+          )}
           <div class="field">
             <label for="import-conflict">${t.onConflict}</label>
             <select id="import-conflict" name="on_conflict">

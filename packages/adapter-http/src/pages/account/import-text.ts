@@ -15,6 +15,9 @@ const EN = {
   urlHint: 'Shlink or Kutt: the server’s address. Bitly: leave empty.',
   secret: 'API key or token',
   secretHint: 'Used for this import only, never stored.',
+  dateFormat: 'Dates of the CSV (optional)',
+  dateFormatHint:
+    'A pattern such as DD.MM.YYYY HH:mm (YYYY, MM, DD, HH, mm, ss; UTC). Empty: ISO 8601. A date not read leaves the row without it.',
   onConflict: 'A code already taken here',
   skip: 'Skip the link',
   rename: 'Import it with a new code',
@@ -52,6 +55,9 @@ const DE: ImportText = {
   urlHint: 'Shlink oder Kutt: die Adresse des Servers. Bitly: leer lassen.',
   secret: 'API-Schlüssel oder Token',
   secretHint: 'Nur für diesen Import verwendet, nie gespeichert.',
+  dateFormat: 'Datumsformat der CSV (optional)',
+  dateFormatHint:
+    'Ein Muster wie DD.MM.YYYY HH:mm (YYYY, MM, DD, HH, mm, ss; UTC). Leer: ISO 8601. Ein nicht lesbares Datum fehlt dann beim Link.',
   onConflict: 'Ein hier schon vergebenes Kürzel',
   skip: 'Link überspringen',
   rename: 'Mit neuem Kürzel importieren',
@@ -87,6 +93,9 @@ const FR: ImportText = {
   urlHint: 'Shlink ou Kutt : l’adresse du serveur. Bitly : laisser vide.',
   secret: 'Clé d’API ou jeton',
   secretHint: 'Utilisé pour cet import seulement, jamais enregistré.',
+  dateFormat: 'Format des dates du CSV (facultatif)',
+  dateFormatHint:
+    'Un modèle comme DD.MM.YYYY HH:mm (YYYY, MM, DD, HH, mm, ss ; UTC). Vide : ISO 8601. Une date illisible est laissée de côté.',
   onConflict: 'Un code déjà pris ici',
   skip: 'Ignorer le lien',
   rename: 'L’importer avec un nouveau code',
@@ -122,6 +131,9 @@ const ES: ImportText = {
   urlHint: 'Shlink o Kutt: la dirección del servidor. Bitly: déjelo vacío.',
   secret: 'Clave de API o token',
   secretHint: 'Solo se usa para esta importación, nunca se guarda.',
+  dateFormat: 'Formato de fechas del CSV (opcional)',
+  dateFormatHint:
+    'Un patrón como DD.MM.YYYY HH:mm (YYYY, MM, DD, HH, mm, ss; UTC). Vacío: ISO 8601. Una fecha ilegible se omite.',
   onConflict: 'Un código ya ocupado aquí',
   skip: 'Omitir el enlace',
   rename: 'Importarlo con un código nuevo',

@@ -4,7 +4,7 @@ import { html } from '../layout.js';
 import type { RulesEditorState } from './rules-editor.js';
 import { rulesEditor, textField } from './rules-editor.js';
 import { compactRows, rulesInput, rulesValues } from './rules-values.js';
-import { listOf } from '../form-input.js';
+import { tagsOf } from '../form-input.js';
 
 /** The words of the link page's tags and rules (decisions §15), in the four languages. */
 const TEXT = {
@@ -98,7 +98,7 @@ export function organiseFields(
 export function organiseInput(values: Readonly<Record<string, string>>): Record<string, unknown> {
   if (values.redirect_status === undefined) return {};
   return {
-    tags: listOf(values.tags),
+    tags: tagsOf(values.tags),
     rules: rulesInput(values),
     forward_query: values.forward_query === 'on',
     redirect_status: Number(values.redirect_status ?? '302'),

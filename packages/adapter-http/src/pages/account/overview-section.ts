@@ -63,7 +63,8 @@ export function overviewSection(
   const summary = (count: string, max: number) => fill(lt.chartSummary, { count, days: stats.days, max });
   const links = stats.links.map((link) => ({ key: link.short_url, count: link.clicks }));
   const topTags = [...tags].sort((a, b) => b.clicks - a.clicks || (a.name < b.name ? -1 : 1)).slice(0, 5);
-  const csv = `/api/v1/${tag === '' ? 'stats' : `tags/${tag}/stats`}?format=csv&days=${stats.days}&tz=${stats.tz}`;
+  const path = tag === '' ? 'stats' : `tags/${encodeURIComponent(tag)}/stats`;
+  const csv = `/api/v1/${path}?format=csv&days=${stats.days}&tz=${stats.tz}`;
   return html`<section class="card" aria-labelledby="overview-title" id="overview">
     <h2 id="overview-title">${title}</h2>
     <p class="hint" id="stats-zone" data-reload="yes">${fill(t.zone, { tz: stats.tz })}</p>
