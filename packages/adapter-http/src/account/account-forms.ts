@@ -29,6 +29,8 @@ export const ClaimForm = plainForm('ClaimForm', {
 export const OpenLinkPageForm = plainForm('OpenLinkPageForm', {
   edit_token: EDIT_TOKEN,
   days: text('The statistics window: 7, 30, 90 or 365.'),
+  from: text('The first day of a range of statistics (YYYY-MM-DD, in `tz`); wins over `days`.'),
+  to: text('The last day of the range (YYYY-MM-DD); today by default.'),
   tz: text('The IANA time zone of the days; UTC by default.'),
 });
 

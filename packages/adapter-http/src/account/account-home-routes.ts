@@ -39,7 +39,9 @@ import { route } from '../routes/route-table.js';
 import type { AnyRoute } from '../routes/route-table.js';
 import { pageSearchOf, searchTooLongMessage } from '../server/query.js';
 import { seeOther, sendAccountPage } from '../server/account-area.js';
-import { zoneOf } from './link-page-view.js';
+import { statsInWindow, windowOf, zoneOf } from './link-page-view.js';
+import type { StatsWindow } from './link-page-view.js';
+import { RANGE_PARAMETERS } from './link-page-routes.js';
 
 const again = (description: string): Json => ({
   description: `The page again, with ${description} (HTML).`,
@@ -90,8 +92,9 @@ async function sendAccountHome(
   const now = core.clock.now();
   // on a GET, the statistics over the links (or the tag's) in the browser's zone (decisions §18)
   const tz = zoneOf(queryOf(ctx.query).tz);
-  const across =
-    ctx.method === 'GET' ? await getStatsAcross(core, tag || null, { days: 30, tz }, caller) : null;
+  const window = windowOf(queryOf(ctx.query));
+  const read = (query: StatsWindow & { tz: string }) => getStatsAcross(core, tag || null, query, caller);
+  const across = ctx.method === 'GET' ? await statsInWindow(read, window, tz) : null;
   const tags = await listTags(core, caller);
   // after the owner deleted a link (post, redirect, get): the confirmation at the top
   const deleted = queryOf(ctx.query).done === 'deleted' && status === 200;
@@ -108,8 +111,15 @@ async function sendAccountHome(
     domains: core.config.shortDomains.map((d) => d.host),
     claimMax: core.config.limits.claimMax,
     // a tag's view shows no top tags
-    ...(across?.ok
-      ? { overview: { stats: across.value, tags: tags.ok && tag === '' ? tags.value : [] } }
+    ...(across?.stats.ok
+      ? {
+          overview: {
+            stats: across.stats.value,
+            tags: tags.ok && tag === '' ? tags.value : [],
+            ranged: 'from' in window && across.rangeError === null,
+            ...(across.rangeError === null ? {} : { rangeError: across.rangeError }),
+          },
+        }
       : {}),
     tagNames: tags.ok ? tags.value.map((t) => t.name) : [],
     ...(search.tooLong ? { searchError: searchTooLongMessage(language) } : {}),
@@ -136,6 +146,13 @@ export const ACCOUNT_ROUTES: readonly AnyRoute[] = [
         search('summer'),
         query('tag', 'Shows the links carrying this tag (decisions §15).', 'summer'),
         doneParameter('`deleted`'),
+        query('days', 'The overview’s window: 7, 30 (default), 90 or 365 days.', '90'),
+        ...RANGE_PARAMETERS,
+        query(
+          'tz',
+          'The IANA time zone of the days (the page’s script sends the browser’s); UTC by default.',
+          'Europe/Vienna',
+        ),
         query(
           'cursor',
           'The page after this one, as the page’s “Next page” link gives it.',

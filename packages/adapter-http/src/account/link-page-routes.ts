@@ -17,7 +17,7 @@ import { seeOther } from '../server/account-area.js';
 import { DeleteLinkForm, EditLinkForm, OpenLinkPageForm } from './account-forms.js';
 import {
   DEFAULT_DAYS,
-  daysOf,
+  windowOf,
   editInput,
   onOpenedLinkPage,
   openLinkPage,
@@ -53,6 +53,27 @@ const refusedOrLimited = { ...refused, ...tokenLimited };
  * is set). Settings, deletion with confirmation, QR downloads and the statistics of a 7/30/90/365-day
  * window. Every form is a plain post under the account area's guard.
  */
+/** `from` and `to` of a page's statistics (decisions §18), kept in its URL so it can be shared. */
+export const RANGE_PARAMETERS = [
+  {
+    name: 'from',
+    in: 'query' as const,
+    required: false,
+    description:
+      'The first day of a range (YYYY-MM-DD, in `tz`), instead of `days`; a range the API refuses shows the last 30 days and why.',
+    schema: { type: 'string' as const },
+    example: '2026-11-01',
+  },
+  {
+    name: 'to',
+    in: 'query' as const,
+    required: false,
+    description: 'The last day of the range (YYYY-MM-DD); today by default.',
+    schema: { type: 'string' as const },
+    example: '2026-11-30',
+  },
+];
+
 export const LINK_PAGE_ROUTES: readonly AnyRoute[] = [
   route({
     method: 'get',
@@ -76,6 +97,7 @@ export const LINK_PAGE_ROUTES: readonly AnyRoute[] = [
           schema: { type: 'string' },
           example: '90',
         },
+        ...RANGE_PARAMETERS,
         {
           name: 'tz',
           in: 'query',
@@ -101,7 +123,7 @@ export const LINK_PAGE_ROUTES: readonly AnyRoute[] = [
         200,
         opened.link,
         opened.manager,
-        daysOf(query.days),
+        windowOf(query),
         {
           ...(saved === null ? {} : { notice: { error: false, text: saved } }),
           ...(query.done === 'created' ? { topNotice: { error: false, text: t.created } } : {}),
@@ -129,7 +151,7 @@ export const LINK_PAGE_ROUTES: readonly AnyRoute[] = [
       responses: { 200: html('The full page.'), ...refusedOrLimited },
     },
     handle: onOpenedLinkPage((ctx, deps, body, { link, manager }) =>
-      renderFull(ctx, deps, 200, link, manager, daysOf(body.days), {}, zoneOf(body.tz)),
+      renderFull(ctx, deps, 200, link, manager, windowOf(body), {}, zoneOf(body.tz)),
     ),
   }),
   route({
@@ -166,20 +188,36 @@ export const LINK_PAGE_ROUTES: readonly AnyRoute[] = [
       if (values.rule_action !== undefined) {
         // a rules row's button: the form again with the change, nothing saved (works without script)
         const { values: changed, focus, open } = changeRows(values, values.rule_action);
-        return renderFull(ctx, deps, 200, link, manager, DEFAULT_DAYS, {
-          values: changed,
-          rules: { focus, open },
-        });
+        return renderFull(
+          ctx,
+          deps,
+          200,
+          link,
+          manager,
+          { days: DEFAULT_DAYS },
+          {
+            values: changed,
+            rules: { focus, open },
+          },
+        );
       }
       const failed = (error: DomainError) => {
         const { language } = stateOf(ctx);
         const message = errorBody(error, language).error.message;
         const text = ruleMessage(values, error.field, message, rulesTextOf(language).rule);
-        return renderFull(ctx, deps, HTTP_STATUS[error.code], link, manager, DEFAULT_DAYS, {
-          notice: { error: true, text },
-          values,
-          ...(error.field === undefined ? {} : { field: error.field }),
-        });
+        return renderFull(
+          ctx,
+          deps,
+          HTTP_STATUS[error.code],
+          link,
+          manager,
+          { days: DEFAULT_DAYS },
+          {
+            notice: { error: true, text },
+            values,
+            ...(error.field === undefined ? {} : { field: error.field }),
+          },
+        );
       };
       const input = parseInput(UpdateLinkInput, editInput(values, link.passwordHash !== null));
       if (!input.ok) return failed(input.error);
@@ -187,9 +225,17 @@ export const LINK_PAGE_ROUTES: readonly AnyRoute[] = [
       if (!updated.ok) return failed(updated.error);
       if (manager.token === null) return seeOther(ctx, `/account/links/${link.id}?done=saved`);
       const saved = linkPageTextOf(stateOf(ctx).language).saved;
-      await renderFull(ctx, deps, 200, updated.value, manager, DEFAULT_DAYS, {
-        notice: { error: false, text: saved },
-      });
+      await renderFull(
+        ctx,
+        deps,
+        200,
+        updated.value,
+        manager,
+        { days: DEFAULT_DAYS },
+        {
+          notice: { error: false, text: saved },
+        },
+      );
     }),
   }),
   route({
@@ -216,7 +262,7 @@ export const LINK_PAGE_ROUTES: readonly AnyRoute[] = [
       const { language } = stateOf(ctx);
       if ((body.confirm ?? '') === '') {
         const deleteError = linkPageTextOf(language).confirmMissing;
-        return renderFull(ctx, deps, 400, link, manager, DEFAULT_DAYS, { deleteError });
+        return renderFull(ctx, deps, 400, link, manager, { days: DEFAULT_DAYS }, { deleteError });
       }
       const deleted = await deleteLink(deps.core, link.id, manager.caller);
       if (!deleted.ok) return sendLinkPage(ctx, deps, 404, linkMissingPage(language));

@@ -46,6 +46,38 @@ export const daysOf = (value: unknown): number => {
   return (STATS_WINDOWS as readonly number[]).includes(days) ? days : DEFAULT_DAYS;
 };
 
+/** The statistics a page shows: the last days of a preset, or a range of dates (kept in the URL). */
+export type StatsWindow = { readonly days: number } | { readonly from: string; readonly to?: string };
+
+const dateText = (value: unknown): string => (typeof value === 'string' ? value.trim().slice(0, 32) : '');
+
+/**
+ * The window of a query or form (decisions §18): `from` (and `to`, else today) when `from` is given,
+ * checked by core as the API's are; else one of the preset `days`.
+ */
+export function windowOf(source: { days?: unknown; from?: unknown; to?: unknown }): StatsWindow {
+  const from = dateText(source.from);
+  const to = dateText(source.to);
+  if (from !== '') return to === '' ? { from } : { from, to };
+  return { days: daysOf(source.days) };
+}
+
+/**
+ * The statistics of `window` in `tz`; a range core refuses (a reversed one, over 366 days, a bad date)
+ * shows the default window instead, with core's reason as `rangeError`.
+ */
+export async function statsInWindow<T>(
+  read: (query: StatsWindow & { tz: string }) => Promise<Result<T>>,
+  window: StatsWindow,
+  tz: string,
+): Promise<{ stats: Result<T>; rangeError: string | null }> {
+  const stats = await read({ ...window, tz });
+  if (stats.ok || stats.error.code !== 'invalid_request' || !('from' in window)) {
+    return { stats, rangeError: null };
+  }
+  return { stats: await read({ days: DEFAULT_DAYS, tz }), rangeError: stats.error.message };
+}
+
 const headersOf = perServer((deps) => accountPageHeaders(deps.core.config.shortDomains.map((d) => d.origin)));
 
 /** Sends a link page with the link pages' headers (their CSP allows the short domains' QR images). */
@@ -68,18 +100,19 @@ export async function managerOf(ctx: Context, deps: HttpDeps, body: unknown): Pr
   return { caller, token: null };
 }
 
-/** The full page of a link for its manager, with the statistics of `days` days. */
+/** The full page of a link for its manager, with the statistics of `window`. */
 export async function renderFull(
   ctx: Context,
   deps: HttpDeps,
   status: number,
   link: LinkRecord,
   manager: Manager,
-  days: number,
+  window: StatsWindow,
   extra: Partial<LinkPageView> = {},
   tz = 'UTC',
 ) {
-  const stats = await getStats(deps.core, link.id, { days, tz }, manager.caller);
+  const read = (query: StatsWindow & { tz: string }) => getStats(deps.core, link.id, query, manager.caller);
+  const { stats, rangeError } = await statsInWindow(read, window, tz);
   const fresh = await getLink(deps.core, link.id, manager.caller);
   const shown = fresh.ok ? fresh.value : link;
   if (!stats.ok) return sendLinkPage(ctx, deps, 404, linkMissingPage(stateOf(ctx).language));
@@ -89,6 +122,8 @@ export async function renderFull(
     stats: stats.value,
     token: manager.token,
     zoneReload: ctx.method === 'GET',
+    ranged: 'from' in window && rangeError === null,
+    ...(rangeError === null ? {} : { rangeError }),
     ...extra,
   };
   sendLinkPage(ctx, deps, status, linkPage(view));

@@ -1,4 +1,11 @@
-import { getStats, getStatsAcross, STATS_CSV_COLUMNS, StatsExportQuery, statsCsvRows } from '@shortener/core';
+import {
+  getStats,
+  getStatsAcross,
+  STATS_CSV_COLUMNS,
+  StatsExportQuery,
+  statsCsvFileName,
+  statsCsvRows,
+} from '@shortener/core';
 import type { Caller, Result, StatsView } from '@shortener/core';
 import type { Context } from 'koa';
 import type { HttpDeps } from '../deps.js';
@@ -29,15 +36,17 @@ const TAG = {
   example: 'summer',
 };
 
-/** Answers statistics as JSON, or as CSV named `filename` when asked. */
-function sendStats<T extends StatsView>(
+/** Answers statistics as JSON, or as CSV named by `name` (from the statistics' range) when asked. */
+async function sendStats<T extends StatsView>(
   ctx: Context,
   format: 'json' | 'csv' | undefined,
-  filename: string,
+  name: () => string | Promise<string>,
   result: Result<T>,
-): void {
-  if (result.ok && wantsCsv(ctx, format))
+): Promise<void> {
+  if (result.ok && wantsCsv(ctx, format)) {
+    const filename = statsCsvFileName(await name(), result.value);
     return sendCsv(ctx, filename, STATS_CSV_COLUMNS, statsCsvRows(result.value));
+  }
   sendResult(ctx, result, (s) => s);
 }
 
@@ -49,8 +58,8 @@ const across = async (
   caller: Caller,
 ): Promise<void> => {
   const { format, ...range } = query;
-  const filename = tag === null ? 'stats.csv' : `stats-${tag.toLowerCase()}.csv`;
-  sendStats(ctx, format, filename, await getStatsAcross(deps.core, tag, range, caller));
+  const name = tag === null ? 'stats' : `stats-${tag}`;
+  await sendStats(ctx, format, () => name, await getStatsAcross(deps.core, tag, range, caller));
 };
 
 /** Statistics: of a link, of a tag's links, of every link of the account (decisions §7, §18). */
@@ -72,7 +81,10 @@ export const STATS_ROUTES: readonly AnyRoute[] = [
     },
     handle: async (ctx, { deps: { core }, caller, query, params }) => {
       const { format, ...range } = query;
-      sendStats(ctx, format, 'stats.csv', await getStats(core, params.id ?? '', range, caller));
+      const id = params.id ?? '';
+      // the file is named after the link (its slug) and the range
+      const name = async () => `${(await core.links.findById(id.toLowerCase()))?.slug ?? 'link'}-stats`;
+      await sendStats(ctx, format, name, await getStats(core, id, range, caller));
     },
   }),
   route({

@@ -114,6 +114,29 @@ describe.skipIf(!available)('a link’s page in Chromium (decisions §10)', { ti
   }
 
   for (const viewport of ['phone', 'desktop'] as const) {
+    it(`shows a range of dates picked in two date fields, kept in the URL, on a ${viewport} (issue 52)`, async () => {
+      const context = await contextOf(viewport);
+      const page = await signedIn(context, `range-${viewport}`);
+      const { key } = (await server().cli('keys', 'create', `range-${viewport}`)) as { key: string };
+      const link = await createLink(server(), { url: 'https://example.com/ranged' }, { key: String(key) });
+      await page.goto(`${server().baseUrl}/account/links/${String(link.id)}`);
+      const day = (back: number) => new Date(Date.now() - back * 86_400_000).toISOString().slice(0, 10);
+      await page.locator('#range-from').fill(day(14));
+      await page.locator('#range-to').fill(day(2));
+      await page.locator('.range-form').getByRole('button', { name: 'Show' }).click();
+      await page.waitForURL(new RegExp(`from=${day(14)}&to=${day(2)}`));
+      expect(await page.locator('#range-from').inputValue()).toBe(day(14));
+      const csv = (await page.locator('#stats-csv').getAttribute('href')) ?? '';
+      expect(csv).toContain(`from=${day(14)}&to=${day(2)}`);
+      expect(await page.locator('#stats-csv').getAttribute('download')).toBe(
+        `${String(link.slug)}-stats-${day(14)}-${day(2)}.csv`,
+      );
+      // the fields fit the screen: nothing wider than the viewport
+      expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+      expect(await seriousViolations(page)).toEqual([]);
+      await context.close();
+    });
+
     it(`lets an anonymous creator manage a link by typing its edit token on a ${viewport}`, async () => {
       const link = await createLink(server(), { url: `https://example.com/by-token-${viewport}` });
       const context = await contextOf(viewport);

@@ -37,7 +37,7 @@ export type { StatsRange } from './stats-query.js';
 export { hourOf, isTimeZone, todayIn, zoneDays } from './zone-days.js';
 export type { ZoneDays } from './zone-days.js';
 export { addDays, dayOf, hashVisitor } from './visitor-hash.js';
-export { STATS_CSV_COLUMNS, statsCsvRows } from './stats-csv.js';
+export { STATS_CSV_COLUMNS, statsCsvFileName, statsCsvRows } from './stats-csv.js';
 export { unpackCounts } from './packed-counts.js';
 export type { PackedCount } from './packed-counts.js';
 export { mondayOf, summedWeeks, weekSpans, weeksAndEdges } from './week-spans.js';

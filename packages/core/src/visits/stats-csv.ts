@@ -24,3 +24,11 @@ export function statsCsvRows(stats: StatsView | StatsAcrossView): Record<string,
       rows.push({ dimension: 'links', key: link.short_url, count: link.clicks });
   return rows;
 }
+
+/**
+ * A statistics CSV file's name: what it counts and its range (`promo-stats-2026-11-01-2026-11-30.csv`),
+ * in characters every system keeps (a tag's spaces and accents become `_`).
+ */
+export function statsCsvFileName(what: string, stats: Pick<StatsView, 'from' | 'to'>): string {
+  return `${what}-${stats.from}-${stats.to}.csv`.replace(/[^A-Za-z0-9._-]/g, '_');
+}

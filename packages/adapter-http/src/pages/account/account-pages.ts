@@ -186,7 +186,14 @@ export interface AccountHomeView {
   readonly claim?: Notice & { readonly tokens?: string };
   readonly claimMax: number;
   /** The statistics over the account's links, or the tag's (a GET of the page only: the overview). */
-  readonly overview?: { readonly stats: StatsAcrossView; readonly tags: readonly TagCount[] };
+  readonly overview?: {
+    readonly stats: StatsAcrossView;
+    readonly tags: readonly TagCount[];
+    /** Of a range of dates asked for (`from`, `to`), not of the last days. */
+    readonly ranged: boolean;
+    /** Why the range asked for was not shown; the last 30 days are. */
+    readonly rangeError?: string;
+  };
   /** The account's tags, suggested in the new-link form. */
   readonly tagNames?: readonly string[];
 }
@@ -214,7 +221,7 @@ export function accountHomePage(view: AccountHomeView): string {
         <button type="submit" class="button danger">${t.signOut}</button>
       </form>
       ${passkeyButton(t, 'passkey-register', t.addPasskey, { options: '/account/passkeys/options', finish: '/account/passkeys', done: t.passkeyAdded })}`,
-    html`${view.overview === undefined ? '' : overviewSection(view.language, view.overview.stats, view.tag ?? '', view.overview.tags)}
+    html`${view.overview === undefined ? '' : overviewSection(view.language, view.overview, view.tag ?? '')}
     ${linksSection(view, t)}
     ${linkForm(
       textOf(language),

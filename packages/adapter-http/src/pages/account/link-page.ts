@@ -37,6 +37,10 @@ export interface LinkPageView {
   readonly rules?: RulesEditorState;
   /** The delete form's error (no confirmation). */
   readonly deleteError?: string;
+  /** The statistics are of a range of dates asked for (`from`, `to`), not of a preset's days. */
+  readonly ranged?: boolean;
+  /** Why the range asked for was not shown (core's words); the default window is shown instead. */
+  readonly rangeError?: string;
 }
 
 function page(language: Language, title: string, main: SafeHtml): string {

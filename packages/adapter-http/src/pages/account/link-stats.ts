@@ -1,5 +1,5 @@
 import type { Language, LinkView, StatsView } from '@shortener/core';
-import { MAX_RULES } from '@shortener/core';
+import { MAX_RULES, statsCsvFileName } from '@shortener/core';
 import { countryChart } from '../country-chart.js';
 import type { SafeHtml } from '../layout.js';
 import { html } from '../layout.js';
@@ -51,37 +51,13 @@ export function statsBlock(language: Language, stats: StatsView, link: LinkView 
 
 export function statsSection(view: LinkPageView, t: LinkPageText): SafeHtml {
   const { stats, link } = view;
-  const windows = STATS_WINDOWS.map((days) => {
-    const label = fill(t.lastDays, { days });
-    if (days === stats.days) return html`<li><span aria-current="true">${label}</span></li>`;
-    return html`<li><a href="/account/links/${link.id}?days=${days}&tz=${stats.tz}">${label}</a></li>`;
-  });
-  // a token holder changes the window by a post (the token stays out of the URL)
-  const picker =
-    view.token === null
-      ? html`<nav aria-label="${t.windowLabel}">
-          <ul class="windows">
-            ${windows}
-          </ul>
-        </nav>`
-      : html`<form method="post" action="/account/links/${link.id}" class="row windows-form">
-          ${hiddenToken(view.token)}
-          <input type="hidden" name="tz" value="${stats.tz}" />
-          <div class="field">
-            <label for="days">${t.windowLabel}</label>
-            <select id="days" name="days">
-              ${STATS_WINDOWS.map(
-                (days) =>
-                  html`<option value="${days}" ${days === stats.days ? html` selected` : ''}>
-                    ${fill(t.lastDays, { days })}
-                  </option>`,
-              )}
-            </select>
-          </div>
-          <button type="submit" class="button">${t.showWindow}</button>
-        </form>`;
+  const picker = rangePicker(
+    { ...t, action: `/account/links/${link.id}`, ranged: view.ranged === true, stats },
+    view.token === null ? null : html`<input type="hidden" name="edit_token" value="${view.token}" />`,
+  );
   return html`<section class="card" aria-labelledby="stats-title">
     <h2 id="stats-title">${t.statsTitle}</h2>
+    ${view.rangeError === undefined ? '' : html`<p class="error" role="alert">${fill(t.rangeError, { message: view.rangeError })}</p>`}
     ${picker}
     <p class="hint" id="stats-zone" ${view.zoneReload === true ? html`data-reload="yes"` : ''}>
       ${fill(t.daysIn, { tz: stats.tz })}
@@ -93,12 +69,90 @@ export function statsSection(view: LinkPageView, t: LinkPageText): SafeHtml {
             <a
               class="button"
               id="stats-csv"
-              href="/api/v1/links/${link.id}/stats?format=csv&days=${stats.days}&tz=${stats.tz}"
-              download
+              href="/api/v1/links/${link.id}/stats?format=csv&from=${stats.from}&to=${stats.to}&tz=${stats.tz}"
+              download="${statsCsvFileName(`${link.slug}-stats`, stats)}"
               >${t.downloadCsv}</a
             >
           </p>`
         : ''
     }
   </section>`;
+}
+
+/** What a range picker shows: its texts, where it goes, the statistics it picked. */
+interface RangePicking {
+  readonly action: string;
+  readonly windowLabel: string;
+  readonly lastDays: string;
+  readonly fromLabel: string;
+  readonly toLabel: string;
+  readonly showWindow: string;
+  /** The statistics are of dates asked for, not of a preset. */
+  readonly ranged: boolean;
+  readonly stats: Pick<StatsView, 'days' | 'from' | 'to' | 'tz'>;
+  /** Hidden fields the picker carries on (a tag of `/account`). */
+  readonly keep?: Readonly<Record<string, string>>;
+}
+
+/**
+ * The statistics window (decisions §18): presets of the last days, and two dates in the browser's zone
+ * (`tz`, which zone.js puts in the URL). Signed in, plain links and a GET form, so the range stays in the
+ * URL and can be shared; with an edit token (`token`: its hidden field), a POST form that keeps the
+ * token out of the URL. Works without script.
+ */
+export function rangePicker(p: RangePicking, token: SafeHtml | null): SafeHtml {
+  const { stats } = p;
+  const keep = Object.entries(p.keep ?? {}).map(
+    ([name, value]) => html`<input type="hidden" name="${name}" value="${value}" />`,
+  );
+  const dates = html`<div class="field">
+      <label for="range-from">${p.fromLabel}</label>
+      <input type="date" id="range-from" name="from" value="${stats.from}" required />
+    </div>
+    <div class="field">
+      <label for="range-to">${p.toLabel}</label>
+      <input type="date" id="range-to" name="to" value="${stats.to}" required />
+    </div>`;
+  /** The two dates as a form: posted with the token's field, else got with the fields to keep. */
+  const rangeForm = (method: 'get' | 'post', carried: SafeHtml | SafeHtml[]) =>
+    html`<form method="${method}" action="${p.action}" class="row range-form">
+      ${carried}
+      <input type="hidden" name="tz" value="${stats.tz}" />
+      ${dates}
+      <button type="submit" class="button">${p.showWindow}</button>
+    </form>`;
+  if (token !== null) {
+    return html`<form method="post" action="${p.action}" class="row windows-form">
+        ${token}
+        <input type="hidden" name="tz" value="${stats.tz}" />
+        <div class="field">
+          <label for="days">${p.windowLabel}</label>
+          <select id="days" name="days">
+            ${STATS_WINDOWS.map(
+              (days) =>
+                html`<option value="${days}" ${!p.ranged && days === stats.days ? html` selected` : ''}>
+                  ${fill(p.lastDays, { days })}
+                </option>`,
+            )}
+          </select>
+        </div>
+        <button type="submit" class="button">${p.showWindow}</button>
+      </form>
+      ${rangeForm('post', token)}`;
+  }
+  const query = (extra: string) => {
+    const params = new URLSearchParams({ ...p.keep, tz: stats.tz });
+    return `${p.action}?${extra}&${params.toString()}`;
+  };
+  const windows = STATS_WINDOWS.map((days) => {
+    const label = fill(p.lastDays, { days });
+    if (!p.ranged && days === stats.days) return html`<li><span aria-current="true">${label}</span></li>`;
+    return html`<li><a href="${query(`days=${days}`)}">${label}</a></li>`;
+  });
+  return html`<nav aria-label="${p.windowLabel}">
+      <ul class="windows">
+        ${windows}
+      </ul>
+    </nav>
+    ${rangeForm('get', keep)}`;
 }

@@ -1,3 +1,4 @@
+import { statsCsvFileName } from '@shortener/core';
 import type { Language, StatsAcrossView, TagCount } from '@shortener/core';
 import type { SafeHtml } from '../layout.js';
 import { html } from '../layout.js';
@@ -5,9 +6,12 @@ import { dayChart, topList } from '../preview-page.js';
 import { byLanguage, fill, textOf } from '../text.js';
 import type { TextsLike } from '../text.js';
 import { linkPageTextOf } from './link-page-text.js';
+import { rangePicker } from './link-stats.js';
 
 const EN = {
   overview: 'Your clicks, last {days} days',
+  rangeOverview: 'Your clicks, {from} to {to}',
+  tagRangeOverview: 'Clicks of #{tag}, {from} to {to}',
   tagOverview: 'Clicks of #{tag}, last {days} days',
   topLinks: 'Top links',
   topTags: 'Top tags',
@@ -20,6 +24,8 @@ const textOfOverview = byLanguage<OverviewText>({
   en: EN,
   de: {
     overview: 'Ihre Klicks, letzte {days} Tage',
+    rangeOverview: 'Ihre Klicks, {from} bis {to}',
+    tagRangeOverview: 'Klicks von #{tag}, {from} bis {to}',
     tagOverview: 'Klicks von #{tag}, letzte {days} Tage',
     topLinks: 'Meistbesuchte Links',
     topTags: 'Häufigste Tags',
@@ -28,6 +34,8 @@ const textOfOverview = byLanguage<OverviewText>({
   },
   fr: {
     overview: 'Vos clics, {days} derniers jours',
+    rangeOverview: 'Vos clics, du {from} au {to}',
+    tagRangeOverview: 'Clics de #{tag}, du {from} au {to}',
     tagOverview: 'Clics de #{tag}, {days} derniers jours',
     topLinks: 'Liens les plus visités',
     topTags: 'Étiquettes principales',
@@ -36,6 +44,8 @@ const textOfOverview = byLanguage<OverviewText>({
   },
   es: {
     overview: 'Sus clics, últimos {days} días',
+    rangeOverview: 'Sus clics, del {from} al {to}',
+    tagRangeOverview: 'Clics de #{tag}, del {from} al {to}',
     tagOverview: 'Clics de #{tag}, últimos {days} días',
     topLinks: 'Enlaces más visitados',
     topTags: 'Etiquetas principales',
@@ -51,22 +61,40 @@ const textOfOverview = byLanguage<OverviewText>({
  */
 export function overviewSection(
   language: Language,
-  stats: StatsAcrossView,
+  overview: {
+    readonly stats: StatsAcrossView;
+    readonly tags: readonly TagCount[];
+    readonly ranged: boolean;
+    readonly rangeError?: string;
+  },
   tag: string,
-  tags: readonly TagCount[],
 ): SafeHtml {
+  const { stats, tags, ranged } = overview;
   const t = textOfOverview(language);
   const pt = textOf(language);
   const lt = linkPageTextOf(language);
-  const title =
-    tag === '' ? fill(t.overview, { days: stats.days }) : fill(t.tagOverview, { tag, days: stats.days });
+  const words = { tag, days: stats.days, from: stats.from, to: stats.to };
+  const title = ranged
+    ? fill(tag === '' ? t.rangeOverview : t.tagRangeOverview, words)
+    : fill(tag === '' ? t.overview : t.tagOverview, words);
   const summary = (count: string, max: number) => fill(lt.chartSummary, { count, days: stats.days, max });
   const links = stats.links.map((link) => ({ key: link.short_url, count: link.clicks }));
   const topTags = [...tags].sort((a, b) => b.clicks - a.clicks || (a.name < b.name ? -1 : 1)).slice(0, 5);
   const path = tag === '' ? 'stats' : `tags/${encodeURIComponent(tag)}/stats`;
-  const csv = `/api/v1/${path}?format=csv&days=${stats.days}&tz=${stats.tz}`;
+  const csv = `/api/v1/${path}?format=csv&from=${stats.from}&to=${stats.to}&tz=${stats.tz}`;
+  const file = statsCsvFileName(tag === '' ? 'stats' : `stats-${tag}`, stats);
+  const picker = rangePicker(
+    { ...lt, action: '/account', ranged, stats, ...(tag === '' ? {} : { keep: { tag } }) },
+    null,
+  );
   return html`<section class="card" aria-labelledby="overview-title" id="overview">
     <h2 id="overview-title">${title}</h2>
+    ${
+      overview.rangeError === undefined
+        ? ''
+        : html`<p class="error" role="alert">${fill(lt.rangeError, { message: overview.rangeError })}</p>`
+    }
+    ${picker}
     <p class="hint" id="stats-zone" data-reload="yes">${fill(t.zone, { tz: stats.tz })}</p>
     <dl class="totals">
       <div>
@@ -98,6 +126,6 @@ export function overviewSection(
           : ''
       }
     </div>
-    <p><a class="button" href="${csv}" download>${t.downloadCsv}</a></p>
+    <p><a class="button" id="overview-csv" href="${csv}" download="${file}">${t.downloadCsv}</a></p>
   </section>`;
 }
