@@ -111,7 +111,7 @@ describe('shortener link commands on the local database', () => {
       'csv',
     );
     expect(csv.stdout).toBe(
-      'dimension,key,count\r\ntotal,,0\r\nunique,,0\r\nbots,,0\r\nby_day,2026-01-01,0\r\nby_day,2026-01-02,0\r\n',
+      'dimension,key,count\r\ntotal,,0\r\nunique,,0\r\nbots,,0\r\nimported,,0\r\nby_day,2026-01-01,0\r\nby_day,2026-01-02,0\r\n',
     );
     expect((await run('stats', 'mine', '--tz', 'Nowhere/Else')).code).toBe(2);
     expect((await run('stats', 'mine', '--from', '2026-01-02', '--to', '2026-01-01')).code).toBe(2);

@@ -192,7 +192,8 @@ describe('the packages installed from their tarballs in an empty project', () =>
       ['node_modules/vitest/vitest.mjs', 'run', '--dir', 'examples', '--reporter', 'dot'],
       { cwd: project, encoding: 'utf8', env: cleanEnv({ NO_COLOR: '1', CI: 'true' }) },
     );
-    expect(vitest.stdout + vitest.stderr).toMatch(/Tests\s+\d+ passed \(\d+\)/);
+    // a case a store cannot have (the memory store's disk is never full) is skipped, never failed
+    expect(vitest.stdout + vitest.stderr).toMatch(/Tests\s+\d+ passed( \| \d+ skipped)? \(\d+\)/);
     expect(vitest.status).toBe(0);
   }, 180_000);
 });

@@ -83,11 +83,12 @@ describe('statistics as CSV', () => {
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
       const lines = (await response.text()).split('\r\n');
-      expect(lines.slice(0, 6)).toEqual([
+      expect(lines.slice(0, 7)).toEqual([
         'dimension,key,count',
         'total,,2',
         'unique,,1',
         'bots,,0',
+        'imported,,0',
         'by_day,2026-03-09,0',
         'by_day,2026-03-10,2',
       ]);
@@ -145,7 +146,7 @@ describe('statistics across links', () => {
     expect(empty).toMatchObject({ total: 0, links: [] });
     expect((await errorOf(await server.api('/api/v1/stats'))).code).toBe('unauthorized');
     const badTag = await expectError(
-      await server.api('/api/v1/tags/a%20b/stats', { key: account.key }),
+      await server.api('/api/v1/tags/a%23b/stats', { key: account.key }),
       400,
       'invalid_request',
     );

@@ -152,9 +152,9 @@ export async function createLink(
  * over a path that leads somewhere.
  */
 async function insertWithAlias(deps: CoreDeps, draft: LinkRecord): Promise<Result<LinkRecord>> {
-  if ((await deps.links.findBySlug(draft.domain, draft.slug)) !== null) {
-    return err(domainError('slug_taken', undefined, 'alias'));
-  }
+  const found = await deps.links.findBySlug(draft.domain, draft.slug);
+  // the same link again (an Idempotency-Key's replay makes the same id): the store answers it
+  if (found !== null && found.id !== draft.id) return err(domainError('slug_taken', undefined, 'alias'));
   return deps.links.insert(draft);
 }
 
