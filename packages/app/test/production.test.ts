@@ -13,7 +13,8 @@ import { buildBinary, collect, listeningUrl } from './bin-helpers.js';
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const dirs: string[] = [];
-afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+// production installs hold a node_modules each: removing them takes more than 10 s on a loaded machine
+afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })), 120_000);
 
 beforeAll(buildBinary, 180_000);
 
