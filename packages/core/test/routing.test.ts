@@ -77,7 +77,7 @@ describe('checkRules', () => {
   const codeOf = (url: string) => {
     const checked = checkRules(
       [
-        { when: {}, url: 'https://ok.example/' },
+        { when: { device: 'tablet' }, url: 'https://ok.example/' },
         { when: { os: 'ios' }, url },
       ],
       policy,

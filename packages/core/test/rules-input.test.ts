@@ -149,7 +149,22 @@ describe('rule input', () => {
 
 describe('stored rule conditions', () => {
   it('stores no condition that was not given', () => {
-    expect(stored({})).toEqual({});
+    expect(stored({ os: 'ios' })).toEqual({ os: ['ios'] });
+  });
+
+  it('refuses a rule without a condition, naming it: it would match everyone (issue 52)', () => {
+    for (const when of [{}, { query: {} }]) {
+      const result = checkRules(
+        [{ when: { os: 'ios' }, url: 'https://a.example/' }, { when, url: 'https://b.example/' }],
+        policy,
+        {},
+      );
+      expect(result.ok ? null : [result.error.code, result.error.field, result.error.message]).toEqual([
+        'invalid_request',
+        'rules.1.when',
+        'Rule 2 has no condition: it would match everyone and hide the rules after it.',
+      ]);
+    }
   });
 
   it('stores each list once per value, in the order given', () => {
@@ -200,7 +215,7 @@ describe('stored rule conditions', () => {
 });
 
 describe('checkRules', () => {
-  const rule = (url: string, when: RuleInputType['when'] = {}) => ({ when, url });
+  const rule = (url: string, when: RuleInputType['when'] = { device: 'mobile' }) => ({ when, url });
 
   it('names the rule at fault by its index', () => {
     const result = checkRules(

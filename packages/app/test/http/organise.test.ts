@@ -218,6 +218,25 @@ describe('redirect rules (decisions §15)', () => {
   });
 });
 
+describe('a rule without a condition (issue 52)', () => {
+  it('is refused on create and PATCH, naming the rule: it would match everyone and hide the rules after it', async () => {
+    const rules = [
+      { when: { os: 'ios' }, url: 'https://example.com/ios' },
+      { when: {}, url: 'https://example.com/everyone' },
+    ];
+    const body = { url: 'https://example.com/r', rules };
+    const answer = await server.api('/api/v1/links', { key: owner.key, json: body });
+    const refused = await expectError(answer, 400, 'invalid_request');
+    expect(refused).toMatchObject({
+      field: 'rules.1.when',
+      message: expect.stringMatching(/^Rule 2 has no condition/),
+    });
+    const link = await create({ url: 'https://example.com/r' });
+    const patched = await expectError(await patch(link, { rules }), 400, 'invalid_request');
+    expect(patched.field).toBe('rules.1.when');
+  });
+});
+
 describe('forward_query, redirect_status and crawlable (decisions §15)', () => {
   it("adds the visitor's query parameters; the destination's own keep their value", async () => {
     const link = await create({ url: 'https://example.com/p?a=1#top', forward_query: true });

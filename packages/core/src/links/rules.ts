@@ -133,9 +133,21 @@ function conditionsOf(when: RuleWhenInput): RuleConditions {
   return conditions;
 }
 
+/** Whether a rule's conditions hold anything (an empty list or query is no condition). */
+function hasCondition(when: RuleConditions): boolean {
+  return Object.values(when).some((value) =>
+    typeof value === 'number'
+      ? true
+      : Array.isArray(value)
+        ? value.length > 0
+        : Object.keys(value ?? {}).length > 0,
+  );
+}
+
 /**
  * The rules as stored: each URL through every check a link's URL passes (field `rules.N.url`), with
- * the link's UTM parameters merged in.
+ * the link's UTM parameters merged in; a rule without a condition is refused (`rules.N.when`): it would
+ * match everyone and hide the rules after it.
  */
 export function checkRules(
   rules: readonly RuleInput[],
@@ -144,9 +156,14 @@ export function checkRules(
 ): Result<RedirectRule[]> {
   const checked: RedirectRule[] = [];
   for (const [index, rule] of rules.entries()) {
+    const when = conditionsOf(rule.when);
+    if (!hasCondition(when)) {
+      const message = `Rule ${index + 1} has no condition: it would match everyone and hide the rules after it.`;
+      return err(domainError('invalid_request', message, `rules.${index}.when`));
+    }
     const url = checkDestination(rule.url, policy, utm, `rules.${index}.url`);
     if (!url.ok) return url;
-    checked.push({ when: conditionsOf(rule.when), url: url.value });
+    checked.push({ when, url: url.value });
   }
   return ok(checked);
 }
