@@ -129,7 +129,6 @@ export default tseslint.config(
           'window',
           'FormData',
           'HTMLElement',
-          'MutationObserver',
           'HTMLFormElement',
           'HTMLButtonElement',
           'HTMLInputElement',

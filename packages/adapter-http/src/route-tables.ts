@@ -1,4 +1,4 @@
-import type { ServiceConfig } from '@shortener/core';
+import type { Language, ServiceConfig } from '@shortener/core';
 import { setHeaders, stateOf } from './koa-helpers.js';
 import { ACCOUNT_ROUTES } from './account/account-home-routes.js';
 import { IMPORT_PAGE_ROUTES } from './account/import-page-routes.js';
@@ -27,8 +27,21 @@ import type { AnyRoute } from './routes/route-table.js';
 
 /** The document, built once per server: it depends only on its settings. */
 const documentOf = perServer((deps) =>
-  JSON.stringify(buildOpenApiDocument(deps.core.config, { metrics: deps.metrics?.exposition !== undefined })),
+  buildOpenApiDocument(deps.core.config, { metrics: deps.metrics?.exposition !== undefined }),
 );
+
+/** `/openapi.json`'s body, written once per server. */
+const documentJsonOf = perServer((deps) => JSON.stringify(documentOf(deps)));
+
+/** `/docs` in each language, written out from the document once per server and language. */
+const docsPagesOf = perServer((deps) => {
+  const pages = new Map<Language, string>();
+  return (language: Language): string => {
+    const page = pages.get(language) ?? docsPage(language, accountHrefOf(deps), documentOf(deps));
+    pages.set(language, page);
+    return page;
+  };
+});
 
 /** {base_url}'s `/account`, where the header's "Your account" link goes (every host serves `/docs`). */
 const accountHrefOf = perServer((deps) => new URL('/account', deps.core.config.baseUrl).href);
@@ -49,7 +62,7 @@ const DOCUMENT_ROUTES: readonly AnyRoute[] = [
     },
     handle: (ctx, { deps }) => {
       ctx.type = 'application/json; charset=utf-8';
-      ctx.body = documentOf(deps);
+      ctx.body = documentJsonOf(deps);
     },
   }),
   route({
@@ -61,14 +74,14 @@ const DOCUMENT_ROUTES: readonly AnyRoute[] = [
       id: 'apiReference',
       summary: 'The API reference',
       description:
-        'This document for people: an HTML page on which Redoc (served from this server) draws ' +
-        '`/openapi.json`, with a link to it. `docs` is a reserved slug, so no short link hides it.',
+        'This document for people: an HTML page written out from `/openapi.json` (each tag a section, each ' +
+        'operation one that opens), with a link to it. `docs` is a reserved slug, so no short link hides it.',
       tag: 'meta',
       responses: { 200: html('The reference page.') },
     },
     handle: (ctx, { deps }) => {
       setHeaders(ctx, DOCS_PAGE_HEADERS);
-      ctx.body = docsPage(stateOf(ctx).language, accountHrefOf(deps));
+      ctx.body = docsPagesOf(deps)(stateOf(ctx).language);
     },
   }),
 ];

@@ -38,30 +38,12 @@ export interface AssetTable {
 
 /**
  * Files served from dependencies, by asset name, from this origin like every other script (strict CSP):
- * SimpleWebAuthn's browser bundle (a UMD file that sets `globalThis.SimpleWebAuthnBrowser`) and Redoc's
- * standalone bundle for `/docs` (sets `globalThis.Redoc`).
+ * SimpleWebAuthn's browser bundle (a UMD file that sets `globalThis.SimpleWebAuthnBrowser`).
  */
 function vendorFiles(): [string, string][] {
   const require = createRequire(import.meta.url);
   const webauthn = require.resolve('@simplewebauthn/browser');
-  return [
-    ['webauthn.js', join(dirname(webauthn), '..', 'dist', 'bundle', 'index.umd.min.js')],
-    ['redoc.standalone.js', require.resolve('redoc/bundles/redoc.standalone.js')],
-  ];
-}
-
-/**
- * What a vendor file is served as. Redoc's side menu always shows Redocly's logo from their CDN (no
- * option turns it off): with an empty `src` the image fails at once and Redoc's own error handler
- * hides it, so `/docs` asks no other origin for anything (the "API docs by Redocly" link stays).
- */
-const REWRITES: Record<string, (text: string) => string> = {
-  'redoc.standalone.js': (text) => text.replace('src:"https://cdn.redoc.ly/redoc/logo-mini.svg"', 'src:""'),
-};
-
-function read(name: string, path: string): Buffer {
-  const rewrite = REWRITES[name];
-  return rewrite === undefined ? readFileSync(path) : Buffer.from(rewrite(readFileSync(path, 'utf8')));
+  return [['webauthn.js', join(dirname(webauthn), '..', 'dist', 'bundle', 'index.umd.min.js')]];
 }
 
 function loadAssets(): AssetTable {
@@ -72,7 +54,7 @@ function loadAssets(): AssetTable {
   for (const [name, path] of [...files, ...vendorFiles()]) {
     const type = TYPES[extname(name)];
     if (type === undefined) continue;
-    const body = read(name, path);
+    const body = readFileSync(path);
     const hash = createHash('sha256').update(body).digest('hex').slice(0, 10);
     const ext = extname(name);
     const fileName = `${name.slice(0, -ext.length)}.${hash}${ext}`;

@@ -1,61 +1,114 @@
 import type { Language } from '@shortener/core';
+import { renderReference } from './docs/reference.js';
 import { html, renderPage } from './layout.js';
 import type { TextsLike } from './text.js';
 import { byLanguage } from './text.js';
 
 const EN = {
   title: 'API reference',
-  intro: 'Every route of this server, rendered from {raw} by Redoc.',
+  intro: 'Every route of this server, written out from {raw}, and the same for programs in {llms}.',
   raw: 'the OpenAPI document',
-  noScript: 'The reference needs JavaScript; the same content is in {raw} (JSON).',
+  contents: 'Contents',
+  allOperations: 'All operations',
+  search: 'Find an operation',
+  security: 'Security',
+  noSecurity: 'none',
+  optional: 'optional',
+  required: 'required',
+  parameters: 'Parameters',
+  requestBody: 'Request body',
+  responses: 'Responses',
+  example: 'Example',
+  schemas: 'Schemas',
+  sharedResponses: 'Shared responses',
+  webhook: 'EVENT',
 };
 
 const textsOf = byLanguage<TextsLike<typeof EN>>({
   en: EN,
   de: {
     title: 'API-Referenz',
-    intro: 'Jede Route dieses Servers, von Redoc aus {raw} dargestellt.',
+    intro: 'Jede Route dieses Servers, ausgeschrieben aus {raw}, und dasselbe für Programme in {llms}.',
     raw: 'dem OpenAPI-Dokument',
-    noScript: 'Die Referenz braucht JavaScript; derselbe Inhalt steht in {raw} (JSON).',
+    contents: 'Inhalt',
+    allOperations: 'Alle Operationen',
+    search: 'Operation finden',
+    security: 'Sicherheit',
+    noSecurity: 'keine',
+    optional: 'optional',
+    required: 'Pflicht',
+    parameters: 'Parameter',
+    requestBody: 'Anfragetext',
+    responses: 'Antworten',
+    example: 'Beispiel',
+    schemas: 'Schemas',
+    sharedResponses: 'Gemeinsame Antworten',
+    webhook: 'EREIGNIS',
   },
   fr: {
     title: 'Référence de l’API',
-    intro: 'Chaque route de ce serveur, rendue par Redoc à partir de {raw}.',
+    intro:
+      'Chaque route de ce serveur, écrite à partir {raw}, et la même chose pour les programmes dans {llms}.',
     raw: 'du document OpenAPI',
-    noScript: 'La référence demande JavaScript ; le même contenu est dans {raw} (JSON).',
+    contents: 'Sommaire',
+    allOperations: 'Toutes les opérations',
+    search: 'Trouver une opération',
+    security: 'Sécurité',
+    noSecurity: 'aucune',
+    optional: 'facultative',
+    required: 'obligatoire',
+    parameters: 'Paramètres',
+    requestBody: 'Corps de la requête',
+    responses: 'Réponses',
+    example: 'Exemple',
+    schemas: 'Schémas',
+    sharedResponses: 'Réponses communes',
+    webhook: 'ÉVÉNEMENT',
   },
   es: {
     title: 'Referencia de la API',
-    intro: 'Cada ruta de este servidor, mostrada por Redoc a partir de {raw}.',
+    intro: 'Cada ruta de este servidor, escrita a partir de {raw}, y lo mismo para programas en {llms}.',
     raw: 'el documento OpenAPI',
-    noScript: 'La referencia necesita JavaScript; el mismo contenido está en {raw} (JSON).',
+    contents: 'Contenido',
+    allOperations: 'Todas las operaciones',
+    search: 'Buscar una operación',
+    security: 'Seguridad',
+    noSecurity: 'ninguna',
+    optional: 'opcional',
+    required: 'obligatorio',
+    parameters: 'Parámetros',
+    requestBody: 'Cuerpo de la petición',
+    responses: 'Respuestas',
+    example: 'Ejemplo',
+    schemas: 'Esquemas',
+    sharedResponses: 'Respuestas comunes',
+    webhook: 'EVENTO',
   },
 });
 
-/** `{raw}` of a text, as the link to the raw document. */
-function withRawLink(text: string, words: string) {
-  const [before = '', after = ''] = text.split('{raw}');
-  return html`${before}<a href="/openapi.json" type="application/json">${words}</a>${after}`;
+/** The intro, `{raw}` a link to `/openapi.json` and `{llms}` to `/llms.txt`. */
+function introOf(text: string, words: string) {
+  const [before = '', rest = ''] = text.split('{raw}');
+  const [middle = '', after = ''] = rest.split('{llms}');
+  const raw = html`<a href="/openapi.json" type="application/json">${words}</a>`;
+  const llms = html`<a href="/llms.txt" type="text/plain">llms.txt</a>`;
+  return html`${before}${raw}${middle}${llms}${after}`;
 }
 
 /**
- * `/docs`: the API reference, drawn in the browser by Redoc's standalone bundle (served from our own
- * assets, a classic script that sets `Redoc`) and mounted by `docs.js` on `#reference`, with a link to
- * the raw `/openapi.json` above it and, without script, instead of it.
+ * `/docs`: the API reference, written out on the server from the OpenAPI `document` (the one `/openapi.json`
+ * serves), with each operation a <details>. `docs.js` shows a box that filters the operations as one
+ * types; without script every operation is listed.
  */
-export function docsPage(language: Language, accountHref: string): string {
+export function docsPage(language: Language, accountHref: string, document: object): string {
   const t = textsOf(language);
   return renderPage({
     language,
     title: t.title,
     accountHref,
-    classicScripts: ['redoc.standalone.js'],
     scripts: ['docs.js'],
-    main: html`<div class="docs-intro">
-        <h1>${t.title}</h1>
-        <p>${withRawLink(t.intro, t.raw)}</p>
-        <noscript><p>${withRawLink(t.noScript, t.raw)}</p></noscript>
-      </div>
-      <div id="reference" class="reference" data-spec="/openapi.json"></div>`,
+    main: html`<h1>${t.title}</h1>
+      <p class="intro">${introOf(t.intro, t.raw)}</p>
+      <div id="reference" class="reference">${renderReference(document, t)}</div>`,
   });
 }

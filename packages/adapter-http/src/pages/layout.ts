@@ -58,11 +58,6 @@ export interface PageParts {
   /** Other scripts of `assets/` to load, as modules in this order (the account pages). */
   readonly scripts?: readonly string[];
   /**
-   * Scripts of `assets/` that are not modules (a vendor's bundle setting a global), loaded with `defer`
-   * before `scripts`: deferred and module scripts run in document order, after parsing.
-   */
-  readonly classicScripts?: readonly string[];
-  /**
    * Where the header's "Your account" link goes: `/account` on the account pages, {base_url}'s `/account`
    * on the home page (which every host serves). Absent on link pages, which short domains serve.
    */
@@ -102,7 +97,6 @@ export function renderPage(parts: PageParts): string {
         <link rel="icon" href="${files.pathOf('icon.svg')}" type="image/svg+xml" />
         <link rel="stylesheet" href="${files.pathOf('app.css')}" />
         ${parts.script ? html`<script type="module" src="${files.pathOf('app.js')}"></script> ` : ''}
-        ${(parts.classicScripts ?? []).map((name) => html`<script defer src="${files.pathOf(name)}"></script> `)}
         ${(parts.scripts ?? []).map((name) => html`<script type="module" src="${files.pathOf(name)}"></script> `)}
       </head>
       <body>
@@ -194,24 +188,15 @@ export function accountPageHeaders(imageOrigins: readonly string[]): Readonly<Re
 export const PAGE_REFERRER_POLICY = 'strict-origin-when-cross-origin';
 
 /**
- * Headers of `/docs`, the API reference (issue 42). Its script is Redoc's bundle and our own module, from
- * this origin only; Redoc fetches `/openapi.json` (`connect-src 'self'`). Redoc draws with
- * styled-components, which inject `<style>` elements at run time, so this page alone allows inline
- * styles (`style-src 'unsafe-inline'`): CSS cannot run script, the page shows no user content (only the
- * server's own document), and nothing may be loaded from elsewhere to carry data out. Its search index
- * runs in a worker Redoc makes from a `blob:` URL of its own code (`worker-src blob:`). No form.
+ * Headers of `/docs`, the API reference (issue 52): the pages' strict policy (no inline script or style);
+ * its one script, the search box's, comes from this origin and asks nothing of anyone. No form.
  */
 export const DOCS_PAGE_HEADERS: Readonly<Record<string, string>> = {
   'Content-Type': 'text/html; charset=utf-8',
   'Content-Security-Policy': [
-    "default-src 'none'",
-    "style-src 'self' 'unsafe-inline'",
-    "base-uri 'none'",
-    "frame-ancestors 'none'",
+    ...BASE_POLICY,
     "script-src 'self'",
-    "connect-src 'self'",
-    "img-src 'self' data:",
-    'worker-src blob:',
+    "img-src 'self'",
     "form-action 'none'",
   ].join('; '),
   'Referrer-Policy': PAGE_REFERRER_POLICY,
