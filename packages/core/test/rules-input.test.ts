@@ -155,7 +155,10 @@ describe('stored rule conditions', () => {
   it('refuses a rule without a condition, naming it: it would match everyone (issue 52)', () => {
     for (const when of [{}, { query: {} }]) {
       const result = checkRules(
-        [{ when: { os: 'ios' }, url: 'https://a.example/' }, { when, url: 'https://b.example/' }],
+        [
+          { when: { os: 'ios' }, url: 'https://a.example/' },
+          { when, url: 'https://b.example/' },
+        ],
         policy,
         {},
       );
