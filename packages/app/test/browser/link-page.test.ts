@@ -152,7 +152,7 @@ describe.skipIf(!available)('a link’s page in Chromium (decisions §10)', { ti
       await page.getByRole('button', { name: 'Save' }).click();
       await expect.poll(() => page.getByRole('status').first().textContent()).toContain('Saved.');
       await page.getByLabel('Window', { exact: true }).selectOption('7');
-      await page.getByRole('button', { name: 'Show' }).click();
+      await page.locator('.windows-form').getByRole('button', { name: 'Show' }).click();
       await expect.poll(() => page.locator('.chart-summary').textContent()).toContain('in the last 7 days');
       expect(await context.cookies()).toEqual([]);
       await screenshot(page, `link-page-token-${viewport}`);
