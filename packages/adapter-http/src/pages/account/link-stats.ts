@@ -53,7 +53,7 @@ export function statsSection(view: LinkPageView, t: LinkPageText): SafeHtml {
   const { stats, link } = view;
   const picker = rangePicker(
     { ...t, action: `/account/links/${link.id}`, ranged: view.ranged === true, stats },
-    view.token === null ? null : html`<input type="hidden" name="edit_token" value="${view.token}" />`,
+    view.token,
   );
   return html`<section class="card" aria-labelledby="stats-title">
     <h2 id="stats-title">${t.statsTitle}</h2>
@@ -97,10 +97,10 @@ interface RangePicking {
 /**
  * The statistics window (decisions §18): presets of the last days, and two dates in the browser's zone
  * (`tz`, which zone.js puts in the URL). Signed in, plain links and a GET form, so the range stays in the
- * URL and can be shared; with an edit token (`token`: its hidden field), a POST form that keeps the
+ * URL and can be shared; with an edit token (`token`, carried as a hidden field), a POST form that keeps the
  * token out of the URL. Works without script.
  */
-export function rangePicker(p: RangePicking, token: SafeHtml | null): SafeHtml {
+export function rangePicker(p: RangePicking, token: string | null): SafeHtml {
   const { stats } = p;
   const keep = Object.entries(p.keep ?? {}).map(
     ([name, value]) => html`<input type="hidden" name="${name}" value="${value}" />`,
@@ -114,7 +114,7 @@ export function rangePicker(p: RangePicking, token: SafeHtml | null): SafeHtml {
       <input type="date" id="range-to" name="to" value="${stats.to}" required />
     </div>`;
   /** The two dates as a form: posted with the token's field, else got with the fields to keep. */
-  const rangeForm = (method: 'get' | 'post', carried: SafeHtml | SafeHtml[]) =>
+  const rangeForm = (method: 'get' | 'post', carried: SafeHtml | SafeHtml[] | '') =>
     html`<form method="${method}" action="${p.action}" class="row range-form">
       ${carried}
       <input type="hidden" name="tz" value="${stats.tz}" />
@@ -122,8 +122,9 @@ export function rangePicker(p: RangePicking, token: SafeHtml | null): SafeHtml {
       <button type="submit" class="button">${p.showWindow}</button>
     </form>`;
   if (token !== null) {
+    const field = hiddenToken(token);
     return html`<form method="post" action="${p.action}" class="row windows-form">
-        ${token}
+        ${field}
         <input type="hidden" name="tz" value="${stats.tz}" />
         <div class="field">
           <label for="days">${p.windowLabel}</label>
@@ -138,7 +139,7 @@ export function rangePicker(p: RangePicking, token: SafeHtml | null): SafeHtml {
         </div>
         <button type="submit" class="button">${p.showWindow}</button>
       </form>
-      ${rangeForm('post', token)}`;
+      ${rangeForm('post', field)}`;
   }
   const query = (extra: string) => {
     const params = new URLSearchParams({ ...p.keep, tz: stats.tz });
