@@ -98,8 +98,8 @@ export default tseslint.config(
   },
   ...httpFolders(),
   {
-    // The benchmark scripts are plain JavaScript run by Node.
-    files: ['bench/**/*.mjs'],
+    // The benchmark and packing scripts are plain JavaScript run by Node.
+    files: ['bench/**/*.mjs', 'scripts/**/*.mjs'],
     languageOptions: {
       globals: {
         URL: 'readonly',

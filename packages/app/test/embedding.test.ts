@@ -14,15 +14,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, parse, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collect } from './bin-helpers.js';
-import {
-  buildPackages,
-  cleanEnv,
-  npm,
-  packPackages,
-  publishablePackages,
-  readManifest,
-  root,
-} from './packing.js';
+import { cleanEnv, npm, publishablePackages, readManifest, root } from './packing.js';
+import type { WorkspacePackage } from './packing.js';
 
 // Embedding from outside: the publishable packages packed with `npm pack`, installed from their tarballs
 // into an empty project outside the repository (no workspace, no symlinks), where docs/embedding.md's example
@@ -95,15 +88,53 @@ function install(tarballs: readonly string[]): void {
   installSeconds = (performance.now() - started) / 1000;
 }
 
+/** docs/embedding.md's Installing lines: `SHORTENER=…`, `npm --prefix … run pack`, `npm install <tarballs>`. */
+function installingLines(): { pack: string; install: string } {
+  const guide = readFileSync(join(root, 'docs/embedding.md'), 'utf8');
+  const block = /^## Installing\n[\s\S]*?^```sh\n([\s\S]*?)^```$/m.exec(guide)?.[1] ?? '';
+  const lines = block.split('\n').filter((line) => line.trim() !== '');
+  expect(lines[0]).toMatch(/^SHORTENER=/);
+  return { pack: lines[1] ?? '', install: lines[2] ?? '' };
+}
+
+/**
+ * Runs the guide's `npm run pack` line with SHORTENER set to this checkout (into a scratch folder, not the
+ * checkout's packs/), and checks its install line names tarballs it wrote, one each: the packages the
+ * guide's app imports. The install below takes every tarball, since the packages' README examples need them.
+ */
+function packAsTheGuideSays(packages: readonly WorkspacePackage[]): Map<string, string> {
+  const { pack, install } = installingLines();
+  expect(pack).toBe('npm --prefix "$SHORTENER" run pack');
+  const into = mkdtempSync(join(tmpdir(), 'shortener-tarballs-'));
+  const printed = execFileSync('bash', ['-c', `${pack} -- --into "$INTO"`], {
+    encoding: 'utf8',
+    env: cleanEnv({ SHORTENER: root, INTO: into }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const tarballs = printed.split('\n').filter((line) => line.endsWith('.tgz'));
+  expect(tarballs).toHaveLength(packages.length);
+  expect(install).toMatch(/^npm install /);
+  const guideNames = [...install.matchAll(/packs\/([\w-]+)-\*\.tgz/g)].map((m) => m[1] as string);
+  for (const name of guideNames) {
+    expect(
+      tarballs.filter((file) => parse(file).base.startsWith(`${name}-`)),
+      name,
+    ).toHaveLength(1);
+  }
+  const app = readFileSync(join(root, 'docs/embedding.md'), 'utf8');
+  const imported = new Set([...app.matchAll(/from '(@shortener\/[\w-]+)'/g)].map((m) => m[1] as string));
+  expect(new Set(guideNames.map((name) => name.replace(/^shortener-/, '@shortener/')))).toEqual(imported);
+  return new Map(tarballs.map((file) => [parse(file).base, file]));
+}
+
 beforeAll(() => {
   const packages = publishablePackages();
-  buildPackages(packages);
   project = mkdtempSync(join(tmpdir(), 'shortener-embed-'));
   // nothing above the project may hold packages Node could fall back on
   for (let dir = dirname(project); dir !== dirname(dir); dir = dirname(dir)) {
     expect(existsSync(join(dir, 'node_modules')), `${dir}/node_modules must not exist`).toBe(false);
   }
-  const tarballs = packPackages(packages, mkdtempSync(join(tmpdir(), 'shortener-tarballs-')));
+  const tarballs = packAsTheGuideSays(packages);
   writeFileSync(
     join(project, 'package.json'),
     JSON.stringify({ name: 'embedding-check', private: true, type: 'module' }, null, 2),
@@ -114,9 +145,10 @@ beforeAll(() => {
     rmSync(dir, { recursive: true, force: true });
 }, 300_000);
 
+// removing the project's node_modules takes seconds on a busy machine
 afterAll(() => {
   if (project !== '') rmSync(project, { recursive: true, force: true });
-});
+}, 60_000);
 
 const freePort = () =>
   new Promise<number>((resolve, reject) => {
