@@ -19,6 +19,8 @@ export const HTTP_STATUS = {
   forbidden: 403,
   not_found: 404,
   idempotency_key_in_use: 409,
+  domain_taken: 409,
+  domain_in_use: 409,
   idempotency_key_reused: 422,
   rate_limited: 429,
   internal_error: 500,

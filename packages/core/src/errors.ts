@@ -11,6 +11,8 @@ export const ERROR_CODES = [
   'slug_reserved',
   'slug_taken',
   'domain_invalid',
+  'domain_taken',
+  'domain_in_use',
   'invalid_request',
   'validation_error',
   'rate_limited',

@@ -318,3 +318,31 @@ export {
   pickVariant,
 } from './links/split.js';
 export type { SplitEntry } from './links/split.js';
+
+// Custom domains (decisions §20)
+// prettier-ignore
+export {
+  DOMAIN_STATES, NO_DOMAIN_SETTINGS, isApexHost, isUnder, normalizeHost, readDomainSettings,
+} from './domains/domain.js';
+// prettier-ignore
+export type {
+  AddDomainOutcome, Domain, DomainCheck, DomainSettings, DomainState, DomainStore,
+} from './domains/domain.js';
+// prettier-ignore
+export {
+  CHALLENGE_PREFIX, CHECK_EVERY, FAILURES_TO_SUSPEND, PENDING_FOR, challengeValue, decideCheck, domainProblems,
+  recordsFor, routingProblem,
+} from './domains/verification.js';
+export type {
+  CheckOutcome,
+  DnsRecord,
+  DnsRecordType,
+  DnsResolver,
+  DomainRouting,
+} from './domains/verification.js';
+// prettier-ignore
+export {
+  AddDomainInput, DEFAULT_DOMAINS_PER_ACCOUNT, DomainSchema, UpdateDomainInput, addDomain, checkDomain,
+  findOwnDomain, listDomains, removeDomain, toDomainView, updateDomainSettings, verifyDomain,
+} from './domains/domains.js';
+export type { DomainConfig, DomainDeps, DomainView } from './domains/domains.js';

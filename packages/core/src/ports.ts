@@ -3,6 +3,7 @@ import type { Result } from './result.js';
 import type { EventStore } from './events/event-ports.js';
 import type { LinkChanges, LinkRecord } from './links/link.js';
 import type { IdempotencyClaim } from './links/idempotency.js';
+import type { DomainStore } from './domains/domain.js';
 import type { ImportStore } from './imports/import-job.js';
 import type { OrphanStore } from './visits/orphans.js';
 import type { TagCount } from './links/tags.js';
@@ -224,6 +225,8 @@ export interface Stores {
   readonly imports: ImportStore;
   /** Visits that found nothing (decisions §18): counts only. */
   readonly orphans: OrphanStore;
+  /** The accounts' own domains (decisions §20). */
+  readonly domains: DomainStore;
   /** Resolves true when the backend answers (health checks). */
   ping(): Promise<boolean>;
   /**

@@ -1,6 +1,7 @@
 import type { Stores } from '@shortener/core';
 import { createMemoryAccountStore } from './memory-account-store.js';
 import { createMemoryCredentialStore } from './memory-credential-store.js';
+import { createMemoryDomainStore } from './memory-domain-store.js';
 import { createMemoryEventStore } from './memory-event-store.js';
 import { createMemoryImportStore } from './memory-import-store.js';
 import { createMemoryLinkStore } from './memory-link-store.js';
@@ -27,6 +28,7 @@ export function createMemoryStores(): Stores {
     links,
     imports: createMemoryImportStore(state, links),
     orphans: createMemoryOrphanStore(),
+    domains: createMemoryDomainStore(),
     visits: createMemoryVisitStore(state),
     accounts,
     sessions: createMemorySessionStore(),

@@ -7,6 +7,7 @@ import {
   describeLinkStoreContract,
   describeSessionStoreContract,
   describeSettingStoreContract,
+  describeDomainStoreContract,
   describeRateLimiterContract,
   describeVisitStoreContract,
   FIXTURE_TIME,
@@ -23,6 +24,7 @@ describeAccountStoreContract('memory', open);
 describeSessionStoreContract('memory', open);
 describeCredentialStoreContract('memory', open);
 describeSettingStoreContract('memory', open);
+describeDomainStoreContract('memory', open);
 describeRateLimiterContract('memory', createMemoryRateLimiter);
 
 describe('memory stores', () => {

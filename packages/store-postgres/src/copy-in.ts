@@ -37,6 +37,7 @@ export const COPY_TABLES = [
   'import_report',
   'imported_links',
   'orphan_visits',
+  'domains',
 ] as const;
 
 /** A table {@link copyIntoEmptyDatabase} fills. */

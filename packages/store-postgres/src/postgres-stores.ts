@@ -5,6 +5,7 @@ import type { PostgresOptions } from './database.js';
 import { migrate } from './migrations/index.js';
 import { createPostgresAccountStore } from './postgres-account-store.js';
 import { createPostgresCredentialStore } from './postgres-credential-store.js';
+import { createPostgresDomainStore } from './postgres-domain-store.js';
 import { createPostgresEventStore } from './postgres-event-store.js';
 import { createPostgresLinkChanges } from './postgres-link-changes.js';
 import { createPostgresOrphanStore } from './postgres-orphan-store.js';
@@ -49,6 +50,7 @@ export function openPostgresStores(options: PostgresOptions): PostgresStores {
     links: afterReady(ready, createPostgresLinkStore(pool, changes)),
     imports: afterReady(ready, createPostgresImportStore(pool)),
     orphans: afterReady(ready, createPostgresOrphanStore(pool)),
+    domains: afterReady(ready, createPostgresDomainStore(pool)),
     // the account reads are an object of their own: each waits and classifies its errors too
     visits: afterReady(ready, { ...visits, ofAccount: afterReady(ready, visits.ofAccount) }),
     accounts: afterReady(ready, createPostgresAccountStore(pool)),

@@ -35,6 +35,7 @@ const TABLES = [
   'account_passwords',
   'api_keys',
   'accounts',
+  'domains',
 ];
 
 /**

@@ -6,6 +6,7 @@ import {
   describeLinkStoreContract,
   describeSessionStoreContract,
   describeSettingStoreContract,
+  describeDomainStoreContract,
   describeVisitStoreContract,
 } from '@shortener/testkit';
 import { describe } from 'vitest';
@@ -20,6 +21,7 @@ describe.runIf(DATABASE_URL !== null)('PostgreSQL', () => {
   describeSessionStoreContract('PostgreSQL', open);
   describeCredentialStoreContract('PostgreSQL', open);
   describeSettingStoreContract('PostgreSQL', open);
+  describeDomainStoreContract('PostgreSQL', open);
   // the other writer is a second pool on the same schema, as another node would be
   describeLinkChangeFeedContract(
     'PostgreSQL',

@@ -16,6 +16,7 @@ import { userVersion } from './migrations/index.js';
 import type { Synchronous } from './database.js';
 import { createSqliteAccountStore } from './sqlite-account-store.js';
 import { createSqliteCredentialStore } from './sqlite-credential-store.js';
+import { createSqliteDomainStore } from './sqlite-domain-store.js';
 import { createSqliteEventStore } from './sqlite-event-store.js';
 import { createSqliteLinkListing } from './sqlite-link-listing.js';
 import { createSqliteOrphanStore } from './sqlite-orphan-store.js';
@@ -110,6 +111,7 @@ export function createSqliteStores(
     links: classified({ ...links, listAll: createSqliteLinkListing(db) }),
     imports: classified(createSqliteImportStore(db, (change) => links.changes.own(change))),
     orphans: classified(createSqliteOrphanStore(db)),
+    domains: classified(createSqliteDomainStore(db)),
     visits: classified(createSqliteVisitStore(db, worker, writesInWorker)),
     accounts: classified(createSqliteAccountStore(db)),
     sessions: classified(createSqliteSessionStore(db)),

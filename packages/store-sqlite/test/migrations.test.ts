@@ -27,6 +27,7 @@ describe('migrate', () => {
       'counter_hours',
       'counter_weeks',
       'counter_weeks_summed',
+      'domains',
       'event_deliveries',
       'event_outbox',
       'idempotency_keys',

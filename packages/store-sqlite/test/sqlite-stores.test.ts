@@ -11,6 +11,7 @@ import {
   describeLinkStoreContract,
   describeSessionStoreContract,
   describeSettingStoreContract,
+  describeDomainStoreContract,
   describeVisitStoreContract,
   anInsertedLink,
 } from '@shortener/testkit';
@@ -49,6 +50,7 @@ for (const [name, openStores] of Object.entries(backends)) {
   describeSessionStoreContract(name, openStores);
   describeCredentialStoreContract(name, openStores);
   describeSettingStoreContract(name, openStores);
+  describeDomainStoreContract(name, openStores);
 }
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');

@@ -29,6 +29,7 @@ export { describeVisitStoreContract } from './visit-store-contract.js';
 export { compactAll, givenVisitLog, LOG_DAY, visitFigures } from './visit-log-helpers.js';
 export { expectLegacyCountsKept, legacyCounts } from './hourly-migration.js';
 export { describeSettingStoreContract } from './setting-store-contract.js';
+export { aDomain, describeDomainStoreContract } from './domain-store-contract.js';
 export { describeUseCaseSuites } from './use-cases/index.js';
 export type { BackendFaults } from './use-cases/index.js';
 export { SPELLINGS_OF_BOB } from './use-cases/account-names-suite.js';
