@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type {
   BudgetedDeps,
   CoreDeps,
+  DomainDeps,
   GeoLookup,
   ImportUseDeps,
   OrphanRecorder,
@@ -131,6 +132,8 @@ export interface HttpDeps {
   readonly idempotencySecret?: () => Promise<string>;
   /** Visits that found nothing (decisions §18): counted off the request, read by admins. */
   readonly orphans?: { readonly recorder: OrphanRecorder; readonly store: OrphanStore };
+  /** The accounts' own domains (`/api/v1/domains`, `/tls/allowed`, decisions §20); without it those are 404. */
+  readonly domains?: DomainDeps;
   /** Imports into an account (`/api/v1/imports`, decisions §17); without it those routes are 404. */
   readonly imports?: ImportUseDeps & { readonly kick: () => void };
   /** Device and OS of a visitor for redirect rules (decisions §15); ua-parser-js when absent. */

@@ -198,7 +198,9 @@ describe('buildOpenApiDocument', () => {
   });
 
   it('enumerates the configured hosts in every domain field', () => {
-    const found = domainSchemas(doc);
+    // `/tls/allowed?domain=` takes any host (Caddy asks about accounts' own domains): not one of them
+    const { '/tls/allowed': _tls, ...paths } = doc.paths;
+    const found = domainSchemas({ ...doc, paths });
     expect(found.length).toBeGreaterThanOrEqual(6);
     for (const domain of found) expect(branch(domain).enum).toEqual(hosts);
   });

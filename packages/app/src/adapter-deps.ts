@@ -94,6 +94,7 @@ export function createHttpDeps(
   imports: S['imports'],
   stores: S['stores'],
   orphans: S['orphans'],
+  domains: S['domains'],
 ): S['httpDeps'] {
   return {
     core,
@@ -109,6 +110,7 @@ export function createHttpDeps(
     webhooks: { ...events.webhooks, rateLimiter },
     imports: { ...core, imports: stores.imports, importSecrets: imports, kick: imports.kick },
     orphans: { recorder: orphans, store: stores.orphans },
+    domains: domains.deps,
     idempotencySecret: rememberedSecret(stores.settings, IDEMPOTENCY_SECRET_SETTING),
     ...(metrics === null ? {} : { metrics: metrics.http }),
   };

@@ -1,13 +1,16 @@
 import { statSync } from 'node:fs';
 import { DEFAULT_SERVER_LIMITS } from '@shortener/adapter-http';
-import { DEFAULT_LIMITS, VISIT_EVENT_SECONDS } from '@shortener/core';
+import { DEFAULT_DOMAINS_PER_ACCOUNT, DEFAULT_LIMITS, VISIT_EVENT_SECONDS } from '@shortener/core';
 import { z } from 'zod';
 import {
   blocklist,
   choice,
+  dnsServers,
   existingFile,
   flag,
+  hostName,
   httpUrl,
+  ipList,
   jsonFile,
   integer,
   milliseconds,
@@ -72,6 +75,12 @@ const SHAPE = {
   APPLE_APP_SITE_ASSOCIATION: jsonFile.optional(),
   ANDROID_ASSET_LINKS: jsonFile.optional(),
   SIGNUP: choice(['invite', 'open', 'closed']).default('invite'),
+  CUSTOM_DOMAIN_CNAME: hostName.optional(),
+  CUSTOM_DOMAIN_IPS: ipList.default([]),
+  DOMAINS_PER_ACCOUNT: integer(0, 1000, 'must be a whole number from 0 to 1000').default(
+    DEFAULT_DOMAINS_PER_ACCOUNT,
+  ),
+  DNS_SERVERS: dnsServers.default([]),
   REDIRECT_STATUS: z
     .string()
     .trim()

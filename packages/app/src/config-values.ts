@@ -1,7 +1,8 @@
 import { readFileSync, statSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { parseTrustProxy } from '@shortener/adapter-http';
 import type { TrustProxy } from '@shortener/adapter-http';
-import { normalizeSlug, parseBlocklist, parseShortDomain } from '@shortener/core';
+import { normalizeHost, normalizeSlug, parseBlocklist, parseShortDomain } from '@shortener/core';
 import type { ShortDomain } from '@shortener/core';
 import { z } from 'zod';
 
@@ -160,3 +161,52 @@ export const choice = <const T extends readonly [string, ...string[]]>(values: T
     .trim()
     .toLowerCase()
     .pipe(z.enum(values, `must be ${values.slice(0, -1).join(', ')} or ${values.at(-1)}`));
+
+/** Comma-separated items, each checked by `read` (null: refused, naming the item and what was expected). */
+const commaList = <T>(read: (item: string) => T | null, expectation: string) =>
+  z.string().transform((raw, ctx): T[] => {
+    const list: T[] = [];
+    for (const item of raw
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean)) {
+      const value = read(item);
+      if (value === null) {
+        ctx.addIssue({ code: 'custom', message: `must be ${expectation}; "${item}" is not` });
+        return z.NEVER;
+      }
+      list.push(value);
+    }
+    return list;
+  });
+
+/** A DNS name (`links.example.com`), lower-cased, an IDN as punycode. */
+export const hostName = z.string().transform((raw, ctx) => {
+  const host = normalizeHost(raw);
+  if (host === null) {
+    ctx.addIssue({ code: 'custom', message: 'must be a host name such as links.example.com' });
+    return z.NEVER;
+  }
+  return host;
+});
+
+/** IP addresses, v4 or v6 (`CUSTOM_DOMAIN_IPS`). */
+export const ipList = commaList(
+  (item) => (isIP(item) === 0 ? null : item.toLowerCase()),
+  'comma-separated IP addresses such as 203.0.113.7,2001:db8::7',
+);
+
+/** DNS servers as `ip`, `ip:port` or `[ipv6]:port` (`DNS_SERVERS`), as node:dns's setServers takes them. */
+export const dnsServers = commaList((item) => {
+  const bracketed = /^\[([0-9a-f:.]+)\](?::(\d{1,5}))?$/i.exec(item);
+  const plain = /^([0-9.]+)(?::(\d{1,5}))?$/.exec(item);
+  const [address, port] =
+    bracketed !== null
+      ? [bracketed[1], bracketed[2]]
+      : plain !== null
+        ? [plain[1], plain[2]]
+        : [item, undefined];
+  if (isIP(address ?? '') === 0) return null;
+  if (port !== undefined && (Number(port) < 1 || Number(port) > 65535)) return null;
+  return item;
+}, 'comma-separated DNS servers as ip or ip:port, such as 127.0.0.1:5353');

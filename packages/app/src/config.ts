@@ -1,6 +1,6 @@
 import type { HttpOptions, ServerLimits } from '@shortener/adapter-http';
 import { DEFAULT_LIMITS, parseShortDomain } from '@shortener/core';
-import type { ServiceConfig, ShortDomain } from '@shortener/core';
+import type { DomainConfig, ServiceConfig, ShortDomain } from '@shortener/core';
 import type { z } from 'zod';
 import { SettingsSchema } from './config-schema.js';
 import type { Settings } from './config-schema.js';
@@ -33,6 +33,8 @@ export interface AppConfig {
   readonly visitEventSeconds: number;
   /** `IMPORT_RUNNERS`: import jobs this node runs at once, one per account (decisions §25). */
   readonly importRunners: number;
+  /** Accounts' own domains (decisions §20): where they point, how many, which DNS servers check them. */
+  readonly domains: DomainConfig & { readonly dnsServers: readonly string[] };
   readonly logLevel: LogLevel;
   /** Prometheus metrics: on with `METRICS=true` or a `METRICS_PORT` (null: on the main port). */
   readonly metrics: { readonly enabled: boolean; readonly port: number | null };
@@ -139,6 +141,12 @@ function toAppConfig(settings: Settings): AppConfig {
     amqpUrl: settings.AMQP_URL ?? null,
     visitEventSeconds: settings.VISIT_EVENT_SECONDS,
     importRunners: settings.IMPORT_RUNNERS,
+    domains: {
+      cname: settings.CUSTOM_DOMAIN_CNAME ?? null,
+      ips: settings.CUSTOM_DOMAIN_IPS,
+      perAccount: settings.DOMAINS_PER_ACCOUNT,
+      dnsServers: settings.DNS_SERVERS,
+    },
     logLevel: settings.LOG_LEVEL,
     metrics,
   };

@@ -39,6 +39,8 @@ import {
   createRecorder,
 } from './adapter-deps.js';
 import type { ImportRuntime } from './imports/import-runtime.js';
+import { createDomainRuntime } from './domain-checks.js';
+import type { DomainRuntime } from './domain-checks.js';
 
 // The composition root: the only file that knows every package, and the only one importing inversify.
 
@@ -71,6 +73,8 @@ export interface Services {
   readonly imports: ImportRuntime;
   /** Visits that found nothing, counted and written with the visits' flush (decisions §18). */
   readonly orphans: OrphanRecorder;
+  /** The accounts' own domains and their background checks (decisions §20). */
+  readonly domains: DomainRuntime;
 }
 
 /** The service identifier of each binding. */
@@ -94,6 +98,7 @@ export const TOKENS: { readonly [K in keyof Services]: symbol } = {
   events: Symbol('events'),
   imports: Symbol('imports'),
   orphans: Symbol('orphans'),
+  domains: Symbol('domains'),
 };
 
 /** The container built by {@link createContainer}. */
@@ -154,6 +159,10 @@ function bindServices(c: Container): void {
     (stores: Stores, clock: Clock) => createOrphanRecorder(stores.orphans, clock),
     [t.stores, t.clock],
   );
+  c.bind<DomainRuntime>(t.domains).toResolvedValue(
+    createDomainRuntime,
+    needs('stores', 'clock', 'random', 'config', 'logger'),
+  );
   c.bind<ImportRuntime>(t.imports).toResolvedValue(
     createImports,
     needs('coreDeps', 'stores', 'userAgents', 'config', 'logger'),
@@ -207,6 +216,7 @@ function bindAdapters(c: Container): void {
       'imports',
       'stores',
       'orphans',
+      'domains',
     ),
   );
 }
@@ -254,6 +264,7 @@ export interface App {
   readonly events: EventRuntime;
   readonly imports: ImportRuntime;
   readonly orphans: OrphanRecorder;
+  readonly domains: DomainRuntime;
 }
 
 /** Resolves everything `serve` needs (this opens the stores). */
@@ -271,5 +282,6 @@ export function resolveApp(container: AppContainer): App {
     events: resolve(container, 'events'),
     imports: resolve(container, 'imports'),
     orphans: resolve(container, 'orphans'),
+    domains: resolve(container, 'domains'),
   };
 }

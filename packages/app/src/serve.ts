@@ -57,6 +57,7 @@ export async function startServer(
   const compaction = startVisitCompaction(stores.visits, logger, () => app.recorder.pending(), BURST_VISITS);
   app.events.start();
   app.imports.start();
+  app.domains.start();
   logStart(logger, config, url);
 
   const shutdown = async (): Promise<void> => {
@@ -68,6 +69,7 @@ export async function startServer(
     await flushing.flush();
     await compaction.stop();
     await app.imports.stop();
+    await app.domains.stop();
     await app.events.stop();
     await app.qr.close();
     await stores.close();

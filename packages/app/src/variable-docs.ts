@@ -158,6 +158,26 @@ export const VARIABLE_DOCS = {
     help: 'who gets an account in the browser: invite (operator invites), open (anyone signs up) or closed',
     doc: 'who gets an account in the browser: `invite` (only through `shortener accounts invite`), `open` (anyone at `/account/signup`), `closed` (no new accounts; invites only reset existing ones). See [Accounts](accounts.md)',
   },
+  CUSTOM_DOMAIN_CNAME: {
+    value: '<host>',
+    help: "the host accounts' own domains point a CNAME to (this server's name)",
+    doc: "the host name an account's own domain points a CNAME to (this server, e.g. `links.example.com`); shown as the record to publish and checked before the domain serves. See [Domains](domains.md)",
+  },
+  CUSTOM_DOMAIN_IPS: {
+    value: '<ips>',
+    help: "this server's public addresses, for own domains' A/AAAA records",
+    doc: 'comma-separated public IP addresses of this server: an apex domain (which cannot have a CNAME) points A/AAAA records to them, and any own domain may. With neither this nor `CUSTOM_DOMAIN_CNAME`, accounts cannot add domains (503). See [Domains](domains.md)',
+  },
+  DOMAINS_PER_ACCOUNT: {
+    value: '<n>',
+    help: 'own domains one account may add (default 10; 0: none)',
+    doc: 'own domains one account may have (default 10, 0-1000; removed ones do not count). See [Domains](domains.md)',
+  },
+  DNS_SERVERS: {
+    value: '<servers>',
+    help: "DNS servers that check own domains, ip[:port],… (default: the system's)",
+    doc: "comma-separated DNS servers (`ip`, `ip:port`, `[ipv6]:port`) asked when own domains are checked; default the system's resolvers. Nothing is cached beyond a record's TTL. See [Domains](domains.md)",
+  },
   REDIRECT_STATUS: {
     value: '<status>',
     help: `status of redirects whose link sets none: ${REDIRECT_STATUS_WORDS}; a permanent one falls back to 302 on links with rules, a cap, an expiry or a password`,

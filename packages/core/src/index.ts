@@ -342,7 +342,8 @@ export type {
 } from './domains/verification.js';
 // prettier-ignore
 export {
-  AddDomainInput, DEFAULT_DOMAINS_PER_ACCOUNT, DomainSchema, UpdateDomainInput, addDomain, checkDomain,
-  findOwnDomain, listDomains, removeDomain, toDomainView, updateDomainSettings, verifyDomain,
+  AddDomainInput, DEFAULT_DOMAINS_PER_ACCOUNT, DomainListSchema, DomainSchema, UpdateDomainInput, addDomain, checkDomain,
+  TlsAllowedQuery, findOwnDomain, listDomains, removeDomain, tlsAllowed, toDomainView, updateDomainSettings,
+  verifyDomain,
 } from './domains/domains.js';
 export type { DomainConfig, DomainDeps, DomainView } from './domains/domains.js';

@@ -1,6 +1,7 @@
 import type { AnyRoute } from '../routes/route-table.js';
 import { ADMIN_API_ROUTES } from './admin-api-routes.js';
 import { CREATE_ROUTES } from './create-routes.js';
+import { DOMAIN_ROUTES } from './domain-routes.js';
 import { IMPORT_ROUTES } from './import-routes.js';
 import { KEY_ROUTES } from './keys-routes.js';
 import { LINK_ROUTES } from './link-routes.js';
@@ -15,5 +16,6 @@ export const API_ROUTES: readonly AnyRoute[] = [
   ...KEY_ROUTES,
   ...WEBHOOK_ROUTES,
   ...IMPORT_ROUTES,
+  ...DOMAIN_ROUTES,
   ...ADMIN_API_ROUTES,
 ];

@@ -67,6 +67,10 @@ const API_ENDPOINTS = [
     '202 with a job importing links from ' +
     'another shortener; `GET /api/v1/imports/{id}` its progress, `DELETE /api/v1/imports/{id}` cancels it ' +
     '(what was imported stays), `GET /api/v1/imports/{id}/report` its CSV report.',
+  '- `GET /api/v1/domains`, `POST /api/v1/domains` (`host`; 201 pending with the DNS `records` to publish), ' +
+    '`GET|PATCH|DELETE /api/v1/domains/{id}` (`settings`: `base_redirect`, `not_found_redirect`, the app-links ' +
+    'files), `POST /api/v1/domains/{id}/verify` (checks DNS now; `problems` says what is missing): the ' +
+    'account’s own domains. `GET /tls/allowed?domain=…`: Caddy’s on-demand TLS check, for loopback peers only.',
   '- `GET /api/shorten?url=…&alias=…&domain=…`: 201 `text/plain` with only the short URL; ' +
     'an anonymous link’s edit token is in the `X-Edit-Token` response header.',
 ];

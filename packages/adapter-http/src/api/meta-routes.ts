@@ -1,5 +1,6 @@
 import type Router from '@koa/router';
-import { robotsTxt } from '@shortener/core';
+import { TlsAllowedQuery, robotsTxt, tlsAllowed } from '@shortener/core';
+import { isIP } from 'node:net';
 import type { HttpDeps } from '../deps.js';
 import { perServer } from '../deps.js';
 import { jsonContent, ref, textContent } from '../openapi/openapi-paths.js';
@@ -19,11 +20,52 @@ const meta = (id: string, summary: string, description: string, responses: Route
   responses,
 });
 
+/** Whether the TCP peer is this machine (127.0.0.0/8, ::1, or either mapped), never a forwarded header. */
+function isLoopbackPeer(address: string | undefined): boolean {
+  const bare = (address ?? '').replace(/^::ffff:/i, '');
+  if (isIP(bare) === 4) return bare.startsWith('127.');
+  return bare === '::1';
+}
+
 /** The summary, built once per server: it depends only on its settings. */
 const llmsTxtOf = perServer((deps) => buildLlmsTxt(deps.core.config));
 
 /** `/healthz`, `/metrics` (when served on this port), `/llms.txt` and `/robots.txt` (`/openapi.json`: route-tables.ts). */
 export const META_ROUTES: readonly AnyRoute[] = [
+  route({
+    method: 'get',
+    path: '/tls/allowed',
+    area: 'public',
+    access: 'anyone',
+    query: TlsAllowedQuery,
+    enabled: (deps) => deps.domains !== undefined,
+    doc: meta(
+      'getTlsAllowed',
+      'May this server get a certificate for a host',
+      'Caddy’s `on_demand_tls { ask … }` endpoint (docs/production.md): 200 for an active own domain of an ' +
+        'account and for this instance’s own hosts, 404 for anything else. It answers only a TCP peer on a ' +
+        'loopback address (Caddy on the same machine); any other peer gets 404, whatever its forwarded headers say.',
+      {
+        200: {
+          description: 'A certificate may be obtained for `domain`.',
+          content: textContent('text/plain'),
+        },
+        404: {
+          description: 'Not for `domain`, or not asked from a loopback address.',
+          content: textContent('text/plain'),
+        },
+      },
+    ),
+    handle: async (ctx, { deps, query }) => {
+      const allowed =
+        isLoopbackPeer(ctx.req.socket.remoteAddress) && deps.domains !== undefined
+          ? await tlsAllowed(deps.domains, query.domain)
+          : false;
+      ctx.status = allowed ? 200 : 404;
+      ctx.type = 'text/plain';
+      ctx.body = allowed ? 'allowed\n' : 'not allowed\n';
+    },
+  }),
   route({
     method: 'get',
     path: '/healthz',

@@ -100,7 +100,9 @@ function finish(schema: Json, hosts: readonly string[]): void {
   if (isJson(properties) && hosts.length > 0) {
     for (const name of ['domain', 'alternative']) {
       const property = properties[name];
-      if (isJson(property)) restrictTo(property, hosts);
+      // `x-any-host`: a host of any kind (an account's own domain), not one of the short domains
+      if (isJson(property) && property['x-any-host'] === true) delete property['x-any-host'];
+      else if (isJson(property)) restrictTo(property, hosts);
     }
   }
   if (schema.minimum === Number.MIN_SAFE_INTEGER) delete schema.minimum;

@@ -122,6 +122,10 @@ export function openApiDocument(
       { name: 'accounts', description: 'Signing in at {base_url}, and the account’s API keys.' },
       { name: 'webhooks', description: 'Signed events of the account’s links, POSTed to its endpoints.' },
       { name: 'imports', description: 'Links brought in from Shlink, Kutt, Bitly or a CSV file.' },
+      {
+        name: 'domains',
+        description: 'The account’s own domains: verified in DNS, served with HTTPS on demand.',
+      },
     ],
     paths: inMatchOrder(paths),
     webhooks: webhookDocs(),

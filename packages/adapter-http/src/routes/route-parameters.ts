@@ -13,3 +13,6 @@ export const WEBHOOK_ID = idParameter('webhook', '0b9a6c1e-2f4d-4c8a-9e7b-5d3f1a
 
 /** The `id` of one import (decisions §17), in the API and on the import page alike: a time-ordered uuid. */
 export const IMPORT_ID = idParameter('import', '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b');
+
+/** The `id` of one of an account's own domains (decisions §20). */
+export const DOMAIN_ID = idParameter('domain', '5b2f0c1d-8e3a-4f6b-9c7d-1a2b3c4d5e6f');

@@ -47,8 +47,9 @@ export const AddDomainInput = z
   .meta({ id: 'AddDomainRequest' });
 export type AddDomainInput = z.infer<typeof AddDomainInput>;
 
+/** An app-links file: a JSON object (Apple's) or array (Android's). */
 const appFile = z
-  .json()
+  .union([z.record(z.string(), z.unknown()), z.array(z.unknown())])
   .nullable()
   .refine((value) => JSON.stringify(value).length <= MAX_APP_FILE, `at most ${MAX_APP_FILE} bytes of JSON`);
 const redirect = z.string().max(4096).nullable();
@@ -101,6 +102,9 @@ export const DomainSchema = z
   .meta({ id: 'Domain' });
 export type DomainView = z.infer<typeof DomainSchema>;
 
+/** `GET /api/v1/domains`. */
+export const DomainListSchema = z.object({ domains: z.array(DomainSchema) }).meta({ id: 'DomainList' });
+
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /** The API's view of a domain, with the records it must publish under the server's settings. */
@@ -123,16 +127,19 @@ export function toDomainView(domain: Domain, routing: DomainRouting): DomainView
   };
 }
 
+/** The instance's own hosts, without ports: {base_url}'s and the short domains'. */
+const ownHosts = (config: ServiceConfig): string[] =>
+  [...config.shortDomains.map((d) => d.host), new URL(config.baseUrl).host].map((h) =>
+    h.replace(/:\d+$/, ''),
+  );
+
 /** The host of `input`, refused where §20 refuses it: no DNS name, or the instance's own. */
 function hostOf(config: ServiceConfig, raw: string): Result<string> {
   const host = normalizeHost(raw);
   if (host === null) {
     return err(domainError('domain_invalid', 'The host must be a DNS name such as go.example.com.', 'host'));
   }
-  const own = [...config.shortDomains.map((d) => d.host), new URL(config.baseUrl).host].map((h) =>
-    h.replace(/:\d+$/, ''),
-  );
-  if (own.some((other) => isUnder(host, other))) {
+  if (ownHosts(config).some((other) => isUnder(host, other))) {
     return err(
       domainError('domain_invalid', `${host} is this instance's own domain or a name under it.`, 'host'),
     );
@@ -261,4 +268,28 @@ export async function removeDomain(deps: DomainDeps, accountId: string, id: stri
   if (!own.ok) return own;
   await deps.domains.removeDomain(id);
   return ok({ ...own.value, state: 'removed' });
+}
+
+/** The query of `GET /tls/allowed` (Caddy's `on_demand_tls { ask … }`). */
+export const TlsAllowedQuery = z.strictObject({
+  domain: z
+    .string()
+    .max(1024)
+    .describe('The host a TLS client asked for (SNI), as Caddy passes it.')
+    // any host, not one of the short domains (the OpenAPI document lists those for `domain` otherwise)
+    .meta({ 'x-any-host': true }),
+});
+
+/**
+ * Whether this server may get a certificate for `host` (decisions §20, HTTPS on demand): one of the
+ * instance's own hosts ({base_url}'s and the short domains'), or an active own domain of an account.
+ */
+export async function tlsAllowed(
+  deps: Pick<DomainDeps, 'domains' | 'config'>,
+  raw: string,
+): Promise<boolean> {
+  if (ownHosts(deps.config).includes(raw.trim().toLowerCase().replace(/\.$/, ''))) return true;
+  const host = normalizeHost(raw);
+  if (host === null) return false;
+  return (await deps.domains.findDomainByHost(host))?.state === 'active';
 }

@@ -1,0 +1,73 @@
+import { checkDomain } from '@shortener/core';
+import type { DomainDeps } from '@shortener/core';
+import { createDnsResolver } from './dns-resolver.js';
+import type { Services } from './container.js';
+
+/** How often a node looks for domains whose check is due. */
+const TICK_MS = 5_000;
+/** How long a claimed domain is this node's to check: another node takes it after that, should this one die. */
+const LEASE_MS = 5 * 60_000;
+/** Domains one tick checks at most (one after another: a DNS question waits about 4 s at worst). */
+const PER_TICK = 25;
+
+/** The accounts' own domains in `serve` (decisions §20): their use cases' deps and the background checks. */
+export interface DomainRuntime {
+  readonly deps: DomainDeps;
+  /** Checks what is due every 5 s: pending domains every minute, active ones every 6 hours. */
+  start(): void;
+  /** Stops after the check under way. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Each node claims the due domains it checks (the store moves their next check on in the same write), so
+ * with many nodes one node checks a domain at a time.
+ */
+export function createDomainRuntime(
+  stores: Services['stores'],
+  clock: Services['clock'],
+  random: Services['random'],
+  cfg: Services['config'],
+  logger: Services['logger'],
+): DomainRuntime {
+  const { dnsServers, ...domainConfig } = cfg.domains;
+  const deps: DomainDeps = {
+    domains: stores.domains,
+    resolver: createDnsResolver(dnsServers),
+    clock,
+    random,
+    config: cfg.service,
+    domainConfig,
+  };
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<void> = Promise.resolve();
+  const tick = async () => {
+    const now = clock.now();
+    const due = await stores.domains.claimDueDomains(now, now + LEASE_MS, PER_TICK);
+    for (const domain of due) {
+      const { outcome } = await checkDomain(deps, domain);
+      if (outcome.event !== null) {
+        logger.info(outcome.event === 'domain.verified' ? 'domain verified' : 'domain suspended', {
+          domain: domain.host,
+        });
+      }
+    }
+  };
+  return {
+    deps,
+    start: () => {
+      if (timer !== null || (domainConfig.cname === null && domainConfig.ips.length === 0)) return;
+      timer = setInterval(() => {
+        running = running
+          .then(tick)
+          .catch((error: unknown) => logger.warn('checking domains failed', { error: String(error) }));
+      }, TICK_MS);
+      timer.unref();
+    },
+    stop: async () => {
+      if (timer !== null) clearInterval(timer);
+      timer = null;
+      await running;
+    },
+  };
+}
