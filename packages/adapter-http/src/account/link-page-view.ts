@@ -98,7 +98,8 @@ export async function renderTokenForm(
   const link = isLinkId(id) ? await deps.core.links.findById(id.toLowerCase()) : null;
   const shortUrl = link === null ? null : shortUrlOf(link, deps.core.config);
   const { language } = stateOf(ctx);
-  const view = { language, id, shortUrl, stats: stats.ok ? stats.value : null };
+  const signedIn = (await signedInOf(deps, ctx)) !== null;
+  const view = { language, id, shortUrl, stats: stats.ok ? stats.value : null, signedIn };
   sendLinkPage(ctx, deps, status, tokenPage({ ...view, ...(error ? { error } : {}) }));
 }
 
