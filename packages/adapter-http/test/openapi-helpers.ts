@@ -57,6 +57,7 @@ export const DOCUMENTED_PATHS: Readonly<Record<string, readonly string[]>> = {
   '/account/links/{id}/edit': ['post'],
   '/account/links/{id}/delete': ['post'],
   '/admin': ['get'],
+  '/admin/orphans': ['get'],
   '/admin/links/{id}/disable': ['post'],
   '/admin/links/{id}/enable': ['post'],
   '/admin/links/{id}/delete': ['post'],

@@ -39,9 +39,8 @@ import { route } from '../routes/route-table.js';
 import type { AnyRoute } from '../routes/route-table.js';
 import { pageSearchOf, searchTooLongMessage } from '../server/query.js';
 import { seeOther, sendAccountPage } from '../server/account-area.js';
-import { statsInWindow, windowOf, zoneOf } from './link-page-view.js';
-import type { StatsWindow } from './link-page-view.js';
-import { RANGE_PARAMETERS } from './link-page-routes.js';
+import { RANGE_PARAMETERS, statsInWindow, windowOf, zoneOf } from '../server/stats-window.js';
+import type { StatsWindow } from '../server/stats-window.js';
 
 const again = (description: string): Json => ({
   description: `The page again, with ${description} (HTML).`,

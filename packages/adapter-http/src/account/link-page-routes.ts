@@ -15,16 +15,8 @@ import { route } from '../routes/route-table.js';
 import type { AnyRoute } from '../routes/route-table.js';
 import { seeOther } from '../server/account-area.js';
 import { DeleteLinkForm, EditLinkForm, OpenLinkPageForm } from './account-forms.js';
-import {
-  DEFAULT_DAYS,
-  windowOf,
-  editInput,
-  onOpenedLinkPage,
-  openLinkPage,
-  renderFull,
-  sendLinkPage,
-  zoneOf,
-} from './link-page-view.js';
+import { DEFAULT_DAYS, RANGE_PARAMETERS, windowOf, zoneOf } from '../server/stats-window.js';
+import { editInput, onOpenedLinkPage, openLinkPage, renderFull, sendLinkPage } from './link-page-view.js';
 
 const TOKEN = 'et_4fTq9ZrW2mXb7LcN1vYs8KdJ3hGp6QaE';
 const id = idParameter('link');
@@ -53,27 +45,6 @@ const refusedOrLimited = { ...refused, ...tokenLimited };
  * is set). Settings, deletion with confirmation, QR downloads and the statistics of a 7/30/90/365-day
  * window. Every form is a plain post under the account area's guard.
  */
-/** `from` and `to` of a page's statistics (decisions §18), kept in its URL so it can be shared. */
-export const RANGE_PARAMETERS = [
-  {
-    name: 'from',
-    in: 'query' as const,
-    required: false,
-    description:
-      'The first day of a range (YYYY-MM-DD, in `tz`), instead of `days`; a range the API refuses shows the last 30 days and why.',
-    schema: { type: 'string' as const },
-    example: '2026-11-01',
-  },
-  {
-    name: 'to',
-    in: 'query' as const,
-    required: false,
-    description: 'The last day of the range (YYYY-MM-DD); today by default.',
-    schema: { type: 'string' as const },
-    example: '2026-11-30',
-  },
-];
-
 export const LINK_PAGE_ROUTES: readonly AnyRoute[] = [
   route({
     method: 'get',

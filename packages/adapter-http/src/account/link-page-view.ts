@@ -7,14 +7,13 @@ import {
   isLinkId,
   shortUrlOf,
   toLinkView,
-  isTimeZone,
 } from '@shortener/core';
 import type { Context } from 'koa';
 import type { HttpDeps } from '../deps.js';
 import { perServer } from '../deps.js';
 import { setHeaders, stateOf } from '../koa-helpers.js';
 import type { LinkPageView } from '../pages/account/link-page.js';
-import { STATS_WINDOWS, linkMissingPage, linkPage, tokenPage } from '../pages/account/link-page.js';
+import { linkMissingPage, linkPage, tokenPage } from '../pages/account/link-page.js';
 import { linkPageTextOf } from '../pages/account/link-page-text.js';
 import { organiseInput } from '../pages/account/link-organise.js';
 import { previewInput } from '../pages/account/preview-section.js';
@@ -24,6 +23,8 @@ import { accountPageHeaders } from '../pages/layout.js';
 import { underTokenLimit } from '../token-guesses.js';
 import { fieldOf } from '../server/account-area.js';
 import { signedInOf } from '../server/session.js';
+import { DEFAULT_DAYS, statsInWindow } from '../server/stats-window.js';
+import type { StatsWindow } from '../server/stats-window.js';
 
 // The link page's pieces (decisions §10): who manages the link, the page, the edit-token form.
 
@@ -32,50 +33,6 @@ export interface Manager {
   readonly caller: Caller;
   /** The edit token posted, carried on in the page's forms; null for a session. */
   readonly token: string | null;
-}
-
-export const DEFAULT_DAYS = 30;
-
-/** The time zone of the statistics, from a query or form value (the browser's, sent by zone.js); else UTC. */
-export const zoneOf = (value: unknown): string =>
-  typeof value === 'string' && value.length <= 64 && isTimeZone(value) ? value : 'UTC';
-
-/** A window the page offers, from a query or form value; the default for anything else. */
-export const daysOf = (value: unknown): number => {
-  const days = Number(value);
-  return (STATS_WINDOWS as readonly number[]).includes(days) ? days : DEFAULT_DAYS;
-};
-
-/** The statistics a page shows: the last days of a preset, or a range of dates (kept in the URL). */
-export type StatsWindow = { readonly days: number } | { readonly from: string; readonly to?: string };
-
-const dateText = (value: unknown): string => (typeof value === 'string' ? value.trim().slice(0, 32) : '');
-
-/**
- * The window of a query or form (decisions §18): `from` (and `to`, else today) when `from` is given,
- * checked by core as the API's are; else one of the preset `days`.
- */
-export function windowOf(source: { days?: unknown; from?: unknown; to?: unknown }): StatsWindow {
-  const from = dateText(source.from);
-  const to = dateText(source.to);
-  if (from !== '') return to === '' ? { from } : { from, to };
-  return { days: daysOf(source.days) };
-}
-
-/**
- * The statistics of `window` in `tz`; a range core refuses (a reversed one, over 366 days, a bad date)
- * shows the default window instead, with core's reason as `rangeError`.
- */
-export async function statsInWindow<T>(
-  read: (query: StatsWindow & { tz: string }) => Promise<Result<T>>,
-  window: StatsWindow,
-  tz: string,
-): Promise<{ stats: Result<T>; rangeError: string | null }> {
-  const stats = await read({ ...window, tz });
-  if (stats.ok || stats.error.code !== 'invalid_request' || !('from' in window)) {
-    return { stats, rangeError: null };
-  }
-  return { stats: await read({ days: DEFAULT_DAYS, tz }), rangeError: stats.error.message };
 }
 
 const headersOf = perServer((deps) => accountPageHeaders(deps.core.config.shortDomains.map((d) => d.origin)));
@@ -141,7 +98,8 @@ export async function renderTokenForm(
   const link = isLinkId(id) ? await deps.core.links.findById(id.toLowerCase()) : null;
   const shortUrl = link === null ? null : shortUrlOf(link, deps.core.config);
   const { language } = stateOf(ctx);
-  const view = { language, id, shortUrl, stats: stats.ok ? stats.value : null };
+  const signedIn = (await signedInOf(deps, ctx)) !== null;
+  const view = { language, id, shortUrl, stats: stats.ok ? stats.value : null, signedIn };
   sendLinkPage(ctx, deps, status, tokenPage({ ...view, ...(error ? { error } : {}) }));
 }
 

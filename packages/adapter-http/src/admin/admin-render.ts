@@ -1,4 +1,4 @@
-import type { Caller, SignedIn } from '@shortener/core';
+import type { Caller, OrphanQuery, OrphanVisitsView, SignedIn } from '@shortener/core';
 import { adminCallerOf, listAllLinks, orphanVisits, toLinkView } from '@shortener/core';
 import type { Context } from 'koa';
 import { fieldOf, sendAccountPage } from '../server/account-area.js';
@@ -52,6 +52,14 @@ export function doneText(t: AdminText, done: unknown): string | undefined {
   return typeof done === 'string' && Object.hasOwn(texts, done) ? texts[done] : undefined;
 }
 
+/** The orphan visits of `query` as a page's field, when they are counted (else nothing). */
+async function orphansOf(deps: HttpDeps, query: OrphanQuery): Promise<{ orphans?: OrphanVisitsView }> {
+  if (deps.orphans === undefined) return {};
+  await deps.orphans.recorder.flush(); // what was counted so far is on the page
+  const seen = await orphanVisits({ orphans: deps.orphans.store, clock: deps.core.clock }, query);
+  return seen.ok ? { orphans: seen.value } : {};
+}
+
 /**
  * Sends `/admin`: a page of every link (search, paging) and the accounts. After a form, the page it
  * came from (`ctx.state.returnTo`), so an error shows where the button was.
@@ -99,9 +107,7 @@ export async function renderAdmin(
     accounts,
     selfId: admin.me.account.id,
     here: params.size === 0 ? '/admin' : `/admin?${params.toString()}`,
-    ...(deps.orphans === undefined
-      ? {}
-      : { orphans: await orphanVisits({ orphans: deps.orphans.store, clock: core.clock }, 30) }),
+    ...(await orphansOf(deps, { days: 30 })),
     ...extra,
   };
   sendAccountPage(ctx, status, adminPage(view));

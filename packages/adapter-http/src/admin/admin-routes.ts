@@ -29,6 +29,7 @@ import { queryOf } from '../request.js';
 import { route } from '../routes/route-table.js';
 import type { AnyRoute, RouteDoc } from '../routes/route-table.js';
 import { adminOf, doneText, renderAdmin, returnOf, withDone } from './admin-render.js';
+import { ORPHANS_PAGE_ROUTE } from './orphans-routes.js';
 
 const BACK = text('Where to come back to: a path of `/admin` (anything else: `/admin`).');
 /** A button's form on `/admin`: where to come back to, and for a deletion its confirmation. */
@@ -173,7 +174,7 @@ const resetRoute: AnyRoute = route({
 
 /**
  * `/admin` (decisions §10), for accounts with role `admin`: every link (search, paging, disable, enable,
- * delete with confirmation), the accounts (disable, enable) and invites. Without a session a page goes
+ * delete with confirmation), the accounts (disable, enable), invites and the visits that found nothing. Without a session a page goes
  * to `/login` and a post is 401; another account gets 403. Forms are plain posts under the account
  * area's guard.
  */
@@ -215,6 +216,7 @@ export const ADMIN_ROUTES: readonly AnyRoute[] = [
       );
     },
   }),
+  ORPHANS_PAGE_ROUTE,
   linkAction('disable'),
   linkAction('enable'),
   linkAction('delete'),

@@ -91,7 +91,8 @@ const PAGE_ENDPOINTS = [
     "a link's page `GET|POST /account/links/{id}` with " +
     '`POST /account/links/{id}/edit` and `POST /account/links/{id}/delete`; for administrators `GET /admin` ' +
     'with `POST /admin/links/{id}/disable`, `POST /admin/links/{id}/enable`, `POST /admin/links/{id}/delete`, ' +
-    '`POST /admin/accounts/{id}/disable`, `POST /admin/accounts/{id}/enable`, `POST /admin/accounts/{id}/reset` (a reset link) and `POST /admin/invites`; ' +
+    '`POST /admin/accounts/{id}/disable`, `POST /admin/accounts/{id}/enable`, `POST /admin/accounts/{id}/reset` (a reset link), `POST /admin/invites` ' +
+    'and `GET /admin/orphans` (the visits that found nothing, `days` or `from`/`to`); ' +
     '`GET|POST /account/signup`, `GET|POST /account/invite/{token}`, ' +
     '`POST /account/password`; passkeys: `POST /login/passkey/options`, `POST /login/passkey`, ' +
     '`POST /account/invite/{token}/passkey/options`, `POST /account/invite/{token}/passkey`, ' +
@@ -103,8 +104,9 @@ const PAGE_ENDPOINTS = [
     '`POST /account/settings/webhooks` (add; the page shows the secret once), ' +
     '`POST /account/settings/webhooks/{id}/test`, `POST /account/settings/webhooks/{id}/delete`; imports: ' +
     '`GET /account/import`, `POST /account/import` (a CSV or an API source), `GET /account/import/{id}` (progress).',
-  '- `GET /api/v1/admin/orphan-visits?days=…`: for an administrator, the visits on the short domains that ' +
-    'found nothing (unknown slugs, the bare domain, other paths), by day, referrer and slug.',
+  '- `GET /api/v1/admin/orphan-visits?days=…` (or `?from=…&to=…`, UTC days): for an administrator, the ' +
+    'visits on the short domains that found nothing (unknown slugs, the bare domain, other paths), by day, ' +
+    'short domain, referrer and slug.',
   '- `POST /mcp`: the MCP endpoint (see below).',
   '- `GET /healthz`: `{"status":"ok"}` when the service and its store answer.',
   '- `GET /metrics`: Prometheus metrics when the operator serves them here (otherwise a slug like any other).',

@@ -19,7 +19,10 @@ export interface HomeView {
   readonly accountHref: string;
   /** The name of the signed-in account, whose links the form makes (no "no account, no cookies" then). */
   readonly signedInAs?: string | undefined;
-  /** Signed in: the account's tags, suggested in the form's tags field (shown only then). */
+  /**
+   * Signed in: the account's tags, suggested in the form's tags field (shown only then); set, the form is
+   * a signed-in one (no edit token is mentioned).
+   */
   readonly tagSuggestions?: readonly string[] | undefined;
 }
 
@@ -95,7 +98,7 @@ export function linkForm(
       ${input('url', t.urlLabel, html` type="text" inputmode="url" autocomplete="url" required${place.autofocus ? html` autofocus` : ''} placeholder="https://example.com/a/long/path"`, t.urlHint)}
       <div class="row">${aliasField(t, field('alias'))} ${domainField(t, view.domains, values.domain)}</div>
       ${view.tagSuggestions === undefined ? '' : tagsField(t, `${place.id}-tags`, view.tagSuggestions, input)}
-      ${optionsBlock(t, values, input)}
+      ${optionsBlock(t, values, input, view.tagSuggestions !== undefined)}
       <button type="submit" class="primary">${t.submit}</button>
     </form>
   </section>`;
@@ -137,8 +140,12 @@ function formError(t: PageText, error: DomainError | undefined): SafeHtml {
   </p>`;
 }
 
-/** The options of creation, folded unless a failed post filled one of them. */
-function optionsBlock(t: PageText, values: FormValues, input: InputOf): SafeHtml {
+/**
+ * The options of creation, folded unless a failed post filled one of them. A signed-in form's link is the
+ * account's and has no edit token, so its hint names none.
+ */
+function optionsBlock(t: PageText, values: FormValues, input: InputOf, signedIn: boolean): SafeHtml {
+  const privateHint = signedIn ? t.privateStatsHintSignedIn : t.privateStatsHint;
   const optionsOpen = Object.entries(values).some(
     ([k, v]) => v !== '' && !['url', 'alias', 'domain', 'tags'].includes(k),
   );
@@ -154,7 +161,7 @@ function optionsBlock(t: PageText, values: FormValues, input: InputOf): SafeHtml
       ${input('max_clicks', t.maxClicksLabel, html` type="number" min="1" step="1" inputmode="numeric"`)}
       ${input('password', t.passwordLabel, html` type="password" minlength="4" maxlength="64" autocomplete="new-password"`, t.passwordHint)}
     </div>
-    ${checkField('private_stats', 'private_stats', t.privateStatsLabel, Boolean(values.private_stats), html`<small class="hint">${t.privateStatsHint}</small>`)}
+    ${checkField('private_stats', 'private_stats', t.privateStatsLabel, Boolean(values.private_stats), html`<small class="hint">${privateHint}</small>`)}
     <fieldset class="utm">
       <legend>${t.utm}</legend>
       ${UTM.map((name) => input(name, name, html` type="text" autocomplete="off"`))}

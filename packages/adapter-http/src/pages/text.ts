@@ -35,6 +35,7 @@ export const EN = {
   passwordHint: '4-64 characters; visitors must enter it before they are sent on.',
   privateStatsLabel: 'Keep statistics private',
   privateStatsHint: 'Only you, with the edit token, can see the clicks.',
+  privateStatsHintSignedIn: 'Only you and the administrators can see the clicks.',
   utm: 'UTM parameters',
   submit: 'Shorten',
   failed: 'The link could not be created.',

@@ -124,7 +124,7 @@ export const HOME_ROUTES: readonly AnyRoute[] = [
       const bare = ctx.host.toLowerCase() !== new URL(deps.core.config.baseUrl).host;
       // a bare short domain that is not {base_url}'s is a visit that found nothing (decisions §18)
       if (bare && ctx.method === 'GET')
-        deps.orphans?.recorder.record('base_url', ctx.get('referer') || null, null);
+        deps.orphans?.recorder.record('base_url', ctx.get('referer') || null, null, ctx.host);
       if (elsewhere !== null && bare) {
         ctx.set('Cache-Control', 'no-store');
         ctx.status = 302;

@@ -147,7 +147,8 @@ export function serveRedirect(
 
 /** Counts a visit to an unknown slug (decisions §18), off the request as visits are; HEAD is no visit. */
 function noteOrphan(deps: HttpDeps, req: IncomingMessage, slug: string): void {
-  if (req.method !== 'HEAD') deps.orphans?.recorder.record('unknown_slug', req.headers.referer ?? null, slug);
+  if (req.method === 'HEAD') return;
+  deps.orphans?.recorder.record('unknown_slug', req.headers.referer ?? null, slug, req.headers.host ?? '');
 }
 
 /** {@link serveRedirect} for the request listener: a failure is logged and answered with a 500. */

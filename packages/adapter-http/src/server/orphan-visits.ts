@@ -9,6 +9,6 @@ export function noteOtherOrphan(deps: HttpDeps, ctx: Context): void {
   if (deps.orphans === undefined || ctx.method !== 'GET') return;
   const host = ctx.host.toLowerCase();
   if (deps.core.config.shortDomains.some((domain) => domain.host === host)) {
-    deps.orphans.recorder.record('other', ctx.get('referer') || null, null);
+    deps.orphans.recorder.record('other', ctx.get('referer') || null, null, host);
   }
 }

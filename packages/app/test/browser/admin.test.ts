@@ -3,10 +3,12 @@ import { createLink } from '../http/harness.js';
 import {
   VIEWPORTS,
   describeInChromium,
+  expectAccessible,
   expectInViewAndFocused,
   inViewport,
   screenshot,
   seriousViolations,
+  signInByInvite,
   watchedPage,
 } from './browser.js';
 
@@ -86,6 +88,66 @@ describeInChromium('/admin in Chromium (decisions §10)', { timeout: 60_000 }, (
       await expect.poll(() => axePage.locator('#new-key').count()).toBe(1);
       expect(await seriousViolations(axePage)).toEqual([]);
       await checked.close();
+      await context.close();
+    });
+  }
+
+  for (const viewport of ['phone', 'desktop'] as const) {
+    it(`shows the visits that found nothing over the range in the URL on a ${viewport}`, async () => {
+      const ghost = `ghost-${viewport}`;
+      // two unknown slugs, the bare short domain (its home page) and another missing path
+      for (const [path, status] of [
+        [`/${ghost}`, 404],
+        [`/${ghost}`, 404],
+        ['/', 200],
+        ['/x/y', 404],
+      ] as const)
+        expect((await server().visit(`http://${server().hostB}${path}`)).status).toBe(status);
+      const today = new Date().toISOString().slice(0, 10);
+      const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+      // the desktop without script: the picker is plain links and a GET form
+      const context = await browser().newContext({
+        viewport: VIEWPORTS[viewport],
+        locale: 'en-US',
+        javaScriptEnabled: viewport === 'phone',
+        bypassCSP: true, // axe below
+      });
+      const { page, problems } = await watchedPage(context);
+      const text = async (selector: string) => ((await page.locator(selector).textContent()) ?? '').trim();
+      await signInByInvite(page, server(), `orphans-${viewport}`, true);
+      await page.goto(`${server().baseUrl}/admin`);
+      await page.getByRole('link', { name: 'See them by type, day, domain and slug' }).click();
+      await page.waitForURL(`${server().baseUrl}/admin/orphans`);
+      const slugs = page.locator('.top', { hasText: 'Short links asked for' });
+      await expect.poll(() => slugs.textContent()).toContain(ghost);
+
+      await page.goto(`${server().baseUrl}/admin/orphans?from=${yesterday}&to=${yesterday}`);
+      expect(await text('#orphans-total')).toBe('0');
+      expect(await slugs.textContent()).not.toContain(ghost);
+      expect(await page.getByLabel('To', { exact: true }).inputValue()).toBe(yesterday);
+
+      await page.getByLabel('From', { exact: true }).fill(today);
+      await page.getByLabel('To', { exact: true }).fill(today);
+      await page.getByRole('button', { name: 'Show' }).click();
+      await page.waitForURL(new RegExp(`/admin/orphans\\?.*from=${today}&to=${today}`));
+      expect(await text('h2#orphans-range')).toBe(`${today} to ${today}`);
+      expect(await slugs.locator('li', { hasText: ghost }).textContent()).toMatch(
+        new RegExp(`${ghost}\\s+2\\s*$`),
+      );
+      expect(Number(await text('#orphans-bare'))).toBeGreaterThanOrEqual(1);
+      expect(Number(await text('#orphans-other'))).toBeGreaterThanOrEqual(1);
+      const domains = page.locator('.top', { hasText: 'Short domains' });
+      expect(await domains.textContent()).toContain(server().hostB);
+      await page.getByText('The days with such visits, as a table').click();
+      expect(await page.locator('.chart-table tbody th').allTextContents()).toEqual([today]);
+      expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+      await screenshot(page, `admin-orphans-${viewport}`);
+
+      await page.getByRole('link', { name: '7 days' }).click();
+      await page.waitForURL(/\/admin\/orphans\?days=7/);
+      expect(await slugs.textContent()).toContain(ghost);
+      if (viewport === 'phone') await expectAccessible(page, 'orphans page'); // axe is a script
+      expect(problems).toEqual([]);
       await context.close();
     });
   }

@@ -35,6 +35,10 @@ describeInChromium(
         await expect.poll(() => card.locator('.social-image-host').textContent()).not.toBe('No image');
         expect(await card.locator('.social-description').textContent()).toBe('Half price, this week only');
         expect(await card.locator('.social-image-host').textContent()).toBe('Image from cdn.example.com');
+        // the host in place of the image: nothing on the page is a broken image (issue 52)
+        const broken = 'Array.from(document.images).filter((i) => i.complete && i.naturalWidth === 0).length';
+        expect(await page.evaluate(broken)).toBe(0);
+        expect(await card.locator('img').count()).toBe(0);
         expect(await hasFocus(page, '#edit-preview_image')).toBe(true);
         expect(await inViewport(page, '#edit-preview_image')).toBe(true);
         expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);

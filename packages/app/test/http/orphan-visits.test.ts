@@ -1,6 +1,6 @@
 import { keyCounts } from '@shortener/testkit';
 import { describe, expect, it } from 'vitest';
-import { invitedBrowser } from './browser-session.js';
+import { browserOf, invitedBrowser, pageOf } from './browser-session.js';
 import { expectError, jsonOf } from './harness.js';
 
 import { startFileServer } from './file-server.js';
@@ -30,6 +30,7 @@ describe('GET /api/v1/admin/orphan-visits', () => {
     expect(seen.by_day.at(-1).count).toBe(6);
     expect(seen.slugs).toEqual(keyCounts(['no-such-link', 3], ['another-missing', 1]));
     expect(seen.referrers).toEqual(keyCounts(['direct', 3], ['ref.example', 3]));
+    expect(seen.domains).toEqual(keyCounts([server.hostA, 4], [server.hostB, 2]));
     await expectError(
       await server.api('/api/v1/admin/orphan-visits?days=0', { key }),
       400,
@@ -38,7 +39,52 @@ describe('GET /api/v1/admin/orphan-visits', () => {
 
     const page = await (await admin.send('/admin')).text();
     expect(page).toContain('id="orphans-summary"');
-    expect(page).toContain('no-such-link');
+    expect(page).toContain('href="/admin/orphans"');
+  });
+});
+
+describe('orphan visits over a range', () => {
+  it('counts the days of from..to (UTC) and refuses a range the statistics refuse', async () => {
+    await server.cli('accounts', 'invite', 'range-admin', '--admin');
+    const key = String((await server.cli('keys', 'create', 'range-admin')).key);
+    await server.visit(`http://${server.hostA}/range-missing`);
+    const today = new Date().toISOString().slice(0, 10);
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    const ask = (query: string) => server.api(`/api/v1/admin/orphan-visits?${query}`, { key });
+    const todays = await jsonOf(await ask(`from=${today}&to=${today}`));
+    expect(todays).toMatchObject({ from: today, to: today, days: 1 });
+    expect(todays.slugs).toContainEqual({ key: 'range-missing', count: 1 });
+    const before = await jsonOf(await ask(`from=${yesterday}&to=${yesterday}`));
+    expect(before).toMatchObject({ from: yesterday, to: yesterday, total: 0, slugs: [], domains: [] });
+    expect(before.by_day).toEqual([{ key: yesterday, count: 0 }]);
+    await expectError(await ask(`from=${today}&to=${yesterday}`), 400, 'invalid_request');
+    await expectError(await ask(`days=7&from=${today}`), 400, 'invalid_request');
+  });
+});
+
+describe('/admin/orphans', () => {
+  it('sends a visitor to /login, refuses a user with 403 and shows an administrator the range asked', async () => {
+    const anonymous = await browserOf(server).send('/admin/orphans');
+    expect(anonymous.status).toBe(303);
+    expect(anonymous.headers.get('location')).toBe('/login?next=%2Fadmin%2Forphans');
+    const plain = await invitedBrowser(server, 'plain-orphans', 'the plain password');
+    expect(await pageOf(await plain.send('/admin/orphans'), 403)).toContain('Administrators only');
+
+    const admin = await invitedBrowser(server, 'page-admin', 'the page admin password', '--admin');
+    await server.visit(`http://${server.hostB}/page-missing`);
+    const today = new Date().toISOString().slice(0, 10);
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    const shown = await pageOf(await admin.send(`/admin/orphans?from=${today}&to=${today}`), 200);
+    expect(shown).toContain('page-missing');
+    expect(shown).toContain(server.hostB);
+    expect(shown).toContain(`value="${today}"`);
+    const none = await pageOf(await admin.send(`/admin/orphans?from=${yesterday}&to=${yesterday}`), 200);
+    expect(none).not.toContain('page-missing');
+    expect(none).toMatch(/id="orphans-total">\s*0\s*</);
+    // a range the statistics refuse: the last 30 days, and why
+    const refused = await pageOf(await admin.send(`/admin/orphans?from=${today}&to=${yesterday}`), 200);
+    expect(refused).toContain('role="alert"');
+    expect(refused).toContain('page-missing');
   });
 });
 

@@ -34,6 +34,10 @@ describe('the social preview on the pages (decisions §19)', () => {
     const shown = await (await owner.send(`/account/links/${String(link.id)}`)).text();
     expect(shown).toContain('<p class="social-title">Summer sale</p>');
     expect(shown).toContain('Image from cdn.example.com');
+    // the image is named, never loaded: no <img> the pages' CSP would leave broken (issue 52)
+    const card = /<figure\s+class="social-card"[\s\S]*?<\/figure>/.exec(shown)?.[0] ?? '';
+    expect(card).toContain('Image from cdn.example.com');
+    expect(card).not.toContain('<img');
 
     // a post without the preview's fields leaves it alone; all three empty remove it
     expect((await owner.post(edit, { url: 'https://example.com/sale' })).status).toBe(303);

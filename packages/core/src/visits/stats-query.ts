@@ -54,9 +54,10 @@ const statsShape = {
     .describe('The time zone (IANA) whose days `by_day` and the totals count in; default UTC.'),
 };
 
-/** The fields of a range, as {@link StatsQuery} parses them (or an entry point without the schema passes). */
 /** `from`, `to` and `tz` of {@link StatsQuery}, for tools whose `days` is a JSON number (MCP). */
 export const StatsRangeFields = { from: statsShape.from, to: statsShape.to, tz: statsShape.tz };
+/** `days`, `from` and `to` of {@link StatsQuery}: a range of UTC days (the orphan visits'). */
+export const UtcRangeFields = { days: statsShape.days, from: statsShape.from, to: statsShape.to };
 
 type StatsFields = { days?: number | undefined; from?: string | undefined; to?: string | undefined };
 
@@ -80,7 +81,8 @@ function rangeProblem(q: StatsFields): { field: string; message: string } | null
   return null;
 }
 
-function checkRange(q: StatsFields, ctx: z.RefinementCtx): void {
+/** The range rules of {@link rangeProblem} as a zod refinement, for every query that takes a range. */
+export function checkRange(q: StatsFields, ctx: z.RefinementCtx): void {
   const problem = rangeProblem(q);
   if (problem !== null) ctx.addIssue({ code: 'custom', path: [problem.field], message: problem.message });
 }

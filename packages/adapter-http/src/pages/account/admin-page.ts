@@ -1,4 +1,3 @@
-import { orphansSection } from './orphans-section.js';
 import type { Account, Language, LinkView, OrphanVisitsView } from '@shortener/core';
 import { noticeLine } from '../notice.js';
 import { countText } from '@shortener/core';
@@ -18,6 +17,7 @@ import { fill, textOf } from '../text.js';
 import type { Notice } from './account-pages.js';
 import type { AdminText } from './admin-text.js';
 import { adminTextOf } from './admin-text.js';
+import { orphansSummary } from './orphans-page.js';
 
 /** A link as `/admin` lists it: the view, and the name of its owner (null: anonymous). */
 export interface AdminLink {
@@ -43,7 +43,7 @@ export interface AdminView {
   /** A reset link just made for an existing account. */
   readonly reset?: { readonly name: string; readonly url: string };
   readonly inviteValues?: { readonly name: string; readonly admin: boolean };
-  /** The visits that found nothing in the last 30 days, where they are counted. */
+  /** The visits that found nothing in the last 30 days, where they are counted (their page has more). */
   readonly orphans?: OrphanVisitsView;
 }
 
@@ -59,9 +59,14 @@ export function adminPage(view: AdminView): string {
   return page(
     view.language,
     t.adminTitle,
-    html`${headCard('admin', t.adminTitle, t.backToAccount, noticeLine(view.notice, 'admin-notice'))}
-    ${linksSection(view, t)} ${accountsSection(view, t)} ${inviteSection(view, t)}
-    ${view.orphans === undefined ? '' : orphansSection(view.language, view.orphans)}`,
+    html`${headCard(
+      'admin',
+      t.adminTitle,
+      t.backToAccount,
+      html`${view.orphans === undefined ? '' : orphansSummary(view.language, view.orphans)}
+      ${noticeLine(view.notice, 'admin-notice')}`,
+    )}
+    ${linksSection(view, t)} ${accountsSection(view, t)} ${inviteSection(view, t)}`,
   );
 }
 

@@ -197,6 +197,8 @@ export interface TokenPageView {
   readonly shortUrl: string | null;
   readonly error?: string;
   readonly stats: StatsView | null;
+  /** A signed-in person (not the link's owner) is not told to sign in to open their own links. */
+  readonly signedIn: boolean;
 }
 
 /** The page for anyone but the owner: the edit-token form, and the statistics when they are public. */
@@ -214,7 +216,7 @@ export function tokenPage(view: TokenPageView): string {
           ${inputField('edit_token', t.tokenLabel, html`name="edit_token" type="password" required maxlength="200" autocomplete="off" autocapitalize="none" spellcheck="false"${invalidIf(view.error, 'token-error')}`)}
           <button type="submit" class="primary">${t.tokenSubmit}</button>
         </form>
-        <p class="hint">${t.signInInstead} <a href="/login">${textOf(view.language).account}</a></p>
+        ${view.signedIn ? '' : html`<p class="hint">${t.signInInstead} <a href="/login">${textOf(view.language).account}</a></p>`}
       </section>
       ${
         view.stats === null
