@@ -204,7 +204,7 @@ export const LINK_PAGE_ROUTES: readonly AnyRoute[] = [
       const failed = (error: DomainError) => {
         const { language } = stateOf(ctx);
         const message = errorBody(error, language).error.message;
-        const text = ruleMessage(values, error.field, message, rulesTextOf(language).rule);
+        const text = ruleMessage(values, error.field, message, rulesTextOf(language));
         return renderFull(
           ctx,
           deps,
