@@ -1,5 +1,5 @@
 import type { AliasCheckView, LinkView, StatsView } from '@shortener/core';
-import { countText } from '@shortener/core';
+import { countText, otherwiseSummary, ruleKeyLabeller, ruleSummary, shortDestination } from '@shortener/core';
 import type { CliSink } from './cli-io.js';
 
 /** Left-aligned columns separated by two spaces, header first; trailing blanks trimmed. */
@@ -25,10 +25,27 @@ export function sparkline(values: readonly number[]): string {
 export const clip = (text: string, max: number): string =>
   text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 
+/**
+ * Where a link sends beyond its url, as `key  value` rows (issue 52): each rule in the pages' words
+ * (`rule 1   iOS in Austria → apps.apple.com/app/id1`), then where everyone else goes, and the split's
+ * entries with their weights.
+ */
+function routingRows(link: LinkView): [string, string][] {
+  const rules = link.rules.map((rule, n): [string, string] => [`rule ${n + 1}`, ruleSummary('en', rule)]);
+  const split = (link.split ?? []).map((entry, n): [string, string] => [
+    `split ${n + 1}`,
+    `${shortDestination(entry.url)} (${entry.weight}%)`,
+  ]);
+  const otherwise: [string, string][] =
+    rules.length > 0 && split.length === 0 ? [['otherwise', otherwiseSummary('en', link.url)]] : [];
+  return [...rules, ...otherwise, ...split];
+}
+
 /** A link as `key  value` lines, the short URL first. */
 export function linkText(link: LinkView): string {
   const rows: [string, string][] = [
     ['url', link.url],
+    ...routingRows(link),
     ['id', link.id],
     ['status', statusText(link)],
     ['title', link.title ?? '-'],
@@ -40,7 +57,7 @@ export function linkText(link: LinkView): string {
     ['created', link.created_at],
     ['preview', link.preview_url],
   ];
-  return [link.short_url, ...rows.map(([key, value]) => `  ${key.padEnd(9)}${value}`)].join('\n');
+  return [link.short_url, ...rows.map(([key, value]) => `  ${key.padEnd(10)}${value}`)].join('\n');
 }
 
 /** The status with why an expired link is expired: used up, or past its date. */
@@ -71,8 +88,12 @@ export function linksTable(links: readonly LinkView[]): string {
   return table(['SHORT URL', 'STATUS', 'CLICKS', 'CREATED', 'TAGS', 'URL'], rows);
 }
 
-/** Statistics: the totals, the by-day sparkline and one table of the top lists. */
-export function statsText(stats: StatsView): string {
+/**
+ * Statistics: the totals, the by-day sparkline and one table of the top lists; with the link at hand,
+ * its rules are named as the pages name them (`1. iOS → apps.apple.com/app/id1`), else by number.
+ */
+export function statsText(stats: StatsView, link: LinkView | null = null): string {
+  const ruleLabel = ruleKeyLabeller('en', link);
   const first = stats.by_day[0]?.key ?? '';
   const last = stats.by_day.at(-1)?.key ?? '';
   const lists = [
@@ -83,7 +104,9 @@ export function statsText(stats: StatsView): string {
     ['rule', stats.rules],
     ['variant', stats.variants],
   ] as const;
-  const rows = lists.flatMap(([name, counts]) => counts.map((c) => [name, c.key, String(c.count)]));
+  const rows = lists.flatMap(([name, counts]) =>
+    counts.map((c) => [name, name === 'rule' ? ruleLabel(c.key) : c.key, String(c.count)]),
+  );
   return [
     `clicks ${stats.total}   unique visitors ${stats.unique} (30 days)   bots ${stats.bots}   ${imported(stats)}last ${stats.days} days`,
     `by day  ${sparkline(stats.by_day.map((d) => d.count))}  ${first} … ${last} (${stats.tz})`,

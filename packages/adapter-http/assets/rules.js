@@ -1,6 +1,7 @@
 // The rules editor of a link's page (issue 42): rows are added, moved and removed in place (the same
 // buttons post the form without script, one change at a time), countries and languages are picked from
-// searchable lists as chips, and each row's one-line summary follows what is typed. The form still
+// searchable lists as chips, and each row's one-line summary follows what is typed (in core's words:
+// the page loads core's `rule-summary` module). The form still
 // posts the same fields. No inline script (strict CSP).
 const editor = document.getElementById('rules-editor');
 const list = document.getElementById('rules');
@@ -9,7 +10,16 @@ const addButton = document.getElementById('rules-add');
 
 if (editor && list && template instanceof HTMLTemplateElement && addButton instanceof HTMLButtonElement) {
   const words = JSON.parse(editor.dataset.words ?? '{}');
+  const language = document.documentElement.lang || 'en';
+  // core's rule summaries, the very module the server words the rules with (it imports nothing)
+  const summary = await import(editor.dataset.summary ?? '').catch(() => null);
   const fill = (pattern, key, value) => String(pattern).replace(`{${key}}`, value);
+  /** Text without case or accents, for matching a typed name (`osterreich` finds Österreich). */
+  const plain = (text) =>
+    text
+      .normalize('NFD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase();
   const rows = () => [...list.children].filter((li) => li.classList.contains('rule'));
 
   /** The rows numbered 0, 1, … again: names, ids, labels and the buttons' values and words. */
@@ -37,56 +47,40 @@ if (editor && list && template instanceof HTMLTemplateElement && addButton insta
     addButton.disabled = rows().length >= Number(words.max ?? 20);
   };
 
-  const shortDestination = (url) => {
-    try {
-      const parsed = new URL(url);
-      const rest = parsed.pathname + parsed.search;
-      return rest === '/' || rest === '' ? parsed.host : `${parsed.host}/…`;
-    } catch {
-      return url.length > 40 ? `${url.slice(0, 39)}…` : url;
-    }
-  };
+  /** The codes of a list field: `AT, DE`, or a picked `Austria (AT)`. */
+  const codesOf = (text) =>
+    text
+      .split(',')
+      .map((item) => (/\(([^)]+)\)\s*$/.exec(item)?.[1] ?? item).trim())
+      .filter(Boolean);
 
-  /** A row's line, as the page words it (`iOS in Austria → apps.apple.com/…`). */
-  const summarise = (li) => {
+  /** A row's rule as the API takes it, from what is typed and ticked. */
+  const ruleOf = (li) => {
     const field = (suffix) => li.querySelector(`[name$="_${suffix}"]`)?.value.trim() ?? '';
-    const line = li.querySelector('.rule-line');
-    if (!line) return;
-    if (field('url') === '') return void (line.textContent = words.newRule);
-    const or = (items) => items.join(` ${words.or} `);
-    const who = [...li.querySelectorAll('.choices input:checked')].map((box) =>
-      box.parentElement.textContent.trim(),
-    );
-    const names = (suffix) => {
-      const chips = li.querySelector(`[name$="_${suffix}"]`)?.previousElementSibling;
-      if (chips?.classList.contains('chips'))
-        return [...chips.querySelectorAll('.chip-name')].map((s) => s.textContent);
-      return field(suffix)
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean);
+    const ticked = (kind) =>
+      [...li.querySelectorAll(`input[name*="_${kind}_"]:checked`)].map((box) => box.dataset.word);
+    const when = {};
+    const lists = {
+      device: ticked('device'),
+      os: ticked('os'),
+      country: codesOf(field('country')).map((code) => code.toUpperCase()),
+      language: codesOf(field('language')),
     };
-    const time = (value) => `${value.replace('T', ' ')} UTC`;
-    const countries = names('country');
-    const languages = names('language');
+    for (const [name, values] of Object.entries(lists)) if (values.length > 0) when[name] = values;
     const query = [...li.querySelectorAll('.pair')]
       .map((pair) => [...pair.querySelectorAll('input')].map((input) => input.value.trim()))
-      .filter(([key]) => key)
-      .map(([key, value]) => `${key}=${value}`);
-    const head = [who.length ? or(who) : '', countries.length ? fill(words.place, 'list', or(countries)) : '']
-      .filter(Boolean)
-      .join(' ');
-    const parts = [
-      head,
-      languages.length ? fill(words.language, 'list', or(languages)) : '',
-      query.length ? fill(words.query, 'list', query.join(', ')) : '',
-      field('after') ? fill(words.after, 'time', time(field('after'))) : '',
-      field('before') ? fill(words.before, 'time', time(field('before'))) : '',
-    ].filter(Boolean);
-    const text = parts.join(', ');
-    const conditions =
-      text === '' ? words.anyone : who.length > 0 ? text : text.charAt(0).toUpperCase() + text.slice(1);
-    line.textContent = `${conditions} → ${shortDestination(field('url'))}`;
+      .filter(([key]) => key);
+    if (query.length > 0) when.query = Object.fromEntries(query);
+    for (const time of ['after', 'before']) if (field(time)) when[time] = field(time);
+    return { when, url: field('url') };
+  };
+
+  /** A row's line, in core's words (`iOS in Austria → apps.apple.com/app/id1`), as the page drew it. */
+  const summarise = (li) => {
+    const line = li.querySelector('.rule-line');
+    if (!line || !summary) return;
+    const rule = ruleOf(li);
+    line.textContent = rule.url === '' ? words.newRule : summary.ruleSummary(language, rule);
   };
 
   /** A codes field as chips and a search over its list; the field itself goes on holding the codes. */
@@ -96,13 +90,32 @@ if (editor && list && template instanceof HTMLTemplateElement && addButton insta
     input.dataset.enhanced = 'yes';
     const nameOf = new Map();
     const codeOf = new Map();
+    /** [name without case or accents, code], in the list's order: what a typed name is matched against. */
+    const searchable = [];
     for (const option of options.options) {
       const match = /^(.*) \(([^)]+)\)$/.exec(option.value);
       if (!match) continue;
       nameOf.set(match[2].toLowerCase(), match[1]);
       codeOf.set(match[1].toLowerCase(), match[2]);
       codeOf.set(match[2].toLowerCase(), match[2]);
+      for (const name of [match[1], option.dataset.own ?? ''])
+        if (name) searchable.push([plain(name), match[2]]);
     }
+    /** The first name that starts with what was typed, else one of whose words does, else one holding it. */
+    const firstMatch = (text) => {
+      const typed = plain(text.trim());
+      if (typed === '') return undefined;
+      const tests = [
+        (name) => name.startsWith(typed),
+        (name) => name.split(/[\s(-]+/).some((word) => word.startsWith(typed)),
+        (name) => name.includes(typed),
+      ];
+      for (const test of tests) {
+        const found = searchable.find(([name]) => test(name));
+        if (found) return found[1];
+      }
+      return undefined;
+    };
     const codes = input.value
       .split(',')
       .map((s) => s.trim())
@@ -166,10 +179,14 @@ if (editor && list && template instanceof HTMLTemplateElement && addButton insta
     });
     // a code or a whole name typed and left (no pick from the list) is taken too
     search.addEventListener('change', () => take(search.value));
+    // Enter picks the typed code or name, else the first name that matches (`germ` → Germany), and
+    // never sends the form
     search.addEventListener('keydown', (event) => {
-      if (event.key === 'Enter') {
-        event.preventDefault();
-        take(search.value);
+      if (event.key !== 'Enter') return;
+      event.preventDefault();
+      if (!take(search.value)) {
+        const code = firstMatch(search.value);
+        if (code !== undefined) take(code);
       }
     });
     draw();
@@ -206,6 +223,7 @@ if (editor && list && template instanceof HTMLTemplateElement && addButton insta
     if (verb === 'add') {
       const row = template.content.firstElementChild?.cloneNode(true);
       if (!(row instanceof HTMLElement)) return;
+      for (const open of list.querySelectorAll('li.rule > details[open]')) open.removeAttribute('open');
       list.append(row);
       renumber();
       enhance(row);
@@ -227,6 +245,19 @@ if (editor && list && template instanceof HTMLTemplateElement && addButton insta
     }
     button.focus();
   });
+
+  // one rule open at a time: opening a row closes the others (without script they simply stay open)
+  list.addEventListener(
+    'toggle',
+    (event) => {
+      const opened = event.target;
+      if (!(opened instanceof Element) || opened.localName !== 'details' || !opened.hasAttribute('open'))
+        return;
+      for (const other of list.querySelectorAll('li.rule > details[open]'))
+        if (other !== opened) other.removeAttribute('open');
+    },
+    true,
+  );
 
   const follow = (event) => {
     const li = event.target instanceof Element ? event.target.closest('li.rule') : null;

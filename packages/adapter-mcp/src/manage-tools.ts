@@ -1,6 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import {
   deleteLink,
+  getLink,
   getStats,
   getStatsAcross,
   listLinks,
@@ -11,6 +12,7 @@ import {
 } from '@shortener/core';
 import type { Caller, LinkRecord, StatsView } from '@shortener/core';
 import { rateLimited, toolError, toolResult } from './results.js';
+import { routingLines, ruleStatsLines } from './routing-text.js';
 
 import type { ToolSet } from './server.js';
 
@@ -47,7 +49,8 @@ const DESCRIPTIONS = {
 } as const;
 
 function linkText(link: ReturnType<typeof toLinkView>): string {
-  return `${link.short_url} → ${link.url} (${link.status}, ${link.clicks} clicks)`;
+  const head = `${link.short_url} → ${link.url} (${link.status}, ${link.clicks} clicks)`;
+  return [head, ...routingLines(link)].join('\n');
 }
 
 function statsText(stats: StatsView): string {
@@ -188,8 +191,13 @@ function addLinkStats(set: ToolSet): void {
     },
     set.guard('link_stats', async ({ id, edit_token: editToken, ...range }) =>
       withToken(set, id, editToken, async () => {
-        const stats = await getStats(set.deps.core, id, range, as(set, editToken));
-        return stats.ok ? toolResult(stats.value, statsText(stats.value)) : toolError(stats.error);
+        const caller = as(set, editToken);
+        const stats = await getStats(set.deps.core, id, range, caller);
+        if (!stats.ok) return toolError(stats.error);
+        // the rules are named by their words when the caller may read the link (else by number)
+        const link = stats.value.rules.length === 0 ? null : await getLink(set.deps.core, id, caller);
+        const view = link?.ok === true ? viewOf(set)(link.value) : null;
+        return toolResult(stats.value, statsText(stats.value), ...ruleStatsLines(stats.value, view));
       }),
     ),
   );

@@ -15,6 +15,7 @@ import {
 import type { AliasCheckView, LinkView } from '@shortener/core';
 import type { McpDeps } from './deps.js';
 import { rateLimited, secondsOf, toolError, toolResult } from './results.js';
+import { routingLines } from './routing-text.js';
 
 import type { ToolSet } from './server.js';
 
@@ -62,7 +63,8 @@ const CHECK_DESCRIPTION = [
 ].join(' ');
 
 function linkText(link: LinkView): string[] {
-  const lines = [`Short URL: ${link.short_url}`, `Destination: ${link.url}`, `Status: ${link.status}`];
+  const lines = [`Short URL: ${link.short_url}`, `Destination: ${link.url}`, ...routingLines(link)];
+  lines.push(`Status: ${link.status}`);
   if (link.starts_at !== null) lines.push(`Starts: ${link.starts_at}`);
   if (link.expires_at !== null) lines.push(`Expires: ${link.expires_at}`);
   if (link.max_clicks !== null) lines.push(`Click limit: ${link.max_clicks}`);

@@ -7,7 +7,8 @@ import type { Json } from './http/harness.js';
 // decisions §15 on the command line: --tag, --rule, --forward-query, --redirect-status, --crawlable,
 // `links list --tag` and `tags`, against a server.
 
-const { withKey } = useRemoteCli('carol');
+const cli = useRemoteCli('carol');
+const { withKey } = cli;
 
 describe('tags and rules on the command line', () => {
   it('creates with tags and rules, filters by tag, lists the tags and replaces them', async () => {
@@ -50,6 +51,20 @@ describe('tags and rules on the command line', () => {
       await withKey('links', 'update', created.id, '--tag', 'winter', '--no-rules', '--json')
     ).json();
     expect(updated).toMatchObject({ tags: ['winter'], rules: [] });
+  });
+
+  it('names each rule by its words and its destination’s path in links show and stats (issue 52)', async () => {
+    const rule = JSON.stringify({ when: { country: ['DE', 'AT'] }, url: 'https://example.com/de/pricing' });
+    const created = (
+      await withKey('shorten', 'https://example.com/en/pricing', '--rule', rule, '--json')
+    ).json();
+    const shown = (await withKey('links', 'show', created.id)).stdout;
+    expect(shown).toContain('rule 1    In Germany or Austria → example.com/de/pricing');
+    expect(shown).toContain('otherwise Otherwise → example.com/en/pricing');
+    expect(shown).not.toContain('example.com/…');
+    await cli.server.visit(String(created.short_url));
+    const stats = (await withKey('stats', created.id)).stdout;
+    expect(stats).toMatch(/rule +Otherwise → example\.com\/en\/pricing +1/);
   });
 
   it('refuses a bad --rule with a usage error and a bad tag with validation_error', async () => {

@@ -139,6 +139,23 @@ describe('POST /mcp with the SDK client', () => {
     expect(removed.structuredContent?.split).toBeNull();
   });
 
+  it('names each rule by its words and its destination’s path in the tools’ text (issue 52)', async () => {
+    const client = await connect();
+    const rules = [{ when: { os: 'ios', country: 'AT' }, url: 'https://apps.apple.com/app/id52' }];
+    const created = await call(client, 'shorten_url', { url: 'https://example.com/de/pricing', rules });
+    const text = (result: Result) => result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+    expect(text(created)).toContain('Rule 1: iOS in Austria → apps.apple.com/app/id52');
+    expect(text(created)).toContain('Otherwise → example.com/de/pricing');
+    const link = created.structuredContent!;
+    const access = { id: link.id, edit_token: link.edit_token };
+    const updated = await call(client, 'update_link', { ...access, title: 'Pricing' });
+    expect(text(updated)).toContain('Rule 1: iOS in Austria → apps.apple.com/app/id52');
+    await server.visit(String(link.short_url));
+    const stats = await call(client, 'link_stats', access);
+    expect(stats.structuredContent?.rules).toEqual([{ key: 'default', count: 1 }]);
+    expect(text(stats)).toContain('Otherwise → example.com/de/pricing: 1 visit');
+  });
+
   it('answers a taken alias and an invalid URL as tool errors with their codes', async () => {
     const client = await connect();
     const alias = uniqueAlias('dup');

@@ -111,6 +111,19 @@ export {
   utmOf,
 } from './links/rules.js';
 export { COUNTRY_CODES, isCountryCode } from './links/countries.js';
+export {
+  OS_NAMES,
+  SHORT_DESTINATION_MAX,
+  languageNamer,
+  otherwiseSummary,
+  regionNamer,
+  ruleConditionsText,
+  ruleKeyLabeller,
+  ruleSummary,
+  ruleWordsOf,
+  shortDestination,
+} from './links/rule-summary.js';
+export type { RuleLike } from './links/rule-summary.js';
 export type { RedirectRule, RuleConditions, RuleDevice, RuleOs, RuleView } from './links/rules.js';
 export {
   acceptedLanguages,

@@ -52,7 +52,9 @@ const STATS: ClientCommand = {
     const query = unwrap(parseInput(StatsQuery, defined({ days, from, to, tz })), USAGE);
     const stats = unwrap(await client.stats(args[0] ?? '', query));
     if (format === 'csv') return void io.stdout.write(csvText(STATS_CSV_COLUMNS, statsCsvRows(stats)));
-    out.print(stats, statsText(stats));
+    // the rule statistics are named by the rules' words when the link can be read (its owner, a token)
+    const link = stats.rules.length === 0 ? null : await client.get(args[0] ?? '');
+    out.print(stats, statsText(stats, link?.ok === true ? link.value : null));
   },
 };
 

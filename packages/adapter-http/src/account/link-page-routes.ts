@@ -9,6 +9,7 @@ import { linkDeletedPage, linkMissingPage } from '../pages/account/link-page.js'
 import { linkPageTextOf } from '../pages/account/link-page-text.js';
 import { formValues } from '../pages/form-input.js';
 import { changeRows, ruleMessage } from '../pages/account/rules-values.js';
+import { splitMessage } from '../pages/account/split-section.js';
 import { rulesTextOf } from '../pages/account/rules-text.js';
 import { queryOf } from '../request.js';
 import { route } from '../routes/route-table.js';
@@ -175,7 +176,8 @@ export const LINK_PAGE_ROUTES: readonly AnyRoute[] = [
       const failed = (error: DomainError) => {
         const { language } = stateOf(ctx);
         const message = errorBody(error, language).error.message;
-        const text = ruleMessage(values, error.field, message, rulesTextOf(language).rule);
+        const said = ruleMessage(values, error.field, message, rulesTextOf(language));
+        const text = splitMessage(language, values, error.field, said);
         return renderFull(
           ctx,
           deps,

@@ -38,12 +38,19 @@ export interface AssetTable {
 
 /**
  * Files served from dependencies, by asset name, from this origin like every other script (strict CSP):
- * SimpleWebAuthn's browser bundle (a UMD file that sets `globalThis.SimpleWebAuthnBrowser`).
+ * SimpleWebAuthn's browser bundle (a UMD file that sets `globalThis.SimpleWebAuthnBrowser`), and core's
+ * rule summaries as built (a module that imports nothing), so the rules editor's script words a rule as the
+ * server does (issue 52).
  */
 function vendorFiles(): [string, string][] {
   const require = createRequire(import.meta.url);
   const webauthn = require.resolve('@simplewebauthn/browser');
-  return [['webauthn.js', join(dirname(webauthn), '..', 'dist', 'bundle', 'index.umd.min.js')]];
+  // core's build (`tsc -b`), also where the tests run core from its sources
+  const core = join(dirname(require.resolve('@shortener/core/package.json')), 'dist', 'src');
+  return [
+    ['webauthn.js', join(dirname(webauthn), '..', 'dist', 'bundle', 'index.umd.min.js')],
+    ['rule-summary.js', join(core, 'links', 'rule-summary.js')],
+  ];
 }
 
 function loadAssets(): AssetTable {

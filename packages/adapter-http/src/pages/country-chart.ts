@@ -1,4 +1,5 @@
 import type { KeyCount, Language } from '@shortener/core';
+import { regionNamer } from '@shortener/core';
 import { chartTable } from './chart-table.js';
 import type { SafeHtml } from './layout.js';
 import { html } from './layout.js';
@@ -16,17 +17,12 @@ export function flagOf(code: string): string {
 
 /** A country's name in `language` from its ISO code; `unknown` and `other` in words; else the key. */
 export function countryNamer(language: Language): (code: string) => string {
-  const regions = new Intl.DisplayNames([language], { type: 'region' });
+  const region = regionNamer(language);
   const words = statsWordsOf(language);
   return (code) => {
     if (code === 'unknown') return words.unknownCountry;
     if (code === 'other') return words.otherCountries;
-    if (!/^[A-Z]{2}$/.test(code)) return code;
-    try {
-      return regions.of(code) ?? code;
-    } catch {
-      return code;
-    }
+    return /^[A-Z]{2}$/.test(code) ? region(code) : code;
   };
 }
 

@@ -1,25 +1,11 @@
-import type { Language, LinkView, RuleView } from '@shortener/core';
+import type { Language, LinkView } from '@shortener/core';
+import { ruleConditionsText, ruleWordsOf, shortDestination } from '@shortener/core';
 import type { SafeHtml } from './layout.js';
 import { html } from './layout.js';
 
-/** "Otherwise", before the link's own URL, in the four languages. */
-const OTHERWISE: Record<Language, string> = {
-  en: 'Otherwise',
-  de: 'Sonst',
-  fr: 'Sinon',
-  es: 'Si no',
-};
-
-/** A rule's conditions in the API's words, e.g. `os: ios; language: de, fr`. */
-function conditionsText(rule: RuleView): string {
-  const parts = Object.entries(rule.when).map(([name, value]) => {
-    if (Array.isArray(value)) return `${name}: ${value.join(', ')}`;
-    if (typeof value === 'object' && value !== null)
-      return `${name}: ${new URLSearchParams(value).toString()}`;
-    return `${name}: ${String(value)}`;
-  });
-  return parts.length === 0 ? '*' : parts.join('; ');
-}
+/** A destination as the rules' lines name it (`example.com/de/pricing`), the whole URL on hover. */
+const destination = (url: string): SafeHtml =>
+  html`<span class="destination" title="${url}">${shortDestination(url)}</span>`;
 
 /** A split test's entries in order, each with its share of the visitors (decisions §19). */
 export function splitList(split: NonNullable<LinkView['split']>): SafeHtml {
@@ -39,17 +25,17 @@ export function splitList(split: NonNullable<LinkView['split']>): SafeHtml {
  * entries with their weights.
  */
 export function destinationsList(language: Language, link: LinkView): SafeHtml {
-  const otherwise =
-    link.split === null ? html`<span class="destination">${link.url}</span>` : splitList(link.split);
+  const otherwise = link.split === null ? destination(link.url) : splitList(link.split);
   if (link.rules.length === 0) return otherwise;
+  // the rules in the link page's words (issue 52): `iOS in Austria → apps.apple.com/app/id1`
   return html`<ol class="destinations" id="destinations">
     ${link.rules.map(
       (rule) =>
         html`<li>
-          <span class="conditions">${conditionsText(rule)}</span> →
-          <span class="destination">${rule.url}</span>
+          <span class="conditions">${ruleConditionsText(language, rule.when)}</span> →
+          ${destination(rule.url)}
         </li>`,
     )}
-    <li><span class="conditions">${OTHERWISE[language]}</span> → ${otherwise}</li>
+    <li><span class="conditions">${ruleWordsOf(language).otherwise}</span> → ${otherwise}</li>
   </ol>`;
 }

@@ -193,6 +193,16 @@ export async function signInByInvite(page: Page, server: TestServer, name: strin
   await page.waitForURL(`${server.baseUrl}/account`);
 }
 
+/** Signs in as `name` on a new page of `context`, creates a link on /account and opens its page. */
+export async function newLinkPage(context: BrowserContext, server: TestServer, name: string): Promise<Page> {
+  const page = await context.newPage();
+  await signInByInvite(page, server, name);
+  await page.locator('#create-form').getByLabel('Long URL').fill(`https://example.com/${name}`);
+  await page.locator('#create-form').getByRole('button').click();
+  await page.waitForURL(/\/account\/links\/[0-9a-f-]{36}\?done=created$/);
+  return page;
+}
+
 /** Asserts axe-core finds no serious or critical violation on the page as it is now, named `what`. */
 export async function expectAccessible(page: Page, what: string): Promise<void> {
   expect({ [what]: await seriousViolations(page) }).toEqual({ [what]: [] });

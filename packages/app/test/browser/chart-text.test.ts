@@ -57,7 +57,7 @@ describe.skipIf(!available)('chart text on a phone (issue 42)', { timeout: 60_00
       await page.locator('svg.chart').waitFor();
       const own = await smallestChartText(page);
       expect(own.size, own.what).toBeGreaterThanOrEqual(12);
-      expect(await page.locator('.tops').textContent()).toContain('1. iOS → apps.apple.com/…');
+      expect(await page.locator('.tops').textContent()).toContain('1. iOS → apps.apple.com/app/id3');
       await page.locator('svg.chart').scrollIntoViewIfNeeded();
       await screenshot(page, `chart-link-page-${viewport}`, false);
       await context.close();

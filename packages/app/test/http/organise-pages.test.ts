@@ -63,7 +63,7 @@ describe('tags and rules on the pages (decisions §15)', () => {
     });
     const preview = await (await server.visit(`${String(link.short_url)}+`)).text();
     expect(preview).toContain('id="destinations"');
-    expect(preview).toContain('os: ios, android');
+    expect(preview).toContain('iOS or Android</span> →');
     expect(preview).toContain('https://apps.example/');
     expect(preview).toContain('https://example.com/fallback');
     await server.visit(String(link.short_url), { headers: { 'user-agent': IPHONE } });
@@ -72,6 +72,6 @@ describe('tags and rules on the pages (decisions §15)', () => {
     expect(page).toContain('Redirect rules');
     // labelled by what the rule says, numbered as the preview's list numbers them (issue 42)
     expect(page).toContain('1. iOS or Android → apps.example');
-    expect(page).toContain('Otherwise → example.com/…');
+    expect(page).toContain('Otherwise → example.com/fallback');
   });
 });

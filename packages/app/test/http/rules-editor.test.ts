@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { pageOf } from './browser-session.js';
 import { jsonOf } from './harness.js';
 import { startOwnerServer } from './file-server.js';
 
 // The link page's rules editor without script (issue 42): its row buttons post the form and get it back
 // changed, nothing saved; the save takes ticked devices and OSes, picked countries, query pairs.
 
-const { owner, ownLink, postEdit, saveEdit } = await startOwnerServer('rule-editor');
+const { server, owner, ownLink, postEdit, saveEdit } = await startOwnerServer('rule-editor');
 
 const RULES = [
   { when: { os: 'ios', country: 'AT' }, url: 'https://apps.apple.com/app/1' },
@@ -16,13 +17,13 @@ describe('the rules editor without script (issue 42)', () => {
   it('shows each rule as one collapsed line that says it', async () => {
     const link = await ownLink({ url: 'https://example.com/r', rules: RULES });
     const page = await (await owner.send(`/account/links/${String(link.id)}`)).text();
-    expect(page).toContain('iOS in Austria → apps.apple.com/…');
+    expect(page).toContain('iOS in Austria → apps.apple.com/app/1');
     expect(page).toContain('Reading German → example.de');
     expect(page).not.toMatch(/<li class="rule" id="rule-0">\s*<details open/);
     expect(page).toContain('<option value="Austria (AT)">');
     // in the page's language: the lines, and the names in the searchable lists
     const german = await (await owner.send(`/account/links/${String(link.id)}?lang=de`)).text();
-    expect(german).toContain('iOS in Österreich → apps.apple.com/…');
+    expect(german).toContain('iOS in Österreich → apps.apple.com/app/1');
     expect(german).toContain('<option value="Österreich (AT)">');
     expect(german).toContain('<option value="Deutsch (de)">');
   });
@@ -116,5 +117,33 @@ describe('the rules editor without script (issue 42)', () => {
     // the message names the row as the editor numbers it, not core's count of the rules sent
     expect(page).toContain('Rule 3: Not an assigned ISO 3166-1 alpha-2 country code.');
     expect(page).not.toContain('rules.1.when');
+  });
+
+  it('refuses a rule without a condition, naming its row: it would match everyone (issue 52)', async () => {
+    const link = await ownLink({ url: 'https://example.com/none' });
+    const everyone = { rule_0_url: '', rule_1_url: 'https://example.com/everyone' };
+    const page = await pageOf(await postEdit(link, everyone), 400);
+    // core counts the rules sent (the first); the page names the row as the editor numbers it
+    expect(page).toContain('Rule 2 has no condition: it would match everyone and hide the rules after it.');
+    expect(page).toMatch(/<li class="rule" id="rule-1">\s*<details open/);
+    expect((await jsonOf(await owner.send(`/api/v1/links/${String(link.id)}`))).rules).toEqual([]);
+  });
+
+  it('names each rule by its destination’s path on the link page and the public preview (issue 52)', async () => {
+    const link = await ownLink({
+      url: 'https://example.com/en/pricing',
+      rules: [{ when: { country: ['DE', 'AT'] }, url: 'https://example.com/de/pricing' }],
+    });
+    const page = await (await owner.send(`/account/links/${String(link.id)}`)).text();
+    expect(page).toContain('In Germany or Austria → example.com/de/pricing');
+    const preview = await (await server.visit(`${String(link.short_url)}+`)).text();
+    // the preview words the rule as the link page does, the whole URL on hover
+    expect(preview).toMatch(
+      /<span class="conditions">In Germany or Austria<\/span> →\s*<span class="destination" title="https:\/\/example\.com\/de\/pricing">example\.com\/de\/pricing<\/span>/,
+    );
+    expect(preview).toMatch(
+      /Otherwise<\/span> →\s*<span class="destination"[^>]*>example\.com\/en\/pricing</,
+    );
+    expect(page + preview).not.toContain('example.com/…');
   });
 });

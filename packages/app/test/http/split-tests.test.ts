@@ -167,6 +167,15 @@ describe('split redirects (decisions §19)', () => {
   });
 });
 
+/** The link page's split rows as its form posts them: `[url, weight]` for rows 0, 1, … */
+const splitRows = (...rows: [string, string][]): Record<string, string> =>
+  Object.fromEntries(
+    rows.flatMap(([url, weight], n) => [
+      [`split_${n}_url`, url],
+      [`split_${n}_weight`, weight],
+    ]),
+  );
+
 describe('the split on the link page (decisions §19)', () => {
   it('edits the entries with a plain form and shows the clicks of each side by side', async () => {
     const browserOwner = await invitedBrowser(server, 'split-page', 'a long enough password');
@@ -178,7 +187,9 @@ describe('the split on the link page (decisions §19)', () => {
     const pagePath = `/account/links/${String(link.id)}`;
     const page = await (await browserOwner.send(pagePath)).text();
     expect(page).toMatch(/name="split_1_url"\s+value="https:\/\/example\.com\/b"/);
-    expect(page).toContain('name="split_4_weight"'); // a row for each possible entry
+    // the rows given and two empty ones for a page without script (issue 52), never more than five
+    expect(page).toContain('name="split_3_weight"');
+    expect(page).not.toContain('name="split_4_weight"');
     expect(page).toContain('1. example.com/a (50%)');
     expect(page).toContain('2. example.com/b (50%)');
     // the Destination row names every entry with its weight, not only the link's own URL
@@ -189,12 +200,7 @@ describe('the split on the link page (decisions §19)', () => {
     const form = { url: 'https://example.com/', redirect_status: '302' };
     const saved = await browserOwner.post(`${pagePath}/edit`, {
       ...form,
-      split_0_url: 'https://example.org/x',
-      split_0_weight: '70',
-      split_1_url: '',
-      split_1_weight: '',
-      split_2_url: 'https://example.org/y',
-      split_2_weight: '30',
+      ...splitRows(['https://example.org/x', '70'], ['', ''], ['https://example.org/y', '30']),
     });
     expect(saved.status).toBe(303);
     expect((await jsonOf(await browserOwner.send(`/api/v1/links/${String(link.id)}`))).split).toEqual([
@@ -203,13 +209,23 @@ describe('the split on the link page (decisions §19)', () => {
     ]);
     const refused = await browserOwner.post(`${pagePath}/edit`, {
       ...form,
-      split_0_url: 'https://example.org/x',
-      split_0_weight: '70',
-      split_1_url: 'https://example.org/y',
-      split_1_weight: '20',
+      ...splitRows(['https://example.org/x', '70'], ['https://example.org/y', '20']),
     });
     expect(refused.status).toBe(400);
-    expect(await refused.text()).toContain('value="20"');
+    const refusedPage = await refused.text();
+    expect(refusedPage).toContain('value="20"');
+    // the page says what is missing and marks the weights (issue 52)
+    expect(refusedPage).toContain('Total 90 %, must be 100');
+    expect(refusedPage).toMatch(/name="split_1_weight"\s+value="20"[^>]*aria-invalid="true"/);
+    // an entry's fault names its row, counted as the page shows them (the empty row included)
+    const badUrl = await browserOwner.post(`${pagePath}/edit`, {
+      ...form,
+      ...splitRows(['https://example.org/x', '50'], ['', ''], ['http://127.0.0.1/', '50']),
+    });
+    expect(badUrl.status).toBe(400);
+    const badPage = await badUrl.text();
+    expect(badPage).toMatch(/Destination 3: /);
+    expect(badPage).toMatch(/name="split_2_url"\s+value="http:\/\/127\.0\.0\.1\/"[^>]*aria-invalid="true"/);
 
     const locations = await Promise.all([1, 2, 3, 4, 5, 6].map((n) => locationOf(link, browser(n))));
     await eventually(async () => {

@@ -49,6 +49,7 @@ function page(language: Language, title: string, main: SafeHtml): string {
     'flash.js',
     'zone.js',
     'rules.js',
+    'split.js',
     'social-card.js',
   ]);
 }
@@ -160,7 +161,7 @@ function editSection(view: LinkPageView, t: LinkPageText): SafeHtml {
       ${check('private_stats', t.privateStats, values.private_stats === 'on')}
       ${organiseFields(view.language, values, { ...view.rules, ...(failed && view.field ? { field: view.field } : {}) })}
       ${previewFields(view.language, link, values, failed ? view.field : undefined)}
-      ${splitFields(view.language, values)}
+      ${splitFields(view.language, values, failed ? view.field : undefined)}
       <button type="submit" class="primary">${t.save}</button>
     </form>
   </section>`;

@@ -1,5 +1,5 @@
 import type { Language, LinkView, StatsView } from '@shortener/core';
-import { MAX_RULES, statsCsvFileName } from '@shortener/core';
+import { MAX_RULES, ruleKeyLabeller, statsCsvFileName } from '@shortener/core';
 import { countryChart } from '../country-chart.js';
 import type { SafeHtml } from '../layout.js';
 import { html } from '../layout.js';
@@ -9,7 +9,6 @@ import { fill, textOf } from '../text.js';
 import type { LinkPageView } from './link-page.js';
 import type { LinkPageText } from './link-page-text.js';
 import { ruleStatsTitle } from './link-organise.js';
-import { ruleKeyLabeller } from '../rule-words.js';
 import { linkPageTextOf } from './link-page-text.js';
 
 /** The statistics windows the page offers, in days (decisions §10). */

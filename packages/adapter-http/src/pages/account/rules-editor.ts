@@ -1,10 +1,19 @@
 import type { Language } from '@shortener/core';
-import { COUNTRY_CODES, MAX_RULES, RULE_DEVICES, RULE_OSES } from '@shortener/core';
-import { countryNamer } from '../country-chart.js';
+import {
+  COUNTRY_CODES,
+  MAX_RULES,
+  OS_NAMES,
+  RULE_DEVICES,
+  RULE_OSES,
+  languageNamer,
+  regionNamer,
+  ruleSummary,
+  ruleWordsOf,
+} from '@shortener/core';
 import { LANGUAGE_CODES } from '../language-codes.js';
+import { assets } from '../assets.js';
 import type { SafeHtml } from '../layout.js';
 import { html } from '../layout.js';
-import { OS_NAMES, languageNamer, ruleSummary, ruleWordsOf } from '../rule-words.js';
 import { ruleFieldOf, ruleOfRow, rowsIn } from './rules-values.js';
 import type { RulesText } from './rules-text.js';
 import { rulesTextOf } from './rules-text.js';
@@ -33,17 +42,19 @@ export function rulesEditor(language: Language, values: Values, state: RulesEdit
   const t = rulesTextOf(language);
   const rows = rowsIn(values);
   const words = {
-    ...ruleWordsOf(language),
-    ...{
-      newRule: t.newRule,
-      up: t.up,
-      down: t.down,
-      remove: t.removeRule,
-      removeItem: t.removeItem,
-      max: MAX_RULES,
-    },
+    newRule: t.newRule,
+    up: t.up,
+    down: t.down,
+    remove: t.removeRule,
+    removeItem: t.removeItem,
+    max: MAX_RULES,
   };
-  return html`<fieldset class="rules-editor" id="rules-editor" data-words="${JSON.stringify(words)}">
+  return html`<fieldset
+    class="rules-editor"
+    id="rules-editor"
+    data-words="${JSON.stringify(words)}"
+    data-summary="${assets().pathOf('rule-summary.js')}"
+  >
     <legend>${t.title}</legend>
     <p class="hint" id="rules-hint">${t.intro}</p>
     <ol class="rules" id="rules">
@@ -187,15 +198,34 @@ function queryPairs(t: RulesText, values: Values, n: RowId, focus: (id: string) 
   </fieldset>`;
 }
 
-/** The searchable lists of the country and language inputs: `Austria (AT)`, in the page's language. */
+/** Each language's name in itself (`de` → `Deutsch`), kept once worked out. */
+const OWN_NAMES = new Map<string, string>();
+
+/**
+ * The searchable lists of the country and language inputs: `Austria (AT)`, in the page's language; a
+ * language also carries its own name (`data-own="Deutsch"`), which the script's search finds too.
+ */
 function pickerLists(language: Language): SafeHtml {
-  const country = countryNamer(language);
+  const country = regionNamer(language);
   const speaks = languageNamer(language);
-  const options = (codes: readonly string[], name: (code: string) => string) =>
+  const ownName = (code: string) => {
+    const own = OWN_NAMES.get(code) ?? languageNamer(code)(code);
+    OWN_NAMES.set(code, own);
+    return own === speaks(code) || own === code ? '' : own;
+  };
+  const options = (
+    codes: readonly string[],
+    name: (code: string) => string,
+    own?: (code: string) => string,
+  ) =>
     codes
-      .map((code) => `${name(code)} (${code})`)
-      .sort((a, b) => a.localeCompare(b, language))
-      .map((option) => html`<option value="${option}"></option>`);
+      .map((code) => ({ value: `${name(code)} (${code})`, own: own?.(code) ?? '' }))
+      .sort((a, b) => a.value.localeCompare(b.value, language))
+      .map(({ value, own }) =>
+        own === ''
+          ? html`<option value="${value}"></option>`
+          : html`<option value="${value}" data-own="${own}"></option>`,
+      );
   return html`<datalist id="rule-countries">${options([...COUNTRY_CODES], country)}</datalist>
-    <datalist id="rule-languages">${options(LANGUAGE_CODES, speaks)}</datalist>`;
+    <datalist id="rule-languages">${options(LANGUAGE_CODES, speaks, ownName)}</datalist>`;
 }

@@ -6,6 +6,7 @@ const TEXT = {
     title: 'Redirect rules',
     intro: 'The first rule whose conditions all hold picks its URL; no rule: the destination above.',
     rule: 'Rule {n}',
+    noCondition: 'Rule {n} has no condition: it would match everyone and hide the rules after it.',
     url: 'URL',
     device: 'Device',
     os: 'Operating system',
@@ -32,6 +33,7 @@ const TEXT = {
     title: 'Weiterleitungsregeln',
     intro: 'Die erste Regel, deren Bedingungen alle zutreffen, wählt ihre URL; sonst gilt das Ziel oben.',
     rule: 'Regel {n}',
+    noCondition: 'Regel {n} hat keine Bedingung: Sie träfe auf alle zu und verdeckte die Regeln danach.',
     url: 'URL',
     device: 'Gerät',
     os: 'Betriebssystem',
@@ -59,6 +61,8 @@ const TEXT = {
     intro:
       'La première règle dont toutes les conditions sont remplies choisit son URL ; sinon la destination ci-dessus.',
     rule: 'Règle {n}',
+    noCondition:
+      'La règle {n} n’a aucune condition : elle retiendrait tout le monde et masquerait les règles suivantes.',
     url: 'URL',
     device: 'Appareil',
     os: 'Système',
@@ -85,6 +89,7 @@ const TEXT = {
     title: 'Reglas de redirección',
     intro: 'La primera regla cuyas condiciones se cumplen todas elige su URL; si no, el destino de arriba.',
     rule: 'Regla {n}',
+    noCondition: 'La regla {n} no tiene condición: valdría para todos y ocultaría las reglas siguientes.',
     url: 'URL',
     device: 'Dispositivo',
     os: 'Sistema',

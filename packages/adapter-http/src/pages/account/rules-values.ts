@@ -1,7 +1,7 @@
-import type { RuleView } from '@shortener/core';
+import type { RuleLike, RuleView } from '@shortener/core';
+import type { RulesText } from './rules-text.js';
 import { MAX_RULES, RULE_DEVICES, RULE_OSES } from '@shortener/core';
 import { utcOfLocal } from '../form-input.js';
-import type { RuleLike } from '../rule-words.js';
 
 // The rules editor's form fields (decisions §15), one set per row N: `rule_N_url`; a checkbox per
 // device and OS (`rule_N_device_mobile`, `rule_N_os_ios`: `on`); `rule_N_country` and
@@ -168,17 +168,20 @@ export function ruleFieldOf(values: Values, field: string | undefined): string |
 
 /**
  * An error's message as the page says it: one about a rule (`rules.1.when.country.0: …`, core counting
- * the rules sent from 0) names the row as the editor numbers it (`Rule 3: …`).
+ * the rules sent from 0) names the row as the editor numbers it (`Rule 3: …`); a rule without a
+ * condition (`rules.1.when`) is said with its row's number: it would match everyone.
  */
 export function ruleMessage(
   values: Values,
   field: string | undefined,
   message: string,
-  rule: string,
+  t: Pick<RulesText, 'rule' | 'noCondition'>,
 ): string {
   const input = ruleFieldOf(values, field);
   const row = input === null ? null : /^rule_(\d+)_/.exec(input)?.[1];
-  if (row === undefined || row === null || field === undefined || !message.startsWith(`${field}: `))
-    return message;
-  return `${rule.replace('{n}', String(Number(row) + 1))}: ${message.slice(field.length + 2)}`;
+  if (row === undefined || row === null || field === undefined) return message;
+  const n = String(Number(row) + 1);
+  if (/^rules\.\d+\.when$/.test(field)) return t.noCondition.replace('{n}', n);
+  if (!message.startsWith(`${field}: `)) return message;
+  return `${t.rule.replace('{n}', n)}: ${message.slice(field.length + 2)}`;
 }

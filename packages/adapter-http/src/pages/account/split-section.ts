@@ -1,5 +1,5 @@
 import type { Language, LinkView, StatsView } from '@shortener/core';
-import { SPLIT_MAX_ENTRIES, SPLIT_MIN_ENTRIES, SPLIT_TOTAL_WEIGHT } from '@shortener/core';
+import { SPLIT_MAX_ENTRIES, SPLIT_MIN_ENTRIES, SPLIT_TOTAL_WEIGHT, shortDestination } from '@shortener/core';
 import type { SafeHtml } from '../layout.js';
 import { html } from '../layout.js';
 import { inputField } from '../page-parts.js';
@@ -13,6 +13,11 @@ const TEXT = {
     url: 'URL',
     weight: 'Weight (%)',
     statsTitle: 'Split test: clicks per URL',
+    add: 'Add a destination',
+    remove: 'Remove destination {n}',
+    row: 'Destination {n}',
+    total: 'Total {total} %, must be {want}',
+    totalOk: 'Total {total} %',
   },
   de: {
     legend: 'Split-Test',
@@ -20,6 +25,11 @@ const TEXT = {
     url: 'URL',
     weight: 'Gewicht (%)',
     statsTitle: 'Split-Test: Klicks je URL',
+    add: 'Ziel hinzufügen',
+    remove: 'Ziel {n} entfernen',
+    row: 'Ziel {n}',
+    total: 'Summe {total} %, muss {want} sein',
+    totalOk: 'Summe {total} %',
   },
   fr: {
     legend: 'Test A/B',
@@ -27,6 +37,11 @@ const TEXT = {
     url: 'URL',
     weight: 'Poids (%)',
     statsTitle: 'Test A/B : clics par URL',
+    add: 'Ajouter une destination',
+    remove: 'Retirer la destination {n}',
+    row: 'Destination {n}',
+    total: 'Total {total} %, doit faire {want}',
+    totalOk: 'Total {total} %',
   },
   es: {
     legend: 'Prueba A/B',
@@ -34,8 +49,15 @@ const TEXT = {
     url: 'URL',
     weight: 'Peso (%)',
     statsTitle: 'Prueba A/B: clics por URL',
+    add: 'Añadir un destino',
+    remove: 'Quitar el destino {n}',
+    row: 'Destino {n}',
+    total: 'Total {total} %, debe ser {want}',
+    totalOk: 'Total {total} %',
   },
 } as const satisfies Record<Language, Record<string, string>>;
+
+type Values = Readonly<Record<string, string>>;
 
 /** The form values of a link's split: one row per entry (`split_N_url`, `split_N_weight`). */
 export function splitValues(link: LinkView): Record<string, string> {
@@ -47,26 +69,98 @@ export function splitValues(link: LinkView): Record<string, string> {
   return values;
 }
 
-/** The split part of the link page's settings form: works without script, a row per possible entry. */
-export function splitFields(language: Language, values: Readonly<Record<string, string>>): SafeHtml {
+/** The row numbers of the form's split rows that hold something (a URL or a weight), in order. */
+function filledRows(values: Values): number[] {
+  return Array.from({ length: SPLIT_MAX_ENTRIES }, (_, n) => n).filter(
+    (n) =>
+      (values[`split_${n}_url`] ?? '').trim() !== '' || (values[`split_${n}_weight`] ?? '').trim() !== '',
+  );
+}
+
+/**
+ * The split part of the link page's settings form (issue 52): the rows given and two empty ones (at
+ * least two, at most five), so it works without script; the script (`split.js`) keeps only the rows in
+ * use, adds and removes rows and shows the running total, which must reach 100 before the form is sent.
+ * The row an error is about (`split_N_url`, `split_N_weight`; every weight for a wrong total) is marked.
+ */
+export function splitFields(language: Language, values: Values, field?: string): SafeHtml {
   const t = TEXT[language];
   const hint = fill(t.hint, { min: SPLIT_MIN_ENTRIES, max: SPLIT_MAX_ENTRIES, total: SPLIT_TOTAL_WEIGHT });
-  const field = (name: string, label: string, attributes: SafeHtml) =>
+  const fault = splitFieldOf(values, field);
+  const invalid = (name: string) =>
+    fault === name || (fault === 'split_total' && name.endsWith('_weight'))
+      ? html` aria-invalid="true" aria-describedby="edit-notice"`
+      : '';
+  const input = (name: string, label: string, attributes: SafeHtml) =>
     inputField(
       `edit-${name}`,
       label,
-      html`name="${name}" value="${values[name] ?? ''}" autocomplete="off" ${attributes}`,
+      html`name="${name}" value="${values[name] ?? ''}" autocomplete="off" ${attributes}${invalid(name)}`,
     );
   const row = (n: number) =>
     html`<div class="row split-row" id="split-${n}">
-      ${field(`split_${n}_url`, `${n + 1}. ${t.url}`, html`type="text" inputmode="url"`)}
-      ${field(`split_${n}_weight`, t.weight, html`type="number" min="1" max="100" step="1" inputmode="numeric"`)}
+      ${input(`split_${n}_url`, `${n + 1}. ${t.url}`, html`type="text" inputmode="url"`)}
+      ${input(`split_${n}_weight`, t.weight, html`type="number" min="1" max="100" step="1" inputmode="numeric"`)}
+      <button type="button" class="icon split-remove" aria-label="${fill(t.remove, { n: n + 1 })}" hidden>
+        ✕
+      </button>
     </div>`;
-  return html`<fieldset class="organise" id="split">
+  const rows = Math.min(
+    SPLIT_MAX_ENTRIES,
+    Math.max(SPLIT_MIN_ENTRIES, (filledRows(values).at(-1) ?? -1) + 3),
+  );
+  const words = {
+    url: t.url,
+    remove: t.remove,
+    total: t.total,
+    totalOk: t.totalOk,
+    want: SPLIT_TOTAL_WEIGHT,
+  };
+  return html`<fieldset class="organise split-editor" id="split-editor" data-words="${JSON.stringify(words)}">
     <legend>${t.legend}</legend>
     <p class="hint" id="split-hint">${hint}</p>
-    ${Array.from({ length: SPLIT_MAX_ENTRIES }, (_, n) => row(n))}
+    <div class="split-rows" id="split-rows">${Array.from({ length: rows }, (_, n) => row(n))}</div>
+    <p class="split-total" id="split-total" aria-live="polite" hidden></p>
+    <button type="button" class="button" id="split-add" data-max="${SPLIT_MAX_ENTRIES}" hidden>
+      ${t.add}
+    </button>
   </fieldset>`;
+}
+
+/**
+ * The input an error's path is about: `split.K.url` or `split.K.weight` name the K-th entry sent, which
+ * is the K-th row with a URL; `split` itself (the weights' total) is `split_total`; null for another.
+ */
+export function splitFieldOf(values: Values, field: string | undefined): string | null {
+  if (field === 'split') return 'split_total';
+  const match = /^split\.(\d+)(?:\.(url|weight))?/.exec(field ?? '');
+  if (match === null) return null;
+  const sent = filledRows(values).filter((n) => (values[`split_${n}_url`] ?? '').trim() !== '');
+  const row = sent[Number(match[1])];
+  return row === undefined ? null : `split_${row}_${match[2] ?? 'url'}`;
+}
+
+/**
+ * An error's message as the page says it: one about an entry names its row (`Destination 2: …`), a wrong
+ * total says it (`Total 90 %, must be 100`); another is left as it is.
+ */
+export function splitMessage(
+  language: Language,
+  values: Values,
+  field: string | undefined,
+  message: string,
+): string {
+  const t = TEXT[language];
+  const input = splitFieldOf(values, field);
+  if (input === null || field === undefined) return message;
+  if (input === 'split_total') {
+    const total = filledRows(values).reduce((sum, n) => sum + (Number(values[`split_${n}_weight`]) || 0), 0);
+    // `split` is about the total only when the weights given miss it (else: too few entries)
+    return total === SPLIT_TOTAL_WEIGHT ? message : fill(t.total, { total, want: SPLIT_TOTAL_WEIGHT });
+  }
+  const row = Number(/^split_(\d+)_/.exec(input)?.[1]) + 1;
+  const rest = message.startsWith(`${field}: `) ? message.slice(field.length + 2) : message;
+  return `${fill(t.row, { n: row })}: ${rest}`;
 }
 
 /**
@@ -74,7 +168,7 @@ export function splitFields(language: Language, values: Readonly<Record<string, 
  * post without the part (not this page's form) changes nothing. A weight that is not a whole number is
  * sent as it is, for the API to refuse it by name.
  */
-export function splitInput(values: Readonly<Record<string, string>>): Record<string, unknown> {
+export function splitInput(values: Values): Record<string, unknown> {
   if (values.split_0_url === undefined) return {};
   const entries: { url: string; weight: unknown }[] = [];
   for (let n = 0; n < SPLIT_MAX_ENTRIES; n++) {
@@ -88,7 +182,7 @@ export function splitInput(values: Readonly<Record<string, string>>): Record<str
 
 /** `1. example.com/a (50%)`: an entry as the statistics name it. */
 const entryLabel = (entry: { url: string; weight: number }, n: number): string =>
-  `${n + 1}. ${entry.url.replace(/^https?:\/\//, '')} (${entry.weight}%)`;
+  `${n + 1}. ${shortDestination(entry.url)} (${entry.weight}%)`;
 
 /** The clicks of each entry of a link's split side by side (statistics' `variants`); nothing without one. */
 export function splitStatsSection(language: Language, link: LinkView, stats: StatsView): SafeHtml | string {

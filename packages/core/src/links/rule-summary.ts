@@ -1,10 +1,11 @@
-import type { Language, RuleView } from '@shortener/core';
-import { countryNamer } from './country-chart.js';
+import type { Language } from '../i18n.js';
+import type { RuleView } from './rules.js';
 
-// A redirect rule in a person's words (decisions §15): the link page's collapsed rows, the numbered
-// labels of the `rule` statistics, and (later) the split variants' labels all say a rule the same way.
+// A redirect rule in a person's words (decisions §15, issue 52): the link page's collapsed rows, the
+// `rule` statistics, the public preview page, the CLI and the MCP tools all say a rule the same way,
+// `iOS in Austria → apps.apple.com/app/id1`.
 
-/** The conditions of a rule as the pages read them: lists, a query, ISO times. */
+/** The conditions of a rule as the summaries read them: lists, a query, ISO times. */
 export type RuleLike = Pick<RuleView, 'url'> & { readonly when: Partial<RuleView['when']> };
 
 /** The words of a rule's one-line summary: `{list}` and `{time}` are filled in. */
@@ -65,11 +66,11 @@ export const OS_NAMES = {
   windows: 'Windows',
   macos: 'macOS',
   linux: 'Linux',
-};
+} as const;
 
-/** A language's name in `language` from its primary subtag, else the subtag. */
-export function languageNamer(language: Language): (code: string) => string {
-  const names = new Intl.DisplayNames([language], { type: 'language' });
+/** A name from `Intl.DisplayNames` of `type` in `locale`, else the code itself. */
+function namer(locale: string, type: 'region' | 'language'): (code: string) => string {
+  const names = new Intl.DisplayNames([locale], { type });
   return (code) => {
     try {
       return names.of(code) ?? code;
@@ -79,15 +80,42 @@ export function languageNamer(language: Language): (code: string) => string {
   };
 }
 
-/** A destination, short: its host, and `/…` when it has a path or query beyond `/`. */
-export function shortDestination(url: string): string {
+/** A country's name in `language` from its ISO code (`AT` → `Austria`), else the code. */
+export const regionNamer = (language: Language) => namer(language, 'region');
+
+/**
+ * A language's name in `locale` (a page's language, or any other: `de` names `de` `Deutsch`) from its
+ * subtag (`de` → `German`, `en-US`), else the subtag.
+ */
+export const languageNamer = (locale: Language | string) => namer(locale, 'language');
+
+/** The longest a shortened destination gets (host and path), in characters. */
+export const SHORT_DESTINATION_MAX = 48;
+
+/**
+ * A destination as the summaries show it: host and path (and query), no scheme, e.g.
+ * `example.com/de/pricing`; the host alone when the path is `/`. A longer one keeps the host, the
+ * first path segment and the last (`example.com/docs/…/install`), or else the path's start and end
+ * around an ellipsis: never the host alone with an ellipsis.
+ */
+export function shortDestination(url: string, max = SHORT_DESTINATION_MAX): string {
+  let parsed: URL;
   try {
-    const parsed = new URL(url);
-    const rest = parsed.pathname + parsed.search;
-    return rest === '/' || rest === '' ? parsed.host : `${parsed.host}/…`;
+    parsed = new URL(url);
   } catch {
-    return url.length > 40 ? `${url.slice(0, 39)}…` : url;
+    return url.length > max ? `${url.slice(0, max - 1)}…` : url;
   }
+  const host = parsed.host;
+  const rest = parsed.pathname + parsed.search;
+  if (rest === '/' || rest === '') return host;
+  if (host.length + rest.length <= max) return host + rest;
+  const segments = parsed.pathname.split('/').filter((segment) => segment !== '');
+  const ends = `/${segments[0] ?? ''}/…/${segments.at(-1) ?? ''}${parsed.search}`;
+  if (segments.length > 2 && host.length + ends.length <= max) return host + ends;
+  // the path's start and its end, at least 16 characters of it whatever the host's length
+  const room = Math.max(16, max - host.length) - 1;
+  const tail = Math.ceil(room / 2);
+  return `${host}${rest.slice(0, room - tail)}…${rest.slice(-tail)}`;
 }
 
 const fill = (pattern: string, key: string, value: string) => pattern.replace(`{${key}}`, value);
@@ -98,7 +126,7 @@ export function ruleConditionsText(language: Language, when: RuleLike['when']): 
   const w = WORDS[language];
   const or = (items: readonly string[]) => items.join(` ${w.or} `);
   const who = [...(when.device ?? []).map((d) => w.devices[d]), ...(when.os ?? []).map((o) => OS_NAMES[o])];
-  const country = countryNamer(language);
+  const country = regionNamer(language);
   const speaks = languageNamer(language);
   const head = [
     who.length === 0 ? '' : or(who),
@@ -117,14 +145,19 @@ export function ruleConditionsText(language: Language, when: RuleLike['when']): 
   return who.length > 0 ? line : line.charAt(0).toUpperCase() + line.slice(1);
 }
 
-/** A rule in one line: its conditions, then where it sends (`iOS in Austria → apps.apple.com/…`). */
+/** A rule in one line: its conditions, then where it sends (`iOS in Austria → apps.apple.com/app/id1`). */
 export const ruleSummary = (language: Language, rule: RuleLike): string =>
   `${ruleConditionsText(language, rule.when)} → ${shortDestination(rule.url)}`;
 
+/** `Otherwise → example.com/pricing`: where a visitor no rule matches goes. */
+export const otherwiseSummary = (language: Language, url: string): string =>
+  `${WORDS[language].otherwise} → ${shortDestination(url)}`;
+
 /**
- * A key of the `rule` statistics dimension as the page labels it, numbered as the preview's list of
- * destinations numbers the rules: `0` → `1. iOS → apps.apple.com/…`, `default` → `Otherwise → …`.
- * A key of a rule since removed, or of a link not at hand (the public statistics), is its number alone.
+ * A key of the `rule` statistics dimension as a person reads it, numbered as the preview's list of
+ * destinations numbers the rules: `0` → `1. iOS → apps.apple.com/app/id1`, `default` →
+ * `Otherwise → example.com/pricing`. A key of a rule since removed, or of a link not at hand (the public
+ * statistics), is its number alone.
  */
 export function ruleKeyLabeller(
   language: Language,
@@ -133,9 +166,7 @@ export function ruleKeyLabeller(
   const rules = link?.rules ?? [];
   return (key) => {
     if (key === 'default')
-      return link === null
-        ? WORDS[language].otherwise
-        : `${WORDS[language].otherwise} → ${shortDestination(link.url)}`;
+      return link === null ? WORDS[language].otherwise : otherwiseSummary(language, link.url);
     const rule = /^\d+$/.test(key) ? rules[Number(key)] : undefined;
     const number = /^\d+$/.test(key) ? `${Number(key) + 1}.` : key;
     return rule === undefined ? number : `${number} ${ruleSummary(language, rule)}`;
