@@ -68,6 +68,12 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 20, sql: 'ALTER TABLE links ADD COLUMN starts_at BIGINT' },
   // decisions §25: tags kept as spelled, filtered and counted by their keys
   { version: 21, sql: TAG_KEYS },
+  // issue 52: an import's progress (the source's total, whether it is a guess, its start) and its file's name
+  {
+    version: 22,
+    sql: `ALTER TABLE import_jobs ADD COLUMN total INTEGER, ADD COLUMN total_estimated BOOLEAN,
+  ADD COLUMN started_at BIGINT, ADD COLUMN file_name TEXT;`,
+  },
 ];
 
 /**

@@ -81,6 +81,14 @@ ALTER TABLE idempotency_keys ADD COLUMN running_until INTEGER NOT NULL DEFAULT 0
   { version: 26, sql: 'CREATE INDEX links_domain_slug_nocase ON links (domain, slug COLLATE NOCASE)' },
   // decisions §25: before it the link answers as an unknown slug does (Shlink's validSince)
   { version: 27, sql: 'ALTER TABLE links ADD COLUMN starts_at INTEGER' },
+  // issue 52: an import's progress (the source's total, whether it is a guess, its start) and its file's name
+  {
+    version: 28,
+    sql: `ALTER TABLE import_jobs ADD COLUMN total INTEGER;
+ALTER TABLE import_jobs ADD COLUMN total_estimated INTEGER;
+ALTER TABLE import_jobs ADD COLUMN started_at INTEGER;
+ALTER TABLE import_jobs ADD COLUMN file_name TEXT;`,
+  },
 ];
 
 /**
