@@ -3,8 +3,8 @@ import { expect, it } from 'vitest';
 import { describeInChromium, expectAccessible, screenshot, signInByInvite, watchedPage } from './browser.js';
 
 // `/account/import` in Chromium (decisions §17, issue 52): the chosen source's fields alone, the file sent
-// as it is (multipart), and the job's page following a real 20,000-row import with its bar, without a
-// reload, to its end; without script the form posts and the job's page reloads itself. axe-core on both
+// as it is (multipart) with its upload shown, and the job's page following a real 20,000-row import with
+// its bar, without a reload, to its end; without script the form posts and the job's page reloads itself. axe-core on both
 // pages, and nothing wider than a phone.
 
 const ROWS = 20_000;
@@ -113,6 +113,32 @@ describeInChromium('/account/import in Chromium', { timeout: 240_000 }, ({ serve
       await page.context().close();
     });
   }
+
+  it('shows the upload going while a slow connection sends the file', async () => {
+    const { page, problems } = await watchedPage(await contextOf('phone'));
+    await signInByInvite(page, server(), 'importer-slow');
+    await page.goto(`${server().baseUrl}/account/import`);
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 20,
+      downloadThroughput: -1,
+      uploadThroughput: 256 * 1024,
+    });
+    await page.getByLabel('CSV file').setInputFiles({
+      name: 'slow.csv',
+      mimeType: 'text/csv',
+      buffer: csvOf('slow', 8_000),
+    });
+    await page.getByRole('button', { name: 'Start import' }).click();
+    const status = page.locator('#import-upload');
+    await expect.poll(() => status.textContent(), { timeout: 10_000 }).toMatch(/Sending the file: \d+ %/);
+    expect(await status.getAttribute('role')).toBe('status');
+    expect(await page.getByRole('button', { name: 'Start import' }).isDisabled()).toBe(true);
+    await page.waitForURL(/\/account\/import\/[0-9a-f-]{36}$/, { timeout: 30_000 });
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
 
   it('imports without script: every source’s fields, the form posted, the job page reloading itself', async () => {
     const { page, problems } = await watchedPage(await contextOf('phone', false));

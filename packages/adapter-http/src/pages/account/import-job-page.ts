@@ -45,10 +45,11 @@ export function progressLine(t: ImportText, job: ImportJobView, language: Langua
   ].join(' · ');
 }
 
-/** The bar: done of the total, or moving without a value while the total is unknown. */
-const bar = (t: ImportText, job: ImportJobView): SafeHtml => {
+/** The bar: done of the total; while the total is unknown, moving without a value (empty once ended). */
+const bar = (t: ImportText, job: ImportJobView, live: boolean): SafeHtml => {
   const max = job.total === null || job.total === 0 ? 1 : job.total;
-  const value = job.total === null ? '' : html` value="${String(Math.min(job.rows, max))}"`;
+  const done = job.total === null ? 0 : Math.min(job.rows, max);
+  const value = job.total === null && live ? '' : html` value="${String(done)}"`;
   return html`<label for="import-progress">${t.progress}</label>
     <progress id="import-progress" max="${String(max)}" ${value}>${String(job.percent ?? 0)} %</progress>`;
 };
@@ -81,7 +82,7 @@ export function importJobPage(language: Language, job: ImportJobView, notice?: N
         data-texts="${JSON.stringify(liveTexts(t))}"
         data-live="${live ? 'yes' : 'no'}"
       >
-        ${bar(t, job)}
+        ${bar(t, job, live)}
         <p id="import-state" role="status" aria-live="polite">
           ${t.state}: <strong>${t[job.state]}</strong> ·
           <span id="import-line">${progressLine(t, job, language)}</span>
