@@ -34,6 +34,8 @@ export interface LocalImportRequest extends Omit<ImportOptions, 'url'> {
   readonly accountId: string;
   /** The CSV file's text. */
   readonly file: string | null;
+  /** The CSV file's name (not its folders), shown with the job; null for standard input. */
+  readonly fileName?: string | null;
   /** The remote API (shlink, kutt, bitly). */
   readonly url: string | null;
   /** Shlink's or Kutt's API key, Bitly's token: used for this run, never stored. */

@@ -5,6 +5,7 @@ import { createClientAddressResolver } from './server/client-address.js';
 import type { ClientAddress, ClientAddressResolver } from './server/client-address.js';
 import type { HttpDeps, HttpOptions } from './deps.js';
 import { HttpInputError } from './errors.js';
+import busboy from 'busboy';
 
 /** Bodies over this are refused with 413 (decisions §6). */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -79,8 +80,71 @@ const tooLarge = (maxBytes: number) =>
     domainError('invalid_request', `The body is larger than ${Math.round(maxBytes / 1048576)} MiB.`),
   );
 
+/** A multipart form's fields as text; a file part's text under its field's name, its name in `file_name`. */
+export type MultipartFields = Readonly<Record<string, string>>;
+
 /**
- * The request body as a value: JSON (also when a client forgot the content type but sent an object),
+ * A `multipart/form-data` body (a page's file upload, decisions §17) within `maxBytes` (413 above it):
+ * its fields, and at most one file, whose text is its field's value and whose name goes in `file_name`
+ * (a file input left empty sends nothing). A body that cannot be read is a 400, never a 5xx.
+ */
+export function readMultipart(req: IncomingMessage, maxBytes: number): Promise<MultipartFields> {
+  if (Number(req.headers['content-length'] ?? 0) > maxBytes) return Promise.reject(tooLarge(maxBytes));
+  const unreadable = (why: string) =>
+    new HttpInputError(400, domainError('invalid_request', `The multipart body cannot be read: ${why}.`));
+  return new Promise((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      const limits = { fileSize: maxBytes, fieldSize: maxBytes, files: 1, fields: 50, parts: 51 };
+      parser = busboy({ headers: req.headers, limits, defParamCharset: 'utf8' });
+    } catch (error) {
+      return reject(unreadable(error instanceof Error ? error.message.toLowerCase() : 'no boundary'));
+    }
+    const fields: Record<string, string> = {};
+    let size = 0;
+    let failed = false;
+    const fail = (error: Error) => {
+      if (failed) return;
+      failed = true;
+      req.unpipe(parser);
+      req.resume(); // the rest is read and dropped, so the answer reaches the client
+      reject(error);
+    };
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) fail(tooLarge(maxBytes));
+    });
+    req.on('error', () => fail(cutShort()));
+    parser.on('field', (name, value, info) => {
+      if (info.valueTruncated) fail(tooLarge(maxBytes));
+      else fields[name] = value;
+    });
+    parser.on('file', (name, stream, info) => {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('limit', () => fail(tooLarge(maxBytes)));
+      stream.on('error', (error: Error) => fail(unreadable(error.message.toLowerCase())));
+      stream.on('end', () => {
+        if (info.filename === undefined || info.filename === '') return;
+        fields[name] = Buffer.concat(chunks).toString('utf8');
+        fields.file_name ??= info.filename.slice(0, 255);
+      });
+    });
+    for (const limit of ['filesLimit', 'fieldsLimit', 'partsLimit'] as const)
+      parser.on(limit, () => fail(unreadable('one file and 50 fields at most')));
+    parser.on('error', (error: unknown) =>
+      fail(unreadable(error instanceof Error ? error.message.toLowerCase() : 'malformed')),
+    );
+    parser.on('close', () => {
+      if (!failed) resolve(fields);
+    });
+    req.pipe(parser);
+  });
+}
+
+/**
+ * The request body as a value: JSON (or, where the route takes it, `multipart/form-data`, as a route's
+ * `multipart` turns its fields into the body's input) (also when a client forgot the content type but sent an object),
  * or a URL-encoded form. Anything else is a clear 4xx. `form` is for the pages' form posts: an empty
  * body, whatever its content type says, is an empty form there rather than missing JSON.
  */
@@ -88,8 +152,12 @@ export async function readBody(
   req: IncomingMessage,
   form = false,
   maxBytes = MAX_BODY_BYTES,
+  multipart?: (fields: MultipartFields) => unknown,
 ): Promise<unknown> {
   const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type === 'multipart/form-data' && multipart !== undefined) {
+    return multipart(await readMultipart(req, maxBytes));
+  }
   const text = await readBodyText(req, maxBytes);
   if (type === 'application/x-www-form-urlencoded' && !/^\s*[[{]/.test(text)) {
     return Object.fromEntries(new URLSearchParams(text));

@@ -75,6 +75,7 @@ export const DOCUMENTED_PATHS: Readonly<Record<string, readonly string[]>> = {
   '/account/settings': ['get'],
   '/account/import': ['get', 'post'],
   '/account/import/{id}': ['get'],
+  '/account/import/{id}/cancel': ['post'],
   '/account/settings/confirm': ['post'],
   '/account/settings/keys': ['post'],
   '/account/settings/keys/{id}/revoke': ['post'],

@@ -10,6 +10,7 @@ const CONVERSIONS: Partial<Record<CopyTable, Record<string, (value: unknown) => 
   links: Object.fromEntries(LINK_BOOLEAN_COLUMNS.map((column) => [column, Boolean])),
   passkeys: { transports: (value) => JSON.parse(String(value)) as unknown },
   webhooks: { events: (value) => JSON.parse(String(value)) as unknown },
+  import_jobs: { total_estimated: Boolean },
 };
 
 /**

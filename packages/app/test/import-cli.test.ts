@@ -144,3 +144,48 @@ describe('shortener import --from, interrupted (decisions §25)', () => {
     expect(countLinks(dbPath)).toBe(ROWS);
   }, 90_000);
 });
+
+describe('shortener import --from, its progress (issue 52)', () => {
+  it('writes plain progress lines without a terminal: done/total, percent, rate and time left, no escapes', async () => {
+    const { dbPath, file, vars } = await given();
+    const run = await runBin(bin, ['import', '--from', 'csv', file, '--account', 'alice'], vars);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).not.toContain('\x1b');
+    expect(run.stderr).not.toContain('\r');
+    const lines = run.stderr.split('\n').filter((line) => line.startsWith('progress '));
+    expect(lines.length).toBeGreaterThanOrEqual(1);
+    for (const line of lines) {
+      expect(line).toMatch(
+        /^progress (\d+ rows|\d+\/20000 rows \(\d+%\))(, [\d.]+ rows\/s)?(, (\d+ min )?\d+ s left)?; \d+ rows: /,
+      );
+    }
+    expect(lines.at(-1)).toMatch(
+      /^progress 20000\/20000 rows \(100%\), [\d.]+ rows\/s; 20000 rows: 20000 imported/,
+    );
+    expect(jobsIn(dbPath)[0]).toMatchObject({ state: 'done', rows: ROWS });
+    const db = openSqliteDatabase(dbPath);
+    try {
+      expect(db.prepare('SELECT file_name, total FROM import_jobs').get()).toEqual({
+        file_name: 'links.csv',
+        total: ROWS,
+      });
+    } finally {
+      db.close();
+    }
+  }, 90_000);
+
+  it('draws a bar on a terminal: done/total, percent, rate and time left, redrawn in place', async () => {
+    const { file, vars } = await given();
+    let stderr = '';
+    const code = await runCli(['import', '--from', 'csv', file, '--account', 'alice', '--dry-run'], {
+      env: vars,
+      stdout: { write: () => true },
+      stderr: { isTTY: true, write: (text: string) => ((stderr += text), true) },
+    });
+    expect(code, stderr).toBe(0);
+    const draws = stderr.split('\r\x1b[2K').filter((draw) => draw !== '');
+    expect(draws.length).toBeGreaterThanOrEqual(1);
+    expect(draws.some((draw) => /^\[[#-]{24}\] \d+\/20000 rows \(\d+%\)/.test(draw))).toBe(true);
+    expect(stderr.endsWith('\r\x1b[2K')).toBe(true);
+  }, 90_000);
+});

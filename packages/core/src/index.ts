@@ -286,9 +286,11 @@ export {
 } from './imports/import-job.js';
 // prettier-ignore
 export type {
-  ImportChunk, ImportCounts, ImportJob, ImportJobSummary, ImportOptions, ImportOutcome, ImportReportLine, ImportState, ImportStore,
+  ImportChunk, ImportCounts, ImportJob, ImportTotal, ImportJobSummary, ImportOptions, ImportOutcome, ImportReportLine, ImportState, ImportStore,
   ImportedLinkWrite, PlacedReportLine,
 } from './imports/import-job.js';
+export { importProgressOf } from './imports/import-progress.js';
+export type { ImportProgress } from './imports/import-progress.js';
 export { CHUNK_ROWS, IMPORT_LEASE_MS, LostImportJob, runImportJob } from './imports/import-runner.js';
 export type { ImportDeps, ImportPacing } from './imports/import-runner.js';
 export {
@@ -307,7 +309,7 @@ export type { DateReader } from './imports/date-format.js';
 export type { ImportedCounts, VisitReaders } from './imports/import-visits.js';
 // prettier-ignore
 export {
-  API_IMPORT_SOURCES, BITLY_API_URL, ImportInput, ImportJobSchema, MAX_IMPORT_CSV_BYTES, MAX_OPEN_IMPORTS,
+  API_IMPORT_SOURCES, BITLY_API_URL, ImportInput, ImportJobSchema, MAX_FILE_NAME, MAX_IMPORT_CSV_BYTES, MAX_OPEN_IMPORTS,
   cancelImport, createImportJob, findImport, importReport, startImport, toImportJobView,
 } from './imports/imports.js';
 export type { ImportJobView, ImportSecrets, ImportUseDeps, NewImport } from './imports/imports.js';

@@ -136,4 +136,12 @@ describe('bitlySource', () => {
       'Bitly answered 404 Not Found to GET /api/v4/groups: not found: is the URL the right one?',
     );
   });
+
+  it("guesses its total from each group's count, flagged estimated (back-halves add rows)", async () => {
+    const steps = await collect(source());
+    const totals = steps.map((step) => step.total);
+    expect(totals.every((total) => total?.estimated === true)).toBe(true);
+    expect(totals.at(-1)!.rows).toBeGreaterThan(0);
+    expect(totals.at(-1)!.rows).toBeLessThanOrEqual(steps.length);
+  });
 });

@@ -253,4 +253,12 @@ describe('csvSource', () => {
       'is not a cursor of this source',
     );
   });
+
+  it('tells its total on every step, counted before the first: the data rows, blank ones left out', async () => {
+    const steps = await collect(csvSource('url\nhttps://a.example/\n\n ,\nhttps://b.example/\n'));
+    expect(steps.map((step) => step.total)).toEqual([
+      { rows: 2, estimated: false },
+      { rows: 2, estimated: false },
+    ]);
+  });
 });

@@ -109,4 +109,9 @@ describe('kuttSource', () => {
       'Kutt answered 404 Not Found to GET /kutt/api/v2/links?skip=0&limit=50: not found: is the URL the right one?',
     );
   });
+
+  it('tells its total from the answer (total)', async () => {
+    const steps = await collect(source());
+    expect(steps.every((step) => step.total?.rows === 120 && !step.total.estimated)).toBe(true);
+  });
 });

@@ -193,4 +193,11 @@ describe('shlinkSource', () => {
       collect(shlinkSource({ url: 'http://127.0.0.1:9', apiKey: SHLINK_KEY, fetch })),
     ).rejects.toThrow('Shlink could not be reached at http://127.0.0.1:9');
   });
+
+  it('tells its total from the pagination (totalItems)', async () => {
+    const steps = await collect(source());
+    expect(new Set(steps.map((step) => JSON.stringify(step.total)))).toEqual(
+      new Set([JSON.stringify({ rows: 112, estimated: false })]),
+    );
+  });
 });

@@ -84,6 +84,8 @@ describe.runIf(root !== null)('yourlsSource on MariaDB', () => {
     const steps = await collect(source());
     expect(steps.map((step) => step.row.code)).toEqual(['Abc', 'abc', ...MORE, 'many', 'zeta']);
     expect(steps.map((step) => step.cursor)).toEqual(steps.map((step) => step.row.code));
+    // its total, counted before the first link (decisions §17: the job's bar)
+    expect(steps.every((step) => step.total?.rows === steps.length && !step.total.estimated)).toBe(true);
     const byCode = new Map(steps.map((step) => [step.row.code, step.row]));
     expect(plain(byCode.get('abc')!)).toEqual({
       originalShortUrl: 'https://sho.rt/abc',

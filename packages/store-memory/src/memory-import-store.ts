@@ -52,7 +52,12 @@ export function createMemoryImportStore(state: MemoryState, links: LinkStore): I
         .sort((a, b) => a.job.createdAt - b.job.createdAt);
       const taken = open[0];
       if (taken === undefined) return null;
-      Object.assign(taken, { runner, leaseUntil, job: { ...taken.job, state: 'running', updatedAt: now } });
+      const startedAt = taken.job.startedAt ?? now;
+      Object.assign(taken, {
+        runner,
+        leaseUntil,
+        job: { ...taken.job, state: 'running', startedAt, updatedAt: now },
+      });
       return copy(taken.job);
     },
     renewLease: async (id, runner, leaseUntil) => {
@@ -99,7 +104,8 @@ export function createMemoryImportStore(state: MemoryState, links: LinkStore): I
       lines.push(...chunk.lines);
       reports.set(chunk.jobId, lines);
       held.leaseUntil = chunk.leaseUntil;
-      held.job = { ...held.job, counts: chunk.counts, cursor: chunk.cursor, updatedAt: chunk.at };
+      const { counts, total, cursor, at: updatedAt } = chunk;
+      held.job = { ...held.job, counts, total, cursor, updatedAt };
       return ok(results);
     },
     finishJob: async (id, runner, finished, errors, at) => {

@@ -22,6 +22,13 @@ const SUMMARY_COLUMNS = [
   ['counts', 'counts'],
   ['errors', 'errors'],
   ['cursor', 'cursor'],
+  [
+    `CASE WHEN total IS NULL THEN NULL
+      ELSE jsonb_build_object('rows', total, 'estimated', COALESCE(total_estimated, false)) END`,
+    'total',
+  ],
+  ['started_at', 'startedAt'],
+  ['file_name', 'fileName'],
   ['created_at', 'createdAt'],
   ['updated_at', 'updatedAt'],
 ] as const;
@@ -35,7 +42,8 @@ const INSERT_JOB = `INSERT INTO import_jobs (${IMPORT_JOB_COLUMNS.join(', ')})
 // the oldest open job whose runner is gone, of an account with no other job held (decisions §25), not a
 // command line's own job of a remote source or YOURLS waiting for its turn (it alone can run it); claims
 // take turns (the advisory lock, held to the transaction's end), so two nodes never give one account two
-const CLAIM = `UPDATE import_jobs SET state = 'running', runner = $1, lease_until = $3, updated_at = $2
+const CLAIM = `UPDATE import_jobs SET state = 'running', runner = $1, lease_until = $3, updated_at = $2,
+    started_at = COALESCE(started_at, $2)
   WHERE id = (SELECT id FROM import_jobs AS j WHERE state IN ('queued', 'running')
     AND (state = 'queued' OR lease_until <= $2) AND ($4::text IS NULL OR id = $4)
     AND NOT ($4::text IS NULL AND state = 'queued' AND source <> 'csv' AND options ? 'input')
@@ -163,8 +171,17 @@ async function writeChunk(
     ],
   );
   await client.query(
-    'UPDATE import_jobs SET counts = $1, cursor = $2, updated_at = $3, lease_until = $4 WHERE id = $5',
-    [JSON.stringify(chunk.counts), chunk.cursor, chunk.at, chunk.leaseUntil, chunk.jobId],
+    `UPDATE import_jobs SET counts = $1, cursor = $2, updated_at = $3, lease_until = $4, total = $6,
+       total_estimated = $7 WHERE id = $5`,
+    [
+      JSON.stringify(chunk.counts),
+      chunk.cursor,
+      chunk.at,
+      chunk.leaseUntil,
+      chunk.jobId,
+      chunk.total?.rows ?? null,
+      chunk.total?.estimated ?? null,
+    ],
   );
   return ok(chunk.writes.map((w) => (ids.has(w.link.id) ? ok(w.link) : err(domainError('slug_taken')))));
 }

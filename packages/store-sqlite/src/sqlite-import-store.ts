@@ -24,6 +24,10 @@ interface JobRow {
   readonly errors: string;
   readonly cursor: string | null;
   readonly payload: string | null;
+  readonly total: number | null;
+  readonly total_estimated: number | null;
+  readonly started_at: number | null;
+  readonly file_name: string | null;
   readonly created_at: number;
   readonly updated_at: number;
 }
@@ -38,6 +42,9 @@ const toJob = (row: JobRow): ImportJob => ({
   errors: JSON.parse(row.errors) as string[],
   cursor: row.cursor,
   payload: row.payload,
+  total: row.total === null ? null : { rows: row.total, estimated: row.total_estimated === 1 },
+  startedAt: row.started_at,
+  fileName: row.file_name,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
@@ -58,8 +65,8 @@ export function createSqliteImportStore(db: Database, announce: (change: LinkCha
   const claim = db.transaction((runner: string, now: number, leaseUntil: number, id?: string) => {
     const row = s.open.get(now, now, id ?? null, id ?? null, id ?? null);
     if (row === undefined) return null;
-    s.take.run(runner, leaseUntil, now, row.id);
-    return toJob({ ...row, state: 'running', updated_at: now });
+    s.take.run({ runner, leaseUntil, now, id: row.id });
+    return toJob({ ...row, state: 'running', started_at: row.started_at ?? now, updated_at: now });
   });
   const write = db.transaction((chunk: Parameters<ImportStore['writeChunk']>[0]) => {
     const job = s.held.get(chunk.jobId, chunk.runner);
@@ -88,7 +95,16 @@ export function createSqliteImportStore(db: Database, announce: (change: LinkCha
       results.push(ok(link));
     }
     for (const line of chunk.lines) addLine(line);
-    s.progress.run(JSON.stringify(chunk.counts), chunk.cursor, chunk.at, chunk.leaseUntil, chunk.jobId);
+    const { total } = chunk;
+    s.progress.run(
+      JSON.stringify(chunk.counts),
+      total?.rows ?? null,
+      total === null ? null : Number(total.estimated),
+      chunk.cursor,
+      chunk.at,
+      chunk.leaseUntil,
+      chunk.jobId,
+    );
     return ok(results);
   });
   return {
@@ -166,8 +182,9 @@ function statementsOf(db: Database) {
       `UPDATE import_jobs SET state = 'cancelled', runner = NULL, lease_until = 0, updated_at = ?
        WHERE id = ? AND state IN ('queued', 'running')`,
     ),
-    take: db.prepare<[string, number, number, string]>(
-      `UPDATE import_jobs SET state = 'running', runner = ?, lease_until = ?, updated_at = ? WHERE id = ?`,
+    take: db.prepare<[{ runner: string; leaseUntil: number; now: number; id: string }]>(
+      `UPDATE import_jobs SET state = 'running', runner = @runner, lease_until = @leaseUntil,
+         updated_at = @now, started_at = COALESCE(started_at, @now) WHERE id = @id`,
     ),
     held: db.prepare<[string, string], Pick<JobRow, 'account_id' | 'source'>>(
       `SELECT account_id, source FROM import_jobs WHERE id = ? AND runner = ? AND state = 'running'`,
@@ -184,8 +201,9 @@ function statementsOf(db: Database) {
         'SELECT link_id FROM imported_links WHERE account_id = ? AND source = ? AND original = ?',
       )
       .pluck(),
-    progress: db.prepare<[string, string | null, number, number, string]>(
-      'UPDATE import_jobs SET counts = ?, cursor = ?, updated_at = ?, lease_until = ? WHERE id = ?',
+    progress: db.prepare<[string, number | null, number | null, string | null, number, number, string]>(
+      `UPDATE import_jobs SET counts = ?, total = ?, total_estimated = ?, cursor = ?, updated_at = ?,
+         lease_until = ? WHERE id = ?`,
     ),
     finish: db.prepare<[string, string, number, string, string]>(
       `UPDATE import_jobs SET state = ?, errors = ?, updated_at = ?, runner = NULL, lease_until = 0

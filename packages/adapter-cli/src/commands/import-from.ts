@@ -1,13 +1,12 @@
+import { basename } from 'node:path';
 import { IMPORT_SOURCES, dateReaderOf, importReportRow, toImportJobView } from '@shortener/core';
-import type { ImportJobSummary, ImportReportLine, ImportSourceName } from '@shortener/core';
+import type { ImportReportLine, ImportSourceName } from '@shortener/core';
 import type { Command } from 'commander';
 import { CliError, unwrap, usageError } from '../cli-io.js';
-import type { CliIo, CliSink } from '../cli-io.js';
+import type { CliIo } from '../cli-io.js';
+import { countsLine, progressOf } from './import-progress.js';
 import type { ClientRun } from './kit.js';
 import { readInput } from './batch-io.js';
-
-/** How often a plain (not a terminal) progress line is written at most. */
-const PLAIN_EVERY_MS = 2000;
 
 /** The flags of `import --from` (decisions §17); `--token` (Bitly's) is the command's own. */
 export function importFromOptions(command: Command): void {
@@ -50,36 +49,11 @@ function domainMapOf(pairs: readonly string[]): Record<string, string> {
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
 
-/** The job's counts in one line. */
-const countsLine = ({ counts }: ImportJobSummary): string =>
-  `${counts.rows} rows: ${counts.imported} imported, ${counts.renamed} renamed, ${counts.skipped} skipped, ` +
-  `${counts.refused} refused, ${counts.visits} visits`;
-
 /** The question Ctrl-C asks on a terminal (decisions §25). */
 export const CANCEL_QUESTION = 'Cancel the import? what was imported stays [y/N] ';
 
 /** The exit code of an import cancelled by Ctrl-C (128 + SIGINT, as the shell's). */
 const CANCELLED_EXIT = 130;
-
-/** Progress on stderr: one line rewritten on a terminal, else a plain line every 2 s at most. */
-function progressOf(sink: CliSink, quiet: boolean) {
-  let last = 0;
-  let held = false;
-  return {
-    /** Holds the progress line back while a question is asked. */
-    hold(on: boolean) {
-      held = on;
-    },
-    show(job: ImportJobSummary) {
-      if (quiet || held) return;
-      if (sink.isTTY === true) return void sink.write(`\r\x1b[2K${countsLine(job)}`);
-      if (Date.now() - last < PLAIN_EVERY_MS) return;
-      last = Date.now();
-      sink.write(`${countsLine(job)}\n`);
-    },
-    end: () => void (sink.isTTY === true && !quiet ? sink.write('\r\x1b[2K') : undefined),
-  };
-}
 
 /** A row not imported, as it was: `skipped old: reason`, `renamed old → new: reason`, `refused old: reason`. */
 function notImportedText(line: ImportReportLine): string {
@@ -196,6 +170,7 @@ export async function importFrom({ client, args, options, out, io }: ClientRun):
         {
           source,
           file,
+          fileName: file === null || args[0] === undefined || args[0] === '-' ? null : basename(args[0]),
           url: text(options.url),
           secret: source === 'bitly' ? text(options.token) : text(options.apiKey),
           database: text(options.database),
@@ -211,7 +186,7 @@ export async function importFrom({ client, args, options, out, io }: ClientRun):
       )
       .finally(interrupt.end),
   );
-  progress.end();
+  progress.end(done.job);
   const notImported = done.lines.filter((line) => line.outcome !== 'imported');
   const view = toImportJobView(done.job, '');
   const { report_url: _, ...summary } = view;

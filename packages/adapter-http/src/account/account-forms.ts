@@ -154,10 +154,11 @@ export const ImportForm = formOf(
   'ImportForm',
   {
     input: ImportInput,
-    names: ['source', 'csv', 'url', 'on_conflict', 'date_format'],
-    notes: { csv: 'The CSV file’s text (the page reads a chosen file into it).' },
+    names: ['source', 'csv', 'url', 'on_conflict', 'date_format', 'file_name'],
+    notes: { csv: 'The CSV file (a file part of a multipart post; its name kept as `file_name`).' },
   },
   {
+    csv_text: text('The CSV pasted as text, when no file is chosen.'),
     secret: text('Shlink’s or Kutt’s API key, or Bitly’s token: used for this import only, never stored.'),
     dry_run: checkbox('report what would happen, write nothing.'),
   },

@@ -11,12 +11,37 @@ import {
 } from '@shortener/core';
 import type { ImportUseDeps } from '@shortener/core';
 import type { HttpDeps } from '../deps.js';
+import type { MultipartFields } from '../request.js';
 import { sendResult } from '../koa-helpers.js';
 import { KEY_OR_SESSION, textContent } from '../openapi/openapi-paths.js';
 import { IMPORT_ID } from '../routes/route-parameters.js';
 import { route } from '../routes/route-table.js';
 import type { AnyRoute } from '../routes/route-table.js';
 import { jsonResponse, sendCsv } from './route-kit.js';
+
+/** JSON text as its value, else the text as it is (the schema then names the field). */
+function jsonOrText(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * A multipart upload as the input (decisions §17: `curl -F source=csv -F csv=@links.csv`): the file part
+ * `csv` is the file (its name kept as `file_name`), `dry_run` is `true` or `false`, `domain_map` JSON text.
+ */
+function importInputOfParts(fields: MultipartFields): unknown {
+  const { dry_run: dryRun, domain_map: domainMap, ...rest } = fields;
+  return {
+    ...rest,
+    ...(dryRun === undefined
+      ? {}
+      : { dry_run: dryRun === 'true' ? true : dryRun === 'false' ? false : dryRun }),
+    ...(domainMap === undefined ? {} : { domain_map: jsonOrText(domainMap) }),
+  };
+}
 
 /** Served where a runner takes jobs (the server's composition root gives `deps.imports`). */
 const enabled = (deps: HttpDeps) => deps.imports !== undefined;
@@ -33,6 +58,7 @@ export const IMPORT_ROUTES: readonly AnyRoute[] = [
     access: 'account',
     enabled,
     body: ImportInput,
+    multipart: importInputOfParts,
     // the file's text, up to 20 MiB, with the rest of the JSON around it
     maxBodyBytes: MAX_IMPORT_CSV_BYTES + 1024 * 1024,
     doc: {
@@ -42,7 +68,10 @@ export const IMPORT_ROUTES: readonly AnyRoute[] = [
         'Starts a job that brings links into the account from a CSV file (`csv`), Shlink (`url`, ' +
         '`api_key`), Kutt (`url`, `api_key`) or Bitly (`token`): codes kept when free, every URL ' +
         'checked, visits counted; a run again adds nothing twice. Keys and tokens are used for the job ' +
-        'and never stored. Answers 202 at once; follow the job at `GET /api/v1/imports/{id}`.',
+        'and never stored. The file may come as `multipart/form-data` too: the file in the part `csv` ' +
+        '(its name kept as `file_name`), `dry_run` as `true`, `domain_map` as JSON text. Answers 202 at ' +
+        'once; follow the job at `GET /api/v1/imports/{id}` (its `total`, `percent`, `rate_per_second` ' +
+        'and `seconds_left` as it runs).',
       tag: 'imports',
       security: KEY_OR_SESSION,
       example: { source: 'csv', csv: 'short url,long url\nhttps://old.example/abc,https://example.com/' },

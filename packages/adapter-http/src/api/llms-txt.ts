@@ -87,7 +87,8 @@ const PAGE_ENDPOINTS = [
   '- `GET /{slug}.png?size=512&fg=%23000000&bg=%23ffffff&margin=4` and `GET /{slug}.svg?fg=…&bg=…`: QR codes.',
   '- For people in a browser (decisions §10, not for API clients): `GET|POST /login`, `POST /logout`, ' +
     '`GET /account` (`q`, `cursor`), `POST /account/links` (create), `POST /account/claim` (edit tokens), ' +
-    '`GET|POST /account/import` (an import in the browser) and its job `GET /account/import/{id}`, ' +
+    '`GET|POST /account/import` (an import in the browser, the file as multipart) and its job ' +
+    '`GET /account/import/{id}` (a progress bar) with `POST /account/import/{id}/cancel`, ' +
     "a link's page `GET|POST /account/links/{id}` with " +
     '`POST /account/links/{id}/edit` and `POST /account/links/{id}/delete`; for administrators `GET /admin` ' +
     'with `POST /admin/links/{id}/disable`, `POST /admin/links/{id}/enable`, `POST /admin/links/{id}/delete`, ' +
@@ -103,7 +104,8 @@ const PAGE_ENDPOINTS = [
     '`POST /account/settings/passkeys/{id}/rename`, `POST /account/settings/passkeys/{id}/delete`, ' +
     '`POST /account/settings/webhooks` (add; the page shows the secret once), ' +
     '`POST /account/settings/webhooks/{id}/test`, `POST /account/settings/webhooks/{id}/delete`; imports: ' +
-    '`GET /account/import`, `POST /account/import` (a CSV or an API source), `GET /account/import/{id}` (progress).',
+    '`GET /account/import`, `POST /account/import` (a CSV file or an API source), `GET /account/import/{id}` ' +
+    '(progress), `POST /account/import/{id}/cancel`.',
   '- `GET /api/v1/admin/orphan-visits?days=…` (or `?from=…&to=…`, UTC days): for an administrator, the ' +
     'visits on the short domains that found nothing (unknown slugs, the bare domain, other paths), by day, ' +
     'short domain, referrer and slug.',

@@ -159,3 +159,6 @@ export function operation(spec: OperationSpec, api = true): Json {
 
 /** The media type of a form post. */
 export const FORM_TYPE = 'application/x-www-form-urlencoded';
+
+/** The media type of a file upload. */
+export const MULTIPART_TYPE = 'multipart/form-data';

@@ -62,7 +62,7 @@ export interface PageParts {
    * on the home page (which every host serves). Absent on link pages, which short domains serve.
    */
   readonly accountHref?: string;
-  /** Reloads the page every so many seconds (a job's progress, without script). */
+  /** Reloads the page every so many seconds without script (a job's progress; its script follows it else). */
   readonly refreshSeconds?: number;
 }
 
@@ -92,7 +92,7 @@ export function renderPage(parts: PageParts): string {
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         ${parts.noindex ? html`<meta name="robots" content="noindex" /> ` : ''}
-        ${parts.refreshSeconds === undefined ? '' : html`<meta http-equiv="refresh" content="${String(parts.refreshSeconds)}" /> `}
+        ${parts.refreshSeconds === undefined ? '' : html`<noscript><meta http-equiv="refresh" content="${String(parts.refreshSeconds)}" /></noscript> `}
         <title>${parts.title} · shortener</title>
         <link rel="icon" href="${files.pathOf('icon.svg')}" type="image/svg+xml" />
         <link rel="stylesheet" href="${files.pathOf('app.css')}" />

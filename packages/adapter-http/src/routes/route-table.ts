@@ -10,11 +10,12 @@ import { withSession } from '../server/session.js';
 import type { HttpDeps } from '../deps.js';
 import { sendError } from '../koa-helpers.js';
 import { page } from '../openapi/openapi-pages.js';
-import { FORM_TYPE, operation, ref } from '../openapi/openapi-paths.js';
+import { FORM_TYPE, MULTIPART_TYPE, operation, ref } from '../openapi/openapi-paths.js';
 import type { OperationSpec } from '../openapi/openapi-paths.js';
 import { queryParameters } from '../openapi/openapi-schemas.js';
 import type { Json } from '../openapi/openapi-schemas.js';
 import { callerOf, queryOf, readBody } from '../request.js';
+import type { MultipartFields } from '../request.js';
 
 /** The HTTP methods a declared route answers (HEAD follows GET, OPTIONS is answered for every path). */
 export type Method = 'get' | 'post' | 'patch' | 'delete';
@@ -76,6 +77,11 @@ export interface Route<
   readonly access: Access;
   /** Whether the body may also be a URL-encoded form (the pages' posts without script). */
   readonly form?: boolean;
+  /**
+   * Whether the body may also be `multipart/form-data` (an uploaded file), and how its text fields become
+   * the body schema's input.
+   */
+  readonly multipart?: (fields: MultipartFields) => unknown;
   /** The largest body taken (413 above it); 1 MiB unless said (an import's file: 21 MiB). */
   readonly maxBodyBytes?: number;
   /** Served on the short domains (a link's QR code, `/robots.txt`), not {base_url}: so documented. */
@@ -186,13 +192,23 @@ export function mountRoutes(router: Router, deps: HttpDeps, routes: readonly Any
       const raw =
         declared.body === undefined
           ? undefined
-          : await readBody(ctx.req, declared.form === true, declared.maxBodyBytes);
+          : await readBody(ctx.req, declared.form === true, declared.maxBodyBytes, declared.multipart);
       const body = parsed(ctx, declared.body, () => raw);
       if (body === null) return;
       const input = { deps, ...who, query: query.value, body: body.value, params: ctx.params };
       await declared.handle(ctx, input, next);
     });
   }
+}
+
+/** The media types of a route's body, where it takes more than JSON (a form; a file upload). */
+function bodyTypesOf(declared: AnyRoute): { bodyTypes?: string[] } {
+  const first = declared.form === true ? FORM_TYPE : 'application/json';
+  return declared.multipart !== undefined
+    ? { bodyTypes: [first, MULTIPART_TYPE] }
+    : declared.form === true
+      ? { bodyTypes: [FORM_TYPE] }
+      : {};
 }
 
 /** The named zod schema of a route's body: its own, or the one its documentation names. */
@@ -224,7 +240,7 @@ export function routePaths(
       throw new Error(`${declared.path}: a body schema needs .meta({ id }), or the doc its body`);
     const spec = {
       // a form post is documented as one, unless its documentation says what else it takes
-      ...(declared.form === true ? { bodyTypes: [FORM_TYPE] } : {}),
+      ...bodyTypesOf(declared),
       ...doc,
       parameters: [
         ...parameters,

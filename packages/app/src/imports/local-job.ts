@@ -57,6 +57,7 @@ export async function takeLocalJob(
       dateFormat: request.dateFormat ?? null,
       input,
       payload: request.source === 'csv' ? request.file : null,
+      fileName: request.fileName ?? null,
     });
     if (!created.ok) return created;
     id = created.value.id;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHLINK_KEY, startShlink } from '../../../import-sources/test/stand-ins/shlink.js';
 import type { StandIn, StandInRequest } from '../../../import-sources/test/stand-ins/loopback.js';
+import { invitedBrowser, pageOf } from './browser-session.js';
 import { eventually, expectError, jsonOf, startTestServer } from './harness.js';
 import type { Json, TestAccount, TestServer } from './harness.js';
 
@@ -136,5 +137,121 @@ describe('a remote source that cuts connections and fails with 5xx (decisions §
     expect(job.errors).toEqual([
       `${new URL(down.url).host}: connection closed by the server (after 5 retries)`,
     ]);
+  }, 60_000);
+});
+
+/** A part of a multipart body: a field, or a file when it has a file name. */
+interface Part {
+  readonly name: string;
+  readonly value: string;
+  readonly filename?: string;
+}
+
+/** A `multipart/form-data` body of `parts`, as a browser's form or `curl -F` sends it. */
+function multipartOf(parts: readonly Part[]): { body: string; headers: Record<string, string> } {
+  const boundary = `----shortener${Math.random().toString(36).slice(2)}`;
+  const body = parts
+    .map(({ name, value, filename }) => {
+      const file = filename === undefined ? '' : `; filename="${filename}"\r\nContent-Type: text/csv`;
+      return `--${boundary}\r\nContent-Disposition: form-data; name="${name}"${file}\r\n\r\n${value}\r\n`;
+    })
+    .join('');
+  return {
+    body: `${body}--${boundary}--\r\n`,
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
+}
+
+const ROWS = 20_000;
+
+describe('import progress and uploads (issue 52)', () => {
+  it('takes the file as multipart, keeps its name, and tells its total, rate and time left', async () => {
+    const carol = await server.createAccount('uploader');
+    const upload = multipartOf([
+      { name: 'source', value: 'csv' },
+      { name: 'csv', value: csvOf('carol', ROWS), filename: 'carol links.csv' },
+    ]);
+    const started = await jsonOf(
+      await server.api('/api/v1/imports', { key: carol.key, method: 'POST', ...upload }),
+      202,
+    );
+    expect(started).toMatchObject({
+      state: 'queued',
+      file_name: 'carol links.csv',
+      total: null,
+      total_estimated: false,
+      percent: null,
+      started_at: null,
+    });
+    const id = started.id as string;
+    // while it runs: the CSV's total at once, a percent below 100, then a rate and the time left
+    const running = await eventually(async () => {
+      const job = await jobOf(carol, id);
+      expect(job).toMatchObject({ state: 'running', total: ROWS, total_estimated: false });
+      expect(job.rate_per_second).toBeGreaterThan(0);
+      expect(job.seconds_left).toBeGreaterThan(0);
+      return job;
+    }, 20_000);
+    expect(running.percent).toBeLessThan(100);
+    expect(Date.parse(running.started_at as string)).toBeLessThanOrEqual(
+      Date.parse(running.updated_at as string),
+    );
+    const done = await ended(carol, id, 120_000);
+    expect(done).toMatchObject({ state: 'done', rows: ROWS, imported: ROWS, total: ROWS, percent: 100 });
+    expect(done).toMatchObject({ seconds_left: null, file_name: 'carol links.csv' });
+    expect(done.rate_per_second).toBeGreaterThan(0);
+  }, 150_000);
+
+  it('answers a multipart body it cannot take with the error object, never a 5xx', async () => {
+    const dave = await server.createAccount('refused-uploader');
+    const post = (body: string, headers: Record<string, string>) =>
+      server.api('/api/v1/imports', { key: dave.key, method: 'POST', body, headers });
+    const csv = { name: 'csv', value: 'url\nhttps://example.com/', filename: 'a.csv' };
+    await expectError(await post('x', { 'content-type': 'multipart/form-data' }), 400, 'invalid_request');
+    const cut = multipartOf([{ name: 'source', value: 'csv' }, csv]);
+    await expectError(await post(cut.body.slice(0, -30), cut.headers), 400, 'invalid_request');
+    const twoFiles = multipartOf([{ name: 'source', value: 'csv' }, csv, { ...csv, name: 'other' }]);
+    await expectError(await post(twoFiles.body, twoFiles.headers), 400, 'invalid_request');
+    const badFlag = multipartOf([{ name: 'source', value: 'csv' }, csv, { name: 'dry_run', value: 'maybe' }]);
+    await expectError(await post(badFlag.body, badFlag.headers), 400, 'invalid_request');
+    const noFile = multipartOf([{ name: 'source', value: 'csv' }]);
+    await expectError(await post(noFile.body, noFile.headers), 400, 'invalid_request');
+    const dry = multipartOf([{ name: 'source', value: 'csv' }, csv, { name: 'dry_run', value: 'true' }]);
+    const job = await jsonOf(await post(dry.body, dry.headers), 202);
+    expect(job).toMatchObject({ dry_run: true, file_name: 'a.csv' });
+  });
+
+  it('sends the page form as multipart, lists the import with its date, source and file, and cancels it', async () => {
+    const browser = await invitedBrowser(server, 'erin', 'erin password');
+    const form = await pageOf(await browser.send('/account/import'), 200);
+    expect(form).toContain('enctype="multipart/form-data"');
+    const upload = multipartOf([
+      { name: 'source', value: 'csv' },
+      { name: 'csv', value: csvOf('erin', 60_000), filename: 'erin.csv' },
+      { name: 'csv_text', value: '' },
+      { name: 'api_key', value: '' },
+      { name: 'token', value: '' },
+      { name: 'on_conflict', value: 'skip' },
+    ]);
+    const posted = await browser.send('/account/import', { method: 'POST', ...upload });
+    expect(posted.status, await posted.clone().text()).toBe(303);
+    const location = posted.headers.get('location') ?? '';
+    const id = location.split('/').at(-1) ?? '';
+    const shown = await eventually(async () => {
+      const page = await pageOf(await browser.send(location), 200);
+      expect(page).toMatch(/<progress id="import-progress" max="60000"\s+value="[1-9]\d*"/);
+      return page;
+    }, 10_000);
+    expect(shown).toContain('erin.csv');
+    expect(shown).toContain(`action="/account/import/${id}/cancel"`);
+    const list = await pageOf(await browser.send('/account/import'), 200);
+    expect(list).toMatch(/<time datetime="\d{4}-\d\d-\d\dT[^"]+">\d{4}-\d\d-\d\d \d\d:\d\d UTC<\/time>/);
+    expect(list).toContain('CSV, erin.csv');
+    const cancelled = await browser.post(`/account/import/${id}/cancel`, {});
+    expect(cancelled.status).toBe(303);
+    expect(cancelled.headers.get('location')).toBe(location);
+    expect(await jsonOf(await browser.send(`/api/v1/imports/${id}`))).toMatchObject({ state: 'cancelled' });
+    const after = await pageOf(await browser.send(location), 200);
+    expect(after).not.toContain(`action="/account/import/${id}/cancel"`);
   }, 60_000);
 });

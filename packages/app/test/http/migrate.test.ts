@@ -23,6 +23,7 @@ describe.runIf(DATABASE_URL !== null)('shortener migrate --to postgres://…', (
   let key: string;
   const links: Record<'anon' | 'owned' | 'locked', Json> = { anon: {}, owned: {}, locked: {} };
   const stats: Record<string, Json> = {};
+  let importJob: Json = {};
 
   beforeAll(async () => {
     buildBinary();
@@ -42,10 +43,12 @@ describe.runIf(DATABASE_URL !== null)('shortener migrate --to postgres://…', (
     await addPasskeyAndChallenge(source.dbPath, alice);
     // an import: its job, report and record of what came from where (decisions §17)
     const csv = 'short url,long url\nhttps://old.example/moved,https://example.com/moved';
-    const job = await jsonOf(await source.api('/api/v1/imports', { key, json: { source: 'csv', csv } }), 202);
-    await eventually(async () => {
+    const input = { source: 'csv', csv, file_name: 'moved.csv' };
+    const job = await jsonOf(await source.api('/api/v1/imports', { key, json: input }), 202);
+    importJob = await eventually(async () => {
       const seen = await jsonOf(await source.api(`/api/v1/imports/${String(job.id)}`, { key }));
-      expect(seen.state).toBe('done');
+      expect(seen).toMatchObject({ state: 'done', total: 1, file_name: 'moved.csv' });
+      return seen;
     });
     // a visit that found nothing (decisions §18), counted with the visits' flush
     expect((await source.visit('https://sho.example/no-such-link', from(5))).status).toBe(404);
@@ -103,6 +106,12 @@ describe.runIf(DATABASE_URL !== null)('shortener migrate --to postgres://…', (
       });
       expect((await jsonOf(patch)).clicks).toBe(4);
       const listed = await jsonOf(await node.api('/api/v1/links', { key }));
+      // the import's job as it was: its progress and file name too (migration 28, 22); another base URL
+      const { report_url: _source, ...copied } = importJob;
+      const { report_url: _node, ...served } = await jsonOf(
+        await node.api(`/api/v1/imports/${String(importJob.id)}`, { key }),
+      );
+      expect(served).toEqual(copied);
       // alice's link and the one she imported
       expect(listed.links.map((link: Json) => link.url)).toEqual([
         'https://example.com/moved',

@@ -54,6 +54,15 @@ export const NO_COUNTS: ImportCounts = {
   visits: 0,
 };
 
+/**
+ * How many rows a source has, as far as it says (decisions §17): a CSV's count once the file is read, an API's
+ * from its pagination; `estimated` when the source only lets it be guessed (shown as "about N").
+ */
+export interface ImportTotal {
+  readonly rows: number;
+  readonly estimated: boolean;
+}
+
 /** An import job as stored. */
 export interface ImportJob {
   readonly id: string;
@@ -68,6 +77,12 @@ export interface ImportJob {
   readonly cursor: string | null;
   /** The file's text for the csv source (so a job resumes after a restart); null for the others. */
   readonly payload: string | null;
+  /** The rows the source has, once it says; null before (or when it never does). */
+  readonly total: ImportTotal | null;
+  /** When a runner first took the job (its rate and time left are reckoned from it); null while queued. */
+  readonly startedAt: number | null;
+  /** The uploaded file's name, shown with the job; null for a pasted file or a remote source. */
+  readonly fileName: string | null;
   readonly createdAt: number;
   readonly updatedAt: number;
 }
@@ -86,6 +101,10 @@ export const IMPORT_JOB_COLUMNS = [
   'errors',
   'cursor',
   'payload',
+  'total',
+  'total_estimated',
+  'started_at',
+  'file_name',
   'created_at',
   'updated_at',
 ] as const;
@@ -102,6 +121,10 @@ export function importJobValues(job: ImportJob): (string | number | null)[] {
     JSON.stringify(job.errors),
     job.cursor,
     job.payload,
+    job.total?.rows ?? null,
+    job.total === null ? null : Number(job.total.estimated),
+    job.startedAt,
+    job.fileName,
     job.createdAt,
     job.updatedAt,
   ];
@@ -161,6 +184,8 @@ export interface ImportChunk {
   /** The report line of each write, in order, used when its insert succeeds. */
   readonly writeLines: readonly PlacedReportLine[];
   readonly counts: ImportCounts;
+  /** The source's total as it says after the chunk's last row (null: it has not said). */
+  readonly total: ImportTotal | null;
   readonly cursor: string | null;
   readonly at: number;
   /** The lease's new end. */
@@ -188,7 +213,7 @@ export interface ImportStore {
   listJobs(accountId: string, limit: number): Promise<ImportJobSummary[]>;
   /**
    * Takes the oldest job that is queued, or running with its lease run out (a crashed runner's), for
-   * `runner` until `leaseUntil`, marking it running; null when there is none. Two runners never hold one job,
+   * `runner` until `leaseUntil`, marking it running (and started at `now`, the first time); null when there is none. Two runners never hold one job,
    * and an account whose job is held (its lease not run out) has none of its others taken: one job per
    * account at a time (decisions §25). With `id`, only that job is taken (the command line runs its own);
    * without, never a queued job the command line made (its `input` set) from a source other than csv:
@@ -213,8 +238,8 @@ export interface ImportStore {
   ): Promise<Map<string, string>>;
   /**
    * Writes a chunk in one transaction: each link (with its import record and counters; a taken slug
-   * fails alone as `slug_taken`, leaving the rest), the report lines, the job's counts and cursor, its
-   * lease renewed. Refused whole (`not_found`) when the runner no longer holds the job (cancelled, or
+   * fails alone as `slug_taken`, leaving the rest), the report lines, the job's counts, total and cursor,
+   * its lease renewed. Refused whole (`not_found`) when the runner no longer holds the job (cancelled, or
    * taken over). A write the database cannot make (a full disk) throws an error whose message says why in
    * a person's words (`disk full`).
    */

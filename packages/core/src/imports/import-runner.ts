@@ -6,6 +6,7 @@ import type {
   ImportOutcome,
   ImportReportLine,
   ImportStore,
+  ImportTotal,
   PlacedReportLine,
   ImportedLinkWrite,
 } from './import-job.js';
@@ -111,19 +112,24 @@ export async function runImportJob(
   pacing: ImportPacing = {},
 ): Promise<void> {
   const { stop = () => false, chunkRows = CHUNK_ROWS, pause = async () => {} } = pacing;
-  let state = { counts: job.counts, cursor: job.cursor };
+  let counts = job.counts;
+  let total = job.total;
   const lease = holdLease(deps, job.id, runner);
+  const write = async (steps: readonly ImportStep[]) => {
+    total = steps.findLast((step) => step.total !== undefined)?.total ?? total;
+    counts = await writeSteps(deps, { job, runner, total }, steps, counts);
+  };
   try {
     let steps: ImportStep[] = [];
     for await (const step of source.rows(job.cursor)) {
       steps.push(step);
       if (steps.length < chunkRows) continue;
-      state = await writeSteps(deps, job, runner, steps, state.counts);
+      await write(steps);
       steps = [];
       if (stop() || lease.lost()) return;
       await pause();
     }
-    if (steps.length > 0) state = await writeSteps(deps, job, runner, steps, state.counts);
+    if (steps.length > 0) await write(steps);
     await deps.imports.finishJob(job.id, runner, 'done', [], deps.clock.now());
   } catch (error) {
     if (error instanceof LostImportJob) return;
@@ -150,14 +156,20 @@ function importKeyOf(row: ImportRow): string {
   return `row:sha256:${sha256Hex(fields)}`;
 }
 
-/** Maps and writes one chunk; returns the job's counts and cursor after it. */
+/** The job a chunk is written for: by whom, and the source's total as it last said. */
+interface ChunkOf {
+  readonly job: ImportJob;
+  readonly runner: string;
+  readonly total: ImportTotal | null;
+}
+
+/** Maps and writes one chunk; returns the job's counts after it. */
 async function writeSteps(
   deps: ImportDeps,
-  job: ImportJob,
-  runner: string,
+  { job, runner, total }: ChunkOf,
   steps: readonly ImportStep[],
   before: ImportCounts,
-): Promise<{ counts: ImportCounts; cursor: string | null }> {
+): Promise<ImportCounts> {
   const keys = steps.map((s) => importKeyOf(s.row));
   const done = await deps.imports.findImported(job.accountId, job.source, keys);
   const ctx: MappingContext = { deps, accountId: job.accountId, options: job.options, planned: new Set() };
@@ -195,13 +207,13 @@ async function writeSteps(
   const cursor = steps.at(-1)?.cursor ?? null;
   const counts = counted(before, [...lines, ...writeLines], visits);
   const at = deps.clock.now();
-  const chunk = { jobId: job.id, runner, writes, lines, writeLines, counts, cursor, at };
+  const chunk = { jobId: job.id, runner, writes, lines, writeLines, counts, total, cursor, at };
   const written = await storeWrite(() =>
     deps.imports.writeChunk({ ...chunk, leaseUntil: at + IMPORT_LEASE_MS }),
   );
   if (!written.ok) throw new LostImportJob();
   const lost = writeLines.filter((_, i) => !written.value[i]?.ok);
-  if (lost.length === 0) return { counts, cursor };
+  if (lost.length === 0) return counts;
   // a code taken between the look and the write: reported skipped, in a chunk of its own
   const skipped = lost.map((line) => ({
     ...line,
@@ -216,7 +228,7 @@ async function writeSteps(
     deps.imports.writeChunk({ ...retry, leaseUntil: at + IMPORT_LEASE_MS }),
   );
   if (!again.ok) throw new LostImportJob();
-  return { counts: fixed, cursor };
+  return fixed;
 }
 
 /** The report line of a row an earlier run (or this chunk) imported: skipped, naming the link. */

@@ -17,12 +17,16 @@ import type {
 import type { ImportSourceName } from './source.js';
 import { IMPORT_STATES, NO_COUNTS, isOpenImport } from './import-job.js';
 import { DateFormatField } from './date-format.js';
+import { importProgressOf } from './import-progress.js';
 
 /** The sources an account may import from over the API and the page (YOURLS's database is the operator's). */
 export const API_IMPORT_SOURCES = ['csv', 'shlink', 'kutt', 'bitly'] as const;
 
 /** The largest CSV text an import takes (about 100,000 rows). */
 export const MAX_IMPORT_CSV_BYTES = 20 * 1024 * 1024;
+
+/** The longest file name a job keeps. */
+export const MAX_FILE_NAME = 255;
 
 /** Unfinished jobs an account may have at once. */
 export const MAX_OPEN_IMPORTS = 3;
@@ -66,6 +70,12 @@ export const ImportInput = z
       .describe('Old short hosts onto short domains here.'),
     dry_run: z.boolean().optional().describe('Report what would happen, write nothing.'),
     date_format: DateFormatField.optional(),
+    file_name: z
+      .string()
+      .min(1)
+      .max(MAX_FILE_NAME)
+      .optional()
+      .describe('The uploaded file’s name, shown with the job (multipart: the file part’s own).'),
   })
   .meta({ id: 'ImportInput' });
 export type ImportInput = z.infer<typeof ImportInput>;
@@ -84,6 +94,13 @@ export const ImportJobSchema = z
     refused: z.number().int(),
     visits: z.number().int(),
     errors: z.array(z.string()),
+    total: z.number().int().nullable().describe('Rows the source has; null until it says.'),
+    total_estimated: z.boolean().describe('The total is a guess of the source’s ("about N").'),
+    percent: z.number().int().nullable().describe('Whole percent of `total` done; null without a total.'),
+    rate_per_second: z.number().nullable().describe('Rows a second since the job started.'),
+    seconds_left: z.number().int().nullable().describe('Time to the end at that rate, while it runs.'),
+    started_at: z.string().nullable().describe('When a runner first took the job.'),
+    file_name: z.string().nullable().describe('The uploaded file’s name.'),
     created_at: z.string(),
     updated_at: z.string(),
     report_url: z.string(),
@@ -104,6 +121,7 @@ export interface ImportUseDeps extends CoreDeps {
 
 /** The job as the API shows it. */
 export function toImportJobView(job: ImportJobSummary, baseUrl: string): ImportJobView {
+  const progress = importProgressOf(job);
   return {
     id: job.id,
     source: job.source,
@@ -111,6 +129,13 @@ export function toImportJobView(job: ImportJobSummary, baseUrl: string): ImportJ
     dry_run: job.options.dryRun,
     ...job.counts,
     errors: [...job.errors],
+    total: progress.total,
+    total_estimated: progress.estimated,
+    percent: progress.percent,
+    rate_per_second: progress.ratePerSecond,
+    seconds_left: progress.secondsLeft,
+    started_at: job.startedAt === null ? null : new Date(job.startedAt).toISOString(),
+    file_name: job.fileName,
     created_at: new Date(job.createdAt).toISOString(),
     updated_at: new Date(job.updatedAt).toISOString(),
     report_url: `${baseUrl}/api/v1/imports/${job.id}/report`,
@@ -166,6 +191,7 @@ export async function startImport(
     url: remote.value.url,
     dateFormat: input.date_format ?? null,
     payload: input.source === 'csv' ? (input.csv ?? null) : null,
+    fileName: input.source === 'csv' ? (input.file_name ?? null) : null,
   });
   if (job.ok && remote.value.secret !== null) deps.importSecrets.keep(job.value.id, remote.value.secret);
   return job;
@@ -175,6 +201,8 @@ export async function startImport(
 export interface NewImport extends ImportOptions {
   /** The file's text for the csv source. */
   readonly payload: string | null;
+  /** The file's name, when it came as a file. */
+  readonly fileName?: string | null;
 }
 
 /**
@@ -197,7 +225,7 @@ export async function createImportJob(
     domainMap[from.toLowerCase()] = domain.host;
   }
   const now = deps.clock.now();
-  const { payload, ...options } = wanted;
+  const { payload, fileName = null, ...options } = wanted;
   const job: ImportJob = {
     id: timeOrderedUuid(deps.random, now),
     accountId,
@@ -208,6 +236,9 @@ export async function createImportJob(
     errors: [],
     cursor: null,
     payload,
+    total: null,
+    startedAt: null,
+    fileName,
     createdAt: now,
     updatedAt: now,
   };

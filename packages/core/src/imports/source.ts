@@ -1,3 +1,4 @@
+import type { ImportTotal } from './import-job.js';
 import type { PreviewInput } from '../links/preview.js';
 import type { RuleInput } from '../links/rules.js';
 import type { SplitEntryInput } from '../links/split.js';
@@ -85,6 +86,8 @@ export interface ImportRow {
 /** A row with the cursor to resume after it. */
 export interface ImportStep {
   readonly row: ImportRow;
+  /** How many rows the source has, when it knows by this row (a CSV's count, an API's pagination). */
+  readonly total?: ImportTotal;
   /** Opaque to the importer: handed back to {@link ImportSource.rows} to go on after this row. */
   readonly cursor: string;
 }

@@ -100,12 +100,20 @@ export function bitlySource(options: BitlySourceOptions): ImportSource {
       );
       const found = resume === null ? -1 : guids.indexOf(resume.g);
       const startGroup = resume === null ? 0 : found >= 0 ? found : resume.gi;
+      // a guess: the bitlinks of the groups seen (custom back-halves add rows, later groups are not seen yet)
+      const groupTotals = new Map<number, number>();
+      let total: { rows: number; estimated: true } | undefined;
       for (let gi = startGroup; gi < guids.length; gi += 1) {
         const guid = guids[gi] as string;
         let page: string | null = resume !== null && guid === resume.g ? resume.q : firstPage(guid);
         while (page !== null) {
           const answer = objectAt(await http.getJson(page), 'Bitly bitlinks');
           const links = arrayAt(answer.links, 'Bitly links').map((link) => objectAt(link, 'a bitlink'));
+          const told = numberOrNull(objectAt(answer.pagination ?? {}, 'Bitly pagination').total);
+          if (told !== null && !groupTotals.has(gi)) {
+            groupTotals.set(gi, told);
+            total = { rows: [...groupTotals.values()].reduce((a, b) => a + b, 0), estimated: true };
+          }
           const onResumePage = resume !== null && guid === resume.g && page === resume.q;
           const at = onResumePage ? links.findIndex((link) => link.id === resume.id) : -1;
           const startLink = onResumePage ? (at >= 0 ? at : resume.i) : 0;
@@ -115,7 +123,8 @@ export function bitlySource(options: BitlySourceOptions): ImportSource {
             const startRow = onResumePage && i === startLink && at >= 0 ? resume.c + 1 : 0;
             for (let c = startRow; c < rows.length; c += 1) {
               const step = { g: guid, gi, q: page, id: String(link.id ?? ''), i, c };
-              yield { row: rows[c] as ImportRow, cursor: JSON.stringify(step) };
+              const row = rows[c] as ImportRow;
+              yield { row, cursor: JSON.stringify(step), ...(total === undefined ? {} : { total }) };
             }
           }
           const next = nextPage(answer.pagination);

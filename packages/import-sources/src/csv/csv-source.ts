@@ -165,6 +165,18 @@ async function* records(text: string): AsyncIterable<string[]> {
   }
 }
 
+const isBlank = (record: readonly string[]): boolean => record.every((value) => value.trim() === '');
+
+/**
+ * The rows a file has, as the job counts them (every record after the header but blank ones): read once
+ * before the rows, so the job's total is known from its first chunk on (a tenth of the import's time).
+ */
+async function countRows(text: string): Promise<number> {
+  let rows = -1;
+  for await (const record of records(text)) if (rows < 0 || !isBlank(record)) rows += 1;
+  return Math.max(0, rows);
+}
+
 /**
  * A CSV file's links, its dates read in `dateFormat` (else ISO 8601); throws at the first `rows()` step
  * when the file has no destination column, or when `dateFormat` is not a pattern.
@@ -178,6 +190,7 @@ export function csvSource(text: string, dateFormat: string | null = null): Impor
         throw new Error(`CSV: ${JSON.stringify(cursor)} is not a cursor of this source`);
       }
       const readDate = csvDateReader(dateFormat);
+      const total = { rows: await countRows(text), estimated: false };
       let columns: CsvColumns | null = null;
       let number = 0;
       for await (const record of records(text)) {
@@ -186,8 +199,8 @@ export function csvSource(text: string, dateFormat: string | null = null): Impor
           continue;
         }
         number += 1;
-        if (number <= after || record.every((value) => value.trim() === '')) continue;
-        yield { row: readCsvRow(record, columns, number, readDate), cursor: String(number) };
+        if (number <= after || isBlank(record)) continue;
+        yield { row: readCsvRow(record, columns, number, readDate), cursor: String(number), total };
       }
       if (columns === null) findColumns([]);
     },

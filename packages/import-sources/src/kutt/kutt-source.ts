@@ -73,6 +73,8 @@ export function kuttSource(options: KuttSourceOptions): ImportSource {
           'Kutt answer',
         );
         const links = arrayAt(answer.data, 'Kutt data').map((link) => objectAt(link, 'a Kutt link'));
+        const total = numberOrNull(answer.total);
+        const told = total === null ? {} : { total: { rows: total, estimated: false } };
         let start = 0;
         if (first && resume !== null) {
           // the row was at `s`; links made since push it further down (Kutt lists newest first)
@@ -84,9 +86,9 @@ export function kuttSource(options: KuttSourceOptions): ImportSource {
           yield {
             row: kuttRow(link),
             cursor: JSON.stringify({ s: skip + index, id: String(link.id ?? '') }),
+            ...told,
           };
         }
-        const total = numberOrNull(answer.total);
         skip += links.length;
         if (links.length === 0 || (total !== null && skip >= total)) return;
       }

@@ -43,12 +43,13 @@ const isShlinkCursor = (value: unknown): value is ShlinkCursor =>
 function pageOf(
   answer: unknown,
   key: 'shortUrls' | 'visits',
-): { data: readonly unknown[]; pagesCount: number } {
+): { data: readonly unknown[]; pagesCount: number; totalItems: number | null } {
   const list = objectAt(objectAt(answer, 'Shlink answer')[key], `Shlink ${key}`);
   const pagination = objectAt(list.pagination, `Shlink ${key}.pagination`);
   return {
     data: arrayAt(list.data, `Shlink ${key}.data`),
     pagesCount: numberOrNull(pagination.pagesCount) ?? 0,
+    totalItems: numberOrNull(pagination.totalItems),
   };
 }
 
@@ -123,7 +124,7 @@ export function shlinkSource(options: ShlinkSourceOptions): ImportSource {
           itemsPerPage: String(LINKS_PER_PAGE),
           orderBy: 'dateCreated-ASC',
         });
-        const { data, pagesCount } = pageOf(
+        const { data, pagesCount, totalItems } = pageOf(
           await http.getJson(`/rest/v3/short-urls?${query.toString()}`),
           'shortUrls',
         );
@@ -136,7 +137,10 @@ export function shlinkSource(options: ShlinkSourceOptions): ImportSource {
         for (let index = start; index < items.length; index += 1) {
           const item = items[index] as JsonObject;
           const row = await toRow(http, item);
-          yield { row, cursor: JSON.stringify({ p: page, i: index, k: row.originalShortUrl }) };
+          const cursor = JSON.stringify({ p: page, i: index, k: row.originalShortUrl });
+          yield totalItems === null
+            ? { row, cursor }
+            : { row, cursor, total: { rows: totalItems, estimated: false } };
         }
         if (page >= pagesCount || items.length === 0) return;
       }

@@ -45,6 +45,7 @@ export function yourlsStatements(prefix: string) {
   const log = `\`${prefix}log\``;
   return {
     links: `SELECT \`keyword\`, \`url\`, \`title\`, \`timestamp\`, \`clicks\` FROM ${url} WHERE \`keyword\` > ? ORDER BY \`keyword\` LIMIT ?`,
+    count: `SELECT COUNT(\`keyword\`) AS \`links\` FROM ${url}`,
     logCounts: (keywords: number) =>
       `SELECT shorturl, COUNT(click_id) AS logged FROM ${log} WHERE shorturl IN (${Array(keywords).fill('?').join(', ')}) GROUP BY shorturl`,
     visits: `SELECT click_id, click_time, referrer, user_agent, country_code FROM ${log} WHERE shorturl = ? AND click_id > ? ORDER BY click_id LIMIT ?`,
@@ -127,9 +128,11 @@ export function yourlsSource(options: YourlsSourceOptions): ImportSource {
     async *rows(cursor: string | null): AsyncIterable<ImportStep> {
       const query = db.open();
       try {
+        const [counted] = await query(sql.count, []);
+        const total = { rows: Number(counted?.links ?? 0), estimated: false };
         for (let after = cursor ?? ''; ;) {
           const rows = await page(query, after);
-          for (const row of rows) yield { row, cursor: row.code ?? '' };
+          for (const row of rows) yield { row, cursor: row.code ?? '', total };
           if (rows.length < LINKS_PER_PAGE) return;
           after = rows[rows.length - 1]?.code ?? '';
         }

@@ -16,7 +16,7 @@ import { HOURLY_COUNTERS } from './014-hourly-counters.js';
 import { ACCOUNT_COUNTERS } from './016-account-counters.js';
 import { VISIT_EVENT_WINDOWS } from './017-visit-event-windows.js';
 import { TAG_KEYS } from './021-tag-keys.js';
-import { DOMAINS } from './022-domains.js';
+import { DOMAINS } from './023-domains.js';
 
 /** One schema step. Versions start at 1 and increase by one; `schema_migrations` lists those applied. */
 export interface Migration {
@@ -69,8 +69,14 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 20, sql: 'ALTER TABLE links ADD COLUMN starts_at BIGINT' },
   // decisions §25: tags kept as spelled, filtered and counted by their keys
   { version: 21, sql: TAG_KEYS },
+  // issue 52: an import's progress (the source's total, whether it is a guess, its start) and its file's name
+  {
+    version: 22,
+    sql: `ALTER TABLE import_jobs ADD COLUMN total INTEGER, ADD COLUMN total_estimated BOOLEAN,
+  ADD COLUMN started_at BIGINT, ADD COLUMN file_name TEXT;`,
+  },
   // decisions §20: the accounts' own domains
-  { version: 22, sql: DOMAINS },
+  { version: 23, sql: DOMAINS },
 ];
 
 /**

@@ -20,7 +20,7 @@ import { ACCOUNT_COUNTERS } from './020-account-counters.js';
 import { OWNED_LINKS } from './022-owned-links.js';
 import { COUNTER_WEEKS } from './023-counter-weeks.js';
 import { VISIT_EVENT_WINDOWS } from './024-visit-event-windows.js';
-import { DOMAINS } from './028-domains.js';
+import { DOMAINS } from './029-domains.js';
 
 /** One schema step. Versions start at 1 and increase by one; `PRAGMA user_version` holds the last applied. */
 export interface Migration {
@@ -82,8 +82,16 @@ ALTER TABLE idempotency_keys ADD COLUMN running_until INTEGER NOT NULL DEFAULT 0
   { version: 26, sql: 'CREATE INDEX links_domain_slug_nocase ON links (domain, slug COLLATE NOCASE)' },
   // decisions §25: before it the link answers as an unknown slug does (Shlink's validSince)
   { version: 27, sql: 'ALTER TABLE links ADD COLUMN starts_at INTEGER' },
+  // issue 52: an import's progress (the source's total, whether it is a guess, its start) and its file's name
+  {
+    version: 28,
+    sql: `ALTER TABLE import_jobs ADD COLUMN total INTEGER;
+ALTER TABLE import_jobs ADD COLUMN total_estimated INTEGER;
+ALTER TABLE import_jobs ADD COLUMN started_at INTEGER;
+ALTER TABLE import_jobs ADD COLUMN file_name TEXT;`,
+  },
   // decisions §20: the accounts' own domains
-  { version: 28, sql: DOMAINS },
+  { version: 29, sql: DOMAINS },
 ];
 
 /**

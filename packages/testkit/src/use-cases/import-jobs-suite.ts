@@ -1,4 +1,4 @@
-import { cancelImport, createImportJob, runImportJob, startImport } from '@shortener/core';
+import { cancelImport, createImportJob, importProgressOf, runImportJob, startImport } from '@shortener/core';
 import type { ImportJob, ImportRow, ImportSource, Stores } from '@shortener/core';
 import { describe, expect, it } from 'vitest';
 import { givenAccount } from '../fresh-stores.js';
@@ -154,6 +154,56 @@ export function describeImportJobsSuite(
       // its command line killed, a runner takes it once its lease has ended (to fail it, saying why)
       const later = now + LEASE;
       expect((await h.stores.imports.claimJob('server', later, later + LEASE))?.id).toBe(own.id);
+    });
+
+    it("keeps a job's progress: its file's name, its first start, and the total its source gives", async () => {
+      const h = harness();
+      const account = await givenAccount(h.stores);
+      const caller = { accountId: account.id, editToken: null };
+      const input = { source: 'csv' as const, csv: 'url\nhttps://example.com/', file_name: 'links.csv' };
+      const job = valueOf(await startImport(importDepsOf(h), input, caller));
+      expect(await h.stores.imports.findJob(job.id)).toMatchObject({
+        fileName: 'links.csv',
+        total: null,
+        startedAt: null,
+      });
+      const started = h.clock.now();
+      const claimed = (await h.stores.imports.claimJob('r1', started, started + LEASE))!;
+      expect(claimed).toMatchObject({ startedAt: started, fileName: 'links.csv' });
+      const guess = { rows: 150, estimated: true };
+      const plain = steppedSource(
+        Array.from({ length: 120 }, (_, i) => rowOf(i)),
+        async (i) => {
+          h.clock.advance(20);
+          if (i !== 60) return;
+          const halfway = (await h.stores.imports.findJob(job.id))!;
+          expect(halfway).toMatchObject({ counts: { rows: 50 }, total: guess, startedAt: started });
+          expect(importProgressOf(halfway)).toMatchObject({
+            done: 50,
+            total: 150,
+            percent: 33,
+            estimated: true,
+          });
+        },
+      );
+      const source: ImportSource = {
+        name: 'csv',
+        async *rows(cursor) {
+          for await (const step of plain.rows(cursor)) yield { ...step, total: guess };
+        },
+      };
+      await runImportJob(importDepsOf(h), claimed, source, 'r1');
+      const done = (await h.stores.imports.findJob(job.id))!;
+      expect(done).toMatchObject({ state: 'done', total: guess, startedAt: started, fileName: 'links.csv' });
+      expect(importProgressOf(done)).toMatchObject({ done: 120, total: 120, percent: 100, estimated: false });
+      // a runner taking it again later keeps its first start
+      const exact = valueOf(await startImport(importDepsOf(h), { source: 'csv', csv: 'url' }, caller));
+      await h.stores.imports.claimJob('r2', started + 1, started + 2);
+      const later = started + 10;
+      expect(await h.stores.imports.claimJob('r3', later, later + LEASE, exact.id)).toMatchObject({
+        startedAt: started + 1,
+        fileName: null,
+      });
     });
 
     it('renews a lease only for the runner holding the job, which keeps it from being taken', async () => {

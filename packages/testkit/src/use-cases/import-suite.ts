@@ -282,6 +282,7 @@ export function describeImportSuite(name: string, open: () => Promise<Stores>): 
       const late = await h.stores.imports.writeChunk({
         jobId: job.id,
         runner: 'runner-1',
+        total: null,
         writes: [],
         lines: [],
         writeLines: [],

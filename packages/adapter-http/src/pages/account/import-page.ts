@@ -13,7 +13,7 @@ export interface ImportPageView {
   readonly language: Language;
   readonly jobs: readonly ImportJobView[];
   readonly notice?: Notice;
-  /** The form as it was sent, after a refusal (never the key). */
+  /** The form as it was sent, after a refusal (never the key, the token or the file). */
   readonly form?: Readonly<Record<string, string>>;
 }
 
@@ -24,18 +24,71 @@ const SOURCES = [
   ['bitly', 'Bitly'],
 ] as const;
 
-const countsOf = (t: ImportText, { rows, imported, renamed, skipped, refused, visits }: ImportJobView) =>
-  fill(t.counts, { rows, imported, renamed, skipped, refused, visits });
+/** The source's name as the form shows it. */
+export const sourceLabel = (source: string): string =>
+  SOURCES.find(([value]) => value === source)?.[1] ?? source;
 
-/** A job in one line: its state and counts, a link to its page. */
+/** A job's counts in one line. */
+export const countsOf = (
+  t: ImportText,
+  { rows, imported, renamed, skipped, refused, visits }: ImportJobView,
+): string => fill(t.counts, { rows, imported, renamed, skipped, refused, visits });
+
+/** When a job was made, as a `<time>` (UTC, to the minute). */
+const madeAt = (job: ImportJobView): SafeHtml =>
+  html`<time datetime="${job.created_at}">${job.created_at.slice(0, 16).replace('T', ' ')} UTC</time>`;
+
+/** A past import in one line: when, from where (the file's name), its state and counts, a link to its page. */
 function jobItem(t: ImportText, job: ImportJobView): SafeHtml {
+  const from =
+    job.file_name === null
+      ? sourceLabel(job.source)
+      : fill(t.fromFile, { source: 'CSV', file: job.file_name });
   return html`<li>
-    <a href="/account/import/${job.id}">${job.source}</a> · <strong>${t[job.state]}</strong>
+    ${madeAt(job)} · <a href="/account/import/${job.id}">${from}</a> · <strong>${t[job.state]}</strong>
     <span class="hint">${countsOf(t, job)}</span>
   </li>`;
 }
 
-/** `/account/import`: start an import (a file read in the browser, or pasted; an API), and the last ones. */
+/** The fields of one source (decisions §17), in a fieldset its script shows alone when that source is chosen. */
+const sourceFields = (sources: string, legend: string, fields: SafeHtml): SafeHtml =>
+  html`<fieldset class="stack source-fields" data-sources="${sources}">
+    <legend>${legend}</legend>
+    ${fields}
+  </fieldset>`;
+
+/** The CSV's fields: the file, sent as it is (multipart), or pasted; the dates' pattern. */
+function csvFields(t: ImportText, form: Readonly<Record<string, string>>): SafeHtml {
+  return sourceFields(
+    'csv',
+    t.csvSet,
+    html`${inputField(
+      'import-file',
+      t.csvFile,
+      html`name="csv" type="file" accept=".csv,text/csv" aria-describedby="import-csv-hint"`,
+      html`<p class="hint" id="import-csv-hint">${t.csvHint}</p>`,
+    )}
+    ${textareaField('import-csv', t.csvText, html`name="csv_text" rows="4" spellcheck="false"`, form.csv_text ?? '')}
+    ${inputField(
+      'import-date-format',
+      t.dateFormat,
+      html`name="date_format" autocomplete="off" spellcheck="false" value="${form.date_format ?? ''}"
+      aria-describedby="import-date-format-hint"`,
+      html`<p class="hint" id="import-date-format-hint">${t.dateFormatHint}</p>`,
+    )}`,
+  );
+}
+
+/** A secret field (never filled again after a refusal). */
+const secretField = (id: string, name: string, label: string, t: ImportText): SafeHtml =>
+  inputField(
+    id,
+    label,
+    html`name="${name}" type="password" autocomplete="off" aria-describedby="${id}-hint"`,
+    html`<p class="hint" id="${id}-hint">${t.secretHint}</p>`,
+  );
+
+/** `/account/import`: start an import (a file sent as it is, or pasted; an API), and the last ones. */
 export function importPage(view: ImportPageView): string {
   const t = importTextOf(view.language);
   const form = view.form ?? {};
@@ -47,7 +100,13 @@ export function importPage(view: ImportPageView): string {
       <section class="card" aria-labelledby="import-form-title">
         <h2 id="import-form-title">${t.start}</h2>
         <p>${t.intro}</p>
-        <form method="post" action="/account/import" class="stack" id="import-form">
+        <form
+          method="post"
+          action="/account/import"
+          enctype="multipart/form-data"
+          class="stack"
+          id="import-form"
+        >
           <div class="field">
             <label for="import-source">${t.source}</label>
             <select id="import-source" name="source">
@@ -57,34 +116,20 @@ export function importPage(view: ImportPageView): string {
               )}
             </select>
           </div>
-          ${inputField('import-file', t.csvFile, html`type="file" accept=".csv,text/csv"`)}
-          ${textareaField(
-            'import-csv',
-            t.csvText,
-            html`name="csv" rows="6" spellcheck="false" aria-describedby="import-csv-hint"`,
-            form.csv ?? '',
-            html`<p class="hint" id="import-csv-hint">${t.csvHint}</p>`,
+          ${csvFields(t, form)}
+          ${sourceFields(
+            'shlink kutt',
+            t.apiSet,
+            html`${inputField(
+              'import-url',
+              t.url,
+              html`name="url" type="url" inputmode="url" autocomplete="off" value="${form.url ?? ''}"
+              aria-describedby="import-url-hint"`,
+              html`<p class="hint" id="import-url-hint">${t.urlHint}</p>`,
+            )}
+            ${secretField('import-api-key', 'api_key', t.apiKey, t)}`,
           )}
-          ${inputField(
-            'import-url',
-            t.url,
-            html`name="url" type="url" inputmode="url" autocomplete="off" value="${form.url ?? ''}"
-            aria-describedby="import-url-hint"`,
-            html`<p class="hint" id="import-url-hint">${t.urlHint}</p>`,
-          )}
-          ${inputField(
-            'import-secret',
-            t.secret,
-            html`name="secret" type="password" autocomplete="off" aria-describedby="import-secret-hint"`,
-            html`<p class="hint" id="import-secret-hint">${t.secretHint}</p>`,
-          )}
-          ${inputField(
-            'import-date-format',
-            t.dateFormat,
-            html`name="date_format" autocomplete="off" spellcheck="false" value="${form.date_format ?? ''}"
-            aria-describedby="import-date-format-hint"`,
-            html`<p class="hint" id="import-date-format-hint">${t.dateFormatHint}</p>`,
-          )}
+          ${sourceFields('bitly', t.bitlySet, secretField('import-token', 'token', t.token, t))}
           <div class="field">
             <label for="import-conflict">${t.onConflict}</label>
             <select id="import-conflict" name="on_conflict">
@@ -95,6 +140,16 @@ export function importPage(view: ImportPageView): string {
             </select>
           </div>
           ${checkField('import-dry-run', 'dry_run', t.dryRun, form.dry_run === 'on')}
+          <p
+            id="import-upload"
+            role="status"
+            aria-live="polite"
+            hidden
+            data-texts="${JSON.stringify({ uploading: t.uploading, uploaded: t.uploaded, failed: t.uploadFailed })}"
+          >
+            <progress id="import-upload-bar" max="100" aria-label="${t.progress}"></progress>
+            <span id="import-upload-text"></span>
+          </p>
           <button type="submit">${t.start}</button>
         </form>
       </section>
@@ -107,28 +162,5 @@ export function importPage(view: ImportPageView): string {
         )}
       </section>`,
     ['import.js', 'flash.js'],
-  );
-}
-
-/** `/account/import/{id}`: one job's state and counts, refreshed while it runs, and its report. */
-export function importJobPage(language: Language, job: ImportJobView, notice?: Notice): string {
-  const t = importTextOf(language);
-  const live = job.state === 'queued' || job.state === 'running';
-  return accountAreaPage(
-    language,
-    fill(t.job, { id: job.id.slice(0, 8) }),
-    html`<section class="card" aria-labelledby="import-job-title">
-      <h1 id="import-job-title">${fill(t.job, { id: job.id.slice(0, 8) })}</h1>
-      <p><a href="/account/import">${t.back}</a></p>
-      ${noticeLine(notice, 'import-notice')}
-      <p id="import-state" role="status" aria-live="polite">
-        ${t.state}: <strong>${t[job.state]}</strong> · ${countsOf(t, job)}
-      </p>
-      ${job.errors.length > 0 ? html`<p class="error" id="import-errors">${job.errors.join(' ')}</p>` : ''}
-      ${live ? html`<p class="hint">${t.refreshing}</p>` : ''}
-      <p><a class="button" href="/api/v1/imports/${job.id}/report" download>${t.report}</a></p>
-    </section>`,
-    ['flash.js'],
-    live ? { refreshSeconds: 2 } : {},
   );
 }
