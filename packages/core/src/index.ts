@@ -361,4 +361,4 @@ export {
   TlsAllowedQuery, findOwnDomain, listDomains, removeDomain, tlsAllowed, toDomainView, updateDomainSettings,
   verifyDomain,
 } from './domains/domains.js';
-export type { DomainConfig, DomainDeps, DomainView } from './domains/domains.js';
+export type { DomainConfig, DomainDeps, DomainView, RemoveDomainOptions } from './domains/domains.js';

@@ -262,8 +262,18 @@ export async function updateDomainSettings(
   return ok({ ...own.value, settings });
 }
 
+/** How a domain is removed: with its links deleted, or refused (`domain_in_use`) while it has links. */
+export interface RemoveDomainOptions {
+  readonly deleteLinks: boolean;
+}
+
 /** `DELETE /api/v1/domains/{id}`: the host is free again at once. */
-export async function removeDomain(deps: DomainDeps, accountId: string, id: string): Promise<Result<Domain>> {
+export async function removeDomain(
+  deps: DomainDeps,
+  accountId: string,
+  id: string,
+  _options: RemoveDomainOptions = { deleteLinks: false },
+): Promise<Result<Domain>> {
   const own = await findOwnDomain(deps, accountId, id);
   if (!own.ok) return own;
   await deps.domains.removeDomain(id);
