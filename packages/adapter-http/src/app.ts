@@ -2,7 +2,7 @@ import { limitEditTokenGuesses } from './token-guesses.js';
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import Router from '@koa/router';
-import { domainError } from '@shortener/core';
+import { domainError, hostWithoutPort } from '@shortener/core';
 import Koa from 'koa';
 import { addMetaRoutes } from './api/meta-routes.js';
 import { answerClientError, refuseConnect } from './server/client-errors.js';
@@ -28,6 +28,7 @@ import { measureRequests } from './api/metrics-routes.js';
 import { mountRoutes } from './routes/route-table.js';
 import { ROUTE_TABLES } from './route-tables.js';
 import { refuseLongQueries, useBoundedQuery } from './server/query.js';
+import { serveOwnDomain } from './public/own-domain.js';
 import { handleRedirect, slugOfPath } from './public/redirect.js';
 import { respond } from './public/redirect-answers.js';
 import { clientOf, languageOf } from './request.js';
@@ -146,9 +147,19 @@ export function createHttpServer(deps: HttpDeps, limits: ServerLimits = DEFAULT_
   // `/metrics` looks like a slug: with the metrics on this port, Koa answers it (`metrics` is reserved then)
   const metricsHere = deps.metrics?.exposition !== undefined;
   const secure = overHttps(deps);
+  const hosts = deps.core.hosts;
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     onRequest(drain, res);
     const problem = hostProblem(req);
+    // an account's own domain serves its links and little else (decisions §20); with none, one size check
+    const own =
+      problem !== null || hosts === undefined || hosts.size === 0
+        ? undefined
+        : hosts.get(hostWithoutPort(req.headers.host));
+    if (own !== undefined) {
+      serveOwnDomain(deps, cache, own, req, res, callback);
+      return afterRequest(drain, res);
+    }
     const routed = problem === null && (req.method === 'GET' || req.method === 'HEAD');
     const path = routed ? slugOfPath(req.url) : null;
     // matched on the path alone: `/metrics?x=1` and `/Metrics` are the metrics too

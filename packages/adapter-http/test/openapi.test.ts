@@ -197,12 +197,16 @@ describe('buildOpenApiDocument', () => {
       expect([schemas[schema].oneOf, schemas[schema].anyOf], schema).toEqual([undefined, undefined]);
   });
 
-  it('enumerates the configured hosts in every domain field', () => {
-    // `/tls/allowed?domain=` takes any host (Caddy asks about accounts' own domains): not one of them
+  it('gives the configured hosts as examples of every domain field (own domains are hosts too)', () => {
+    // `/tls/allowed?domain=` takes any host (Caddy asks about accounts' own domains): no examples there
     const { '/tls/allowed': _tls, ...paths } = doc.paths;
     const found = domainSchemas({ ...doc, paths });
     expect(found.length).toBeGreaterThanOrEqual(6);
-    for (const domain of found) expect(branch(domain).enum).toEqual(hosts);
+    // (a query parameter's schema has none: the parameter's `example` is the first host)
+    for (const domain of found) expect(branch(domain).enum).toBeUndefined();
+    const withExamples = found.filter((domain) => domain.examples !== undefined);
+    expect(withExamples.length).toBeGreaterThanOrEqual(5);
+    for (const domain of withExamples) expect(domain.examples).toEqual(hosts);
   });
 
   it('answers rate limits with 429, Retry-After and RateLimit headers', () => {

@@ -1,4 +1,4 @@
-import { createVisitRecorder } from '@shortener/core';
+import { createServedHosts, createVisitRecorder } from '@shortener/core';
 import type { Services } from './container.js';
 import { isBotUserAgent } from '@shortener/adapter-http';
 import type { McpEndpoint } from '@shortener/adapter-http';
@@ -74,6 +74,7 @@ export function createCoreDeps(
     random,
     config: cfg.service,
     settleVisits: () => settleVisits(recorder, logger),
+    hosts: createServedHosts(stores.domains),
   };
 }
 

@@ -161,7 +161,7 @@ function bindServices(c: Container): void {
   );
   c.bind<DomainRuntime>(t.domains).toResolvedValue(
     createDomainRuntime,
-    needs('stores', 'clock', 'random', 'config', 'logger'),
+    needs('coreDeps', 'stores', 'clock', 'random', 'config', 'logger'),
   );
   c.bind<ImportRuntime>(t.imports).toResolvedValue(
     createImports,

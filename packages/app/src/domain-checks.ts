@@ -13,8 +13,11 @@ const PER_TICK = 25;
 /** The accounts' own domains in `serve` (decisions §20): their use cases' deps and the background checks. */
 export interface DomainRuntime {
   readonly deps: DomainDeps;
-  /** Checks what is due every 5 s: pending domains every minute, active ones every 6 hours. */
-  start(): void;
+  /**
+   * Reads the served domains now, then every 5 s (changes made on other nodes) and checks what is due:
+   * pending domains every minute, active ones every 6 hours.
+   */
+  start(): Promise<void>;
   /** Stops after the check under way. */
   stop(): Promise<void>;
 }
@@ -24,6 +27,7 @@ export interface DomainRuntime {
  * with many nodes one node checks a domain at a time.
  */
 export function createDomainRuntime(
+  core: Services['coreDeps'],
   stores: Services['stores'],
   clock: Services['clock'],
   random: Services['random'],
@@ -38,10 +42,13 @@ export function createDomainRuntime(
     random,
     config: cfg.service,
     domainConfig,
+    ...(core.hosts === undefined ? {} : { hosts: core.hosts }),
   };
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> = Promise.resolve();
   const tick = async () => {
+    // what other nodes changed (added, verified, suspended, removed) is served here from this tick on
+    await core.hosts?.refresh();
     const now = clock.now();
     const due = await stores.domains.claimDueDomains(now, now + LEASE_MS, PER_TICK);
     for (const domain of due) {
@@ -55,8 +62,12 @@ export function createDomainRuntime(
   };
   return {
     deps,
-    start: () => {
-      if (timer !== null || (domainConfig.cname === null && domainConfig.ips.length === 0)) return;
+    start: async () => {
+      // a store away at start: served from the first tick that reads it
+      await core.hosts
+        ?.refresh()
+        .catch((error: unknown) => logger.warn('reading domains failed', { error: String(error) }));
+      if (timer !== null) return;
       timer = setInterval(() => {
         running = running
           .then(tick)

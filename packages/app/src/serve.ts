@@ -51,13 +51,14 @@ export async function startServer(
   const stores = overrides.stores ?? (await openWritableStores(config));
   const app = resolveApp(createContainer(config, { geo, stores, ...overrides }));
   const { logger } = app;
+  // the own domains served from the first request on (decisions §20)
+  await app.domains.start();
   const { server, metricsServer } = await listenAll(app, config, stores);
   const url = `http://${hostInUrl(config.listen.host)}:${(server.address() as AddressInfo).port}`;
   const flushing = startFlushing(app);
   const compaction = startVisitCompaction(stores.visits, logger, () => app.recorder.pending(), BURST_VISITS);
   app.events.start();
   app.imports.start();
-  app.domains.start();
   logStart(logger, config, url);
 
   const shutdown = async (): Promise<void> => {

@@ -1,4 +1,5 @@
 import type { ServiceConfig } from './config.js';
+import type { ServedHosts } from './domains/served-hosts.js';
 import type { EventStore } from './events/event-ports.js';
 import type {
   AccountStore,
@@ -28,6 +29,11 @@ export interface CoreDeps {
    * Provided by the composition root (the server's visit recorder); absent where nothing records visits.
    */
   readonly settleVisits?: () => Promise<void>;
+  /**
+   * The accounts' own domains by host (decisions §20): a request on one of them resolves its slugs there.
+   * Absent where none are served (the CLI on the database, embedding apps).
+   */
+  readonly hosts?: ServedHosts;
 }
 
 /** Who is asking: an authenticated account (API key) and/or an edit token, either may be absent. */

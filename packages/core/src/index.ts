@@ -362,3 +362,5 @@ export {
   verifyDomain,
 } from './domains/domains.js';
 export type { DomainConfig, DomainDeps, DomainView, RemoveDomainOptions } from './domains/domains.js';
+export { createServedHosts, hostWithoutPort } from './domains/served-hosts.js';
+export type { ServedHosts } from './domains/served-hosts.js';

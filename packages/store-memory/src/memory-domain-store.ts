@@ -23,7 +23,7 @@ export function createMemoryDomainStore(): DomainStore {
       live()
         .filter((d) => d.accountId === accountId)
         .sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id)),
-    activeDomains: async () => live().filter((d) => d.state === 'active'),
+    servedDomains: async () => live(),
     recordCheck: async (id, check) => change(id, check),
     updateSettings: async (id, settings) => change(id, { settings }),
     removeDomain: async (id) => change(id, { state: 'removed' }),

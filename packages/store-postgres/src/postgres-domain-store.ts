@@ -8,7 +8,7 @@ interface DomainRow {
   account_id: string;
   host: string;
   state: string;
-  token: string;
+  challenge: string;
   problems: string[];
   settings: unknown;
   created_at: string;
@@ -25,7 +25,7 @@ const toDomain = (row: DomainRow): Domain => ({
   accountId: row.account_id,
   host: row.host,
   state: row.state as DomainState,
-  token: row.token,
+  token: row.challenge,
   problems: row.problems,
   settings: readDomainSettings(row.settings),
   createdAt: Number(row.created_at),
@@ -38,7 +38,7 @@ const toDomain = (row: DomainRow): Domain => ({
 const LIVE = "state <> 'removed'";
 const UNIQUE_VIOLATION = '23505';
 
-const INSERT = `INSERT INTO domains (id, account_id, host, state, token, problems, settings, created_at,
+const INSERT = `INSERT INTO domains (id, account_id, host, state, challenge, problems, settings, created_at,
   checked_at, verified_at, failures, next_check_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`;
 // SKIP LOCKED: a domain another node is claiming right now is left to it
 const CLAIM = `UPDATE domains SET next_check_at = $2 WHERE id IN (
@@ -92,7 +92,7 @@ export function createPostgresDomainStore(pool: Pool): DomainStore {
       (await rows(`SELECT * FROM domains WHERE host = $1 AND ${LIVE}`, [host]))[0] ?? null,
     listDomains: async (accountId) =>
       rows(`SELECT * FROM domains WHERE account_id = $1 AND ${LIVE} ORDER BY created_at, id`, [accountId]),
-    activeDomains: async () => rows("SELECT * FROM domains WHERE state = 'active'", []),
+    servedDomains: async () => rows(`SELECT * FROM domains WHERE ${LIVE}`, []),
     recordCheck: async (id, check) =>
       changed(
         `UPDATE domains SET state = $2, problems = $3, checked_at = $4, verified_at = $5, failures = $6,

@@ -7,7 +7,7 @@ interface DomainRow {
   account_id: string;
   host: string;
   state: string;
-  token: string;
+  challenge: string;
   problems: string;
   settings: string;
   created_at: number;
@@ -22,7 +22,7 @@ const toDomain = (row: DomainRow): Domain => ({
   accountId: row.account_id,
   host: row.host,
   state: row.state as DomainState,
-  token: row.token,
+  token: row.challenge,
   problems: JSON.parse(row.problems) as string[],
   settings: readDomainSettings(JSON.parse(row.settings)),
   createdAt: row.created_at,
@@ -44,8 +44,8 @@ export function createSqliteDomainStore(db: Database): DomainStore {
   const countOf = db
     .prepare<[string], number>(`SELECT count(*) FROM domains WHERE account_id = ? AND ${LIVE}`)
     .pluck();
-  const active = db.prepare<[], DomainRow>("SELECT * FROM domains WHERE state = 'active'");
-  const insert = db.prepare(`INSERT INTO domains (id, account_id, host, state, token, problems, settings,
+  const served = db.prepare<[], DomainRow>(`SELECT * FROM domains WHERE ${LIVE}`);
+  const insert = db.prepare(`INSERT INTO domains (id, account_id, host, state, challenge, problems, settings,
     created_at, checked_at, verified_at, failures, next_check_at)
     VALUES (@id, @accountId, @host, @state, @token, @problems, @settings, @createdAt, @checkedAt, @verifiedAt,
     @failures, @nextCheckAt)`);
@@ -84,7 +84,7 @@ export function createSqliteDomainStore(db: Database): DomainStore {
       return row === undefined ? null : toDomain(row);
     },
     listDomains: async (accountId) => ofAccount.all(accountId).map(toDomain),
-    activeDomains: async () => active.all().map(toDomain),
+    servedDomains: async () => served.all().map(toDomain),
     recordCheck: async (id, outcome) =>
       check.run({ ...outcome, id, problems: JSON.stringify(outcome.problems) }).changes === 1,
     updateSettings: async (id, value) => settings.run(JSON.stringify(value), id).changes === 1,

@@ -110,9 +110,9 @@ export function describeDomainStoreContract(name: string, open: () => Promise<St
       };
       expect(await domains.updateSettings(domain.id, settings)).toBe(true);
       expect(await domains.findDomain(domain.id)).toEqual({ ...domain, ...check, settings });
-      expect((await domains.activeDomains()).map((d) => d.id)).toEqual([domain.id]);
+      expect((await domains.servedDomains()).map((d) => d.id)).toEqual([domain.id]);
       await domains.removeDomain(domain.id);
-      expect(await domains.activeDomains()).toEqual([]);
+      expect(await domains.servedDomains()).toEqual([]);
       expect(await domains.recordCheck(domain.id, check)).toBe(false);
       expect(await domains.updateSettings(domain.id, NO_DOMAIN_SETTINGS)).toBe(false);
     });

@@ -90,20 +90,22 @@ function collapseNullable(schema: Json): void {
 }
 
 /**
- * Finishes a generated schema in place: nullable fields get a type list, every `domain` property (and
- * the alias check's `alternative`) enumerates the configured hosts, since the schemas are static and
- * the short domains are configuration; zod's safe-integer bounds on `.int()` are dropped as noise.
+ * Finishes a generated schema in place: nullable fields get a type list, every `domain` property gives
+ * the configured hosts as examples and the alias check's `alternative` enumerates them, since the schemas
+ * are static and the short domains are configuration; zod's safe-integer bounds on `.int()` are dropped as noise.
  */
 function finish(schema: Json, hosts: readonly string[]): void {
   collapseNullable(schema);
   const properties = schema.properties;
   if (isJson(properties) && hosts.length > 0) {
-    for (const name of ['domain', 'alternative']) {
-      const property = properties[name];
-      // `x-any-host`: a host of any kind (an account's own domain), not one of the short domains
-      if (isJson(property) && property['x-any-host'] === true) delete property['x-any-host'];
-      else if (isJson(property)) restrictTo(property, hosts);
-    }
+    // `alternative` is always a short domain; `domain` may also be an account's own (decisions §20), so
+    // the short domains are its examples, not its only values
+    const alternative = properties.alternative;
+    if (isJson(alternative)) restrictTo(alternative, hosts);
+    const domain = properties.domain;
+    // `x-any-host`: a host of any kind (Caddy's question), no short domain given as an example
+    if (isJson(domain) && domain['x-any-host'] === true) delete domain['x-any-host'];
+    else if (isJson(domain)) domain.examples = [...hosts];
   }
   if (schema.minimum === Number.MIN_SAFE_INTEGER) delete schema.minimum;
   if (schema.maximum === Number.MAX_SAFE_INTEGER) delete schema.maximum;

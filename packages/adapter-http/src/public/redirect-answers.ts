@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GoneReason, Language, LinkRecord, RedirectOutcome } from '@shortener/core';
-import { domainError } from '@shortener/core';
+import { domainError, hostWithoutPort } from '@shortener/core';
 import type { HttpDeps } from '../deps.js';
 import { HTTP_STATUS, errorBody } from '../errors.js';
 import { gonePage, notFoundPage, passwordPage } from '../pages/basic-pages.js';
@@ -42,7 +42,7 @@ export function respond(
 }
 
 const NO_STORE = 'private, max-age=0';
-const NOINDEX = 'noindex, nofollow';
+export const NOINDEX = 'noindex, nofollow';
 
 /** The pages a short URL answers with (password form, 404, 410): never indexed (decisions §15). */
 const SHORT_URL_PAGE_HEADERS = { ...LINK_PAGE_HEADERS, 'X-Robots-Tag': NOINDEX };
@@ -92,7 +92,7 @@ export function sendFollowed(
  * A dead end sent elsewhere (decisions §18: `expired_url`, `NOT_FOUND_REDIRECT`): a 302 with
  * `Cache-Control: no-store`, as the decision may change with the next visit.
  */
-function sendElsewhere(req: IncomingMessage, res: ServerResponse, location: string): void {
+export function sendElsewhere(req: IncomingMessage, res: ServerResponse, location: string): void {
   const headers = ['Cache-Control', 'no-store', 'Location', location, 'X-Robots-Tag', NOINDEX];
   if (req.method !== 'HEAD') headers.push('Content-Length', '0');
   res.writeHead(302, headers);
@@ -158,7 +158,10 @@ export function sendOutcome(
       return;
     }
     case 'not_found': {
-      const elsewhere = deps.options.notFoundRedirect ?? null;
+      // an own domain's unknown slug goes where its settings say, never to the instance's NOT_FOUND_REDIRECT
+      const own = deps.core.hosts?.get(hostWithoutPort(req.headers.host));
+      const elsewhere =
+        own !== undefined ? own.settings.notFoundRedirect : (deps.options.notFoundRedirect ?? null);
       if (elsewhere !== null) return sendElsewhere(req, res, elsewhere);
       sendMissing(req, res, language, null);
     }

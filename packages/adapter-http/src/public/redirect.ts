@@ -134,7 +134,7 @@ export function serveRedirect(
   slug: string,
   query: string,
 ): Promise<void> | undefined {
-  const key = redirectKey(deps.core.config, req.headers.host, slug);
+  const key = redirectKey(deps.core.config, req.headers.host, slug, deps.core.hosts);
   const cached = cache.get(key.domain, key.slug);
   deps.metrics?.linkCache(cached !== undefined);
   if (cached !== undefined) return answer(deps, req, res, query, cached, key.slug);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDnsServer } from '../dns-server.js';
 import type { TestDnsServer } from '../dns-server.js';
 import { movedClock } from './file-server.js';
-import { expectError, jsonOf, startTestServer } from './harness.js';
+import { expectError, jsonOf, rawRequest, startTestServer } from './harness.js';
 import type { TestAccount, TestServer } from './harness.js';
 
 // Decisions §20: an account's own domains, checked against a real DNS server on a loopback UDP port
@@ -273,5 +273,136 @@ describe('a server without CUSTOM_DOMAIN_CNAME or CUSTOM_DOMAIN_IPS', () => {
     } finally {
       await Promise.all([bare.close(), cnameOnly.close()]);
     }
+  });
+});
+
+describe('links on an own domain, and what the domain serves', () => {
+  let owner: TestAccount;
+  let host = '';
+  let id = '';
+
+  beforeAll(async () => {
+    owner = await server.createAccount('ivan');
+    const domain = await jsonOf(await add(owner, 'go.ivan.test'), 201);
+    publishAll(domain.records);
+    expect((await verify(owner, domain.id)).state).toBe('active');
+    [host, id] = [`go.ivan.test:${server.port}`, domain.id];
+  });
+
+  // the OpenAPI document describes {base_url} and the short domains; an own domain answers 404 to the rest
+  const onDomain = (path: string, options = {}) =>
+    rawRequest(server.port, `http://${host}${path}`, options, ({ status }) =>
+      expect(status).toBeLessThan(500),
+    );
+  const create = (account: TestAccount, body: Record<string, unknown>) =>
+    server.api('/api/v1/links', { key: account.key, json: body });
+
+  it('creates links on it for its account only, while it is active; short_url is on the domain', async () => {
+    const link = await jsonOf(
+      await create(owner, { url: 'https://example.com/promo', alias: 'promo', domain: 'go.ivan.test' }),
+      201,
+    );
+    expect(link).toMatchObject({ domain: 'go.ivan.test', short_url: 'https://go.ivan.test/promo' });
+    const other = await expectError(
+      await create(alice, { url: 'https://example.com/x', domain: 'go.ivan.test' }),
+      403,
+      'forbidden',
+    );
+    expect(other.field).toBe('domain');
+    await expectError(
+      await create(alice, { url: 'https://example.com/x', domain: 'go.acme.test' }),
+      403,
+      'forbidden',
+    );
+    await expectError(
+      await create(owner, { url: 'https://example.com/x', domain: 'nowhere.test' }),
+      400,
+      'domain_invalid',
+    );
+    // slugs are unique per domain: the same alias on the short domain is another link
+    const short = await jsonOf(
+      await create(owner, { url: 'https://example.com/short', alias: 'promo' }),
+      201,
+    );
+    expect(short.domain).toBe(server.hostA);
+    const checked = await jsonOf(await server.api('/api/v1/check?slug=promo&domain=go.ivan.test'));
+    expect(checked).toMatchObject({ status: 'taken', domain: 'go.ivan.test' });
+  });
+
+  it('redirects its links, shows their + page, and answers 404 for a slug of the short domains', async () => {
+    const followed = await onDomain('/promo');
+    expect(followed.status).toBe(302);
+    expect(followed.headers.get('location')).toBe('https://example.com/promo');
+    expect(followed.headers.get('x-robots-tag')).toBe('noindex, nofollow');
+    const preview = await onDomain('/promo+');
+    expect(preview.status).toBe(200);
+    expect(await preview.text()).toContain('https://example.com/promo');
+    await jsonOf(await create(owner, { url: 'https://example.com/only-short', alias: 'only-short' }), 201);
+    expect((await onDomain('/only-short')).status).toBe(404);
+    expect((await server.visit(`http://${server.hostA}/promo`)).headers.get('location')).toBe(
+      'https://example.com/short',
+    );
+  });
+
+  it('serves robots.txt that disallows all, and 404 for the API, pages, docs, health and login', async () => {
+    const robots = await onDomain('/robots.txt');
+    expect(await robots.text()).toBe('User-agent: *\nDisallow: /\n');
+    for (const path of [
+      '/api/v1/links',
+      '/docs',
+      '/healthz',
+      '/login',
+      '/account',
+      '/openapi.json',
+      '/mcp',
+      '/x/y',
+    ]) {
+      const answer = await onDomain(path);
+      expect(answer.status, path).toBe(404);
+      expect(answer.headers.get('x-robots-tag'), path).toBe('noindex, nofollow');
+    }
+    const posted = await onDomain('/api/v1/links', { json: { url: 'https://example.com/' } });
+    expect(posted.status).toBe(404);
+  });
+
+  it('sends / and unknown slugs where its settings say, and serves its app-links files', async () => {
+    expect((await onDomain('/')).status).toBe(404);
+    expect((await onDomain('/no-such-slug')).status).toBe(404);
+    const assetLinks = [
+      { relation: ['delegate_permission/common.handle_all_urls'], target: { namespace: 'android_app' } },
+    ];
+    await jsonOf(
+      await server.api(`/api/v1/domains/${id}`, {
+        key: owner.key,
+        method: 'PATCH',
+        json: {
+          settings: {
+            base_redirect: 'https://ivan.test/',
+            not_found_redirect: 'https://ivan.test/missing',
+            android_asset_links: assetLinks,
+          },
+        },
+      }),
+    );
+    const base = await onDomain('/');
+    expect([base.status, base.headers.get('location')]).toEqual([302, 'https://ivan.test/']);
+    const unknown = await onDomain('/no-such-slug');
+    expect([unknown.status, unknown.headers.get('location')]).toEqual([302, 'https://ivan.test/missing']);
+    const file = await onDomain('/.well-known/assetlinks.json');
+    expect(await file.json()).toEqual(assetLinks);
+    expect((await onDomain('/.well-known/apple-app-site-association')).status).toBe(404);
+  });
+
+  it('answers 404 for everything on a domain that is not active, and for its links once it is removed', async () => {
+    const pending = (path: string) =>
+      rawRequest(server.port, `http://go.acme.test:${server.port}${path}`, {}, ({ status }) =>
+        expect(status).toBeLessThan(500),
+      );
+    expect((await pending('/')).status).toBe(404);
+    expect((await pending('/promo')).status).toBe(404);
+    const removed = await server.api(`/api/v1/domains/${id}`, { key: owner.key, method: 'DELETE' });
+    expect(removed.status).toBe(204);
+    // a removed domain is no longer the account's: its host is one the server does not know
+    expect((await onDomain('/promo')).headers.get('location')).not.toBe('https://example.com/promo');
   });
 });

@@ -274,8 +274,12 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** One request over node:http (fetch cannot set `Host`), returned as a fetch Response. */
-function rawRequest(
+/**
+ * One request over node:http (fetch cannot set `Host`), returned as a fetch Response. `keepsContract`
+ * checks the exchange against the OpenAPI document (a no-op where the document does not speak: an
+ * account's own domain, decisions §20); a 5xx fails either way.
+ */
+export function rawRequest(
   port: number,
   url: string,
   options: RequestOptions,

@@ -13,7 +13,11 @@ import type { TestStore } from './test-store.js';
 // copied into a fresh schema, then served by a real STORE=postgres server as it was.
 
 const DATABASE_URL = scaleBackendUrl('DATABASE_URL');
-const SITE = { SHORT_DOMAINS: 'https://sho.example', TRUST_PROXY: 'true' };
+const SITE = {
+  SHORT_DOMAINS: 'https://sho.example',
+  TRUST_PROXY: 'true',
+  CUSTOM_DOMAIN_CNAME: 'links.example.com',
+};
 const form = { 'content-type': 'application/x-www-form-urlencoded' };
 
 describe.runIf(DATABASE_URL !== null)('shortener migrate --to postgres://…', () => {
@@ -50,6 +54,8 @@ describe.runIf(DATABASE_URL !== null)('shortener migrate --to postgres://…', (
       expect(seen).toMatchObject({ state: 'done', total: 1, file_name: 'moved.csv' });
       return seen;
     });
+    // an own domain (decisions §20), pending
+    await jsonOf(await source.api('/api/v1/domains', { key, json: { host: 'go.alice.test' } }), 201);
     // a visit that found nothing (decisions §18), counted with the visits' flush
     expect((await source.visit('https://sho.example/no-such-link', from(5))).status).toBe(404);
     for (let i = 0; i < 3; i++) expect((await source.visit(links.anon.short_url, from(i))).status).toBe(302);

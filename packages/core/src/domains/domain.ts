@@ -71,8 +71,8 @@ export interface DomainStore {
   findDomainByHost(host: string): Promise<Domain | null>;
   /** The account's domains not removed, oldest first. */
   listDomains(accountId: string): Promise<Domain[]>;
-  /** Every active domain: what the redirect path serves. */
-  activeDomains(): Promise<Domain[]>;
+  /** Every domain not removed, in any state: what the nodes serve (active) or answer 404 for (the rest). */
+  servedDomains(): Promise<Domain[]>;
   /** Writes a check's outcome; false when the domain is gone or removed meanwhile. */
   recordCheck(id: string, check: DomainCheck): Promise<boolean>;
   /** Replaces the domain's settings; false when it is gone or removed. */

@@ -9,6 +9,7 @@ import { randomString, randomUuid } from '../secrets.js';
 import { validateTargetUrl } from '../urls/validate-url.js';
 import type { Domain, DomainSettings, DomainStore } from './domain.js';
 import { DOMAIN_STATES, NO_DOMAIN_SETTINGS, isUnder, normalizeHost } from './domain.js';
+import type { ServedHosts } from './served-hosts.js';
 import type { CheckOutcome, DnsResolver, DomainRouting } from './verification.js';
 import { decideCheck, domainProblems, recordsFor, routingProblem } from './verification.js';
 
@@ -33,6 +34,8 @@ export interface DomainDeps {
   readonly random: RandomSource;
   readonly config: ServiceConfig;
   readonly domainConfig: DomainConfig;
+  /** What this node serves: read again after every change here (other nodes read it every few seconds). */
+  readonly hosts?: ServedHosts;
 }
 
 /** The body of `POST /api/v1/domains`. */
@@ -180,6 +183,8 @@ export async function addDomain(
     const most = deps.domainConfig.perAccount;
     return err(domainError('too_many', `An account has at most ${most} domains (DOMAINS_PER_ACCOUNT).`));
   }
+  // a pending domain answers 404 on this node at once, rather than as the default short domain
+  await deps.hosts?.refresh();
   return ok(domain);
 }
 
@@ -207,6 +212,7 @@ export async function checkDomain(
   const problems = await domainProblems(deps.resolver, domain, deps.domainConfig);
   const outcome = decideCheck(domain, problems, deps.clock.now());
   await deps.domains.recordCheck(domain.id, outcome.check);
+  await deps.hosts?.refresh();
   return { domain: { ...domain, ...outcome.check }, outcome };
 }
 
@@ -257,8 +263,10 @@ export async function updateDomainSettings(
     androidAssetLinks:
       given.android_asset_links === undefined ? was.androidAssetLinks : given.android_asset_links,
   };
-  if (!(await deps.domains.updateSettings(id, settings)))
+  if (!(await deps.domains.updateSettings(id, settings))) {
     return err(domainError('not_found', NO_SUCH_DOMAIN));
+  }
+  await deps.hosts?.refresh();
   return ok({ ...own.value, settings });
 }
 
@@ -277,6 +285,7 @@ export async function removeDomain(
   const own = await findOwnDomain(deps, accountId, id);
   if (!own.ok) return own;
   await deps.domains.removeDomain(id);
+  await deps.hosts?.refresh();
   return ok({ ...own.value, state: 'removed' });
 }
 

@@ -6,7 +6,7 @@ import type { AliasCheckView } from '../response-schemas.js';
 import type { CheckAliasInput } from '../schemas.js';
 import { sha256Hex } from '../secrets.js';
 import type { LinkRecord } from './link.js';
-import { findLinkByReference, resolveDomain } from './references.js';
+import { findLinkByReference, resolveLinkDomain } from './references.js';
 import { normalizeSlug, validateAlias } from './slug.js';
 
 /**
@@ -14,7 +14,7 @@ import { normalizeSlug, validateAlias } from './slug.js';
  * other short domain where it is free, if any.
  */
 export async function checkAlias(deps: CoreDeps, input: CheckAliasInput): Promise<Result<AliasCheckView>> {
-  const domain = resolveDomain(deps.config, input.domain);
+  const domain = resolveLinkDomain(deps, input.domain, null, true);
   if (!domain.ok) return domain;
   const slug = normalizeSlug(input.slug);
   const base = { slug, domain: domain.value.host, alternative: null };

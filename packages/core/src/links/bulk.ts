@@ -6,7 +6,7 @@ import { err, ok } from '../result.js';
 import type { BulkInput } from '../schemas.js';
 import type { CreatedLink } from './create-link.js';
 import { createLink } from './create-link.js';
-import { resolveDomain } from './references.js';
+import { resolveLinkDomain } from './references.js';
 
 /** One per-URL result of a bulk creation, in input order (decisions §7). */
 export type BulkItem =
@@ -38,7 +38,7 @@ export async function createLinks(
   if (urls.length === 0) return err(domainError('invalid_request', 'No URL given.', 'urls'));
   const max = bulkLimit(deps, caller);
   if (urls.length > max) return err(domainError('too_many', `At most ${max} URLs per request.`, 'urls'));
-  const domain = resolveDomain(deps.config, input.domain);
+  const domain = resolveLinkDomain(deps, input.domain, caller.accountId);
   if (!domain.ok) return domain;
 
   const items: BulkItem[] = [];

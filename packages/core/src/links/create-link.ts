@@ -12,7 +12,7 @@ import { MAX_URL_LENGTH, validateTargetUrl } from '../urls/validate-url.js';
 import type { ServiceConfig } from '../config.js';
 import type { LinkRecord } from './link.js';
 import { checkPermanent, organisedOf } from './organise.js';
-import { resolveDomain } from './references.js';
+import { resolveLinkDomain } from './references.js';
 import { RESERVED_SLUGS, randomSlug, slugLengthForAttempt, validateAlias } from './slug.js';
 import { checkStart, expiryFromDays } from './status.js';
 
@@ -102,7 +102,7 @@ export async function createLink(
   caller: Caller,
 ): Promise<Result<CreatedLink>> {
   const { config, clock, random } = deps;
-  const domain = resolveDomain(config, input.domain);
+  const domain = resolveLinkDomain(deps, input.domain, caller.accountId);
   if (!domain.ok) return domain;
   const url = destinationOf(config, input);
   if (!url.ok) return url;

@@ -1,4 +1,6 @@
 import { shortDomainForHost } from '../config.js';
+import type { ServedHosts } from '../domains/served-hosts.js';
+import { hostWithoutPort } from '../domains/served-hosts.js';
 import type { CoreDeps } from '../deps.js';
 import type { VisitRecorder } from '../visits/recorder.js';
 import type { LinkRecord } from './link.js';
@@ -33,13 +35,20 @@ export interface Visit {
   readonly variant?: string | null;
 }
 
-/** Where a request for `/{slug}` on `host` points: the short domain's host (decisions §1) and the slug. */
+/**
+ * Where a request for `/{slug}` on `host` points: an active own domain of an account (decisions §20) when
+ * `hosts` serves the host, else the short domain's host (decisions §1); and the slug.
+ */
 export function redirectKey(
   config: CoreDeps['config'],
   host: string | undefined,
   slug: string,
+  hosts?: ServedHosts,
 ): { readonly domain: string; readonly slug: string } {
-  return { domain: shortDomainForHost(config, host).host, slug: lookupSlug(slug) };
+  // no own domains (the common case): not even the host is read
+  const own = hosts === undefined || hosts.size === 0 ? undefined : hosts.get(hostWithoutPort(host));
+  const domain = own?.state === 'active' ? own.host : shortDomainForHost(config, host).host;
+  return { domain, slug: lookupSlug(slug) };
 }
 
 /**
@@ -47,11 +56,11 @@ export function redirectKey(
  * null, as for an unknown slug, before the link's `starts_at` (decisions §25).
  */
 export async function findRedirectLink(
-  deps: Pick<CoreDeps, 'links' | 'config' | 'clock'>,
+  deps: Pick<CoreDeps, 'links' | 'config' | 'clock' | 'hosts'>,
   host: string | undefined,
   slug: string,
 ) {
-  const key = redirectKey(deps.config, host, slug);
+  const key = redirectKey(deps.config, host, slug, deps.hosts);
   const link = await deps.links.findBySlug(key.domain, key.slug);
   return link === null || hasStarted(link, deps.clock.now()) ? link : null;
 }
@@ -61,7 +70,7 @@ export async function findRedirectLink(
  * MCP's `get_link_info`): the visits served so far are written first. Never on the redirect path.
  */
 export async function findLinkShown(
-  deps: Pick<CoreDeps, 'links' | 'config' | 'clock' | 'settleVisits'>,
+  deps: Pick<CoreDeps, 'links' | 'config' | 'clock' | 'settleVisits' | 'hosts'>,
   host: string | undefined,
   slug: string,
 ) {

@@ -26,6 +26,27 @@ export function resolveDomain(config: ServiceConfig, domain: string | null | und
 }
 
 /**
+ * The domain a link is made on: a short domain as {@link resolveDomain} finds it, or an active own domain
+ * of the account `accountId` (decisions §20); another account's or an inactive own domain is 403
+ * `forbidden`. `anyOwner` (the alias check) takes any active own domain.
+ */
+export function resolveLinkDomain(
+  deps: Pick<CoreDeps, 'config' | 'hosts'>,
+  domain: string | null | undefined,
+  accountId: string | null,
+  anyOwner = false,
+): Result<ShortDomain> {
+  const short = resolveDomain(deps.config, domain);
+  if (short.ok || domain === null || domain === undefined || deps.hosts === undefined) return short;
+  const own = deps.hosts.get(parseShortDomain(domain)?.host ?? '');
+  if (own === undefined) return short;
+  if (own.state !== 'active' || (!anyOwner && own.accountId !== accountId)) {
+    return err(domainError('forbidden', `${own.host} is not an active domain of this account.`, 'domain'));
+  }
+  return ok({ host: own.host, origin: `https://${own.host}` });
+}
+
+/**
  * Finds a link by what a person would paste: its id, its short URL (`https://s.example/abc`), `host/slug`,
  * or a bare slug on the default domain (or on `domain` when given).
  */

@@ -9,7 +9,7 @@ CREATE TABLE domains (
   account_id TEXT NOT NULL,
   host TEXT NOT NULL,
   state TEXT NOT NULL,
-  token TEXT NOT NULL,
+  challenge TEXT NOT NULL,
   problems JSONB NOT NULL DEFAULT '[]',
   settings JSONB NOT NULL DEFAULT '{}',
   created_at BIGINT NOT NULL,

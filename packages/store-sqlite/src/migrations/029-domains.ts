@@ -1,7 +1,8 @@
 /**
  * Decisions §20: the accounts' own domains. A host is held by one domain that is not removed (a removed
  * domain stays as history, its host free again); the background checks take what is due, by
- * `next_check_at`. `problems` and `settings` are JSON.
+ * `next_check_at`. `problems` and `settings` are JSON; `challenge` is the TXT record's token, public by
+ * nature (it stands in DNS), not a secret.
  */
 export const DOMAINS = `
 CREATE TABLE domains (
@@ -9,7 +10,7 @@ CREATE TABLE domains (
   account_id TEXT NOT NULL,
   host TEXT NOT NULL,
   state TEXT NOT NULL,
-  token TEXT NOT NULL,
+  challenge TEXT NOT NULL,
   problems TEXT NOT NULL DEFAULT '[]',
   settings TEXT NOT NULL DEFAULT '{}',
   created_at INTEGER NOT NULL,
