@@ -124,8 +124,8 @@ export const DOMAIN_PAGE_ROUTES: readonly AnyRoute[] = [
     },
     handle: async (ctx, { deps, signedIn }) => {
       if (signedIn === null) return;
-      const key = DONE[String(queryOf(ctx.query).done) as keyof typeof DONE] as
-        (typeof DONE)[keyof typeof DONE] | undefined;
+      const done = String(queryOf(ctx.query).done);
+      const key = Object.hasOwn(DONE, done) ? DONE[done as keyof typeof DONE] : undefined;
       const text = key === undefined ? undefined : domainsTextOf(stateOf(ctx).language)[key];
       await sendDomainsPage(
         ctx,
@@ -200,7 +200,7 @@ export const DOMAIN_PAGE_ROUTES: readonly AnyRoute[] = [
       const t = domainsTextOf(stateOf(ctx).language);
       const { host, state } = checked.value.domain;
       const text = fill(t.checked, { host, state: t[state] });
-      await sendDomainsPage(ctx, deps, me, 200, { notice: { error: state !== 'active', text } });
+      await sendDomainsPage(ctx, deps, me, 200, { notice: { error: false, text } });
     },
   }),
   route({
