@@ -36,7 +36,7 @@ const ALONE: Readonly<Record<string, readonly string[]>> = {
  * representative part, since the whole suite twice would double the run.
  */
 // raw-requests: a half-closed client lost nearly every answer on PostgreSQL, where they are asynchronous;
-// domains: adds and check claims under PostgreSQL's locks (decisions §20); guess-limits: concurrent guesses against the limiter in Redis (decisions §14); webhooks: the outbox's
+// domains: adds and check claims under PostgreSQL's locks (decisions §20), domain-pages: the same from the page; guess-limits: concurrent guesses against the limiter in Redis (decisions §14); webhooks: the outbox's
 // triggers and the dispatcher's SKIP LOCKED claims (decisions §16); webhook-isolation: the per-webhook caps
 // of those claims
 const ON_POSTGRES = [
@@ -64,6 +64,7 @@ const ON_POSTGRES = [
   'split-tests',
   'starts-at',
   'domains',
+  'domain-pages',
 ].map((name) => `test/http/${name}.test.ts`);
 const postgresWanted =
   (process.env.DATABASE_URL ?? '') !== '' || process.env.SHORTENER_SCALE_TESTS === 'required';

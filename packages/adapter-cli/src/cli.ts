@@ -5,6 +5,7 @@ import { addInspectCommands } from './commands/inspect-commands.js';
 import { addLinkCommands } from './commands/link-commands.js';
 import { addTagCommands } from './commands/tag-commands.js';
 import type { CliIo } from './cli-io.js';
+import { addDomainCommands } from './domain-commands.js';
 import { addMcpCommand } from './mcp-command.js';
 import { addMigrateCommand } from './migrate-command.js';
 import { addOperatorCommands } from './operator-commands.js';
@@ -48,6 +49,7 @@ export function createProgram(io: CliIo): Command {
   addBatchCommands(program, io);
   addOperatorCommands(program, io);
   addWebhookCommands(program, io);
+  addDomainCommands(program, io);
   addMigrateCommand(program, io);
   return program;
 }

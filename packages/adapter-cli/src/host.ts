@@ -1,5 +1,6 @@
 import type {
   CoreDeps,
+  DomainDeps,
   ImportJobSummary,
   ImportOptions,
   ImportReportLine,
@@ -7,6 +8,7 @@ import type {
   Result,
   WebhookDeps,
 } from '@shortener/core';
+import type { Command } from 'commander';
 import type { CliIo } from './cli-io.js';
 
 /** The database of `DB_PATH` opened for one command. */
@@ -16,6 +18,8 @@ export interface LocalStore {
   readonly backup: ((destination: string) => Promise<void>) | null;
   /** The webhooks of every account on it (decisions §16: `shortener webhooks`). */
   readonly webhooks: WebhookDeps;
+  /** The accounts' own domains, checked with `DNS_SERVERS` (decisions §20: `shortener domains`). */
+  readonly domains: DomainDeps;
   /**
    * Runs an import into an account here, to its end (`shortener import --from`, decisions §17), going on
    * with an unfinished job of the same import (§25); `signal` aborted cancels the job.
@@ -103,3 +107,16 @@ export async function withLocalStore<T>(
     await store.close();
   }
 }
+
+/** The options of a command on the local database: `--db-path` and `--json`. */
+export const localOptions = (command: Command): Command =>
+  command
+    .option('--db-path <path>', 'SQLite file (default: $DB_PATH, else ./data/shortener.db)')
+    .option('--json', 'print JSON instead of text');
+
+/** Prints a command's `json` with `--json`, else its `text`, on stdout. */
+export const printerOf =
+  (io: CliIo, options: { readonly json?: boolean }) =>
+  (json: unknown, text: string): void => {
+    io.stdout.write(options.json === true ? `${JSON.stringify(json, null, 2)}\n` : `${text}\n`);
+  };

@@ -10,7 +10,7 @@ import {
 import type { Account, ApiKeyRecord, CoreDeps } from '@shortener/core';
 import { unwrap } from './cli-io.js';
 import type { CliIo } from './cli-io.js';
-import { withLocalStore } from './host.js';
+import { localOptions, printerOf, withLocalStore } from './host.js';
 import { table } from './render.js';
 
 /** Options every operator command takes. */
@@ -162,18 +162,14 @@ function accountSwitch(verb: 'disable' | 'enable', description: string): Operato
 }
 
 function addLeaf(parent: Command, spec: OperatorCommand, io: CliIo): void {
-  const command = parent
-    .command(spec.spec)
-    .description(spec.description)
-    .option('--db-path <path>', 'SQLite file (default: $DB_PATH, else ./data/shortener.db)')
-    .option('--json', 'print JSON instead of text')
-    .addHelpText('after', `\nExample:\n  $ shortener ${spec.example}\n`);
+  const command = localOptions(parent.command(spec.spec).description(spec.description)).addHelpText(
+    'after',
+    `\nExample:\n  $ shortener ${spec.example}\n`,
+  );
   for (const [flags, description] of spec.flags ?? []) command.option(flags, description);
   command.action(async () => {
     const options = command.opts<OperatorOptions>();
-    const print = (json: unknown, text: string): void => {
-      io.stdout.write(options.json === true ? `${JSON.stringify(json, null, 2)}\n` : `${text}\n`);
-    };
+    const print = printerOf(io, options);
     const argument = String(command.processedArgs[0] ?? '');
     await withLocalStore(io, options.dbPath, ({ core }) => spec.run({ core, argument, print, io, options }));
   });

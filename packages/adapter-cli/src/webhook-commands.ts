@@ -3,7 +3,7 @@ import { createWebhook, EVENT_TYPES, findAccount, toWebhookView } from '@shorten
 import type { EventType, Result } from '@shortener/core';
 import { CliError, unwrap } from './cli-io.js';
 import type { CliIo } from './cli-io.js';
-import { withLocalStore } from './host.js';
+import { localOptions, printerOf, withLocalStore } from './host.js';
 import { table } from './render.js';
 
 interface Options {
@@ -28,13 +28,10 @@ function parseEvents(raw: string | undefined): EventType[] {
 }
 
 /** The options every webhook command takes. */
-const common = (command: Command) =>
-  command
-    .option('--db-path <path>', 'SQLite file (default: $DB_PATH, else ./data/shortener.db)')
-    .option('--json', 'print JSON instead of text');
+const common = localOptions;
 /** Prints the JSON with `--json`, else the text. */
 const print = (io: CliIo, options: Options, json: unknown, text: string) =>
-  io.stdout.write(options.json === true ? `${JSON.stringify(json, null, 2)}\n` : `${text}\n`);
+  printerOf(io, options)(json, text);
 
 /**
  * `shortener webhooks list|add|remove` (decisions §16): the operator's view of every account's

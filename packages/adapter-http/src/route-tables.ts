@@ -1,6 +1,7 @@
 import type { Language, ServiceConfig } from '@shortener/core';
 import { setHeaders, stateOf } from './koa-helpers.js';
 import { ACCOUNT_ROUTES } from './account/account-home-routes.js';
+import { DOMAIN_PAGE_ROUTES } from './account/domain-page-routes.js';
 import { IMPORT_PAGE_ROUTES } from './account/import-page-routes.js';
 import { LINK_PAGE_ROUTES } from './account/link-page-routes.js';
 import { PASSKEY_ROUTES } from './account/passkey-routes.js';
@@ -99,6 +100,7 @@ export const ROUTE_TABLES: readonly (readonly AnyRoute[])[] = [
   PASSKEY_ROUTES,
   SETTINGS_ROUTES,
   IMPORT_PAGE_ROUTES,
+  DOMAIN_PAGE_ROUTES,
   LINK_PAGE_ROUTES,
   ADMIN_ROUTES,
   QR_ROUTES,

@@ -20,6 +20,8 @@ export async function openLocalStore(env: Environment, dbPath: string | undefine
     core: resolve(container, 'coreDeps'),
     backup: resolve(container, 'backup'),
     webhooks: resolve(container, 'events').webhooks,
+    // the use cases' deps only: a command never starts the background checks
+    domains: resolve(container, 'domains').deps,
     importFrom: (request, onProgress, signal) =>
       importLocally(
         resolve(container, 'coreDeps'),

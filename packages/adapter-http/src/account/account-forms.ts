@@ -1,4 +1,5 @@
 import {
+  AddDomainInput,
   ClaimInput,
   CreateKeyInput,
   CreateLinkInput,
@@ -11,6 +12,7 @@ import {
   RULE_DEVICES,
   RULE_OSES,
   RuleWhenInput,
+  UpdateDomainInput,
   UpdateLinkInput,
 } from '@shortener/core';
 import { z } from 'zod';
@@ -163,3 +165,26 @@ export const ImportForm = formOf(
     dry_run: checkbox('report what would happen, write nothing.'),
   },
 );
+
+/** The add form of `/account/domains` (decisions §20): `POST /api/v1/domains`'s input. */
+export const DomainForm = formOf('DomainForm', { input: AddDomainInput, names: ['host'] });
+
+const SETTINGS = UpdateDomainInput.shape.settings;
+
+/** A domain's settings form: PATCH's settings as text, an empty field unset, the two files as JSON text. */
+export const DomainSettingsForm = formOf('DomainSettingsForm', {
+  input: SETTINGS,
+  names: ['base_redirect', 'not_found_redirect', 'apple_app_site_association', 'android_asset_links'],
+  notes: {
+    base_redirect: 'Where `/` on the domain goes (302); empty: a 404 page.',
+    not_found_redirect: 'Where an unknown slug goes (302); empty: the 404 page.',
+    apple_app_site_association: 'The JSON served at `/.well-known/apple-app-site-association`; empty: none.',
+    android_asset_links: 'The JSON served at `/.well-known/assetlinks.json`; empty: none.',
+  },
+});
+
+export const RemoveDomainForm = plainForm('RemoveDomainForm', {
+  delete_links: checkbox(
+    'the links on the domain are deleted with it (else it is refused while it has links).',
+  ),
+});

@@ -102,6 +102,7 @@ async function sendAccountHome(
     ...(deleted ? { notice: { error: false, text: linkPageTextOf(language).deleted } } : {}),
     name: signedIn.account.name,
     admin: signedIn.account.role === 'admin',
+    domainsPage: deps.domains !== undefined,
     links: page.ok ? page.value.links.map((link) => toLinkView(link, core.config, now)) : [],
     q,
     tag,

@@ -105,7 +105,9 @@ const PAGE_ENDPOINTS = [
     '`POST /account/settings/webhooks` (add; the page shows the secret once), ' +
     '`POST /account/settings/webhooks/{id}/test`, `POST /account/settings/webhooks/{id}/delete`; imports: ' +
     '`GET /account/import`, `POST /account/import` (a CSV file or an API source), `GET /account/import/{id}` ' +
-    '(progress), `POST /account/import/{id}/cancel`.',
+    '(progress), `POST /account/import/{id}/cancel`; own domains: `GET /account/domains`, `POST /account/domains` ' +
+    '(add), `POST /account/domains/{id}/verify` (check now), `POST /account/domains/{id}/settings`, ' +
+    '`POST /account/domains/{id}/remove` (`delete_links=on` deletes its links too).',
   '- `GET /api/v1/admin/orphan-visits?days=…` (or `?from=…&to=…`, UTC days): for an administrator, the ' +
     'visits on the short domains that found nothing (unknown slugs, the bare domain, other paths), by day, ' +
     'short domain, referrer and slug.',

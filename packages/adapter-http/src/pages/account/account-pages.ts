@@ -9,6 +9,7 @@ import { fill, textOf } from '../text.js';
 import type { AccountText } from './account-text.js';
 import { accountTextOf } from './account-text.js';
 import { linksSection } from './account-links.js';
+import { domainsTextOf } from './domains-text.js';
 import { importTextOf } from './import-text.js';
 import { overviewSection } from './overview-section.js';
 import { settingsTextOf } from './settings-text.js';
@@ -170,6 +171,8 @@ export interface AccountHomeView {
   readonly notice?: Notice;
   readonly name: string;
   readonly admin: boolean;
+  /** `/account/domains` is served (the server has custom domains on). */
+  readonly domainsPage?: boolean;
   readonly links: readonly LinkView[];
   /** The search, and the cursor of the next page (null at the end); `paged` when not on the first page. */
   readonly q: string;
@@ -215,6 +218,7 @@ export function accountHomePage(view: AccountHomeView): string {
       <ul class="actions">
         <li><a href="/account/settings">${settingsTextOf(language).settingsLink}</a></li>
         <li><a href="/account/import">${importTextOf(language).title}</a></li>
+        ${view.domainsPage ? html`<li><a href="/account/domains">${domainsTextOf(language).title}</a></li>` : ''}
         ${view.admin ? html`<li><a href="/admin">${t.administration}</a></li>` : ''}
       </ul>
       <form method="post" action="/logout">
