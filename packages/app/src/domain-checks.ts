@@ -37,6 +37,7 @@ export function createDomainRuntime(
   const { dnsServers, ...domainConfig } = cfg.domains;
   const deps: DomainDeps = {
     domains: stores.domains,
+    links: stores.links,
     resolver: createDnsResolver(dnsServers),
     clock,
     random,

@@ -358,7 +358,7 @@ export type {
 // prettier-ignore
 export {
   AddDomainInput, DEFAULT_DOMAINS_PER_ACCOUNT, DomainListSchema, DomainSchema, UpdateDomainInput, addDomain, checkDomain,
-  TlsAllowedQuery, findOwnDomain, listDomains, removeDomain, tlsAllowed, toDomainView, updateDomainSettings,
+  RemoveDomainQuery, TlsAllowedQuery, findOwnDomain, listDomains, removeDomain, tlsAllowed, toDomainView, updateDomainSettings,
   verifyDomain,
 } from './domains/domains.js';
 export type { DomainConfig, DomainDeps, DomainView, RemoveDomainOptions } from './domains/domains.js';

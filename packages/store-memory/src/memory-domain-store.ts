@@ -1,7 +1,8 @@
 import type { Domain, DomainStore } from '@shortener/core';
+import type { MemoryState } from './memory-state.js';
 
 /** The DomainStore in a Map; each method runs to its end before another starts, so checks are atomic. */
-export function createMemoryDomainStore(): DomainStore {
+export function createMemoryDomainStore(state: Pick<MemoryState, 'links'>): DomainStore {
   const domains = new Map<string, Domain>();
   const live = () => [...domains.values()].filter((d) => d.state !== 'removed');
   const change = (id: string, patch: Partial<Domain>): boolean => {
@@ -26,6 +27,8 @@ export function createMemoryDomainStore(): DomainStore {
     servedDomains: async () => live(),
     recordCheck: async (id, check) => change(id, check),
     updateSettings: async (id, settings) => change(id, { settings }),
+    linkIdsOn: async (host, limit) =>
+      [...state.links.values()].filter((link) => link.domain === host).slice(0, limit).map((link) => link.id),
     removeDomain: async (id) => change(id, { state: 'removed' }),
     claimDueDomains: async (now, leaseUntil, limit) => {
       const due = live()

@@ -28,7 +28,7 @@ export function createMemoryStores(): Stores {
     links,
     imports: createMemoryImportStore(state, links),
     orphans: createMemoryOrphanStore(),
-    domains: createMemoryDomainStore(),
+    domains: createMemoryDomainStore(state),
     visits: createMemoryVisitStore(state),
     accounts,
     sessions: createMemorySessionStore(),

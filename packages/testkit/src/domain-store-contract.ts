@@ -2,7 +2,7 @@ import type { Domain, Stores } from '@shortener/core';
 import { NO_DOMAIN_SETTINGS } from '@shortener/core';
 import { describe, expect, it } from 'vitest';
 import { FIXTURE_TIME } from './fixtures.js';
-import { useFreshStores } from './fresh-stores.js';
+import { givenLink, useFreshStores } from './fresh-stores.js';
 
 let sequence = 0;
 
@@ -131,6 +131,18 @@ export function describeDomainStoreContract(name: string, open: () => Promise<St
       expect(await domains.claimDueDomains(now, now + 60_000, 10)).toEqual([]);
       expect((await domains.findDomain(due[0]?.id ?? ''))?.nextCheckAt).toBe(now + 60_000);
       expect((await domains.claimDueDomains(now + 2, now + 60_000, 1)).map((d) => d.id)).toEqual([later.id]);
+    });
+
+    it('lists the ids of the links on a host, up to a limit, whoever made them', async () => {
+      const s = stores();
+      const on = [
+        await givenLink(s, { domain: 'go.acme.test', slug: 'a1' }),
+        await givenLink(s, { domain: 'go.acme.test', slug: 'a2' }),
+      ];
+      await givenLink(s, { domain: 's.example', slug: 'a1' });
+      expect((await s.domains.linkIdsOn('go.acme.test', 10)).sort()).toEqual(on.map((l) => l.id).sort());
+      expect(await s.domains.linkIdsOn('go.acme.test', 1)).toHaveLength(1);
+      expect(await s.domains.linkIdsOn('other.acme.test', 10)).toEqual([]);
     });
 
     it('hands each due domain to one of several concurrent claims', async () => {

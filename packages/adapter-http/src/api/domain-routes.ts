@@ -1,5 +1,6 @@
 import {
   AddDomainInput,
+  RemoveDomainQuery,
   UpdateDomainInput,
   addDomain,
   findOwnDomain,
@@ -147,17 +148,23 @@ export const DOMAIN_ROUTES: readonly AnyRoute[] = [
     path: '/api/v1/domains/{id}',
     access: 'account',
     enabled,
+    query: RemoveDomainQuery,
     doc: {
       ...common,
       id: 'removeDomain',
       summary: 'Remove an own domain',
-      description: 'Its host is free again at once, for this account or another.',
+      description:
+        'Its host is free again at once, for this account or another. While links are on it, 409 ' +
+        '`domain_in_use`, unless `delete_links=true`: then they are deleted with it.',
       parameters: [DOMAIN_ID],
       responses: { 204: { description: 'Removed.' } },
-      errors: [401, 403, 404],
+      errors: [401, 403, 404, 409],
     },
-    handle: async (ctx, { deps, caller, params }) => {
-      const removed = await removeDomain(domainsOf(deps), caller.accountId ?? '', params.id ?? '');
+    handle: async (ctx, { deps, caller, params, query }) => {
+      const deleteLinks = query.delete_links === 'true';
+      const removed = await removeDomain(domainsOf(deps), caller.accountId ?? '', params.id ?? '', {
+        deleteLinks,
+      });
       sendResult(ctx, removed, () => null, 204);
     },
   }),

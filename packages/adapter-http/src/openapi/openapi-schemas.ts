@@ -156,6 +156,7 @@ function withoutNull(schema: Json): Json {
 /** An example of each query parameter, by name: linters check them against the schemas. */
 const QUERY_EXAMPLES: Readonly<Record<string, unknown>> = {
   limit: 50,
+  delete_links: 'true',
   cursor: 'MTcwMDAwMDAwMDAwMC4zZjJiOGMxZS02YTRkLTRmN2ItOWMyZS04ZDFhNWI2YzdlOTA',
   q: 'sale',
   tag: 'summer',

@@ -400,8 +400,21 @@ describe('links on an own domain, and what the domain serves', () => {
       );
     expect((await pending('/')).status).toBe(404);
     expect((await pending('/promo')).status).toBe(404);
-    const removed = await server.api(`/api/v1/domains/${id}`, { key: owner.key, method: 'DELETE' });
+    const inUse = await expectError(
+      await server.api(`/api/v1/domains/${id}`, { key: owner.key, method: 'DELETE' }),
+      409,
+      'domain_in_use',
+    );
+    expect(inUse.message).toMatch(/go\.ivan\.test still has links/);
+    const removed = await server.api(`/api/v1/domains/${id}?delete_links=true`, {
+      key: owner.key,
+      method: 'DELETE',
+    });
     expect(removed.status).toBe(204);
+    // its links are deleted with it; the links of the short domains stay
+    const left = await jsonOf(await server.api('/api/v1/links', { key: owner.key }));
+    expect(left.links.map((link: { domain: string }) => link.domain)).not.toContain('go.ivan.test');
+    expect(left.links.length).toBeGreaterThan(0);
     // a removed domain is no longer the account's: its host is one the server does not know
     expect((await onDomain('/promo')).headers.get('location')).not.toBe('https://example.com/promo');
   });

@@ -77,6 +77,8 @@ export interface DomainStore {
   recordCheck(id: string, check: DomainCheck): Promise<boolean>;
   /** Replaces the domain's settings; false when it is gone or removed. */
   updateSettings(id: string, settings: DomainSettings): Promise<boolean>;
+  /** The ids of up to `limit` links on `host` (its slugs, any account's): what removing the domain touches. */
+  linkIdsOn(host: string, limit: number): Promise<string[]>;
   /** Marks the domain removed (its host free for anyone); false when it already was. */
   removeDomain(id: string): Promise<boolean>;
   /**

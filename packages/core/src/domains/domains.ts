@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ServiceConfig } from '../config.js';
 import { domainError } from '../errors.js';
 import { urlPolicyOf } from '../links/create-link.js';
-import type { Clock, RandomSource } from '../ports.js';
+import type { Clock, LinkStore, RandomSource } from '../ports.js';
 import { err, ok } from '../result.js';
 import type { Result } from '../result.js';
 import { randomString, randomUuid } from '../secrets.js';
@@ -29,6 +29,8 @@ export interface DomainConfig extends DomainRouting {
 /** What the domain use cases run on. */
 export interface DomainDeps {
   readonly domains: DomainStore;
+  /** The links on a domain are deleted with it when asked (`delete_links`). */
+  readonly links: LinkStore;
   readonly resolver: DnsResolver;
   readonly clock: Clock;
   readonly random: RandomSource;
@@ -275,19 +277,49 @@ export interface RemoveDomainOptions {
   readonly deleteLinks: boolean;
 }
 
-/** `DELETE /api/v1/domains/{id}`: the host is free again at once. */
+/** Links deleted per turn when a domain goes with its links. */
+const LINKS_PER_TURN = 200;
+
+/**
+ * `DELETE /api/v1/domains/{id}`: the host is free again at once. While links are on it, 409
+ * `domain_in_use`, unless `deleteLinks`: then they are deleted first, each as a link is (its statistics
+ * and events go with it), whoever made them.
+ */
 export async function removeDomain(
   deps: DomainDeps,
   accountId: string,
   id: string,
-  _options: RemoveDomainOptions = { deleteLinks: false },
+  options: RemoveDomainOptions = { deleteLinks: false },
 ): Promise<Result<Domain>> {
   const own = await findOwnDomain(deps, accountId, id);
   if (!own.ok) return own;
+  const { host } = own.value;
+  if (!options.deleteLinks && (await deps.domains.linkIdsOn(host, 1)).length > 0) {
+    return err(
+      domainError(
+        'domain_in_use',
+        `${host} still has links: delete them with it (delete_links=true) or first.`,
+      ),
+    );
+  }
+  for (let ids = await deps.domains.linkIdsOn(host, LINKS_PER_TURN); ids.length > 0;) {
+    for (const linkId of ids) await deps.links.delete(linkId);
+    ids = await deps.domains.linkIdsOn(host, LINKS_PER_TURN);
+  }
   await deps.domains.removeDomain(id);
   await deps.hosts?.refresh();
   return ok({ ...own.value, state: 'removed' });
 }
+
+/** The query of `DELETE /api/v1/domains/{id}`. */
+export const RemoveDomainQuery = z.strictObject({
+  delete_links: z
+    .enum(['true', 'false'])
+    .optional()
+    .describe(
+      '`true` deletes the links on the domain with it; otherwise a domain with links is 409 `domain_in_use`.',
+    ),
+});
 
 /** The query of `GET /tls/allowed` (Caddy's `on_demand_tls { ask … }`). */
 export const TlsAllowedQuery = z.strictObject({
