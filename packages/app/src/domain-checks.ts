@@ -38,6 +38,7 @@ export function createDomainRuntime(
   const deps: DomainDeps = {
     domains: stores.domains,
     links: stores.links,
+    events: stores.events,
     resolver: createDnsResolver(dnsServers),
     clock,
     random,

@@ -248,7 +248,7 @@ export {
 } from './links/link-csv.js';
 export type { LinkCsvColumn } from './links/link-csv.js';
 export * from './events/index.js';
-export { EVENT_BODY_SCHEMAS, VisitedEventDataSchema } from './events/event-schemas.js';
+export { DomainEventDataSchema, EVENT_BODY_SCHEMAS, VisitedEventDataSchema } from './events/event-schemas.js';
 export { SERVICE_INFO } from './version.js';
 export {
   PERMANENT_STATUS_WORDS,

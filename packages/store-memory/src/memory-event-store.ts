@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mergeVisitSummaries, summarizeVisitBatch } from '@shortener/core';
 import type {
   DeliveryAttempt,
+  DomainEventData,
   EventStore,
   EventType,
   LinkRecord,
@@ -46,7 +47,9 @@ export interface MemoryOutbox {
   /** Whether a broker takes every event. */
   broker: boolean;
   /** Adds the event of a link change. */
-  link(type: Exclude<EventType, 'link.visited'>, link: LinkRecord): void;
+  link(type: 'link.created' | 'link.updated' | 'link.deleted', link: LinkRecord): void;
+  /** Adds an event that is no link change (an own domain's). */
+  other(type: EventType, accountId: string, data: unknown): void;
   /** Adds a written batch to its links' windows; `uniques` counts the new visitor hashes per link. */
   visits(
     batch: VisitBatch,
@@ -66,6 +69,7 @@ export function createMemoryOutbox(linkOf: (id: string) => LinkRecord | undefine
     webhooks,
     broker: false,
     link: (type, link) => add(type, link.accountId, { link: { ...link } }),
+    other: (type, accountId, data) => add(type, accountId, { domain: data as DomainEventData }),
     visits(batch, uniques, linkAt) {
       for (const summary of summarizeVisitBatch(batch, uniques)) {
         const open = windows.get(summary.link_id);
@@ -203,7 +207,7 @@ function deliveryMethods(
 
 type WebhookMethods = Pick<
   EventStore,
-  'recordAttempt' | 'createWebhook' | 'findWebhook' | 'listWebhooks' | 'deleteWebhook'
+  'recordAttempt' | 'createWebhook' | 'findWebhook' | 'listWebhooks' | 'deleteWebhook' | 'addEvent'
 >;
 
 /** The outbox's webhooks and their attempts; deleting one drops its `deliveries`. */
@@ -233,6 +237,7 @@ function webhookMethods(outbox: MemoryOutbox, deliveries: Map<string, Delivery>)
           attempts: [...(attempts.get(w.id) ?? [])],
           pending: [...deliveries.values()].filter((d) => d.webhookId === w.id).length,
         })),
+    addEvent: async (type, accountId, data) => outbox.other(type, accountId, data),
     deleteWebhook: async (id) => {
       for (const [key, d] of deliveries) if (d.webhookId === id) deliveries.delete(key);
       attempts.delete(id);

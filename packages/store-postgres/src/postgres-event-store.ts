@@ -118,6 +118,8 @@ function toEvent(row: DeliveryRow): OutboxEvent {
   const base = { id: row.event_id, type: row.type, accountId: row.account_id, at: row.created_at };
   if (row.type === 'link.visited')
     return { ...base, visits: row.payload as NonNullable<OutboxEvent['visits']> };
+  if (row.type.startsWith('domain.'))
+    return { ...base, domain: row.payload as NonNullable<OutboxEvent['domain']> };
   return { ...base, link: row.payload as NonNullable<OutboxEvent['link']> };
 }
 
@@ -201,12 +203,18 @@ function deliveryMethods(pool: Pool): DeliveryMethods {
 
 type WebhookMethods = Pick<
   EventStore,
-  'recordAttempt' | 'createWebhook' | 'findWebhook' | 'listWebhooks' | 'deleteWebhook'
+  'recordAttempt' | 'createWebhook' | 'findWebhook' | 'listWebhooks' | 'deleteWebhook' | 'addEvent'
 >;
 
 /** The webhooks: their records, and the attempts and health their deliveries leave. */
 function webhookMethods(pool: Pool): WebhookMethods {
   return {
+    addEvent: async (type, accountId, data) =>
+      void (await pool.query(
+        `INSERT INTO event_outbox (id, type, account_id, payload, created_at)
+         SELECT ${NEW_ID}, $1, $2, $3, ${NOW_MS} WHERE event_consumed($2, $1)`,
+        [type, accountId, JSON.stringify(data)],
+      )),
     recordAttempt: (webhookId, a, health) =>
       inTransaction(pool, async (client) => {
         // removed while its delivery was under way: nothing to record (the lock holds off a removal

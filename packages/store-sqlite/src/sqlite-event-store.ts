@@ -6,12 +6,12 @@ import type {
   PendingDelivery,
   Webhook,
 } from '@shortener/core';
-import type { Database } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 import { toLinkRecord } from './link-rows.js';
 import type { LinkRow } from './link-rows.js';
 import { createWriteLock } from './write-lock.js';
 import type { WriteLock } from './write-lock.js';
-import { BROKER_SETTING } from './migrations/011-event-consumers.js';
+import { BROKER_SETTING, consumed } from './migrations/011-event-consumers.js';
 
 /** Attempts kept per webhook. */
 const KEEP_ATTEMPTS = 20;
@@ -90,6 +90,8 @@ export function toOutboxEvent(row: Omit<OutboxRow, 'seq'>): OutboxEvent {
   };
   const payload = JSON.parse(row.payload) as unknown;
   if (row.type === 'link.visited') return { ...base, visits: payload as NonNullable<OutboxEvent['visits']> };
+  if (row.type.startsWith('domain.'))
+    return { ...base, domain: payload as NonNullable<OutboxEvent['domain']> };
   return { ...base, link: toLinkRecord(payload as LinkRow) };
 }
 
@@ -259,7 +261,7 @@ function deliveryMethods(db: Database, s: Statements, lock: WriteLock): Delivery
 
 type WebhookMethods = Pick<
   EventStore,
-  'recordAttempt' | 'createWebhook' | 'findWebhook' | 'listWebhooks' | 'deleteWebhook'
+  'recordAttempt' | 'createWebhook' | 'findWebhook' | 'listWebhooks' | 'deleteWebhook' | 'addEvent'
 >;
 
 /** The webhooks: their records, and the attempts and health their deliveries leave. */
@@ -272,7 +274,23 @@ function webhookMethods(db: Database, s: Statements, lock: WriteLock): WebhookMe
       s.setHealth.run(health[0], health[1], webhookId);
     },
   );
+  // one statement per type: `consumed` names the type in its SQL (the types are ours, a closed list)
+  const adds = new Map<string, Statement<[{ account: string; payload: string }]>>();
+  const addOf = (type: string) => {
+    const add =
+      adds.get(type) ??
+      db.prepare<
+        [{ account: string; payload: string }]
+      >(`INSERT INTO event_outbox (id, type, account_id, payload, created_at)
+        SELECT 'msg_' || lower(hex(randomblob(16))), '${type}', @account, @payload,
+          CAST(unixepoch('subsec') * 1000 AS INTEGER)
+        WHERE ${consumed('@account', type)}`);
+    adds.set(type, add);
+    return add;
+  };
   return {
+    addEvent: async (type, accountId, data) =>
+      void addOf(type).run({ account: accountId, payload: JSON.stringify(data) }),
     recordAttempt: (webhookId, a, health) =>
       lock.write(() =>
         recordTx.immediate(webhookId, toAttemptRow(webhookId, a), [health.failingSince, health.disabledAt]),

@@ -59,7 +59,7 @@ const API_ENDPOINTS = [
   '- `GET /api/v1/keys`, `POST /api/v1/keys` (`name`; the answer shows `key` once), ' +
     '`DELETE /api/v1/keys/{id}`: the account’s API keys (listed by `prefix`, never the key).',
   '- `GET /api/v1/webhooks`, `POST /api/v1/webhooks` (`url`, `events`: `link.created`, `link.updated`, ' +
-    '`link.deleted`, `link.visited`; the answer shows the `whsec_…` secret once), ' +
+    '`link.deleted`, `link.visited`, `domain.verified`, `domain.suspended`; the answer shows the `whsec_…` secret once), ' +
     '`DELETE /api/v1/webhooks/{id}`, `POST /api/v1/webhooks/{id}/test` (a signed `ping`): the account’s ' +
     'webhooks, signed as Standard Webhooks, retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h.',
   '- `POST /api/v1/imports` (`source`: `csv` with `csv`, `shlink` or `kutt` with `url` and `api_key`, ' +

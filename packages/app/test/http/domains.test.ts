@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDnsServer } from '../dns-server.js';
 import type { TestDnsServer } from '../dns-server.js';
 import { movedClock } from './file-server.js';
+import { startReceiver } from './webhook-receiver.js';
 import { expectError, jsonOf, rawRequest, startTestServer } from './harness.js';
 import type { TestAccount, TestServer } from './harness.js';
 
@@ -26,6 +27,7 @@ beforeAll(async () => {
       CUSTOM_DOMAIN_IPS: `${ADDRESS},2001:db8::7`,
       DNS_SERVERS: dns.address,
       DOMAINS_PER_ACCOUNT: '6',
+      WEBHOOK_ALLOW_PRIVATE: 'true',
     },
     { clock },
   );
@@ -418,4 +420,44 @@ describe('links on an own domain, and what the domain serves', () => {
     // a removed domain is no longer the account's: its host is one the server does not know
     expect((await onDomain('/promo')).headers.get('location')).not.toBe('https://example.com/promo');
   });
+});
+
+describe('the domain events (decisions §20)', () => {
+  it('sends domain.verified when a domain passes, and domain.suspended at its third failed check, signed', async () => {
+    const receiver = await startReceiver();
+    try {
+      const owner = await server.createAccount('judy');
+      const hook = await jsonOf(
+        await server.api('/api/v1/webhooks', {
+          key: owner.key,
+          json: { url: receiver.url, events: ['domain.verified', 'domain.suspended'] },
+        }),
+        201,
+      );
+      receiver.secret = hook.secret;
+      const domain = await jsonOf(await add(owner, 'ev.judy.test'), 201);
+      publishAll(domain.records);
+      expect((await verify(owner, domain.id)).state).toBe('active');
+      const verified = await receiver.next((r) => r.body.type === 'domain.verified', 0, 15_000);
+      expect(verified.verified).toBe(true);
+      expect(verified.body.data).toMatchObject({
+        id: domain.id,
+        host: 'ev.judy.test',
+        state: 'active',
+        problems: [],
+      });
+
+      dns.unpublish('ev.judy.test');
+      for (const failures of [1, 2])
+        expect((await verify(owner, domain.id)).state, `failure ${failures}`).toBe('active');
+      const third = await verify(owner, domain.id);
+      expect(third.state).toBe('suspended');
+      const suspended = await receiver.next((r) => r.body.type === 'domain.suspended', 0, 15_000);
+      expect(suspended.body.data).toMatchObject({ host: 'ev.judy.test', state: 'suspended' });
+      expect(suspended.body.data.problems[0]).toMatch(/No CNAME or A\/AAAA record for ev\.judy\.test/);
+      expect(receiver.received.filter((r) => r.body.type === 'domain.verified')).toHaveLength(1);
+    } finally {
+      await receiver.close();
+    }
+  }, 40_000);
 });

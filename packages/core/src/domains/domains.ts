@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ServiceConfig } from '../config.js';
 import { domainError } from '../errors.js';
 import { urlPolicyOf } from '../links/create-link.js';
+import type { EventStore } from '../events/event-ports.js';
 import type { Clock, LinkStore, RandomSource } from '../ports.js';
 import { err, ok } from '../result.js';
 import type { Result } from '../result.js';
@@ -38,6 +39,8 @@ export interface DomainDeps {
   readonly domainConfig: DomainConfig;
   /** What this node serves: read again after every change here (other nodes read it every few seconds). */
   readonly hosts?: ServedHosts;
+  /** Where `domain.verified` and `domain.suspended` go (the outbox); absent, they are not sent. */
+  readonly events?: Pick<EventStore, 'addEvent'>;
 }
 
 /** The body of `POST /api/v1/domains`. */
@@ -213,9 +216,20 @@ export async function checkDomain(
 ): Promise<{ domain: Domain; outcome: CheckOutcome }> {
   const problems = await domainProblems(deps.resolver, domain, deps.domainConfig);
   const outcome = decideCheck(domain, problems, deps.clock.now());
-  await deps.domains.recordCheck(domain.id, outcome.check);
+  const checked = { ...domain, ...outcome.check };
+  if (!(await deps.domains.recordCheck(domain.id, outcome.check))) return { domain, outcome };
   await deps.hosts?.refresh();
-  return { domain: { ...domain, ...outcome.check }, outcome };
+  if (outcome.event !== null) {
+    await deps.events?.addEvent(outcome.event, domain.accountId, {
+      id: checked.id,
+      host: checked.host,
+      state: checked.state,
+      problems: [...checked.problems],
+      checked_at: iso(checked.checkedAt),
+      verified_at: iso(checked.verifiedAt),
+    });
+  }
+  return { domain: checked, outcome };
 }
 
 /** `POST /api/v1/domains/{id}/verify`: checks the account's domain now. */

@@ -92,6 +92,7 @@ export function eventBody(event: OutboxEvent, config: ServiceConfig, now: number
 
 function eventData(event: OutboxEvent, config: ServiceConfig, now: number): unknown {
   if (event.link !== undefined) return toLinkView(event.link, config, now);
+  if (event.domain !== undefined) return event.domain;
   if (event.visits !== undefined) {
     const { domain, slug, link_id, ...counts } = event.visits;
     return { link_id, short_url: shortUrlOf({ domain, slug }, config), ...counts };

@@ -29,6 +29,18 @@ export const VisitedEventDataSchema = z
   })
   .meta({ id: 'VisitedEventData' });
 
+/** `data` of `domain.verified` and `domain.suspended` (decisions §20): the domain as the check left it. */
+export const DomainEventDataSchema = z
+  .object({
+    id: z.string(),
+    host: z.string(),
+    state: z.enum(['active', 'suspended']),
+    problems: z.array(z.string()).describe('What the check found wrong (empty when verified).'),
+    checked_at: z.iso.datetime().nullable(),
+    verified_at: z.iso.datetime().nullable(),
+  })
+  .meta({ id: 'DomainEventData' });
+
 const envelope = <T extends z.ZodType>(type: string, data: T, what: string) =>
   z
     .object({
@@ -59,6 +71,16 @@ export const EVENT_BODY_SCHEMAS = {
   ).meta({
     id: 'LinkVisitedEvent',
   }),
+  'domain.verified': envelope(
+    'domain.verified',
+    DomainEventDataSchema,
+    'An own domain of the account passed its check and is served (at its first pass, and again after a suspension).',
+  ).meta({ id: 'DomainVerifiedEvent' }),
+  'domain.suspended': envelope(
+    'domain.suspended',
+    DomainEventDataSchema,
+    'An active own domain failed its check three times in a row: its links are not served until it passes.',
+  ).meta({ id: 'DomainSuspendedEvent' }),
   ping: envelope('ping', z.object({}).strict(), '"Send test": checks the endpoint and its secret.').meta({
     id: 'PingEvent',
   }),

@@ -2,7 +2,15 @@ import type { LinkRecord } from '../links/link.js';
 import type { VisitBatch } from '../ports.js';
 
 /** The events a webhook may subscribe to (decisions §16). */
-export const EVENT_TYPES = ['link.created', 'link.updated', 'link.deleted', 'link.visited'] as const;
+export const EVENT_TYPES = [
+  'link.created',
+  'link.updated',
+  'link.deleted',
+  'link.visited',
+  // an account's own domain (decisions §20): verified (again), or suspended after failed checks
+  'domain.verified',
+  'domain.suspended',
+] as const;
 
 /** An event type; `ping` is sent by "Send test" only and never written to the outbox. */
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -38,6 +46,18 @@ export interface OutboxEvent {
   readonly link?: LinkRecord;
   /** The counts of `link.visited`, with the link's short domain and slug at the time. */
   readonly visits?: VisitSummary & { readonly domain: string; readonly slug: string };
+  /** The own domain of `domain.verified` and `domain.suspended`, as its check left it. */
+  readonly domain?: DomainEventData;
+}
+
+/** `data` of the domain events: the domain after the check that sent it (decisions §20). */
+export interface DomainEventData {
+  readonly id: string;
+  readonly host: string;
+  readonly state: string;
+  readonly problems: readonly string[];
+  readonly checked_at: string | null;
+  readonly verified_at: string | null;
 }
 
 const DIMENSION_FIELDS = {

@@ -21,7 +21,7 @@ export type {
   WebhookWithAttempts,
 } from './event-ports.js';
 export { EVENT_TYPES, mergeVisitSummaries, summarizeVisitBatch } from './events.js';
-export type { EventType, OutboxEvent, VisitSummary } from './events.js';
+export type { DomainEventData, EventType, OutboxEvent, VisitSummary } from './events.js';
 export {
   createWebhook,
   CreateWebhookInput,
