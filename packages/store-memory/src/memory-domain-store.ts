@@ -28,7 +28,10 @@ export function createMemoryDomainStore(state: Pick<MemoryState, 'links'>): Doma
     recordCheck: async (id, check) => change(id, check),
     updateSettings: async (id, settings) => change(id, { settings }),
     linkIdsOn: async (host, limit) =>
-      [...state.links.values()].filter((link) => link.domain === host).slice(0, limit).map((link) => link.id),
+      [...state.links.values()]
+        .filter((link) => link.domain === host)
+        .slice(0, limit)
+        .map((link) => link.id),
     removeDomain: async (id) => change(id, { state: 'removed' }),
     claimDueDomains: async (now, leaseUntil, limit) => {
       const due = live()

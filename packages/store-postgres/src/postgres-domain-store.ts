@@ -110,9 +110,9 @@ export function createPostgresDomainStore(pool: Pool): DomainStore {
     updateSettings: async (id, settings) =>
       changed(`UPDATE domains SET settings = $2 WHERE id = $1 AND ${LIVE}`, [id, JSON.stringify(settings)]),
     linkIdsOn: async (host, limit) =>
-      (await pool.query<{ id: string }>('SELECT id FROM links WHERE domain = $1 LIMIT $2', [host, limit])).rows.map(
-        (row) => row.id,
-      ),
+      (
+        await pool.query<{ id: string }>('SELECT id FROM links WHERE domain = $1 LIMIT $2', [host, limit])
+      ).rows.map((row) => row.id),
     removeDomain: async (id) =>
       changed(`UPDATE domains SET state = 'removed' WHERE id = $1 AND ${LIVE}`, [id]),
     claimDueDomains: async (now, leaseUntil, limit) => rows(CLAIM, [now, leaseUntil, limit]),

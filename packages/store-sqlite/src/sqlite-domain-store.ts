@@ -52,7 +52,9 @@ export function createSqliteDomainStore(db: Database): DomainStore {
   const check = db.prepare(`UPDATE domains SET state = @state, problems = @problems, checked_at = @checkedAt,
     verified_at = @verifiedAt, failures = @failures, next_check_at = @nextCheckAt WHERE id = @id AND ${LIVE}`);
   const settings = db.prepare<[string, string]>(`UPDATE domains SET settings = ? WHERE id = ? AND ${LIVE}`);
-  const linkIds = db.prepare<[string, number], string>('SELECT id FROM links WHERE domain = ? LIMIT ?').pluck();
+  const linkIds = db
+    .prepare<[string, number], string>('SELECT id FROM links WHERE domain = ? LIMIT ?')
+    .pluck();
   const remove = db.prepare<[string]>(`UPDATE domains SET state = 'removed' WHERE id = ? AND ${LIVE}`);
   const due = db.prepare<[number, number], DomainRow>(`SELECT * FROM domains
     WHERE state IN ('pending', 'active', 'suspended') AND next_check_at <= ? ORDER BY next_check_at LIMIT ?`);

@@ -56,6 +56,9 @@ export function serveOwnDomain(
 
 function missing(req: IncomingMessage, res: ServerResponse, url: string): void {
   const q = url.indexOf('?');
-  const language = languageOf(q === -1 ? undefined : queryParam(url.slice(q + 1), 'lang'), req.headers['accept-language']);
+  const language = languageOf(
+    q === -1 ? undefined : queryParam(url.slice(q + 1), 'lang'),
+    req.headers['accept-language'],
+  );
   sendMissing(req, res, language, null);
 }
