@@ -16,8 +16,11 @@ import type { RawSettings } from './variables.js';
  */
 export async function openLocalStore(env: Environment, dbPath: string | undefined): Promise<LocalStore> {
   const { container } = await openDatabase(env, dbPath === undefined ? {} : { DB_PATH: dbPath });
+  const core = resolve(container, 'coreDeps');
+  // the accounts' own domains as they are now: `shorten --domain` may name one (decisions §20)
+  await core.hosts?.refresh();
   return {
-    core: resolve(container, 'coreDeps'),
+    core,
     backup: resolve(container, 'backup'),
     webhooks: resolve(container, 'events').webhooks,
     // the use cases' deps only: a command never starts the background checks

@@ -108,3 +108,39 @@ describe('shortener domains', () => {
     expect(refused.stderr).toMatch(/CUSTOM_DOMAIN_CNAME or CUSTOM_DOMAIN_IPS.*\(unavailable\)\n$/);
   });
 });
+
+describe('links on an own domain from the command line', () => {
+  it('shortens onto an active own domain of --account with --domain, and refuses another account’s', async () => {
+    const added = (await run('domains', 'add', 'cli.carol.test', '--account', 'alice', '--json')).json();
+    for (const record of added.records) dns.publish(record.type, record.name, record.value);
+    expect(
+      (await run('domains', 'verify', 'cli.carol.test', '--account', 'alice', '--json')).json().state,
+    ).toBe('active');
+    const made = await run(
+      'shorten',
+      'https://example.com/cli',
+      '--domain',
+      'cli.carol.test',
+      '--account',
+      'alice',
+      '--json',
+    );
+    expect(made.code, made.stderr).toBe(0);
+    expect(made.json()).toMatchObject({
+      domain: 'cli.carol.test',
+      short_url: expect.stringMatching(/^https:\/\/cli\.carol\.test\//),
+    });
+    const refused = await run(
+      'shorten',
+      'https://example.com/cli',
+      '--domain',
+      'cli.carol.test',
+      '--account',
+      'bob',
+    );
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(
+      /cli\.carol\.test is not an active domain of this account\. \(forbidden\)/,
+    );
+  });
+});

@@ -461,3 +461,88 @@ describe('the domain events (decisions §20)', () => {
     }
   }, 40_000);
 });
+
+describe('links on an own domain from the other surfaces', () => {
+  let owner: TestAccount;
+
+  beforeAll(async () => {
+    owner = await server.createAccount('kate');
+    const domain = await jsonOf(await add(owner, 'go.kate.test'), 201);
+    publishAll(domain.records);
+    expect((await verify(owner, domain.id)).state).toBe('active');
+  });
+
+  it('the plain-text endpoint and bulk make links on it', async () => {
+    const plain = await server.api('/api/shorten?url=https://example.com/plain&domain=go.kate.test', {
+      key: owner.key,
+    });
+    expect(plain.status).toBe(201);
+    expect(await plain.text()).toMatch(/^https:\/\/go\.kate\.test\/[A-Za-z0-9_-]+\n?$/);
+    const bulk = await jsonOf(
+      await server.api('/api/v1/bulk', {
+        key: owner.key,
+        json: { urls: ['https://example.com/b1', 'https://example.com/b2'], domain: 'go.kate.test' },
+      }),
+    );
+    expect(bulk.results.map((r: { link: { domain: string } }) => r.link.domain)).toEqual([
+      'go.kate.test',
+      'go.kate.test',
+    ]);
+    await expectError(
+      await server.api('/api/v1/bulk', {
+        key: alice.key,
+        json: { urls: ['https://example.com/x'], domain: 'go.kate.test' },
+      }),
+      403,
+      'forbidden',
+    );
+  });
+
+  it('MCP shorten_url makes a link on it', async () => {
+    const response = await server.api('/mcp', {
+      key: owner.key,
+      headers: { accept: 'application/json, text/event-stream' },
+      json: {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: {
+          name: 'shorten_url',
+          arguments: { url: 'https://example.com/mcp', domain: 'go.kate.test' },
+        },
+      },
+    });
+    const body = await jsonOf(response);
+    expect(body.result.isError).not.toBe(true);
+    expect(JSON.stringify(body.result)).toMatch(/https:\/\/go\.kate\.test\//);
+  });
+
+  it('an import maps an old host onto it with domain_map', async () => {
+    const csv = 'short url,long url\nhttps://old.example/moved,https://example.com/moved';
+    const job = await jsonOf(
+      await server.api('/api/v1/imports', {
+        key: owner.key,
+        json: { source: 'csv', csv, domain_map: { 'old.example': 'go.kate.test' } },
+      }),
+      202,
+    );
+    await expect
+      .poll(
+        async () => (await jsonOf(await server.api(`/api/v1/imports/${job.id}`, { key: owner.key }))).state,
+        {
+          timeout: 15_000,
+        },
+      )
+      .toBe('done');
+    const listed = await jsonOf(await server.api('/api/v1/links?q=moved', { key: owner.key }));
+    expect(listed.links[0]).toMatchObject({ domain: 'go.kate.test', slug: 'moved' });
+    await expectError(
+      await server.api('/api/v1/imports', {
+        key: alice.key,
+        json: { source: 'csv', csv, domain_map: { 'old.example': 'go.kate.test' } },
+      }),
+      403,
+      'forbidden',
+    );
+  });
+});

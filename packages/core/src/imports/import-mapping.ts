@@ -170,11 +170,15 @@ function settingsOf(row: ImportRow, policy: UrlPolicy): Result<Organised, string
   return organised.ok ? organised : err(`${organised.error.field ?? 'url'}: ${organised.error.message}`);
 }
 
-/** The short domain of a row: `domain_map`'s, the one with the old host, else the default one. */
+/**
+ * The domain of a row: `domain_map`'s (a short domain, or an own domain of the account the job checked
+ * when it was made), the short domain with the old host, else the default one.
+ */
 function domainOf(ctx: MappingContext, oldHost: string | null): string {
   const { config } = ctx.deps;
   const mapped = oldHost === null ? undefined : ctx.options.domainMap[oldHost.toLowerCase()];
-  const found = findShortDomain(config, (mapped ?? oldHost ?? '').toLowerCase());
+  if (mapped !== undefined) return mapped;
+  const found = findShortDomain(config, (oldHost ?? '').toLowerCase());
   return (found ?? config.shortDomains[0]!).host;
 }
 

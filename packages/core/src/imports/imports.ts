@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { Caller, CoreDeps } from '../deps.js';
-import { findShortDomain } from '../config.js';
 import { domainError } from '../errors.js';
 import { urlPolicyOf } from '../links/create-link.js';
+import { resolveLinkDomain } from '../links/references.js';
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
 import { timeOrderedUuid } from '../secrets.js';
@@ -211,18 +211,21 @@ export interface NewImport extends ImportOptions {
  * `domain_invalid` (field `domain_map`).
  */
 export async function createImportJob(
-  deps: Pick<ImportUseDeps, 'imports' | 'clock' | 'random' | 'config'>,
+  deps: Pick<ImportUseDeps, 'imports' | 'clock' | 'random' | 'config' | 'hosts'>,
   accountId: string,
   source: ImportSourceName,
   wanted: NewImport,
 ): Promise<Result<ImportJob>> {
   const domainMap: Record<string, string> = {};
   for (const [from, to] of Object.entries(wanted.domainMap)) {
-    const domain = findShortDomain(deps.config, to.toLowerCase());
-    if (domain === undefined) {
-      return err(domainError('domain_invalid', `${to} is not a short domain here.`, 'domain_map'));
+    // a short domain here, or an active own domain of the account (decisions §20)
+    const domain = resolveLinkDomain(deps, to.toLowerCase(), accountId);
+    if (!domain.ok) {
+      const message =
+        domain.error.code === 'forbidden' ? domain.error.message : `${to} is not a short domain here.`;
+      return err({ ...domain.error, message, field: 'domain_map' });
     }
-    domainMap[from.toLowerCase()] = domain.host;
+    domainMap[from.toLowerCase()] = domain.value.host;
   }
   const now = deps.clock.now();
   const { payload, fileName = null, ...options } = wanted;
