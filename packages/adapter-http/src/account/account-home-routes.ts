@@ -6,6 +6,7 @@ import {
   createLinkWithinBudget,
   getStatsAcross,
   isTag,
+  listDomains,
   listLinks,
   listTags,
   parseInput,
@@ -108,7 +109,11 @@ async function sendAccountHome(
     tag,
     nextCursor: page.ok ? page.value.nextCursor : null,
     paged,
-    domains: core.config.shortDomains.map((d) => d.host),
+    // the short domains, then the account's active own domains (decisions §20)
+    domains: [
+      ...core.config.shortDomains.map((d) => d.host),
+      ...(await activeOwnHosts(deps, signedIn.account.id)),
+    ],
     claimMax: core.config.limits.claimMax,
     // a tag's view shows no top tags
     ...(across?.stats.ok
@@ -266,3 +271,10 @@ export const ACCOUNT_ROUTES: readonly AnyRoute[] = [
     },
   }),
 ];
+
+/** The hosts of the account's active own domains, oldest first (none where the server has no domains). */
+async function activeOwnHosts(deps: HttpDeps, accountId: string): Promise<string[]> {
+  if (deps.domains === undefined) return [];
+  const all = await listDomains(deps.domains, accountId);
+  return all.filter((domain) => domain.state === 'active').map((domain) => domain.host);
+}

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDnsServer } from '../dns-server.js';
 import type { TestDnsServer } from '../dns-server.js';
+import { invitedBrowser } from './browser-session.js';
 import { movedClock } from './file-server.js';
 import { startReceiver } from './webhook-receiver.js';
 import { expectError, jsonOf, rawRequest, startTestServer } from './harness.js';
@@ -544,5 +545,28 @@ describe('links on an own domain from the other surfaces', () => {
       403,
       'forbidden',
     );
+  });
+});
+
+describe('the domain picker of /account', () => {
+  it('offers the account’s active own domains after the short domains, and makes a link on one', async () => {
+    const browser = await invitedBrowser(server, 'liam', 'liam password');
+    const key = String((await server.cli('keys', 'create', 'liam')).key);
+    const liam = { key } as TestAccount;
+    const domain = await jsonOf(await add(liam, 'go.liam.test'), 201);
+    const pending = await (await browser.send('/account')).text();
+    expect(pending).not.toContain('<option value="go.liam.test"');
+    publishAll(domain.records);
+    expect((await verify(liam, domain.id)).state).toBe('active');
+    const page = await (await browser.send('/account')).text();
+    const options = [...page.matchAll(/<option value="([^"]+)"/g)].map((m) => m[1]);
+    expect(options.slice(0, 3)).toEqual([server.hostA, server.hostB, 'go.liam.test']);
+    const made = await browser.post('/account/links', {
+      url: 'https://example.com/picked',
+      domain: 'go.liam.test',
+    });
+    expect(made.status).toBeLessThan(400);
+    const listed = await jsonOf(await server.api('/api/v1/links', { key }));
+    expect(listed.links[0]).toMatchObject({ domain: 'go.liam.test', url: 'https://example.com/picked' });
   });
 });
