@@ -169,7 +169,8 @@ export function createHttpServer(deps: HttpDeps, limits: ServerLimits = DEFAULT_
     if (problem === null && target === null) void callback(req, res);
     else if (secure?.(req) === true) res.setHeader('Strict-Transport-Security', HSTS);
     if (problem !== null) refuseHost(req, res, problem);
-    else if (target !== null) handleRedirect(deps, cache, req, res, target);
+    // not an own domain (looked up above): the short domains alone
+    else if (target !== null) handleRedirect(deps, cache, req, res, target, null);
     afterRequest(drain, res);
   });
   server.on('clientError', answerClientError);

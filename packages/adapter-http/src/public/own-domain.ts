@@ -38,7 +38,7 @@ export function serveOwnDomain(
   const read = req.method === 'GET' || req.method === 'HEAD';
   const slug = domain.state === 'active' ? slugOfPath(url) : null;
   if (domain.state !== 'active') return missing(req, res, url);
-  if (read && slug !== null) return handleRedirect(deps, cache, req, res, slug);
+  if (read && slug !== null) return handleRedirect(deps, cache, req, res, slug, deps.core.hosts ?? null);
   if ((read && PREVIEW.test(path)) || (req.method === 'POST' && slug !== null)) return void koa(req, res);
   if (!read) return missing(req, res, url);
   if (path === '/') {

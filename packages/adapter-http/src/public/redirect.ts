@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RedirectOutcome, Visit } from '@shortener/core';
+import type { RedirectOutcome, ServedHosts, Visit } from '@shortener/core';
 import { RESERVED_SLUGS, followLink, followLinkNow, redirectKey, redirectState } from '@shortener/core';
 import type { HttpDeps, HttpMetrics } from '../deps.js';
 import { HTTP_STATUS, RETRY_AFTER_SECONDS, errorBody, unavailableError } from '../errors.js';
@@ -124,7 +124,9 @@ function answer(
 /**
  * `GET|HEAD /{slug}` on the raw request (before Koa, the hot path): the link from the hot-link cache
  * (or one store look-up), the decision, the answer; the click is buffered by the recorder and written
- * later. A cached, uncapped link is answered synchronously; a promise is returned otherwise.
+ * later. A cached, uncapped link is answered synchronously; a promise is returned otherwise. `hosts`:
+ * the own domains the request's host may be one of; null when the caller knows it is none (the request
+ * listener, which looked already), so a short domain's redirect looks the host up once.
  */
 export function serveRedirect(
   deps: HttpDeps,
@@ -133,8 +135,9 @@ export function serveRedirect(
   res: ServerResponse,
   slug: string,
   query: string,
+  hosts: ServedHosts | null = deps.core.hosts ?? null,
 ): Promise<void> | undefined {
-  const key = redirectKey(deps.core.config, req.headers.host, slug, deps.core.hosts);
+  const key = redirectKey(deps.core.config, req.headers.host, slug, hosts ?? undefined);
   const cached = cache.get(key.domain, key.slug);
   deps.metrics?.linkCache(cached !== undefined);
   if (cached !== undefined) return answer(deps, req, res, query, cached, key.slug);
@@ -158,11 +161,12 @@ export function handleRedirect(
   req: IncomingMessage,
   res: ServerResponse,
   target: { slug: string; query: string },
+  hosts: ServedHosts | null,
 ): void {
   const { metrics } = deps;
   const started = metrics === undefined ? 0 : performance.now();
   try {
-    const pending = serveRedirect(deps, cache, req, res, target.slug, target.query);
+    const pending = serveRedirect(deps, cache, req, res, target.slug, target.query, hosts);
     // a cached link was answered already: no closure for the failure that cannot come
     if (pending === undefined) {
       if (metrics !== undefined) timed(metrics, started);

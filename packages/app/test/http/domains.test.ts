@@ -244,6 +244,23 @@ describe('settings and removal', () => {
     await expectError(await patch({ colour: 'red' }), 400, 'invalid_request');
   });
 
+  it('refuses text no store can keep (a NUL) in a host, a redirect or an app-links file with 400', async () => {
+    await expectError(await add(bob, 'nul\u0000.shop.test'), 400, 'invalid_request');
+    const domain = await jsonOf(await add(bob, 'nul.shop.test'), 201);
+    for (const settings of [
+      { base_redirect: 'https://shop.test/\u0000' },
+      { apple_app_site_association: { applinks: { details: ['a\u0000b'] } } },
+    ]) {
+      const response = await server.api(`/api/v1/domains/${domain.id}`, {
+        key: bob.key,
+        method: 'PATCH',
+        json: { settings },
+      });
+      await expectError(response, 400, 'invalid_request');
+    }
+    await server.api(`/api/v1/domains/${domain.id}`, { key: bob.key, method: 'DELETE' });
+  });
+
   it('removes a domain: gone from the list, its host free for another account', async () => {
     const domain = await jsonOf(await add(bob, 'gone.shop.test'), 201);
     const removed = await server.api(`/api/v1/domains/${domain.id}`, { key: bob.key, method: 'DELETE' });

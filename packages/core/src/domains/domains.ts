@@ -11,6 +11,7 @@ import { validateTargetUrl } from '../urls/validate-url.js';
 import type { Domain, DomainSettings, DomainStore } from './domain.js';
 import { DOMAIN_STATES, NO_DOMAIN_SETTINGS, isUnder, normalizeHost } from './domain.js';
 import type { ServedHosts } from './served-hosts.js';
+import { hostWithoutPort } from './served-hosts.js';
 import type { CheckOutcome, DnsResolver, DomainRouting } from './verification.js';
 import { decideCheck, domainProblems, recordsFor, routingProblem } from './verification.js';
 
@@ -137,9 +138,7 @@ export function toDomainView(domain: Domain, routing: DomainRouting): DomainView
 
 /** The instance's own hosts, without ports: {base_url}'s and the short domains'. */
 const ownHosts = (config: ServiceConfig): string[] =>
-  [...config.shortDomains.map((d) => d.host), new URL(config.baseUrl).host].map((h) =>
-    h.replace(/:\d+$/, ''),
-  );
+  [...config.shortDomains.map((d) => d.host), new URL(config.baseUrl).host].map(hostWithoutPort);
 
 /** The host of `input`, refused where §20 refuses it: no DNS name, or the instance's own. */
 function hostOf(config: ServiceConfig, raw: string): Result<string> {
