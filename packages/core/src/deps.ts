@@ -1,3 +1,4 @@
+import type { Grant } from './accounts/permissions.js';
 import type { ServiceConfig } from './config.js';
 import type { ServedHosts } from './domains/served-hosts.js';
 import type { EventStore } from './events/event-ports.js';
@@ -8,6 +9,7 @@ import type {
   LinkStore,
   RandomSource,
   SessionStore,
+  TeamStore,
   VisitStore,
 } from './ports.js';
 
@@ -16,6 +18,8 @@ export interface CoreDeps {
   readonly links: LinkStore;
   readonly visits: VisitStore;
   readonly accounts: AccountStore;
+  /** Teams' members and invites (decisions §21). */
+  readonly teams: TeamStore;
   readonly sessions: SessionStore;
   readonly credentials: CredentialStore;
   /** The outbox and the webhooks (a reset link removes the account's webhooks). */
@@ -46,6 +50,15 @@ export interface Caller {
    * credentials (keys, tokens).
    */
   readonly operator?: boolean;
+  /**
+   * What the caller holds in `accountId` (decisions §21): a member's role, a key's role and limits.
+   * Absent: a person in their own account by their session, or the operator: every action.
+   */
+  readonly grant?: Grant;
+  /** The person behind the call, by a session or a personal key (a team key has none). */
+  readonly personId?: string;
+  /** Who a change is recorded as (`created_by`, `updated_by`): a person's name, or `key:<prefix>`. */
+  readonly by?: string;
 }
 
 /** A caller with no credentials. */

@@ -1,4 +1,9 @@
-export type { Account, AccountChanges, ApiKeyRecord, KeyOrigin, Role } from './accounts/account.js';
+// prettier-ignore
+export type {
+  Account, AccountChanges, AccountKind, ApiKeyRecord, KeyOrigin, KeyRole, MemberRole, Membership, MembershipChange,
+  Role, TeamInviteRecord,
+} from './accounts/account.js';
+export type { Member } from './accounts/account-ports.js';
 // prettier-ignore
 export {
   accountNameKey, authenticateApiKey, createAccount, createApiKey, findAccount, findAccountByName,
@@ -193,7 +198,7 @@ export type {
   AccountStore, AccountVisitReads, ClickIncrement, Clock, CounterIncrement, CredentialStore, DayCount, DimensionCount, GeoLookup,
   KeyCount, LinkChange, LinkChangeFeed, LinkChangeListener, LinkCursor, LinkListQuery, LinkStore,
   NewPasskey, PasskeyCeremony, RandomSource, RateDecision, RateLimiter, RateWindow, SessionStore,
-  SettingStore, Stores, UserAgentParser, VisitBatch, VisitDimension, VisitorDescription, VisitorSighting,
+  SettingStore, Stores, TeamStore, UserAgentParser, VisitBatch, VisitDimension, VisitorDescription, VisitorSighting,
   VisitStore,
 } from './ports.js';
 export {

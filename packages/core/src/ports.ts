@@ -1,4 +1,4 @@
-import type { AccountStore, CredentialStore, SessionStore } from './accounts/account-ports.js';
+import type { AccountStore, CredentialStore, SessionStore, TeamStore } from './accounts/account-ports.js';
 import type { Result } from './result.js';
 import type { EventStore } from './events/event-ports.js';
 import type { LinkChanges, LinkRecord } from './links/link.js';
@@ -17,6 +17,7 @@ export type {
   NewPasskey,
   PasskeyCeremony,
   SessionStore,
+  TeamStore,
 } from './accounts/account-ports.js';
 export type {
   AccountVisitReads,
@@ -227,6 +228,8 @@ export interface Stores {
   readonly orphans: OrphanStore;
   /** The accounts' own domains (decisions §20). */
   readonly domains: DomainStore;
+  /** Teams' members and invites (decisions §21). */
+  readonly teams: TeamStore;
   /** Resolves true when the backend answers (health checks). */
   ping(): Promise<boolean>;
   /**

@@ -1,5 +1,13 @@
 import type { Result } from '../result.js';
-import type { Account, AccountChanges, ApiKeyRecord } from './account.js';
+import type {
+  Account,
+  AccountChanges,
+  ApiKeyRecord,
+  MemberRole,
+  Membership,
+  MembershipChange,
+  TeamInviteRecord,
+} from './account.js';
 import type { ChallengeRecord, InviteRecord, Passkey, SessionRecord } from './credentials.js';
 
 // The ports of accounts: the stores of accounts, sessions and credentials, and the WebAuthn ceremonies.
@@ -32,6 +40,45 @@ export interface AccountStore {
   revokeApiKey(id: string, at: number): Promise<boolean>;
   /** Records a use of the key (`lastUsedAt`); a later time never moves back. */
   touchApiKey(id: string, at: number): Promise<void>;
+}
+
+/** A member of a team with the person's name, as the list of members shows it. */
+export interface Member extends Membership {
+  readonly name: string;
+}
+
+/** Teams' memberships and invites (decisions §21); the teams themselves are accounts of kind `team`. */
+export interface TeamStore {
+  /**
+   * Creates the team account and its first owner's membership together (both or neither); fails like
+   * `createAccount` (`invalid_request`, field `name`) when the name is taken.
+   */
+  createTeam(team: Account, owner: Membership): Promise<Result<Account>>;
+  /** Adds a membership; false (and nothing changed) when the person is a member already. */
+  addMember(membership: Membership): Promise<boolean>;
+  findMembership(teamId: string, personId: string): Promise<Membership | null>;
+  /** The team's members with their names, oldest membership first. */
+  listMembers(teamId: string): Promise<Member[]>;
+  /** The teams the person belongs to with their role there, by team name. */
+  listTeamsOf(personId: string): Promise<{ readonly team: Account; readonly role: MemberRole }[]>;
+  /**
+   * Sets a member's role, atomically with the check that the team keeps an owner: of any number of
+   * concurrent demotions at least one owner remains (`last_owner` for the ones refused).
+   */
+  setMemberRole(teamId: string, personId: string, role: MemberRole): Promise<MembershipChange>;
+  /** Removes a member under the same atomic rule: the last owner stays (`last_owner`). */
+  removeMember(teamId: string, personId: string): Promise<MembershipChange>;
+  addTeamInvite(invite: TeamInviteRecord): Promise<void>;
+  /** The team's invites not used yet and not expired at `at`, newest first. */
+  listTeamInvites(teamId: string, at: number): Promise<TeamInviteRecord[]>;
+  findTeamInvite(tokenHash: string): Promise<TeamInviteRecord | null>;
+  /**
+   * Marks the invite used by `personId` at `at` when it is unused and `at < expiresAt`, atomically (of
+   * two concurrent calls one wins); returns it as it was, or null when unknown, used or expired.
+   */
+  consumeTeamInvite(tokenHash: string, personId: string, at: number): Promise<TeamInviteRecord | null>;
+  /** Deletes an unused invite of the team; false when there is none. */
+  deleteTeamInvite(teamId: string, tokenHash: string): Promise<boolean>;
 }
 
 /** Signed-in browsers. Only token hashes are stored. */

@@ -55,6 +55,7 @@ export async function createAccount(deps: Deps, name: string, role: Role = 'user
   return deps.accounts.createAccount({
     id: randomUuid(deps.random),
     name: trimmed,
+    kind: 'person',
     role,
     createdAt: deps.clock.now(),
     disabledAt: null,
@@ -87,12 +88,22 @@ export async function setAccountDisabled(
   return ok(changed);
 }
 
-/** A new API key: the secret is returned once and only its SHA-256 is stored (decisions §2). */
+/** What a key may do (decisions §21); the default is an `admin` key without limits. */
+export type KeyLimits = Pick<ApiKeyRecord, 'role' | 'domains' | 'urlHosts'>;
+
+/** A key that may do all its account allows. */
+export const FULL_KEY: KeyLimits = { role: 'admin', domains: null, urlHosts: null };
+
+/**
+ * A new API key: the secret is returned once and only its SHA-256 is stored (decisions §2), with its
+ * role and limits (decisions §21), which the maker has checked against its own.
+ */
 export async function createApiKey(
   deps: Deps,
   accountReference: string,
   name: string,
   createdVia: KeyOrigin,
+  limits: KeyLimits = FULL_KEY,
 ): Promise<Result<{ readonly key: ApiKeyRecord; readonly secret: string }>> {
   const account = await findAccount(deps, accountReference);
   if (!account.ok) return account;
@@ -107,6 +118,7 @@ export async function createApiKey(
     createdVia,
     lastUsedAt: null,
     revokedAt: null,
+    ...limits,
   };
   await deps.accounts.addApiKey(key);
   return ok({ key, secret });

@@ -93,6 +93,8 @@ export async function planRow(ctx: MappingContext, row: ImportRow): Promise<RowP
       row.maxClicks !== undefined && row.maxClicks !== null && row.maxClicks > 0 ? row.maxClicks : null,
     ...UNUSED_LINK,
     accountId: ctx.accountId,
+    createdBy: null,
+    updatedBy: null,
     editTokenHash: null,
     createdAt: row.createdAt ?? now,
     updatedAt: now,

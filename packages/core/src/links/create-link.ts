@@ -135,6 +135,8 @@ export async function createLink(
     editTokenHash: editToken === null ? null : sha256Hex(editToken),
     createdAt: now,
     updatedAt: now,
+    createdBy: caller.by ?? null,
+    updatedBy: null,
     ...organised.value,
   };
   const permanent = checkPermanent(draft);

@@ -68,6 +68,9 @@ export const ExportedLink = z.object({
   // decisions §19; absent in exports made before them
   preview: PreviewField.nullable().optional(),
   split: SplitField.nullable().optional(),
+  // decisions §21; absent in exports made before it
+  created_by: z.string().max(200).nullable().optional(),
+  updated_by: z.string().max(200).nullable().optional(),
 });
 export type ExportedLink = z.output<typeof ExportedLink>;
 
@@ -138,6 +141,8 @@ export async function importLink(deps: CoreDeps, line: ExportedLink): Promise<Re
     expiresAt: line.expires_at,
     startsAt: line.starts_at ?? null,
     maxClicks: line.max_clicks,
+    createdBy: line.created_by ?? null,
+    updatedBy: line.updated_by ?? null,
     clicks: line.clicks,
     importedClicks: Math.min(line.imported_clicks ?? 0, line.clicks),
     lastClickAt: line.last_click_at,

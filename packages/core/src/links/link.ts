@@ -51,6 +51,10 @@ export interface LinkRecord {
   readonly preview: LinkPreview | null;
   /** A split test (decisions §19): the destinations visitors no rule matches are shared among, or null. */
   readonly split: readonly SplitEntry[] | null;
+  /** Who made it (decisions §21): a person's name, `key:<prefix>` for a key; null when unknown (anonymous, older). */
+  readonly createdBy: string | null;
+  /** Who changed it last, as `createdBy`; null until changed by someone known. */
+  readonly updatedBy: string | null;
 }
 
 /**
@@ -67,6 +71,7 @@ export const FIXED_LINK_FIELDS = [
   'lastClickAt',
   'createdAt',
   'updatedAt',
+  'createdBy',
 ] as const satisfies readonly (keyof LinkRecord)[];
 export type FixedLinkField = (typeof FIXED_LINK_FIELDS)[number];
 
