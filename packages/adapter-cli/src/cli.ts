@@ -6,6 +6,7 @@ import { addLinkCommands } from './commands/link-commands.js';
 import { addTagCommands } from './commands/tag-commands.js';
 import type { CliIo } from './cli-io.js';
 import { addDomainCommands } from './domain-commands.js';
+import { addTeamCommands } from './team-commands.js';
 import { addMcpCommand } from './mcp-command.js';
 import { addMigrateCommand } from './migrate-command.js';
 import { addOperatorCommands } from './operator-commands.js';
@@ -50,6 +51,7 @@ export function createProgram(io: CliIo): Command {
   addOperatorCommands(program, io);
   addWebhookCommands(program, io);
   addDomainCommands(program, io);
+  addTeamCommands(program, io);
   addMigrateCommand(program, io);
   return program;
 }

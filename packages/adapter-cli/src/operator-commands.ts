@@ -1,8 +1,12 @@
 import type { Command } from 'commander';
 import {
+  CreateKeyInput,
   createAccount,
   createApiKey,
+  findAccount,
   inviteAccount,
+  makeApiKey,
+  parseInput,
   listApiKeys,
   revokeApiKey,
   setAccountDisabled,
@@ -12,6 +16,9 @@ import { unwrap } from './cli-io.js';
 import type { CliIo } from './cli-io.js';
 import { localOptions, printerOf, withLocalStore } from './host.js';
 import { table } from './render.js';
+
+/** The role and lists of `keys create`, checked by the API's own schema. */
+const KeyLimitsInput = CreateKeyInput.pick({ role: true, domains: true, url_hosts: true });
 
 /** Options every operator command takes. */
 interface OperatorOptions {
@@ -100,11 +107,31 @@ const COMMANDS: readonly OperatorCommand[] = [
     group: 'keys',
     spec: 'create <account>',
     description: 'Create an API key for an account (id or name); prints the key, once.',
-    example: 'keys create alice --name laptop',
-    flags: [['--name <name>', 'what the key is for (listed beside its prefix)']],
+    example: 'keys create alice --name blog --role creator --url-hosts example.com',
+    flags: [
+      ['--name <name>', 'what the key is for (listed beside its prefix)'],
+      ['--role <role>', 'admin (the default), editor, viewer or creator (only makes links)'],
+      ['--domains <hosts>', 'the short domains it may create on, comma-separated (default: any)'],
+      ['--url-hosts <hosts>', 'the destination hosts it may shorten, comma-separated (default: any)'],
+    ],
     run: async ({ core, argument, print, io, options }) => {
       const name = typeof options.name === 'string' ? options.name : '';
-      const { key, secret } = unwrap(await createApiKey(core, argument, name, 'cli'));
+      const account = unwrap(await findAccount(core, argument));
+      const list = (flag: unknown) => (typeof flag === 'string' ? flag.split(',') : undefined);
+      const limits = unwrap(
+        parseInput(KeyLimitsInput, {
+          role: options.role,
+          domains: list(options.domains),
+          url_hosts: list(options.urlHosts),
+        }),
+      );
+      // the operator makes it: any role, its lists checked as the API checks them
+      const operator = { accountId: account.id, editToken: null, operator: true };
+      const made =
+        limits.role === undefined && limits.domains === undefined && limits.url_hosts === undefined
+          ? await createApiKey(core, account.id, name, 'cli')
+          : await makeApiKey(core, operator, { ...limits, name: name || 'cli' }, 'cli');
+      const { key, secret } = unwrap(made);
       print({ ...keyJson(key), key: secret }, secret);
       io.stderr.write(`This key is shown once and cannot be recovered: store it now (key id ${key.id}).\n`);
     },
@@ -117,8 +144,12 @@ const COMMANDS: readonly OperatorCommand[] = [
     run: async ({ core, argument, print }) => {
       const all = unwrap(await listApiKeys(core, argument));
       const revoked = (k: ApiKeyRecord) => (k.revokedAt === null ? '-' : iso(k.revokedAt));
-      const rows = all.map((k) => [k.id, `${k.prefix}…`, iso(k.createdAt), revoked(k)]);
-      print(all.map(keyJson), table(['ID', 'PREFIX', 'CREATED', 'REVOKED'], rows));
+      const limits = (k: ApiKeyRecord) =>
+        [...(k.domains ?? []).map((d) => `domain ${d}`), ...(k.urlHosts ?? []).map((h) => `url ${h}`)].join(
+          ', ',
+        ) || '-';
+      const rows = all.map((k) => [k.id, `${k.prefix}…`, k.role, limits(k), iso(k.createdAt), revoked(k)]);
+      print(all.map(keyJson), table(['ID', 'PREFIX', 'ROLE', 'LIMITS', 'CREATED', 'REVOKED'], rows));
     },
   },
   {
@@ -194,4 +225,7 @@ const keyJson = (k: ApiKeyRecord) => ({
   created_via: k.createdVia,
   last_used_at: k.lastUsedAt === null ? null : iso(k.lastUsedAt),
   revoked_at: k.revokedAt === null ? null : iso(k.revokedAt),
+  role: k.role,
+  domains: k.domains,
+  url_hosts: k.urlHosts,
 });

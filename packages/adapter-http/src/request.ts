@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Caller, Language, Result } from '@shortener/core';
-import { authenticateApiKey, domainError, err, ok, pickLanguage } from '@shortener/core';
+import { authenticateApiKey, domainError, err, keyCaller, ok, pickLanguage } from '@shortener/core';
 import { createClientAddressResolver } from './server/client-address.js';
 import type { ClientAddress, ClientAddressResolver } from './server/client-address.js';
 import type { HttpDeps, HttpOptions } from './deps.js';
@@ -29,8 +29,8 @@ export function languageOf(lang: unknown, acceptLanguage: string | undefined): L
 }
 
 /**
- * Who is calling: `Authorization: Bearer shk_…` (a bad or revoked key is `unauthorized` anywhere) and
- * `X-Edit-Token`.
+ * Who is calling: `Authorization: Bearer shk_…` (a bad or revoked key is `unauthorized` anywhere), with
+ * the key's role and limits (decisions §21), and `X-Edit-Token`.
  */
 export async function callerOf(deps: HttpDeps, req: IncomingMessage): Promise<Result<Caller>> {
   const header = req.headers.authorization;
@@ -40,7 +40,7 @@ export async function callerOf(deps: HttpDeps, req: IncomingMessage): Promise<Re
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!match?.[1]) return err(domainError('unauthorized', 'Use Authorization: Bearer <API key>.'));
   const key = await authenticateApiKey(deps.core, match[1]);
-  return key.ok ? ok({ accountId: key.value.accountId, editToken }) : key;
+  return key.ok ? ok(keyCaller(key.value, key.value.account, editToken)) : key;
 }
 
 /**

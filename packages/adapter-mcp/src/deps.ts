@@ -1,7 +1,9 @@
+import type { Caller } from '@shortener/core';
 import type { CoreDeps, RateLimiter } from '@shortener/core';
 
 /** Who calls the tools: the account of a presented API key (null when anonymous) and the client's IP. */
-export interface McpCaller {
+export interface McpCaller extends Omit<Caller, 'editToken' | 'operator'> {
+  /** The account the tools act for, with the key's role there (`grant`, decisions §21). */
   readonly accountId: string | null;
   /** The limiter's key for anonymous creation: the client IP over HTTP, `stdio` for a local process. */
   readonly ip: string;
@@ -36,3 +38,6 @@ export interface McpDeps {
   /** QR drawing for `qr_code`; without it, `renderQr` on the calling thread. */
   readonly qr?: McpQrRenderer;
 }
+
+/** The core caller of the tools' caller (no edit token: tools that take one add it). */
+export const callerOf = ({ ip: _ip, ...caller }: McpCaller): Caller => ({ ...caller, editToken: null });

@@ -1,7 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { authenticateApiKey, domainError, err, isStoreUnavailable, ok } from '@shortener/core';
-import type { CoreDeps, DomainError, Result } from '@shortener/core';
+import {
+  ANONYMOUS,
+  actingFor,
+  authenticateApiKey,
+  domainError,
+  err,
+  isStoreUnavailable,
+  keyCaller,
+  ok,
+} from '@shortener/core';
+import type { Caller, CoreDeps, DomainError, Result } from '@shortener/core';
 import type { McpDeps } from './deps.js';
 import { createMcpServer } from './server.js';
 
@@ -36,12 +45,15 @@ export function createMcpHttpHandler(deps: McpDeps): McpHttpHandler {
     if (Array.isArray(body) && body.length === 0)
       return answer(res, 400, { jsonrpc: '2.0', error: EMPTY_BATCH, id: null });
     try {
-      const account = await accountOf(deps.core, req.headers.authorization);
-      if (!account.ok) {
-        const refused = { ...account.error, message: `${account.error.message} ${WHAT_TO_DO}` };
+      const caller = await callerOfRequest(deps.core, req);
+      if (!caller.ok && caller.error.code === 'not_found')
+        return answer(res, 404, rpcError(UNAUTHORIZED_RPC_CODE, caller.error, body));
+      if (!caller.ok) {
+        const refused = { ...caller.error, message: `${caller.error.message} ${WHAT_TO_DO}` };
         return answer(res, 401, rpcError(UNAUTHORIZED_RPC_CODE, refused, body));
       }
-      const server = createMcpServer(deps, { accountId: account.value, ip });
+      const { editToken: _none, ...acting } = caller.value;
+      const server = createMcpServer(deps, { ...acting, ip });
       // No sessionIdGenerator: stateless mode, no Mcp-Session-Id.
       const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
       res.on('close', () => {
@@ -76,12 +88,21 @@ const WHAT_TO_DO =
   'Send a live API key from the operator as Authorization: Bearer shk_…, or no Authorization header ' +
   'to use the tools anonymously.';
 
-async function accountOf(core: CoreDeps, header: string | undefined): Promise<Result<string | null>> {
-  if (header === undefined || header.trim() === '') return ok(null);
+/**
+ * The caller of a request: a key's account with the key's role and limits, acting for the team that
+ * `Shortener-Account` names when the key is a person's (decisions §21); anonymous without a key.
+ */
+async function callerOfRequest(core: CoreDeps, req: IncomingMessage): Promise<Result<Caller>> {
+  const header = req.headers.authorization;
+  if (header === undefined || header.trim() === '') return ok(ANONYMOUS);
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!match?.[1]) return err(domainError('unauthorized', 'Use Authorization: Bearer <API key>.'));
   const key = await authenticateApiKey(core, match[1]);
-  return key.ok ? ok(key.value.accountId) : key;
+  if (!key.ok) return key;
+  const caller = keyCaller(key.value, key.value.account, null);
+  const acting = req.headers['shortener-account'];
+  const name = (Array.isArray(acting) ? acting[0] : acting)?.trim() ?? '';
+  return name === '' ? ok(caller) : actingFor(core, caller, name);
 }
 
 function rpcError(code: number, error: DomainError, body: unknown) {

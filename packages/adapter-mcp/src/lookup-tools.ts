@@ -11,6 +11,7 @@ import {
 } from '@shortener/core';
 import type { LinkRecord, PublicLinkView, Result, StatsView } from '@shortener/core';
 import type { McpDeps } from './deps.js';
+import { callerOf } from './deps.js';
 import { QR_DEFAULTS, renderQr } from '@shortener/qr';
 import { rateLimited, secondsOf, toolError, toolResult } from './results.js';
 import { INFO_STATS_DAYS } from './schemas.js';
@@ -88,7 +89,7 @@ export function addLookupTools(tools: ToolSet): void {
       const found = await findLink(deps, input);
       if (!found.ok) return toolError(found.error);
       const link = found.value;
-      const stats = await getStats(core, link.id, { days: INFO_STATS_DAYS }, { ...caller, editToken: null });
+      const stats = await getStats(core, link.id, { days: INFO_STATS_DAYS }, callerOf(caller));
       const info = {
         ...toPublicLinkView(link, core.config, core.clock.now()),
         ...(stats.ok ? { stats: stats.value } : {}),

@@ -11,6 +11,7 @@ import {
   updateLink,
 } from '@shortener/core';
 import type { Caller, LinkRecord, StatsView } from '@shortener/core';
+import { callerOf } from './deps.js';
 import { rateLimited, toolError, toolResult } from './results.js';
 import { routingLines, ruleStatsLines } from './routing-text.js';
 
@@ -80,7 +81,7 @@ const viewOf =
 
 /** The caller with the edit token a tool was given (blank: none). */
 const as = ({ caller }: ToolSet, editToken: string | undefined): Caller => ({
-  accountId: caller.accountId,
+  ...callerOf(caller),
   editToken: editToken?.trim() || null,
 });
 

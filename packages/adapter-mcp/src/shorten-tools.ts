@@ -14,6 +14,7 @@ import {
 } from '@shortener/core';
 import type { AliasCheckView, LinkView } from '@shortener/core';
 import type { McpDeps } from './deps.js';
+import { callerOf } from './deps.js';
 import { rateLimited, secondsOf, toolError, toolResult } from './results.js';
 import { routingLines } from './routing-text.js';
 
@@ -104,7 +105,7 @@ export function addShortenTools({ server, deps, caller, schemas, guard }: ToolSe
         rateLimiter: deps.rateLimiter,
         onLimited: () => deps.onLimited?.('creation'),
       };
-      const owner = { accountId: caller.accountId, editToken: null };
+      const owner = callerOf(caller);
       const { decision, result: created } = await createLinkWithinBudget(budgeted, input, owner, caller.ip);
       if (decision !== null && !decision.allowed) return rateLimited('links created', secondsOf(decision));
       if (!created.ok) return toolError(created.error);

@@ -69,6 +69,7 @@ export function createCoreDeps(
     accounts: stores.accounts,
     sessions: stores.sessions,
     credentials: stores.credentials,
+    teams: stores.teams,
     events: stores.events,
     clock,
     random,

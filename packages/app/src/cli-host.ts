@@ -1,6 +1,6 @@
 import type { CliHost, CliIo } from '@shortener/adapter-cli';
 import { CliError } from '@shortener/adapter-cli';
-import { authenticateApiKey } from '@shortener/core';
+import { authenticateApiKey, keyCaller } from '@shortener/core';
 import { loadConfig } from './config.js';
 import { resolve } from './container.js';
 import type { AppContainer } from './container.js';
@@ -39,11 +39,11 @@ async function serveMcp(io: CliIo, options: { readonly key: string | undefined; 
   const { container } = await openDatabase(io.env, flags, { logger });
   const stores = resolve(container, 'stores');
   try {
-    const accountId = await accountOf(options.key, container);
+    const caller = await callerOfKey(options.key, container);
     // loaded here, not at start: every other command (and the server) does without the MCP SDK
     const { serveMcpOverStdio } = await import('@shortener/adapter-mcp');
-    const session = await serveMcpOverStdio(resolve(container, 'mcpDeps'), { accountId, ip: 'stdio' });
-    logger.info('serving MCP on stdio', { authenticated: accountId !== null });
+    const session = await serveMcpOverStdio(resolve(container, 'mcpDeps'), { ...caller, ip: 'stdio' });
+    logger.info('serving MCP on stdio', { authenticated: caller.accountId !== null });
     const stop = (): void => void session.close();
     process.once('SIGTERM', stop).once('SIGINT', stop);
     try {
@@ -80,9 +80,11 @@ async function untilClosedBySignal(running: RunningServer, logger: AppLogger): P
   }
 }
 
-async function accountOf(key: string | undefined, container: AppContainer) {
-  if (key === undefined || key.trim() === '') return null;
+/** The tools' caller for `--key`: its account with the key's role and limits (decisions §21); else anonymous. */
+async function callerOfKey(key: string | undefined, container: AppContainer) {
+  if (key === undefined || key.trim() === '') return { accountId: null };
   const found = await authenticateApiKey(resolve(container, 'coreDeps'), key.trim());
   if (!found.ok) throw new CliError(`${found.error.message} (${found.error.code})`, 1);
-  return found.value.accountId;
+  const { editToken: _none, ...caller } = keyCaller(found.value, found.value.account, null);
+  return caller;
 }

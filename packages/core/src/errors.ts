@@ -13,6 +13,7 @@ export const ERROR_CODES = [
   'domain_invalid',
   'domain_taken',
   'domain_in_use',
+  'last_owner',
   'invalid_request',
   'validation_error',
   'rate_limited',

@@ -4,9 +4,10 @@ export type {
   Role, TeamInviteRecord,
 } from './accounts/account.js';
 export type { Member } from './accounts/account-ports.js';
+export type { AuthenticatedKey, KeyLimits } from './accounts/accounts.js';
 // prettier-ignore
 export {
-  accountNameKey, authenticateApiKey, createAccount, createApiKey, findAccount, findAccountByName,
+  accountNameKey, authenticateApiKey, createAccount, createApiKey, FULL_KEY, findAccount, findAccountByName, makeApiKey,
   isAccountName, listApiKeys, normalizeAccountName, revokeApiKey, setAccountDisabled,
 } from './accounts/accounts.js';
 export type {
@@ -369,3 +370,20 @@ export {
 export type { DomainConfig, DomainDeps, DomainView, RemoveDomainOptions } from './domains/domains.js';
 export { createServedHosts, hostWithoutPort } from './domains/served-hosts.js';
 export type { ServedHosts } from './domains/served-hosts.js';
+// prettier-ignore
+export {
+  accountFor, ACTIONS, hostAllowed, KEY_ACTIONS, KEY_ROLES, keyRoleWithin, MEMBER_ACTIONS, MEMBER_ROLES, permission,
+  permits, roleNeededFor, withinKeyLimits,
+} from './accounts/permissions.js';
+export type { Action, Grant } from './accounts/permissions.js';
+// prettier-ignore
+export {
+  actingFor, changeMemberRole, createTeam, findTeamInvite, inviteToTeam, joinTeam, keyCaller, listMembers,
+  listTeams, MAX_TEAM_INVITE_DAYS, removeMember, sessionCaller, TEAM_INVITE_DAYS, teamCaller, teamInviteUrl,
+} from './accounts/teams.js';
+export type { TeamInvite, TeamView } from './accounts/teams.js';
+// prettier-ignore
+export {
+  ChangeMemberInput, CreateTeamInput, CreateTeamInviteInput, MemberListSchema, MemberSchema, TeamInviteSchema,
+  TeamListSchema, TeamSchema, toMemberView, toTeamInviteView, toTeamView,
+} from './accounts/team-schemas.js';

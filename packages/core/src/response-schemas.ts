@@ -32,6 +32,11 @@ export const LinkSchema = z
     created_at: z.iso.datetime(),
     updated_at: z.iso.datetime(),
     last_click_at: z.iso.datetime().nullable(),
+    created_by: z
+      .string()
+      .nullable()
+      .describe('Who made it: a person’s name, or `key:<prefix>` for an API key; null when unknown.'),
+    updated_by: z.string().nullable().describe('Who changed it last, as `created_by`; null until changed.'),
     preview_url: z.url(),
     qr_svg_url: z.url(),
     qr_png_url: z.url(),

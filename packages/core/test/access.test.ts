@@ -10,41 +10,41 @@ const owned = { accountId: 'acc-1', editTokenHash: null, publicStats: false };
 describe('link access rules', () => {
   it('lets the edit token of an anonymous link read, edit and delete it', () => {
     const caller = { accountId: null, editToken: token };
-    for (const rule of [linkAccess.read, linkAccess.edit, linkAccess.delete])
+    for (const rule of [linkAccess.read, linkAccess.edit, linkAccess.delete].map((r) => r.allows))
       expect(rule(anonymous, caller)).toBe(true);
   });
 
   it('refuses a wrong edit token', () => {
     const caller = { accountId: null, editToken: 'et_wrongwrongwrongwrongwrongwrong00' };
-    expect(linkAccess.edit(anonymous, caller)).toBe(false);
+    expect(linkAccess.edit.allows(anonymous, caller)).toBe(false);
   });
 
   it('lets the owning account manage its link and refuses other accounts', () => {
-    expect(linkAccess.delete(owned, { accountId: 'acc-1', editToken: null })).toBe(true);
-    expect(linkAccess.delete(owned, { accountId: 'acc-2', editToken: null })).toBe(false);
+    expect(linkAccess.delete.allows(owned, { accountId: 'acc-1', editToken: null })).toBe(true);
+    expect(linkAccess.delete.allows(owned, { accountId: 'acc-2', editToken: null })).toBe(false);
   });
 
   it('stops accepting the edit token once the link is claimed', () => {
     const claimed = { ...anonymous, accountId: 'acc-1' };
-    expect(linkAccess.read(claimed, { accountId: null, editToken: token })).toBe(false);
+    expect(linkAccess.read.allows(claimed, { accountId: null, editToken: token })).toBe(false);
   });
 
   it('opens public statistics to anyone and private ones to the owner only', () => {
     const nobody = { accountId: null, editToken: null };
-    expect(linkAccess.stats(anonymous, nobody)).toBe(true);
-    expect(linkAccess.stats(owned, nobody)).toBe(false);
-    expect(linkAccess.stats(owned, { accountId: 'acc-1', editToken: null })).toBe(true);
+    expect(linkAccess.stats.allows(anonymous, nobody)).toBe(true);
+    expect(linkAccess.stats.allows(owned, nobody)).toBe(false);
+    expect(linkAccess.stats.allows(owned, { accountId: 'acc-1', editToken: null })).toBe(true);
   });
 
   it('never lets an anonymous caller without a token manage a link', () => {
-    expect(linkAccess.read(anonymous, { accountId: null, editToken: null })).toBe(false);
+    expect(linkAccess.read.allows(anonymous, { accountId: null, editToken: null })).toBe(false);
   });
 
   it('lets the operator at the database do anything to any link', () => {
     const operator = { accountId: null, editToken: null, operator: true };
     for (const rule of Object.values(linkAccess)) {
-      expect(rule(anonymous, operator)).toBe(true);
-      expect(rule(owned, operator)).toBe(true);
+      expect(rule.allows(anonymous, operator)).toBe(true);
+      expect(rule.allows(owned, operator)).toBe(true);
     }
   });
 });
@@ -66,7 +66,7 @@ describe('adminCallerOf', () => {
   it('gives an admin the operator’s rights over every link, and nobody else', () => {
     const admin = adminCallerOf(signedIn('admin') as Parameters<typeof adminCallerOf>[0]);
     expect(admin).toEqual({ accountId: 'acc-9', editToken: null, operator: true });
-    expect(linkAccess.delete(owned, admin!)).toBe(true);
+    expect(linkAccess.delete.allows(owned, admin!)).toBe(true);
     expect(adminCallerOf(signedIn('user') as Parameters<typeof adminCallerOf>[0])).toBeNull();
     expect(adminCallerOf(signedIn('admin', 5) as Parameters<typeof adminCallerOf>[0])).toBeNull();
   });

@@ -6,6 +6,7 @@ import { IMPORT_ROUTES } from './import-routes.js';
 import { KEY_ROUTES } from './keys-routes.js';
 import { LINK_ROUTES } from './link-routes.js';
 import { STATS_ROUTES } from './stats-routes.js';
+import { TEAM_ROUTES } from './team-routes.js';
 import { WEBHOOK_ROUTES } from './webhook-routes.js';
 
 /** Every route of the JSON API (`/api/…`), declared once: served by `mountRoutes`, documented by `routePaths`. */
@@ -14,6 +15,7 @@ export const API_ROUTES: readonly AnyRoute[] = [
   ...STATS_ROUTES,
   ...CREATE_ROUTES,
   ...KEY_ROUTES,
+  ...TEAM_ROUTES,
   ...WEBHOOK_ROUTES,
   ...IMPORT_ROUTES,
   ...DOMAIN_ROUTES,

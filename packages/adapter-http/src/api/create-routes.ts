@@ -72,6 +72,7 @@ export const CREATE_ROUTES: readonly AnyRoute[] = [
     method: 'post',
     path: '/api/v1/links',
     access: 'caller',
+    does: 'links.create',
     body: CreateLinkInput,
     doc: {
       id: 'createLink',
@@ -134,6 +135,7 @@ export const CREATE_ROUTES: readonly AnyRoute[] = [
     method: 'post',
     path: '/api/v1/bulk',
     access: 'caller',
+    does: 'links.create',
     body: BulkInput,
     doc: {
       id: 'bulkCreateLinks',
@@ -178,6 +180,7 @@ export const CREATE_ROUTES: readonly AnyRoute[] = [
     method: 'get',
     path: '/api/shorten',
     access: 'caller',
+    does: 'links.create',
     query: ShortenQuery,
     doc: {
       id: 'shortenPlainText',

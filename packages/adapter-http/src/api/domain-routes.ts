@@ -34,6 +34,7 @@ export const DOMAIN_ROUTES: readonly AnyRoute[] = [
     method: 'get',
     path: '/api/v1/domains',
     access: 'account',
+    does: 'links.read',
     enabled,
     doc: {
       ...common,
@@ -53,6 +54,7 @@ export const DOMAIN_ROUTES: readonly AnyRoute[] = [
     method: 'post',
     path: '/api/v1/domains',
     access: 'account',
+    does: 'domains.manage',
     enabled,
     body: AddDomainInput,
     doc: {
@@ -79,6 +81,7 @@ export const DOMAIN_ROUTES: readonly AnyRoute[] = [
     method: 'get',
     path: '/api/v1/domains/{id}',
     access: 'account',
+    does: 'links.read',
     enabled,
     doc: {
       ...common,
@@ -98,6 +101,7 @@ export const DOMAIN_ROUTES: readonly AnyRoute[] = [
     method: 'post',
     path: '/api/v1/domains/{id}/verify',
     access: 'account',
+    does: 'domains.manage',
     enabled,
     doc: {
       ...common,
@@ -119,6 +123,7 @@ export const DOMAIN_ROUTES: readonly AnyRoute[] = [
     method: 'patch',
     path: '/api/v1/domains/{id}',
     access: 'account',
+    does: 'domains.manage',
     enabled,
     body: UpdateDomainInput,
     doc: {
@@ -147,6 +152,7 @@ export const DOMAIN_ROUTES: readonly AnyRoute[] = [
     method: 'delete',
     path: '/api/v1/domains/{id}',
     access: 'account',
+    does: 'domains.manage',
     enabled,
     query: RemoveDomainQuery,
     doc: {

@@ -56,6 +56,7 @@ export const IMPORT_ROUTES: readonly AnyRoute[] = [
     method: 'post',
     path: '/api/v1/imports',
     access: 'account',
+    does: 'imports.run',
     enabled,
     body: ImportInput,
     multipart: importInputOfParts,
@@ -88,6 +89,7 @@ export const IMPORT_ROUTES: readonly AnyRoute[] = [
     method: 'get',
     path: '/api/v1/imports/{id}',
     access: 'account',
+    does: 'imports.run',
     enabled,
     doc: {
       id: 'getImport',
@@ -108,6 +110,7 @@ export const IMPORT_ROUTES: readonly AnyRoute[] = [
     method: 'delete',
     path: '/api/v1/imports/{id}',
     access: 'account',
+    does: 'imports.run',
     enabled,
     doc: {
       id: 'cancelImport',
@@ -130,6 +133,7 @@ export const IMPORT_ROUTES: readonly AnyRoute[] = [
     method: 'get',
     path: '/api/v1/imports/{id}/report',
     access: 'account',
+    does: 'imports.run',
     enabled,
     doc: {
       id: 'getImportReport',

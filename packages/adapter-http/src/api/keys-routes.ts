@@ -1,6 +1,6 @@
 import {
   CreateKeyInput,
-  createApiKey,
+  makeApiKey,
   requireRecentSignIn,
   revokeApiKey,
   toApiKeyView,
@@ -24,6 +24,7 @@ export const KEY_ROUTES: readonly AnyRoute[] = [
     method: 'get',
     path: '/api/v1/keys',
     access: 'account',
+    does: 'keys.manage',
     doc: {
       id: 'listKeys',
       summary: 'List the account’s API keys',
@@ -41,16 +42,19 @@ export const KEY_ROUTES: readonly AnyRoute[] = [
     method: 'post',
     path: '/api/v1/keys',
     access: 'account',
+    does: 'keys.manage',
     body: CreateKeyInput,
     doc: {
       id: 'createKey',
       summary: 'Create an API key',
       description:
         'The answer carries `key` once; only its SHA-256 is stored. Made by the session cookie (in the ' +
-        'browser), it needs a password or passkey entered in the last 10 minutes, else 403 `forbidden`.',
+        'browser), it needs a password or passkey entered in the last 10 minutes, else 403 `forbidden`. ' +
+        '`role`, `domains` and `url_hosts` make a key that can do less (decisions §21); with ' +
+        '`Shortener-Account: <team>` (an admin or owner there) the key is the team’s and acts only as it.',
       tag: 'accounts',
       security: KEY_OR_SESSION,
-      example: { name: 'laptop' },
+      example: { name: 'blog', role: 'creator', url_hosts: ['example.com'] },
       responses: { 201: jsonResponse('The new key, with `key` shown this once.', 'CreatedApiKey') },
       errors: [401, 403],
     },
@@ -61,7 +65,7 @@ export const KEY_ROUTES: readonly AnyRoute[] = [
       const recent = bySession === null ? null : requireRecentSignIn(core, bySession);
       if (recent !== null && !recent.ok) return sendError(ctx, recent.error);
       const via = bySession !== null ? 'browser' : 'api';
-      const created = await createApiKey(core, caller.accountId ?? '', body.name, via);
+      const created = await makeApiKey(core, caller, body, via);
       sendResult(ctx, created, ({ key, secret }) => ({ ...toApiKeyView(key), key: secret }), 201);
     },
   }),
@@ -69,6 +73,7 @@ export const KEY_ROUTES: readonly AnyRoute[] = [
     method: 'delete',
     path: '/api/v1/keys/{id}',
     access: 'account',
+    does: 'keys.manage',
     doc: {
       id: 'revokeKey',
       summary: 'Revoke an API key',

@@ -34,6 +34,7 @@ export const LINK_ROUTES: readonly AnyRoute[] = [
     method: 'get',
     path: '/api/v1/links',
     access: 'caller',
+    does: 'links.read',
     query: ListLinksQuery,
     doc: {
       id: 'listLinks',
@@ -68,6 +69,7 @@ export const LINK_ROUTES: readonly AnyRoute[] = [
     method: 'get',
     path: '/api/v1/tags',
     access: 'account',
+    does: 'links.read',
     doc: {
       id: 'listTags',
       summary: 'List the account’s tags',
@@ -86,6 +88,7 @@ export const LINK_ROUTES: readonly AnyRoute[] = [
     method: 'post',
     path: '/api/v1/links/claim',
     access: 'account',
+    does: 'links.create',
     body: ClaimInput,
     doc: {
       id: 'claimLinks',
@@ -107,6 +110,7 @@ export const LINK_ROUTES: readonly AnyRoute[] = [
     method: 'get',
     path: '/api/v1/links/{id}',
     access: 'caller',
+    does: 'links.read',
     doc: {
       id: 'getLink',
       summary: 'Get a link',
@@ -125,6 +129,7 @@ export const LINK_ROUTES: readonly AnyRoute[] = [
     method: 'patch',
     path: '/api/v1/links/{id}',
     access: 'caller',
+    does: 'links.change',
     body: UpdateLinkInput,
     doc: {
       id: 'updateLink',
@@ -149,6 +154,7 @@ export const LINK_ROUTES: readonly AnyRoute[] = [
     method: 'delete',
     path: '/api/v1/links/{id}',
     access: 'caller',
+    does: 'links.change',
     doc: {
       id: 'deleteLink',
       summary: 'Delete a link',

@@ -91,6 +91,7 @@ export const STATS_ROUTES: readonly AnyRoute[] = [
     method: 'get',
     path: '/api/v1/tags/{tag}/stats',
     access: 'account',
+    does: 'stats.read',
     query: StatsExportQuery,
     doc: {
       id: 'getTagStats',
@@ -108,6 +109,7 @@ export const STATS_ROUTES: readonly AnyRoute[] = [
     method: 'get',
     path: '/api/v1/stats',
     access: 'account',
+    does: 'stats.read',
     query: StatsExportQuery,
     doc: {
       id: 'getAccountStats',

@@ -32,6 +32,7 @@ export const WEBHOOK_ROUTES: readonly AnyRoute[] = [
     method: 'get',
     path: '/api/v1/webhooks',
     access: 'account',
+    does: 'webhooks.manage',
     enabled,
     doc: {
       id: 'listWebhooks',
@@ -51,6 +52,7 @@ export const WEBHOOK_ROUTES: readonly AnyRoute[] = [
     method: 'post',
     path: '/api/v1/webhooks',
     access: 'account',
+    does: 'webhooks.manage',
     enabled,
     body: CreateWebhookInput,
     doc: {
@@ -80,6 +82,7 @@ export const WEBHOOK_ROUTES: readonly AnyRoute[] = [
     method: 'delete',
     path: '/api/v1/webhooks/{id}',
     access: 'account',
+    does: 'webhooks.manage',
     enabled,
     doc: {
       id: 'deleteWebhook',
@@ -100,6 +103,7 @@ export const WEBHOOK_ROUTES: readonly AnyRoute[] = [
     method: 'post',
     path: '/api/v1/webhooks/{id}/test',
     access: 'account',
+    does: 'webhooks.manage',
     enabled,
     doc: {
       id: 'testWebhook',

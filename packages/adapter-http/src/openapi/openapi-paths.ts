@@ -121,10 +121,17 @@ export interface OperationSpec {
  * they take an API key.
  */
 export function operation(spec: OperationSpec, api = true): Json {
-  const parameters = [...(spec.parameters ?? []), ...(api ? [ref('parameters', 'lang')] : [])];
+  // a person's key or session may act for a team (decisions §21): one they are not in is 404
+  const acts = api && spec.security?.some((s) => 'apiKey' in s) === true;
+  const parameters = [
+    ...(spec.parameters ?? []),
+    ...(api ? [ref('parameters', 'lang')] : []),
+    ...(acts ? [ref('parameters', 'account')] : []),
+  ];
   const errors = new Set<ErrorStatus>([
     ...(spec.errors ?? []),
     ...(spec.common === false ? [] : ([400, 500, 503] as const)),
+    ...(acts ? ([404] as const) : []),
   ]);
   if (spec.body !== undefined) errors.add(413).add(415);
   // an edit token spends from the token guess limit (decisions §14)

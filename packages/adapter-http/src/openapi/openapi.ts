@@ -21,6 +21,17 @@ function parameters(): Json {
       ...query('lang', 'Language of error messages; beats `Accept-Language`. English by default.', 'de'),
       schema: { type: 'string', enum: [...LANGUAGES] },
     },
+    account: {
+      name: 'Shortener-Account',
+      in: 'header',
+      required: false,
+      description:
+        'The account to act for (decisions §21): a team the person of the key or session belongs to, with ' +
+        'their role there (a key’s role and limits still apply). Absent: their own account. A team they are ' +
+        'not in is 404 `not_found`; a role too low for the operation 403 `forbidden`, naming the role needed.',
+      schema: { type: 'string' },
+      example: 'acme',
+    },
     linkId: {
       ...pathParameter('id', 'The link’s `id`.', LINK_ID),
       schema: { type: 'string', format: 'uuid' },
@@ -126,6 +137,7 @@ export function openApiDocument(
         name: 'domains',
         description: 'The account’s own domains: verified in DNS, served with HTTPS on demand.',
       },
+      { name: 'teams', description: 'Teams people act for, their members, roles and invite links.' },
     ],
     paths: inMatchOrder(paths),
     webhooks: webhookDocs(),

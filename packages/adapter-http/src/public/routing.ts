@@ -73,6 +73,8 @@ function routedCopy(link: LinkRecord, routing: LinkRouting | null): RoutedLink {
     editTokenHash: link.editTokenHash,
     createdAt: link.createdAt,
     updatedAt: link.updatedAt,
+    createdBy: link.createdBy,
+    updatedBy: link.updatedBy,
     tags: link.tags,
     rules: link.rules,
     forwardQuery: link.forwardQuery,

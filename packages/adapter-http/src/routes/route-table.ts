@@ -1,8 +1,9 @@
 import type Router from '@koa/router';
-import type { Caller, SignedIn } from '@shortener/core';
-import { ANONYMOUS, domainError, isStorableText, parseInput } from '@shortener/core';
+import type { Action, Caller, SignedIn } from '@shortener/core';
+import { ANONYMOUS, actingFor, domainError, isStorableText, parseInput, permission } from '@shortener/core';
 import type { Context, Middleware, Next } from 'koa';
 import { accountAreaGuard } from '../server/account-area.js';
+import { pageCallerOf } from '../server/acting.js';
 import { signedInOf } from '../server/session.js';
 import { toSignIn } from '../server/sign-in-return.js';
 import { z } from 'zod';
@@ -75,6 +76,11 @@ export interface Route<
   readonly path: string;
   readonly area?: Area;
   readonly access: Access;
+  /**
+   * What the route does to the account it acts for (decisions §21): core's permission table decides
+   * whether the caller's role there allows it, before the body is read (403 naming the role needed).
+   */
+  readonly does?: Action;
   /** Whether the body may also be a URL-encoded form (the pages' posts without script). */
   readonly form?: boolean;
   /**
@@ -129,7 +135,7 @@ async function whoFor(deps: HttpDeps, ctx: Context, access: Access): Promise<Who
   if (access === 'anyone') return { caller: ANONYMOUS, signedIn: null };
   if (access === 'signed-in') {
     const signedIn = await signedInOf(deps, ctx);
-    if (signedIn !== null) return { caller: { accountId: signedIn.account.id, editToken: null }, signedIn };
+    if (signedIn !== null) return { caller: await pageCallerOf(deps, ctx, signedIn), signedIn };
     if (ctx.method === 'GET') toSignIn(ctx);
     else sendError(ctx, domainError('unauthorized', 'Sign in first.'));
     return null;
@@ -138,9 +144,17 @@ async function whoFor(deps: HttpDeps, ctx: Context, access: Access): Promise<Who
   return caller === null ? null : { caller, signedIn: null };
 }
 
+/** The header that names the account a person's key or session acts for (decisions §21). */
+export const ACTING_HEADER = 'shortener-account';
+
 async function callerFor(deps: HttpDeps, ctx: Context, access: Access): Promise<Caller | null> {
   const key = await callerOf(deps, ctx.req);
-  const caller = key.ok ? await withSession(deps, ctx, key.value) : key;
+  const own = key.ok ? await withSession(deps, ctx, key.value) : key;
+  const acting = ctx.get(ACTING_HEADER).trim();
+  const caller =
+    own.ok && acting !== '' && own.value.accountId !== null && access !== 'admin'
+      ? await actingFor(deps.core, own.value, acting)
+      : own;
   if (!caller.ok) sendError(ctx, caller.error);
   else if ((access === 'account' || access === 'admin') && caller.value.accountId === null)
     sendError(ctx, domainError('unauthorized', 'Sign in or use an API key.'));
@@ -187,6 +201,8 @@ export function mountRoutes(router: Router, deps: HttpDeps, routes: readonly Any
         return sendError(ctx, domainError('not_found'));
       const who = await whoFor(deps, ctx, declared.access);
       if (who === null) return;
+      const allowed = declared.does === undefined ? null : permission(who.caller, declared.does);
+      if (allowed !== null && !allowed.ok) return sendError(ctx, allowed.error);
       const query = parsed(ctx, declared.query, () => queryOf(ctx.query));
       if (query === null) return;
       const raw =

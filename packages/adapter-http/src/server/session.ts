@@ -1,5 +1,5 @@
 import type { Caller, Result, SignedIn } from '@shortener/core';
-import { SESSION_MAX_MS, authenticateSession, domainError, err, ok } from '@shortener/core';
+import { SESSION_MAX_MS, authenticateSession, domainError, err, ok, sessionCaller } from '@shortener/core';
 import type { Context } from 'koa';
 import type { HttpDeps } from '../deps.js';
 
@@ -94,5 +94,5 @@ export async function withSession(deps: HttpDeps, ctx: Context, caller: Caller):
   } else if (!sameOrigin && ['cross-site', 'same-site'].includes(ctx.get('sec-fetch-site'))) {
     return ok(caller);
   }
-  return ok({ ...caller, accountId: signedIn.account.id });
+  return ok(sessionCaller(signedIn.account, caller.editToken));
 }

@@ -1,4 +1,7 @@
-import type { CoreDeps } from '../deps.js';
+import type { Caller, CoreDeps } from '../deps.js';
+import { resolveLinkDomain } from '../links/references.js';
+import type { CreateKeyInput } from './key-schemas.js';
+import { accountFor, hostAllowed, keyRoleWithin, withinKeyLimits } from './permissions.js';
 import { domainError } from '../errors.js';
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
@@ -88,6 +91,11 @@ export async function setAccountDisabled(
   return ok(changed);
 }
 
+/** A key that authenticated, with its account (a person's or a team's). */
+export interface AuthenticatedKey extends ApiKeyRecord {
+  readonly account: Account;
+}
+
 /** What a key may do (decisions §21); the default is an `admin` key without limits. */
 export type KeyLimits = Pick<ApiKeyRecord, 'role' | 'domains' | 'urlHosts'>;
 
@@ -150,7 +158,7 @@ export async function revokeApiKey(deps: Deps, keyId: string, accountId?: string
 export async function authenticateApiKey(
   deps: Pick<Deps, 'accounts' | 'clock'>,
   presented: string,
-): Promise<Result<ApiKeyRecord>> {
+): Promise<Result<AuthenticatedKey>> {
   const bad = err(domainError('unauthorized', 'The API key is not valid.'));
   if (!API_KEY.test(presented)) return bad;
   const hash = sha256Hex(presented);
@@ -161,7 +169,37 @@ export async function authenticateApiKey(
   const now = deps.clock.now();
   if (key.lastUsedAt === null || now - key.lastUsedAt >= KEY_TOUCH_MS) {
     await deps.accounts.touchApiKey(key.id, now);
-    return ok({ ...key, lastUsedAt: now });
+    return ok({ ...key, lastUsedAt: now, account });
   }
-  return ok(key);
+  return ok({ ...key, account });
+}
+
+/**
+ * A key made by a caller for the account it acts for (`POST /api/v1/keys`, decisions §21): needs the
+ * right to manage keys there; its role never stronger than the maker's, its domains ones the account may
+ * create on, and within the maker's own limits when the maker is a limited key.
+ */
+export async function makeApiKey(
+  deps: Deps & Pick<CoreDeps, 'config' | 'hosts'>,
+  caller: Caller,
+  input: CreateKeyInput,
+  createdVia: KeyOrigin,
+): Promise<Result<{ readonly key: ApiKeyRecord; readonly secret: string }>> {
+  const account = accountFor(caller, 'keys.manage');
+  if (!account.ok) return account;
+  const role = input.role ?? 'admin';
+  if (!keyRoleWithin(role, caller.grant))
+    return err(domainError('forbidden', `A ${role} key would be stronger than its maker.`, 'role'));
+  const domains = input.domains === undefined ? (caller.grant?.domains ?? null) : input.domains;
+  for (const domain of domains ?? []) {
+    const usable = resolveLinkDomain(deps, domain, account.value);
+    if (!usable.ok) return err({ ...usable.error, field: 'domains' });
+    if (!withinKeyLimits(caller, { domain: usable.value.host }).ok)
+      return err(domainError('forbidden', `This key may not create on ${domain}.`, 'domains'));
+  }
+  const held = caller.grant?.urlHosts ?? null;
+  const urlHosts = input.url_hosts ?? held;
+  if (held !== null && !(urlHosts ?? []).every((host) => hostAllowed(host, held)))
+    return err(domainError('forbidden', 'A key’s url_hosts stay within its maker’s.', 'url_hosts'));
+  return createApiKey(deps, account.value, input.name, createdVia, { role, domains, urlHosts });
 }

@@ -13,7 +13,6 @@ export const ACTIONS = [
   'links.read',
   'links.change',
   'stats.read',
-  'tags.change',
   'imports.run',
   'members.read',
   'members.manage',
@@ -21,7 +20,6 @@ export const ACTIONS = [
   'keys.manage',
   'webhooks.manage',
   'domains.manage',
-  'team.delete',
 ] as const;
 export type Action = (typeof ACTIONS)[number];
 
@@ -32,7 +30,7 @@ export const MEMBER_ROLES = ['owner', 'admin', 'editor', 'viewer'] as const sati
 export const KEY_ROLES = ['admin', 'editor', 'viewer', 'creator'] as const satisfies readonly KeyRole[];
 
 const VIEWER: readonly Action[] = ['links.read', 'stats.read', 'members.read'];
-const EDITOR: readonly Action[] = [...VIEWER, 'links.create', 'links.change', 'tags.change', 'imports.run'];
+const EDITOR: readonly Action[] = [...VIEWER, 'links.create', 'links.change', 'imports.run'];
 const ADMIN: readonly Action[] = [
   ...EDITOR,
   'members.manage',
@@ -130,7 +128,10 @@ export function hostAllowed(host: string, allowed: readonly string[] | null): bo
  * The key limits of decisions §21 on a link being made or pointed elsewhere: its short domain within the
  * key's `domains`, its destination's host within `url_hosts`; else `forbidden`, the field named.
  */
-export function withinKeyLimits(caller: Caller, link: { domain?: string; url?: string }): Result<true> {
+export function withinKeyLimits(
+  caller: Caller,
+  link: { readonly domain?: string | undefined; readonly url?: string | undefined },
+): Result<true> {
   const grant = caller.grant;
   if (grant === undefined || caller.operator === true) return ok(true);
   if (link.domain !== undefined && grant.domains !== null && !grant.domains.includes(link.domain))
@@ -147,3 +148,13 @@ const hostOf = (url: string): string => {
     return '';
   }
 };
+
+/**
+ * The account a caller acts for, when it may take `action` there: `unauthorized` without an account,
+ * `forbidden` (naming the role needed) without the right.
+ */
+export function accountFor(caller: Caller, action: Action, missing = 'An API key is required.'): Result<string> {
+  if (caller.accountId === null) return err(domainError('unauthorized', missing));
+  const allowed = permission(caller, action);
+  return allowed.ok ? ok(caller.accountId) : allowed;
+}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { accountFor } from '../accounts/permissions.js';
 import type { Caller, CoreDeps } from '../deps.js';
 import { domainError } from '../errors.js';
 import { urlPolicyOf } from '../links/create-link.js';
@@ -176,15 +177,15 @@ export async function startImport(
   input: ImportInput,
   caller: Caller,
 ): Promise<Result<ImportJob>> {
-  if (caller.accountId === null)
-    return err(domainError('unauthorized', 'An import goes into an account: send its API key.'));
+  const account = accountFor(caller, 'imports.run', 'An import goes into an account: send its API key.');
+  if (!account.ok) return account;
   const remote = remoteOf(deps, input);
   if (!remote.ok) return remote;
-  const open = (await deps.imports.listJobs(caller.accountId, 50)).filter((job) => isOpenImport(job.state));
+  const open = (await deps.imports.listJobs(account.value, 50)).filter((job) => isOpenImport(job.state));
   if (open.length >= MAX_OPEN_IMPORTS) {
     return err(domainError('too_many', `At most ${MAX_OPEN_IMPORTS} imports run at once for an account.`));
   }
-  const job = await createImportJob(deps, caller.accountId, input.source, {
+  const job = await createImportJob(deps, account.value, input.source, {
     onConflict: input.on_conflict ?? 'skip',
     domainMap: input.domain_map ?? {},
     dryRun: input.dry_run ?? false,

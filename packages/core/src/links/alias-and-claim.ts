@@ -1,4 +1,5 @@
 import type { Caller, CoreDeps } from '../deps.js';
+import { accountFor } from '../accounts/permissions.js';
 import { domainError } from '../errors.js';
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
@@ -40,13 +41,14 @@ export async function claimLinks(
   tokens: readonly string[],
   caller: Caller,
 ): Promise<Result<number>> {
-  if (caller.accountId === null) return err(domainError('unauthorized', 'An API key is required.'));
+  const account = accountFor(caller, 'links.create');
+  if (!account.ok) return account;
   const max = deps.config.limits.claimMax;
   if (tokens.length > max)
     return err(domainError('too_many', `At most ${max} tokens per request.`, 'edit_tokens'));
   const hashes = [...new Set(tokens.map((t) => sha256Hex(t.trim())))];
   if (hashes.length === 0) return ok(0);
-  return ok(await deps.links.claim(hashes, caller.accountId, deps.clock.now()));
+  return ok(await deps.links.claim(hashes, account.value, deps.clock.now()));
 }
 
 /** The operator's switch (decisions §3): disables or re-enables a link found by id or short URL. */

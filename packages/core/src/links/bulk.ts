@@ -1,4 +1,5 @@
 import type { Caller, CoreDeps } from '../deps.js';
+import { permission, withinKeyLimits } from '../accounts/permissions.js';
 import type { DomainError } from '../errors.js';
 import { domainError } from '../errors.js';
 import type { Result } from '../result.js';
@@ -40,6 +41,10 @@ export async function createLinks(
   if (urls.length > max) return err(domainError('too_many', `At most ${max} URLs per request.`, 'urls'));
   const domain = resolveLinkDomain(deps, input.domain, caller.accountId);
   if (!domain.ok) return domain;
+  const allowed = permission(caller, 'links.create');
+  if (!allowed.ok) return allowed;
+  const limited = withinKeyLimits(caller, { domain: domain.value.host });
+  if (!limited.ok) return limited;
 
   const items: BulkItem[] = [];
   for (const [index, url] of urls.entries()) {

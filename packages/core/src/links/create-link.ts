@@ -1,4 +1,5 @@
 import type { Caller, CoreDeps } from '../deps.js';
+import { permission, withinKeyLimits } from '../accounts/permissions.js';
 import { domainError } from '../errors.js';
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
@@ -106,6 +107,10 @@ export async function createLink(
   if (!domain.ok) return domain;
   const url = destinationOf(config, input);
   if (!url.ok) return url;
+  const allowed = permission(caller, 'links.create');
+  if (!allowed.ok) return allowed;
+  const limited = withinKeyLimits(caller, { domain: domain.value.host, url: url.value });
+  if (!limited.ok) return limited;
   const alias =
     input.alias === null || input.alias === undefined
       ? null

@@ -31,6 +31,8 @@ const COLUMN_OF = {
   preview: 'preview',
   updated_at: 'updated_at',
   last_click_at: 'last_click_at',
+  created_by: 'created_by',
+  updated_by: 'updated_by',
   preview_url: null,
   qr_svg_url: null,
   qr_png_url: null,

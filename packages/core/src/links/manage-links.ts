@@ -1,4 +1,5 @@
 import type { Caller, CoreDeps } from '../deps.js';
+import { accountFor, permission, withinKeyLimits } from '../accounts/permissions.js';
 import { domainError } from '../errors.js';
 import type { LinkCursor, LinkListQuery } from '../ports.js';
 import type { Result } from '../result.js';
@@ -23,7 +24,12 @@ export async function loadLinkFor(
   await deps.settleVisits?.(); // the link's clicks and statistics include every visit served
   const link = isLinkId(id) ? await deps.links.findById(id.toLowerCase()) : null;
   if (link === null) return err(domainError('not_found'));
-  return rule(link, caller) ? ok(link) : err(domainError('forbidden'));
+  if (!rule.allows(link, caller)) return err(domainError('forbidden'));
+  // a team's link: the member's role (or the key's) must allow what is asked (decisions §21)
+  if (link.accountId === null || link.accountId !== caller.accountId || rule.openTo?.(link) === true)
+    return ok(link);
+  const allowed = permission(caller, rule.action);
+  return allowed.ok ? ok(link) : allowed;
 }
 
 /** Link detail (interface §4): owner key or edit token. */
@@ -52,6 +58,9 @@ export async function updateLink(
   if (!link.ok) return link;
   const changes = await changesOf(deps, input);
   if (!changes.ok) return changes;
+  const limited = withinKeyLimits(caller, { url: changes.value.url });
+  if (!limited.ok) return limited;
+  if (caller.by !== undefined) changes.value.updatedBy = caller.by;
   const organised = organiseChanges(input, link.value, urlPolicyOf(deps.config), changes.value);
   if (!organised.ok) return organised;
   const { startsAt = link.value.startsAt, expiresAt = link.value.expiresAt } = changes.value;
@@ -105,8 +114,9 @@ export async function listLinks(
   query: ListLinksQuery,
   caller: Caller,
 ): Promise<Result<LinkPage>> {
-  if (caller.accountId === null) return err(domainError('unauthorized', 'An API key is required.'));
-  const accountId = caller.accountId;
+  const account = accountFor(caller, 'links.read');
+  if (!account.ok) return account;
+  const accountId = account.value;
   return pageOf(deps, query, (page) => deps.links.list({ accountId, ...page }));
 }
 

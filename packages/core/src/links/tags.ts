@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import { accountFor } from '../accounts/permissions.js';
 import type { Caller, CoreDeps } from '../deps.js';
-import { domainError } from '../errors.js';
 import type { Result } from '../result.js';
-import { err, ok } from '../result.js';
+import { ok } from '../result.js';
 
 /** The most tags one link carries (decisions §15). */
 export const MAX_TAGS = 10;
@@ -80,7 +80,8 @@ export async function listTags(
   deps: Pick<CoreDeps, 'links' | 'settleVisits'>,
   caller: Caller,
 ): Promise<Result<TagCount[]>> {
-  if (caller.accountId === null) return err(domainError('unauthorized', 'An API key is required.'));
+  const account = accountFor(caller, 'links.read');
+  if (!account.ok) return account;
   await deps.settleVisits?.(); // the clicks include every visit served
-  return ok(await deps.links.tagCounts(caller.accountId));
+  return ok(await deps.links.tagCounts(account.value));
 }

@@ -42,6 +42,8 @@ export function toLinkView(
     created_at: iso(link.createdAt),
     updated_at: iso(link.updatedAt),
     last_click_at: isoOrNull(link.lastClickAt),
+    created_by: link.createdBy ?? null,
+    updated_by: link.updatedBy ?? null,
     preview_url: `${shortUrl}+`,
     qr_svg_url: `${shortUrl}.svg`,
     qr_png_url: `${shortUrl}.png`,

@@ -1,4 +1,5 @@
 import type { Caller, CoreDeps } from '../deps.js';
+import { accountFor } from '../accounts/permissions.js';
 import { domainError } from '../errors.js';
 import { linkAccess } from '../links/access.js';
 import { loadLinkFor } from '../links/manage-links.js';
@@ -51,7 +52,8 @@ export async function getStatsAcross(
   query: StatsQuery,
   caller: Caller,
 ): Promise<Result<StatsAcrossView>> {
-  if (caller.accountId === null) return err(domainError('unauthorized', 'An API key is required.'));
+  const account = accountFor(caller, 'stats.read');
+  if (!account.ok) return account;
   if (tag !== null && !isTag(tag)) return err(domainError('invalid_request', TAG_RULE, 'tag'));
   const range = statsRange(query, deps.clock.now());
   if (!range.ok) return range;
@@ -59,8 +61,8 @@ export async function getStatsAcross(
   const ofAccount = tag === null ? deps.visits.ofAccount : undefined;
   const read =
     ofAccount === undefined
-      ? await linksReader(deps, caller.accountId, tag)
-      : accountReader(deps, ofAccount, caller.accountId);
+      ? await linksReader(deps, account.value, tag)
+      : accountReader(deps, ofAccount, account.value);
   const { stats, totals } = await statsOf(deps, read, range.value, true);
   const top: StatsAcrossView['links'] = [];
   for (const { key, count } of totals) {

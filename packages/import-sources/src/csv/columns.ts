@@ -87,6 +87,8 @@ export const LINK_CSV_FIELDS = {
   preview: 'preview',
   updated_at: null,
   last_click_at: null,
+  created_by: null,
+  updated_by: null,
 } as const satisfies Record<LinkCsvColumn, CsvField | null>;
 
 /** A header as compared: without case, spaces or `_` (`Long URL`, `long_url` and `longUrl` are one). */

@@ -55,6 +55,7 @@ export function useCoreHarness(open: () => Promise<Stores>): () => Harness {
       accounts: s.accounts,
       sessions: s.sessions,
       credentials: s.credentials,
+      teams: s.teams,
       events: s.events,
       clock: createFakeClock(),
       random: createSeededRandom(7),

@@ -10,6 +10,7 @@ import { describeVisitsSuite } from './visits-suite.js';
 import { describeBudgetSuite } from './budget-suite.js';
 import { describeImportSuite } from './import-suite.js';
 import { describeImportJobsSuite } from './import-jobs-suite.js';
+import { describeTeamsSuite } from './teams-suite.js';
 
 /** What a backend can do to its stores that the ports cannot: make them unable to write, as a full disk does. */
 export interface BackendFaults {
@@ -34,4 +35,5 @@ export function describeUseCaseSuites(
   describePasskeySuite(name, open);
   describeImportSuite(name, open);
   describeImportJobsSuite(name, open, faults);
+  describeTeamsSuite(name, open);
 }
