@@ -8,6 +8,7 @@ import {
   describeSessionStoreContract,
   describeSettingStoreContract,
   describeDomainStoreContract,
+  describeTeamStoreContract,
   describeRateLimiterContract,
   describeVisitStoreContract,
   FIXTURE_TIME,
@@ -25,6 +26,7 @@ describeSessionStoreContract('memory', open);
 describeCredentialStoreContract('memory', open);
 describeSettingStoreContract('memory', open);
 describeDomainStoreContract('memory', open);
+describeTeamStoreContract('memory', open);
 describeRateLimiterContract('memory', createMemoryRateLimiter);
 
 describe('memory stores', () => {

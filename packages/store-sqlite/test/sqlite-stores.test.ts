@@ -12,6 +12,7 @@ import {
   describeSessionStoreContract,
   describeSettingStoreContract,
   describeDomainStoreContract,
+  describeTeamStoreContract,
   describeVisitStoreContract,
   anInsertedLink,
 } from '@shortener/testkit';
@@ -51,6 +52,7 @@ for (const [name, openStores] of Object.entries(backends)) {
   describeCredentialStoreContract(name, openStores);
   describeSettingStoreContract(name, openStores);
   describeDomainStoreContract(name, openStores);
+  describeTeamStoreContract(name, openStores);
 }
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
@@ -153,6 +155,8 @@ describe('openSqliteStores on a file', () => {
         // a webhook's signing key: HMAC signing needs it as is (decisions §16, docs/events.md)
         'secret',
         'token_hash',
+        'token_hash',
+        // a team's invite (decisions §21)
         'token_hash',
       ]);
       const dump = JSON.stringify(tables.map((table) => db.prepare(`SELECT * FROM ${table}`).all()));
