@@ -49,13 +49,13 @@ function apiKeyMethods(accounts: ReadonlyMap<string, Account>): Pick<AccountStor
   const keyIdsByHash = new Map<string, string>();
   const keyById = (id: string | undefined): ApiKeyRecord | null => {
     const key = id === undefined ? undefined : keys.get(id);
-    return key === undefined ? null : { ...key };
+    return key === undefined ? null : copyKey(key);
   };
 
   return {
     addApiKey: async (key) => {
       if (keys.has(key.id) || keyIdsByHash.has(key.keyHash)) throw new Error(`Duplicate API key ${key.id}`);
-      keys.set(key.id, { ...key });
+      keys.set(key.id, copyKey(key));
       keyIdsByHash.set(key.keyHash, key.id);
     },
     findApiKeyByHash: async (keyHash) => keyById(keyIdsByHash.get(keyHash)),
@@ -69,7 +69,7 @@ function apiKeyMethods(accounts: ReadonlyMap<string, Account>): Pick<AccountStor
       [...keys.values()]
         .filter((key) => key.accountId === accountId)
         .sort(oldestFirst)
-        .map((key) => ({ ...key })),
+        .map(copyKey),
     revokeApiKey: async (id, at) => {
       const key = keys.get(id);
       if (key === undefined || key.revokedAt !== null) return false;
@@ -81,6 +81,12 @@ function apiKeyMethods(accounts: ReadonlyMap<string, Account>): Pick<AccountStor
       if (key !== undefined) keys.set(id, { ...key, lastUsedAt: latest(key.lastUsedAt, at) });
     },
   };
+}
+
+/** A copy of the key, its limits' lists too. */
+function copyKey(key: ApiKeyRecord): ApiKeyRecord {
+  const copy = (list: readonly string[] | null) => (list === null ? null : [...list]);
+  return { ...key, domains: copy(key.domains), urlHosts: copy(key.urlHosts) };
 }
 
 function copyAccount(account: Account | undefined): Account | null {

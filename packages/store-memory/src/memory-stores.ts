@@ -9,6 +9,7 @@ import { createMemoryOrphanStore } from './memory-orphan-store.js';
 import { createMemorySessionStore } from './memory-session-store.js';
 import { createMemorySettingStore } from './memory-setting-store.js';
 import { createMemoryState } from './memory-state.js';
+import { createMemoryTeamStore } from './memory-team-store.js';
 import { createMemoryVisitStore } from './memory-visit-store.js';
 
 /**
@@ -31,6 +32,7 @@ export function createMemoryStores(): Stores {
     domains: createMemoryDomainStore(state),
     visits: createMemoryVisitStore(state),
     accounts,
+    teams: createMemoryTeamStore(accounts),
     sessions: createMemorySessionStore(),
     credentials: createMemoryCredentialStore(),
     settings: createMemorySettingStore(),

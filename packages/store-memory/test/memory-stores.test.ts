@@ -8,6 +8,7 @@ import {
   describeSessionStoreContract,
   describeSettingStoreContract,
   describeDomainStoreContract,
+  describeTeamStoreContract,
   describeRateLimiterContract,
   describeVisitStoreContract,
   FIXTURE_TIME,
@@ -25,6 +26,7 @@ describeSessionStoreContract('memory', open);
 describeCredentialStoreContract('memory', open);
 describeSettingStoreContract('memory', open);
 describeDomainStoreContract('memory', open);
+describeTeamStoreContract('memory', open);
 describeRateLimiterContract('memory', createMemoryRateLimiter);
 
 describe('memory stores', () => {
@@ -49,6 +51,26 @@ describe('memory stores', () => {
     Object.assign((await stores.accounts.findAccountById(account.id)) ?? {}, { name: 'mallory' });
     expect(await stores.accounts.findApiKeyById(key.id)).toStrictEqual(key);
     expect(await stores.accounts.findAccountByName(account.name)).toStrictEqual(account);
+  });
+
+  it("keeps a key's limits and a team's members safe from mutation of what was passed in or returned", async () => {
+    const stores = createMemoryStores();
+    const [person, team] = [anAccount(), anAccount({ kind: 'team' })];
+    await stores.accounts.createAccount(person);
+    const domains = ['go.acme.test'];
+    const key = anApiKey({ accountId: person.id, domains, urlHosts: ['acme.test'] });
+    await stores.accounts.addApiKey(key);
+    domains.push('evil.example');
+    (((await stores.accounts.findApiKeyById(key.id))?.urlHosts ?? []) as string[]).push('evil.example');
+    expect(await stores.accounts.findApiKeyById(key.id)).toMatchObject({
+      domains: ['go.acme.test'],
+      urlHosts: ['acme.test'],
+    });
+    const owner = { teamId: team.id, personId: person.id, role: 'owner' as const, joinedAt: FIXTURE_TIME };
+    await stores.teams.createTeam(team, owner);
+    Object.assign((await stores.teams.findMembership(team.id, person.id)) ?? {}, { role: 'viewer' });
+    Object.assign(owner, { role: 'viewer' });
+    expect((await stores.teams.findMembership(team.id, person.id))?.role).toBe('owner');
   });
 
   it('shares nothing between two sets of stores', async () => {

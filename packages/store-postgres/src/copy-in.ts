@@ -38,6 +38,8 @@ export const COPY_TABLES = [
   'imported_links',
   'orphan_visits',
   'domains',
+  'memberships',
+  'team_invites',
 ] as const;
 
 /** A table {@link copyIntoEmptyDatabase} fills. */

@@ -29,6 +29,8 @@ export const LINK_COLUMNS = [
   ['preview', 'preview', 'jsonb'],
   ['split', 'split', 'jsonb'],
   ['starts_at', 'startsAt', 'bigint'],
+  ['created_by', 'createdBy', 'text'],
+  ['updated_by', 'updatedBy', 'text'],
 ] as const satisfies readonly (readonly [string, keyof LinkRecord, string])[];
 
 /**

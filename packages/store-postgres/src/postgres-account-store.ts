@@ -1,12 +1,14 @@
 import { domainError, err, ok } from '@shortener/core';
 import type { Account, AccountStore, ApiKeyRecord, Result } from '@shortener/core';
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import { isUniqueViolation } from './database.js';
 import { selectList } from './link-rows.js';
 
-const ACCOUNT = selectList([
+/** The select list of an account row as an {@link Account}. */
+export const ACCOUNT = selectList([
   ['id', 'id'],
   ['name', 'name'],
+  ['kind', 'kind'],
   ['role', 'role'],
   ['created_at', 'createdAt'],
   ['disabled_at', 'disabledAt'],
@@ -22,19 +24,24 @@ const API_KEY = selectList([
   ['created_via', 'createdVia'],
   ['last_used_at', 'lastUsedAt'],
   ['revoked_at', 'revokedAt'],
+  ['role', 'role'],
+  ['domains', 'domains'],
+  ['url_hosts', 'urlHosts'],
 ]);
 
 // one round trip per authenticated request: the key and its account as two JSON objects
 const KEY_WITH_ACCOUNT = `SELECT json_build_object('id', k.id, 'accountId', k.account_id, 'name', k.name,
     'keyHash', k.key_hash, 'prefix', k.prefix, 'createdAt', k.created_at, 'createdVia', k.created_via,
-    'lastUsedAt', k.last_used_at, 'revokedAt', k.revoked_at) AS key,
-  json_build_object('id', a.id, 'name', a.name, 'role', a.role, 'createdAt', a.created_at,
+    'lastUsedAt', k.last_used_at, 'revokedAt', k.revoked_at, 'role', k.role, 'domains', k.domains,
+    'urlHosts', k.url_hosts) AS key,
+  json_build_object('id', a.id, 'name', a.name, 'kind', a.kind, 'role', a.role, 'createdAt', a.created_at,
     'disabledAt', a.disabled_at) AS account
   FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.key_hash = $1`;
 
 const INSERT_KEY = `INSERT INTO api_keys
-  (id, account_id, name, key_hash, prefix, created_at, created_via, last_used_at, revoked_at)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`;
+  (id, account_id, name, key_hash, prefix, created_at, created_via, last_used_at, revoked_at, role, domains,
+    url_hosts)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`;
 
 // A change given as undefined keeps its column: `$n::boolean` says whether to write it.
 const UPDATE_ACCOUNT = `UPDATE accounts SET role = COALESCE($2, role),
@@ -83,12 +90,16 @@ export function createPostgresAccountStore(pool: Pool): AccountStore {
   };
 }
 
-async function createAccount(pool: Pool, account: Account): Promise<Result<Account>> {
-  const { id, name, role, createdAt, disabledAt } = account;
+/**
+ * Inserts the account (on the pool, or in a transaction: a team with its first owner); a taken name is
+ * refused. In a transaction the refused insert leaves it aborted, and its COMMIT rolls back.
+ */
+export async function createAccount(db: Pool | PoolClient, account: Account): Promise<Result<Account>> {
+  const { id, name, kind, role, createdAt, disabledAt } = account;
   try {
-    await pool.query(
-      'INSERT INTO accounts (id, name, role, created_at, disabled_at) VALUES ($1, $2, $3, $4, $5)',
-      [id, name, role, createdAt, disabledAt],
+    await db.query(
+      'INSERT INTO accounts (id, name, kind, role, created_at, disabled_at) VALUES ($1, $2, $3, $4, $5, $6)',
+      [id, name, kind, role, createdAt, disabledAt],
     );
     return ok({ ...account });
   } catch (error) {
@@ -100,7 +111,9 @@ async function createAccount(pool: Pool, account: Account): Promise<Result<Accou
 }
 
 async function addApiKey(pool: Pool, key: ApiKeyRecord): Promise<void> {
-  const { id, accountId, name, keyHash, prefix, createdAt, createdVia, lastUsedAt, revokedAt } = key;
+  const { id, accountId, name, keyHash, prefix, createdAt, createdVia, lastUsedAt, revokedAt, role } = key;
+  // JSON text: pg would send a list as a PostgreSQL array
+  const json = (list: readonly string[] | null) => (list === null ? null : JSON.stringify(list));
   await pool.query(INSERT_KEY, [
     id,
     accountId,
@@ -111,5 +124,8 @@ async function addApiKey(pool: Pool, key: ApiKeyRecord): Promise<void> {
     createdVia,
     lastUsedAt,
     revokedAt,
+    role,
+    json(key.domains),
+    json(key.urlHosts),
   ]);
 }

@@ -14,6 +14,7 @@ import { createPostgresLinkStore } from './postgres-link-store.js';
 import { createPostgresSessionStore } from './postgres-session-store.js';
 import { createPostgresSettingStore } from './postgres-setting-store.js';
 import type { PostgresSettingStore } from './postgres-setting-store.js';
+import { createPostgresTeamStore } from './postgres-team-store.js';
 import { createPostgresVisitStore } from './postgres-visit-store.js';
 
 /** The PostgreSQL stores, sharing one pool. */
@@ -54,6 +55,7 @@ export function openPostgresStores(options: PostgresOptions): PostgresStores {
     // the account reads are an object of their own: each waits and classifies its errors too
     visits: afterReady(ready, { ...visits, ofAccount: afterReady(ready, visits.ofAccount) }),
     accounts: afterReady(ready, createPostgresAccountStore(pool)),
+    teams: afterReady(ready, createPostgresTeamStore(pool)),
     sessions: afterReady(ready, createPostgresSessionStore(pool)),
     credentials: afterReady(ready, createPostgresCredentialStore(pool)),
     settings: afterReady(ready, createPostgresSettingStore(pool)),

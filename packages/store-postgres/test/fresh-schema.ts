@@ -34,6 +34,8 @@ const TABLES = [
   'passkeys',
   'account_passwords',
   'api_keys',
+  'memberships',
+  'team_invites',
   'accounts',
   'domains',
 ];

@@ -1,6 +1,6 @@
 import { isStoreUnavailable } from '@shortener/core';
 import type { CounterIncrement, LinkChange } from '@shortener/core';
-import { aLink, FIXTURE_TIME, anInsertedLink } from '@shortener/testkit';
+import { aLink, anAccount, FIXTURE_TIME, anInsertedLink } from '@shortener/testkit';
 import { createConnection, createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
@@ -153,6 +153,31 @@ describe.runIf(DATABASE_URL !== null)('PostgreSQL stores on several nodes', () =
       await pool.query(`DROP SCHEMA ${clash} CASCADE`);
       await pool.end();
     }
+  });
+
+  it("keeps one of a team's two owners when two nodes demote, then remove, both at once", async () => {
+    const [one, two] = (await nodes(2)) as [PostgresStores, PostgresStores];
+    const [alice, bob] = [anAccount(), anAccount()];
+    for (const person of [alice, bob]) await one.accounts.createAccount(person);
+    const team = anAccount({ kind: 'team' });
+    const joined = (personId: string) => ({ teamId: team.id, personId, role: 'owner' as const, joinedAt: 1 });
+    await one.teams.createTeam(team, joined(alice.id));
+    await one.teams.addMember(joined(bob.id));
+    const owners = async () =>
+      (await two.teams.listMembers(team.id)).filter((m) => m.role === 'owner').map((m) => m.personId);
+    // each node's pool (4 connections) opened first, so the calls overlap
+    await Promise.all([one, two].flatMap((node) => Array.from({ length: 8 }, () => node.ping())));
+    const calls = (change: (node: PostgresStores, personId: string) => Promise<unknown>) =>
+      Promise.all(
+        Array.from({ length: 50 }, (_, i) => change(i % 4 < 2 ? one : two, [alice, bob][i % 2]!.id)),
+      );
+    await calls((node, personId) => node.teams.setMemberRole(team.id, personId, 'viewer'));
+    expect(await owners()).toHaveLength(1);
+    await one.teams.setMemberRole(team.id, alice.id, 'owner');
+    await one.teams.setMemberRole(team.id, bob.id, 'owner');
+    await calls((node, personId) => node.teams.removeMember(team.id, personId));
+    expect(await owners()).toHaveLength(1);
+    expect(await one.teams.listMembers(team.id)).toHaveLength(1);
   });
 
   it('listens again after its LISTEN connection is lost, tells null then, and names later changes', async () => {

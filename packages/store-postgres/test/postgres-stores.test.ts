@@ -7,6 +7,7 @@ import {
   describeSessionStoreContract,
   describeSettingStoreContract,
   describeDomainStoreContract,
+  describeTeamStoreContract,
   describeVisitStoreContract,
 } from '@shortener/testkit';
 import { describe } from 'vitest';
@@ -22,6 +23,7 @@ describe.runIf(DATABASE_URL !== null)('PostgreSQL', () => {
   describeCredentialStoreContract('PostgreSQL', open);
   describeSettingStoreContract('PostgreSQL', open);
   describeDomainStoreContract('PostgreSQL', open);
+  describeTeamStoreContract('PostgreSQL', open);
   // the other writer is a second pool on the same schema, as another node would be
   describeLinkChangeFeedContract(
     'PostgreSQL',

@@ -59,6 +59,8 @@ export const LINK_MAP = [
   ['preview', 'preview', 'json'],
   ['split', 'split', 'json'],
   ['starts_at', 'startsAt', 'integer'],
+  ['created_by', 'createdBy', 'text'],
+  ['updated_by', 'updatedBy', 'text'],
 ] as const satisfies readonly (readonly [string, keyof LinkRecord, keyof typeof CODECS])[];
 
 /** A column of `links`. */

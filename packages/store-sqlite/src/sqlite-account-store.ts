@@ -2,19 +2,22 @@ import { domainError, err, ok } from '@shortener/core';
 import type {
   Account,
   AccountChanges,
+  AccountKind,
   AccountStore,
   ApiKeyRecord,
   KeyOrigin,
+  KeyRole,
   Result,
   Role,
 } from '@shortener/core';
-import type { Database } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 import { isConstraintError } from './database.js';
 import { recordOf, recordsOf, rowOf } from './row-mapping.js';
 
-interface AccountRow {
+export interface AccountRow {
   readonly id: string;
   readonly name: string;
+  readonly kind: AccountKind;
   readonly role: Role;
   readonly created_at: number;
   readonly disabled_at: number | null;
@@ -30,10 +33,15 @@ interface ApiKeyRow {
   readonly created_via: KeyOrigin;
   readonly last_used_at: number | null;
   readonly revoked_at: number | null;
+  readonly role: KeyRole;
+  /** A JSON list, or NULL for no limit. */
+  readonly domains: string | null;
+  readonly url_hosts: string | null;
 }
 
 interface KeyWithAccountRow extends ApiKeyRow {
   readonly account_name: string;
+  readonly account_kind: AccountKind;
   readonly account_role: Role;
   readonly account_created_at: number;
   readonly account_disabled_at: number | null;
@@ -52,16 +60,42 @@ function keyAndAccountOf(row: KeyWithAccountRow): { key: ApiKeyRecord; account: 
       createdVia: row.created_via,
       lastUsedAt: row.last_used_at,
       revokedAt: row.revoked_at,
+      role: row.role,
+      domains: listOf(row.domains),
+      urlHosts: listOf(row.url_hosts),
     },
     account: {
       id: row.account_id,
       name: row.account_name,
+      kind: row.account_kind,
       role: row.account_role,
       createdAt: row.account_created_at,
       disabledAt: row.account_disabled_at,
     },
   };
 }
+
+/** A key's limit as stored: a JSON list, or NULL for none. */
+const listOf = (text: string | null): readonly string[] | null =>
+  text === null ? null : (JSON.parse(text) as string[]);
+const listText = (list: readonly string[] | null): string | null =>
+  list === null ? null : JSON.stringify(list);
+
+/** The key of a row, its limits' JSON read back. */
+const keyOf = (row: ApiKeyRow): ApiKeyRecord => ({
+  ...(recordOf<ApiKeyRecord>(row) as ApiKeyRecord),
+  domains: listOf(row.domains),
+  urlHosts: listOf(row.url_hosts),
+});
+const keyOrNull = (row: ApiKeyRow | undefined): ApiKeyRecord | null =>
+  row === undefined ? null : keyOf(row);
+
+/** The row of a key: its limits as JSON text. */
+const keyRowOf = (key: ApiKeyRecord): ApiKeyRow => ({
+  ...rowOf<ApiKeyRow>(key),
+  domains: listText(key.domains),
+  url_hosts: listText(key.urlHosts),
+});
 
 /** Keys kept by {@link createKeyCache} at most: a full cache starts again empty. */
 const MAX_CACHED_KEYS = 1000;
@@ -111,8 +145,8 @@ export function createSqliteAccountStore(db: Database): AccountStore {
     findAccountByName: async (name) => recordOf<Account>(s.accountByName.get(name)),
     listAccounts: async () => recordsOf<Account>(s.allAccounts.all()),
     updateAccount: async (id, changes) => writing(() => updateAccount(s, id, changes)),
-    addApiKey: async (key) => writing(() => void s.insertKey.run(rowOf<ApiKeyRow>(key))),
-    findApiKeyByHash: async (keyHash) => recordOf<ApiKeyRecord>(s.keyByHash.get(keyHash)),
+    addApiKey: async (key) => writing(() => void s.insertKey.run(keyRowOf(key))),
+    findApiKeyByHash: async (keyHash) => keyOrNull(s.keyByHash.get(keyHash)),
     findApiKeyWithAccount: async (keyHash) => {
       const cached = keys.get(keyHash);
       if (cached !== undefined) return cached;
@@ -122,8 +156,8 @@ export function createSqliteAccountStore(db: Database): AccountStore {
       keys.set(keyHash, found);
       return found;
     },
-    findApiKeyById: async (id) => recordOf<ApiKeyRecord>(s.keyById.get(id)),
-    listApiKeys: async (accountId) => recordsOf<ApiKeyRecord>(s.keysOf.all(accountId)),
+    findApiKeyById: async (id) => keyOrNull(s.keyById.get(id)),
+    listApiKeys: async (accountId) => s.keysOf.all(accountId).map(keyOf),
     revokeApiKey: async (id, at) => writing(() => s.revoke.run(at, id).changes === 1),
     touchApiKey: async (id, at) => writing(() => void s.touchKey.run(at, id)),
   };
@@ -134,10 +168,7 @@ type Statements = ReturnType<typeof statementsOf>;
 /** The statements of the accounts and their API keys. */
 function statementsOf(db: Database) {
   return {
-    insertAccount: db.prepare<AccountRow>(
-      `INSERT INTO accounts (id, name, role, created_at, disabled_at)
-       VALUES (@id, @name, @role, @created_at, @disabled_at)`,
-    ),
+    insertAccount: prepareInsertAccount(db),
     changeAccount: db.prepare<[Role | null, number, number | null, string], AccountRow>(
       `UPDATE accounts SET role = coalesce(?, role), disabled_at = CASE WHEN ? THEN ? ELSE disabled_at END
        WHERE id = ? RETURNING *`,
@@ -147,16 +178,16 @@ function statementsOf(db: Database) {
     allAccounts: db.prepare<[], AccountRow>('SELECT * FROM accounts ORDER BY created_at, id'),
     insertKey: db.prepare<ApiKeyRow>(
       `INSERT INTO api_keys (id, account_id, name, key_hash, prefix, created_at, created_via, last_used_at,
-         revoked_at)
+         revoked_at, role, domains, url_hosts)
        VALUES (@id, @account_id, @name, @key_hash, @prefix, @created_at, @created_via, @last_used_at,
-         @revoked_at)`,
+         @revoked_at, @role, @domains, @url_hosts)`,
     ),
     keyByHash: db.prepare<[string], ApiKeyRow>('SELECT * FROM api_keys WHERE key_hash = ?'),
     keyById: db.prepare<[string], ApiKeyRow>('SELECT * FROM api_keys WHERE id = ?'),
     // authentication's one read per request: the key's columns, then its account's as `account_…`
     keyWithAccount: db.prepare<[string], KeyWithAccountRow>(
-      `SELECT k.*, a.name AS account_name, a.role AS account_role, a.created_at AS account_created_at,
-         a.disabled_at AS account_disabled_at
+      `SELECT k.*, a.name AS account_name, a.kind AS account_kind, a.role AS account_role,
+         a.created_at AS account_created_at, a.disabled_at AS account_disabled_at
        FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.key_hash = ?`,
     ),
     keysOf: db.prepare<[string], ApiKeyRow>(
@@ -171,7 +202,18 @@ function statementsOf(db: Database) {
   };
 }
 
-function createAccount(s: Statements, account: Account): Result<Account> {
+/** The statement inserting an account (a person's, or a team's with its first owner). */
+export const prepareInsertAccount = (db: Database): Statement<AccountRow> =>
+  db.prepare<AccountRow>(
+    `INSERT INTO accounts (id, name, kind, role, created_at, disabled_at)
+     VALUES (@id, @name, @kind, @role, @created_at, @disabled_at)`,
+  );
+
+/** Inserts the account with `insertAccount` ({@link prepareInsertAccount}); a taken name is refused. */
+export function createAccount(
+  s: { readonly insertAccount: Statement<AccountRow> },
+  account: Account,
+): Result<Account> {
   try {
     s.insertAccount.run(rowOf<AccountRow>(account));
     return ok({ ...account });

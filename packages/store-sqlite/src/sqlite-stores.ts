@@ -24,6 +24,7 @@ import { createSqliteImportStore } from './sqlite-import-store.js';
 import { createSqliteLinkStore } from './sqlite-link-store.js';
 import { createSqliteSessionStore } from './sqlite-session-store.js';
 import { createSqliteSettingStore } from './sqlite-setting-store.js';
+import { createSqliteTeamStore } from './sqlite-team-store.js';
 import { createSqliteVisitStore } from './sqlite-visit-store.js';
 
 /** The SQLite stores, sharing one connection, plus an online backup. */
@@ -114,6 +115,7 @@ export function createSqliteStores(
     domains: classified(createSqliteDomainStore(db)),
     visits: classified(createSqliteVisitStore(db, worker, writesInWorker)),
     accounts: classified(createSqliteAccountStore(db)),
+    teams: classified(createSqliteTeamStore(db)),
     sessions: classified(createSqliteSessionStore(db)),
     credentials: classified(createSqliteCredentialStore(db)),
     settings: classified(createSqliteSettingStore(db)),

@@ -12,6 +12,7 @@ import {
   describeSessionStoreContract,
   describeSettingStoreContract,
   describeDomainStoreContract,
+  describeTeamStoreContract,
   describeVisitStoreContract,
   anInsertedLink,
 } from '@shortener/testkit';
@@ -51,6 +52,7 @@ for (const [name, openStores] of Object.entries(backends)) {
   describeCredentialStoreContract(name, openStores);
   describeSettingStoreContract(name, openStores);
   describeDomainStoreContract(name, openStores);
+  describeTeamStoreContract(name, openStores);
 }
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
@@ -121,6 +123,21 @@ describe('openSqliteStores on a file', () => {
     expect((await b.links.findById(link.id))?.clicks).toBe(17);
   });
 
+  it("keeps one of a team's two owners under 50 demotions from two connections", async () => {
+    const path = nextPath();
+    const [a, b] = [open(path), open(path)];
+    const [alice, bob, team] = [anAccount(), anAccount(), anAccount({ kind: 'team' })];
+    for (const person of [alice, bob]) await a.accounts.createAccount(person);
+    const owner = (personId: string) => ({ teamId: team.id, personId, role: 'owner' as const, joinedAt: 1 });
+    await a.teams.createTeam(team, owner(alice.id));
+    await b.teams.addMember(owner(bob.id));
+    const demotions = Array.from({ length: 50 }, (_, i) =>
+      (i % 4 < 2 ? a : b).teams.setMemberRole(team.id, (i % 2 === 0 ? alice : bob).id, 'editor'),
+    );
+    expect((await Promise.all(demotions)).filter((o) => o === 'last_owner')).toHaveLength(25);
+    expect((await b.teams.listMembers(team.id)).filter((m) => m.role === 'owner')).toHaveLength(1);
+  });
+
   it('stores secrets only in columns named as hashes', async () => {
     const path = nextPath();
     const stores = open(path);
@@ -153,6 +170,8 @@ describe('openSqliteStores on a file', () => {
         // a webhook's signing key: HMAC signing needs it as is (decisions §16, docs/events.md)
         'secret',
         'token_hash',
+        'token_hash',
+        // a team's invite (decisions §21)
         'token_hash',
       ]);
       const dump = JSON.stringify(tables.map((table) => db.prepare(`SELECT * FROM ${table}`).all()));

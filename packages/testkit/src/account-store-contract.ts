@@ -26,6 +26,16 @@ function describeAccounts(stores: () => Stores): void {
       expect(await stores().accounts.findAccountByName('alice')).toStrictEqual(account);
     });
 
+    it('keeps whether an account is a person or a team (decisions §21)', async () => {
+      const team = anAccount({ name: 'Acme', kind: 'team', createdAt: FIXTURE_TIME + 1 });
+      expect(await stores().accounts.createAccount(team)).toStrictEqual({ ok: true, value: team });
+      expect(await stores().accounts.findAccountById(team.id)).toStrictEqual(team);
+      expect(await stores().accounts.findAccountByName('acme')).toStrictEqual(team);
+      const person = await givenAccount(stores(), { name: 'alice' });
+      expect(person.kind).toBe('person');
+      expect(await stores().accounts.listAccounts()).toEqual(expect.arrayContaining([team, person]));
+    });
+
     it('returns null for an unknown account id or name', async () => {
       await givenAccount(stores(), { name: 'alice' });
       expect(await stores().accounts.findAccountById(UNKNOWN_ID)).toBeNull();
@@ -100,6 +110,31 @@ function describeApiKeys(stores: () => Stores): void {
         account: { ...account, disabledAt: FIXTURE_TIME + 4 },
       });
       expect(await stores().accounts.findApiKeyWithAccount('0'.repeat(63) + 'f')).toBeNull();
+    });
+
+    it("keeps a key's role and limits, lists and no limit alike (decisions §21)", async () => {
+      const team = await givenAccount(stores(), { kind: 'team' });
+      const limited = anApiKey({
+        accountId: team.id,
+        role: 'creator',
+        domains: ['go.acme.test', 's.example'],
+        urlHosts: ['acme.test', 'docs.example.org'],
+        createdAt: FIXTURE_TIME + 1,
+      });
+      const viewer = anApiKey({
+        accountId: team.id,
+        role: 'viewer',
+        domains: [],
+        createdAt: FIXTURE_TIME + 2,
+      });
+      for (const key of [limited, viewer]) await stores().accounts.addApiKey(key);
+      expect(await stores().accounts.findApiKeyByHash(limited.keyHash)).toStrictEqual(limited);
+      expect(await stores().accounts.findApiKeyById(viewer.id)).toStrictEqual(viewer);
+      expect(await stores().accounts.findApiKeyWithAccount(limited.keyHash)).toStrictEqual({
+        key: limited,
+        account: team,
+      });
+      expect(await stores().accounts.listApiKeys(team.id)).toStrictEqual([limited, viewer]);
     });
 
     it('returns null for an unknown key hash or id', async () => {

@@ -79,6 +79,8 @@ export function aLink(overrides: Partial<LinkRecord> = {}): LinkRecord {
     editTokenHash: null,
     createdAt: FIXTURE_TIME,
     updatedAt: FIXTURE_TIME,
+    createdBy: null,
+    updatedBy: null,
     ...PLAIN,
     ...overrides,
   };
@@ -101,6 +103,7 @@ export function anAccount(overrides: Partial<Account> = {}): Account {
   return {
     id: fixtureId('a000', accountCount),
     name: `account${accountCount}`,
+    kind: 'person',
     role: 'user',
     createdAt: FIXTURE_TIME,
     disabledAt: null,
@@ -122,6 +125,9 @@ export function anApiKey(overrides: Partial<ApiKeyRecord> = {}): ApiKeyRecord {
     createdVia: 'cli',
     lastUsedAt: null,
     revokedAt: null,
+    role: 'admin',
+    domains: null,
+    urlHosts: null,
     ...overrides,
   };
 }

@@ -30,6 +30,7 @@ export { compactAll, givenVisitLog, LOG_DAY, visitFigures } from './visit-log-he
 export { expectLegacyCountsKept, legacyCounts } from './hourly-migration.js';
 export { describeSettingStoreContract } from './setting-store-contract.js';
 export { aDomain, describeDomainStoreContract } from './domain-store-contract.js';
+export { aTeamInvite, describeTeamStoreContract } from './team-store-contract.js';
 export { describeUseCaseSuites } from './use-cases/index.js';
 export type { BackendFaults } from './use-cases/index.js';
 export { SPELLINGS_OF_BOB } from './use-cases/account-names-suite.js';

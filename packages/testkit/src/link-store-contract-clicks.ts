@@ -88,6 +88,8 @@ export function describeLinkClicks(stores: () => Stores): void {
         redirectStatus: 307,
         crawlable: true,
         expiredUrl: 'https://example.com/over',
+        createdBy: 'alice',
+        updatedBy: 'bob',
         preview: { title: 'Card', description: 'On a card', image: 'https://example.com/card.png' },
         split: [
           { url: 'https://example.com/a', weight: 70 },

@@ -25,6 +25,8 @@ export function describeLinkImport(stores: () => Stores): void {
         publicStats: false,
         createdAt: FIXTURE_TIME - 2 * YEAR,
         updatedAt: FIXTURE_TIME - YEAR,
+        createdBy: 'alice',
+        updatedBy: 'key:shk_0a1b',
       });
       expect(await stores().links.insert(link)).toStrictEqual({ ok: true, value: link });
       expect(await stores().links.tryConsumeClick(link.id, FIXTURE_TIME)).toBe(false);

@@ -45,6 +45,8 @@ function describeInsertAndFind(stores: () => Stores): void {
         editTokenHash: 'e'.repeat(64),
         createdAt: FIXTURE_TIME + 1,
         updatedAt: FIXTURE_TIME + 2,
+        createdBy: 'alice',
+        updatedBy: 'key:shk_ab12',
       });
       expect(await stores().links.insert(link)).toStrictEqual({ ok: true, value: link });
       expect(await stores().links.findById(link.id)).toStrictEqual(link);
@@ -213,6 +215,19 @@ function describeUpdateAndDelete(stores: () => Stores): void {
       };
       expect(updated).toStrictEqual(expected);
       expect(await stores().links.findBySlug('sho.rt', 'fixed')).toStrictEqual(expected);
+    });
+
+    it('records who changed a link, never changing who made it (decisions §21)', async () => {
+      const link = await givenLink(stores(), { createdBy: 'alice' });
+      expect(link.createdBy).toBe('alice');
+      const sneaky = { updatedBy: 'key:shk_ab12', createdBy: 'mallory', updatedAt: FIXTURE_TIME + 1 };
+      const expected = { ...link, updatedBy: 'key:shk_ab12', updatedAt: FIXTURE_TIME + 1 };
+      expect(await stores().links.update(link.id, sneaky as LinkChanges)).toStrictEqual(expected);
+      expect(await stores().links.findById(link.id)).toStrictEqual(expected);
+      const batch = [aLink({ createdBy: 'bob' }), aLink({ createdBy: null })];
+      await stores().links.insertMany(batch);
+      const found = await Promise.all(batch.map((l) => stores().links.findById(l.id)));
+      expect(found.map((l) => l?.createdBy)).toEqual(['bob', null]);
     });
 
     it('answers null when updating an unknown link', async () => {

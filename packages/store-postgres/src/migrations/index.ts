@@ -17,6 +17,7 @@ import { ACCOUNT_COUNTERS } from './016-account-counters.js';
 import { VISIT_EVENT_WINDOWS } from './017-visit-event-windows.js';
 import { TAG_KEYS } from './021-tag-keys.js';
 import { DOMAINS } from './023-domains.js';
+import { TEAMS } from './024-teams.js';
 
 /** One schema step. Versions start at 1 and increase by one; `schema_migrations` lists those applied. */
 export interface Migration {
@@ -77,6 +78,8 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   // decisions §20: the accounts' own domains
   { version: 23, sql: DOMAINS },
+  // decisions §21: teams and their invites, key roles and limits, who made and changed a link
+  { version: 24, sql: TEAMS },
 ];
 
 /**

@@ -21,6 +21,7 @@ import { OWNED_LINKS } from './022-owned-links.js';
 import { COUNTER_WEEKS } from './023-counter-weeks.js';
 import { VISIT_EVENT_WINDOWS } from './024-visit-event-windows.js';
 import { DOMAINS } from './029-domains.js';
+import { TEAMS } from './030-teams.js';
 
 /** One schema step. Versions start at 1 and increase by one; `PRAGMA user_version` holds the last applied. */
 export interface Migration {
@@ -92,6 +93,8 @@ ALTER TABLE import_jobs ADD COLUMN file_name TEXT;`,
   },
   // decisions §20: the accounts' own domains
   { version: 29, sql: DOMAINS },
+  // decisions §21: teams and their invites, key roles and limits, who made and changed a link
+  { version: 30, sql: TEAMS },
 ];
 
 /**
