@@ -75,7 +75,13 @@ const COMMANDS: readonly {
       if (options.account !== undefined) {
         const person = unwrap(await findAccount(core, options.account));
         const teams = unwrap(await listTeams(core, sessionCaller(person)));
-        print(teams, table(['TEAM', 'ROLE'], teams.map((t) => [t.name, t.role])));
+        print(
+          teams,
+          table(
+            ['TEAM', 'ROLE'],
+            teams.map((t) => [t.name, t.role]),
+          ),
+        );
         return;
       }
       const teams = (await core.accounts.listAccounts()).filter((a) => a.kind === 'team');
@@ -85,7 +91,13 @@ const COMMANDS: readonly {
         const owners = members.filter((m) => m.role === 'owner').map((m) => m.name);
         rows.push({ name: team.name, members: members.length, owners });
       }
-      print(rows, table(['TEAM', 'MEMBERS', 'OWNERS'], rows.map((r) => [r.name, String(r.members), r.owners.join(', ')])));
+      print(
+        rows,
+        table(
+          ['TEAM', 'MEMBERS', 'OWNERS'],
+          rows.map((r) => [r.name, String(r.members), r.owners.join(', ')]),
+        ),
+      );
     },
   },
   {
@@ -94,7 +106,13 @@ const COMMANDS: readonly {
     run: async ({ core, args, print }) => {
       const team = args[0] ?? '';
       const members = unwrap(await listMembers(core, await operatorFor(core, team), team)).map(toMemberView);
-      print(members, table(['MEMBER', 'ROLE', 'JOINED'], members.map((m) => [m.name, m.role, m.joined_at])));
+      print(
+        members,
+        table(
+          ['MEMBER', 'ROLE', 'JOINED'],
+          members.map((m) => [m.name, m.role, m.joined_at]),
+        ),
+      );
     },
   },
   {

@@ -1,10 +1,4 @@
-import {
-  CreateKeyInput,
-  makeApiKey,
-  requireRecentSignIn,
-  revokeApiKey,
-  toApiKeyView,
-} from '@shortener/core';
+import { CreateKeyInput, makeApiKey, requireRecentSignIn, revokeApiKey, toApiKeyView } from '@shortener/core';
 import { signedInOf } from '../server/session.js';
 import { sendError, sendResult } from '../koa-helpers.js';
 import { KEY_OR_SESSION } from '../openapi/openapi-paths.js';

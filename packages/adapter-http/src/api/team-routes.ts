@@ -59,7 +59,8 @@ export const TEAM_ROUTES: readonly AnyRoute[] = [
       ...common,
       id: 'listTeams',
       summary: 'List the teams the caller belongs to',
-      description: 'By name, each with the caller’s role there. Act for one with `Shortener-Account: <name>`.',
+      description:
+        'By name, each with the caller’s role there. Act for one with `Shortener-Account: <name>`.',
       responses: { 200: jsonResponse('The teams.', 'TeamList') },
       errors: [401],
     },

@@ -33,6 +33,7 @@ describe('HTTP_STATUS', () => {
     ['idempotency_key_in_use', 409],
     ['domain_taken', 409],
     ['domain_in_use', 409],
+    ['last_owner', 409],
     ['idempotency_key_reused', 422],
     ['rate_limited', 429],
     ['internal_error', 500],

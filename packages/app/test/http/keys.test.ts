@@ -13,7 +13,17 @@ afterAll(async () => {
   await server.close();
 });
 
-const KEY_FIELDS = ['created_at', 'id', 'last_used_at', 'name', 'prefix', 'revoked_at'];
+const KEY_FIELDS = [
+  'created_at',
+  'domains',
+  'id',
+  'last_used_at',
+  'name',
+  'prefix',
+  'revoked_at',
+  'role',
+  'url_hosts',
+];
 
 describe('GET/POST/DELETE /api/v1/keys (decisions §10)', () => {
   it('creates a named key shown once, lists it without the key, and refuses it once revoked', async () => {

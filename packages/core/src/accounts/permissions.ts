@@ -153,7 +153,11 @@ const hostOf = (url: string): string => {
  * The account a caller acts for, when it may take `action` there: `unauthorized` without an account,
  * `forbidden` (naming the role needed) without the right.
  */
-export function accountFor(caller: Caller, action: Action, missing = 'An API key is required.'): Result<string> {
+export function accountFor(
+  caller: Caller,
+  action: Action,
+  missing = 'An API key is required.',
+): Result<string> {
   if (caller.accountId === null) return err(domainError('unauthorized', missing));
   const allowed = permission(caller, action);
   return allowed.ok ? ok(caller.accountId) : allowed;

@@ -174,7 +174,11 @@ export async function inviteToTeam(
     usedBy: null,
   };
   await deps.teams.addTeamInvite(invite);
-  return ok({ url: teamInviteUrl(deps.config.baseUrl, token), role: input.role, expiresAt: invite.expiresAt });
+  return ok({
+    url: teamInviteUrl(deps.config.baseUrl, token),
+    role: input.role,
+    expiresAt: invite.expiresAt,
+  });
 }
 
 /** `{base_url}/join/{token}`: opened signed in, or posted to with a person's key or session. */
@@ -249,7 +253,10 @@ export async function changeMemberRole(
   if (changed === 'last_owner') return lastOwner();
   if (changed === 'not_found') return noSuchMember();
   const found = await deps.teams.findMembership(teamId, person.value.id);
-  return ok({ ...(found ?? { teamId, personId: person.value.id, role, joinedAt: 0 }), name: person.value.name });
+  return ok({
+    ...(found ?? { teamId, personId: person.value.id, role, joinedAt: 0 }),
+    name: person.value.name,
+  });
 }
 
 /**

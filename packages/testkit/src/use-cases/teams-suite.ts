@@ -76,8 +76,7 @@ async function person(h: Harness, name: string): Promise<Caller> {
 }
 
 /** A member of `team` acting for it. */
-const acting = async (h: Harness, caller: Caller, team = 'acme') =>
-  valueOf(await actingFor(h, caller, team));
+const acting = async (h: Harness, caller: Caller, team = 'acme') => valueOf(await actingFor(h, caller, team));
 
 /** The caller of a new key made by `maker` (acting for the team: a team key). */
 async function keyOf(h: Harness, maker: Caller, input: Parameters<typeof makeApiKey>[2]): Promise<Caller> {
@@ -98,6 +97,7 @@ async function teamOf(h: Harness): Promise<Team> {
     ['dave', 'viewer'],
   ] as const) {
     const member = await person(h, name);
+    h.clock.advance(1000); // members are listed by when they joined
     const { url } = valueOf(await inviteToTeam(h, alice, 'acme', { role }));
     valueOf(await joinTeam(h, member, url.slice(url.lastIndexOf('/') + 1)));
     people[role] = member;
@@ -142,7 +142,9 @@ export function describeTeamsSuite(name: string, open: () => Promise<Stores>): v
           const allowed = result.ok || result.error.code !== 'forbidden';
           expect(allowed, `${who} → ${action}`).toBe(expected[who]);
           if (!result.ok && result.error.code === 'forbidden' && !who.startsWith('key:'))
-            expect(result.error.message, `${who} → ${action}`).toMatch(/needs the (owner|admin|editor|viewer) role/);
+            expect(result.error.message, `${who} → ${action}`).toMatch(
+              /needs the (owner|admin|editor|viewer) role/,
+            );
         }
       }
     });
@@ -229,7 +231,13 @@ export function describeTeamsSuite(name: string, open: () => Promise<Stores>): v
       valueOf(await changeMemberRole(h, people.owner, 'acme', 'bob', 'owner'));
       const results = await Promise.all(
         Array.from({ length: 50 }, (_, i) =>
-          changeMemberRole(h, i % 2 === 0 ? people.owner : people.admin, 'acme', i % 2 === 0 ? 'bob' : 'alice', 'editor'),
+          changeMemberRole(
+            h,
+            i % 2 === 0 ? people.owner : people.admin,
+            'acme',
+            i % 2 === 0 ? 'bob' : 'alice',
+            'editor',
+          ),
         ),
       );
       const members = valueOf(await listMembers(h, people.editor, 'acme'));
@@ -251,7 +259,10 @@ export function describeTeamsSuite(name: string, open: () => Promise<Stores>): v
       );
       expect(made.link.createdBy).toMatch(/^key:shk_/);
       const elsewhere = await createLink(h, { url: 'https://other.org/', domain: 'alt.example' }, blog);
-      expect(elsewhere.ok ? null : [elsewhere.error.code, elsewhere.error.field]).toEqual(['forbidden', 'url']);
+      expect(elsewhere.ok ? null : [elsewhere.error.code, elsewhere.error.field]).toEqual([
+        'forbidden',
+        'url',
+      ]);
       const otherDomain = await createLink(h, { url: 'https://example.com/', domain: 'sho.rt' }, blog);
       expect(otherDomain.ok ? null : [otherDomain.error.code, otherDomain.error.field]).toEqual([
         'forbidden',
@@ -259,7 +270,9 @@ export function describeTeamsSuite(name: string, open: () => Promise<Stores>): v
       ]);
       expect(codeOf(await getLink(h, made.link.id, blog))).toBe('forbidden');
       // an editor makes no keys; a limited admin key makes keys within its limits only
-      expect(codeOf(await makeApiKey(h, await acting(h, people.editor), { name: 'x' }, 'api'))).toBe('forbidden');
+      expect(codeOf(await makeApiKey(h, await acting(h, people.editor), { name: 'x' }, 'api'))).toBe(
+        'forbidden',
+      );
       const limited = await keyOf(h, owner, { name: 'limited', url_hosts: ['example.com'] });
       expect(codeOf(await makeApiKey(h, limited, { name: 'y', url_hosts: ['other.org'] }, 'api'))).toBe(
         'forbidden',
