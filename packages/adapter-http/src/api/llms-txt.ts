@@ -71,6 +71,12 @@ const API_ENDPOINTS = [
     '`GET|PATCH|DELETE /api/v1/domains/{id}` (`settings`: `base_redirect`, `not_found_redirect`, the app-links ' +
     'files), `POST /api/v1/domains/{id}/verify` (checks DNS now; `problems` says what is missing): the ' +
     'account’s own domains. `GET /tls/allowed?domain=…`: Caddy’s on-demand TLS check, for loopback peers only.',
+  '- `GET /api/v1/teams`, `POST /api/v1/teams` (`name`): the caller’s teams with their role (owner, admin, ' +
+    'editor, viewer); `GET /api/v1/teams/{name}/members`, `PATCH|DELETE /api/v1/teams/{name}/members/{member}` ' +
+    '(`role`; the last owner stays: 409 `last_owner`), `POST /api/v1/teams/{name}/invites` (`role`, ' +
+    '`expires_in_days`: 201 with a one-time `url`), `POST /join/{token}` (joins by that url). Send ' +
+    '`Shortener-Account: <team>` with a person’s key or session to act for a team; keys take `role` (admin, ' +
+    'editor, viewer, creator), `domains` and `url_hosts`.',
   '- `GET /api/shorten?url=…&alias=…&domain=…`: 201 `text/plain` with only the short URL; ' +
     'an anonymous link’s edit token is in the `X-Edit-Token` response header.',
 ];

@@ -45,11 +45,14 @@ const MCP_DOC: RouteDoc = {
   description:
     `JSON-RPC 2.0: \`initialize\`, \`tools/list\`, \`tools/call\` with the tools ${TOOLS.map((t) => `\`${t}\``).join(', ')}. ` +
     'Send `Accept: application/json, text/event-stream` and `Content-Type: application/json`. An API key ' +
-    'saves created links to the account and lists them; a bad key is refused with 401 and a JSON-RPC ' +
+    'saves created links to the account and lists them (with `Shortener-Account`, a team’s, with the ' +
+    'person’s role there; tools the key’s role may not use answer `isError` `forbidden`); a bad key is ' +
+    'refused with 401 and a JSON-RPC ' +
     'error (no `WWW-Authenticate`: there is no OAuth). A browser request from a foreign `Origin` is 403. ' +
     'No server-sent event stream and no sessions: `GET` and `DELETE` answer 405.',
   tag: 'mcp',
   security: [{}, { apiKey: [] }],
+  parameters: [ref('parameters', 'account')],
   body: {
     oneOf: [
       ref('schemas', 'JsonRpcRequest'),
@@ -78,6 +81,9 @@ const MCP_DOC: RouteDoc = {
     },
     401: rpcErrorDoc('A bad or revoked API key (code -32001, `data.code` `unauthorized`).'),
     403: rpcErrorDoc('A browser request from an `Origin` that may not call this server.'),
+    404: rpcErrorDoc(
+      '`Shortener-Account` names a team the key’s person is not in (code -32001, `data.code` `not_found`).',
+    ),
     406: rpcErrorDoc('The Accept header does not allow application/json and text/event-stream.'),
     413: rpcErrorDoc('The body is larger than 1 MiB.'),
     415: rpcErrorDoc('The body is not `application/json`.'),

@@ -42,6 +42,7 @@ export function createEventRuntime(
   const rounds = createRounds(() => dispatcher.tick(), logger);
   const dispatcher = createEventDispatcher({
     events: stores.events,
+    accounts: stores.accounts,
     sender: createHttpWebhookSender(config.service),
     ...(publisher === null ? {} : { publisher }),
     clock,

@@ -70,10 +70,22 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-/** Alice's links as the API shows them, by slug, without what a new link has afresh. */
+/**
+ * Alice's links as the API shows them, by slug, without what a new link has afresh: its id, times of
+ * change, and who made and changed it (the importer, there).
+ */
 const comparable = (links: readonly Json[]) =>
   links
-    .map(({ id: _id, stats_url: _stats, updated_at: _updated, ...link }) => link)
+    .map(
+      ({
+        id: _id,
+        stats_url: _stats,
+        updated_at: _updated,
+        created_by: _by,
+        updated_by: _changed,
+        ...link
+      }) => link,
+    )
     .sort((a, b) => String(a.slug).localeCompare(String(b.slug)));
 
 const listed = async () =>

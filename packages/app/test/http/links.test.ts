@@ -16,6 +16,8 @@ const LINK_FIELDS = [
   'public_stats',
   'expires_at',
   'starts_at',
+  'created_by',
+  'updated_by',
   'max_clicks',
   'created_at',
   'updated_at',

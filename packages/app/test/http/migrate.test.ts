@@ -28,6 +28,7 @@ describe.runIf(DATABASE_URL !== null)('shortener migrate --to postgres://…', (
   const links: Record<'anon' | 'owned' | 'locked', Json> = { anon: {}, owned: {}, locked: {} };
   const stats: Record<string, Json> = {};
   let importJob: Json = {};
+  const TEAM = { 'Shortener-Account': 'alices-team' };
 
   beforeAll(async () => {
     buildBinary();
@@ -56,6 +57,17 @@ describe.runIf(DATABASE_URL !== null)('shortener migrate --to postgres://…', (
     });
     // an own domain (decisions §20), pending
     await jsonOf(await source.api('/api/v1/domains', { key, json: { host: 'go.alice.test' } }), 201);
+    // a team, an invite into it, and a team key with limits (decisions §21)
+    await jsonOf(await source.api('/api/v1/teams', { key, json: { name: 'alices-team' } }), 201);
+    await jsonOf(
+      await source.api('/api/v1/teams/alices-team/invites', { key, json: { role: 'editor' } }),
+      201,
+    );
+    const limits = { role: 'creator', domains: ['sho.example'], url_hosts: ['example.com'] };
+    await jsonOf(
+      await source.api('/api/v1/keys', { key, headers: TEAM, json: { name: 'site', ...limits } }),
+      201,
+    );
     // a visit that found nothing (decisions §18), counted with the visits' flush
     expect((await source.visit('https://sho.example/no-such-link', from(5))).status).toBe(404);
     for (let i = 0; i < 3; i++) expect((await source.visit(links.anon.short_url, from(i))).status).toBe(302);
@@ -112,6 +124,10 @@ describe.runIf(DATABASE_URL !== null)('shortener migrate --to postgres://…', (
       });
       expect((await jsonOf(patch)).clicks).toBe(4);
       const listed = await jsonOf(await node.api('/api/v1/links', { key }));
+      const teamKeys = await jsonOf(await node.api('/api/v1/keys', { key, headers: TEAM }));
+      expect(teamKeys.keys).toMatchObject([
+        { name: 'site', role: 'creator', domains: ['sho.example'], url_hosts: ['example.com'] },
+      ]);
       // the import's job as it was: its progress and file name too (migration 28, 22); another base URL
       const { report_url: _source, ...copied } = importJob;
       const { report_url: _node, ...served } = await jsonOf(

@@ -1,7 +1,7 @@
 import { EVENT_TYPES } from '@shortener/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserOf, inviteUrl, sessionCookieOf } from './browser-session.js';
-import { jsonOf, startTestServer } from './harness.js';
+import { eventually, jsonOf, startTestServer } from './harness.js';
 import type { TestAccount, TestServer } from './harness.js';
 import { movedClock } from './file-server.js';
 import { startReceiver } from './webhook-receiver.js';
@@ -83,5 +83,38 @@ describe('webhooks and their account (issue 38)', () => {
     await new Promise((resolve) => setTimeout(resolve, 600)); // a few dispatcher rounds more
     expect(receiver.received.length).toBe(from + 1);
     clock.offset -= 5_000;
+  });
+
+  it('names the account in every body: a team’s links name the team (decisions §21)', async () => {
+    const owner = await server.createAccount('tess');
+    await jsonOf(await server.api('/api/v1/teams', { key: owner.key, json: { name: 'hookteam' } }), 201);
+    const acting = { 'Shortener-Account': 'hookteam' };
+    const own = await startReceiver();
+    try {
+      await jsonOf(
+        await server.api('/api/v1/webhooks', {
+          key: owner.key,
+          headers: acting,
+          json: { url: own.url, events: ['link.created'] },
+        }),
+        201,
+      );
+      const made = await jsonOf(
+        await server.api('/api/v1/links', {
+          key: owner.key,
+          headers: acting,
+          json: { url: 'https://example.com/team-hook' },
+        }),
+        201,
+      );
+      await eventually(async () => expect(own.received).toHaveLength(1));
+      expect(own.received[0]?.body).toMatchObject({
+        type: 'link.created',
+        account: 'hookteam',
+        data: { id: made.id, created_by: `key:${owner.key.slice(0, 8)}` },
+      });
+    } finally {
+      await own.close();
+    }
   });
 });

@@ -1,6 +1,6 @@
 import type { ServiceConfig } from '../config.js';
 import { shortUrlOf, toLinkView } from '../links/view.js';
-import type { Clock } from '../ports.js';
+import type { AccountStore, Clock } from '../ports.js';
 import type { DeliveryAttempt, EventStore, PendingDelivery, Webhook } from './event-ports.js';
 import type { OutboxEvent } from './events.js';
 
@@ -50,6 +50,8 @@ export interface DeliveryDeps {
   readonly publisher?: EventPublisher;
   readonly clock: Clock;
   readonly config: ServiceConfig;
+  /** Where the bodies' `account` (the owning account's or team's name, decisions §21) is read; none: null. */
+  readonly accounts?: Pick<AccountStore, 'findAccountById'>;
   /**
    * Waits for a failed send's turn to record its attempt and settle its delivery (the dispatcher's, a
    * few at a time): sends that fail together (hanging endpoints timing out at once) are written in
@@ -81,13 +83,35 @@ async function done(d: Delivering, deliveryId: string): Promise<void> {
   d.sent.delete(deliveryId);
 }
 
-/** The wire body `{ type, timestamp, data }` of an event. */
-export function eventBody(event: OutboxEvent, config: ServiceConfig, now: number): string {
+/** The wire body `{ type, timestamp, account, data }` of an event; `account` names its owner, or is null. */
+export function eventBody(
+  event: OutboxEvent,
+  config: ServiceConfig,
+  now: number,
+  account: string | null = null,
+): string {
   return JSON.stringify({
     type: event.type,
     timestamp: new Date(event.at).toISOString(),
+    account,
     data: eventData(event, config, now),
   });
+}
+
+/** Names never change, so each is read once per dispatcher (a bounded cache). */
+const names = new WeakMap<DeliveryDeps, Map<string, string | null>>();
+const NAMES_KEPT = 10_000;
+
+/** The name of the account an event belongs to (a person's or a team's), or null. */
+async function accountNameOf(d: DeliveryDeps, event: OutboxEvent): Promise<string | null> {
+  if (event.accountId === null || d.accounts === undefined) return null;
+  let known = names.get(d);
+  if (known === undefined) names.set(d, (known = new Map()));
+  if (known.has(event.accountId)) return known.get(event.accountId) ?? null;
+  const name = (await d.accounts.findAccountById(event.accountId))?.name ?? null;
+  if (known.size >= NAMES_KEPT) known.clear();
+  known.set(event.accountId, name);
+  return name;
 }
 
 function eventData(event: OutboxEvent, config: ServiceConfig, now: number): unknown {
@@ -116,7 +140,7 @@ async function toBroker(d: Delivering, publisher: EventPublisher, delivery: Pend
       id: event.id,
       type: event.type,
       at: event.at,
-      body: eventBody(event, d.config, d.clock.now()),
+      body: eventBody(event, d.config, d.clock.now(), await accountNameOf(d, event)),
     });
   } catch {
     d.counts.publishFailed += 1;
@@ -152,11 +176,12 @@ export async function attemptOnce(
   attempt: number,
   deliveryId?: string,
 ): Promise<SendResult> {
+  const account = await accountNameOf(d, event);
   const now = d.clock.now();
   const result = await d.sender.send(webhook, {
     id: event.id,
     at: now,
-    body: eventBody(event, d.config, now),
+    body: eventBody(event, d.config, now, account),
   });
   if (result.ok && deliveryId !== undefined) remember(d, deliveryId);
   // failures come in bursts (endpoints timing out together): they take turns; an answer goes on at once

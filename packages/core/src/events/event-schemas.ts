@@ -46,6 +46,12 @@ const envelope = <T extends z.ZodType>(type: string, data: T, what: string) =>
     .object({
       type: z.literal(type),
       timestamp: z.iso.datetime().describe('When the change was committed.'),
+      account: z
+        .string()
+        .nullable()
+        .describe(
+          'The name of the account (a person’s or a team’s) the event belongs to; null for anonymous links.',
+        ),
       data,
     })
     .describe(what);
