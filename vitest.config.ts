@@ -65,6 +65,7 @@ const ON_POSTGRES = [
   'starts-at',
   'domains',
   'domain-pages',
+  'teams',
 ].map((name) => `test/http/${name}.test.ts`);
 const postgresWanted =
   (process.env.DATABASE_URL ?? '') !== '' || process.env.SHORTENER_SCALE_TESTS === 'required';

@@ -225,6 +225,12 @@ describe('teams (decisions §21)', () => {
       404,
       'not_found',
     );
+    for (const name of ['x'.repeat(300), 'two words', '%00'])
+      await expectError(
+        await server.api('/api/v1/links', { key: stranger.key, headers: { 'Shortener-Account': name } }),
+        404,
+        'not_found',
+      );
     const teamKey = await jsonOf(
       await team.as('admin', '/api/v1/keys', { json: { name: 'ci', role: 'editor' } }),
       201,

@@ -69,6 +69,8 @@ export const sessionCaller = (person: Account, editToken: string | null = null):
  * its team.
  */
 export async function actingFor(deps: Deps, caller: Caller, name: string): Promise<Result<Caller>> {
+  // what no account can be called names nothing (and never reaches a store: a NUL, 10 kB of text)
+  if (!isAccountName(normalizeAccountName(name))) return noSuchTeam();
   const account = await findAccountByName(deps, name.trim());
   if (account === null || account.disabledAt !== null) return noSuchTeam();
   if (account.id === caller.accountId) return ok(caller);
