@@ -1,6 +1,6 @@
 // prettier-ignore
 export type {
-  Account, AccountChanges, AccountKind, ApiKeyRecord, KeyOrigin, KeyRole, MemberRole, Membership, MembershipChange,
+  Account, AccountChanges, AccountKind, ApiKeyRecord, IdentityLink, KeyOrigin, KeyRole, MemberRole, Membership, MembershipChange,
   Role, TeamInviteRecord,
 } from './accounts/account.js';
 export type { Member } from './accounts/account-ports.js';
@@ -196,7 +196,7 @@ export { parseInput, unstorableTextError } from './parse.js';
 export { findUnstorableText, isStorableText } from './text.js';
 // prettier-ignore
 export type {
-  AccountStore, AccountVisitReads, ClickIncrement, Clock, CounterIncrement, CredentialStore, DayCount, DimensionCount, GeoLookup,
+  AccountStore, AccountVisitReads, ClickIncrement, Clock, CounterIncrement, CredentialStore, DayCount, DimensionCount, GeoLookup, IdentityStore,
   KeyCount, LinkChange, LinkChangeFeed, LinkChangeListener, LinkCursor, LinkListQuery, LinkStore,
   NewPasskey, PasskeyCeremony, RandomSource, RateDecision, RateLimiter, RateWindow, SessionStore,
   SettingStore, Stores, TeamStore, UserAgentParser, VisitBatch, VisitDimension, VisitorDescription, VisitorSighting,

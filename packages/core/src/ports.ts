@@ -1,4 +1,10 @@
-import type { AccountStore, CredentialStore, SessionStore, TeamStore } from './accounts/account-ports.js';
+import type {
+  AccountStore,
+  CredentialStore,
+  IdentityStore,
+  SessionStore,
+  TeamStore,
+} from './accounts/account-ports.js';
 import type { Result } from './result.js';
 import type { EventStore } from './events/event-ports.js';
 import type { LinkChanges, LinkRecord } from './links/link.js';
@@ -14,6 +20,7 @@ import type { CounterIncrement, VisitStore } from './visits/visit-ports.js';
 export type {
   AccountStore,
   CredentialStore,
+  IdentityStore,
   NewPasskey,
   PasskeyCeremony,
   SessionStore,
@@ -230,6 +237,8 @@ export interface Stores {
   readonly domains: DomainStore;
   /** Teams' members and invites (decisions §21). */
   readonly teams: TeamStore;
+  /** Provider identities linked to accounts (decisions §22). */
+  readonly identities: IdentityStore;
   /** Resolves true when the backend answers (health checks). */
   ping(): Promise<boolean>;
   /**

@@ -3,6 +3,7 @@ import type {
   Account,
   AccountChanges,
   ApiKeyRecord,
+  IdentityLink,
   MemberRole,
   Membership,
   MembershipChange,
@@ -79,6 +80,17 @@ export interface TeamStore {
   consumeTeamInvite(tokenHash: string, personId: string, at: number): Promise<TeamInviteRecord | null>;
   /** Deletes an unused invite of the team; false when there is none. */
   deleteTeamInvite(teamId: string, tokenHash: string): Promise<boolean>;
+}
+
+/** Provider identities linked to accounts (decisions §22): one account per (issuer, subject). */
+export interface IdentityStore {
+  /** Links an identity; false (and nothing changed) when that (issuer, subject) is linked already, to any account. */
+  linkIdentity(link: IdentityLink): Promise<boolean>;
+  findIdentity(issuer: string, subject: string): Promise<IdentityLink | null>;
+  /** The account's identities, oldest link first. */
+  listIdentities(accountId: string): Promise<IdentityLink[]>;
+  /** Unlinks one identity of the account; false when it has no such identity. */
+  unlinkIdentity(accountId: string, issuer: string, subject: string): Promise<boolean>;
 }
 
 /** Signed-in browsers. Only token hashes are stored. */

@@ -87,3 +87,13 @@ export interface TeamInviteRecord {
 
 /** What a change of membership came to: done, refused as it would leave the team without an owner, or no such member. */
 export type MembershipChange = 'done' | 'last_owner' | 'not_found';
+
+/** A person's identity at an OpenID Connect provider, linked to one account (decisions §22). */
+export interface IdentityLink {
+  /** The provider's issuer URL, as its discovery document gives it. */
+  readonly issuer: string;
+  /** The provider's `sub` for the person: unique and never reassigned within the issuer. */
+  readonly subject: string;
+  readonly accountId: string;
+  readonly linkedAt: number;
+}
