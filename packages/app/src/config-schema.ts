@@ -11,15 +11,18 @@ import {
   hostName,
   httpUrl,
   ipList,
+  issuerUrl,
   jsonFile,
   integer,
   milliseconds,
+  nameList,
   origins,
   positive,
   redirectUrl,
   serviceUrl,
   shortDomains,
   slugList,
+  teamGroups,
   trustProxy,
 } from './config-values.js';
 import { LOG_LEVELS } from './logger.js';
@@ -81,6 +84,23 @@ const SHAPE = {
     DEFAULT_DOMAINS_PER_ACCOUNT,
   ),
   DNS_SERVERS: dnsServers.default([]),
+  OIDC_ISSUER: issuerUrl.optional(),
+  OIDC_CLIENT_ID: z.string().trim().min(1, 'must not be empty').optional(),
+  OIDC_CLIENT_SECRET: z.string().trim().min(1, 'must not be empty').optional(),
+  OIDC_SCOPES: z.string().trim().min(1, 'must not be empty').default('openid profile email'),
+  OIDC_BUTTON_LABEL: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(60, 'must be at most 60 characters')
+    .default('Sign in with SSO'),
+  OIDC_NAME_CLAIM: z.string().trim().min(1, 'must not be empty').default('preferred_username'),
+  OIDC_GROUPS_CLAIM: z.string().trim().min(1, 'must not be empty').default('groups'),
+  OIDC_ALLOWED_GROUPS: nameList.default([]),
+  OIDC_ADMIN_GROUPS: nameList.default([]),
+  OIDC_TEAM_GROUPS: teamGroups.default([]),
+  PASSWORD_SIGN_IN: choice(['on', 'off']).default('on'),
+  OIDC_AUTO_REDIRECT: choice(['on', 'off']).default('off'),
   REDIRECT_STATUS: z
     .string()
     .trim()

@@ -2,8 +2,15 @@ import { readFileSync, statSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { parseTrustProxy } from '@shortener/adapter-http';
 import type { TrustProxy } from '@shortener/adapter-http';
-import { normalizeHost, normalizeSlug, parseBlocklist, parseShortDomain } from '@shortener/core';
-import type { ShortDomain } from '@shortener/core';
+import {
+  normalizeHost,
+  normalizeSlug,
+  parseBlocklist,
+  parseShortDomain,
+  parseTeamGroups,
+} from '@shortener/core';
+import type { ShortDomain, TeamGroup } from '@shortener/core';
+import { loopbackIssuer } from './oidc.js';
 import { z } from 'zod';
 
 // The kinds of value the settings take (config-schema.ts). Every check carries its own message: a ConfigError reads `${VARIABLE} ${message} (got "…")`.
@@ -210,3 +217,30 @@ export const dnsServers = commaList((item) => {
   if (port !== undefined && (Number(port) < 1 || Number(port) > 65535)) return null;
   return item;
 }, 'comma-separated DNS servers as ip or ip:port, such as 127.0.0.1:5353');
+
+/** Names as a list (`OIDC_ALLOWED_GROUPS`, `OIDC_ADMIN_GROUPS`): any text but a comma. */
+export const nameList = commaList((item) => item, 'comma-separated names');
+
+/** `OIDC_TEAM_GROUPS`: `group=team:role` pairs (decisions §22). */
+export const teamGroups = z.string().transform((raw, ctx): TeamGroup[] => {
+  const parsed = parseTeamGroups(raw);
+  if (parsed.ok) return parsed.value;
+  ctx.addIssue({ code: 'custom', message: `must be group=team:role pairs; ${parsed.error.message}` });
+  return z.NEVER;
+});
+
+/** `OIDC_ISSUER`: an https URL, or http on a loopback address (a local provider). */
+export const issuerUrl = z.string().transform((raw, ctx) => {
+  let url: URL | null = null;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    url = null;
+  }
+  const local = url !== null && url.protocol === 'http:' && loopbackIssuer(url);
+  if (url === null || !(url.protocol === 'https:' || local)) {
+    ctx.addIssue({ code: 'custom', message: 'must be an https:// URL (http:// only on a loopback address)' });
+    return z.NEVER;
+  }
+  return raw.trim();
+});

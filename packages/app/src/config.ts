@@ -1,6 +1,7 @@
 import type { HttpOptions, ServerLimits } from '@shortener/adapter-http';
 import { DEFAULT_LIMITS, parseShortDomain } from '@shortener/core';
-import type { DomainConfig, ServiceConfig, ShortDomain } from '@shortener/core';
+import type { DomainConfig, ServiceConfig, ShortDomain, SsoPolicy } from '@shortener/core';
+import type { OidcSettings } from './oidc.js';
 import type { z } from 'zod';
 import { SettingsSchema } from './config-schema.js';
 import type { Settings } from './config-schema.js';
@@ -38,6 +39,17 @@ export interface AppConfig {
   readonly logLevel: LogLevel;
   /** Prometheus metrics: on with `METRICS=true` or a `METRICS_PORT` (null: on the main port). */
   readonly metrics: { readonly enabled: boolean; readonly port: number | null };
+  /** Sign-in through an OpenID Connect provider (decisions §22); `oidc` null: off. */
+  readonly sso: SsoSettings;
+}
+
+/** The `OIDC_*` and `PASSWORD_SIGN_IN` settings. */
+export interface SsoSettings {
+  readonly oidc: OidcSettings | null;
+  readonly policy: SsoPolicy;
+  readonly buttonLabel: string;
+  readonly passwordSignIn: boolean;
+  readonly autoRedirect: boolean;
 }
 
 /** A configuration value that stops start-up. The message is one line and names the variable. */
@@ -80,6 +92,7 @@ export function loadConfig(env: Environment, flags: RawSettings = {}): AppConfig
     throw new ConfigError('HTTP_HEADERS_TIMEOUT_MS', message);
   }
   checkScaleOut(parsed.data);
+  checkSso(parsed.data);
   return toAppConfig(parsed.data);
 }
 
@@ -149,7 +162,39 @@ function toAppConfig(settings: Settings): AppConfig {
     },
     logLevel: settings.LOG_LEVEL,
     metrics,
+    sso: {
+      oidc:
+        settings.OIDC_ISSUER === undefined
+          ? null
+          : {
+              issuer: settings.OIDC_ISSUER,
+              clientId: settings.OIDC_CLIENT_ID ?? '',
+              clientSecret: settings.OIDC_CLIENT_SECRET ?? null,
+              scopes: settings.OIDC_SCOPES,
+              nameClaim: settings.OIDC_NAME_CLAIM,
+              groupsClaim: settings.OIDC_GROUPS_CLAIM,
+            },
+      policy: {
+        allowedGroups: settings.OIDC_ALLOWED_GROUPS,
+        adminGroups: settings.OIDC_ADMIN_GROUPS,
+        teamGroups: settings.OIDC_TEAM_GROUPS,
+      },
+      buttonLabel: settings.OIDC_BUTTON_LABEL,
+      passwordSignIn: settings.PASSWORD_SIGN_IN === 'on',
+      autoRedirect: settings.OIDC_AUTO_REDIRECT === 'on',
+    },
   };
+}
+
+/** `OIDC_ISSUER` needs its client id; password sign-in can only be off where a provider signs people in. */
+function checkSso(settings: Settings): void {
+  if (settings.OIDC_ISSUER !== undefined && settings.OIDC_CLIENT_ID === undefined)
+    throw new ConfigError('OIDC_CLIENT_ID', 'OIDC_CLIENT_ID must be set with OIDC_ISSUER (got "")');
+  if (settings.PASSWORD_SIGN_IN === 'off' && settings.OIDC_ISSUER === undefined)
+    throw new ConfigError(
+      'PASSWORD_SIGN_IN',
+      'PASSWORD_SIGN_IN=off needs OIDC_ISSUER: nobody could sign in (got "off")',
+    );
 }
 
 /** `STORE=postgres` needs `DATABASE_URL`; `REDIS_URL` serves only it (its key's secret is in the database). */

@@ -178,6 +178,66 @@ export const VARIABLE_DOCS = {
     help: "DNS servers that check own domains, ip[:port],… (default: the system's)",
     doc: "comma-separated DNS servers (`ip`, `ip:port`, `[ipv6]:port`) asked when own domains are checked; default the system's resolvers. Nothing is cached beyond a record's TTL. See [Domains](domains.md)",
   },
+  OIDC_ISSUER: {
+    value: '<url>',
+    help: 'the OpenID Connect provider (issuer URL): turns sign-in through it on',
+    doc: 'the issuer URL of an OpenID Connect provider (Authentik, Keycloak, Authelia, Entra ID, Google): turns sign-in through it on; `https://`, or `http://` on a loopback address only. Discovery failing at start is logged and `/login` says SSO is unavailable. See [Sign in through an identity provider](sso.md)',
+  },
+  OIDC_CLIENT_ID: {
+    value: '<id>',
+    help: 'the client id registered at the provider (needed with OIDC_ISSUER)',
+    doc: 'the client id this instance is registered with at the provider (needed with `OIDC_ISSUER`); the redirect URI to register is `{base_url}/login/oidc/callback`. See [SSO](sso.md)',
+  },
+  OIDC_CLIENT_SECRET: {
+    value: '<secret>',
+    help: 'the client secret (unset: a public client, PKCE only)',
+    doc: 'the client secret (`client_secret_basic`); unset, the client is public and relies on PKCE. See [SSO](sso.md)',
+  },
+  OIDC_SCOPES: {
+    value: '<scopes>',
+    help: 'the scopes asked for (default: openid profile email)',
+    doc: 'the scopes asked for, space-separated (default `openid profile email`; add `groups` where the provider needs it for the groups claim). See [SSO](sso.md)',
+  },
+  OIDC_BUTTON_LABEL: {
+    value: '<text>',
+    help: 'the sign-in button (default: Sign in with SSO)',
+    doc: 'the label of the sign-in button on `/login` (default `Sign in with SSO`). See [SSO](sso.md)',
+  },
+  OIDC_NAME_CLAIM: {
+    value: '<claim>',
+    help: 'the claim a new account is named from (default: preferred_username)',
+    doc: 'the claim a new account is named from (default `preferred_username`, then `email`); the account name rule applies and a taken name gets `-2`, `-3`, …. See [SSO](sso.md)',
+  },
+  OIDC_GROUPS_CLAIM: {
+    value: '<claim>',
+    help: 'the claim holding the groups (default: groups)',
+    doc: 'the claim holding the person’s groups (default `groups`), from the ID token or userinfo. See [SSO](sso.md)',
+  },
+  OIDC_ALLOWED_GROUPS: {
+    value: '<groups>',
+    help: 'only members of these groups may sign in (comma-separated; empty: anyone)',
+    doc: 'comma-separated groups: only their members may sign in through the provider (a 403 page, no account made); empty: anyone the provider signs in. See [SSO](sso.md)',
+  },
+  OIDC_ADMIN_GROUPS: {
+    value: '<groups>',
+    help: 'members of these groups are admins (applied at every sign-in)',
+    doc: 'comma-separated groups whose members are admins; set, the role is applied again at every sign-in (added and removed). See [SSO](sso.md)',
+  },
+  OIDC_TEAM_GROUPS: {
+    value: '<pairs>',
+    help: 'group=team:role pairs: team memberships applied at every sign-in',
+    doc: '`group=team:role` pairs, comma-separated: members of the group are members of the team with the role (the strongest wins), applied at every sign-in (added, changed, removed); a team that does not exist is made. See [Teams](teams.md) and [SSO](sso.md)',
+  },
+  PASSWORD_SIGN_IN: {
+    value: '<on|off>',
+    help: 'whether /login offers name and password (off: the provider only)',
+    doc: '`on` (default) or `off`: with `off`, `/login` offers only the provider and `POST /login` is refused (keys and passkeys still work). Needs `OIDC_ISSUER`. See [SSO](sso.md)',
+  },
+  OIDC_AUTO_REDIRECT: {
+    value: '<on|off>',
+    help: 'with password sign-in off, /login goes straight to the provider',
+    doc: '`off` (default) or `on`: with `PASSWORD_SIGN_IN=off`, `/login` sends the browser straight to the provider. See [SSO](sso.md)',
+  },
   REDIRECT_STATUS: {
     value: '<status>',
     help: `status of redirects whose link sets none: ${REDIRECT_STATUS_WORDS}; a permanent one falls back to 302 on links with rules, a cap, an expiry or a password`,

@@ -387,3 +387,5 @@ export {
   ChangeMemberInput, CreateTeamInput, CreateTeamInviteInput, MemberListSchema, MemberSchema, TeamInviteSchema,
   TeamListSchema, TeamSchema, toMemberView, toTeamInviteView, toTeamView,
 } from './accounts/team-schemas.js';
+export { linkProviderIdentity, nameFromClaim, parseTeamGroups, signInWithProvider } from './accounts/sso.js';
+export type { IdentityProvider, ProviderIdentity, SsoDeps, SsoFlow, SsoPolicy, TeamGroup } from './accounts/sso.js';
