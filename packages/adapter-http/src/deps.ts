@@ -4,10 +4,12 @@ import type {
   CoreDeps,
   DomainDeps,
   GeoLookup,
+  IdentityProvider,
   ImportUseDeps,
   OrphanRecorder,
   OrphanStore,
   RateLimiter,
+  SsoDeps,
   UserAgentParser,
   VisitRecorder,
   WebhookDeps,
@@ -134,6 +136,8 @@ export interface HttpDeps {
   readonly orphans?: { readonly recorder: OrphanRecorder; readonly store: OrphanStore };
   /** The accounts' own domains (`/api/v1/domains`, `/tls/allowed`, decisions §20); without it those are 404. */
   readonly domains?: DomainDeps;
+  /** Sign-in through an identity provider (decisions §22); without it `/login/oidc…` is 404. */
+  readonly sso?: HttpSso;
   /** Imports into an account (`/api/v1/imports`, decisions §17); without it those routes are 404. */
   readonly imports?: ImportUseDeps & { readonly kick: () => void };
   /** Device and OS of a visitor for redirect rules (decisions §15); ua-parser-js when absent. */
@@ -168,3 +172,16 @@ export const budgetedCoreOf = perDeps(
 
 /** A value made once per server (per `deps`) on first use, e.g. a document that depends on the settings. */
 export const perServer = <T>(make: (deps: HttpDeps) => T): ((deps: HttpDeps) => T) => perDeps(make);
+
+/** What the pages need of sign-in through an identity provider (decisions §22). */
+export interface HttpSso {
+  readonly provider: IdentityProvider;
+  /** Whether the provider answers (its discovery succeeded; a failure is retried now and then). */
+  readonly available: () => Promise<boolean>;
+  readonly deps: SsoDeps;
+  readonly buttonLabel: string;
+  /** Whether `/login` also offers name and password. */
+  readonly passwordSignIn: boolean;
+  /** With password sign-in off: `/login` goes straight to the provider. */
+  readonly autoRedirect: boolean;
+}

@@ -7,6 +7,7 @@ export { answerHalfClosedRequests } from './server/wire-rules.js';
 export type {
   HealthReport,
   HttpDeps,
+  HttpSso,
   HttpMetrics,
   HttpOptions,
   Logger,

@@ -7,6 +7,7 @@ import { LINK_PAGE_ROUTES } from './account/link-page-routes.js';
 import { PASSKEY_ROUTES } from './account/passkey-routes.js';
 import { SETTINGS_ROUTES } from './account/settings-routes.js';
 import { SIGN_IN_ROUTES } from './account/sign-in-routes.js';
+import { SSO_ROUTES } from './account/sso-routes.js';
 import { ADMIN_ROUTES } from './admin/admin-routes.js';
 import { API_ROUTES } from './api/api-table.js';
 import { MCP_ROUTES } from './api/mcp-routes.js';
@@ -96,6 +97,7 @@ export const ROUTE_TABLES: readonly (readonly AnyRoute[])[] = [
   DOCUMENT_ROUTES,
   API_ROUTES,
   SIGN_IN_ROUTES,
+  SSO_ROUTES,
   ACCOUNT_ROUTES,
   PASSKEY_ROUTES,
   SETTINGS_ROUTES,

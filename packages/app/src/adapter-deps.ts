@@ -1,7 +1,8 @@
 import { createServedHosts, createVisitRecorder } from '@shortener/core';
+import { ssoOf } from './sso.js';
 import type { Services } from './container.js';
 import { isBotUserAgent } from '@shortener/adapter-http';
-import type { McpEndpoint } from '@shortener/adapter-http';
+import type { HttpSso, McpEndpoint } from '@shortener/adapter-http';
 import { createImportRuntime } from './imports/import-runtime.js';
 import { createPublicFetch } from './imports/public-fetch.js';
 import { settleVisits } from './settle-visits.js';
@@ -113,10 +114,13 @@ export function createHttpDeps(
     imports: { ...core, imports: stores.imports, importSecrets: imports, kick: imports.kick },
     orphans: { recorder: orphans, store: stores.orphans },
     domains: domains.deps,
+    ...withSso(ssoOf(cfg, core, stores, logger)),
     idempotencySecret: rememberedSecret(stores.settings, IDEMPOTENCY_SECRET_SETTING),
     ...(metrics === null ? {} : { metrics: metrics.http }),
   };
 }
+
+const withSso = (sso: HttpSso | null) => (sso === null ? {} : { sso });
 
 /**
  * `/mcp` answered by the MCP adapter, loaded on its first request: the MCP SDK and the tools' schemas

@@ -32,6 +32,14 @@ import { signInReturn } from '../server/sign-in-return.js';
 import { InviteForm, SignInForm, SignUpForm } from './account-forms.js';
 
 const retryAfter = { 'Retry-After': ref('headers', 'Retry-After') };
+
+/** What `/login` shows of the identity provider (decisions §22), or undefined when there is none. */
+async function ssoView(deps: HttpDeps) {
+  const sso = deps.sso;
+  if (sso === undefined) return undefined;
+  return { label: sso.buttonLabel, available: await sso.available(), passwords: sso.passwordSignIn };
+}
+const withSso = (sso: Awaited<ReturnType<typeof ssoView>>) => (sso === undefined ? {} : { sso });
 const signupOpen = (deps: HttpDeps) => deps.core.config.signup === 'open';
 /** The name-and-password form of sign-in and sign-up, posted by the page or sent as JSON. */
 const NAME_AND_PASSWORD = {
@@ -80,7 +88,11 @@ export const SIGN_IN_ROUTES: readonly AnyRoute[] = [
     handle: async (ctx, { deps }) => {
       const next = signInReturn(queryOf(ctx.query).next);
       if ((await signedInOf(deps, ctx)) !== null) return seeOther(ctx, next ?? '/account');
-      const view = { language: stateOf(ctx).language, signupOpen: signupOpen(deps), next };
+      const sso = await ssoView(deps);
+      // the provider only, and asked to go there: no page in between
+      if (sso?.available === true && deps.sso?.autoRedirect === true && !sso.passwords)
+        return seeOther(ctx, `/login/oidc${next === null ? '' : `?next=${encodeURIComponent(next)}`}`);
+      const view = { language: stateOf(ctx).language, signupOpen: signupOpen(deps), next, ...withSso(sso) };
       sendAccountPage(ctx, 200, signInPage(view));
     },
   }),
@@ -107,12 +119,15 @@ export const SIGN_IN_ROUTES: readonly AnyRoute[] = [
       const { language, ip } = stateOf(ctx);
       const { name = '', password = '' } = body;
       const next = signInReturn(body.next);
+      const sso = await ssoView(deps);
       const failed = (status: number, error: string) =>
         sendAccountPage(
           ctx,
           status,
-          signInPage({ language, signupOpen: signupOpen(deps), name, error, next }),
+          signInPage({ language, signupOpen: signupOpen(deps), name, error, next, ...withSso(sso) }),
         );
+      if (sso?.passwords === false)
+        return failed(403, 'Passwords are not used here: sign in through the identity provider.');
       const account = await signIn(guardedCoreOf(deps), name, password, ip);
       if (!account.ok && 'retryAfterMs' in account) {
         const wait = account.retryAfterMs;
@@ -139,9 +154,17 @@ export const SIGN_IN_ROUTES: readonly AnyRoute[] = [
     handle: async (ctx, { deps }) => {
       const site = sessionSiteOf(deps.core.config.baseUrl);
       const session = sessionTokenOf(ctx, site);
+      const signedIn = session === null ? null : await signedInOf(deps, ctx);
       if (session !== null) await endSession(deps.core, session);
       clearSessionCookie(ctx, site);
-      seeOther(ctx, '/login');
+      // an account of the provider signs out there too, when it offers RP-initiated logout (decisions §22)
+      const provider =
+        signedIn === null || deps.sso === undefined
+          ? null
+          : (await deps.sso.deps.identities.listIdentities(signedIn.account.id)).length === 0
+            ? null
+            : await deps.sso.provider.endSessionUrl(`${deps.core.config.baseUrl.replace(/\/$/, '')}/`);
+      seeOther(ctx, provider ?? '/login');
     },
   }),
   route({

@@ -74,6 +74,20 @@ export interface SignInView {
   readonly signupOpen: boolean;
   /** Where to go once signed in: a path of this site the visitor asked for (`signInReturn`). */
   readonly next?: string | null;
+  /** Sign-in through the identity provider (decisions §22): its button, or that it cannot be reached. */
+  readonly sso?: { readonly label: string; readonly available: boolean; readonly passwords: boolean };
+}
+
+/** The provider's button (or why there is none), first on the page. */
+function ssoButton(view: SignInView): SafeHtml | '' {
+  const sso = view.sso;
+  if (sso === undefined) return '';
+  if (!sso.available)
+    return html`<p class="form-error" role="alert" id="sso-unavailable">
+      SSO is unavailable: the identity provider cannot be reached. Try again later.
+    </p>`;
+  const next = view.next ? `?next=${encodeURIComponent(view.next)}` : '';
+  return html`<p><a class="button" id="sso-sign-in" href="/login/oidc${next}">${sso.label}</a></p>`;
 }
 
 /** `/login`: name and password, or a passkey (decisions §10). */
@@ -83,13 +97,18 @@ export function signInPage(view: SignInView): string {
     view.language,
     'sign-in',
     t.signInTitle,
-    html`${errorLine(view.error)}
-      <form method="post" action="/login" class="stack">
-        ${view.next ? html`<input type="hidden" name="next" value="${view.next}" />` : ''}
-        ${nameField(t, view.name ?? '', 'username webauthn', view.error)}
-        ${inputField('password', t.passwordLabel, html`name="password" type="password" required maxlength="128" autocomplete="current-password"${invalid(view.error)}`)}
-        <button type="submit">${t.signIn}</button>
-      </form>
+    html`${errorLine(view.error)} ${ssoButton(view)}
+      ${
+        view.sso?.passwords === false
+          ? ''
+          : html`${view.sso === undefined ? '' : html`<p>${t.or}</p>`}
+              <form method="post" action="/login" class="stack">
+                ${view.next ? html`<input type="hidden" name="next" value="${view.next}" />` : ''}
+                ${nameField(t, view.name ?? '', 'username webauthn', view.error)}
+                ${inputField('password', t.passwordLabel, html`name="password" type="password" required maxlength="128" autocomplete="current-password"${invalid(view.error)}`)}
+                <button type="submit">${t.signIn}</button>
+              </form>`
+      }
       <p>${t.or}</p>
       ${passkeyButton(t, 'passkey-sign-in', t.passkeySignIn, { options: '/login/passkey/options', finish: '/login/passkey' })}
       <p>${view.signupOpen ? html`<a href="/account/signup">${t.signUpLink}</a>` : t.noAccount}</p>`,
@@ -261,4 +280,14 @@ function claimSection(view: AccountHomeView, t: AccountText): SafeHtml {
       <button type="submit">${t.claimSubmit}</button>
     </form>
   </section>`;
+}
+
+/** A page that says one thing (a sign-in through the provider refused, say), with a link onwards. */
+export function messagePage(
+  language: Language,
+  title: string,
+  text: string,
+  onwards: { readonly href: string; readonly label: string },
+): string {
+  return accountPage(language, title, messageCard({ title, text, href: onwards.href, link: onwards.label }));
 }
