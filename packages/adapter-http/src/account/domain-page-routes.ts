@@ -21,7 +21,7 @@ import { domainsTextOf } from '../pages/account/domains-text.js';
 import { fill } from '../pages/text.js';
 import { queryOf } from '../request.js';
 import { DOMAIN_ID } from '../routes/route-parameters.js';
-import { ROLE_REFUSED } from '../server/acting.js';
+import { ROLE_REFUSED, pageMay } from '../server/acting.js';
 import { route } from '../routes/route-table.js';
 import type { AnyRoute, RouteDoc } from '../routes/route-table.js';
 import { seeOther, sendAccountPage } from '../server/account-area.js';
@@ -53,6 +53,7 @@ async function sendDomainsPage(
       language: stateOf(ctx).language,
       domains: all.map((domain) => toDomainView(domain, domainConfig)),
       configured: domainConfig.cname !== null || domainConfig.ips.length > 0,
+      manages: pageMay(ctx, 'domains.manage'),
       ...extra,
     }),
   );

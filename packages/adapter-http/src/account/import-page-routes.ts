@@ -17,7 +17,7 @@ import { importJobPage } from '../pages/account/import-job-page.js';
 import { importPage } from '../pages/account/import-page.js';
 import type { ImportPageView } from '../pages/account/import-page.js';
 import { importTextOf } from '../pages/account/import-text.js';
-import { ROLE_REFUSED } from '../server/acting.js';
+import { ROLE_REFUSED, pageMay } from '../server/acting.js';
 import { route } from '../routes/route-table.js';
 import type { AnyRoute } from '../routes/route-table.js';
 import { seeOther, sendAccountPage } from '../server/account-area.js';
@@ -37,7 +37,16 @@ async function sendImportPage(
 ): Promise<void> {
   const jobs = await importsOf(deps).imports.listJobs(caller.accountId ?? '', 20);
   const views = jobs.map((job) => toImportJobView(job, deps.core.config.baseUrl));
-  sendAccountPage(ctx, status, importPage({ language: stateOf(ctx).language, jobs: views, ...extra }));
+  sendAccountPage(
+    ctx,
+    status,
+    importPage({
+      language: stateOf(ctx).language,
+      jobs: views,
+      runs: pageMay(ctx, 'imports.run'),
+      ...extra,
+    }),
+  );
 }
 
 /**

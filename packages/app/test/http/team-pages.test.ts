@@ -146,6 +146,27 @@ describe('/account acting for a team', () => {
     expect(link).not.toContain(`action="${linkPath}/delete"`);
   });
 
+  it('makes the keys on /account/settings and the imports the team’s, and leaves out forms the role cannot use', async () => {
+    const { owner, member, team } = await teamWith('viewer');
+    await switchTo(owner, team);
+    const made = await owner.post('/account/settings/keys', { name: 'team-laptop' });
+    expect(await pageOf(made, 201)).toContain('id="new-key"');
+    await switchTo(owner, '');
+    expect(await pageOf(await owner.send('/account/settings'), 200)).not.toContain('team-laptop');
+    await switchTo(owner, team);
+    expect(await pageOf(await owner.send('/account/settings'), 200)).toContain('team-laptop');
+    expect(await pageOf(await owner.send('/account/import'), 200)).toContain('id="import-form"');
+
+    await switchTo(member, team);
+    const settings = await pageOf(await member.send('/account/settings'), 200);
+    expect(settings).not.toContain('team-laptop');
+    expect(settings).not.toContain('action="/account/settings/keys"');
+    expect(settings).toContain('action="/account/settings/password"');
+    expect(await pageOf(await member.send('/account/import'), 200)).not.toContain('id="import-form"');
+    const refused = await member.post('/account/settings/keys', { name: 'sneaky' });
+    expect(await pageOf(refused, 403)).toContain('This needs the admin role or a stronger one.');
+  });
+
   it('keeps a person who is not acting for a team working as before', async () => {
     const me = await invitedBrowser(server, unique('solo'), 'a long enough password');
     const page = await pageOf(await me.send('/account'), 200);
