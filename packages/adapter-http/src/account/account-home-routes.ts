@@ -106,6 +106,7 @@ async function sendAccountHome(
     name: signedIn.account.name,
     admin: signedIn.account.role === 'admin',
     creates: permits(caller, 'links.create'),
+    changes: permits(caller, 'links.change'),
     domainsPage: deps.domains !== undefined,
     links: page.ok ? page.value.links.map((link) => toLinkView(link, core.config, now)) : [],
     q,

@@ -136,6 +136,7 @@ describe('/account acting for a team', () => {
     expect(home).toContain('https://example.com/team-owned');
     expect(home).not.toContain('id="create-form"');
     expect(home).not.toContain('action="/account/claim"');
+    expect(home).not.toContain('#settings-title');
     const refused = await member.post('/account/links', { url: 'https://example.com/nope' });
     const page = await pageOf(refused, 403);
     expect(refused.headers.get('content-type')).toMatch(/^text\/html/);

@@ -34,7 +34,7 @@ export function linksSection(view: AccountHomeView, t: AccountText): SafeHtml {
         ${link.status === 'active' ? pt.active : link.status === 'expired' ? pt.expired : pt.disabled} ·
         ${fill(t.createdOn, { date: dateOf(language, link.created_at) })}${link.created_by === null ? '' : html` · <span class="created-by">${fill(teamTextOf(language).by, { who: link.created_by })}</span>`}</span
       >
-      ${tagList(language, link.tags)} ${rowActions(language, link)}
+      ${tagList(language, link.tags)} ${rowActions(language, link, view.changes !== false)}
     </li>`;
   const empty = q === '' ? t.noLinks : fill(t.noMatches, { q });
   return html`<section class="card" aria-labelledby="links-title">

@@ -177,6 +177,8 @@ export interface AccountHomeView {
   readonly admin: boolean;
   /** Whether the caller's role makes links (decisions §21: a viewer sees no create or claim form). */
   readonly creates?: boolean;
+  /** Whether it changes links (a viewer's list has no Edit links). */
+  readonly changes?: boolean;
   /** `/account/domains` is served (the server has custom domains on). */
   readonly domainsPage?: boolean;
   readonly links: readonly LinkView[];
