@@ -1,3 +1,4 @@
+import { ROLE_REFUSED, actingAccountOf } from '../server/acting.js';
 import {
   CreateKeyInput,
   changePassword,
@@ -117,6 +118,7 @@ export const SETTINGS_ROUTES: readonly AnyRoute[] = [
     path: '/account/settings/keys',
     area: 'account',
     access: 'signed-in',
+    does: 'keys.manage',
     body: KeyForm,
     form: true,
     doc: {
@@ -132,7 +134,7 @@ export const SETTINGS_ROUTES: readonly AnyRoute[] = [
       if (me === null || !(await recentOrAsked(ctx, deps, me))) return;
       const input = parseInput(CreateKeyInput, { name: body.name ?? '' });
       const created = input.ok
-        ? await createApiKey(deps.core, me.account.id, input.value.name, 'browser')
+        ? await createApiKey(deps.core, actingAccountOf(ctx, me), input.value.name, 'browser')
         : input;
       if (!created.ok)
         return renderSettings(ctx, deps, me, 400, { notice: { error: true, text: created.error.message } });
@@ -145,15 +147,18 @@ export const SETTINGS_ROUTES: readonly AnyRoute[] = [
     path: '/account/settings/keys/{id}/revoke',
     area: 'account',
     access: 'signed-in',
+    does: 'keys.manage',
     doc: buttonDoc(
       'revokeKeyByForm',
       'Revoke an API key',
       'The key is refused (401) from then on.',
       idParameter('key'),
+      undefined,
+      ROLE_REFUSED,
     ),
     handle: async (ctx, { deps, signedIn: me, params }) => {
       if (me === null) return;
-      const revoked = await revokeApiKey(deps.core, params.id ?? '', me.account.id);
+      const revoked = await revokeApiKey(deps.core, params.id ?? '', actingAccountOf(ctx, me));
       if (!revoked.ok) return sendError(ctx, revoked.error);
       seeOther(ctx, '/account/settings?done=revoked');
     },

@@ -17,6 +17,8 @@ export interface SettingsView {
   readonly language: Language;
   /** The account's keys, each with how it was made (decisions §14). */
   readonly keys: readonly (ApiKeyView & { readonly createdVia: KeyOrigin })[];
+  /** Whether the keys section is shown (decisions §21: the role acted with manages keys). */
+  readonly keysShown?: boolean;
   readonly sessions: readonly SessionRecord[];
   readonly currentSessionId: string;
   readonly passkeys: readonly Passkey[];
@@ -33,7 +35,7 @@ export interface SettingsView {
 }
 
 /** A date as the page's language writes it (UTC, as everywhere in the service). */
-const when = (language: Language, at: number | string): string =>
+export const when = (language: Language, at: number | string): string =>
   new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(
     new Date(at),
   );
@@ -188,8 +190,9 @@ export function settingsPage(view: SettingsView): string {
     view.language,
     t.settingsTitle,
     html`${headCard('settings', t.settingsTitle, t.backToAccount, noticeLine(view.notice, 'settings-notice'))}
-    ${view.recent ? '' : confirmSection(t)} ${keysSection(view, t)} ${passwordSection(t, view.language)}
-    ${sessionsSection(view, t)} ${passkeysSection(view, t)} ${webhooksOf(view)}`,
+    ${view.recent ? '' : confirmSection(t)} ${view.keysShown === false ? '' : keysSection(view, t)}
+    ${passwordSection(t, view.language)} ${sessionsSection(view, t)} ${passkeysSection(view, t)}
+    ${webhooksOf(view)}`,
     ['settings.js', 'flash.js'],
   );
 }
