@@ -3,9 +3,9 @@ import {
   CreateKeyInput,
   changePassword,
   confirmSignIn,
-  createApiKey,
   domainError,
   endSessionById,
+  makeApiKey,
   parseInput,
   renamePasskey,
   revokeApiKey,
@@ -130,12 +130,15 @@ export const SETTINGS_ROUTES: readonly AnyRoute[] = [
       responses: { 201: html('Created: the page showing the key.'), 400: again, ...NOT_RECENT },
       errors: [401],
     },
-    handle: async (ctx, { deps, signedIn: me, body }) => {
+    handle: async (ctx, { deps, caller, signedIn: me, body }) => {
       if (me === null || !(await recentOrAsked(ctx, deps, me))) return;
-      const input = parseInput(CreateKeyInput, { name: body.name ?? '' });
-      const created = input.ok
-        ? await createApiKey(deps.core, actingAccountOf(ctx, me), input.value.name, 'browser')
-        : input;
+      const hosts = (body.url_hosts ?? '').split(/[\s,]+/).filter((host) => host !== '');
+      const input = parseInput(CreateKeyInput, {
+        name: body.name ?? '',
+        ...(body.role ? { role: body.role } : {}),
+        ...(hosts.length > 0 ? { url_hosts: hosts } : {}),
+      });
+      const created = input.ok ? await makeApiKey(deps.core, caller, input.value, 'browser') : input;
       if (!created.ok)
         return renderSettings(ctx, deps, me, 400, { notice: { error: true, text: created.error.message } });
       const newKey = { name: created.value.key.name, key: created.value.secret };

@@ -58,6 +58,15 @@ function madeBy(t: SettingsText, via: KeyOrigin): string {
   return via === 'cli' ? t.madeByOperator : '';
 }
 
+/** A key's limits (decisions §21) after its role: the domains and destination hosts it is held to. */
+function limitsOf(key: SettingsView['keys'][number]): string {
+  const limits = [
+    ...(key.domains ?? []).map((domain) => `domain ${domain}`),
+    ...(key.url_hosts ?? []).map((host) => `to ${host}`),
+  ];
+  return limits.length === 0 ? '' : ` · ${limits.join(', ')}`;
+}
+
 function keysSection(view: SettingsView, t: SettingsText): SafeHtml {
   const { language } = view;
   const items = view.keys.map(
@@ -65,6 +74,7 @@ function keysSection(view: SettingsView, t: SettingsText): SafeHtml {
       html`<li class="key" data-prefix="${key.prefix}">
         <strong>${key.name}</strong>
         <span>${t.prefix} <code>${key.prefix}</code></span>
+        <span class="key-role">Role: ${key.role}${limitsOf(key)}</span>
         <span>${t.created}: ${when(language, key.created_at)} ${madeBy(t, key.createdVia)}</span>
         <span>${t.lastUsed}: ${key.last_used_at === null ? t.never : when(language, key.last_used_at)}</span>
         ${
@@ -86,6 +96,16 @@ function keysSection(view: SettingsView, t: SettingsText): SafeHtml {
     ${shown === undefined ? '' : shownOnce(fill(t.newKeyShown, { name: shown.name }), shown.key, t)}
     <form method="post" action="/account/settings/keys" class="stack">
       ${inputField('key-name', t.keyName, html`name="name" required maxlength="64" autocomplete="off"`)}
+      <p>
+        <label for="key-role">Role</label>
+        <select id="key-role" name="role">
+          <option value="admin">admin: all you may do</option>
+          <option value="editor">editor: links and tags</option>
+          <option value="viewer">viewer: read only</option>
+          <option value="creator">creator: only makes links</option>
+        </select>
+      </p>
+      ${inputField('key-url-hosts', 'Destination hosts (optional, comma-separated)', html`name="url_hosts" maxlength="2000" autocomplete="off" placeholder="example.com"`)}
       <button type="submit">${t.createKey}</button>
     </form>
     ${listOrNone(items, { id: 'keys', class: 'settings-list' }, html`<p>${t.noKeys}</p>`)}
