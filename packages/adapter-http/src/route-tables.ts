@@ -8,6 +8,7 @@ import { PASSKEY_ROUTES } from './account/passkey-routes.js';
 import { SETTINGS_ROUTES } from './account/settings-routes.js';
 import { SIGN_IN_ROUTES } from './account/sign-in-routes.js';
 import { SSO_ROUTES } from './account/sso-routes.js';
+import { TEAM_PAGE_ROUTES } from './account/team-page-routes.js';
 import { ADMIN_ROUTES } from './admin/admin-routes.js';
 import { API_ROUTES } from './api/api-table.js';
 import { MCP_ROUTES } from './api/mcp-routes.js';
@@ -103,6 +104,7 @@ export const ROUTE_TABLES: readonly (readonly AnyRoute[])[] = [
   SETTINGS_ROUTES,
   IMPORT_PAGE_ROUTES,
   DOMAIN_PAGE_ROUTES,
+  TEAM_PAGE_ROUTES,
   LINK_PAGE_ROUTES,
   ADMIN_ROUTES,
   QR_ROUTES,
@@ -127,7 +129,9 @@ export function buildOpenApiDocument(config: ServiceConfig, options: DocumentOpt
   // `/metrics` is listed when this server serves it; otherwise it is a slug like any other
   const meta = META_ROUTES.filter((r) => r.path !== '/metrics' || options.metrics === true);
   const tables = [meta, MCP_ROUTES, ...ROUTE_TABLES];
-  const paths = tables.map((table) => routePaths(table, hosts, origins));
+  // one call over every table, so a path served by two tables (`/join/{token}`: the API's POST, the
+  // page's GET) keeps the methods of both
+  const paths = routePaths(tables.flat(), hosts, origins);
   const bodies = bodySchemasOf(tables.flat());
-  return openApiDocument(config, Object.assign({}, ...paths) as Record<string, never>, bodies);
+  return openApiDocument(config, paths as Record<string, never>, bodies);
 }

@@ -3,6 +3,7 @@ import { createMemoryAccountStore } from './memory-account-store.js';
 import { createMemoryCredentialStore } from './memory-credential-store.js';
 import { createMemoryDomainStore } from './memory-domain-store.js';
 import { createMemoryEventStore } from './memory-event-store.js';
+import { createMemoryIdentityStore } from './memory-identity-store.js';
 import { createMemoryImportStore } from './memory-import-store.js';
 import { createMemoryLinkStore } from './memory-link-store.js';
 import { createMemoryOrphanStore } from './memory-orphan-store.js';
@@ -33,6 +34,7 @@ export function createMemoryStores(): Stores {
     visits: createMemoryVisitStore(state),
     accounts,
     teams: createMemoryTeamStore(accounts),
+    identities: createMemoryIdentityStore(),
     sessions: createMemorySessionStore(),
     credentials: createMemoryCredentialStore(),
     settings: createMemorySettingStore(),

@@ -9,6 +9,7 @@ import {
   describeSettingStoreContract,
   describeDomainStoreContract,
   describeTeamStoreContract,
+  describeIdentityStoreContract,
   describeRateLimiterContract,
   describeVisitStoreContract,
   FIXTURE_TIME,
@@ -27,6 +28,7 @@ describeCredentialStoreContract('memory', open);
 describeSettingStoreContract('memory', open);
 describeDomainStoreContract('memory', open);
 describeTeamStoreContract('memory', open);
+describeIdentityStoreContract('memory', open);
 describeRateLimiterContract('memory', createMemoryRateLimiter);
 
 describe('memory stores', () => {

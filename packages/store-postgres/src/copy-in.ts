@@ -40,6 +40,7 @@ export const COPY_TABLES = [
   'domains',
   'memberships',
   'team_invites',
+  'identities',
 ] as const;
 
 /** A table {@link copyIntoEmptyDatabase} fills. */

@@ -7,6 +7,7 @@ import { createPostgresAccountStore } from './postgres-account-store.js';
 import { createPostgresCredentialStore } from './postgres-credential-store.js';
 import { createPostgresDomainStore } from './postgres-domain-store.js';
 import { createPostgresEventStore } from './postgres-event-store.js';
+import { createPostgresIdentityStore } from './postgres-identity-store.js';
 import { createPostgresLinkChanges } from './postgres-link-changes.js';
 import { createPostgresOrphanStore } from './postgres-orphan-store.js';
 import { createPostgresImportStore } from './postgres-import-store.js';
@@ -56,6 +57,7 @@ export function openPostgresStores(options: PostgresOptions): PostgresStores {
     visits: afterReady(ready, { ...visits, ofAccount: afterReady(ready, visits.ofAccount) }),
     accounts: afterReady(ready, createPostgresAccountStore(pool)),
     teams: afterReady(ready, createPostgresTeamStore(pool)),
+    identities: afterReady(ready, createPostgresIdentityStore(pool)),
     sessions: afterReady(ready, createPostgresSessionStore(pool)),
     credentials: afterReady(ready, createPostgresCredentialStore(pool)),
     settings: afterReady(ready, createPostgresSettingStore(pool)),

@@ -36,6 +36,7 @@ const TABLES = [
   'api_keys',
   'memberships',
   'team_invites',
+  'identities',
   'accounts',
   'domains',
 ];

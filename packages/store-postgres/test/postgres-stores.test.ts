@@ -8,6 +8,7 @@ import {
   describeSettingStoreContract,
   describeDomainStoreContract,
   describeTeamStoreContract,
+  describeIdentityStoreContract,
   describeVisitStoreContract,
 } from '@shortener/testkit';
 import { describe } from 'vitest';
@@ -24,6 +25,7 @@ describe.runIf(DATABASE_URL !== null)('PostgreSQL', () => {
   describeSettingStoreContract('PostgreSQL', open);
   describeDomainStoreContract('PostgreSQL', open);
   describeTeamStoreContract('PostgreSQL', open);
+  describeIdentityStoreContract('PostgreSQL', open);
   // the other writer is a second pool on the same schema, as another node would be
   describeLinkChangeFeedContract(
     'PostgreSQL',

@@ -18,6 +18,7 @@ import { createSqliteAccountStore } from './sqlite-account-store.js';
 import { createSqliteCredentialStore } from './sqlite-credential-store.js';
 import { createSqliteDomainStore } from './sqlite-domain-store.js';
 import { createSqliteEventStore } from './sqlite-event-store.js';
+import { createSqliteIdentityStore } from './sqlite-identity-store.js';
 import { createSqliteLinkListing } from './sqlite-link-listing.js';
 import { createSqliteOrphanStore } from './sqlite-orphan-store.js';
 import { createSqliteImportStore } from './sqlite-import-store.js';
@@ -116,6 +117,7 @@ export function createSqliteStores(
     visits: classified(createSqliteVisitStore(db, worker, writesInWorker)),
     accounts: classified(createSqliteAccountStore(db)),
     teams: classified(createSqliteTeamStore(db)),
+    identities: classified(createSqliteIdentityStore(db)),
     sessions: classified(createSqliteSessionStore(db)),
     credentials: classified(createSqliteCredentialStore(db)),
     settings: classified(createSqliteSettingStore(db)),

@@ -31,6 +31,7 @@ describe('migrate', () => {
       'event_deliveries',
       'event_outbox',
       'idempotency_keys',
+      'identities',
       'import_jobs',
       'import_report',
       'imported_links',

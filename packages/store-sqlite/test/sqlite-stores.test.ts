@@ -13,6 +13,7 @@ import {
   describeSettingStoreContract,
   describeDomainStoreContract,
   describeTeamStoreContract,
+  describeIdentityStoreContract,
   describeVisitStoreContract,
   anInsertedLink,
 } from '@shortener/testkit';
@@ -53,6 +54,7 @@ for (const [name, openStores] of Object.entries(backends)) {
   describeSettingStoreContract(name, openStores);
   describeDomainStoreContract(name, openStores);
   describeTeamStoreContract(name, openStores);
+  describeIdentityStoreContract(name, openStores);
 }
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');

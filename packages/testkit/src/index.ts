@@ -31,6 +31,7 @@ export { expectLegacyCountsKept, legacyCounts } from './hourly-migration.js';
 export { describeSettingStoreContract } from './setting-store-contract.js';
 export { aDomain, describeDomainStoreContract } from './domain-store-contract.js';
 export { aTeamInvite, describeTeamStoreContract } from './team-store-contract.js';
+export { anIdentity, describeIdentityStoreContract } from './identity-store-contract.js';
 export { describeUseCaseSuites } from './use-cases/index.js';
 export type { BackendFaults } from './use-cases/index.js';
 export { SPELLINGS_OF_BOB } from './use-cases/account-names-suite.js';

@@ -123,7 +123,11 @@ export const DeleteLinkForm = plainForm('DeleteLinkForm', {
 
 export const ConfirmForm = plainForm('ConfirmForm', { password: text('The account’s password.') });
 
-export const KeyForm = formOf('KeyForm', { input: CreateKeyInput, names: ['name'] });
+export const KeyForm = formOf('KeyForm', {
+  input: CreateKeyInput,
+  names: ['name', 'role', 'url_hosts'],
+  notes: { url_hosts: 'The destination hosts it may shorten, comma-separated; empty: any.' },
+});
 
 export const PasswordForm = plainForm('PasswordForm', {
   current_password: text('The password now.'),

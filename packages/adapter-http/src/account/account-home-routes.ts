@@ -1,4 +1,4 @@
-import type { DomainError, SignedIn } from '@shortener/core';
+import type { Caller, DomainError, SignedIn } from '@shortener/core';
 import {
   CreateLinkInput,
   claimLinks,
@@ -10,6 +10,7 @@ import {
   listLinks,
   listTags,
   parseInput,
+  permits,
   toLinkView,
 } from '@shortener/core';
 import type { Context } from 'koa';
@@ -36,6 +37,7 @@ import { linkPageTextOf } from '../pages/account/link-page-text.js';
 import { formToCreateInput, formValues } from '../pages/form-input.js';
 import { fill } from '../pages/text.js';
 import { queryOf } from '../request.js';
+import { ROLE_REFUSED } from '../server/acting.js';
 import { route } from '../routes/route-table.js';
 import type { AnyRoute } from '../routes/route-table.js';
 import { pageSearchOf, searchTooLongMessage } from '../server/query.js';
@@ -59,13 +61,14 @@ const tagOf = (raw: unknown): string =>
 const LINKS_PER_PAGE = 20;
 
 /**
- * Sends `/account`: a page of the account's links (the query's `q` and `cursor`; a cursor that is not
- * ours shows the first page), and the forms, with `extra` after a failed post.
+ * Sends `/account`: a page of the links of the account acted for (the query's `q` and `cursor`; a cursor
+ * that is not ours shows the first page), and the forms the caller's role may use, with `extra` after a
+ * failed post.
  */
 async function sendAccountHome(
   deps: HttpDeps,
   ctx: Context,
-  signedIn: SignedIn,
+  { signedIn, caller }: { readonly signedIn: SignedIn; readonly caller: Caller },
   status: number,
   extra: Pick<AccountHomeView, 'create' | 'claim'> = {},
 ): Promise<void> {
@@ -74,7 +77,6 @@ async function sendAccountHome(
   const search = pageSearchOf(queryOf(ctx.query));
   const { q, cursor } = search;
   const tag = tagOf(queryOf(ctx.query).tag);
-  const caller = { accountId: signedIn.account.id, editToken: null };
   const list = (after: string) =>
     listLinks(
       core,
@@ -103,6 +105,8 @@ async function sendAccountHome(
     ...(deleted ? { notice: { error: false, text: linkPageTextOf(language).deleted } } : {}),
     name: signedIn.account.name,
     admin: signedIn.account.role === 'admin',
+    creates: permits(caller, 'links.create'),
+    changes: permits(caller, 'links.change'),
     domainsPage: deps.domains !== undefined,
     links: page.ok ? page.value.links.map((link) => toLinkView(link, core.config, now)) : [],
     q,
@@ -112,7 +116,7 @@ async function sendAccountHome(
     // the short domains, then the account's active own domains (decisions §20)
     domains: [
       ...core.config.shortDomains.map((d) => d.host),
-      ...(await activeOwnHosts(deps, signedIn.account.id)),
+      ...(await activeOwnHosts(deps, caller.accountId ?? '')),
     ],
     claimMax: core.config.limits.claimMax,
     // a tag's view shows no top tags
@@ -140,6 +144,7 @@ export const ACCOUNT_ROUTES: readonly AnyRoute[] = [
     path: '/account',
     area: 'account',
     access: 'signed-in',
+    does: 'links.read',
     doc: {
       id: 'accountPage',
       summary: 'The signed-in account',
@@ -170,8 +175,8 @@ export const ACCOUNT_ROUTES: readonly AnyRoute[] = [
         400: again('the first page unsearched and the error: `q` or `cursor` is over 200 characters'),
       },
     },
-    handle: async (ctx, { deps, signedIn }) => {
-      if (signedIn !== null) await sendAccountHome(deps, ctx, signedIn, 200);
+    handle: async (ctx, { deps, signedIn, caller }) => {
+      if (signedIn !== null) await sendAccountHome(deps, ctx, { signedIn, caller }, 200);
     },
   }),
   route({
@@ -179,6 +184,7 @@ export const ACCOUNT_ROUTES: readonly AnyRoute[] = [
     path: '/account/links',
     area: 'account',
     access: 'signed-in',
+    does: 'links.create',
     body: LinkForm,
     form: true,
     doc: {
@@ -189,22 +195,22 @@ export const ACCOUNT_ROUTES: readonly AnyRoute[] = [
         'Limited like creation with an API key.',
       example: { url: 'https://example.com/a/long/path', title: 'Summer sale' },
       responses: {
+        ...ROLE_REFUSED,
         303: seeOtherDoc('Created: to the link’s page `/account/links/{id}?done=created`, which says so.'),
         400: again('what was typed and the error'),
         429: again('the error: the creation limit is reached'),
       },
       errors: [401],
     },
-    handle: async (ctx, { deps, signedIn, body }) => {
+    handle: async (ctx, { deps, signedIn, caller, body }) => {
       if (signedIn === null) return;
       const values = formValues(body);
       const failed = (error: DomainError) => {
         const shown = { ...error, message: errorBody(error, stateOf(ctx).language).error.message };
-        return sendAccountHome(deps, ctx, signedIn, HTTP_STATUS[error.code], {
+        return sendAccountHome(deps, ctx, { signedIn, caller }, HTTP_STATUS[error.code], {
           create: { values, error: shown },
         });
       };
-      const caller = { accountId: signedIn.account.id, editToken: null };
       const input = parseInput(CreateLinkInput, formToCreateInput(values));
       if (!input.ok) return failed(input.error);
       const budgeted = await createLinkWithinBudget(
@@ -224,6 +230,7 @@ export const ACCOUNT_ROUTES: readonly AnyRoute[] = [
     path: '/account/claim',
     area: 'account',
     access: 'signed-in',
+    does: 'links.create',
     body: ClaimForm,
     form: true,
     doc: {
@@ -234,26 +241,24 @@ export const ACCOUNT_ROUTES: readonly AnyRoute[] = [
         'stop working. The page says how many were added (none: the tokens are unknown or claimed).',
       example: { tokens: 'et_4fTq9ZrW2mXb7LcN1vYs8KdJ3hGp6QaE' },
       responses: {
+        ...ROLE_REFUSED,
         200: html('The page, saying how many links were added.'),
         400: again('the error (no token, or more than the limit)'),
       },
       errors: [401],
     },
-    handle: async (ctx, { deps, signedIn, body }) => {
+    handle: async (ctx, { deps, signedIn, caller, body }) => {
       if (signedIn === null) return;
       const { language } = stateOf(ctx);
       const t = accountTextOf(language);
       const sent = body.tokens ?? '';
       const tokens = sent.split(/[\s,;]+/).filter((token) => token !== '');
       const answer = (status: number, error: boolean, text: string) =>
-        sendAccountHome(deps, ctx, signedIn, status, {
+        sendAccountHome(deps, ctx, { signedIn, caller }, status, {
           claim: { error, text, ...(error ? { tokens: sent } : {}) },
         });
       if (tokens.length === 0) return answer(400, true, t.claimEmpty);
-      const claimed = await claimLinks(deps.core, tokens, {
-        accountId: signedIn.account.id,
-        editToken: null,
-      });
+      const claimed = await claimLinks(deps.core, tokens, caller);
       if (!claimed.ok) {
         return answer(
           HTTP_STATUS[claimed.error.code],

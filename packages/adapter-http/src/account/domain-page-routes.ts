@@ -8,7 +8,7 @@ import {
   updateDomainSettings,
   verifyDomain,
 } from '@shortener/core';
-import type { DomainDeps, DomainError, Result, SignedIn } from '@shortener/core';
+import type { DomainDeps, DomainError, Result } from '@shortener/core';
 import type { Context } from 'koa';
 import type { HttpDeps } from '../deps.js';
 import type { Json } from '../openapi/openapi-schemas.js';
@@ -21,6 +21,7 @@ import { domainsTextOf } from '../pages/account/domains-text.js';
 import { fill } from '../pages/text.js';
 import { queryOf } from '../request.js';
 import { DOMAIN_ID } from '../routes/route-parameters.js';
+import { ROLE_REFUSED, pageMay } from '../server/acting.js';
 import { route } from '../routes/route-table.js';
 import type { AnyRoute, RouteDoc } from '../routes/route-table.js';
 import { seeOther, sendAccountPage } from '../server/account-area.js';
@@ -39,12 +40,12 @@ const DONE = { added: 'added', saved: 'saved', removed: 'removedDone' } as const
 async function sendDomainsPage(
   ctx: Context,
   deps: HttpDeps,
-  me: SignedIn,
+  accountId: string,
   status: number,
   extra: Omit<DomainsPageView, 'language' | 'domains' | 'configured'> = {},
 ): Promise<void> {
   const { domainConfig } = domainsOf(deps);
-  const all = await listDomains(domainsOf(deps), me.account.id);
+  const all = await listDomains(domainsOf(deps), accountId);
   sendAccountPage(
     ctx,
     status,
@@ -52,6 +53,7 @@ async function sendDomainsPage(
       language: stateOf(ctx).language,
       domains: all.map((domain) => toDomainView(domain, domainConfig)),
       configured: domainConfig.cname !== null || domainConfig.ips.length > 0,
+      manages: pageMay(ctx, 'domains.manage'),
       ...extra,
     }),
   );
@@ -122,7 +124,7 @@ export const DOMAIN_PAGE_ROUTES: readonly AnyRoute[] = [
       parameters: [doneParameter('`added`, `saved`, `removed`')],
       responses: { 200: html('The page.'), 303: seeOtherDoc('Not signed in: to `/login`.') },
     },
-    handle: async (ctx, { deps, signedIn }) => {
+    handle: async (ctx, { deps, signedIn, caller }) => {
       if (signedIn === null) return;
       const done = String(queryOf(ctx.query).done);
       const key = Object.hasOwn(DONE, done) ? DONE[done as keyof typeof DONE] : undefined;
@@ -130,7 +132,7 @@ export const DOMAIN_PAGE_ROUTES: readonly AnyRoute[] = [
       await sendDomainsPage(
         ctx,
         deps,
-        signedIn,
+        caller.accountId ?? '',
         200,
         text === undefined ? {} : { notice: { error: false, text } },
       );
@@ -141,6 +143,7 @@ export const DOMAIN_PAGE_ROUTES: readonly AnyRoute[] = [
     path: '/account/domains',
     area: 'account',
     access: 'signed-in',
+    does: 'domains.manage',
     enabled,
     body: DomainForm,
     form: true,
@@ -152,6 +155,7 @@ export const DOMAIN_PAGE_ROUTES: readonly AnyRoute[] = [
         'where the server has no `CUSTOM_DOMAIN_*` setting for the host, why in words.',
       example: { host: 'go.acme.example' },
       responses: {
+        ...ROLE_REFUSED,
         303: seeOtherDoc('Added: to `/account/domains?done=added`.'),
         400: htmlOrError('The page again with the error'),
         409: html('The page again: another account holds the domain.'),
@@ -161,10 +165,11 @@ export const DOMAIN_PAGE_ROUTES: readonly AnyRoute[] = [
       },
       errors: [401],
     },
-    handle: async (ctx, { deps, signedIn: me, body }) => {
+    handle: async (ctx, { deps, signedIn: me, caller, body }) => {
       if (me === null) return;
+      const account = caller.accountId ?? '';
       const host = body.host ?? '';
-      const added = await addDomain(domainsOf(deps), me.account.id, { host });
+      const added = await addDomain(domainsOf(deps), account, { host });
       if (added.ok) return seeOther(ctx, `/account/domains?done=added#domain-${added.value.id}`);
       const explain = added.error.code === 'unavailable';
       const t = domainsTextOf(stateOf(ctx).language);
@@ -174,7 +179,7 @@ export const DOMAIN_PAGE_ROUTES: readonly AnyRoute[] = [
       const text = explain ? (unset ? t.notConfigured : apex) : wordsOf(ctx, added.error);
       // the server's settings, not a failure: the page explains them (the API's 503), a refused apex is 400
       const status = explain ? (unset ? 200 : 400) : HTTP_STATUS[added.error.code];
-      await sendDomainsPage(ctx, deps, me, status, { add: { host, text, explain } });
+      await sendDomainsPage(ctx, deps, account, status, { add: { host, text, explain } });
     },
   }),
   route({
@@ -182,6 +187,7 @@ export const DOMAIN_PAGE_ROUTES: readonly AnyRoute[] = [
     path: '/account/domains/{id}/verify',
     area: 'account',
     access: 'signed-in',
+    does: 'domains.manage',
     enabled,
     doc: {
       id: 'verifyDomainByForm',
@@ -190,17 +196,22 @@ export const DOMAIN_PAGE_ROUTES: readonly AnyRoute[] = [
         '"Check now" without script (`POST /api/v1/domains/{id}/verify` with it): looks its records up ' +
         'now; the page says what was found.',
       parameters: [DOMAIN_ID],
-      responses: { 200: html('The page with the check’s outcome.'), 404: htmlOrError('No such domain') },
+      responses: {
+        ...ROLE_REFUSED,
+        200: html('The page with the check’s outcome.'),
+        404: htmlOrError('No such domain'),
+      },
       errors: [401],
     },
-    handle: async (ctx, { deps, signedIn: me, params }) => {
+    handle: async (ctx, { deps, signedIn: me, caller, params }) => {
       if (me === null) return;
-      const checked = await verifyDomain(domainsOf(deps), me.account.id, params.id ?? '');
-      if (!checked.ok) return notFound(ctx, deps, me, checked.error);
+      const account = caller.accountId ?? '';
+      const checked = await verifyDomain(domainsOf(deps), account, params.id ?? '');
+      if (!checked.ok) return notFound(ctx, deps, account, checked.error);
       const t = domainsTextOf(stateOf(ctx).language);
       const { host, state } = checked.value.domain;
       const text = fill(t.checked, { host, state: t[state] });
-      await sendDomainsPage(ctx, deps, me, 200, { notice: { error: false, text } });
+      await sendDomainsPage(ctx, deps, account, 200, { notice: { error: false, text } });
     },
   }),
   route({
@@ -208,6 +219,7 @@ export const DOMAIN_PAGE_ROUTES: readonly AnyRoute[] = [
     path: '/account/domains/{id}/settings',
     area: 'account',
     access: 'signed-in',
+    does: 'domains.manage',
     enabled,
     body: DomainSettingsForm,
     form: true,
@@ -216,21 +228,22 @@ export const DOMAIN_PAGE_ROUTES: readonly AnyRoute[] = [
       'Change an own domain’s settings',
       'As `PATCH /api/v1/domains/{id}` with every setting: an empty field clears it; the two files are JSON text.',
       { base_redirect: 'https://acme.example/', not_found_redirect: '', android_asset_links: '' },
-      { 400: htmlOrError('The page again with the error beside the field') },
+      { ...ROLE_REFUSED, 400: htmlOrError('The page again with the error beside the field') },
     ),
-    handle: async (ctx, { deps, signedIn: me, params, body }) => {
+    handle: async (ctx, { deps, signedIn: me, caller, params, body }) => {
       if (me === null) return;
+      const account = caller.accountId ?? '';
       const id = params.id ?? '';
       const input = settingsInput(body);
       const updated = input.ok
-        ? await updateDomainSettings(domainsOf(deps), me.account.id, id, input.value)
+        ? await updateDomainSettings(domainsOf(deps), account, id, input.value)
         : input;
       if (updated.ok) return seeOther(ctx, `/account/domains?done=saved#domain-${id}`);
-      if (updated.error.code === 'not_found') return notFound(ctx, deps, me, updated.error);
+      if (updated.error.code === 'not_found') return notFound(ctx, deps, account, updated.error);
       const field = updated.error.field?.replace(/^settings\./, '');
       const values = Object.fromEntries(SETTINGS_FIELDS.map((name) => [name, body[name] ?? '']));
       const refused = { id, form: 'settings' as const, text: wordsOf(ctx, updated.error), values };
-      await sendDomainsPage(ctx, deps, me, HTTP_STATUS[updated.error.code], {
+      await sendDomainsPage(ctx, deps, account, HTTP_STATUS[updated.error.code], {
         refused: field === undefined ? refused : { ...refused, field },
       });
     },
@@ -240,6 +253,7 @@ export const DOMAIN_PAGE_ROUTES: readonly AnyRoute[] = [
     path: '/account/domains/{id}/remove',
     area: 'account',
     access: 'signed-in',
+    does: 'domains.manage',
     enabled,
     body: RemoveDomainForm,
     form: true,
@@ -248,22 +262,23 @@ export const DOMAIN_PAGE_ROUTES: readonly AnyRoute[] = [
       'Remove an own domain',
       'As `DELETE /api/v1/domains/{id}`; `delete_links=on` deletes the links on it too (`?delete_links=true`).',
       { delete_links: 'on' },
-      { 409: html('The page again: the domain still has links (`domain_in_use`).') },
+      { ...ROLE_REFUSED, 409: html('The page again: the domain still has links (`domain_in_use`).') },
     ),
-    handle: async (ctx, { deps, signedIn: me, params, body }) => {
+    handle: async (ctx, { deps, signedIn: me, caller, params, body }) => {
       if (me === null) return;
+      const account = caller.accountId ?? '';
       const id = params.id ?? '';
       const deleteLinks = body.delete_links === 'on';
-      const removed = await removeDomain(domainsOf(deps), me.account.id, id, { deleteLinks });
+      const removed = await removeDomain(domainsOf(deps), account, id, { deleteLinks });
       if (removed.ok) return seeOther(ctx, '/account/domains?done=removed');
-      if (removed.error.code === 'not_found') return notFound(ctx, deps, me, removed.error);
+      if (removed.error.code === 'not_found') return notFound(ctx, deps, account, removed.error);
       const refused = { id, form: 'remove' as const, text: wordsOf(ctx, removed.error) };
-      await sendDomainsPage(ctx, deps, me, HTTP_STATUS[removed.error.code], { refused });
+      await sendDomainsPage(ctx, deps, account, HTTP_STATUS[removed.error.code], { refused });
     },
   }),
 ];
 
 /** Another account's domain, or one removed meanwhile: the page with the error, 404. */
-function notFound(ctx: Context, deps: HttpDeps, me: SignedIn, error: DomainError): Promise<void> {
-  return sendDomainsPage(ctx, deps, me, 404, { notice: { error: true, text: wordsOf(ctx, error) } });
+function notFound(ctx: Context, deps: HttpDeps, account: string, error: DomainError): Promise<void> {
+  return sendDomainsPage(ctx, deps, account, 404, { notice: { error: true, text: wordsOf(ctx, error) } });
 }

@@ -6,7 +6,7 @@ import {
   startImport,
   toImportJobView,
 } from '@shortener/core';
-import type { ImportUseDeps, Result, SignedIn } from '@shortener/core';
+import type { Caller, ImportUseDeps, Result } from '@shortener/core';
 import type { Context } from 'koa';
 import type { HttpDeps } from '../deps.js';
 import { errorBody } from '../errors.js';
@@ -17,6 +17,7 @@ import { importJobPage } from '../pages/account/import-job-page.js';
 import { importPage } from '../pages/account/import-page.js';
 import type { ImportPageView } from '../pages/account/import-page.js';
 import { importTextOf } from '../pages/account/import-text.js';
+import { ROLE_REFUSED, pageMay } from '../server/acting.js';
 import { route } from '../routes/route-table.js';
 import type { AnyRoute } from '../routes/route-table.js';
 import { seeOther, sendAccountPage } from '../server/account-area.js';
@@ -30,13 +31,22 @@ const importsOf = (deps: HttpDeps) => deps.imports as ImportUseDeps & { readonly
 async function sendImportPage(
   ctx: Context,
   deps: HttpDeps,
-  me: SignedIn,
+  caller: Caller,
   status: number,
   extra: Omit<ImportPageView, 'language' | 'jobs'> = {},
 ): Promise<void> {
-  const jobs = await importsOf(deps).imports.listJobs(me.account.id, 20);
+  const jobs = await importsOf(deps).imports.listJobs(caller.accountId ?? '', 20);
   const views = jobs.map((job) => toImportJobView(job, deps.core.config.baseUrl));
-  sendAccountPage(ctx, status, importPage({ language: stateOf(ctx).language, jobs: views, ...extra }));
+  sendAccountPage(
+    ctx,
+    status,
+    importPage({
+      language: stateOf(ctx).language,
+      jobs: views,
+      runs: pageMay(ctx, 'imports.run'),
+      ...extra,
+    }),
+  );
 }
 
 /**
@@ -82,8 +92,8 @@ export const IMPORT_PAGE_ROUTES: readonly AnyRoute[] = [
         'The import form (a CSV file, or Shlink, Kutt or Bitly by their API) and the last imports.',
       responses: { 200: html('The page.'), 303: seeOtherDoc('Not signed in: to `/login`.') },
     },
-    handle: async (ctx, { deps, signedIn }) => {
-      if (signedIn !== null) await sendImportPage(ctx, deps, signedIn, 200);
+    handle: async (ctx, { deps, signedIn, caller }) => {
+      if (signedIn !== null) await sendImportPage(ctx, deps, caller, 200);
     },
   }),
   route({
@@ -91,6 +101,7 @@ export const IMPORT_PAGE_ROUTES: readonly AnyRoute[] = [
     path: '/account/import',
     area: 'account',
     access: 'signed-in',
+    does: 'imports.run',
     enabled,
     body: ImportForm,
     form: true,
@@ -105,16 +116,16 @@ export const IMPORT_PAGE_ROUTES: readonly AnyRoute[] = [
         '`csv_text`. Only the chosen source’s fields are read.',
       example: { source: 'csv', csv_text: 'short url,long url\nhttps://old.example/a,https://example.com/' },
       responses: {
+        ...ROLE_REFUSED,
         303: seeOtherDoc('Started: to `/account/import/{id}`.'),
         400: htmlOrError('The page again with the error'),
       },
       errors: [401],
     },
-    handle: async (ctx, { deps, signedIn: me, body }) => {
+    handle: async (ctx, { deps, signedIn: me, caller, body }) => {
       if (me === null) return;
       const fields = body as Readonly<Record<string, string | undefined>>;
       const input = inputOf(fields);
-      const caller = { accountId: me.account.id, editToken: null };
       const started = input.ok ? await startImport(importsOf(deps), input.value, caller) : input;
       if (started.ok) {
         importsOf(deps).kick();
@@ -122,7 +133,10 @@ export const IMPORT_PAGE_ROUTES: readonly AnyRoute[] = [
       }
       const language = stateOf(ctx).language;
       const text = errorBody(started.error, language).error.message;
-      await sendImportPage(ctx, deps, me, 400, { notice: { error: true, text }, form: shownAgain(fields) });
+      await sendImportPage(ctx, deps, caller, 400, {
+        notice: { error: true, text },
+        form: shownAgain(fields),
+      });
     },
   }),
   route({
@@ -144,14 +158,13 @@ export const IMPORT_PAGE_ROUTES: readonly AnyRoute[] = [
         404: htmlOrError('No such import of this account'),
       },
     },
-    handle: async (ctx, { deps, signedIn: me, params }) => {
+    handle: async (ctx, { deps, signedIn: me, caller, params }) => {
       if (me === null) return;
       const language = stateOf(ctx).language;
-      const caller = { accountId: me.account.id, editToken: null };
       const job = await findImport(importsOf(deps), params.id ?? '', caller);
       if (!job.ok) {
         const t = importTextOf(language);
-        return sendImportPage(ctx, deps, me, 404, {
+        return sendImportPage(ctx, deps, caller, 404, {
           notice: { error: true, text: `${t.job.replace(' {id}', '')}: ${job.error.message}` },
         });
       }
@@ -167,6 +180,7 @@ export const IMPORT_PAGE_ROUTES: readonly AnyRoute[] = [
     path: '/account/import/{id}/cancel',
     area: 'account',
     access: 'signed-in',
+    does: 'imports.run',
     enabled,
     doc: {
       id: 'cancelImportByForm',
@@ -176,17 +190,17 @@ export const IMPORT_PAGE_ROUTES: readonly AnyRoute[] = [
         'running job stops at its next chunk, what it imported stays; back to the job’s page.',
       parameters: [IMPORT_ID],
       responses: {
+        ...ROLE_REFUSED,
         303: seeOtherDoc('To `/account/import/{id}`.'),
         404: htmlOrError('No such import of this account'),
       },
     },
-    handle: async (ctx, { deps, signedIn: me, params }) => {
+    handle: async (ctx, { deps, signedIn: me, caller, params }) => {
       if (me === null) return;
-      const caller = { accountId: me.account.id, editToken: null };
       const job = await cancelImport(importsOf(deps), params.id ?? '', caller);
       if (job.ok) return seeOther(ctx, `/account/import/${job.value.id}`);
       const text = errorBody(job.error, stateOf(ctx).language).error.message;
-      await sendImportPage(ctx, deps, me, 404, { notice: { error: true, text } });
+      await sendImportPage(ctx, deps, caller, 404, { notice: { error: true, text } });
     },
   }),
 ];

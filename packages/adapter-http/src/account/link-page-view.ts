@@ -5,6 +5,7 @@ import {
   getLink,
   getStats,
   isLinkId,
+  permits,
   shortUrlOf,
   toLinkView,
 } from '@shortener/core';
@@ -22,6 +23,7 @@ import { utcOfLocal } from '../pages/form-input.js';
 import { accountPageHeaders } from '../pages/layout.js';
 import { underTokenLimit } from '../token-guesses.js';
 import { fieldOf } from '../server/account-area.js';
+import { pageCallerOf } from '../server/acting.js';
 import { signedInOf } from '../server/session.js';
 import { DEFAULT_DAYS, statsInWindow } from '../server/stats-window.js';
 import type { StatsWindow } from '../server/stats-window.js';
@@ -53,7 +55,8 @@ export async function managerOf(ctx: Context, deps: HttpDeps, body: unknown): Pr
   if (token !== '') return { caller: { accountId: null, editToken: token }, token };
   const signedIn = await signedInOf(deps, ctx);
   if (signedIn === null) return null;
-  const caller = adminCallerOf(signedIn) ?? { accountId: signedIn.account.id, editToken: null };
+  // the account the switcher chose (decisions §21): a team's links open for its members
+  const caller = adminCallerOf(signedIn) ?? (await pageCallerOf(deps, ctx, signedIn));
   return { caller, token: null };
 }
 
@@ -78,6 +81,7 @@ export async function renderFull(
     link: toLinkView(shown, deps.core.config, deps.core.clock.now()),
     stats: stats.value,
     token: manager.token,
+    changes: permits(manager.caller, 'links.change'),
     zoneReload: ctx.method === 'GET',
     ranged: 'from' in window && rangeError === null,
     ...(rangeError === null ? {} : { rangeError }),

@@ -1,10 +1,11 @@
+import { ROLE_REFUSED, actingAccountOf } from '../server/acting.js';
 import {
   CreateKeyInput,
   changePassword,
   confirmSignIn,
-  createApiKey,
   domainError,
   endSessionById,
+  makeApiKey,
   parseInput,
   renamePasskey,
   revokeApiKey,
@@ -117,6 +118,7 @@ export const SETTINGS_ROUTES: readonly AnyRoute[] = [
     path: '/account/settings/keys',
     area: 'account',
     access: 'signed-in',
+    does: 'keys.manage',
     body: KeyForm,
     form: true,
     doc: {
@@ -128,12 +130,15 @@ export const SETTINGS_ROUTES: readonly AnyRoute[] = [
       responses: { 201: html('Created: the page showing the key.'), 400: again, ...NOT_RECENT },
       errors: [401],
     },
-    handle: async (ctx, { deps, signedIn: me, body }) => {
+    handle: async (ctx, { deps, caller, signedIn: me, body }) => {
       if (me === null || !(await recentOrAsked(ctx, deps, me))) return;
-      const input = parseInput(CreateKeyInput, { name: body.name ?? '' });
-      const created = input.ok
-        ? await createApiKey(deps.core, me.account.id, input.value.name, 'browser')
-        : input;
+      const hosts = (body.url_hosts ?? '').split(/[\s,]+/).filter((host) => host !== '');
+      const input = parseInput(CreateKeyInput, {
+        name: body.name ?? '',
+        ...(body.role ? { role: body.role } : {}),
+        ...(hosts.length > 0 ? { url_hosts: hosts } : {}),
+      });
+      const created = input.ok ? await makeApiKey(deps.core, caller, input.value, 'browser') : input;
       if (!created.ok)
         return renderSettings(ctx, deps, me, 400, { notice: { error: true, text: created.error.message } });
       const newKey = { name: created.value.key.name, key: created.value.secret };
@@ -145,15 +150,18 @@ export const SETTINGS_ROUTES: readonly AnyRoute[] = [
     path: '/account/settings/keys/{id}/revoke',
     area: 'account',
     access: 'signed-in',
+    does: 'keys.manage',
     doc: buttonDoc(
       'revokeKeyByForm',
       'Revoke an API key',
       'The key is refused (401) from then on.',
       idParameter('key'),
+      undefined,
+      ROLE_REFUSED,
     ),
     handle: async (ctx, { deps, signedIn: me, params }) => {
       if (me === null) return;
-      const revoked = await revokeApiKey(deps.core, params.id ?? '', me.account.id);
+      const revoked = await revokeApiKey(deps.core, params.id ?? '', actingAccountOf(ctx, me));
       if (!revoked.ok) return sendError(ctx, revoked.error);
       seeOther(ctx, '/account/settings?done=revoked');
     },

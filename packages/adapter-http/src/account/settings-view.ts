@@ -9,6 +9,7 @@ import type { SettingsView } from '../pages/account/settings-page.js';
 import { settingsPage } from '../pages/account/settings-page.js';
 import { settingsTextOf } from '../pages/account/settings-text.js';
 import { sendAccountPage } from '../server/account-area.js';
+import { actingAccountOf, pageMay } from '../server/acting.js';
 
 // What the settings routes share: the page, the recent sign-in rule, and their documentation's pieces.
 
@@ -25,15 +26,20 @@ export async function renderSettings(
 ): Promise<void> {
   const { core } = deps;
   const accountId = signedIn.account.id;
+  // keys and webhooks are the account's the switcher chose (decisions §21); the rest is the person's
+  const acting = actingAccountOf(ctx, signedIn);
+  const keysShown = pageMay(ctx, 'keys.manage');
+  const webhooksShown = pageMay(ctx, 'webhooks.manage');
   const [keys, sessions, passkeys, webhooks] = await Promise.all([
-    core.accounts.listApiKeys(accountId),
+    keysShown ? core.accounts.listApiKeys(acting) : null,
     listSessions(core, accountId),
     core.credentials.listPasskeys(accountId),
-    deps.webhooks?.events.listWebhooks(accountId),
+    webhooksShown ? deps.webhooks?.events.listWebhooks(acting) : undefined,
   ]);
   const view: SettingsView = {
     language: stateOf(ctx).language,
-    keys: keys.map((key) => ({ ...toApiKeyView(key), createdVia: key.createdVia })),
+    keys: (keys ?? []).map((key) => ({ ...toApiKeyView(key), createdVia: key.createdVia })),
+    keysShown,
     sessions,
     currentSessionId: signedIn.session.id,
     passkeys,

@@ -16,6 +16,7 @@ import { fill } from '../pages/text.js';
 import { route } from '../routes/route-table.js';
 import type { AnyRoute } from '../routes/route-table.js';
 import { seeOther } from '../server/account-area.js';
+import { ROLE_REFUSED, actingAccountOf } from '../server/acting.js';
 import { NOT_RECENT, again, recentOrAsked, renderSettings } from './settings-view.js';
 
 /**
@@ -30,6 +31,7 @@ export const WEBHOOK_SETTINGS_ROUTES: readonly AnyRoute[] = [
     path: '/account/settings/webhooks',
     area: 'account',
     access: 'signed-in',
+    does: 'webhooks.manage',
     body: WebhookForm,
     form: true,
     enabled: (deps) => deps.webhooks !== undefined,
@@ -48,7 +50,7 @@ export const WEBHOOK_SETTINGS_ROUTES: readonly AnyRoute[] = [
       if (me === null || webhooks === undefined || !(await recentOrAsked(ctx, deps, me))) return;
       const events = EVENT_TYPES.filter((type) => (body[type] ?? '') !== '');
       const input = parseInput(CreateWebhookInput, { url: body.url ?? '', events });
-      const created = input.ok ? await createWebhook(webhooks, me.account.id, input.value) : input;
+      const created = input.ok ? await createWebhook(webhooks, actingAccountOf(ctx, me), input.value) : input;
       if (!created.ok)
         return renderSettings(ctx, deps, me, 400, { notice: { error: true, text: created.error.message } });
       const { url, secret } = created.value;
@@ -60,18 +62,22 @@ export const WEBHOOK_SETTINGS_ROUTES: readonly AnyRoute[] = [
     path: '/account/settings/webhooks/{id}/delete',
     area: 'account',
     access: 'signed-in',
+    does: 'webhooks.manage',
     enabled: (deps) => deps.webhooks !== undefined,
     doc: {
       id: 'deleteWebhookByForm',
       summary: 'Remove a webhook',
       description: 'Its pending deliveries are dropped.',
       parameters: [WEBHOOK_ID],
-      responses: { 303: seeOtherDoc('Removed: to `/account/settings?done=webhook-removed`.') },
+      responses: {
+        ...ROLE_REFUSED,
+        303: seeOtherDoc('Removed: to `/account/settings?done=webhook-removed`.'),
+      },
       errors: [401],
     },
     handle: async (ctx, { deps, signedIn: me, params }) => {
       if (me === null || deps.webhooks === undefined) return;
-      const removed = await deleteWebhook(deps.webhooks, me.account.id, params.id ?? '');
+      const removed = await deleteWebhook(deps.webhooks, actingAccountOf(ctx, me), params.id ?? '');
       if (!removed.ok) return sendError(ctx, removed.error);
       seeOther(ctx, '/account/settings?done=webhook-removed');
     },
@@ -81,20 +87,21 @@ export const WEBHOOK_SETTINGS_ROUTES: readonly AnyRoute[] = [
     path: '/account/settings/webhooks/{id}/test',
     area: 'account',
     access: 'signed-in',
+    does: 'webhooks.manage',
     enabled: (deps) => deps.webhooks !== undefined,
     doc: {
       id: 'testWebhookByForm',
       summary: 'Send a test ping',
       description: `POSTs a signed \`ping\` now; the page says what the endpoint answered. At most ${TEST_PINGS_PER_MINUTE} a minute per account, then 429.`,
       parameters: [WEBHOOK_ID],
-      responses: { 200: html('The page with what the endpoint answered.') },
+      responses: { ...ROLE_REFUSED, 200: html('The page with what the endpoint answered.') },
       errors: [401, 429],
     },
     handle: async (ctx, { deps, signedIn: me, params }) => {
       const webhooks = deps.webhooks;
       if (me === null || webhooks === undefined) return;
       const id = params.id ?? '';
-      const sent = await testWebhook(webhooks, me.account.id, id);
+      const sent = await testWebhook(webhooks, actingAccountOf(ctx, me), id);
       setRetryAfter(ctx, sent);
       if (!sent.ok) return sendError(ctx, sent.error);
       const webhook = await webhooks.events.findWebhook(id);

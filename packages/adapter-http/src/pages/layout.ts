@@ -64,7 +64,15 @@ export interface PageParts {
   readonly accountHref?: string;
   /** Reloads the page every so many seconds without script (a job's progress; its script follows it else). */
   readonly refreshSeconds?: number;
+  /** Leaves {@link ACTING_SLOT} under the header, where the account switcher goes (the account area). */
+  readonly actingSlot?: boolean;
 }
+
+/**
+ * Where an account page's switcher goes (decisions §21): filled per request once the page is rendered
+ * (`server/acting.ts`), since it depends on the person, not on the page.
+ */
+export const ACTING_SLOT = '<!--shortener:acting-->';
 
 /** A page of the account area: never indexed, the header's account link to `/account`, its `scripts`. */
 export function accountAreaPage(
@@ -74,7 +82,16 @@ export function accountAreaPage(
   scripts: readonly string[],
   extra: Pick<PageParts, 'refreshSeconds'> = {},
 ): string {
-  return renderPage({ language, title, main, noindex: true, scripts, accountHref: '/account', ...extra });
+  return renderPage({
+    language,
+    title,
+    main,
+    noindex: true,
+    scripts,
+    accountHref: '/account',
+    actingSlot: true,
+    ...extra,
+  });
 }
 
 /** The whole HTML document around a page's main content. */
@@ -105,6 +122,7 @@ export function renderPage(parts: PageParts): string {
           <a class="brand" href="/">shortener</a><a href="/docs">${t.apiDocs}</a>
           ${parts.accountHref === undefined ? '' : html`<a href="${parts.accountHref}">${t.account}</a>`}
         </header>
+        ${parts.actingSlot === true ? html`<!--shortener:acting-->` : ''}
         <main id="main">${parts.main}</main>
         <footer class="bar">
           <nav aria-label="${t.languages}">

@@ -44,9 +44,9 @@ const TEXT = {
  * The actions of a link in a list (issue 26), as Dub and Bitly put them on each row: copy the short URL
  * (the URL itself stays selectable beside it without script), its QR code (the SVG endpoint), and its
  * page at the statistics and at the settings form. Plain links and one button: no script needed but for
- * the copy.
+ * the copy. `edits`: the Edit link too (not for a role that cannot change links, decisions §21).
  */
-export function rowActions(language: Language, link: LinkView): SafeHtml {
+export function rowActions(language: Language, link: LinkView, edits = true): SafeHtml {
   const t = TEXT[language];
   const named = { link: link.short_url };
   const page = `/account/links/${link.id}`;
@@ -54,6 +54,6 @@ export function rowActions(language: Language, link: LinkView): SafeHtml {
     ${copyButton(language, link.short_url)}
     <a class="button small" href="${link.qr_svg_url}" aria-label="${fill(t.qrOf, named)}">${t.qr}</a>
     <a class="button small" href="${page}#stats-title" aria-label="${fill(t.statsOf, named)}">${t.stats}</a>
-    <a class="button small" href="${page}#settings-title" aria-label="${fill(t.editOf, named)}">${t.edit}</a>
+    ${edits ? html`<a class="button small" href="${page}#settings-title" aria-label="${fill(t.editOf, named)}">${t.edit}</a>` : ''}
   </span>`;
 }

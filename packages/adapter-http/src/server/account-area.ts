@@ -3,6 +3,7 @@ import type { Context, Next } from 'koa';
 import type { HttpDeps } from '../deps.js';
 import { sendError, setHeaders } from '../koa-helpers.js';
 import { ACCOUNT_PAGE_HEADERS } from '../pages/layout.js';
+import { fillAccountPage } from './acting.js';
 import { createUserAgentParser } from './user-agent.js';
 import { fromSameOrigin, onSessionHost, sessionSiteOf, setSessionCookie } from './session.js';
 
@@ -21,6 +22,7 @@ export function accountAreaGuard(deps: HttpDeps) {
       return sendError(ctx, domainError('forbidden', 'Account forms must be sent from this site.'));
     }
     await next();
+    await fillAccountPage(deps, ctx);
   };
 }
 

@@ -1,7 +1,10 @@
 import type { Context } from 'koa';
 
-/** Paths a sign-in may return to: pages of the account area on this site (never `//host`, `/\\host`). */
-const RETURN_PATH = /^\/(?:account|admin)(?:[/?#][^\s\\]*)?$/;
+/**
+ * Paths a sign-in may return to: pages of the account area on this site and team invite links (never
+ * `//host`, `/\\host`).
+ */
+const RETURN_PATH = /^\/(?:account|admin|join\/tinv_[0-9A-Za-z]+)(?:[/?#][^\s\\]*)?$/;
 
 /**
  * The page to go to once signed in: `next` when it is a page of the account area on this site (an

@@ -78,7 +78,8 @@ describe.skipIf(!browserAvailable())('/docs in Chromium', { timeout: 90_000 }, (
       console.info(
         `/docs on a ${viewport}: first operation after ${Math.round(firstOperationMs)} ms, ${height} px tall`,
       );
-      expect(height).toBeLessThan(12_000);
+      // each operation one collapsed row (the API grows: teams added 16 rows, so a budget per row, not a total)
+      expect(height).toBeLessThan(operations.length * 140);
       const origin = new URL(server().baseUrl).origin;
       expect(requests.filter((url) => !url.startsWith(`${origin}/`))).toEqual([]);
       await screenshot(page, `docs-${viewport}`, false);

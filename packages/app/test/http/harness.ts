@@ -189,10 +189,11 @@ export function tempFile(name: string, content: string): string {
 
 /**
  * Where a cookie may be set (decisions §10): signing in (password, passkey, invite, sign-up) and out
- * (`/logout`, or ending the session in use in settings, which clears it).
+ * (`/logout`, or ending the session in use in settings, which clears it), and the account switcher's
+ * choice (decisions §21).
  */
 const SIGN_IN_PATHS =
-  /^\/(?:login(?:\/passkey)?|logout|account\/(?:signup|invite\/[^/]+(?:\/passkey)?|settings\/(?:confirm|sessions\/[^/]+\/end)))$/;
+  /^\/(?:login(?:\/passkey)?|logout|account\/(?:switch|signup|invite\/[^/]+(?:\/passkey)?|settings\/(?:confirm|sessions\/[^/]+\/end)))$/;
 
 /**
  * The assertion every response of the suite passes: never a server error, and never a cookie but the

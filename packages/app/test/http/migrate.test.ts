@@ -45,7 +45,7 @@ describe.runIf(DATABASE_URL !== null)('shortener migrate --to postgres://…', (
       { key, headers: { 'idempotency-key': 'migrate-test-key-0001' } }, // a claim the copy carries over
     );
     links.locked = await createLink(source, { url: 'https://example.com/locked', password: 'open-sesame' });
-    await addPasskeyAndChallenge(source.dbPath, alice);
+    await addCredentials(source.dbPath, alice);
     // an import: its job, report and record of what came from where (decisions §17)
     const csv = 'short url,long url\nhttps://old.example/moved,https://example.com/moved';
     const input = { source: 'csv', csv, file_name: 'moved.csv' };
@@ -171,8 +171,11 @@ describe.runIf(DATABASE_URL !== null)('shortener migrate --to postgres://…', (
   });
 });
 
-/** A passkey for the account of `browser`'s session and a pending WebAuthn challenge, through the stores. */
-async function addPasskeyAndChallenge(dbPath: string, browser: BrowserSession): Promise<void> {
+/**
+ * A passkey and a provider identity (decisions §22) for the account of `browser`'s session, and a pending
+ * WebAuthn challenge, through the stores.
+ */
+async function addCredentials(dbPath: string, browser: BrowserSession): Promise<void> {
   expect(browser.cookie).not.toBeNull();
   const db = openSqliteDatabase(dbPath);
   const accountId = db.prepare<[], { id: string }>("SELECT id FROM accounts WHERE name = 'alice'").get()?.id;
@@ -198,6 +201,8 @@ async function addPasskeyAndChallenge(dbPath: string, browser: BrowserSession): 
     createdAt: now,
     expiresAt: now + 3_600_000,
   });
+  const identity = { issuer: 'https://accounts.example.com', subject: '1076915035', linkedAt: now };
+  expect(await stores.identities.linkIdentity({ ...identity, accountId: accountId ?? '' })).toBe(true);
   await stores.close();
 }
 

@@ -18,6 +18,7 @@ import { VISIT_EVENT_WINDOWS } from './017-visit-event-windows.js';
 import { TAG_KEYS } from './021-tag-keys.js';
 import { DOMAINS } from './023-domains.js';
 import { TEAMS } from './024-teams.js';
+import { IDENTITIES } from './025-identities.js';
 
 /** One schema step. Versions start at 1 and increase by one; `schema_migrations` lists those applied. */
 export interface Migration {
@@ -80,6 +81,8 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 23, sql: DOMAINS },
   // decisions §21: teams and their invites, key roles and limits, who made and changed a link
   { version: 24, sql: TEAMS },
+  // decisions §22: provider identities (OpenID Connect) linked to accounts
+  { version: 25, sql: IDENTITIES },
 ];
 
 /**

@@ -22,6 +22,7 @@ import { COUNTER_WEEKS } from './023-counter-weeks.js';
 import { VISIT_EVENT_WINDOWS } from './024-visit-event-windows.js';
 import { DOMAINS } from './029-domains.js';
 import { TEAMS } from './030-teams.js';
+import { IDENTITIES } from './031-identities.js';
 
 /** One schema step. Versions start at 1 and increase by one; `PRAGMA user_version` holds the last applied. */
 export interface Migration {
@@ -95,6 +96,8 @@ ALTER TABLE import_jobs ADD COLUMN file_name TEXT;`,
   { version: 29, sql: DOMAINS },
   // decisions §21: teams and their invites, key roles and limits, who made and changed a link
   { version: 30, sql: TEAMS },
+  // decisions §22: provider identities (OpenID Connect) linked to accounts
+  { version: 31, sql: IDENTITIES },
 ];
 
 /**

@@ -8,6 +8,7 @@ import { fill, textOf } from '../text.js';
 import type { AccountHomeView } from './account-pages.js';
 import type { AccountText } from './account-text.js';
 import { tagFilterLine, tagList } from './link-tags.js';
+import { teamTextOf } from './team-text.js';
 
 const dateOf = (language: Language, iso: string) =>
   new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(iso));
@@ -31,9 +32,9 @@ export function linksSection(view: AccountHomeView, t: AccountText): SafeHtml {
       <span class="link-meta"
         >${countText(language, link.clicks, pt.click[0], pt.click[1])} ·
         ${link.status === 'active' ? pt.active : link.status === 'expired' ? pt.expired : pt.disabled} ·
-        ${fill(t.createdOn, { date: dateOf(language, link.created_at) })}</span
+        ${fill(t.createdOn, { date: dateOf(language, link.created_at) })}${link.created_by === null ? '' : html` · <span class="created-by">${fill(teamTextOf(language).by, { who: link.created_by })}</span>`}</span
       >
-      ${tagList(language, link.tags)} ${rowActions(language, link)}
+      ${tagList(language, link.tags)} ${rowActions(language, link, view.changes !== false)}
     </li>`;
   const empty = q === '' ? t.noLinks : fill(t.noMatches, { q });
   return html`<section class="card" aria-labelledby="links-title">

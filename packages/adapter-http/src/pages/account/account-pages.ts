@@ -13,6 +13,7 @@ import { domainsTextOf } from './domains-text.js';
 import { importTextOf } from './import-text.js';
 import { overviewSection } from './overview-section.js';
 import { settingsTextOf } from './settings-text.js';
+import { teamTextOf } from './team-text.js';
 
 /** The scripts of the account pages: SimpleWebAuthn's browser bundle, then the pages' own module. */
 const SCRIPTS = ['webauthn.js', 'account.js', 'copy.js', 'app.js', 'flash.js', 'zone.js'] as const;
@@ -74,6 +75,7 @@ export interface SignInView {
   readonly signupOpen: boolean;
   /** Where to go once signed in: a path of this site the visitor asked for (`signInReturn`). */
   readonly next?: string | null;
+<<<<<<< HEAD
   /** Sign-in through the identity provider (decisions §22): its button, or that it cannot be reached. */
   readonly sso?: { readonly label: string; readonly available: boolean; readonly passwords: boolean };
 }
@@ -88,6 +90,10 @@ function ssoButton(view: SignInView): SafeHtml | '' {
     </p>`;
   const next = view.next ? `?next=${encodeURIComponent(view.next)}` : '';
   return html`<p><a class="button" id="sso-sign-in" href="/login/oidc${next}">${sso.label}</a></p>`;
+=======
+  /** What a team invite link being opened offers (decisions §21), said above the form. */
+  readonly invitation?: string;
+>>>>>>> main
 }
 
 /** `/login`: name and password, or a passkey (decisions §10). */
@@ -97,6 +103,7 @@ export function signInPage(view: SignInView): string {
     view.language,
     'sign-in',
     t.signInTitle,
+<<<<<<< HEAD
     html`${errorLine(view.error)} ${ssoButton(view)}
       ${
         view.sso?.passwords === false
@@ -109,6 +116,16 @@ export function signInPage(view: SignInView): string {
                 <button type="submit">${t.signIn}</button>
               </form>`
       }
+=======
+    html`${view.invitation === undefined ? '' : html`<p id="join-invite">${view.invitation}</p>`}
+      ${errorLine(view.error)}
+      <form method="post" action="/login" class="stack">
+        ${view.next ? html`<input type="hidden" name="next" value="${view.next}" />` : ''}
+        ${nameField(t, view.name ?? '', 'username webauthn', view.error)}
+        ${inputField('password', t.passwordLabel, html`name="password" type="password" required maxlength="128" autocomplete="current-password"${invalid(view.error)}`)}
+        <button type="submit">${t.signIn}</button>
+      </form>
+>>>>>>> main
       <p>${t.or}</p>
       ${passkeyButton(t, 'passkey-sign-in', t.passkeySignIn, { options: '/login/passkey/options', finish: '/login/passkey' })}
       <p>${view.signupOpen ? html`<a href="/account/signup">${t.signUpLink}</a>` : t.noAccount}</p>`,
@@ -190,6 +207,10 @@ export interface AccountHomeView {
   readonly notice?: Notice;
   readonly name: string;
   readonly admin: boolean;
+  /** Whether the caller's role makes links (decisions §21: a viewer sees no create or claim form). */
+  readonly creates?: boolean;
+  /** Whether it changes links (a viewer's list has no Edit links). */
+  readonly changes?: boolean;
   /** `/account/domains` is served (the server has custom domains on). */
   readonly domainsPage?: boolean;
   readonly links: readonly LinkView[];
@@ -236,6 +257,7 @@ export function accountHomePage(view: AccountHomeView): string {
       <p id="signed-in-as">${fill(t.signedInAs, { name: view.name })}</p>
       <ul class="actions">
         <li><a href="/account/settings">${settingsTextOf(language).settingsLink}</a></li>
+        <li><a href="/account/teams">${teamTextOf(language).title}</a></li>
         <li><a href="/account/import">${importTextOf(language).title}</a></li>
         ${view.domainsPage ? html`<li><a href="/account/domains">${domainsTextOf(language).title}</a></li>` : ''}
         ${view.admin ? html`<li><a href="/admin">${t.administration}</a></li>` : ''}
@@ -245,21 +267,26 @@ export function accountHomePage(view: AccountHomeView): string {
       </form>
       ${passkeyButton(t, 'passkey-register', t.addPasskey, { options: '/account/passkeys/options', finish: '/account/passkeys', done: t.passkeyAdded })}`,
     html`${view.overview === undefined ? '' : overviewSection(view.language, view.overview, view.tag ?? '')}
-    ${linksSection(view, t)}
-    ${linkForm(
-      textOf(language),
-      { language, domains: view.domains, ...view.create, tagSuggestions: view.tagNames ?? [] },
-      {
-        id: 'create-form',
-        action: '/account/links',
-        heading: 'h2',
-        autofocus: false,
-        title: t.createTitle,
-        intro: t.createIntro,
-      },
-    )}
-    ${claimSection(view, t)}`,
+    ${linksSection(view, t)} ${view.creates === false ? '' : creationSections(view, t)}`,
   );
+}
+
+/** The forms that make links: a new link, and claiming anonymous ones. */
+function creationSections(view: AccountHomeView, t: AccountText): SafeHtml {
+  const { language } = view;
+  return html`${linkForm(
+    textOf(language),
+    { language, domains: view.domains, ...view.create, tagSuggestions: view.tagNames ?? [] },
+    {
+      id: 'create-form',
+      action: '/account/links',
+      heading: 'h2',
+      autofocus: false,
+      title: t.createTitle,
+      intro: t.createIntro,
+    },
+  )}
+  ${claimSection(view, t)}`;
 }
 
 function claimSection(view: AccountHomeView, t: AccountText): SafeHtml {

@@ -23,6 +23,8 @@ export interface DomainsPageView {
   readonly domains: readonly DomainView[];
   /** The server has `CUSTOM_DOMAIN_CNAME` or `CUSTOM_DOMAIN_IPS`: domains can be added. */
   readonly configured: boolean;
+  /** Whether the role acted with manages domains (decisions §21: else the list without its forms). */
+  readonly manages?: boolean;
   readonly notice?: Notice;
   /** The add form refused: the host typed, and why (`explain`: the server's settings, not the name). */
   readonly add?: { readonly host: string; readonly text: string; readonly explain: boolean };
@@ -143,18 +145,28 @@ function settingsField(
 
 function domainItem(view: DomainsPageView, t: DomainsText, domain: DomainView): SafeHtml {
   const base = `/account/domains/${encodeURIComponent(domain.id)}`;
+  return html`<li class="domain" id="domain-${domain.id}" data-host="${domain.host}">
+    <h3>${domain.host}</h3>
+    ${statusBlock(t, domain)}
+    ${
+      view.manages === false
+        ? ''
+        : html`<form method="post" action="${base}/verify" class="inline-form domain-check">
+            <button type="submit" class="button">${t.checkNow}</button>
+          </form>`
+    }
+    ${recordsList(t, view.language, domain)} ${view.manages === false ? '' : domainForms(view, t, domain)}
+  </li>`;
+}
+
+/** The settings and removal forms of a domain. */
+function domainForms(view: DomainsPageView, t: DomainsText, domain: DomainView): SafeHtml {
+  const base = `/account/domains/${encodeURIComponent(domain.id)}`;
   const refused = view.refused?.id === domain.id ? view.refused : undefined;
   const removeError = refused?.form === 'remove' ? refused.text : undefined;
   const settingsRefused = refused?.form === 'settings' ? refused : undefined;
   const generalError = settingsRefused?.field === undefined ? settingsRefused?.text : undefined;
-  return html`<li class="domain" id="domain-${domain.id}" data-host="${domain.host}">
-    <h3>${domain.host}</h3>
-    ${statusBlock(t, domain)}
-    <form method="post" action="${base}/verify" class="inline-form domain-check">
-      <button type="submit" class="button">${t.checkNow}</button>
-    </form>
-    ${recordsList(t, view.language, domain)}
-    <details ${settingsRefused === undefined ? '' : html`open`}>
+  return html`<details ${settingsRefused === undefined ? '' : html`open`}>
       <summary>${t.settings}</summary>
       <form method="post" action="${base}/settings" class="stack">
         ${errorLine(generalError, `domain-${domain.id}-settings-error`)}
@@ -170,8 +182,7 @@ function domainItem(view: DomainsPageView, t: DomainsText, domain: DomainView): 
         ${checkField(`domain-${domain.id}-delete-links`, 'delete_links', t.deleteLinks, false)}
         <button type="submit" class="button danger">${t.remove}</button>
       </form>
-    </details>
-  </li>`;
+    </details>`;
 }
 
 /** The add form, or why this server cannot take domains (its operator's settings, in words). */
@@ -208,7 +219,7 @@ export function domainsPage(view: DomainsPageView): string {
     view.language,
     t.title,
     html`${headCard('domains', t.title, t.account, noticeLine(view.notice, 'domains-notice'))}
-      ${addSection(view, t)}
+      ${view.manages === false ? '' : addSection(view, t)}
       <section class="card" aria-labelledby="domain-list-title">
         <h2 id="domain-list-title">${t.title}</h2>
         ${listOrNone(

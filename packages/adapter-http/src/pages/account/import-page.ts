@@ -15,6 +15,8 @@ export interface ImportPageView {
   readonly notice?: Notice;
   /** The form as it was sent, after a refusal (never the key, the token or the file). */
   readonly form?: Readonly<Record<string, string>>;
+  /** Whether the role acted with runs imports (decisions §21: a viewer sees no form). */
+  readonly runs?: boolean;
 }
 
 const SOURCES = [
@@ -97,62 +99,68 @@ export function importPage(view: ImportPageView): string {
     view.language,
     t.title,
     html`${headCard('import', t.title, t.account, noticeLine(view.notice, 'import-notice'))}
-      <section class="card" aria-labelledby="import-form-title">
-        <h2 id="import-form-title">${t.start}</h2>
-        <p>${t.intro}</p>
-        <form
-          method="post"
-          action="/account/import"
-          enctype="multipart/form-data"
-          class="stack"
-          id="import-form"
-        >
-          <div class="field">
-            <label for="import-source">${t.source}</label>
-            <select id="import-source" name="source">
-              ${SOURCES.map(
-                ([value, label]) =>
-                  html`<option value="${value}" ${value === source ? html` selected` : ''}>${label}</option>`,
-              )}
-            </select>
-          </div>
-          ${csvFields(t, form)}
-          ${sourceFields(
-            'shlink kutt',
-            t.apiSet,
-            html`${inputField(
-              'import-url',
-              t.url,
-              html`name="url" type="url" inputmode="url" autocomplete="off" value="${form.url ?? ''}"
-              aria-describedby="import-url-hint"`,
-              html`<p class="hint" id="import-url-hint">${t.urlHint}</p>`,
-            )}
-            ${secretField('import-api-key', 'api_key', t.apiKey, t)}`,
-          )}
-          ${sourceFields('bitly', t.bitlySet, secretField('import-token', 'token', t.token, t))}
-          <div class="field">
-            <label for="import-conflict">${t.onConflict}</label>
-            <select id="import-conflict" name="on_conflict">
-              <option value="skip">${t.skip}</option>
-              <option value="rename" ${form.on_conflict === 'rename' ? html` selected` : ''}>
-                ${t.rename}
-              </option>
-            </select>
-          </div>
-          ${checkField('import-dry-run', 'dry_run', t.dryRun, form.dry_run === 'on')}
-          <p
-            id="import-upload"
-            role="status"
-            aria-live="polite"
-            hidden
-            data-texts="${JSON.stringify({ uploading: t.uploading, uploaded: t.uploaded, failed: t.uploadFailed })}"
-          >
-            <progress id="import-upload-bar" max="100" aria-label="${t.progress}"></progress>
-            <span id="import-upload-text"></span>
-          </p>
-          <button type="submit">${t.start}</button>
-        </form>
-      </section>
+      ${
+        view.runs === false
+          ? ''
+          : html`<section class="card" aria-labelledby="import-form-title">
+              <h2 id="import-form-title">${t.start}</h2>
+              <p>${t.intro}</p>
+              <form
+                method="post"
+                action="/account/import"
+                enctype="multipart/form-data"
+                class="stack"
+                id="import-form"
+              >
+                <div class="field">
+                  <label for="import-source">${t.source}</label>
+                  <select id="import-source" name="source">
+                    ${SOURCES.map(
+                      ([value, label]) =>
+                        html`<option value="${value}" ${value === source ? html` selected` : ''}>
+                          ${label}
+                        </option>`,
+                    )}
+                  </select>
+                </div>
+                ${csvFields(t, form)}
+                ${sourceFields(
+                  'shlink kutt',
+                  t.apiSet,
+                  html`${inputField(
+                    'import-url',
+                    t.url,
+                    html`name="url" type="url" inputmode="url" autocomplete="off" value="${form.url ?? ''}"
+                    aria-describedby="import-url-hint"`,
+                    html`<p class="hint" id="import-url-hint">${t.urlHint}</p>`,
+                  )}
+                  ${secretField('import-api-key', 'api_key', t.apiKey, t)}`,
+                )}
+                ${sourceFields('bitly', t.bitlySet, secretField('import-token', 'token', t.token, t))}
+                <div class="field">
+                  <label for="import-conflict">${t.onConflict}</label>
+                  <select id="import-conflict" name="on_conflict">
+                    <option value="skip">${t.skip}</option>
+                    <option value="rename" ${form.on_conflict === 'rename' ? html` selected` : ''}>
+                      ${t.rename}
+                    </option>
+                  </select>
+                </div>
+                ${checkField('import-dry-run', 'dry_run', t.dryRun, form.dry_run === 'on')}
+                <p
+                  id="import-upload"
+                  role="status"
+                  aria-live="polite"
+                  hidden
+                  data-texts="${JSON.stringify({ uploading: t.uploading, uploaded: t.uploaded, failed: t.uploadFailed })}"
+                >
+                  <progress id="import-upload-bar" max="100" aria-label="${t.progress}"></progress>
+                  <span id="import-upload-text"></span>
+                </p>
+                <button type="submit">${t.start}</button>
+              </form>
+            </section>`
+      }
       <section class="card" aria-labelledby="import-jobs-title">
         <h2 id="import-jobs-title">${t.recent}</h2>
         ${listOrNone(

@@ -14,6 +14,7 @@ import type { RulesEditorState } from './rules-editor.js';
 import { previewFields, previewValues } from './preview-section.js';
 import { hiddenToken, statsBlock, statsSection } from './link-stats.js';
 import { splitFields, splitStatsSection, splitValues } from './split-section.js';
+import { teamTextOf } from './team-text.js';
 
 export { STATS_WINDOWS } from './link-stats.js';
 
@@ -24,6 +25,8 @@ export interface LinkPageView {
   readonly stats: StatsView;
   /** The edit token that opened the page: carried in a hidden field of every form (never in a URL). */
   readonly token: string | null;
+  /** Whether the caller's role changes links (decisions §21: a viewer's page has no edit or delete form). */
+  readonly changes?: boolean;
   /** The page was got by GET: its script may open it again in the browser's time zone (zone.js). */
   readonly zoneReload?: boolean;
   /** A line about the last action (saved), or an error of the edit form. */
@@ -65,8 +68,18 @@ export function linkPage(view: LinkPageView): string {
     view.language,
     link.title ?? link.short_url,
     html`${factsSection(view, t)} ${statsSection(view, t)}
-    ${splitStatsSection(view.language, link, view.stats)} ${editSection(view, t)} ${deleteSection(view, t)}`,
+    ${splitStatsSection(view.language, link, view.stats)}
+    ${view.changes === false ? '' : html`${editSection(view, t)} ${deleteSection(view, t)}`}`,
   );
+}
+
+/** Who made the link and who changed it last (decisions §21), when known. */
+function whoDid(language: Language, link: LinkView): SafeHtml | '' {
+  const tt = teamTextOf(language);
+  const made = link.created_by === null ? [] : [fill(tt.createdBy, { who: link.created_by })];
+  const changed = link.updated_by === null ? [] : [fill(tt.changedBy, { who: link.updated_by })];
+  const said = [...made, ...changed].join(' · ');
+  return said === '' ? '' : html`<p class="hint" id="who-did">${said}</p>`;
 }
 
 function factsSection(view: LinkPageView, t: LinkPageText): SafeHtml {
@@ -98,6 +111,7 @@ function factsSection(view: LinkPageView, t: LinkPageText): SafeHtml {
       ${row(pt.clicks, link.max_clicks === null ? String(link.clicks) : `${link.clicks} / ${link.max_clicks}`)}
       ${link.has_password ? row(pt.passwordLabel, t.hasPassword) : ''}
     </dl>
+    ${whoDid(language, link)}
     <div class="result-grid">
       <figure class="qr">
         <img

@@ -17,6 +17,8 @@ export interface SettingsView {
   readonly language: Language;
   /** The account's keys, each with how it was made (decisions §14). */
   readonly keys: readonly (ApiKeyView & { readonly createdVia: KeyOrigin })[];
+  /** Whether the keys section is shown (decisions §21: the role acted with manages keys). */
+  readonly keysShown?: boolean;
   readonly sessions: readonly SessionRecord[];
   readonly currentSessionId: string;
   readonly passkeys: readonly Passkey[];
@@ -33,7 +35,7 @@ export interface SettingsView {
 }
 
 /** A date as the page's language writes it (UTC, as everywhere in the service). */
-const when = (language: Language, at: number | string): string =>
+export const when = (language: Language, at: number | string): string =>
   new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(
     new Date(at),
   );
@@ -56,6 +58,15 @@ function madeBy(t: SettingsText, via: KeyOrigin): string {
   return via === 'cli' ? t.madeByOperator : '';
 }
 
+/** A key's limits (decisions §21) after its role: the domains and destination hosts it is held to. */
+function limitsOf(key: SettingsView['keys'][number]): string {
+  const limits = [
+    ...(key.domains ?? []).map((domain) => `domain ${domain}`),
+    ...(key.url_hosts ?? []).map((host) => `to ${host}`),
+  ];
+  return limits.length === 0 ? '' : ` · ${limits.join(', ')}`;
+}
+
 function keysSection(view: SettingsView, t: SettingsText): SafeHtml {
   const { language } = view;
   const items = view.keys.map(
@@ -63,6 +74,7 @@ function keysSection(view: SettingsView, t: SettingsText): SafeHtml {
       html`<li class="key" data-prefix="${key.prefix}">
         <strong>${key.name}</strong>
         <span>${t.prefix} <code>${key.prefix}</code></span>
+        <span class="key-role">Role: ${key.role}${limitsOf(key)}</span>
         <span>${t.created}: ${when(language, key.created_at)} ${madeBy(t, key.createdVia)}</span>
         <span>${t.lastUsed}: ${key.last_used_at === null ? t.never : when(language, key.last_used_at)}</span>
         ${
@@ -84,6 +96,16 @@ function keysSection(view: SettingsView, t: SettingsText): SafeHtml {
     ${shown === undefined ? '' : shownOnce(fill(t.newKeyShown, { name: shown.name }), shown.key, t)}
     <form method="post" action="/account/settings/keys" class="stack">
       ${inputField('key-name', t.keyName, html`name="name" required maxlength="64" autocomplete="off"`)}
+      <p>
+        <label for="key-role">Role</label>
+        <select id="key-role" name="role">
+          <option value="admin">admin: all you may do</option>
+          <option value="editor">editor: links and tags</option>
+          <option value="viewer">viewer: read only</option>
+          <option value="creator">creator: only makes links</option>
+        </select>
+      </p>
+      ${inputField('key-url-hosts', 'Destination hosts (optional, comma-separated)', html`name="url_hosts" maxlength="2000" autocomplete="off" placeholder="example.com"`)}
       <button type="submit">${t.createKey}</button>
     </form>
     ${listOrNone(items, { id: 'keys', class: 'settings-list' }, html`<p>${t.noKeys}</p>`)}
@@ -188,8 +210,9 @@ export function settingsPage(view: SettingsView): string {
     view.language,
     t.settingsTitle,
     html`${headCard('settings', t.settingsTitle, t.backToAccount, noticeLine(view.notice, 'settings-notice'))}
-    ${view.recent ? '' : confirmSection(t)} ${keysSection(view, t)} ${passwordSection(t, view.language)}
-    ${sessionsSection(view, t)} ${passkeysSection(view, t)} ${webhooksOf(view)}`,
+    ${view.recent ? '' : confirmSection(t)} ${view.keysShown === false ? '' : keysSection(view, t)}
+    ${passwordSection(t, view.language)} ${sessionsSection(view, t)} ${passkeysSection(view, t)}
+    ${webhooksOf(view)}`,
     ['settings.js', 'flash.js'],
   );
 }
