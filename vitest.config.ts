@@ -66,6 +66,7 @@ const ON_POSTGRES = [
   'domains',
   'domain-pages',
   'teams',
+  'sso',
 ].map((name) => `test/http/${name}.test.ts`);
 const postgresWanted =
   (process.env.DATABASE_URL ?? '') !== '' || process.env.SHORTENER_SCALE_TESTS === 'required';

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import {
   blocklist,
   choice,
+  claimName,
   dnsServers,
   existingFile,
   flag,
@@ -19,6 +20,7 @@ import {
   origins,
   positive,
   redirectUrl,
+  scopes,
   serviceUrl,
   shortDomains,
   slugList,
@@ -87,15 +89,15 @@ const SHAPE = {
   OIDC_ISSUER: issuerUrl.optional(),
   OIDC_CLIENT_ID: z.string().trim().min(1, 'must not be empty').optional(),
   OIDC_CLIENT_SECRET: z.string().trim().min(1, 'must not be empty').optional(),
-  OIDC_SCOPES: z.string().trim().min(1, 'must not be empty').default('openid profile email'),
+  OIDC_SCOPES: scopes.default('openid profile email'),
   OIDC_BUTTON_LABEL: z
     .string()
     .trim()
     .min(1, 'must not be empty')
     .max(60, 'must be at most 60 characters')
     .default('Sign in with SSO'),
-  OIDC_NAME_CLAIM: z.string().trim().min(1, 'must not be empty').default('preferred_username'),
-  OIDC_GROUPS_CLAIM: z.string().trim().min(1, 'must not be empty').default('groups'),
+  OIDC_NAME_CLAIM: claimName.default('preferred_username'),
+  OIDC_GROUPS_CLAIM: claimName.default('groups'),
   OIDC_ALLOWED_GROUPS: nameList.default([]),
   OIDC_ADMIN_GROUPS: nameList.default([]),
   OIDC_TEAM_GROUPS: teamGroups.default([]),

@@ -218,8 +218,23 @@ export const dnsServers = commaList((item) => {
   return item;
 }, 'comma-separated DNS servers as ip or ip:port, such as 127.0.0.1:5353');
 
-/** Names as a list (`OIDC_ALLOWED_GROUPS`, `OIDC_ADMIN_GROUPS`): any text but a comma. */
-export const nameList = commaList((item) => item, 'comma-separated names');
+/** Group names as a list (`OIDC_ALLOWED_GROUPS`, `OIDC_ADMIN_GROUPS`): any text but `,`, `=` and `:`. */
+export const nameList = commaList(
+  (item) => (/[=:]/.test(item) ? null : item),
+  'comma-separated group names (group=team:role pairs go in OIDC_TEAM_GROUPS)',
+);
+
+/** A claim's name (`OIDC_NAME_CLAIM`, `OIDC_GROUPS_CLAIM`). */
+export const claimName = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9_.:/-]+$/, 'must be a claim name such as preferred_username');
+
+/** `OIDC_SCOPES`: space-separated, `openid` among them. */
+export const scopes = z
+  .string()
+  .trim()
+  .refine((text) => text.split(/\s+/).includes('openid'), 'must be space-separated scopes including openid');
 
 /** `OIDC_TEAM_GROUPS`: `group=team:role` pairs (decisions §22). */
 export const teamGroups = z.string().transform((raw, ctx): TeamGroup[] => {

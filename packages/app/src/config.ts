@@ -188,6 +188,9 @@ function toAppConfig(settings: Settings): AppConfig {
 
 /** `OIDC_ISSUER` needs its client id; password sign-in can only be off where a provider signs people in. */
 function checkSso(settings: Settings): void {
+  for (const name of ['OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET'] as const)
+    if (settings[name] !== undefined && settings.OIDC_ISSUER === undefined)
+      throw new ConfigError(name, `${name} needs OIDC_ISSUER, or it does nothing`);
   if (settings.OIDC_ISSUER !== undefined && settings.OIDC_CLIENT_ID === undefined)
     throw new ConfigError('OIDC_CLIENT_ID', 'OIDC_CLIENT_ID must be set with OIDC_ISSUER (got "")');
   if (settings.PASSWORD_SIGN_IN === 'off' && settings.OIDC_ISSUER === undefined)

@@ -229,12 +229,12 @@ export const VARIABLE_DOCS = {
     doc: '`group=team:role` pairs, comma-separated: members of the group are members of the team with the role (the strongest wins), applied at every sign-in (added, changed, removed); a team that does not exist is made. See [Teams](teams.md) and [SSO](sso.md)',
   },
   PASSWORD_SIGN_IN: {
-    value: '<on|off>',
+    value: '<mode>',
     help: 'whether /login offers name and password (off: the provider only)',
     doc: '`on` (default) or `off`: with `off`, `/login` offers only the provider and `POST /login` is refused (keys and passkeys still work). Needs `OIDC_ISSUER`. See [SSO](sso.md)',
   },
   OIDC_AUTO_REDIRECT: {
-    value: '<on|off>',
+    value: '<mode>',
     help: 'with password sign-in off, /login goes straight to the provider',
     doc: '`off` (default) or `on`: with `PASSWORD_SIGN_IN=off`, `/login` sends the browser straight to the provider. See [SSO](sso.md)',
   },

@@ -202,6 +202,18 @@ describe('loadConfig', () => {
     ['CUSTOM_DOMAIN_IPS', '203.0.113.7,links.example.com'],
     ['DOMAINS_PER_ACCOUNT', '1001'],
     ['DNS_SERVERS', '127.0.0.1:99999'],
+    ['OIDC_ISSUER', 'http://auth.example.com'],
+    ['OIDC_CLIENT_ID', 'shortener'],
+    ['OIDC_CLIENT_SECRET', 'secret'],
+    ['OIDC_SCOPES', 'profile email'],
+    ['OIDC_BUTTON_LABEL', 'x'.repeat(61)],
+    ['OIDC_NAME_CLAIM', 'two words'],
+    ['OIDC_GROUPS_CLAIM', 'two words'],
+    ['OIDC_ALLOWED_GROUPS', 'design=studio:editor'],
+    ['OIDC_ADMIN_GROUPS', 'ops=admin'],
+    ['OIDC_TEAM_GROUPS', 'design=studio:boss'],
+    ['PASSWORD_SIGN_IN', 'sometimes'],
+    ['OIDC_AUTO_REDIRECT', 'sometimes'],
     ['AMQP_URL', 'http://broker.example'],
     ['BLOCKLIST_FILE', join(dir, 'missing.txt')],
     ['APPLE_APP_SITE_ASSOCIATION', join(dir, 'missing.json')],
@@ -281,5 +293,47 @@ describe('loadConfig', () => {
   it('shortens very long values in the message', () => {
     const error = configError(() => loadConfig({ STORE: 'x'.repeat(500) }));
     expect(error.message.length).toBeLessThan(200);
+  });
+});
+
+describe('the SSO settings (decisions §22)', () => {
+  const issuer = { OIDC_ISSUER: 'https://auth.example.com/application/o/shortener/', OIDC_CLIENT_ID: 'sh' };
+
+  it('are off by default, and read whole when set', () => {
+    expect(loadConfig({}).sso.oidc).toBeNull();
+    const sso = loadConfig({
+      ...issuer,
+      OIDC_TEAM_GROUPS: 'design=studio:editor, leads = studio:owner',
+      OIDC_ADMIN_GROUPS: 'ops,authentik Admins',
+      PASSWORD_SIGN_IN: 'off',
+      OIDC_AUTO_REDIRECT: 'on',
+    }).sso;
+    expect(sso.oidc).toMatchObject({ issuer: issuer.OIDC_ISSUER, clientId: 'sh', clientSecret: null });
+    expect(sso.oidc?.scopes).toBe('openid profile email');
+    expect(sso.policy).toEqual({
+      allowedGroups: [],
+      adminGroups: ['ops', 'authentik Admins'],
+      teamGroups: [
+        { group: 'design', team: 'studio', role: 'editor' },
+        { group: 'leads', team: 'studio', role: 'owner' },
+      ],
+    });
+    expect([sso.passwordSignIn, sso.autoRedirect]).toEqual([false, true]);
+  });
+
+  it('refuse an http issuer off loopback, a missing client id, bad team groups, passwords off without SSO', () => {
+    expect(
+      configError(() => loadConfig({ ...issuer, OIDC_ISSUER: 'http://auth.example.com' })).variable,
+    ).toBe('OIDC_ISSUER');
+    expect(loadConfig({ ...issuer, OIDC_ISSUER: 'http://127.0.0.1:9000' }).sso.oidc?.issuer).toBe(
+      'http://127.0.0.1:9000',
+    );
+    expect(configError(() => loadConfig({ OIDC_ISSUER: issuer.OIDC_ISSUER })).variable).toBe(
+      'OIDC_CLIENT_ID',
+    );
+    expect(
+      configError(() => loadConfig({ ...issuer, OIDC_TEAM_GROUPS: 'design=studio:boss' })).variable,
+    ).toBe('OIDC_TEAM_GROUPS');
+    expect(configError(() => loadConfig({ PASSWORD_SIGN_IN: 'off' })).variable).toBe('PASSWORD_SIGN_IN');
   });
 });

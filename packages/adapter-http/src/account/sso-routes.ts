@@ -112,7 +112,8 @@ export const SSO_ROUTES: readonly AnyRoute[] = [
         );
       keepFlow(ctx, deps, { ...begun.flow, next: signInReturn(params.next), link });
       ctx.status = 302;
-      ctx.redirect(begun.url);
+      ctx.set('Location', begun.url);
+      ctx.body = '';
     },
   }),
   route({

@@ -193,7 +193,7 @@ export function tempFile(name: string, content: string): string {
  * choice (decisions §21).
  */
 const SIGN_IN_PATHS =
-  /^\/(?:login(?:\/passkey)?|logout|account\/(?:switch|signup|invite\/[^/]+(?:\/passkey)?|settings\/(?:confirm|sessions\/[^/]+\/end)))$/;
+  /^\/(?:login(?:\/passkey|\/oidc(?:\/callback)?)?|logout|account\/(?:switch|signup|invite\/[^/]+(?:\/passkey)?|settings\/(?:confirm|sessions\/[^/]+\/end)))$/;
 
 /**
  * The assertion every response of the suite passes: never a server error, and never a cookie but the

@@ -75,7 +75,8 @@ export interface SignInView {
   readonly signupOpen: boolean;
   /** Where to go once signed in: a path of this site the visitor asked for (`signInReturn`). */
   readonly next?: string | null;
-<<<<<<< HEAD
+  /** What a team invite link being opened offers (decisions §21), said above the form. */
+  readonly invitation?: string;
   /** Sign-in through the identity provider (decisions §22): its button, or that it cannot be reached. */
   readonly sso?: { readonly label: string; readonly available: boolean; readonly passwords: boolean };
 }
@@ -90,10 +91,6 @@ function ssoButton(view: SignInView): SafeHtml | '' {
     </p>`;
   const next = view.next ? `?next=${encodeURIComponent(view.next)}` : '';
   return html`<p><a class="button" id="sso-sign-in" href="/login/oidc${next}">${sso.label}</a></p>`;
-=======
-  /** What a team invite link being opened offers (decisions §21), said above the form. */
-  readonly invitation?: string;
->>>>>>> main
 }
 
 /** `/login`: name and password, or a passkey (decisions §10). */
@@ -103,8 +100,8 @@ export function signInPage(view: SignInView): string {
     view.language,
     'sign-in',
     t.signInTitle,
-<<<<<<< HEAD
-    html`${errorLine(view.error)} ${ssoButton(view)}
+    html`${view.invitation === undefined ? '' : html`<p id="join-invite">${view.invitation}</p>`}
+      ${errorLine(view.error)} ${ssoButton(view)}
       ${
         view.sso?.passwords === false
           ? ''
@@ -116,16 +113,6 @@ export function signInPage(view: SignInView): string {
                 <button type="submit">${t.signIn}</button>
               </form>`
       }
-=======
-    html`${view.invitation === undefined ? '' : html`<p id="join-invite">${view.invitation}</p>`}
-      ${errorLine(view.error)}
-      <form method="post" action="/login" class="stack">
-        ${view.next ? html`<input type="hidden" name="next" value="${view.next}" />` : ''}
-        ${nameField(t, view.name ?? '', 'username webauthn', view.error)}
-        ${inputField('password', t.passwordLabel, html`name="password" type="password" required maxlength="128" autocomplete="current-password"${invalid(view.error)}`)}
-        <button type="submit">${t.signIn}</button>
-      </form>
->>>>>>> main
       <p>${t.or}</p>
       ${passkeyButton(t, 'passkey-sign-in', t.passkeySignIn, { options: '/login/passkey/options', finish: '/login/passkey' })}
       <p>${view.signupOpen ? html`<a href="/account/signup">${t.signUpLink}</a>` : t.noAccount}</p>`,
