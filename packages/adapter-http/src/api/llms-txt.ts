@@ -113,7 +113,10 @@ const PAGE_ENDPOINTS = [
     '`GET /account/import`, `POST /account/import` (a CSV file or an API source), `GET /account/import/{id}` ' +
     '(progress), `POST /account/import/{id}/cancel`; own domains: `GET /account/domains`, `POST /account/domains` ' +
     '(add), `POST /account/domains/{id}/verify` (check now), `POST /account/domains/{id}/settings`, ' +
-    '`POST /account/domains/{id}/remove` (`delete_links=on` deletes its links too).',
+    '`POST /account/domains/{id}/remove` (`delete_links=on` deletes its links too); teams: ' +
+    '`GET /account/teams` (`?team=`), `POST /account/teams` (make), `POST /account/teams/{team}/invites`, ' +
+    '`POST /account/teams/{team}/members/{member}/role`, `POST /account/teams/{team}/members/{member}/remove`, ' +
+    '`POST /account/switch` (the account the pages act for), `GET /join/{token}` (an invite link, opened).',
   '- `GET /api/v1/admin/orphan-visits?days=…` (or `?from=…&to=…`, UTC days): for an administrator, the ' +
     'visits on the short domains that found nothing (unknown slugs, the bare domain, other paths), by day, ' +
     'short domain, referrer and slug.',
