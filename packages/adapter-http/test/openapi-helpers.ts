@@ -46,6 +46,8 @@ export const DOCUMENTED_PATHS: Readonly<Record<string, readonly string[]>> = {
   '/api/v1/teams/{name}/members/{member}': ['delete', 'patch'],
   '/join/{token}': ['get', 'post'],
   '/account/switch': ['post'],
+  '/login/oidc': ['get'],
+  '/login/oidc/callback': ['get'],
   '/account/teams': ['get', 'post'],
   '/account/teams/{team}/invites': ['post'],
   '/account/teams/{team}/members/{member}/role': ['post'],

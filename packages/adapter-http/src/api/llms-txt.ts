@@ -116,7 +116,9 @@ const PAGE_ENDPOINTS = [
     '`POST /account/domains/{id}/remove` (`delete_links=on` deletes its links too); teams: ' +
     '`GET /account/teams` (`?team=`), `POST /account/teams` (make), `POST /account/teams/{team}/invites`, ' +
     '`POST /account/teams/{team}/members/{member}/role`, `POST /account/teams/{team}/members/{member}/remove`, ' +
-    '`POST /account/switch` (the account the pages act for), `GET /join/{token}` (an invite link, opened).',
+    '`POST /account/switch` (the account the pages act for), `GET /join/{token}` (an invite link, opened); ' +
+    'sign-in through an identity provider: `GET /login/oidc` (`?link=1` links it to the signed-in account), ' +
+    '`GET /login/oidc/callback`.',
   '- `GET /api/v1/admin/orphan-visits?days=…` (or `?from=…&to=…`, UTC days): for an administrator, the ' +
     'visits on the short domains that found nothing (unknown slugs, the bare domain, other paths), by day, ' +
     'short domain, referrer and slug.',
