@@ -124,7 +124,11 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message.replace(/\.$/, '') : 'it could not be read';
 }
 
-function identityOf(issuer: string, claims: Record<string, unknown>, settings: OidcSettings): ProviderIdentity {
+function identityOf(
+  issuer: string,
+  claims: Record<string, unknown>,
+  settings: OidcSettings,
+): ProviderIdentity {
   const name = claims[settings.nameClaim] ?? claims.preferred_username ?? claims.email ?? null;
   const groups = claims[settings.groupsClaim];
   return {

@@ -388,4 +388,11 @@ export {
   TeamListSchema, TeamSchema, toMemberView, toTeamInviteView, toTeamView,
 } from './accounts/team-schemas.js';
 export { linkProviderIdentity, nameFromClaim, parseTeamGroups, signInWithProvider } from './accounts/sso.js';
-export type { IdentityProvider, ProviderIdentity, SsoDeps, SsoFlow, SsoPolicy, TeamGroup } from './accounts/sso.js';
+export type {
+  IdentityProvider,
+  ProviderIdentity,
+  SsoDeps,
+  SsoFlow,
+  SsoPolicy,
+  TeamGroup,
+} from './accounts/sso.js';
