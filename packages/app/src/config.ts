@@ -190,7 +190,11 @@ function toAppConfig(settings: Settings): AppConfig {
 function checkSso(settings: Settings): void {
   for (const name of ['OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET'] as const)
     if (settings[name] !== undefined && settings.OIDC_ISSUER === undefined)
-      throw new ConfigError(name, `${name} needs OIDC_ISSUER, or it does nothing`);
+      throw new ConfigError(
+        name,
+        // a secret is never written out, not even in an error
+        `${name} needs OIDC_ISSUER, or it does nothing (got "${name === 'OIDC_CLIENT_SECRET' ? '…' : settings[name]}")`,
+      );
   if (settings.OIDC_ISSUER !== undefined && settings.OIDC_CLIENT_ID === undefined)
     throw new ConfigError('OIDC_CLIENT_ID', 'OIDC_CLIENT_ID must be set with OIDC_ISSUER (got "")');
   if (settings.PASSWORD_SIGN_IN === 'off' && settings.OIDC_ISSUER === undefined)
