@@ -112,7 +112,9 @@ export const SIGN_IN_ROUTES: readonly AnyRoute[] = [
       responses: {
         303: seeOtherDoc('Signed in: to `next`, or `/account`.', SIGNED_IN),
         401: html('Wrong name or password: the page again.'),
-        403: html('Passwords are not used here (`PASSWORD_SIGN_IN=off`): the page again.'),
+        403: htmlOrError(
+          'Passwords are not used here (`PASSWORD_SIGN_IN=off`): the page again; a post from another site: the error object',
+        ),
         429: html('Too many failures: the page again.', retryAfter),
       },
     },
