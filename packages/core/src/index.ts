@@ -192,6 +192,34 @@ export type { LinkChangeHub, LinkChangeSource } from './links/change-hub.js';
 export { checkStart, expiryFromDays, goneReason, hasStarted, linkStatus } from './links/status.js';
 export type { GoneReason } from './links/status.js';
 export { shortUrlOf, toLinkView, toPublicLinkView } from './links/view.js';
+export {
+  HEALTH_REASONS,
+  HEALTH_STATES,
+  HostGate,
+  UNKNOWN_HEALTH,
+  combineChecks,
+  destinationsOf,
+  hostOf,
+  judgeProbe,
+  nextHealth,
+} from './links/health.js';
+export type {
+  CheckResult,
+  DestinationProbe,
+  HealthConfig,
+  HealthReason,
+  HealthState,
+  LinkHealth,
+  ProbeResult,
+} from './links/health.js';
+export {
+  CHECKS_PER_MINUTE,
+  RECENT_CLICKS_MS,
+  checkDueLinks,
+  checkLinkHealth,
+  checkLinkNow,
+} from './links/check-health.js';
+export type { CheckNowDeps, HealthDeps } from './links/check-health.js';
 export { parseInput, unstorableTextError } from './parse.js';
 export { findUnstorableText, isStorableText } from './text.js';
 // prettier-ignore

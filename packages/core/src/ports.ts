@@ -7,6 +7,7 @@ import type {
 } from './accounts/account-ports.js';
 import type { Result } from './result.js';
 import type { EventStore } from './events/event-ports.js';
+import type { HealthState, LinkHealth } from './links/health.js';
 import type { LinkChanges, LinkRecord } from './links/link.js';
 import type { IdempotencyClaim } from './links/idempotency.js';
 import type { DomainStore } from './domains/domain.js';
@@ -54,6 +55,8 @@ export interface LinkListQuery {
   readonly q?: string;
   /** Only links carrying every one of these tags, given as keys (`tagKey`: a tag's spelling is not compared). */
   readonly tags?: readonly string[];
+  /** Only links in this health state (decisions §23). */
+  readonly health?: HealthState;
 }
 
 /** A batch of human clicks on one uncapped link, applied by the buffered recorder. */
@@ -126,6 +129,26 @@ export interface LinkStore {
   crawlableSlugs(domain: string): Promise<string[]>;
   /** Attaches the anonymous links whose edit-token hash is listed to the account; returns how many. */
   claim(editTokenHashes: readonly string[], accountId: string, at: number): Promise<number>;
+  /**
+   * Claims up to `limit` active links (not disabled, not expired) whose next health check is due (at or
+   * before `now`; a new link is due at once): those clicked since `recentSince` first, then the longest
+   * due. Their next check moves to `leaseUntil` in the same write, so another node claiming meanwhile
+   * skips them (decisions §23).
+   */
+  claimHealthChecks(
+    now: number,
+    recentSince: number,
+    leaseUntil: number,
+    limit: number,
+  ): Promise<LinkRecord[]>;
+  /**
+   * Writes a check's `health` and the time of the next check, when the stored health is the one checked
+   * at `checkedAt` (else another check wrote first: false, nothing written). Not a change of the link:
+   * no link event, no `updatedAt`. False when the link does not exist.
+   */
+  recordHealth(id: string, health: LinkHealth, checkedAt: number | null, nextAt: number): Promise<boolean>;
+  /** How many links are in each health state (metrics). */
+  healthCounts(): Promise<Record<HealthState, number>>;
   /** The links changed by any writer of the backend: caches of links listen to it. */
   readonly changes: LinkChangeFeed;
 }

@@ -3,10 +3,36 @@ import { PreviewViewSchema } from './links/preview.js';
 import { SplitViewSchema } from './links/split.js';
 import { ERROR_CODES } from './errors.js';
 import { RuleViewSchema } from './links/rules.js';
+import { HEALTH_REASONS, HEALTH_STATES } from './links/health.js';
 
 /** Output schemas: documentation for `/openapi.json` and the MCP output schemas. */
 
 const statusEnum = z.enum(['active', 'expired', 'disabled']);
+
+/** What the checks of a link's destinations found (decisions §23). */
+export const LinkHealthSchema = z
+  .object({
+    state: z
+      .enum(HEALTH_STATES)
+      .describe(
+        '`unknown` (never checked), `ok` (2xx), `redirected` (ended 2xx elsewhere: `final_url`), `broken` (failed HEALTH_FAILURES checks in a row).',
+      ),
+    status: z.number().int().nullable().describe('The HTTP status the last check ended on, or null.'),
+    reason: z
+      .enum(HEALTH_REASONS)
+      .nullable()
+      .describe(
+        'Why the last check failed, or null when it passed (a link may be `ok` with a failure counted).',
+      ),
+    final_url: z
+      .url()
+      .nullable()
+      .describe('Where the last check ended when the destination redirected elsewhere.'),
+    checked_at: z.iso.datetime().nullable(),
+    since: z.iso.datetime().nullable().describe('Since when the link is in its state.'),
+  })
+  .meta({ id: 'LinkHealth' });
+export type LinkHealthView = z.infer<typeof LinkHealthSchema>;
 
 /** The Link response object (interface §2.1). */
 export const LinkSchema = z
@@ -51,6 +77,7 @@ export const LinkSchema = z
     expired_url: z.url().nullable().describe('Where an expired or used-up link sends visitors, or null.'),
     preview: PreviewViewSchema,
     split: SplitViewSchema,
+    health: LinkHealthSchema,
     edit_token: z.string().optional().describe('Only for anonymous links, returned once on creation.'),
   })
   .meta({ id: 'Link' });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { HEALTH_STATES } from './links/health.js';
 import { PreviewField } from './links/preview.js';
 import { RulesField } from './links/rules.js';
 import { SplitField } from './links/split.js';
@@ -167,6 +168,10 @@ export const ListLinksQuery = z
     cursor: z.string().max(200).optional().describe('`next_cursor` of the previous page.'),
     q: z.string().max(200).optional().describe('Matches slug, title or url, case-insensitively.'),
     tag: TagFilterField.optional(),
+    health: z
+      .enum(HEALTH_STATES)
+      .optional()
+      .describe('Only links in this health state (decisions §23): `broken` lists the links that broke.'),
   })
   .meta({ id: 'ListLinksQuery' });
 export type ListLinksQuery = z.infer<typeof ListLinksQuery>;

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { mergeVisitSummaries, summarizeVisitBatch } from '@shortener/core';
 import type {
   DeliveryAttempt,
-  DomainEventData,
   EventStore,
   EventType,
   LinkRecord,
@@ -49,7 +48,7 @@ export interface MemoryOutbox {
   /** Adds the event of a link change. */
   link(type: 'link.created' | 'link.updated' | 'link.deleted', link: LinkRecord): void;
   /** Adds an event that is no link change (an own domain's). */
-  other(type: EventType, accountId: string, data: unknown): void;
+  other(type: EventType, accountId: string | null, data: unknown): void;
   /** Adds a written batch to its links' windows; `uniques` counts the new visitor hashes per link. */
   visits(
     batch: VisitBatch,
@@ -69,7 +68,7 @@ export function createMemoryOutbox(linkOf: (id: string) => LinkRecord | undefine
     webhooks,
     broker: false,
     link: (type, link) => add(type, link.accountId, { link: { ...link } }),
-    other: (type, accountId, data) => add(type, accountId, { domain: data as DomainEventData }),
+    other: (type, accountId, data) => add(type, accountId, { data }),
     visits(batch, uniques, linkAt) {
       for (const summary of summarizeVisitBatch(batch, uniques)) {
         const open = windows.get(summary.link_id);

@@ -16,6 +16,7 @@ import type {
   LinkStore,
 } from '@shortener/core';
 import type { Result, TagCount } from '@shortener/core';
+import { memoryLinkHealth } from './memory-link-health.js';
 import { addCounter, latest, slugKey } from './memory-state.js';
 import type { MemoryState } from './memory-state.js';
 
@@ -30,6 +31,7 @@ export function createMemoryLinkStore(state: MemoryState): LinkStore {
   return {
     ...writers(state, changed),
     ...readers(state),
+    ...memoryLinkHealth(state),
     tryConsumeClick: async (id, at, counters) => tryConsumeClick(state, id, at, counters),
     claimIdempotencyKey: async (claim) => {
       const held = claims.get(claim.keyHash);
@@ -196,6 +198,7 @@ function listLinks(
     .filter((link) => after === undefined || isAfter(link, after))
     .filter((link) => needle === undefined || matches(link, needle))
     .filter((link) => query.tags === undefined || carriesAll(link, query.tags))
+    .filter((link) => query.health === undefined || link.health.state === query.health)
     .sort(newestFirst)
     .slice(0, limit);
 }

@@ -1,4 +1,4 @@
-import { isChangeableLinkField, tagKeysOf } from '@shortener/core';
+import { UNKNOWN_HEALTH, isChangeableLinkField, tagKeysOf } from '@shortener/core';
 import type { LinkChanges, LinkRecord } from '@shortener/core';
 
 /** Each column of `links` with the record field it holds and its type (for `unnest` inserts). */
@@ -31,6 +31,7 @@ export const LINK_COLUMNS = [
   ['starts_at', 'startsAt', 'bigint'],
   ['created_by', 'createdBy', 'text'],
   ['updated_by', 'updatedBy', 'text'],
+  ['health', 'health', 'jsonb'],
 ] as const satisfies readonly (readonly [string, keyof LinkRecord, string])[];
 
 /**
@@ -54,7 +55,11 @@ export const tagKeysValue = (tags: readonly string[]): string => JSON.stringify(
 /** The select list that reads a row of `links` as a {@link LinkRecord} (no rules: an empty list). */
 export const LINK_FIELDS = selectList(
   LINK_COLUMNS.map(([column, field]) => [
-    column === 'rules' ? `COALESCE(rules, '[]'::jsonb)` : column,
+    column === 'rules'
+      ? `COALESCE(rules, '[]'::jsonb)`
+      : column === 'health'
+        ? `COALESCE(health, '${JSON.stringify(UNKNOWN_HEALTH)}'::jsonb)`
+        : column,
     field,
   ]),
 );
@@ -67,7 +72,7 @@ export function columnValue(link: Partial<LinkRecord>, field: keyof LinkRecord):
   const value = link[field];
   if (field === 'rules') return Array.isArray(value) && value.length > 0 ? JSON.stringify(value) : null;
   if (field === 'tags') return value === undefined ? undefined : JSON.stringify(value);
-  if (field === 'preview' || field === 'split')
+  if (field === 'preview' || field === 'split' || field === 'health')
     return value === undefined ? undefined : value === null ? null : JSON.stringify(value);
   return value;
 }

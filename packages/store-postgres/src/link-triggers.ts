@@ -3,7 +3,7 @@ import { LINK_COLUMNS } from './link-rows.js';
 import { LINK_EVENT_START } from './migrations/006-event-outbox.js';
 
 const CHANGED = LINK_COLUMNS.map(([column]) => column)
-  .filter((column) => column !== 'clicks' && column !== 'last_click_at')
+  .filter((column) => column !== 'clicks' && column !== 'last_click_at' && column !== 'health')
   .join(', ');
 
 /** The link as the event payload holds it: keyed by record field (no rules: an empty list). */

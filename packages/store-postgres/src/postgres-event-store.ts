@@ -1,4 +1,4 @@
-import { summarizeVisitBatch } from '@shortener/core';
+import { carriesData, summarizeVisitBatch } from '@shortener/core';
 import type {
   DeliveryAttempt,
   EventBacklog,
@@ -118,8 +118,7 @@ function toEvent(row: DeliveryRow): OutboxEvent {
   const base = { id: row.event_id, type: row.type, accountId: row.account_id, at: row.created_at };
   if (row.type === 'link.visited')
     return { ...base, visits: row.payload as NonNullable<OutboxEvent['visits']> };
-  if (row.type.startsWith('domain.'))
-    return { ...base, domain: row.payload as NonNullable<OutboxEvent['domain']> };
+  if (carriesData(row.type)) return { ...base, data: row.payload };
   return { ...base, link: row.payload as NonNullable<OutboxEvent['link']> };
 }
 

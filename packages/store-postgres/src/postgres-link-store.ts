@@ -14,6 +14,7 @@ import type { Pool } from 'pg';
 import { addCounters } from './counter-writes.js';
 import { addVisitedEvents } from './postgres-event-store.js';
 import { inTransaction } from './database.js';
+import { postgresLinkHealth } from './postgres-link-health.js';
 import {
   LINK_FIELDS,
   LINK_INSERT,
@@ -101,6 +102,7 @@ export function createPostgresLinkStore(pool: Pool, changes: LinkChangeHub): Lin
       await pool.query(text, [keyHash, runner]);
     },
     tryConsumeClick: (id, at, counters) => consumeClick(pool, id, at, counters),
+    ...postgresLinkHealth(pool),
     crawlableSlugs: async (domain) => {
       const { rows } = await pool.query<{ slug: string }>(
         'SELECT slug FROM links WHERE domain = $1 AND crawlable ORDER BY slug COLLATE "C"',
@@ -190,6 +192,8 @@ async function listLinks(
   if (q !== null) where.push(SEARCH.replaceAll('$q', param(q)));
   if (query.tags !== undefined && query.tags.length > 0)
     where.push(`tag_keys @> ${param(JSON.stringify(query.tags))}::jsonb`);
+  if (query.health !== undefined)
+    where.push(`COALESCE(health->>'state', 'unknown') = ${param(query.health)}`);
   if (query.after !== undefined) {
     where.push(`(created_at, id) < (${param(query.after.createdAt)}, ${param(query.after.id)})`);
   }

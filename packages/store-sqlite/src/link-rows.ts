@@ -1,4 +1,4 @@
-import { isChangeableLinkField } from '@shortener/core';
+import { UNKNOWN_HEALTH, isChangeableLinkField } from '@shortener/core';
 import type { LinkChanges, LinkRecord } from '@shortener/core';
 import { clicksWithTail, lastClickWithTail } from './migrations/013-visit-log-epochs.js';
 
@@ -24,6 +24,12 @@ const CODECS = {
   rules: {
     write: (value: unknown) => (Array.isArray(value) && value.length > 0 ? JSON.stringify(value) : null),
     read: (value: unknown) => (value === null ? [] : (JSON.parse(value as string) as unknown)),
+  },
+  /** A link's health as JSON (decisions §23), NULL while never checked (and in older snapshots). */
+  health: {
+    write: (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value)),
+    read: (value: unknown) =>
+      value === null || value === undefined ? UNKNOWN_HEALTH : (JSON.parse(value as string) as unknown),
   },
 } satisfies Record<string, { write(value: unknown): unknown; read(value: unknown): unknown }>;
 
@@ -61,6 +67,7 @@ export const LINK_MAP = [
   ['starts_at', 'startsAt', 'integer'],
   ['created_by', 'createdBy', 'text'],
   ['updated_by', 'updatedBy', 'text'],
+  ['health', 'health', 'health'],
 ] as const satisfies readonly (readonly [string, keyof LinkRecord, keyof typeof CODECS])[];
 
 /** A column of `links`. */
@@ -82,9 +89,12 @@ export const CHANGEABLE_COLUMNS: readonly LinkColumn[] = LINK_MAP.filter(([, fie
   isChangeableLinkField(field),
 ).map(([column]) => column);
 
-/** The columns whose change is a change of the link (not its clicks): the link triggers fire on them. */
+/**
+ * The columns whose change is a change of the link (not its clicks, not its health: a check sends its
+ * own event, decisions §23): the link triggers fire on them.
+ */
 export const LINK_CHANGE_COLUMNS: readonly LinkColumn[] = LINK_COLUMNS.filter(
-  (column) => column !== 'clicks' && column !== 'last_click_at',
+  (column) => column !== 'clicks' && column !== 'last_click_at' && column !== 'health',
 );
 
 /**

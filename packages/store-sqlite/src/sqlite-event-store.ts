@@ -6,6 +6,7 @@ import type {
   PendingDelivery,
   Webhook,
 } from '@shortener/core';
+import { carriesData } from '@shortener/core';
 import type { Database, Statement } from 'better-sqlite3';
 import { toLinkRecord } from './link-rows.js';
 import type { LinkRow } from './link-rows.js';
@@ -90,8 +91,7 @@ export function toOutboxEvent(row: Omit<OutboxRow, 'seq'>): OutboxEvent {
   };
   const payload = JSON.parse(row.payload) as unknown;
   if (row.type === 'link.visited') return { ...base, visits: payload as NonNullable<OutboxEvent['visits']> };
-  if (row.type.startsWith('domain.'))
-    return { ...base, domain: payload as NonNullable<OutboxEvent['domain']> };
+  if (carriesData(row.type)) return { ...base, data: payload };
   return { ...base, link: toLinkRecord(payload as LinkRow) };
 }
 
@@ -275,12 +275,12 @@ function webhookMethods(db: Database, s: Statements, lock: WriteLock): WebhookMe
     },
   );
   // one statement per type: `consumed` names the type in its SQL (the types are ours, a closed list)
-  const adds = new Map<string, Statement<[{ account: string; payload: string }]>>();
+  const adds = new Map<string, Statement<[{ account: string | null; payload: string }]>>();
   const addOf = (type: string) => {
     const add =
       adds.get(type) ??
       db.prepare<
-        [{ account: string; payload: string }]
+        [{ account: string | null; payload: string }]
       >(`INSERT INTO event_outbox (id, type, account_id, payload, created_at)
         SELECT 'msg_' || lower(hex(randomblob(16))), '${type}', @account, @payload,
           CAST(unixepoch('subsec') * 1000 AS INTEGER)

@@ -4,15 +4,17 @@ import { LINK_READ, toLinkRecord } from './link-rows.js';
 import type { LinkRow } from './link-rows.js';
 import { toLikePattern } from './sqlite-link-store.js';
 import { TAGS_FILTER, tagsParam } from './sqlite-tags.js';
+import { HEALTH_FILTER } from './sqlite-link-health.js';
 
 const ALL_LINKS = `SELECT ${LINK_READ} FROM links
   WHERE (@q IS NULL OR slug LIKE @q ESCAPE '\\' OR title LIKE @q ESCAPE '\\' OR url LIKE @q ESCAPE '\\')
-    AND (@createdAt IS NULL OR (created_at, id) < (@createdAt, @id)) AND ${TAGS_FILTER}
+    AND (@createdAt IS NULL OR (created_at, id) < (@createdAt, @id)) AND ${TAGS_FILTER} AND ${HEALTH_FILTER}
   ORDER BY created_at DESC, id DESC LIMIT @limit`;
 
 interface AllParams {
   q: string | null;
   tags: string | null;
+  health: string | null;
   createdAt: number | null;
   id: string | null;
   limit: number;
@@ -31,6 +33,7 @@ export function createSqliteLinkListing(
       .all({
         q: toLikePattern(query.q),
         tags: tagsParam(query.tags),
+        health: query.health ?? null,
         createdAt: query.after?.createdAt ?? null,
         id: query.after?.id ?? null,
         limit: query.limit,

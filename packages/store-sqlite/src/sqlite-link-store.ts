@@ -29,6 +29,7 @@ import { createSqliteLinkChanges } from './sqlite-link-changes.js';
 import type { SqliteLinkChanges } from './sqlite-link-changes.js';
 import { TAGS_FILTER, TAG_COUNTS, tagsParam } from './sqlite-tags.js';
 import { batchPerTurn } from './turn-batch.js';
+import { HEALTH_FILTER, sqliteLinkHealth } from './sqlite-link-health.js';
 
 const INSERT = `INSERT INTO links (${LINK_COLUMNS.join(', ')}) VALUES (${LINK_COLUMNS.map((c) => `@${c}`).join(', ')})`;
 
@@ -38,7 +39,8 @@ const UPDATE = `UPDATE links SET ${CHANGEABLE_COLUMNS.map(
 ).join(', ')}, updated_at = @updated_at WHERE id = @id RETURNING ${LINK_READ}`;
 
 const LIST_WHERE = `account_id = @accountId AND (@q IS NULL
-  OR slug LIKE @q ESCAPE '\\' OR title LIKE @q ESCAPE '\\' OR url LIKE @q ESCAPE '\\') AND ${TAGS_FILTER}`;
+  OR slug LIKE @q ESCAPE '\\' OR title LIKE @q ESCAPE '\\' OR url LIKE @q ESCAPE '\\') AND ${TAGS_FILTER}
+  AND ${HEALTH_FILTER}`;
 const LIST_ORDER = 'ORDER BY created_at DESC, id DESC LIMIT @limit';
 
 // the tail counts: a link capped after visits were logged has clicks not folded yet (migration 012)
@@ -56,6 +58,7 @@ interface CappedClick {
 
 interface ListParams {
   accountId: string;
+  health: string | null;
   q: string | null;
   tags: string | null;
   limit: number;
@@ -112,6 +115,7 @@ export function createSqliteLinkStore(db: Database): LinkStore & { readonly chan
     tagCounts: async (accountId) => s.tagCounts.all(accountId),
     importedClicks: async (accountId) => s.importedClicks.get(accountId) ?? 0,
     crawlableSlugs: async (domain) => s.crawlable.all(domain.toLowerCase()),
+    ...sqliteLinkHealth(db),
     claim: async (hashes, accountId, at) =>
       hashes.length === 0 ? 0 : claimTx.immediate(hashes, accountId, at).map(announce).length,
     claimIdempotencyKey: async (claim) => claimKeyTx.immediate(claim),
@@ -264,6 +268,7 @@ function listPage(s: Statements, query: LinkListQuery): LinkRecord[] {
     accountId: query.accountId,
     q: toLikePattern(query.q),
     tags: tagsParam(query.tags),
+    health: query.health ?? null,
     limit: query.limit,
   };
   const rows = query.after

@@ -11,7 +11,7 @@ import type {
   ServiceConfig,
   SessionRecord,
 } from '@shortener/core';
-import { DEFAULT_LIMITS, PLAIN, UNUSED_LINK } from '@shortener/core';
+import { DEFAULT_LIMITS, PLAIN, UNKNOWN_HEALTH, UNUSED_LINK } from '@shortener/core';
 
 /**
  * Settings for adapter tests: two short domains on https (`s.example`, the default, and `go.example`),
@@ -81,6 +81,7 @@ export function aLink(overrides: Partial<LinkRecord> = {}): LinkRecord {
     updatedAt: FIXTURE_TIME,
     createdBy: null,
     updatedBy: null,
+    health: UNKNOWN_HEALTH,
     ...PLAIN,
     ...overrides,
   };

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { aLink, FIXTURE_TIME, anInsertedLink } from './fixtures.js';
 import { givenAccount, givenLink, useFreshStores } from './fresh-stores.js';
 import { describeLinkClaims, describeLinkClicks } from './link-store-contract-clicks.js';
+import { describeLinkHealth } from './link-store-contract-health.js';
 import { describeLinkImport } from './link-store-contract-import.js';
 import { describeIdempotencyClaims } from './link-store-contract-idempotency.js';
 import { describeLinkListing } from './link-store-contract-list.js';
@@ -24,6 +25,7 @@ export function describeLinkStoreContract(name: string, open: () => Promise<Stor
     describeLinkImport(stores);
     describeIdempotencyClaims(stores);
     describeLinkOrganising(stores);
+    describeLinkHealth(stores);
   });
 }
 

@@ -75,6 +75,7 @@ function routedCopy(link: LinkRecord, routing: LinkRouting | null): RoutedLink {
     updatedAt: link.updatedAt,
     createdBy: link.createdBy,
     updatedBy: link.updatedBy,
+    health: link.health,
     tags: link.tags,
     rules: link.rules,
     forwardQuery: link.forwardQuery,

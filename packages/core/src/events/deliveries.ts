@@ -116,7 +116,7 @@ async function accountNameOf(d: DeliveryDeps, event: OutboxEvent): Promise<strin
 
 function eventData(event: OutboxEvent, config: ServiceConfig, now: number): unknown {
   if (event.link !== undefined) return toLinkView(event.link, config, now);
-  if (event.domain !== undefined) return event.domain;
+  if (event.data !== undefined) return event.data;
   if (event.visits !== undefined) {
     const { domain, slug, link_id, ...counts } = event.visits;
     return { link_id, short_url: shortUrlOf({ domain, slug }, config), ...counts };

@@ -109,10 +109,11 @@ export interface EventStore {
   /** The account's webhooks (every account's when null), oldest first, with their last 20 attempts. */
   listWebhooks(accountId: string | null): Promise<WebhookWithAttempts[]>;
   /**
-   * Adds an event that is no link change (`domain.verified`, `domain.suspended`) to the outbox, when
-   * someone takes it (the broker, or an enabled webhook of `accountId` that wants its type).
+   * Adds an event that is no link change (`domain.verified`, `domain.suspended`,
+   * `link.health_changed`) to the outbox, when someone takes it (the broker, or an enabled webhook of
+   * `accountId` that wants its type; null: an anonymous link's, the broker's only).
    */
-  addEvent(type: EventType, accountId: string, data: unknown): Promise<void>;
+  addEvent(type: EventType, accountId: string | null, data: unknown): Promise<void>;
   /** Removes a webhook and its deliveries; false when there was none. */
   deleteWebhook(id: string): Promise<boolean>;
   /** What waits to go out (metrics, the settings page, tests). */

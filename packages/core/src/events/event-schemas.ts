@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { HEALTH_STATES } from '../links/health.js';
 import { LinkSchema } from '../response-schemas.js';
 import type { EVENT_TYPES } from './events.js';
 
@@ -40,6 +41,15 @@ export const DomainEventDataSchema = z
     verified_at: z.iso.datetime().nullable(),
   })
   .meta({ id: 'DomainEventData' });
+
+/** `data` of `link.health_changed` (decisions §23): the link after the check, and its states. */
+export const HealthChangedEventDataSchema = z
+  .object({
+    link: LinkSchema,
+    from: z.enum(HEALTH_STATES),
+    to: z.enum(HEALTH_STATES),
+  })
+  .meta({ id: 'HealthChangedEventData' });
 
 const envelope = <T extends z.ZodType>(type: string, data: T, what: string) =>
   z
@@ -87,6 +97,11 @@ export const EVENT_BODY_SCHEMAS = {
     DomainEventDataSchema,
     'An active own domain failed its check three times in a row: its links are not served until it passes.',
   ).meta({ id: 'DomainSuspendedEvent' }),
+  'link.health_changed': envelope(
+    'link.health_changed',
+    HealthChangedEventDataSchema,
+    'The checks of a link’s destinations changed its health state (broken after HEALTH_FAILURES failures in a row; ok or redirected again at the first pass).',
+  ).meta({ id: 'LinkHealthChangedEvent' }),
   ping: envelope('ping', z.object({}).strict(), '"Send test": checks the endpoint and its secret.').meta({
     id: 'PingEvent',
   }),

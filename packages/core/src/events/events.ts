@@ -10,7 +10,13 @@ export const EVENT_TYPES = [
   // an account's own domain (decisions §20): verified (again), or suspended after failed checks
   'domain.verified',
   'domain.suspended',
+  // a link's destinations were found broken, or answering again (decisions §23)
+  'link.health_changed',
 ] as const;
+
+/** The events whose body's data is written with the event (no link snapshot, no visit counts). */
+export const carriesData = (type: string): boolean =>
+  type.startsWith('domain.') || type === 'link.health_changed';
 
 /** An event type; `ping` is sent by "Send test" only and never written to the outbox. */
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -46,8 +52,12 @@ export interface OutboxEvent {
   readonly link?: LinkRecord;
   /** The counts of `link.visited`, with the link's short domain and slug at the time. */
   readonly visits?: VisitSummary & { readonly domain: string; readonly slug: string };
-  /** The own domain of `domain.verified` and `domain.suspended`, as its check left it. */
-  readonly domain?: DomainEventData;
+  /**
+   * The body's data of an event that is no link change ({@link carriesData}): the own domain of
+   * `domain.verified` and `domain.suspended` as its check left it, `{ link, from, to }` of
+   * `link.health_changed`.
+   */
+  readonly data?: unknown;
 }
 
 /** `data` of the domain events: the domain after the check that sent it (decisions §20). */

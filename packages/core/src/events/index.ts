@@ -20,7 +20,7 @@ export type {
   Webhook,
   WebhookWithAttempts,
 } from './event-ports.js';
-export { EVENT_TYPES, mergeVisitSummaries, summarizeVisitBatch } from './events.js';
+export { EVENT_TYPES, carriesData, mergeVisitSummaries, summarizeVisitBatch } from './events.js';
 export type { DomainEventData, EventType, OutboxEvent, VisitSummary } from './events.js';
 export {
   createWebhook,

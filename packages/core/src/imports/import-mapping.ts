@@ -21,6 +21,7 @@ import type { UrlPolicy } from '../urls/validate-url.js';
 import { validateTargetUrl } from '../urls/validate-url.js';
 import type { ImportOptions, ImportOutcome, ImportReportLine } from './import-job.js';
 import type { ImportRow } from './source.js';
+import { UNKNOWN_HEALTH } from '../links/health.js';
 
 /** The longest title kept (create's limit); a longer one is cut. */
 const MAX_TITLE = 200;
@@ -95,6 +96,7 @@ export async function planRow(ctx: MappingContext, row: ImportRow): Promise<RowP
     accountId: ctx.accountId,
     createdBy: null,
     updatedBy: null,
+    health: UNKNOWN_HEALTH,
     editTokenHash: null,
     createdAt: row.createdAt ?? now,
     updatedAt: now,

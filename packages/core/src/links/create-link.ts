@@ -16,6 +16,7 @@ import { checkPermanent, organisedOf } from './organise.js';
 import { resolveLinkDomain } from './references.js';
 import { RESERVED_SLUGS, randomSlug, slugLengthForAttempt, validateAlias } from './slug.js';
 import { checkStart, expiryFromDays } from './status.js';
+import { UNKNOWN_HEALTH } from './health.js';
 
 /** A new link and, for an anonymous one, its edit token (shown once, stored only as a hash). */
 export interface CreatedLink {
@@ -142,6 +143,7 @@ export async function createLink(
     updatedAt: now,
     createdBy: caller.by ?? null,
     updatedBy: null,
+    health: UNKNOWN_HEALTH,
     ...organised.value,
   };
   const permanent = checkPermanent(draft);

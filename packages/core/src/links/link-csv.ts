@@ -33,6 +33,7 @@ const COLUMN_OF = {
   last_click_at: 'last_click_at',
   created_by: 'created_by',
   updated_by: 'updated_by',
+  health: 'health',
   preview_url: null,
   qr_svg_url: null,
   qr_png_url: null,

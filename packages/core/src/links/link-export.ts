@@ -20,6 +20,7 @@ import { isLinkId } from './references.js';
 import { checkStart } from './status.js';
 import { validateCode } from './slug.js';
 import { toLinkView } from './view.js';
+import { UNKNOWN_HEALTH } from './health.js';
 
 const instant = z.iso.datetime({ offset: true }).transform((text) => Date.parse(text));
 
@@ -143,6 +144,7 @@ export async function importLink(deps: CoreDeps, line: ExportedLink): Promise<Re
     maxClicks: line.max_clicks,
     createdBy: line.created_by ?? null,
     updatedBy: line.updated_by ?? null,
+    health: UNKNOWN_HEALTH,
     clicks: line.clicks,
     importedClicks: Math.min(line.imported_clicks ?? 0, line.clicks),
     lastClickAt: line.last_click_at,

@@ -1,3 +1,4 @@
+import type { LinkHealth } from './health.js';
 import type { LinkPreview } from './preview.js';
 import type { RedirectRule } from './rules.js';
 import type { SplitEntry } from './split.js';
@@ -55,6 +56,8 @@ export interface LinkRecord {
   readonly createdBy: string | null;
   /** Who changed it last, as `createdBy`; null until changed by someone known. */
   readonly updatedBy: string | null;
+  /** What the checks of its destinations found (decisions §23); written by the checks only. */
+  readonly health: LinkHealth;
 }
 
 /**
@@ -72,6 +75,7 @@ export const FIXED_LINK_FIELDS = [
   'createdAt',
   'updatedAt',
   'createdBy',
+  'health',
 ] as const satisfies readonly (keyof LinkRecord)[];
 export type FixedLinkField = (typeof FIXED_LINK_FIELDS)[number];
 

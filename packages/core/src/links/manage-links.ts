@@ -173,6 +173,7 @@ async function pageOf(
     ...(after ? { after } : {}),
     ...(q ? { q } : {}),
     ...tags,
+    ...(query.health === undefined ? {} : { health: query.health }),
   });
   const links = rows.slice(0, query.limit);
   const last = links.at(-1);

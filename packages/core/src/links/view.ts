@@ -1,5 +1,7 @@
 import type { ServiceConfig } from '../config.js';
-import type { LinkView, PublicLinkView } from '../response-schemas.js';
+import type { LinkHealthView, LinkView, PublicLinkView } from '../response-schemas.js';
+import type { LinkHealth } from './health.js';
+import { UNKNOWN_HEALTH } from './health.js';
 import type { LinkRecord } from './link.js';
 import { serverRedirectStatus } from './organise.js';
 import { statusOf } from './routing.js';
@@ -14,6 +16,18 @@ export function shortUrlOf(link: Pick<LinkRecord, 'domain' | 'slug'>, config: Se
   const domain = config.shortDomains.find((d) => d.host === link.domain);
   const origin = domain?.origin ?? `https://${link.domain}`;
   return `${origin}/${link.slug}`;
+}
+
+/** A link's health as the Link object shows it (`?? UNKNOWN_HEALTH`: an event snapshot from before it). */
+export function toHealthView(health: LinkHealth): LinkHealthView {
+  return {
+    state: health.state,
+    status: health.status,
+    reason: health.reason,
+    final_url: health.finalUrl,
+    checked_at: isoOrNull(health.checkedAt),
+    since: isoOrNull(health.since),
+  };
 }
 
 /** The Link response object (interface §2.1); `editToken` only right after an anonymous creation. */
@@ -56,6 +70,7 @@ export function toLinkView(
     expired_url: link.expiredUrl,
     preview: link.preview,
     split: link.split === null ? null : link.split.map(({ url, weight }) => ({ url, weight })),
+    health: toHealthView(link.health ?? UNKNOWN_HEALTH),
   };
   return editToken === undefined ? view : { ...view, edit_token: editToken };
 }

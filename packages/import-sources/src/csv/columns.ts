@@ -89,6 +89,7 @@ export const LINK_CSV_FIELDS = {
   last_click_at: null,
   created_by: null,
   updated_by: null,
+  health: null,
 } as const satisfies Record<LinkCsvColumn, CsvField | null>;
 
 /** A header as compared: without case, spaces or `_` (`Long URL`, `long_url` and `longUrl` are one). */

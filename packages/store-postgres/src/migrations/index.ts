@@ -83,6 +83,13 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 24, sql: TEAMS },
   // decisions §22: provider identities (OpenID Connect) linked to accounts
   { version: 25, sql: IDENTITIES },
+  // decisions §23: what the checks of a link's destinations found (NULL: never checked), and when the
+  // next check is due (0: at once), moved on by a node's lease while it checks
+  {
+    version: 26,
+    sql: `ALTER TABLE links ADD COLUMN health JSONB, ADD COLUMN health_next_at BIGINT NOT NULL DEFAULT 0;
+CREATE INDEX links_health_due ON links (health_next_at);`,
+  },
 ];
 
 /**

@@ -23,6 +23,7 @@ import { VISIT_EVENT_WINDOWS } from './024-visit-event-windows.js';
 import { DOMAINS } from './029-domains.js';
 import { TEAMS } from './030-teams.js';
 import { IDENTITIES } from './031-identities.js';
+import { LINK_HEALTH } from './032-link-health.js';
 
 /** One schema step. Versions start at 1 and increase by one; `PRAGMA user_version` holds the last applied. */
 export interface Migration {
@@ -98,6 +99,8 @@ ALTER TABLE import_jobs ADD COLUMN file_name TEXT;`,
   { version: 30, sql: TEAMS },
   // decisions §22: provider identities (OpenID Connect) linked to accounts
   { version: 31, sql: IDENTITIES },
+  // decisions §23: what the checks of a link's destinations found, and when the next check is due
+  { version: 32, sql: LINK_HEALTH },
 ];
 
 /**
