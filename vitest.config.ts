@@ -51,6 +51,7 @@ const ON_POSTGRES = [
   'webhooks',
   'webhook-isolation',
   'webhook-accounts',
+  'health',
   'webhook-limits',
   'organise',
   'fuzz',

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type {
   BudgetedDeps,
+  CheckNowDeps,
   CoreDeps,
   DomainDeps,
   GeoLookup,
@@ -138,6 +139,8 @@ export interface HttpDeps {
   readonly domains?: DomainDeps;
   /** Sign-in through an identity provider (decisions §22); without it `/login/oidc…` is 404. */
   readonly sso?: HttpSso;
+  /** Link health checks ("Check now", decisions §23); without it `POST …/check` is 404. */
+  readonly linkHealth?: CheckNowDeps;
   /** Imports into an account (`/api/v1/imports`, decisions §17); without it those routes are 404. */
   readonly imports?: ImportUseDeps & { readonly kick: () => void };
   /** Device and OS of a visitor for redirect rules (decisions §15); ua-parser-js when absent. */

@@ -8,6 +8,7 @@ export const DOCUMENTED_PATHS: Readonly<Record<string, readonly string[]>> = {
   '/api/v1/links': ['get', 'post'],
   '/api/v1/links/{id}': ['delete', 'get', 'patch'],
   '/api/v1/links/{id}/stats': ['get'],
+  '/api/v1/links/{id}/check': ['post'],
   '/api/v1/check': ['get'],
   '/api/v1/bulk': ['post'],
   '/api/v1/imports': ['post'],

@@ -161,7 +161,7 @@ describe('buildOpenApiDocument', () => {
     fields.push('public_stats', 'expires_at', 'max_clicks', 'created_at', 'updated_at', 'last_click_at');
     fields.push('preview_url', 'qr_svg_url', 'qr_png_url', 'stats_url', 'edit_token');
     fields.push('tags', 'rules', 'forward_query', 'redirect_status', 'crawlable', 'expired_url', 'preview');
-    fields.push('split', 'starts_at', 'created_by', 'updated_by');
+    fields.push('split', 'starts_at', 'created_by', 'updated_by', 'health');
     expect(Object.keys(schemas.Link.properties).sort()).toEqual([...fields].sort());
     expect(schemas.Link.properties.rules.items).toEqual({ $ref: '#/components/schemas/RedirectRule' });
     expect(schemas.Link.required).not.toContain('edit_token');

@@ -1,5 +1,5 @@
 import type { Caller } from '@shortener/core';
-import type { CoreDeps, RateLimiter } from '@shortener/core';
+import type { CheckNowDeps, CoreDeps, RateLimiter } from '@shortener/core';
 
 /** Who calls the tools: the account of a presented API key (null when anonymous) and the client's IP. */
 export interface McpCaller extends Omit<Caller, 'editToken' | 'operator'> {
@@ -37,6 +37,8 @@ export interface McpDeps {
   readonly logger: McpLogger;
   /** QR drawing for `qr_code`; without it, `renderQr` on the calling thread. */
   readonly qr?: McpQrRenderer;
+  /** Link health checks for `check_link` (decisions §23); without it the tool says checks are off. */
+  readonly linkHealth?: CheckNowDeps;
 }
 
 /** The core caller of the tools' caller (no edit token: tools that take one add it). */

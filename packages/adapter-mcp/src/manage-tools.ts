@@ -1,6 +1,8 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import {
+  checkLinkNow,
   deleteLink,
+  domainError,
   getLink,
   getStats,
   getStatsAcross,
@@ -25,7 +27,7 @@ const DESCRIPTIONS = {
   list_links:
     'List the links of your API key’s account, newest first: links (each a Link) and next_cursor (pass it ' +
     'as cursor for the next page; null on the last page). q matches slug, title or url; tags keeps the ' +
-    'links carrying every tag given. Needs an API key. ' +
+    'links carrying every tag given; health (e.g. broken) keeps the links in that health state. Needs an API key. ' +
     'Errors: unauthorized, invalid_request.',
   update_link:
     `Change a link: url, title, expires_in_days or expires_at, starts_at, max_clicks, password, public_stats, tags ` +
@@ -44,6 +46,12 @@ const DESCRIPTIONS = {
     'a link with redirect rules which rule answered (rules: 0, 1, … or default), for a link with a split which ' +
     'entry answered (variants: 0, 1, …). Public statistics need no ' +
     `credentials; private ones need the owner. ${ACCESS} Errors: not_found, forbidden, invalid_request.`,
+  check_link:
+    'Check a link’s destinations now (its url, its rules’ and its split’s URLs: HEAD, then GET; politely, ' +
+    'one request at a time per host) and return the Link with its health: state unknown, ok, redirected ' +
+    '(final_url: where it ended) or broken (the last checks failed in a row), reason (http_4xx, http_5xx, ' +
+    `dns, tls, timeout, refused, blocked), status, checked_at, since. At most 10 a minute per account. ${ACCESS} ` +
+    'Errors: not_found, forbidden, unauthorized, rate_limited, unavailable (checks are not run here).',
   tag_stats:
     'The same statistics over every link of your account carrying a tag, plus links: the 20 with the most ' +
     'clicks in the range. Needs an API key. Errors: unauthorized, invalid_request.',
@@ -69,6 +77,43 @@ export function addManageTools(set: ToolSet): void {
   addDeleteLink(set);
   addLinkStats(set);
   addTagStats(set);
+  addCheckLink(set);
+}
+
+function addCheckLink(set: ToolSet): void {
+  set.server.registerTool(
+    'check_link',
+    {
+      title: 'Check a link’s destinations now',
+      description: DESCRIPTIONS.check_link,
+      inputSchema: set.schemas.accessInput,
+      outputSchema: set.schemas.linkOutput,
+      annotations: {
+        readOnlyHint: false,
+        openWorldHint: true,
+        idempotentHint: false,
+        destructiveHint: false,
+      },
+    },
+    set.guard('check_link', async ({ id, edit_token: editToken }) =>
+      withToken(set, id, editToken, async () => {
+        const { linkHealth } = set.deps;
+        if (linkHealth === undefined) {
+          return toolError(domainError('unavailable', 'Link health checks do not run on this server.'));
+        }
+        const checked = await checkLinkNow(linkHealth, as(set, editToken), id);
+        if (!checked.ok) {
+          return 'retryAfterMs' in checked
+            ? rateLimited('link checks', Math.ceil(checked.retryAfterMs / 1000))
+            : toolError(checked.error);
+        }
+        const link = viewOf(set)(checked.value);
+        const { state, reason, status } = link.health;
+        const why = reason === null ? '' : ` (${reason}${status === null ? '' : `, HTTP ${status}`})`;
+        return toolResult(link, linkText(link), `Health: ${state}${why}`);
+      }),
+    ),
+  );
 }
 
 const WRITE = { readOnlyHint: false, openWorldHint: false };
@@ -122,9 +167,10 @@ function addListLinks(set: ToolSet): void {
       outputSchema: set.schemas.listOutput,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    set.guard('list_links', async ({ q, limit, cursor, tags }) => {
+    set.guard('list_links', async ({ q, limit, cursor, tags, health }) => {
       const query = {
         limit: limit ?? 50,
+        ...(health === undefined ? {} : { health }),
         ...(q === undefined ? {} : { q }),
         ...(cursor === undefined ? {} : { cursor }),
         ...(tags === undefined ? {} : { tag: tagKeysOf(tags) }),

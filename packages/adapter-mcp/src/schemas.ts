@@ -111,6 +111,7 @@ function manageSchemas() {
         q: ListLinksQuery.shape.q,
         limit: z.number().int().min(1).max(200).optional().describe('Links per page, 1-200, default 50.'),
         cursor: ListLinksQuery.shape.cursor,
+        health: ListLinksQuery.shape.health,
         tags: z
           .array(z.string().max(100))
           .max(10)

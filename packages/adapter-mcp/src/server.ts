@@ -39,7 +39,7 @@ function instructionsOf(deps: McpDeps, caller: McpCaller): string {
     `A URL shortener. Short domains: ${hosts}. Use shorten_url to create a short link (check_alias first`,
     'when you want a custom alias), get_link_info to inspect one, qr_code for its QR code; list_links,',
     'update_link, delete_link and link_stats manage the links you made (by id, with your API key or the',
-    'link’s edit_token); tag_stats sums the statistics of your links carrying a tag.',
+    'link’s edit_token); tag_stats sums the statistics of your links carrying a tag; check_link checks a link’s destinations now.',
     `Failed calls have isError and structuredContent.error.code. ${who}`,
   ].join(' ');
 }

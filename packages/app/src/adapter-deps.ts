@@ -98,6 +98,7 @@ export function createHttpDeps(
   stores: S['stores'],
   orphans: S['orphans'],
   domains: S['domains'],
+  linkHealth: S['linkHealth'],
 ): S['httpDeps'] {
   return {
     core,
@@ -114,6 +115,7 @@ export function createHttpDeps(
     imports: { ...core, imports: stores.imports, importSecrets: imports, kick: imports.kick },
     orphans: { recorder: orphans, store: stores.orphans },
     domains: domains.deps,
+    linkHealth: linkHealth.deps,
     ...withSso(ssoOf(cfg, core, stores, logger)),
     idempotencySecret: rememberedSecret(stores.settings, IDEMPOTENCY_SECRET_SETTING),
     ...(metrics === null ? {} : { metrics: metrics.http }),
@@ -142,12 +144,14 @@ export function createMcpDeps(
   logger: S['logger'],
   qr: S['qr'],
   metrics: S['metrics'],
+  linkHealth: S['linkHealth'],
 ): S['mcpDeps'] {
   return {
     core,
     logger,
     qr: qr.render,
     rateLimiter,
+    linkHealth: linkHealth.deps,
     ...(metrics === null ? {} : { onLimited: (limit: 'creation' | 'qr') => metrics.http.limited(limit) }),
   };
 }

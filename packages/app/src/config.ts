@@ -1,6 +1,6 @@
 import type { HttpOptions, ServerLimits } from '@shortener/adapter-http';
 import { DEFAULT_LIMITS, parseShortDomain } from '@shortener/core';
-import type { DomainConfig, ServiceConfig, ShortDomain, SsoPolicy } from '@shortener/core';
+import type { DomainConfig, HealthConfig, ServiceConfig, ShortDomain, SsoPolicy } from '@shortener/core';
 import type { OidcSettings } from './oidc.js';
 import type { z } from 'zod';
 import { SettingsSchema } from './config-schema.js';
@@ -34,6 +34,8 @@ export interface AppConfig {
   readonly visitEventSeconds: number;
   /** `IMPORT_RUNNERS`: import jobs this node runs at once, one per account (decisions §25). */
   readonly importRunners: number;
+  /** `HEALTH_*`: the checks of links' destinations (decisions §23). */
+  readonly health: HealthConfig;
   /** Accounts' own domains (decisions §20): where they point, how many, which DNS servers check them. */
   readonly domains: DomainConfig & { readonly dnsServers: readonly string[] };
   readonly logLevel: LogLevel;
@@ -154,6 +156,12 @@ function toAppConfig(settings: Settings): AppConfig {
     amqpUrl: settings.AMQP_URL ?? null,
     visitEventSeconds: settings.VISIT_EVENT_SECONDS,
     importRunners: settings.IMPORT_RUNNERS,
+    health: {
+      enabled: settings.HEALTH_CHECKS === 'on',
+      intervalMs: settings.HEALTH_CHECK_HOURS * 3_600_000,
+      hostGapMs: settings.HEALTH_HOST_GAP_MS,
+      failures: settings.HEALTH_FAILURES,
+    },
     domains: {
       cname: settings.CUSTOM_DOMAIN_CNAME ?? null,
       ips: settings.CUSTOM_DOMAIN_IPS,

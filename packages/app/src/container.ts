@@ -41,6 +41,8 @@ import {
 import type { ImportRuntime } from './imports/import-runtime.js';
 import { createDomainRuntime } from './domain-checks.js';
 import type { DomainRuntime } from './domain-checks.js';
+import { createHealthRuntime } from './health-runtime.js';
+import type { HealthRuntime } from './health-runtime.js';
 
 // The composition root: the only file that knows every package, and the only one importing inversify.
 
@@ -75,6 +77,8 @@ export interface Services {
   readonly orphans: OrphanRecorder;
   /** The accounts' own domains and their background checks (decisions §20). */
   readonly domains: DomainRuntime;
+  /** The checks of links' destinations (decisions §23). */
+  readonly linkHealth: HealthRuntime;
 }
 
 /** The service identifier of each binding. */
@@ -99,6 +103,7 @@ export const TOKENS: { readonly [K in keyof Services]: symbol } = {
   imports: Symbol('imports'),
   orphans: Symbol('orphans'),
   domains: Symbol('domains'),
+  linkHealth: Symbol('linkHealth'),
 };
 
 /** The container built by {@link createContainer}. */
@@ -163,19 +168,31 @@ function bindServices(c: Container): void {
     createDomainRuntime,
     needs('coreDeps', 'stores', 'clock', 'random', 'config', 'logger'),
   );
+  c.bind<HealthRuntime>(t.linkHealth).toResolvedValue(
+    createHealthRuntime,
+    needs('coreDeps', 'stores', 'clock', 'config', 'logger', 'rateLimiter'),
+  );
   c.bind<ImportRuntime>(t.imports).toResolvedValue(
     createImports,
     needs('coreDeps', 'stores', 'userAgents', 'config', 'logger'),
   );
   c.bind<ServiceMetrics | null>(t.metrics).toResolvedValue(
-    (cfg: AppConfig, recorder: VisitRecorder, { dispatcher }: EventRuntime, stores: Stores) =>
+    (
+      cfg: AppConfig,
+      recorder: VisitRecorder,
+      { dispatcher }: EventRuntime,
+      stores: Stores,
+      linkHealth: HealthRuntime,
+    ) =>
       cfg.metrics.enabled
-        ? createServiceMetrics(recorder, cfg.metrics.port === null, {
-            counts: dispatcher.counts,
-            backlog: () => stores.events.backlog(),
-          })
+        ? createServiceMetrics(
+            recorder,
+            cfg.metrics.port === null,
+            { counts: dispatcher.counts, backlog: () => stores.events.backlog() },
+            { checks: linkHealth.checks, counts: () => linkHealth.counts() },
+          )
         : null,
-    [t.config, t.recorder, t.events, t.stores],
+    [t.config, t.recorder, t.events, t.stores, t.linkHealth],
   );
   c.bind<StoreHealth>(t.storeHealth).toResolvedValue(
     (stores: Stores, limits: RateLimits) => createStoreHealth(stores, { checks: [limits.check] }),
@@ -196,7 +213,7 @@ function bindAdapters(c: Container): void {
   const t = TOKENS;
   c.bind<McpDeps>(t.mcpDeps).toResolvedValue(
     createMcpDeps,
-    needs('coreDeps', 'rateLimiter', 'logger', 'qr', 'metrics'),
+    needs('coreDeps', 'rateLimiter', 'logger', 'qr', 'metrics', 'linkHealth'),
   );
   c.bind<HttpDeps>(t.httpDeps).toResolvedValue(
     createHttpDeps,
@@ -217,6 +234,7 @@ function bindAdapters(c: Container): void {
       'stores',
       'orphans',
       'domains',
+      'linkHealth',
     ),
   );
 }
@@ -265,6 +283,7 @@ export interface App {
   readonly imports: ImportRuntime;
   readonly orphans: OrphanRecorder;
   readonly domains: DomainRuntime;
+  readonly linkHealth: HealthRuntime;
 }
 
 /** Resolves everything `serve` needs (this opens the stores). */
@@ -283,5 +302,6 @@ export function resolveApp(container: AppContainer): App {
     imports: resolve(container, 'imports'),
     orphans: resolve(container, 'orphans'),
     domains: resolve(container, 'domains'),
+    linkHealth: resolve(container, 'linkHealth'),
   };
 }

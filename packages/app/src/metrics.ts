@@ -6,6 +6,8 @@ import type { VisitRecorder } from '@shortener/core';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { registerEventMetrics } from './events/event-metrics.js';
 import type { EventsMeasured } from './events/event-metrics.js';
+import { registerHealthMetrics } from './health-metrics.js';
+import type { HealthMeasured } from './health-metrics.js';
 
 /** The service's Prometheus metrics (`METRICS=true`): no label ever holds an address or a slug. */
 export interface ServiceMetrics {
@@ -29,10 +31,12 @@ export function createServiceMetrics(
   recorder: VisitRecorder,
   onThisPort: boolean,
   events?: EventsMeasured,
+  health?: HealthMeasured,
 ): ServiceMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   if (events !== undefined) registerEventMetrics(registry, events);
+  if (health !== undefined) registerHealthMetrics(registry, health);
   const http = registerHttpMetrics(registry);
   const flushed = registerVisitMetrics(registry, recorder);
   const exposition = async () => ({ contentType: registry.contentType, body: await registry.metrics() });

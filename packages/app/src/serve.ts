@@ -59,6 +59,7 @@ export async function startServer(
   const compaction = startVisitCompaction(stores.visits, logger, () => app.recorder.pending(), BURST_VISITS);
   app.events.start();
   app.imports.start();
+  app.linkHealth.start();
   logStart(logger, config, url);
 
   const shutdown = async (): Promise<void> => {
@@ -70,6 +71,7 @@ export async function startServer(
     await flushing.flush();
     await compaction.stop();
     await app.imports.stop();
+    await app.linkHealth.stop();
     await app.domains.stop();
     await app.events.stop();
     await app.qr.close();

@@ -128,6 +128,26 @@ export const VARIABLE_DOCS = {
     help: 'import jobs this node runs at once, one per account (default 2)',
     doc: "Import jobs this node runs side by side (default 2, 1-64), never two of one account: one account's long import does not hold another's. See [Imports](imports.md)",
   },
+  HEALTH_CHECKS: {
+    value: '<mode>',
+    help: "check links' destinations in the background (on, the default, or off)",
+    doc: '`on` (default) or `off`: every active link\'s destinations are checked about every `HEALTH_CHECK_HOURS`, politely; "Check now" works either way. See [Link health](health.md)',
+  },
+  HEALTH_CHECK_HOURS: {
+    value: '<hours>',
+    help: 'how often each link is checked (default 24)',
+    doc: 'How often each active link is checked, in hours (default 24, 1-8760); links clicked in the last 7 days go first. See [Link health](health.md)',
+  },
+  HEALTH_HOST_GAP_MS: {
+    value: '<ms>',
+    help: 'least time between two checks of one host (default 2000)',
+    doc: 'The least time between two requests of the checks to one destination host, in milliseconds (default 2000, 100-3600000); one request at a time per host. See [Link health](health.md)',
+  },
+  HEALTH_FAILURES: {
+    value: '<n>',
+    help: 'failed checks in a row that make a link broken (default 3)',
+    doc: 'Failed checks in a row that make a link `broken` (default 3, 1-100); one pass makes it `ok` again. See [Link health](health.md)',
+  },
   AMQP_URL: {
     value: '<url>',
     help: 'RabbitMQ, amqp://…: every event is published to shortener.events',

@@ -28,7 +28,15 @@ export function buildBinary(): void {
 }
 
 /** A clean environment: nothing of the test runner's leaks into the child's configuration. */
-export const envOf = (vars: Record<string, string>) => ({ PATH: process.env.PATH ?? '', ...vars });
+/**
+ * A child's environment: `PATH` and `vars`. No background health checks unless `vars` ask (they would
+ * look up the tests' example.com names, off the loopback).
+ */
+export const envOf = (vars: Record<string, string>) => ({
+  PATH: process.env.PATH ?? '',
+  HEALTH_CHECKS: 'off',
+  ...vars,
+});
 
 /** How a child process ended and what it wrote. */
 export interface Finished {

@@ -177,7 +177,8 @@ interface DocServer {
 async function startDocServer(): Promise<DocServer> {
   const dir = mkdtempSync(join(tmpdir(), 'shortener-docs-'));
   const port = await freePort();
-  const base = { HOME: dir, LANG: 'C.UTF-8', DB_PATH: join(dir, 'data/shortener.db') };
+  // no background health checks: the examples' example.com names would be looked up off the loopback
+  const base = { HOME: dir, LANG: 'C.UTF-8', DB_PATH: join(dir, 'data/shortener.db'), HEALTH_CHECKS: 'off' };
   const server = spawn(process.execPath, [launcher, 'serve'], {
     env: { PATH: process.env.PATH ?? '', ...base, PORT: String(port) },
   });

@@ -49,7 +49,7 @@ const rpc = (method: string, id: number | null = 1) => ({
 const MCP_HEADERS = { accept: 'application/json, text/event-stream' };
 
 describe('POST /mcp with the SDK client', () => {
-  it('initializes and lists exactly the eight tools, each with input and output schemas', async () => {
+  it('initializes and lists exactly the tools, each with input and output schemas', async () => {
     const client = await connect();
     expect(client.getServerVersion()?.name).toBe('shortener');
     const { tools } = await client.listTools();

@@ -52,10 +52,14 @@ export function buildPackages(packages: readonly WorkspacePackage[]): void {
   }
 }
 
-/** A clean environment for npm and the tools it runs: nothing of the test runner's npm settings. */
+/**
+ * A clean environment for npm and the tools it runs: nothing of the test runner's npm settings, and no
+ * background health checks of a server it starts (they would look up example.com off the loopback).
+ */
 export const cleanEnv = (vars: Record<string, string> = {}): NodeJS.ProcessEnv => ({
   PATH: process.env.PATH ?? '',
   HOME: process.env.HOME ?? '',
+  HEALTH_CHECKS: 'off',
   ...vars,
 });
 

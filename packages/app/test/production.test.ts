@@ -49,6 +49,7 @@ function killGroup(pid: number | undefined): void {
 const env = (vars: Record<string, string>) => ({
   PATH: process.env.PATH ?? '',
   HOME: process.env.HOME ?? '',
+  HEALTH_CHECKS: 'off',
   ...vars,
 });
 

@@ -237,6 +237,7 @@ export {
   ErrorDetailSchema,
   ErrorSchema,
   LinkListSchema,
+  LinkHealthSchema,
   LinkSchema,
   PublicLinkSchema,
   StatsAcrossSchema,
@@ -282,7 +283,12 @@ export {
 } from './links/link-csv.js';
 export type { LinkCsvColumn } from './links/link-csv.js';
 export * from './events/index.js';
-export { DomainEventDataSchema, EVENT_BODY_SCHEMAS, VisitedEventDataSchema } from './events/event-schemas.js';
+export {
+  DomainEventDataSchema,
+  EVENT_BODY_SCHEMAS,
+  HealthChangedEventDataSchema,
+  VisitedEventDataSchema,
+} from './events/event-schemas.js';
 export { SERVICE_INFO } from './version.js';
 export {
   PERMANENT_STATUS_WORDS,

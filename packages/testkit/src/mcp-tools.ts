@@ -1,6 +1,7 @@
-/** The MCP tools a server lists, sorted (decisions §8, §13 and §18): what every MCP transport's test expects. */
+/** The MCP tools a server lists, sorted (decisions §8, §13, §18 and §23): what every MCP transport's test expects. */
 export const MCP_TOOLS: readonly string[] = [
   'check_alias',
+  'check_link',
   'delete_link',
   'get_link_info',
   'link_stats',

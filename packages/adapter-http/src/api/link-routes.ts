@@ -1,5 +1,7 @@
 import {
+  CHECKS_PER_MINUTE,
   ClaimInput,
+  checkLinkNow,
   ListLinksQuery,
   UpdateLinkInput,
   claimLinks,
@@ -12,7 +14,7 @@ import {
   listTags,
   updateLink,
 } from '@shortener/core';
-import { sendResult } from '../koa-helpers.js';
+import { sendResult, setRetryAfter } from '../koa-helpers.js';
 import { SECURITY } from '../openapi/openapi-paths.js';
 import { route } from '../routes/route-table.js';
 import type { AnyRoute } from '../routes/route-table.js';
@@ -41,7 +43,8 @@ export const LINK_ROUTES: readonly AnyRoute[] = [
       summary: 'List the account’s links',
       description:
         'The links of the API key’s account, newest first. Pass `next_cursor` as `cursor` for the next page; ' +
-        '`next_cursor` is null on the last page. `tag` (repeatable) keeps the links carrying every tag given. ' +
+        '`next_cursor` is null on the last page. `tag` (repeatable) keeps the links carrying every tag given; ' +
+        '`health=broken` the links whose destinations broke (decisions §23). ' +
         '`format=csv` (or `Accept: text/csv`) answers every link matching `q` and `tag` as `text/csv` (not one ' +
         'page), as RFC 4180 with CRLF line ends: a header row, then one row a link with every field (tags joined ' +
         'by `,`; `rules`, `split` and `preview` as JSON), a cell holding a comma, quote, CR or LF quoted, and ' +
@@ -167,6 +170,32 @@ export const LINK_ROUTES: readonly AnyRoute[] = [
     },
     handle: async (ctx, { deps: { core }, caller, params }) => {
       sendResult(ctx, await deleteLink(core, params.id ?? '', caller), () => null, 204);
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/api/v1/links/{id}/check',
+    access: 'caller',
+    does: 'links.read',
+    enabled: (deps) => deps.linkHealth !== undefined,
+    doc: {
+      id: 'checkLink',
+      summary: 'Check a link’s destinations now',
+      description:
+        'Asks each destination of the link (its URL, its rules’ and its split’s) now, politely (one request ' +
+        'at a time per host, HEAD then GET), and answers the link with its `health`. A failure counts as one ' +
+        'of the `HEALTH_FAILURES` in a row that make it `broken`. ' +
+        `At most ${CHECKS_PER_MINUTE} a minute per account, then 429 \`rate_limited\` with \`Retry-After\`.`,
+      tag: 'links',
+      security: [key, token],
+      parameters: [LINK_ID],
+      responses: { 200: jsonResponse('The link, with the health this check left.', 'Link') },
+      errors: [401, 403, 404, 429],
+    },
+    handle: async (ctx, { deps, caller, params }) => {
+      const checked = await checkLinkNow(deps.linkHealth!, caller, params.id ?? '');
+      setRetryAfter(ctx, checked);
+      sendResult(ctx, checked, (l) => view(deps.core, l));
     },
   }),
 ];

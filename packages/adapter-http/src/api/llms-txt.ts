@@ -42,11 +42,15 @@ const API_ENDPOINTS = [
     'by their daily visitor hash (no cookie, nothing stored: the same entry all day); a permanent status is ' +
     'refused. Statistics gain `variants` (`0`, `1`, …).',
   '- `GET /api/v1/links`: the API key’s links, newest first (`limit` ≤ 200, `cursor` = `next_cursor`, `q`, ' +
-    '`tag` repeatable: links carrying all); `format=csv`: every matching link as CSV.',
+    '`tag` repeatable: links carrying all, `health=broken`: links whose destinations broke); `format=csv`: ' +
+    'every matching link as CSV.',
   '- `GET /api/v1/tags`: `{ tags: [{ name, links, clicks }] }` over the API key’s links.',
   '- `GET /api/v1/links/{id}`: one link (API key or edit token).',
   '- `PATCH /api/v1/links/{id}`: edit a link; `null` removes expiry, click cap, title or password.',
   '- `DELETE /api/v1/links/{id}`: delete a link. 204.',
+  '- `POST /api/v1/links/{id}/check`: check the link’s destinations now (10 a minute per account); answers the ' +
+    'link. Every link has `health` `{ state: unknown|ok|redirected|broken, status, reason, final_url, ' +
+    'checked_at, since }` (decisions §23); a change of state sends `link.health_changed`.',
   '- `GET /api/v1/links/{id}/stats`: click statistics (`days` 1-365, default 30, or `from`/`to` dates, at most ' +
     '366 days; `tz` an IANA zone, default UTC); public unless the owner hid them. `format=csv` or ' +
     '`Accept: text/csv`: rows `dimension,key,count`.',
@@ -59,7 +63,8 @@ const API_ENDPOINTS = [
   '- `GET /api/v1/keys`, `POST /api/v1/keys` (`name`; the answer shows `key` once), ' +
     '`DELETE /api/v1/keys/{id}`: the account’s API keys (listed by `prefix`, never the key).',
   '- `GET /api/v1/webhooks`, `POST /api/v1/webhooks` (`url`, `events`: `link.created`, `link.updated`, ' +
-    '`link.deleted`, `link.visited`, `domain.verified`, `domain.suspended`; the answer shows the `whsec_…` secret once), ' +
+    '`link.deleted`, `link.visited`, `link.health_changed`, `domain.verified`, `domain.suspended`; the answer ' +
+    'shows the `whsec_…` secret once), ' +
     '`DELETE /api/v1/webhooks/{id}`, `POST /api/v1/webhooks/{id}/test` (a signed `ping`): the account’s ' +
     'webhooks, signed as Standard Webhooks, retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h.',
   '- `POST /api/v1/imports` (`source`: `csv` with `csv`, `shlink` or `kutt` with `url` and `api_key`, ' +

@@ -160,6 +160,7 @@ const QUERY_EXAMPLES: Readonly<Record<string, unknown>> = {
   cursor: 'MTcwMDAwMDAwMDAwMC4zZjJiOGMxZS02YTRkLTRmN2ItOWMyZS04ZDFhNWI2YzdlOTA',
   q: 'sale',
   tag: 'summer',
+  health: 'broken',
   days: 30,
   from: '2026-01-01',
   to: '2026-01-31',

@@ -25,7 +25,7 @@ function outcomeCounter(
 const BACKLOG_READ_MS = 1000;
 
 /** `promise`, or a rejection after `ms`. */
-function withinTime<T>(promise: Promise<T>, ms: number): Promise<T> {
+export function withinTime<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error('timed out')), ms);

@@ -98,7 +98,9 @@ export async function startTestServer(
   // again in the unlikely case another process takes it in between.
   for (let attempt = 0; running === null; attempt++) {
     const port = await freePort();
-    config = loadConfig({ PORT: String(port), HOST: '127.0.0.1', ...store.env, ...env });
+    // no background health checks unless a test asks: they would look up the tests' example.com names
+    const quiet = { HEALTH_CHECKS: 'off' };
+    config = loadConfig({ PORT: String(port), HOST: '127.0.0.1', ...quiet, ...store.env, ...env });
     try {
       running = await startServer(config, { logger, ...overrides });
     } catch (error) {

@@ -18,6 +18,7 @@ const LINK_FIELDS = [
   'starts_at',
   'created_by',
   'updated_by',
+  'health',
   'max_clicks',
   'created_at',
   'updated_at',

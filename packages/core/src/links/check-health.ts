@@ -12,6 +12,7 @@ import type { CheckResult, DestinationProbe, HealthConfig, HostGate, LinkHealth 
 import { combineChecks, destinationsOf, hostOf, judgeProbe, nextHealth } from './health.js';
 import type { LinkRecord } from './link.js';
 import { loadLinkFor } from './manage-links.js';
+import { hasStarted, linkStatus } from './status.js';
 import { toLinkView } from './view.js';
 
 /** "Check now" a minute per account (decisions §23); an anonymous link's edit token has its own. */
@@ -129,7 +130,15 @@ export async function checkDueLinks(
   const worker = async () => {
     while (next < due.length) {
       const link = due[next++] as LinkRecord;
-      await checkLinkHealth(deps, link);
+      // a link that serves nobody now (disabled, expired, used up, not started) waits for its next turn
+      if (linkStatus(link, now) === 'active' && hasStarted(link, now)) await checkLinkHealth(deps, link);
+      else
+        await deps.links.recordHealth(
+          link.id,
+          link.health,
+          link.health.checkedAt,
+          now + deps.health.intervalMs,
+        );
       await options.pace?.();
     }
   };

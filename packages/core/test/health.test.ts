@@ -1,0 +1,150 @@
+import { describe, expect, it } from 'vitest';
+import {
+  HostGate,
+  UNKNOWN_HEALTH,
+  combineChecks,
+  destinationsOf,
+  hostOf,
+  judgeProbe,
+  nextHealth,
+} from '../src/links/health.js';
+import type { CheckResult, LinkHealth } from '../src/links/health.js';
+
+const T = Date.UTC(2026, 11, 1);
+const passed: CheckResult = { passed: true, status: 200, finalUrl: null };
+const failed: CheckResult = { passed: false, status: 503, reason: 'http_5xx' };
+
+describe('judgeProbe', () => {
+  it('passes 2xx, elsewhere only after a redirect, and names every failure', () => {
+    const url = 'https://a.example/';
+    expect(judgeProbe(url, { kind: 'answered', status: 204, finalUrl: url })).toStrictEqual({
+      passed: true,
+      status: 204,
+      finalUrl: null,
+    });
+    expect(judgeProbe(url, { kind: 'answered', status: 200, finalUrl: 'https://b.example/' })).toStrictEqual({
+      passed: true,
+      status: 200,
+      finalUrl: 'https://b.example/',
+    });
+    expect(judgeProbe(url, { kind: 'answered', status: 404, finalUrl: url })).toMatchObject({
+      reason: 'http_4xx',
+    });
+    expect(judgeProbe(url, { kind: 'answered', status: 500, finalUrl: url })).toMatchObject({
+      reason: 'http_5xx',
+    });
+    expect(judgeProbe(url, { kind: 'answered', status: 302, finalUrl: url })).toMatchObject({
+      reason: 'blocked',
+    });
+    expect(judgeProbe(url, { kind: 'failed', reason: 'dns' })).toStrictEqual({
+      passed: false,
+      status: null,
+      reason: 'dns',
+    });
+  });
+});
+
+describe('nextHealth', () => {
+  it('turns broken only at the third failure in a row, and ok again at the first pass', () => {
+    let health: LinkHealth = nextHealth(UNKNOWN_HEALTH, passed, 3, T);
+    expect(health).toStrictEqual({ ...UNKNOWN_HEALTH, state: 'ok', status: 200, checkedAt: T, since: T });
+    health = nextHealth(health, failed, 3, T + 1);
+    health = nextHealth(health, failed, 3, T + 2);
+    expect(health).toMatchObject({ state: 'ok', failures: 2, reason: 'http_5xx', status: 503, since: T });
+    health = nextHealth(health, failed, 3, T + 3);
+    expect(health).toMatchObject({ state: 'broken', failures: 3, since: T + 3, checkedAt: T + 3 });
+    health = nextHealth(health, failed, 3, T + 4);
+    expect(health).toMatchObject({ state: 'broken', failures: 4, since: T + 3 });
+    health = nextHealth(health, { passed: true, status: 200, finalUrl: 'https://b.example/' }, 3, T + 5);
+    expect(health).toStrictEqual({
+      state: 'redirected',
+      status: 200,
+      reason: null,
+      finalUrl: 'https://b.example/',
+      checkedAt: T + 5,
+      since: T + 5,
+      failures: 0,
+    });
+  });
+
+  it('leaves a never-checked link unknown until it breaks', () => {
+    const once = nextHealth(UNKNOWN_HEALTH, failed, 2, T);
+    expect(once).toMatchObject({ state: 'unknown', failures: 1, since: null });
+    expect(nextHealth(once, failed, 2, T + 1)).toMatchObject({ state: 'broken', since: T + 1 });
+  });
+});
+
+describe('destinations', () => {
+  it('asks each destination once: the URL, the rules’, the split’s', () => {
+    const link = {
+      url: 'https://a.example/',
+      rules: [{ url: 'https://b.example/' }, { url: 'https://a.example/' }],
+      split: [{ url: 'https://c.example/' }, { url: 'https://b.example/' }],
+    };
+    expect(destinationsOf(link)).toStrictEqual([
+      'https://a.example/',
+      'https://b.example/',
+      'https://c.example/',
+    ]);
+    expect(combineChecks([passed, failed, { ...failed, reason: 'dns' }])).toBe(failed);
+    expect(combineChecks([passed, { passed: true, status: 200, finalUrl: 'https://x.example/' }])).toBe(
+      passed,
+    );
+    expect(hostOf('https://A.example:8443/x')).toBe('a.example:8443');
+  });
+});
+
+describe('HostGate', () => {
+  it('runs one request at a time per host, each at least the gap after the last ended', async () => {
+    let now = 0;
+    const waits: number[] = [];
+    const gate = new HostGate(
+      2000,
+      () => now,
+      async (ms) => {
+        waits.push(ms);
+        now += ms;
+      },
+    );
+    const log: string[] = [];
+    let inFlight = 0;
+    const task = (name: string, took: number) => async () => {
+      inFlight += 1;
+      expect(inFlight).toBe(1);
+      log.push(`${name}@${now}`);
+      await Promise.resolve();
+      now += took;
+      inFlight -= 1;
+      return name;
+    };
+    const results = await Promise.all([
+      gate.run('a.example', task('1', 100)),
+      gate.run('a.example', task('2', 300)),
+      gate.run('a.example', task('3', 0)),
+    ]);
+    expect(results).toStrictEqual(['1', '2', '3']);
+    expect(log).toStrictEqual(['1@0', '2@2100', '3@4400']);
+    expect(waits).toStrictEqual([2000, 2000]);
+    expect(gate.busyHosts).toBe(0);
+  });
+
+  it('lets other hosts go at once, and a failed request still holds the gap', async () => {
+    let now = 0;
+    const gate = new HostGate(
+      1000,
+      () => now,
+      async (ms) => {
+        now += ms;
+      },
+    );
+    await expect(
+      gate.run('a.example', async () => {
+        throw new Error('reset');
+      }),
+    ).rejects.toThrow('reset');
+    const started: number[] = [];
+    await gate.run('b.example', async () => started.push(now));
+    await gate.run('a.example', async () => started.push(now));
+    expect(started).toStrictEqual([0, 1000]);
+  });
+});
