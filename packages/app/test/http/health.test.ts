@@ -1,7 +1,10 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { connect } from 'amqplib';
+import type { ChannelModel } from 'amqplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { amqpTestUrl } from '../required.js';
 import { eventually, jsonOf, startTestServer } from './harness.js';
 import type { TestAccount, TestServer } from './harness.js';
 import { startReceiver } from './webhook-receiver.js';
@@ -178,6 +181,63 @@ describe('link health through the API (decisions §23)', () => {
     const bad = await server.api('/api/v1/links?health=sick', { key: owner.key });
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ error: { code: 'invalid_request', field: 'health' } });
+  });
+});
+
+describe.runIf(amqpTestUrl() !== null)('link.health_changed on RabbitMQ', () => {
+  let brokered: TestServer;
+  let consumer: ChannelModel;
+  const messages: { key: string; body: { type: string; account: string | null; data: any } }[] = []; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+  beforeAll(async () => {
+    const broker = amqpTestUrl() ?? '';
+    consumer = await connect(broker);
+    const channel = await consumer.createChannel();
+    await channel.assertExchange('shortener.events', 'topic', { durable: true });
+    const { queue } = await channel.assertQueue('', { exclusive: true });
+    await channel.bindQueue(queue, 'shortener.events', 'link.health_changed');
+    await channel.consume(
+      queue,
+      (m) => void (m && messages.push({ key: m.fields.routingKey, body: JSON.parse(m.content.toString()) })),
+      { noAck: true },
+    );
+    brokered = await startTestServer({
+      AMQP_URL: broker,
+      ALLOW_PRIVATE_HOSTS: 'true',
+      HEALTH_HOST_GAP_MS: '100',
+    });
+  });
+
+  afterAll(async () => {
+    await brokered?.close();
+    await consumer?.close();
+  });
+
+  it("publishes an anonymous link's change, checked with its edit token", async () => {
+    site.answer['/anon-gone'] = 410;
+    const link = await jsonOf(
+      await brokered.api('/api/v1/links', { json: { url: `${site.url}/anon-gone` } }),
+      201,
+    );
+    for (let i = 0; i < 3; i += 1) {
+      const checked = await brokered.api(`/api/v1/links/${link.id}/check`, {
+        method: 'POST',
+        token: link.edit_token,
+      });
+      expect(checked.status).toBe(200);
+    }
+    await expect
+      .poll(() => messages.find((m) => m.body.data.link.id === link.id), { timeout: 10_000 })
+      .toMatchObject({
+        key: 'link.health_changed',
+        body: { type: 'link.health_changed', account: null, data: { from: 'unknown', to: 'broken' } },
+      });
+    // without the token, nobody may ask: as reading the link is refused
+    const read = await brokered.api(`/api/v1/links/${link.id}`);
+    expect(read.status).toBe(403);
+    expect((await brokered.api(`/api/v1/links/${link.id}/check`, { method: 'POST' })).status).toBe(
+      read.status,
+    );
   });
 });
 
