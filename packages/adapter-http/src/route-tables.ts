@@ -9,6 +9,7 @@ import { SETTINGS_ROUTES } from './account/settings-routes.js';
 import { SIGN_IN_ROUTES } from './account/sign-in-routes.js';
 import { SSO_ROUTES } from './account/sso-routes.js';
 import { TEAM_PAGE_ROUTES } from './account/team-page-routes.js';
+import { TOOLS_ROUTES } from './account/tools-routes.js';
 import { ADMIN_ROUTES } from './admin/admin-routes.js';
 import { API_ROUTES } from './api/api-table.js';
 import { MCP_ROUTES } from './api/mcp-routes.js';
@@ -19,6 +20,7 @@ import { html } from './openapi/openapi-pages.js';
 import { openApiDocument } from './openapi/openapi.js';
 import { docsPage } from './pages/docs-page.js';
 import { DOCS_PAGE_HEADERS } from './pages/layout.js';
+import { ANYWHERE_ROUTES } from './public/anywhere-routes.js';
 import { APP_LINK_ROUTES } from './public/app-links-routes.js';
 import { HOME_ROUTES } from './public/home-routes.js';
 import { SHORT_LINK_ROUTES } from './public/link-routes.js';
@@ -105,10 +107,12 @@ export const ROUTE_TABLES: readonly (readonly AnyRoute[])[] = [
   IMPORT_PAGE_ROUTES,
   DOMAIN_PAGE_ROUTES,
   TEAM_PAGE_ROUTES,
+  TOOLS_ROUTES,
   LINK_PAGE_ROUTES,
   ADMIN_ROUTES,
   QR_ROUTES,
   HOME_ROUTES,
+  ANYWHERE_ROUTES,
   APP_LINK_ROUTES,
   SHORT_LINK_ROUTES,
 ];

@@ -89,6 +89,10 @@ const API_ENDPOINTS = [
 /** The pages, the short links' own paths, MCP and the meta documents. */
 const PAGE_ENDPOINTS = [
   '- `GET /`: the web form for people (it calls `POST /api/v1/links`); `GET /assets/{file}`: its static files.',
+  '- `GET /new?url=…&title=…&text=…`: the same form filled in (where `url` is missing, the first http(s) URL ' +
+    'in `text`); it creates nothing. `GET /manifest.webmanifest`: the web app manifest, whose `share_target` ' +
+    'opens `/new` from a phone’s share sheet. `GET /account/tools`: the bookmarklet and the browser extension ' +
+    '(decisions §24).',
   '- `GET /{slug}`: redirect (302 unless the link or `REDIRECT_STATUS` says 301/307/308); a password form for protected links; `POST /{slug}` submits the password.',
   '- `GET /robots.txt` on a short domain: disallows everything but its crawlable links.',
   '- `GET /.well-known/apple-app-site-association` and `GET /.well-known/assetlinks.json` on every short domain: ' +

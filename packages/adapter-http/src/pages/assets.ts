@@ -15,6 +15,7 @@ const TYPES: Record<string, string> = {
   '.css': 'text/css; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.svg': 'image/svg+xml',
+  '.png': 'image/png',
 };
 
 /** The package's `assets/` folder, found from this module whether it runs from `src/` or `dist/src/`. */

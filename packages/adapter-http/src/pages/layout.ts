@@ -112,6 +112,9 @@ export function renderPage(parts: PageParts): string {
         ${parts.refreshSeconds === undefined ? '' : html`<noscript><meta http-equiv="refresh" content="${String(parts.refreshSeconds)}" /></noscript> `}
         <title>${parts.title} · shortener</title>
         <link rel="icon" href="${files.pathOf('icon.svg')}" type="image/svg+xml" />
+        <link rel="apple-touch-icon" href="${files.pathOf('icon-192.png')}" />
+        <link rel="manifest" href="/manifest.webmanifest" />
+        <meta name="theme-color" content="#2f5bea" />
         <link rel="stylesheet" href="${files.pathOf('app.css')}" />
         ${parts.script ? html`<script type="module" src="${files.pathOf('app.js')}"></script> ` : ''}
         ${(parts.scripts ?? []).map((name) => html`<script type="module" src="${files.pathOf(name)}"></script> `)}

@@ -18,7 +18,7 @@ import { route } from '../routes/route-table.js';
 import type { AnyRoute } from '../routes/route-table.js';
 
 const YEAR = 365 * 24 * 3600;
-const ASSET_TYPES = ['text/css', 'text/javascript', 'image/svg+xml'];
+const ASSET_TYPES = ['text/css', 'text/javascript', 'image/svg+xml', 'image/png'];
 
 /** What the home page needs of the server: its short domains, the account's address, its headers. */
 const homeOf = perServer((deps: HttpDeps) => ({
@@ -75,7 +75,7 @@ export const HOME_ROUTES: readonly AnyRoute[] = [
     doc: {
       id: 'getAsset',
       summary: 'A static file of the pages',
-      description: 'Stylesheet, script and icon of the pages; the name carries a content hash.',
+      description: 'Stylesheet, scripts and icons of the pages; the name carries a content hash.',
       tag: 'public',
       parameters: [
         pathParameter('file', 'The hashed file name, as the pages link it.', 'app.1a2b3c4d5e.css'),

@@ -25,6 +25,8 @@ export const RESERVED_SLUGS: readonly string[] = [
   'favicon.ico',
   'sitemap.xml',
   'well-known',
+  // decisions §24: the form a share sheet or a bookmarklet opens
+  'new',
 ];
 
 /** The length of a random slug until collisions make it longer. */

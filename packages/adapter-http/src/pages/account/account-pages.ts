@@ -14,6 +14,7 @@ import { importTextOf } from './import-text.js';
 import { overviewSection } from './overview-section.js';
 import { settingsTextOf } from './settings-text.js';
 import { teamTextOf } from './team-text.js';
+import { toolsTextOf } from './tools-text.js';
 
 /** The scripts of the account pages: SimpleWebAuthn's browser bundle, then the pages' own module. */
 const SCRIPTS = ['webauthn.js', 'account.js', 'copy.js', 'app.js', 'flash.js', 'zone.js'] as const;
@@ -246,6 +247,7 @@ export function accountHomePage(view: AccountHomeView): string {
         <li><a href="/account/settings">${settingsTextOf(language).settingsLink}</a></li>
         <li><a href="/account/teams">${teamTextOf(language).title}</a></li>
         <li><a href="/account/import">${importTextOf(language).title}</a></li>
+        <li><a href="/account/tools">${toolsTextOf(language).title}</a></li>
         ${view.domainsPage ? html`<li><a href="/account/domains">${domainsTextOf(language).title}</a></li>` : ''}
         ${view.admin ? html`<li><a href="/admin">${t.administration}</a></li>` : ''}
       </ul>
