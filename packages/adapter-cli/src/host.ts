@@ -1,6 +1,7 @@
 import type {
   CoreDeps,
   DomainDeps,
+  HealthDeps,
   ImportJobSummary,
   ImportOptions,
   ImportReportLine,
@@ -20,6 +21,11 @@ export interface LocalStore {
   readonly webhooks: WebhookDeps;
   /** The accounts' own domains, checked with `DNS_SERVERS` (decisions §20: `shortener domains`). */
   readonly domains: DomainDeps;
+  /**
+   * Checks of the links' destinations with the probe settings of `serve` (decisions §23: `links
+   * check`), the operator's, without the per-account minute limit; absent where the host has none.
+   */
+  readonly health?: HealthDeps;
   /**
    * Runs an import into an account here, to its end (`shortener import --from`, decisions §17), going on
    * with an unfinished job of the same import (§25); `signal` aborted cancels the job.

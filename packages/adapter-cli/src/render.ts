@@ -75,17 +75,52 @@ const listStatus = (link: LinkView, now: number): string =>
     ? `${link.status} (starts ${link.starts_at})`
     : link.status;
 
-/** Links as a table: short URL, status, clicks, created, destination. */
-export function linksTable(links: readonly LinkView[]): string {
+/** The health cell of a list row: the state, and why a broken link broke (`broken (http_4xx)`). */
+const healthCell = ({ health }: LinkView): string =>
+  health.state === 'broken' && health.reason !== null ? `broken (${health.reason})` : health.state;
+
+/**
+ * Links as a table: short URL, status, health, clicks, created, destination. The health column is there
+ * when a link of the list has been checked (`withHealth`: always), not on an instance that never checks.
+ */
+export function linksTable(links: readonly LinkView[], withHealth = false): string {
+  const health = withHealth || links.some((l) => l.health.state !== 'unknown');
   const rows = links.map((l) => [
     l.short_url,
     listStatus(l, Date.now()),
+    ...(health ? [healthCell(l)] : []),
     String(l.clicks),
     l.created_at.slice(0, 10),
     clip(l.tags.join(','), 30),
     clip(l.url, 60),
   ]);
-  return table(['SHORT URL', 'STATUS', 'CLICKS', 'CREATED', 'TAGS', 'URL'], rows);
+  const header = ['SHORT URL', 'STATUS', ...(health ? ['HEALTH'] : []), 'CLICKS', 'CREATED', 'TAGS', 'URL'];
+  return table(header, rows);
+}
+
+/** A checked link as one line: `short_url  state  reason  status`, tab-separated, `-` for none. */
+export function healthLine(link: LinkView): string {
+  const { state, reason, status } = link.health;
+  return [link.short_url, state, reason ?? '-', status === null ? '-' : String(status)].join('\t');
+}
+
+/** A checked link as a sentence, for a terminal: what its destinations answered, and since when. */
+export function healthText(link: LinkView): string {
+  const { state, reason, status, final_url: finalUrl, since } = link.health;
+  const answered = status === null ? '' : ` (${status})`;
+  const when = since === null ? '' : ` since ${since}`;
+  switch (state) {
+    case 'unknown':
+      return `${link.short_url} is not checked yet`;
+    case 'broken':
+      return `${link.short_url} is broken${when}: ${reason ?? 'failed'}${answered}`;
+    case 'redirected':
+      return `${link.short_url} is redirected: its destination answers at ${finalUrl ?? '?'}${answered}`;
+    default:
+      return reason === null
+        ? `${link.short_url} is ok${answered}`
+        : `${link.short_url} is ok, but its last check failed: ${reason}${answered}`;
+  }
 }
 
 /**

@@ -1,5 +1,5 @@
 import { HostGate, SERVICE_INFO, checkDueLinks, urlPolicyOf, validateTargetUrl } from '@shortener/core';
-import type { CheckNowDeps, CheckResult, HealthState } from '@shortener/core';
+import type { CheckNowDeps, CheckResult, HealthDeps, HealthState } from '@shortener/core';
 import type { Services } from './container.js';
 import { addressesFrom } from './dns-resolver.js';
 import { createHealthProbe } from './health-probe.js';
@@ -37,6 +37,38 @@ export interface HealthRuntime {
 }
 
 /**
+ * The checks of links on `stores` with the probe settings of `serve` (`ALLOW_PRIVATE_HOSTS`, the URL
+ * rules, `DNS_SERVERS`, `HEALTH_HOST_GAP_MS`, `HEALTH_FAILURES`): no limiter and no background rounds.
+ * `serve`'s runtime is built on it, and `shortener links check` on the database uses it alone.
+ */
+export function createHealthChecks(
+  stores: Services['stores'],
+  clock: Services['clock'],
+  cfg: Services['config'],
+  onChecked?: (result: CheckResult) => void,
+): HealthDeps {
+  const policy = urlPolicyOf(cfg.service);
+  const probe = createHealthProbe({
+    userAgent: `shortener-health/${SERVICE_INFO.version} (+${cfg.service.baseUrl})`,
+    allowPrivate: cfg.service.allowPrivateHosts,
+    urlAllowed: (url) => validateTargetUrl(url, policy).ok,
+    // the operator's DNS servers where named (as the domain checks ask them), else the system's
+    ...(cfg.domains.dnsServers.length === 0 ? {} : { resolve: addressesFrom(cfg.domains.dnsServers) }),
+  });
+  const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+  return {
+    links: stores.links,
+    probe,
+    gate: new HostGate(cfg.health.hostGapMs, () => clock.now(), sleep),
+    clock,
+    config: cfg.service,
+    health: cfg.health,
+    events: stores.events,
+    ...(onChecked === undefined ? {} : { onChecked }),
+  };
+}
+
+/**
  * Each node claims the due links it checks (the store moves their next check on in the same write), so
  * with many nodes one node checks a link at a time. The rounds keep to the background share of the
  * process (the pacer), so the redirect path never waits for them.
@@ -49,15 +81,6 @@ export function createHealthRuntime(
   logger: Services['logger'],
   rateLimits: Services['rateLimiter'],
 ): HealthRuntime {
-  const policy = urlPolicyOf(cfg.service);
-  const probe = createHealthProbe({
-    userAgent: `shortener-health/${SERVICE_INFO.version} (+${cfg.service.baseUrl})`,
-    allowPrivate: cfg.service.allowPrivateHosts,
-    urlAllowed: (url) => validateTargetUrl(url, policy).ok,
-    // the operator's DNS servers where named (as the domain checks ask them), else the system's
-    ...(cfg.domains.dnsServers.length === 0 ? {} : { resolve: addressesFrom(cfg.domains.dnsServers) }),
-  });
-  const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
   const checks: Record<CheckOutcome, number> = {
     ok: 0,
     redirected: 0,
@@ -70,18 +93,11 @@ export function createHealthRuntime(
     blocked: 0,
   };
   const deps: CheckNowDeps = {
-    links: stores.links,
-    probe,
-    gate: new HostGate(cfg.health.hostGapMs, () => clock.now(), sleep),
-    clock,
-    config: cfg.service,
-    health: cfg.health,
-    events: stores.events,
+    ...createHealthChecks(stores, clock, cfg, (result) => {
+      checks[result.passed ? (result.finalUrl === null ? 'ok' : 'redirected') : result.reason] += 1;
+    }),
     rateLimiter: rateLimits,
     ...(core.settleVisits === undefined ? {} : { settleVisits: core.settleVisits }),
-    onChecked: (result) => {
-      checks[result.passed ? (result.finalUrl === null ? 'ok' : 'redirected') : result.reason] += 1;
-    },
   };
   const pace = serverPacer();
   let timer: NodeJS.Timeout | null = null;

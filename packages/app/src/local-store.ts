@@ -3,6 +3,7 @@ import type { LocalStore } from '@shortener/adapter-cli';
 import { ConfigError, loadConfig } from './config.js';
 import type { AppConfig, Environment } from './config.js';
 import { createContainer, openStores, resolve } from './container.js';
+import { createHealthChecks } from './health-runtime.js';
 import type { AppContainer, Services } from './container.js';
 import { applyRecordedOrigins } from './origins.js';
 import type { RawSettings } from './variables.js';
@@ -25,6 +26,12 @@ export async function openLocalStore(env: Environment, dbPath: string | undefine
     webhooks: resolve(container, 'events').webhooks,
     // the use cases' deps only: a command never starts the background checks
     domains: resolve(container, 'domains').deps,
+    // `links check`: `serve`'s probe settings, the operator's checks (no minute limit, no rounds)
+    health: createHealthChecks(
+      resolve(container, 'stores'),
+      resolve(container, 'clock'),
+      resolve(container, 'config'),
+    ),
     importFrom: (request, onProgress, signal) =>
       importLocally(
         resolve(container, 'coreDeps'),

@@ -46,6 +46,13 @@ export interface ShortenerClient {
   setDisabled(reference: string, disabled: boolean): Promise<Result<LinkView>>;
   stats(reference: string, query: StatsQuery): Promise<Result<StatsView>>;
   check(input: CheckAliasInput): Promise<Result<AliasCheckView>>;
+  /**
+   * Checks the link's destinations now and answers it with its new `health` (decisions §23). Remotely
+   * `POST /api/v1/links/{id}/check`: at its limit (10 a minute per account) it calls `onWait` with the
+   * seconds of the server's `Retry-After`, waits them and asks again. Locally the operator checks through
+   * the core, without that limit.
+   */
+  checkHealth(reference: string, onWait?: (seconds: number) => void): Promise<Result<LinkView>>;
   /** The tags of the caller's links with their link and click counts (local: `--account`'s). */
   tags(): Promise<Result<TagCount[]>>;
   /** Attaches anonymous links to the caller's account; returns how many. */

@@ -1,5 +1,6 @@
 import {
   checkAlias,
+  checkLinkHealth,
   claimLinks,
   createLink,
   deleteLink,
@@ -73,6 +74,14 @@ export function createLocalClient(store: LocalStore, accountId: string | null): 
     setDisabled: async (reference, disabled) => viewOf(await setLinkDisabled(core, reference, disabled)),
     stats: (reference, query) => onFound(reference, (link) => getStats(core, link.id, query, caller)),
     check: (input) => checkAlias(core, input),
+    checkHealth: async (reference) => {
+      const { health } = store;
+      if (health === undefined) throw new CliError(NO_HEALTH, USAGE);
+      return onFound(reference, async (link) => {
+        const checked = await checkLinkHealth(health, link);
+        return checked === null ? err(domainError('not_found')) : ok(view(checked));
+      });
+    },
     tags: async () => (accountId === null ? noAccount('') : listTags(core, caller)),
     claim: async (tokens) =>
       accountId === null ? noAccount(' to claim for') : claimLinks(core, tokens, caller),
@@ -88,6 +97,9 @@ export function createLocalClient(store: LocalStore, accountId: string | null): 
     close: () => store.close(),
   };
 }
+
+const NO_HEALTH =
+  'this host cannot check links on the database (no probe of destinations): use --server and --key (usage)';
 
 /** The refusal of a command that needs `--account`. */
 const noAccount = (what: string) =>

@@ -55,6 +55,17 @@ export function createRemoteClient(settings: RemoteSettings): ShortenerClient {
         }),
       ),
     check: (input) => http.call('GET', '/api/v1/check', { slug: input.slug, domain: input.domain }),
+    checkHealth: (reference, onWait) =>
+      withId(reference, async (id) => {
+        for (let waits = 0; ; waits += 1) {
+          const answer = await http.send<LinkView>('POST', `/api/v1/links/${id}/check`);
+          const limited = !answer.result.ok && answer.result.error.code === 'rate_limited';
+          if (!limited || waits >= CHECK_WAITS) return answer.result;
+          const seconds = answer.retryAfter ?? MINUTE_S;
+          onWait?.(seconds);
+          await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+        }
+      }),
     tags: async () => {
       const listed = await http.call<{ tags: TagCount[] }>('GET', '/api/v1/tags');
       return listed.ok ? ok(listed.value.tags) : listed;
@@ -89,13 +100,24 @@ export function createRemoteClient(settings: RemoteSettings): ShortenerClient {
 }
 
 const EXPORT_PAGE = 200;
+/** Times `checkHealth` waits for the server's limit on one link before it gives up. */
+const CHECK_WAITS = 5;
+/** The wait at the limit when the server names none (its window is a minute). */
+const MINUTE_S = 60;
 const NEEDS_KEY = 'Without --key, name the link by its id (and give --token for an anonymous link).';
 const OPERATOR_ONLY =
   'this command works on the database only: run it on the server machine without --server and --key';
 
+/** An answer of the server: its result, and the seconds of its `Retry-After` (null without one). */
+interface Answer<T> {
+  readonly result: Result<T>;
+  readonly retryAfter: number | null;
+}
+
 /** JSON requests to the server. */
 interface Http {
   call<T>(method: string, path: string, query?: Query, body?: unknown): Promise<Result<T>>;
+  send<T>(method: string, path: string, query?: Query, body?: unknown): Promise<Answer<T>>;
 }
 
 interface OpenApi {
@@ -151,12 +173,12 @@ function createHttp(settings: RemoteSettings): Http {
     ...(settings.key === null ? {} : { authorization: `Bearer ${settings.key}` }),
     ...(settings.token === null ? {} : { 'x-edit-token': settings.token }),
   });
-  const call = async <T>(
+  const send = async <T>(
     method: string,
     path: string,
     query: Query = {},
     body?: unknown,
-  ): Promise<Result<T>> => {
+  ): Promise<Answer<T>> => {
     const search = new URLSearchParams();
     for (const [name, value] of Object.entries(query)) {
       if (Array.isArray(value)) for (const item of value as readonly string[]) search.append(name, item);
@@ -176,10 +198,22 @@ function createHttp(settings: RemoteSettings): Http {
     }
     const text = await response.text();
     const json = parseJson(text);
-    if (response.ok) return ok((json ?? null) as T);
-    return err(errorOf(json, response.status));
+    const retryAfter = secondsOf(response.headers.get('retry-after'));
+    if (response.ok) return { result: ok((json ?? null) as T), retryAfter };
+    return { result: err(errorOf(json, response.status)), retryAfter };
   };
-  return { call };
+  const call = async <T>(method: string, path: string, query?: Query, body?: unknown) =>
+    (await send<T>(method, path, query, body)).result;
+  return { call, send };
+}
+
+/** `Retry-After` in whole seconds, at least 1: its delta-seconds or HTTP date; null without one. */
+function secondsOf(header: string | null): number | null {
+  if (header === null || header.trim() === '') return null;
+  const value = /^\d+$/.test(header.trim())
+    ? Number(header.trim())
+    : (Date.parse(header) - Date.now()) / 1000;
+  return Number.isFinite(value) ? Math.max(1, Math.ceil(value)) : null;
 }
 
 function parseJson(text: string): unknown {

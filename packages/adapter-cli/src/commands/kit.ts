@@ -63,7 +63,11 @@ export function addClientCommand(parent: Command, spec: ClientCommand, io: CliIo
       print: (value, text) => io.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${text}\n`),
       note: (text) => void (json ? undefined : io.stderr.write(`${text}\n`)),
     };
-    const args = command.processedArgs.flat().map(String);
+    // an optional argument not given is undefined there: left out, not the text "undefined"
+    const args = command.processedArgs
+      .flat()
+      .filter((arg) => arg !== undefined)
+      .map(String);
     const connection = options as ConnectionOptions;
     const client = await openClient(
       io,

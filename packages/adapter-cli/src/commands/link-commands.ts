@@ -1,12 +1,21 @@
-import { ListLinksQuery, parseInput } from '@shortener/core';
+import { HEALTH_STATES, ListLinksQuery, parseInput } from '@shortener/core';
 import type { LinkView } from '@shortener/core';
 import type { Command } from 'commander';
 import { USAGE, unwrap } from '../cli-io.js';
 import type { CliIo } from '../cli-io.js';
 import { linkText, linksTable } from '../render.js';
+import { CHECK } from './health-commands.js';
 import { addClientCommand, addGroup } from './kit.js';
 import type { ClientCommand, ClientRun } from './kit.js';
-import { addCreateFlags, addUpdateFlags, createInputOf, defined, updateInputOf } from './link-options.js';
+import {
+  REFERENCE_HELP,
+  addCreateFlags,
+  addUpdateFlags,
+  collectTag,
+  createInputOf,
+  defined,
+  updateInputOf,
+} from './link-options.js';
 
 const SHORTEN: ClientCommand = {
   spec: 'shorten <url>',
@@ -35,12 +44,14 @@ const LIST: ClientCommand = {
     'links list',
     'links list --query promo --all --json',
     'links list --tag summer --tag print',
+    'links list --health broken',
     'links list --server https://sho.example --key shk_…',
   ],
   options: (command) =>
     command
       .option('--query <text>', 'only links whose slug, title or URL contains it')
       .option('--tag <tag>', 'only links carrying this tag (repeatable: every one)', collectTag)
+      .option('--health <state>', `only links in this health state: ${HEALTH_STATES.join(', ')}`)
       .option('--limit <n>', 'links per page, 1-200 (default 50; 200 with --all)')
       .option('--cursor <cursor>', 'the page after this cursor')
       .option('--all', 'every page'),
@@ -51,6 +62,7 @@ const LIST: ClientCommand = {
       cursor: options.cursor,
       q: options.query,
       tag: options.tag,
+      health: options.health,
     };
     const query = unwrap(parseInput(ListLinksQuery, defined(raw)), USAGE);
     let page = unwrap(await client.list(query));
@@ -59,15 +71,13 @@ const LIST: ClientCommand = {
       page = unwrap(await client.list({ ...query, cursor: page.next_cursor }));
       links.push(...page.links);
     }
-    out.print({ links, next_cursor: page.next_cursor }, links.length === 0 ? 'no links' : linksTable(links));
+    const text = links.length === 0 ? 'no links' : linksTable(links, query.health !== undefined);
+    out.print({ links, next_cursor: page.next_cursor }, text);
     if (page.next_cursor !== null && !all) out.note(`more: --cursor ${page.next_cursor}, or --all`);
   },
 };
 
-const collectTag = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
-
 const REFERENCE = '<id-or-short-url>';
-const REFERENCE_HELP = 'A link is named by its id, its short URL, or a bare slug on the default domain.';
 
 /** `links show|update|delete|disable|enable`, each on one link. */
 const PER_LINK: readonly ClientCommand[] = [
@@ -128,10 +138,11 @@ function perLink(
 /** Adds `shorten` and the `links` group. */
 export function addLinkCommands(program: Command, io: CliIo): void {
   addClientCommand(program, SHORTEN, io);
-  const links = addGroup(program, 'links', 'List, show, change, delete, disable and enable links.', [
-    'links list',
-    'links show hello',
-    'links disable https://s.example/abc123',
-  ]);
-  for (const spec of [LIST, ...PER_LINK]) addClientCommand(links, spec, io);
+  const links = addGroup(
+    program,
+    'links',
+    'List, show, change, delete, disable and enable links, and check their destinations.',
+    ['links list', 'links show hello', 'links check --broken', 'links disable https://s.example/abc123'],
+  );
+  for (const spec of [LIST, ...PER_LINK, CHECK]) addClientCommand(links, spec, io);
 }

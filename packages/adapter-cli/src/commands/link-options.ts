@@ -94,6 +94,16 @@ export const numberOf = (value: unknown): unknown => {
   return Number.isNaN(number) ? value : number;
 };
 
+/** How the commands on one link say it may be named. */
+export const REFERENCE_HELP =
+  'A link is named by its id, its short URL, or a bare slug on the default domain.';
+
+/** A repeatable flag's values (`--tag a --tag b`), in order. */
+export const collectTag = (value: string, previous: string[] | undefined): string[] => [
+  ...(previous ?? []),
+  value,
+];
+
 /** `raw` without its undefined entries (flags not given). */
 export function defined(raw: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(raw).filter(([, value]) => value !== undefined));
