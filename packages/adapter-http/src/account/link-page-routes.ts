@@ -249,6 +249,7 @@ export const LINK_PAGE_ROUTES: readonly AnyRoute[] = [
         'As `POST /api/v1/links/{id}/check` (decisions §23), for whoever may read the link: its ' +
         `destinations are asked now and the page says what was found. At most ${CHECKS_PER_MINUTE} a ` +
         'minute per account; past it the page says how long to wait.',
+      bodyOptional: true,
       example: {},
       responses: {
         200: html('For a token holder: the page with the health found, or how long to wait.'),
