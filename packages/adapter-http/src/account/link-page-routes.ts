@@ -272,7 +272,7 @@ export const LINK_PAGE_ROUTES: readonly AnyRoute[] = [
       const retry = checked.ok ? 0 : Math.ceil(checked.retryAfterMs / 1000);
       if (manager.token === null) {
         const done = checked.ok ? 'done=checked' : `done=check-limited&retry=${retry}`;
-        return seeOther(ctx, `/account/links/${link.id}?${done}#health`);
+        return seeOther(ctx, `/account/links/${link.id}?${done}`);
       }
       const healthNotice = checkNotice(
         language,

@@ -146,7 +146,7 @@ describe('a link’s page: its health and Check now (decisions §23)', () => {
     delete answer['/gone-page'];
     const checked = await owner.post(`${linkPage(link.id)}/check`, {});
     expect(checked.status).toBe(303);
-    expect(checked.headers.get('location')).toBe(`${linkPage(link.id)}?done=checked#health`);
+    expect(checked.headers.get('location')).toBe(`${linkPage(link.id)}?done=checked`);
     const after = await pageOf(await owner.send(`${linkPage(link.id)}?done=checked`), 200);
     expect(after).toMatch(/id="health-notice"\s+role="status"\s*>\s*Checked: OK\.\s*</);
     expect(after).toMatch(/id="health-state"><span class="status health-ok">OK<\/span>/);
@@ -177,13 +177,13 @@ describe('a link’s page: its health and Check now (decisions §23)', () => {
       expect(response.status).toBe(303);
       locations.push(response.headers.get('location') ?? '');
     }
-    expect(locations.slice(0, 10)).toEqual(Array(10).fill(`${linkPage(link.id)}?done=checked#health`));
+    expect(locations.slice(0, 10)).toEqual(Array(10).fill(`${linkPage(link.id)}?done=checked`));
     const limited = locations[10] ?? '';
-    expect(limited).toMatch(new RegExp(`^${linkPage(link.id)}\\?done=check-limited&retry=\\d+#health$`));
+    expect(limited).toMatch(new RegExp(`^${linkPage(link.id)}\\?done=check-limited&retry=\\d+$`));
     const seconds = Number(/retry=(\d+)/.exec(limited)?.[1]);
     expect(seconds).toBeGreaterThan(0);
     expect(seconds).toBeLessThanOrEqual(60);
-    const page = await pageOf(await busy.send(limited.replace(/#.*$/, '')), 200);
+    const page = await pageOf(await busy.send(limited), 200);
     expect(page).toMatch(
       new RegExp(`role="alert"\\s*>\\s*At most 10 checks a minute; try again in ${seconds} s\\.\\s*<`),
     );
