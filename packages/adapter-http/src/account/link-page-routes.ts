@@ -255,7 +255,7 @@ export const LINK_PAGE_ROUTES: readonly AnyRoute[] = [
         200: html('For a token holder: the page with the health found, or how long to wait.'),
         303: seeOtherDoc(
           'For the owner: back to the page, `?done=checked` (the health found) or ' +
-            '`?done=check-limited&retry={seconds}` (at most 10 a minute).',
+            `\`?done=check-limited&retry={seconds}\` (at most ${CHECKS_PER_MINUTE} a minute).`,
         ),
         ...refusedOrLimited,
       },
