@@ -68,6 +68,7 @@ export const DOCUMENTED_PATHS: Readonly<Record<string, readonly string[]>> = {
   '/account/claim': ['post'],
   '/account/links/{id}': ['get', 'post'],
   '/account/links/{id}/edit': ['post'],
+  '/account/links/{id}/check': ['post'],
   '/account/links/{id}/delete': ['post'],
   '/admin': ['get'],
   '/admin/orphans': ['get'],

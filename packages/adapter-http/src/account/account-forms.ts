@@ -121,6 +121,8 @@ export const DeleteLinkForm = plainForm('DeleteLinkForm', {
   edit_token: EDIT_TOKEN,
 });
 
+export const CheckLinkForm = plainForm('CheckLinkForm', { edit_token: EDIT_TOKEN });
+
 export const ConfirmForm = plainForm('ConfirmForm', { password: text('The account’s password.') });
 
 export const KeyForm = formOf('KeyForm', {

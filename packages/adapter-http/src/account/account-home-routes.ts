@@ -57,6 +57,9 @@ const again = (description: string): Json => ({
 const tagOf = (raw: unknown): string =>
   typeof raw === 'string' && isTag(raw) ? raw.trim().replace(/\s+/gu, ' ') : '';
 
+/** The `health` filter of `/account` (decisions §23): `broken`, or '' (anything else filters nothing). */
+const healthOf = (raw: unknown): 'broken' | '' => (raw === 'broken' ? 'broken' : '');
+
 /** Links on one page of `/account`. */
 const LINKS_PER_PAGE = 20;
 
@@ -77,6 +80,7 @@ async function sendAccountHome(
   const search = pageSearchOf(queryOf(ctx.query));
   const { q, cursor } = search;
   const tag = tagOf(queryOf(ctx.query).tag);
+  const health = healthOf(queryOf(ctx.query).health);
   const list = (after: string) =>
     listLinks(
       core,
@@ -85,6 +89,7 @@ async function sendAccountHome(
         ...(q ? { q } : {}),
         ...(after ? { cursor: after } : {}),
         ...(tag ? { tag: [tag] } : {}),
+        ...(health ? { health } : {}),
       },
       caller,
     );
@@ -111,6 +116,8 @@ async function sendAccountHome(
     links: page.ok ? page.value.links.map((link) => toLinkView(link, core.config, now)) : [],
     q,
     tag,
+    health,
+    healthFilter: deps.linkHealth !== undefined,
     nextCursor: page.ok ? page.value.nextCursor : null,
     paged,
     // the short domains, then the account's active own domains (decisions §20)
@@ -155,6 +162,11 @@ export const ACCOUNT_ROUTES: readonly AnyRoute[] = [
       parameters: [
         search('summer'),
         query('tag', 'Shows the links carrying this tag (decisions §15).', 'summer'),
+        query(
+          'health',
+          '`broken`: shows the links whose destinations broke (decisions §23); combines with `q` and `tag`.',
+          'broken',
+        ),
         doneParameter('`deleted`'),
         query('days', 'The overview’s window: 7, 30 (default), 90 or 365 days.', '90'),
         ...RANGE_PARAMETERS,

@@ -1,12 +1,26 @@
-import type { DomainError } from '@shortener/core';
-import { UpdateLinkInput, deleteLink, parseInput, updateLink } from '@shortener/core';
+import type { DomainError, Language, LinkRecord } from '@shortener/core';
+import {
+  CHECKS_PER_MINUTE,
+  UpdateLinkInput,
+  checkLinkNow,
+  deleteLink,
+  parseInput,
+  updateLink,
+} from '@shortener/core';
 import { HTTP_STATUS, errorBody } from '../errors.js';
 import { stateOf } from '../koa-helpers.js';
-import { doneParameter, html, htmlOrError, seeOther as seeOtherDoc } from '../openapi/openapi-pages.js';
+import {
+  doneParameter,
+  html,
+  htmlOrError,
+  query as queryParameter,
+  seeOther as seeOtherDoc,
+} from '../openapi/openapi-pages.js';
 import { jsonContent, ref } from '../openapi/openapi-paths.js';
 import { idParameter } from '../routes/route-parameters.js';
 import { linkDeletedPage, linkMissingPage } from '../pages/account/link-page.js';
 import { linkPageTextOf } from '../pages/account/link-page-text.js';
+import type { Notice } from '../pages/notice.js';
 import { formValues } from '../pages/form-input.js';
 import { changeRows, ruleMessage } from '../pages/account/rules-values.js';
 import { splitMessage } from '../pages/account/split-section.js';
@@ -15,8 +29,9 @@ import { queryOf } from '../request.js';
 import { route } from '../routes/route-table.js';
 import type { AnyRoute } from '../routes/route-table.js';
 import { seeOther } from '../server/account-area.js';
-import { DeleteLinkForm, EditLinkForm, OpenLinkPageForm } from './account-forms.js';
+import { CheckLinkForm, DeleteLinkForm, EditLinkForm, OpenLinkPageForm } from './account-forms.js';
 import { DEFAULT_DAYS, RANGE_PARAMETERS, windowOf, zoneOf } from '../server/stats-window.js';
+import { checkNotice } from '../pages/account/health-section.js';
 import { editInput, onOpenedLinkPage, openLinkPage, renderFull, sendLinkPage } from './link-page-view.js';
 
 const TOKEN = 'et_4fTq9ZrW2mXb7LcN1vYs8KdJ3hGp6QaE';
@@ -60,7 +75,12 @@ export const LINK_PAGE_ROUTES: readonly AnyRoute[] = [
         'and the statistics when they are public.',
       parameters: [
         id,
-        doneParameter('`saved` or `created`'),
+        doneParameter('`saved`, `created`, `checked` (the health a “Check now” found) or `check-limited`'),
+        queryParameter(
+          'retry',
+          'With `done=check-limited`: the seconds to wait before the next “Check now”.',
+          '42',
+        ),
         {
           name: 'days',
           in: 'query',
@@ -89,6 +109,7 @@ export const LINK_PAGE_ROUTES: readonly AnyRoute[] = [
       // after a save or a creation by the owner (post, redirect, get): the confirmation, brought into view
       const t = linkPageTextOf(stateOf(ctx).language);
       const saved = query.done === 'saved' ? t.saved : null;
+      const checked = checkedNotice(stateOf(ctx).language, opened.link, query);
       await renderFull(
         ctx,
         deps,
@@ -99,6 +120,7 @@ export const LINK_PAGE_ROUTES: readonly AnyRoute[] = [
         {
           ...(saved === null ? {} : { notice: { error: false, text: saved } }),
           ...(query.done === 'created' ? { topNotice: { error: false, text: t.created } } : {}),
+          ...(checked === null ? {} : { healthNotice: checked }),
         },
         zoneOf(query.tz),
       );
@@ -213,6 +235,54 @@ export const LINK_PAGE_ROUTES: readonly AnyRoute[] = [
   }),
   route({
     method: 'post',
+    path: '/account/links/{id}/check',
+    area: 'account',
+    access: 'anyone',
+    body: CheckLinkForm,
+    form: true,
+    enabled: (deps) => deps.linkHealth !== undefined,
+    doc: {
+      id: 'checkLinkByForm',
+      parameters: [id],
+      summary: 'Check a link’s destinations now (“Check now”)',
+      description:
+        'As `POST /api/v1/links/{id}/check` (decisions §23), for whoever may read the link: its ' +
+        `destinations are asked now and the page says what was found. At most ${CHECKS_PER_MINUTE} a ` +
+        'minute per account; past it the page says how long to wait.',
+      bodyOptional: true,
+      example: {},
+      responses: {
+        200: html('For a token holder: the page with the health found, or how long to wait.'),
+        303: seeOtherDoc(
+          'For the owner: back to the page, `?done=checked` (the health found) or ' +
+            `\`?done=check-limited&retry={seconds}\` (at most ${CHECKS_PER_MINUTE} a minute).`,
+        ),
+        ...refusedOrLimited,
+      },
+    },
+    handle: onOpenedLinkPage(async (ctx, deps, _body, { link, manager }) => {
+      const checked = await checkLinkNow(deps.linkHealth!, manager.caller, link.id);
+      const { language } = stateOf(ctx);
+      if (!checked.ok && !('retryAfterMs' in checked)) {
+        const text = errorBody(checked.error, language).error.message;
+        const notice = { error: true, text };
+        const status = HTTP_STATUS[checked.error.code];
+        return renderFull(ctx, deps, status, link, manager, { days: DEFAULT_DAYS }, { healthNotice: notice });
+      }
+      const retry = checked.ok ? 0 : Math.ceil(checked.retryAfterMs / 1000);
+      if (manager.token === null) {
+        const done = checked.ok ? 'done=checked' : `done=check-limited&retry=${retry}`;
+        return seeOther(ctx, `/account/links/${link.id}?${done}`);
+      }
+      const healthNotice = checkNotice(
+        language,
+        checked.ok ? { state: checked.value.health.state } : { retrySeconds: retry },
+      );
+      await renderFull(ctx, deps, 200, link, manager, { days: DEFAULT_DAYS }, { healthNotice });
+    }),
+  }),
+  route({
+    method: 'post',
     path: '/account/links/{id}/delete',
     area: 'account',
     access: 'anyone',
@@ -244,3 +314,16 @@ export const LINK_PAGE_ROUTES: readonly AnyRoute[] = [
     }),
   }),
 ];
+
+/** The health line of `?done=checked` (the link's health now) or `?done=check-limited&retry=N`. */
+function checkedNotice(
+  language: Language,
+  link: LinkRecord,
+  query: Readonly<Record<string, unknown>>,
+): Notice | null {
+  if (query.done === 'checked') return checkNotice(language, { state: link.health.state });
+  if (query.done !== 'check-limited') return null;
+  const seconds = Number(query.retry);
+  const retrySeconds = Number.isInteger(seconds) && seconds > 0 && seconds <= 60 ? seconds : 60;
+  return checkNotice(language, { retrySeconds });
+}

@@ -84,6 +84,7 @@ export async function renderFull(
     changes: permits(manager.caller, 'links.change'),
     zoneReload: ctx.method === 'GET',
     ranged: 'from' in window && rangeError === null,
+    checks: deps.linkHealth !== undefined,
     ...(rangeError === null ? {} : { rangeError }),
     ...extra,
   };

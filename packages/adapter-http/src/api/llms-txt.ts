@@ -101,11 +101,12 @@ const PAGE_ENDPOINTS = [
   '- `GET /{slug}.json`: public facts (`short_url`, `url` unless password protected, `status`, `created_at`, `clicks` if public).',
   '- `GET /{slug}.png?size=512&fg=%23000000&bg=%23ffffff&margin=4` and `GET /{slug}.svg?fg=…&bg=…`: QR codes.',
   '- For people in a browser (decisions §10, not for API clients): `GET|POST /login`, `POST /logout`, ' +
-    '`GET /account` (`q`, `cursor`), `POST /account/links` (create), `POST /account/claim` (edit tokens), ' +
+    '`GET /account` (`q`, `tag`, `health=broken`, `cursor`), `POST /account/links` (create), `POST /account/claim` (edit tokens), ' +
     '`GET|POST /account/import` (an import in the browser, the file as multipart) and its job ' +
     '`GET /account/import/{id}` (a progress bar) with `POST /account/import/{id}/cancel`, ' +
     "a link's page `GET|POST /account/links/{id}` with " +
-    '`POST /account/links/{id}/edit` and `POST /account/links/{id}/delete`; for administrators `GET /admin` ' +
+    '`POST /account/links/{id}/edit`, `POST /account/links/{id}/check` ("Check now") and ' +
+    '`POST /account/links/{id}/delete`; for administrators `GET /admin` ' +
     'with `POST /admin/links/{id}/disable`, `POST /admin/links/{id}/enable`, `POST /admin/links/{id}/delete`, ' +
     '`POST /admin/accounts/{id}/disable`, `POST /admin/accounts/{id}/enable`, `POST /admin/accounts/{id}/reset` (a reset link), `POST /admin/invites` ' +
     'and `GET /admin/orphans` (the visits that found nothing, `days` or `from`/`to`); ' +

@@ -206,6 +206,10 @@ export interface AccountHomeView {
   readonly q: string;
   /** The tag the list is filtered by ('' for none; decisions §15). */
   readonly tag?: string;
+  /** The health the list is filtered by: `broken`, or '' for none (decisions §23). */
+  readonly health?: 'broken' | '';
+  /** The server checks links' health: the list offers its "Broken links" filter. */
+  readonly healthFilter?: boolean;
   readonly nextCursor: string | null;
   readonly paged: boolean;
   /** Why the search was refused (too long), shown by the search form. */

@@ -13,6 +13,7 @@ import { organiseFields, organiseValues } from './link-organise.js';
 import type { RulesEditorState } from './rules-editor.js';
 import { previewFields, previewValues } from './preview-section.js';
 import { hiddenToken, statsBlock, statsSection } from './link-stats.js';
+import { healthSection, utcDateTime } from './health-section.js';
 import { splitFields, splitStatsSection, splitValues } from './split-section.js';
 import { teamTextOf } from './team-text.js';
 
@@ -44,6 +45,10 @@ export interface LinkPageView {
   readonly ranged?: boolean;
   /** Why the range asked for was not shown (core's words); the default window is shown instead. */
   readonly rangeError?: string;
+  /** The server checks links' health (decisions §23): the page offers "Check now". */
+  readonly checks?: boolean;
+  /** The outcome of the last "Check now", shown in the health section. */
+  readonly healthNotice?: Notice;
 }
 
 function page(language: Language, title: string, main: SafeHtml): string {
@@ -67,7 +72,7 @@ export function linkPage(view: LinkPageView): string {
   return page(
     view.language,
     link.title ?? link.short_url,
-    html`${factsSection(view, t)} ${statsSection(view, t)}
+    html`${factsSection(view, t)} ${healthOf(view)} ${statsSection(view, t)}
     ${splitStatsSection(view.language, link, view.stats)}
     ${view.changes === false ? '' : html`${editSection(view, t)} ${deleteSection(view, t)}`}`,
   );
@@ -85,10 +90,7 @@ function whoDid(language: Language, link: LinkView): SafeHtml | '' {
 function factsSection(view: LinkPageView, t: LinkPageText): SafeHtml {
   const { link, language } = view;
   const pt = textOf(language);
-  const date = (iso: string) =>
-    new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(
-      new Date(iso),
-    );
+  const date = (iso: string) => utcDateTime(language, iso);
   const row = (label: string, value: SafeHtml | string) =>
     html`<div>
       <dt>${label}</dt>
@@ -130,6 +132,19 @@ function factsSection(view: LinkPageView, t: LinkPageText): SafeHtml {
       </ul>
     </div>
   </section>`;
+}
+
+/** The health section (decisions §23): where the server checks links, or once a link was checked. */
+function healthOf(view: LinkPageView): SafeHtml | '' {
+  const checks = view.checks === true;
+  if (!checks && view.link.health.state === 'unknown') return '';
+  return healthSection({
+    language: view.language,
+    link: view.link,
+    checks,
+    tokenField: hiddenToken(view.token),
+    ...(view.healthNotice === undefined ? {} : { notice: view.healthNotice }),
+  });
 }
 
 function editSection(view: LinkPageView, t: LinkPageText): SafeHtml {
