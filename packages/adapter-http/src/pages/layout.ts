@@ -138,7 +138,14 @@ export function renderPage(parts: PageParts): string {
     </html> `.value;
 }
 
-const BASE_POLICY = ["default-src 'none'", "style-src 'self'", "base-uri 'none'", "frame-ancestors 'none'"];
+// `manifest-src`: every page links the web app manifest (decisions §24)
+const BASE_POLICY = [
+  "default-src 'none'",
+  "style-src 'self'",
+  "manifest-src 'self'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+];
 
 /**
  * The Content-Security-Policy of a page: no inline script or style anywhere. Link pages may post their

@@ -84,7 +84,13 @@ const manifestOf = perServer((deps: HttpDeps) => {
       },
       { src: files.pathOf('icon.svg'), sizes: 'any', type: 'image/svg+xml', purpose: 'any' },
     ],
-    share_target: { action: '/new', method: 'GET', params: { url: 'url', title: 'title', text: 'text' } },
+    // enctype: Chromium warns without it, though a GET share sends the query either way
+    share_target: {
+      action: '/new',
+      method: 'GET',
+      enctype: 'application/x-www-form-urlencoded',
+      params: { url: 'url', title: 'title', text: 'text' },
+    },
   });
 });
 

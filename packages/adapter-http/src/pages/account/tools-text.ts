@@ -11,7 +11,7 @@ const EN = {
   intro: 'Three ways to shorten the page you are on without copying its address here first.',
   bookmarkletTitle: 'Bookmarklet',
   bookmarkletIntro:
-    'A bookmark that opens this server’s form with the page you are on filled in. It holds no key: the link is made for the account you are signed in to in this browser (or anonymously).',
+    'A bookmark that opens this server’s form with the page you are on filled in. It holds no key: the link is made for the account this browser is signed in to (or anonymously when none is).',
   bookmarkletLink: 'Shorten on {host}',
   bookmarkletDesktop:
     'On a computer: show the bookmarks bar (Ctrl+Shift+B, or ⌘+Shift+B on a Mac) and drag the button above onto it. Then, on any page, click it.',
