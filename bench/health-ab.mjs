@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import process from 'node:process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { abRounds } from './lib/ab-rounds.mjs';
 
 const here = fileURLToPath(new URL('..', import.meta.url));
 if (process.argv[2] === undefined) {
@@ -89,41 +90,10 @@ for (const v of variants) {
   }
 }
 await sleep(6000); // the first round of checks under way
-const results = Object.fromEntries(variants.map((v) => [v.name, []]));
 const askedAt = Date.now();
 const askedBefore = asked;
-for (let round = 0; round < rounds; round++) {
-  for (const v of round % 2 === 0 ? variants : [...variants].reverse()) {
-    const out = execFileSync(
-      'wrk',
-      [
-        '-t1',
-        '-c50',
-        `-d${seconds}s`,
-        '--latency',
-        '-H',
-        `Host: localhost:${v.port}`,
-        `http://127.0.0.1:${v.port}/bench`,
-      ],
-      { encoding: 'utf8' },
-    );
-    const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)[1]);
-    const p99 = /99%\s+([\d.]+\w+)/.exec(out)[1];
-    const non2xx = /Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? '0';
-    results[v.name].push({ rps, p99, non2xx });
-    process.stdout.write(`round ${round + 1} ${v.name}: ${rps} req/s, p99 ${p99}, non-3xx ${non2xx}\n`);
-  }
-}
+abRounds(variants, { rounds, seconds, path: '/bench' });
 const checksPerSecond = ((asked - askedBefore) / ((Date.now() - askedAt) / 1000)).toFixed(1);
 for (const v of variants) v.child.kill('SIGTERM');
 for (const { site } of sites) site.close();
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const base = median(results[variants[0].name].map((r) => r.rps));
-for (const [name, list] of Object.entries(results)) {
-  const m = median(list.map((r) => r.rps));
-  const each = list.map((r) => `${r.rps.toFixed(0)} (p99 ${r.p99})`).join(', ');
-  process.stdout.write(
-    `${name}: median ${m.toFixed(0)} req/s (${(m / base).toFixed(3)} of base), rounds ${each}\n`,
-  );
-}
 process.stdout.write(`destinations asked during the rounds: ${checksPerSecond} a second\n`);

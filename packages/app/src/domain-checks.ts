@@ -1,6 +1,7 @@
 import { checkDomain } from '@shortener/core';
 import type { DomainDeps } from '@shortener/core';
 import { createDnsResolver } from './dns-resolver.js';
+import { createTicker } from './ticker.js';
 import type { Services } from './container.js';
 
 /** How often a node looks for domains whose check is due. */
@@ -46,8 +47,6 @@ export function createDomainRuntime(
     domainConfig,
     ...(core.hosts === undefined ? {} : { hosts: core.hosts }),
   };
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<void> = Promise.resolve();
   const tick = async () => {
     // what other nodes changed (added, verified, suspended, removed) is served here from this tick on
     await core.hosts?.refresh();
@@ -62,6 +61,9 @@ export function createDomainRuntime(
       }
     }
   };
+  const ticker = createTicker(tick, TICK_MS, (error) =>
+    logger.warn('checking domains failed', { error: String(error) }),
+  );
   return {
     deps,
     start: async () => {
@@ -69,18 +71,8 @@ export function createDomainRuntime(
       await core.hosts
         ?.refresh()
         .catch((error: unknown) => logger.warn('reading domains failed', { error: String(error) }));
-      if (timer !== null) return;
-      timer = setInterval(() => {
-        running = running
-          .then(tick)
-          .catch((error: unknown) => logger.warn('checking domains failed', { error: String(error) }));
-      }, TICK_MS);
-      timer.unref();
+      ticker.start();
     },
-    stop: async () => {
-      if (timer !== null) clearInterval(timer);
-      timer = null;
-      await running;
-    },
+    stop: () => ticker.stop(),
   };
 }

@@ -4,6 +4,7 @@ import type { Services } from './container.js';
 import { addressesFrom } from './dns-resolver.js';
 import { createHealthProbe } from './health-probe.js';
 import { serverPacer } from './server-pacer.js';
+import { createTicker } from './ticker.js';
 
 /** How often a node looks for links whose check is due. */
 const TICK_MS = 5_000;
@@ -100,26 +101,16 @@ export function createHealthRuntime(
     ...(core.settleVisits === undefined ? {} : { settleVisits: core.settleVisits }),
   };
   const pace = serverPacer();
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<void> = Promise.resolve();
-  let busy = false;
   const round = async () => {
-    if (busy) return;
-    busy = true;
-    try {
-      while (timer !== null) {
-        const checked = await checkDueLinks(deps, {
-          limit: PER_ROUND,
-          parallel: PARALLEL,
-          leaseMs: LEASE_MS,
-          pace,
-        });
-        if (checked < PER_ROUND) break;
-      }
-    } finally {
-      busy = false;
+    // a full round: more are due, so the next goes at once (until stopped)
+    while (ticker.active) {
+      const options = { limit: PER_ROUND, parallel: PARALLEL, leaseMs: LEASE_MS, pace };
+      if ((await checkDueLinks(deps, options)) < PER_ROUND) return;
     }
   };
+  const ticker = createTicker(round, TICK_MS, (error) =>
+    logger.warn('checking links failed', { error: String(error) }),
+  );
   let counted: { at: number; counts: Promise<Record<HealthState, number>> } | null = null;
   return {
     deps,
@@ -134,18 +125,8 @@ export function createHealthRuntime(
       return counted.counts;
     },
     start: () => {
-      if (!cfg.health.enabled || timer !== null) return;
-      timer = setInterval(() => {
-        running = running
-          .then(round)
-          .catch((error: unknown) => logger.warn('checking links failed', { error: String(error) }));
-      }, TICK_MS);
-      timer.unref();
+      if (cfg.health.enabled) ticker.start();
     },
-    stop: async () => {
-      if (timer !== null) clearInterval(timer);
-      timer = null;
-      await running;
-    },
+    stop: () => ticker.stop(),
   };
 }

@@ -7,6 +7,7 @@ import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import {
   CHROMIUM,
+  CLOSED_NETWORK_FLAGS,
   describeInChromium,
   expectAccessible,
   screenshot,
@@ -63,13 +64,7 @@ describeInChromium('shortening from anywhere in Chromium', { timeout: 60_000 }, 
     const profile = mkdtempSync(join(tmpdir(), 'shortener-install-'));
     const context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-sync',
-      ],
+      args: [...CLOSED_NETWORK_FLAGS],
     });
     try {
       const page = await context.newPage();

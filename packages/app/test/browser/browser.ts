@@ -25,20 +25,20 @@ export function browserAvailable(): boolean {
   return false;
 }
 
-/** Headless Chromium with the flags a closed network needs (no background connections). */
+/** The flags a closed network needs: no background connections, no first-run pages, no sandbox. */
+export const CLOSED_NETWORK_FLAGS: readonly string[] = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** Headless Chromium with {@link CLOSED_NETWORK_FLAGS}. */
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  return chromium.launch({ executablePath: CHROMIUM, args: [...CLOSED_NETWORK_FLAGS] });
 }
 
 const ARTIFACTS = join(dirname(fileURLToPath(import.meta.url)), '../../../../test-artifacts/browser');

@@ -9,7 +9,7 @@ import type { BrowserContext, Page, Worker } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Json, TestServer } from '../http/harness.js';
 import { startTestServer } from '../http/harness.js';
-import { CHROMIUM, browserAvailable, screenshot } from './browser.js';
+import { CHROMIUM, CLOSED_NETWORK_FLAGS, browserAvailable, screenshot } from './browser.js';
 
 // The browser extension (packages/extension, decisions §24): built, loaded into Debian's Chromium
 // (`--load-extension`, a persistent profile, the new headless mode), its options set against a test
@@ -56,13 +56,7 @@ describe.skipIf(!browserAvailable())('the browser extension in Chromium', { time
         '--headless=new',
         `--disable-extensions-except=${built}`,
         `--load-extension=${built}`,
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
+        ...CLOSED_NETWORK_FLAGS,
       ],
     });
     worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
