@@ -67,5 +67,5 @@ for (const v of variants) {
   }
 }
 await sleep(6000); // the own domain read by the node's next tick
-abRounds(variants, { rounds, seconds, path: '/bench' });
+await abRounds(variants, { rounds, seconds, path: '/bench' });
 for (const v of variants) v.child.kill('SIGTERM');

@@ -3,7 +3,7 @@ import type { CheckNowDeps, CheckResult, HealthDeps, HealthState } from '@shorte
 import type { Services } from './container.js';
 import { addressesFrom } from './dns-resolver.js';
 import { createHealthProbe } from './health-probe.js';
-import { serverPacer } from './server-pacer.js';
+import { serverWaitingPacer } from './server-pacer.js';
 import { createTicker } from './ticker.js';
 
 /** How often a node looks for links whose check is due. */
@@ -100,7 +100,7 @@ export function createHealthRuntime(
     rateLimiter: rateLimits,
     ...(core.settleVisits === undefined ? {} : { settleVisits: core.settleVisits }),
   };
-  const pace = serverPacer();
+  const pace = serverWaitingPacer();
   const round = async () => {
     // a full round: more are due, so the next goes at once (until stopped)
     while (ticker.active) {

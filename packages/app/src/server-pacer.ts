@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { createBackgroundPacer } from '@shortener/core';
+import { createBackgroundPacer, createWaitingWorkPacer } from '@shortener/core';
 import type { Pace } from '@shortener/core';
 
 /** Lets the requests waiting run before the next chunk (a chunk is a synchronous transaction on SQLite). */
@@ -17,4 +17,13 @@ const waitFor = (ms: number): Promise<void> =>
 export function serverPacer(): Pace {
   const meter = { now: () => performance.now(), busy: () => performance.eventLoopUtilization().active };
   return createBackgroundPacer(meter, waitFor);
+}
+
+/**
+ * The pause of a server's background work that mostly waits on other sites (link health checks): by how
+ * busy the event loop was (core's `waitingWorkPauseMs`), not by the work's wall time, which is waiting.
+ */
+export function serverWaitingPacer(): Pace {
+  const meter = { now: () => performance.now(), busy: () => performance.eventLoopUtilization().active };
+  return createWaitingWorkPacer(meter, waitFor);
 }

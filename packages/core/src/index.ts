@@ -340,6 +340,8 @@ export {
   createBackgroundPacer,
   backgroundPauseMs,
   backgroundShare,
+  createWaitingWorkPacer,
+  waitingWorkPauseMs,
 } from './pacing.js';
 export type { Pace, ProcessMeter } from './pacing.js';
 export { countsOfRow } from './imports/import-visits.js';

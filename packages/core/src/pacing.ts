@@ -76,3 +76,38 @@ export function createBackgroundPacer(meter: ProcessMeter, wait: (ms: number) =>
     chunkStart = meter.now();
   };
 }
+
+/**
+ * The pause after one piece of work that mostly waits (a health check: a request to another site, its
+ * answer awaited), by how busy the process was since the last piece (`busyShare`, 0-1, the event loop's
+ * utilisation). {@link createBackgroundPacer} counts a chunk's wall time as its work, which for waiting
+ * work would be most of the window, leaving the requests nothing: this pause looks at the process
+ * instead. Idle: none; serving steadily: a quarter second; saturated: a second, so waiting work starts
+ * at most a few times a second while requests wait.
+ */
+export function waitingWorkPauseMs(busyShare: number): number {
+  if (busyShare >= 0.9) return BACKGROUND_MAX_PAUSE_MS;
+  if (busyShare >= 0.5) return BACKGROUND_MAX_PAUSE_MS / 4;
+  return 0;
+}
+
+/**
+ * A pacer of waiting work ({@link waitingWorkPauseMs}): after each piece, it reads how busy the process
+ * was over the last window (at least {@link BACKGROUND_PACE_WINDOW_MS}; shared by pieces run side by side)
+ * and pauses accordingly.
+ */
+export function createWaitingWorkPacer(meter: ProcessMeter, wait: (ms: number) => Promise<void>): Pace {
+  let windowStart = meter.now();
+  let windowBusy = meter.busy();
+  let share = 0;
+  return async (): Promise<void> => {
+    const now = meter.now();
+    if (now - windowStart >= BACKGROUND_PACE_WINDOW_MS) {
+      const busy = meter.busy();
+      share = Math.min(1, Math.max(0, (busy - windowBusy) / (now - windowStart)));
+      windowStart = now;
+      windowBusy = busy;
+    }
+    await wait(waitingWorkPauseMs(share));
+  };
+}
