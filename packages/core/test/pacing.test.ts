@@ -4,6 +4,8 @@ import {
   createBackgroundPacer,
   backgroundPauseMs,
   backgroundShare,
+  createWaitingWorkPacer,
+  waitingWorkPauseMs,
 } from '../src/index.js';
 
 describe('backgroundShare', () => {
@@ -80,5 +82,42 @@ describe('createBackgroundPacer', () => {
     const share = await half.run();
     expect(share).toBeGreaterThan(0.2);
     expect(share).toBeLessThan(0.7);
+  });
+});
+
+describe('the pacer of waiting work (link health checks)', () => {
+  it('pauses by how busy the process is: none idle, a quarter second serving, a second saturated', () => {
+    expect(waitingWorkPauseMs(0)).toBe(0);
+    expect(waitingWorkPauseMs(0.49)).toBe(0);
+    expect(waitingWorkPauseMs(0.5)).toBe(250);
+    expect(waitingWorkPauseMs(0.89)).toBe(250);
+    expect(waitingWorkPauseMs(0.9)).toBe(1000);
+    expect(waitingWorkPauseMs(1)).toBe(1000);
+  });
+
+  it('reads the busy share over windows of at least 50 ms, whatever the pieces waited', async () => {
+    let now = 0;
+    let busy = 0;
+    const pauses: number[] = [];
+    const pace = createWaitingWorkPacer(
+      { now: () => now, busy: () => busy },
+      async (ms) => void pauses.push(ms),
+    );
+    // a piece that waited 200 ms on another site while the process was idle: no pause
+    now += 200;
+    await pace();
+    // requests kept the loop 95% busy over the next 100 ms: a second's pause
+    now += 100;
+    busy += 95;
+    await pace();
+    // a piece 10 ms later reads no new window: the same pause
+    now += 10;
+    busy += 10;
+    await pace();
+    // serving at 60% for 100 ms: a quarter second
+    now += 100;
+    busy += 60;
+    await pace();
+    expect(pauses).toEqual([0, 1000, 1000, 250]);
   });
 });
