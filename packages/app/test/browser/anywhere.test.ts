@@ -13,6 +13,7 @@ import {
   screenshot,
   signInByInvite,
   watchedPage,
+  fitsThePhone,
 } from './browser.js';
 
 // Decisions §24 in Chromium: the share target's form on a phone (filled in, then made into a link),
@@ -32,9 +33,6 @@ async function keep(page: Page, name: string): Promise<void> {
   copyFileSync(join(ROOT, 'test-artifacts/browser', `${name}.png`), target);
   expect(statSync(target).size).toBeLessThan(200_000);
 }
-
-const fitsThePhone = (page: Page) =>
-  page.evaluate('document.documentElement.scrollWidth <= window.innerWidth');
 
 describeInChromium('shortening from anywhere in Chromium', { timeout: 60_000 }, ({ server, contextOf }) => {
   it('on a phone: a share opens /new filled in, and the form makes the link', async () => {

@@ -63,6 +63,10 @@ export async function watchedPage(context: BrowserContext): Promise<{ page: Page
   return { page, problems };
 }
 
+/** Whether the page is no wider than its window (nothing to scroll sideways on a phone). */
+export const fitsThePhone = (page: Page): Promise<boolean> =>
+  page.evaluate('document.documentElement.scrollWidth <= window.innerWidth') as Promise<boolean>;
+
 /** Phone- and desktop-sized windows. */
 export const VIEWPORTS = {
   phone: { width: 390, height: 844 },

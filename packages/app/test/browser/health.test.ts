@@ -1,7 +1,6 @@
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { jsonOf } from '../http/harness.js';
 import {
@@ -11,14 +10,12 @@ import {
   screenshot,
   signInByInvite,
   watchedPage,
+  fitsThePhone,
 } from './browser.js';
 
 // Link health in Chromium on a phone (decisions §23): a broken link's badge in the list, the health
 // section of its page (no wider than the phone, no axe violation), and "Check now" finding it ok again.
 // The destination is a site on the loopback (ALLOW_PRIVATE_HOSTS) answering 404 until told otherwise.
-
-const fitsThePhone = (page: Page) =>
-  page.evaluate('document.documentElement.scrollWidth <= window.innerWidth');
 
 let site: Server;
 let siteUrl = '';

@@ -1,4 +1,3 @@
-import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import {
   clipboardContext,
@@ -8,14 +7,12 @@ import {
   screenshot,
   signInByInvite,
   watchedPage,
+  fitsThePhone,
 } from './browser.js';
 
 // Teams in Chromium on a phone (decisions §21): a person makes a team and copies an invite link; a
 // second person opens it signed in and joins, acts for the team with the switcher and makes a link that
 // the list shows with their name. Nothing is wider than the phone.
-
-const fitsThePhone = (page: Page) =>
-  page.evaluate('document.documentElement.scrollWidth <= window.innerWidth');
 
 describeInChromium('teams in Chromium', { timeout: 90_000 }, ({ server, browser }) => {
   it('on a phone: make a team, copy an invite, join it, switch to it and make a link for it', async () => {
