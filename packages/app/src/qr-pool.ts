@@ -6,15 +6,17 @@ import { QR_DEFAULTS, renderQr } from '@shortener/qr';
 import { createByteCache } from './byte-cache.js';
 
 // Plain CommonJS for an eval'd worker, so it runs the same from `src/` (tests) and `dist/`. On Linux the
-// thread lowers its own priority (nice 19, by its thread id): drawing waits whenever redirects want the
-// CPU, which matters on a machine with as few cores as threads.
+// thread lowers its own priority once it has loaded (nice 10, by its thread id): drawing yields to
+// redirects, which matters on a machine with as few cores as threads. Not 19: at nice 19 a thread gets
+// 1/70 of a core contended by normal work, and on a machine busy with other programs a PNG took over
+// 10 s to come back.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
+const QRCode = require(workerData.qrcode);
 try {
   const tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop());
-  require('node:os').setPriority(tid, 19);
+  require('node:os').setPriority(tid, 10);
 } catch {}
-const QRCode = require(workerData.qrcode);
 parentPort.on('message', ({ text, options }) => {
   QRCode.toBuffer(text, options).then(
     (png) => parentPort.postMessage({ png }),
