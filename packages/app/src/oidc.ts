@@ -23,7 +23,8 @@ export function loopbackIssuer(url: URL): boolean {
 /**
  * The identity provider on openid-client (decisions §22): discovery (retried at most every 30 s after a
  * failure, which `onDiscoveryFailed` reports), the authorization code flow with PKCE S256, state and
- * nonce, the ID token checked by the library, userinfo when the token lacks the name or groups claim.
+ * nonce, the ID token checked by the library (issuer, audience, expiry, nonce and its signature against
+ * the provider's JWKS), userinfo when the token lacks the name or groups claim.
  */
 export function createOidcProvider(
   settings: OidcSettings,
@@ -45,7 +46,12 @@ export function createOidcProvider(
           settings.clientId,
           settings.clientSecret ?? undefined,
           settings.clientSecret === null ? oidc.None() : undefined,
-          { timeout: 10, ...(insecure ? { execute: [oidc.allowInsecureRequests] } : {}) },
+          {
+            timeout: 10,
+            // the ID token's signature checked against the provider's published keys (jwks_uri), not
+            // only TLS to its token endpoint: a forwarder or a plain-http loopback provider is not trusted
+            execute: [oidc.enableNonRepudiationChecks, ...(insecure ? [oidc.allowInsecureRequests] : [])],
+          },
         );
         return config;
       } catch (error) {
@@ -121,7 +127,10 @@ function describe(error: unknown): string {
     const description = error.error_description ?? '';
     return description === '' ? error.error : `${error.error} (${description})`;
   }
-  return error instanceof Error ? error.message.replace(/\.$/, '') : 'it could not be read';
+  if (!(error instanceof Error)) return 'it could not be read';
+  // openid-client says "invalid response encountered"; the check that failed is in its cause
+  const cause = error.cause instanceof Error && error.cause.message !== '' ? ` (${error.cause.message})` : '';
+  return `${error.message.replace(/\.$/, '')}${cause}`;
 }
 
 function identityOf(

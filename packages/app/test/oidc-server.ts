@@ -1,4 +1,5 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, sign } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Provider from 'oidc-provider';
@@ -23,6 +24,11 @@ export interface TestIdp {
   readonly users: Map<string, IdpUser>;
   /** The `sub` of whoever signs in next. */
   signInAs: string;
+  /**
+   * When set, the token endpoint's ID tokens are swapped on the way out for ones with these claims,
+   * signed by a key the provider never published (as a forwarder or a rogue endpoint would).
+   */
+  forgeIdTokens: Record<string, unknown> | null;
   close(): Promise<void>;
 }
 
@@ -38,6 +44,7 @@ export async function startIdp(redirectUri: string, postLogoutUri: string): Prom
     clientSecret: 'shortener-test-secret',
     users,
     signInAs: '',
+    forgeIdTokens: null as Record<string, unknown> | null,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
   const { privateKey: signingKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -65,7 +72,19 @@ export async function startIdp(redirectUri: string, postLogoutUri: string): Prom
     jwks: { keys: [{ ...signingKey.export({ format: 'jwk' }), kid: 'test', alg: 'RS256', use: 'sig' }] },
   });
   const handle = provider.callback();
+  const { privateKey: forgingKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   server.on('request', (req, res) => {
+    if (req.method === 'POST' && req.url === '/token' && idp.forgeIdTokens !== null) {
+      const claims = idp.forgeIdTokens;
+      const end = res.end.bind(res) as (body?: unknown) => typeof res;
+      res.end = ((body?: unknown) => {
+        const answer = JSON.parse(String(body)) as { id_token?: string };
+        if (answer.id_token !== undefined) answer.id_token = forged(answer.id_token, claims, forgingKey);
+        const text = JSON.stringify(answer);
+        res.setHeader('content-length', Buffer.byteLength(text));
+        return end(text);
+      }) as typeof res.end;
+    }
     if (!req.url?.startsWith('/interaction/')) return void handle(req, res);
     void (async () => {
       const details = await provider.interactionDetails(req, res);
@@ -85,4 +104,12 @@ export async function startIdp(redirectUri: string, postLogoutUri: string): Prom
     });
   });
   return idp;
+}
+
+/** `token` with `changes` to its claims, signed RS256 by `key` under the same `kid`. */
+function forged(token: string, changes: Record<string, unknown>, key: KeyObject): string {
+  const [header = '', payload = ''] = token.split('.');
+  const claims = { ...(JSON.parse(Buffer.from(payload, 'base64url').toString()) as object), ...changes };
+  const body = `${header}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
+  return `${body}.${sign('RSA-SHA256', Buffer.from(body), key).toString('base64url')}`;
 }

@@ -172,6 +172,23 @@ describe('sign-in through an OpenID Connect provider (decisions §22)', () => {
     expect(replayed.status).toBe(400);
   });
 
+  it('refuses an ID token not signed by the provider’s published keys, signing no one in', async () => {
+    site.idp.users.set('sub-hank', { preferred_username: 'hank' });
+    // every claim in the token, so nothing is asked of userinfo (whose `sub` would not match)
+    site.idp.forgeIdTokens = { sub: 'sub-bob', preferred_username: 'bob', groups: [] };
+    try {
+      const attempt = await signInAs(site, 'sub-hank');
+      expect(attempt.answer.status).toBe(400);
+      expect(await attempt.answer.text()).toContain('signature');
+      expect(attempt.browser.cookie ?? '').not.toContain('shortener_session');
+      const names = ((await site.server.cli('accounts', 'list')) as unknown as Json[]).map((a) => a.name);
+      expect(names).not.toContain('hank');
+    } finally {
+      site.idp.forgeIdTokens = null;
+    }
+    expect((await signInAs(site, 'sub-hank')).answer.status).toBe(303);
+  });
+
   it('shows the provider’s error and its description', async () => {
     const browser = browserOf(site.server);
     const started = await browser.send('/login/oidc');
