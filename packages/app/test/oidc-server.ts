@@ -26,14 +26,26 @@ export interface TestIdp {
   signInAs: string;
   /**
    * When set, the token endpoint's ID tokens are swapped on the way out for ones with these claims,
-   * signed by a key the provider never published (as a forwarder or a rogue endpoint would).
+   * signed by the provider's own key or by one it never published (as a forwarder or a rogue endpoint
+   * would sign them).
    */
-  forgeIdTokens: Record<string, unknown> | null;
+  tamperIdTokens: {
+    readonly claims: Record<string, unknown>;
+    readonly signedBy: 'provider' | 'stranger';
+  } | null;
   close(): Promise<void>;
 }
 
-/** Starts a provider whose one client may come back to `redirectUri` and log out to `postLogoutUri`. */
-export async function startIdp(redirectUri: string, postLogoutUri: string): Promise<TestIdp> {
+/**
+ * Starts a provider whose one client may come back to `redirectUri` and log out to `postLogoutUri`.
+ * With `pages`, people sign in on oidc-provider's own login and consent pages (any name and password:
+ * the name is the `sub`) instead of as `signInAs` says.
+ */
+export async function startIdp(
+  redirectUri: string,
+  postLogoutUri: string,
+  { pages = false }: { pages?: boolean } = {},
+): Promise<TestIdp> {
   const users = new Map<string, IdpUser>();
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -44,7 +56,7 @@ export async function startIdp(redirectUri: string, postLogoutUri: string): Prom
     clientSecret: 'shortener-test-secret',
     users,
     signInAs: '',
-    forgeIdTokens: null as Record<string, unknown> | null,
+    tamperIdTokens: null as TestIdp['tamperIdTokens'],
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
   const { privateKey: signingKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -65,7 +77,7 @@ export async function startIdp(redirectUri: string, postLogoutUri: string): Prom
       const user = users.get(sub);
       return user === undefined ? undefined : { accountId: sub, claims: () => ({ sub, ...user }) };
     },
-    features: { devInteractions: { enabled: false }, rpInitiatedLogout: { enabled: true } },
+    features: { devInteractions: { enabled: pages }, rpInitiatedLogout: { enabled: true } },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     pkce: { required: () => true },
     cookies: { keys: ['oidc-test-cookie-key'] },
@@ -74,18 +86,19 @@ export async function startIdp(redirectUri: string, postLogoutUri: string): Prom
   const handle = provider.callback();
   const { privateKey: forgingKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   server.on('request', (req, res) => {
-    if (req.method === 'POST' && req.url === '/token' && idp.forgeIdTokens !== null) {
-      const claims = idp.forgeIdTokens;
+    if (req.method === 'POST' && req.url === '/token' && idp.tamperIdTokens !== null) {
+      const { claims, signedBy } = idp.tamperIdTokens;
+      const key = signedBy === 'provider' ? signingKey : forgingKey;
       const end = res.end.bind(res) as (body?: unknown) => typeof res;
       res.end = ((body?: unknown) => {
         const answer = JSON.parse(String(body)) as { id_token?: string };
-        if (answer.id_token !== undefined) answer.id_token = forged(answer.id_token, claims, forgingKey);
+        if (answer.id_token !== undefined) answer.id_token = forged(answer.id_token, claims, key);
         const text = JSON.stringify(answer);
         res.setHeader('content-length', Buffer.byteLength(text));
         return end(text);
       }) as typeof res.end;
     }
-    if (!req.url?.startsWith('/interaction/')) return void handle(req, res);
+    if (pages || !req.url?.startsWith('/interaction/')) return void handle(req, res);
     void (async () => {
       const details = await provider.interactionDetails(req, res);
       const clientId = String(details.params.client_id);

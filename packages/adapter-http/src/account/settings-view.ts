@@ -30,11 +30,12 @@ export async function renderSettings(
   const acting = actingAccountOf(ctx, signedIn);
   const keysShown = pageMay(ctx, 'keys.manage');
   const webhooksShown = pageMay(ctx, 'webhooks.manage');
-  const [keys, sessions, passkeys, webhooks] = await Promise.all([
+  const [keys, sessions, passkeys, webhooks, identities] = await Promise.all([
     keysShown ? core.accounts.listApiKeys(acting) : null,
     listSessions(core, accountId),
     core.credentials.listPasskeys(accountId),
     webhooksShown ? deps.webhooks?.events.listWebhooks(acting) : undefined,
+    deps.sso?.deps.identities.listIdentities(accountId),
   ]);
   const view: SettingsView = {
     language: stateOf(ctx).language,
@@ -45,6 +46,9 @@ export async function renderSettings(
     passkeys,
     recent: requireRecentSignIn(core, signedIn).ok,
     ...(webhooks === undefined ? {} : { webhooks }),
+    ...(deps.sso === undefined || identities === undefined
+      ? {}
+      : { sso: { label: deps.sso.buttonLabel, linked: identities } }),
     ...extra,
   };
   sendAccountPage(ctx, status, settingsPage(view));

@@ -40,7 +40,9 @@ async function ssoView(deps: HttpDeps) {
   return { label: sso.buttonLabel, available: await sso.available(), passwords: sso.passwordSignIn };
 }
 const withSso = (sso: Awaited<ReturnType<typeof ssoView>>) => (sso === undefined ? {} : { sso });
-const signupOpen = (deps: HttpDeps) => deps.core.config.signup === 'open';
+/** Whether `/account/signup` takes new accounts: `SIGNUP=open`, and passwords are used (decisions §22). */
+export const signupOpen = (deps: HttpDeps): boolean =>
+  deps.core.config.signup === 'open' && deps.sso?.passwordSignIn !== false;
 /** The name-and-password form of sign-in and sign-up, posted by the page or sent as JSON. */
 const NAME_AND_PASSWORD = {
   example: { name: 'alice', password: 'correct horse battery' },
@@ -178,7 +180,9 @@ export const SIGN_IN_ROUTES: readonly AnyRoute[] = [
     doc: {
       id: 'signUpPage',
       summary: 'The sign-up page (`SIGNUP=open` only)',
-      description: 'Otherwise 404: the 404 page for a browser, the error object for anyone else.',
+      description:
+        'Otherwise, or with `PASSWORD_SIGN_IN=off`, 404: the 404 page for a browser, the error object for ' +
+        'anyone else.',
       responses: { 200: html('The page.'), 404: htmlOrError('`SIGNUP` is not open') },
     },
     handle: (ctx, { deps }) => {
@@ -194,7 +198,7 @@ export const SIGN_IN_ROUTES: readonly AnyRoute[] = [
       id: 'signUp',
       summary: 'Create an account (`SIGNUP=open` only)',
       description:
-        'A name (unique without regard to case) and a password; signs in. At most ' +
+        'Not with `PASSWORD_SIGN_IN=off` (404). A name (unique without regard to case) and a password; signs in. At most ' +
         '`RATE_LIMIT_SIGNUP_HOUR` (default 3) accounts per address (an IPv6 one per /64) per hour, then ' +
         '429; a new account has the anonymous creation limits for its first 24 hours.',
       body: SignUpForm,

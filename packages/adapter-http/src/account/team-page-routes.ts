@@ -33,6 +33,7 @@ import { fieldOf, seeOther, sendAccountPage } from '../server/account-area.js';
 import { plainForm, text } from '../server/forms.js';
 import { setActingCookie, switchBackOf } from '../server/acting.js';
 import { signedInOf } from '../server/session.js';
+import { signupOpen } from './sign-in-routes.js';
 
 // The pages of teams (decisions §21): the switcher's post, `/account/teams` and its forms, and opening an
 // invite link. Every rule is core's; these call its use cases as the person (their own session).
@@ -336,8 +337,12 @@ export const TEAM_PAGE_ROUTES: readonly AnyRoute[] = [
         if (offered === null) return gone();
         const t = teamTextOf(language);
         const invite = fill(t.joinInvite, { team: offered.team, role: t[offered.role] });
-        const signupOpen = deps.core.config.signup === 'open';
-        const page = signInPage({ language, signupOpen, next: `/join/${token}`, invitation: invite });
+        const page = signInPage({
+          language,
+          signupOpen: signupOpen(deps),
+          next: `/join/${token}`,
+          invitation: invite,
+        });
         return sendAccountPage(ctx, 200, page);
       }
       const person = sessionCaller(signedIn.account);

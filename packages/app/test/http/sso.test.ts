@@ -172,20 +172,28 @@ describe('sign-in through an OpenID Connect provider (decisions §22)', () => {
     expect(replayed.status).toBe(400);
   });
 
-  it('refuses an ID token not signed by the provider’s published keys, signing no one in', async () => {
+  it('refuses an ID token with a wrong signature, issuer or audience, signing no one in', async () => {
     site.idp.users.set('sub-hank', { preferred_username: 'hank' });
     // every claim in the token, so nothing is asked of userinfo (whose `sub` would not match)
-    site.idp.forgeIdTokens = { sub: 'sub-bob', preferred_username: 'bob', groups: [] };
-    try {
-      const attempt = await signInAs(site, 'sub-hank');
-      expect(attempt.answer.status).toBe(400);
-      expect(await attempt.answer.text()).toContain('signature');
-      expect(attempt.browser.cookie ?? '').not.toContain('shortener_session');
-      const names = ((await site.server.cli('accounts', 'list')) as unknown as Json[]).map((a) => a.name);
-      expect(names).not.toContain('hank');
-    } finally {
-      site.idp.forgeIdTokens = null;
+    const bob = { sub: 'sub-bob', preferred_username: 'bob', groups: [] };
+    const cases = [
+      { claims: bob, signedBy: 'stranger', says: 'signature' },
+      { claims: { iss: 'http://127.0.0.1:1' }, signedBy: 'provider', says: '(issuer) claim' },
+      { claims: { aud: 'another-client' }, signedBy: 'provider', says: '(audience) claim' },
+    ] as const;
+    for (const { claims, signedBy, says } of cases) {
+      site.idp.tamperIdTokens = { claims, signedBy };
+      try {
+        const attempt = await signInAs(site, 'sub-hank');
+        expect(attempt.answer.status).toBe(400);
+        expect(await attempt.answer.text()).toContain(says);
+        expect(attempt.browser.cookie ?? '').not.toContain('shortener_session');
+      } finally {
+        site.idp.tamperIdTokens = null;
+      }
     }
+    const names = ((await site.server.cli('accounts', 'list')) as unknown as Json[]).map((a) => a.name);
+    expect(names).not.toContain('hank');
     expect((await signInAs(site, 'sub-hank')).answer.status).toBe(303);
   });
 
@@ -206,9 +214,14 @@ describe('sign-in through an OpenID Connect provider (decisions §22)', () => {
   it('links an identity to a signed-in account after a recent sign-in, and signs into it from then on', async () => {
     const gina = await invitedBrowser(site.server, 'gina', 'gina password');
     site.idp.users.set('sub-gina', { preferred_username: 'someone-else' });
+    const before = await (await gina.send('/account/settings')).text();
+    expect(before).toContain('href="/login/oidc?link=1"');
     const linked = await signInAs(site, 'sub-gina', gina, '/login/oidc?link=1');
     expect(linked.answer.status).toBe(303);
     expect(linked.answer.headers.get('location')).toBe('/account/settings?done=sso-linked');
+    const after = await (await gina.send('/account/settings')).text();
+    expect(after).not.toContain('href="/login/oidc?link=1"');
+    expect(after).toContain(`<strong>${site.idp.issuer}</strong>`);
     const later = await signInAs(site, 'sub-gina');
     const key = await jsonOf(await later.browser.send('/api/v1/keys', { json: { name: 'k' } }), 201);
     const listed = (await site.server.cli('keys', 'list', 'gina')) as unknown as Json[];
@@ -250,7 +263,7 @@ describe('SSO settings', () => {
   });
 
   it('goes straight to the provider with password sign-in off and auto-redirect on', async () => {
-    const site = await siteWith({ PASSWORD_SIGN_IN: 'off', OIDC_AUTO_REDIRECT: 'on' });
+    const site = await siteWith({ PASSWORD_SIGN_IN: 'off', OIDC_AUTO_REDIRECT: 'on', SIGNUP: 'open' });
     try {
       const browser = browserOf(site.server);
       const login = await browser.send('/login?next=%2Faccount%2Fsettings');
@@ -258,6 +271,10 @@ describe('SSO settings', () => {
       expect(login.headers.get('location')).toBe('/login/oidc?next=%2Faccount%2Fsettings');
       const posted = await browser.post('/login', { name: 'x', password: 'y'.repeat(10) });
       expect(posted.status).toBe(403);
+      // no accounts with passwords made that could not sign in
+      expect((await browser.send('/account/signup')).status).toBe(404);
+      const signUp = await browser.post('/account/signup', { name: 'x', password: 'y'.repeat(10) });
+      expect(signUp.status).toBe(404);
     } finally {
       await site.server.close();
       await site.idp.close();

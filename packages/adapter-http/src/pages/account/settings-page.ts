@@ -1,4 +1,4 @@
-import type { ApiKeyView, KeyOrigin, Language, Passkey, SessionRecord } from '@shortener/core';
+import type { ApiKeyView, IdentityLink, KeyOrigin, Language, Passkey, SessionRecord } from '@shortener/core';
 import { noticeLine } from '../notice.js';
 import type { SafeHtml } from '../layout.js';
 import { accountAreaPage, html } from '../layout.js';
@@ -32,6 +32,8 @@ export interface SettingsView {
   readonly webhooks?: WebhooksView['webhooks'];
   /** A webhook just added: its URL and secret, shown this once. */
   readonly webhookCreated?: WebhooksView['created'];
+  /** Sign-in through the identity provider (decisions §22): absent where SSO is off. */
+  readonly sso?: { readonly label: string; readonly linked: readonly IdentityLink[] };
 }
 
 /** A date as the page's language writes it (UTC, as everywhere in the service). */
@@ -184,6 +186,37 @@ function passkeysSection(view: SettingsView, t: SettingsText): SafeHtml {
   </section>`;
 }
 
+/**
+ * The identity provider (decisions §22): the identities the account signs in with, or a button that
+ * links one (the provider's round trip, after a recent sign-in: never by name or email).
+ */
+function ssoSection(view: SettingsView): SafeHtml {
+  const sso = view.sso;
+  if (sso === undefined) return html``;
+  const items = sso.linked.map(
+    (identity) =>
+      html`<li class="identity">
+        <strong>${identity.issuer}</strong>
+        <span>Linked: ${when(view.language, identity.linkedAt)}</span>
+      </li>`,
+  );
+  return html`<section class="card" aria-labelledby="sso-title">
+    <h2 id="sso-title">Sign-in through the identity provider</h2>
+    ${
+      items.length === 0
+        ? html`<p class="hint">
+              Link this account to your organisation’s identity provider, then sign in with “${sso.label}”.
+              The provider asks who you are; nothing is matched by name or email.
+            </p>
+            <p><a class="button" href="/login/oidc?link=1">Link to the identity provider</a></p>`
+        : html`<p class="hint">This account signs in with “${sso.label}” as:</p>
+            <ul id="identities" class="settings-list">
+              ${items}
+            </ul>`
+    }
+  </section>`;
+}
+
 /** The password form that makes the session a recent sign-in, shown while it is not one. */
 function confirmSection(t: SettingsText): SafeHtml {
   return html`<section class="card" aria-labelledby="confirm-title" id="confirm">
@@ -212,7 +245,7 @@ export function settingsPage(view: SettingsView): string {
     html`${headCard('settings', t.settingsTitle, t.backToAccount, noticeLine(view.notice, 'settings-notice'))}
     ${view.recent ? '' : confirmSection(t)} ${view.keysShown === false ? '' : keysSection(view, t)}
     ${passwordSection(t, view.language)} ${sessionsSection(view, t)} ${passkeysSection(view, t)}
-    ${webhooksOf(view)}`,
+    ${ssoSection(view)} ${webhooksOf(view)}`,
     ['settings.js', 'flash.js'],
   );
 }
