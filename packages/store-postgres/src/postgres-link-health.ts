@@ -9,14 +9,18 @@ import { LINK_FIELDS } from './link-rows.js';
  */
 const DUE_WINDOW = 2000;
 
-// SKIP LOCKED: nodes claiming at once take different links; the update's own check (health_next_at
-// still due) leaves a link another node has just claimed
+// The window is read without locks; only the links picked from it are locked (SKIP LOCKED, in the order
+// of the pick, up to the limit): nodes claiming at once take different links, and none leaves links
+// idle by holding more than it takes. A link another claim moved meanwhile is read again under its lock
+// and no longer due: it is passed over for the next in line.
 const CLAIM = `WITH due AS (
     SELECT id, health_next_at, last_click_at FROM links WHERE health_next_at <= $1
-    ORDER BY health_next_at LIMIT ${DUE_WINDOW} FOR UPDATE SKIP LOCKED),
+    ORDER BY health_next_at LIMIT ${DUE_WINDOW}),
   picked AS (
-    SELECT id FROM due ORDER BY (COALESCE(last_click_at, 0) >= $2) DESC, health_next_at, id LIMIT $4)
-  UPDATE links SET health_next_at = $3 WHERE id IN (SELECT id FROM picked) AND health_next_at <= $1
+    SELECT l.id FROM links l JOIN due d ON d.id = l.id WHERE l.health_next_at <= $1
+    ORDER BY (COALESCE(d.last_click_at, 0) >= $2) DESC, d.health_next_at, d.id LIMIT $4
+    FOR UPDATE OF l SKIP LOCKED)
+  UPDATE links SET health_next_at = $3 WHERE id IN (SELECT id FROM picked)
   RETURNING ${LINK_FIELDS}`;
 
 const RECORD = `UPDATE links SET health = $2::jsonb, health_next_at = $4
