@@ -7,7 +7,8 @@
 // results. See docs/benchmarks.md for the method and the last full run. `--soak [SECONDS]` (default 600)
 // or `--soak-minutes N` runs the endurance soak instead (bench/lib/soak.mjs), which says whether memory
 // stays flat; `--store postgres [--nodes 1,2,3]` the multi-node run on
-// PostgreSQL and Redis (bench/lib/nodes.mjs, `DATABASE_URL` and `REDIS_URL`, loopback by default).
+// PostgreSQL and Redis (bench/lib/nodes.mjs, `DATABASE_URL` and `REDIS_URL`, loopback by default);
+// `--against REF` this build against another commit in one run (bench/lib/against.mjs).
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,6 +34,7 @@ import { machine, printSection, writeReport } from './lib/report.mjs';
 import { printTargets, targetRows } from './lib/targets.mjs';
 import { nodeCounts, runNodes, writeNodesSection } from './lib/nodes.mjs';
 import { runSoak } from './lib/soak.mjs';
+import { runAgainst } from './lib/against.mjs';
 import { postgresPair, runWebhookLoad } from './lib/webhook-load.mjs';
 
 const quick = process.argv.includes('--quick');
@@ -129,6 +131,7 @@ const soakMinutesIndex = process.argv.indexOf('--soak-minutes');
 async function main() {
   if (soakIndex > 0 || soakMinutesIndex > 0) return soak();
   if (process.argv.includes('--store')) return nodes();
+  if (process.argv.includes('--against')) return against();
   const started = Date.now();
   placeThisProcess();
   log(
@@ -327,6 +330,21 @@ function webhookRound(options = {}) {
     log: (line) => log(`  ${line}`),
     ...options,
   });
+}
+
+/**
+ * `--against REF [--rounds N]`: this build against commit REF in one run (bench/lib/against.mjs), written
+ * to the "Against another build" section of docs/benchmarks.md (or `--out`) unless `--quick`.
+ */
+async function against() {
+  const ref = process.argv[process.argv.indexOf('--against') + 1];
+  if (ref === undefined || ref.startsWith('--'))
+    throw new Error('--against takes a commit (a hash, a tag, HEAD~3)');
+  const roundsIndex = process.argv.indexOf('--rounds');
+  const rounds = roundsIndex > 0 ? Number(process.argv[roundsIndex + 1]) : undefined;
+  if (rounds !== undefined && !(Number.isInteger(rounds) && rounds >= 2))
+    throw new Error('--rounds takes a whole number of rounds, 2 or more');
+  await runAgainst({ ref, quick, rounds, out: outIndex > 0 ? out : undefined, log });
 }
 
 /** `--store postgres --nodes 1,2,3`: the multi-node run of bench/lib/nodes.mjs instead of the benchmark. */

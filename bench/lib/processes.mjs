@@ -15,14 +15,13 @@ const SERVER_FLAGS = ['--no-memory-reducer', '--max-old-space-size=512'];
 const SERVER_ENV = { MALLOC_ARENA_MAX: '2' };
 
 /** Runs a command in the repository root; resolves with its stdout, rejects with its stderr. */
-export function run(file, args, env = {}) {
+export const run = (file, args, env = {}) => runIn(ROOT, file, args, env);
+
+/** Runs a command in `cwd` (another build's checkout); resolves with its stdout, rejects with its stderr. */
+export function runIn(cwd, file, args, env = {}) {
   return new Promise((resolve, reject) => {
-    execFile(
-      file,
-      args,
-      { cwd: ROOT, env: { ...process.env, ...env }, maxBuffer: 1 << 24 },
-      (error, out, err) =>
-        error ? reject(new Error(`${file} ${args.join(' ')} failed: ${err || error.message}`)) : resolve(out),
+    execFile(file, args, { cwd, env: { ...process.env, ...env }, maxBuffer: 1 << 24 }, (error, out, err) =>
+      error ? reject(new Error(`${file} ${args.join(' ')} failed: ${err || error.message}`)) : resolve(out),
     );
   });
 }
@@ -59,11 +58,11 @@ export function freePort() {
   });
 }
 
-/** A running child: its pid, exit promise and stderr so far. */
-function child(args, env) {
+/** A running child (in `cwd`, the repository root by default): its pid, exit promise and stderr so far. */
+function child(args, env, cwd = ROOT) {
   const [file, argv] = onServerCpu(process.execPath, args);
   const proc = spawn(file, argv, {
-    cwd: ROOT,
+    cwd,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -81,9 +80,12 @@ function child(args, env) {
   return { proc, exited, stderr: () => stderr };
 }
 
-/** Starts `shortener serve` with `env` (and node flags); resolves once `/healthz` answers. */
-export async function startServer(env, nodeFlags = []) {
-  const server = child([...SERVER_FLAGS, ...nodeFlags, BIN, 'serve'], { ...SERVER_ENV, ...env });
+/**
+ * Starts `shortener serve` with `env` (and node flags) from the checkout at `root` (this one by default);
+ * resolves once `/healthz` answers.
+ */
+export async function startServer(env, nodeFlags = [], root = ROOT) {
+  const server = child([...SERVER_FLAGS, ...nodeFlags, BIN, 'serve'], { ...SERVER_ENV, ...env }, root);
   const url = `http://127.0.0.1:${env.PORT}`;
   for (let tries = 0; ; tries++) {
     const ok = await fetch(`${url}/healthz`).then(
@@ -123,9 +125,9 @@ export const benchServerEnv = (port, shortHost) => ({
  * The server under test on a free port ({@link benchServerEnv}) with the database at `dbPath`; `env`
  * adds to (or overrides) those variables, `nodeFlags` go to node.
  */
-export async function startBenchServer(dbPath, shortHost, env = {}, nodeFlags = []) {
+export async function startBenchServer(dbPath, shortHost, env = {}, nodeFlags = [], root = ROOT) {
   const port = await freePort();
-  return startServer({ ...benchServerEnv(port, shortHost), DB_PATH: dbPath, ...env }, nodeFlags);
+  return startServer({ ...benchServerEnv(port, shortHost), DB_PATH: dbPath, ...env }, nodeFlags, root);
 }
 
 /** Starts the bare node:http baseline; resolves with its URL once it listens. */
@@ -150,7 +152,6 @@ export function rssMb(pid) {
   return line ? Number(line[1]) / 1024 : NaN;
 }
 
-/** CPU seconds (user + system) a process has used so far. */
 /** CPU seconds of each thread of process `pid`, by thread id (with its name), from /proc. */
 export function threadCpuSeconds(pid) {
   const threads = new Map();
@@ -167,6 +168,7 @@ export function threadCpuSeconds(pid) {
   return threads;
 }
 
+/** CPU seconds (user + system) a process has used so far, all its threads together. */
 export function cpuSeconds(pid) {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;

@@ -128,6 +128,7 @@ replace this file; \`npm run bench -- --quick\` is a smoke check that writes not
 - [Notes](#notes)
 - [Redirect rounds](#redirect-rounds)
 - [Other figures](#other-figures)
+- [Against another build](#against-another-build) (\`npm run bench -- --against REF\`)
 - [Soak](#soak) (\`npm run bench -- --soak\`)
 - [Several nodes on PostgreSQL and Redis](#several-nodes-on-postgresql-and-redis) (\`npm run bench -- --store postgres\`)
 
@@ -222,10 +223,12 @@ ${roundsTable(results)}
   const current = existsSync(path) ? readFileSync(path, 'utf8') : '';
   writeFileSync(
     path,
-    [SOAK_SECTION, NODES_SECTION].reduce((t, h) => keepSection(t, current, h), text),
+    [AGAINST_SECTION, SOAK_SECTION, NODES_SECTION].reduce((t, h) => keepSection(t, current, h), text),
   );
 }
 
+/** The heading of the section `npm run bench -- --against REF` writes. */
+export const AGAINST_SECTION = '## Against another build';
 /** The heading of the section `npm run bench -- --soak` writes. */
 export const SOAK_SECTION = '## Soak';
 /** The heading of the section `npm run bench -- --store postgres` writes. */
