@@ -333,7 +333,7 @@ function webhookRound(options = {}) {
 }
 
 /**
- * `--against REF [--rounds N]`: this build against commit REF in one run (bench/lib/against.mjs), written
+ * `--against REF [--rounds N] [--only TEXT]` (the figures whose name holds TEXT, e.g. `cold`): this build against commit REF in one run (bench/lib/against.mjs), written
  * to the "Against another build" section of docs/benchmarks.md (or `--out`) unless `--quick`.
  */
 async function against() {
@@ -344,7 +344,9 @@ async function against() {
   const rounds = roundsIndex > 0 ? Number(process.argv[roundsIndex + 1]) : undefined;
   if (rounds !== undefined && !(Number.isInteger(rounds) && rounds >= 2))
     throw new Error('--rounds takes a whole number of rounds, 2 or more');
-  await runAgainst({ ref, quick, rounds, out: outIndex > 0 ? out : undefined, log });
+  const onlyIndex = process.argv.indexOf('--only');
+  const only = onlyIndex > 0 ? process.argv[onlyIndex + 1] : undefined;
+  await runAgainst({ ref, quick, rounds, only, out: outIndex > 0 ? out : undefined, log });
 }
 
 /** `--store postgres --nodes 1,2,3`: the multi-node run of bench/lib/nodes.mjs instead of the benchmark. */

@@ -73,16 +73,18 @@ export async function buildOf(ref, log) {
 const signal = (targets, name) => targets.forEach((t) => t.running.proc.kill(name));
 
 /**
- * Waits until the process `pid` is idle (under 2% of a CPU over 250 ms), at most `limitMs`: what a round
- * left behind (a flush, the compaction of the visit log) counts to the round.
+ * Waits until the process `pid` is idle (under 2% of a CPU in each of six 250 ms steps in a row: the
+ * flush and the compaction run on timers of a second or so), at most `limitMs`: what a round left behind
+ * counts to the round.
  */
-async function settled(pid, limitMs = 10_000) {
+async function settled(pid, limitMs = 20_000) {
   const started = Date.now();
   let last = cpuSeconds(pid);
-  while (Date.now() - started < limitMs) {
+  let quiet = 0;
+  while (quiet < 6 && Date.now() - started < limitMs) {
     await sleep(250);
     const now = cpuSeconds(pid);
-    if (now - last < 0.005) return;
+    quiet = now - last < 0.005 ? quiet + 1 : 0;
     last = now;
   }
 }
@@ -105,7 +107,7 @@ async function round(figure, target, others, amount) {
     const unexpected = Object.keys(r.statuses).filter((s) => s !== '302');
     if (unexpected.length > 0 || r.errors > 0)
       throw new Error(`${target.name}: unexpected answers ${JSON.stringify(r.statuses)}, errors ${r.errors}`);
-    await settled(target.running.pid);
+    if (target.name !== 'bare') await settled(target.running.pid);
     const served = r.statuses[302] ?? 0;
     const cpuUs = ((cpuSeconds(target.running.pid) - cpu) * 1e6) / served;
     return { rps: r.rps, p50: r.p50, p99: r.p99, cpuUs, served, rssMb: rssMb(target.running.pid) };
@@ -245,9 +247,10 @@ ${rows.join('\n')}
 }
 
 /** `--against REF`: builds REF, runs the figures, prints them, and writes the section unless quick. */
-export async function runAgainst({ ref, quick, rounds, out, log }) {
+export async function runAgainst({ ref, quick, rounds, only, out, log }) {
   const started = Date.now();
   const p = plan(quick, rounds);
+  if (only !== undefined) p.figures = p.figures.filter((f) => f.name.includes(only));
   const build = await buildOf(ref, log);
   log(`building this checkout (tsc -b)`);
   await runIn(ROOT, process.execPath, ['node_modules/typescript/bin/tsc', '-b']);
@@ -292,7 +295,8 @@ export async function runAgainst({ ref, quick, rounds, out, log }) {
       seconds: Math.round((Date.now() - started) / 1000),
       figures,
     };
-    const path = out ?? (quick ? null : 'docs/benchmarks.md');
+    // a partial run (quick, or some figures only) writes nothing unless asked to
+    const path = out ?? (quick || only !== undefined ? null : 'docs/benchmarks.md');
     if (path !== null) {
       const current = existsSync(path) ? readFileSync(path, 'utf8') : '# Benchmarks\n';
       writeFileSync(path, withSection(current, AGAINST_SECTION, section(results)));
