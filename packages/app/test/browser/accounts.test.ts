@@ -2,7 +2,14 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer } from '../http/harness.js';
 import type { TestServer } from '../http/harness.js';
-import { VIEWPORTS, browserAvailable, launchChromium, screenshot, watchedPage } from './browser.js';
+import {
+  VIEWPORTS,
+  addAuthenticator,
+  browserAvailable,
+  launchChromium,
+  screenshot,
+  watchedPage,
+} from './browser.js';
 
 const available = browserAvailable();
 
@@ -25,23 +32,6 @@ describe.skipIf(!available)('accounts in Chromium (decisions §10)', { timeout: 
     const context = await browser.newContext({ viewport: VIEWPORTS[viewport], locale: 'en-US' });
     contexts.push(context);
     return watchedPage(context);
-  }
-
-  /** A virtual platform authenticator (resident keys, user verified) in `page`, through the DevTools protocol. */
-  async function withAuthenticator(page: Page) {
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('WebAuthn.enable');
-    const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true,
-      },
-    });
-    return { cdp, authenticatorId };
   }
 
   const inviteUrl = async (name: string) => String((await server.cli('accounts', 'invite', name)).url);
@@ -92,7 +82,7 @@ describe.skipIf(!available)('accounts in Chromium (decisions §10)', { timeout: 
 
   it('registers a passkey through an invite and signs in with it', async () => {
     const { page, problems } = await newPage('desktop');
-    const { cdp, authenticatorId } = await withAuthenticator(page);
+    const { cdp, authenticatorId } = await addAuthenticator(page);
     await page.goto(await inviteUrl('passkey-pia'));
     await page.getByRole('button', { name: 'Register a passkey' }).click();
     await atAccount(page, 'passkey-pia');
@@ -120,7 +110,7 @@ describe.skipIf(!available)('accounts in Chromium (decisions §10)', { timeout: 
 
   it('says so when the passkey is refused, and keeps the password way open', async () => {
     const { page, problems } = await newPage('phone');
-    await withAuthenticator(page);
+    await addAuthenticator(page);
     await page.goto(`${server.baseUrl}/login`);
     await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
     await expect

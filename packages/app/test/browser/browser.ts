@@ -211,3 +211,20 @@ export async function newLinkPage(context: BrowserContext, server: TestServer, n
 export async function expectAccessible(page: Page, what: string): Promise<void> {
   expect({ [what]: await seriousViolations(page) }).toEqual({ [what]: [] });
 }
+
+/** A virtual platform authenticator (resident keys, user verified) in `page`, through the DevTools protocol. */
+export async function addAuthenticator(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  return { cdp, authenticatorId };
+}

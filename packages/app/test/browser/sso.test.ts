@@ -5,6 +5,7 @@ import type { TestIdp } from '../oidc-server.js';
 import { freePort, startTestServer } from '../http/harness.js';
 import type { TestServer } from '../http/harness.js';
 import {
+  addAuthenticator,
   browserAvailable,
   expectAccessible,
   fitsThePhone,
@@ -86,18 +87,7 @@ describe.skipIf(!browserAvailable())(
       await expectAccessible(page, '/account/settings of a provider account');
 
       // a passkey, through a virtual authenticator, signs in without the provider
-      const cdp = await context.newCDPSession(page);
-      await cdp.send('WebAuthn.enable');
-      await cdp.send('WebAuthn.addVirtualAuthenticator', {
-        options: {
-          protocol: 'ctap2',
-          transport: 'internal',
-          hasResidentKey: true,
-          hasUserVerification: true,
-          isUserVerified: true,
-          automaticPresenceSimulation: true,
-        },
-      });
+      await addAuthenticator(page);
       await page.goto(`${server.baseUrl}/account`);
       await page.getByRole('button', { name: 'Add a passkey' }).click();
       await expect.poll(() => page.locator('body').textContent()).toContain('Passkey added.');
