@@ -99,7 +99,14 @@ export type { BulkItem } from './links/bulk.js';
 export { UNUSED_LINK, createLink, creationExpiry, destinationOf, urlPolicyOf } from './links/create-link.js';
 export type { CreatedLink } from './links/create-link.js';
 export { FIXED_LINK_FIELDS, isChangeableLinkField } from './links/link.js';
-export type { FixedLinkField, LinkChanges, LinkRecord, LinkStatus, RedirectStatus } from './links/link.js';
+export type {
+  FixedLinkField,
+  LinkChanges,
+  LinkRecord,
+  LinkStatus,
+  RedirectStatus,
+  UnlistedLinkFields,
+} from './links/link.js';
 export { PLAIN, checkPermanent, organisedOf, serverRedirectStatus } from './links/organise.js';
 export type { Organised, OrganiseInput } from './links/organise.js';
 export {

@@ -1,5 +1,5 @@
 import { UNKNOWN_HEALTH, isChangeableLinkField, tagKeysOf } from '@shortener/core';
-import type { LinkChanges, LinkRecord } from '@shortener/core';
+import type { LinkChanges, LinkRecord, UnlistedLinkFields } from '@shortener/core';
 
 /** Each column of `links` with the record field it holds and its type (for `unnest` inserts). */
 export const LINK_COLUMNS = [
@@ -33,6 +33,9 @@ export const LINK_COLUMNS = [
   ['updated_by', 'updatedBy', 'text'],
   ['health', 'health', 'jsonb'],
 ] as const satisfies readonly (readonly [string, keyof LinkRecord, string])[];
+
+// every field of a link has its column: a new field fails to compile here, named, until it is given one
+({}) satisfies Record<UnlistedLinkFields<(typeof LINK_COLUMNS)[number][1]>, never>;
 
 /**
  * One statement inserts a batch of links (parameters: {@link linkInsertValues}): a taken (domain, slug)

@@ -1,5 +1,5 @@
 import { UNKNOWN_HEALTH, isChangeableLinkField } from '@shortener/core';
-import type { LinkChanges, LinkRecord } from '@shortener/core';
+import type { LinkChanges, LinkRecord, UnlistedLinkFields } from '@shortener/core';
 import { clicksWithTail, lastClickWithTail } from './migrations/013-visit-log-epochs.js';
 
 /** How a field is kept in its column: what is written, and what is read back. */
@@ -69,6 +69,9 @@ export const LINK_MAP = [
   ['updated_by', 'updatedBy', 'text'],
   ['health', 'health', 'health'],
 ] as const satisfies readonly (readonly [string, keyof LinkRecord, keyof typeof CODECS])[];
+
+// every field of a link has its column: a new field fails to compile here, named, until it is given one
+({}) satisfies Record<UnlistedLinkFields<(typeof LINK_MAP)[number][1]>, never>;
 
 /** A column of `links`. */
 export type LinkColumn = (typeof LINK_MAP)[number][0];

@@ -1,5 +1,6 @@
 import type { LinkView } from '../response-schemas.js';
 import type { ExportedLinkExtras } from './link-export.js';
+import type { LinkFieldsNamed, UnlistedLinkFields } from './link.js';
 
 /**
  * The column of each field of the Link object in a links CSV (decisions §25: every field), or null for
@@ -61,6 +62,13 @@ const EXTRA_COLUMNS = {
   password_hash: true,
   edit_token_hash: true,
 } as const satisfies Record<keyof ExportedLinkExtras, true>;
+
+// every field of a link has a column of the export's CSV (the links CSV or the export's extras): a new
+// field fails to compile here, named, until it is given one
+({}) satisfies Record<
+  UnlistedLinkFields<LinkFieldsNamed<keyof typeof COLUMN_OF | keyof typeof EXTRA_COLUMNS>>,
+  never
+>;
 
 /** The columns of a local `export --format csv`: also what a lossless import needs (`ExportedLink`). */
 export const EXPORTED_LINK_CSV_COLUMNS: readonly string[] = [

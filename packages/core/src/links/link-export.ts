@@ -15,7 +15,7 @@ import { urlPolicyOf } from './create-link.js';
 import { checkPermanent, organisedOf } from './organise.js';
 import { RulesField } from './rules.js';
 import { TagsField } from './tags.js';
-import type { LinkRecord } from './link.js';
+import type { LinkFieldsNamed, LinkRecord, UnlistedLinkFields } from './link.js';
 import { isLinkId } from './references.js';
 import { checkStart } from './status.js';
 import { validateCode } from './slug.js';
@@ -74,6 +74,10 @@ export const ExportedLink = z.object({
   updated_by: z.string().max(200).nullable().optional(),
 });
 export type ExportedLink = z.output<typeof ExportedLink>;
+
+// every field of a link comes back from its export (but its health, which only the checks write): a new
+// field fails to compile here, named, until the export's schema reads it
+({}) satisfies Record<UnlistedLinkFields<LinkFieldsNamed<keyof typeof ExportedLink.shape> | 'health'>, never>;
 
 /** The fields `export` adds to the Link object. */
 export interface ExportedLinkExtras {

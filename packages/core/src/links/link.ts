@@ -88,5 +88,23 @@ const FIXED = new Set<string>(FIXED_LINK_FIELDS);
 export const isChangeableLinkField = (field: string): field is Exclude<keyof LinkRecord, FixedLinkField> =>
   !FIXED.has(field);
 
+/**
+ * The fields of {@link LinkRecord} that a list of fields leaves out. A list that must name every field (a
+ * store's columns, the export's schema) checks itself with
+ * `({}) satisfies Record<UnlistedLinkFields<Listed>, never>`: a field added to the record fails to compile
+ * there, the error naming the field, until the list gives it its place.
+ */
+export type UnlistedLinkFields<Listed extends PropertyKey> = Exclude<keyof LinkRecord, Listed>;
+
+/** A name in snake case, as the API and the files name a field (`passwordHash` → `password_hash`). */
+type SnakeCase<Name extends string> = Name extends `${infer Head}${infer Tail}`
+  ? `${Head extends Lowercase<Head> ? Head : `_${Lowercase<Head>}`}${SnakeCase<Tail>}`
+  : Name;
+
+/** The fields of {@link LinkRecord} that `Names` (snake case: an export's keys, CSV columns) name. */
+export type LinkFieldsNamed<Names extends PropertyKey> = {
+  [Field in keyof LinkRecord]: SnakeCase<Field> extends Names ? Field : never;
+}[keyof LinkRecord];
+
 /** A link's derived status (decisions §3). */
 export type LinkStatus = 'active' | 'expired' | 'disabled';
