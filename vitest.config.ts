@@ -14,6 +14,7 @@ const packages = [
   'adapter-mcp',
   'adapter-cli',
   'app',
+  'system-tests',
 ];
 
 // The workspace runs the packages' TypeScript sources through a condition named after the project, which
@@ -27,7 +28,11 @@ const sourceFirst = ['@shortener/source', 'source', 'module', 'node', 'default']
  */
 const ALONE: Readonly<Record<string, readonly string[]>> = {
   'store-sqlite': ['test/checkpointer.test.ts'],
-  app: ['test/http/qr-load.test.ts', 'test/http/slow-connections.test.ts', 'test/http/hostile-query.test.ts'],
+  'system-tests': [
+    'test/http/qr-load.test.ts',
+    'test/http/slow-connections.test.ts',
+    'test/http/hostile-query.test.ts',
+  ],
 };
 
 /**
@@ -102,8 +107,8 @@ export default defineConfig({
             {
               extends: true,
               test: {
-                name: 'app-postgres',
-                root: 'packages/app',
+                name: 'system-tests-postgres',
+                root: 'packages/system-tests',
                 include: ON_POSTGRES,
                 env: { SHORTENER_HTTP_STORE: 'postgres' },
               },

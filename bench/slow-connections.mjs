@@ -1,6 +1,6 @@
 // `node bench/slow-connections.mjs [ROUNDS]`: what 1,000 slow connections from one other address cost the
 // redirects (issue 20). The real `shortener serve` as a child process (`npx tsc -b` first) with the
-// limits of packages/app/test/http/slow-connections.test.ts (a 2.5 s headers timeout, 200 connections
+// limits of packages/system-tests/test/http/slow-connections.test.ts (a 2.5 s headers timeout, 200 connections
 // per address); in each round redirects per second over 4 keep-alive connections for 1 s, unloaded and
 // then while 1,000 connections from 127.0.0.2 each send a request's start and a header line every
 // 300 ms (800 refused on arrival, 200 held until the timeout). Prints each round and the median ratio

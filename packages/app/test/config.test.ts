@@ -5,7 +5,7 @@ import { DEFAULT_LIMITS } from '@shortener/core';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, VARIABLE_NAMES, loadConfig } from '../src/index.js';
 import type { VariableName } from '../src/index.js';
-import { tempDir } from './helpers.js';
+import { tempDir } from './temp-dir.js';
 
 const dir = tempDir();
 const geoip = join(dir, 'country.mmdb');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TOKENS, createContainer, loadConfig, resolve, resolveApp } from '../src/index.js';
 import type { Services } from '../src/index.js';
-import { tempDir } from './helpers.js';
+import { tempDir } from './temp-dir.js';
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 

@@ -4,8 +4,8 @@ import { aServiceConfig } from '@shortener/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpWebhookSender, INCOMPLETE } from '../src/events/webhook-sender.js';
 import type { Resolve } from '../src/events/webhook-sender.js';
-import { startReceiver } from './http/webhook-receiver.js';
-import type { Receiver } from './http/webhook-receiver.js';
+import { startReceiver } from './webhook-receiver.js';
+import type { Receiver } from './webhook-receiver.js';
 
 // Decisions §16: destinations are checked again at delivery, after DNS resolution, and the connection
 // goes to the address checked. The name service is the test's (a name rebinding to loopback); the

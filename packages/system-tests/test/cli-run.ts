@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll } from 'vitest';
-import type { Environment } from '../src/index.js';
-import { runCli } from '../src/index.js';
+import type { Environment } from '@shortener/app';
+import { runCli } from '@shortener/app';
 import { startTestServer } from './http/harness.js';
 import type { TestAccount, TestServer } from './http/harness.js';
 

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runIn } from './cli-run.js';
-import { startDnsServer } from './dns-server.js';
-import type { TestDnsServer } from './dns-server.js';
+import { startDnsServer } from '../../app/test/dns-server.js';
+import type { TestDnsServer } from '../../app/test/dns-server.js';
 import { tempDir } from './helpers.js';
 
 // `shortener domains add|list|verify|remove --account NAME` (decisions §20) in local mode, on a SQLite

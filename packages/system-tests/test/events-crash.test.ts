@@ -2,10 +2,10 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../src/index.js';
+import { runCli } from '@shortener/app';
 import { buildBinary, serveBin } from './bin-helpers.js';
 import { tempDir } from './helpers.js';
-import { startReceiver } from './http/webhook-receiver.js';
+import { startReceiver } from '../../app/test/webhook-receiver.js';
 
 beforeAll(buildBinary, 180_000);
 

@@ -1,20 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll } from 'vitest';
-import type { CliIo, Environment } from '../src/index.js';
+import type { CliIo, Environment } from '@shortener/app';
 
-const made: string[] = [];
-afterAll(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-/** A fresh temporary folder, removed after the test file. */
-export function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'shortener-cli-'));
-  made.push(dir);
-  return dir;
-}
+export { tempDir } from '../../app/test/temp-dir.js';
 
 /** A CliIo whose output is kept in strings. */
 export interface CapturedIo extends CliIo {

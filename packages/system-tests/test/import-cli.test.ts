@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openSqliteDatabase } from '@shortener/store-sqlite';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../src/index.js';
+import { runCli } from '@shortener/app';
 import { bin, buildBinary, collect, envOf, runBin } from './bin-helpers.js';
 import { tempDir } from './helpers.js';
 

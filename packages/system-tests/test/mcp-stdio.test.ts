@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createContainer, loadConfig, resolve, runCli } from '../src/index.js';
+import { createContainer, loadConfig, resolve, runCli } from '@shortener/app';
 import { buildBinary } from './bin-helpers.js';
 import { MCP_TOOLS, captureIo, tempDir } from './helpers.js';
 

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { ANONYMOUS, createLink } from '@shortener/core';
 import { CommanderError } from 'commander';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createContainer, createProgram, loadConfig, resolve, runCli } from '../src/index.js';
+import { createContainer, createProgram, loadConfig, resolve, runCli } from '@shortener/app';
 import { captureIo, tempDir } from './helpers.js';
 import type { CapturedIo } from './helpers.js';
 

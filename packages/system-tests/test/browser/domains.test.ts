@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDnsServer } from '../dns-server.js';
-import type { TestDnsServer } from '../dns-server.js';
+import { startDnsServer } from '../../../app/test/dns-server.js';
+import type { TestDnsServer } from '../../../app/test/dns-server.js';
 import { movedClock } from '../http/file-server.js';
 import { startTestServer } from '../http/harness.js';
 import type { TestServer } from '../http/harness.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/index.js';
+import { ConfigError, loadConfig } from '@shortener/app';
 import { startTestServer, tempFile } from './harness.js';
 import type { TestServer } from './harness.js';
 

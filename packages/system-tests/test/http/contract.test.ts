@@ -1,6 +1,6 @@
 import { buildOpenApiDocument } from '@shortener/adapter-http';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/index.js';
+import { loadConfig } from '@shortener/app';
 import { createContract } from './contract.js';
 import type { Exchange } from './contract.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/index.js';
+import { ConfigError, loadConfig } from '@shortener/app';
 import { createLink, eventually, jsonOf } from './harness.js';
 import { movedClock, startFileServer } from './file-server.js';
 import { expectRefusedEach } from './refusals.js';

@@ -1,7 +1,7 @@
 import { scaleBackendUrl } from '@shortener/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDnsServer } from '../dns-server.js';
-import type { TestDnsServer } from '../dns-server.js';
+import { startDnsServer } from '../../../app/test/dns-server.js';
+import type { TestDnsServer } from '../../../app/test/dns-server.js';
 import { eventually, jsonOf, rawRequest, startTestServer } from './harness.js';
 import type { TestAccount, TestServer } from './harness.js';
 import { freshPostgresStore } from './test-store.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDnsServer } from '../dns-server.js';
-import type { TestDnsServer } from '../dns-server.js';
+import { startDnsServer } from '../../../app/test/dns-server.js';
+import type { TestDnsServer } from '../../../app/test/dns-server.js';
 import { browserOf, invitedBrowser, pageOf } from './browser-session.js';
 import type { BrowserSession } from './browser-session.js';
 import { jsonOf, startTestServer } from './harness.js';

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDnsServer } from '../dns-server.js';
-import type { TestDnsServer } from '../dns-server.js';
+import { startDnsServer } from '../../../app/test/dns-server.js';
+import type { TestDnsServer } from '../../../app/test/dns-server.js';
 import { invitedBrowser } from './browser-session.js';
 import { movedClock } from './file-server.js';
-import { startReceiver } from './webhook-receiver.js';
+import { startReceiver } from '../../../app/test/webhook-receiver.js';
 import { expectError, jsonOf, rawRequest, startTestServer } from './harness.js';
 import type { TestAccount, TestServer } from './harness.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, expect } from 'vitest';
-import type { Services } from '../../src/index.js';
+import type { Services } from '@shortener/app';
 import { invitedBrowser } from './browser-session.js';
 import { jsonOf, startTestServer } from './harness.js';
 import type { Json, TestAccount, TestEnv, TestServer } from './harness.js';

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { amqpTestUrl } from '../required.js';
 import { eventually, jsonOf, startTestServer } from './harness.js';
 import type { TestAccount, TestServer } from './harness.js';
-import { startReceiver } from './webhook-receiver.js';
-import type { Receiver, Received } from './webhook-receiver.js';
+import { startReceiver } from '../../../app/test/webhook-receiver.js';
+import type { Receiver, Received } from '../../../app/test/webhook-receiver.js';
 
 // Decisions §23: link health through the whole server. The destinations are real servers on the
 // loopback (ALLOW_PRIVATE_HOSTS lets links point there); the probe's own cases (hangs, resets, TLS, DNS,

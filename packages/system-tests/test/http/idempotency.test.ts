@@ -6,8 +6,8 @@ import type { RandomSource } from '@shortener/core';
 import { generateSecret } from '@shortener/core';
 import { createMemoryRateLimiter } from '@shortener/store-memory';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createJsonLogger, loadConfig, startServer } from '../../src/index.js';
-import type { Services } from '../../src/index.js';
+import { createJsonLogger, loadConfig, startServer } from '@shortener/app';
+import type { Services } from '@shortener/app';
 import { expectError, jsonOf, startTestServer } from './harness.js';
 import type { Json, TestAccount, TestServer } from './harness.js';
 

@@ -4,8 +4,8 @@ import { browserOf, inviteUrl, sessionCookieOf } from './browser-session.js';
 import { eventually, jsonOf, startTestServer } from './harness.js';
 import type { TestAccount, TestServer } from './harness.js';
 import { movedClock } from './file-server.js';
-import { startReceiver } from './webhook-receiver.js';
-import type { Receiver } from './webhook-receiver.js';
+import { startReceiver } from '../../../app/test/webhook-receiver.js';
+import type { Receiver } from '../../../app/test/webhook-receiver.js';
 
 // Issue 38: webhooks follow their account. An operator's reset link removes them (they may be a thief's
 // feed of the account's links), and a disabled account's webhooks receive nothing, not even what was

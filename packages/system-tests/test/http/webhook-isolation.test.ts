@@ -4,8 +4,8 @@ import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jsonOf, startTestServer } from './harness.js';
 import type { TestAccount, TestServer } from './harness.js';
-import { startReceiver } from './webhook-receiver.js';
-import type { Receiver } from './webhook-receiver.js';
+import { startReceiver } from '../../../app/test/webhook-receiver.js';
+import type { Receiver } from '../../../app/test/webhook-receiver.js';
 
 // Issue 38: a receiver that accepts and never answers held every other endpoint's deliveries for its
 // 10 s timeout per round. Here 50 of them, over 3 accounts (the healthy endpoint's own among them), sit

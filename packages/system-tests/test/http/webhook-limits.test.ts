@@ -2,8 +2,8 @@ import { MAX_WEBHOOKS_PER_ACCOUNT, TEST_PINGS_PER_MINUTE } from '@shortener/core
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, jsonOf, startTestServer } from './harness.js';
 import type { TestAccount, TestServer } from './harness.js';
-import { startReceiver } from './webhook-receiver.js';
-import type { Receiver } from './webhook-receiver.js';
+import { startReceiver } from '../../../app/test/webhook-receiver.js';
+import type { Receiver } from '../../../app/test/webhook-receiver.js';
 
 // Issue 38: test pings are limited per account (each is a request to a URL the caller chose), and the
 // webhook routes speak of webhooks, naming their limit.

@@ -4,8 +4,8 @@ import { invitedBrowser } from './browser-session.js';
 import { expectError, jsonOf, startTestServer } from './harness.js';
 import type { TestAccount, TestServer } from './harness.js';
 import { movedClock } from './file-server.js';
-import { startReceiver } from './webhook-receiver.js';
-import type { Receiver } from './webhook-receiver.js';
+import { startReceiver } from '../../../app/test/webhook-receiver.js';
+import type { Receiver } from '../../../app/test/webhook-receiver.js';
 
 // Decisions §16: webhooks of an account, signed as Standard Webhooks, fed from the outbox. The
 // receiver is a real HTTP server on a loopback port (hence WEBHOOK_ALLOW_PRIVATE) verifying every
