@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runIn } from './cli-run.js';
@@ -142,5 +143,39 @@ describe('links on an own domain from the command line', () => {
     expect(refused.stderr).toMatch(
       /cli\.carol\.test is not an active domain of this account\. \(forbidden\)/,
     );
+  });
+
+  it('imports an exported link on an own domain back onto it, where its account holds the domain active', async () => {
+    const line = (await run('export')).stdout
+      .split('\n')
+      .filter((text) => text.includes('"cli.carol.test"'))
+      .join('\n');
+    expect(line).not.toBe('');
+    const file = join(tempDir(), 'links.jsonl');
+    writeFileSync(file, line);
+    const fresh = { ...env, DB_PATH: join(tempDir(), 'fresh.db') };
+    expect((await runIn(fresh, ['accounts', 'create', 'alice'])).code).toBe(0);
+    const refused = await runIn(fresh, ['import', file, '--json']);
+    expect(refused.json().results[0].error).toMatchObject({
+      code: 'domain_invalid',
+      field: 'domain',
+      message: "cli.carol.test is not a short domain here, nor an active domain of the link's account.",
+    });
+
+    const added = (
+      await runIn(fresh, ['domains', 'add', 'cli.carol.test', '--account', 'alice', '--json'])
+    ).json();
+    for (const record of added.records) dns.publish(record.type, record.name, record.value);
+    expect((await runIn(fresh, ['domains', 'verify', 'cli.carol.test', '--account', 'alice'])).code).toBe(0);
+    const imported = await runIn(fresh, ['import', file, '--json']);
+    expect(imported.code, imported.stdout).toBe(0);
+    const [back] = (await runIn(fresh, ['export'])).stdout
+      .split('\n')
+      .filter((text) => text !== '')
+      .map((text) => JSON.parse(text));
+    expect(back).toMatchObject({
+      domain: 'cli.carol.test',
+      short_url: expect.stringMatching(/^https:\/\/cli\.carol\.test\//),
+    });
   });
 });

@@ -16,7 +16,7 @@ import { checkPermanent, organisedOf } from './organise.js';
 import { RulesField } from './rules.js';
 import { TagsField } from './tags.js';
 import type { LinkFieldsNamed, LinkRecord, UnlistedLinkFields } from './link.js';
-import { isLinkId } from './references.js';
+import { isLinkId, resolveLinkDomain } from './references.js';
 import { checkStart } from './status.js';
 import { validateCode } from './slug.js';
 import { toLinkView } from './view.js';
@@ -115,16 +115,14 @@ export function toExportedLink(
  * that exists (`invalid_request`, field `id`), a taken slug (`slug_taken`). A refusal writes nothing.
  */
 export async function importLink(deps: CoreDeps, line: ExportedLink): Promise<Result<LinkRecord>> {
-  const domain = findShortDomain(deps.config, line.domain.toLowerCase());
-  if (domain === undefined) {
-    return err(domainError('domain_invalid', `${line.domain} is not a short domain here.`, 'domain'));
-  }
+  const owner = await ownerOf(deps, line);
+  if (!owner.ok) return owner;
+  const domain = domainOf(deps, line.domain, owner.value);
+  if (!domain.ok) return domain;
   const slug = validateCode(line.slug, deps.config.extraReservedSlugs);
   if (!slug.ok) return err({ ...slug.error, field: 'slug' });
   const url = validateTargetUrl(line.url, urlPolicyOf(deps.config));
   if (!url.ok) return url;
-  const owner = await ownerOf(deps, line);
-  if (!owner.ok) return owner;
   // rule URLs carry their UTM parameters already; they pass the URL rules of this server again
   const organised = organisedOf(line, urlPolicyOf(deps.config), {});
   if (!organised.ok) return organised;
@@ -137,7 +135,7 @@ export async function importLink(deps: CoreDeps, line: ExportedLink): Promise<Re
   }
   return deps.links.insert({
     id: line.id.toLowerCase(),
-    domain: domain.host,
+    domain: domain.value,
     slug: slug.value,
     url: line.url,
     title: line.title,
@@ -167,6 +165,19 @@ const fieldsOfLine = (line: ExportedLink) => ({
   startsAt: line.starts_at ?? null,
   passwordHash: line.password_hash,
 });
+
+/**
+ * The host of an exported link here: a short domain, or an active own domain of the link's owner
+ * (decisions §20), as a link made here could be on; else `domain_invalid`, saying which it is not.
+ */
+function domainOf(deps: CoreDeps, host: string, ownerId: string | null): Result<string> {
+  const short = findShortDomain(deps.config, host.toLowerCase());
+  if (short !== undefined) return ok(short.host);
+  const own = ownerId === null ? err(domainError('not_found')) : resolveLinkDomain(deps, host, ownerId);
+  if (own.ok) return ok(own.value.host);
+  const why = ownerId === null ? '' : ", nor an active domain of the link's account";
+  return err(domainError('domain_invalid', `${host} is not a short domain here${why}.`, 'domain'));
+}
 
 /** The account here with the exported id, else with the exported name; null for an anonymous link. */
 async function ownerOf(deps: CoreDeps, line: ExportedLink): Promise<Result<string | null>> {
