@@ -3,6 +3,7 @@ import {
   MEMBER_ROLES,
   changeMemberRole,
   createTeam,
+  deleteTeam,
   findAccount,
   inviteToTeam,
   listMembers,
@@ -16,6 +17,7 @@ import type { Caller, CoreDeps, MemberRole } from '@shortener/core';
 import { CliError, unwrap } from './cli-io.js';
 import type { CliIo } from './cli-io.js';
 import { localOptions, printerOf, withLocalStore } from './host.js';
+import type { LocalStore } from './host.js';
 import { table } from './render.js';
 
 interface Options {
@@ -25,11 +27,13 @@ interface Options {
   readonly account?: string;
   readonly role?: string;
   readonly days?: string;
+  readonly yes?: boolean;
 }
 
 /** What a command's action gets: core, its arguments and options, and output. */
 interface Run {
   readonly core: CoreDeps;
+  readonly store: LocalStore;
   readonly args: readonly string[];
   readonly options: Options;
   /** Prints `json` with `--json`, else `text`, on stdout. */
@@ -155,16 +159,35 @@ const COMMANDS: readonly {
       print({ team, member, removed: true }, `removed ${member} from ${team}`);
     },
   },
+  {
+    spec: 'delete <team>',
+    description:
+      'Delete a team for good: its links and their statistics, domains, keys, webhooks, members and invites.',
+    flags: [['--yes', 'confirm: it cannot be undone']],
+    run: async ({ core, store, args, options, print }) => {
+      const team = args[0] ?? '';
+      if (options.yes !== true)
+        throw new CliError(`Deleting ${team} cannot be undone: add --yes to confirm. (invalid_request)`, 2);
+      const caller = await operatorFor(core, team);
+      const deleted = unwrap(await deleteTeam({ ...core, domains: store.domains.domains }, caller, team));
+      print(
+        { name: deleted.name, deleted: true, links: deleted.links },
+        `deleted ${deleted.name} and its ${deleted.links} links`,
+      );
+    },
+  },
 ];
 
 /**
- * `shortener teams create|list|members|invite|role|remove` (decisions §21): teams on the database
+ * `shortener teams create|list|members|invite|role|remove|delete` (decisions §21): teams on the database
  * directly, as the operator, as `/api/v1/teams` and `/account/teams` do them for their members.
  */
 export function addTeamCommands(program: Command, io: CliIo): void {
   const group = program
     .command('teams')
-    .description('Manage teams: make them, list them and their members, invite, change roles, remove.')
+    .description(
+      'Manage teams: make them, list them and their members, invite, change roles, remove, delete.',
+    )
     .addHelpText(
       'after',
       '\nExamples:\n  $ shortener teams create acme --owner alice\n' +
@@ -178,8 +201,8 @@ export function addTeamCommands(program: Command, io: CliIo): void {
       const options = command.opts<Options>();
       const print = printerOf(io, options);
       const args = command.processedArgs.map((arg) => String(arg ?? ''));
-      await withLocalStore(io, options.dbPath, async ({ core }) => {
-        await spec.run({ core, args, options, print });
+      await withLocalStore(io, options.dbPath, async (store) => {
+        await spec.run({ core: store.core, store, args, options, print });
       });
     });
   }

@@ -425,10 +425,13 @@ export {
   listTeams, MAX_TEAM_INVITE_DAYS, removeMember, sessionCaller, TEAM_INVITE_DAYS, teamCaller, teamInviteUrl,
 } from './accounts/teams.js';
 export type { TeamInvite, TeamView } from './accounts/teams.js';
+export { deleteTeam, listTeamInvites, withdrawTeamInvite } from './accounts/team-admin.js';
+export type { DeletedTeam, OpenTeamInvite, TeamDeletionDeps } from './accounts/team-admin.js';
 // prettier-ignore
 export {
-  ChangeMemberInput, CreateTeamInput, CreateTeamInviteInput, MemberListSchema, MemberSchema, TeamInviteSchema,
-  TeamListSchema, TeamSchema, toMemberView, toTeamInviteView, toTeamView,
+  ChangeMemberInput, CreateTeamInput, CreateTeamInviteInput, DeletedTeamSchema, MemberListSchema, MemberSchema,
+  OpenTeamInviteListSchema, OpenTeamInviteSchema, TeamInviteSchema, TeamListSchema, TeamSchema, toDeletedTeamView,
+  toMemberView, toOpenTeamInviteView, toTeamInviteView, toTeamView,
 } from './accounts/team-schemas.js';
 export { linkProviderIdentity, nameFromClaim, parseTeamGroups, signInWithProvider } from './accounts/sso.js';
 export type {

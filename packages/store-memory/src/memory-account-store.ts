@@ -2,10 +2,17 @@ import { domainError, err, ok } from '@shortener/core';
 import type { Account, AccountStore, ApiKeyRecord } from '@shortener/core';
 import { latest } from './memory-state.js';
 
+/** The AccountStore in memory, and the removal of a team's account its TeamStore needs. */
+export type MemoryAccountStore = AccountStore & {
+  /** Removes the account and its keys; false when there is none. */
+  removeAccount(id: string): boolean;
+};
+
 /** Creates an AccountStore in memory. Records are copied in and out. */
-export function createMemoryAccountStore(): AccountStore {
+export function createMemoryAccountStore(): MemoryAccountStore {
   const accounts = new Map<string, Account>();
   const accountIdsByName = new Map<string, string>();
+  const { dropKeysOf, ...keys } = apiKeyMethods(accounts);
 
   return {
     createAccount: async (account) => {
@@ -30,7 +37,15 @@ export function createMemoryAccountStore(): AccountStore {
       accounts.set(id, changed);
       return { ...changed };
     },
-    ...apiKeyMethods(accounts),
+    ...keys,
+    removeAccount: (id) => {
+      const account = accounts.get(id);
+      if (account === undefined) return false;
+      accounts.delete(id);
+      accountIdsByName.delete(account.name.toLowerCase());
+      dropKeysOf(id);
+      return true;
+    },
   };
 }
 
@@ -44,7 +59,9 @@ type ApiKeyMethod =
   | 'touchApiKey';
 
 /** The API key methods; a key is found with its account in `accounts`. */
-function apiKeyMethods(accounts: ReadonlyMap<string, Account>): Pick<AccountStore, ApiKeyMethod> {
+function apiKeyMethods(
+  accounts: ReadonlyMap<string, Account>,
+): Pick<AccountStore, ApiKeyMethod> & { dropKeysOf(accountId: string): void } {
   const keys = new Map<string, ApiKeyRecord>();
   const keyIdsByHash = new Map<string, string>();
   const keyById = (id: string | undefined): ApiKeyRecord | null => {
@@ -79,6 +96,12 @@ function apiKeyMethods(accounts: ReadonlyMap<string, Account>): Pick<AccountStor
     touchApiKey: async (id, at) => {
       const key = keys.get(id);
       if (key !== undefined) keys.set(id, { ...key, lastUsedAt: latest(key.lastUsedAt, at) });
+    },
+    dropKeysOf: (accountId) => {
+      for (const key of [...keys.values()].filter((k) => k.accountId === accountId)) {
+        keys.delete(key.id);
+        keyIdsByHash.delete(key.keyHash);
+      }
     },
   };
 }

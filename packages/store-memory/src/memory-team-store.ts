@@ -13,7 +13,7 @@ import type {
  * writes without awaiting in between, so it is atomic with the count of the team's owners.
  */
 export function createMemoryTeamStore(
-  accounts: Pick<AccountStore, 'createAccount' | 'findAccountById'>,
+  accounts: Pick<AccountStore, 'createAccount' | 'findAccountById'> & { removeAccount(id: string): boolean },
 ): TeamStore {
   /** `teamId personId` → membership. */
   const memberships = new Map<string, Membership>();
@@ -85,6 +85,13 @@ export function createMemoryTeamStore(
       invites.get(tokenHash)?.teamId === teamId &&
       invites.get(tokenHash)?.usedAt === null &&
       invites.delete(tokenHash),
+    deleteTeam: async (teamId) => {
+      if ((await accounts.findAccountById(teamId))?.kind !== 'team') return false;
+      for (const m of membersOf(teamId)) memberships.delete(keyOf(m.teamId, m.personId));
+      for (const invite of [...invites.values()])
+        if (invite.teamId === teamId) invites.delete(invite.tokenHash);
+      return accounts.removeAccount(teamId);
+    },
   };
 }
 

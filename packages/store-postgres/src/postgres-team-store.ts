@@ -107,6 +107,8 @@ export function createPostgresTeamStore(pool: Pool): TeamStore {
         teamId,
         tokenHash,
       ]),
+    // memberships, invites, keys, webhooks and import jobs go by their foreign keys' ON DELETE CASCADE
+    deleteTeam: (teamId) => changed("DELETE FROM accounts WHERE id = $1 AND kind = 'team'", [teamId]),
   };
 }
 

@@ -76,6 +76,8 @@ export function createSqliteTeamStore(db: Database): TeamStore {
     consumeTeamInvite: async (tokenHash, personId, at) =>
       recordOf<TeamInviteRecord>(s.consumeInvite.get({ token_hash: tokenHash, person_id: personId, at })),
     deleteTeamInvite: async (teamId, tokenHash) => s.deleteInvite.run(teamId, tokenHash).changes === 1,
+    // memberships, invites, keys, webhooks and import jobs go by their foreign keys' ON DELETE CASCADE
+    deleteTeam: async (teamId) => s.deleteTeam.run(teamId).changes === 1,
   };
 }
 
@@ -96,6 +98,7 @@ function statementsOf(db: Database) {
     setRole: db.prepare<[MemberRole, string, string]>(
       'UPDATE memberships SET role = ? WHERE team_id = ? AND person_id = ?',
     ),
+    deleteTeam: db.prepare<[string]>("DELETE FROM accounts WHERE id = ? AND kind = 'team'"),
     deleteMembership: db.prepare<[string, string]>(
       'DELETE FROM memberships WHERE team_id = ? AND person_id = ?',
     ),

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { runIn } from './cli-run.js';
 import { tempDir } from './helpers.js';
 
-// `shortener teams create|list|members|invite|role|remove` and `keys create --role …` (decisions §21), the
+// `shortener teams create|list|members|invite|role|remove|delete` and `keys create --role …` (decisions §21), the
 // operator's commands on a SQLite file.
 
 let env: Record<string, string>;
@@ -50,6 +50,23 @@ describe('shortener teams', () => {
     expect((await run('teams', 'list', '--account', 'sam', '--json')).json()).toEqual([
       { name: 'studio', kind: 'team', role: 'owner' },
     ]);
+  });
+
+  it('deletes a team with --yes only, its links with it, and frees its name', async () => {
+    await run('teams', 'create', 'gone', '--owner', 'tom');
+    const link = await run('shorten', 'https://example.com/gone', '--account', 'gone', '--json');
+    expect(link.code, link.stderr).toBe(0);
+    const unconfirmed = await run('teams', 'delete', 'gone');
+    expect([unconfirmed.code, unconfirmed.stderr]).toEqual([
+      2,
+      'error: Deleting gone cannot be undone: add --yes to confirm. (invalid_request)\n',
+    ]);
+    expect((await run('teams', 'delete', 'tom', '--yes')).stderr).toContain('is a person, not a team');
+    const deleted = await run('teams', 'delete', 'gone', '--yes', '--json');
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect(deleted.json()).toEqual({ name: 'gone', deleted: true, links: 1 });
+    expect((await run('teams', 'members', 'gone')).stderr).toContain('not_found');
+    expect((await run('teams', 'create', 'gone', '--owner', 'rita')).code).toBe(0);
   });
 
   it('makes keys that can do less, and lists their role and limits', async () => {

@@ -1,6 +1,6 @@
 import type { Account, MemberRole, Membership, Stores, TeamInviteRecord } from '@shortener/core';
 import { describe, expect, it } from 'vitest';
-import { anAccount, FIXTURE_TIME } from './fixtures.js';
+import { anAccount, anApiKey, FIXTURE_TIME } from './fixtures.js';
 import { givenAccount, useFreshStores } from './fresh-stores.js';
 
 const DAY = 86_400_000;
@@ -318,6 +318,30 @@ function describeInvites(stores: () => Stores): void {
       expect(await s.teams.deleteTeamInvite(team.id, invite.tokenHash)).toBe(false);
       expect(await s.teams.findTeamInvite(invite.tokenHash)).toBeNull();
       expect(await s.teams.findTeamInvite(used.tokenHash)).toStrictEqual(used);
+    });
+
+    it('deletes a team with its members, invites and keys, freeing its name; never a person', async () => {
+      const s = stores();
+      const { team, people } = await givenMembers(s, 'editor');
+      const [alice, bob] = people as [Account, Account];
+      const other = await givenTeam(s, alice);
+      const invite = aTeamInvite(team.id);
+      await s.teams.addTeamInvite(invite);
+      const key = anApiKey({ accountId: team.id });
+      await s.accounts.addApiKey(key);
+
+      expect(await s.teams.deleteTeam(alice.id)).toBe(false);
+      expect(await s.teams.deleteTeam(team.id)).toBe(true);
+      expect(await s.teams.deleteTeam(team.id)).toBe(false);
+      expect(await s.accounts.findAccountById(team.id)).toBeNull();
+      expect(await s.accounts.findAccountById(alice.id)).not.toBeNull();
+      expect(await s.teams.findMembership(team.id, bob.id)).toBeNull();
+      expect(await s.teams.listMembers(team.id)).toEqual([]);
+      expect((await s.teams.listTeamsOf(alice.id)).map((t) => t.team.id)).toEqual([other.id]);
+      expect(await s.teams.findTeamInvite(invite.tokenHash)).toBeNull();
+      expect(await s.accounts.findApiKeyWithAccount(key.keyHash)).toBeNull();
+      const again = await s.accounts.createAccount(anAccount({ name: team.name }));
+      expect(again.ok).toBe(true);
     });
   });
 }

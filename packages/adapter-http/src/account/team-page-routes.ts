@@ -4,15 +4,18 @@ import {
   actingFor,
   changeMemberRole,
   createTeam,
+  deleteTeam,
   findTeamInvite,
   inviteToTeam,
   joinTeam,
   listMembers,
+  listTeamInvites,
   listTeams,
   permits,
   removeMember,
   sessionCaller,
   teamCaller,
+  withdrawTeamInvite,
 } from '@shortener/core';
 import type { MemberRole } from '@shortener/core';
 import type { Context } from 'koa';
@@ -34,6 +37,7 @@ import { plainForm, text } from '../server/forms.js';
 import { setActingCookie, switchBackOf } from '../server/acting.js';
 import { signedInOf } from '../server/session.js';
 import { signupOpen } from './sign-in-routes.js';
+import { teamDeletionDepsOf } from '../server/team-deletion.js';
 
 // The pages of teams (decisions §21): the switcher's post, `/account/teams` and its forms, and opening an
 // invite link. Every rule is core's; these call its use cases as the person (their own session).
@@ -48,9 +52,13 @@ const InviteForm = plainForm('TeamInviteForm', {
   expires_in_days: text('How long the link works: 1-90 days, 7 by default.'),
 });
 const RoleForm = plainForm('TeamMemberRoleForm', { role: text(`The new role: ${MEMBER_ROLES.join(', ')}.`) });
+const DeleteTeamForm = plainForm('DeleteTeamForm', {
+  confirm: text('The team’s name, typed to confirm (any case).'),
+});
 
 const TEAM = pathParameter('team', 'The team’s name.', 'design');
 const MEMBER = pathParameter('member', 'The member’s name.', 'sam');
+const INVITE = pathParameter('id', 'The open invite’s id, as the page lists it.', '3f9a0c1be27d4a85');
 const JOIN_TOKEN = pathParameter(
   'token',
   'The token of the team invite link (`tinv_…`).',
@@ -76,6 +84,8 @@ async function sendTeams(
   const opened = extra.team ?? fieldOf(queryOf(ctx.query), 'team');
   const member = opened === '' ? null : await teamCaller(deps.core, person, opened, 'members.read');
   const members = member?.ok === true ? await listMembers(deps.core, person, opened) : null;
+  const manages = member?.ok === true && permits(member.value, 'members.manage');
+  const invites = manages ? await listTeamInvites(deps.core, person, opened) : null;
   const named = teams.ok
     ? teams.value.find((team) => team.name.toLowerCase() === opened.toLowerCase())
     : undefined;
@@ -89,8 +99,10 @@ async function sendTeams(
             name: named.name,
             role: named.role,
             members: members.value,
-            manages: permits(member.value, 'members.manage'),
+            manages,
             managesOwners: permits(member.value, 'owners.manage'),
+            invites: invites?.ok === true ? invites.value : [],
+            deletes: permits(member.value, 'team.delete'),
           },
         }
       : {}),
@@ -113,6 +125,7 @@ const DONE: Record<string, keyof ReturnType<typeof teamTextOf>> = {
   left: 'left',
   joined: 'joinedTeam',
   member: 'alreadyMember',
+  deleted: 'deleted',
 };
 
 const teamsDoc = {
@@ -173,7 +186,7 @@ export const TEAM_PAGE_ROUTES: readonly AnyRoute[] = [
         'for admins and owners the forms to invite, change roles and remove; "Leave team" for oneself.',
       parameters: [
         query('team', 'The team whose members are shown.', 'design'),
-        query('done', 'What the last form did: `created`, `left`, `joined`, `member`.', 'created'),
+        query('done', 'What the last form did: `created`, `left`, `joined`, `member`, `deleted`.', 'created'),
         query('switch', 'A team the switcher was asked for that the person is not in.', 'design'),
       ],
       responses: { 200: html('The page.'), 303: seeOtherDoc('Not signed in: to `/login`.') },
@@ -307,6 +320,64 @@ export const TEAM_PAGE_ROUTES: readonly AnyRoute[] = [
         team,
         notice: { error: false, text: fill(t.removed, { name: member }) },
       });
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/account/teams/{team}/invites/{id}/withdraw',
+    area: 'account',
+    access: 'signed-in',
+    doc: {
+      id: 'withdrawTeamInviteByForm',
+      summary: 'Withdraw a team invite link',
+      description: 'The link no longer joins (admins; an invite to become an owner takes an owner).',
+      parameters: [TEAM, INVITE],
+      responses: { 200: html('The team’s page, saying so.'), ...teamsDoc },
+      errors: [401],
+    },
+    handle: async (ctx, { deps, signedIn, params }) => {
+      if (signedIn === null) return;
+      const team = params.team ?? '';
+      const person = sessionCaller(signedIn.account);
+      const withdrawn = await withdrawTeamInvite(deps.core, person, team, params.id ?? '');
+      if (!withdrawn.ok) return failed(deps, ctx, signedIn, withdrawn.error, { team });
+      const t = teamTextOf(stateOf(ctx).language);
+      await sendTeams(deps, ctx, signedIn, 200, { team, notice: { error: false, text: t.withdrawn } });
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/account/teams/{team}/delete',
+    area: 'account',
+    access: 'signed-in',
+    body: DeleteTeamForm,
+    form: true,
+    doc: {
+      id: 'deleteTeamByForm',
+      summary: 'Delete a team',
+      description:
+        'Owners only, with the team’s name typed to confirm: the team, its links and their statistics, its ' +
+        'domains, keys, webhooks, members and invites go for good.',
+      parameters: [TEAM],
+      example: { confirm: 'design' },
+      responses: {
+        303: seeOtherDoc('Deleted: to `/account/teams`, saying so.'),
+        ...teamsDoc,
+      },
+      errors: [401],
+    },
+    handle: async (ctx, { deps, signedIn, body, params }) => {
+      if (signedIn === null) return;
+      const team = params.team ?? '';
+      if ((body.confirm ?? '').trim().toLowerCase() !== team.trim().toLowerCase()) {
+        const t = teamTextOf(stateOf(ctx).language);
+        const notice = { error: true, text: fill(t.deleteMismatch, { team }) };
+        return sendTeams(deps, ctx, signedIn, 400, { team, notice });
+      }
+      const person = sessionCaller(signedIn.account);
+      const deleted = await deleteTeam(teamDeletionDepsOf(deps), person, team);
+      if (!deleted.ok) return failed(deps, ctx, signedIn, deleted.error, { team });
+      seeOther(ctx, `/account/teams?done=deleted&team=${encodeURIComponent(deleted.value.name)}`);
     },
   }),
   route({

@@ -79,7 +79,10 @@ const API_ENDPOINTS = [
   '- `GET /api/v1/teams`, `POST /api/v1/teams` (`name`): the caller’s teams with their role (owner, admin, ' +
     'editor, viewer); `GET /api/v1/teams/{name}/members`, `PATCH|DELETE /api/v1/teams/{name}/members/{member}` ' +
     '(`role`; the last owner stays: 409 `last_owner`), `POST /api/v1/teams/{name}/invites` (`role`, ' +
-    '`expires_in_days`: 201 with a one-time `url`), `POST /join/{token}` (joins by that url). Send ' +
+    '`expires_in_days`: 201 with a one-time `url`), `GET /api/v1/teams/{name}/invites` (the open ones, each ' +
+    'with an `id`), `DELETE /api/v1/teams/{name}/invites/{id}` (withdraws it), `POST /join/{token}` (joins by ' +
+    'that url), `DELETE /api/v1/teams/{name}` (owners: the team and its links, domains, keys and webhooks go ' +
+    'for good; its name is free again). Send ' +
     '`Shortener-Account: <team>` with a person’s key or session to act for a team; keys take `role` (admin, ' +
     'editor, viewer, creator), `domains` and `url_hosts`.',
   '- `GET /api/shorten?url=…&alias=…&domain=…`: 201 `text/plain` with only the short URL; ' +
@@ -126,6 +129,8 @@ const PAGE_ENDPOINTS = [
     '`POST /account/domains/{id}/remove` (`delete_links=on` deletes its links too); teams: ' +
     '`GET /account/teams` (`?team=`), `POST /account/teams` (make), `POST /account/teams/{team}/invites`, ' +
     '`POST /account/teams/{team}/members/{member}/role`, `POST /account/teams/{team}/members/{member}/remove`, ' +
+    '`POST /account/teams/{team}/invites/{id}/withdraw`, `POST /account/teams/{team}/delete` (`confirm`: the ' +
+    'team’s name), ' +
     '`POST /account/switch` (the account the pages act for), `GET /join/{token}` (an invite link, opened); ' +
     'sign-in through an identity provider: `GET /login/oidc` (`?link=1` links it to the signed-in account), ' +
     '`GET /login/oidc/callback`.',

@@ -4,17 +4,23 @@ import {
   CreateTeamInviteInput,
   changeMemberRole,
   createTeam,
+  deleteTeam,
   inviteToTeam,
   joinTeam,
   listMembers,
+  listTeamInvites,
   listTeams,
   removeMember,
+  toDeletedTeamView,
   toMemberView,
+  toOpenTeamInviteView,
   toTeamInviteView,
+  withdrawTeamInvite,
 } from '@shortener/core';
 import { sendResult } from '../koa-helpers.js';
 import { KEY_OR_SESSION } from '../openapi/openapi-paths.js';
 import { route } from '../routes/route-table.js';
+import { teamDeletionDepsOf } from '../server/team-deletion.js';
 import type { AnyRoute } from '../routes/route-table.js';
 import { jsonResponse } from './route-kit.js';
 
@@ -35,6 +41,14 @@ const MEMBER_NAME = {
   description: 'The member’s account name.',
   schema: { type: 'string' },
   example: 'bob',
+};
+const INVITE_ID = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  description: 'The open invite’s `id`, as the list of open invites gives it.',
+  schema: { type: 'string' },
+  example: '3f9a0c1be27d4a85',
 };
 const INVITE_TOKEN = {
   name: 'token',
@@ -129,6 +143,67 @@ export const TEAM_ROUTES: readonly AnyRoute[] = [
         expiresInDays: body.expires_in_days,
       });
       sendResult(ctx, invite, toTeamInviteView, 201);
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/api/v1/teams/{name}/invites',
+    access: 'account',
+    doc: {
+      ...common,
+      id: 'listTeamInvites',
+      summary: 'List the open invite links',
+      description:
+        'Invites not used and not expired, newest first, for admins and owners. A link is never shown again ' +
+        '(only a hash of it is kept): each has an `id` to withdraw it by.',
+      parameters: [TEAM_NAME],
+      responses: { 200: jsonResponse('The open invites.', 'OpenTeamInviteList') },
+      errors: [401, 403, 404],
+    },
+    handle: async (ctx, { deps, caller, params }) => {
+      const invites = await listTeamInvites(deps.core, caller, params.name ?? '');
+      sendResult(ctx, invites, (all) => all.map(toOpenTeamInviteView));
+    },
+  }),
+  route({
+    method: 'delete',
+    path: '/api/v1/teams/{name}/invites/{id}',
+    access: 'account',
+    doc: {
+      ...common,
+      id: 'withdrawTeamInvite',
+      summary: 'Withdraw an invite link',
+      description:
+        'The link no longer joins. Admins withdraw invites; an invite to become an owner takes an owner.',
+      parameters: [TEAM_NAME, INVITE_ID],
+      responses: { 204: { description: 'Withdrawn.' } },
+      errors: [401, 403, 404],
+    },
+    handle: async (ctx, { deps, caller, params }) => {
+      const withdrawn = await withdrawTeamInvite(deps.core, caller, params.name ?? '', params.id ?? '');
+      sendResult(ctx, withdrawn, () => null, 204);
+    },
+  }),
+  route({
+    method: 'delete',
+    path: '/api/v1/teams/{name}',
+    access: 'account',
+    doc: {
+      ...common,
+      id: 'deleteTeam',
+      summary: 'Delete a team',
+      description:
+        'Owners only. The team is disabled at once (no member or key acts for it), then its links are deleted ' +
+        '(their statistics with them; `link.deleted` goes out for each), its own domains removed, its webhooks ' +
+        'and keys deleted, its imports cancelled, and the team with its members and invites deleted. Its ' +
+        'name is free again. This cannot be undone.',
+      parameters: [TEAM_NAME],
+      responses: { 200: jsonResponse('What went with the team.', 'DeletedTeam') },
+      errors: [401, 403, 404],
+    },
+    handle: async (ctx, { deps, caller, params }) => {
+      const deleted = await deleteTeam(teamDeletionDepsOf(deps), caller, params.name ?? '');
+      sendResult(ctx, deleted, toDeletedTeamView);
     },
   }),
   route({

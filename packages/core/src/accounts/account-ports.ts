@@ -80,6 +80,12 @@ export interface TeamStore {
   consumeTeamInvite(tokenHash: string, personId: string, at: number): Promise<TeamInviteRecord | null>;
   /** Deletes an unused invite of the team; false when there is none. */
   deleteTeamInvite(teamId: string, tokenHash: string): Promise<boolean>;
+  /**
+   * Deletes the team's account with its memberships, invites and keys (the SQL stores also drop what else
+   * they keep by the account, by their foreign keys: webhooks, import jobs); its name is free again.
+   * False when there is no such team (a person's account is never deleted so).
+   */
+  deleteTeam(teamId: string): Promise<boolean>;
 }
 
 /** Provider identities linked to accounts (decisions §22): one account per (issuer, subject). */

@@ -20,6 +20,7 @@ export const ACTIONS = [
   'keys.manage',
   'webhooks.manage',
   'domains.manage',
+  'team.delete',
 ] as const;
 export type Action = (typeof ACTIONS)[number];
 

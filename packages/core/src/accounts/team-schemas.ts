@@ -3,6 +3,7 @@ import type { Member } from './account-ports.js';
 import { MEMBER_ROLES } from './permissions.js';
 import { MAX_TEAM_INVITE_DAYS, TEAM_INVITE_DAYS } from './teams.js';
 import type { TeamInvite, TeamView } from './teams.js';
+import type { DeletedTeam, OpenTeamInvite } from './team-admin.js';
 
 const RoleField = z
   .enum(MEMBER_ROLES)
@@ -72,4 +73,41 @@ export const toTeamInviteView = (invite: TeamInvite): z.infer<typeof TeamInviteS
   url: invite.url,
   role: invite.role,
   expires_at: new Date(invite.expiresAt).toISOString(),
+});
+
+/** An open invite of a team (not used, not expired); its link is not shown again. */
+export const OpenTeamInviteSchema = z
+  .object({
+    id: z.string().describe('What `DELETE /api/v1/teams/{name}/invites/{id}` names to withdraw it.'),
+    role: RoleField,
+    created_by: z.string().describe('The name of the person who made it.'),
+    created_at: z.iso.datetime(),
+    expires_at: z.iso.datetime(),
+  })
+  .meta({ id: 'OpenTeamInvite' });
+
+/** `GET /api/v1/teams/{name}/invites`: newest first. */
+export const OpenTeamInviteListSchema = z.array(OpenTeamInviteSchema).meta({ id: 'OpenTeamInviteList' });
+
+/** `DELETE /api/v1/teams/{name}`: what went with the team. */
+export const DeletedTeamSchema = z
+  .object({
+    name: z.string(),
+    deleted: z.literal(true),
+    links: z.number().int().describe('How many of its links were deleted with it.'),
+  })
+  .meta({ id: 'DeletedTeam' });
+
+export const toOpenTeamInviteView = (invite: OpenTeamInvite): z.infer<typeof OpenTeamInviteSchema> => ({
+  id: invite.id,
+  role: invite.role,
+  created_by: invite.createdBy,
+  created_at: new Date(invite.createdAt).toISOString(),
+  expires_at: new Date(invite.expiresAt).toISOString(),
+});
+
+export const toDeletedTeamView = (team: DeletedTeam): z.infer<typeof DeletedTeamSchema> => ({
+  name: team.name,
+  deleted: true,
+  links: team.links,
 });

@@ -210,6 +210,37 @@ describe('/account/teams', () => {
     );
   });
 
+  it('lists open invite links with Withdraw, and deletes the team only with its name typed, for an owner', async () => {
+    const { owner, member, team } = await teamWith('admin');
+    const path = await inviteLink(owner, team, 'editor');
+    const page = await pageOf(await owner.send(`/account/teams?team=${team}`), 200);
+    const id = /data-invite="([0-9a-f]{16})"/.exec(page)?.[1] ?? '';
+    expect(page).toContain('Open invite links');
+    expect(page).toMatch(/editor, made by owner[^<]*, works until/);
+    const withdrawn = await member.post(`/account/teams/${team}/invites/${id}/withdraw`, {});
+    expect(await pageOf(withdrawn, 200)).toContain(
+      'The invite link is withdrawn: it no longer joins anyone.',
+    );
+    const late = await invitedBrowser(server, unique('late'), 'a long enough password');
+    expect((await late.send(path)).status).toBe(404);
+
+    // an admin sees no delete form and is refused; the owner must type the name
+    expect(await pageOf(await member.send(`/account/teams?team=${team}`), 200)).not.toContain('Delete team');
+    const refused = await member.post(`/account/teams/${team}/delete`, { confirm: team });
+    expect(await pageOf(refused, 403)).toContain('This needs the owner role or a stronger one.');
+    expect(page).toContain(`action="/account/teams/${team}/delete"`);
+    const mistyped = await owner.post(`/account/teams/${team}/delete`, { confirm: 'something else' });
+    expect(await pageOf(mistyped, 400)).toContain(
+      `Nothing was deleted: type the team’s name, ${team}, to delete it.`,
+    );
+    const deleted = await owner.post(`/account/teams/${team}/delete`, { confirm: team.toUpperCase() });
+    expect(deleted.status).toBe(303);
+    const after = await pageOf(await owner.send(deleted.headers.get('location') ?? ''), 200);
+    expect(after).toContain(`Team ${team} is deleted.`);
+    expect(after).not.toContain(`data-team="${team}"`);
+    expect(await pageOf(await member.send('/account/teams'), 200)).not.toContain(`data-team="${team}"`);
+  });
+
   it('refuses a bad team name in words', async () => {
     const me = await invitedBrowser(server, unique('namer'), 'a long enough password');
     const page = await pageOf(await me.post('/account/teams', { name: 'bad name' }), 400);

@@ -399,6 +399,64 @@ describe('teams (decisions §21)', () => {
         'invalid_request',
       );
   });
+
+  it('lists open invites to admins and withdraws them: a withdrawn link joins no one', async () => {
+    const team = await makeTeam();
+    const made = await jsonOf(
+      await server.api(`/api/v1/teams/${team.name}/invites`, {
+        key: team.members.admin.key,
+        json: { role: 'editor' },
+      }),
+      201,
+    );
+    const path = `/api/v1/teams/${team.name}/invites`;
+    const open = await jsonOf(await server.api(path, { key: team.members.admin.key }));
+    expect(open).toEqual([
+      {
+        id: expect.stringMatching(/^[0-9a-f]{16}$/),
+        role: 'editor',
+        created_by: `${team.name}-admin`,
+        created_at: expect.any(String),
+        expires_at: made.expires_at,
+      },
+    ]);
+    await expectError(await server.api(path, { key: team.members.editor.key }), 403, 'forbidden');
+    const withdraw = (key: string, id: string) => server.api(`${path}/${id}`, { method: 'DELETE', key });
+    await expectError(await withdraw(team.members.editor.key, open[0].id), 403, 'forbidden');
+    expect((await withdraw(team.members.admin.key, open[0].id)).status).toBe(204);
+    await expectError(await withdraw(team.members.admin.key, open[0].id), 404, 'not_found');
+    await expectError(await withdraw(team.members.admin.key, 'zz'), 404, 'not_found');
+    expect(await jsonOf(await server.api(path, { key: team.members.owner.key }))).toEqual([]);
+    const late = await server.createAccount(`w-${Math.random().toString(36).slice(2, 8)}`);
+    const join = await server.api(new URL(made.url).pathname, { method: 'POST', key: late.key });
+    await expectError(join, 404, 'not_found');
+  });
+
+  it('deletes a team for its owners only: its links stop answering and its name is free', async () => {
+    const team = await makeTeam();
+    const link = await jsonOf(
+      await team.as('editor', '/api/v1/links', { json: { url: 'https://example.com/t' } }),
+      201,
+    );
+    expect((await server.visit(link.short_url)).status).toBe(302);
+    const remove = (role: MemberRole) => team.as(role, `/api/v1/teams/${team.name}`, { method: 'DELETE' });
+    for (const role of ['admin', 'editor', 'viewer'] as const) {
+      const refused = await expectError(await remove(role), 403, 'forbidden');
+      expect(refused.message).toMatch(/owner/);
+    }
+    const stranger = await server.createAccount(`s-${Math.random().toString(36).slice(2, 8)}`);
+    await expectError(
+      await server.api(`/api/v1/teams/${team.name}`, { method: 'DELETE', key: stranger.key }),
+      404,
+      'not_found',
+    );
+    expect(await jsonOf(await remove('owner'))).toEqual({ name: team.name, deleted: true, links: 1 });
+    expect((await server.visit(link.short_url)).status).toBe(404);
+    await expectError(await team.as('owner', '/api/v1/links'), 404, 'not_found');
+    expect(await jsonOf(await server.api('/api/v1/teams', { key: team.members.viewer.key }))).toEqual([]);
+    const again = await server.api('/api/v1/teams', { key: stranger.key, json: { name: team.name } });
+    expect(await jsonOf(again, 201)).toMatchObject({ name: team.name, role: 'owner' });
+  });
 });
 
 function all(status: number): Record<MemberRole, number> {

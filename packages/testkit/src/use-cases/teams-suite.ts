@@ -7,18 +7,21 @@ import {
   createAccount,
   createLink,
   createTeam,
+  deleteTeam,
   getLink,
   getStatsAcross,
   inviteToTeam,
   joinTeam,
   keyCaller,
   listMembers,
+  listTeamInvites,
   listTeams,
   makeApiKey,
   permission,
   removeMember,
   sessionCaller,
   updateLink,
+  withdrawTeamInvite,
 } from '@shortener/core';
 import { describe, expect, it } from 'vitest';
 import type { Harness } from './core-harness.js';
@@ -61,6 +64,7 @@ const EXPECTED: Record<Action, Record<Who, boolean>> = {
   'keys.manage': all(ADMINS),
   'webhooks.manage': all(ADMINS),
   'domains.manage': all(ADMINS),
+  'team.delete': all(['owner']),
 };
 
 interface Team {
@@ -125,6 +129,8 @@ const ATTEMPTS: Record<Action, (team: Team, caller: Caller) => Promise<Result<un
   'keys.manage': ({ h }, c) => makeApiKey(h, c, { name: 'more', role: 'viewer' }, 'api'),
   'webhooks.manage': async (_team, c) => permission(c, 'webhooks.manage'),
   'domains.manage': async (_team, c) => permission(c, 'domains.manage'),
+  // deleting is tried for real below, once: here the owner would delete the team for the others
+  'team.delete': async (_team, c) => permission(c, 'team.delete'),
 };
 
 /** Teams, roles and keys that can do less (decisions §21), through core on a real store. */
@@ -289,6 +295,56 @@ export function describeTeamsSuite(name: string, open: () => Promise<Stores>): v
       expect(valueOf(await getLink(h, linkId, await acting(h, people.viewer))).createdBy).toBe('alice');
       const changed = valueOf(await updateLink(h, linkId, { title: 'new' }, await acting(h, people.editor)));
       expect([changed.createdBy, changed.updatedBy]).toEqual(['alice', 'carol']);
+    });
+
+    it('deletes a team for an owner only, with its links, keys, members and invites; its name is free again', async () => {
+      const { h, people, callers, linkId } = await teamOf(harness());
+      valueOf(await inviteToTeam(h, people.owner, 'acme', { role: 'editor' }));
+      for (const who of ['admin', 'editor', 'viewer'] as const)
+        expect(codeOf(await deleteTeam(h, people[who], 'acme'))).toBe('forbidden');
+      expect(codeOf(await deleteTeam(h, callers['key:admin'], 'acme'))).toBe('forbidden');
+      const teamId = callers.owner.accountId ?? '';
+      const second = valueOf(await createLink(h, { url: 'https://example.com/two' }, callers.owner));
+
+      expect(valueOf(await deleteTeam(h, people.owner, 'ACME'))).toEqual({ name: 'acme', links: 2 });
+      expect(await h.links.findById(linkId)).toBeNull();
+      expect(await h.links.findById(second.link.id)).toBeNull();
+      expect(await h.accounts.findAccountById(teamId)).toBeNull();
+      expect(await h.teams.findMembership(teamId, people.editor.personId ?? '')).toBeNull();
+      expect(await h.teams.listTeamInvites(teamId, h.clock.now())).toEqual([]);
+      expect(valueOf(await listTeams(h, people.editor))).toEqual([]);
+      expect(codeOf(await actingFor(h, people.owner, 'acme'))).toBe('not_found');
+      const keys = await h.accounts.listApiKeys(teamId);
+      expect(keys.every((key) => key.revokedAt !== null)).toBe(true);
+      expect(codeOf(await deleteTeam(h, people.owner, 'acme'))).toBe('not_found');
+      // the name is free: a person or a team may take it
+      valueOf(await createTeam(h, people.viewer, 'acme'));
+      expect(valueOf(await listMembers(h, people.viewer, 'acme')).map((m) => m.name)).toEqual(['dave']);
+    });
+
+    it('lists open invites to admins, and withdraws them; an owner’s invite only an owner withdraws', async () => {
+      const { h, people } = await teamOf(harness());
+      const tokenOf = (url: string) => url.slice(url.lastIndexOf('/') + 1);
+      const editor = valueOf(await inviteToTeam(h, people.admin, 'acme', { role: 'editor' }));
+      h.clock.advance(1000);
+      valueOf(await inviteToTeam(h, people.owner, 'acme', { role: 'owner', expiresInDays: 2 }));
+      const open = valueOf(await listTeamInvites(h, people.admin, 'acme'));
+      expect(open.map((i) => [i.role, i.createdBy])).toEqual([
+        ['owner', 'alice'],
+        ['editor', 'bob'],
+      ]);
+      expect(open[0]?.id).toMatch(/^[0-9a-f]{16}$/);
+      expect(codeOf(await listTeamInvites(h, people.editor, 'acme'))).toBe('forbidden');
+      const [owners, editors] = open;
+      expect(codeOf(await withdrawTeamInvite(h, people.admin, 'acme', owners?.id ?? ''))).toBe('forbidden');
+      valueOf(await withdrawTeamInvite(h, people.admin, 'acme', editors?.id ?? ''));
+      expect(codeOf(await withdrawTeamInvite(h, people.admin, 'acme', editors?.id ?? ''))).toBe('not_found');
+      expect(codeOf(await withdrawTeamInvite(h, people.admin, 'acme', 'not-an-id'))).toBe('not_found');
+      // a withdrawn link no longer joins
+      const erin = await person(h, 'erin');
+      expect(codeOf(await joinTeam(h, erin, tokenOf(editor.url)))).toBe('not_found');
+      valueOf(await withdrawTeamInvite(h, people.owner, 'acme', owners?.id ?? ''));
+      expect(valueOf(await listTeamInvites(h, people.owner, 'acme'))).toEqual([]);
     });
   });
 }

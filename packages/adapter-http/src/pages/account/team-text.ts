@@ -35,6 +35,18 @@ const EN = {
   inviteSubmit: 'Make invite link',
   inviteShown:
     'The invite link into {team} as {role}, working until {until}. Copy it now: it is not shown again.',
+  openInvites: 'Open invite links',
+  openInvitesNone: 'No invite link is waiting to be used.',
+  openInvite: '{role}, made by {who}, works until {until}',
+  withdraw: 'Withdraw',
+  withdrawn: 'The invite link is withdrawn: it no longer joins anyone.',
+  deleteTitle: 'Delete team',
+  deleteIntro:
+    'Deletes {team} for good: its links and their statistics, its domains, keys and webhooks; its members lose it. This cannot be undone.',
+  deleteConfirm: 'Type the team’s name to confirm',
+  deleteSubmit: 'Delete team for good',
+  deleteMismatch: 'Nothing was deleted: type the team’s name, {team}, to delete it.',
+  deleted: 'Team {team} is deleted.',
   owner: 'owner',
   admin: 'admin',
   editor: 'editor',

@@ -1,4 +1,4 @@
-import type { Language, MemberRole } from '@shortener/core';
+import type { Language, MemberRole, OpenTeamInvite } from '@shortener/core';
 import { MEMBER_ROLES } from '@shortener/core';
 import { copyButton } from '../copy-button.js';
 import type { Notice } from '../notice.js';
@@ -77,6 +77,10 @@ export interface TeamsView {
     readonly members: readonly MemberRow[];
     readonly manages: boolean;
     readonly managesOwners: boolean;
+    /** Its open invites, for those who manage members. */
+    readonly invites: readonly OpenTeamInvite[];
+    /** Whether the person may delete the team (an owner). */
+    readonly deletes: boolean;
   };
   readonly notice?: Notice;
   /** An invite link just made: shown this once. */
@@ -168,9 +172,54 @@ function teamSection(view: TeamsView, t: TeamText): SafeHtml | '' {
               ${inputField('invite-days', t.inviteDays, html`name="expires_in_days" type="number" min="1" max="90" value="7" required`)}
               <button type="submit">${t.inviteSubmit}</button>
             </form>
+            <h3 id="open-invites-title">${t.openInvites}</h3>
+            ${listOrNone(
+              team.invites.map((invite) => openInviteItem(view, team, invite, t)),
+              { id: 'open-invites', class: 'settings-list' },
+              html`<p>${t.openInvitesNone}</p>`,
+            )}
           </section>`
         : ''
-    }`;
+    }
+    ${team.deletes ? deleteSection(team.name, t) : ''}`;
+}
+
+function openInviteItem(
+  view: TeamsView,
+  team: NonNullable<TeamsView['team']>,
+  invite: OpenTeamInvite,
+  t: TeamText,
+): SafeHtml {
+  const action = `/account/teams/${encodeURIComponent(team.name)}/invites/${invite.id}/withdraw`;
+  const until = when(view.language, invite.expiresAt);
+  const withdraws = team.managesOwners || invite.role !== 'owner';
+  return html`<li class="invite" data-invite="${invite.id}">
+    <span>${fill(t.openInvite, { role: t[invite.role], who: invite.createdBy, until })}</span>
+    ${
+      withdraws
+        ? html`<form method="post" action="${action}" class="inline-form">
+            <button type="submit" class="button danger">${t.withdraw}</button>
+          </form>`
+        : ''
+    }
+  </li>`;
+}
+
+/** The owner's card to delete the team: its name typed to confirm, so one click never does it. */
+function deleteSection(team: string, t: TeamText): SafeHtml {
+  return html`<section class="card" aria-labelledby="delete-team-title">
+    <h2 id="delete-team-title">${t.deleteTitle}</h2>
+    <p class="hint">${fill(t.deleteIntro, { team })}</p>
+    <form method="post" action="/account/teams/${encodeURIComponent(team)}/delete" class="stack">
+      ${inputField(
+        'delete-confirm',
+        t.deleteConfirm,
+        html`name="confirm" required autocomplete="off" autocapitalize="none" spellcheck="false"
+        placeholder="${team}"`,
+      )}
+      <button type="submit" class="danger">${t.deleteSubmit}</button>
+    </form>
+  </section>`;
 }
 
 /** `/account/teams`: make a team, the person's teams, and the members of the one opened. */
