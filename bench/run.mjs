@@ -346,6 +346,7 @@ async function against() {
     throw new Error('--rounds takes a whole number of rounds, 2 or more');
   const onlyIndex = process.argv.indexOf('--only');
   const only = onlyIndex > 0 ? process.argv[onlyIndex + 1] : undefined;
+  placeThisProcess();
   await runAgainst({ ref, quick, rounds, only, out: outIndex > 0 ? out : undefined, log });
 }
 

@@ -2,9 +2,9 @@
 
 export function median(values: readonly number[]): number;
 
-export function bootstrapInterval(
-  values: readonly number[],
-  options?: { resamples?: number; seed?: number },
+export function bootstrapInterval<T = number>(
+  values: readonly T[],
+  options?: { resamples?: number; seed?: number; statistic?: (sample: readonly T[]) => number },
 ): [number, number];
 
 export interface Comparison {
@@ -16,3 +16,10 @@ export interface Comparison {
 }
 
 export function compare(ratios: readonly number[], better: 'higher' | 'lower'): Comparison;
+
+export interface RoundTotals {
+  readonly new: { readonly cpu: number; readonly served: number };
+  readonly old: { readonly cpu: number; readonly served: number };
+}
+
+export function compareTotals(rounds: readonly RoundTotals[], better?: 'higher' | 'lower'): Comparison;

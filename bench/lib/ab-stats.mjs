@@ -22,17 +22,18 @@ function generator(seed) {
 }
 
 /**
- * The percentile bootstrap 95% interval of the median of `values`: `resamples` samples of the same size
- * drawn with replacement, the 2.5th and 97.5th percentiles of their medians.
+ * The percentile bootstrap 95% interval of a statistic of `values` (their median unless `statistic` is
+ * given): `resamples` samples of the same size drawn with replacement, the 2.5th and 97.5th percentiles
+ * of the statistic over them.
  */
-export function bootstrapInterval(values, { resamples = 10_000, seed = 20261202 } = {}) {
+export function bootstrapInterval(values, { resamples = 10_000, seed = 20261202, statistic = median } = {}) {
   if (values.length === 0) return [NaN, NaN];
   const random = generator(seed);
   const medians = new Float64Array(resamples);
   const sample = new Array(values.length);
   for (let r = 0; r < resamples; r++) {
     for (let i = 0; i < values.length; i++) sample[i] = values[Math.floor(random() * values.length)];
-    medians[r] = median(sample);
+    medians[r] = statistic(sample);
   }
   medians.sort();
   const at = (q) => medians[Math.min(resamples - 1, Math.floor(q * resamples))];
@@ -46,11 +47,29 @@ export function bootstrapInterval(values, { resamples = 10_000, seed = 20261202 
 export function compare(ratios, better) {
   const m = median(ratios);
   const [lo, hi] = bootstrapInterval(ratios);
-  const percent = `${m >= 1 ? '+' : '−'}${(Math.abs(m - 1) * 100).toFixed(1)}%`;
-  let verdict = 'no difference shown';
-  if (lo > 1 || hi < 1) {
-    const good = better === 'higher' ? lo > 1 : hi < 1;
-    verdict = `${good ? 'better' : 'worse'} (${percent})`;
-  }
-  return { median: m, lo, hi, verdict, rounds: ratios.length };
+  return { median: m, lo, hi, verdict: verdictOf(m, lo, hi, better), rounds: ratios.length };
+}
+
+/** "no difference shown" when [lo, hi] holds 1, else better or worse by how much. */
+function verdictOf(m, lo, hi, better) {
+  if (lo <= 1 && hi >= 1) return 'no difference shown';
+  const good = better === 'higher' ? lo > 1 : hi < 1;
+  return `${good ? 'better' : 'worse'} (${m >= 1 ? '+' : '−'}${(Math.abs(m - 1) * 100).toFixed(1)}%)`;
+}
+
+const sum = (values) => values.reduce((a, b) => a + b, 0);
+
+/**
+ * What rounds show in total: the CPU per request of all of new's rounds over all of old's (`rounds`:
+ * `{ new: { cpu, served }, old: { cpu, served } }` each), as `median`, with a bootstrap 95% interval over
+ * the rounds and a verdict (lower is better). Work a round leaves to the same server's next round (a
+ * compaction that outlasts the wait) moves between rounds but stays in the server's total.
+ */
+export function compareTotals(rounds, better = 'lower') {
+  const perRequest = (sample, side) =>
+    sum(sample.map((r) => r[side].cpu)) / sum(sample.map((r) => r[side].served));
+  const statistic = (sample) => perRequest(sample, 'new') / perRequest(sample, 'old');
+  const m = statistic(rounds);
+  const [lo, hi] = bootstrapInterval(rounds, { statistic });
+  return { median: m, lo, hi, verdict: verdictOf(m, lo, hi, better), rounds: rounds.length };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bootstrapInterval, compare, median } from '../../../bench/lib/ab-stats.mjs';
+import { bootstrapInterval, compare, compareTotals, median } from '../../../bench/lib/ab-stats.mjs';
 
 // The statistics of `npm run bench -- --against REF` (issue 58): what a run's per-round ratios show.
 
@@ -29,5 +29,22 @@ describe('the A/B statistics of the benchmark', () => {
     expect(compare(faster, 'lower').verdict).toBe('worse (+5.0%)');
     const cheaper = faster.map((r) => 2 - r);
     expect(compare(cheaper, 'lower').verdict).toBe('better (−5.0%)');
+  });
+
+  it('compares totals: work one round leaves to the next stays with its server', () => {
+    // new costs 0.8 of old per request; some of a round's work lands in the same server's next round
+    const spilled = [6, 10, 7, 9, 8, 8, 5, 11, 8, 8];
+    const rounds = spilled.map((cpu) => ({ new: { cpu, served: 10_000 }, old: { cpu: 10, served: 10_000 } }));
+    const totals = compareTotals(rounds);
+    expect(totals.median).toBeCloseTo(0.8, 10);
+    expect(totals.verdict).toBe('better (−20.0%)');
+    expect(totals.hi).toBeLessThan(1);
+    expect(compareTotals(rounds.map((r) => ({ new: r.old, old: r.new }))).verdict).toBe('worse (+25.0%)');
+    // rounds of other sizes count by their requests: 1 µs a request on both sides is no difference
+    const sized = [1, 2, 3, 4, 5, 6].map((k) => ({
+      new: { cpu: k * 10_000, served: k * 10_000 },
+      old: { cpu: (k + 1) * 10_000, served: (k + 1) * 10_000 },
+    }));
+    expect(compareTotals(sized)).toMatchObject({ median: 1, lo: 1, hi: 1, verdict: 'no difference shown' });
   });
 });
