@@ -19,9 +19,17 @@ export interface RedisRateLimitsOptions {
 }
 
 /**
+ * How long a node just started waits for its first connection before a hit fails: a node serves before
+ * its client has connected, and its first creations, limited on its own, would pass a limit every node
+ * shares (60 creations at once on two new nodes made 21 of a limit of 20).
+ */
+const FIRST_CONNECT_WAIT_MS = 2500;
+
+/**
  * Connects to Redis (in the background, again and again after a loss, up to every 5 s) and limits there.
  * While Redis is unreachable a hit fails at once instead of waiting in a queue: the caller decides
- * what to do then (the server limits on its own meanwhile).
+ * what to do then (the server limits on its own meanwhile). Only the first connection, at start, is
+ * waited for, up to {@link FIRST_CONNECT_WAIT_MS}.
  */
 export function openRedisRateLimits(options: RedisRateLimitsOptions): RedisRateLimits {
   const client = createClient({
@@ -31,7 +39,22 @@ export function openRedisRateLimits(options: RedisRateLimitsOptions): RedisRateL
   });
   // losses are reported by failing hits and pings; the client reconnects by itself
   client.on('error', () => {});
-  void client.connect().catch(() => {});
+  const startedAt = Date.now();
+  const firstConnect = client.connect().then(
+    () => undefined,
+    () => undefined,
+  );
+  /** Fails unless connected; at start, after waiting for the first connection. */
+  const connected = async (): Promise<void> => {
+    const left = FIRST_CONNECT_WAIT_MS - (Date.now() - startedAt);
+    if (!client.isReady && left > 0) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, left).unref()));
+      await Promise.race([firstConnect, waited]);
+      clearTimeout(timer);
+    }
+    if (!client.isReady) throw new Error('Redis is not connected');
+  };
   let limiter: Promise<RateLimiter> | null = null;
   const ready = (): Promise<RateLimiter> => {
     limiter ??= options.secret().then(
@@ -46,11 +69,11 @@ export function openRedisRateLimits(options: RedisRateLimitsOptions): RedisRateL
   };
   return {
     hit: async (key, windows, cost, now) => {
-      if (!client.isReady) throw new Error('Redis is not connected');
+      await connected();
       return (await ready()).hit(key, windows, cost, now);
     },
     refund: async (key, cost, at) => {
-      if (!client.isReady) throw new Error('Redis is not connected');
+      await connected();
       await (await ready()).refund(key, cost, at);
     },
     ping: async () => {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { describeRateLimiterContract, FIXTURE_TIME, scaleBackendUrl } from '@shortener/testkit';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRedisRateLimiter } from '../src/index.js';
+import { createRedisRateLimiter, openRedisRateLimits } from '../src/index.js';
 
 const REDIS_URL = scaleBackendUrl('REDIS_URL');
 
@@ -76,5 +76,38 @@ describe.runIf(REDIS_URL !== null)('Redis', () => {
     await client.scriptFlush();
     const decision = await limiter.hit('k', [{ windowMs: 1000, limit: 2 }], 1, FIXTURE_TIME);
     expect(decision).toMatchObject({ allowed: true, remaining: 1 });
+  });
+
+  it('waits for the first connection of nodes just opened: 60 hits at once on two admit the limit exactly', async () => {
+    const prefix = `test:${randomBytes(6).toString('hex')}:`;
+    prefixes.push(prefix);
+    const secret = async () => 'test-secret';
+    const nodes = [0, 1].map(() => openRedisRateLimits({ url: REDIS_URL ?? '', secret, prefix }));
+    try {
+      const windows = [{ windowMs: 3_600_000, limit: 20 }];
+      const decisions = await Promise.all(
+        Array.from({ length: 60 }, (_, i) => nodes[i % 2]!.hit('203.0.113.61', windows, 1, Date.now())),
+      );
+      expect(decisions.filter((d) => d.allowed)).toHaveLength(20);
+    } finally {
+      await Promise.all(nodes.map((node) => node.close()));
+    }
+  });
+
+  it('fails a hit within the first connection’s wait when Redis cannot be reached', async () => {
+    const unreachable = openRedisRateLimits({ url: 'redis://127.0.0.1:1', secret: async () => 's' });
+    try {
+      const started = Date.now();
+      await expect(unreachable.hit('k', [{ windowMs: 1000, limit: 1 }], 1, started)).rejects.toThrow(
+        'Redis is not connected',
+      );
+      expect(Date.now() - started).toBeLessThan(10_000);
+      // once that wait is over, a hit fails at once
+      const again = Date.now();
+      await expect(unreachable.hit('k', [{ windowMs: 1000, limit: 1 }], 1, again)).rejects.toThrow();
+      expect(Date.now() - again).toBeLessThan(1_000);
+    } finally {
+      await unreachable.close();
+    }
   });
 });
