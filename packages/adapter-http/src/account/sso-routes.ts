@@ -11,6 +11,7 @@ import type { AnyRoute } from '../routes/route-table.js';
 import { seeOther, sendAccountPage, signInTo } from '../server/account-area.js';
 import { sessionSiteOf, signedInOf } from '../server/session.js';
 import { signInReturn } from '../server/sign-in-return.js';
+import { ssoTextOf } from '../pages/account/sso-text.js';
 
 /** The cookie that carries a flow's state, nonce and PKCE verifier to the callback, ten minutes at most. */
 const FLOW_COOKIE = 'shortener_oidc';
@@ -60,8 +61,14 @@ const problem = (ctx: Context, status: number, title: string, text: string) =>
   sendAccountPage(
     ctx,
     status,
-    messagePage(stateOf(ctx).language, title, text, { href: '/login', label: 'Sign in' }),
+    messagePage(stateOf(ctx).language, title, text, {
+      href: '/login',
+      label: ssoTextOf(stateOf(ctx).language).signIn,
+    }),
   );
+
+/** The SSO texts of the request's language. */
+const textsOf = (ctx: Context) => ssoTextOf(stateOf(ctx).language);
 
 /**
  * Sign-in through an OpenID Connect provider (decisions §22): `GET /login/oidc` sends the browser to
@@ -103,13 +110,7 @@ export const SSO_ROUTES: readonly AnyRoute[] = [
           return seeOther(ctx, `/login?next=${encodeURIComponent('/account/settings')}`);
       }
       const begun = await sso.provider.begin(callbackOf(deps));
-      if (begun === null)
-        return problem(
-          ctx,
-          503,
-          'SSO is unavailable',
-          'The identity provider cannot be reached. Try again later.',
-        );
+      if (begun === null) return problem(ctx, 503, textsOf(ctx).unavailableTitle, textsOf(ctx).unreachable);
       keepFlow(ctx, deps, { ...begun.flow, next: signInReturn(params.next), link });
       ctx.status = 302;
       ctx.set('Location', begun.url);
@@ -145,22 +146,11 @@ export const SSO_ROUTES: readonly AnyRoute[] = [
       if (typeof params.error === 'string') {
         const description =
           typeof params.error_description === 'string' ? ` (${params.error_description})` : '';
-        return problem(ctx, 400, 'The identity provider said no', `${params.error}${description}`);
+        return problem(ctx, 400, textsOf(ctx).saidNo, `${params.error}${description}`);
       }
-      if (flow === null)
-        return problem(
-          ctx,
-          400,
-          'Sign-in expired',
-          'This sign-in was not started here or took too long: start again.',
-        );
-      if (params.state !== flow.state)
-        return problem(
-          ctx,
-          400,
-          'Sign-in refused',
-          'The answer’s state does not match this sign-in: start again.',
-        );
+      const t = textsOf(ctx);
+      if (flow === null) return problem(ctx, 400, t.expiredTitle, t.expired);
+      if (params.state !== flow.state) return problem(ctx, 400, t.refusedTitle, t.stateMismatch);
       const url = new URL(callbackOf(deps));
       url.search = ctx.querystring;
       const identity = await sso.provider.complete(url, flow);
@@ -168,18 +158,18 @@ export const SSO_ROUTES: readonly AnyRoute[] = [
         return problem(
           ctx,
           identity.error.code === 'unavailable' ? 503 : 400,
-          'Sign-in refused',
+          t.refusedTitle,
           identity.error.message,
         );
       if (flow.link) {
         const signedIn = await signedInOf(deps, ctx);
         if (signedIn === null) return seeOther(ctx, '/login');
         const linked = await linkProviderIdentity(sso.deps, signedIn.account, identity.value);
-        if (!linked.ok) return problem(ctx, 400, 'Not linked', linked.error.message);
+        if (!linked.ok) return problem(ctx, 400, t.notLinked, linked.error.message);
         return seeOther(ctx, '/account/settings?done=sso-linked');
       }
       const account = await signInWithProvider(sso.deps, identity.value);
-      if (!account.ok) return problem(ctx, 403, 'Not allowed here', account.error.message);
+      if (!account.ok) return problem(ctx, 403, t.notAllowed, account.error.message);
       await signInTo(deps, ctx, account.value.id);
       seeOther(ctx, flow.next ?? '/account');
     },

@@ -241,6 +241,22 @@ describe('/account/teams', () => {
     expect(await pageOf(await member.send('/account/teams'), 200)).not.toContain(`data-team="${team}"`);
   });
 
+  it('speaks the page’s language: the teams page and its roles in German, French and Spanish', async () => {
+    const { owner, team } = await teamWith('editor');
+    const expected = {
+      de: ['Ein Team gründen', 'Offene Einladungslinks', 'Team löschen', 'Bearbeiter'],
+      fr: ['Créer une équipe', 'Liens d’invitation ouverts', 'Supprimer l’équipe', 'éditeur'],
+      es: ['Crear un equipo', 'Enlaces de invitación abiertos', 'Eliminar equipo', 'editor'],
+    };
+    for (const [language, words] of Object.entries(expected)) {
+      const page = await pageOf(
+        await owner.send(`/account/teams?team=${team}`, { headers: { 'accept-language': language } }),
+        200,
+      );
+      for (const word of words) expect(page, language).toContain(word);
+    }
+  });
+
   it('refuses a bad team name in words', async () => {
     const me = await invitedBrowser(server, unique('namer'), 'a long enough password');
     const page = await pageOf(await me.post('/account/teams', { name: 'bad name' }), 400);

@@ -7,6 +7,7 @@ import { accountAreaPage, html } from '../layout.js';
 import { inputField, messageCard, textareaField } from '../page-parts.js';
 import { fill, textOf } from '../text.js';
 import type { AccountText } from './account-text.js';
+import { ssoTextOf } from './sso-text.js';
 import { accountTextOf } from './account-text.js';
 import { linksSection } from './account-links.js';
 import { domainsTextOf } from './domains-text.js';
@@ -88,7 +89,7 @@ function ssoButton(view: SignInView): SafeHtml | '' {
   if (sso === undefined) return '';
   if (!sso.available)
     return html`<p class="form-error" role="alert" id="sso-unavailable">
-      SSO is unavailable: the identity provider cannot be reached. Try again later.
+      ${ssoTextOf(view.language).unavailable}
     </p>`;
   const next = view.next ? `?next=${encodeURIComponent(view.next)}` : '';
   return html`<p><a class="button" id="sso-sign-in" href="/login/oidc${next}">${sso.label}</a></p>`;

@@ -9,6 +9,7 @@ import { newPasswordField } from './account-pages.js';
 import { accountTextOf } from './account-text.js';
 import type { SettingsText } from './settings-text.js';
 import { settingsTextOf } from './settings-text.js';
+import { ssoTextOf } from './sso-text.js';
 import { webhooksSection } from './webhooks-section.js';
 import type { WebhooksView } from './webhooks-section.js';
 
@@ -193,23 +194,21 @@ function passkeysSection(view: SettingsView, t: SettingsText): SafeHtml {
 function ssoSection(view: SettingsView): SafeHtml {
   const sso = view.sso;
   if (sso === undefined) return html``;
+  const t = ssoTextOf(view.language);
   const items = sso.linked.map(
     (identity) =>
       html`<li class="identity">
         <strong>${identity.issuer}</strong>
-        <span>Linked: ${when(view.language, identity.linkedAt)}</span>
+        <span>${fill(t.linkedAt, { when: when(view.language, identity.linkedAt) })}</span>
       </li>`,
   );
   return html`<section class="card" aria-labelledby="sso-title">
-    <h2 id="sso-title">Sign-in through the identity provider</h2>
+    <h2 id="sso-title">${t.cardTitle}</h2>
     ${
       items.length === 0
-        ? html`<p class="hint">
-              Link this account to your organisation’s identity provider, then sign in with “${sso.label}”.
-              The provider asks who you are; nothing is matched by name or email.
-            </p>
-            <p><a class="button" href="/login/oidc?link=1">Link to the identity provider</a></p>`
-        : html`<p class="hint">This account signs in with “${sso.label}” as:</p>
+        ? html`<p class="hint">${fill(t.linkIntro, { label: sso.label })}</p>
+            <p><a class="button" href="/login/oidc?link=1">${t.linkButton}</a></p>`
+        : html`<p class="hint">${fill(t.linkedAs, { label: sso.label })}</p>
             <ul id="identities" class="settings-list">
               ${items}
             </ul>`
