@@ -39,11 +39,18 @@ export const LINK_COLUMNS = [
 
 /**
  * One statement inserts a batch of links (parameters: {@link linkInsertValues}): a taken (domain, slug)
- * skips its row, which RETURNING leaves out (slug_taken); a duplicate id fails the statement (a bug).
+ * skips its row, which RETURNING leaves out (slug_taken); a duplicate id fails the statement (a bug). A
+ * link of an account that is not there (a team deleted meanwhile) is skipped too: the owners' rows are
+ * locked (FOR KEY SHARE) until the insert commits, so a deletion either waits for the link, which its
+ * last sweep then finds, or goes first, and the link is not written.
  */
-export const LINK_INSERT = `INSERT INTO links (${LINK_COLUMNS.map(([column]) => column).join(', ')}, tag_keys)
+export const LINK_INSERT = `WITH owners AS (
+    SELECT id FROM accounts
+    WHERE id = ANY($${LINK_COLUMNS.findIndex(([column]) => column === 'account_id') + 1}::text[]) FOR KEY SHARE)
+  INSERT INTO links (${LINK_COLUMNS.map(([column]) => column).join(', ')}, tag_keys)
   SELECT * FROM unnest(${LINK_COLUMNS.map(([, , type], i) => `$${i + 1}::${type}[]`).join(', ')},
-    $${LINK_COLUMNS.length + 1}::jsonb[])
+    $${LINK_COLUMNS.length + 1}::jsonb[]) AS l(${LINK_COLUMNS.map(([column]) => column).join(', ')}, tag_keys)
+  WHERE l.account_id IS NULL OR l.account_id IN (SELECT id FROM owners)
   ON CONFLICT (domain, slug) DO NOTHING RETURNING id`;
 
 /** The parameters of {@link LINK_INSERT}: one array per column, the tags' keys last (migration 19). */

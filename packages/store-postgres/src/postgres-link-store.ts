@@ -141,10 +141,25 @@ async function insertLinks(
   const rows = links.map(normalised);
   const { rows: inserted } = await pool.query<{ id: string }>(LINK_INSERT, linkInsertValues(rows));
   const ids = new Set(inserted.map((row) => row.id));
-  return rows.map((link) =>
-    ids.has(link.id) ? ok(announce(link)) : err(domainError('slug_taken', undefined, 'alias')),
-  );
+  const owners = inserted.length === rows.length ? null : await ownersThere(pool, rows);
+  return rows.map((link) => {
+    if (ids.has(link.id)) return ok(announce(link));
+    if (link.accountId !== null && owners?.has(link.accountId) === false) return noOwner();
+    return err(domainError('slug_taken', undefined, 'alias'));
+  });
 }
+
+/** The owners of `links` that exist: a link skipped for want of its owner is not a taken slug. */
+async function ownersThere(pool: Pool, links: readonly LinkRecord[]): Promise<Set<string>> {
+  const ids = [...new Set(links.flatMap((link) => (link.accountId === null ? [] : [link.accountId])))];
+  const { rows } = await pool.query<{ id: string }>('SELECT id FROM accounts WHERE id = ANY($1::text[])', [
+    ids,
+  ]);
+  return new Set(rows.map((row) => row.id));
+}
+
+/** An insert into an account that is not there (deleted meanwhile). */
+const noOwner = () => err(domainError('not_found', 'No such account.', 'account'));
 
 /** The one link a query finds, or null; `name` makes it a prepared statement of each connection. */
 async function findOne(

@@ -169,6 +169,7 @@ function statementsOf(db: Database) {
        (SELECT key_hash FROM idempotency_keys WHERE expires_at <= ? LIMIT 10)`,
     ),
     insertRow: db.prepare<LinkRow>(INSERT),
+    accountThere: db.prepare<[string], number>('SELECT 1 FROM accounts WHERE id = ?').pluck(),
     byId: db.prepare<[string], LinkRow>(`SELECT ${LINK_READ} FROM links WHERE id = ?`),
     bySlug: db.prepare<[string, string], LinkRow>(
       `SELECT ${LINK_READ} FROM links WHERE domain = ? AND slug = ?`,
@@ -228,6 +229,9 @@ function bySlug<R>(
 /** Inserts in one transaction (`insertAll`), and single inserts that share one per turn (`insertSoon`). */
 function insertsOf(db: Database, s: Statements) {
   const insertOne = (link: LinkRecord): Result<LinkRecord> => {
+    // an account deleted meanwhile (a team) takes no link: checked in the insert's transaction
+    if (link.accountId !== null && s.accountThere.get(link.accountId) === undefined)
+      return err(domainError('not_found', 'No such account.', 'account'));
     const row = toLinkRow(link);
     try {
       s.insertRow.run(row);

@@ -130,7 +130,9 @@ export async function deleteTeam(
       if (job.state === 'queued' || job.state === 'running') await deps.imports.cancelJob(job.id, now);
   }
   await deps.teams.deleteTeam(teamId);
-  return ok({ name: account.name, links });
+  // a creation that was authorised before the team was disabled may have landed meanwhile
+  const late = await deleteLinksOf(deps, teamId);
+  return ok({ name: account.name, links: links + late });
 }
 
 /** Deletes every link of the account, a page at a time; how many. */

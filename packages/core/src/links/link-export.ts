@@ -173,10 +173,12 @@ const fieldsOfLine = (line: ExportedLink) => ({
 function domainOf(deps: CoreDeps, host: string, ownerId: string | null): Result<string> {
   const short = findShortDomain(deps.config, host.toLowerCase());
   if (short !== undefined) return ok(short.host);
-  const own = ownerId === null ? err(domainError('not_found')) : resolveLinkDomain(deps, host, ownerId);
+  if (ownerId === null)
+    return err(domainError('domain_invalid', `${host} is not a short domain here.`, 'domain'));
+  const own = resolveLinkDomain(deps, host, ownerId);
   if (own.ok) return ok(own.value.host);
-  const why = ownerId === null ? '' : ", nor an active domain of the link's account";
-  return err(domainError('domain_invalid', `${host} is not a short domain here${why}.`, 'domain'));
+  const why = `${host} is not a short domain here, nor an active domain of the link's account.`;
+  return err(domainError('domain_invalid', why, 'domain'));
 }
 
 /** The account here with the exported id, else with the exported name; null for an anonymous link. */

@@ -346,5 +346,22 @@ export function describeTeamsSuite(name: string, open: () => Promise<Stores>): v
       valueOf(await withdrawTeamInvite(h, people.owner, 'acme', owners?.id ?? ''));
       expect(valueOf(await listTeamInvites(h, people.owner, 'acme'))).toEqual([]);
     });
+
+    it('leaves no link of a team deleted while its members make links at once', async () => {
+      const { h, people, callers } = await teamOf(harness());
+      const teamId = callers.owner.accountId ?? '';
+      const makers = [callers.editor, callers.admin, callers['key:creator'], callers.owner];
+      const [deleted, ...made] = await Promise.all([
+        deleteTeam(h, people.owner, 'acme'),
+        ...Array.from({ length: 40 }, (_, i) =>
+          createLink(h, { url: `https://example.com/at-once/${i}` }, makers[i % makers.length]!),
+        ),
+      ]);
+      expect(valueOf(deleted).links).toBeGreaterThanOrEqual(1);
+      for (const result of made) if (!result.ok) expect(result.error.code).toBe('not_found');
+      expect(await h.links.list({ accountId: teamId, limit: 100 })).toEqual([]);
+      for (const result of made)
+        if (result.ok) expect(await h.links.findById(result.value.link.id)).toBeNull();
+    });
   });
 }
