@@ -153,12 +153,14 @@ describe('the visit recorder', () => {
     const flushed = recorder.flush();
     setImmediate(() => (between = batches.length > 0 && batches.length < 3));
     expect(await flushed).toBe(10);
-    // 6 rows a link (clicks, 5 counters) kept together, then the 10 visitor hashes
-    expect(batches.map(rowsOf)).toEqual([24, 24, 22]);
+    // 7 rows a link (clicks, 5 counters, its visitor hash) kept together
+    expect(batches.map(rowsOf)).toEqual([21, 21, 21, 7]);
     for (const batch of batches) {
       const clicked = batch.clicks.map((c) => c.linkId);
       const totalled = batch.counters.filter((c) => c.dimension === 'total').map((c) => c.linkId);
       expect(clicked).toEqual(totalled); // a crash between parts never splits clicks from total
+      // nor a link's hashes from its counters: a store writes one visit-log entry a link and flush
+      expect(batch.visitors.map((v) => v.linkId)).toEqual(clicked);
     }
     expect(between).toBe(true);
     expect(total(batches)).toBe(10);

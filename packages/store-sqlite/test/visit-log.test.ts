@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import Database from 'better-sqlite3';
-import { compactAll, givenVisitLog, visitFigures } from '@shortener/testkit';
+import { createVisitRecorder, dayOf } from '@shortener/core';
+import { aLink, compactAll, givenVisitLog, visitFigures } from '@shortener/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openSqliteStores } from '../src/index.js';
 import { LOG_SIZE } from '../src/sqlite-visit-store.js';
@@ -72,6 +73,58 @@ describe('the SQLite visit log', () => {
     expect(await compactAll(reopened, 5000)).toBe(2000 * 10);
     expect(await visitFigures(reopened, ids)).toEqual(expected);
   }, 60_000);
+});
+
+describe("a recorder's flush on the SQLite visit log", () => {
+  it('leaves one entry a link, its unique visitor with its counters, though written in many parts', async () => {
+    const path = nextPath();
+    const stores = open(path);
+    const links = Array.from({ length: 30 }, () => aLink());
+    await stores.links.insertMany(links);
+    const recorder = createVisitRecorder({
+      visits: stores.visits,
+      clock: { now: () => Date.now() },
+      random: { bytes: (size) => new Uint8Array(size).fill(7) },
+      userAgents: { describe: () => ({ device: 'desktop', browser: 'Firefox' }) },
+      geo: null,
+      rowsPerWrite: 20, // a link's clicks, counters and hash are 7 rows: 10 parts
+    });
+    await recorder.flush(); // the day's salt
+    for (const link of links) {
+      const visit = { bot: false, countable: true, ip: '203.0.113.9', userAgent: 'Firefox' };
+      recorder.track({
+        linkId: link.id,
+        at: Date.now(),
+        counted: false,
+        visit: { ...visit, referrer: null, country: null },
+      });
+    }
+    await new Promise((resolve) => setImmediate(resolve)); // folded once per event-loop turn
+    expect(await recorder.flush()).toBe(30);
+    const raw = new Database(path, { readonly: true });
+    try {
+      const entries = raw
+        .prepare<[], { link_id: string; counters: string }>('SELECT link_id, counters FROM visit_log')
+        .all();
+      expect(entries).toHaveLength(30); // was 60: each link's `unique` came a part later, in an entry of its own
+      for (const e of entries) expect(e.counters).toContain('"unique"');
+    } finally {
+      raw.close();
+    }
+    const today = dayOf(Date.now());
+    const figures = () =>
+      Promise.all(
+        links.map(async ({ id }) => ({
+          clicks: (await stores.links.findById(id))?.clicks,
+          total: (await stores.visits.countsByDay(id, 'total', today, today))[0]?.count,
+          unique: (await stores.visits.countsByDay(id, 'unique', today, today))[0]?.count,
+        })),
+      );
+    const expected = links.map(() => ({ clicks: 1, total: 1, unique: 1 }));
+    expect(await figures()).toEqual(expected);
+    expect(await compactAll(stores, 7)).toBe(30);
+    expect(await figures()).toEqual(expected);
+  });
 });
 
 describe("the SQLite visit log's size", () => {

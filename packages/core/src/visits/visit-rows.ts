@@ -7,10 +7,12 @@ import type { Bucket, Tally } from './visit-bucket.js';
 
 /**
  * The rows of an aggregate in parts of about `maxRows` rows, each built when the next is asked for, the
- * links in ascending id (so each part continues the last one's range): one click update per link (its
- * days and the carried clicks summed), its counters, then the visitor hashes. A link's click update and
- * all its counters share a part (a part grows past `maxRows` for one link rather than split them), so a
- * crash between parts never leaves `clicks` and `total` apart.
+ * links in ascending id (so each part continues the last one's range): per link one click update (its
+ * days and the carried clicks summed), its counters and its visitor hashes. A link's rows share a part
+ * (a part grows past `maxRows` for one link rather than split them), so a crash between parts never
+ * leaves `clicks` and `total` apart, and a store writes a link's flush as one entry: with the hashes
+ * in parts of their own after all counters, every cold visit left two visit-log entries (its counters,
+ * then its `unique` a part later), each read, probed and deleted by the compaction.
  */
 export function* partsOf(
   buckets: Map<string, Map<string, Bucket>>,
@@ -32,31 +34,30 @@ export function* partsOf(
     const days = daysOf.get(linkId) ?? [];
     const click = clickOf(linkId, carried.get(linkId), days);
     const counters: CounterIncrement[] = [];
-    for (const b of days) countersOf(b, counters);
-    const size = (click === null ? 0 : 1) + counters.length;
+    const visitors: VisitorSighting[] = [];
+    for (const b of days) {
+      countersOf(b, counters);
+      sightingsOf(b, visitors);
+    }
+    const size = (click === null ? 0 : 1) + counters.length + visitors.length;
     if (rows > 0 && rows + size > maxRows) {
       yield part;
       part = emptyPart();
       rows = 0;
     }
     if (click !== null) part.clicks.push(click);
-    part.counters.push(...counters);
+    for (const c of counters) part.counters.push(c);
+    for (const v of visitors) part.visitors.push(v);
     rows += size;
   }
-  for (const days of daysOf.values()) {
-    for (const { linkId, day, hashes } of days) {
-      for (const hash of typeof hashes === 'string' ? [hashes] : (hashes ?? [])) {
-        if (rows >= maxRows) {
-          yield part;
-          part = emptyPart();
-          rows = 0;
-        }
-        part.visitors.push({ linkId, day, hash });
-        rows++;
-      }
-    }
-  }
   if (rows > 0) yield part;
+}
+
+/** Appends the visitor hashes of one link and day to `visitors`. */
+function sightingsOf({ linkId, day, hashes }: Bucket, visitors: VisitorSighting[]): void {
+  if (hashes === undefined) return;
+  if (typeof hashes === 'string') return void visitors.push({ linkId, day, hash: hashes });
+  for (const hash of hashes) visitors.push({ linkId, day, hash });
 }
 
 /** A link's click update: its buckets' human clicks and any carried from a failed write, or null. */
