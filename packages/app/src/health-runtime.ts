@@ -1,5 +1,5 @@
 import { HostGate, SERVICE_INFO, checkDueLinks, urlPolicyOf, validateTargetUrl } from '@shortener/core';
-import type { CheckNowDeps, CheckResult, HealthDeps, HealthState } from '@shortener/core';
+import type { CheckNowDeps, CheckResult, HealthDeps, HealthState, HostTurns } from '@shortener/core';
 import type { Services } from './container.js';
 import { addressesFrom } from './dns-resolver.js';
 import { createHealthProbe } from './health-probe.js';
@@ -39,7 +39,8 @@ export interface HealthRuntime {
 
 /**
  * The checks of links on `stores` with the probe settings of `serve` (`ALLOW_PRIVATE_HOSTS`, the URL
- * rules, `DNS_SERVERS`, `HEALTH_HOST_GAP_MS`, `HEALTH_FAILURES`): no limiter and no background rounds.
+ * rules, `DNS_SERVERS`, `HEALTH_HOST_GAP_MS`, `HEALTH_FAILURES`): no limiter and no background rounds;
+ * with `hostTurns` (Redis) the gap at a host holds for every node.
  * `serve`'s runtime is built on it, and `shortener links check` on the database uses it alone.
  */
 export function createHealthChecks(
@@ -47,6 +48,7 @@ export function createHealthChecks(
   clock: Services['clock'],
   cfg: Services['config'],
   onChecked?: (result: CheckResult) => void,
+  hostTurns: HostTurns | null = null,
 ): HealthDeps {
   const policy = urlPolicyOf(cfg.service);
   const probe = createHealthProbe({
@@ -60,7 +62,7 @@ export function createHealthChecks(
   return {
     links: stores.links,
     probe,
-    gate: new HostGate(cfg.health.hostGapMs, () => clock.now(), sleep),
+    gate: new HostGate(cfg.health.hostGapMs, () => clock.now(), sleep, hostTurns),
     clock,
     config: cfg.service,
     health: cfg.health,
@@ -94,9 +96,15 @@ export function createHealthRuntime(
     blocked: 0,
   };
   const deps: CheckNowDeps = {
-    ...createHealthChecks(stores, clock, cfg, (result) => {
-      checks[result.passed ? (result.finalUrl === null ? 'ok' : 'redirected') : result.reason] += 1;
-    }),
+    ...createHealthChecks(
+      stores,
+      clock,
+      cfg,
+      (result) => {
+        checks[result.passed ? (result.finalUrl === null ? 'ok' : 'redirected') : result.reason] += 1;
+      },
+      rateLimits.hostTurns,
+    ),
     rateLimiter: rateLimits,
     ...(core.settleVisits === undefined ? {} : { settleVisits: core.settleVisits }),
   };

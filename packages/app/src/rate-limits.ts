@@ -1,4 +1,4 @@
-import type { RateLimiter, SettingStore } from '@shortener/core';
+import type { HostTurns, RateLimiter, SettingStore } from '@shortener/core';
 import { createMemoryRateLimiter } from '@shortener/store-memory';
 import type { AppConfig } from './config.js';
 import type { AppLogger } from './logger.js';
@@ -9,6 +9,11 @@ const SECRET_SETTING = 'rate_limit_key';
 
 /** The creation and password limits of a server, and what `/healthz` and shutdown need of them. */
 export interface RateLimits extends RateLimiter {
+  /**
+   * Turns at destination hosts for link health shared by every node (Redis), or null: each process
+   * keeps to its own gate (core's HostGate, which falls back to it while Redis is away).
+   */
+  readonly hostTurns: HostTurns | null;
   /** Null while the limits work as configured, else why not (`/healthz`). */
   check(): Promise<string | null>;
   close(): Promise<void>;
@@ -23,7 +28,13 @@ export function createRateLimits(config: AppConfig, settings: SettingStore, logg
   const local = createMemoryRateLimiter();
   const url = config.store.redisUrl;
   if (url === null) {
-    return { hit: local.hit, refund: local.refund, check: async () => null, close: async () => {} };
+    return {
+      hit: local.hit,
+      refund: local.refund,
+      hostTurns: null,
+      check: async () => null,
+      close: async () => {},
+    };
   }
   // loaded only where Redis is configured: its client is about 11 MB of a server's memory
   const opened = import('@shortener/store-redis').then(({ openRedisRateLimits }) =>
@@ -31,6 +42,10 @@ export function createRateLimits(config: AppConfig, settings: SettingStore, logg
   );
   opened.catch(() => undefined); // a failed load is answered by each call's fallback, not unhandled
   return {
+    hostTurns: {
+      take: async (host, holdMs) => (await opened).hostTurns.take(host, holdMs),
+      giveBack: async (host, gapMs) => (await opened).hostTurns.giveBack(host, gapMs),
+    },
     hit: async (key, windows, cost, now) => {
       try {
         return await (await opened).hit(key, windows, cost, now);

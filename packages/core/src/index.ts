@@ -202,6 +202,7 @@ export { shortUrlOf, toLinkView, toPublicLinkView } from './links/view.js';
 export {
   HEALTH_REASONS,
   HEALTH_STATES,
+  HOST_TURN_HOLD_MS,
   HostGate,
   UNKNOWN_HEALTH,
   combineChecks,
@@ -216,6 +217,7 @@ export type {
   HealthConfig,
   HealthReason,
   HealthState,
+  HostTurns,
   LinkHealth,
   ProbeResult,
 } from './links/health.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  HOST_TURN_HOLD_MS,
   HostGate,
   UNKNOWN_HEALTH,
   combineChecks,
@@ -8,7 +9,7 @@ import {
   judgeProbe,
   nextHealth,
 } from '../src/links/health.js';
-import type { CheckResult, LinkHealth } from '../src/links/health.js';
+import type { CheckResult, HostTurns, LinkHealth } from '../src/links/health.js';
 
 const T = Date.UTC(2026, 11, 1);
 const passed: CheckResult = { passed: true, status: 200, finalUrl: null };
@@ -144,6 +145,67 @@ describe('HostGate', () => {
     ).rejects.toThrow('reset');
     const started: number[] = [];
     await gate.run('b.example', async () => started.push(now));
+    await gate.run('a.example', async () => started.push(now));
+    expect(started).toStrictEqual([0, 1000]);
+  });
+
+  it("waits for the host's shared turn (another node's), takes it, and gives it back with the gap", async () => {
+    let now = 0;
+    const waits: number[] = [];
+    const calls: string[] = [];
+    // another node holds the host until 2,500, then it is free
+    let heldUntil = 2500;
+    const turns: HostTurns = {
+      take: async (host, holdMs) => {
+        calls.push(`take ${host} ${holdMs}@${now}`);
+        if (now < heldUntil) return heldUntil - now;
+        heldUntil = now + holdMs;
+        return 0;
+      },
+      giveBack: async (host, gapMs) => {
+        calls.push(`give ${host} ${gapMs}@${now}`);
+        heldUntil = now + gapMs;
+      },
+    };
+    const gate = new HostGate(
+      1000,
+      () => now,
+      async (ms) => {
+        waits.push(ms);
+        now += ms;
+      },
+      turns,
+    );
+    await gate.run('a.example', async () => (now += 50));
+    // asked again a gap later at the latest while held, then just when it was free
+    expect(waits).toStrictEqual([1000, 1000, 500]);
+    expect(calls).toStrictEqual([
+      `take a.example ${HOST_TURN_HOLD_MS}@0`,
+      `take a.example ${HOST_TURN_HOLD_MS}@1000`,
+      `take a.example ${HOST_TURN_HOLD_MS}@2000`,
+      `take a.example ${HOST_TURN_HOLD_MS}@2500`,
+      'give a.example 1000@2550',
+    ]);
+  });
+
+  it('keeps to its own gate when the shared turns fail', async () => {
+    let now = 0;
+    const failing: HostTurns = {
+      take: async () => {
+        throw new Error('Redis is not connected');
+      },
+      giveBack: async () => {
+        throw new Error('Redis is not connected');
+      },
+    };
+    const gate = new HostGate(
+      1000,
+      () => now,
+      async (ms) => void (now += ms),
+      failing,
+    );
+    const started: number[] = [];
+    await gate.run('a.example', async () => started.push(now));
     await gate.run('a.example', async () => started.push(now));
     expect(started).toStrictEqual([0, 1000]);
   });

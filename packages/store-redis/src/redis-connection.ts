@@ -1,9 +1,14 @@
-import type { RateLimiter } from '@shortener/core';
+import type { HostTurns, RateLimiter } from '@shortener/core';
 import { createClient } from 'redis';
+import { createRedisHostTurns } from './redis-host-turns.js';
 import { createRedisRateLimiter } from './redis-rate-limiter.js';
 
-/** The rate limiter of a server on Redis: it also answers health checks and closes its connection. */
+/**
+ * The rate limiter of a server on Redis, and the link-health turns at destination hosts (one request to
+ * a host at a time for every node): it also answers health checks and closes its connection.
+ */
 export interface RedisRateLimits extends RateLimiter {
+  readonly hostTurns: HostTurns;
   /** Whether Redis answers now. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -67,7 +72,15 @@ export function openRedisRateLimits(options: RedisRateLimitsOptions): RedisRateL
     );
     return limiter;
   };
+  const turns = createRedisHostTurns(
+    client,
+    options.prefix === undefined ? undefined : `${options.prefix}host:`,
+  );
   return {
+    hostTurns: {
+      take: async (host, holdMs) => (await connected(), turns.take(host, holdMs)),
+      giveBack: async (host, gapMs) => (await connected(), turns.giveBack(host, gapMs)),
+    },
     hit: async (key, windows, cost, now) => {
       await connected();
       return (await ready()).hit(key, windows, cost, now);

@@ -1,12 +1,8 @@
-import { createHash, createHmac } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { RateDecision, RateLimiter } from '@shortener/core';
 import { REFUND_SCRIPT, ROLLING_WINDOW_SCRIPT } from './rolling-window.lua.js';
-
-/** What the limiter needs of a Redis client (node-redis's `createClient()` has it). */
-export interface RedisScripting {
-  evalSha(sha1: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
-  eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
-}
+import { runScript } from './run-script.js';
+import type { RedisScripting } from './run-script.js';
 
 /** Where the limiter keeps its keys, and how it names them. */
 export interface RedisRateLimiterOptions {
@@ -19,9 +15,6 @@ export interface RedisRateLimiterOptions {
   /** Put before every key (default `shortener:limit:`); tests use one per test. */
   readonly prefix?: string;
 }
-
-const sha1 = (script: string) => createHash('sha1').update(script).digest('hex');
-const SCRIPTS = new Map([ROLLING_WINDOW_SCRIPT, REFUND_SCRIPT].map((script) => [script, sha1(script)]));
 
 /**
  * A rolling-window RateLimiter in Redis, shared by every node that uses the same Redis, secret and
@@ -36,13 +29,7 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
       keys: [`${subject}:t`, `${subject}:c`],
       arguments: numbers.map((n) => String(Math.trunc(n))),
     };
-    try {
-      return await client.evalSha(SCRIPTS.get(script) ?? sha1(script), options);
-    } catch (error) {
-      // a restarted Redis has forgotten the script: send it whole (EVAL caches it again)
-      if (!String(error).includes('NOSCRIPT')) throw error;
-      return client.eval(script, options);
-    }
+    return runScript(client, script, options);
   };
   return {
     hit: async (key, windows, cost, now) => {

@@ -154,9 +154,31 @@ export function hostOf(url: string): string {
 const FORGET_AFTER_GAPS = 2;
 
 /**
+ * Turns at destination hosts shared by every node (decisions §23 on many nodes: Redis): a node takes a
+ * host before a request and gives it back after, and no one takes it again within the gap. A port, so
+ * that the politeness holds for the instance and not per node.
+ */
+export interface HostTurns {
+  /** Takes `host` for one request, held at most `holdMs`: 0 when taken, else the ms to wait before asking again. */
+  take(host: string, holdMs: number): Promise<number>;
+  /** Gives `host` back after its request: no node takes it within the next `gapMs`. */
+  giveBack(host: string, gapMs: number): Promise<void>;
+}
+
+/**
+ * How long a node holds a host's turn at most: a probe ends within 10 s (decisions §23), so a turn
+ * outlives it only when its node died; then the host is free again after this.
+ */
+export const HOST_TURN_HOLD_MS = 15_000;
+
+/** The least time between two asks for a host's shared turn. */
+const MIN_TURN_POLL_MS = 10;
+
+/**
  * One request at a time per host, the next starting at least `gapMs` after the last one ended (decisions
- * §23), whoever asks (the background checks, "Check now"). In one process; on many nodes each link is
- * one node's at a time (the store's lease). `wait` and `now` are the adapter's timer and clock.
+ * §23), whoever asks (the background checks, "Check now"). In one process; with `turns` (Redis) for every
+ * node: after its own turn a request waits for the host's shared one too. Should `turns` fail (Redis
+ * away), the process keeps to its own gate. `wait` and `now` are the adapter's timer and clock.
  */
 export class HostGate {
   private readonly tails = new Map<string, Promise<void>>();
@@ -166,6 +188,7 @@ export class HostGate {
     private readonly gapMs: number,
     private readonly now: () => number,
     private readonly wait: (ms: number) => Promise<void>,
+    private readonly turns: HostTurns | null = null,
   ) {}
 
   /** Runs `task` when `host` is free and its gap has passed; its result (or failure) is the task's. */
@@ -175,10 +198,12 @@ export class HostGate {
       const ended = this.lastEnd.get(host);
       const pause = ended === undefined ? 0 : ended + this.gapMs - this.now();
       if (pause > 0) await this.wait(pause);
+      const shared = await this.takeTurn(host);
       try {
         return await task();
       } finally {
         this.lastEnd.set(host, this.now());
+        if (shared) await this.turns?.giveBack(host, this.gapMs).catch(() => undefined);
       }
     });
     const tail = result.then(
@@ -191,6 +216,18 @@ export class HostGate {
       this.forgetIdle();
     });
     return result;
+  }
+
+  /** Waits for the host's shared turn and takes it: true once taken, false without `turns` or when they fail. */
+  private async takeTurn(host: string): Promise<boolean> {
+    if (this.turns === null) return false;
+    for (;;) {
+      const wait = await this.turns.take(host, HOST_TURN_HOLD_MS).catch(() => null);
+      if (wait === null) return false;
+      if (wait <= 0) return true;
+      // while another node's request runs its turn is held long: ask again a gap later at the latest
+      await this.wait(Math.min(wait, Math.max(this.gapMs, MIN_TURN_POLL_MS)));
+    }
   }
 
   /** Requests waiting or under way (metrics, tests). */

@@ -190,6 +190,7 @@ describe('Idempotency-Key while its first request runs', () => {
         return local.hit(...args);
       },
       refund: local.refund,
+      hostTurns: null,
       check: async () => null,
       close: async () => {},
     };
