@@ -94,11 +94,16 @@ async function settled(pid, limitMs = 20_000, done = () => true) {
  * Whether the visit log of a server's database is empty: every visit of its round folded. The server
  * holds its compaction while visits arrive and for 5 s after (app/src/compaction.ts), so quiet alone
  * ended a round before its fold, which then fell into whichever later round (cold rounds of one build
- * measured 63 to 181 CPU-µs a redirect by where a fold fell). Read-only, one short read a look.
+ * measured 63 to 181 CPU-µs a redirect by where a fold fell). Read-only, a connection opened and closed
+ * for each look, so the bench holds nothing open on the server's database between looks.
  */
 function visitLogEmpty(target) {
-  target.reader ??= new Database(target.dbPath, { readonly: true, fileMustExist: true });
-  return target.reader.prepare('SELECT NOT EXISTS (SELECT 1 FROM visit_log)').pluck().get() === 1;
+  const reader = new Database(target.dbPath, { readonly: true, fileMustExist: true });
+  try {
+    return reader.prepare('SELECT NOT EXISTS (SELECT 1 FROM visit_log)').pluck().get() === 1;
+  } finally {
+    reader.close();
+  }
 }
 
 /** How long a round waits at most for its server to fold its visits and go quiet. */
@@ -360,10 +365,7 @@ export async function runAgainst({ ref, quick, rounds, only, out, log }) {
     }
     return results;
   } finally {
-    for (const t of targets) {
-      t.reader?.close();
-      await stop(t.running);
-    }
+    for (const t of targets) await stop(t.running);
     rmSync(dir, { recursive: true, force: true });
   }
 }

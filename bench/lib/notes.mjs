@@ -524,3 +524,56 @@ export const ISSUE_59 = `- Issue 59 (events under load; \`node bench/webhook-red
     ratio 1.04 (6 rounds each), every visit delivered (5,013,468 in 49,437 deliveries, drained 69 s after
     the last round), worst p99 38.9 ms with webhooks against 55.0 ms without in the same run (a helper's
     build ran beside it: the machine's noise, no burst of the events' own).`;
+
+/** Issue 58, a second session: the cold path's log entries, the harness's rounds, hot at 1M again. */
+export const ISSUE_58_SECOND = `- Issue 58, a second session (2026-12-03; the run above, on a 2-CPU Intel Xeon where the session's
+  first runs had an AMD EPYC: compare ratios only).
+  - A cold visit left two visit-log entries: the flush wrote a link's counters in one part and its
+    visitor hash parts later (all hashes after all counters), so the writer appended its \`unique\` as
+    an entry of its own, which the compaction read, probed for its link and deleted apart. A link's
+    hashes now go in the part of its counters. In process (\`node bench/cold-path.mjs\`, 50,000 cold
+    visits, CPU-µs a visit): at 1,000,000 links look-up 30-31 → 26-28, flush 19-20 → 16-17, compaction
+    74 → 64, the flush's WAL 1,712 → 853 bytes a visit; at 100,000 links, this build against
+    \`55c53ba\` alternated, each on its own database: look-up 21-22 against 28, fold 6.5-6.7 against
+    6.7-7.0, flush 16 against 20-21, compaction 47-50 against 67-70 (94.5 against 122.5 in all).
+  - Where the compaction of a cold visit goes now (1,000,000 links, its statements timed one by one):
+    the six counter upserts 25.6 µs (their triggers, the account sums' and the weeks', about 7.5 of it),
+    the \`clicks\` update of the link 10 (its row in the largest table, read through the id index; the
+    compaction without the clicks: 63 → 39), the link-day probe 2.6, reading the log 2.1; the rest
+    (about 20) is the commits writing the pages to the WAL, and the WAL's checkpoints about 15 more
+    (63 → 48 with them off). A table of folded clicks apart from \`links\` (\`WITHOUT ROWID\`, keyed by
+    the link) measured 5.4-5.9 µs an upsert while it held only the links visited and 10.8 with a row for
+    each of 1,000,000, against 18-19 for the update of \`links\`: not done, as a link's clicks would then
+    live in three places (the row, that table and the log's tail) for about a tenth of a cold visit.
+    Foreign keys off for the compaction: no difference (66 against 66, 69 against 65).
+  - The harness: \`--against\` rounds waited for quiet, but the server holds its compaction for 5 s
+    after a burst, so a round ended before its fold and the fold fell into a later round: one build's
+    cold rounds measured 63 to 181 CPU-µs a redirect. A round now also waits until the server's visit
+    log is empty: 122-164 over six rounds at 100,000 links.
+  - Hot at 1,000,000 links against \`55c53ba\` again (10 rounds, before the harness change): req/s
+    1.052 [0.954, 1.115], CPU-µs in total 0.988 [0.933, 1.050], no difference shown; the first run's
+    −11% req/s and +24% CPU were not seen again. Cold at 100,000 links in the same session (rounds not
+    yet settled): CPU-µs in total 0.965 [0.683, 1.280]; at 1,000,000: 0.965 [0.733, 1.320].
+  - Not attributed: through the server, a cold redirect at 100,000 links costs this build about 8%
+    more than \`55c53ba\` (settled rounds 2-4: new/old 1.08-1.14 CPU-µs), though in process its store
+    parts cost 23% less. \`node bench/profile.mjs 12 --links 100000 --slugs 50000\`, three pairs
+    alternated: 17,277-20,209 against 18,706-21,577 req/s, the event loop 43-51 against 41-48 CPU-µs a
+    redirect, the visit worker (compaction and checkpoints) 11.8-13.1 against 8.6-9.1; the event
+    loops' profiles alike (the look-up 18.0 against 18.8% of their time, socket writes 20.5 against
+    23.8%, GC 5.5 against 6.2%).
+  - The first full \`--against 55c53ba\` run with settled rounds (stopped before its last figure)
+    measured this build worse everywhere, with narrow intervals: hot at 1,000 links CPU-µs in total
+    1.297 [1.213, 1.374] (23.8 against 18.4 µs; every round 1.04-1.46), cold at 100,000 1.060 [1.017,
+    1.096], hot at 1,000,000 1.284 [1.184, 1.419]. The same harness against this morning's \`783de04\`
+    (4 rounds, hot at 1,000) showed no difference (1.045 [0.935, 1.157]), and one server at a time
+    (\`bench/profile.mjs 6 --links 1000 --slugs 1000\`, four pairs alternated, \`HEALTH_CHECKS=off\`)
+    gave this build 14.8-15.7 CPU-µs a redirect against 14.5-19.4 for \`55c53ba\`. A server process of
+    this build runs slower under the harness's settled rounds (three servers, each stopped while another
+    is measured, idle some 10 s after each round) than alone: a second run gave hot at 1,000 links
+    1.256 [1.202, 1.304], and one with the harness's reader of the visit log opened and closed at each
+    look 1.220 [1.175, 1.266] (4 rounds), so that reader is not the cause. Before the rounds were
+    settled this session's first run gave 0.988 at 1,000,000 links. Not found yet: what in this build
+    costs more after an idle pause between rounds (the link cache's entries expire after 10 s, so each
+    round starts by reading its 1,000 links again) or after being stopped; the Against section below is
+    still the last session's run, as neither settled run was let finish (the last figure, cold at
+    1,000,000, takes some 8 minutes).`;
