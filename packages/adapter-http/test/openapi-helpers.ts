@@ -102,6 +102,7 @@ export const DOCUMENTED_PATHS: Readonly<Record<string, readonly string[]>> = {
   '/account/domains/{id}/settings': ['post'],
   '/account/domains/{id}/remove': ['post'],
   '/account/settings/confirm': ['post'],
+  '/account/settings/identities/unlink': ['post'],
   '/account/settings/keys': ['post'],
   '/account/settings/keys/{id}/revoke': ['post'],
   '/account/settings/password': ['post'],

@@ -435,7 +435,13 @@ export {
   OpenTeamInviteListSchema, OpenTeamInviteSchema, TeamInviteSchema, TeamListSchema, TeamSchema, toDeletedTeamView,
   toMemberView, toOpenTeamInviteView, toTeamInviteView, toTeamView,
 } from './accounts/team-schemas.js';
-export { linkProviderIdentity, nameFromClaim, parseTeamGroups, signInWithProvider } from './accounts/sso.js';
+export {
+  linkProviderIdentity,
+  nameFromClaim,
+  parseTeamGroups,
+  signInWithProvider,
+  unlinkProviderIdentity,
+} from './accounts/sso.js';
 export type {
   IdentityProvider,
   ProviderIdentity,

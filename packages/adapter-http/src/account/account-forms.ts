@@ -140,6 +140,12 @@ export const PasskeyNameForm = plainForm('PasskeyNameForm', {
   name: text('The new name, 1-64 characters.'),
 });
 
+/** A provider identity of the account, as the settings page lists it (decisions §22). */
+export const IdentityForm = plainForm('IdentityForm', {
+  issuer: text('The provider’s issuer URL.'),
+  subject: text('The identity’s `sub` at that provider.'),
+});
+
 /** A webhook: CreateWebhook's URL, and a checkbox per event type instead of the list. */
 export const WebhookForm = formOf(
   'WebhookForm',

@@ -34,9 +34,20 @@ const PASSKEY_ID = pathParameter(
 
 /** The confirmations `?done=` asks for after a redirect, by their text. */
 const DONE: Readonly<
-  Record<string, 'keyRevoked' | 'sessionEnded' | 'passkeyRemoved' | 'passkeyRenamed' | 'webhookRemoved'>
+  Record<
+    string,
+    | 'keyRevoked'
+    | 'sessionEnded'
+    | 'passkeyRemoved'
+    | 'passkeyRenamed'
+    | 'webhookRemoved'
+    | 'identityLinked'
+    | 'identityUnlinked'
+  >
 > = {
   'webhook-removed': 'webhookRemoved',
+  'sso-linked': 'identityLinked',
+  'sso-unlinked': 'identityUnlinked',
   revoked: 'keyRevoked',
   ended: 'sessionEnded',
   removed: 'passkeyRemoved',
@@ -58,7 +69,11 @@ export const SETTINGS_ROUTES: readonly AnyRoute[] = [
       id: 'settingsPage',
       summary: 'The settings of the signed-in account',
       description: 'API keys, password, sessions and passkeys; without a session, a redirect to `/login`.',
-      parameters: [doneParameter('`revoked`, `ended`, `removed`, `renamed`, `webhook-removed`')],
+      parameters: [
+        doneParameter(
+          '`revoked`, `ended`, `removed`, `renamed`, `webhook-removed`, `sso-linked`, `sso-unlinked`',
+        ),
+      ],
       responses: { 200: html('The page.'), 303: seeOtherDoc('Not signed in: to `/login`.') },
     },
     handle: async (ctx, { deps, signedIn }) => {

@@ -1,9 +1,16 @@
-import { linkProviderIdentity, requireRecentSignIn, signInWithProvider } from '@shortener/core';
+import {
+  linkProviderIdentity,
+  requireRecentSignIn,
+  signInWithProvider,
+  unlinkProviderIdentity,
+} from '@shortener/core';
 import type { SsoFlow } from '@shortener/core';
 import type { Context } from 'koa';
 import type { HttpDeps, HttpSso } from '../deps.js';
-import { stateOf } from '../koa-helpers.js';
-import { html, query, seeOther as seeOtherDoc } from '../openapi/openapi-pages.js';
+import { sendError, stateOf } from '../koa-helpers.js';
+import { html, htmlOrError, query, seeOther as seeOtherDoc } from '../openapi/openapi-pages.js';
+import { IdentityForm } from './account-forms.js';
+import { NOT_RECENT, recentOrAsked, renderSettings } from './settings-view.js';
 import { messagePage } from '../pages/account/account-pages.js';
 import { queryOf } from '../request.js';
 import { route } from '../routes/route-table.js';
@@ -172,6 +179,43 @@ export const SSO_ROUTES: readonly AnyRoute[] = [
       if (!account.ok) return problem(ctx, 403, t.notAllowed, account.error.message);
       await signInTo(deps, ctx, account.value.id);
       seeOther(ctx, flow.next ?? '/account');
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/account/settings/identities/unlink',
+    area: 'account',
+    access: 'signed-in',
+    enabled,
+    body: IdentityForm,
+    form: true,
+    doc: {
+      id: 'unlinkIdentityByForm',
+      summary: 'Unlink a provider identity from the account',
+      description:
+        'It no longer signs in to this account. Needs a recent sign-in. Refused (400, the page saying ' +
+        'why) while it is the account’s only way in: no other identity, no passkey, and no password that ' +
+        'signs in here.',
+      example: { issuer: 'https://id.example.com', subject: '248289761001' },
+      responses: {
+        303: seeOtherDoc('Unlinked: to `/account/settings?done=sso-unlinked`.'),
+        400: htmlOrError('The only way in: the page again, saying so'),
+        ...NOT_RECENT,
+      },
+      errors: [401, 404],
+    },
+    handle: async (ctx, { deps, signedIn: me, body }) => {
+      if (me === null || !(await recentOrAsked(ctx, deps, me))) return;
+      const sso = ssoOf(deps);
+      const unlinked = await unlinkProviderIdentity(
+        { identities: sso.deps.identities, credentials: deps.core.credentials },
+        me.account.id,
+        { issuer: body.issuer ?? '', subject: body.subject ?? '', passwordSignIn: sso.passwordSignIn },
+      );
+      if (!unlinked.ok && unlinked.error.code === 'not_found') return sendError(ctx, unlinked.error);
+      if (!unlinked.ok)
+        return renderSettings(ctx, deps, me, 400, { notice: { error: true, text: unlinked.error.message } });
+      seeOther(ctx, '/account/settings?done=sso-unlinked');
     },
   }),
 ];

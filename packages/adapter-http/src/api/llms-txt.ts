@@ -133,7 +133,8 @@ const PAGE_ENDPOINTS = [
     'team’s name), ' +
     '`POST /account/switch` (the account the pages act for), `GET /join/{token}` (an invite link, opened); ' +
     'sign-in through an identity provider: `GET /login/oidc` (`?link=1` links it to the signed-in account), ' +
-    '`GET /login/oidc/callback`.',
+    '`GET /login/oidc/callback`, `POST /account/settings/identities/unlink` (`issuer`, `subject`; refused while ' +
+    'it is the account’s only way in).',
   '- `GET /api/v1/admin/orphan-visits?days=…` (or `?from=…&to=…`, UTC days): for an administrator, the ' +
     'visits on the short domains that found nothing (unknown slugs, the bare domain, other paths), by day, ' +
     'short domain, referrer and slug.',

@@ -4,7 +4,7 @@ import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
 import { randomUuid } from '../secrets.js';
 import type { Account, IdentityLink, MemberRole } from './account.js';
-import type { IdentityStore } from './account-ports.js';
+import type { CredentialStore, IdentityStore } from './account-ports.js';
 import { findAccountByName, isAccountName, normalizeAccountName } from './accounts.js';
 import { MEMBER_ROLES } from './permissions.js';
 
@@ -228,6 +228,39 @@ export async function linkProviderIdentity(
   };
   if (await deps.identities.linkIdentity(link)) return ok(link);
   return err(domainError('invalid_request', 'This identity was linked to another account meanwhile.'));
+}
+
+/**
+ * Unlinks one of the account's provider identities (settings, after a recent sign-in): it no longer signs
+ * in to this account. Refused while it is the account's last way in (decisions §22 leaves it to the
+ * account; here a self-hoster's expectation): no other identity, no passkey, and no password that signs
+ * in here (none set, or `PASSWORD_SIGN_IN=off`), since the account would be locked out. `not_found` for
+ * an identity the account does not have.
+ */
+export async function unlinkProviderIdentity(
+  deps: { readonly identities: IdentityStore; readonly credentials: CredentialStore },
+  accountId: string,
+  identity: { readonly issuer: string; readonly subject: string; readonly passwordSignIn: boolean },
+): Promise<Result<void>> {
+  const { issuer, subject } = identity;
+  const missing = () => err(domainError('not_found', 'This account has no such identity.', 'identity'));
+  const linked = await deps.identities.listIdentities(accountId);
+  if (!linked.some((link) => link.issuer === issuer && link.subject === subject)) return missing();
+  if (linked.length === 1) {
+    const [password, passkeys] = await Promise.all([
+      identity.passwordSignIn ? deps.credentials.passwordHashOf(accountId) : null,
+      deps.credentials.listPasskeys(accountId),
+    ]);
+    if (password === null && passkeys.length === 0)
+      return err(
+        domainError(
+          'invalid_request',
+          'This identity is the only way this account signs in: set a password or add a passkey first.',
+          'identity',
+        ),
+      );
+  }
+  return (await deps.identities.unlinkIdentity(accountId, issuer, subject)) ? ok(undefined) : missing();
 }
 
 /** What a sign-in sent to the provider must find again in its answer (kept by the browser, once). */

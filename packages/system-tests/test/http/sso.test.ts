@@ -2,7 +2,7 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startIdp } from '../oidc-server.js';
 import type { TestIdp } from '../oidc-server.js';
-import { browserOf, invitedBrowser } from './browser-session.js';
+import { browserOf, invitedBrowser, pageOf } from './browser-session.js';
 import type { BrowserSession } from './browser-session.js';
 import { freePort, jsonOf, startTestServer } from './harness.js';
 import type { Json, TestEnv, TestServer } from './harness.js';
@@ -230,6 +230,37 @@ describe('sign-in through an OpenID Connect provider (decisions §22)', () => {
     const stranger = await browserOf(site.server).send('/login/oidc?link=1');
     expect(stranger.status).toBe(303);
     expect(stranger.headers.get('location')).toMatch(/^\/login\?next=/);
+  });
+
+  it('unlinks an identity from settings, but never the only way an account signs in', async () => {
+    const ivy = await invitedBrowser(site.server, 'ivy', 'ivy password');
+    site.idp.users.set('sub-ivy', { preferred_username: 'ivy-at-the-provider' });
+    await signInAs(site, 'sub-ivy', ivy, '/login/oidc?link=1');
+    const linked = await pageOf(await ivy.send('/account/settings?done=sso-linked'), 200);
+    expect(linked).toContain('Linked to the identity provider.');
+    expect(linked).toContain('action="/account/settings/identities/unlink"');
+    expect(linked).toContain('value="sub-ivy"');
+    const fields = { issuer: site.idp.issuer, subject: 'sub-ivy' };
+    // another account's identity (or none) is not found, and nothing changes
+    expect(
+      (await ivy.post('/account/settings/identities/unlink', { ...fields, subject: 'sub-gina' })).status,
+    ).toBe(404);
+    const done = await ivy.post('/account/settings/identities/unlink', fields);
+    expect(done.status).toBe(303);
+    expect(done.headers.get('location')).toBe('/account/settings?done=sso-unlinked');
+    const after = await pageOf(await ivy.send('/account/settings?done=sso-unlinked'), 200);
+    expect(after).toContain('Identity unlinked');
+    expect(after).toContain('href="/login/oidc?link=1"');
+    // the provider's sub-ivy now signs in to an account of its own, not to ivy's
+    const again = await signInAs(site, 'sub-ivy');
+    expect(again.answer.status).toBe(303);
+    const names = ((await site.server.cli('accounts', 'list')) as unknown as Json[]).map((a) => a.name);
+    expect(names).toContain('ivy-at-the-provider');
+    // that account was made by the provider: no password, no passkey, so its identity stays
+    const only = await again.browser.post('/account/settings/identities/unlink', fields);
+    const page = await pageOf(only, 400);
+    expect(page).toContain('only way this account signs in');
+    expect(await pageOf(await again.browser.send('/account/settings'), 200)).toContain('value="sub-ivy"');
   });
 
   it('logs out at the provider too, back to the site', async () => {

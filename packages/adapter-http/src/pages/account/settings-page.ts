@@ -195,11 +195,17 @@ function ssoSection(view: SettingsView): SafeHtml {
   const sso = view.sso;
   if (sso === undefined) return html``;
   const t = ssoTextOf(view.language);
+  const unlink = settingsTextOf(view.language).unlinkIdentity;
   const items = sso.linked.map(
     (identity) =>
       html`<li class="identity">
         <strong>${identity.issuer}</strong>
         <span>${fill(t.linkedAt, { when: when(view.language, identity.linkedAt) })}</span>
+        <form method="post" action="/account/settings/identities/unlink">
+          <input type="hidden" name="issuer" value="${identity.issuer}" />
+          <input type="hidden" name="subject" value="${identity.subject}" />
+          <button type="submit" class="button danger">${unlink}</button>
+        </form>
       </li>`,
   );
   return html`<section class="card" aria-labelledby="sso-title">
