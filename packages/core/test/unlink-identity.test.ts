@@ -5,6 +5,9 @@ import { unlinkProviderIdentity } from '../src/accounts/sso.js';
 
 const ISSUER = 'https://id.example.com';
 
+/** A turn of the event loop, as a store's read or write takes: concurrent calls interleave. */
+const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** An account's identities, password and passkey count, as the stores would hold them. */
 function accountWith(subjects: string[], password: string | null, passkeys: number) {
   let links: IdentityLink[] = subjects.map((subject, i) => ({
@@ -14,8 +17,18 @@ function accountWith(subjects: string[], password: string | null, passkeys: numb
     linkedAt: i,
   }));
   const identities = {
-    listIdentities: async (accountId: string) => links.filter((l) => l.accountId === accountId),
+    listIdentities: async (accountId: string) => {
+      await tick();
+      return links.filter((l) => l.accountId === accountId);
+    },
+    linkIdentity: async (link: IdentityLink) => {
+      await tick();
+      if (links.some((l) => l.issuer === link.issuer && l.subject === link.subject)) return false;
+      links.push(link);
+      return true;
+    },
     unlinkIdentity: async (accountId: string, issuer: string, subject: string) => {
+      await tick();
       const before = links.length;
       links = links.filter(
         (l) => !(l.accountId === accountId && l.issuer === issuer && l.subject === subject),
@@ -69,5 +82,16 @@ describe('unlinking a provider identity (decisions §22)', () => {
     const missing = await unlink(a, 'other');
     expect(missing.ok ? null : missing.error.code).toBe('not_found');
     expect(a.left()).toStrictEqual(['s1']);
+  });
+
+  it('never unlinks the last way in when unlinks run at once', async () => {
+    for (let n = 2; n <= 20; n += 6) {
+      const subjects = Array.from({ length: n }, (_, i) => `s${i}`);
+      const a = accountWith(subjects, null, 0);
+      const results = await Promise.all(subjects.map((subject) => unlink(a, subject)));
+      expect(a.left().length, `${n} unlinks at once`).toBeGreaterThanOrEqual(1);
+      // every identity still linked answered with the refusal, every one gone with success
+      expect(results.filter((r) => r.ok).length).toBe(n - a.left().length);
+    }
   });
 });

@@ -244,23 +244,33 @@ export async function unlinkProviderIdentity(
 ): Promise<Result<void>> {
   const { issuer, subject } = identity;
   const missing = () => err(domainError('not_found', 'This account has no such identity.', 'identity'));
-  const linked = await deps.identities.listIdentities(accountId);
-  if (!linked.some((link) => link.issuer === issuer && link.subject === subject)) return missing();
-  if (linked.length === 1) {
+  const lockedOut = () =>
+    err(
+      domainError(
+        'invalid_request',
+        'This identity is the only way this account signs in: set a password or add a passkey first.',
+        'identity',
+      ),
+    );
+  // another way in than the identities: a password that signs in here, or a passkey
+  const otherWayIn = async () => {
     const [password, passkeys] = await Promise.all([
       identity.passwordSignIn ? deps.credentials.passwordHashOf(accountId) : null,
       deps.credentials.listPasskeys(accountId),
     ]);
-    if (password === null && passkeys.length === 0)
-      return err(
-        domainError(
-          'invalid_request',
-          'This identity is the only way this account signs in: set a password or add a passkey first.',
-          'identity',
-        ),
-      );
+    return password !== null || passkeys.length > 0;
+  };
+  const linked = await deps.identities.listIdentities(accountId);
+  const link = linked.find((l) => l.issuer === issuer && l.subject === subject);
+  if (link === undefined) return missing();
+  if (linked.length === 1 && !(await otherWayIn())) return lockedOut();
+  if (!(await deps.identities.unlinkIdentity(accountId, issuer, subject))) return missing();
+  // two unlinks at once each saw the other's identity: the later look finds none left and puts its own back
+  if ((await deps.identities.listIdentities(accountId)).length === 0 && !(await otherWayIn())) {
+    await deps.identities.linkIdentity(link);
+    return lockedOut();
   }
-  return (await deps.identities.unlinkIdentity(accountId, issuer, subject)) ? ok(undefined) : missing();
+  return ok(undefined);
 }
 
 /** What a sign-in sent to the provider must find again in its answer (kept by the browser, once). */
