@@ -608,3 +608,42 @@ export const ISSUE_58_THIRD = `- Issue 58, a third session (2026-12-03, the same
     default, one server at a time, three pairs: 26.7 against 30.9, 23.8 against 25.0, 19.7 against 19.9
     CPU-µs a redirect, while the same setting drifted 30.9 → 19.9 over the three minutes: not shown,
     not adopted.`;
+
+/** Issue 58, a fourth session: cold at 1,000,000 links against 55c53ba, and where a cold redirect's CPU goes. */
+export const ISSUE_58_FOURTH = `- Issue 58, a fourth session (2026-12-03, a 2-CPU AMD EPYC, slower than the Xeon of the sessions
+  before: a bare 302 at 20.6 CPU-µs against 11.6-16; compare ratios).
+  - Cold at 1,000,000 links against \`55c53ba\` with a process per round (the Against section, 8
+    rounds): CPU-µs in total 1.041 [0.999, 1.086], req/s 0.910 [0.827, 1.007]: no difference shown.
+    Both builds spend 184-192 CPU-µs a cold redirect there (165-172 at 100,000 on the Xeon), where the
+    target of 0.6 asks for about 70 less.
+  - Where a cold redirect's CPU goes (100,000 links, 50,000 slugs). Through the server
+    (\`bench/profile.mjs 10\`, the event loop 58-60 CPU-µs a redirect): socket writes 18.6% of its
+    profile (about 14 µs), the look-up 14.8% (11), the flush 12% (9), GC 4.7% (3.5). Then the
+    compaction, in process (one flushed log of 50,000 cold visits folded on fresh copies of its
+    database by a scratch script, not kept; CPU of all threads): 48-59 µs an entry, of which the six
+    counter rows of a cold visit (total by hour, device, browser, referrer, country, unique) 28-33,
+    the link's \`clicks\` 12-16 (mostly system time: its page written to the WAL and checkpointed),
+    the log's read, delete and commits 8; without both 7.7-8.5.
+  - Tried, not kept (pairs alternated, in process unless said):
+    - A chunk's counter rows by one statement (\`json_each\`) and its link-days probed by one query:
+      51-57 against 52-55 CPU-µs an entry. Statements are not the cost; rows and pages are.
+    - Compaction chunks of 2,000, 10,000 and 50,000 entries instead of 100: 55.6, 64-66 and 62
+      against 51-53 (a chunk beyond the page cache spills it).
+    - The account and week triggers dropped (an upper bound): 47-48 against 51-52.
+    - A 256 MB memory map on the server's connection, through the server (three pairs): the event loop
+      53.1 / 61.2 / 57.1 against 58.2 / 58.0 / 59.5 CPU-µs a redirect: not shown.
+    - PASSIVE checkpoints only past the limit, and a 48 MiB limit: the visit worker 6.8 / 14.7
+      against 8.5 / 16.2, the WAL at 51-53 MB: not shown.
+    - The day's visitor set as integer keys (the day in the high bits, 47 bits of the hash mixed with
+      the link below: a table of bare integers, a day one range of it), as the issue 18 notes
+      proposed: the flush 13.9-17.5 against 11.8-12.6 CPU-µs a cold visit (three pairs, transactions
+      of 2,500 rows as the server writes them): worse, random inserts into one dense range split its
+      pages. The visitor set's writes are 8-13 µs of a flush (measured by skipping them).
+  - What 0.6 needs: about 70 CPU-µs less a cold redirect, where each part left is 10-30 µs and tied to
+    the schema: a link-day's counters as one packed row instead of six (about 20 µs), \`clicks\` kept
+    out of the wide \`links\` row (7-15), the flush folding a cold link's visit straight into its
+    counters instead of the log's write and fold (10-15). Each changes every statistics reader
+    (sqlite-visit-store, -across and -account, the week and account sums, export): a change of
+    several sessions, not started.
+  - \`bench/cold-path.mjs\` now looks up with \`findForRedirect\` (the redirect's own query; it measured
+    \`findBySlug\`, 34-50 against 17 µs) and writes transactions of 2,500 rows, as the server does.`;
