@@ -1,4 +1,4 @@
-import { dayOf, mondayOf } from '@shortener/core';
+import { dayOf, mondayOf } from '@shortener/core/visit-writes';
 import type { Database } from 'better-sqlite3';
 import { WEEK_OF } from './migrations/020-account-counters.js';
 import { HOUR_PAIRS, HOURLY_ROW, KEYED_ROW } from './migrations/023-counter-weeks.js';

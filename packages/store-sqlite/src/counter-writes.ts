@@ -1,4 +1,4 @@
-import { isKeyedDimension, keyWithinLimit, OTHER_KEY } from '@shortener/core';
+import { isKeyedDimension, keyWithinLimit, OTHER_KEY } from '@shortener/core/visit-writes';
 import type { CounterIncrement, VisitDimension } from '@shortener/core';
 import type { Database } from 'better-sqlite3';
 

@@ -1,4 +1,4 @@
-import { decodeLogCounters, mergeIncrements } from '@shortener/core';
+import { decodeLogCounters, mergeIncrements } from '@shortener/core/visit-writes';
 import type { Database } from 'better-sqlite3';
 import { createCounterWriter } from './counter-writes.js';
 import { createWeekSummer } from './counter-weeks.js';

@@ -1,4 +1,4 @@
-import { encodeLogCounters } from '@shortener/core';
+import { encodeLogCounters } from '@shortener/core/visit-writes';
 import type { CounterIncrement, VisitBatch } from '@shortener/core';
 import type { Database } from 'better-sqlite3';
 import { createVisitedEvents } from './visited-events.js';

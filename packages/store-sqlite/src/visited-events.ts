@@ -1,4 +1,4 @@
-import { mergeVisitSummaries, summarizeVisitBatch } from '@shortener/core';
+import { mergeVisitSummaries, summarizeVisitBatch } from '@shortener/core/visit-writes';
 import type { VisitBatch, VisitSummary } from '@shortener/core';
 import type { Database } from 'better-sqlite3';
 import { consumed } from './migrations/011-event-consumers.js';
