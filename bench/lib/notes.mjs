@@ -649,3 +649,36 @@ export const ISSUE_58_FOURTH = `- Issue 58, a fourth session (2026-12-03, a 2-CP
     several sessions, not started.
   - \`bench/cold-path.mjs\` now looks up with \`findForRedirect\` (the redirect's own query; it measured
     \`findBySlug\`, 34-50 against 17 µs) and writes transactions of 2,500 rows, as the server does.`;
+
+/** Issue 58, a fifth session: the visit worker's memory, and this machine's full run. */
+export const ISSUE_58_FIFTH = `- Issue 58, a fifth session (2026-12-03, the same 2-CPU AMD EPYC; the run above, the first full run
+  on this machine, is this session's code; the same run of \`b8b3ccc\` an hour before is quoted).
+  - The SQLite store's worker thread (flushes, compaction, checkpoints) loaded all of core through its
+    main entry, zod's schemas and tldts's suffix list with it: a worker with better-sqlite3 alone
+    added 14 MB to a process's RSS, with core 35 MB. Core now has a second entry,
+    \`@shortener/core/visit-writes\` (six modules, no package; a test holds it so), which the worker's
+    modules import. The server's RSS 7 s after start on an empty database: 155 → 132 MB. Full runs,
+    \`b8b3ccc\` then this: RSS at start 147 → 137 MB, after the hot rounds at 1,000,000 links 250 → 229,
+    after the cold ones 258 → 252 (target 250: 1% short; the cold rounds grow the event loop's heap).
+  - This machine is slower and noisier than the Xeon of the run before (the bare 302 at 21-30 CPU-µs,
+    its req/s 24,000-47,000 between rounds of one run), and figures flip between the two full runs of
+    nearly the same code: hot at 1,000,000 links 0.631 → 0.829, a split against five rules 0.913 →
+    0.753, the hot redirect during the import 0.935 → 0.847, a year of hourly statistics p99 13.9 →
+    27.2 ms, the worst webhook round p99 194.5 → 13.8 ms. Read one run's misses by a few percent as
+    noise; the Against section's paired rounds are the comparison.
+  - Hot at 1,000,000 links against 1,000 (\`b8b3ccc\`'s run: 38.7 against 31.9 CPU-µs a redirect):
+    through \`bench/profile.mjs\` on a fresh server of each, 31.8 against 32.8. The gap is the full
+    run's history in one server (import, webhooks, the cold rounds before), not the number of links.
+  - Under cold load at 1,000,000 links (a \`perf_hooks\` delay histogram in the server, 10 s): the
+    event loop's delay p50 2.2-2.5, p99 12.7-14.0, max 22-33 ms, with 78-84 collections (about 200-230
+    ms in all; scavenges up to 10 ms, mark-compacts up to 11.5): the cold p99 of 15-24 ms through wrk
+    is those pauses on turns of up to 50 requests, not one long task.
+  - Tried, not kept: the worker's page cache at 32 MB instead of 4 (\`bench/compaction.mjs\` at
+    1,000,000 links, two pairs of two folds: 81.4 / 79.2 and 83.0 / 74.3 against 78.5 / 95.8 and
+    75.4 / 104.2 CPU-µs an entry: not shown, the folds spread wider than any effect);
+    \`--max-semi-space-size=8\` again (cold at 1,000,000, two pairs: RSS 211-212 against 221-222 MB,
+    delay p99 13.6 / 11.2 against 12.7 / 14.0 ms, CPU 91.4 / 93.1 against 82.5 / 97.6 µs: not shown,
+    and the last sessions measured 2-3% more CPU on the cold path).
+  - Creation through \`bench/profile-creation.mjs\`: 383 CPU-µs a link here (2,996 links/s). The CPU
+    profile's self time of the API key cache's \`PRAGMA data_version\` (3.9%) and of the insert (11.8%)
+    includes SQLite's busy handler sleeping on the write lock: wall time, not CPU.`;
