@@ -77,10 +77,12 @@ export async function measureQr(url, host, slug, amount) {
 export function openObserver(dbPath) {
   const db = openSqliteDatabase(dbPath);
   const version = db.prepare('PRAGMA data_version').pluck();
-  // the links' folded clicks and the visit log's unfolded ones (migration 012)
+  // the links' folded clicks (their rows' and those kept apart, migration 033) and the visit log's
+  // unfolded ones (migration 012)
   const clicks = db
     .prepare(
       `SELECT (SELECT COALESCE(SUM(clicks), 0) FROM links WHERE id != @id)
+        + (SELECT COALESCE(SUM(clicks), 0) FROM link_clicks WHERE link_id != @id)
         + (SELECT COALESCE(SUM(clicks), 0) FROM visit_log WHERE link_id != @id)`,
     )
     .pluck();

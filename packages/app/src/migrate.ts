@@ -1,7 +1,12 @@
 import { existsSync } from 'node:fs';
 import { CliError } from '@shortener/adapter-cli';
 import type { CopyTable, TableRows } from '@shortener/store-postgres';
-import { LINK_BOOLEAN_COLUMNS, isMemoryPath, openSqliteDatabase } from '@shortener/store-sqlite';
+import {
+  LINK_BOOLEAN_COLUMNS,
+  LINK_CLICKS_FOLDED,
+  isMemoryPath,
+  openSqliteDatabase,
+} from '@shortener/store-sqlite';
 import { loadConfig } from './config.js';
 import type { Environment } from './config.js';
 
@@ -37,7 +42,12 @@ const NOT_COPIED = new Set([
   'counter_hours',
   'counter_weeks',
   'counter_weeks_summed',
+  // the clicks folded apart from the links rows (migration 033): copied inside the links' own clicks
+  'link_clicks',
 ]);
+
+/** Columns read as an expression instead of as stored: a link's clicks with those kept apart. */
+const READ_AS: Partial<Record<CopyTable, Record<string, string>>> = { links: LINK_CLICKS_FOLDED };
 
 /** Columns only SQLite's store has, left behind: the epoch of a visit-log entry (migration 013). */
 const SQLITE_ONLY_COLUMNS: Partial<Record<CopyTable, readonly string[]>> = { visit_log: ['epoch'] };
@@ -87,7 +97,11 @@ function readTable(db: ReturnType<typeof openSqliteDatabase>, name: CopyTable): 
   const left = SQLITE_ONLY_COLUMNS[name] ?? [];
   const every = db.prepare(`SELECT * FROM ${name}`).columns();
   const columns = every.map((column) => column.name).filter((column) => !left.includes(column));
-  const statement = db.prepare(`SELECT ${columns.join(', ')} FROM ${name}`).raw(true);
+  const read = columns.map((column) => {
+    const expression = READ_AS[name]?.[column];
+    return expression === undefined ? column : `${expression} AS ${column}`;
+  });
+  const statement = db.prepare(`SELECT ${read.join(', ')} FROM ${name}`).raw(true);
   const convert = columns.map((column) => CONVERSIONS[name]?.[column] ?? ((value: unknown) => value));
   const rows = (statement.all() as unknown[][]).map((row) =>
     row.map((value, i) => (value === null ? null : convert[i]?.(value))),

@@ -96,8 +96,9 @@ export interface LinkStore {
   findBySlug(domain: string, slug: string): Promise<LinkRecord | null>;
   /**
    * {@link LinkStore.findBySlug} for the redirect, which needs a link's clicks only when they decide
-   * (a capped link): an uncapped link's `clicks` and `lastClickAt` may leave out visits not folded yet,
-   * which spares a store that keeps them in a log (SQLite) two look-ups per link not cached.
+   * (a capped link): an uncapped link's `clicks` and `lastClickAt` may leave out visits (SQLite leaves out
+   * those in its log and those folded apart from the link's row), which spares a store that keeps them
+   * apart look-ups per link not cached.
    */
   findForRedirect(domain: string, slug: string): Promise<LinkRecord | null>;
   /** Applies the changes; null when the link does not exist. Never touches clicks. */

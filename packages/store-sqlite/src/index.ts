@@ -5,6 +5,7 @@ export { LINK_BOOLEAN_COLUMNS } from './link-rows.js';
 export type { Synchronous } from './database.js';
 export { MIGRATIONS, migrate, userVersion } from './migrations/index.js';
 export type { Migration } from './migrations/index.js';
+export { LINK_CLICKS_FOLDED } from './migrations/033-link-clicks.js';
 export { createSqliteAccountStore } from './sqlite-account-store.js';
 export { createSqliteLinkStore } from './sqlite-link-store.js';
 export { createSqliteStores, openSqliteStores } from './sqlite-stores.js';

@@ -1,11 +1,11 @@
 import type { Database } from 'better-sqlite3';
 import { LINK_CHANGE_COLUMNS, linkSnapshot } from './link-rows.js';
 import { consumed } from './migrations/011-event-consumers.js';
-import { clicksWithTail, lastClickWithTail } from './migrations/013-visit-log-epochs.js';
+import { clicksOf, lastClickOf } from './migrations/033-link-clicks.js';
 
 /** The statement adding a link event with the link as it is (`NEW`) or was (`OLD`), its clicks with the tail. */
 const event = (type: string, row: 'NEW' | 'OLD', withTail: boolean) => {
-  const tail = withTail ? { clicks: clicksWithTail(row), last_click_at: lastClickWithTail(row) } : {};
+  const tail = withTail ? { clicks: clicksOf(row), last_click_at: lastClickOf(row) } : {};
   return `INSERT INTO event_outbox (id, type, account_id, payload, created_at)
   VALUES ('msg_' || lower(hex(randomblob(16))), '${type}', ${row}.account_id, ${linkSnapshot(row, tail)},
     CAST(unixepoch('subsec') * 1000 AS INTEGER));`;

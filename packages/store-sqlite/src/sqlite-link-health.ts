@@ -2,6 +2,7 @@ import { HEALTH_STATES } from '@shortener/core';
 import type { HealthState, LinkStore } from '@shortener/core';
 import type { Database } from 'better-sqlite3';
 import { LINK_READ, toLinkRecord } from './link-rows.js';
+import { lastFoldedClickOf } from './migrations/033-link-clicks.js';
 import type { LinkRow } from './link-rows.js';
 
 /** The list filter `?health=` (a never-checked link's `health` is NULL: `unknown`). */
@@ -13,9 +14,10 @@ export const HEALTH_FILTER = `(@health IS NULL OR COALESCE(json_extract(health, 
  */
 const DUE_WINDOW = 2000;
 
+// the last click folded (migration 033), the log's unfolded tail left out: it orders, it counts nothing
 const DUE = `WITH due AS (
-  SELECT id, health_next_at, last_click_at FROM links WHERE health_next_at <= @now
-  ORDER BY health_next_at LIMIT ${DUE_WINDOW})
+  SELECT id, health_next_at, ${lastFoldedClickOf('links')} AS last_click_at FROM links
+  WHERE health_next_at <= @now ORDER BY health_next_at LIMIT ${DUE_WINDOW})
 SELECT id FROM due ORDER BY (COALESCE(last_click_at, 0) >= @recent) DESC, health_next_at, id LIMIT @limit`;
 
 /** The health checks' part of the link store (decisions §23), on the columns of migration 032. */

@@ -23,7 +23,7 @@ import {
   toLinkRecordFromValues,
   toLinkRow,
 } from './link-rows.js';
-import { clicksWithTail } from './migrations/013-visit-log-epochs.js';
+import { clicksOf } from './migrations/033-link-clicks.js';
 import type { LinkRow, LinkValues } from './link-rows.js';
 import { createSqliteLinkChanges } from './sqlite-link-changes.js';
 import type { SqliteLinkChanges } from './sqlite-link-changes.js';
@@ -45,7 +45,7 @@ const LIST_ORDER = 'ORDER BY created_at DESC, id DESC LIMIT @limit';
 
 // the tail counts: a link capped after visits were logged has clicks not folded yet (migration 012)
 const TRY_CONSUME_CLICK = `UPDATE links SET clicks = clicks + 1, last_click_at = MAX(COALESCE(last_click_at, 0), ?)
-  WHERE id = ? AND (max_clicks IS NULL OR ${clicksWithTail('links')} < max_clicks)`;
+  WHERE id = ? AND (max_clicks IS NULL OR ${clicksOf('links')} < max_clicks)`;
 
 const CLAIM = `UPDATE links SET account_id = ?, edit_token_hash = NULL, updated_at = ?
   WHERE edit_token_hash = ? AND account_id IS NULL RETURNING id, domain, slug`;
@@ -80,7 +80,7 @@ export function createSqliteLinkStore(db: Database): LinkStore & { readonly chan
     return results;
   };
   const { insertAll, insertSoon } = insertsOf(db, s);
-  const consumeSoon = clicksOf(db, s);
+  const consumeSoon = cappedClicksOf(db, s);
   const claimTx = db.transaction((hashes: readonly string[], accountId: string, at: number) =>
     hashes.flatMap((hash) => s.claimOne.all(accountId, at, hash)),
   );
@@ -252,7 +252,7 @@ function insertsOf(db: Database, s: Statements) {
 }
 
 /** Capped clicks: the click and its statistics commit together; the clicks of one turn share a commit. */
-function clicksOf(db: Database, s: Statements): (click: CappedClick) => Promise<boolean> {
+function cappedClicksOf(db: Database, s: Statements): (click: CappedClick) => Promise<boolean> {
   const addCounter = createCounterWriter(db).add;
   const addVisited = createVisitedEvents(db);
   const consumeOne = (click: CappedClick): boolean => {

@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { tagKey } from '@shortener/core';
-import { clicksWithTail } from './migrations/013-visit-log-epochs.js';
+import { clicksOf } from './migrations/033-link-clicks.js';
 
 /**
  * Gives the connection `tag_key(tag)`, core's `tagKey` (NFKC, trimmed, spaces collapsed, lower-cased):
@@ -21,7 +21,7 @@ export const TAGS_FILTER = `(@tags IS NULL OR NOT EXISTS (
     WHERE wanted.value NOT IN (SELECT tag_key(value) FROM json_each(links.tags))))`;
 
 /** The tags of an account's links, one per key (its least spelling), with their links and clicks, by key. */
-export const TAG_COUNTS = `SELECT min(tag.value) AS name, count(*) AS links, sum(${clicksWithTail('links')}) AS clicks
+export const TAG_COUNTS = `SELECT min(tag.value) AS name, count(*) AS links, sum(${clicksOf('links')}) AS clicks
   FROM links, json_each(links.tags) AS tag
   WHERE links.account_id = ? GROUP BY tag_key(tag.value) ORDER BY tag_key(tag.value)`;
 

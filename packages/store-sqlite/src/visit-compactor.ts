@@ -18,14 +18,16 @@ const OLDEST_ENTRIES =
 const DROP_EMPTY_EPOCHS = `DELETE FROM visit_log_epochs WHERE epoch <
   COALESCE((SELECT epoch FROM visit_log ORDER BY seq LIMIT 1), (SELECT MAX(epoch) + 1 FROM visit_log_epochs))`;
 
-const ADD_CLICKS = `UPDATE links SET clicks = clicks + ?,
-  last_click_at = MAX(COALESCE(last_click_at, 0), ?) WHERE id = ?`;
+// a narrow row of its own, not the wide links row (migration 033)
+const ADD_CLICKS = `INSERT INTO link_clicks (link_id, clicks, last_click_at) VALUES (?, ?, ?)
+  ON CONFLICT (link_id) DO UPDATE SET clicks = clicks + excluded.clicks,
+    last_click_at = MAX(COALESCE(last_click_at, 0), excluded.last_click_at)`;
 
 /**
  * The compaction of the visit log (`VisitStore.compact`) on a connection: up to `maxEntries` of the
  * oldest log rows are folded into `visit_counters` (under the per-day key limit, counter-writes.ts; the
- * rows carry the `unique` counts) and their clicks into `links` (one update a link of the chunk,
- * migration 012), and deleted with the epochs they emptied (migration 013), in one IMMEDIATE
+ * rows carry the `unique` counts) and their clicks into `link_clicks` (one upsert a link of the chunk,
+ * migrations 012 and 033), and deleted with the epochs they emptied (migration 013), in one IMMEDIATE
  * transaction: a crash folds the chunk whole or not at all, so `clicks` and the statistics never part,
  * and SQLite's one writer at a time keeps two compactors from folding the same rows. Runs in the
  * background writer's worker thread on the server (background-visit-writes.ts), or on the store's
@@ -36,7 +38,7 @@ export function createVisitCompactor(db: Database): (maxEntries: number) => numb
   const oldestEntries = db.prepare<[number], LogRow>(OLDEST_ENTRIES);
   const dropEntries = db.prepare<[number]>('DELETE FROM visit_log WHERE seq <= ?');
   const dropEmptyEpochs = db.prepare(DROP_EMPTY_EPOCHS);
-  const addClicks = db.prepare<[number, number, string]>(ADD_CLICKS);
+  const addClicks = db.prepare<[string, number, number]>(ADD_CLICKS);
   const linkExists = db.prepare<[string], number>('SELECT 1 FROM links WHERE id = ?').pluck();
   const counters = createCounterWriter(db);
 
@@ -57,17 +59,16 @@ export function createVisitCompactor(db: Database): (maxEntries: number) => numb
         sum.lastClickAt = Math.max(sum.lastClickAt, e.last_click_at);
       }
     }
-    // a link whose clicks were added exists; rows of a link deleted after they were tracked (the flush
-    // looks no link up, migration 012) go unfolded: the link's counters went with it
+    // rows of a link deleted after they were tracked (the flush looks no link up, migration 012) go
+    // unfolded: the link's counters and clicks went with it
     const existing = new Map<string, boolean>();
-    for (const [linkId, sum] of clicks) {
-      existing.set(linkId, addClicks.run(sum.count, sum.lastClickAt, linkId).changes === 1);
-    }
-    const entries = read.filter((e) => {
-      let known = existing.get(e.link_id);
-      if (known === undefined) existing.set(e.link_id, (known = linkExists.get(e.link_id) !== undefined));
+    const exists = (linkId: string): boolean => {
+      let known = existing.get(linkId);
+      if (known === undefined) existing.set(linkId, (known = linkExists.get(linkId) !== undefined));
       return known;
-    });
+    };
+    for (const [linkId, sum] of clicks) if (exists(linkId)) addClicks.run(linkId, sum.count, sum.lastClickAt);
+    const entries = read.filter((e) => exists(e.link_id));
     counters.addAll(mergeIncrements(entries.flatMap((e) => decodeLogCounters(e.link_id, e.counters))));
     // the rows read are the oldest ones of this transaction: none older can appear meanwhile
     dropEntries.run(last.seq);

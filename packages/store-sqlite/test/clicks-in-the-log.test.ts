@@ -2,7 +2,7 @@ import type { VisitBatch } from '@shortener/core';
 import { aLink, anAccount, compactAll, LOG_DAY, anInsertedLink } from '@shortener/testkit';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openSqliteStores } from '../src/index.js';
+import { LINK_CLICKS_FOLDED, openSqliteStores } from '../src/index.js';
 import type { SqliteStores } from '../src/index.js';
 import { useTempDbPaths } from './temp-files.js';
 
@@ -40,7 +40,10 @@ describe('clicks in the SQLite visit log (migration 012)', () => {
     const link = await anInsertedLink(stores.links, { accountId: account.id, tags: ['news'] });
     await stores.visits.record(clicks(link.id, 3, 1_000));
     await stores.visits.record(clicks(link.id, 2, 2_000));
-    const column = raw.prepare('SELECT clicks, last_click_at FROM links WHERE id = ?');
+    // the clicks folded: the link's row's and its link_clicks row's (migration 033)
+    const column = raw.prepare(
+      `SELECT ${LINK_CLICKS_FOLDED.clicks} AS clicks, ${LINK_CLICKS_FOLDED.last_click_at} AS last_click_at FROM links WHERE id = ?`,
+    );
     expect(column.get(link.id)).toEqual({ clicks: 0, last_click_at: null });
     const read = { clicks: 5, lastClickAt: 2_000 };
     expect(await stores.links.findById(link.id)).toMatchObject(read);
@@ -121,5 +124,65 @@ describe('clicks in the SQLite visit log (migration 012)', () => {
     ]);
     expect(raw.pragma('foreign_key_list(visit_log)')).toEqual([]);
     expect(raw.pragma('foreign_key_list(visitor_hashes)')).toEqual([]);
+  });
+});
+
+describe('clicks folded apart from the links row (migration 033)', () => {
+  const rowOf = (raw: BetterSqlite3.Database, id: string) =>
+    raw.prepare('SELECT clicks, last_click_at FROM links WHERE id = ?').get(id);
+  const keptOf = (raw: BetterSqlite3.Database, id: string) =>
+    raw.prepare('SELECT clicks, last_click_at FROM link_clicks WHERE link_id = ?').get(id);
+
+  it('go to link_clicks, never to the links row, and read added to what the row held before', async () => {
+    const { stores, raw } = open();
+    const link = await anInsertedLink(stores.links);
+    // clicks folded into the row before the migration (or imported) stay there
+    raw.prepare('UPDATE links SET clicks = 7, last_click_at = 500 WHERE id = ?').run(link.id);
+    await stores.visits.record(clicks(link.id, 3, 1_000));
+    await compactAll(stores, 100);
+    await stores.visits.record(clicks(link.id, 2, 400)); // folded later, and earlier than the row's
+    await compactAll(stores, 100);
+    expect(rowOf(raw, link.id)).toEqual({ clicks: 7, last_click_at: 500 });
+    expect(keptOf(raw, link.id)).toEqual({ clicks: 5, last_click_at: 1_000 });
+    expect(await stores.links.findById(link.id)).toMatchObject({ clicks: 12, lastClickAt: 1_000 });
+    await stores.visits.record(clicks(link.id, 1, 3_000)); // and the tail on top
+    expect(await stores.links.findBySlug(link.domain, link.slug)).toMatchObject({
+      clicks: 13,
+      lastClickAt: 3_000,
+    });
+  });
+
+  it('count against a cap, whose own clicks go to the row as they are consumed', async () => {
+    const { stores, raw } = open();
+    const link = await anInsertedLink(stores.links);
+    await stores.visits.record(clicks(link.id, 3, 1_000));
+    await compactAll(stores, 100);
+    await stores.links.update(link.id, { maxClicks: 5, updatedAt: 5_000 });
+    expect(await stores.links.findForRedirect(link.domain, link.slug)).toMatchObject({ clicks: 3 });
+    expect(await stores.links.tryConsumeClick(link.id, 2_000)).toBe(true);
+    expect(await stores.links.tryConsumeClick(link.id, 3_000)).toBe(true);
+    expect(await stores.links.tryConsumeClick(link.id, 4_000)).toBe(false);
+    expect(rowOf(raw, link.id)).toEqual({ clicks: 2, last_click_at: 3_000 });
+    expect(await stores.links.findById(link.id)).toMatchObject({ clicks: 5, lastClickAt: 3_000 });
+  });
+
+  it('go with their link when it is deleted, and a link deleted before its visits are folded gets none', async () => {
+    const { stores, raw } = open();
+    const [kept, deleted] = [aLink(), aLink()];
+    await stores.links.insertMany([kept, deleted]);
+    await stores.visits.record(clicks(deleted.id, 2, 1_000));
+    await compactAll(stores, 100);
+    expect(keptOf(raw, deleted.id)).toEqual({ clicks: 2, last_click_at: 1_000 });
+    await stores.links.delete(deleted.id);
+    expect(keptOf(raw, deleted.id)).toBeUndefined();
+    await stores.visits.record({
+      clicks: [...clicks(kept.id, 1, 2_000).clicks, ...clicks(deleted.id, 1, 2_000).clicks],
+      counters: [],
+      visitors: [],
+    });
+    await compactAll(stores, 100);
+    expect(raw.prepare('SELECT link_id, clicks FROM link_clicks').all()).toEqual([
+      { link_id: kept.id, clicks: 1 },
+    ]);
   });
 });

@@ -37,6 +37,7 @@ describe('migrate', () => {
       'imported_links',
       'invites',
       'link_change_log',
+      'link_clicks',
       'links',
       'memberships',
       'orphan_visits',

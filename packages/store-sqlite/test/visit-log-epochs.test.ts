@@ -2,11 +2,12 @@ import type { VisitBatch } from '@shortener/core';
 import { aLink, compactAll, LOG_DAY } from '@shortener/testkit';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openSqliteStores } from '../src/index.js';
+import { LINK_CLICKS_FOLDED, openSqliteStores } from '../src/index.js';
 import type { SqliteStoreOptions, SqliteStores } from '../src/index.js';
 import { LINK_READ } from '../src/link-rows.js';
 import { MIGRATIONS, migrate } from '../src/migrations/index.js';
-import { clicksWithTail, logEntriesOf } from '../src/migrations/013-visit-log-epochs.js';
+import { logEntriesOf } from '../src/migrations/013-visit-log-epochs.js';
+import { clicksOf } from '../src/migrations/033-link-clicks.js';
 import { EPOCH_ENTRIES, EPOCHS_AT_MOST } from '../src/visit-writer.js';
 import { useTempDbPaths } from './temp-files.js';
 
@@ -153,7 +154,9 @@ describe('the SQLite visit log in epochs (migration 013)', () => {
     while ((await second.stores.visits.compact(1000)) > 0);
     expect(await second.stores.visits.compact(1000)).toBe(0); // an empty log drops what epochs are left
     expect(epochs(first.raw)).toEqual([]);
-    const clicks = first.raw.prepare<[], { id: string; clicks: number }>('SELECT id, clicks FROM links');
+    const clicks = first.raw.prepare<[], { id: string; clicks: number }>(
+      `SELECT id, ${LINK_CLICKS_FOLDED.clicks} AS clicks FROM links`,
+    );
     const read = new Map(clicks.all().map((row) => [row.id, row.clicks]));
     for (const id of ids) expect(read.get(id), id).toBe(expected.get(id) ?? 0);
   }, 30_000);
@@ -181,14 +184,14 @@ describe('the SQLite visit log in epochs (migration 013)', () => {
     const { raw } = open();
     const reads = [
       [`SELECT ${LINK_READ} FROM links WHERE id = ?`, 'l1'],
-      [`SELECT ${clicksWithTail('links')} FROM links WHERE account_id = ?`, 'a1'],
+      [`SELECT ${clicksOf('links')} FROM links WHERE account_id = ?`, 'a1'],
       [`SELECT counters FROM visit_log v WHERE ${logEntriesOf('?')} ORDER BY seq`, 'l1'],
       [`DELETE FROM visit_log AS v WHERE ${logEntriesOf('?')}`, 'l1'],
     ] as const;
     for (const [sql, param] of reads) {
       const plan = planOf(raw, sql, param);
       expect(
-        plan.filter((step) => /^SCAN (v|visit_log)\b/.test(step)),
+        plan.filter((step) => /^SCAN (v|visit_log|c|link_clicks)\b/.test(step)),
         sql,
       ).toEqual([]);
       expect(plan.join('\n'), sql).toMatch(

@@ -24,6 +24,7 @@ import { DOMAINS } from './029-domains.js';
 import { TEAMS } from './030-teams.js';
 import { IDENTITIES } from './031-identities.js';
 import { LINK_HEALTH } from './032-link-health.js';
+import { LINK_CLICKS } from './033-link-clicks.js';
 
 /** One schema step. Versions start at 1 and increase by one; `PRAGMA user_version` holds the last applied. */
 export interface Migration {
@@ -101,6 +102,8 @@ ALTER TABLE import_jobs ADD COLUMN file_name TEXT;`,
   { version: 31, sql: IDENTITIES },
   // decisions §23: what the checks of a link's destinations found, and when the next check is due
   { version: 32, sql: LINK_HEALTH },
+  // issue 58: the clicks the compactor folds kept apart from the wide links row
+  { version: 33, sql: LINK_CLICKS },
 ];
 
 /**
