@@ -651,21 +651,25 @@ export const ISSUE_58_FOURTH = `- Issue 58, a fourth session (2026-12-03, a 2-CP
     \`findBySlug\`, 34-50 against 17 µs) and writes transactions of 2,500 rows, as the server does.`;
 
 /** Issue 58, a fifth session: the visit worker's memory, and this machine's full run. */
-export const ISSUE_58_FIFTH = `- Issue 58, a fifth session (2026-12-03, the same 2-CPU AMD EPYC; the run above, the first full run
-  on this machine, is this session's code; the same run of \`b8b3ccc\` an hour before is quoted).
+export const ISSUE_58_FIFTH = `- Issue 58, a fifth session (2026-12-03, the same 2-CPU AMD EPYC; the run above is this session's
+  code, the third full run on this machine that day; the two before it are quoted).
   - The SQLite store's worker thread (flushes, compaction, checkpoints) loaded all of core through its
     main entry, zod's schemas and tldts's suffix list with it: a worker with better-sqlite3 alone
     added 14 MB to a process's RSS, with core 35 MB. Core now has a second entry,
     \`@shortener/core/visit-writes\` (six modules, no package; a test holds it so), which the worker's
-    modules import. The server's RSS 7 s after start on an empty database: 155 → 132 MB. Full runs,
-    \`b8b3ccc\` then this: RSS at start 147 → 137 MB, after the hot rounds at 1,000,000 links 250 → 229,
-    after the cold ones 258 → 252 (target 250: 1% short; the cold rounds grow the event loop's heap).
-  - This machine is slower and noisier than the Xeon of the run before (the bare 302 at 21-30 CPU-µs,
-    its req/s 24,000-47,000 between rounds of one run), and figures flip between the two full runs of
-    nearly the same code: hot at 1,000,000 links 0.631 → 0.829, a split against five rules 0.913 →
-    0.753, the hot redirect during the import 0.935 → 0.847, a year of hourly statistics p99 13.9 →
-    27.2 ms, the worst webhook round p99 194.5 → 13.8 ms. Read one run's misses by a few percent as
-    noise; the Against section's paired rounds are the comparison.
+    modules import. The server's RSS 7 s after start on an empty database: 155 → 132 MB. Full runs on
+    this machine, \`b8b3ccc\`, \`68e8971\` (this change) and the run above (with \`link_clicks\` too): RSS at
+    start 147 / 137 / 142 MB, after the hot rounds at 1,000,000 links 250 / 229 / 220, after the cold
+    ones 258 / 252 / 245 (target 250: met in the run above, by 2%; the cold rounds grow the event
+    loop's heap).
+  - This machine is slower and noisier than the Xeon of the run before (the bare 302 at 21-34 CPU-µs,
+    its req/s 24,000-47,000 between rounds of one run), and figures flip between full runs of nearly
+    the same code (\`b8b3ccc\`, \`68e8971\`, the run above): hot at 1,000,000 links 0.631 / 0.829 /
+    0.738, a split against five rules 0.913 / 0.753 / 0.767 (against 0.881 / 0.865 / 0.779), the hot
+    redirect during the import 0.935 / 0.847 / 1.377, a year of hourly statistics p99 13.9 / 27.2 /
+    28.8 ms, the worst webhook round p99 194.5 / 13.8 / 105.6 ms, creation 3,888 / 3,784 / 3,272 links
+    a second. Read one run's misses by a few percent as noise; the Against section's paired rounds
+    are the comparison.
   - Hot at 1,000,000 links against 1,000 (\`b8b3ccc\`'s run: 38.7 against 31.9 CPU-µs a redirect):
     through \`bench/profile.mjs\` on a fresh server of each, 31.8 against 32.8. The gap is the full
     run's history in one server (import, webhooks, the cold rounds before), not the number of links.
@@ -681,4 +685,18 @@ export const ISSUE_58_FIFTH = `- Issue 58, a fifth session (2026-12-03, the same
     and the last sessions measured 2-3% more CPU on the cold path).
   - Creation through \`bench/profile-creation.mjs\`: 383 CPU-µs a link here (2,996 links/s). The CPU
     profile's self time of the API key cache's \`PRAGMA data_version\` (3.9%) and of the insert (11.8%)
-    includes SQLite's busy handler sleeping on the write lock: wall time, not CPU.`;
+    includes SQLite's busy handler sleeping on the write lock: wall time, not CPU.
+  - The clicks the compactor folds now go to \`link_clicks\` (migration 033), a narrow row keyed by the
+    link, instead of the wide \`links\` row, one of the parts the fourth session named (its page, a dozen
+    links with their URLs, titles, rules and health, went to the WAL and back to the file for each cold
+    visit). In process, 50,000 clicks on links at random of 1,000,000 in transactions of 100 with their
+    checkpoints (two pairs, while CI ran beside): 25.0-27.4 against 37.5-39.0 CPU-µs a click, the
+    system time 12.7-14.8 against 22.4-23.6. Through the servers, cold at 1,000,000 links against its
+    parent \`68e8971\` (the Against section, 6 rounds; this machine was slow then, a bare 302 at 21-34
+    CPU-µs and both builds at 220-460 CPU-µs a cold redirect): CPU-µs in total 0.785 [0.659, 0.952],
+    better (-21.5%); req/s 1.106 [0.846, 1.478] and p99 71 against 70 ms, no difference shown. Taken
+    with the fourth session's 1.041 of \`55c53ba\` for \`b8b3ccc\` (the same cold path as \`68e8971\`), the
+    cold redirect at 1,000,000 links stands at roughly 0.8 of \`55c53ba\` (a product of two runs, each of its
+    own session, not one run): the 0.6 target is not met. Reads add the row between the link's own
+    and the log's tail; the redirect of an uncapped link reads its row alone, as it left out the tail
+    before.`;
