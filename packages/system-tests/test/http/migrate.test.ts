@@ -219,7 +219,8 @@ function sqliteCounts(dbPath: string): Record<string, number> {
       .all()
       // what other SQLite processes read to learn of changes, events waiting for delivery with the
       // last attempts (decisions §16), the epochs of SQLite's visit-log index and its sums per account
-      // (made from the counters): not copied
+      // (made from the counters), and the clicks folded apart (migration 033, copied in the links'
+      // own clicks): not copied
       .filter(
         ({ name }) =>
           ![
@@ -235,6 +236,7 @@ function sqliteCounts(dbPath: string): Record<string, number> {
             'counter_hours',
             'counter_weeks',
             'counter_weeks_summed',
+            'link_clicks',
           ].includes(name),
       );
     return Object.fromEntries(
