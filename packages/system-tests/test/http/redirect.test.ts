@@ -1,3 +1,4 @@
+import { openSqliteDatabase } from '@shortener/store-sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   BOT_UAS,
@@ -219,6 +220,42 @@ describe('GET /{slug}', () => {
     expect(await detail(link)).toMatchObject({ clicks: 5, status: 'expired' });
     await eventually(async () => expect((await stats(link)).total).toBe(5));
   });
+
+  it('redirects exactly the clicks left to 50 concurrent visitors when a cap comes after clicks were folded', async () => {
+    const link = await createLink(server, { url: 'https://example.com/race-folded' });
+    for (let i = 0; i < 3; i++)
+      expect((await server.visit(link.short_url, { headers: { 'user-agent': BROWSER_UA } })).status).toBe(
+        302,
+      );
+    // on SQLite, wait until the compactor folded them apart from the link's row (link_clicks, migration 33)
+    if (process.env.SHORTENER_HTTP_STORE !== 'postgres') {
+      const db = openSqliteDatabase(server.dbPath);
+      try {
+        const folded = db
+          .prepare<[string], number>('SELECT clicks FROM link_clicks WHERE link_id = ?')
+          .pluck();
+        await eventually(async () => expect(folded.get(String(link.id))).toBe(3), 20_000);
+      } finally {
+        db.close();
+      }
+    }
+    const capped = await server.api(`/api/v1/links/${link.id}`, {
+      method: 'PATCH',
+      json: { max_clicks: 8 },
+      token: link.edit_token,
+    });
+    expect(await jsonOf(capped)).toMatchObject({ status: 'active', clicks: 3, max_clicks: 8 });
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        server.visit(link.short_url, { headers: { 'user-agent': `${BROWSER_UA} folded/${i}` } }),
+      ),
+    );
+    const statuses = responses.map((r) => r.status);
+    expect(statuses.filter((s) => s === 302)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 410)).toHaveLength(45);
+    expect(await detail(link)).toMatchObject({ clicks: 8, status: 'expired' });
+    await eventually(async () => expect((await stats(link)).total).toBe(8));
+  }, 40_000);
 });
 
 describe('GET /{slug} from the hot-link cache', () => {
