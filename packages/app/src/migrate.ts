@@ -44,10 +44,16 @@ const NOT_COPIED = new Set([
   'counter_weeks_summed',
   // the clicks folded apart from the links rows (migration 033): copied inside the links' own clicks
   'link_clicks',
+  // the counters of link-days folded once, packed a row a day (migration 034): copied inside the
+  // counters, read through the view of both
+  'counter_days',
 ]);
 
 /** Columns read as an expression instead of as stored: a link's clicks with those kept apart. */
 const READ_AS: Partial<Record<CopyTable, Record<string, string>>> = { links: LINK_CLICKS_FOLDED };
+
+/** Tables read through a view: the counters with the packed days among them (migration 034). */
+const READ_FROM: Partial<Record<CopyTable, string>> = { visit_counters: 'all_counters' };
 
 /** Columns only SQLite's store has, left behind: the epoch of a visit-log entry (migration 013). */
 const SQLITE_ONLY_COLUMNS: Partial<Record<CopyTable, readonly string[]>> = { visit_log: ['epoch'] };
@@ -101,7 +107,7 @@ function readTable(db: ReturnType<typeof openSqliteDatabase>, name: CopyTable): 
     const expression = READ_AS[name]?.[column];
     return expression === undefined ? column : `${expression} AS ${column}`;
   });
-  const statement = db.prepare(`SELECT ${read.join(', ')} FROM ${name}`).raw(true);
+  const statement = db.prepare(`SELECT ${read.join(', ')} FROM ${READ_FROM[name] ?? name}`).raw(true);
   const convert = columns.map((column) => CONVERSIONS[name]?.[column] ?? ((value: unknown) => value));
   const rows = (statement.all() as unknown[][]).map((row) =>
     row.map((value, i) => (value === null ? null : convert[i]?.(value))),

@@ -12,18 +12,21 @@ interface Summed {
 const SUMMED = 'SELECT before, target, cursor FROM counter_weeks_summed WHERE id = 1';
 const SAVE = 'UPDATE counter_weeks_summed SET before = ?, target = ?, cursor = ? WHERE id = 1';
 
-// the next link holding counters: one look at the edge of the counters' B-tree, whatever the links
-const NEXT_LINK = 'SELECT link_id FROM visit_counters WHERE link_id > ? ORDER BY link_id LIMIT 1';
+// the next link holding counters: one look at the edge of each counters' B-tree, whatever the links
+// (through the view, SQLite would sort every counter after the cursor)
+const NEXT_LINK = `SELECT MIN(link_id) FROM (
+  SELECT MIN(link_id) AS link_id FROM visit_counters WHERE link_id > @cursor
+  UNION ALL SELECT MIN(link_id) FROM counter_days WHERE link_id > @cursor)`;
 
 // the link's weeks not summed yet; a week the triggers began meanwhile (none, while a pass runs) adds up
 const SUM_LINK = `INSERT INTO counter_weeks (link_id, week, dimension, key, count)
-  SELECT link_id, ${WEEK_OF('day')}, dimension, key, SUM(count) FROM visit_counters c
+  SELECT link_id, ${WEEK_OF('day')}, dimension, key, SUM(count) FROM all_counters c
   WHERE link_id = ? AND day >= ? AND day < ? AND ${KEYED_ROW('c')} GROUP BY 2, 3, 4
   ON CONFLICT (link_id, week, dimension, key) DO UPDATE SET count = count + excluded.count`;
 
 // and its days' hours, packed a row a day
 const PACK_LINK = `INSERT INTO counter_hours (link_id, day, dimension, pairs)
-  SELECT link_id, day, dimension, ${HOUR_PAIRS} FROM visit_counters c
+  SELECT link_id, day, dimension, ${HOUR_PAIRS} FROM all_counters c
   WHERE link_id = ? AND day >= ? AND day < ? AND ${HOURLY_ROW('c')} GROUP BY day, dimension
   ON CONFLICT (link_id, day, dimension) DO UPDATE SET pairs = excluded.pairs`;
 
@@ -41,7 +44,7 @@ export const SUM_STEP_MS = 10;
 export function createWeekSummer(db: Database): (budgetMs?: number, today?: string) => number {
   const summed = db.prepare<[], Summed>(SUMMED);
   const save = db.prepare<[string, string, string]>(SAVE);
-  const nextLink = db.prepare<[string], string>(NEXT_LINK).pluck();
+  const nextLink = db.prepare<[{ cursor: string }], string | null>(NEXT_LINK).pluck();
   const sumLink = db.prepare<[string, string, string]>(SUM_LINK);
   const packLink = db.prepare<[string, string, string]>(PACK_LINK);
   const step = db.transaction((budgetMs: number, today: string): number => {
@@ -54,8 +57,8 @@ export function createWeekSummer(db: Database): (budgetMs?: number, today?: stri
     const deadline = performance.now() + budgetMs;
     let links = 0;
     do {
-      const next = nextLink.get(cursor);
-      if (next === undefined) {
+      const next = nextLink.get({ cursor });
+      if (next === null || next === undefined) {
         [before, cursor] = [target, ''];
         break;
       }

@@ -23,7 +23,7 @@ import { HOUR_PAIRS } from './migrations/023-counter-weeks.js';
 // The links, as a JSON array bound once: one statement whatever their number (no variable limit).
 const LINKS = 'SELECT value FROM json_each(?)';
 
-const BY_DAY = `SELECT day, dimension, key, SUM(count) AS count FROM visit_counters
+const BY_DAY = `SELECT day, dimension, key, SUM(count) AS count FROM all_counters
   WHERE link_id IN (${LINKS}) AND dimension IN (SELECT value FROM json_each(?)) AND day BETWEEN ? AND ?
   GROUP BY day, dimension, key`;
 
@@ -33,7 +33,7 @@ const BY_DAY = `SELECT day, dimension, key, SUM(count) AS count FROM visit_count
 const BY_DAY_OF_ONE = `SELECT day, dimension, pairs FROM counter_hours
   WHERE link_id = @link AND dimension IN (SELECT value FROM json_each(@dimensions)) AND day BETWEEN @from AND @packedTo
   UNION ALL
-  SELECT day, dimension, ${HOUR_PAIRS} AS pairs FROM visit_counters
+  SELECT day, dimension, ${HOUR_PAIRS} AS pairs FROM all_counters
   WHERE link_id = @link AND dimension IN (SELECT value FROM json_each(@dimensions)) AND day BETWEEN @countedFrom AND @to
   GROUP BY day, dimension`;
 
@@ -46,18 +46,18 @@ const HORIZON = `SELECT CASE WHEN ? <= cursor THEN target ELSE before END FROM c
 
 // one link's keyed sums: its summed weeks, and the other days counter by counter (each its own range:
 // with an OR, SQLite walks every counter of the link)
-const DAYS_OF_ONE = (first: string, last: string) => `SELECT dimension, key, count FROM visit_counters
+const DAYS_OF_ONE = (first: string, last: string) => `SELECT dimension, key, count FROM all_counters
   WHERE link_id = @link AND day BETWEEN @${first} AND @${last} AND ${KEYED}`;
 const BY_KEY_OF_ONE = `SELECT dimension, key, SUM(count) AS count FROM (
   SELECT dimension, key, count FROM counter_weeks WHERE link_id = @link AND week BETWEEN @w1 AND @w2
   UNION ALL ${DAYS_OF_ONE('a1', 'a2')} UNION ALL ${DAYS_OF_ONE('b1', 'b2')}
 ) GROUP BY dimension, key`;
 
-const BY_KEY = `SELECT dimension, key, SUM(count) AS count FROM visit_counters
+const BY_KEY = `SELECT dimension, key, SUM(count) AS count FROM all_counters
   WHERE link_id IN (${LINKS}) AND day BETWEEN ? AND ? AND ${KEYED} GROUP BY dimension, key`;
 
 // total counters are keyed by their UTC hour (migration 019): day || 'T' || key is the hour
-const BY_LINK = `SELECT link_id AS key, SUM(count) AS count FROM visit_counters
+const BY_LINK = `SELECT link_id AS key, SUM(count) AS count FROM all_counters
   WHERE link_id IN (${LINKS}) AND dimension = 'total' AND day BETWEEN ? AND ?
     AND day || 'T' || key BETWEEN ? AND ? GROUP BY link_id`;
 
@@ -67,7 +67,7 @@ const TAILS = `SELECT v.link_id AS linkId, v.counters AS text FROM visit_log v
     AND EXISTS (SELECT 1 FROM links WHERE id = v.link_id) ORDER BY v.seq`;
 
 /** The keys other than `other` a link holds of a day and dimension. */
-export const HELD_KEYS = `SELECT key FROM visit_counters
+export const HELD_KEYS = `SELECT key FROM all_counters
   WHERE link_id = ? AND day = ? AND dimension = ? AND key <> '${OTHER_KEY}'`;
 
 /** The parameters of {@link BY_DAY_OF_ONE}: a link, its dimensions (JSON) and days packed and counted. */

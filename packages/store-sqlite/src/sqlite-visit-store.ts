@@ -16,10 +16,10 @@ import { createVisitCompactor } from './visit-compactor.js';
 import { createVisitWriter } from './visit-writer.js';
 import { createWriteLock } from './write-lock.js';
 
-const COUNTS_BY_DAY = `SELECT day AS key, SUM(count) AS count FROM visit_counters
+const COUNTS_BY_DAY = `SELECT day AS key, SUM(count) AS count FROM all_counters
   WHERE link_id = ? AND dimension = ? AND day BETWEEN ? AND ? GROUP BY day ORDER BY day`;
 
-const COUNTS_BY_KEY = `SELECT dimension, key, SUM(count) AS count FROM visit_counters
+const COUNTS_BY_KEY = `SELECT dimension, key, SUM(count) AS count FROM all_counters
   WHERE link_id = ? AND day BETWEEN ? AND ? GROUP BY dimension, key ORDER BY dimension, count DESC, key`;
 
 /** Log entries folded per transaction when pruning folds the whole log. */
@@ -72,6 +72,7 @@ export function createSqliteVisitStore(
       await foldAll();
       db.transaction(() => {
         statements.pruneCounters.run(beforeDay);
+        statements.pruneCounterDays.run(beforeDay);
         statements.pruneAccountCounters.run(beforeDay);
         statements.pruneAccountLinkDays.run(beforeDay);
         statements.pruneAccountLinkWeeks.run(beforeDay);
@@ -95,6 +96,7 @@ function statementsOf(db: Database) {
     pruneSalts: db.prepare<[string]>('DELETE FROM salts WHERE day < ?'),
     pruneVisitors: db.prepare<[string]>('DELETE FROM visitor_hashes WHERE day < ?'),
     pruneCounters: db.prepare<[string]>('DELETE FROM visit_counters WHERE day < ?'),
+    pruneCounterDays: db.prepare<[string]>('DELETE FROM counter_days WHERE day < ?'),
     // after the counters: their delete trigger leaves the account sums of those days at zero
     pruneAccountCounters: db.prepare<[string]>('DELETE FROM account_counters WHERE day < ?'),
     pruneAccountLinkDays: db.prepare<[string]>('DELETE FROM account_link_days WHERE day < ?'),

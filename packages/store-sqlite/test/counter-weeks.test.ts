@@ -1,10 +1,11 @@
 import { addDays, dayOf, mondayOf, UNKEYED_DIMENSIONS } from '@shortener/core';
-import type { CounterIncrement, DayCount, DimensionCount } from '@shortener/core';
+import type { CounterIncrement, DayCount, DimensionCount, VisitDimension } from '@shortener/core';
 import { aLink, compactAll } from '@shortener/testkit';
 import BetterSqlite3 from 'better-sqlite3';
 import type { Database } from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createWeekSummer } from '../src/counter-weeks.js';
+import { createCounterWriter } from '../src/counter-writes.js';
 import { KEYED_ROW } from '../src/migrations/023-counter-weeks.js';
 import { openSqliteStores } from '../src/index.js';
 import type { SqliteStores } from '../src/index.js';
@@ -35,11 +36,11 @@ function countersOf(linkId: string, day: string, seed: number): CounterIncrement
 }
 
 // the keyed sums of a link's days, straight from its daily counters
-const FROM_DAYS = `SELECT dimension, key, SUM(count) AS count FROM visit_counters c
+const FROM_DAYS = `SELECT dimension, key, SUM(count) AS count FROM all_counters c
   WHERE link_id = ? AND day BETWEEN ? AND ? AND ${KEYED_ROW('c')} GROUP BY dimension, key`;
 
 // and the hourly (or any) counters of its days
-const DAYS_FROM_DAYS = `SELECT day, dimension, key, count FROM visit_counters
+const DAYS_FROM_DAYS = `SELECT day, dimension, key, count FROM all_counters
   WHERE link_id = ? AND day BETWEEN ? AND ? AND dimension IN (SELECT value FROM json_each(?))`;
 
 const sorted = (counts: readonly (DimensionCount & { day?: string })[]) =>
@@ -103,9 +104,17 @@ async function givenLinksWithDays(count: number) {
 const summedState = (raw: Database) =>
   raw.prepare('SELECT before, target, cursor FROM counter_weeks_summed').get() as Record<string, string>;
 
-// a late write: a counter added into a day, or a new one, as the compactor's writes do
-const LATE = `INSERT INTO visit_counters (link_id, day, dimension, key, count) VALUES (?, ?, ?, ?, ?)
-  ON CONFLICT (link_id, day, dimension, key) DO UPDATE SET count = count + excluded.count`;
+/**
+ * A late write: a counter added into a day, or a new one, as the compactor's writes do (a day packed in
+ * `counter_days` unpacked first, migration 034).
+ */
+function lateWrites(raw: Database) {
+  const writer = createCounterWriter(raw);
+  return {
+    run: (linkId: string, day: string, dimension: VisitDimension, key: string, count: number) =>
+      writer.add({ linkId, day, dimension, key, count }),
+  };
+}
 
 describe('keyed counters summed per week (migration 023)', () => {
   it('spells out the keyed dimensions as core names them', () => {
@@ -116,7 +125,7 @@ describe('keyed counters summed per week (migration 023)', () => {
     const { stores, raw, ids } = await givenLinksWithDays(5);
     await expectSumsOfDays(stores, raw, ids);
     const step = createWeekSummer(raw);
-    const late = raw.prepare(LATE);
+    const late = lateWrites(raw);
     // one link a step (no time to spare), each followed by writes into old days of every link
     for (let s = 0; s < ids.length; s++) {
       expect(step(0, today)).toBe(1);
@@ -162,7 +171,7 @@ describe('keyed counters summed per week (migration 023)', () => {
 
     // a deleted link takes its weeks along
     await stores.links.delete(second);
-    for (const table of ['counter_weeks', 'counter_hours'])
+    for (const table of ['counter_weeks', 'counter_hours', 'counter_days'])
       expect(raw.prepare(`SELECT COUNT(*) FROM ${table} WHERE link_id = ?`).pluck().get(second)).toBe(0);
     await expectSumsOfDays(
       stores,

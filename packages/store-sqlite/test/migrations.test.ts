@@ -24,6 +24,7 @@ describe('migrate', () => {
       'account_passwords',
       'accounts',
       'api_keys',
+      'counter_days',
       'counter_hours',
       'counter_weeks',
       'counter_weeks_summed',

@@ -31,6 +31,9 @@ export interface Owners {
 }
 const LINKS: Owners = { table: 'links', id: 'id' };
 
+/** The owned links' index (migration 22). */
+export const OWNED_INDEX: Owners = { table: 'links INDEXED BY links_owned', id: 'id' };
+
 const SUMS = (
   sign: '+' | '-',
   row: 'NEW' | 'OLD',
@@ -51,7 +54,7 @@ const SUMS = (
     ).join('')}`;
 
 /** Whether the counter row's link has an account: one look for an anonymous link's row, then nothing. */
-const OWNED = (row: 'NEW' | 'OLD', owners: Owners = LINKS) =>
+export const OWNED = (row: 'NEW' | 'OLD', owners: Owners = LINKS) =>
   `EXISTS (SELECT 1 FROM ${owners.table} WHERE ${owners.id} = ${row}.link_id AND account_id IS NOT NULL)`;
 
 /** The triggers that keep the sums through every write to `visit_counters`, made anew. */
@@ -72,14 +75,14 @@ END;
 `;
 
 /** A link's counters moved in or out of an account, all at once (a claim, a delete). */
-export const MOVED = (sign: '+' | '-', account: string, link: string) => `
+export const MOVED = (sign: '+' | '-', account: string, link: string, counters = 'visit_counters') => `
   INSERT INTO account_counters (account_id, day, dimension, key, count)
-    SELECT ${account}, day, dimension, key, ${sign}count FROM visit_counters
+    SELECT ${account}, day, dimension, key, ${sign}count FROM ${counters}
     WHERE link_id = ${link} AND ${account} IS NOT NULL
     ON CONFLICT (account_id, day, dimension, key) DO UPDATE SET count = count + excluded.count;${PER_LINK.map(
       ({ table, period, of }) => `
   INSERT INTO ${table} (account_id, ${period}, link_id, count)
-    SELECT ${account}, ${of('day')}, ${link}, ${sign}SUM(count) FROM visit_counters
+    SELECT ${account}, ${of('day')}, ${link}, ${sign}SUM(count) FROM ${counters}
     WHERE link_id = ${link} AND ${account} IS NOT NULL AND dimension = 'total' GROUP BY ${of('day')}
     ${UPSERT(period)}`,
     ).join('')}`;

@@ -1,4 +1,4 @@
-import { COUNTER_TRIGGERS } from './020-account-counters.js';
+import { COUNTER_TRIGGERS, OWNED_INDEX } from './020-account-counters.js';
 
 /**
  * The owned links indexed apart (issue 43): the triggers of migration 20 asked `links` whether each
@@ -10,4 +10,4 @@ import { COUNTER_TRIGGERS } from './020-account-counters.js';
  */
 export const OWNED_LINKS = `
 CREATE INDEX IF NOT EXISTS links_owned ON links (id, account_id) WHERE account_id IS NOT NULL;
-${COUNTER_TRIGGERS({ table: 'links INDEXED BY links_owned', id: 'id' })}`;
+${COUNTER_TRIGGERS(OWNED_INDEX)}`;

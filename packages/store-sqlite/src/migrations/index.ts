@@ -25,6 +25,7 @@ import { TEAMS } from './030-teams.js';
 import { IDENTITIES } from './031-identities.js';
 import { LINK_HEALTH } from './032-link-health.js';
 import { LINK_CLICKS } from './033-link-clicks.js';
+import { COUNTER_DAYS } from './034-counter-days.js';
 
 /** One schema step. Versions start at 1 and increase by one; `PRAGMA user_version` holds the last applied. */
 export interface Migration {
@@ -104,6 +105,8 @@ ALTER TABLE import_jobs ADD COLUMN file_name TEXT;`,
   { version: 32, sql: LINK_HEALTH },
   // issue 58: the clicks the compactor folds kept apart from the wide links row
   { version: 33, sql: LINK_CLICKS },
+  // issue 58: a link-day's counters folded in one row until the day is folded again
+  { version: 34, sql: COUNTER_DAYS },
 ];
 
 /**

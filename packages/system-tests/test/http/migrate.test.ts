@@ -220,7 +220,8 @@ function sqliteCounts(dbPath: string): Record<string, number> {
       // what other SQLite processes read to learn of changes, events waiting for delivery with the
       // last attempts (decisions §16), the epochs of SQLite's visit-log index and its sums per account
       // (made from the counters), and the clicks folded apart (migration 033, copied in the links'
-      // own clicks): not copied
+      // own clicks): not copied; the counters of days packed a row a day (migration 034) are copied
+      // among the counters, one row each
       .filter(
         ({ name }) =>
           ![
@@ -237,12 +238,14 @@ function sqliteCounts(dbPath: string): Record<string, number> {
             'counter_weeks',
             'counter_weeks_summed',
             'link_clicks',
+            'counter_days',
           ].includes(name),
       );
+    const read = (name: string) => (name === 'visit_counters' ? 'all_counters' : name);
     return Object.fromEntries(
       tables.map(({ name }) => [
         name,
-        db.prepare<[], { n: number }>(`SELECT count(*) AS n FROM ${name}`).get()?.n ?? 0,
+        db.prepare<[], { n: number }>(`SELECT count(*) AS n FROM ${read(name)}`).get()?.n ?? 0,
       ]),
     );
   } finally {
