@@ -25,7 +25,8 @@ const ADD_CLICKS = `INSERT INTO link_clicks (link_id, clicks, last_click_at) VAL
 
 /**
  * The compaction of the visit log (`VisitStore.compact`) on a connection: up to `maxEntries` of the
- * oldest log rows are folded into `visit_counters` (under the per-day key limit, counter-writes.ts; the
+ * oldest log rows are folded into the counters (under the per-day key limit, counter-writes.ts: a
+ * link-day new to the store as one `counter_days` row, migration 034, others into `visit_counters`; the
  * rows carry the `unique` counts) and their clicks into `link_clicks` (one upsert a link of the chunk,
  * migrations 012 and 033), and deleted with the epochs they emptied (migration 013), in one IMMEDIATE
  * transaction: a crash folds the chunk whole or not at all, so `clicks` and the statistics never part,
