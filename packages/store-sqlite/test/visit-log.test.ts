@@ -143,3 +143,39 @@ describe("the SQLite visit log's size", () => {
     }
   });
 });
+
+describe('the SQLite visitor set', () => {
+  const uniqueOf = async (stores: SqliteStores, linkId: string, day: string) =>
+    (await stores.visits.countsByKey(linkId, day, day)).find((c) => c.dimension === 'unique')?.count ?? 0;
+
+  it("keeps a visitor hash's first 64 bits, and knows a visitor kept whole before migration 35", async () => {
+    const path = nextPath();
+    let stores = open(path);
+    const link = aLink();
+    await stores.links.insertMany([link]);
+    const day = dayOf(Date.now());
+    const visit = (hash: string) =>
+      stores.visits.record({ clicks: [], counters: [], visitors: [{ linkId: link.id, day, hash }] });
+    const [whole, other] = ['ab'.repeat(32), 'cd'.repeat(32)];
+    await visit(whole);
+    await visit(whole);
+    const raw = new Database(path);
+    try {
+      expect(raw.prepare('SELECT hash FROM visitor_hashes').pluck().all()).toEqual(['ab'.repeat(8)]);
+      expect(await uniqueOf(stores, link.id, day)).toBe(1);
+      // a database of version 34: its hashes whole
+      raw
+        .prepare('INSERT INTO visitor_hashes (link_id, day, hash) VALUES (?, ?, ?)')
+        .run(link.id, day, other);
+      raw.pragma('user_version = 34');
+    } finally {
+      raw.close();
+    }
+    await stores.close();
+    opened.splice(opened.indexOf(stores), 1);
+    stores = open(path);
+    await visit(other); // known: no new visitor
+    await visit('ef'.repeat(32));
+    expect(await uniqueOf(stores, link.id, day)).toBe(2);
+  });
+});

@@ -107,6 +107,11 @@ ALTER TABLE import_jobs ADD COLUMN file_name TEXT;`,
   { version: 33, sql: LINK_CLICKS },
   // issue 58: a link-day's counters folded in one row until the day is folded again
   { version: 34, sql: COUNTER_DAYS },
+  // issue 58: a visitor hash kept as its first 64 bits (visit-writer.ts), those of the day before too
+  {
+    version: 35,
+    sql: 'UPDATE OR IGNORE visitor_hashes SET hash = substr(hash, 1, 16) WHERE length(hash) > 16',
+  },
 ];
 
 /**
