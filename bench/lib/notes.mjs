@@ -700,3 +700,32 @@ export const ISSUE_58_FIFTH = `- Issue 58, a fifth session (2026-12-03, the same
     own session, not one run): the 0.6 target is not met. Reads add the row between the link's own
     and the log's tail; the redirect of an uncapped link reads its row alone, as it left out the tail
     before.`;
+
+export const ISSUE_58_SIXTH = `- Issue 58, a sixth session (2026-12-03, the same 2-CPU AMD EPYC; the run above is this session's
+  final code).
+  - Where the compaction of a cold visit went, in process at 1,000,000 links (a script writing what
+    the compactor writes for 50,000 visits on links at random, in transactions of 100 with their
+    checkpoints): the link's clicks alone 12.9-13.1 CPU-µs a visit, with its six counter rows 48-55,
+    with one row holding the six 20.1-20.2. Of the rows' share, their two triggers about 8-10 µs even
+    with a \`WHEN\` that is always false (SQLite runs a trigger's program for every row); one
+    statement of six rows instead of six statements, the same; foreign keys off, 2-3 µs. So a
+    link-day new to the store is now one row of \`counter_days\` (migration 034, docs/statistics.md),
+    unpacked into \`visit_counters\` when its day is folded again. \`bench/compaction.mjs\` (two runs of
+    three folds each, alternated): 24.4-26.5 against 39.9-55.7 CPU-µs a log entry. Tried, not kept:
+    the account-sum and week triggers merged into one a write (6 instead of 12 programs a cold visit's
+    rows): 48.2-50.2 against 49.7-52.5 µs, about 2, and with the packed days a cold fold runs neither.
+  - The visitor set: inserting a cold visitor into \`visitor_hashes\` keyed by link, at 1,000,000 links
+    and 800,000 hashes of the day (transactions of 2,500 with their checkpoints), 33.0-34.0 CPU-µs a
+    visitor, 24.3-26.9 with the hash's first 16 hex characters instead of 64 (migration 035). Keyed by
+    day first it was 21 against 35 when four days were kept, but the same with one: hashes are pruned
+    after a day, so not done.
+  - Against \`55c53ba\` itself, cold at 1,000,000 links (the Against section, 8 rounds, before the
+    shorter hashes): CPU in total 0.940 [0.866, 1.039], no difference shown; the 0.6 target is not
+    met. A cold redirect costs 160-250 CPU-µs a round through the harness here, against some 100 in
+    process and 93 in \`bench/profile.mjs\` over 20 s (whose compaction is not finished). Not measured
+    yet, a likely part of the gap: the process's background CPU while the harness waits for it to go
+    idle (up to 45 s at under 2% of a CPU), the same for both builds, which would pull every ratio
+    towards 1. Measuring that wait apart is the next step before the cold target can be judged.
+  - The event loop under cold load (\`bench/profile.mjs\` at 1,000,000 links, 15 s, before these
+    changes): the socket write of each answer (\`writeLatin1String\`, the kernel's loopback send) 20% of
+    samples, the link's look-up 13%, the flush 10%, the collector 4%, core's fold about 4%.`;
