@@ -206,4 +206,27 @@ describe('counters of a link-day packed in one row (migration 034)', () => {
     expect(raw.prepare('SELECT MIN(day) FROM all_counters').pluck().get()).toBe(addDays(today, -21));
     expectKeptSumsHold(raw);
   });
+
+  it('keeps every link-day in one table and the sums equal under a hundred flushes folded by two compactors at once', async () => {
+    const { stores, raw, owned, anonymous } = await givenStores();
+    const second = openSqliteStores(raw.name, { backgroundCompaction: true });
+    closing.push(() => second.close());
+    const days = [0, 1, 2].map((ago) => addDays(today, -ago));
+    const flushes = Array.from({ length: 100 }, (_, f) =>
+      (f % 2 === 0 ? stores : second).visits.record({
+        clicks: [],
+        counters: [owned, anonymous].flatMap((link) => visitOf(link, days[f % days.length]!, f)),
+        visitors: [],
+      }),
+    );
+    const folds = Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? stores : second).visits.compact(3));
+    await Promise.all([...flushes, ...folds]);
+    await Promise.all([compactAll(stores, 7), compactAll(second, 5)]);
+    expectKeptSumsHold(raw);
+    const devices = await stores.visits.countsByKey(owned, days.at(-1)!, today);
+    const expected = Array.from({ length: 100 }, (_, f) => 1 + (f % 5)).reduce((a, b) => a + b, 0);
+    expect(devices.filter((c) => c.dimension === 'device')).toEqual([
+      { dimension: 'device', key: 'desktop', count: expected },
+    ]);
+  });
 });

@@ -2,7 +2,7 @@ import { MOVED, OWNED, OWNED_INDEX, WEEK_OF } from './020-account-counters.js';
 import { HOUR_PAIRS, HOURLY_ROW, KEYED_ROW } from './023-counter-weeks.js';
 
 /** The counters of a `counter_days` row's text as rows of `dimension`, `key` and `count`. */
-export const UNPACKED = (text: string) =>
+const UNPACKED = (text: string) =>
   `(SELECT value ->> 0 AS dimension, value ->> 1 AS key, value ->> 2 AS count FROM json_each(${text}))`;
 
 /** Whether a link-day lies in a week already summed (as migration 23's `SUMMED`, for a whole day). */
@@ -40,8 +40,8 @@ const PACK_HOURS = (row: 'NEW') => `
  * Issue 58: a link-day's counters in one row. A cold visit's fold wrote six counter rows (its hour,
  * `unique`, country, referrer, device, browser) into `visit_counters`, each a B-tree insert at a random
  * place and two triggers' programs (run for every row, their `WHEN` false or not): at 1,000,000 links
- * the compaction of cold visits cost 39.9-55.7 CPU-µs a log entry, 24.4-26.5 so (`bench/compaction.mjs`). So the compactor writes a link-day that holds no counter yet as one
- * `counter_days` row, its counters a JSON array of `[dimension, key, count]`; a later fold of that day
+ * the compaction of cold visits cost 39.9-55.7 CPU-µs a log entry, 24.4-26.5 so (`bench/compaction.mjs`).
+ * So the compactor writes a link-day that holds no counter yet as one `counter_days` row, its counters a JSON array of `[dimension, key, count]`; a later fold of that day
  * (a link visited again) unpacks it into `visit_counters` first and adds there as before (counter-writes.ts).
  * A link-day is in one table or the other, never both. Reads see both through the view `all_counters`.
  *
