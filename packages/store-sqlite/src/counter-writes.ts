@@ -18,6 +18,14 @@ const ANY_COUNTER = 'SELECT 1 FROM visit_counters WHERE link_id = ? AND day = ? 
 const PACKED = 'SELECT counters FROM counter_days WHERE link_id = ? AND day = ?';
 const DROP_PACKED = 'DELETE FROM counter_days WHERE link_id = ? AND day = ?';
 const ADD_PACKED = 'INSERT INTO counter_days (link_id, day, counters) VALUES (?, ?, ?)';
+const REPACK = 'UPDATE counter_days SET counters = ? WHERE link_id = ? AND day = ?';
+
+/**
+ * The most counters a packed link-day holds when a batch adds to it: more (a link visited from many
+ * countries and referrers in a day) are unpacked into `visit_counters` rather than rewritten as a longer
+ * text at each fold. A cold visit brings six.
+ */
+export const PACKED_LIMIT = 48;
 
 /** A counter of a `counter_days` row (migration 034): `[dimension, key, count]`. */
 type PackedCounter = [VisitDimension, string, number];
@@ -32,20 +40,23 @@ export interface CounterWriter {
   add(increment: CounterIncrement): void;
   /**
    * Adds a batch's increments. A link-day the store holds no counter of yet (most of them, in a long
-   * tail of links) is written as one `counter_days` row, its keys counted in memory; a packed one is
-   * unpacked, and the others take {@link add}.
+   * tail of links) is written as one `counter_days` row, its keys counted in memory; a packed one of at
+   * most {@link PACKED_LIMIT} counters is written again with the batch's added (migration 036), a longer
+   * one unpacked, and the others take {@link add}.
    */
   addAll(increments: readonly CounterIncrement[]): void;
 }
 
-/** The counters of a link-day new to the store, as a batch brings them. */
-interface FreshDay {
+/** The counters of a link-day packed in one row, as the store held them (if it did) and a batch adds. */
+interface PackedDay {
   readonly linkId: string;
   readonly day: string;
   /** The keys held so far, per dimension (the per-day key limit). */
   readonly keys: Map<VisitDimension, Set<string>>;
   /** The counts, per dimension and key. */
   readonly counts: Map<string, PackedCounter>;
+  /** Whether the store holds the day's row (written again) or not (inserted). */
+  readonly stored: boolean;
 }
 
 /** The {@link CounterWriter} of a connection; its statements are prepared once, here. */
@@ -57,15 +68,33 @@ export function createCounterWriter(db: Database): CounterWriter {
   const packed = db.prepare<[string, string], string>(PACKED).pluck();
   const dropPacked = db.prepare<[string, string]>(DROP_PACKED);
   const addPacked = db.prepare<[string, string, string]>(ADD_PACKED);
+  const repack = db.prepare<[string, string, string]>(REPACK);
   // a packed link-day's counters into rows: its delete trigger takes them from the sums, the rows'
   // insert trigger adds them again
-  const unpack = (linkId: string, day: string): boolean => {
-    const text = packed.get(linkId, day);
-    if (text === undefined) return false;
+  const unpackRows = (linkId: string, day: string, counters: readonly PackedCounter[]): void => {
     dropPacked.run(linkId, day);
-    for (const [dimension, key, count] of JSON.parse(text) as PackedCounter[])
-      addCount.run(linkId, day, dimension, key, count);
-    return true;
+    for (const [dimension, key, count] of counters) addCount.run(linkId, day, dimension, key, count);
+  };
+  const unpack = (linkId: string, day: string): void => {
+    const text = packed.get(linkId, day);
+    if (text !== undefined) unpackRows(linkId, day, JSON.parse(text) as PackedCounter[]);
+  };
+  // a link-day of a batch: packed (as stored, or new to the store), or null when its counters are rows
+  const packedDay = (linkId: string, day: string): PackedDay | null => {
+    const text = packed.get(linkId, day);
+    if (text === undefined)
+      return anyCounter.get(linkId, day) !== undefined
+        ? null
+        : { linkId, day, keys: new Map(), counts: new Map(), stored: false };
+    const counters = JSON.parse(text) as PackedCounter[];
+    if (counters.length > PACKED_LIMIT) return (void unpackRows(linkId, day, counters), null);
+    const held: PackedDay = { linkId, day, keys: new Map(), counts: new Map(), stored: true };
+    for (const counter of counters) {
+      const [dimension, key] = counter;
+      held.counts.set(`${dimension}\u0000${key}`, counter);
+      if (isKeyedDimension(dimension) && key !== OTHER_KEY) keyedOf(held.keys, dimension).add(key);
+    }
+    return held;
   };
   const addRow = (c: CounterIncrement): void => {
     if (!isKeyedDimension(c.dimension))
@@ -80,39 +109,45 @@ export function createCounterWriter(db: Database): CounterWriter {
       addRow(c);
     },
     addAll(increments) {
-      // per link-day of the batch: null when the store held counters of it before, else its counters
-      const fresh = new Map<string, FreshDay | null>();
+      // per link-day of the batch: its packed counters, or null when they are rows
+      const days = new Map<string, PackedDay | null>();
       for (const c of increments) {
         const linkDay = `${c.linkId}\u0000${c.day}`;
-        let day = fresh.get(linkDay);
-        if (day === undefined) {
-          const held = anyCounter.get(c.linkId, c.day) !== undefined || unpack(c.linkId, c.day);
-          day = held ? null : { linkId: c.linkId, day: c.day, keys: new Map(), counts: new Map() };
-          fresh.set(linkDay, day);
-        }
+        let day = days.get(linkDay);
+        if (day === undefined) days.set(linkDay, (day = packedDay(c.linkId, c.day)));
         if (day === null) addRow(c);
-        else countFresh(day, c);
+        else countPacked(day, c);
       }
-      for (const day of fresh.values())
-        if (day !== null) addPacked.run(day.linkId, day.day, JSON.stringify([...day.counts.values()]));
+      for (const day of days.values()) {
+        if (day === null) continue;
+        const text = JSON.stringify([...day.counts.values()]);
+        if (day.stored) repack.run(text, day.linkId, day.day);
+        else addPacked.run(day.linkId, day.day, text);
+      }
     },
   };
 }
 
-/** Counts `c` in a link-day new to the store, under the per-day key limit. */
-function countFresh(day: FreshDay, c: CounterIncrement): void {
-  const key = keyOfFresh(day.keys, c);
+/** Counts `c` in a packed link-day, under the per-day key limit. */
+function countPacked(day: PackedDay, c: CounterIncrement): void {
+  const key = keyOfPacked(day.keys, c);
   const id = `${c.dimension}\u0000${key}`;
   const counter = day.counts.get(id);
   if (counter === undefined) day.counts.set(id, [c.dimension, key, c.count]);
   else counter[2] += c.count;
 }
 
-/** {@link keyWithinLimit} for a link-day new to the store, whose keys so far are counted in `keys`. */
-function keyOfFresh(keys: Map<VisitDimension, Set<string>>, c: CounterIncrement): string {
+/** The keys held of `dimension` in a packed link-day's `keys` (made when none are yet). */
+function keyedOf(keys: Map<VisitDimension, Set<string>>, dimension: VisitDimension): Set<string> {
+  let held = keys.get(dimension);
+  if (held === undefined) keys.set(dimension, (held = new Set()));
+  return held;
+}
+
+/** {@link keyWithinLimit} for a packed link-day, whose keys so far are counted in `keys`. */
+function keyOfPacked(keys: Map<VisitDimension, Set<string>>, c: CounterIncrement): string {
   if (!isKeyedDimension(c.dimension) || c.key === OTHER_KEY) return c.key;
-  let held = keys.get(c.dimension);
-  if (held === undefined) keys.set(c.dimension, (held = new Set()));
+  const held = keyedOf(keys, c.dimension);
   const key = keyWithinLimit(c, held.has(c.key), held.size);
   if (key === c.key) held.add(key);
   return key;

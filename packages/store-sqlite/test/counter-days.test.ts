@@ -1,14 +1,16 @@
-// A link-day's counters packed in one row (migration 034, issue 58): the compactor writes a day new to
-// the store as one `counter_days` row and unpacks it into `visit_counters` when the day is folded
-// again. Whatever the path (packed, unpacked, claimed, deleted, pruned, summed into weeks), what the
+// A link-day's counters packed in one row (migrations 034 and 036, issue 58): the compactor writes a day
+// new to the store as one `counter_days` row, writes it again with the new counts when the day is folded
+// again, and unpacks it into `visit_counters` once it holds more than `PACKED_LIMIT` counters. Whatever
+// the path (packed, packed again, unpacked, claimed, deleted, pruned, summed into weeks), what the
 // triggers keep (account sums, weeks, packed hours) equals what the counters hold, a link-day is never
 // in both tables, and the reads count every counter once.
-import { addDays, dayOf, mondayOf } from '@shortener/core';
+import { addDays, dayOf, MAX_KEYS_PER_DAY, mondayOf } from '@shortener/core';
 import type { CounterIncrement, VisitDimension } from '@shortener/core';
 import { anAccount, aLink, compactAll } from '@shortener/testkit';
 import BetterSqlite3 from 'better-sqlite3';
 import type { Database } from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import { PACKED_LIMIT } from '../src/counter-writes.js';
 import { sumCounterWeeks } from '../src/counter-weeks.js';
 import { openSqliteStores } from '../src/index.js';
 import type { SqliteStores } from '../src/index.js';
@@ -121,7 +123,7 @@ const count = (raw: Database, table: string, linkId: string) =>
   raw.prepare(`SELECT COUNT(*) FROM ${table} WHERE link_id = ?`).pluck().get(linkId) as number;
 
 describe('counters of a link-day packed in one row (migration 034)', () => {
-  it('folds a day new to the store into one row, unpacks it when the day is folded again, and reads each counter once', async () => {
+  it('folds a day new to the store into one row, writes it again when the day is folded again, and reads each counter once', async () => {
     const { stores, raw, account, owned, anonymous } = await givenStores();
     const first = [...visitOf(owned, today, 1), ...visitOf(anonymous, today, 2), ...visitOf(owned, today, 3)];
     await fold(stores, first);
@@ -140,11 +142,11 @@ describe('counters of a link-day packed in one row (migration 034)', () => {
       { dimension: 'device', key: 'desktop', count: 6 },
     ]);
 
-    // folded again: unpacked into rows, the new counts added, the sums unchanged but for them
+    // folded again: still one row, the new counts added, the sums unchanged but for them
     await fold(stores, [...visitOf(owned, today, 4), ...visitOf(anonymous, today, 5)]);
     for (const link of [owned, anonymous]) {
-      expect(count(raw, 'counter_days', link)).toBe(0);
-      expect(count(raw, 'visit_counters', link)).toBeGreaterThan(5);
+      expect(count(raw, 'counter_days', link)).toBe(1);
+      expect(count(raw, 'visit_counters', link)).toBe(0);
     }
     expectKeptSumsHold(raw);
     expect(
@@ -171,7 +173,7 @@ describe('counters of a link-day packed in one row (migration 034)', () => {
     expect(
       (await stores.visits.ofAccount!.topLinks(account, days.at(-1)!, today, 5)).map((l) => l.key).sort(),
     ).toEqual([owned, anonymous].sort());
-    await fold(stores, visitOf(anonymous, today, 7)); // the claimed link's packed day unpacked
+    await fold(stores, visitOf(anonymous, today, 7)); // the claimed link's packed day written again
     expectKeptSumsHold(raw);
     await stores.links.delete(owned);
     expect(count(raw, 'counter_days', owned)).toBe(0);
@@ -191,12 +193,13 @@ describe('counters of a link-day packed in one row (migration 034)', () => {
     sumCounterWeeks(raw, today);
     expect(raw.prepare('SELECT before FROM counter_weeks_summed').pluck().get()).toBe(mondayOf(today));
     expectKeptSumsHold(raw);
-    // late folds into summed weeks: days new to the store (packed), and one packed day again (unpacked)
+    // late folds into summed weeks: days new to the store (packed), and packed days again (written again)
     await fold(stores, [...visitOf(anonymous, old[0]!, 5), ...visitOf(owned, addDays(today, -22), 6)]);
     expect(count(raw, 'counter_days', anonymous)).toBe(1);
     expectKeptSumsHold(raw);
     await fold(stores, [...visitOf(anonymous, old[0]!, 7), ...visitOf(owned, old[1]!, 8)]);
-    expect(count(raw, 'counter_days', anonymous)).toBe(0);
+    expect(count(raw, 'counter_days', anonymous)).toBe(1);
+    expect(count(raw, 'visit_counters', anonymous)).toBe(0);
     expectKeptSumsHold(raw);
     const read = await stores.visits.countsByKey(anonymous, old[0]!, old[0]!);
     expect(read.filter((c) => c.dimension === 'device')).toEqual([
@@ -205,6 +208,49 @@ describe('counters of a link-day packed in one row (migration 034)', () => {
     await stores.visits.pruneCounters(addDays(today, -21));
     expect(raw.prepare('SELECT MIN(day) FROM all_counters').pluck().get()).toBe(addDays(today, -21));
     expectKeptSumsHold(raw);
+  });
+
+  it('keeps the per-day key limit across a day written again, and unpacks a day of more than PACKED_LIMIT counters', async () => {
+    const { stores, raw, account, owned } = await givenStores();
+    const referrers = (from: number, to: number): CounterIncrement[] =>
+      Array.from({ length: to - from }, (_, i) => ({
+        linkId: owned,
+        day: today,
+        dimension: 'referrer' as VisitDimension,
+        key: `site${from + i}.example`,
+        count: 1,
+      }));
+    const packedCount = () =>
+      (
+        JSON.parse(
+          raw.prepare('SELECT counters FROM counter_days WHERE link_id = ?').pluck().get(owned) as string,
+        ) as unknown[]
+      ).length;
+    const below = PACKED_LIMIT - 2;
+    await fold(stores, referrers(0, below));
+    expect(packedCount()).toBe(below);
+    // written again (it held no more than the limit), its keys counted against the day's limit
+    const past = MAX_KEYS_PER_DAY + 10;
+    await fold(stores, referrers(below - 1, past));
+    expect(count(raw, 'visit_counters', owned)).toBe(0);
+    expect(packedCount()).toBe(MAX_KEYS_PER_DAY + 1);
+    expectKeptSumsHold(raw);
+    const held = (await stores.visits.countsByKey(owned, today, today)).filter(
+      (c) => c.dimension === 'referrer',
+    );
+    expect(held).toHaveLength(MAX_KEYS_PER_DAY + 1);
+    expect(held.find((c) => c.key === 'other')?.count).toBe(past - MAX_KEYS_PER_DAY);
+    expect(held.find((c) => c.key === `site${below - 1}.example`)?.count).toBe(2);
+    // more than the limit: unpacked into rows, the sums kept
+    await fold(stores, [...referrers(0, 1), ...referrers(past, past + 1)]);
+    expect(count(raw, 'counter_days', owned)).toBe(0);
+    expect(count(raw, 'visit_counters', owned)).toBe(MAX_KEYS_PER_DAY + 1);
+    expectKeptSumsHold(raw);
+    const after = (await stores.visits.ofAccount!.countsByKey(account, today, today)).filter(
+      (c) => c.dimension === 'referrer',
+    );
+    expect(after.find((c) => c.key === 'other')?.count).toBe(past - MAX_KEYS_PER_DAY + 1);
+    expect(after.find((c) => c.key === 'site0.example')?.count).toBe(2);
   });
 
   it('keeps every link-day in one table and the sums equal under a hundred flushes folded by two compactors at once', async () => {

@@ -36,13 +36,39 @@ const PACK_HOURS = (row: 'NEW') => `
     GROUP BY c.dimension
     ON CONFLICT (link_id, day, dimension) DO UPDATE SET pairs = excluded.pairs;`;
 
+/** Whether a packed row's counters are kept summed anywhere: its link is owned, or its week summed. */
+export const PACKED_KEPT = (row: 'NEW' | 'OLD') => `${OWNED(row, OWNED_INDEX)} OR ${DAY_SUMMED(row)}`;
+
+/** A packed row's counters added to the sums it is kept in (the insert trigger's program). */
+export const PACKED_ADDED = `
+  ${ACCOUNT_SUMS('+', 'NEW')}
+  INSERT INTO counter_weeks (link_id, week, dimension, key, count)
+    SELECT NEW.link_id, ${WEEK_OF('NEW.day')}, c.dimension, c.key, c.count FROM ${UNPACKED('NEW.counters')} c
+    WHERE ${KEYED_ROW('c')} AND ${DAY_SUMMED('NEW')}
+    ON CONFLICT (link_id, week, dimension, key) DO UPDATE SET count = count + excluded.count;
+  ${PACK_HOURS('NEW')}
+`;
+
+/** A packed row's counters taken from the sums it is kept in (the delete trigger's program). */
+export const PACKED_REMOVED = `
+  ${ACCOUNT_SUMS('-', 'OLD')}
+  UPDATE counter_weeks SET count = count - (SELECT c.count FROM ${UNPACKED('OLD.counters')} c
+      WHERE c.dimension = counter_weeks.dimension AND c.key = counter_weeks.key)
+    WHERE link_id = OLD.link_id AND week = ${WEEK_OF('OLD.day')} AND ${DAY_SUMMED('OLD')}
+      AND (dimension, key) IN (SELECT c.dimension, c.key FROM ${UNPACKED('OLD.counters')} c WHERE ${KEYED_ROW('c')});
+  DELETE FROM counter_hours WHERE link_id = OLD.link_id AND day = OLD.day AND ${DAY_SUMMED('OLD')}
+    AND NOT EXISTS (SELECT 1 FROM visit_counters
+      WHERE link_id = OLD.link_id AND day = OLD.day AND dimension = counter_hours.dimension);
+`;
+
 /**
  * Issue 58: a link-day's counters in one row. A cold visit's fold wrote six counter rows (its hour,
  * `unique`, country, referrer, device, browser) into `visit_counters`, each a B-tree insert at a random
  * place and two triggers' programs (run for every row, their `WHEN` false or not): at 1,000,000 links
  * the compaction of cold visits cost 39.9-55.7 CPU-µs a log entry, 24.4-26.5 so (`bench/compaction.mjs`).
  * So the compactor writes a link-day that holds no counter yet as one `counter_days` row, its counters a JSON array of `[dimension, key, count]`; a later fold of that day
- * (a link visited again) unpacks it into `visit_counters` first and adds there as before (counter-writes.ts).
+ * (a link visited again) unpacked it into `visit_counters` first and added there as before (since migration
+ * 036 it writes the row again, counter-writes.ts).
  * A link-day is in one table or the other, never both. Reads see both through the view `all_counters`.
  *
  * Its triggers do for the packed counters what `visit_counters`' do for theirs: the account sums of an
@@ -64,27 +90,11 @@ CREATE VIEW all_counters AS
   SELECT d.link_id, d.day, c.value ->> 0, c.value ->> 1, c.value ->> 2 FROM counter_days d, json_each(d.counters) c;
 
 CREATE TRIGGER counter_days_added AFTER INSERT ON counter_days
-  WHEN ${OWNED('NEW', OWNED_INDEX)} OR ${DAY_SUMMED('NEW')} BEGIN
-  ${ACCOUNT_SUMS('+', 'NEW')}
-  INSERT INTO counter_weeks (link_id, week, dimension, key, count)
-    SELECT NEW.link_id, ${WEEK_OF('NEW.day')}, c.dimension, c.key, c.count FROM ${UNPACKED('NEW.counters')} c
-    WHERE ${KEYED_ROW('c')} AND ${DAY_SUMMED('NEW')}
-    ON CONFLICT (link_id, week, dimension, key) DO UPDATE SET count = count + excluded.count;
-  ${PACK_HOURS('NEW')}
-END;
+  WHEN ${PACKED_KEPT('NEW')} BEGIN${PACKED_ADDED}END;
 
 -- an update, not an insert: the counters of a deleted link go after its weeks did (migration 23)
 CREATE TRIGGER counter_days_removed AFTER DELETE ON counter_days
-  WHEN ${OWNED('OLD', OWNED_INDEX)} OR ${DAY_SUMMED('OLD')} BEGIN
-  ${ACCOUNT_SUMS('-', 'OLD')}
-  UPDATE counter_weeks SET count = count - (SELECT c.count FROM ${UNPACKED('OLD.counters')} c
-      WHERE c.dimension = counter_weeks.dimension AND c.key = counter_weeks.key)
-    WHERE link_id = OLD.link_id AND week = ${WEEK_OF('OLD.day')} AND ${DAY_SUMMED('OLD')}
-      AND (dimension, key) IN (SELECT c.dimension, c.key FROM ${UNPACKED('OLD.counters')} c WHERE ${KEYED_ROW('c')});
-  DELETE FROM counter_hours WHERE link_id = OLD.link_id AND day = OLD.day AND ${DAY_SUMMED('OLD')}
-    AND NOT EXISTS (SELECT 1 FROM visit_counters
-      WHERE link_id = OLD.link_id AND day = OLD.day AND dimension = counter_hours.dimension);
-END;
+  WHEN ${PACKED_KEPT('OLD')} BEGIN${PACKED_REMOVED}END;
 
 DROP TRIGGER account_counters_link_moved;
 CREATE TRIGGER account_counters_link_moved AFTER UPDATE OF account_id ON links

@@ -26,6 +26,7 @@ import { IDENTITIES } from './031-identities.js';
 import { LINK_HEALTH } from './032-link-health.js';
 import { LINK_CLICKS } from './033-link-clicks.js';
 import { COUNTER_DAYS } from './034-counter-days.js';
+import { PACKED_DAYS_AGAIN } from './036-packed-days-again.js';
 
 /** One schema step. Versions start at 1 and increase by one; `PRAGMA user_version` holds the last applied. */
 export interface Migration {
@@ -112,6 +113,8 @@ ALTER TABLE import_jobs ADD COLUMN file_name TEXT;`,
     version: 35,
     sql: 'UPDATE OR IGNORE visitor_hashes SET hash = substr(hash, 1, 16) WHERE length(hash) > 16',
   },
+  // issue 58: a packed link-day folded again written again, not unpacked (counter-writes.ts)
+  { version: 36, sql: PACKED_DAYS_AGAIN },
 ];
 
 /**
