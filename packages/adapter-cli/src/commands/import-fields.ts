@@ -7,7 +7,7 @@ export function isExportedLink(fields: Record<string, unknown>): boolean {
   return 'password_hash' in fields && 'edit_token_hash' in fields;
 }
 
-const NUMBERS = ['clicks', 'imported_clicks', 'max_clicks', 'redirect_status'] as const;
+const NUMBERS = ['clicks', 'imported_clicks', 'max_clicks', 'redirect_status', 'health_failures'] as const;
 const BOOLEANS = ['public_stats', 'disabled', 'has_password', 'forward_query', 'crawlable'] as const;
 
 /**
@@ -27,17 +27,23 @@ export function exportedLinkFields(fields: Record<string, unknown>): Record<stri
     const value = typed[name];
     if (typeof value === 'string') typed[name] = booleanOf(value);
   }
-  // empty cells mean no tags, rules, split or preview, which the lists say by their absence
-  const { tags: _tags, rules: _rules, split: _split, preview: _preview, ...rest } = typed;
-  return { ...rest, ...listsOf(fields) };
+  // empty cells mean no tags, rules, split, preview or health, which the lists say by their absence
+  const { tags: _tags, rules: _rules, split: _split, preview: _preview, health: _health, ...rest } = typed;
+  return { ...rest, ...listsOf(fields, LINK_CSV_JSON_COLUMNS) };
 }
 
+/** The JSON cells a new link is made with: not its health, which the checks here will find. */
+const SETTING_JSON_COLUMNS = LINK_CSV_JSON_COLUMNS.filter((name) => name !== 'health');
+
 /**
- * `tags`, `rules`, `split` and `preview` of a record: from CSV, tags joined by `,` (by spaces in
+ * `tags` and the JSON cells of `columns` of a record: from CSV, tags joined by `,` (by spaces in
  * exports made before decisions §25), the others as JSON (text that is not JSON stays, for the schema
  * to refuse); absent or empty cells leave them out.
  */
-function listsOf(fields: Record<string, unknown>): Record<string, unknown> {
+function listsOf(
+  fields: Record<string, unknown>,
+  columns: readonly string[] = SETTING_JSON_COLUMNS,
+): Record<string, unknown> {
   const lists: Record<string, unknown> = {};
   const { tags } = fields;
   if (typeof tags === 'string') {
@@ -45,7 +51,7 @@ function listsOf(fields: Record<string, unknown>): Record<string, unknown> {
     const list = tags.split(separator).map((tag) => tag.trim());
     if (tags.trim() !== '') lists.tags = list.filter((tag) => tag !== '');
   } else if (tags !== undefined && tags !== null) lists.tags = tags;
-  for (const name of LINK_CSV_JSON_COLUMNS) {
+  for (const name of columns) {
     const value = fields[name];
     if (typeof value === 'string') {
       if (value.trim() !== '') lists[name] = jsonOrText(value);

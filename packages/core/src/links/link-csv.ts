@@ -61,6 +61,7 @@ const EXTRA_COLUMNS = {
   account_id: true,
   password_hash: true,
   edit_token_hash: true,
+  health_failures: true,
 } as const satisfies Record<keyof ExportedLinkExtras, true>;
 
 // every field of a link has a column of the export's CSV (the links CSV or the export's extras): a new
@@ -81,6 +82,7 @@ export const LINK_CSV_JSON_COLUMNS = [
   'rules',
   'split',
   'preview',
+  'health',
 ] as const satisfies readonly LinkCsvColumn[];
 
 /** How the tags of a link share one cell (decisions §25). */
@@ -101,7 +103,8 @@ const jsonCell = (value: unknown): string =>
 
 /**
  * A Link object (or an exported link) as a CSV row for {@link LINK_CSV_COLUMNS}: its slug under
- * `alias`, tags joined by `,` ({@link tagsCell}), rules, a split and a preview as JSON (empty when none).
+ * `alias`, tags joined by `,` ({@link tagsCell}), rules, a split, a preview and the health as JSON (empty
+ * when none).
  */
 export function linkCsvRow(link: LinkView | (LinkView & ExportedLinkExtras)): Record<string, unknown> {
   const row: Record<string, unknown> = { ...link, alias: link.slug, tags: tagsCell(link.tags) };

@@ -20,13 +20,24 @@ import { isLinkId, resolveLinkDomain } from './references.js';
 import { checkStart } from './status.js';
 import { validateCode } from './slug.js';
 import { toLinkView } from './view.js';
-import { UNKNOWN_HEALTH } from './health.js';
+import { HEALTH_REASONS, HEALTH_STATES, UNKNOWN_HEALTH } from './health.js';
+import type { LinkHealth } from './health.js';
 
 const instant = z.iso.datetime({ offset: true }).transform((text) => Date.parse(text));
 
 // Bounded so that a forged hash cannot make checking a password cost more than creating one does.
 const SCRYPT_HASH =
   /^scrypt\$(1024|2048|4096|8192|16384|32768)\$[1-8]\$[1-4]\$[A-Za-z0-9+/]+={0,2}\$[A-Za-z0-9+/]+={0,2}$/;
+
+/** A link's health as the Link object shows it (decisions §23), read back from an export. */
+const ExportedHealth = z.object({
+  state: z.enum(HEALTH_STATES),
+  status: z.number().int().min(100).max(599).nullable(),
+  reason: z.enum(HEALTH_REASONS).nullable(),
+  final_url: z.string().min(1).nullable(),
+  checked_at: instant.nullable(),
+  since: instant.nullable(),
+});
 
 /**
  * A link as `export` writes it and `import` reads it back: every field of the stored link, the
@@ -72,12 +83,16 @@ export const ExportedLink = z.object({
   // decisions §21; absent in exports made before it
   created_by: z.string().max(200).nullable().optional(),
   updated_by: z.string().max(200).nullable().optional(),
+  // decisions §23: what the checks found, and the failed checks in a row; absent in exports made before
+  // them (and null in a CSV cell left empty): never checked
+  health: ExportedHealth.nullable().optional(),
+  health_failures: z.number().int().min(0).max(1_000_000).optional(),
 });
 export type ExportedLink = z.output<typeof ExportedLink>;
 
-// every field of a link comes back from its export (but its health, which only the checks write): a new
-// field fails to compile here, named, until the export's schema reads it
-({}) satisfies Record<UnlistedLinkFields<LinkFieldsNamed<keyof typeof ExportedLink.shape> | 'health'>, never>;
+// every field of a link comes back from its export: a new field fails to compile here, named, until the
+// export's schema reads it
+({}) satisfies Record<UnlistedLinkFields<LinkFieldsNamed<keyof typeof ExportedLink.shape>>, never>;
 
 /** The fields `export` adds to the Link object. */
 export interface ExportedLinkExtras {
@@ -87,6 +102,8 @@ export interface ExportedLinkExtras {
   readonly account: string | null;
   readonly password_hash: string | null;
   readonly edit_token_hash: string | null;
+  /** Failed health checks in a row (decisions §23), which the Link object's `health` does not show. */
+  readonly health_failures: number;
 }
 
 /** A link as `export` writes it: the Link object plus what a lossless import needs. */
@@ -104,6 +121,7 @@ export function toExportedLink(
     account: accountName,
     password_hash: link.passwordHash,
     edit_token_hash: link.editTokenHash,
+    health_failures: link.health.failures,
   };
 }
 
@@ -146,7 +164,7 @@ export async function importLink(deps: CoreDeps, line: ExportedLink): Promise<Re
     maxClicks: line.max_clicks,
     createdBy: line.created_by ?? null,
     updatedBy: line.updated_by ?? null,
-    health: UNKNOWN_HEALTH,
+    health: healthOfLine(line),
     clicks: line.clicks,
     importedClicks: Math.min(line.imported_clicks ?? 0, line.clicks),
     lastClickAt: line.last_click_at,
@@ -158,6 +176,23 @@ export async function importLink(deps: CoreDeps, line: ExportedLink): Promise<Re
     ...organised.value,
   });
 }
+
+/**
+ * The health an exported link had: what its checks found and how many failed in a row, so a broken link
+ * stays broken and a link one failure away from it stays so (until the next check here).
+ */
+const healthOfLine = ({ health, health_failures }: ExportedLink): LinkHealth =>
+  health === null || health === undefined
+    ? UNKNOWN_HEALTH
+    : {
+        state: health.state,
+        status: health.status,
+        reason: health.reason,
+        finalUrl: health.final_url,
+        checkedAt: health.checked_at,
+        since: health.since,
+        failures: health_failures ?? 0,
+      };
 
 const fieldsOfLine = (line: ExportedLink) => ({
   maxClicks: line.max_clicks,

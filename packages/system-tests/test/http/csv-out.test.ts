@@ -109,6 +109,7 @@ async function importedBack(csv: string, name: string): Promise<Json[]> {
       account_id: _ai,
       password_hash: _p,
       edit_token_hash: _e,
+      health_failures: _h,
       ...link
     }) => link,
   );
@@ -123,6 +124,9 @@ describe('the links CSV (decisions §25)', () => {
     expect(titles).toContain(INJECTION);
     for (const cell of rows.flat()) expect(cell).not.toMatch(/^[=+\-@\t\r]/);
     expect(rows.flat()).toContain("'-plain");
+    // the health as JSON, as the Link object shows it (not an object's name)
+    const health = rows.map((row) => JSON.parse(row[header.indexOf('health')] ?? '') as Json);
+    expect(health[0]).toEqual({ state: 'unknown', status: null, reason: null, final_url: null, checked_at: null, since: null }); // prettier-ignore
   });
 
   it('is written so by `export --format csv` too, tags joined by a comma in one cell', async () => {

@@ -121,6 +121,43 @@ describe('export then import into a fresh database', () => {
   }, 30_000); // two servers, four databases and scrypt, on a shared machine
 });
 
+describe('export then import of what the health checks found', () => {
+  it('keeps a broken link broken and a link one failure from it so, in JSON lines and in CSV', async () => {
+    const dir = tempDir();
+    const source = join(dir, 'source.db');
+    // links to the loopback (their URLs allowed), checked with the loopback refused: no request leaves
+    const allowed = (dbPath: string, ...args: string[]) =>
+      runIn({ DB_PATH: dbPath, ...SITE, ALLOW_PRIVATE_HOSTS: 'true' }, args);
+    const check = (dbPath: string, slug: string, failures: string) =>
+      runIn({ DB_PATH: dbPath, ...SITE, ALLOW_PRIVATE_HOSTS: 'false', HEALTH_FAILURES: failures }, [
+        'links',
+        'check',
+        slug,
+      ]);
+    for (const slug of ['down', 'twice', 'never'])
+      expect((await allowed(source, 'shorten', `http://127.0.0.1:9/${slug}`, '--alias', slug)).code).toBe(0);
+    expect((await check(source, 'down', '1')).stdout).toBe('https://s.test/down\tbroken\tblocked\t-\n');
+    expect((await check(source, 'twice', '3')).stdout).toBe('https://s.test/twice\tunknown\tblocked\t-\n');
+    const exported = await exportLines(source);
+    expect(exported.map((l) => [l.slug, (l.health as Json).state, l.health_failures])).toEqual([
+      ['down', 'broken', 1], ['never', 'unknown', 0], ['twice', 'unknown', 1],
+    ]); // prettier-ignore
+    expect(exported[0]!.health).toMatchObject({ reason: 'blocked', checked_at: expect.any(String) });
+
+    for (const format of ['jsonl', 'csv']) {
+      const file = join(dir, `links.${format}`);
+      expect((await cli(source, 'export', '--format', format, '--out', file)).code).toBe(0);
+      const target = join(dir, `${format}.db`);
+      const imported = await allowed(target, 'import', file, '--json');
+      expect(imported.code, imported.stderr).toBe(0);
+      expect(await exportLines(target)).toEqual(exported);
+      // two more failures break `twice` here, as three in a row do: its first one came along
+      expect((await check(target, 'twice', '3')).stdout).toBe('https://s.test/twice\tunknown\tblocked\t-\n');
+      expect((await check(target, 'twice', '3')).stdout).toBe('https://s.test/twice\tbroken\tblocked\t-\n');
+    }
+  }, 30_000);
+});
+
 describe('import of an export, line by line', () => {
   it('refuses a taken slug, an id that exists and an unknown owner per line, writing nothing of them', async () => {
     const dir = tempDir();
