@@ -34,7 +34,8 @@ const ExportedHealth = z.object({
   state: z.enum(HEALTH_STATES),
   status: z.number().int().min(100).max(599).nullable(),
   reason: z.enum(HEALTH_REASONS).nullable(),
-  final_url: z.string().min(1).nullable(),
+  // a URL as a check ended on it (a NUL is refused for every text of the input, as everywhere)
+  final_url: z.url().max(8192).nullable(),
   checked_at: instant.nullable(),
   since: instant.nullable(),
 });

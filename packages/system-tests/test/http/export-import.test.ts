@@ -206,6 +206,29 @@ describe('import of an export, line by line', () => {
     expect(await exportLines(fresh)).toEqual([]);
   });
 
+  it('refuses a health that is not one the checks could have written, naming it', async () => {
+    const dir = tempDir();
+    const source = join(dir, 'source.db');
+    await json(source, 'shorten', 'https://example.com/1', '--alias', 'one');
+    const [line] = await exportLines(source);
+    const health = line!.health as Json;
+    const forged = [
+      { ...health, state: 'fine' },
+      { ...health, final_url: 'https://example.com/\u0000x' },
+      { ...health, final_url: 'not a url' },
+      { ...health, status: 1000 },
+    ];
+    const file = join(dir, 'links.jsonl');
+    writeFileSync(file, forged.map((h) => JSON.stringify({ ...line, health: h })).join('\n'));
+    const fresh = join(dir, 'fresh.db');
+    const refused = await cli(fresh, 'import', file, '--json');
+    expect(refused.code).toBe(1);
+    const errors = refused.json().results.map((r: Json) => r.error);
+    expect(errors.map((e: Json) => e.code)).toEqual(Array(forged.length).fill('invalid_request'));
+    for (const error of errors) expect(String(error.field)).toMatch(/^health/);
+    expect(await exportLines(fresh)).toEqual([]);
+  });
+
   it('refuses --account with a lossless export, whose lines name their owners', async () => {
     const dir = tempDir();
     const source = join(dir, 'source.db');
