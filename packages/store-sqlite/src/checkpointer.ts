@@ -4,7 +4,10 @@ import { Worker } from 'node:worker_threads';
 import type { Database } from 'better-sqlite3';
 
 // Plain CommonJS for an eval'd worker, so it runs the same from `src/` (tests) and `dist/`.
-// Every `pollMs` it looks at the WAL's size; every `intervalMs` it runs a PASSIVE checkpoint, which
+// Every `pollMs` it looks at the WAL's size (every `idlePollMs` once no other connection has committed
+// for `idleAfterMs`: `PRAGMA data_version` tells, and the first commit after a quiet spell brings the
+// quick looks back); every `intervalMs` it runs a PASSIVE checkpoint, unless nothing was committed
+// since one that copied everything, which
 // never blocks the writer but, under constant writes, never completes either (new commits land while it
 // copies), so the log never rewinds. Past `walLimitBytes` it escalates: a PASSIVE pass copies the bulk
 // without blocking anyone, then a RESTART checkpoint takes the writer lock and copies the few frames
@@ -21,11 +24,13 @@ import type { Database } from 'better-sqlite3';
 export const CHECKPOINTS_SOURCE = `
 function startCheckpoints(config) {
 const { statSync } = require('node:fs');
-const { path, driver, intervalMs, pollMs, walLimitBytes, readerWaitMs } = config;
+const { path, driver, intervalMs, pollMs, idlePollMs, idleAfterMs, walLimitBytes, readerWaitMs } = config;
 const Database = require(driver);
 const db = new Database(path);
 db.pragma('busy_timeout = ' + readerWaitMs);
 db.pragma('journal_size_limit = ' + walLimitBytes);
+// changes when another connection commits (this one only checkpoints, which commits nothing)
+const dataVersion = db.prepare('PRAGMA data_version').pluck();
 const MAX_PASSES = 2;
 const SMALL_REMAINDER_FRAMES = 256;
 const walSize = () => { try { return statSync(path + '-wal').size; } catch { return 0; } };
@@ -49,8 +54,18 @@ let backoffMs = pollMs;
 let failures = 0;
 // The WAL's size at the last RESTART: it keeps that size until the next commit starts the log again
 let restartedAt = -1;
-const timer = setInterval(() => {
+let version = dataVersion.get();
+let lastCommitSeen = Date.now();
+// whether the last checkpoint copied every frame and nobody committed since: another has nothing to do
+let copiedAll = false;
+const look = () => {
   const now = Date.now();
+  const seen = dataVersion.get();
+  if (seen !== version) {
+    version = seen;
+    lastCommitSeen = now;
+    copiedAll = false;
+  }
   const size = walSize();
   if (size > walLimitBytes && size !== restartedAt && now >= retryAt) {
     catchUp();
@@ -65,13 +80,21 @@ const timer = setInterval(() => {
       backoffMs = Math.min(backoffMs * 2, 5000);
       retryAt = Date.now() + backoffMs;
     }
-  } else if (now - lastPassive >= intervalMs) {
-    checkpoint('PASSIVE');
+  } else if (now - lastPassive >= intervalMs && !copiedAll) {
+    copiedAll = checkpoint('PASSIVE') === 0;
     lastPassive = now;
   }
-}, pollMs);
+};
+let timer;
+const next = () => {
+  timer = setTimeout(() => {
+    look();
+    next();
+  }, Date.now() - lastCommitSeen >= idleAfterMs ? idlePollMs : pollMs);
+};
+next();
 return () => {
-  clearInterval(timer);
+  clearTimeout(timer);
   db.close();
 };
 }
@@ -100,6 +123,12 @@ export interface CheckpointOptions {
   readonly intervalMs?: number;
   /** Milliseconds between looks at the WAL's size (default 50). */
   readonly pollMs?: number;
+  /**
+   * Milliseconds between looks once no other connection has committed for `idleAfterMs` (defaults 500
+   * and 1000): an idle server's checkpointer wakes twice a second, not twenty times.
+   */
+  readonly idlePollMs?: number;
+  readonly idleAfterMs?: number;
   /**
    * WAL size that triggers a restarting checkpoint (default 16 MiB); also the connection's
    * `journal_size_limit`. Under any load the WAL stays near this plus what is written in `pollMs`.
@@ -150,6 +179,8 @@ export interface CheckpointConfig {
   readonly path: string;
   readonly intervalMs: number;
   readonly pollMs: number;
+  readonly idlePollMs: number;
+  readonly idleAfterMs: number;
   readonly walLimitBytes: number;
   readonly readerWaitMs: number;
 }
@@ -161,6 +192,8 @@ export function checkpointConfigOf(db: Database, options: CheckpointOptions = {}
     path: db.name,
     intervalMs: options.intervalMs ?? 1000,
     pollMs: options.pollMs ?? 50,
+    idlePollMs: Math.max(options.idlePollMs ?? 500, options.pollMs ?? 50),
+    idleAfterMs: options.idleAfterMs ?? 1000,
     walLimitBytes: options.walLimitBytes ?? DEFAULT_WAL_LIMIT_BYTES,
     readerWaitMs: options.readerWaitMs ?? 100,
   };

@@ -1,8 +1,9 @@
 import { readdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { VisitBatch } from '@shortener/core';
 import { FIXTURE_TIME, aLink, anInsertedLink } from '@shortener/testkit';
 import { describe, expect, it } from 'vitest';
-import { startBackgroundCheckpoints } from '../src/checkpointer.js';
+import { CHECKPOINTS_SOURCE, checkpointConfigOf, startBackgroundCheckpoints } from '../src/checkpointer.js';
 import { openSqliteDatabase, openSqliteStores } from '../src/index.js';
 import { useTempDbPaths } from './temp-files.js';
 
@@ -27,6 +28,49 @@ describe('background WAL checkpoints', () => {
     await checkpointer.stop();
     expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
     db.close();
+  });
+
+  it('looks at the WAL seldom while nobody commits, and often again from the first commit', async () => {
+    const path = dbPath();
+    const db = openSqliteDatabase(path);
+    db.exec('CREATE TABLE filler (x TEXT)');
+    // the loop as a worker runs it, with a require whose statSync counts the looks at the WAL's size
+    let looks = 0;
+    const real = createRequire(import.meta.url);
+    const counting = (id: string): unknown =>
+      id === 'node:fs' ? { statSync: (file: string) => ((looks += 1), statSync(file)) } : real(id);
+    const start = new Function('require', `${CHECKPOINTS_SOURCE}; return startCheckpoints;`)(counting) as (
+      config: unknown,
+    ) => () => void;
+    const config = {
+      ...checkpointConfigOf(db),
+      intervalMs: 50,
+      pollMs: 10,
+      idlePollMs: 200,
+      idleAfterMs: 150,
+    };
+    const stop = start(config);
+    const looksIn = async (ms: number) => {
+      const from = looks;
+      await sleep(ms);
+      return looks - from;
+    };
+    try {
+      await sleep(300); // past idleAfterMs without a commit
+      expect(await looksIn(1000)).toBeLessThanOrEqual(7); // every 200 ms, not every 10
+      const before = sizeOf(path);
+      const fill = db.prepare('INSERT INTO filler VALUES (?)');
+      db.transaction(() => {
+        for (let i = 0; i < 2000; i += 1) fill.run('x'.repeat(500));
+      })();
+      // the next slow look (within 200 ms) sees the commit: looks every 10 ms for 150 ms after it
+      expect(await looksIn(400)).toBeGreaterThanOrEqual(8);
+      // and the commit after the quiet spell was checkpointed into the database file
+      expect(sizeOf(path)).toBeGreaterThan(before + 500_000);
+    } finally {
+      stop();
+      db.close();
+    }
   });
 
   it('keeps the WAL under 40 MiB while creations, capped clicks and visit flushes never pause', async () => {
