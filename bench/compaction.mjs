@@ -1,17 +1,20 @@
-// `node bench/compaction.mjs <seeded.db> [links] [--visits N] [--chunk N] [--folds N] [--sql TEXT]`:
+// `node bench/compaction.mjs <seeded.db> [links] [--visits N] [--chunk N] [--pause MS] [--worker]
+// [--folds N] [--sql TEXT]`:
 // what the compaction of cold visits costs, apart from everything else. On a copy of a database
 // bench/seed.mjs filled with `links` links (default 1,000,000), `--visits` (default 50,000) cold visits
 // (each on another link, as in the benchmark's cache-miss case) are looked up, folded and flushed into
 // the visit log once; then that same log is folded `--folds` times (default 3), each on a fresh copy,
-// `--chunk` entries a transaction (default the server's 100). `--sql` runs on each copy first (e.g.
+// `--chunk` entries a transaction (default the server's 100), `--pause` ms between two (as the server
+// pauses; default 0), in the server's worker thread with `--worker`. `--sql` runs on each copy first (e.g.
 // `DROP TRIGGER …` to see a trigger's share). Prints CPU-µs per log entry of each fold (every thread of
-// this process: the checkpointer's counts). Build first (`npx tsc -b`).
+// this process: the checkpointer's counts, and a last checkpoint of what the fold left in the WAL). Build
+// first (`npx tsc -b`).
 import { randomBytes } from 'node:crypto';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import process from 'node:process';
-import { setImmediate } from 'node:timers/promises';
+import { setImmediate, setTimeout as sleep } from 'node:timers/promises';
 import BetterSqlite3 from 'better-sqlite3';
 import { createUserAgentParser } from '@shortener/adapter-http';
 import { createVisitRecorder } from '@shortener/core';
@@ -29,6 +32,8 @@ const links = Number(rawLinks?.startsWith('--') ? 1_000_000 : (rawLinks ?? 1_000
 const visits = Number(option('--visits', 50_000));
 const chunk = Number(option('--chunk', 100));
 const folds = Number(option('--folds', 3));
+const pauseMs = Number(option('--pause', 0));
+const inWorker = process.argv.includes('--worker');
 const sql = option('--sql', null);
 const PER_FLUSH = 10_000;
 
@@ -89,15 +94,22 @@ try {
       raw.exec(sql);
       raw.close();
     }
-    const stores = openSqliteStores(copy, { backgroundCheckpoints: true });
+    const stores = openSqliteStores(copy, { backgroundCheckpoints: true, backgroundCompaction: inWorker });
     const started = cpuMs();
-    while ((await stores.visits.compact(chunk)) > 0);
+    let walMb = 0;
+    const walTimer = setInterval(() => (walMb = Math.max(walMb, stores.walBytes() / 2 ** 20)), 20);
+    while ((await stores.visits.compact(chunk)) > 0) if (pauseMs > 0) await sleep(pauseMs);
+    clearInterval(walTimer);
+    // what the fold left in the WAL, copied into the database file: the checkpoints' share counts too
+    const raw = new BetterSqlite3(copy);
+    raw.pragma('wal_checkpoint(PASSIVE)');
+    raw.close();
     const perEntry = ((cpuMs() - started) * 1000) / entries;
     await stores.close();
     rmSync(copy, { force: true });
     process.stdout.write(
       `fold ${fold}: ${entries.toLocaleString('en')} log entries of cold visits over ${links.toLocaleString('en')} links, ` +
-        `${chunk} a transaction: ${perEntry.toFixed(1)} CPU-µs an entry\n`,
+        `${chunk} a transaction${pauseMs > 0 ? `, ${pauseMs} ms apart` : ''}${inWorker ? ' (worker)' : ''}: ${perEntry.toFixed(1)} CPU-µs an entry, WAL at most ${walMb.toFixed(1)} MB\n`,
     );
   }
 } finally {
