@@ -781,7 +781,7 @@ export const ISSUE_58_EIGHTH = `- Issue 58, an eighth session (2026-12-04, later
     scheduling of two CPUs shared by wrk, the event loop, the worker and V8's helpers.
   - The compaction in process (\`bench/compaction.mjs\`, first folds at 1,000,000 links): 18.8-20.7
     CPU-µs a log entry; with a 1 GB \`mmap_size\` 17.9-20.5 (no gain), with foreign keys off 17.1-18.5
-    (about 1.5 µs; not done: they keep a deleted link's counters out), with the worker's 4 MiB page
+    (about 1.5 µs; not done: a safety net for a small gain), with the worker's 4 MiB page
     cache or 16 MiB the same. Through the server, after a round, 34-54.
   - The WAL checkpointer looked at the WAL's size every 50 ms and ran a PASSIVE checkpoint every second
     however idle the database (about 4 ms of CPU a second of the worker thread): it now looks every
@@ -790,4 +790,22 @@ export const ISSUE_58_EIGHTH = `- Issue 58, an eighth session (2026-12-04, later
     loop and counts its looks. The idle process at 1,000,000 links: 0.19-0.26 s of CPU in 20 s against
     0.25-0.27 before (three runs each, not alternated: within this machine's noise, no claim). Such a
     server commits about every 5 s even with \`HEALTH_CHECKS=off\` (not found by what), and with checks
-    on it checks the seeded links, 20 each 5 s.`;
+    on it checks the seeded links, 20 each 5 s.
+  - Each chunk of the compaction costs more than its entries. \`bench/compaction.mjs\` (now with
+    \`--worker\`, \`--pause\`, the WAL's peak, and the last checkpoint of a fold counted) folds 50,000
+    cold entries at 1,000,000 links in SQLite's worker for a median of 20.5 CPU-µs an entry back to
+    back (19.9-21.6, four folds), but 29.0 (26.5-38.0, six) with the server's 10 ms pause after each
+    chunk of 100, and 28.7-34.5 with a pause of 2 ms; with the 10 ms pause, chunks of 250 cost 25.4
+    (22.9-27.6, six), of 500 24.2 (21.5-30.2, six), of 1,000 26.4 (23.0-29.9, four). Back to back the
+    WAL stayed bounded (20.8 MB at most), but the pause stays: the main connection's own writes
+    (creations, sessions) wait for the lock in SQLite's busy handler, which sleeps the event loop. So
+    the server folds 250 entries a transaction (about 6 ms, as 100 were when a cold entry cost 65 µs).
+    One round at a time through a server (above) could not show it: the same build's worker spent
+    26-44 CPU-µs a redirect from round to round.
+  - Against \`55c53ba\` (the Against section, 8 rounds, cold at 1,000,000 links, a quieter hour: the
+    bare 302 at 10-14 CPU-µs): CPU in total 0.713 [0.637, 0.814], better (−28.7%), 110.8 against
+    155.3 CPU-µs a cold redirect, p99 16.4 against 25.9 ms; the 0.6 target (93) is not met. Against
+    this session's start (\`3e0bfe6\`), the two changes above: 0.835 [0.775, 0.901], better (−16.5%),
+    rate +11.1%, p99 14.3 against 18.5 ms. The chunks of 250 alone against their parent: 1.045
+    [0.940, 1.154], no difference shown (their 3-4 CPU-µs of a redirect's 110 are under what a run
+    sees); the checkpointer's change was not run alone.`;

@@ -9,8 +9,8 @@ const COMPACT_EVERY_MS = 2000;
  * Log entries per compaction transaction: about 6 ms of writes (some 25 µs an entry of a cold link at
  * 1,000,000 links), so a flush waiting for SQLite's one write lock waits little, and a crash redoes at
  * most one chunk (never counted twice: see `compact`). Each chunk, with the pause after it, costs more
- * than its entries: SQLite's worker folded a cold entry for 26.5-31.5 CPU-µs in chunks of 100 and
- * 22.9-25.7 in chunks of 250, paused as here (`bench/compaction.mjs --worker --pause 10`).
+ * than its entries: SQLite's worker folded a cold entry for a median of 29.0 CPU-µs in chunks of 100
+ * and 25.4 in chunks of 250, paused as here (`bench/compaction.mjs --worker --pause 10`, six folds each).
  */
 export const COMPACT_CHUNK = 250;
 /**
