@@ -789,8 +789,9 @@ export const ISSUE_58_EIGHTH = `- Issue 58, an eighth session (2026-12-04, later
     PASSIVE checkpoint when nothing was committed since one that copied every frame; a test drives its
     loop and counts its looks. The idle process at 1,000,000 links: 0.19-0.26 s of CPU in 20 s against
     0.25-0.27 before (three runs each, not alternated: within this machine's noise, no claim). Such a
-    server commits about every 5 s even with \`HEALTH_CHECKS=off\` (not found by what), and with checks
-    on it checks the seeded links, 20 each 5 s.
+    server's data version, as another connection reads it, changes about every 5-6 s even with
+    \`HEALTH_CHECKS=off\`, with no new frame in the WAL (not found by what); with checks on it checks
+    the seeded links, one each 2 s (one host, its gap).
   - Each chunk of the compaction costs more than its entries. \`bench/compaction.mjs\` (now with
     \`--worker\`, \`--pause\`, the WAL's peak, and the last checkpoint of a fold counted) folds 50,000
     cold entries at 1,000,000 links in SQLite's worker for a median of 20.5 CPU-µs an entry back to
