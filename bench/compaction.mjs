@@ -4,7 +4,7 @@
 // bench/seed.mjs filled with `links` links (default 1,000,000), `--visits` (default 50,000) cold visits
 // (each on another link, as in the benchmark's cache-miss case) are looked up, folded and flushed into
 // the visit log once; then that same log is folded `--folds` times (default 3), each on a fresh copy,
-// `--chunk` entries a transaction (default the server's 100), `--pause` ms between two (as the server
+// `--chunk` entries a transaction (default the server's 250), `--pause` ms between two (as the server
 // pauses; default 0), in the server's worker thread with `--worker`. `--sql` runs on each copy first (e.g.
 // `DROP TRIGGER …` to see a trigger's share). Prints CPU-µs per log entry of each fold (every thread of
 // this process: the checkpointer's counts, and a last checkpoint of what the fold left in the WAL). Build
@@ -30,7 +30,7 @@ const [seeded, rawLinks] = process.argv.slice(2);
 if (!seeded) throw new Error('usage: node bench/compaction.mjs <seeded.db> [links] [--visits N] [--chunk N]');
 const links = Number(rawLinks?.startsWith('--') ? 1_000_000 : (rawLinks ?? 1_000_000));
 const visits = Number(option('--visits', 50_000));
-const chunk = Number(option('--chunk', 100));
+const chunk = Number(option('--chunk', 250));
 const folds = Number(option('--folds', 3));
 const pauseMs = Number(option('--pause', 0));
 const inWorker = process.argv.includes('--worker');

@@ -6,8 +6,8 @@ import type { Database } from 'better-sqlite3';
 // Plain CommonJS for an eval'd worker, so it runs the same from `src/` (tests) and `dist/`.
 // Every `pollMs` it looks at the WAL's size (every `idlePollMs` once no other connection has committed
 // for `idleAfterMs`: `PRAGMA data_version` tells, and the first commit after a quiet spell brings the
-// quick looks back); every `intervalMs` it runs a PASSIVE checkpoint, unless nothing was committed
-// since one that copied everything, which
+// quick looks back). Every `intervalMs` it runs a PASSIVE checkpoint (none while nothing was committed
+// since one that copied everything). A PASSIVE checkpoint
 // never blocks the writer but, under constant writes, never completes either (new commits land while it
 // copies), so the log never rewinds. Past `walLimitBytes` it escalates: a PASSIVE pass copies the bulk
 // without blocking anyone, then a RESTART checkpoint takes the writer lock and copies the few frames
