@@ -42,6 +42,32 @@ describe('the compaction timer', () => {
     expect(lines).toEqual([]);
   }, 10_000);
 
+  it('looks at the visits waiting only while there are any, and holds the fold while they come in a burst', async () => {
+    const { stores, link } = await storesWithLog(0);
+    const logger = createJsonLogger({ stream: { write: () => undefined } });
+    let waiting = 0;
+    let looks = 0;
+    const looksIn = async (ms: number) => {
+      const from = looks;
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      return looks - from;
+    };
+    const compaction = startVisitCompaction(stores.visits, logger, () => ((looks += 1), waiting), 5_000);
+    try {
+      // idle: one look at the start, none between two rounds (it looked ten times a second)
+      expect(await looksIn(1_500)).toBeLessThanOrEqual(1);
+      waiting = 6_000; // a burst: the next round (2 s in) looks, then every 100 ms
+      await appendEntries(stores, link.id, 10);
+      expect(await looksIn(1_500)).toBeGreaterThanOrEqual(5);
+      expect(await stores.visits.logSize()).toBe(10); // held by the burst
+      waiting = 0; // the visits stop: ten quiet looks, then none until the next round
+      await new Promise((resolve) => setTimeout(resolve, 1_600));
+      expect(await looksIn(600)).toBeLessThanOrEqual(1);
+    } finally {
+      await compaction.stop();
+    }
+  }, 10_000);
+
   it('logs a busy or unreachable database as a warning, since the next round tries again, and anything else as an error', async () => {
     const { stores } = await storesWithLog(10);
     const lines: string[] = [];
