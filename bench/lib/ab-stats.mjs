@@ -1,24 +1,13 @@
 // The statistics of a same-run A/B (`npm run bench -- --against REF`): the median of per-round ratios,
 // a bootstrap 95% interval of that median, and what the interval shows. Pure: tested by
 // packages/app/test/bench-stats.test.ts.
+import { seededFloats } from '@shortener/testkit';
 
 /** The median of numbers (the mean of the middle two for an even count). */
 export function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
-/** mulberry32: a seeded generator, so the same rounds always give the same interval. */
-function generator(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /**
@@ -28,7 +17,7 @@ function generator(seed) {
  */
 export function bootstrapInterval(values, { resamples = 10_000, seed = 20261202, statistic = median } = {}) {
   if (values.length === 0) return [NaN, NaN];
-  const random = generator(seed);
+  const random = seededFloats(seed);
   const medians = new Float64Array(resamples);
   const sample = new Array(values.length);
   for (let r = 0; r < resamples; r++) {

@@ -205,20 +205,34 @@ export function createFakeClock(start: number = FIXTURE_TIME): FakeClock {
 }
 
 /**
- * Creates a deterministic, NOT cryptographically strong {@link RandomSource} (mulberry32):
- * the same seed yields the same bytes, so generated slugs, tokens and ids are reproducible.
+ * mulberry32: a small, fast, seedable generator of unsigned 32-bit integers, NOT cryptographically
+ * strong. The same seed gives the same numbers, so a fuzz run or a bootstrap interval can be replayed.
  */
-export function createSeededRandom(seed = 1): RandomSource {
+export function mulberry32(seed: number): () => number {
   let state = seed >>> 0;
-  const nextByte = (): number => {
+  return () => {
     state = (state + 0x6d2b79f5) >>> 0;
     let t = state;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) & 0xff;
+    return (t ^ (t >>> 14)) >>> 0;
   };
+}
+
+/** {@link mulberry32}'s numbers as floats in [0, 1), as `Math.random` gives them. */
+export function seededFloats(seed: number): () => number {
+  const next = mulberry32(seed);
+  return () => next() / 4294967296;
+}
+
+/**
+ * Creates a deterministic, NOT cryptographically strong {@link RandomSource} ({@link mulberry32}'s
+ * low bytes): the same seed yields the same bytes, so generated slugs, tokens and ids are reproducible.
+ */
+export function createSeededRandom(seed = 1): RandomSource {
+  const next = mulberry32(seed);
   return {
-    bytes: (size) => Uint8Array.from({ length: size }, nextByte),
+    bytes: (size) => Uint8Array.from({ length: size }, () => next() & 0xff),
   };
 }
 

@@ -11,6 +11,8 @@ export {
   aSession,
   createFakeClock,
   createSeededRandom,
+  mulberry32,
+  seededFloats,
   FIXTURE_TIME,
   createListRateLimiter,
   dimensionCounts,

@@ -1,4 +1,5 @@
 import { Agent, request } from 'node:http';
+import { seededFloats } from '@shortener/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLink, startTestServer } from './harness.js';
 import type { Json, TestServer } from './harness.js';
@@ -9,18 +10,6 @@ import type { Json, TestServer } from './harness.js';
 const SEED = Number(process.env.SHORTENER_FUZZ_SEED ?? 20261123);
 const REQUESTS = Number(process.env.SHORTENER_FUZZ_REQUESTS ?? 1000);
 const CONCURRENCY = 4;
-
-/** mulberry32: a small, fast, seedable generator, so a failing case can be replayed. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const METHODS = [
   ...['GET', 'GET', 'GET', 'GET', 'POST', 'POST', 'POST', 'POST', 'HEAD', 'HEAD', 'PATCH', 'DELETE'],
@@ -227,7 +216,7 @@ afterAll(() => server.close());
 
 describe(`fuzzing the server (seed ${SEED})`, () => {
   it(`answers ${REQUESTS} odd requests without a 5xx or a dropped connection, and serves on`, async () => {
-    const random = generator(SEED);
+    const random = seededFloats(SEED);
     const pick: Pick = (items) => items[Math.floor(random() * items.length)]!;
     const slugs = [link.slug as string, 'fuzz-pw', 'fuzz-capped', 'zz'];
     const cases = Array.from({ length: REQUESTS }, () => ({
