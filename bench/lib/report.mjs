@@ -19,6 +19,7 @@ import {
   ISSUE_58_SIXTH,
   ISSUE_58_SEVENTH,
   ISSUE_58_EIGHTH,
+  ISSUE_58_NINTH,
   ISSUE_58_FOURTH,
   ISSUE_59,
   TRIED,
@@ -205,6 +206,7 @@ ${ISSUE_58_FIFTH}
 ${ISSUE_58_SIXTH}
 ${ISSUE_58_SEVENTH}
 ${ISSUE_58_EIGHTH}
+${ISSUE_58_NINTH}
 - Creating a link costs four B-tree inserts with random keys plus the Koa API path (key check, body
   parsing, validation, JSON); the creations arriving in one event-loop turn share one SQLite transaction
   (one commit instead of one each: about 280 → 175 CPU-µs per link). The bulk endpoint shares the HTTP
