@@ -852,7 +852,13 @@ export const ISSUE_58_NINTH = `- Issue 58, a ninth session (2026-12-04, the same
     the creations, the import, the webhooks, the cold rounds at 100,000 links and the seeding; fresh
     servers on a copy of a 1,000,000-link database right after (\`bench/profile.mjs\`, the same 1,000
     hot slugs): 22.8 and 23.3 CPU-µs. So the long-lived process's history (the slow state above, or
-    what its heap holds by then), not the number of links. Its RSS at 1,000,000 links after the rounds
+    what its heap holds by then), not the number of links. Each part of that history alone left a
+    fresh server's hot path as it was (hot at 1,000,000 links before and after, two rounds each):
+    two cold rounds 20.2-21.3 then 20.9-22.9 CPU-µs, two creation rounds 16.9-17.4 then 16.3-17.9,
+    two seedings of 200,000 links by another process 21.6-23.2 then 20.1-22.8, the import of 100,000
+    rows and the QR codes 20.5-22.0 then 20.4-22.9: no one of them leaves a cost behind, so the full
+    run's 34.6 is most likely the slow state above, which one process has more chances to fall into
+    the longer it lives. Its RSS at 1,000,000 links after the rounds
     264 MB (238 in the seventh session's run; the Against runs' fresh processes 207-214). The cold
     p99 held under 20 ms in every round at both sizes (14.1 and 17.6 ms at most); creation 5,179
     links a second (bulk 12,089).
