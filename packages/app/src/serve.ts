@@ -13,6 +13,7 @@ import { recordOrigins } from './origins.js';
 import type { AppLogger } from './logger.js';
 import { writeFailure } from './store-health.js';
 import type { StoreHealth } from './store-health.js';
+import { keepTickObjectMaps } from './tick-maps.js';
 
 /** How often buffered visits are written. */
 const FLUSH_EVERY_MS = 1000;
@@ -47,6 +48,8 @@ export async function startServer(
   config: AppConfig,
   overrides: Partial<Services> = {},
 ): Promise<RunningServer> {
+  // the redirect's ticks stay on V8's fast path for the life of the process (tick-maps.ts)
+  keepTickObjectMaps();
   const geo = 'geo' in overrides ? (overrides.geo ?? null) : await openGeoLookup(config.geoipDb ?? undefined);
   const stores = overrides.stores ?? (await openWritableStores(config));
   const app = resolveApp(createContainer(config, { geo, stores, ...overrides }));

@@ -6,6 +6,7 @@ import { createMemoryStores } from '@shortener/store-memory';
 import { describe, expect, it, vi } from 'vitest';
 import { createJsonLogger, loadConfig, startServer } from '../src/index.js';
 import type { Environment } from '../src/index.js';
+import { tickObjectKept } from '../src/tick-maps.js';
 
 const configOf = (env: Environment = {}) => loadConfig({ STORE: 'memory', PORT: '0', ...env });
 
@@ -56,6 +57,8 @@ describe('startServer', () => {
     const response = await fetch(`${server.url}/healthz`);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ status: 'ok' });
+    // a tick object is kept for the life of the process (tick-maps.ts; tick-maps.test.ts shows why)
+    expect(tickObjectKept()).toBe(true);
 
     await server.close();
     await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
