@@ -33,7 +33,10 @@ export interface HealthRuntime {
   counts(): Promise<Record<HealthState, number>>;
   /** Starts the background checks (nothing with `HEALTH_CHECKS=off`). */
   start(): void;
-  /** Stops after the round under way. */
+  /**
+   * Stops: the round under way ends after the checks already asking their destination (a link waiting
+   * for its turn at a host is left to its lease), and no round starts again.
+   */
   stop(): Promise<void>;
 }
 
@@ -135,6 +138,11 @@ export function createHealthRuntime(
     start: () => {
       if (cfg.health.enabled) ticker.start();
     },
-    stop: () => ticker.stop(),
+    stop: () => {
+      // without this a round at one host waited a gap (2 s) per link left, on timers that keep no
+      // process alive: the shutdown ended there, with exit code 13 and the stores never closed
+      deps.gate.close();
+      return ticker.stop();
+    },
   };
 }

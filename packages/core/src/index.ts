@@ -204,6 +204,7 @@ export {
   HEALTH_STATES,
   HOST_TURN_HOLD_MS,
   HostGate,
+  HostGateClosedError,
   UNKNOWN_HEALTH,
   combineChecks,
   destinationsOf,

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   HOST_TURN_HOLD_MS,
   HostGate,
+  HostGateClosedError,
   UNKNOWN_HEALTH,
   combineChecks,
   destinationsOf,
@@ -96,6 +97,40 @@ describe('destinations', () => {
 });
 
 describe('HostGate', () => {
+  it('once closed, ends the pauses under way and starts no task, letting the one under way finish', async () => {
+    let now = 0;
+    // a wait that never ends by itself: only closing the gate can end it
+    const gate = new HostGate(
+      60_000,
+      () => now,
+      () => new Promise<void>(() => undefined),
+    );
+    let finishFirst: (value: string) => void = () => undefined;
+    const started: string[] = [];
+    const first = gate.run('a.example', () => {
+      started.push('first');
+      return new Promise<string>((resolve) => (finishFirst = resolve));
+    });
+    const second = gate.run('a.example', async () => started.push('second'));
+    const other = gate.run('b.example', async () => started.push('other'));
+    await other;
+    await Promise.resolve();
+    expect(started).toStrictEqual(['first', 'other']);
+    expect(gate.closed).toBe(false);
+
+    gate.close();
+    expect(gate.closed).toBe(true);
+    now += 10;
+    finishFirst('done');
+    expect(await first).toBe('done');
+    await expect(second).rejects.toBeInstanceOf(HostGateClosedError);
+    await expect(gate.run('c.example', async () => started.push('later'))).rejects.toBeInstanceOf(
+      HostGateClosedError,
+    );
+    expect(started).toStrictEqual(['first', 'other']);
+    expect(gate.busyHosts).toBe(0);
+  });
+
   it('runs one request at a time per host, each at least the gap after the last ended', async () => {
     let now = 0;
     const waits: number[] = [];

@@ -9,7 +9,14 @@ import { validateTargetUrl } from '../urls/validate-url.js';
 import { linkAccess } from './access.js';
 import { urlPolicyOf } from './create-link.js';
 import type { CheckResult, DestinationProbe, HealthConfig, HostGate, LinkHealth } from './health.js';
-import { combineChecks, destinationsOf, hostOf, judgeProbe, nextHealth } from './health.js';
+import {
+  HostGateClosedError,
+  combineChecks,
+  destinationsOf,
+  hostOf,
+  judgeProbe,
+  nextHealth,
+} from './health.js';
 import type { LinkRecord } from './link.js';
 import { loadLinkFor } from './manage-links.js';
 import { hasStarted, linkStatus } from './status.js';
@@ -108,7 +115,7 @@ export async function checkLinkNow(
  * One round of the background checks (decisions §23): claims up to `limit` links due a check (clicked
  * in the last 7 days first; the lease keeps other nodes off them) and checks them, `parallel` at a time
  * (the gate still holds each host to one request). `pace` runs after each link (the background share).
- * Answers how many were checked.
+ * Closing the gate ends the round early. Answers how many were claimed.
  */
 export async function checkDueLinks(
   deps: HealthDeps,
@@ -128,17 +135,23 @@ export async function checkDueLinks(
   );
   let next = 0;
   const worker = async () => {
-    while (next < due.length) {
+    // a closed gate (the server stopping) ends the round: the links not checked keep their lease and
+    // are checked once it ends, by this node or another
+    while (next < due.length && !deps.gate.closed) {
       const link = due[next++] as LinkRecord;
       // a link that serves nobody now (disabled, expired, used up, not started) waits for its next turn
-      if (linkStatus(link, now) === 'active' && hasStarted(link, now)) await checkLinkHealth(deps, link);
-      else
+      if (linkStatus(link, now) === 'active' && hasStarted(link, now)) {
+        await checkLinkHealth(deps, link).catch((error: unknown) => {
+          if (!(error instanceof HostGateClosedError)) throw error;
+        });
+      } else {
         await deps.links.recordHealth(
           link.id,
           link.health,
           link.health.checkedAt,
           now + deps.health.intervalMs,
         );
+      }
       await options.pace?.();
     }
   };

@@ -174,6 +174,14 @@ export const HOST_TURN_HOLD_MS = 15_000;
 /** The least time between two asks for a host's shared turn. */
 const MIN_TURN_POLL_MS = 10;
 
+/** The failure of a task a closed {@link HostGate} did not start. */
+export class HostGateClosedError extends Error {
+  constructor() {
+    super('the host gate is closed');
+    this.name = 'HostGateClosedError';
+  }
+}
+
 /**
  * One request at a time per host, the next starting at least `gapMs` after the last one ended (decisions
  * §23), whoever asks (the background checks, "Check now"). In one process; with `turns` (Redis) for every
@@ -183,6 +191,10 @@ const MIN_TURN_POLL_MS = 10;
 export class HostGate {
   private readonly tails = new Map<string, Promise<void>>();
   private readonly lastEnd = new Map<string, number>();
+  private isClosed = false;
+  private wakeAll: () => void = () => undefined;
+  /** Settles when the gate closes: every pause ends then. */
+  private readonly closing = new Promise<void>((resolve) => (this.wakeAll = resolve));
 
   constructor(
     private readonly gapMs: number,
@@ -191,14 +203,21 @@ export class HostGate {
     private readonly turns: HostTurns | null = null,
   ) {}
 
-  /** Runs `task` when `host` is free and its gap has passed; its result (or failure) is the task's. */
+  /**
+   * Runs `task` when `host` is free and its gap has passed; its result (or failure) is the task's. Once
+   * the gate is closed, a task not yet started never starts: it fails with {@link HostGateClosedError}.
+   */
   run<T>(host: string, task: () => Promise<T>): Promise<T> {
     const previous = this.tails.get(host) ?? Promise.resolve();
     const result = previous.then(async () => {
       const ended = this.lastEnd.get(host);
       const pause = ended === undefined ? 0 : ended + this.gapMs - this.now();
-      if (pause > 0) await this.wait(pause);
+      if (pause > 0) await this.pause(pause);
       const shared = await this.takeTurn(host);
+      if (this.isClosed) {
+        if (shared) await this.turns?.giveBack(host, 0).catch(() => undefined);
+        throw new HostGateClosedError();
+      }
       try {
         return await task();
       } finally {
@@ -218,15 +237,36 @@ export class HostGate {
     return result;
   }
 
+  /**
+   * Closes the gate (a server shutting down): the pauses under way end at once and no task starts
+   * again, so a round of checks waiting its turns at a host ends now instead of a gap per link later.
+   * The task under way runs to its end.
+   */
+  close(): void {
+    this.isClosed = true;
+    this.wakeAll();
+  }
+
+  /** Whether {@link close} was called. */
+  get closed(): boolean {
+    return this.isClosed;
+  }
+
+  /** The adapter's wait, cut short when the gate closes. */
+  private pause(ms: number): Promise<void> {
+    return this.isClosed ? Promise.resolve() : Promise.race([this.wait(ms), this.closing]);
+  }
+
   /** Waits for the host's shared turn and takes it: true once taken, false without `turns` or when they fail. */
   private async takeTurn(host: string): Promise<boolean> {
     if (this.turns === null) return false;
     for (;;) {
+      if (this.isClosed) return false;
       const wait = await this.turns.take(host, HOST_TURN_HOLD_MS).catch(() => null);
       if (wait === null) return false;
       if (wait <= 0) return true;
       // while another node's request runs its turn is held long: ask again a gap later at the latest
-      await this.wait(Math.min(wait, Math.max(this.gapMs, MIN_TURN_POLL_MS)));
+      await this.pause(Math.min(wait, Math.max(this.gapMs, MIN_TURN_POLL_MS)));
     }
   }
 
