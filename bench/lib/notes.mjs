@@ -869,3 +869,44 @@ export const ISSUE_58_NINTH = `- Issue 58, a ninth session (2026-12-04, the same
     session's change against its parent \`1b02a4d\`: 1.007 [0.968, 1.050], no difference shown, both at
     about 137: the same code took 25% more CPU a cold redirect in this hour than in the eighth
     session's. Figures move that much between runs; only ratios within one run compare.`;
+
+/** Issue 58, a tenth session: the slow state's cause (V8 drops the tick objects' maps), the shutdown's exit code. */
+export const ISSUE_58_TENTH = `- Issue 58, a tenth session (2026-12-04, the same kind of 2-CPU AMD EPYC in a much slower hour: the
+  bare 302 at 21.4-30.4 CPU-µs against 12.5-16.0 in the ninth session's run; the run above is this
+  session's).
+  - The slow state of the ninth session, found: V8 keeps the maps (hidden classes) of an object literal
+    with computed keys only while one such object lives, and a full collection at a moment when no
+    \`process.nextTick\` entry is queued drops those of Node's tick objects. The next tick builds new
+    ones, and the feedback of \`DefineKeyedOwnPropertyInLiteral\` goes from monomorphic to megamorphic
+    at the first map it has not seen (\`%DebugPrint(process.nextTick)\`: slots 52-56 \`MEGAMORPHIC\` in
+    the slow processes, \`MONOMORPHIC\` in the others); the stream and HTTP internals optimised with it
+    inlined then call the runtime for every tick, for the rest of the process. A full collection every
+    300 ms under hot load put 3 servers of 3 in that state; with one tick object kept alive, 0 of 3.
+    \`shortener serve\` now keeps one from its start (\`packages/app/src/tick-maps.ts\`; a test shows
+    both sides in a child process). Fresh servers under hot load (1,000 links, 100,000-redirect rounds),
+    alternated with the build before: 2 of 8 fell into it before (29.4-32.3 CPU-µs a redirect there),
+    0 of 8 after, medians 30.8 against 29.8; after three creation bursts between hot rounds, 1 of 3
+    against 0 of 3.
+  - The full run above, one long-lived server as always: hot / bare at 1,000,000 links 0.797 (31.3
+    against 25.6 CPU-µs), where the ninth session's run measured 0.409 (34.6 against 13.8) for the same
+    process history; at 1,000 links 0.711. Webhooks: worst round p99 13.1 ms (109.7 in the last run),
+    met. RSS at 1,000,000 links after the rounds 251 MB (264 in the last run), 1 MB over the target.
+    The cold rounds missed their p99 in this hour (36.3 and 31.7 ms at most; 14.1 and 17.6 in the last
+    run, on the same cold path) and creation ran at 4,329 links a second.
+  - The server of every full run since \`58092e9\` exited with code 13 on SIGTERM ("Graceful shutdown
+    exit code 13" above): its link checks (on in the benchmark, the links point at example.com) waited
+    a gap of 2 s per link left at one host on timers that keep no process alive, so the shutdown never
+    got past them and the stores were never closed (every click had been written before). Fixed: the
+    host gate closes on shutdown, its pauses end and no check starts again; the next run shows 0.
+  - Where a cold redirect's CPU goes at 1,000,000 links (one server, three rounds of 30,000 slugs, each
+    followed by 4 s for the compaction; CPU by thread): the main thread 84-99 CPU-µs a visit, V8's four
+    helper threads 11-17 together, the worker (compaction and checkpoints) 42-76 once the compaction
+    runs each round. On the main thread (\`perf\`, stacks by where they run): the HTTP part 51% (32 of
+    it in user space, 19 in the kernel: 13% in \`pvm_irq_enable\`, the VM's cost of waking wrk and of
+    being woken), the look-up 23% (8 of it reading pages with \`pread\`), the flush 17%, the collector
+    2.6%, the fold 2.2%.
+  - A hot round against the bare baseline under \`perf\` (1,000 links): V8's generic and megamorphic
+    property caches take about the same share in both (6.0 against 4.5% of the samples, all in Node's
+    HTTP internals: \`parserOnIncoming\`, \`IncomingMessage\`, \`resOnFinish\`); the kernel's
+    \`pvm_irq_enable\` 7.7 against 4.8 CPU-µs a redirect (a slower server finds wrk asleep more often
+    and wakes it); the rest is spread thin (Map look-ups 0.7, \`serveRedirect\` 0.5, header writing 0.4).`;
