@@ -3,9 +3,9 @@ import process from 'node:process';
 
 // Node builds each `process.nextTick` entry as an object literal with computed keys; V8 keeps the hidden
 // classes (maps) of such an object only while one of them lives, and a full garbage collection at a moment
-// when no tick is queued drops them. The next tick then gets new maps, V8's inline cache at that literal
-// sees one more shape each time, and after a few such collections it gives up (megamorphic): from then
-// on every tick queued by the HTTP and stream internals goes through a runtime call, and the redirect
+// when no tick is queued drops them. The next tick then gets new maps, and V8's feedback at that literal
+// goes from one shape straight to megamorphic at the first shape it has not seen: from then on every
+// tick queued by the HTTP and stream internals goes through a runtime call, and the redirect
 // cost 10-15% more CPU for the rest of the process's life. Which processes fell into it depended on when
 // their collections came (docs/decisions.md, "One tick object kept").
 
