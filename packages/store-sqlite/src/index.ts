@@ -9,6 +9,6 @@ export { LINK_CLICKS_FOLDED } from './migrations/033-link-clicks.js';
 export { createSqliteAccountStore } from './sqlite-account-store.js';
 export { createSqliteLinkStore } from './sqlite-link-store.js';
 export { createSqliteStores, openSqliteStores } from './sqlite-stores.js';
-export type { SqliteStoreOptions, SqliteStores } from './sqlite-stores.js';
+export type { SqliteStoreOptions, SqliteStoreParts, SqliteStores } from './sqlite-stores.js';
 export { createSqliteVisitStore } from './sqlite-visit-store.js';
 export { sumCounterWeeks } from './counter-weeks.js';

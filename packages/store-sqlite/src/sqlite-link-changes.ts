@@ -1,6 +1,7 @@
 import { createLinkChangeHub } from '@shortener/core';
 import type { LinkChange, LinkChangeHub } from '@shortener/core';
 import type { Database } from 'better-sqlite3';
+import type { TurnReads } from './turn-reads.js';
 
 /**
  * How often the data version is read while anyone listens: a read costs about a microsecond, the
@@ -27,7 +28,7 @@ export interface SqliteLinkChanges extends LinkChangeHub {
  * row, so it costs a cache nothing; a log pruned past what was read empties the cache (null). The version
  * is read every {@link POLL_EVERY_MS} while anyone listens, and by `poll()`.
  */
-export function createSqliteLinkChanges(db: Database): SqliteLinkChanges {
+export function createSqliteLinkChanges(db: Database, reads?: TurnReads): SqliteLinkChanges {
   const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
   const lastSeq = db.prepare<[], number>('SELECT coalesce(max(seq), 0) FROM link_change_log').pluck();
   const since = db.prepare<[number], { seq: number; id: string; domain: string; slug: string }>(
@@ -45,6 +46,8 @@ export function createSqliteLinkChanges(db: Database): SqliteLinkChanges {
     const current = read();
     if (current === version || !db.open) return;
     version = current;
+    // the redirect's look-ups of this turn read what was committed before: from now on, what is now
+    reads?.end();
     const rows = since.all(seq);
     if (rows.length === 0) return;
     // rows are numbered without gaps: a gap means the rows were pruned before this process read them
@@ -64,6 +67,7 @@ export function createSqliteLinkChanges(db: Database): SqliteLinkChanges {
     ...hub,
     poll,
     own(change) {
+      reads?.end();
       hub.emit(change);
       if (++owned % PRUNE_EVERY === 0 && db.open) prune.run((lastSeq.get() ?? 0) - KEEP_ROWS);
     },

@@ -29,6 +29,7 @@ import { createSqliteLinkChanges } from './sqlite-link-changes.js';
 import type { SqliteLinkChanges } from './sqlite-link-changes.js';
 import { TAGS_FILTER, TAG_COUNTS, tagsParam } from './sqlite-tags.js';
 import { batchPerTurn } from './turn-batch.js';
+import type { TurnReads } from './turn-reads.js';
 import { HEALTH_FILTER, sqliteLinkHealth } from './sqlite-link-health.js';
 
 const INSERT = `INSERT INTO links (${LINK_COLUMNS.join(', ')}) VALUES (${LINK_COLUMNS.map((c) => `@${c}`).join(', ')})`;
@@ -66,10 +67,17 @@ interface ListParams {
   id?: string;
 }
 
-/** The LinkStore on a better-sqlite3 connection (already migrated). Statements are prepared once, here. */
-export function createSqliteLinkStore(db: Database): LinkStore & { readonly changes: SqliteLinkChanges } {
+/**
+ * The LinkStore on a better-sqlite3 connection (already migrated). Statements are prepared once, here.
+ * With `reads`, the redirect's look-ups run on that connection, a read transaction a turn (turn-reads.ts).
+ */
+export function createSqliteLinkStore(
+  db: Database,
+  reads?: TurnReads,
+): LinkStore & { readonly changes: SqliteLinkChanges } {
   const s = statementsOf(db);
-  const changes = createSqliteLinkChanges(db);
+  const lookUp = redirectLookupOf(reads?.db ?? db);
+  const changes = createSqliteLinkChanges(db, reads);
   // Announced once committed: a cache that reloaded the link before the commit would keep the old one.
   const announce = <T extends LinkChange | null>(link: T): T => {
     if (link !== null) changes.own({ id: link.id, domain: link.domain, slug: link.slug });
@@ -105,7 +113,7 @@ export function createSqliteLinkStore(db: Database): LinkStore & { readonly chan
     findById: async (id) => nullable(s.byId.get(id)),
     findBySlug: async (domain, slug) => nullable(bySlug(s.bySlug, s.bySlugWithoutCase, domain, slug)),
     findForRedirect: async (domain, slug) => {
-      const values = bySlug(s.forRedirect, s.forRedirectWithoutCase, domain, slug);
+      const values = reads === undefined ? lookUp(domain, slug) : lookUpInTurn(reads, lookUp, domain, slug);
       return values === undefined ? null : toLinkRecordFromValues(values);
     },
     update: async (id, linkChanges) => announce(nullable(s.updateRow.get(toChangeParams(id, linkChanges)))),
@@ -146,6 +154,40 @@ const toClaim = (row: ClaimRow): IdempotencyClaim => ({
 
 type Statements = ReturnType<typeof statementsOf>;
 
+const MAX_CLICKS = LINK_COLUMNS.indexOf('max_clicks');
+
+/**
+ * A look-up in the turn's read transaction (turn-reads.ts); a capped link's clicks decide whether it is
+ * gone, so one is read again as of now, not as of the turn's first look-up (another connection's flush
+ * may have committed clicks since).
+ */
+function lookUpInTurn(
+  reads: TurnReads,
+  lookUp: (domain: string, slug: string) => LinkValues | undefined,
+  domain: string,
+  slug: string,
+): LinkValues | undefined {
+  const values = reads.read(() => lookUp(domain, slug));
+  if (values === undefined || values[MAX_CLICKS] === null) return values;
+  reads.end();
+  return reads.read(() => lookUp(domain, slug));
+}
+
+/** The redirect's look-up of (domain, slug) on `db`: raw rows, arrays rather than named rows (link-rows.ts). */
+function redirectLookupOf(db: Database): (domain: string, slug: string) => LinkValues | undefined {
+  const exact = db
+    .prepare<[string, string], LinkValues>(
+      `SELECT ${LINK_READ_FOR_REDIRECT} FROM links WHERE domain = ? AND slug = ?`,
+    )
+    .raw(true);
+  const withoutCase = db
+    .prepare<[string, string], LinkValues>(
+      `SELECT ${LINK_READ_FOR_REDIRECT} FROM links WHERE ${WITHOUT_CASE}`,
+    )
+    .raw(true);
+  return (domain, slug) => bySlug(exact, withoutCase, domain, slug);
+}
+
 function statementsOf(db: Database) {
   return {
     upsertClaim: db.prepare<[string, string, number, number, string, number], ClaimRow>(
@@ -177,17 +219,6 @@ function statementsOf(db: Database) {
     bySlugWithoutCase: db.prepare<[string, string], LinkRow>(
       `SELECT ${LINK_READ} FROM links WHERE ${WITHOUT_CASE}`,
     ),
-    // raw: an array, not a named row (link-rows.ts)
-    forRedirect: db
-      .prepare<[string, string], LinkValues>(
-        `SELECT ${LINK_READ_FOR_REDIRECT} FROM links WHERE domain = ? AND slug = ?`,
-      )
-      .raw(true),
-    forRedirectWithoutCase: db
-      .prepare<[string, string], LinkValues>(
-        `SELECT ${LINK_READ_FOR_REDIRECT} FROM links WHERE ${WITHOUT_CASE}`,
-      )
-      .raw(true),
     updateRow: db.prepare<Record<string, string | number | null>, LinkRow>(UPDATE),
     deleteRow: db.prepare<[string], LinkChange>('DELETE FROM links WHERE id = ? RETURNING id, domain, slug'),
     firstPage: db.prepare<ListParams, LinkRow>(

@@ -27,6 +27,8 @@ import { createSqliteSessionStore } from './sqlite-session-store.js';
 import { createSqliteSettingStore } from './sqlite-setting-store.js';
 import { createSqliteTeamStore } from './sqlite-team-store.js';
 import { createSqliteVisitStore } from './sqlite-visit-store.js';
+import { openTurnReads } from './turn-reads.js';
+import type { TurnReads } from './turn-reads.js';
 
 /** The SQLite stores, sharing one connection, plus an online backup. */
 export interface SqliteStores extends Stores {
@@ -51,22 +53,35 @@ export function openSqliteStores(path: string, options: SqliteStoreOptions = {})
   const db = openSqliteDatabase(path, options.synchronous);
   const onFile = !isMemoryPath(path);
   const checkpoints = options.backgroundCheckpoints === true && onFile;
+  const writesInWorker = options.backgroundWrites === true;
   if (!((options.backgroundWrites || options.backgroundCompaction) && onFile)) {
     const checkpointer = checkpoints ? startBackgroundCheckpoints(db, options.checkpoints) : undefined;
-    return createSqliteStores(db, checkpointer, undefined, options.backgroundWrites === true);
+    return createSqliteStores(db, { checkpointer, writesInWorker });
   }
+  // the server's stores: the redirect's look-ups on a connection of their own (turn-reads.ts)
+  const reads = openTurnReads(path);
   // one worker thread for the visits and the checkpoints: a thread of its own cost about 17 MB of RSS
   const synchronous = options.synchronous ? { synchronous: options.synchronous } : {};
   if (!checkpoints) {
     const worker = startBackgroundVisitWrites(path, synchronous);
-    return createSqliteStores(db, undefined, worker, options.backgroundWrites === true);
+    return createSqliteStores(db, { worker, writesInWorker, reads });
   }
   const config = checkpointConfigOf(db, options.checkpoints);
   const { takeBack } = handOverCheckpoints(db, config.walLimitBytes);
   const worker = startBackgroundVisitWrites(path, { ...synchronous, checkpoints: config, onFail: takeBack });
   // stopped after the worker (createSqliteStores' close), whose 'stop' ends the checkpoints
   const checkpointer: Checkpointer = { walLimitBytes: config.walLimitBytes, stop: async () => takeBack() };
-  return createSqliteStores(db, checkpointer, worker, options.backgroundWrites === true);
+  return createSqliteStores(db, { checkpointer, worker, writesInWorker, reads });
+}
+
+/** What {@link createSqliteStores} runs beside the store's connection. */
+export interface SqliteStoreParts {
+  readonly checkpointer?: Checkpointer | undefined;
+  /** The visit log is folded there, and the flushes too when `writesInWorker` (default true). */
+  readonly worker?: BackgroundVisitWrites | undefined;
+  readonly writesInWorker?: boolean;
+  /** The redirect's look-ups, on a connection of their own (turn-reads.ts). */
+  readonly reads?: TurnReads | undefined;
 }
 
 /** How {@link openSqliteStores} runs the database. */
@@ -94,21 +109,17 @@ export interface SqliteStoreOptions {
 }
 
 /**
- * The stores on an open, migrated connection; they own it from now on and close it in `close()`. With
- * `worker`, the visit log is folded there, and the flushes too unless `writesInWorker` is false.
+ * The stores on an open, migrated connection; they own it (and the `parts`) from now on and close it in
+ * `close()`.
  */
-export function createSqliteStores(
-  db: Database,
-  checkpointer?: Checkpointer,
-  worker?: BackgroundVisitWrites,
-  writesInWorker = true,
-): SqliteStores {
+export function createSqliteStores(db: Database, parts: SqliteStoreParts = {}): SqliteStores {
+  const { checkpointer, worker, writesInWorker = true, reads } = parts;
   const ping = db.prepare('SELECT 1').pluck();
   // Rewriting user_version with its own value dirties the header page: a real commit, no change.
   const rewriteVersion = db.transaction(() => db.pragma(`user_version = ${userVersion(db)}`));
   // a full disk, an I/O error or a lock held too long is thrown as the store unavailable (503), not a bug
   const classified = <T extends object>(store: T): T => classifyStoreErrors(store, unavailableReason);
-  const links = createSqliteLinkStore(db);
+  const links = createSqliteLinkStore(db, reads);
   return {
     links: classified({ ...links, listAll: createSqliteLinkListing(db) }),
     imports: classified(createSqliteImportStore(db, (change) => links.changes.own(change))),
@@ -133,6 +144,7 @@ export function createSqliteStores(
     close: async () => {
       await worker?.stop();
       await checkpointer?.stop();
+      reads?.close();
       if (db.open) db.close();
     },
     backup: async (destPath) => backupDatabase(db, destPath),
