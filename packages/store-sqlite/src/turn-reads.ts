@@ -28,9 +28,11 @@ export interface TurnReads {
 
 /**
  * Page cache of the reading connection: the inner pages of the links' slug index and table at
- * 1,000,000 links take about 1.6 MB; the rest holds leaves of the links read lately.
+ * 1,000,000 links take about 1.6 MB. Leaves seldom serve twice: a link read again soon is in the
+ * hot-link cache, and every commit of another connection (the flushes of visits, several a second
+ * under load) empties this cache anyway.
  */
-const CACHE_KIB = 8000;
+const CACHE_KIB = 4000;
 
 /** {@link TurnReads} on the database file at `path` (opened, migrated and in WAL mode already). */
 export function openTurnReads(path: string): TurnReads {
