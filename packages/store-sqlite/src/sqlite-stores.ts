@@ -59,7 +59,7 @@ export function openSqliteStores(path: string, options: SqliteStoreOptions = {})
     return createSqliteStores(db, { checkpointer, writesInWorker });
   }
   // the server's stores: the redirect's look-ups on a connection of their own (turn-reads.ts)
-  const reads = openTurnReads(path);
+  const reads = openOrClose(db, () => openTurnReads(path));
   // one worker thread for the visits and the checkpoints: a thread of its own cost about 17 MB of RSS
   const synchronous = options.synchronous ? { synchronous: options.synchronous } : {};
   if (!checkpoints) {
@@ -72,6 +72,16 @@ export function openSqliteStores(path: string, options: SqliteStoreOptions = {})
   // stopped after the worker (createSqliteStores' close), whose 'stop' ends the checkpoints
   const checkpointer: Checkpointer = { walLimitBytes: config.walLimitBytes, stop: async () => takeBack() };
   return createSqliteStores(db, { checkpointer, worker, writesInWorker, reads });
+}
+
+/** `open()`'s result; when it throws, the store's connection `db` is closed first. */
+function openOrClose<T>(db: Database, open: () => T): T {
+  try {
+    return open();
+  } catch (error) {
+    db.close();
+    throw error;
+  }
 }
 
 /** What {@link createSqliteStores} runs beside the store's connection. */
