@@ -913,3 +913,36 @@ export const ISSUE_58_TENTH = `- Issue 58, a tenth session (2026-12-04, the same
   - Against \`55c53ba\` (the Against section, hot at 1,000 links, 8 rounds, a fresh process a round):
     CPU 0.722 [0.659, 0.777] a redirect, better (−27.8%), 46.9 against 68.2 CPU-µs in an hour when the
     bare 302 took 22-33; against the bare 302 0.501 with each round's flush and compaction counted.`;
+
+/** Issue 58, an eleventh session: system calls per cold redirect, the look-ups a read transaction a turn. */
+export const ISSUE_58_ELEVENTH = `- Issue 58, an eleventh session (2026-12-04, evening, the same kind of 2-CPU AMD EPYC in a slow hour:
+  the bare 302 at 20-30 CPU-µs in the Against rounds; no full run in this session, the run above is the
+  tenth session's).
+  - System calls of a cold redirect (\`perf stat\` of one server, 27,000 redirects at 1,000,000 links after
+    10,000 of warm-up, slugs of the Against harness's cold rotation): the event loop 7.4 a redirect (the
+    request's read and the answer's write 1.0 each, \`pread\` 1.8, \`pwrite\` 1.0, \`fcntl\` 2.4), the visit
+    worker 6.5 a visit (\`pread\` 3.0, \`pwrite\` 3.3: two a WAL frame, its header and its page, then the
+    checkpoint's copy). On this virtual machine each return from the kernel pays \`pvm_irq_enable\`: 12%
+    of the event loop's samples under \`perf\`, 11% of the worker's. The event loop's samples: SQLite 30%
+    (the look-ups 19, the flush 13), the answer's socket write 13% (it wakes wrk), \`pread\` 6.7%; the
+    worker's: the kernel 31%, V8's runtime 29% (string hashes, maps, the packed days' JSON), SQLite 23%.
+  - The \`fcntl\` calls were SQLite's WAL read marks: a look-up outside a transaction is a transaction of
+    its own and takes and drops one. The look-ups now run on a read-only connection of their own, one read
+    transaction an event-loop turn (decisions, "The redirect's look-ups read a turn at a time"): about 45
+    look-ups a transaction under that load, 0.13 \`fcntl\` a redirect, and 0.4 more \`pread\` (the flushes'
+    commits on the store's connection now empty the look-ups' page cache). In process (1,000,000 links,
+    random slugs): 18.3-20.8 CPU-µs a look-up alone, 12.9-14.0 in transactions of 20. Through the harness
+    against its parent \`1ea3bf6\` (the Against section, 8 rounds): CPU 1.059 [0.941, 1.177], no
+    difference shown, rounds 0.86-1.60; a few µs of the 210-240 a cold redirect cost in that hour.
+  - Tried, not kept: compaction chunks of 2,500 entries with 32 MB of page cache in the worker (the
+    50,000 links of the cold rotation share the pages of \`link_clicks\` and \`counter_days\`, so a larger
+    chunk writes fewer WAL frames a visit), four pairs of cold rounds alternated: 194-283 against 214-232
+    CPU-µs a cold redirect, not shown, and RSS 20 MB higher.
+  - The crash test (\`kill -9\` mid-flush, three times) summed a link's total from \`visit_counters\` only:
+    on a loaded machine each link got fewer visits, its day stayed one packed row of \`counter_days\`
+    (migration 034) and the test failed. It sums both tables now (the view \`all_counters\`).
+  - Against \`55c53ba\` (the Against section, cold at 1,000,000 links, 8 rounds, the bare 302 at 22-41
+    CPU-µs): CPU in total 0.701 [0.647, 0.777], better (−29.9%), 202.2 against 288.4 CPU-µs a cold
+    redirect, rate +30.5% [1.079, 1.359], p99 72 against 106 ms; the 0.6 target is not met (0.70 here,
+    0.713 in the eighth session's run and 0.832 in the ninth's: the ratio moves that much between
+    hours). RSS after the rounds 210 MB against 198.`;

@@ -21,6 +21,7 @@ import {
   ISSUE_58_EIGHTH,
   ISSUE_58_NINTH,
   ISSUE_58_TENTH,
+  ISSUE_58_ELEVENTH,
   ISSUE_58_FOURTH,
   ISSUE_59,
   TRIED,
@@ -209,6 +210,7 @@ ${ISSUE_58_SEVENTH}
 ${ISSUE_58_EIGHTH}
 ${ISSUE_58_NINTH}
 ${ISSUE_58_TENTH}
+${ISSUE_58_ELEVENTH}
 - Creating a link costs four B-tree inserts with random keys plus the Koa API path (key check, body
   parsing, validation, JSON); the creations arriving in one event-loop turn share one SQLite transaction
   (one commit instead of one each: about 280 → 175 CPU-µs per link). The bulk endpoint shares the HTTP
