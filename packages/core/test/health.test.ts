@@ -131,6 +131,30 @@ describe('HostGate', () => {
     expect(gate.busyHosts).toBe(0);
   });
 
+  it('gives a shared turn taken while it closed back at once (no gap), and runs nothing on it', async () => {
+    const given: [string, number][] = [];
+    let grant: (wait: number) => void = () => undefined;
+    // the shared turns of every node (Redis on the server): this take answers only when told to
+    const turns: HostTurns = {
+      take: () => new Promise<number>((resolve) => (grant = resolve)),
+      giveBack: async (host, gapMs) => void given.push([host, gapMs]),
+    };
+    const gate = new HostGate(
+      2000,
+      () => 0,
+      async () => undefined,
+      turns,
+    );
+    const started: string[] = [];
+    const run = gate.run('a.example', async () => started.push('task'));
+    await new Promise((resolve) => setImmediate(resolve)); // the take is under way
+    gate.close();
+    grant(0); // taken, but the gate closed meanwhile
+    await expect(run).rejects.toBeInstanceOf(HostGateClosedError);
+    expect(started).toStrictEqual([]);
+    expect(given).toStrictEqual([['a.example', 0]]); // another node may take the host now
+  });
+
   it('runs one request at a time per host, each at least the gap after the last ended', async () => {
     let now = 0;
     const waits: number[] = [];
