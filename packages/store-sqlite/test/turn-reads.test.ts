@@ -99,4 +99,41 @@ describe('the redirect look-up on the reading connection', () => {
     await nextTurn();
     expect(await stores.links.findForRedirect('sho.rt', 'later')).not.toBeNull();
   });
+
+  it('holds for a hundred look-ups at once while links change here and clicks are written elsewhere', async () => {
+    const path = nextPath();
+    const stores = serverStores(path);
+    const other = openSqliteStores(path);
+    closing.push(() => other.close());
+    const links = Array.from({ length: 100 }, (_, i) =>
+      aLink({ slug: `many${i}`, url: `https://example.com/${i}/old`, maxClicks: i % 2 === 0 ? 1000 : null }),
+    );
+    await stores.links.insertMany(links);
+    const found = await Promise.all(
+      links.map(async (link, i) => {
+        const before = await stores.links.findForRedirect('sho.rt', link.slug);
+        await stores.links.update(link.id, { url: `https://example.com/${i}/new`, updatedAt: Date.now() });
+        const changed = await stores.links.findForRedirect('sho.rt', link.slug);
+        // another connection's flush: clicks a capped link's look-up must count as of now
+        const at = Date.now();
+        await other.visits.record({
+          clicks: [{ linkId: link.id, count: 3, lastClickAt: at }],
+          counters: [],
+          visitors: [],
+        });
+        const clicked = await stores.links.findForRedirect('sho.rt', link.slug);
+        return {
+          before: before?.url,
+          changed: changed?.url,
+          capped: link.maxClicks !== null,
+          clicks: clicked?.clicks,
+        };
+      }),
+    );
+    found.forEach((f, i) => {
+      expect(f.before).toBe(`https://example.com/${i}/old`);
+      expect(f.changed).toBe(`https://example.com/${i}/new`);
+      if (f.capped) expect(f.clicks).toBe(3);
+    });
+  });
 });
