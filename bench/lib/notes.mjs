@@ -946,3 +946,27 @@ export const ISSUE_58_ELEVENTH = `- Issue 58, an eleventh session (2026-12-04, e
     redirect, rate +30.5% [1.079, 1.359], p99 72 against 106 ms; the 0.6 target is not met (0.70 here,
     0.713 in the eighth session's run and 0.832 in the ninth's: the ratio moves that much between
     hours). RSS after the rounds 210 MB against 198.`;
+
+/** Issue 58, a twelfth session: every figure against 55c53ba in one run, where each target stands. */
+export const ISSUE_58_TWELFTH = `- Issue 58, a twelfth session (2026-12-04, night, the same kind of 2-CPU AMD EPYC: the bare 302 at
+  19.8-40.8 CPU-µs in the Against rounds; the run above is this session's, of the eleventh session's
+  code, \`4d28057\`; no code changed).
+  - Every figure of the harness against \`55c53ba\` in one run (the Against section, 8 rounds, 3,944 s):
+    CPU in total at 100,000 links cold 0.690 [0.616, 0.767], better (−31.0%), rate +15.2%; at
+    1,000,000 cold 0.835 [0.710, 0.971], better (−16.5%), rate no difference shown (the eleventh
+    session's run measured 0.701 for the same code); hot at 1,000,000 0.765 [0.697, 0.850], better
+    (−23.5%); hot at 1,000 1.036 [0.891, 1.189], no difference shown, with its rate 0.831 [0.710, 0.993],
+    worse. That figure alone was run again right after (697 s): rate 1.019 [0.816, 1.035], CPU 0.915
+    [0.818, 1.110], in total 0.937 [0.855, 1.047], no difference shown on any; the tenth session's run
+    had it 0.716 [0.646, 0.800] better. The intervals of one run are narrower than the spread between
+    runs of the same two builds an hour apart: read a verdict near 1 as no difference.
+  - Where the issue's targets stand against that run and the full run above: cold CPU at most 0.6 of
+    \`55c53ba\`: 0.690 at 100,000 links and 0.835 at 1,000,000 (0.701 and 0.713 for nearly the same
+    cold path in the eleventh and eighth sessions' runs), missed by 0.09-0.24; cold p99 under 20 ms in
+    every round: 33 ms (max 51) and 73 (max 159) through the harness, where \`55c53ba\` had 50 and 110,
+    and 25 (max 45) and 19 (max 29) in the full run: missed; no redirect figure worse: none in the
+    re-run (the harness runs no other figure); RSS under 250 MB at 1,000,000 links after every round:
+    243 MB after the hot rounds and 269 after the cold ones in the full run (251 in the tenth
+    session's), 202 at most through the harness (a process a round): missed by 7% in the full run; hot
+    CPU-µs ratio to bare at least 0.85: 0.692 at 1,000 links and 0.718 at 1,000,000 in the full run
+    (0.711 / 0.797 in the tenth session's), missed by 16-19%.`;
