@@ -51,37 +51,54 @@ export interface SqliteStores extends Stores {
  */
 export function openSqliteStores(path: string, options: SqliteStoreOptions = {}): SqliteStores {
   const db = openSqliteDatabase(path, options.synchronous);
+  // what is opened on the way, closed (latest first) should a later step throw: nothing is left open
+  const opened: Array<() => unknown> = [() => db.close()];
+  try {
+    return storesOn(db, path, options, (close) => opened.push(close));
+  } catch (error) {
+    for (const close of opened.reverse()) {
+      try {
+        void Promise.resolve(close()).catch(() => undefined);
+      } catch {
+        // the step's own error is the one to report
+      }
+    }
+    throw error;
+  }
+}
+
+/** {@link openSqliteStores} once `db` is open; `opened` is told how to close each part it starts. */
+function storesOn(
+  db: Database,
+  path: string,
+  options: SqliteStoreOptions,
+  opened: (close: () => unknown) => void,
+): SqliteStores {
   const onFile = !isMemoryPath(path);
   const checkpoints = options.backgroundCheckpoints === true && onFile;
   const writesInWorker = options.backgroundWrites === true;
   if (!((options.backgroundWrites || options.backgroundCompaction) && onFile)) {
     const checkpointer = checkpoints ? startBackgroundCheckpoints(db, options.checkpoints) : undefined;
+    if (checkpointer) opened(() => checkpointer.stop());
     return createSqliteStores(db, { checkpointer, writesInWorker });
   }
   // the server's stores: the redirect's look-ups on a connection of their own (turn-reads.ts)
-  const reads = openOrClose(db, () => openTurnReads(path));
+  const reads = openTurnReads(path);
+  opened(() => reads.close());
   // one worker thread for the visits and the checkpoints: a thread of its own cost about 17 MB of RSS
   const synchronous = options.synchronous ? { synchronous: options.synchronous } : {};
   if (!checkpoints) {
     const worker = startBackgroundVisitWrites(path, synchronous);
+    opened(() => worker.stop());
     return createSqliteStores(db, { worker, writesInWorker, reads });
   }
   const config = checkpointConfigOf(db, options.checkpoints);
   const { takeBack } = handOverCheckpoints(db, config.walLimitBytes);
   const worker = startBackgroundVisitWrites(path, { ...synchronous, checkpoints: config, onFail: takeBack });
+  opened(() => worker.stop());
   // stopped after the worker (createSqliteStores' close), whose 'stop' ends the checkpoints
   const checkpointer: Checkpointer = { walLimitBytes: config.walLimitBytes, stop: async () => takeBack() };
   return createSqliteStores(db, { checkpointer, worker, writesInWorker, reads });
-}
-
-/** `open()`'s result; when it throws, the store's connection `db` is closed first. */
-function openOrClose<T>(db: Database, open: () => T): T {
-  try {
-    return open();
-  } catch (error) {
-    db.close();
-    throw error;
-  }
 }
 
 /** What {@link createSqliteStores} runs beside the store's connection. */

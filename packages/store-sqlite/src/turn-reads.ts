@@ -37,6 +37,15 @@ const CACHE_KIB = 4000;
 /** {@link TurnReads} on the database file at `path` (opened, migrated and in WAL mode already). */
 export function openTurnReads(path: string): TurnReads {
   const db = new BetterSqlite3(path, { fileMustExist: true });
+  try {
+    return turnReadsOn(db);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+function turnReadsOn(db: Database): TurnReads {
   db.pragma('busy_timeout = 5000');
   db.pragma('query_only = ON');
   db.pragma(`cache_size = -${CACHE_KIB}`);
