@@ -2,7 +2,7 @@ export { createHttpApp, createHttpServer } from './app.js';
 export { DEFAULT_SERVER_LIMITS } from './server/connection-limits.js';
 export type { ServerLimits } from './server/connection-limits.js';
 export { drainHttpServer } from './server/drain.js';
-export { METRICS_ALLOW } from './api/meta-routes.js';
+export { METRICS_ALLOW } from './server/metrics-allow.js';
 export { answerHalfClosedRequests } from './server/wire-rules.js';
 export type {
   HealthReport,

@@ -1,7 +1,7 @@
 import { createServedHosts, createVisitRecorder } from '@shortener/core';
 import { ssoOf } from './sso.js';
 import type { Services } from './container.js';
-import { isBotUserAgent } from '@shortener/adapter-http';
+import { isBotUserAgent } from '@shortener/adapter-http/parts';
 import type { HttpSso, McpEndpoint } from '@shortener/adapter-http';
 import { createImportRuntime } from './imports/import-runtime.js';
 import { createPublicFetch } from './imports/public-fetch.js';

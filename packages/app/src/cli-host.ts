@@ -1,16 +1,15 @@
 import type { CliHost, CliIo } from '@shortener/adapter-cli';
 import { CliError } from '@shortener/adapter-cli';
 import { authenticateApiKey, keyCaller } from '@shortener/core';
+import type { CoreDeps } from '@shortener/core';
 import { loadConfig } from './config.js';
-import { resolve } from './container.js';
-import type { AppContainer } from './container.js';
-import { openDatabase, openLocalStore } from './local-store.js';
 import { createJsonLogger } from './logger.js';
 import type { AppLogger } from './logger.js';
-import { migrateToPostgres } from './migrate.js';
-import { startServer } from './serve.js';
 import type { RunningServer } from './serve.js';
 import { VARIABLE_HELP, VARIABLE_NAMES, flagOf } from './variables.js';
+
+// The server, the container with its stores and the copy into PostgreSQL are loaded by the command that
+// runs them: `--help`, a typo or a command of the HTTP client loads none of them (1.1 s of a start).
 
 /**
  * The command line's host (`CliHost` of `@shortener/adapter-cli`): the server, the local database, MCP
@@ -21,12 +20,13 @@ export const APP_HOST: CliHost = {
   async serve(io, flags) {
     const config = loadConfig(io.env, flags);
     const logger = createJsonLogger({ level: config.logLevel, stream: io.stderr });
+    const { startServer } = await import('./serve.js');
     const running = await startServer(config, { logger });
     await untilClosedBySignal(running, logger);
   },
-  openLocalStore: (io, dbPath) => openLocalStore(io.env, dbPath),
+  openLocalStore: async (io, dbPath) => (await import('./local-store.js')).openLocalStore(io.env, dbPath),
   serveMcp,
-  migrate: (io, options) => migrateToPostgres(io.env, options),
+  migrate: async (io, options) => (await import('./migrate.js')).migrateToPostgres(io.env, options),
 };
 
 /**
@@ -36,10 +36,14 @@ export const APP_HOST: CliHost = {
 async function serveMcp(io: CliIo, options: { readonly key: string | undefined; readonly dbPath?: string }) {
   const flags = options.dbPath === undefined ? {} : { DB_PATH: options.dbPath };
   const logger = createJsonLogger({ level: loadConfig(io.env, flags).logLevel, stream: io.stderr });
+  const [{ openDatabase }, { resolve }] = await Promise.all([
+    import('./local-store.js'),
+    import('./container.js'),
+  ]);
   const { container } = await openDatabase(io.env, flags, { logger });
   const stores = resolve(container, 'stores');
   try {
-    const caller = await callerOfKey(options.key, container);
+    const caller = await callerOfKey(options.key, resolve(container, 'coreDeps'));
     // loaded here, not at start: every other command (and the server) does without the MCP SDK
     const { serveMcpOverStdio } = await import('@shortener/adapter-mcp');
     const session = await serveMcpOverStdio(resolve(container, 'mcpDeps'), { ...caller, ip: 'stdio' });
@@ -81,9 +85,9 @@ async function untilClosedBySignal(running: RunningServer, logger: AppLogger): P
 }
 
 /** The tools' caller for `--key`: its account with the key's role and limits (decisions §21); else anonymous. */
-async function callerOfKey(key: string | undefined, container: AppContainer) {
+async function callerOfKey(key: string | undefined, deps: CoreDeps) {
   if (key === undefined || key.trim() === '') return { accountId: null };
-  const found = await authenticateApiKey(resolve(container, 'coreDeps'), key.trim());
+  const found = await authenticateApiKey(deps, key.trim());
   if (!found.ok) throw new CliError(`${found.error.message} (${found.error.code})`, 1);
   const { editToken: _none, ...caller } = keyCaller(found.value, found.value.account, null);
   return caller;

@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { DEFAULT_SERVER_LIMITS } from '@shortener/adapter-http';
+import { DEFAULT_SERVER_LIMITS } from '@shortener/adapter-http/parts';
 import { DEFAULT_DOMAINS_PER_ACCOUNT, DEFAULT_LIMITS, VISIT_EVENT_SECONDS } from '@shortener/core';
 import { z } from 'zod';
 import {

@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { isIP } from 'node:net';
-import { parseTrustProxy } from '@shortener/adapter-http';
+import { parseTrustProxy } from '@shortener/adapter-http/parts';
 import type { TrustProxy } from '@shortener/adapter-http';
 import {
   normalizeHost,

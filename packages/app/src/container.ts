@@ -1,4 +1,4 @@
-import { createUserAgentParser } from '@shortener/adapter-http';
+import { createUserAgentParser } from '@shortener/adapter-http/parts';
 import type { HttpDeps } from '@shortener/adapter-http';
 import type { McpDeps } from '@shortener/adapter-mcp';
 import { createOrphanRecorder } from '@shortener/core';

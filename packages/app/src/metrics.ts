@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { Server, ServerResponse } from 'node:http';
-import { METRICS_ALLOW, answerHalfClosedRequests } from '@shortener/adapter-http';
+import { METRICS_ALLOW, answerHalfClosedRequests } from '@shortener/adapter-http/parts';
 import type { HttpMetrics, RouteFamily } from '@shortener/adapter-http';
 import type { VisitRecorder } from '@shortener/core';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';

@@ -1,4 +1,4 @@
-import QRCode from 'qrcode';
+import type QRCode from 'qrcode';
 
 /** How to draw a QR code. Colors are hex (`#rgb`, `#rrggbb`, `#rrggbbaa`, with or without `#`). */
 export interface QrOptions {
@@ -17,6 +17,12 @@ export type QrImage =
 
 /** Defaults of the `/{slug}.png` query (interface §4). */
 export const QR_DEFAULTS = { size: 512, margin: 2, fg: '#000000', bg: '#ffffff' } as const;
+
+// the qrcode package (pngjs under it, some 30 modules) is loaded by the first code drawn: a command or a
+// server that draws none does without
+let qrcode: Promise<typeof QRCode> | undefined;
+const loadQrcode = (): Promise<typeof QRCode> =>
+  (qrcode ??= import('qrcode').then((module) => module.default));
 
 const PNG_CACHE_SIZE = 256;
 const pngCache = new Map<string, Promise<Buffer>>();
@@ -39,14 +45,18 @@ export async function renderQr(
   const margin = options.margin ?? QR_DEFAULTS.margin;
   const color = { dark: hex(options.fg ?? QR_DEFAULTS.fg), light: hex(options.bg ?? QR_DEFAULTS.bg) };
   if (format === 'svg') {
-    const data = await QRCode.toString(text, { type: 'svg', errorCorrectionLevel: 'M', margin, color });
+    const data = await (
+      await loadQrcode()
+    ).toString(text, { type: 'svg', errorCorrectionLevel: 'M', margin, color });
     return { format, mimeType: 'image/svg+xml', data };
   }
   const width = options.size ?? QR_DEFAULTS.size;
   const key = JSON.stringify([text, width, margin, color.dark, color.light]);
   let png = pngCache.get(key);
   if (png === undefined) {
-    png = QRCode.toBuffer(text, { type: 'png', errorCorrectionLevel: 'M', width, margin, color });
+    png = loadQrcode().then((drawer) =>
+      drawer.toBuffer(text, { type: 'png', errorCorrectionLevel: 'M', width, margin, color }),
+    );
     png.catch(() => pngCache.delete(key));
     if (pngCache.size >= PNG_CACHE_SIZE) pngCache.delete(pngCache.keys().next().value as string);
   } else {

@@ -14,7 +14,6 @@ import {
   statsCsvRows,
 } from '@shortener/core';
 import type { Command } from 'commander';
-import QRCode from 'qrcode';
 import { CliError, USAGE, unwrap, usageError } from '../cli-io.js';
 import type { CliIo } from '../cli-io.js';
 import { checkText, statsText } from '../render.js';
@@ -82,6 +81,8 @@ const QR: ClientCommand = {
     const url = unwrap(await client.shortUrl(args[0] ?? ''));
     if (typeof file !== 'string' || format === null) {
       const type = io.stdout.isTTY === true ? 'terminal' : 'utf8';
+      // loaded by the command that draws on the terminal, not by every start of the program
+      const { default: QRCode } = await import('qrcode');
       const text = await QRCode.toString(url, {
         type,
         small: true,

@@ -6,11 +6,9 @@ import { perServer } from '../deps.js';
 import { jsonContent, ref, textContent } from '../openapi/openapi-paths.js';
 import { mountRoutes, route } from '../routes/route-table.js';
 import type { AnyRoute, RouteDoc } from '../routes/route-table.js';
+import { METRICS_ALLOW } from '../server/metrics-allow.js';
 import { refuseMethod } from '../server/methods.js';
 import { buildLlmsTxt } from './llms-txt.js';
-
-/** The methods `/metrics` takes, wherever it is served. */
-export const METRICS_ALLOW = 'GET, HEAD';
 
 const meta = (id: string, summary: string, description: string, responses: RouteDoc['responses']) => ({
   id,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ImportDone, LocalImportRequest } from '@shortener/adapter-cli';
-import { isBotUserAgent } from '@shortener/adapter-http';
+import { isBotUserAgent } from '@shortener/adapter-http/parts';
 import { domainError, err, ok, runImportJob } from '@shortener/core';
 import type {
   CoreDeps,

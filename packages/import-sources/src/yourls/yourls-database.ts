@@ -1,5 +1,4 @@
 import type { Pool, PoolOptions, RowDataPacket } from 'mysql2/promise';
-import { createPool } from 'mysql2/promise';
 
 /** The connection settings of `mysql://user:pass@host:port/name` (or `mariadb://`), or a clear error. */
 export function connectionOptions(database: string): PoolOptions {
@@ -41,12 +40,13 @@ export function createSharedPool(options: PoolOptions): {
   open(): Query;
   close(): Promise<void>;
 } {
-  let pool: Pool | null = null;
+  // mysql2 (some 60 modules) is loaded by the first import from YOURLS, not by every start
+  let pool: Promise<Pool> | null = null;
   let readers = 0;
   const query: Query = async (sql, params) => {
     if (pool === null) throw new Error('YOURLS: the database is closed');
     try {
-      const [rows] = await pool.query<RowDataPacket[]>(sql, [...params]);
+      const [rows] = await (await pool).query<RowDataPacket[]>(sql, [...params]);
       return rows;
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
@@ -55,7 +55,7 @@ export function createSharedPool(options: PoolOptions): {
   };
   const open = (): Query => {
     readers += 1;
-    pool ??= createPool(options);
+    pool ??= import('mysql2/promise').then(({ createPool }) => createPool(options));
     return query;
   };
   const close = async (): Promise<void> => {
@@ -63,7 +63,7 @@ export function createSharedPool(options: PoolOptions): {
     if (readers > 0 || pool === null) return;
     const closing = pool;
     pool = null;
-    await closing.end();
+    await (await closing).end();
   };
   return {
     open,
