@@ -49,5 +49,43 @@ function describeIssue(issue: z.core.$ZodIssue, field: string): string {
   if (issue.code === 'unrecognized_keys') return `Unknown field: ${field}.`;
   const where = field === '' ? 'The request' : field;
   if (issue.code === 'invalid_type' && issue.input === undefined) return `${where} is required.`;
-  return `${where}: ${issue.message}`;
+  const plain = plainWording(issue);
+  return plain === null ? `${where}: ${issue.message}` : `${where} must be ${plain}.`;
+}
+
+/** What a value of each type is called in an error ("must be a whole number"). */
+const TYPE_NAMES: Readonly<Record<string, string>> = {
+  number: 'a number',
+  int: 'a whole number',
+  string: 'text',
+  boolean: 'true or false',
+  array: 'a list',
+  object: 'an object',
+};
+
+/** The unit a length is counted in, by what zod measured. */
+const LENGTH_UNITS: Readonly<Record<string, string>> = {
+  string: ' characters',
+  array: ' items',
+  set: ' items',
+  file: ' bytes',
+};
+
+/**
+ * Zod's own wording of a wrong type or an out-of-range number or length ("Too small: expected number to
+ * be >=1", "Invalid input: expected number, received NaN" for `?limit=abc`), said plainly: what the value
+ * must be ("at least 1", "a whole number", "at most 200 characters"). A schema's own message is kept.
+ */
+function plainWording(issue: z.core.$ZodIssue): string | null {
+  if (issue.code === 'invalid_type' && issue.message.startsWith('Invalid input: expected '))
+    return TYPE_NAMES[issue.expected] ?? null;
+  if (issue.code === 'too_small' && issue.message.startsWith('Too small: ')) {
+    const unit = LENGTH_UNITS[issue.origin] ?? '';
+    return `${issue.inclusive === false ? 'more than' : 'at least'} ${String(issue.minimum)}${unit}`;
+  }
+  if (issue.code === 'too_big' && issue.message.startsWith('Too big: ')) {
+    const unit = LENGTH_UNITS[issue.origin] ?? '';
+    return `${issue.inclusive === false ? 'less than' : 'at most'} ${String(issue.maximum)}${unit}`;
+  }
+  return null;
 }

@@ -70,4 +70,19 @@ describe('input schemas', () => {
   ])('QR PNG query %j gives %s', (query, code) => {
     expect(codeOf(parseInput(QrPngQuery, query))).toBe(code);
   });
+
+  it.each([
+    [ListLinksQuery, { limit: 'ten' }, 'limit must be a number.'],
+    [ListLinksQuery, { limit: '0' }, 'limit must be at least 1.'],
+    [ListLinksQuery, { limit: '201' }, 'limit must be at most 200.'],
+    [ListLinksQuery, { limit: '1.5' }, 'limit must be a whole number.'],
+    [CreateLinkInput, { url: 'x', title: 't'.repeat(201) }, 'title must be at most 200 characters.'],
+    [CreateLinkInput, { url: 'x', public_stats: 'yes' }, 'public_stats must be true or false.'],
+    [CreateLinkInput, { url: 42 }, 'url must be text.'],
+    [BulkInput, { urls: 3 }, 'urls: Invalid input'],
+    [CreateLinkInput, {}, 'url is required.'],
+  ] as const)('%# says what the value must be, plainly: %j', (schema, raw, message) => {
+    const result = parseInput(schema, raw);
+    expect(result.ok ? null : result.error.message).toBe(message);
+  });
 });
