@@ -50,7 +50,7 @@ function describeIssue(issue: z.core.$ZodIssue, field: string): string {
   const where = field === '' ? 'The request' : field;
   if (issue.code === 'invalid_type' && issue.input === undefined) return `${where} is required.`;
   const plain = plainWording(issue);
-  return plain === null ? `${where}: ${issue.message}` : `${where} must be ${plain}.`;
+  return plain === null ? `${where}: ${issue.message}` : `${where} ${plain}.`;
 }
 
 /** What a value of each type is called in an error ("must be a whole number"). */
@@ -73,19 +73,25 @@ const LENGTH_UNITS: Readonly<Record<string, string>> = {
 
 /**
  * Zod's own wording of a wrong type or an out-of-range number or length ("Too small: expected number to
- * be >=1", "Invalid input: expected number, received NaN" for `?limit=abc`), said plainly: what the value
- * must be ("at least 1", "a whole number", "at most 200 characters"). A schema's own message is kept.
+ * be >=1", "Invalid input: expected number, received NaN" for `?limit=abc`), said plainly: "must be at
+ * least 1", "must be a whole number", "must not be empty". A schema's own message is kept.
  */
 function plainWording(issue: z.core.$ZodIssue): string | null {
   if (issue.code === 'invalid_type' && issue.message.startsWith('Invalid input: expected '))
-    return TYPE_NAMES[issue.expected] ?? null;
+    return TYPE_NAMES[issue.expected] === undefined ? null : `must be ${TYPE_NAMES[issue.expected]}`;
   if (issue.code === 'too_small' && issue.message.startsWith('Too small: ')) {
-    const unit = LENGTH_UNITS[issue.origin] ?? '';
-    return `${issue.inclusive === false ? 'more than' : 'at least'} ${String(issue.minimum)}${unit}`;
+    const length = LENGTH_UNITS[issue.origin] !== undefined;
+    if (length && issue.minimum === 1 && issue.inclusive !== false) return 'must not be empty';
+    return `must be ${issue.inclusive === false ? 'more than' : 'at least'} ${countOf(issue.minimum, issue.origin)}`;
   }
-  if (issue.code === 'too_big' && issue.message.startsWith('Too big: ')) {
-    const unit = LENGTH_UNITS[issue.origin] ?? '';
-    return `${issue.inclusive === false ? 'less than' : 'at most'} ${String(issue.maximum)}${unit}`;
-  }
+  if (issue.code === 'too_big' && issue.message.startsWith('Too big: '))
+    return `must be ${issue.inclusive === false ? 'less than' : 'at most'} ${countOf(issue.maximum, issue.origin)}`;
   return null;
+}
+
+/** `n` with the unit of a length ("1 character", "200 characters"), or alone for a number. */
+function countOf(n: number | bigint, origin: string): string {
+  const unit = LENGTH_UNITS[origin];
+  if (unit === undefined) return String(n);
+  return `${String(n)}${Number(n) === 1 ? unit.replace(/s$/, '') : unit}`;
 }

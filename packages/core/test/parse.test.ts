@@ -81,6 +81,7 @@ describe('input schemas', () => {
     [CreateLinkInput, { url: 42 }, 'url must be text.'],
     [BulkInput, { urls: 3 }, 'urls: Invalid input'],
     [CreateLinkInput, {}, 'url is required.'],
+    [CreateLinkInput, { url: '' }, 'url must not be empty.'],
   ] as const)('%# says what the value must be, plainly: %j', (schema, raw, message) => {
     const result = parseInput(schema, raw);
     expect(result.ok ? null : result.error.message).toBe(message);
