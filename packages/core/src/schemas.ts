@@ -130,7 +130,9 @@ export type UpdateLinkInput = z.infer<typeof UpdateLinkInput>;
 export const BulkInput = z
   .strictObject({
     urls: z
-      .union([z.array(z.string()).min(1), z.string().min(1)])
+      .union([z.array(z.string()).min(1), z.string().min(1)], {
+        error: 'expected a list of URLs as text, or one text with a URL per line',
+      })
       .describe(
         'An array of URLs, or one string with one URL per line (blank lines ignored); at least one URL.',
       ),

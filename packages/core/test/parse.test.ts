@@ -79,7 +79,9 @@ describe('input schemas', () => {
     [CreateLinkInput, { url: 'x', title: 't'.repeat(201) }, 'title must be at most 200 characters.'],
     [CreateLinkInput, { url: 'x', public_stats: 'yes' }, 'public_stats must be true or false.'],
     [CreateLinkInput, { url: 42 }, 'url must be text.'],
-    [BulkInput, { urls: 3 }, 'urls: Invalid input'],
+    [BulkInput, { urls: 3 }, 'urls: expected a list of URLs as text, or one text with a URL per line'],
+    [BulkInput, { urls: [5] }, 'urls: expected a list of URLs as text, or one text with a URL per line'],
+    [BulkInput, { urls: [] }, 'urls must not be empty.'],
     [CreateLinkInput, {}, 'url is required.'],
     [CreateLinkInput, { url: '' }, 'url must not be empty.'],
   ] as const)('%# says what the value must be, plainly: %j', (schema, raw, message) => {
