@@ -981,3 +981,32 @@ export const ISSUE_58_TWELFTH = `- Issue 58, a twelfth session (2026-12-04, nigh
     MB (the link cache's 20,000 links among them): no one part to trim. So the RSS target is a matter of
     the young generation's size and of when the full collection runs, which earlier sessions measured
     at 2-3% of the cold path's CPU (smaller semi-spaces) or 11% of its rate (a lower heap growing factor).`;
+
+/** Issue 58, a thirteenth session: where garbage collection stands in a cold redirect, and an import's memory. */
+export const ISSUE_58_THIRTEENTH = `- Issue 58, a thirteenth session (2026-12-05, night, the same kind of 2-CPU AMD EPYC; no code of the
+  redirect changed, so the runs above stand).
+  - Garbage collection in the cold case at 1,000,000 links (\`bench/profile.mjs 20 --links 1000000
+    --slugs 50000\` with \`v8.GCProfiler\` preloaded; 18 s at 11,800 req/s): 191 scavenges (467 ms of
+    pauses), 12 incremental markings (19 ms) and 12 mark-compacts (100 ms), about 2.7 CPU-µs of a cold
+    redirect's 94-102, some 3%; 54 MB promoted (about 250 bytes a redirect). No change to what a cold
+    redirect allocates can reach the 15% one run can show, nor the 0.6 target.
+  - What dies in the old generation (V8's sampling heap profiler, 8 KB samples of the objects a full
+    collection took, less those alive): the visits folded for the next flush (\`addHuman\` with its
+    visitor hashes, 28% of the sampled bytes), the look-up's closures and the link records read for the
+    cache (31%), the link cache's and the drain's maps as they grow and shrink (18%), the flush's rows
+    (8%). They outlive two scavenges under load; a full collection runs on the heap's growth, not on its
+    garbage, so fewer of them would mean fewer full collections, not a lower peak: not less RSS.
+  - Beyond a fresh server's 225-233 MB, the full run's RSS after its rounds carries its history. The
+    import of 100,000 CSV rows (a 7 MB file in one request) leaves glibc's main heap 35 MB larger
+    (\`[heap]\` in smaps, 13 to 48 MB; the server's RSS 131 to 176 MB after a full collection) while
+    V8's heap keeps 1.5 MB of it: the file's copies (inserting a 7 MB text with better-sqlite3 alone
+    grows a bare script's heap by 14 MB) are freed but not given back, other allocations sitting above
+    them; the upload refused after parsing (an unknown field) grows it 3 MB only. Tried, not kept:
+    glibc's thresholds fixed (\`MALLOC_TRIM_THRESHOLD_=131072\`, or \`MALLOC_MMAP_THRESHOLD_\` at 128 KB
+    or 4 MB) gave back 10-20 MB of it, but the same import took 151-179 s instead of 21-23 (every large
+    allocation then mapped and unmapped); the job's file in a table of its own, off the row each chunk's
+    progress updates: 21.3 s and 40 MB of heap against 22.8 s and 48, not shown (SQLite overwrites a
+    record of the same size in place, so those updates never rewrote the file).
+  - Outside the redirect: a \`shortener\` command loads what it runs (the server, mysql2 and qrcode only
+    when it needs them): \`--help\` 0.45 s of CPU against 1.1 and \`links list\` 0.9 against 1.5
+    (\`/usr/bin/time\`, one machine, the same hour), and CI's run of docs/cli.md's blocks 76 s against 97.`;

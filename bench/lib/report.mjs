@@ -23,6 +23,7 @@ import {
   ISSUE_58_TENTH,
   ISSUE_58_ELEVENTH,
   ISSUE_58_TWELFTH,
+  ISSUE_58_THIRTEENTH,
   ISSUE_58_FOURTH,
   ISSUE_59,
   TRIED,
@@ -213,6 +214,7 @@ ${ISSUE_58_NINTH}
 ${ISSUE_58_TENTH}
 ${ISSUE_58_ELEVENTH}
 ${ISSUE_58_TWELFTH}
+${ISSUE_58_THIRTEENTH}
 - Creating a link costs four B-tree inserts with random keys plus the Koa API path (key check, body
   parsing, validation, JSON); the creations arriving in one event-loop turn share one SQLite transaction
   (one commit instead of one each: about 280 → 175 CPU-µs per link). The bulk endpoint shares the HTTP
