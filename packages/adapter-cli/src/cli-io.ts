@@ -60,3 +60,22 @@ export function unwrap<T>(result: Result<T>, exitCode = 1): T {
   if (result.ok) return result.value;
   throw new CliError(`${result.error.message} (${result.error.code})`, exitCode);
 }
+
+/**
+ * The value of input parsed from a command's flags, or a usage error (exit 2) that names the flag where
+ * the API's schema names its field: `--max-clicks must be a number.`, not `max_clicks …`. A field's flag
+ * is `--` and its name with dashes (`expires_at`: `--expires-at`) unless `flags` names another; a field
+ * `flags` maps to null (a positional argument) keeps its name.
+ */
+export function unwrapFlags<T>(result: Result<T>, flags: Readonly<Record<string, string | null>> = {}): T {
+  if (result.ok) return result.value;
+  const { field, message, code } = result.error;
+  const flag = field === undefined ? null : field in flags ? flags[field] : `--${field.replaceAll('_', '-')}`;
+  const named =
+    field !== undefined &&
+    flag !== null &&
+    (message.startsWith(`${field} `) || message.startsWith(`${field}:`))
+      ? `${flag}${message.slice(field.length)}`
+      : message;
+  throw new CliError(`${named} (${code})`, USAGE);
+}

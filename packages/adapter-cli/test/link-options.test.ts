@@ -9,7 +9,35 @@ describe('--starts-at (decisions §25)', () => {
     expect(updateInputOf({ startsAt: false })).toEqual({ starts_at: null });
   });
 
-  it('refuses a start that is no ISO 8601 date-time, naming the flag’s field', () => {
-    expect(() => createInputOf('https://example.com/', { startsAt: 'tomorrow' })).toThrow(/starts_at/);
+  it('refuses a start that is no ISO 8601 date-time, naming the flag', () => {
+    expect(() => createInputOf('https://example.com/', { startsAt: 'tomorrow' })).toThrow(/--starts-at/);
+  });
+});
+
+describe('a refused flag', () => {
+  const refusal = (run: () => unknown): { message: string; exitCode: unknown } => {
+    try {
+      run();
+    } catch (error) {
+      const { message, exitCode } = error as { message: string; exitCode: unknown };
+      return { message, exitCode };
+    }
+    throw new Error('not refused');
+  };
+
+  it.each([
+    [{ maxClicks: 'many' }, '--max-clicks must be a number. (invalid_request)'],
+    [{ expiresIn: '0' }, '--expires-in must be at least 0.01. (invalid_request)'],
+    [{ title: 't'.repeat(201) }, '--title must be at most 200 characters. (invalid_request)'],
+    [{ startsAt: 'tomorrow' }, expect.stringMatching(/^--starts-at[: ].*\(invalid_request\)$/)],
+  ])('%j is named by its flag as typed, not by the API field, and exits 2', (flags, message) => {
+    expect(refusal(() => createInputOf('https://example.com/', flags))).toEqual({ message, exitCode: 2 });
+  });
+
+  it('keeps the name of the positional URL, and names --url on links update', () => {
+    expect(refusal(() => createInputOf('', {})).message).toBe('url must not be empty. (invalid_request)');
+    expect(refusal(() => updateInputOf({ url: '' })).message).toBe(
+      '--url must not be empty. (invalid_request)',
+    );
   });
 });

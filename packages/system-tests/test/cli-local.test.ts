@@ -38,7 +38,7 @@ describe('shortener link commands on the local database', () => {
   it('exits 2 on bad flags and 1 on domain errors, with error: message (code) on stderr', async () => {
     const flag = await run('shorten', 'https://example.com/', '--max-clicks', 'many');
     expect(flag.code).toBe(2);
-    expect(flag.stderr).toBe('error: max_clicks must be a number. (invalid_request)\n');
+    expect(flag.stderr).toBe('error: --max-clicks must be a number. (invalid_request)\n');
     const scheme = await run('shorten', 'ftp://example.com/');
     expect({ code: scheme.code, stderr: scheme.stderr }).toEqual({
       code: 1,

@@ -14,7 +14,7 @@ import {
   statsCsvRows,
 } from '@shortener/core';
 import type { Command } from 'commander';
-import { CliError, USAGE, unwrap, usageError } from '../cli-io.js';
+import { CliError, USAGE, unwrap, unwrapFlags, usageError } from '../cli-io.js';
 import type { CliIo } from '../cli-io.js';
 import { checkText, statsText } from '../render.js';
 import { addClientCommand } from './kit.js';
@@ -48,7 +48,7 @@ const STATS: ClientCommand = {
     if (format !== 'table' && format !== 'csv')
       throw usageError(`--format must be table or csv (got "${String(format)}")`);
     const tz = options.tz ?? systemZone();
-    const query = unwrap(parseInput(StatsQuery, defined({ days, from, to, tz })), USAGE);
+    const query = unwrapFlags(parseInput(StatsQuery, defined({ days, from, to, tz })));
     const stats = unwrap(await client.stats(args[0] ?? '', query));
     if (format === 'csv') return void io.stdout.write(csvText(STATS_CSV_COLUMNS, statsCsvRows(stats)));
     // the rule statistics are named by the rules' words when the link can be read (its owner, a token)
@@ -75,7 +75,7 @@ const QR: ClientCommand = {
       .option('--margin <modules>', 'quiet zone, 0-8 (default 2)'),
   run: async ({ client, args, options, out, io }) => {
     const { size, fg, bg, margin } = options;
-    const look = unwrap(parseInput(QrPngQuery, defined({ size, fg, bg, margin })), USAGE);
+    const look = unwrapFlags(parseInput(QrPngQuery, defined({ size, fg, bg, margin })));
     const file = options.out;
     const format = typeof file === 'string' ? formatOf(file) : null;
     const url = unwrap(await client.shortUrl(args[0] ?? ''));

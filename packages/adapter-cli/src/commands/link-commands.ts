@@ -1,7 +1,7 @@
 import { HEALTH_STATES, ListLinksQuery, parseInput } from '@shortener/core';
 import type { LinkView } from '@shortener/core';
 import type { Command } from 'commander';
-import { USAGE, unwrap } from '../cli-io.js';
+import { unwrap, unwrapFlags } from '../cli-io.js';
 import type { CliIo } from '../cli-io.js';
 import { linkText, linksTable } from '../render.js';
 import { CHECK } from './health-commands.js';
@@ -64,7 +64,7 @@ const LIST: ClientCommand = {
       tag: options.tag,
       health: options.health,
     };
-    const query = unwrap(parseInput(ListLinksQuery, defined(raw)), USAGE);
+    const query = unwrapFlags(parseInput(ListLinksQuery, defined(raw)), { q: '--query' });
     let page = unwrap(await client.list(query));
     const links = [...page.links];
     while (all && page.next_cursor !== null) {

@@ -1,6 +1,6 @@
 import { CreateLinkInput, UTM_FIELD_NAMES, UpdateLinkInput, parseInput } from '@shortener/core';
 import type { Command } from 'commander';
-import { USAGE, unwrap, usageError } from '../cli-io.js';
+import { unwrapFlags, usageError } from '../cli-io.js';
 import { addOrganiseCreateFlags, addOrganiseUpdateFlags, organiseFieldsOf } from './organise-options.js';
 
 type Flags = Readonly<Record<string, unknown>>;
@@ -65,7 +65,7 @@ export function createInputOf(url: string, flags: Flags): CreateLinkInput {
     ...organiseFieldsOf(flags),
   };
   for (const { field, attribute } of UTM_FLAGS) raw[field] = flags[attribute];
-  return unwrap(parseInput(CreateLinkInput, defined(raw)), USAGE);
+  return unwrapFlags(parseInput(CreateLinkInput, defined(raw)), { url: null, ...FLAG_NAMES });
 }
 
 /** The PATCH input of the `links update` flags; `--no-…` flags become `null`. Bad or no flags exit 2. */
@@ -85,8 +85,11 @@ export function updateInputOf(flags: Flags): UpdateLinkInput {
   });
   if (Object.keys(raw).length === 0)
     throw usageError('nothing to change: give at least one flag (see --help)');
-  return unwrap(parseInput(UpdateLinkInput, raw), USAGE);
+  return unwrapFlags(parseInput(UpdateLinkInput, raw), FLAG_NAMES);
 }
+
+/** The flags of the fields not named `--` and their name with dashes. */
+const FLAG_NAMES = { expires_in_days: '--expires-in', public_stats: '--public-stats or --private-stats' };
 
 /** A numeric flag as a number; anything else stays as it is, for the schema to refuse by name. */
 export const numberOf = (value: unknown): unknown => {
