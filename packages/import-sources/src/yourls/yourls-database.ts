@@ -63,7 +63,11 @@ export function createSharedPool(options: PoolOptions): {
     if (readers > 0 || pool === null) return;
     const closing = pool;
     pool = null;
-    await (await closing).end();
+    // a pool that never opened (mysql2 failed to load) has nothing to end: the queries said why
+    await closing.then(
+      (open) => open.end(),
+      () => undefined,
+    );
   };
   return {
     open,
