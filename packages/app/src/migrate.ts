@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { CliError } from '@shortener/adapter-cli';
 import type { CopyTable, TableRows } from '@shortener/store-postgres';
 import {
+  IMPORT_FILE_JOINED,
   LINK_BOOLEAN_COLUMNS,
   LINK_CLICKS_FOLDED,
   isMemoryPath,
@@ -47,10 +48,15 @@ const NOT_COPIED = new Set([
   // the counters of link-days folded once, packed a row a day (migration 034): copied inside the
   // counters, read through the view of both
   'counter_days',
+  // an import's file in parts (migration 037): copied joined, as its job's payload
+  'import_file_parts',
 ]);
 
-/** Columns read as an expression instead of as stored: a link's clicks with those kept apart. */
-const READ_AS: Partial<Record<CopyTable, Record<string, string>>> = { links: LINK_CLICKS_FOLDED };
+/** Columns read as an expression instead of as stored: a link's clicks with those kept apart, a job's file. */
+const READ_AS: Partial<Record<CopyTable, Record<string, string>>> = {
+  links: LINK_CLICKS_FOLDED,
+  import_jobs: IMPORT_FILE_JOINED,
+};
 
 /** Tables read through a view: the counters with the packed days among them (migration 034). */
 const READ_FROM: Partial<Record<CopyTable, string>> = { visit_counters: 'all_counters' };

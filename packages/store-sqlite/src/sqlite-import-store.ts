@@ -49,6 +49,27 @@ const toJob = (row: JobRow): ImportJob => ({
   updatedAt: row.updated_at,
 });
 
+/** UTF-16 code units of a job's file a row of `import_file_parts` holds (migration 037): at most 48 KB of UTF-8. */
+const FILE_PART_CHARS = 16 * 1024;
+
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
+
+/**
+ * A job's file cut in parts of {@link FILE_PART_CHARS} (one part for an empty file), never between the two
+ * halves of a character outside the Basic Multilingual Plane: each part is stored as UTF-8 on its own.
+ */
+export function fileParts(text: string): string[] {
+  const parts: string[] = [];
+  let at = 0;
+  do {
+    let end = Math.min(at + FILE_PART_CHARS, text.length);
+    if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end -= 1;
+    parts.push(text.slice(at, end));
+    at = end;
+  } while (at < text.length);
+  return parts;
+}
+
 const JOB = IMPORT_JOB_COLUMNS.join(', ');
 // a job as shown: its file left in the database
 const SUMMARY = IMPORT_JOB_COLUMNS.map((c) => (c === 'payload' ? 'NULL AS payload' : c)).join(', ');
@@ -66,7 +87,15 @@ export function createSqliteImportStore(db: Database, announce: (change: LinkCha
     const row = s.open.get(now, now, id ?? null, id ?? null, id ?? null);
     if (row === undefined) return null;
     s.take.run({ runner, leaseUntil, now, id: row.id });
-    return toJob({ ...row, state: 'running', started_at: row.started_at ?? now, updated_at: now });
+    // a job stored before migration 037 has its file in `payload`
+    const parts = row.payload === null ? s.fileParts.all(row.id) : [];
+    const payload = parts.length > 0 ? parts.join('') : row.payload;
+    return toJob({ ...row, payload, state: 'running', started_at: row.started_at ?? now, updated_at: now });
+  });
+  const create = db.transaction((job: ImportJob) => {
+    s.insert.run(...importJobValues({ ...job, payload: null }));
+    if (job.payload === null) return;
+    for (const [seq, part] of fileParts(job.payload).entries()) s.addFilePart.run(job.id, seq, part);
   });
   const write = db.transaction((chunk: Parameters<ImportStore['writeChunk']>[0]) => {
     const job = s.held.get(chunk.jobId, chunk.runner);
@@ -109,7 +138,7 @@ export function createSqliteImportStore(db: Database, announce: (change: LinkCha
   });
   return {
     createJob: async (job) => {
-      s.insert.run(...importJobValues(job));
+      create.immediate(job);
     },
     findJob: async (id) => {
       const row = s.byId.get(id);
@@ -186,6 +215,12 @@ function statementsOf(db: Database) {
       `UPDATE import_jobs SET state = 'running', runner = @runner, lease_until = @leaseUntil,
          updated_at = @now, started_at = COALESCE(started_at, @now) WHERE id = @id`,
     ),
+    addFilePart: db.prepare<[string, number, string]>(
+      'INSERT INTO import_file_parts (job_id, seq, part) VALUES (?, ?, ?)',
+    ),
+    fileParts: db
+      .prepare<[string], string>('SELECT part FROM import_file_parts WHERE job_id = ? ORDER BY seq')
+      .pluck(),
     held: db.prepare<[string, string], Pick<JobRow, 'account_id' | 'source'>>(
       `SELECT account_id, source FROM import_jobs WHERE id = ? AND runner = ? AND state = 'running'`,
     ),

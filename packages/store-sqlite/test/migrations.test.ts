@@ -33,6 +33,7 @@ describe('migrate', () => {
       'event_outbox',
       'idempotency_keys',
       'identities',
+      'import_file_parts',
       'import_jobs',
       'import_report',
       'imported_links',

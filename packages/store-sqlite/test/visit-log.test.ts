@@ -168,6 +168,7 @@ describe('the SQLite visitor set', () => {
         .prepare('INSERT INTO visitor_hashes (link_id, day, hash) VALUES (?, ?, ?)')
         .run(link.id, day, other);
       raw.exec('DROP TRIGGER counter_days_changed'); // migration 36's
+      raw.exec('DROP TABLE import_file_parts'); // migration 37's
       raw.pragma('user_version = 34');
     } finally {
       raw.close();

@@ -1,5 +1,6 @@
 import { openSqliteDatabase, openSqliteStores } from '@shortener/store-sqlite';
 import { scaleBackendUrl } from '@shortener/testkit';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bin, buildBinary, runBin } from '../bin-helpers.js';
 import { browserOf, invitedBrowser } from './browser-session.js';
@@ -28,6 +29,7 @@ describe.runIf(DATABASE_URL !== null)('shortener migrate --to postgres://…', (
   const links: Record<'anon' | 'owned' | 'locked', Json> = { anon: {}, owned: {}, locked: {} };
   const stats: Record<string, Json> = {};
   let importJob: Json = {};
+  let csv = '';
   const TEAM = { 'Shortener-Account': 'alices-team' };
 
   beforeAll(async () => {
@@ -47,7 +49,9 @@ describe.runIf(DATABASE_URL !== null)('shortener migrate --to postgres://…', (
     links.locked = await createLink(source, { url: 'https://example.com/locked', password: 'open-sesame' });
     await addCredentials(source.dbPath, alice);
     // an import: its job, report and record of what came from where (decisions §17)
-    const csv = 'short url,long url\nhttps://old.example/moved,https://example.com/moved';
+    // a file of more than one part (migration 037), a character outside the BMP astride their border
+    const row = 'short url,long url,note\nhttps://old.example/moved,https://example.com/moved,';
+    csv = `${row}${'x'.repeat(16_383 - row.length)}😀é`;
     const input = { source: 'csv', csv, file_name: 'moved.csv' };
     const job = await jsonOf(await source.api('/api/v1/imports', { key, json: input }), 202);
     importJob = await eventually(async () => {
@@ -134,6 +138,8 @@ describe.runIf(DATABASE_URL !== null)('shortener migrate --to postgres://…', (
         await node.api(`/api/v1/imports/${String(importJob.id)}`, { key }),
       );
       expect(served).toEqual(copied);
+      // its file, stored in parts on SQLite, whole in PostgreSQL
+      expect(await postgresRows(target, 'SELECT payload FROM import_jobs')).toEqual([{ payload: csv }]);
       // alice's link and the one she imported
       expect(listed.links.map((link: Json) => link.url)).toEqual([
         'https://example.com/moved',
@@ -209,6 +215,17 @@ async function addCredentials(dbPath: string, browser: BrowserSession): Promise<
 }
 
 /** Rows per table, read from the SQLite file. */
+/** The rows of `sql` run on the schema the test store names. */
+async function postgresRows(store: TestStore, sql: string): Promise<unknown[]> {
+  const client = new pg.Client({ connectionString: store.env.DATABASE_URL });
+  await client.connect();
+  try {
+    return (await client.query(sql)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
 function sqliteCounts(dbPath: string): Record<string, number> {
   const db = openSqliteDatabase(dbPath);
   try {
@@ -221,7 +238,7 @@ function sqliteCounts(dbPath: string): Record<string, number> {
       // last attempts (decisions §16), the epochs of SQLite's visit-log index and its sums per account
       // (made from the counters), and the clicks folded apart (migration 033, copied in the links'
       // own clicks): not copied; the counters of days packed a row a day (migration 034) are copied
-      // among the counters, one row each
+      // among the counters, one row each; an import's file in parts (migration 037) goes joined, in its job
       .filter(
         ({ name }) =>
           ![
@@ -239,6 +256,7 @@ function sqliteCounts(dbPath: string): Record<string, number> {
             'counter_weeks_summed',
             'link_clicks',
             'counter_days',
+            'import_file_parts',
           ].includes(name),
       );
     const read = (name: string) => (name === 'visit_counters' ? 'all_counters' : name);

@@ -156,6 +156,27 @@ export function describeImportJobsSuite(
       expect((await h.stores.imports.claimJob('server', later, later + LEASE))?.id).toBe(own.id);
     });
 
+    it("gives a job's file back to its runner as it came, however long and whatever its characters", async () => {
+      const h = harness();
+      const account = await givenAccount(h.stores);
+      const options = { onConflict: 'skip' as const, domainMap: {}, dryRun: false, url: null };
+      // characters outside the BMP astride every 16,384th code unit (SQLite's parts, migration 037)
+      const line = (i: number) => `https://old.example/${i},https://example.com/${i}?q=é,東京 😀 ${i}\n`;
+      let text = 'short url,long url,title\n';
+      while (text.length < 200_000) text += line(text.length);
+      const files = ['', 'url', `${'x'.repeat(16_383)}😀${'y'.repeat(16_382)}𝄞z`, text];
+      for (const payload of files) {
+        h.clock.advance(1);
+        const job = valueOf(
+          await createImportJob(importDepsOf(h), account.id, 'csv', { ...options, payload }),
+        );
+        const now = h.clock.now();
+        const claimed = await h.stores.imports.claimJob('r1', now, now + LEASE, job.id);
+        expect(claimed?.payload === payload, `a file of ${payload.length} code units`).toBe(true);
+        await h.stores.imports.finishJob(job.id, 'r1', 'done', [], now);
+      }
+    });
+
     it("keeps a job's progress: its file's name, its first start, and the total its source gives", async () => {
       const h = harness();
       const account = await givenAccount(h.stores);

@@ -1,0 +1,83 @@
+import { NO_COUNTS } from '@shortener/core';
+import type { ImportJob } from '@shortener/core';
+import { anAccount } from '@shortener/testkit';
+import BetterSqlite3 from 'better-sqlite3';
+import { randomUUID } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openSqliteStores } from '../src/index.js';
+import type { SqliteStores } from '../src/index.js';
+import { useTempDbPaths } from './temp-files.js';
+
+const nextPath = useTempDbPaths();
+const opened: SqliteStores[] = [];
+
+afterEach(async () => {
+  for (const stores of opened.splice(0)) await stores.close();
+});
+
+async function accountIn(stores: SqliteStores) {
+  const account = anAccount({ name: `a${opened.length}` });
+  await stores.accounts.createAccount(account);
+  return account;
+}
+
+const jobOf = (accountId: string, payload: string | null): ImportJob => ({
+  id: randomUUID(),
+  accountId,
+  source: 'csv',
+  state: 'queued',
+  options: { onConflict: 'skip', domainMap: {}, dryRun: false, url: null },
+  counts: NO_COUNTS,
+  errors: [],
+  cursor: null,
+  payload,
+  total: null,
+  startedAt: null,
+  fileName: null,
+  createdAt: 1,
+  updatedAt: 1,
+});
+
+describe("an import's file (migration 037)", () => {
+  it('is kept in parts of at most 16,384 characters, never whole in its row, and given back joined', async () => {
+    const path = nextPath();
+    const stores = openSqliteStores(path);
+    opened.push(stores);
+    const account = await accountIn(stores);
+    const file = Array.from({ length: 20_000 }, (_, i) => `https://example.com/${i}`).join('\n');
+    const job = jobOf(account.id, file);
+    await stores.imports.createJob(job);
+    const raw = new BetterSqlite3(path, { readonly: true });
+    try {
+      expect(raw.prepare('SELECT payload FROM import_jobs').pluck().get()).toBeNull();
+      const parts = raw
+        .prepare('SELECT count(*) AS n, max(length(part)) AS longest FROM import_file_parts WHERE job_id = ?')
+        .get(job.id);
+      expect(parts).toEqual({ n: Math.ceil(file.length / 16_384), longest: 16_384 });
+    } finally {
+      raw.close();
+    }
+    expect((await stores.imports.claimJob('r1', 2, 10_000))?.payload).toBe(file);
+  });
+
+  it('of a job stored before, in its row, is given back from there', async () => {
+    const path = nextPath();
+    const stores = openSqliteStores(path);
+    opened.push(stores);
+    const account = await accountIn(stores);
+    const job = jobOf(account.id, null);
+    await stores.imports.createJob(job);
+    const raw = new BetterSqlite3(path);
+    raw.prepare('UPDATE import_jobs SET payload = ? WHERE id = ?').run('url\nhttps://example.com/', job.id);
+    raw.close();
+    expect((await stores.imports.claimJob('r1', 2, 10_000))?.payload).toBe('url\nhttps://example.com/');
+  });
+
+  it('is none for a job without one', async () => {
+    const stores = openSqliteStores(nextPath());
+    opened.push(stores);
+    const account = await accountIn(stores);
+    await stores.imports.createJob({ ...jobOf(account.id, null), source: 'shlink' });
+    expect((await stores.imports.claimJob('r1', 2, 10_000))?.payload).toBeNull();
+  });
+});
