@@ -168,10 +168,8 @@ export function createImports(
   logger: S['logger'],
 ): S['imports'] {
   const deps = { ...core, imports: stores.imports, readers: { userAgents, isBot: isBotUserAgent } };
-  return createImportRuntime(
-    deps,
-    createPublicFetch(cfg.service.allowPrivateHosts),
-    logger,
-    cfg.importRunners,
-  );
+  return createImportRuntime(deps, createPublicFetch(cfg.service.allowPrivateHosts), logger, {
+    runners: cfg.importRunners,
+    retryBaseMs: cfg.importRetryMs,
+  });
 }

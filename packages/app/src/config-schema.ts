@@ -74,6 +74,9 @@ const SHAPE = {
     VISIT_EVENT_SECONDS,
   ),
   IMPORT_RUNNERS: integer(1, 64, 'must be a whole number from 1 to 64').default(2),
+  IMPORT_RETRY_MS: integer(10, 60_000, 'must be a whole number of milliseconds from 10 to 60000').default(
+    500,
+  ),
   HEALTH_CHECKS: choice(['on', 'off']).default('on'),
   HEALTH_CHECK_HOURS: integer(1, 8760, 'must be a whole number of hours from 1 to 8760').default(24),
   HEALTH_HOST_GAP_MS: integer(

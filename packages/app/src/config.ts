@@ -34,6 +34,8 @@ export interface AppConfig {
   readonly visitEventSeconds: number;
   /** `IMPORT_RUNNERS`: import jobs this node runs at once, one per account (decisions §25). */
   readonly importRunners: number;
+  /** `IMPORT_RETRY_MS`: the first wait before a remote source's failed request is tried again, doubled each time. */
+  readonly importRetryMs: number;
   /** `HEALTH_*`: the checks of links' destinations (decisions §23). */
   readonly health: HealthConfig;
   /** Accounts' own domains (decisions §20): where they point, how many, which DNS servers check them. */
@@ -156,6 +158,7 @@ function toAppConfig(settings: Settings): AppConfig {
     amqpUrl: settings.AMQP_URL ?? null,
     visitEventSeconds: settings.VISIT_EVENT_SECONDS,
     importRunners: settings.IMPORT_RUNNERS,
+    importRetryMs: settings.IMPORT_RETRY_MS,
     health: {
       enabled: settings.HEALTH_CHECKS === 'on',
       intervalMs: settings.HEALTH_CHECK_HOURS * 3_600_000,

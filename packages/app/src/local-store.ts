@@ -39,7 +39,7 @@ export async function openLocalStore(env: Environment, dbPath: string | undefine
         resolve(container, 'userAgents'),
         request,
         onProgress,
-        signal,
+        { signal, retryBaseMs: resolve(container, 'config').importRetryMs },
       ),
     close: () => resolve(container, 'stores').close(),
   };

@@ -128,6 +128,11 @@ export const VARIABLE_DOCS = {
     help: 'import jobs this node runs at once, one per account (default 2)',
     doc: "Import jobs this node runs side by side (default 2, 1-64), never two of one account: one account's long import does not hold another's. See [Imports](imports.md)",
   },
+  IMPORT_RETRY_MS: {
+    value: '<ms>',
+    help: "first wait before a remote source's failed request is tried again (default 500)",
+    doc: 'The first wait before a request to Shlink, Kutt or Bitly that failed on the network or with a 5xx is tried again, in milliseconds (default 500, 10-60000); each wait doubles, and the fifth try again that fails fails the job. See [Imports](imports.md)',
+  },
   HEALTH_CHECKS: {
     value: '<mode>',
     help: "check links' destinations in the background (on, the default, or off)",

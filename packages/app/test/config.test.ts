@@ -198,6 +198,7 @@ describe('loadConfig', () => {
     ['WEBHOOK_ALLOW_PRIVATE', 'sure'],
     ['VISIT_EVENT_SECONDS', '0'],
     ['IMPORT_RUNNERS', '0'],
+    ['IMPORT_RETRY_MS', '5'],
     ['HEALTH_CHECKS', 'sometimes'],
     ['HEALTH_CHECK_HOURS', '0'],
     ['HEALTH_HOST_GAP_MS', '50'],

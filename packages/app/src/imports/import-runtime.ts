@@ -19,8 +19,16 @@ export interface ImportRuntime extends ImportSecrets {
   kick(): void;
 }
 
-/** The source of a job started from the API or the page, with its secret (null when it has none). */
-export function sourceOf(job: ImportJob, secret: string | null, fetch: FetchLike): ImportSource | string {
+/**
+ * The source of a job started from the API or the page, with its secret (null when it has none); a
+ * remote one waits `retryBaseMs` before its first try again (`IMPORT_RETRY_MS`).
+ */
+export function sourceOf(
+  job: ImportJob,
+  secret: string | null,
+  fetch: FetchLike,
+  retryBaseMs?: number,
+): ImportSource | string {
   const url = job.options.url ?? '';
   // the command line's job (its `input` set) of a source it alone reaches, left by a run that ended
   if (job.source !== 'csv' && secret === null && job.options.input !== undefined) {
@@ -37,9 +45,9 @@ export function sourceOf(job: ImportJob, secret: string | null, fetch: FetchLike
       if (secret === null) {
         return 'The server restarted during the import, and API keys and tokens are never stored: start it again (what was imported is skipped).';
       }
-      if (job.source === 'shlink') return shlinkSource({ url, apiKey: secret, fetch });
-      if (job.source === 'kutt') return kuttSource({ url, apiKey: secret, fetch });
-      return bitlySource({ url, token: secret, fetch });
+      if (job.source === 'shlink') return shlinkSource({ url, apiKey: secret, fetch, retryBaseMs });
+      if (job.source === 'kutt') return kuttSource({ url, apiKey: secret, fetch, retryBaseMs });
+      return bitlySource({ url, token: secret, fetch, retryBaseMs });
     default:
       return `The ${job.source} source runs from the command line only.`;
   }
@@ -56,7 +64,7 @@ export function createImportRuntime(
   deps: ImportDeps,
   fetch: FetchLike,
   logger: Logger,
-  runners: number,
+  { runners, retryBaseMs }: { readonly runners: number; readonly retryBaseMs?: number },
 ): ImportRuntime {
   const node = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   const secrets = new Map<string, string>();
@@ -71,7 +79,7 @@ export function createImportRuntime(
       if (job === null || stopping) return;
       look(); // another runner, if one is free, for the next job
       const secret = secrets.get(job.id) ?? null;
-      const source = sourceOf(job, secret, fetch);
+      const source = sourceOf(job, secret, fetch, retryBaseMs);
       if (typeof source === 'string') {
         await deps.imports.finishJob(job.id, runner, 'failed', [source], deps.clock.now());
         continue;

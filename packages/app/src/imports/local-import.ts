@@ -22,9 +22,10 @@ const missing = (flag: string, source: string): Result<never> =>
 
 /**
  * The source of an operator's import: any of the five, reaching any host (the operator's own network
- * included: a YOURLS database or a Shlink on the LAN).
+ * included: a YOURLS database or a Shlink on the LAN); a remote API's failed request is tried again
+ * after `retryBaseMs` first (`IMPORT_RETRY_MS`).
  */
-function sourceOf(request: LocalImportRequest): Result<ImportSource> {
+function sourceOf(request: LocalImportRequest, retryBaseMs: number): Result<ImportSource> {
   const { source, url, secret } = request;
   if (source === 'csv')
     return request.file === null
@@ -42,14 +43,14 @@ function sourceOf(request: LocalImportRequest): Result<ImportSource> {
   }
   if (source === 'bitly') {
     if (secret === null) return missing('--token', source);
-    return ok(bitlySource({ token: secret, fetch, ...(url === null ? {} : { url }) }));
+    return ok(bitlySource({ token: secret, fetch, retryBaseMs, ...(url === null ? {} : { url }) }));
   }
   if (url === null) return missing('--url', source);
   if (secret === null) return missing('--api-key', source);
   return ok(
     source === 'shlink'
-      ? shlinkSource({ url, apiKey: secret, fetch })
-      : kuttSource({ url, apiKey: secret, fetch }),
+      ? shlinkSource({ url, apiKey: secret, fetch, retryBaseMs })
+      : kuttSource({ url, apiKey: secret, fetch, retryBaseMs }),
   );
 }
 
@@ -66,9 +67,9 @@ export async function importLocally(
   userAgents: UserAgentParser,
   request: LocalImportRequest,
   onProgress: (job: ImportJobSummary) => void,
-  signal?: AbortSignal,
+  { signal, retryBaseMs }: { readonly signal?: AbortSignal | undefined; readonly retryBaseMs: number },
 ): Promise<Result<ImportDone>> {
-  const source = sourceOf(request);
+  const source = sourceOf(request, retryBaseMs);
   if (!source.ok) return source;
   const deps = { ...core, imports: stores.imports, readers: { userAgents, isBot: isBotUserAgent } };
   const runner = `cli-${process.pid}-${randomUUID().slice(0, 8)}`;

@@ -14,7 +14,8 @@ let alice: TestAccount;
 let bob: TestAccount;
 
 beforeAll(async () => {
-  server = await startTestServer({ ALLOW_PRIVATE_HOSTS: 'true' });
+  // tries again after 20, 40, 80, 160 and 320 ms, not from 500 ms
+  server = await startTestServer({ ALLOW_PRIVATE_HOSTS: 'true', IMPORT_RETRY_MS: '20' });
   alice = await server.createAccount('alice');
   bob = await server.createAccount('bob');
 });
@@ -131,9 +132,13 @@ describe('a remote source that cuts connections and fails with 5xx (decisions §
 
   it('fails after 5 retries, naming the host and what failed', async () => {
     const dan = await server.createAccount('dan');
+    const started = Date.now();
     const id = await startShlinkImport(dan, down.url);
     const job = await ended(dan, id, 40_000);
     expect(job).toMatchObject({ state: 'failed' });
+    // the five waits of IMPORT_RETRY_MS=20, doubling: 620 ms, not the default's 15.5 s
+    expect(Date.now() - started).toBeGreaterThanOrEqual(620);
+    expect(Date.now() - started).toBeLessThan(15_500);
     expect(job.errors).toEqual([
       `${new URL(down.url).host}: connection closed by the server (after 5 retries)`,
     ]);
