@@ -3,7 +3,6 @@ import { Worker } from 'node:worker_threads';
 import type { VisitBatch } from '@shortener/core';
 import { CHECKPOINTS_SOURCE } from './checkpointer.js';
 import type { CheckpointConfig } from './checkpointer.js';
-import { PAGE_CACHE_KIB } from './database.js';
 import type { Synchronous } from './database.js';
 
 // Plain CommonJS for an eval'd worker. It loads the compiled visit-writer.js and visit-compactor.js
@@ -24,9 +23,9 @@ const ready = (async () => {
   db.pragma('busy_timeout = 5000');
   db.pragma('synchronous = ' + workerData.synchronous);
   db.pragma('foreign_keys = ON');
-  // the server's connections' page cache (database.ts): another connection's commit empties it anyway
-  // (the server's flushes commit between two chunks), so it only ever serves one transaction
-  db.pragma('cache_size = -${PAGE_CACHE_KIB}');
+  // 4 MiB of page cache, not the 16 MiB default: another connection's commit empties it anyway (the
+  // server's flushes commit between two chunks), so it only ever serves one transaction
+  db.pragma('cache_size = -4000');
   if (workerData.walLimitBytes !== undefined) {
     // the checkpointer's: this connection's commits reset the log after its restarts, and only the
     // resetting connection's limit trims the file (else it keeps its largest size, 200 MB and more)

@@ -19,13 +19,13 @@ export function isMemoryPath(path: string): boolean {
 export type Synchronous = 'normal' | 'full';
 
 /**
- * Page cache of each of the server's connections to the file, in KiB (SQLite's `cache_size`), not
- * better-sqlite3's 16 MiB: in WAL mode a connection's cache is emptied whenever another connection has
- * committed since its last transaction (the visit worker's flushes, several a second under load), so a
- * larger one seldom serves twice, while the pages it once held stay in the process's memory for its life
- * (the store's connection filled all 16 MiB with one import of 100,000 rows: issue 58's RSS).
+ * Page cache of the store's connection, in KiB (SQLite's `cache_size`), not better-sqlite3's 16 MiB: the
+ * pages it once held stay in the process's memory for its life, and one import of 100,000 rows filled all
+ * 16 (issue 58's RSS). 8 MiB holds what an account's statistics over 30 days read at 10,000 links (at 4
+ * they took a fifth longer in a quiet process, `bench/stats-zones.mjs`); under load the visit worker's
+ * commits empty it between two flushes anyway. The look-ups' and the worker's connections keep 4 MiB.
  */
-export const PAGE_CACHE_KIB = 4000;
+const STORE_PAGE_CACHE_KIB = 8000;
 
 /**
  * Opens (creating when needed, folder included) the SQLite database at `path`, sets the pragmas the
@@ -51,7 +51,7 @@ function configure(db: Database, path: string, synchronous: Synchronous): void {
   db.pragma(synchronous === 'full' ? 'synchronous = FULL' : 'synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   // an in-memory database lives in its page cache: no bound there
-  if (!isMemoryPath(path)) db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
+  if (!isMemoryPath(path)) db.pragma(`cache_size = -${STORE_PAGE_CACHE_KIB}`);
   defineTagKey(db);
 }
 

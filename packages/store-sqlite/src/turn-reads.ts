@@ -1,7 +1,6 @@
 import { setImmediate } from 'node:timers';
 import BetterSqlite3 from 'better-sqlite3';
 import type { Database } from 'better-sqlite3';
-import { PAGE_CACHE_KIB } from './database.js';
 
 /**
  * The redirect's look-ups on a connection of their own, one read transaction for every look-up of an
@@ -27,6 +26,14 @@ export interface TurnReads {
   close(): void;
 }
 
+/**
+ * Page cache of the reading connection: the inner pages of the links' slug index and table at
+ * 1,000,000 links take about 1.6 MB. Leaves seldom serve twice: a link read again soon is in the
+ * hot-link cache, and every commit of another connection (the flushes of visits, several a second
+ * under load) empties this cache anyway.
+ */
+const CACHE_KIB = 4000;
+
 /** {@link TurnReads} on the database file at `path` (opened, migrated and in WAL mode already). */
 export function openTurnReads(path: string): TurnReads {
   const db = new BetterSqlite3(path, { fileMustExist: true });
@@ -41,9 +48,7 @@ export function openTurnReads(path: string): TurnReads {
 function turnReadsOn(db: Database): TurnReads {
   db.pragma('busy_timeout = 5000');
   db.pragma('query_only = ON');
-  // the inner pages of the links' slug index and table at 1,000,000 links take about 1.6 MB of it;
-  // leaves seldom serve twice: a link read again soon is in the hot-link cache
-  db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
+  db.pragma(`cache_size = -${CACHE_KIB}`);
   const begin = db.prepare('BEGIN');
   const commit = db.prepare('COMMIT');
   const rollback = db.prepare('ROLLBACK');
