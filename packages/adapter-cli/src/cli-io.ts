@@ -65,12 +65,13 @@ export function unwrap<T>(result: Result<T>, exitCode = 1): T {
  * The value of input parsed from a command's flags, or a usage error (exit 2) that names the flag where
  * the API's schema names its field: `--max-clicks must be a number.`, not `max_clicks …`. A field's flag
  * is `--` and its name with dashes (`expires_at`: `--expires-at`) unless `flags` names another; a field
- * `flags` maps to null (a positional argument) keeps its name.
+ * `flags` maps to null (a positional argument) keeps its name; an item of a list is named by its place
+ * (`--url-hosts, value 2: …`).
  */
 export function unwrapFlags<T>(result: Result<T>, flags: Readonly<Record<string, string | null>> = {}): T {
   if (result.ok) return result.value;
   const { field, message, code } = result.error;
-  const flag = field === undefined ? null : field in flags ? flags[field] : `--${field.replaceAll('_', '-')}`;
+  const flag = field === undefined ? null : flagOf(field, flags);
   const named =
     field !== undefined &&
     flag !== null &&
@@ -78,4 +79,13 @@ export function unwrapFlags<T>(result: Result<T>, flags: Readonly<Record<string,
       ? `${flag}${message.slice(field.length)}`
       : message;
   throw new CliError(`${named} (${code})`, USAGE);
+}
+
+/** The flag of a field's path: `url_hosts.1` is the second value of `--url-hosts`. */
+function flagOf(field: string, flags: Readonly<Record<string, string | null>>): string | null {
+  const [top = field, ...rest] = field.split('.');
+  const flag = top in flags ? flags[top] : `--${top.replaceAll('_', '-')}`;
+  if (flag === null || flag === undefined || rest.length === 0) return flag ?? null;
+  const [index] = rest;
+  return rest.length === 1 && /^\d+$/.test(index ?? '') ? `${flag}, value ${Number(index) + 1}` : null;
 }

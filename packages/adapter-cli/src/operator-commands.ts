@@ -12,7 +12,7 @@ import {
   setAccountDisabled,
 } from '@shortener/core';
 import type { Account, ApiKeyRecord, CoreDeps } from '@shortener/core';
-import { unwrap } from './cli-io.js';
+import { unwrap, unwrapFlags } from './cli-io.js';
 import type { CliIo } from './cli-io.js';
 import { localOptions, printerOf, withLocalStore } from './host.js';
 import { table } from './render.js';
@@ -118,7 +118,7 @@ const COMMANDS: readonly OperatorCommand[] = [
       const name = typeof options.name === 'string' ? options.name : '';
       const account = unwrap(await findAccount(core, argument));
       const list = (flag: unknown) => (typeof flag === 'string' ? flag.split(',') : undefined);
-      const limits = unwrap(
+      const limits = unwrapFlags(
         parseInput(KeyLimitsInput, {
           role: options.role,
           domains: list(options.domains),

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { domainError, err } from '@shortener/core';
+import { unwrapFlags } from '../src/cli-io.js';
 import { createInputOf, updateInputOf } from '../src/commands/link-options.js';
 
 describe('--starts-at (decisions §25)', () => {
@@ -39,5 +41,18 @@ describe('a refused flag', () => {
     expect(refusal(() => updateInputOf({ url: '' })).message).toBe(
       '--url must not be empty. (invalid_request)',
     );
+  });
+
+  it.each([
+    ['role', 'role must be one of admin or viewer.', '--role must be one of admin or viewer.'],
+    ['url_hosts.1', 'url_hosts.1: A host name.', '--url-hosts, value 2: A host name.'],
+    ['options.mode', 'options.mode: Bad.', 'options.mode: Bad.'],
+    ['q', 'q must not be empty.', '--query must not be empty.'],
+  ])('names field %s by its flag: %s', (field, message, named) => {
+    const refused = err(domainError('invalid_request', message, field));
+    expect(refusal(() => unwrapFlags(refused, { q: '--query' }))).toEqual({
+      message: `${named} (invalid_request)`,
+      exitCode: 2,
+    });
   });
 });

@@ -74,7 +74,8 @@ const LENGTH_UNITS: Readonly<Record<string, string>> = {
 /**
  * Zod's own wording of a wrong type or an out-of-range number or length ("Too small: expected number to
  * be >=1", "Invalid input: expected number, received NaN" for `?limit=abc`), said plainly: "must be at
- * least 1", "must be a whole number", "must not be empty". A schema's own message is kept.
+ * least 1", "must be a whole number", "must not be empty", "must be one of admin, editor or viewer". A
+ * schema's own message is kept.
  */
 function plainWording(issue: z.core.$ZodIssue): string | null {
   if (issue.code === 'invalid_type' && issue.message.startsWith('Invalid input: expected '))
@@ -86,7 +87,15 @@ function plainWording(issue: z.core.$ZodIssue): string | null {
   }
   if (issue.code === 'too_big' && issue.message.startsWith('Too big: '))
     return `must be ${issue.inclusive === false ? 'less than' : 'at most'} ${countOf(issue.maximum, issue.origin)}`;
+  if (issue.code === 'invalid_value' && /^Invalid (option|input): expected /.test(issue.message))
+    return `must be ${oneOf(issue.values.map(String))}`;
   return null;
+}
+
+/** "admin", "admin or viewer", "admin, editor or viewer". */
+function oneOf(values: readonly string[]): string {
+  if (values.length < 2) return values[0] ?? 'another value';
+  return `one of ${values.slice(0, -1).join(', ')} or ${values.at(-1)}`;
 }
 
 /** `n` with the unit of a length ("1 character", "200 characters"), or alone for a number. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseInput } from '../src/parse.js';
 import { BulkInput, CreateLinkInput, ListLinksQuery, QrPngQuery, UpdateLinkInput } from '../src/schemas.js';
+import { CreateKeyInput } from '../src/index.js';
 import { StatsQuery } from '../src/visits/stats-query.js';
 
 const codeOf = (r: ReturnType<typeof parseInput>) => (r.ok ? 'ok' : r.error.code);
@@ -84,6 +85,8 @@ describe('input schemas', () => {
     [BulkInput, { urls: [] }, 'urls must not be empty.'],
     [CreateLinkInput, {}, 'url is required.'],
     [CreateLinkInput, { url: '' }, 'url must not be empty.'],
+    [ListLinksQuery, { health: 'maybe' }, 'health must be one of unknown, ok, redirected or broken.'],
+    [CreateKeyInput, { name: 'k', role: 'boss' }, 'role must be one of admin, editor, viewer or creator.'],
   ] as const)('%# says what the value must be, plainly: %j', (schema, raw, message) => {
     const result = parseInput(schema, raw);
     expect(result.ok ? null : result.error.message).toBe(message);

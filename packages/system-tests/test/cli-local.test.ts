@@ -46,6 +46,20 @@ describe('shortener link commands on the local database', () => {
     });
     expect((await run('shorten')).code).toBe(2);
     expect((await run('links', 'update', 'hello')).code).toBe(2);
+    // the other commands' flags are named as typed too
+    const bulk = await run('bulk', '-', '--expires-in', 'soon');
+    expect({ code: bulk.code, stderr: bulk.stderr }).toEqual({
+      code: 2,
+      stderr: 'error: --expires-in must be a number. (invalid_request)\n',
+    });
+    await run('accounts', 'create', 'flagged');
+    const role = await run('keys', 'create', 'flagged', '--role', 'boss');
+    expect({ code: role.code, stderr: role.stderr }).toEqual({
+      code: 2,
+      stderr: 'error: --role must be one of admin, editor, viewer or creator. (invalid_request)\n',
+    });
+    const hosts = await run('keys', 'create', 'flagged', '--url-hosts', 'example.com,not a host');
+    expect(hosts.stderr).toMatch(/^error: --url-hosts, value 2: .*\(invalid_request\)\n$/);
   });
 
   it('shows, updates and deletes a link named by slug, short URL or id', async () => {

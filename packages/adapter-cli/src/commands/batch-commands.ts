@@ -12,7 +12,7 @@ import {
 } from '@shortener/core';
 import type { DomainError, LinkView, Result } from '@shortener/core';
 import type { Command } from 'commander';
-import { CliError, USAGE, unwrap, usageError } from '../cli-io.js';
+import { CliError, unwrap, unwrapFlags, usageError } from '../cli-io.js';
 import type { CliIo } from '../cli-io.js';
 import { clip, progressBar, table } from '../render.js';
 import type { ExportPage, ShortenerClient } from '../client/client.js';
@@ -57,7 +57,7 @@ const BULK: ClientCommand = {
       .option('--expires-in <days>', 'every link expires after this many days'),
   run: async (run) => {
     const shared = { domain: run.options.domain, expires_in_days: numberOf(run.options.expiresIn) };
-    unwrap(parseInput(CreateLinkInput, { url: 'x', ...shared }), USAGE);
+    unwrapFlags(parseInput(CreateLinkInput, { url: 'x', ...shared }), { expires_in_days: '--expires-in' });
     const items = (await readInput(run.io, run.args[0] ?? '-')).split(/\r?\n/).flatMap((text, i) => {
       const input = text.trim();
       if (input === '' || input.startsWith('#')) return [];

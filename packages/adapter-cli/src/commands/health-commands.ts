@@ -1,6 +1,6 @@
 import { CHECKS_PER_MINUTE, HEALTH_STATES, ListLinksQuery, parseInput } from '@shortener/core';
 import type { HealthState, LinkView } from '@shortener/core';
-import { USAGE, unwrap, usageError } from '../cli-io.js';
+import { unwrap, unwrapFlags, usageError } from '../cli-io.js';
 import type { CliSink } from '../cli-io.js';
 import type { ShortenerClient } from '../client/client.js';
 import { healthLine, healthText } from '../render.js';
@@ -54,12 +54,12 @@ const waitNote =
 async function checkEvery(run: ClientRun): Promise<void> {
   const { client, options, out, io } = run;
   const broken = options.broken === true;
-  const query = unwrap(
+  const query = unwrapFlags(
     parseInput(
       ListLinksQuery,
       defined({ limit: 200, tag: options.tag, health: broken ? 'broken' : undefined }),
     ),
-    USAGE,
+    { health: '--broken' },
   );
   // listed first, then checked: the checks change what a `health=broken` page would list
   const links = await everyLink(client, query);

@@ -14,7 +14,7 @@ import {
   statsCsvRows,
 } from '@shortener/core';
 import type { Command } from 'commander';
-import { CliError, USAGE, unwrap, unwrapFlags, usageError } from '../cli-io.js';
+import { CliError, unwrap, unwrapFlags, usageError } from '../cli-io.js';
 import type { CliIo } from '../cli-io.js';
 import { checkText, statsText } from '../render.js';
 import { addClientCommand } from './kit.js';
@@ -113,7 +113,7 @@ const CHECK: ClientCommand = {
       slug: args[0] ?? '',
       ...(typeof options.domain === 'string' ? { domain: options.domain } : {}),
     };
-    const check = unwrap(await client.check(unwrap(parseInput(CheckAliasInput, raw), USAGE)));
+    const check = unwrap(await client.check(unwrapFlags(parseInput(CheckAliasInput, raw), { slug: null })));
     out.print(check, checkText(check));
   },
 };
