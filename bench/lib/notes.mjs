@@ -1010,3 +1010,42 @@ export const ISSUE_58_THIRTEENTH = `- Issue 58, a thirteenth session (2026-12-05
   - Outside the redirect: a \`shortener\` command loads what it runs (the server, mysql2 and qrcode only
     when it needs them): \`--help\` 0.45 s of CPU against 1.1 and \`links list\` 0.9 against 1.5
     (\`/usr/bin/time\`, one machine, the same hour), and CI's run of docs/cli.md's blocks 76 s against 97.`;
+
+export const ISSUE_58_FOURTEENTH = `- Issue 58, a fourteenth session (2026-12-05, early morning, the same kind of 2-CPU AMD EPYC): the
+  memory an import leaves behind, found and mostly given back; no code of the redirect changed.
+  - One import of 100,000 CSV rows (7 MB of JSON) left the server 43-45 MB larger after full collections
+    (RSS 134-138 MB before, 179-181 after; glibc's main heap 12-14 to 47-48 MB), a dry run as much: the
+    file, not the links written. The upload alone (the runner held back) left 21 MB: SQLite's copies of
+    the file stored as one value (its UTF-8, SQLite's copy, the record built from it, each of the file's
+    size), freed but kept by glibc under later allocations. Most of the rest was the page cache of the
+    store's connection, better-sqlite3's default of 16 MiB where the look-ups' and the worker's
+    connections have 4: filled by the import's writes and never given back (in a bare script, inserting
+    7 MB into a table grows glibc's heap from 4 to 12, then 19 MB, and no further: 16 MiB of cache; at
+    \`cache_size=-500\` not at all).
+  - Done: the file kept in parts of 16,384 UTF-16 code units (migration 037, \`import_file_parts\`; a
+    part never ends inside a surrogate pair, and a contract test reads files with characters outside
+    the BMP astride every border back whole on every store), and the store's connection at 8 MiB of
+    page cache. At 4 MiB (measured first) an import left 13-18 MB against 43-45 (three alternated pairs
+    of fresh servers against \`7ed704b\`, a scratch script), but an account's statistics over 30 days
+    at 10,000 links (\`bench/stats-zones.mjs\`, one process, nothing else committing) took p50 62-63 ms
+    against 50-53 at 16 MiB, three alternated runs each; at 8 MiB 49-51: what they read fits in 8. At
+    8 MiB one import leaves about 20 MB. The import itself took 14.5-21.7 s against 19.7-28.6. Tried,
+    not kept: the request body read without \`Buffer.concat\` (153-155 MB after the import against
+    155-156: no difference).
+  - Against \`7ed704b\` with the store's cache at 4 MiB (\`--only cold --rounds 8\`, 1,181 s): cold at
+    100,000 links req/s 1.029 [1.001, 1.048] better, CPU-µs in total 0.978 [0.957, 0.999] better, RSS at
+    most 198 MB against 209; at 1,000,000 no difference shown (req/s 1.004 [0.631, 1.177], CPU-µs in
+    total 1.047 [0.922, 1.206]; two rounds of the new build at 0.56-0.63 of the old's rate, one of the
+    old's at 0.85 of the new's), RSS at most 197 against 207, p99 41.3 ms against 55.0 (at most 68 and
+    93). The look-ups and the compaction have connections of their own now, and the flush left on the
+    store's appends to the visit log (a few pages a transaction), so that cache no longer decides the
+    cold path as it did when 8 MiB there was tried and not kept (above).
+  - Full runs (\`npm run bench\`, 667 and 679 s, 20 minutes apart):
+    with the store's cache at 4 MiB the server's RSS at 1,000,000 links was 219 MB after the hot rounds
+    and 237 after the cold ones (243 and 269 in the twelfth session's), the import 20.1 s, but an
+    account's statistics p99 110 ms (p50 63), past their 100; with 8 MiB, the code as it stands (the
+    tables above), 223 and 244 MB: the RSS target met, by 2%; the import 20.8 s (4,807 rows/s), the hot
+    redirect during it 1.004 of its rate alone; an account's statistics p50 83 / p99 97 ms, a year of one
+    link p99 27.8 ms (6.99 in the first run; the same code a minute later measured p50 57 and 77 ms for
+    the account, p99 7-25 ms for the year: this hour's noise, not the cache, whose alternated runs are
+    above). No code of the redirect changed; the redirect rows move with the hour as before.`;
