@@ -4,7 +4,7 @@ import type { CopyTable, TableRows } from '@shortener/store-postgres';
 import {
   IMPORT_FILE_JOINED,
   LINK_BOOLEAN_COLUMNS,
-  LINK_CLICKS_FOLDED,
+  LINK_CLICKS_READ,
   isMemoryPath,
   openSqliteDatabase,
 } from '@shortener/store-sqlite';
@@ -52,17 +52,22 @@ const NOT_COPIED = new Set([
   'import_file_parts',
 ]);
 
-/** Columns read as an expression instead of as stored: a link's clicks with those kept apart, a job's file. */
+/** Columns read as an expression instead of as stored: a link's clicks with those kept apart and in the log, a job's file. */
 const READ_AS: Partial<Record<CopyTable, Record<string, string>>> = {
-  links: LINK_CLICKS_FOLDED,
+  links: LINK_CLICKS_READ,
   import_jobs: IMPORT_FILE_JOINED,
 };
 
 /** Tables read through a view: the counters with the packed days among them (migration 034). */
 const READ_FROM: Partial<Record<CopyTable, string>> = { visit_counters: 'all_counters' };
 
-/** Columns only SQLite's store has, left behind: the epoch of a visit-log entry (migration 013). */
-const SQLITE_ONLY_COLUMNS: Partial<Record<CopyTable, readonly string[]>> = { visit_log: ['epoch'] };
+/**
+ * Columns only SQLite's store has, left behind: the epoch of a visit-log entry (migration 013), and its
+ * clicks (migration 012), which go with their links' (`LINK_CLICKS_READ`): PostgreSQL's log has none.
+ */
+const SQLITE_ONLY_COLUMNS: Partial<Record<CopyTable, readonly string[]>> = {
+  visit_log: ['epoch', 'clicks', 'last_click_at'],
+};
 
 /**
  * `shortener migrate` (decisions §11): the SQLite database of `DB_PATH` (or `dbPath`) copied into the

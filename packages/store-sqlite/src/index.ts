@@ -5,7 +5,7 @@ export { LINK_BOOLEAN_COLUMNS } from './link-rows.js';
 export type { Synchronous } from './database.js';
 export { MIGRATIONS, migrate, userVersion } from './migrations/index.js';
 export type { Migration } from './migrations/index.js';
-export { LINK_CLICKS_FOLDED } from './migrations/033-link-clicks.js';
+export { LINK_CLICKS_FOLDED, LINK_CLICKS_READ } from './migrations/033-link-clicks.js';
 export { IMPORT_FILE_JOINED } from './migrations/037-import-file-parts.js';
 export { createSqliteAccountStore } from './sqlite-account-store.js';
 export { createSqliteLinkStore } from './sqlite-link-store.js';

@@ -58,3 +58,12 @@ export const LINK_CLICKS_FOLDED = {
   clicks: foldedClicksOf('links'),
   last_click_at: lastFoldedClickOf('links'),
 } as const;
+
+/**
+ * The `links` columns as copied into PostgreSQL (`shortener migrate`): every click, the visit log's
+ * unfolded tail's too, since PostgreSQL's log carries counters only (its links hold every click).
+ */
+export const LINK_CLICKS_READ = {
+  clicks: clicksOf('links'),
+  last_click_at: lastClickOf('links'),
+} as const;

@@ -1,5 +1,7 @@
 import { openSqliteDatabase, openSqliteStores } from '@shortener/store-sqlite';
 import { scaleBackendUrl } from '@shortener/testkit';
+import { dayOf } from '@shortener/core';
+import { dirname, join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bin, buildBinary, runBin } from '../bin-helpers.js';
@@ -176,6 +178,40 @@ describe.runIf(DATABASE_URL !== null)('shortener migrate --to postgres://…', (
     });
     expect({ code: away.code, lines: away.stderr.trim().split('\n').length }).toEqual({ code: 1, lines: 1 });
     expect(away.stderr).toMatch(/ECONNREFUSED/);
+  });
+
+  it('copies a visit log not folded yet: its clicks counted once, with their link', async () => {
+    // a snapshot of the source, then a flush's entry in its log that nothing folds before the copy
+    const copy = join(dirname(source.dbPath), 'unfolded.db');
+    const db = openSqliteDatabase(source.dbPath);
+    db.prepare('VACUUM INTO ?').run(copy);
+    db.close();
+    const stores = openSqliteStores(copy);
+    const at = Date.now();
+    const linkId = String(links.owned.id);
+    await stores.visits.record({
+      clicks: [{ linkId, count: 2, lastClickAt: at }],
+      counters: [{ linkId, day: dayOf(at), dimension: 'total', key: '00', count: 2 }],
+      visitors: [],
+    });
+    await stores.close();
+    const fresh = await freshPostgresStore(false);
+    try {
+      const done = await runBin(bin, ['migrate', '--to', fresh.env.DATABASE_URL ?? '', '--json'], {
+        DB_PATH: copy,
+      });
+      expect(done.code, done.stderr).toBe(0);
+      const node = await startTestServer({ ...fresh.env, ...SITE });
+      try {
+        // one click before the snapshot, two in the log
+        expect((await jsonOf(await node.api(`/api/v1/links/${linkId}`, { key }))).clicks).toBe(3);
+        expect((await jsonOf(await node.api(`/api/v1/links/${linkId}/stats`, { key }))).total).toBe(3);
+      } finally {
+        await node.close();
+      }
+    } finally {
+      await fresh.drop();
+    }
   });
 });
 
