@@ -52,7 +52,10 @@ const NOT_COPIED = new Set([
   'import_file_parts',
 ]);
 
-/** Columns read as an expression instead of as stored: a link's clicks with those kept apart and in the log, a job's file. */
+/**
+ * Columns read as an expression instead of as stored: a link's clicks with those kept apart and those
+ * still in the visit log, a job's file joined from its parts.
+ */
 const READ_AS: Partial<Record<CopyTable, Record<string, string>>> = {
   links: LINK_CLICKS_READ,
   import_jobs: IMPORT_FILE_JOINED,

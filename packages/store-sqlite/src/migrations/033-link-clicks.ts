@@ -51,8 +51,8 @@ export const lastClickOf = (row: string): string =>
 export const lastFoldedClickOf = (row: string): string => `NULLIF(${lastFolded(row)}, -1)`;
 
 /**
- * The `links` columns as copied elsewhere (`shortener migrate`), with the clicks folded apart in them:
- * the visit log is copied too, so its tail is left out (it is folded there).
+ * The `links` columns with the clicks folded apart in them, the visit log's unfolded tail left out: what
+ * the compactor has folded so far (the tests read it so).
  */
 export const LINK_CLICKS_FOLDED = {
   clicks: foldedClicksOf('links'),
