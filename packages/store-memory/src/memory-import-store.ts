@@ -1,4 +1,4 @@
-import { err, ok, summaryOf } from '@shortener/core';
+import { err, isOpenImport, ok, summaryOf } from '@shortener/core';
 import type { ImportJob, ImportStore, LinkStore, PlacedReportLine } from '@shortener/core';
 import { addCounter } from './memory-state.js';
 import type { MemoryState } from './memory-state.js';
@@ -26,8 +26,13 @@ export function createMemoryImportStore(state: MemoryState, links: LinkStore): I
   const key = (accountId: string, source: string, original: string) => `${accountId} ${source} ${original}`;
   const copy = (job: ImportJob): ImportJob => structuredClone(job);
   return {
-    createJob: async (job) => {
+    createJob: async (job, openLimit) => {
+      const open = [...jobs.values()].filter(
+        (held) => held.job.accountId === job.accountId && isOpenImport(held.job.state),
+      );
+      if (openLimit !== undefined && open.length >= openLimit) return false;
       jobs.set(job.id, { job: copy(job), runner: null, leaseUntil: 0 });
+      return true;
     },
     findJob: async (id) => {
       const held = jobs.get(id);

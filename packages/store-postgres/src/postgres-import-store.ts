@@ -62,8 +62,22 @@ const CLAIM_LOCK = 17_025_060;
  */
 export function createPostgresImportStore(pool: Pool): ImportStore {
   return {
-    createJob: async (job) => {
-      await pool.query(INSERT_JOB, importJobValues(job));
+    createJob: async (job, openLimit) => {
+      if (openLimit === undefined) {
+        await pool.query(INSERT_JOB, importJobValues(job));
+        return true;
+      }
+      return inTransaction(pool, async (client) => {
+        // the account's starts take turns, so two at once never both see room for one more
+        await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`imports:${job.accountId}`]);
+        const { rows } = await client.query<{ open: number }>(
+          `SELECT count(*)::int AS open FROM import_jobs WHERE account_id = $1 AND state IN ('queued', 'running')`,
+          [job.accountId],
+        );
+        if ((rows[0]?.open ?? 0) >= openLimit) return false;
+        await client.query(INSERT_JOB, importJobValues(job));
+        return true;
+      });
     },
     findJob: async (id) =>
       (await pool.query<ImportJobSummary>(`SELECT ${SUMMARY} FROM import_jobs WHERE id = $1`, [id]))

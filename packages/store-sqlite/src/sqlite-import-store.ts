@@ -92,10 +92,12 @@ export function createSqliteImportStore(db: Database, announce: (change: LinkCha
     const payload = parts.length > 0 ? parts.join('') : row.payload;
     return toJob({ ...row, payload, state: 'running', started_at: row.started_at ?? now, updated_at: now });
   });
-  const create = db.transaction((job: ImportJob) => {
+  const create = db.transaction((job: ImportJob, openLimit?: number) => {
+    if (openLimit !== undefined && s.openOfAccount.get(job.accountId)! >= openLimit) return false;
     s.insert.run(...importJobValues({ ...job, payload: null }));
-    if (job.payload === null) return;
-    for (const [seq, part] of fileParts(job.payload).entries()) s.addFilePart.run(job.id, seq, part);
+    if (job.payload !== null)
+      for (const [seq, part] of fileParts(job.payload).entries()) s.addFilePart.run(job.id, seq, part);
+    return true;
   });
   const write = db.transaction((chunk: Parameters<ImportStore['writeChunk']>[0]) => {
     const job = s.held.get(chunk.jobId, chunk.runner);
@@ -137,9 +139,7 @@ export function createSqliteImportStore(db: Database, announce: (change: LinkCha
     return ok(results);
   });
   return {
-    createJob: async (job) => {
-      create.immediate(job);
-    },
+    createJob: async (job, openLimit) => create.immediate(job, openLimit),
     findJob: async (id) => {
       const row = s.byId.get(id);
       return row === undefined ? null : summaryOf(toJob(row));
@@ -215,6 +215,11 @@ function statementsOf(db: Database) {
       `UPDATE import_jobs SET state = 'running', runner = @runner, lease_until = @leaseUntil,
          updated_at = @now, started_at = COALESCE(started_at, @now) WHERE id = @id`,
     ),
+    openOfAccount: db
+      .prepare<[string], number>(
+        "SELECT count(*) FROM import_jobs WHERE account_id = ? AND state IN ('queued', 'running')",
+      )
+      .pluck(),
     addFilePart: db.prepare<[string, number, string]>(
       'INSERT INTO import_file_parts (job_id, seq, part) VALUES (?, ?, ?)',
     ),

@@ -206,7 +206,11 @@ export function summaryOf(job: ImportJob): ImportJobSummary {
  * them; on PostgreSQL a job is run by one node at a time (the lease).
  */
 export interface ImportStore {
-  createJob(job: ImportJob): Promise<void>;
+  /**
+   * Stores a new job; with `openLimit`, only while its account has fewer jobs queued or running, counted
+   * and stored in one step (requests at once, nodes at once): false when it has that many already.
+   */
+  createJob(job: ImportJob, openLimit?: number): Promise<boolean>;
   /** A job, without its file (a CSV job's may be megabytes: a page polls this while the job runs). */
   findJob(id: string): Promise<ImportJobSummary | null>;
   /** The account's jobs, newest first (at most `limit`), without their files. */

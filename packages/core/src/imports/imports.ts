@@ -181,10 +181,6 @@ export async function startImport(
   if (!account.ok) return account;
   const remote = remoteOf(deps, input);
   if (!remote.ok) return remote;
-  const open = (await deps.imports.listJobs(account.value, 50)).filter((job) => isOpenImport(job.state));
-  if (open.length >= MAX_OPEN_IMPORTS) {
-    return err(domainError('too_many', `At most ${MAX_OPEN_IMPORTS} imports run at once for an account.`));
-  }
   const job = await createImportJob(deps, account.value, input.source, {
     onConflict: input.on_conflict ?? 'skip',
     domainMap: input.domain_map ?? {},
@@ -193,6 +189,7 @@ export async function startImport(
     dateFormat: input.date_format ?? null,
     payload: input.source === 'csv' ? (input.csv ?? null) : null,
     fileName: input.source === 'csv' ? (input.file_name ?? null) : null,
+    openLimit: MAX_OPEN_IMPORTS,
   });
   if (job.ok && remote.value.secret !== null) deps.importSecrets.keep(job.value.id, remote.value.secret);
   return job;
@@ -204,6 +201,8 @@ export interface NewImport extends ImportOptions {
   readonly payload: string | null;
   /** The file's name, when it came as a file. */
   readonly fileName?: string | null;
+  /** Refused (`too_many`) while the account has this many jobs queued or running: the API's limit. */
+  readonly openLimit?: number;
 }
 
 /**
@@ -229,7 +228,7 @@ export async function createImportJob(
     domainMap[from.toLowerCase()] = domain.value.host;
   }
   const now = deps.clock.now();
-  const { payload, fileName = null, ...options } = wanted;
+  const { payload, fileName = null, openLimit, ...options } = wanted;
   const job: ImportJob = {
     id: timeOrderedUuid(deps.random, now),
     accountId,
@@ -246,7 +245,9 @@ export async function createImportJob(
     createdAt: now,
     updatedAt: now,
   };
-  await deps.imports.createJob(job);
+  if (!(await deps.imports.createJob(job, openLimit))) {
+    return err(domainError('too_many', `At most ${String(openLimit)} imports run at once for an account.`));
+  }
   return ok(job);
 }
 

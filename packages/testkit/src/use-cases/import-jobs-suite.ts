@@ -156,6 +156,25 @@ export function describeImportJobsSuite(
       expect((await h.stores.imports.claimJob('server', later, later + LEASE))?.id).toBe(own.id);
     });
 
+    it('starts at most 3 unfinished jobs of an account when 20 start at once, and another once one ends', async () => {
+      const h = harness();
+      const account = await givenAccount(h.stores);
+      const caller = { accountId: account.id, editToken: null };
+      const input = { source: 'csv' as const, csv: 'url\nhttps://example.com/' };
+      const starts = await Promise.all(
+        Array.from({ length: 20 }, () => startImport(importDepsOf(h), input, caller)),
+      );
+      const started = starts.filter((start) => start.ok);
+      expect(started).toHaveLength(3);
+      expect(new Set(starts.flatMap((start) => (start.ok ? [] : [start.error.code])))).toEqual(
+        new Set(['too_many']),
+      );
+      expect(await h.stores.imports.listJobs(account.id, 50)).toHaveLength(3);
+      await cancelImport(importDepsOf(h), valueOf(started[0]!).id, caller);
+      expect((await startImport(importDepsOf(h), input, caller)).ok).toBe(true);
+      expect((await startImport(importDepsOf(h), input, caller)).ok).toBe(false);
+    });
+
     it("gives a job's file back to its runner as it came, however long and whatever its characters", async () => {
       const h = harness();
       const account = await givenAccount(h.stores);
