@@ -78,7 +78,7 @@ export function createMemoryImportStore(state: MemoryState, links: LinkStore): I
         Object.assign(held, {
           runner: null,
           leaseUntil: 0,
-          job: { ...held.job, state: 'cancelled', updatedAt: at },
+          job: { ...held.job, state: 'cancelled', updatedAt: at, payload: null },
         });
       }
       return summaryOf(copy(held.job));
@@ -117,7 +117,13 @@ export function createMemoryImportStore(state: MemoryState, links: LinkStore): I
       const held = jobs.get(id);
       if (held === undefined || held.runner !== runner) return;
       held.runner = null;
-      held.job = { ...held.job, state: finished, errors: [...held.job.errors, ...errors], updatedAt: at };
+      const ended = {
+        state: finished,
+        errors: [...held.job.errors, ...errors],
+        updatedAt: at,
+        payload: null,
+      };
+      held.job = { ...held.job, ...ended };
     },
     report: async (jobId) =>
       (reports.get(jobId) ?? [])

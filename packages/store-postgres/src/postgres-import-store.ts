@@ -105,7 +105,7 @@ export function createPostgresImportStore(pool: Pool): ImportStore {
       (
         await pool.query<ImportJobSummary>(
           `UPDATE import_jobs SET state = CASE WHEN state IN ('queued', 'running') THEN 'cancelled' ELSE state END,
-             runner = NULL, lease_until = 0,
+             runner = NULL, lease_until = 0, payload = NULL,
              updated_at = CASE WHEN state IN ('queued', 'running') THEN $1 ELSE updated_at END
            WHERE id = $2 RETURNING ${SUMMARY}`,
           [at, id],
@@ -125,7 +125,8 @@ export function createPostgresImportStore(pool: Pool): ImportStore {
       }),
     finishJob: async (id, runner, state, errors, at) => {
       await pool.query(
-        `UPDATE import_jobs SET state = $1, errors = $2, updated_at = $3, runner = NULL, lease_until = 0
+        `UPDATE import_jobs SET state = $1, errors = $2, updated_at = $3, runner = NULL, lease_until = 0,
+           payload = NULL
          WHERE id = $4 AND runner = $5`,
         [state, JSON.stringify(errors), at, id, runner],
       );

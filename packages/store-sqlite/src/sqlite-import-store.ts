@@ -99,6 +99,18 @@ export function createSqliteImportStore(db: Database, announce: (change: LinkCha
       for (const [seq, part] of fileParts(job.payload).entries()) s.addFilePart.run(job.id, seq, part);
     return true;
   });
+  // an ended job is never run again: its file goes, in parts or in its row (jobs before migration 037)
+  const dropFile = (id: string): void => {
+    s.dropFileParts.run(id);
+    s.dropPayload.run(id);
+  };
+  const cancel = db.transaction((id: string, at: number) => {
+    if (s.cancel.run(at, id).changes > 0) dropFile(id);
+    return s.byId.get(id);
+  });
+  const finish = db.transaction((id: string, runner: string, state: string, errors: string, at: number) => {
+    if (s.finish.run(state, errors, at, id, runner).changes > 0) dropFile(id);
+  });
   const write = db.transaction((chunk: Parameters<ImportStore['writeChunk']>[0]) => {
     const job = s.held.get(chunk.jobId, chunk.runner);
     if (job === undefined) return err(domainError('not_found', 'The job is not held by this runner.'));
@@ -157,8 +169,7 @@ export function createSqliteImportStore(db: Database, announce: (change: LinkCha
     },
     renewLease: async (id, runner, leaseUntil) => s.renew.run(leaseUntil, id, runner).changes > 0,
     cancelJob: async (id, at) => {
-      s.cancel.run(at, id);
-      const row = s.byId.get(id);
+      const row = cancel.immediate(id, at);
       return row === undefined ? null : summaryOf(toJob(row));
     },
     writeChunk: async (chunk) => {
@@ -172,7 +183,7 @@ export function createSqliteImportStore(db: Database, announce: (change: LinkCha
       return written;
     },
     finishJob: async (id, runner, state, errors, at) => {
-      s.finish.run(state, JSON.stringify(errors), at, id, runner);
+      finish.immediate(id, runner, state, JSON.stringify(errors), at);
     },
     report: async (jobId) =>
       s.report.all(jobId).map((row) => ({
@@ -222,6 +233,10 @@ function statementsOf(db: Database) {
       .pluck(),
     addFilePart: db.prepare<[string, number, string]>(
       'INSERT INTO import_file_parts (job_id, seq, part) VALUES (?, ?, ?)',
+    ),
+    dropFileParts: db.prepare<[string]>('DELETE FROM import_file_parts WHERE job_id = ?'),
+    dropPayload: db.prepare<[string]>(
+      'UPDATE import_jobs SET payload = NULL WHERE id = ? AND payload IS NOT NULL',
     ),
     fileParts: db
       .prepare<[string], string>('SELECT part FROM import_file_parts WHERE job_id = ? ORDER BY seq')

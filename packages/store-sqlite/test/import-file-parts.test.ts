@@ -80,4 +80,74 @@ describe("an import's file (migration 037)", () => {
     await stores.imports.createJob({ ...jobOf(account.id, null), source: 'shlink' });
     expect((await stores.imports.claimJob('r1', 2, 10_000))?.payload).toBeNull();
   });
+
+  it('is dropped when its job ends (done, failed or cancelled), in parts or in its row; an open job keeps it', async () => {
+    const path = nextPath();
+    const stores = openSqliteStores(path);
+    opened.push(stores);
+    const [done, failed, cancelled, old, open] = await Promise.all(
+      Array.from({ length: 5 }, async (_, i) => {
+        const account = anAccount({ name: `ended${i}` });
+        await stores.accounts.createAccount(account);
+        const job = jobOf(account.id, `url\nhttps://example.com/${i}`);
+        await stores.imports.createJob(job);
+        return job;
+      }),
+    );
+    const raw = new BetterSqlite3(path);
+    try {
+      // a job stored before migration 037: its file in its row
+      raw.prepare('DELETE FROM import_file_parts WHERE job_id = ?').run(old!.id);
+      raw
+        .prepare('UPDATE import_jobs SET payload = ? WHERE id = ?')
+        .run('url\nhttps://example.com/', old!.id);
+      for (const [job, state] of [
+        [done, 'done'],
+        [failed, 'failed'],
+      ] as const) {
+        expect((await stores.imports.claimJob('r1', 2, 10_000, job!.id))?.payload).toContain('https://');
+        await stores.imports.finishJob(job!.id, 'r1', state, [], 3);
+      }
+      await stores.imports.cancelJob(cancelled!.id, 3);
+      await stores.imports.cancelJob(old!.id, 3);
+      const fileOf = raw.prepare<[string], { payload: string | null; parts: number }>(
+        `SELECT payload, (SELECT count(*) FROM import_file_parts WHERE job_id = id) AS parts
+         FROM import_jobs WHERE id = ?`,
+      );
+      for (const job of [done, failed, cancelled, old])
+        expect(fileOf.get(job!.id)).toEqual({ payload: null, parts: 0 });
+      expect(fileOf.get(open!.id)).toEqual({ payload: null, parts: 1 });
+    } finally {
+      raw.close();
+    }
+    expect((await stores.imports.claimJob('r2', 4, 10_000, open!.id))?.payload).toBe(
+      'url\nhttps://example.com/4',
+    );
+  });
+
+  it('of jobs that ended before migration 038 is dropped by it', async () => {
+    const path = nextPath();
+    const stores = openSqliteStores(path);
+    const account = await accountIn(stores);
+    const ended = jobOf(account.id, 'url\nhttps://example.com/ended');
+    const queued = jobOf(account.id, 'url\nhttps://example.com/queued');
+    await stores.imports.createJob(ended);
+    await stores.imports.createJob(queued);
+    await stores.close();
+    const raw = new BetterSqlite3(path);
+    // as a build before 038 left it: a job that ended with its file still in parts
+    raw.prepare("UPDATE import_jobs SET state = 'done' WHERE id = ?").run(ended.id);
+    raw.pragma('user_version = 37');
+    raw.close();
+    opened.push(openSqliteStores(path));
+    const check = new BetterSqlite3(path, { readonly: true });
+    try {
+      const parts = check
+        .prepare<[string], number>('SELECT count(*) FROM import_file_parts WHERE job_id = ?')
+        .pluck();
+      expect([parts.get(ended.id), parts.get(queued.id)]).toEqual([0, 1]);
+    } finally {
+      check.close();
+    }
+  });
 });

@@ -230,8 +230,9 @@ export interface ImportStore {
    */
   renewLease(id: string, runner: string, leaseUntil: number): Promise<boolean>;
   /**
-   * Cancels a queued or running job (state `cancelled`, its lease released, what was imported kept): its
-   * runner's next chunk is refused. Returns the job as it is after; null for an unknown id.
+   * Cancels a queued or running job (state `cancelled`, its lease released, what was imported kept, its
+   * file dropped): its runner's next chunk is refused. Returns the job as it is after; null for an
+   * unknown id.
    */
   cancelJob(id: string, at: number): Promise<ImportJobSummary | null>;
   /** Of the sources' keys given, those the account imported already from `source`, with the link's id. */
@@ -248,7 +249,10 @@ export interface ImportStore {
    * a person's words (`disk full`).
    */
   writeChunk(chunk: ImportChunk): Promise<Result<Result<LinkRecord>[]>>;
-  /** Ends the job (done or failed, with its last errors), releasing its lease. */
+  /**
+   * Ends the job (done or failed, with its last errors), releasing its lease and dropping its file: an
+   * ended job is never run again, and its report keeps what a person needs of the rows.
+   */
   finishJob(
     id: string,
     runner: string,

@@ -90,6 +90,12 @@ export const MIGRATIONS: readonly Migration[] = [
     sql: `ALTER TABLE links ADD COLUMN health JSONB, ADD COLUMN health_next_at BIGINT NOT NULL DEFAULT 0;
 CREATE INDEX links_health_due ON links (health_next_at);`,
   },
+  // an ended import's file is dropped (postgres-import-store.ts): those of jobs that ended before too
+  {
+    version: 27,
+    sql: `UPDATE import_jobs SET payload = NULL
+  WHERE state IN ('done', 'failed', 'cancelled') AND payload IS NOT NULL;`,
+  },
 ];
 
 /**

@@ -20,3 +20,13 @@ export const IMPORT_FILE_JOINED = {
   payload: `COALESCE(payload, (SELECT group_concat(part, '' ORDER BY seq) FROM import_file_parts
     WHERE import_file_parts.job_id = import_jobs.id))`,
 } as const;
+
+/**
+ * Migration 38: the files of the jobs that ended (done, failed or cancelled) dropped, as the store now drops
+ * an ended job's file: no job runs again once ended, and its report keeps each row's outcome.
+ */
+export const ENDED_IMPORT_FILES = `
+DELETE FROM import_file_parts WHERE job_id IN
+  (SELECT id FROM import_jobs WHERE state IN ('done', 'failed', 'cancelled'));
+UPDATE import_jobs SET payload = NULL WHERE state IN ('done', 'failed', 'cancelled') AND payload IS NOT NULL;
+`;

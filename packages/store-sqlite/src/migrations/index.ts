@@ -27,7 +27,7 @@ import { LINK_HEALTH } from './032-link-health.js';
 import { LINK_CLICKS } from './033-link-clicks.js';
 import { COUNTER_DAYS } from './034-counter-days.js';
 import { PACKED_DAYS_AGAIN } from './036-packed-days-again.js';
-import { IMPORT_FILE_PARTS } from './037-import-file-parts.js';
+import { ENDED_IMPORT_FILES, IMPORT_FILE_PARTS } from './037-import-file-parts.js';
 
 /** One schema step. Versions start at 1 and increase by one; `PRAGMA user_version` holds the last applied. */
 export interface Migration {
@@ -118,6 +118,8 @@ ALTER TABLE import_jobs ADD COLUMN file_name TEXT;`,
   { version: 36, sql: PACKED_DAYS_AGAIN },
   // issue 58: an import's file in parts, never one block of its size in the C heap
   { version: 37, sql: IMPORT_FILE_PARTS },
+  // an ended import's file is dropped (sqlite-import-store.ts): those of jobs that ended before too
+  { version: 38, sql: ENDED_IMPORT_FILES },
 ];
 
 /**
