@@ -1,27 +1,8 @@
-import { NO_COUNTS } from '@shortener/core';
 import type { ImportJob } from '@shortener/core';
-import { anAccount } from '@shortener/testkit';
-import { randomUUID } from 'node:crypto';
+import { anAccount, anImportJob } from '@shortener/testkit';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DATABASE_URL, useFreshSchemas } from './fresh-schema.js';
-
-const jobOf = (accountId: string, payload: string): ImportJob => ({
-  id: randomUUID(),
-  accountId,
-  source: 'csv',
-  state: 'queued',
-  options: { onConflict: 'skip', domainMap: {}, dryRun: false, url: null },
-  counts: NO_COUNTS,
-  errors: [],
-  cursor: null,
-  payload,
-  total: null,
-  startedAt: null,
-  fileName: null,
-  createdAt: 1,
-  updatedAt: 1,
-});
 
 describe.runIf(DATABASE_URL !== null)("PostgreSQL: an import's file", () => {
   const openFresh = useFreshSchemas();
@@ -34,7 +15,7 @@ describe.runIf(DATABASE_URL !== null)("PostgreSQL: an import's file", () => {
     for (const i of [0, 1, 2, 3]) {
       const account = anAccount({ name: `ended${i}` });
       await stores.accounts.createAccount(account);
-      const job = jobOf(account.id, `url\nhttps://example.com/${i}`);
+      const job = anImportJob(account.id, `url\nhttps://example.com/${i}`);
       await stores.imports.createJob(job);
       jobs.push(job);
     }

@@ -1,8 +1,5 @@
-import { NO_COUNTS } from '@shortener/core';
-import type { ImportJob } from '@shortener/core';
-import { anAccount } from '@shortener/testkit';
+import { anAccount, anImportJob } from '@shortener/testkit';
 import BetterSqlite3 from 'better-sqlite3';
-import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openSqliteStores } from '../src/index.js';
 import type { SqliteStores } from '../src/index.js';
@@ -21,23 +18,6 @@ async function accountIn(stores: SqliteStores) {
   return account;
 }
 
-const jobOf = (accountId: string, payload: string | null): ImportJob => ({
-  id: randomUUID(),
-  accountId,
-  source: 'csv',
-  state: 'queued',
-  options: { onConflict: 'skip', domainMap: {}, dryRun: false, url: null },
-  counts: NO_COUNTS,
-  errors: [],
-  cursor: null,
-  payload,
-  total: null,
-  startedAt: null,
-  fileName: null,
-  createdAt: 1,
-  updatedAt: 1,
-});
-
 describe("an import's file (migration 037)", () => {
   it('is kept in parts of at most 16,384 characters, never whole in its row, and given back joined', async () => {
     const path = nextPath();
@@ -45,7 +25,7 @@ describe("an import's file (migration 037)", () => {
     opened.push(stores);
     const account = await accountIn(stores);
     const file = Array.from({ length: 20_000 }, (_, i) => `https://example.com/${i}`).join('\n');
-    const job = jobOf(account.id, file);
+    const job = anImportJob(account.id, file);
     await stores.imports.createJob(job);
     const raw = new BetterSqlite3(path, { readonly: true });
     try {
@@ -65,7 +45,7 @@ describe("an import's file (migration 037)", () => {
     const stores = openSqliteStores(path);
     opened.push(stores);
     const account = await accountIn(stores);
-    const job = jobOf(account.id, null);
+    const job = anImportJob(account.id, null);
     await stores.imports.createJob(job);
     const raw = new BetterSqlite3(path);
     raw.prepare('UPDATE import_jobs SET payload = ? WHERE id = ?').run('url\nhttps://example.com/', job.id);
@@ -77,7 +57,7 @@ describe("an import's file (migration 037)", () => {
     const stores = openSqliteStores(nextPath());
     opened.push(stores);
     const account = await accountIn(stores);
-    await stores.imports.createJob({ ...jobOf(account.id, null), source: 'shlink' });
+    await stores.imports.createJob({ ...anImportJob(account.id, null), source: 'shlink' });
     expect((await stores.imports.claimJob('r1', 2, 10_000))?.payload).toBeNull();
   });
 
@@ -89,7 +69,7 @@ describe("an import's file (migration 037)", () => {
       Array.from({ length: 5 }, async (_, i) => {
         const account = anAccount({ name: `ended${i}` });
         await stores.accounts.createAccount(account);
-        const job = jobOf(account.id, `url\nhttps://example.com/${i}`);
+        const job = anImportJob(account.id, `url\nhttps://example.com/${i}`);
         await stores.imports.createJob(job);
         return job;
       }),
@@ -129,8 +109,8 @@ describe("an import's file (migration 037)", () => {
     const path = nextPath();
     const stores = openSqliteStores(path);
     const account = await accountIn(stores);
-    const ended = jobOf(account.id, 'url\nhttps://example.com/ended');
-    const queued = jobOf(account.id, 'url\nhttps://example.com/queued');
+    const ended = anImportJob(account.id, 'url\nhttps://example.com/ended');
+    const queued = anImportJob(account.id, 'url\nhttps://example.com/queued');
     await stores.imports.createJob(ended);
     await stores.imports.createJob(queued);
     await stores.close();

@@ -2,6 +2,7 @@ import type {
   Account,
   ApiKeyRecord,
   Clock,
+  ImportJob,
   InviteRecord,
   LinkRecord,
   LinkStore,
@@ -11,7 +12,7 @@ import type {
   ServiceConfig,
   SessionRecord,
 } from '@shortener/core';
-import { DEFAULT_LIMITS, PLAIN, UNKNOWN_HEALTH, UNUSED_LINK } from '@shortener/core';
+import { DEFAULT_LIMITS, NO_COUNTS, PLAIN, UNKNOWN_HEALTH, UNUSED_LINK } from '@shortener/core';
 
 /**
  * Settings for adapter tests: two short domains on https (`s.example`, the default, and `go.example`),
@@ -258,5 +259,28 @@ export function createListRateLimiter(): RateLimiter {
       const hit = hits.get(key)?.find((h) => h.at === at && h.cost > 0);
       if (hit !== undefined) hit.cost = Math.max(0, hit.cost - cost);
     },
+  };
+}
+
+let importJobs = 0;
+
+/** A queued CSV import job of `accountId` with `payload` as its file, as the stores' tests write one. */
+export function anImportJob(accountId: string, payload: string | null): ImportJob {
+  importJobs += 1;
+  return {
+    id: `job-${importJobs}-${accountId}`,
+    accountId,
+    source: 'csv',
+    state: 'queued',
+    options: { onConflict: 'skip', domainMap: {}, dryRun: false, url: null },
+    counts: NO_COUNTS,
+    errors: [],
+    cursor: null,
+    payload,
+    total: null,
+    startedAt: null,
+    fileName: null,
+    createdAt: 1,
+    updatedAt: 1,
   };
 }

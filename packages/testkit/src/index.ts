@@ -6,6 +6,7 @@ export {
   aServiceConfig,
   anAccount,
   anApiKey,
+  anImportJob,
   anInvite,
   aPasskey,
   aSession,
