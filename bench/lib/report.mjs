@@ -25,6 +25,7 @@ import {
   ISSUE_58_TWELFTH,
   ISSUE_58_THIRTEENTH,
   ISSUE_58_FOURTEENTH,
+  ISSUE_58_FIFTEENTH,
   ISSUE_58_FOURTH,
   ISSUE_59,
   TRIED,
@@ -217,6 +218,7 @@ ${ISSUE_58_ELEVENTH}
 ${ISSUE_58_TWELFTH}
 ${ISSUE_58_THIRTEENTH}
 ${ISSUE_58_FOURTEENTH}
+${ISSUE_58_FIFTEENTH}
 - Creating a link costs four B-tree inserts with random keys plus the Koa API path (key check, body
   parsing, validation, JSON); the creations arriving in one event-loop turn share one SQLite transaction
   (one commit instead of one each: about 280 → 175 CPU-µs per link). The bulk endpoint shares the HTTP
