@@ -61,6 +61,8 @@ describe.runIf(DATABASE_URL !== null)('shortener migrate --to postgres://…', (
       expect(seen).toMatchObject({ state: 'done', total: 1, file_name: 'moved.csv' });
       return seen;
     });
+    // a job that ended keeps no file: one another node still runs keeps it, in parts on SQLite
+    holdCopyOf(source.dbPath, String(job.id), csv);
     // an own domain (decisions §20), pending
     await jsonOf(await source.api('/api/v1/domains', { key, json: { host: 'go.alice.test' } }), 201);
     // a team, an invite into it, and a team key with limits (decisions §21)
@@ -143,8 +145,11 @@ describe.runIf(DATABASE_URL !== null)('shortener migrate --to postgres://…', (
         await node.api(`/api/v1/imports/${String(importJob.id)}`, { key }),
       );
       expect(served).toEqual(copied);
-      // its file, stored in parts on SQLite, whole in PostgreSQL
-      expect(await postgresRows(target, 'SELECT payload FROM import_jobs')).toEqual([{ payload: csv }]);
+      // no file for the job that ended; the running one's, stored in parts on SQLite, whole in PostgreSQL
+      expect(await postgresRows(target, 'SELECT id, payload FROM import_jobs ORDER BY id')).toEqual([
+        { id: importJob.id, payload: null },
+        { id: `${String(importJob.id)}-held`, payload: csv },
+      ]);
       // alice's link and the one she imported
       expect(listed.links.map((link: Json) => link.url)).toEqual([
         'https://example.com/moved',
@@ -262,6 +267,30 @@ async function postgresRows(store: TestStore, sql: string): Promise<unknown[]> {
     return (await client.query(sql)).rows;
   } finally {
     await client.end();
+  }
+}
+
+/**
+ * A copy of the import job `id` as one another node runs (its lease an hour off, so no node here takes
+ * it), its file `csv` in two parts as the store cuts it (migration 037): the character outside the BMP
+ * that straddles 16,384 code units starts the second.
+ */
+function holdCopyOf(dbPath: string, id: string, csv: string): void {
+  const db = openSqliteDatabase(dbPath);
+  try {
+    const held = `${id}-held`;
+    db.prepare(
+      `INSERT INTO import_jobs (id, account_id, source, state, options, counts, errors, cursor, payload,
+         runner, lease_until, created_at, updated_at, total, total_estimated, started_at, file_name)
+       SELECT ?, account_id, source, 'running', options, counts, errors, cursor, NULL, 'another-node', ?,
+         created_at + 1, updated_at, total, total_estimated, started_at, file_name
+       FROM import_jobs WHERE id = ?`,
+    ).run(held, Date.now() + 3_600_000, id);
+    const addPart = db.prepare('INSERT INTO import_file_parts (job_id, seq, part) VALUES (?, ?, ?)');
+    addPart.run(held, 0, csv.slice(0, 16_383));
+    addPart.run(held, 1, csv.slice(16_383));
+  } finally {
+    db.close();
   }
 }
 
