@@ -117,13 +117,13 @@ export function createMemoryImportStore(state: MemoryState, links: LinkStore): I
       const held = jobs.get(id);
       if (held === undefined || held.runner !== runner) return;
       held.runner = null;
-      const ended = {
+      held.job = {
+        ...held.job,
         state: finished,
         errors: [...held.job.errors, ...errors],
         updatedAt: at,
         payload: null,
       };
-      held.job = { ...held.job, ...ended };
     },
     report: async (jobId) =>
       (reports.get(jobId) ?? [])
